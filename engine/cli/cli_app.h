@@ -1,0 +1,18 @@
+#pragma once
+// napkin-cli as a testable function: arguments in, exit status out, text to the given streams.
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace napkin::cli {
+
+/// Exit statuses: 0 success, 2 bad arguments or an unavailable device, 1 an internal failure.
+constexpr int kExitOk = 0;
+constexpr int kExitUsage = 2;
+constexpr int kExitFailure = 1;
+
+/// Runs napkin-cli with `args` (without the program name). With --json, `out` receives exactly one
+/// JSON document; on bad arguments `err` receives one line naming the argument and `out` nothing.
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+} // namespace napkin::cli

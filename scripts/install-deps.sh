@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Napkin needs to build, test and run, only those missing.
+# Usage: scripts/install-deps.sh [--gui] [--test]   (as root, or with sudo available)
+set -euo pipefail
+
+packages=(cmake g++ make pkg-config libeigen3-dev nlohmann-json3-dev libcli11-dev)
+for arg in "$@"; do
+  case "$arg" in
+    --gui) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev) ;;
+    --test) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev xvfb xauth) ;;
+    *) echo "install-deps.sh: unknown option '$arg' (expected --gui or --test)" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo_cmd=()
+[ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -q
+"${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

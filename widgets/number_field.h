@@ -1,0 +1,35 @@
+#pragma once
+// A line edit for quantities people type as "70B", "15T" or "1.5e9". Invalid text is refused with a
+// visible message next to the field, and the last valid value is kept.
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+
+class NumberField : public QWidget {
+    Q_OBJECT
+public:
+    explicit NumberField(QWidget* parent = nullptr);
+
+    double value() const { return m_value; }
+    /// Shows `value` without emitting valueEdited.
+    void setValue(double value);
+    /// Values outside [minimum, maximum] are refused with a message.
+    void setRange(double minimum, double maximum);
+    /// The message shown for the last refused input; empty when the field is valid.
+    QString errorText() const;
+    QLineEdit* lineEdit() const { return m_edit; }
+
+signals:
+    /// The user committed a valid new value (Enter or focus out).
+    void valueEdited(double value);
+
+private:
+    void commit();
+
+    QLineEdit* m_edit;
+    QLabel* m_error;
+    double m_value = 0;
+    double m_minimum = 0;
+    double m_maximum = 1e300;
+};
