@@ -24,7 +24,7 @@ ParameterCount transformerParameters(const ModelSpec& m) {
     const std::string quadratic = n(4 + 2 * F), linear = n(9 + F);
     count.formula = quadratic + "·L·d² + " + linear + "·L·d + V·d + S·d + 2·d = " + quadratic + " × " + n(L) +
                     " × " + n(d) + "² + " + linear + " × " + n(L) + " × " + n(d) + " + " + n(V) + " × " + n(d) +
-                    " + " + n(S) + " × " + n(d) + " + 2 × " + n(d) + " = " + n(count.total);
+                    " + " + n(S) + " × " + n(d) + " + 2 × " + n(d) + " = " + formatExact(count.total);
     return count;
 }
 
@@ -36,7 +36,7 @@ ParameterCount countParameters(const ModelSpec& m) {
     case ModelKind::dense:
         count.total = count.matmulParameters = m.parameters;
         count.components = {{"model", m.parameters}};
-        count.formula = "N = " + n(m.parameters);
+        count.formula = "N = " + formatExact(m.parameters);
         break;
     case ModelKind::cruncher: {
         const double layers = m.layers * m.dim * m.dim;
@@ -50,7 +50,7 @@ ParameterCount countParameters(const ModelSpec& m) {
         count.total = count.matmulParameters = first + second;
         count.components = {{"layer 1 (D×D)", first}, {"layer 2 (D×K)", second}};
         count.formula = "D·D + D·K = " + n(m.dim) + " × " + n(m.dim) + " + " + n(m.dim) + " × " + n(m.out) +
-                        " = " + n(count.total);
+                        " = " + formatExact(count.total);
         break;
     }
     case ModelKind::transformer:

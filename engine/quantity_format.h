@@ -8,6 +8,9 @@ namespace napkin {
 /// digits in e-notation ("6.30e24"), the rest with up to four significant digits ("143.9").
 std::string formatNumber(double value);
 
+/// Whole numbers below 2^53 with every digit ("124439808"); anything else as formatNumber.
+std::string formatExact(double value);
+
 enum class ByteUnits { decimal, binary }; ///< GB = 1e9 bytes, GiB = 2^30 bytes
 
 /// "128 B", "2304 MiB", "80 GB": the largest unit that keeps the value ≥ 1, up to 4 significant digits.

@@ -13,7 +13,14 @@ private slots:
     void bytes_data();
     void bytes();
     void flops();
+    void exact();
 };
+
+void TestQuantityFormat::exact() {
+    QCOMPARE(QString::fromStdString(formatExact(124439808)), QString("124439808"));
+    QCOMPARE(QString::fromStdString(formatExact(175e9)), QString("175000000000"));
+    QCOMPARE(QString::fromStdString(formatExact(0.5)), QString("0.5"));
+}
 
 void TestQuantityFormat::numbers_data() {
     QTest::addColumn<double>("value");
