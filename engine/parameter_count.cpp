@@ -42,7 +42,7 @@ ParameterCount countParameters(const ModelSpec& m) {
         const double layers = m.layers * m.dim * m.dim;
         count.total = count.matmulParameters = layers + m.dim;
         count.components = {{"layers", layers}, {"head", m.dim}};
-        count.formula = "L·D² + D = " + n(m.layers) + " × " + n(m.dim) + "² + " + n(m.dim) + " = " + n(count.total);
+        count.formula = "L·D² + D = " + n(m.layers) + " × " + n(m.dim) + "² + " + n(m.dim) + " = " + formatExact(count.total);
         break;
     }
     case ModelKind::linear2: {
