@@ -1,0 +1,36 @@
+// Property: napkin-cli never crashes on any argument list; it exits 0 with output, or 2 with one line
+// on stderr and nothing on stdout. Arguments are the input split at '\n'.
+#include "engine/cli/cli_app.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    std::vector<std::string> args;
+    std::string current;
+    for (std::size_t i = 0; i < size; ++i) {
+        if (data[i] == '\n') {
+            args.push_back(current);
+            current.clear();
+        } else {
+            current.push_back(static_cast<char>(data[i]));
+        }
+    }
+    args.push_back(current);
+    if (!args.empty() && args[0] == "bench")
+        return 0; // benchmarks run for seconds by design; not what this target explores
+    std::ostringstream out, err;
+    const int status = napkin::cli::run(args, out, err);
+    if (status == napkin::cli::kExitUsage) {
+        const std::string e = err.str();
+        if (!out.str().empty() || e.empty() || std::count(e.begin(), e.end(), '\n') != 1)
+            std::abort();
+    } else if (status != napkin::cli::kExitOk) {
+        std::abort(); // kExitFailure means an internal error escaped as an exception
+    }
+    return 0;
+}
