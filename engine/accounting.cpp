@@ -70,16 +70,16 @@ void addTraining(AccountingResult& r, const AccountingInput& in) {
 
 void addNotes(AccountingResult& r, const AccountingInput& in) {
     if (!r.activationsModelled)
-        r.notes.push_back("activations are not modelled for a dense parameter count; memory is model states only");
+        r.notes.emplace_back("activations are not modelled for a dense parameter count; memory is model states only");
     if (in.recompute != Recompute::none && in.model.kind != ModelKind::transformer)
-        r.notes.push_back("activation recompute is modelled for transformers only; ignored here");
+        r.notes.emplace_back("activation recompute is modelled for transformers only; ignored here");
     if (in.model.kind == ModelKind::transformer && r.precision.activations != StorageType::bf16 &&
         r.precision.activations != StorageType::fp16)
-        r.notes.push_back("Korthikanti et al.'s activation counts assume 16-bit activations; scaled by " +
+        r.notes.emplace_back("Korthikanti et al.'s activation counts assume 16-bit activations; scaled by " +
                           n(bytesPerElement(r.precision.activations) / 2) + " for " +
                           std::string(storageTypeName(r.precision.activations)));
     if (in.gpus > 1)
-        r.notes.push_back("memory and FLOPs per step are per GPU; each GPU runs its own batch (data parallel)");
+        r.notes.emplace_back("memory and FLOPs per step are per GPU; each GPU runs its own batch (data parallel)");
 }
 
 bool isWhole(double v) { return std::isfinite(v) && v == std::floor(v); }

@@ -11,7 +11,7 @@ enum class StorageType { none, fp32, fp16, bf16, fp8 };
 constexpr double bytesPerElement(StorageType type) {
     switch (type) {
     case StorageType::fp32: return 4.0;
-    case StorageType::fp16: return 2.0;
+    case StorageType::fp16:
     case StorageType::bf16: return 2.0;
     case StorageType::fp8: return 1.0;
     case StorageType::none: return 0.0;
