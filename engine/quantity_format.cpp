@@ -29,18 +29,21 @@ std::string formatNumber(double value) {
     const double magnitude = std::fabs(value);
     if (magnitude < 1e6 && value == std::floor(value))
         return toChars(value, std::chars_format::fixed, 0);
-    if (magnitude >= 1e6 || magnitude < 1e-3) {
-        // Scientific with two decimals prints "6.30e+24"; formulas read better as "6.30e24".
-        std::string text = toChars(value, std::chars_format::scientific, 2);
-        const auto e = text.find('e');
-        std::string exponent = text.substr(e + 1);
-        const bool negative = exponent[0] == '-';
-        exponent = exponent.substr(1);
-        while (exponent.size() > 1 && exponent[0] == '0')
-            exponent.erase(0, 1);
-        return text.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
+    if (magnitude >= 1e-3 && magnitude < 1e6) {
+        // Four significant digits, unless that needs an exponent (fractions from 1e4 up).
+        std::string text = significant(value, 4);
+        if (text.find('e') == std::string::npos)
+            return text;
     }
-    return significant(value, 4);
+    // Scientific with two decimals prints "6.30e+24"; formulas read better as "6.30e24".
+    const std::string text = toChars(value, std::chars_format::scientific, 2);
+    const auto e = text.find('e');
+    std::string exponent = text.substr(e + 1);
+    const bool negative = exponent[0] == '-';
+    exponent = exponent.substr(1);
+    while (exponent.size() > 1 && exponent[0] == '0')
+        exponent.erase(0, 1);
+    return text.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
 }
 
 std::string formatExact(double value) {
@@ -85,7 +88,7 @@ std::string formatDuration(double seconds) {
         return significant(seconds, 4) + " s";
     if (seconds < 86400.0)
         return significant(seconds / 3600.0, 4) + " h";
-    return significant(seconds / 86400.0, 4) + " days";
+    return formatNumber(seconds / 86400.0) + " days";
 }
 
 } // namespace napkin

@@ -32,6 +32,10 @@ void TestQuantityFormat::numbers_data() {
     QTest::newRow("tiny") << 1e-8 << "1.00e-8";
     QTest::newRow("negative large") << -2.5e7 << "-2.50e7";
     QTest::newRow("half") << 0.5 << "0.5";
+    QTest::newRow("fraction above 1e4") << 147396.4 << "1.47e5";
+    QTest::newRow("fraction rounding up to 1e4") << 9999.5 << "1.00e4";
+    QTest::newRow("fraction below 1e4") << 1234.56 << "1235";
+    QTest::newRow("whole above 1e4") << 147396.0 << "147396";
 }
 
 void TestQuantityFormat::numbers() {
