@@ -23,6 +23,13 @@ QString grouped(double v) {
     return number(v);
 }
 
+// Large non-whole results (GPU-days) read better rounded and grouped than in e-notation.
+QString readable(double v) {
+    if (v >= 1e4 && v < 1e15)
+        return grouped(std::round(v));
+    return number(v);
+}
+
 } // namespace
 
 const QStringList& AnswersPanel::keys() {
@@ -112,7 +119,7 @@ void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
         setRow(QStringLiteral("trainingFlops"), q(formatFlops(r.trainingFlops->value)), q(r.trainingFlops->formula));
         setRow(QStringLiteral("trainingTime"), tr("%1 days").arg(number(r.trainingDays->value)),
                q(r.trainingSeconds->formula) + QStringLiteral("\n") + q(r.trainingDays->formula));
-        setRow(QStringLiteral("gpuDays"), number(r.gpuDays->value), q(r.gpuDays->formula));
+        setRow(QStringLiteral("gpuDays"), readable(r.gpuDays->value), q(r.gpuDays->formula));
     } else {
         for (const QString& key : {QStringLiteral("trainingFlops"), QStringLiteral("trainingTime"), QStringLiteral("gpuDays")})
             setRow(key, QStringLiteral("—"), noTokens);

@@ -90,10 +90,14 @@ MemoryChart::MemoryChart(QWidget* parent)
     m_verdict->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
     m_verdict->position->setType(QCPItemPosition::ptPlotCoords);
 
+    // The legend sits under the plot, so that it never hides the bar or the capacity note.
     m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    // The stacked bars are listed top to bottom in the legend, like the bar itself.
-    m_plot->legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setWrap(3);
+    m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
 
     connect(m_plot, &QCustomPlot::mouseMove, this, &MemoryChart::onMouseMove);
     connect(m_plot, &QCustomPlot::afterReplot, this, &MemoryChart::replotted);
@@ -185,32 +189,43 @@ void MemoryChart::applyColors() {
 void MemoryChart::rebuild() {
     for (std::size_t i = 0; i < m_bars.size(); ++i) {
         m_bars[i]->setData(QVector<double>{kBarX}, QVector<double>{m_data.segments[i].bytes}, true);
-        // A zero segment (e.g. no master weights under fp32) would only clutter the legend.
-        m_bars[i]->addToLegend();
-        if (m_data.segments[i].bytes <= 0)
-            m_bars[i]->removeFromLegend();
+        m_bars[i]->removeFromLegend();
     }
-    // The legend reads top to bottom like the stack, so re-add in reverse order.
-    for (auto it = m_bars.rbegin(); it != m_bars.rend(); ++it)
-        if ((*it)->removeFromLegend())
-            (*it)->addToLegend();
+    // A zero segment (e.g. no master weights under fp32) would only clutter the legend.
+    for (std::size_t i = 0; i < m_bars.size(); ++i)
+        if (m_data.segments[i].bytes > 0)
+            m_bars[i]->addToLegend();
 
     const auto xTicker = m_plot->xAxis->ticker().staticCast<QCPAxisTickerText>();
     xTicker->clear();
     xTicker->addTick(kBarX, m_data.gpuLabel.isEmpty() ? tr("per GPU") : m_data.gpuLabel);
 
+    // A bar far below the capacity line (the lecture's 496-byte Cruncher on an 80 GB GPU) would be
+    // invisible at full scale: zoom to the bar and say where the capacity is instead of drawing it.
     const double total = m_data.totalBytes();
-    const double top = std::max({total, m_data.capacityBytes, 1.0}) * 1.18;
+    m_capacityOffScale = m_data.capacityBytes > 0 && total > 0 && total < m_data.capacityBytes / 20;
+    const double top = m_capacityOffScale ? total * 1.3 : std::max({total, m_data.capacityBytes, 1.0}) * 1.18;
     m_plot->yAxis->setRange(0, top);
 
     const QColor capacityColor = m_data.fits ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc0, 0x39, 0x2b);
-    m_capacityLine->setVisible(m_data.capacityBytes > 0);
+    const QString capacity = QString::fromStdString(napkin::formatBytes(m_data.capacityBytes, m_units));
+    m_capacityLine->setVisible(m_data.capacityBytes > 0 && !m_capacityOffScale);
     m_capacityLine->point1->setCoords(0, m_data.capacityBytes);
     m_capacityLine->point2->setCoords(2, m_data.capacityBytes);
     m_capacityLine->setPen(QPen(capacityColor, 2, Qt::DashLine));
     m_capacityLabel->setVisible(m_data.capacityBytes > 0);
-    m_capacityLabel->position->setCoords(0.03, m_data.capacityBytes);
-    m_capacityLabel->setText(tr("capacity %1").arg(QString::fromStdString(napkin::formatBytes(m_data.capacityBytes, m_units))));
+    if (m_capacityOffScale) {
+        m_capacityLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
+        m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        m_capacityLabel->position->setCoords(0.02, 0.02);
+        m_capacityLabel->setText(tr("capacity %1 is off the scale: %2 × this bar")
+                                     .arg(capacity, QString::fromStdString(napkin::formatNumber(m_data.capacityBytes / total))));
+    } else {
+        m_capacityLabel->position->setType(QCPItemPosition::ptPlotCoords);
+        m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        m_capacityLabel->position->setCoords(0.03, m_data.capacityBytes);
+        m_capacityLabel->setText(tr("capacity %1").arg(capacity));
+    }
 
     // Not fitting is marked on the bar itself: a red outline and a verdict above it.
     for (std::size_t i = 0; i < m_bars.size(); ++i)

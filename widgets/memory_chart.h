@@ -49,6 +49,9 @@ public:
     int segmentAt(double bytes) const;
     /// The tooltip text for segment `index`: name, size and formula.
     QString tooltipFor(int index) const;
+    /// True when the bar is so far below the capacity that the axis zooms to the bar and the
+    /// capacity line is replaced by a note.
+    bool capacityOffScale() const { return m_capacityOffScale; }
     /// The y-axis tick labels currently shown (tests check the human units).
     QStringList tickLabels() const;
 
@@ -75,4 +78,5 @@ private:
     QCPItemText* m_verdict = nullptr;
     MemoryChartData m_data;
     napkin::ByteUnits m_units = napkin::ByteUnits::decimal;
+    bool m_capacityOffScale = false;
 };

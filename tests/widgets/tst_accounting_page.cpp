@@ -75,6 +75,7 @@ void TestAccountingPage::presets_data() {
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("text"); // must appear in the answer's value
     QTest::newRow("70B on 15T tokens, 1024 H100: ≈144 days") << "70b-15t-1024-h100" << "trainingTime" << "143.9 days";
+    QTest::newRow("70B on 15T tokens: GPU-days 143.94 × 1024") << "70b-15t-1024-h100" << "gpuDays" << "147,396";
     QTest::newRow("70B on 15T tokens: 6.3e24 FLOPs") << "70b-15t-1024-h100" << "trainingFlops" << "6.30e24 FLOPs";
     QTest::newRow("largest on 8 H100: 16 B/param") << "largest-8-h100" << "bytesPerParameter" << "4 + 4 + 4 + 4 = 16 B";
     QTest::newRow("largest on 8 H100: 40e9 params") << "largest-8-h100" << "maxParameters" << "40,000,000,000 params";
@@ -132,6 +133,8 @@ void TestAccountingPage::cruncherCharts() {
     QCOMPARE(m.segments[3].bytes, 144.0);
     QCOMPARE(m.segments[4].bytes, 64.0);
     QCOMPARE(m.totalBytes(), 496.0);
+    // 496 B against 80 GB: the axis zooms to the bar and the capacity becomes a note.
+    QVERIFY(page.memoryChart()->capacityOffScale());
     const FlopChartData& f = page.flopChart()->data();
     QCOMPARE(f.phases.size(), std::size_t(3));
     QCOMPARE(f.phases[0].flops, 144.0);
@@ -243,6 +246,7 @@ void TestAccountingPage::gibSwitch() {
     page.show();
     page.applyPreset(*findPreset(QStringLiteral("largest-8-h100")));
     QCOMPARE(page.answers()->valueText(QStringLiteral("memoryPerGpu")), QStringLiteral("80 GB"));
+    QVERIFY(!page.memoryChart()->capacityOffScale()); // exactly at capacity: the line is drawn
     choose(page.unitsBox(), int(ByteUnits::binary));
     QCOMPARE(page.memoryChart()->byteUnits(), ByteUnits::binary);
     QCOMPARE(page.answers()->valueText(QStringLiteral("memoryPerGpu")), QStringLiteral("74.51 GiB"));
