@@ -52,12 +52,12 @@ FlopChartData flopData(const AccountingResult& r) {
 
 AccountingPage::AccountingPage(QWidget* parent)
     : QWidget(parent)
+    , m_presets(new QComboBox(this))
+    , m_units(new QComboBox(this))
     , m_controls(new AccountingControls(this))
     , m_memoryChart(new MemoryChart(this))
     , m_flopChart(new FlopChart(this))
-    , m_answers(new AnswersPanel(this))
-    , m_presets(new QComboBox(this))
-    , m_units(new QComboBox(this)) {
+    , m_answers(new AnswersPanel(this)) {
     m_presets->addItem(tr("Choose a lecture question…"));
     for (const Preset& p : builtInPresets())
         m_presets->addItem(p.name, p.id);

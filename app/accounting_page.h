@@ -47,12 +47,13 @@ public slots:
 private:
     void onPresetChosen(int index);
 
+    // Declared (and so created) in tab order: preset and units first, then the controls.
+    QComboBox* m_presets;
+    QComboBox* m_units;
     AccountingControls* m_controls;
     MemoryChart* m_memoryChart;
     FlopChart* m_flopChart;
     AnswersPanel* m_answers;
-    QComboBox* m_presets;
-    QComboBox* m_units;
     std::optional<napkin::AccountingResult> m_result;
     QString m_error;
 };

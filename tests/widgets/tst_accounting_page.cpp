@@ -11,6 +11,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSlider>
 #include <QtTest>
@@ -68,6 +69,7 @@ private slots:
     void invalidCombinationKeepsLastCharts();
     void gibSwitch();
     void tooltipsCarryFormulas();
+    void keyboardOrder();
 };
 
 void TestAccountingPage::presets_data() {
@@ -274,6 +276,29 @@ void TestAccountingPage::tooltipsCarryFormulas() {
     QVERIFY(head);
     QCOMPARE(head->label, QStringLiteral("head"));
     QVERIFY(page.flopChart()->tooltipFor(*head).contains(QStringLiteral("2·B·D")));
+}
+
+void TestAccountingPage::keyboardOrder() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("cruncher")));
+    page.show();
+    QApplication::setActiveWindow(&page);
+    QVERIFY(QTest::qWaitForWindowActive(&page));
+    page.presetBox()->setFocus();
+    QTRY_COMPARE(QApplication::focusWidget(), page.presetBox());
+    const QList<QWidget*> expectedOrder{page.unitsBox(), page.controls()->modelKindBox(),
+                                        page.controls()->dimField()->lineEdit(), page.controls()->layersField()->lineEdit(),
+                                        page.controls()->batchField()->lineEdit()};
+    for (QWidget* next : expectedOrder) {
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        QCOMPARE(QApplication::focusWidget(), next);
+    }
+    // Each control's label is its buddy, so Alt+mnemonic reaches it.
+    const QList<QLabel*> labels = page.controls()->findChildren<QLabel*>();
+    int buddies = 0;
+    for (QLabel* l : labels)
+        buddies += l->buddy() != nullptr;
+    QVERIFY2(buddies >= 15, qPrintable(QString::number(buddies)));
 }
 
 QTEST_MAIN(TestAccountingPage)
