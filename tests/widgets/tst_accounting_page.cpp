@@ -12,6 +12,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QLineEdit>
 #include <QSlider>
 #include <QtTest>
@@ -70,6 +72,7 @@ private slots:
     void gibSwitch();
     void tooltipsCarryFormulas();
     void keyboardOrder();
+    void settingsRoundTrip();
 };
 
 void TestAccountingPage::presets_data() {
@@ -299,6 +302,31 @@ void TestAccountingPage::keyboardOrder() {
     for (QLabel* l : labels)
         buddies += l->buddy() != nullptr;
     QVERIFY2(buddies >= 15, qPrintable(QString::number(buddies)));
+}
+
+void TestAccountingPage::settingsRoundTrip() {
+    QTemporaryDir dir;
+    QSettings settings(dir.filePath(QStringLiteral("napkin.ini")), QSettings::IniFormat);
+    AccountingPage first;
+    first.applyPreset(*findPreset(QStringLiteral("gpt3-175b")));
+    choose(first.unitsBox(), int(ByteUnits::binary));
+    first.saveSettings(settings);
+    settings.sync();
+
+    AccountingPage second;
+    second.restoreSettings(settings);
+    const AccountingInput a = first.controls()->input(), b = second.controls()->input();
+    QCOMPARE(b.model.kind, ModelKind::transformer);
+    QCOMPARE(b.model.dModel, 12288.0);
+    QCOMPARE(b.model.layers, 96.0);
+    QCOMPARE(b.model.seq, 2048.0);
+    QCOMPARE(*b.trainingTokens, 300e9);
+    QCOMPARE(b.gpus, a.gpus);
+    QCOMPARE(b.zeroStage, 3);
+    QCOMPARE(b.recompute, Recompute::full);
+    QCOMPARE(b.optimizer, OptimizerKind::adam);
+    QCOMPARE(second.memoryChart()->byteUnits(), ByteUnits::binary);
+    QCOMPARE(second.lastResult()->parameters.total, first.lastResult()->parameters.total);
 }
 
 QTEST_MAIN(TestAccountingPage)
