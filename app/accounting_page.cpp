@@ -89,8 +89,8 @@ AccountingPage::AccountingPage(QWidget* parent)
     auto* charts = new QSplitter(Qt::Horizontal, this);
     charts->addWidget(m_memoryChart);
     charts->addWidget(m_flopChart);
-    charts->setStretchFactor(0, 2);
-    charts->setStretchFactor(1, 3);
+    charts->setStretchFactor(0, 1);
+    charts->setStretchFactor(1, 1);
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(charts);
     auto* answersScroll = new QScrollArea(this);

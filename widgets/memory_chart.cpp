@@ -96,7 +96,7 @@ MemoryChart::MemoryChart(QWidget* parent)
     m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
     m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    m_plot->legend->setWrap(3);
+    m_plot->legend->setWrap(2);
     m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
 
     connect(m_plot, &QCustomPlot::mouseMove, this, &MemoryChart::onMouseMove);
