@@ -105,6 +105,8 @@ QStringList FlopChart::tickLabels() const { return m_plot->yAxis->tickVectorLabe
 
 QPixmap FlopChart::render(int width, int height, double scale) { return m_plot->toPixmap(width, height, scale); }
 
+double FlopChart::averageReplotMs() const { return m_plot->replotTime(true); }
+
 void FlopChart::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
         applyColors();

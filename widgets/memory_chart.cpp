@@ -145,6 +145,8 @@ QPixmap MemoryChart::render(int width, int height, double scale) {
     return m_plot->toPixmap(width, height, scale);
 }
 
+double MemoryChart::averageReplotMs() const { return m_plot->replotTime(true); }
+
 void MemoryChart::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
         applyColors();

@@ -58,6 +58,8 @@ public:
     /// Renders the chart at width × height logical pixels, `scale` device pixels per pixel.
     QPixmap render(int width, int height, double scale = 1.0);
     QCustomPlot* plot() const { return m_plot; }
+    /// QCustomPlot's running average of its recent replot times, in ms (for the benchmark).
+    double averageReplotMs() const;
 
 signals:
     /// A queued replot finished drawing.
