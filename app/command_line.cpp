@@ -5,8 +5,6 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
-#include <cstring>
-
 namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("CommandLine", text); }
@@ -37,7 +35,8 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
     CommandLine& o = result.options;
     if (parser.isSet(help)) {
         o.action = CommandLine::Action::showHelp;
-        o.helpText = parser.helpText();
+        // Without a QCoreApplication the parser cannot know the program's name.
+        o.helpText = parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("napkin"));
         return result;
     }
     if (parser.isSet(version)) {
@@ -81,11 +80,4 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
         o.exportPath = parser.value(exportOption);
     }
     return result;
-}
-
-bool wantsHeadlessExport(int argc, char** argv) {
-    for (int i = 1; i < argc; ++i)
-        if (std::strcmp(argv[i], "--export") == 0 || std::strncmp(argv[i], "--export=", 9) == 0)
-            return true;
-    return false;
 }

@@ -22,7 +22,5 @@ struct CommandLineResult {
 };
 
 /// Parses `arguments` (argv, program name first). Checks page and preset names and the size.
+/// Needs no QCoreApplication, so main() can call it before choosing a platform.
 CommandLineResult parseCommandLine(const QStringList& arguments);
-
-/// True when argv asks for a headless export: main() checks it before a QApplication exists.
-bool wantsHeadlessExport(int argc, char** argv);

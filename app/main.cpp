@@ -9,28 +9,34 @@
 #include <cstdio>
 
 int main(int argc, char** argv) {
-    // A headless export needs no display: choose the offscreen platform before QApplication exists.
-    if (wantsHeadlessExport(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("Napkin"));
-    QApplication::setOrganizationName(QStringLiteral("Napkin"));
-    QApplication::setApplicationVersion(QStringLiteral(NAPKIN_VERSION));
-
-    const CommandLineResult parsed = parseCommandLine(QApplication::arguments());
+    // Parse before QApplication exists: --help, --version and bad arguments need no display, and a
+    // headless export must choose the offscreen platform before the GUI starts.
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    const CommandLineResult parsed = parseCommandLine(arguments);
     if (!parsed.ok()) {
         std::fprintf(stderr, "napkin: %s\n", qPrintable(parsed.error));
         return 2;
     }
     const CommandLine& cl = parsed.options;
-    switch (cl.action) {
-    case CommandLine::Action::showHelp:
+    if (cl.action == CommandLine::Action::showHelp) {
         std::fputs(qPrintable(cl.helpText), stdout);
         return 0;
-    case CommandLine::Action::showVersion:
+    }
+    if (cl.action == CommandLine::Action::showVersion) {
         std::printf("napkin %s\n", NAPKIN_VERSION);
         return 0;
-    case CommandLine::Action::exportChart: {
+    }
+    const bool headless = cl.action == CommandLine::Action::exportChart;
+    if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Napkin"));
+    QApplication::setOrganizationName(QStringLiteral("Napkin"));
+    QApplication::setApplicationVersion(QStringLiteral(NAPKIN_VERSION));
+    if (headless) {
         AccountingPage page;
         if (!cl.preset.isEmpty())
             page.applyPreset(*findPreset(cl.preset));
@@ -41,9 +47,6 @@ int main(int argc, char** argv) {
             return 1;
         }
         return 0;
-    }
-    case CommandLine::Action::openWindow:
-        break;
     }
     MainWindow window;
     window.show();

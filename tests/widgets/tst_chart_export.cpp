@@ -29,6 +29,7 @@ private slots:
     void executable();
     void executableRejects_data();
     void executableRejects();
+    void helpNeedsNoDisplay();
 };
 
 void TestChartExport::inProcess_data() {
@@ -105,6 +106,20 @@ void TestChartExport::executableRejects() {
     const QString err = QString::fromLocal8Bit(napkin.readAllStandardError());
     QVERIFY2(err.contains(named), qPrintable(err));
     QVERIFY(!QFile::exists(path));
+}
+
+void TestChartExport::helpNeedsNoDisplay() {
+    QProcess napkin;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    napkin.setProcessEnvironment(env);
+    napkin.start(QStringLiteral(NAPKIN_EXECUTABLE), QStringList{QStringLiteral("--help")});
+    QVERIFY(napkin.waitForFinished(60000));
+    QCOMPARE(napkin.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(napkin.exitCode(), 0);
+    QVERIFY(napkin.readAllStandardOutput().contains("--export"));
 }
 
 QTEST_MAIN(TestChartExport)
