@@ -1,14 +1,57 @@
 #include "app/main_window.h"
 
+#include "app/accounting_page.h"
+#include "app/chart_export.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QFileDialog>
 #include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
 #include <QTabWidget>
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent) {
     setWindowTitle(tr("Napkin"));
     auto* pages = new QTabWidget(this);
-    pages->addTab(new QLabel(tr("The live accounting page arrives with issue “Live accounting window”."), pages),
-                  tr("Accounting"));
+    m_accounting = new AccountingPage(pages);
+    pages->addTab(m_accounting, tr("Accounting"));
     setCentralWidget(pages);
     resize(1200, 800);
+    addFileMenu();
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    m_accounting->restoreSettings(settings);
+}
+
+void MainWindow::addFileMenu() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* memory = file->addAction(tr("Export &memory chart as PNG…"));
+    connect(memory, &QAction::triggered, this, [this] { exportChart(false); });
+    QAction* flops = file->addAction(tr("Export &FLOP chart as PNG…"));
+    connect(flops, &QAction::triggered, this, [this] { exportChart(true); });
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"));
+    quit->setShortcut(QKeySequence::Quit);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+}
+
+// Exports at twice the on-screen resolution so the chart stays sharp on a projected slide.
+void MainWindow::exportChart(bool flops) {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), flops ? tr("flops.png") : tr("memory.png"),
+                                                      tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    const QString error = exportChartPng(*m_accounting, flops ? ChartKind::flops : ChartKind::memory, path, QSize(1600, 900), 2.0);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Export chart"), error);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    m_accounting->saveSettings(settings);
+    QMainWindow::closeEvent(event);
 }

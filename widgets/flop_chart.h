@@ -1,0 +1,64 @@
+#pragma once
+// FLOPs of one training step: forward / backward / recompute bars, then the forward FLOPs of each
+// component (attention, MLP, head for transformers; each layer for Cruncher). QCustomPlot stays in the .cpp.
+#include <QPixmap>
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+class QCustomPlot;
+class QCPBars;
+class QMouseEvent;
+
+/// What the chart shows, as plain values; tests read it back through data().
+struct FlopChartData {
+    struct Bar {
+        QString label;
+        double flops = 0;
+        QString formula;
+    };
+    std::vector<Bar> phases;     ///< forward, backward, recompute (per step, per GPU)
+    std::vector<Bar> components; ///< forward FLOPs by component; they sum to the forward bar
+};
+
+class FlopChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit FlopChart(QWidget* parent = nullptr);
+    ~FlopChart() override;
+
+    /// Replaces all bars at once and queues one replot.
+    void setData(const FlopChartData& data);
+    const FlopChartData& data() const { return m_data; }
+
+    /// The bar at x-axis position `x` (phases first, then components), or nullptr; for tooltips.
+    const FlopChartData::Bar* barAt(double x) const;
+    QString tooltipFor(const FlopChartData::Bar& bar) const;
+    /// The y-axis tick labels currently shown (tests check the human units).
+    QStringList tickLabels() const;
+
+    /// Renders the chart at width × height logical pixels, `scale` device pixels per pixel.
+    QPixmap render(int width, int height, double scale = 1.0);
+    QCustomPlot* plot() const { return m_plot; }
+    /// QCustomPlot's running average of its recent replot times, in ms (for the benchmark).
+    double averageReplotMs() const;
+
+signals:
+    /// A queued replot finished drawing.
+    void replotted();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void onMouseMove(QMouseEvent* event);
+    void applyColors();
+    void rebuild();
+    double componentX(std::size_t index) const;
+
+    QCustomPlot* m_plot;
+    QCPBars* m_phaseBars = nullptr;
+    QCPBars* m_componentBars = nullptr;
+    FlopChartData m_data;
+};
