@@ -1,5 +1,7 @@
 #include "engine/float_rounding.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -33,6 +35,25 @@ FloatRounding roundToFormat(FloatFormat format, double input, OverflowMode overf
 
 FloatRounding describePattern(FloatFormat format, std::uint32_t bits) {
     return describe(format, decodeFloat(format, maskFloatBits(format, bits)), bits);
+}
+
+ParsedNumber parseFloatValue(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t");
+    const auto last = text.find_last_not_of(" \t");
+    std::string word(first == std::string_view::npos ? std::string_view{} : text.substr(first, last - first + 1));
+    std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    ParsedNumber special;
+    if (word == "inf" || word == "+inf" || word == "infinity" || word == "+infinity")
+        special.value = std::numeric_limits<double>::infinity();
+    else if (word == "-inf" || word == "-infinity")
+        special.value = -std::numeric_limits<double>::infinity();
+    else if (word == "nan" || word == "+nan")
+        special.value = std::numeric_limits<double>::quiet_NaN();
+    else if (word == "-nan")
+        special.value = -std::numeric_limits<double>::quiet_NaN();
+    else
+        return parseNumber(text);
+    return special;
 }
 
 std::string floatBitsHex(FloatFormat format, std::uint32_t bits) {

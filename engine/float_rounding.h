@@ -2,6 +2,7 @@
 // What happens to one number stored in one format: its bits, the value it becomes, the error that
 // costs, and the representable values around it. Built on the codecs of engine/float_format.h.
 #include "engine/float_format.h"
+#include "engine/number_parse.h"
 
 #include <cstdint>
 #include <optional>
@@ -30,6 +31,10 @@ struct FloatRounding {
 FloatRounding roundToFormat(FloatFormat format, double input, OverflowMode overflow = OverflowMode::standard);
 /// Describes the value of an existing bit pattern (input = its own value, so the errors are 0).
 FloatRounding describePattern(FloatFormat format, std::uint32_t bits);
+
+/// A value to store: napkin's number syntax (parseNumber: "1e-8", "65504", "-1.5", "1.5k") plus the
+/// words "inf", "+inf", "-inf", "infinity", "nan" (any case), which are legal values of a float.
+ParsedNumber parseFloatValue(std::string_view text);
 
 /// "0x3c00": the pattern in hex, zero-padded to totalBits / 4 digits.
 std::string floatBitsHex(FloatFormat format, std::uint32_t bits);

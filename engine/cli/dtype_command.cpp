@@ -8,8 +8,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <iomanip>
 #include <limits>
@@ -27,11 +25,6 @@ struct DtypeOptions {
     bool saturate = false;
     bool json = false;
 };
-
-std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return text;
-}
 
 std::string valueText(double value) {
     if (std::isnan(value))
@@ -105,17 +98,7 @@ int execute(const DtypeOptions& o, std::ostream& out) {
 } // namespace
 
 std::optional<double> parseDtypeValue(const std::string& text, std::string& error) {
-    std::string trimmed = text;
-    trimmed.erase(0, trimmed.find_first_not_of(" \t"));
-    trimmed.erase(trimmed.find_last_not_of(" \t") + 1);
-    const std::string word = lower(trimmed);
-    if (word == "inf" || word == "+inf" || word == "infinity" || word == "+infinity")
-        return std::numeric_limits<double>::infinity();
-    if (word == "-inf" || word == "-infinity")
-        return -std::numeric_limits<double>::infinity();
-    if (word == "nan" || word == "+nan" || word == "-nan")
-        return word == "-nan" ? -std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::quiet_NaN();
-    const ParsedNumber parsed = parseNumber(text);
+    const ParsedNumber parsed = parseFloatValue(text);
     if (!parsed.ok()) {
         error = "cannot read it as a number: " + parsed.error + " (at character " + std::to_string(parsed.errorAt + 1) +
                 ")";
