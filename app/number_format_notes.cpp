@@ -8,21 +8,21 @@
 QString numberFormatNote(napkin::FloatFormat format) {
     switch (format) {
     case napkin::FloatFormat::fp32:
-        return QCoreApplication::translate("NumberFormatNotes",
-                                           "PyTorch's default dtype; in mixed precision it holds the master weights "
-                                           "and optimizer state (4 bytes each).");
+        return QCoreApplication::translate(
+            "NumberFormatNotes", "PyTorch's default dtype; in mixed precision it holds the master weights "
+                                 "and optimizer state (4 bytes each).");
     case napkin::FloatFormat::fp16:
-        return QCoreApplication::translate("NumberFormatNotes",
-                                           "Mixed-precision compute since V100. Range ends at 65504 and normals at "
-                                           "6.1e-5, so small gradients underflow: training needs loss scaling.");
+        return QCoreApplication::translate(
+            "NumberFormatNotes", "Mixed-precision compute since V100. Range ends at 65504 and normals at "
+                                 "6.1e-5, so small gradients underflow: training needs loss scaling.");
     case napkin::FloatFormat::bf16:
-        return QCoreApplication::translate("NumberFormatNotes",
-                                           "fp32's 8-bit exponent (same range) with only 8 significant bits: no loss "
-                                           "scaling needed; the usual training dtype on A100 and H100.");
+        return QCoreApplication::translate(
+            "NumberFormatNotes", "fp32's 8-bit exponent (same range) with only 8 significant bits: no loss "
+                                 "scaling needed; the usual training dtype on A100 and H100.");
     case napkin::FloatFormat::fp8_e4m3:
-        return QCoreApplication::translate("NumberFormatNotes",
-                                           "FP8 training (H100 and later): weights and activations, more precision, "
-                                           "max 448, used with per-tensor scale factors.");
+        return QCoreApplication::translate(
+            "NumberFormatNotes", "FP8 training (H100 and later): weights and activations, more precision, "
+                                 "max 448, used with per-tensor scale factors.");
     case napkin::FloatFormat::fp8_e5m2:
         return QCoreApplication::translate("NumberFormatNotes",
                                            "FP8 training: gradients, which need range more than precision "

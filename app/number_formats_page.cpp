@@ -52,9 +52,9 @@ std::size_t indexOf(FloatFormat format) {
 
 QString factsTooltip(FloatFormat format) {
     const napkin::FloatFacts f = napkin::floatFacts(format);
-    return QCoreApplication::translate("NumberFormatsPage",
-                                       "1 sign, %1 exponent, %2 mantissa bits, bias %3\nmax %4\nmin normal %5\n"
-                                       "min subnormal %6\neps %7\n%8 distinct finite values")
+    return QCoreApplication::translate(
+               "NumberFormatsPage", "1 sign, %1 exponent, %2 mantissa bits, bias %3\nmax %4\nmin normal %5\n"
+                                    "min subnormal %6\neps %7\n%8 distinct finite values")
         .arg(f.exponentBits)
         .arg(f.mantissaBits)
         .arg(f.bias)
@@ -97,9 +97,9 @@ NumberFormatsPage::NumberFormatsPage(QWidget* parent)
 
     auto* grid = new QGridLayout;
     grid->setHorizontalSpacing(14);
-    const QStringList headers = {tr("Format"),       tr("Bits: sign · exponent · mantissa (click to flip)"),
-                                 tr("Hex"),          tr("Stored value"),
-                                 tr("Abs. error"),   tr("Rel. error"),
+    const QStringList headers = {tr("Format"),     tr("Bits: sign · exponent · mantissa (click to flip)"),
+                                 tr("Hex"),        tr("Stored value"),
+                                 tr("Abs. error"), tr("Rel. error"),
                                  tr("Class")};
     for (int c = 0; c < headers.size(); ++c) {
         auto* header = new QLabel(QStringLiteral("<b>%1</b>").arg(headers[c]), this);
@@ -109,7 +109,9 @@ NumberFormatsPage::NumberFormatsPage(QWidget* parent)
     for (FloatFormat format : napkin::kFloatFormats) {
         Row& row = m_rows[indexOf(format)];
         const napkin::FloatLayout& layout = napkin::floatLayout(format);
-        auto* name = new QLabel(QStringLiteral("<b>%1</b>").arg(QString::fromLatin1(layout.name.data(), int(layout.name.size()))), this);
+        auto* name = new QLabel(
+            QStringLiteral("<b>%1</b>").arg(QString::fromLatin1(layout.name.data(), int(layout.name.size()))),
+            this);
         name->setToolTip(factsTooltip(format));
         row.bits = new BitFieldView(this);
         row.bits->setFieldWidths(layout.exponentBits, layout.mantissaBits);
@@ -142,7 +144,8 @@ NumberFormatsPage::NumberFormatsPage(QWidget* parent)
     for (FloatFormat format : napkin::kFloatFormats) {
         const napkin::FloatFacts f = napkin::floatFacts(format);
         const std::string_view name = napkin::floatFormatName(format);
-        bars.push_back({QString::fromLatin1(name.data(), int(name.size())), f.minSubnormal, f.minNormal, f.max});
+        bars.push_back(
+            {QString::fromLatin1(name.data(), int(name.size())), f.minSubnormal, f.minNormal, f.max});
     }
     m_chart->setBars(bars);
     page->addWidget(m_chart, 1);
@@ -165,9 +168,15 @@ NumberFormatsPage::NumberFormatsPage(QWidget* parent)
     refreshTensorCost();
 }
 
-BitFieldView* NumberFormatsPage::bitView(FloatFormat format) const { return m_rows[indexOf(format)].bits; }
-QLabel* NumberFormatsPage::storedValueLabel(FloatFormat format) const { return m_rows[indexOf(format)].value; }
-QLabel* NumberFormatsPage::classLabel(FloatFormat format) const { return m_rows[indexOf(format)].cls; }
+BitFieldView* NumberFormatsPage::bitView(FloatFormat format) const {
+    return m_rows[indexOf(format)].bits;
+}
+QLabel* NumberFormatsPage::storedValueLabel(FloatFormat format) const {
+    return m_rows[indexOf(format)].value;
+}
+QLabel* NumberFormatsPage::classLabel(FloatFormat format) const {
+    return m_rows[indexOf(format)].cls;
+}
 
 void NumberFormatsPage::setValue(double value) {
     m_pinned.reset();
@@ -200,7 +209,9 @@ void NumberFormatsPage::onBitsEdited(FloatFormat format, std::uint32_t bits) {
     refresh();
 }
 
-void NumberFormatsPage::showValueText() { m_valueEdit->setText(exactText(m_value)); }
+void NumberFormatsPage::showValueText() {
+    m_valueEdit->setText(exactText(m_value));
+}
 
 void NumberFormatsPage::refresh() {
     const napkin::OverflowMode mode =
@@ -220,8 +231,8 @@ void NumberFormatsPage::refresh() {
                           (r.cls == napkin::FloatClass::zero && m_value != 0.0);
         row.cls->setText(QString::fromLatin1(cls.data(), int(cls.size())));
         row.cls->setStyleSheet(lost ? QStringLiteral("color: #c0392b; font-weight: bold;")
-                                    : r.cls == napkin::FloatClass::subnormal ? QStringLiteral("color: #d35400;")
-                                                                             : QString());
+                               : r.cls == napkin::FloatClass::subnormal ? QStringLiteral("color: #d35400;")
+                                                                        : QString());
     }
     m_chart->setMarkedValue(m_value);
 }
@@ -251,11 +262,13 @@ void NumberFormatsPage::refreshTensorCost() {
     QStringList costs;
     for (FloatFormat format : napkin::kFloatFormats) {
         const std::string_view name = napkin::floatFormatName(format);
-        costs << QStringLiteral("%1 %2").arg(QString::fromLatin1(name.data(), int(name.size())),
-                                             QString::fromStdString(napkin::formatBytes(
-                                                 napkin::tensorBytes(shape, format), napkin::ByteUnits::binary)));
+        costs << QStringLiteral("%1 %2").arg(
+            QString::fromLatin1(name.data(), int(name.size())),
+            QString::fromStdString(
+                napkin::formatBytes(napkin::tensorBytes(shape, format), napkin::ByteUnits::binary)));
     }
     m_tensorCost->setText(tr("%1 = %2 elements → %3")
                               .arg(dims.join(QStringLiteral(" × ")),
-                                   QString::fromStdString(napkin::formatNumber(elements)), costs.join(QStringLiteral(" · "))));
+                                   QString::fromStdString(napkin::formatNumber(elements)),
+                                   costs.join(QStringLiteral(" · "))));
 }

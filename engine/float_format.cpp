@@ -9,19 +9,27 @@ namespace {
 // Layouts: IEEE 754 binary32/binary16, Google Brain bfloat16, OCP 8-bit Floating Point Specification
 // (OFP8) rev 1.0 for E4M3 (bias 7, no inf) and E5M2 (bias 15, IEEE-like).
 constexpr FloatLayout kLayouts[] = {
-    {"fp32", 8, 23, 127, SpecialEncoding::ieee},
-    {"fp16", 5, 10, 15, SpecialEncoding::ieee},
-    {"bf16", 8, 7, 127, SpecialEncoding::ieee},
-    {"fp8-e4m3", 4, 3, 7, SpecialEncoding::finiteNan},
+    {"fp32", 8, 23, 127, SpecialEncoding::ieee},   {"fp16", 5, 10, 15, SpecialEncoding::ieee},
+    {"bf16", 8, 7, 127, SpecialEncoding::ieee},    {"fp8-e4m3", 4, 3, 7, SpecialEncoding::finiteNan},
     {"fp8-e5m2", 5, 2, 15, SpecialEncoding::ieee},
 };
 
-std::uint32_t lowMask(int bits) { return bits >= 32 ? 0xffffffffu : ((std::uint32_t{1} << bits) - 1u); }
+std::uint32_t lowMask(int bits) {
+    return bits >= 32 ? 0xffffffffu : ((std::uint32_t{1} << bits) - 1u);
+}
 
-std::uint32_t exponentAllOnes(const FloatLayout& f) { return lowMask(f.exponentBits); }
-std::uint32_t mantissaAllOnes(const FloatLayout& f) { return lowMask(f.mantissaBits); }
-std::uint32_t signBit(const FloatLayout& f) { return std::uint32_t{1} << (f.exponentBits + f.mantissaBits); }
-int minExponent(const FloatLayout& f) { return 1 - f.bias; }
+std::uint32_t exponentAllOnes(const FloatLayout& f) {
+    return lowMask(f.exponentBits);
+}
+std::uint32_t mantissaAllOnes(const FloatLayout& f) {
+    return lowMask(f.mantissaBits);
+}
+std::uint32_t signBit(const FloatLayout& f) {
+    return std::uint32_t{1} << (f.exponentBits + f.mantissaBits);
+}
+int minExponent(const FloatLayout& f) {
+    return 1 - f.bias;
+}
 
 // The largest finite magnitude as a bit pattern: IEEE formats spend the all-ones exponent on inf/NaN;
 // "fn" formats spend only the all-ones exponent with all-ones mantissa on NaN.
@@ -31,7 +39,9 @@ std::uint32_t maxFinitePattern(const FloatLayout& f) {
     return (exponentAllOnes(f) << f.mantissaBits) | (mantissaAllOnes(f) - 1u);
 }
 
-std::uint32_t infinityPattern(const FloatLayout& f) { return exponentAllOnes(f) << f.mantissaBits; }
+std::uint32_t infinityPattern(const FloatLayout& f) {
+    return exponentAllOnes(f) << f.mantissaBits;
+}
 
 // Canonical NaN: IEEE quiet NaN (top mantissa bit set: fp32 0x7fc00000, fp16 0x7e00, bf16 0x7fc0,
 // E5M2 0x7e); E4M3 has a single NaN per sign, 0x7f.
@@ -62,9 +72,13 @@ int floorLog2(double a) {
 
 } // namespace
 
-const FloatLayout& floatLayout(FloatFormat format) { return kLayouts[static_cast<int>(format)]; }
+const FloatLayout& floatLayout(FloatFormat format) {
+    return kLayouts[static_cast<int>(format)];
+}
 
-std::string_view floatFormatName(FloatFormat format) { return floatLayout(format).name; }
+std::string_view floatFormatName(FloatFormat format) {
+    return floatLayout(format).name;
+}
 
 std::optional<FloatFormat> floatFormatFromName(std::string_view name) {
     struct Alias {
@@ -72,11 +86,19 @@ std::optional<FloatFormat> floatFormatFromName(std::string_view name) {
         FloatFormat format;
     };
     static constexpr Alias aliases[] = {
-        {"fp32", FloatFormat::fp32},         {"float32", FloatFormat::fp32},     {"fp16", FloatFormat::fp16},
-        {"float16", FloatFormat::fp16},      {"half", FloatFormat::fp16},        {"bf16", FloatFormat::bf16},
-        {"bfloat16", FloatFormat::bf16},     {"fp8-e4m3", FloatFormat::fp8_e4m3}, {"e4m3", FloatFormat::fp8_e4m3},
-        {"float8_e4m3fn", FloatFormat::fp8_e4m3}, {"fp8-e5m2", FloatFormat::fp8_e5m2},
-        {"e5m2", FloatFormat::fp8_e5m2},     {"float8_e5m2", FloatFormat::fp8_e5m2},
+        {"fp32", FloatFormat::fp32},
+        {"float32", FloatFormat::fp32},
+        {"fp16", FloatFormat::fp16},
+        {"float16", FloatFormat::fp16},
+        {"half", FloatFormat::fp16},
+        {"bf16", FloatFormat::bf16},
+        {"bfloat16", FloatFormat::bf16},
+        {"fp8-e4m3", FloatFormat::fp8_e4m3},
+        {"e4m3", FloatFormat::fp8_e4m3},
+        {"float8_e4m3fn", FloatFormat::fp8_e4m3},
+        {"fp8-e5m2", FloatFormat::fp8_e5m2},
+        {"e5m2", FloatFormat::fp8_e5m2},
+        {"float8_e5m2", FloatFormat::fp8_e5m2},
     };
     for (const Alias& alias : aliases)
         if (alias.name == name)
@@ -105,11 +127,16 @@ FloatFacts floatFacts(FloatFormat format) {
 
 std::string_view floatClassName(FloatClass cls) {
     switch (cls) {
-    case FloatClass::zero: return "zero";
-    case FloatClass::subnormal: return "subnormal";
-    case FloatClass::normal: return "normal";
-    case FloatClass::infinity: return "inf";
-    case FloatClass::nan: return "nan";
+    case FloatClass::zero:
+        return "zero";
+    case FloatClass::subnormal:
+        return "subnormal";
+    case FloatClass::normal:
+        return "normal";
+    case FloatClass::infinity:
+        return "inf";
+    case FloatClass::nan:
+        return "nan";
     }
     return "nan";
 }
@@ -145,9 +172,12 @@ double decodeFloat(FloatFormat format, std::uint32_t bits) {
     const FloatFields fields = floatFields(format, bits);
     const double sign = fields.sign ? -1.0 : 1.0;
     switch (classifyFloat(format, bits)) {
-    case FloatClass::nan: return std::numeric_limits<double>::quiet_NaN();
-    case FloatClass::infinity: return sign * std::numeric_limits<double>::infinity();
-    case FloatClass::zero: return sign * 0.0;
+    case FloatClass::nan:
+        return std::numeric_limits<double>::quiet_NaN();
+    case FloatClass::infinity:
+        return sign * std::numeric_limits<double>::infinity();
+    case FloatClass::zero:
+        return sign * 0.0;
     case FloatClass::subnormal: // 0.mantissa · 2^(1 − bias)
         return sign * std::ldexp(static_cast<double>(fields.mantissa), minExponent(f) - f.mantissaBits);
     case FloatClass::normal: // 1.mantissa · 2^(exponent − bias)
@@ -190,7 +220,8 @@ std::uint32_t encodeFloat(FloatFormat format, double value, OverflowMode overflo
         return sign | static_cast<std::uint32_t>(units);
     const int e = floorLog2(rounded); // may be one more than `exponent` after a carry
     const auto biased = static_cast<std::uint32_t>(e + f.bias);
-    const auto fraction = static_cast<std::uint32_t>(std::ldexp(rounded, f.mantissaBits - e)) & mantissaAllOnes(f);
+    const auto fraction =
+        static_cast<std::uint32_t>(std::ldexp(rounded, f.mantissaBits - e)) & mantissaAllOnes(f);
     return sign | (biased << f.mantissaBits) | fraction;
 }
 
@@ -224,7 +255,8 @@ double unitInLastPlace(FloatFormat format, double value) {
     const FloatLayout& f = floatLayout(format);
     if (!std::isfinite(value))
         return std::numeric_limits<double>::quiet_NaN();
-    const int exponent = value == 0.0 ? minExponent(f) : std::max(floorLog2(std::fabs(value)), minExponent(f));
+    const int exponent =
+        value == 0.0 ? minExponent(f) : std::max(floorLog2(std::fabs(value)), minExponent(f));
     return std::ldexp(1.0, exponent - f.mantissaBits);
 }
 

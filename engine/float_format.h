@@ -12,8 +12,8 @@ namespace napkin {
 enum class FloatFormat { fp32, fp16, bf16, fp8_e4m3, fp8_e5m2 };
 
 /// All formats, widest first (the order of the CLI's `formats[]`).
-inline constexpr std::array<FloatFormat, 5> kFloatFormats = {FloatFormat::fp32, FloatFormat::fp16, FloatFormat::bf16,
-                                                             FloatFormat::fp8_e4m3, FloatFormat::fp8_e5m2};
+inline constexpr std::array<FloatFormat, 5> kFloatFormats = {
+    FloatFormat::fp32, FloatFormat::fp16, FloatFormat::bf16, FloatFormat::fp8_e4m3, FloatFormat::fp8_e5m2};
 
 /// How the all-ones exponent is used.
 enum class SpecialEncoding {
@@ -42,13 +42,13 @@ struct FloatFacts {
     int mantissaBits = 0;
     int bias = 0;
     int totalBits = 0;
-    double bytesPerElement = 0;  ///< totalBits / 8
-    double max = 0;              ///< largest finite value (finfo.max)
-    double minNormal = 0;        ///< 2^(1 − bias) (finfo.tiny, finfo.smallest_normal)
-    double minSubnormal = 0;     ///< 2^(1 − bias − mantissaBits) (finfo.smallest_subnormal)
-    double eps = 0;              ///< 2^−mantissaBits: gap from 1 to the next value (finfo.eps)
+    double bytesPerElement = 0;   ///< totalBits / 8
+    double max = 0;               ///< largest finite value (finfo.max)
+    double minNormal = 0;         ///< 2^(1 − bias) (finfo.tiny, finfo.smallest_normal)
+    double minSubnormal = 0;      ///< 2^(1 − bias − mantissaBits) (finfo.smallest_subnormal)
+    double eps = 0;               ///< 2^−mantissaBits: gap from 1 to the next value (finfo.eps)
     double finiteBitPatterns = 0; ///< patterns that decode to a finite value, +0 and −0 counted apart
-    double finiteValues = 0;     ///< distinct finite values (±0 counted once) = finiteBitPatterns − 1
+    double finiteValues = 0;      ///< distinct finite values (±0 counted once) = finiteBitPatterns − 1
     bool hasInfinity = false;
 };
 
@@ -60,9 +60,9 @@ std::string_view floatClassName(FloatClass cls);
 
 /// What an encoder does with a value whose rounded magnitude exceeds the format's max.
 enum class OverflowMode {
-    standard,  ///< fp16, bf16, fp32, E5M2 → ±inf; E4M3 (no inf) → NaN, as PyTorch float8_e4m3fn
-    saturate   ///< fp8 only (OCP FP8 saturating conversion): ±max, also for ±inf input. IEEE formats
-               ///< ignore it.
+    standard, ///< fp16, bf16, fp32, E5M2 → ±inf; E4M3 (no inf) → NaN, as PyTorch float8_e4m3fn
+    saturate  ///< fp8 only (OCP FP8 saturating conversion): ±max, also for ±inf input. IEEE formats
+              ///< ignore it.
 };
 
 /// Rounds `value` to the nearest representable value, ties to even, directly from the double (no

@@ -18,7 +18,8 @@ FloatRounding describe(FloatFormat format, double input, std::uint32_t bits) {
     r.fields = floatFields(format, r.bits);
     if (std::isfinite(input)) {
         // An overflow to inf or NaN loses the number entirely: call the error infinite, not NaN.
-        r.absError = std::isfinite(r.value) ? std::fabs(r.value - input) : std::numeric_limits<double>::infinity();
+        r.absError =
+            std::isfinite(r.value) ? std::fabs(r.value - input) : std::numeric_limits<double>::infinity();
         r.relError = input == 0.0 ? 0.0 : *r.absError / std::fabs(input);
     }
     r.previous = nextBelow(format, r.bits);
@@ -40,8 +41,10 @@ FloatRounding describePattern(FloatFormat format, std::uint32_t bits) {
 ParsedNumber parseFloatValue(std::string_view text) {
     const auto first = text.find_first_not_of(" \t");
     const auto last = text.find_last_not_of(" \t");
-    std::string word(first == std::string_view::npos ? std::string_view{} : text.substr(first, last - first + 1));
-    std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::string word(first == std::string_view::npos ? std::string_view{}
+                                                     : text.substr(first, last - first + 1));
+    std::transform(word.begin(), word.end(), word.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
     ParsedNumber special;
     if (word == "inf" || word == "+inf" || word == "infinity" || word == "+infinity")
         special.value = std::numeric_limits<double>::infinity();

@@ -13,9 +13,9 @@ namespace napkin {
 
 struct FloatRounding {
     FloatFormat format = FloatFormat::fp32;
-    double input = 0;          ///< the value asked for
-    std::uint32_t bits = 0;    ///< the stored pattern (low totalBits bits)
-    double value = 0;          ///< the stored value (may be ±inf or NaN)
+    double input = 0;       ///< the value asked for
+    std::uint32_t bits = 0; ///< the stored pattern (low totalBits bits)
+    double value = 0;       ///< the stored value (may be ±inf or NaN)
     FloatClass cls = FloatClass::zero;
     FloatFields fields;
     /// |value − input|; +inf when a finite input overflowed to inf or NaN; nullopt for non-finite input.
@@ -24,7 +24,7 @@ struct FloatRounding {
     std::optional<double> relError;
     std::optional<double> previous; ///< representable value just below `value` (nextBelow)
     std::optional<double> next;     ///< representable value just above `value` (nextAbove)
-    double ulp = 0;                 ///< spacing of the binade holding `value` (unitInLastPlace); NaN if not finite
+    double ulp = 0; ///< spacing of the binade holding `value` (unitInLastPlace); NaN if not finite
 };
 
 /// Rounds `input` into `format` (ties to even) and describes the result.

@@ -13,9 +13,15 @@ constexpr double kMaxCellWidth = 22.0;
 QColor partColour(BitFieldGeometry::Part part, bool set) {
     QColor colour;
     switch (part) {
-    case BitFieldGeometry::Part::sign: colour = QColor(0xc0, 0x39, 0x2b); break;
-    case BitFieldGeometry::Part::exponent: colour = QColor(0x27, 0xae, 0x60); break;
-    case BitFieldGeometry::Part::mantissa: colour = QColor(0x29, 0x80, 0xb9); break;
+    case BitFieldGeometry::Part::sign:
+        colour = QColor(0xc0, 0x39, 0x2b);
+        break;
+    case BitFieldGeometry::Part::exponent:
+        colour = QColor(0x27, 0xae, 0x60);
+        break;
+    case BitFieldGeometry::Part::mantissa:
+        colour = QColor(0x29, 0x80, 0xb9);
+        break;
     }
     if (!set)
         colour.setAlpha(55);
@@ -45,19 +51,25 @@ void BitFieldView::setBits(std::uint32_t bits) {
 }
 
 BitFieldGeometry BitFieldView::geometry() const {
-    return BitFieldGeometry::layout(m_exponentBits, m_mantissaBits, QSizeF(width(), height()), 6.0, kMaxCellWidth);
+    return BitFieldGeometry::layout(m_exponentBits, m_mantissaBits, QSizeF(width(), height()), 6.0,
+                                    kMaxCellWidth);
 }
 
-QSize BitFieldView::sizeHint() const { return {totalBits() * int(kMaxCellWidth) + 12, 24}; }
+QSize BitFieldView::sizeHint() const {
+    return {totalBits() * int(kMaxCellWidth) + 12, 24};
+}
 
-QSize BitFieldView::minimumSizeHint() const { return {totalBits() * 9 + 12, 20}; }
+QSize BitFieldView::minimumSizeHint() const {
+    return {totalBits() * 9 + 12, 20};
+}
 
 void BitFieldView::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
     const BitFieldGeometry g = geometry();
     QFont font = painter.font();
-    font.setPixelSize(std::max(8, std::min(height() - 8, int(g.cells.empty() ? 12 : g.cells.front().rect.width() - 3))));
+    font.setPixelSize(
+        std::max(8, std::min(height() - 8, int(g.cells.empty() ? 12 : g.cells.front().rect.width() - 3))));
     painter.setFont(font);
     for (const BitFieldGeometry::Cell& cell : g.cells) {
         const bool set = (m_bits >> cell.bit) & 1u;

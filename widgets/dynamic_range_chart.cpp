@@ -25,7 +25,8 @@ DynamicRangeChart::DynamicRangeChart(QWidget* parent)
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setNumberFormat(QStringLiteral("eb"));
     m_plot->xAxis->setNumberPrecision(0);
-    m_plot->xAxis->setLabel(tr("magnitude (log scale): smallest subnormal … largest finite; paler = subnormal"));
+    m_plot->xAxis->setLabel(
+        tr("magnitude (log scale): smallest subnormal … largest finite; paler = subnormal"));
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_plot->setMinimumHeight(180);
     rebuild();

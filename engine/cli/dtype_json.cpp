@@ -19,7 +19,9 @@ json floatValueJson(double value) {
 }
 
 namespace {
-json optionalValueJson(const std::optional<double>& value) { return value ? floatValueJson(*value) : json(nullptr); }
+json optionalValueJson(const std::optional<double>& value) {
+    return value ? floatValueJson(*value) : json(nullptr);
+}
 } // namespace
 
 json floatRoundingToJson(const FloatRounding& r) {

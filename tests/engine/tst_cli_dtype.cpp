@@ -67,10 +67,13 @@ void TestCliDtype::bitsAgreeWithValue() {
         for (std::size_t k = 0; k < kFloatFormats.size(); ++k) {
             const auto& f = entry["formats"][k];
             QCOMPARE(f["name"].get<std::string>(), std::string(floatFormatName(kFloatFormats[k])));
-            const auto bits = static_cast<std::uint32_t>(std::stoul(f["bits"].get<std::string>(), nullptr, 16));
+            const auto bits =
+                static_cast<std::uint32_t>(std::stoul(f["bits"].get<std::string>(), nullptr, 16));
             const double decoded = decodeFloat(kFloatFormats[k], bits);
             if (!std::isfinite(decoded))
-                QCOMPARE(f["value"].get<std::string>(), std::string(std::isnan(decoded) ? "nan" : decoded > 0 ? "inf" : "-inf"));
+                QCOMPARE(f["value"].get<std::string>(), std::string(std::isnan(decoded) ? "nan"
+                                                                    : decoded > 0       ? "inf"
+                                                                                        : "-inf"));
             else
                 QCOMPARE(f["value"].get<double>(), decoded);
         }

@@ -125,8 +125,10 @@ void TestFloatFormat::fp8AllPatterns() {
     for (unsigned bits = 0; bits < 256; ++bits) {
         const double expected = ocpValue(e4m3, bits);
         const double decoded = decodeFloat(f, bits);
-        QVERIFY2(sameValue(decoded, expected),
-                 qPrintable(QString("pattern 0x%1: %2, spec says %3").arg(bits, 2, 16, QChar('0')).arg(decoded).arg(expected)));
+        QVERIFY2(sameValue(decoded, expected), qPrintable(QString("pattern 0x%1: %2, spec says %3")
+                                                              .arg(bits, 2, 16, QChar('0'))
+                                                              .arg(decoded)
+                                                              .arg(expected)));
         if (std::isnan(expected)) {
             ++nans;
             QCOMPARE(classifyFloat(f, bits), FloatClass::nan);
@@ -143,9 +145,12 @@ void TestFloatFormat::fp8Literals_data() {
     QTest::addColumn<double>("value");
     QTest::addColumn<int>("cls");
     QTest::newRow("E4M3 0x7E = 448, largest") << "fp8-e4m3" << 0x7eu << 448.0 << int(FloatClass::normal);
-    QTest::newRow("E4M3 0x08 = 2^-6, min normal") << "fp8-e4m3" << 0x08u << std::ldexp(1, -6) << int(FloatClass::normal);
-    QTest::newRow("E4M3 0x01 = 2^-9, min subnormal") << "fp8-e4m3" << 0x01u << std::ldexp(1, -9) << int(FloatClass::subnormal);
-    QTest::newRow("E4M3 0x07 = 7·2^-9") << "fp8-e4m3" << 0x07u << 7 * std::ldexp(1, -9) << int(FloatClass::subnormal);
+    QTest::newRow("E4M3 0x08 = 2^-6, min normal")
+        << "fp8-e4m3" << 0x08u << std::ldexp(1, -6) << int(FloatClass::normal);
+    QTest::newRow("E4M3 0x01 = 2^-9, min subnormal")
+        << "fp8-e4m3" << 0x01u << std::ldexp(1, -9) << int(FloatClass::subnormal);
+    QTest::newRow("E4M3 0x07 = 7·2^-9")
+        << "fp8-e4m3" << 0x07u << 7 * std::ldexp(1, -9) << int(FloatClass::subnormal);
     QTest::newRow("E4M3 0x7F = NaN") << "fp8-e4m3" << 0x7fu << kNan << int(FloatClass::nan);
     QTest::newRow("E4M3 0xFF = NaN") << "fp8-e4m3" << 0xffu << kNan << int(FloatClass::nan);
     QTest::newRow("E4M3 0x78 = 256 (not inf)") << "fp8-e4m3" << 0x78u << 256.0 << int(FloatClass::normal);
@@ -156,8 +161,10 @@ void TestFloatFormat::fp8Literals_data() {
     QTest::newRow("E5M2 0x7C = inf") << "fp8-e5m2" << 0x7cu << kInf << int(FloatClass::infinity);
     QTest::newRow("E5M2 0xFC = -inf") << "fp8-e5m2" << 0xfcu << -kInf << int(FloatClass::infinity);
     QTest::newRow("E5M2 0x7D = NaN") << "fp8-e5m2" << 0x7du << kNan << int(FloatClass::nan);
-    QTest::newRow("E5M2 0x01 = 2^-16") << "fp8-e5m2" << 0x01u << std::ldexp(1, -16) << int(FloatClass::subnormal);
-    QTest::newRow("E5M2 0x04 = 2^-14") << "fp8-e5m2" << 0x04u << std::ldexp(1, -14) << int(FloatClass::normal);
+    QTest::newRow("E5M2 0x01 = 2^-16")
+        << "fp8-e5m2" << 0x01u << std::ldexp(1, -16) << int(FloatClass::subnormal);
+    QTest::newRow("E5M2 0x04 = 2^-14")
+        << "fp8-e5m2" << 0x04u << std::ldexp(1, -14) << int(FloatClass::normal);
     QTest::newRow("E5M2 0x3C = 1") << "fp8-e5m2" << 0x3cu << 1.0 << int(FloatClass::normal);
 }
 
@@ -190,18 +197,23 @@ void TestFloatFormat::sixteenBitRoundTrip() {
         } else {
             const unsigned e = (bits >> 10) & 0x1f, m = bits & 0x3ff;
             const double sign = (bits >> 15) ? -1.0 : 1.0;
-            expected = e == 31 ? (m ? kNan : sign * kInf)
-                     : e == 0 ? sign * std::pow(2.0, -14) * (m / 1024.0)
-                              : sign * std::pow(2.0, int(e) - 15) * (1 + m / 1024.0);
+            expected = e == 31  ? (m ? kNan : sign * kInf)
+                       : e == 0 ? sign * std::pow(2.0, -14) * (m / 1024.0)
+                                : sign * std::pow(2.0, int(e) - 15) * (1 + m / 1024.0);
         }
         if (!sameValue(decoded, expected))
-            QFAIL(qPrintable(QString("pattern 0x%1 decodes to %2, expected %3").arg(bits, 4, 16, QChar('0')).arg(decoded).arg(expected)));
+            QFAIL(qPrintable(QString("pattern 0x%1 decodes to %2, expected %3")
+                                 .arg(bits, 4, 16, QChar('0'))
+                                 .arg(decoded)
+                                 .arg(expected)));
         if (std::isnan(decoded)) {
             ++nans;
             continue;
         }
         if (encodeFloat(f, decoded) != bits)
-            QFAIL(qPrintable(QString("pattern 0x%1 re-encodes to 0x%2").arg(bits, 4, 16, QChar('0')).arg(encodeFloat(f, decoded), 4, 16, QChar('0'))));
+            QFAIL(qPrintable(QString("pattern 0x%1 re-encodes to 0x%2")
+                                 .arg(bits, 4, 16, QChar('0'))
+                                 .arg(encodeFloat(f, decoded), 4, 16, QChar('0'))));
     }
     QCOMPARE(nans, f == FloatFormat::fp16 ? 2 * 1023 : 2 * 127);
 }
@@ -222,7 +234,10 @@ void TestFloatFormat::fp32MatchesTheCast() {
             x = -x;
         const std::uint32_t expected = std::bit_cast<std::uint32_t>(static_cast<float>(x));
         if (encodeFloat(FloatFormat::fp32, x) != expected)
-            QFAIL(qPrintable(QString("%1: 0x%2, cast gives 0x%3").arg(x, 0, 'g', 17).arg(encodeFloat(FloatFormat::fp32, x), 8, 16, QChar('0')).arg(expected, 8, 16, QChar('0'))));
+            QFAIL(qPrintable(QString("%1: 0x%2, cast gives 0x%3")
+                                 .arg(x, 0, 'g', 17)
+                                 .arg(encodeFloat(FloatFormat::fp32, x), 8, 16, QChar('0'))
+                                 .arg(expected, 8, 16, QChar('0'))));
         if (decodeFloat(FloatFormat::fp32, expected) != double(static_cast<float>(x)))
             QFAIL("fp32 decode differs from the cast");
     }
@@ -232,13 +247,19 @@ void TestFloatFormat::fp32MatchesTheCast() {
 // the E4M3 edge: 464 (halfway 448 ↔ 480) ties to even 448; anything above 464 is NaN.
 void TestFloatFormat::fp8MatchesPyTorch() {
     for (std::uint32_t pattern = 0; pattern < 0x7f800000u; pattern += 4093) {
-        for (std::uint32_t nearby : {pattern, pattern | 0x7ffffu, pattern & ~0xfffffu, (pattern & ~0xfffffu) | 0x80000u,
-                                      (pattern & ~0x1fffffu) | 0x100000u}) {
+        for (std::uint32_t nearby : {pattern, pattern | 0x7ffffu, pattern & ~0xfffffu,
+                                     (pattern & ~0xfffffu) | 0x80000u, (pattern & ~0x1fffffu) | 0x100000u}) {
             for (float x : {std::bit_cast<float>(nearby), -std::bit_cast<float>(nearby)}) {
                 if (encodeFloat(FloatFormat::fp8_e4m3, x) != torchE4m3fn(x))
-                    QFAIL(qPrintable(QString("E4M3(%1) = 0x%2, PyTorch 0x%3").arg(x, 0, 'g', 9).arg(encodeFloat(FloatFormat::fp8_e4m3, x), 2, 16).arg(torchE4m3fn(x), 2, 16)));
+                    QFAIL(qPrintable(QString("E4M3(%1) = 0x%2, PyTorch 0x%3")
+                                         .arg(x, 0, 'g', 9)
+                                         .arg(encodeFloat(FloatFormat::fp8_e4m3, x), 2, 16)
+                                         .arg(torchE4m3fn(x), 2, 16)));
                 if (encodeFloat(FloatFormat::fp8_e5m2, x) != torchE5m2(x))
-                    QFAIL(qPrintable(QString("E5M2(%1) = 0x%2, PyTorch 0x%3").arg(x, 0, 'g', 9).arg(encodeFloat(FloatFormat::fp8_e5m2, x), 2, 16).arg(torchE5m2(x), 2, 16)));
+                    QFAIL(qPrintable(QString("E5M2(%1) = 0x%2, PyTorch 0x%3")
+                                         .arg(x, 0, 'g', 9)
+                                         .arg(encodeFloat(FloatFormat::fp8_e5m2, x), 2, 16)
+                                         .arg(torchE5m2(x), 2, 16)));
             }
         }
     }
@@ -251,41 +272,58 @@ void TestFloatFormat::encode_data() {
     QTest::addColumn<double>("input");
     QTest::addColumn<bool>("saturate");
     QTest::addColumn<double>("expected");
-    QTest::addColumn<qint64>("bits"); // -1: not checked
+    QTest::addColumn<qint64>("bits");       // -1: not checked
     const double half = std::ldexp(1, -11); // half an fp16 ulp at 1
     QTest::newRow("fp16(1e-8) = 0: underflow") << "fp16" << 1e-8 << false << 0.0 << qint64(0x0000);
-    QTest::newRow("bf16(1e-8) = 172·2^-34 ≠ 0") << "bf16" << 1e-8 << false << std::ldexp(172, -34) << qint64(0x322c);
+    QTest::newRow("bf16(1e-8) = 172·2^-34 ≠ 0")
+        << "bf16" << 1e-8 << false << std::ldexp(172, -34) << qint64(0x322c);
     QTest::newRow("fp16(65504) = 65504, largest") << "fp16" << 65504.0 << false << 65504.0 << qint64(0x7bff);
     QTest::newRow("fp16(65519.99) = 65504") << "fp16" << 65519.99 << false << 65504.0 << qint64(0x7bff);
-    QTest::newRow("fp16(65520) = inf: tie to even 65536") << "fp16" << 65520.0 << false << kInf << qint64(0x7c00);
+    QTest::newRow("fp16(65520) = inf: tie to even 65536")
+        << "fp16" << 65520.0 << false << kInf << qint64(0x7c00);
     QTest::newRow("fp16(-65520) = -inf") << "fp16" << -65520.0 << false << -kInf << qint64(0xfc00);
     QTest::newRow("fp16(1 + 2^-11) = 1: tie to even") << "fp16" << 1 + half << false << 1.0 << qint64(0x3c00);
-    QTest::newRow("fp16(1 + 3·2^-11) = 1 + 2^-9: tie to even") << "fp16" << 1 + 3 * half << false << 1 + 4 * half << qint64(0x3c02);
-    QTest::newRow("fp16(1 + 2^-11 + 2^-40): no double rounding") << "fp16" << 1 + half + std::ldexp(1, -40) << false << 1 + 2 * half << qint64(0x3c01);
+    QTest::newRow("fp16(1 + 3·2^-11) = 1 + 2^-9: tie to even")
+        << "fp16" << 1 + 3 * half << false << 1 + 4 * half << qint64(0x3c02);
+    QTest::newRow("fp16(1 + 2^-11 + 2^-40): no double rounding")
+        << "fp16" << 1 + half + std::ldexp(1, -40) << false << 1 + 2 * half << qint64(0x3c01);
     QTest::newRow("fp16(2049) = 2048: tie to even") << "fp16" << 2049.0 << false << 2048.0 << qint64(0x6800);
     QTest::newRow("fp16(2051) = 2052: tie to even") << "fp16" << 2051.0 << false << 2052.0 << qint64(0x6802);
     QTest::newRow("fp16(0.1)") << "fp16" << 0.1 << false << 0.0999755859375 << qint64(0x2e66);
-    QTest::newRow("fp16(2^-24) = min subnormal") << "fp16" << std::ldexp(1, -24) << false << std::ldexp(1, -24) << qint64(0x0001);
-    QTest::newRow("fp16(2^-25) = 0: tie to even") << "fp16" << std::ldexp(1, -25) << false << 0.0 << qint64(0x0000);
+    QTest::newRow("fp16(2^-24) = min subnormal")
+        << "fp16" << std::ldexp(1, -24) << false << std::ldexp(1, -24) << qint64(0x0001);
+    QTest::newRow("fp16(2^-25) = 0: tie to even")
+        << "fp16" << std::ldexp(1, -25) << false << 0.0 << qint64(0x0000);
     QTest::newRow("fp16(-2^-25) = -0") << "fp16" << -std::ldexp(1, -25) << false << -0.0 << qint64(0x8000);
-    QTest::newRow("fp16(just above 2^-25) = 2^-24") << "fp16" << std::ldexp(1 + std::ldexp(1, -30), -25) << false << std::ldexp(1, -24) << qint64(0x0001);
-    QTest::newRow("fp16(3·2^-25) = 2^-23: tie to even") << "fp16" << 3 * std::ldexp(1, -25) << false << std::ldexp(1, -23) << qint64(0x0002);
-    QTest::newRow("fp16 largest subnormal ↔ min normal tie → 2^-14") << "fp16" << std::ldexp(2047, -25) << false << std::ldexp(1, -14) << qint64(0x0400);
+    QTest::newRow("fp16(just above 2^-25) = 2^-24")
+        << "fp16" << std::ldexp(1 + std::ldexp(1, -30), -25) << false << std::ldexp(1, -24) << qint64(0x0001);
+    QTest::newRow("fp16(3·2^-25) = 2^-23: tie to even")
+        << "fp16" << 3 * std::ldexp(1, -25) << false << std::ldexp(1, -23) << qint64(0x0002);
+    QTest::newRow("fp16 largest subnormal ↔ min normal tie → 2^-14")
+        << "fp16" << std::ldexp(2047, -25) << false << std::ldexp(1, -14) << qint64(0x0400);
     QTest::newRow("fp16(-0) = -0") << "fp16" << -0.0 << false << -0.0 << qint64(0x8000);
     QTest::newRow("fp16(nan) = 0x7e00") << "fp16" << kNan << false << kNan << qint64(0x7e00);
     QTest::newRow("fp16(inf)") << "fp16" << kInf << false << kInf << qint64(0x7c00);
-    QTest::newRow("bf16(1 + 2^-8) = 1: tie to even") << "bf16" << 1 + std::ldexp(1, -8) << false << 1.0 << qint64(0x3f80);
-    QTest::newRow("bf16(1 + 3·2^-8) = 1 + 2^-6") << "bf16" << 1 + 3 * std::ldexp(1, -8) << false << 1 + std::ldexp(1, -6) << qint64(0x3f82);
-    QTest::newRow("bf16(FLT_MAX) = inf") << "bf16" << 3.4028234663852886e38 << false << kInf << qint64(0x7f80);
-    QTest::newRow("bf16 max") << "bf16" << 3.3895313892515355e38 << false << 3.3895313892515355e38 << qint64(0x7f7f);
-    QTest::newRow("bf16(1e-40) = 2^-133, subnormal") << "bf16" << 1e-40 << false << std::ldexp(1, -133) << qint64(0x0001);
+    QTest::newRow("bf16(1 + 2^-8) = 1: tie to even")
+        << "bf16" << 1 + std::ldexp(1, -8) << false << 1.0 << qint64(0x3f80);
+    QTest::newRow("bf16(1 + 3·2^-8) = 1 + 2^-6")
+        << "bf16" << 1 + 3 * std::ldexp(1, -8) << false << 1 + std::ldexp(1, -6) << qint64(0x3f82);
+    QTest::newRow("bf16(FLT_MAX) = inf")
+        << "bf16" << 3.4028234663852886e38 << false << kInf << qint64(0x7f80);
+    QTest::newRow("bf16 max") << "bf16" << 3.3895313892515355e38 << false << 3.3895313892515355e38
+                              << qint64(0x7f7f);
+    QTest::newRow("bf16(1e-40) = 2^-133, subnormal")
+        << "bf16" << 1e-40 << false << std::ldexp(1, -133) << qint64(0x0001);
     QTest::newRow("bf16(nan) = 0x7fc0") << "bf16" << kNan << false << kNan << qint64(0x7fc0);
-    QTest::newRow("fp32(0.1)") << "fp32" << 0.1 << false << 0.100000001490116119384765625 << qint64(0x3dcccccd);
+    QTest::newRow("fp32(0.1)") << "fp32" << 0.1 << false << 0.100000001490116119384765625
+                               << qint64(0x3dcccccd);
     QTest::newRow("fp32(1e-46) = 0") << "fp32" << 1e-46 << false << 0.0 << qint64(0);
     QTest::newRow("fp32(1e39) = inf") << "fp32" << 1e39 << false << kInf << qint64(0x7f800000);
     QTest::newRow("E4M3(448) = 448") << "fp8-e4m3" << 448.0 << false << 448.0 << qint64(0x7e);
-    QTest::newRow("E4M3(464) = 448: tie to even mantissa 110") << "fp8-e4m3" << 464.0 << false << 448.0 << qint64(0x7e);
-    QTest::newRow("E4M3(464.001) = NaN: rounds to 480") << "fp8-e4m3" << 464.001 << false << kNan << qint64(0x7f);
+    QTest::newRow("E4M3(464) = 448: tie to even mantissa 110")
+        << "fp8-e4m3" << 464.0 << false << 448.0 << qint64(0x7e);
+    QTest::newRow("E4M3(464.001) = NaN: rounds to 480")
+        << "fp8-e4m3" << 464.001 << false << kNan << qint64(0x7f);
     QTest::newRow("E4M3(480) = NaN") << "fp8-e4m3" << 480.0 << false << kNan << qint64(0x7f);
     QTest::newRow("E4M3(-1e6) = NaN") << "fp8-e4m3" << -1e6 << false << kNan << qint64(0xff);
     QTest::newRow("E4M3(inf) = NaN: no inf") << "fp8-e4m3" << kInf << false << kNan << qint64(0x7f);
@@ -294,14 +332,19 @@ void TestFloatFormat::encode_data() {
     QTest::newRow("E4M3 saturating(inf) = 448") << "fp8-e4m3" << kInf << true << 448.0 << qint64(0x7e);
     QTest::newRow("E4M3 saturating(nan) = NaN") << "fp8-e4m3" << kNan << true << kNan << qint64(0x7f);
     QTest::newRow("E4M3(0.1) = 0.1015625") << "fp8-e4m3" << 0.1 << false << 0.1015625 << qint64(0x1d);
-    QTest::newRow("E4M3(2^-10) = 0: tie to even") << "fp8-e4m3" << std::ldexp(1, -10) << false << 0.0 << qint64(0x00);
-    QTest::newRow("E4M3(3·2^-10) = 2^-8: tie to even") << "fp8-e4m3" << 3 * std::ldexp(1, -10) << false << std::ldexp(1, -8) << qint64(0x02);
+    QTest::newRow("E4M3(2^-10) = 0: tie to even")
+        << "fp8-e4m3" << std::ldexp(1, -10) << false << 0.0 << qint64(0x00);
+    QTest::newRow("E4M3(3·2^-10) = 2^-8: tie to even")
+        << "fp8-e4m3" << 3 * std::ldexp(1, -10) << false << std::ldexp(1, -8) << qint64(0x02);
     QTest::newRow("E5M2(57344) = 57344") << "fp8-e5m2" << 57344.0 << false << 57344.0 << qint64(0x7b);
     QTest::newRow("E5M2(61439) = 57344") << "fp8-e5m2" << 61439.0 << false << 57344.0 << qint64(0x7b);
-    QTest::newRow("E5M2(61440) = inf: tie to even 65536") << "fp8-e5m2" << 61440.0 << false << kInf << qint64(0x7c);
+    QTest::newRow("E5M2(61440) = inf: tie to even 65536")
+        << "fp8-e5m2" << 61440.0 << false << kInf << qint64(0x7c);
     QTest::newRow("E5M2 saturating(1e6) = 57344") << "fp8-e5m2" << 1e6 << true << 57344.0 << qint64(0x7b);
-    QTest::newRow("E5M2(2^-16) = min subnormal") << "fp8-e5m2" << std::ldexp(1, -16) << false << std::ldexp(1, -16) << qint64(0x01);
-    QTest::newRow("E5M2(2^-17) = 0: tie to even") << "fp8-e5m2" << std::ldexp(1, -17) << false << 0.0 << qint64(0x00);
+    QTest::newRow("E5M2(2^-16) = min subnormal")
+        << "fp8-e5m2" << std::ldexp(1, -16) << false << std::ldexp(1, -16) << qint64(0x01);
+    QTest::newRow("E5M2(2^-17) = 0: tie to even")
+        << "fp8-e5m2" << std::ldexp(1, -17) << false << 0.0 << qint64(0x00);
     QTest::newRow("E5M2(nan) = 0x7e") << "fp8-e5m2" << kNan << false << kNan << qint64(0x7e);
     QTest::newRow("fp16 ignores saturating") << "fp16" << 1e6 << true << kInf << qint64(0x7c00);
 }
@@ -313,10 +356,13 @@ void TestFloatFormat::encode() {
     QFETCH(double, expected);
     QFETCH(qint64, bits);
     const FloatFormat f = formatNamed(format);
-    const std::uint32_t encoded = encodeFloat(f, input, saturate ? OverflowMode::saturate : OverflowMode::standard);
+    const std::uint32_t encoded =
+        encodeFloat(f, input, saturate ? OverflowMode::saturate : OverflowMode::standard);
     const double value = decodeFloat(f, encoded);
-    QVERIFY2(sameValue(value, expected),
-             qPrintable(QString("got %1 (0x%2), expected %3").arg(value, 0, 'g', 17).arg(encoded, 0, 16).arg(expected, 0, 'g', 17)));
+    QVERIFY2(sameValue(value, expected), qPrintable(QString("got %1 (0x%2), expected %3")
+                                                        .arg(value, 0, 'g', 17)
+                                                        .arg(encoded, 0, 16)
+                                                        .arg(expected, 0, 'g', 17)));
     if (bits >= 0)
         QCOMPARE(qint64(encoded), bits);
 }
@@ -338,7 +384,8 @@ void TestFloatFormat::facts_data() {
                           << 0.0009765625 << 63488.0;
     QTest::newRow("bf16") << "bf16" << 8 << 7 << 127 << 3.3895313892515355e38 << 1.1754943508222875e-38
                           << 9.183549615799121e-41 << 0.0078125 << 65280.0;
-    QTest::newRow("fp8 e4m3fn") << "fp8-e4m3" << 4 << 3 << 7 << 448.0 << 0.015625 << 0.001953125 << 0.125 << 254.0;
+    QTest::newRow("fp8 e4m3fn") << "fp8-e4m3" << 4 << 3 << 7 << 448.0 << 0.015625 << 0.001953125 << 0.125
+                                << 254.0;
     QTest::newRow("fp8 e5m2") << "fp8-e5m2" << 5 << 2 << 15 << 57344.0 << 6.103515625e-05 << 1.52587890625e-05
                               << 0.25 << 248.0;
 }

@@ -12,7 +12,9 @@ using namespace napkin;
 namespace {
 const double inf = std::numeric_limits<double>::infinity();
 
-FloatFormat formatNamed(const QString& name) { return *floatFormatFromName(name.toStdString()); }
+FloatFormat formatNamed(const QString& name) {
+    return *floatFormatFromName(name.toStdString());
+}
 } // namespace
 
 class TestFloatRounding : public QObject {
@@ -85,18 +87,18 @@ void TestFloatRounding::neighbours_data() {
     QTest::addColumn<double>("next");
     QTest::addColumn<double>("ulp");
     const double none = std::numeric_limits<double>::quiet_NaN();
-    QTest::newRow("fp16 1: 1 ± ulp, ulp = eps") << "fp16" << 1.0 << 1 - std::ldexp(1, -11) << 1 + std::ldexp(1, -10)
-                                                 << 0.0009765625;
-    QTest::newRow("fp16 0: ±min subnormal") << "fp16" << 0.0 << -std::ldexp(1, -24) << std::ldexp(1, -24)
-                                            << std::ldexp(1, -24);
+    QTest::newRow("fp16 1: 1 ± ulp, ulp = eps")
+        << "fp16" << 1.0 << 1 - std::ldexp(1, -11) << 1 + std::ldexp(1, -10) << 0.0009765625;
+    QTest::newRow("fp16 0: ±min subnormal")
+        << "fp16" << 0.0 << -std::ldexp(1, -24) << std::ldexp(1, -24) << std::ldexp(1, -24);
     QTest::newRow("fp16 65504: next is inf") << "fp16" << 65504.0 << 65472.0 << inf << 32.0;
     QTest::newRow("fp16 -65504: previous is -inf") << "fp16" << -65504.0 << -inf << -65472.0 << 32.0;
     QTest::newRow("E4M3 448: nothing above (NaN)") << "fp8-e4m3" << 448.0 << 416.0 << none << 32.0;
-    QTest::newRow("E4M3 min subnormal") << "fp8-e4m3" << std::ldexp(1, -9) << 0.0 << std::ldexp(1, -8)
-                                        << std::ldexp(1, -9);
+    QTest::newRow("E4M3 min subnormal")
+        << "fp8-e4m3" << std::ldexp(1, -9) << 0.0 << std::ldexp(1, -8) << std::ldexp(1, -9);
     QTest::newRow("E5M2 57344: next is inf") << "fp8-e5m2" << 57344.0 << 49152.0 << inf << 8192.0;
-    QTest::newRow("bf16 1: ulp 2^-7") << "bf16" << 1.0 << 1 - std::ldexp(1, -8) << 1 + std::ldexp(1, -7)
-                                      << 0.0078125;
+    QTest::newRow("bf16 1: ulp 2^-7")
+        << "bf16" << 1.0 << 1 - std::ldexp(1, -8) << 1 + std::ldexp(1, -7) << 0.0078125;
 }
 
 void TestFloatRounding::neighbours() {
@@ -122,11 +124,16 @@ void TestFloatRounding::bitText_data() {
     QTest::addColumn<QString>("binary");
     QTest::addColumn<uint>("exponentField");
     QTest::addColumn<uint>("mantissaField");
-    QTest::newRow("fp32 1") << "fp32" << 1.0 << "0x3f800000" << "0 01111111 00000000000000000000000" << 127u << 0u;
-    QTest::newRow("fp16 1") << "fp16" << 1.0 << "0x3c00" << "0 01111 0000000000" << 15u << 0u;
-    QTest::newRow("bf16 -2") << "bf16" << -2.0 << "0xc000" << "1 10000000 0000000" << 128u << 0u;
-    QTest::newRow("E4M3 448") << "fp8-e4m3" << 448.0 << "0x7e" << "0 1111 110" << 15u << 6u;
-    QTest::newRow("E5M2 -inf") << "fp8-e5m2" << -inf << "0xfc" << "1 11111 00" << 31u << 0u;
+    QTest::newRow("fp32 1") << "fp32" << 1.0 << "0x3f800000"
+                            << "0 01111111 00000000000000000000000" << 127u << 0u;
+    QTest::newRow("fp16 1") << "fp16" << 1.0 << "0x3c00"
+                            << "0 01111 0000000000" << 15u << 0u;
+    QTest::newRow("bf16 -2") << "bf16" << -2.0 << "0xc000"
+                             << "1 10000000 0000000" << 128u << 0u;
+    QTest::newRow("E4M3 448") << "fp8-e4m3" << 448.0 << "0x7e"
+                              << "0 1111 110" << 15u << 6u;
+    QTest::newRow("E5M2 -inf") << "fp8-e5m2" << -inf << "0xfc"
+                               << "1 11111 00" << 31u << 0u;
 }
 
 void TestFloatRounding::bitText() {
@@ -150,10 +157,12 @@ void TestFloatRounding::tensorSize_data() {
     QTest::addColumn<QList<double>>("shape");
     QTest::addColumn<double>("bytes");
     QTest::newRow("4×8 fp32 = 128 B") << "fp32" << QList<double>{4, 8} << 128.0;
-    QTest::newRow("GPT-3 FFN 12288·4 × 12288 fp32 = 2304 MiB") << "fp32" << QList<double>{12288 * 4, 12288}
-                                                                 << 2304.0 * 1024 * 1024;
-    QTest::newRow("same in bf16 = 1152 MiB") << "bf16" << QList<double>{12288 * 4, 12288} << 1152.0 * 1024 * 1024;
-    QTest::newRow("same in fp8 = 576 MiB") << "fp8-e4m3" << QList<double>{12288 * 4, 12288} << 576.0 * 1024 * 1024;
+    QTest::newRow("GPT-3 FFN 12288·4 × 12288 fp32 = 2304 MiB")
+        << "fp32" << QList<double>{12288 * 4, 12288} << 2304.0 * 1024 * 1024;
+    QTest::newRow("same in bf16 = 1152 MiB")
+        << "bf16" << QList<double>{12288 * 4, 12288} << 1152.0 * 1024 * 1024;
+    QTest::newRow("same in fp8 = 576 MiB")
+        << "fp8-e4m3" << QList<double>{12288 * 4, 12288} << 576.0 * 1024 * 1024;
     QTest::newRow("scalar fp16 = 2 B") << "fp16" << QList<double>{} << 2.0;
 }
 

@@ -50,7 +50,8 @@ void TestBitFieldGeometry::layout() {
     QCOMPARE(g.cells[std::size_t(exponentBits)].part, BitFieldGeometry::Part::exponent);
     // with a cap, cells keep their width and the row stays at the left
     const BitFieldGeometry capped = BitFieldGeometry::layout(exponentBits, mantissaBits, size, 6.0, 10.0);
-    QCOMPARE(capped.cells.front().rect.width(), g.cells.front().rect.width() > 10 ? 10.0 - 10.0 / 6 : g.cells.front().rect.width());
+    QCOMPARE(capped.cells.front().rect.width(),
+             g.cells.front().rect.width() > 10 ? 10.0 - 10.0 / 6 : g.cells.front().rect.width());
     QVERIFY(capped.cells.back().rect.right() <= total * 10.0 + 12.0 + 1e-9);
 }
 

@@ -107,11 +107,13 @@ void TestNumberFormatsPage::tensorCost() {
     NumberFormatsPage page;
     page.shapeEdit()->setText(QStringLiteral("4, 8"));
     QTest::keyClick(page.shapeEdit(), Qt::Key_Return);
-    QVERIFY2(page.tensorCostLabel()->text().contains(QStringLiteral("fp32 128 B")), qPrintable(page.tensorCostLabel()->text()));
+    QVERIFY2(page.tensorCostLabel()->text().contains(QStringLiteral("fp32 128 B")),
+             qPrintable(page.tensorCostLabel()->text()));
     page.shapeEdit()->setText(QStringLiteral("12288*4, 12288"));
     QTest::keyClick(page.shapeEdit(), Qt::Key_Return);
     const QString text = page.tensorCostLabel()->text();
-    QVERIFY2(text.contains(QStringLiteral("fp32 2.25 GiB")) && text.contains(QStringLiteral("fp8-e4m3 576 MiB")),
+    QVERIFY2(text.contains(QStringLiteral("fp32 2.25 GiB")) &&
+                 text.contains(QStringLiteral("fp8-e4m3 576 MiB")),
              qPrintable(text));
 }
 
