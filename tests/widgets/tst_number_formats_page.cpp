@@ -129,6 +129,9 @@ void TestNumberFormatsPage::renderToPng() {
     typeValue(page, QStringLiteral("1e-8"));
     QTest::qWait(50); // let the queued replot run
     QVERIFY(page.grab().save(dir + QStringLiteral("/number_formats_page.png")));
+    typeValue(page, QStringLiteral("1e5")); // overflow: inf in fp16 and E5M2, NaN in E4M3
+    QTest::qWait(50);
+    QVERIFY(page.grab().save(dir + QStringLiteral("/number_formats_page_1e5.png")));
 }
 
 QTEST_MAIN(TestNumberFormatsPage)
