@@ -1,4 +1,5 @@
 #include "app/main_window.h"
+#include "app/number_formats_page.h"
 
 #include "app/accounting_page.h"
 #include "app/chart_export.h"
@@ -18,6 +19,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* pages = new QTabWidget(this);
     m_accounting = new AccountingPage(pages);
     pages->addTab(m_accounting, tr("Accounting"));
+    pages->addTab(new NumberFormatsPage(pages), tr("Number formats"));
     setCentralWidget(pages);
     resize(1200, 800);
     addFileMenu();

@@ -2,6 +2,7 @@
 
 #include "engine/cli/account_command.h"
 #include "engine/cli/bench_command.h"
+#include "engine/cli/dtype_command.h"
 #include "engine/cli/number_option.h"
 
 #include <CLI/CLI.hpp>
@@ -30,6 +31,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     std::vector<Command> commands;
     commands.push_back(addAccountCommand(app));
     commands.push_back(addBenchCommand(app));
+    commands.push_back(addDtypeCommand(app));
 
     std::vector<std::string> reversed(args.rbegin(), args.rend()); // CLI11 consumes from the back
     try {
