@@ -95,6 +95,7 @@ TensorEvaluation evaluateTensorExpression(std::string_view text, const std::vect
     TensorStep x;
     x.expr = "x";
     x.layout = freshTensor(shape, elementBytes, 0);
+    x.isView = false; // x owns its storage: allocated here, nothing copied into it
     x.bytesAllocated = x.layout.storageBytes();
     out.steps.push_back(x);
 

@@ -50,7 +50,7 @@ ParsedTensorExpression parseTensorExpression(std::string_view text);
 struct TensorStep {
     std::string expr;            ///< "x", "x.transpose(1,0)", ...
     TensorLayout layout;
-    bool isView = true;          ///< false: new storage was allocated and filled
+    bool isView = true;          ///< false: new storage was allocated (and, after steps[0], filled)
     int64_t bytesAllocated = 0;  ///< bytes of new storage this step allocated (0 for a view)
     int64_t bytesCopied = 0;     ///< bytes this step copied (numel · element bytes for a copy)
 };
