@@ -1,4 +1,5 @@
 #include "app/main_window.h"
+#include "app/tensor_page.h"
 
 #include <QLabel>
 #include <QTabWidget>
@@ -9,6 +10,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* pages = new QTabWidget(this);
     pages->addTab(new QLabel(tr("The live accounting page arrives with issue “Live accounting window”."), pages),
                   tr("Accounting"));
+    pages->addTab(new TensorPage(pages), tr("Tensor layout"));
     setCentralWidget(pages);
     resize(1200, 800);
 }

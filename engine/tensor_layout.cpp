@@ -131,6 +131,41 @@ std::string storageOffsetFormula(const TensorLayout& t, const std::vector<int64_
     return text + " = " + std::to_string(storageOffsetOf(t, index));
 }
 
+std::optional<std::vector<int64_t>> parseShapeText(std::string_view text, std::string* error) {
+    std::vector<int64_t> shape;
+    const auto first = text.find_first_not_of(" \t");
+    if (first == std::string_view::npos || text.substr(first) == "()")
+        return shape; // a 0-d tensor
+    double elements = 1;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        std::string_view part = text.substr(start, comma - start);
+        while (!part.empty() && part.front() == ' ')
+            part.remove_prefix(1);
+        while (!part.empty() && part.back() == ' ')
+            part.remove_suffix(1);
+        int64_t value = 0;
+        bool ok = !part.empty() && part.size() <= 15;
+        for (char c : part) {
+            ok = ok && c >= '0' && c <= '9';
+            value = value * 10 + (c - '0');
+        }
+        if (!ok) {
+            *error = "expected sizes as non-negative integers separated by commas (2,3), got '" + std::string(text) + "'";
+            return std::nullopt;
+        }
+        shape.push_back(value);
+        elements *= static_cast<double>(value);
+        start = comma + 1;
+    }
+    if (elements > 1e15) {
+        *error = "more than 1e15 elements";
+        return std::nullopt;
+    }
+    return shape;
+}
+
 std::string formatShape(const std::vector<int64_t>& values) {
     std::string text = "[";
     for (std::size_t i = 0; i < values.size(); ++i) {

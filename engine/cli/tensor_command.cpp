@@ -22,35 +22,12 @@ struct TensorOptions {
 
 // Element offsets are listed up to this many elements; beyond, "offsets" is null.
 constexpr int64_t kMaxListedOffsets = 4096;
-// Larger tensors would overflow the byte counts long before they fit in any machine.
-constexpr double kMaxElements = 1e15;
-
 std::vector<int64_t> parseShape(const std::string& text) {
-    std::vector<int64_t> shape;
-    if (text.empty() || text == "()")
-        return shape; // a 0-d tensor
-    double elements = 1;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t comma = std::min(text.find(',', start), text.size());
-        const std::string part = text.substr(start, comma - start);
-        std::size_t used = 0;
-        long long value = -1;
-        try {
-            value = std::stoll(part, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (part.empty() || used != part.size() || value < 0 || part.find_first_of("+-") != std::string::npos)
-            throw UsageError("--shape: expected sizes as non-negative integers separated by commas (2,3), got '" +
-                             text + "'");
-        shape.push_back(value);
-        elements *= static_cast<double>(value);
-        start = comma + 1;
-    }
-    if (elements > kMaxElements)
-        throw UsageError("--shape: more than 1e15 elements");
-    return shape;
+    std::string error;
+    const auto shape = parseShapeText(text, &error);
+    if (!shape)
+        throw UsageError("--shape: " + error);
+    return *shape;
 }
 
 nlohmann::json stepToJson(const TensorStep& step) {
