@@ -95,6 +95,10 @@ TensorPage::TensorPage(QWidget* parent)
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(view_);
     scroll->setWidgetResizable(true);
+    // The view wraps to the width it gets; a permanent vertical bar keeps that width from changing
+    // when the content grows past the viewport.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
 
     auto* right = new QWidget(this);
     auto* rightLayout = new QVBoxLayout(right);

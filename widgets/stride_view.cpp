@@ -141,6 +141,8 @@ void StrideView::paintEvent(QPaintEvent*) {
         gridLabel += tr(" — %1 elements, too many to draw").arg(tensor_.numel());
     else if (tensor_.numel() == 0)
         gridLabel += tr(" — no elements");
+    if (hovered_) // the arithmetic for the hovered element, on the same line
+        gridLabel += QStringLiteral("   ·   ") + offsetFormula(tensor_, geometry_.gridCells[*hovered_].index);
     p.drawText(geometry_.gridLabelRect, Qt::AlignLeft | Qt::AlignVCenter, gridLabel);
 
     for (const auto& slice : geometry_.slices)
@@ -157,20 +159,17 @@ void StrideView::paintEvent(QPaintEvent*) {
 
     if (hovered_) {
         const auto& c = geometry_.gridCells[*hovered_];
-        QPen accent(pal.color(QPalette::Highlight), 3);
+        const QColor accentColor(0xd8, 0x1b, 0x60); // magenta: distinct from every storage hue
+        QPen accent(accentColor, 3);
         p.setPen(accent);
         p.setBrush(Qt::NoBrush);
         p.drawRect(c.rect.adjusted(1, 1, -1, -1));
         if (const auto target = geometry_.stripCellRect(tensor_.storageId, *hoveredOffset)) {
             p.drawRect(target->adjusted(1, 1, -1, -1));
             p.setRenderHint(QPainter::Antialiasing, true);
-            QPen line(pal.color(QPalette::Highlight), 1.5, Qt::DashLine);
+            QPen line(accentColor, 1.5, Qt::DashLine);
             p.setPen(line);
             p.drawLine(QPointF(c.rect.center().x(), c.rect.top()), QPointF(target->center().x(), target->bottom()));
         }
-        p.setFont(font());
-        p.setPen(text);
-        const QRectF formulaRect = geometry_.gridLabelRect.adjusted(geometry_.gridLabelRect.width() / 2, 0, 0, 0);
-        p.drawText(formulaRect, Qt::AlignRight | Qt::AlignVCenter, offsetFormula(tensor_, c.index));
     }
 }

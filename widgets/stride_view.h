@@ -24,7 +24,6 @@ public:
     const StrideViewGeometry& geometry() const { return geometry_; }
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
-    bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
 
 signals:

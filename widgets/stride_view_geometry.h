@@ -21,7 +21,7 @@ struct StorageStripSpec {
 struct StrideViewGeometry {
     static constexpr double kMargin = 8;
     static constexpr double kMaxCell = 32;
-    static constexpr double kMinCell = 14;
+    static constexpr double kMinCell = 22; ///< below this, long strips wrap rather than shrink
     static constexpr double kLabelHeight = 18;
     static constexpr double kGap = 14;
     static constexpr int64_t kMaxStripCells = 512;  ///< storage cells drawn per strip

@@ -81,12 +81,19 @@ void TestTensorPage::screenshots() {
     TensorPage page;
     page.resize(1100, 760);
     page.show();
+    QCoreApplication::processEvents(); // let the scroll area settle the view's width
     QVERIFY(page.grab().save(dir + QStringLiteral("/tensor_page_contiguous_fix.png")));
     page.setExample(QStringLiteral("2,3"), QStringLiteral("x.transpose(1, 0).view(2, 3)"));
+    QCoreApplication::processEvents();
     QVERIFY(page.grab().save(dir + QStringLiteral("/tensor_page_view_error.png")));
     page.setExample(QStringLiteral("2,4,6"), QStringLiteral("x.view(2, 4, 2, 3).transpose(1, 2)"));
+    QCoreApplication::processEvents();
     page.strideView()->setHoveredIndex({0, 1, 2, 0});
     QVERIFY(page.grab().save(dir + QStringLiteral("/tensor_page_head_split.png")));
+    page.setExample(QStringLiteral("3,1"), QStringLiteral("x.expand(3, 4)"));
+    QCoreApplication::processEvents();
+    page.strideView()->setHoveredIndex({2, 3});
+    QVERIFY(page.grab().save(dir + QStringLiteral("/tensor_page_expand.png")));
 }
 
 QTEST_MAIN(TestTensorPage)
