@@ -91,7 +91,7 @@ int execute(const TensorOptions& o, std::ostream& out) {
             << listText(s.layout.stride) << "  offset " << s.layout.offset
             << (isContiguous(s.layout) ? "  contiguous" : "  non-contiguous") << "  storage #" << s.layout.storageId
             << " (" << formatBytes(static_cast<double>(s.layout.storageBytes())) << ")";
-        if (!s.isView)
+        if (i > 0 && !s.isView)
             out << "  copy: " << formatBytes(static_cast<double>(s.bytesCopied)) << " copied";
         out << '\n';
     }
