@@ -53,9 +53,11 @@ TensorOpResult reverseDims(const TensorLayout& t) {
 }
 
 TensorOpResult matrixTranspose(const TensorLayout& t) {
-    if (t.dim() < 2)
-        return fail("tensor.mT is only supported on matrices or batches of matrices. Got " +
-                    std::to_string(t.dim()) + "-D tensor.");
+    // ATen's _adjoint: a 0-d tensor is returned as is; only 1-D is refused.
+    if (t.dim() == 0)
+        return viewOf(t);
+    if (t.dim() == 1)
+        return fail("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.");
     return transpose(t, -2, -1);
 }
 

@@ -45,7 +45,7 @@ TensorOpResult transpose(const TensorLayout& t, int64_t dim0, int64_t dim1);
 TensorOpResult transpose2d(const TensorLayout& t);
 /// .T: all dimensions reversed.
 TensorOpResult reverseDims(const TensorLayout& t);
-/// .mT: the last two dimensions swapped (needs at least 2).
+/// .mT: the last two dimensions swapped; a 0-d tensor unchanged, a 1-D one an error.
 TensorOpResult matrixTranspose(const TensorLayout& t);
 TensorOpResult permute(const TensorLayout& t, const std::vector<int64_t>& dims);
 TensorOpResult unsqueeze(const TensorLayout& t, int64_t dim);

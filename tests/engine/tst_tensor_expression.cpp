@@ -51,6 +51,12 @@ void TestTensorExpression::layouts_data() {
                                 << false << 0 << 0LL;
     QTest::newRow("reshape of transposed copies") << "2,3" << "x.t().reshape(6)" << "6" << "1" << 0LL << true << 1
                                                   << 24LL;
+    // a = torch.randn(2,2,2,2); b = a.permute(2,3,0,1): b.reshape(4,4) shares a's storage with stride
+    // (1, 4); b.reshape(2,8) gets new storage with stride (8, 1).
+    QTest::newRow("permuted reshape(4,4) is a view") << "2,2,2,2" << "x.permute(2,3,0,1).reshape(4,4)" << "4,4"
+                                                     << "1,4" << 0LL << false << 0 << 0LL;
+    QTest::newRow("permuted reshape(2,8) copies") << "2,2,2,2" << "x.permute(2,3,0,1).reshape(2,8)" << "2,8" << "8,1"
+                                                  << 0LL << true << 1 << 64LL;
     QTest::newRow("reshape of contiguous is a view") << "2,3" << "x.reshape(3,2)" << "3,2" << "2,1" << 0LL << true
                                                      << 0 << 0LL;
     QTest::newRow("diagonal of 3x3") << "3,3" << "x.diagonal()" << "3" << "4" << 0LL << false << 0 << 0LL;
@@ -140,6 +146,12 @@ void TestTensorExpression::pytorchErrors_data() {
                                          << "select(): index 3 out of range for tensor of size [3] at dimension 0";
     QTest::newRow("narrow past the end") << "3" << "x.narrow(0,1,3)" << 1
                                          << "start (1) + length (3) exceeds dimension size (3).";
+    QTest::newRow("mT of 1-D") << "3" << "x.mT" << 1
+                               << "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.";
+    QTest::newRow("permute wrong length")
+        << "2,3" << "x.permute(1,0,2)" << 1
+        << "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired "
+           "ordering of dimensions i.e. input.dim() = 2 is not equal to len(dims) = 3";
     QTest::newRow("diagonal same dims") << "3,3" << "x.diagonal(0,1,1)" << 1
                                         << "diagonal dimensions cannot be identical 1, 1";
 }
