@@ -1,5 +1,6 @@
 #include "app/main_window.h"
 #include "app/number_formats_page.h"
+#include "app/tensor_page.h"
 
 #include "app/accounting_page.h"
 #include "app/chart_export.h"
@@ -7,7 +8,6 @@
 #include <QAction>
 #include <QCloseEvent>
 #include <QFileDialog>
-#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
@@ -20,6 +20,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_accounting = new AccountingPage(pages);
     pages->addTab(m_accounting, tr("Accounting"));
     pages->addTab(new NumberFormatsPage(pages), tr("Number formats"));
+    pages->addTab(new TensorPage(pages), tr("Tensor layout"));
     setCentralWidget(pages);
     resize(1200, 800);
     addFileMenu();

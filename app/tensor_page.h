@@ -1,0 +1,40 @@
+#pragma once
+// The tensor layout page: type a shape, a dtype and a PyTorch view chain; step through it and see
+// which storage each element reads, when a view is impossible, and what a copy costs.
+#include "engine/tensor_expression.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class StrideView;
+
+class TensorPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit TensorPage(QWidget* parent = nullptr);
+
+    /// Fills the fields as one of the one-click examples does, and evaluates.
+    void setExample(const QString& shape, const QString& expression);
+    /// Shows step `row` of the chain (0 is x).
+    void showStep(int row);
+
+    const napkin::TensorEvaluation& evaluation() const { return evaluation_; }
+    StrideView* strideView() const { return view_; }
+    QString errorText() const;
+
+private:
+    void recompute();
+
+    QLineEdit* shapeEdit_ = nullptr;
+    QComboBox* dtypeBox_ = nullptr;
+    QLineEdit* expressionEdit_ = nullptr;
+    QLabel* errorLabel_ = nullptr;
+    QListWidget* steps_ = nullptr;
+    QLabel* details_ = nullptr;
+    QLabel* formula_ = nullptr;
+    StrideView* view_ = nullptr;
+    napkin::TensorEvaluation evaluation_;
+};
