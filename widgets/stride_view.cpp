@@ -164,7 +164,7 @@ void StrideView::paintEvent(QPaintEvent*) {
         p.setPen(accent);
         p.setBrush(Qt::NoBrush);
         p.drawRect(c.rect.adjusted(1, 1, -1, -1));
-        if (const auto target = geometry_.stripCellRect(tensor_.storageId, *hoveredOffset)) {
+        if (const auto target = geometry_.stripCellRect(tensor_.storageId, c.storageOffset)) {
             p.drawRect(target->adjusted(1, 1, -1, -1));
             p.setRenderHint(QPainter::Antialiasing, true);
             QPen line(accentColor, 1.5, Qt::DashLine);
