@@ -99,8 +99,6 @@ void StrideView::paintEvent(QPaintEvent*) {
     std::set<int64_t> touched;
     for (const auto& c : geometry_.gridCells)
         touched.insert(c.storageOffset);
-    const auto hoveredOffset = hovered_ ? std::optional<int64_t>(geometry_.gridCells[*hovered_].storageOffset)
-                                        : std::nullopt;
 
     for (const StrideViewGeometry::Strip& strip : geometry_.strips) {
         const bool current = strip.spec.storageId == tensor_.storageId;
