@@ -1,6 +1,7 @@
 #include "app/tensor_page.h"
 
 #include "engine/quantity_format.h"
+#include "engine/tensor_storage_values.h"
 #include "widgets/stride_view.h"
 
 #include <QComboBox>
@@ -177,8 +178,18 @@ void TensorPage::showStep(int row) {
     std::vector<StorageStripSpec> strips;
     for (int i = 0; i <= row; ++i) {
         const napkin::TensorStep& s = evaluation_.steps[static_cast<std::size_t>(i)];
-        if (i == 0 || !s.isView)
-            strips.push_back({s.layout.storageId, s.layout.storageElements, s.layout.storageBytes(), i});
+        if (i == 0) {
+            strips.push_back({s.layout.storageId, s.layout.storageElements, s.layout.storageBytes(), i,
+                              napkin::initialStorageValues(s.layout)});
+        } else if (!s.isView) {
+            const napkin::TensorLayout& source = evaluation_.steps[static_cast<std::size_t>(i - 1)].layout;
+            const StorageStripSpec* from = nullptr;
+            for (const StorageStripSpec& strip : strips)
+                if (strip.storageId == source.storageId)
+                    from = &strip;
+            strips.push_back({s.layout.storageId, s.layout.storageElements, s.layout.storageBytes(), i,
+                              from ? napkin::copiedStorageValues(source, from->values, s.layout) : std::vector<double>{}});
+        }
     }
     const napkin::TensorStep& step = evaluation_.steps[static_cast<std::size_t>(row)];
     const napkin::TensorLayout& t = step.layout;

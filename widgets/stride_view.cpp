@@ -9,6 +9,13 @@
 
 namespace {
 
+// The number stored in a storage cell (x's storage holds 0, 1, 2, ...; a copy holds what was copied).
+QString storedValueText(const StorageStripSpec& spec, int64_t cell) {
+    if (cell < 0 || cell >= static_cast<int64_t>(spec.values.size()))
+        return QString::number(cell);
+    return QString::number(spec.values[static_cast<std::size_t>(cell)]);
+}
+
 QString tuple(const std::vector<int64_t>& values) {
     QStringList parts;
     for (int64_t v : values)
@@ -126,7 +133,7 @@ void StrideView::paintEvent(QPaintEvent*) {
             p.setPen(pal.color(QPalette::Mid));
             p.drawRect(r);
             p.setPen(cellText);
-            p.drawText(r, Qt::AlignCenter, QString::number(i));
+            p.drawText(r, Qt::AlignCenter, storedValueText(strip.spec, i));
         }
     }
 
@@ -143,6 +150,11 @@ void StrideView::paintEvent(QPaintEvent*) {
         gridLabel += QStringLiteral("   ·   ") + offsetFormula(tensor_, geometry_.gridCells[*hovered_].index);
     p.drawText(geometry_.gridLabelRect, Qt::AlignLeft | Qt::AlignVCenter, gridLabel);
 
+    // Grid cells show the element's value: what PyTorch prints, read from the storage the tensor uses.
+    const StorageStripSpec* currentStrip = nullptr;
+    for (const StrideViewGeometry::Strip& strip : geometry_.strips)
+        if (strip.spec.storageId == tensor_.storageId)
+            currentStrip = &strip.spec;
     for (const auto& slice : geometry_.slices)
         if (!slice.label.isEmpty())
             p.drawText(slice.labelRect, Qt::AlignLeft | Qt::AlignVCenter, slice.label);
@@ -152,7 +164,8 @@ void StrideView::paintEvent(QPaintEvent*) {
         p.setPen(pal.color(QPalette::Mid));
         p.drawRect(c.rect);
         p.setPen(cellText);
-        p.drawText(c.rect, Qt::AlignCenter, QString::number(c.storageOffset));
+        p.drawText(c.rect, Qt::AlignCenter, currentStrip ? storedValueText(*currentStrip, c.storageOffset)
+                                                          : QString::number(c.storageOffset));
     }
 
     if (hovered_) {

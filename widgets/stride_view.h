@@ -1,6 +1,6 @@
 #pragma once
-// Paints storage as strips of numbered cells and the current tensor as a grid of the storage
-// offsets its elements read; hovering an element highlights its storage cell and shows
+// Paints storage as strips of cells (the numbers stored) and the current tensor as a grid of its
+// element values; hovering an element highlights the storage cell it reads and shows
 // "(1, 2) → 1·4 + 2·1 = 6". Layout and hit-testing live in StrideViewGeometry.
 #include "widgets/stride_view_geometry.h"
 

@@ -16,6 +16,7 @@ struct StorageStripSpec {
     int64_t elements = 0;
     int64_t bytes = 0;
     int createdAtStep = 0;  ///< 0 for x; the step whose copy allocated it
+    std::vector<double> values; ///< the number stored in each cell; empty: show the cell's index
 };
 
 struct StrideViewGeometry {

@@ -44,7 +44,7 @@ void TestStrideViewGeometry::hoverMapsToStorageCell() {
     for (const QString& s : shape.split(','))
         sizes.push_back(s.toLongLong());
     const TensorLayout t = lastLayout(expr.toUtf8().constData(), sizes);
-    const auto g = StrideViewGeometry::compute({{0, t.storageElements, t.storageBytes(), 0}}, t, 600);
+    const auto g = StrideViewGeometry::compute({{0, t.storageElements, t.storageBytes(), 0, {}}}, t, 600);
     QCOMPARE(g.gridCells.size(), static_cast<std::size_t>(t.numel()));
     const QPointF centre = g.gridCells[cellIndex].rect.center();
     const auto hit = g.gridCellAt(centre);
@@ -59,7 +59,7 @@ void TestStrideViewGeometry::hoverMapsToStorageCell() {
 
 void TestStrideViewGeometry::slicesBeyondTwoDimensions() {
     const TensorLayout t = lastLayout("x.view(2,4,2,3).transpose(1,2)", {2, 4, 6});
-    const auto g = StrideViewGeometry::compute({{0, 48, 192, 0}}, t, 1200);
+    const auto g = StrideViewGeometry::compute({{0, 48, 192, 0, {}}}, t, 1200);
     QCOMPARE(g.slices.size(), std::size_t{4}); // 2·2 slices of 4×3
     QCOMPARE(g.slices[1].label, QStringLiteral("[0, 1, :, :]"));
     QCOMPARE(g.slices[0].rect.width(), 3 * g.cell);
@@ -75,7 +75,7 @@ void TestStrideViewGeometry::slicesBeyondTwoDimensions() {
 
 void TestStrideViewGeometry::outsideCellsIsNothing() {
     const TensorLayout t = lastLayout("x", {2, 3});
-    const auto g = StrideViewGeometry::compute({{0, 6, 24, 0}}, t, 600);
+    const auto g = StrideViewGeometry::compute({{0, 6, 24, 0, {}}}, t, 600);
     QVERIFY(!g.gridCellAt(QPointF(1, 1)));
     QVERIFY(!g.gridCellAt(QPointF(599, g.size.height() - 1)));
     QVERIFY(!g.stripCellRect(0, 6));
@@ -84,7 +84,7 @@ void TestStrideViewGeometry::outsideCellsIsNothing() {
 
 void TestStrideViewGeometry::longStorageWrapsAndIsCut() {
     const TensorLayout t = lastLayout("x", {40, 40});
-    const auto g = StrideViewGeometry::compute({{0, 1600, 6400, 0}}, t, 400);
+    const auto g = StrideViewGeometry::compute({{0, 1600, 6400, 0, {}}}, t, 400);
     QCOMPARE(g.cell, StrideViewGeometry::kMinCell);
     const auto& strip = g.strips.front();
     QCOMPARE(strip.shownElements, StrideViewGeometry::kMaxStripCells);
@@ -100,7 +100,7 @@ void TestStrideViewGeometry::longStorageWrapsAndIsCut() {
 void TestStrideViewGeometry::copyGetsItsOwnStrip() {
     const auto e = napkin::evaluateTensorExpression("x.t().contiguous()", {2, 3}, 4);
     const TensorLayout& t = e.steps.back().layout;
-    const auto g = StrideViewGeometry::compute({{0, 6, 24, 0}, {1, 6, 24, 2}}, t, 600);
+    const auto g = StrideViewGeometry::compute({{0, 6, 24, 0, {}}, {1, 6, 24, 2, {}}}, t, 600);
     QCOMPARE(g.strips.size(), std::size_t{2});
     QVERIFY(g.strips[1].cellsRect.top() > g.strips[0].cellsRect.bottom());
     QVERIFY(g.gridLabelRect.top() > g.strips[1].cellsRect.bottom());
