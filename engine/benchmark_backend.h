@@ -25,6 +25,11 @@ public:
     /// Max over `samples` random entries of |c − ref| / Σ_k|a_ik·b_kj|, ref computed in long double
     /// from the same (rounded) inputs. Call after a complete run().
     virtual double maxRelativeError(int samples, std::uint64_t seed) const = 0;
+    /// A, B and C as doubles, column-major (for tests against an independent reference).
+    struct Snapshot {
+        std::vector<double> a, b, c;
+    };
+    virtual Snapshot snapshot() const = 0;
 };
 
 /// A Cruncher being trained; every buffer it holds is in its ledger().

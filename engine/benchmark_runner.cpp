@@ -14,7 +14,10 @@ using Clock = std::chrono::steady_clock;
 class Cancelled : public std::exception {};
 
 // Times `calls` complete runs; throws Cancelled when the callback says stop.
+// keepGoing is asked once before the timed region (cheap GEMMs have no panels to ask between).
 double timeRuns(MatmulProblem& problem, int calls, const KeepGoing& keepGoing) {
+    if (keepGoing && !keepGoing())
+        throw Cancelled();
     const auto start = Clock::now();
     for (int i = 0; i < calls; ++i)
         if (!problem.run(keepGoing))

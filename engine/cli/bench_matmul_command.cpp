@@ -1,6 +1,7 @@
 #include "engine/cli/bench_matmul_command.h"
 
 #include "engine/benchmark_runner.h"
+#include "engine/cli/accounting_json.h"
 #include "engine/cli/bench_device_json.h"
 #include "engine/cli/number_option.h"
 #include "engine/quantity_format.h"
@@ -62,7 +63,7 @@ nlohmann::json resultJson(const MatmulResult& r) {
     auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
     nlohmann::json j = {{"m", r.shape.m}, {"n", r.shape.n}, {"k", r.shape.k}, {"dtype", benchDtypeName(r.shape.dtype)},
                         {"ok", r.ok}, {"error", r.ok ? nlohmann::json(nullptr) : nlohmann::json(r.error)},
-                        {"flops", r.flops}, {"promised_flops_per_second", optional(r.promisedFlopsPerSecond)}};
+                        {"flops", jsonNumber(r.flops)}, {"promised_flops_per_second", optional(r.promisedFlopsPerSecond)}};
     if (!r.ok)
         return j;
     j.update({{"seconds_median", r.timing.medianSeconds}, {"seconds_p20", r.timing.p20Seconds},

@@ -1,6 +1,7 @@
 #include "engine/cli/bench_train_command.h"
 
 #include "engine/accounting.h"
+#include "engine/cli/accounting_json.h"
 #include "engine/cli/bench_device_json.h"
 #include "engine/cli/number_option.h"
 #include "engine/quantity_format.h"
@@ -64,10 +65,10 @@ AccountingResult predicted(const CruncherConfig& c) {
 
 nlohmann::json memoryJson(const MemoryLedger& ledger, const AccountingResult& p) {
     auto part = [&](double predictedBytes, double measuredBytes) {
-        return nlohmann::json{{"predicted_bytes", predictedBytes}, {"measured_bytes", measuredBytes}};
+        return nlohmann::json{{"predicted_bytes", jsonNumber(predictedBytes)}, {"measured_bytes", jsonNumber(measuredBytes)}};
     };
-    return {{"predicted_bytes", p.memory.total.value},
-            {"measured_bytes", ledger.countedBytes()},
+    return {{"predicted_bytes", jsonNumber(p.memory.total.value)},
+            {"measured_bytes", jsonNumber(ledger.countedBytes())},
             {"agree", p.memory.total.value == ledger.countedBytes()},
             {"parameters", part(p.memory.parameters.value, ledger.currentBytes(MemoryTag::parameters))},
             {"gradients", part(p.memory.gradients.value, ledger.currentBytes(MemoryTag::gradients))},
@@ -75,9 +76,9 @@ nlohmann::json memoryJson(const MemoryLedger& ledger, const AccountingResult& p)
             {"optimizer_state", part(p.memory.optimizerState.value, ledger.currentBytes(MemoryTag::optimizerState))},
             {"activations", part(p.memory.activations.value, ledger.currentBytes(MemoryTag::activations))},
             {"not_counted",
-             {{"inputs_bytes", ledger.currentBytes(MemoryTag::inputs)},
-              {"workspace_bytes", ledger.currentBytes(MemoryTag::workspace)},
-              {"total_allocated_bytes", ledger.totalBytes()},
+             {{"inputs_bytes", jsonNumber(ledger.currentBytes(MemoryTag::inputs))},
+              {"workspace_bytes", jsonNumber(ledger.currentBytes(MemoryTag::workspace))},
+              {"total_allocated_bytes", jsonNumber(ledger.totalBytes())},
               {"why",
                "the lecture counts activations as B·D·L (the L layer outputs kept for backward); the trainer also "
                "holds the input batch X (B·D) and targets (B) and the target function (D) as 'inputs', and the "
@@ -119,15 +120,15 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
         nlohmann::json doc = {
             {"benchmark", "train"},
             {"model", {{"kind", "cruncher"}, {"dim", config.dim}, {"layers", config.layers}, {"batch", config.batch},
-                       {"parameters", cruncherParameters(config)}, {"optimizer", optimizerName(config.optimizer)},
+                       {"parameters", jsonNumber(cruncherParameters(config))}, {"optimizer", optimizerName(config.optimizer)},
                        {"learning_rate", config.hyper.learningRate}, {"precision", "fp32"},
                        {"seed_init", config.seedInit}, {"seed_data", config.seedData}}},
             {"device", deviceJson(device)},
             {"steps", steps},
             {"first_step", trainer->stepsDone() - steps + 1},
-            {"flops_per_step", flops},
+            {"flops_per_step", jsonNumber(flops)},
             {"flops_per_step_formula", "6·B·P − 2·B·D² (every GEMM issued, 2·m·n·k each)"},
-            {"flops_per_step_6bp", sixBP},
+            {"flops_per_step_6bp", jsonNumber(sixBP)},
             {"flops_note", "6·B·P also counts dX = dh_1·W_1ᵀ for the first layer (2·B·D²), which no one needs: the "
                            "input batch has no gradient. Optimizer and loss arithmetic (O(P + B)) is not counted."},
             {"step_seconds_median", t.medianSeconds},

@@ -7,6 +7,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace napkin {
 namespace {
@@ -63,6 +64,16 @@ public:
                 worst = std::max(worst, static_cast<double>(std::fabs(got - ref) / scale));
         }
         return worst;
+    }
+
+    Snapshot snapshot() const override {
+        auto copy = [](const Matrix& m) {
+            std::vector<double> v(static_cast<std::size_t>(m.size()));
+            for (Eigen::Index i = 0; i < m.size(); ++i)
+                v[static_cast<std::size_t>(i)] = static_cast<double>(m.data()[i]);
+            return v;
+        };
+        return {copy(a_), copy(b_), copy(c_)};
     }
 
 private:
