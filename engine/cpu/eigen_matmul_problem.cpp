@@ -26,13 +26,14 @@ public:
         for (Eigen::Index i = 0; i < b_.size(); ++i)
             b_.data()[i] = static_cast<Scalar>(uniform(rng));
         c_.setZero();
-        // Column panels small enough that a cancel is noticed within tens of milliseconds: about
-        // 4 GFLOP per panel for float/double (Eigen's fast path) and 0.2 GFLOP for the 16-bit types.
+        // Column panels small enough that a cancel is noticed within a fraction of a second: about
+        // 4 GFLOP per panel for float/double (tens of GFLOP/s here) and 10 MFLOP for the 16-bit types
+        // (Eigen's emulated bfloat16 runs at about 1 GFLOP/s on 2 cores, half at about 0.05).
         const bool fast = std::is_same_v<Scalar, float> || std::is_same_v<Scalar, double>;
-        const double panelFlops = fast ? 4e9 : 2e8;
+        const double panelFlops = fast ? 4e9 : 1e7;
         const double columnFlops = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.k);
         panelColumns_ = std::clamp<Eigen::Index>(static_cast<Eigen::Index>(panelFlops / std::max(1.0, columnFlops)),
-                                                 64, std::max<Eigen::Index>(1, shape.n));
+                                                 16, std::max<Eigen::Index>(16, shape.n));
     }
 
     bool run(const KeepGoing& keepGoing) override {
@@ -78,7 +79,7 @@ public:
 
 private:
     Matrix a_, b_, c_;
-    Eigen::Index panelColumns_ = 64;
+    Eigen::Index panelColumns_ = 16;
 };
 
 } // namespace
