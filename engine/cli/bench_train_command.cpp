@@ -44,7 +44,7 @@ CruncherConfig configFrom(const TrainOptions& o) {
     c.optimizer = *optimizer;
     if (o.precision != "fp32")
         throw UsageError("--precision " + o.precision + ": the cpu Cruncher trainer runs fp32 only");
-    c.hyper.learningRate = o.lr.empty() ? defaultLearningRate(c.optimizer) : parseNumberOption("--lr", o.lr);
+    c.hyper.learningRate = o.lr.empty() ? defaultLearningRate(c.optimizer, c.dim) : parseNumberOption("--lr", o.lr);
     if (!(c.hyper.learningRate > 0))
         throw UsageError("--lr must be > 0");
     c.seedInit = o.seedInit;

@@ -28,7 +28,7 @@ CruncherConfig cruncher(long d, long l, long b, OptimizerKind optimizer) {
     c.layers = l;
     c.batch = b;
     c.optimizer = optimizer;
-    c.hyper.learningRate = defaultLearningRate(optimizer);
+    c.hyper.learningRate = defaultLearningRate(optimizer, d);
     return c;
 }
 double mean(const std::vector<double>& v, std::size_t from, std::size_t to) {
