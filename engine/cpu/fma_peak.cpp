@@ -15,13 +15,16 @@ using Clock = std::chrono::steady_clock;
 constexpr int kChains = 12; // > FMA latency (4) × FMA units (2): enough independent work to fill both pipes
 
 // Each kernel runs `iterations` × kChains FMAs on full vectors and returns a value that depends on
-// all of them, so the compiler cannot drop the work. x·a + b with a ≈ 1 keeps values finite.
+// all of them, so the compiler cannot drop the work. x·a + b with a ≈ 1 keeps values finite. The
+// chain loop must be unrolled so the accumulators live in registers (without the pragma GCC -O2 kept
+// them in memory and the loop measured store-forwarding, not the FMA units: GEMM then beat the "peak").
 __attribute__((target("avx512f"))) float kernelAvx512(long iterations) {
     __m512 acc[kChains];
     for (int c = 0; c < kChains; ++c)
         acc[c] = _mm512_set1_ps(0.001f * static_cast<float>(c));
     const __m512 a = _mm512_set1_ps(0.999999f), b = _mm512_set1_ps(1e-7f);
     for (long i = 0; i < iterations; ++i)
+#pragma GCC unroll 16
         for (int c = 0; c < kChains; ++c)
             acc[c] = _mm512_fmadd_ps(acc[c], a, b);
     __m512 sum = acc[0];
@@ -36,6 +39,7 @@ __attribute__((target("avx2,fma"))) float kernelAvx2(long iterations) {
         acc[c] = _mm256_set1_ps(0.001f * static_cast<float>(c));
     const __m256 a = _mm256_set1_ps(0.999999f), b = _mm256_set1_ps(1e-7f);
     for (long i = 0; i < iterations; ++i)
+#pragma GCC unroll 16
         for (int c = 0; c < kChains; ++c)
             acc[c] = _mm256_fmadd_ps(acc[c], a, b);
     __m256 sum = acc[0];
@@ -55,6 +59,7 @@ float kernelSse2(long iterations) { // a multiply and an add count as one FMA's 
         acc[c] = _mm_set1_ps(0.001f * static_cast<float>(c));
     const __m128 a = _mm_set1_ps(0.999999f), b = _mm_set1_ps(1e-7f);
     for (long i = 0; i < iterations; ++i)
+#pragma GCC unroll 16
         for (int c = 0; c < kChains; ++c)
             acc[c] = _mm_add_ps(_mm_mul_ps(acc[c], a), b);
     __m128 sum = acc[0];
