@@ -15,6 +15,7 @@ struct DeviceInfo {
     std::string backend;        ///< "cpu", "cuda"
     std::string name;           ///< CPU model name or GPU name
     int cores = 0;              ///< physical cores (CPU) or SMs (GPU)
+    int threads = 0;            ///< CPU threads the benchmark runs on (GEMM and FMA loop alike)
     std::string simd;           ///< "avx512f", "avx2+fma", "sse2", ... (CPU)
     std::optional<double> clockHz; ///< maximum clock, when the system says
     /// Peak FLOP/s per dtype name that MFU divides by; a dtype missing here has no promise.

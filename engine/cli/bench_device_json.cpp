@@ -2,6 +2,7 @@
 
 #include "engine/backend_registry.h"
 #include "engine/cli/number_option.h"
+#include "engine/cpu/cpu_backend.h"
 
 #include <fstream>
 
@@ -15,6 +16,7 @@ nlohmann::json deviceJson(const DeviceInfo& d) {
     return {{"backend", d.backend},
             {"name", d.name},
             {"cores", d.cores},
+            {"threads", d.threads},
             {"simd", d.simd},
             {"clock_hz", optional(d.clockHz)},
             {"promised_flops_per_second", promised},
@@ -24,7 +26,12 @@ nlohmann::json deviceJson(const DeviceInfo& d) {
             {"measured_fma_fp32_flops_per_second", optional(d.measuredFp32FlopsPerSecond)}};
 }
 
-std::unique_ptr<BenchmarkBackend> backendForDevice(const std::string& device) {
+std::unique_ptr<BenchmarkBackend> backendForDevice(const std::string& device, int threads) {
+    if (threads > 0 && device == "cpu") {
+        CpuBackendOptions options;
+        options.threads = threads;
+        return std::make_unique<CpuBackend>(options);
+    }
     std::string why;
     auto backend = makeBackend(device, &why);
     if (!backend)

@@ -20,7 +20,7 @@ namespace {
 struct MatmulOptions {
     bool json = false;
     std::string device = "cpu", dtype = "fp32", sizes = "512,1024", shape;
-    int repeats = 11, maxWarmup = 20;
+    int repeats = 11, maxWarmup = 20, threads = 0;
     std::uint64_t seed = 42;
 };
 
@@ -79,7 +79,7 @@ int runMatmul(const MatmulOptions& o, bool sizesGiven, std::ostream& out) {
     if (!dtype)
         throw UsageError("--dtype: unknown '" + o.dtype + "' (fp32, fp64, bf16, fp16, tf32, fp8-e4m3)");
     const std::vector<MatmulCase> cases = casesFrom(o, sizesGiven, *dtype);
-    auto backend = backendForDevice(o.device);
+    auto backend = backendForDevice(o.device, o.threads);
     if (std::string why = backend->unsupportedReason(*dtype); !why.empty())
         throw UsageError(why);
     MatmulRunOptions run;
@@ -135,6 +135,7 @@ Command addBenchMatmulCommand(CLI::App& bench) {
     cmd->add_option("--shape", o->shape, "one MxNxK case (with --sizes: in addition to them)");
     cmd->add_option("--repeats", o->repeats, "timed samples per case (default 11)")->check(CLI::Range(1, 10000));
     cmd->add_option("--max-warmup", o->maxWarmup, "warm-up runs at most (default 20)")->check(CLI::Range(1, 10000));
+    cmd->add_option("--threads", o->threads, "cpu threads (default: one per physical core)")->check(CLI::Range(1, 1024));
     cmd->add_option("--seed", o->seed, "seed of the random inputs (default 42)");
     cmd->add_flag("--json", o->json, "print one JSON document");
     return {cmd, [o, sizes](std::ostream& out, std::ostream&) { return runMatmul(*o, sizes->count() > 0, out); }};

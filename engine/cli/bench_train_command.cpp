@@ -21,6 +21,7 @@ struct TrainOptions {
     bool json = false;
     std::string device = "cpu", dim, layers, batch, steps = "10", optimizer = "adagrad", precision = "fp32", lr;
     std::uint64_t seedInit = 0, seedData = 1;
+    int threads = 0;
     std::string save, resume;
 };
 
@@ -89,7 +90,7 @@ nlohmann::json memoryJson(const MemoryLedger& ledger, const AccountingResult& p)
 int runTrain(const TrainOptions& o, std::ostream& out) {
     const CruncherConfig config = configFrom(o);
     const long steps = wholeOption("--steps", o.steps, 1e7);
-    auto backend = backendForDevice(o.device);
+    auto backend = backendForDevice(o.device, o.threads);
     auto trainer = backend->makeCruncherTrainer(config);
     if (!o.resume.empty()) {
         try {
@@ -169,6 +170,7 @@ Command addBenchTrainCommand(CLI::App& bench) {
     cmd->add_option("--lr", o->lr, "learning rate (default: one per optimizer that makes the loss fall)");
     cmd->add_option("--seed-init", o->seedInit, "seed of the weights (default 0)");
     cmd->add_option("--seed-data", o->seedData, "seed of the target function and batches (default 1)");
+    cmd->add_option("--threads", o->threads, "cpu threads (default: one per physical core)")->check(CLI::Range(1, 1024));
     cmd->add_option("--save", o->save, "write a checkpoint here after the last step");
     cmd->add_option("--resume", o->resume, "start from this checkpoint");
     cmd->add_flag("--json", o->json, "print one JSON document");

@@ -10,10 +10,11 @@
 
 namespace napkin {
 
-CpuBackend::CpuBackend(CpuBackendOptions options) : facts_(readCpuFacts()), options_(options) {
+CpuBackend::CpuBackend(CpuBackendOptions options)
+    : facts_(readCpuFacts()), options_(options), threads_(options.threads > 0 ? options.threads : facts_.physicalCores) {
     // One GEMM thread per physical core: hyper-threads share the FMA units and only add contention.
     // (Eigen parallelises its GEMM with OpenMP; without -fopenmp this call is a no-op.)
-    Eigen::setNbThreads(facts_.physicalCores);
+    Eigen::setNbThreads(threads_);
 }
 
 DeviceInfo CpuBackend::deviceInfo() const {
@@ -23,13 +24,14 @@ DeviceInfo CpuBackend::deviceInfo() const {
     d.backend = "cpu";
     d.name = facts_.modelName;
     d.cores = facts_.physicalCores;
+    d.threads = threads_;
     d.simd = simdName(facts_);
     d.clockHz = facts_.maxClockHz;
     const SpecPeak spec = specFp32Peak(facts_);
     d.specFp32FlopsPerSecond = spec.flopsPerSecond;
     d.specFp32Formula = spec.formula;
     if (options_.measurePeak) {
-        const FmaPeak measured = measureFp32FmaPeak(facts_.physicalCores, options_.peakSecondsPerTrial);
+        const FmaPeak measured = measureFp32FmaPeak(threads_, options_.peakSecondsPerTrial);
         d.measuredFp32FlopsPerSecond = measured.flopsPerSecond;
     }
     std::optional<double> fp32;
@@ -39,7 +41,7 @@ DeviceInfo CpuBackend::deviceInfo() const {
     } else if (d.measuredFp32FlopsPerSecond) {
         fp32 = d.measuredFp32FlopsPerSecond;
         std::ostringstream s;
-        s << "measured FMA-loop peak (" << facts_.physicalCores << " threads of independent "
+        s << "measured FMA-loop peak (" << threads_ << " threads of independent "
           << simdName(facts_) << " FMAs, best of 3), because the spec peak is " << spec.formula;
         d.promisedBasis = s.str();
     } else {

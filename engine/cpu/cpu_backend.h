@@ -11,6 +11,7 @@ namespace napkin {
 struct CpuBackendOptions {
     bool measurePeak = true;        ///< run the FMA loop (about a second) the first time deviceInfo() is asked
     double peakSecondsPerTrial = 0.1;
+    int threads = 0; ///< GEMM and FMA-loop threads; 0: one per physical core
 };
 
 class CpuBackend final : public BenchmarkBackend {
@@ -29,6 +30,7 @@ public:
 private:
     CpuFacts facts_;
     CpuBackendOptions options_;
+    int threads_ = 1;
     mutable std::optional<DeviceInfo> info_;
 };
 
