@@ -48,3 +48,9 @@ napkin_add_cli_test(bench_train_bad_optimizer EXPECT_EXIT 2
   ARGS bench train --dim 4 --layers 2 --batch 2 --optimizer lion --json CHECKS stderr~--optimizer)
 napkin_add_cli_test(bench_train_bf16_precision EXPECT_EXIT 2
   ARGS bench train --dim 4 --layers 2 --batch 2 --precision bf16 --json CHECKS stderr~--precision)
+
+napkin_add_cli_test(bench_matmul_one_thread
+  ARGS bench matmul --sizes 32 --repeats 2 --threads 1 --json
+  CHECKS device.threads=1 results.0.ok=ON)
+napkin_add_cli_test(bench_matmul_zero_threads EXPECT_EXIT 2
+  ARGS bench matmul --sizes 32 --threads 0 --json CHECKS stderr~--threads)
