@@ -36,6 +36,7 @@ private slots:
     void matchesNaiveReference();
     void sweepRecordsFailuresAndGoesOn();
     void cancelStopsTheSweep();
+    void cancelStopsALongGemmBetweenPanels();
     void cudaIsListedWithAReason();
 };
 
@@ -143,6 +144,25 @@ void TestCpuMatmul::cancelStopsTheSweep() {
     QVERIFY(phases.contains("warm-up") || phases.contains("timing"));
     QCOMPARE(phases.last(), QString("timing"));
     QVERIFY(calls > 2);
+}
+
+void TestCpuMatmul::cancelStopsALongGemmBetweenPanels() {
+    // A 512³ bf16 GEMM is split into 0.1 GFLOP column panels (3 here): a cancel is noticed after the
+    // first panel, not after the whole product.
+    CpuBackend backend(noPeak());
+    auto problem = backend.prepareMatmul({512, 512, 512, BenchDtype::bf16}, 3);
+    int asked = 0;
+    QVERIFY(!problem->run([&] {
+        ++asked;
+        return false;
+    }));
+    QCOMPARE(asked, 1);
+    int askedWhenKeptGoing = 0;
+    QVERIFY(problem->run([&] {
+        ++askedWhenKeptGoing;
+        return true;
+    }));
+    QCOMPARE(askedWhenKeptGoing, 2); // between 3 panels
 }
 
 void TestCpuMatmul::cudaIsListedWithAReason() {
