@@ -27,11 +27,12 @@ public:
             b_.data()[i] = static_cast<Scalar>(uniform(rng));
         c_.setZero();
         // Column panels small enough that a cancel is noticed within a fraction of a second: about
-        // 4 GFLOP per panel for float/double (30-150 GFLOP/s here) and 0.1 GFLOP for the 16-bit types
-        // (Eigen's bfloat16 reached 23 GFLOP/s on one thread here, but 0.5 GFLOP/s with two OpenMP
-        // threads on a loaded machine; smaller panels would multiply that synchronisation cost).
-        const bool fast = std::is_same_v<Scalar, float> || std::is_same_v<Scalar, double>;
-        const double panelFlops = fast ? 4e9 : 1e8;
+        // 4 GFLOP per panel for float/double (30-150 GFLOP/s here), 0.1 GFLOP for bfloat16 (20 GFLOP/s;
+        // 10 MFLOP panels cut it to 0.5 GFLOP/s with two OpenMP threads on a loaded machine, each panel
+        // waiting for the descheduled thread) and 10 MFLOP for half (0.2 GFLOP/s: no fast path).
+        const double panelFlops = std::is_same_v<Scalar, Eigen::half>       ? 1e7
+                                  : std::is_same_v<Scalar, Eigen::bfloat16> ? 1e8
+                                                                            : 4e9;
         const double columnFlops = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.k);
         panelColumns_ = std::clamp<Eigen::Index>(static_cast<Eigen::Index>(panelFlops / std::max(1.0, columnFlops)),
                                                  16, std::max<Eigen::Index>(16, shape.n));
