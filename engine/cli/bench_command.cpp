@@ -2,6 +2,8 @@
 
 #include "engine/accounting_benchmark.h"
 #include "engine/cli/accounting_json.h"
+#include "engine/cli/bench_matmul_command.h"
+#include "engine/cli/bench_train_command.h"
 #include "engine/quantity_format.h"
 
 #include <CLI/CLI.hpp>
@@ -65,9 +67,15 @@ Command addBenchCommand(CLI::App& parent) {
     CLI::App* account = bench->add_subcommand("account", "Time one full recompute of the accounting");
     account->add_flag("--json", options->json, "print one JSON document");
     account->add_option("--repeats", options->repeats, "timed samples (default 51)")->check(CLI::Range(5, 100000));
-    return {bench, [options, account](std::ostream& out, std::ostream&) {
+    const Command matmul = addBenchMatmulCommand(*bench);
+    const Command train = addBenchTrainCommand(*bench);
+    return {bench, [options, account, matmul, train](std::ostream& out, std::ostream& err) {
                 if (account->parsed())
                     return runAccountBenchmark(*options, out);
+                if (matmul.app->parsed())
+                    return matmul.execute(out, err);
+                if (train.app->parsed())
+                    return train.execute(out, err);
                 return 2;
             }};
 }

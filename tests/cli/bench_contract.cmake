@@ -1,0 +1,56 @@
+# napkin-cli bench matmul / bench train: the JSON contract on small sizes (fast), and bad arguments.
+
+napkin_add_cli_test(bench_matmul_small_fp32
+  ARGS bench matmul --device cpu --dtype fp32 --sizes 32,64 --repeats 3 --json
+  CHECKS device.name:string device.promised_flops_per_second:object device.promised_basis:string
+         results.0.m=32 results.0.n=32 results.0.k=32 results.0.dtype=fp32 results.0.flops=65536
+         results.0.seconds_median~0:10 results.0.seconds_p20~0:10 results.0.seconds_p80~0:10
+         results.0.flops_per_second~1:1e15 results.0.max_rel_error~0:1e-6 results.1.flops=524288
+         results.1.promised_flops_per_second:number results.1.mfu:number cancelled=OFF)
+
+napkin_add_cli_test(bench_matmul_shape_fp64
+  ARGS bench matmul --dtype fp64 --shape 48x16x8 --repeats 3 --json
+  CHECKS results.0.m=48 results.0.n=16 results.0.k=8 results.0.dtype=fp64 results.0.flops=12288
+         results.0.max_rel_error~0:1e-14)
+
+napkin_add_cli_test(bench_matmul_bf16
+  ARGS bench matmul --dtype bf16 --sizes 16 --repeats 3 --json
+  CHECKS results.0.dtype=bf16 results.0.ok=ON results.0.max_rel_error~0:0.05)
+
+napkin_add_cli_test(bench_train_lecture_cruncher
+  ARGS bench train --device cpu --dim 4 --layers 2 --batch 2 --steps 5 --optimizer adagrad --precision fp32 --json
+  CHECKS flops_per_step=368 flops_per_step_6bp=432 step_seconds_median~0:10 flops_per_second:number mfu:number
+         loss:array loss.4:number memory.predicted_bytes=496 memory.measured_bytes=496
+         memory.activations.measured_bytes=64 memory.optimizer_state.measured_bytes=144)
+
+napkin_add_cli_test(bench_train_seeds_adamw
+  ARGS bench train --dim 8 --layers 3 --batch 5 --steps 3 --optimizer adamw --seed-init 3 --seed-data 4 --json
+  CHECKS memory.predicted_bytes=3680 memory.measured_bytes=3680 model.seed_init=3 model.seed_data=4)
+
+# Bad input: one line on stderr naming the argument, exit 2, nothing on stdout.
+napkin_add_cli_test(bench_matmul_cuda_unavailable EXPECT_EXIT 2
+  ARGS bench matmul --device cuda --dtype fp32 --sizes 64 --json CHECKS stderr~--device)
+napkin_add_cli_test(bench_train_cuda_unavailable EXPECT_EXIT 2
+  ARGS bench train --device cuda --dim 4 --layers 2 --batch 2 --json CHECKS stderr~--device)
+napkin_add_cli_test(bench_matmul_tf32_on_cpu EXPECT_EXIT 2
+  ARGS bench matmul --dtype tf32 --sizes 64 --json CHECKS stderr~--dtype)
+napkin_add_cli_test(bench_matmul_fp8_on_cpu EXPECT_EXIT 2
+  ARGS bench matmul --dtype fp8-e4m3 --sizes 64 --json CHECKS stderr~--dtype)
+napkin_add_cli_test(bench_matmul_unknown_dtype EXPECT_EXIT 2
+  ARGS bench matmul --dtype int4 --sizes 64 --json CHECKS stderr~--dtype)
+napkin_add_cli_test(bench_matmul_bad_sizes EXPECT_EXIT 2
+  ARGS bench matmul --sizes 64,zero --json CHECKS stderr~--sizes)
+napkin_add_cli_test(bench_matmul_bad_shape EXPECT_EXIT 2
+  ARGS bench matmul --shape 64x64 --json CHECKS stderr~--shape)
+napkin_add_cli_test(bench_train_missing_dim EXPECT_EXIT 2
+  ARGS bench train --layers 2 --batch 2 --json CHECKS stderr~--dim)
+napkin_add_cli_test(bench_train_bad_optimizer EXPECT_EXIT 2
+  ARGS bench train --dim 4 --layers 2 --batch 2 --optimizer lion --json CHECKS stderr~--optimizer)
+napkin_add_cli_test(bench_train_bf16_precision EXPECT_EXIT 2
+  ARGS bench train --dim 4 --layers 2 --batch 2 --precision bf16 --json CHECKS stderr~--precision)
+
+napkin_add_cli_test(bench_matmul_one_thread
+  ARGS bench matmul --sizes 32 --repeats 2 --threads 1 --json
+  CHECKS device.threads=1 results.0.ok=ON)
+napkin_add_cli_test(bench_matmul_zero_threads EXPECT_EXIT 2
+  ARGS bench matmul --sizes 32 --threads 0 --json CHECKS stderr~--threads)
