@@ -4,9 +4,17 @@
 #include <QString>
 
 class AccountingPage;
+class QPixmap;
+class QWidget;
 
 enum class ChartKind { memory, flops };
 
 /// Renders the page's memory or FLOP chart at `size` logical pixels × `scale` and writes it through
 /// QSaveFile (no half-written file on failure). Returns an error message, or an empty string.
 QString exportChartPng(AccountingPage& page, ChartKind chart, const QString& path, QSize size, double scale = 1.0);
+
+/// Renders a whole page (any widget) laid out at `size` logical pixels × `scale` and writes it as PNG.
+QString exportWidgetPng(QWidget& widget, const QString& path, QSize size, double scale = 1.0);
+
+/// Writes `pixmap` as PNG through QSaveFile. Returns an error message, or an empty string.
+QString savePngAtomically(const QPixmap& pixmap, const QString& path);

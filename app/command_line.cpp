@@ -18,7 +18,7 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
     const QCommandLineOption version(QStringLiteral("version"), tr("Show the version."));
     const QCommandLineOption exportOption(QStringLiteral("export"), tr("Render a chart to FILE.png without a window and exit."),
                                           tr("FILE"));
-    const QCommandLineOption page(QStringLiteral("page"), tr("Chart to export: memory or flops."), tr("PAGE"),
+    const QCommandLineOption page(QStringLiteral("page"), tr("Page to export: memory or flops (accounting charts), formats or tensor (whole pages)."), tr("PAGE"),
                                   QStringLiteral("memory"));
     const QCommandLineOption preset(QStringLiteral("preset"), tr("Scenario to export: %1.").arg(presetIdList()), tr("NAME"));
     const QCommandLineOption width(QStringLiteral("width"), tr("Width in pixels (default 1600)."), tr("W"), QStringLiteral("1600"));
@@ -48,11 +48,17 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
         return result;
     }
     o.page = parser.value(page);
-    if (o.page != QStringLiteral("memory") && o.page != QStringLiteral("flops")) {
-        result.error = tr("--page: unknown page '%1'; known: memory, flops").arg(o.page);
+    const QStringList pages{QStringLiteral("memory"), QStringLiteral("flops"), QStringLiteral("formats"),
+                            QStringLiteral("tensor")};
+    if (!pages.contains(o.page)) {
+        result.error = tr("--page: unknown page '%1'; known: %2").arg(o.page, pages.join(QStringLiteral(", ")));
         return result;
     }
     o.preset = parser.value(preset);
+    if (!o.preset.isEmpty() && o.page != QStringLiteral("memory") && o.page != QStringLiteral("flops")) {
+        result.error = tr("--preset: presets set the accounting page; --page %1 has none").arg(o.page);
+        return result;
+    }
     if (!o.preset.isEmpty() && !findPreset(o.preset)) {
         result.error = tr("--preset: unknown preset '%1'; known: %2").arg(o.preset, presetIdList());
         return result;

@@ -2,11 +2,14 @@
 #include "app/chart_export.h"
 #include "app/command_line.h"
 #include "app/main_window.h"
+#include "app/number_formats_page.h"
+#include "app/tensor_page.h"
 #include "app/presets.h"
 
 #include <QApplication>
 
 #include <cstdio>
+#include <memory>
 
 int main(int argc, char** argv) {
     // Parse before QApplication exists: --help, --version and bad arguments need no display, and a
@@ -36,6 +39,19 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("Napkin"));
     QApplication::setOrganizationName(QStringLiteral("Napkin"));
     QApplication::setApplicationVersion(QStringLiteral(NAPKIN_VERSION));
+    if (headless && (cl.page == QStringLiteral("formats") || cl.page == QStringLiteral("tensor"))) {
+        std::unique_ptr<QWidget> page;
+        if (cl.page == QStringLiteral("formats"))
+            page = std::make_unique<NumberFormatsPage>();
+        else
+            page = std::make_unique<TensorPage>();
+        const QString error = exportWidgetPng(*page, cl.exportPath, cl.size, cl.scale);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "napkin: --export: %s\n", qPrintable(error));
+            return 1;
+        }
+        return 0;
+    }
     if (headless) {
         AccountingPage page;
         if (!cl.preset.isEmpty())

@@ -17,6 +17,7 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent) {
     setWindowTitle(tr("Napkin"));
     auto* pages = new QTabWidget(this);
+    m_pages = pages;
     m_accounting = new AccountingPage(pages);
     pages->addTab(m_accounting, tr("Accounting"));
     pages->addTab(new NumberFormatsPage(pages), tr("Number formats"));
@@ -35,6 +36,8 @@ void MainWindow::addFileMenu() {
     connect(memory, &QAction::triggered, this, [this] { exportChart(false); });
     QAction* flops = file->addAction(tr("Export &FLOP chart as PNG…"));
     connect(flops, &QAction::triggered, this, [this] { exportChart(true); });
+    QAction* page = file->addAction(tr("Export current &page as PNG…"));
+    connect(page, &QAction::triggered, this, &MainWindow::exportCurrentPage);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -50,6 +53,19 @@ void MainWindow::exportChart(bool flops) {
     const QString error = exportChartPng(*m_accounting, flops ? ChartKind::flops : ChartKind::memory, path, QSize(1600, 900), 2.0);
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Export chart"), error);
+}
+
+// The visible page as it is on screen, at twice its resolution for slides.
+void MainWindow::exportCurrentPage() {
+    QWidget* page = m_pages->currentWidget();
+    const QString name = m_pages->tabText(m_pages->currentIndex()).toLower().replace(QLatin1Char(' '), QLatin1Char('-'));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export page"), name + QStringLiteral(".png"),
+                                                      tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    const QString error = exportWidgetPng(*page, path, page->size(), 2.0);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Export page"), error);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -3,6 +3,7 @@
 #include <QMainWindow>
 
 class AccountingPage;
+class QTabWidget;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -16,6 +17,8 @@ protected:
 private:
     void addFileMenu();
     void exportChart(bool flops);
+    void exportCurrentPage();
 
     AccountingPage* m_accounting = nullptr;
+    QTabWidget* m_pages = nullptr;
 };

@@ -64,6 +64,11 @@ void TestChartExport::executable_data() {
     QTest::newRow("memory, default scenario") << QStringList{"--page", "memory"} << QSize(1600, 900);
     QTest::newRow("flops, GPT-3, 800x450")
         << QStringList{"--page", "flops", "--preset", "gpt3-175b", "--width", "800", "--height", "450"} << QSize(800, 450);
+    QTest::newRow("number formats page") << QStringList{"--page", "formats", "--width", "1200", "--height", "800"}
+                                         << QSize(1200, 800);
+    QTest::newRow("tensor page, 2x scale") << QStringList{"--page", "tensor", "--width", "900", "--height", "600",
+                                                          "--scale", "2"}
+                                           << QSize(1800, 1200);
 }
 
 void TestChartExport::executable() {
@@ -83,7 +88,13 @@ void TestChartExport::executable() {
     QVERIFY2(napkin.exitCode() == 0, napkin.readAllStandardError().constData());
     QVERIFY(napkin.readAllStandardOutput().isEmpty());
     QCOMPARE(head(path), kPngSignature);
-    QCOMPARE(QImage(path).size(), size);
+    const QImage image(path);
+    QCOMPARE(image.size(), size);
+    QSet<QRgb> colours; // not blank: a page or chart puts many colours in the picture
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7)
+            colours.insert(image.pixel(x, y));
+    QVERIFY2(colours.size() > 3, qPrintable(QString::number(colours.size())));
 }
 
 void TestChartExport::executableRejects_data() {
@@ -91,6 +102,7 @@ void TestChartExport::executableRejects_data() {
     QTest::addColumn<QString>("named");
     QTest::newRow("unknown page") << QStringList{"--page", "tensors"} << "--page";
     QTest::newRow("unknown preset") << QStringList{"--preset", "llama-9000"} << "--preset";
+    QTest::newRow("preset on the tensor page") << QStringList{"--page", "tensor", "--preset", "cruncher"} << "--preset";
 }
 
 void TestChartExport::executableRejects() {
