@@ -7,8 +7,8 @@ runs="${1:-1000000}"
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is needed (apt-get install clang)" >&2; exit 2; }
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DNAPKIN_BUILD_GUI=OFF -DNAPKIN_ENABLE_CUDA=OFF -DNAPKIN_SANITIZE=ON -DNAPKIN_BUILD_FUZZERS=ON >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target fuzz_number_parse fuzz_cli_args
-for target in fuzz_number_parse fuzz_cli_args; do
+cmake --build build-fuzz -j"$(nproc)" --target fuzz_number_parse fuzz_cli_args fuzz_tensor_expression fuzz_float_codec
+for target in fuzz_number_parse fuzz_cli_args fuzz_tensor_expression fuzz_float_codec; do
   work="$(mktemp -d)"
   cp tests/fuzz/corpus/"$target"/* "$work"/
   echo "== $target: $runs runs"
