@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 20; ++i) // warm-up: fonts, pixmap caches, first layout
         tick(100 + i * 10);
     std::vector<double> ms;
+    ms.reserve(static_cast<std::size_t>(ticks));
     const int start = 100, span = LogSliderField::steps - 200;
     for (int i = 0; i < ticks; ++i)
         ms.push_back(tick(start + (i * span) / ticks));

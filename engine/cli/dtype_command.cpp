@@ -70,7 +70,7 @@ int execute(const DtypeOptions& o, std::ostream& out) {
         std::string error;
         const std::optional<double> value = parseDtypeValue(text, error);
         if (!value)
-            throw UsageError("VALUE '" + text + "': " + error);
+            throw UsageError(std::string("VALUE '").append(text).append("': ").append(error));
         values.push_back(*value);
     }
     if (!o.json) {

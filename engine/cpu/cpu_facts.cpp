@@ -10,7 +10,7 @@
 namespace napkin {
 namespace {
 
-std::string trim(std::string s) {
+std::string trim(const std::string& s) {
     const auto first = s.find_first_not_of(" \t");
     const auto last = s.find_last_not_of(" \t\r");
     return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);

@@ -102,6 +102,7 @@ FmaPeak measureFp32FmaPeak(int threads, double secondsPerTrial, int trials) {
     iterations = std::max(1L, static_cast<long>(static_cast<double>(iterations) * 4));
     for (int trial = 0; trial < std::max(1, trials); ++trial) {
         std::vector<std::thread> pool;
+        pool.reserve(static_cast<std::size_t>(peak.threads));
         std::atomic<int> ready{0};
         std::atomic<bool> go{false};
         for (int t = 0; t < peak.threads; ++t)
