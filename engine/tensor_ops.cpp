@@ -120,13 +120,25 @@ TensorOpResult expand(const TensorLayout& t, const std::vector<int64_t>& sizes) 
         return fail("expand: the number of sizes provided (" + std::to_string(n) +
                     ") must be greater or equal to the number of dimensions in the tensor (" +
                     std::to_string(t.dim()) + ")");
+    // The result must still count its elements in 64 bits (PyTorch's numel is int64 too).
+    int64_t elements = 1;
+    for (int i = 0; i < n; ++i) {
+        const int d = t.dim() - (n - i);
+        const int64_t target = sizes[i] == -1 && d >= 0 ? t.shape[d] : sizes[i];
+        if (target > 0 && __builtin_mul_overflow(elements, target, &elements))
+            return fail("expand: the expanded tensor " + formatShape(sizes) + " would have more than 2^63 elements");
+    }
     TensorLayout out = t;
     out.shape.assign(n, 0);
     out.stride.assign(n, 0);
     for (int i = n - 1; i >= 0; --i) {
         const int d = t.dim() - (n - i); // the matching input dimension, counted from the right
         int64_t size = d >= 0 ? t.shape[d] : 1;
-        int64_t stride = d >= 0 ? t.stride[d] : (i + 1 < n ? out.shape[i + 1] * out.stride[i + 1] : 1);
+        int64_t stride = 1;
+        if (d >= 0)
+            stride = t.stride[d];
+        else if (i + 1 < n && __builtin_mul_overflow(out.shape[i + 1], out.stride[i + 1], &stride))
+            stride = 0; // the new leading size is 1 or broadcast (stride 0), so this stride is never used
         int64_t target = sizes[i];
         if (target == -1) {
             if (d < 0)

@@ -23,7 +23,10 @@ std::optional<std::vector<int64_t>> inferSize(const std::vector<int64_t>& sizes,
             }
             inferred = d;
         } else if (sizes[d] >= 0) {
-            known *= sizes[d];
+            if (__builtin_mul_overflow(known, sizes[d], &known)) { // found by fuzzing: view(2424, 24244, ...)
+                *error = "shape '" + formatShape(sizes) + "' is invalid for input of size " + std::to_string(numel);
+                return std::nullopt;
+            }
         } else {
             *error = "invalid shape dimension " + std::to_string(sizes[d]);
             return std::nullopt;

@@ -129,6 +129,12 @@ void TestTensorExpression::pytorchErrors_data() {
     QTest::newRow("expanded view(12)") << "3,1" << "x.expand(3,4).view(12)" << 2 << viewError;
     QTest::newRow("column view") << "2,3" << "x[:, 1:].view(4)" << 2 << viewError;
     QTest::newRow("wrong size") << "2,3" << "x.view(2,4)" << 1 << "shape '[2, 4]' is invalid for input of size 6";
+    // Found by fuzzing: the product of the sizes overflowed int64 (undefined behaviour) before the check.
+    QTest::newRow("sizes overflowing int64") << "2,3" << "x.view(4294967296,4294967296,4)" << 1
+                                             << "shape '[4294967296, 4294967296, 4]' is invalid for input of size 6";
+    QTest::newRow("expand beyond int64") << "1" << "x.expand(4294967296,4294967296,4)" << 1
+                                         << "expand: the expanded tensor [4294967296, 4294967296, 4] would have more "
+                                            "than 2^63 elements";
     QTest::newRow("dim out of range") << "2,3" << "x.transpose(0,2)" << 1
                                       << "Dimension out of range (expected to be in range of [-2, 1], but got 2)";
     QTest::newRow("negative step") << "10" << "x[::-1]" << 1 << "step must be greater than zero";
