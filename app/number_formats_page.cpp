@@ -178,6 +178,14 @@ QLabel* NumberFormatsPage::classLabel(FloatFormat format) const {
     return m_rows[indexOf(format)].cls;
 }
 
+
+// A top-level page closes its window in ~QWidget, after this part of the object is gone; the line edits
+// then lose focus and emit editingFinished into a half-destroyed page (UBSan found it). Cut them off first.
+NumberFormatsPage::~NumberFormatsPage() {
+    disconnect(m_valueEdit, nullptr, this, nullptr);
+    disconnect(m_shapeEdit, nullptr, this, nullptr);
+}
+
 void NumberFormatsPage::setValue(double value) {
     m_pinned.reset();
     m_value = value;

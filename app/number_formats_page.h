@@ -20,6 +20,7 @@ class NumberFormatsPage : public QWidget {
     Q_OBJECT
 public:
     explicit NumberFormatsPage(QWidget* parent = nullptr);
+    ~NumberFormatsPage() override;
 
     /// Stores `value` in every format (as if typed) and shows the result.
     void setValue(double value);
