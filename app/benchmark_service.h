@@ -53,6 +53,9 @@ public:
     /// Cancels what runs and waits for the worker (within one GEMM panel or training step).
     ~BenchmarkService() override;
 
+    /// Replaces how the backend is made (tests: a backend with a failing dtype). Call before the first run.
+    void setBackendFactory(BackendFactory factory) { m_factory = std::move(factory); }
+
     /// Starts a sweep; supersedes (cancels) a run in flight.
     void startSweep(const std::vector<napkin::MatmulCase>& cases, const napkin::MatmulRunOptions& options = {});
     /// Starts `steps` training steps; supersedes (cancels) a run in flight.

@@ -56,7 +56,11 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     m_plot->yAxis->setTicker(QSharedPointer<FlopsPerSecondTicker>::create());
     m_plot->yAxis->setLabel(tr("measured FLOP/s (median, log scale)"));
     m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // The legend sits in its own row under the axes: inside, it would hide the small-size points.
+    m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setWrap(2);
     connect(m_plot, &QCustomPlot::mouseMove, this, &ThroughputChart::onMouseMove);
     connect(m_plot, &QCustomPlot::afterReplot, this, &ThroughputChart::replotted);
     applyColors();

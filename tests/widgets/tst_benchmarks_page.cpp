@@ -4,6 +4,7 @@
 // With NAPKIN_SCREENSHOT_DIR set, it also writes the page as a PNG there (for eyes, not asserts).
 #include "app/benchmarks_page.h"
 #include "app/chart_export.h"
+#include "engine/cpu/cpu_backend.h"
 #include "widgets/loss_chart.h"
 #include "widgets/throughput_chart.h"
 
@@ -22,6 +23,25 @@
 
 #include <memory>
 
+// The real CPU backend (no FMA-peak run) that refuses fp64, so one case of a sweep fails.
+class NoFp64Backend final : public napkin::BenchmarkBackend {
+public:
+    NoFp64Backend() : m_cpu(napkin::CpuBackendOptions{false, 0.1, 1}) {}
+    napkin::DeviceInfo deviceInfo() const override { return m_cpu.deviceInfo(); }
+    std::string unsupportedReason(napkin::BenchDtype dtype) const override {
+        return dtype == napkin::BenchDtype::fp64 ? "fp64: not on this test backend" : m_cpu.unsupportedReason(dtype);
+    }
+    std::unique_ptr<napkin::MatmulProblem> prepareMatmul(const napkin::MatmulCase& shape, std::uint64_t seed) override {
+        return m_cpu.prepareMatmul(shape, seed);
+    }
+    std::unique_ptr<napkin::CruncherTrainer> makeCruncherTrainer(const napkin::CruncherConfig& config) override {
+        return m_cpu.makeCruncherTrainer(config);
+    }
+
+private:
+    napkin::CpuBackend m_cpu;
+};
+
 class TestBenchmarksPage : public QObject {
     Q_OBJECT
 private slots:
@@ -29,6 +49,7 @@ private slots:
     void cudaIsListedButDisabled();
     void tinySweepLandsInTheChart();
     void badSizesAreRejected();
+    void failedCaseShowsItsMessage();
     void cancelStopsAndDropsTheStaleResult();
     void tinyTrainingMatchesTheFormula();
     void exportsWriteTheNumbers();
@@ -102,6 +123,8 @@ void TestBenchmarksPage::tinySweepLandsInTheChart() {
         QCOMPARE(p.flopsPerSecond, r.flopsPerSecond);
         QCOMPARE(p.flopsPerSecond, r.flops / r.timing.medianSeconds);
         QCOMPARE(p.mfu.has_value(), r.mfu.has_value());
+        const QString tip = m_page->throughputChart()->tooltipFor(chart.series[0], p);
+        QVERIFY2(tip.contains(QStringLiteral("MFU")), qPrintable(tip));
     }
     QVERIFY(chart.series[0].promisedFlopsPerSecond.has_value());
     QCOMPARE(*chart.series[0].promisedFlopsPerSecond, m_page->sweep()->device.promisedFlopsPerSecond.at("fp32"));
@@ -116,6 +139,31 @@ void TestBenchmarksPage::badSizesAreRejected() {
     QTest::mouseClick(button(QStringLiteral("Run")), Qt::LeftButton);
     QVERIFY(!m_page->isRunning());
     QVERIFY(!m_page->service()->isBusy());
+}
+
+void TestBenchmarksPage::failedCaseShowsItsMessage() {
+    BenchmarksPage page;
+    page.service()->setBackendFactory([] { return std::make_unique<NoFp64Backend>(); });
+    page.findChild<QLineEdit*>(QStringLiteral("sizes"))->setText(QStringLiteral("16"));
+    for (auto* c : page.findChildren<QCheckBox*>())
+        c->setChecked(c->text() == QStringLiteral("fp32") || c->text() == QStringLiteral("fp64"));
+    for (auto* b : page.findChildren<QPushButton*>())
+        if (b->text() == QStringLiteral("Run"))
+            QTest::mouseClick(b, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 20000);
+    QVERIFY(page.sweep());
+    QCOMPARE(page.sweep()->results.size(), std::size_t{2});
+    QVERIFY(page.sweep()->results[0].ok);
+    QVERIFY(!page.sweep()->results[1].ok);
+    // the chart has the fp32 point only; the table shows the fp64 case with its message
+    const auto& series = page.throughputChart()->data().series;
+    QCOMPARE(series.size(), std::size_t{2});
+    QCOMPARE(series[0].points.size(), std::size_t{1});
+    QVERIFY(series[1].points.empty());
+    auto* table = page.findChild<QTableWidget*>(QStringLiteral("results"));
+    QCOMPARE(table->rowCount(), 2);
+    const QString status = table->item(1, table->columnCount() - 1)->text();
+    QVERIFY2(status.contains(QStringLiteral("fp64: not on this test backend")), qPrintable(status));
 }
 
 void TestBenchmarksPage::cancelStopsAndDropsTheStaleResult() {
