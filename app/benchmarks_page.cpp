@@ -143,7 +143,7 @@ QWidget* BenchmarksPage::makeSweepControls() {
         dtypeRow->addWidget(check);
     }
     form->addRow(tr("Types"), dtypeRow);
-    m_fp16Warning = new QLabel(tr("fp16 on the CPU is very slow: Eigen::half has no fast path (0.2–0.4 GFLOP/s, "
+    m_fp16Warning = new QLabel(tr("fp16 on the CPU is very slow: Eigen::half has no fast path (0.1–0.4 GFLOP/s, "
                                   "about 600× below fp32), so n = 1024 takes seconds per GEMM and every case runs "
                                   "at least 2 warm-up and 11 timed GEMMs. Keep fp16 sizes at 256 or below."),
                                box);

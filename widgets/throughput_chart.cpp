@@ -55,10 +55,18 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
     m_plot->yAxis->setTicker(QSharedPointer<FlopsPerSecondTicker>::create());
     m_plot->yAxis->setLabel(tr("measured FLOP/s (median, log scale)"));
-    m_plot->legend->setVisible(true);
-    // The legend sits in its own row under the axes: inside, it would hide the small-size points.
-    m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
-    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    // The legend sits in its own row under the axes (inside, it would hide the small-size points). An
+    // empty legend would cap the column's width at its own, so it leaves the layout while there is no data.
+    const bool legend = !m_data.series.empty();
+    QCPLayoutGrid* grid = m_plot->plotLayout();
+    if (legend && !grid->hasElement(1, 0)) {
+        grid->addElement(1, 0, m_plot->legend);
+        grid->setRowStretchFactor(1, 0.001);
+    } else if (!legend && grid->hasElement(1, 0)) {
+        grid->take(m_plot->legend);
+        grid->simplify();
+    }
+    m_plot->legend->setVisible(legend);
     m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     m_plot->legend->setWrap(2);
     connect(m_plot, &QCustomPlot::mouseMove, this, &ThroughputChart::onMouseMove);
@@ -158,13 +166,14 @@ void ThroughputChart::rebuild() {
     }
     if (xMax <= 0) {
         xMin = 16;
-        xMax = 1024;
+        xMax = 256;
     }
     if (yMax <= 0) {
         yMin = 1e9;
         yMax = 1e11;
     }
-    const double left = xMin / 1.5, right = xMax * 1.5;
+    // A factor of 2 either side: the log-2 ticker then labels powers of two even for a single size.
+    const double left = xMin / 2, right = xMax * 2;
     for (const auto& s : m_data.series) {
         const QColor color = colorFor(s.dtype);
         QCPGraph* measured = m_plot->addGraph();
@@ -186,7 +195,20 @@ void ThroughputChart::rebuild() {
                           QVector<double>{*s.promisedFlopsPerSecond, *s.promisedFlopsPerSecond}, true);
         }
     }
+    // The legend sits in its own row under the axes (inside, it would hide the small-size points). An
+    // empty legend would cap the column's width at its own, so it leaves the layout while there is no data.
+    const bool legend = !m_data.series.empty();
+    QCPLayoutGrid* grid = m_plot->plotLayout();
+    if (legend && !grid->hasElement(1, 0)) {
+        grid->addElement(1, 0, m_plot->legend);
+        grid->setRowStretchFactor(1, 0.001);
+    } else if (!legend && grid->hasElement(1, 0)) {
+        grid->take(m_plot->legend);
+        grid->simplify();
+    }
+    m_plot->legend->setVisible(legend);
     m_plot->xAxis->setRange(left, right);
-    m_plot->yAxis->setRange(yMin / 3, yMax * 3);
+    // From a power of ten below the lowest point: at least two decade labels, whatever the spread.
+    m_plot->yAxis->setRange(std::pow(10.0, std::floor(std::log10(yMin / 1.5))), yMax * 2);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -51,6 +51,7 @@ private slots:
     void badSizesAreRejected();
     void failedCaseShowsItsMessage();
     void cancelStopsAndDropsTheStaleResult();
+    void supersededRunIsDropped();
     void tinyTrainingMatchesTheFormula();
     void exportsWriteTheNumbers();
     void screenshot();
@@ -184,6 +185,20 @@ void TestBenchmarksPage::cancelStopsAndDropsTheStaleResult() {
     QVERIFY(m_page->throughputChart()->data().series.empty());
 }
 
+// A second start supersedes the first: only the second run's result is delivered.
+void TestBenchmarksPage::supersededRunIsDropped() {
+    BenchmarkService* service = m_page->service();
+    QSignalSpy finished(service, &BenchmarkService::sweepFinished);
+    service->startSweep({{1024, 1024, 1024, napkin::BenchDtype::fp64}, {1024, 1024, 1024, napkin::BenchDtype::fp64}});
+    service->startSweep({{24, 24, 24, napkin::BenchDtype::fp32}});
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1 && !service->isBusy(), 20000);
+    QTest::qWait(100);
+    QCOMPARE(finished.count(), 1);
+    const auto sweep = finished.at(0).at(0).value<napkin::MatmulSweep>();
+    QCOMPARE(sweep.results.size(), std::size_t{1});
+    QCOMPARE(sweep.results[0].shape.n, 24L);
+}
+
 void TestBenchmarksPage::tinyTrainingMatchesTheFormula() {
     auto spin = [this](const char* name) { return m_page->findChild<QSpinBox*>(QString::fromLatin1(name)); };
     spin("dim")->setValue(8);
@@ -229,9 +244,17 @@ void TestBenchmarksPage::screenshot() {
     const QByteArray dir = qgetenv("NAPKIN_SCREENSHOT_DIR");
     if (dir.isEmpty())
         QSKIP("set NAPKIN_SCREENSHOT_DIR to write the page as a PNG");
-    selectOnly({QStringLiteral("fp32"), QStringLiteral("fp64")});
+    QCOMPARE(exportWidgetPng(*m_page, QString::fromLocal8Bit(dir) + QStringLiteral("/benchmarks-page-before.png"),
+                             QSize(1400, 900)),
+             QString());
+    selectOnly({QStringLiteral("fp32"), QStringLiteral("fp64"), QStringLiteral("fp16")});
     m_page->findChild<QLineEdit*>(QStringLiteral("sizes"))->setText(QStringLiteral("16,32,64,128,256"));
+    QSignalSpy progress(m_page->service(), &BenchmarkService::progress);
     QTest::mouseClick(button(QStringLiteral("Run")), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(progress.count() >= 3 || !m_page->isRunning(), 30000);
+    QCOMPARE(exportWidgetPng(*m_page, QString::fromLocal8Bit(dir) + QStringLiteral("/benchmarks-page-running.png"),
+                             QSize(1400, 900)),
+             QString());
     QTRY_VERIFY_WITH_TIMEOUT(!m_page->isRunning(), 30000);
     QCOMPARE(exportWidgetPng(*m_page, QString::fromLocal8Bit(dir) + QStringLiteral("/benchmarks-page.png"), QSize(1400, 900)),
              QString());
