@@ -1,6 +1,7 @@
 #include "app/main_window.h"
 #include "app/number_formats_page.h"
 #include "app/tensor_page.h"
+#include "app/benchmarks_page.h"
 
 #include "app/accounting_page.h"
 #include "app/chart_export.h"
@@ -22,6 +23,7 @@ MainWindow::MainWindow(QWidget* parent)
     pages->addTab(m_accounting, tr("Accounting"));
     pages->addTab(new NumberFormatsPage(pages), tr("Number formats"));
     pages->addTab(new TensorPage(pages), tr("Tensor layout"));
+    pages->addTab(new BenchmarksPage(pages), tr("Benchmarks"));
     setCentralWidget(pages);
     resize(1200, 800);
     addFileMenu();
