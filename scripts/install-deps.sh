@@ -8,7 +8,8 @@ for arg in "$@"; do
   case "$arg" in
     --gui) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev) ;;
     --test) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev xvfb xauth) ;;
-    *) echo "install-deps.sh: unknown option '$arg' (expected --gui or --test)" >&2; exit 2 ;;
+    --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    *) echo "install-deps.sh: unknown option '$arg' (expected --gui, --test or --fuzz)" >&2; exit 2 ;;
   esac
 done
 
