@@ -1,4 +1,5 @@
 #include "widgets/flop_chart.h"
+#include "widgets/plot_palette.h"
 
 #include "engine/quantity_format.h"
 
@@ -128,18 +129,7 @@ void FlopChart::onMouseMove(QMouseEvent* event) {
 
 void FlopChart::applyColors() {
     const QPalette& p = palette();
-    const QColor text = p.color(QPalette::WindowText);
-    m_plot->setBackground(p.brush(QPalette::Base));
-    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-    }
-    m_plot->legend->setBrush(p.brush(QPalette::Base));
-    m_plot->legend->setTextColor(text);
-    m_plot->legend->setBorderPen(QPen(p.color(QPalette::Mid)));
+    applyPaletteToPlot(*m_plot, p);
     m_phaseBars->setBrush(kPhaseColor);
     m_phaseBars->setPen(QPen(kPhaseColor.darker(130)));
     m_componentBars->setBrush(kComponentColor);

@@ -1,4 +1,5 @@
 #include "widgets/loss_chart.h"
+#include "widgets/plot_palette.h"
 
 #include <QEvent>
 #include <QVBoxLayout>
@@ -50,15 +51,7 @@ void LossChart::changeEvent(QEvent* event) {
 
 void LossChart::applyColors() {
     const QPalette& p = palette();
-    const QColor text = p.color(QPalette::WindowText);
-    m_plot->setBackground(p.brush(QPalette::Base));
-    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-    }
+    applyPaletteToPlot(*m_plot, p);
     const QColor line(0x4c, 0x72, 0xb0);
     m_plot->graph(0)->setPen(QPen(line, 2));
     m_plot->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, line, line, 5));

@@ -1,4 +1,5 @@
 #include "widgets/memory_chart.h"
+#include "widgets/plot_palette.h"
 
 #include <QEvent>
 #include <QMouseEvent>
@@ -170,17 +171,7 @@ void MemoryChart::onMouseMove(QMouseEvent* event) {
 void MemoryChart::applyColors() {
     const QPalette& p = palette();
     const QColor text = p.color(QPalette::WindowText);
-    m_plot->setBackground(p.brush(QPalette::Base));
-    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-    }
-    m_plot->legend->setBrush(p.brush(QPalette::Base));
-    m_plot->legend->setTextColor(text);
-    m_plot->legend->setBorderPen(QPen(p.color(QPalette::Mid)));
+    applyPaletteToPlot(*m_plot, p);
     m_capacityLabel->setColor(text);
     for (std::size_t i = 0; i < m_bars.size(); ++i) {
         m_bars[i]->setBrush(kSegmentColors[i]);

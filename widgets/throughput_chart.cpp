@@ -1,4 +1,5 @@
 #include "widgets/throughput_chart.h"
+#include "widgets/plot_palette.h"
 
 #include "engine/quantity_format.h"
 
@@ -132,18 +133,7 @@ void ThroughputChart::onMouseMove(QMouseEvent* event) {
 
 void ThroughputChart::applyColors() {
     const QPalette& p = palette();
-    const QColor text = p.color(QPalette::WindowText);
-    m_plot->setBackground(p.brush(QPalette::Base));
-    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-    }
-    m_plot->legend->setBrush(p.brush(QPalette::Base));
-    m_plot->legend->setTextColor(text);
-    m_plot->legend->setBorderPen(QPen(p.color(QPalette::Mid)));
+    applyPaletteToPlot(*m_plot, p);
 }
 
 void ThroughputChart::rebuild() {
