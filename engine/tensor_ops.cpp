@@ -233,8 +233,9 @@ TensorOpResult slice(const TensorLayout& t, int dim, std::optional<int64_t> star
     const int64_t to = std::max(from, stop ? clampIndex(*stop) : size);
     TensorLayout out = t;
     out.offset += from * t.stride[dim];
-    out.shape[dim] = (to - from + step - 1) / step;
-    out.stride[dim] = t.stride[dim] * step;
+    out.shape[dim] = to == from ? 0 : (to - from - 1) / step + 1; // no overflow for any step (fuzzing)
+    if (__builtin_mul_overflow(t.stride[dim], step, &out.stride[dim]))
+        return fail("slice step " + std::to_string(step) + " is too large: stride × step overflows int64");
     return viewOf(out);
 }
 
@@ -258,7 +259,8 @@ TensorOpResult unfold(const TensorLayout& t, int64_t dim, int64_t size, int64_t 
         return viewOf(out);
     }
     out.shape[*d] = (t.shape[*d] - size) / step + 1;
-    out.stride[*d] = step * t.stride[*d];
+    if (__builtin_mul_overflow(step, t.stride[*d], &out.stride[*d]))
+        return fail("unfold step " + std::to_string(step) + " is too large: step × stride overflows int64");
     out.shape.push_back(size);
     out.stride.push_back(t.stride[*d]);
     return viewOf(out);

@@ -132,6 +132,13 @@ void TestTensorExpression::pytorchErrors_data() {
     // Found by fuzzing: the product of the sizes overflowed int64 (undefined behaviour) before the check.
     QTest::newRow("sizes overflowing int64") << "2,3" << "x.view(4294967296,4294967296,4)" << 1
                                              << "shape '[4294967296, 4294967296, 4]' is invalid for input of size 6";
+    // Found by the CI fuzz run: stride × step overflowed int64 (undefined behaviour).
+    QTest::newRow("slice step overflowing int64") << "4,4" << "x[:3:2777777773888888888]" << 1
+                                                  << "slice step 2777777773888888888 is too large: stride × step "
+                                                     "overflows int64";
+    QTest::newRow("unfold step overflowing int64") << "4,3" << "x.unfold(0,2,4611686018427387904)" << 1
+                                                   << "unfold step 4611686018427387904 is too large: step × stride "
+                                                      "overflows int64";
     QTest::newRow("expand beyond int64") << "1" << "x.expand(4294967296,4294967296,4)" << 1
                                          << "expand: the expanded tensor [4294967296, 4294967296, 4] would have more "
                                             "than 2^63 elements";
