@@ -1,6 +1,7 @@
 #include "engine/tensor_layout.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace napkin {
@@ -26,15 +27,25 @@ std::vector<std::string> tensorDTypeNames() {
 }
 
 int64_t TensorLayout::numel() const {
-    return std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
+    // A zero anywhere means no elements, even when the other sizes multiply past int64 (fuzzing found
+    // views of empty tensors with such sizes); non-empty shapes are bounded by the operations.
+    if (std::find(shape.begin(), shape.end(), 0) != shape.end())
+        return 0;
+    int64_t n = 1;
+    for (int64_t size : shape)
+        if (__builtin_mul_overflow(n, size, &n))
+            return std::numeric_limits<int64_t>::max();
+    return n;
 }
 
 std::vector<int64_t> contiguousStrides(const std::vector<int64_t>& shape) {
     std::vector<int64_t> stride(shape.size(), 1);
     int64_t running = 1;
+    bool saturated = false; // only reachable for empty tensors, whose strides address nothing
     for (std::size_t d = shape.size(); d-- > 0;) {
-        stride[d] = running;
-        running *= std::max<int64_t>(shape[d], 1);
+        stride[d] = saturated ? std::numeric_limits<int64_t>::max() : running;
+        if (!saturated && __builtin_mul_overflow(running, std::max<int64_t>(shape[d], 1), &running))
+            saturated = true;
     }
     return stride;
 }

@@ -125,8 +125,10 @@ TensorOpResult expand(const TensorLayout& t, const std::vector<int64_t>& sizes) 
     for (int i = 0; i < n; ++i) {
         const int d = t.dim() - (n - i);
         const int64_t target = sizes[i] == -1 && d >= 0 ? t.shape[d] : sizes[i];
-        if (target > 0 && __builtin_mul_overflow(elements, target, &elements))
-            return fail("expand: the expanded tensor " + formatShape(sizes) + " would have more than 2^63 elements");
+        // 2^50 elements keeps every byte count (× up to 8 bytes) exact in int64 and in a double.
+        if (target > 0 && (__builtin_mul_overflow(elements, target, &elements) || elements > (int64_t{1} << 50)))
+            return fail("expand: the expanded tensor " + formatShape(sizes) +
+                        " would have more than 2^50 elements, Napkin's limit");
     }
     TensorLayout out = t;
     out.shape.assign(n, 0);

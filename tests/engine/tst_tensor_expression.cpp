@@ -141,7 +141,7 @@ void TestTensorExpression::pytorchErrors_data() {
                                                       "overflows int64";
     QTest::newRow("expand beyond int64") << "1" << "x.expand(4294967296,4294967296,4)" << 1
                                          << "expand: the expanded tensor [4294967296, 4294967296, 4] would have more "
-                                            "than 2^63 elements";
+                                            "than 2^50 elements, Napkin's limit";
     QTest::newRow("dim out of range") << "2,3" << "x.transpose(0,2)" << 1
                                       << "Dimension out of range (expected to be in range of [-2, 1], but got 2)";
     QTest::newRow("negative step") << "10" << "x[::-1]" << 1 << "step must be greater than zero";
