@@ -5,9 +5,19 @@
 #include "engine/tensor_ops_detail.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace napkin {
+namespace {
+// offset += a·b without signed overflow. Empty tensors can carry sizes near int64's limit (fuzzing
+// found them), so an index times a stride may not fit; such a layout is refused rather than wrapped.
+bool addScaled(int64_t& offset, int64_t a, int64_t b) {
+    int64_t product = 0;
+    return !__builtin_mul_overflow(a, b, &product) && !__builtin_add_overflow(offset, product, &offset);
+}
+const char* const kOffsetOverflow = "the storage offset would overflow int64";
+} // namespace
 using namespace detail;
 
 std::optional<int> wrapDim(int64_t dim, int ndim, std::string* error) {
@@ -88,7 +98,11 @@ TensorOpResult unsqueeze(const TensorLayout& t, int64_t dim) {
     if (!d)
         return fail(error);
     // The new size-1 dimension gets the stride it would have in a contiguous tensor of its place.
-    const int64_t stride = *d >= t.dim() ? 1 : t.shape[*d] * t.stride[*d];
+    // Empty tensors may carry sizes whose product passes int64 (fuzzing); a size-1 stride is never used
+    // to address an element, so saturating it is harmless.
+    int64_t stride = 1;
+    if (*d < t.dim() && __builtin_mul_overflow(t.shape[*d], t.stride[*d], &stride))
+        stride = std::numeric_limits<int64_t>::max();
     TensorLayout out = t;
     out.shape.insert(out.shape.begin() + *d, 1);
     out.stride.insert(out.stride.begin() + *d, stride);
@@ -212,7 +226,8 @@ TensorOpResult indexSelect(const TensorLayout& t, int dim, int64_t index) {
     if (index < 0)
         index += size;
     TensorLayout out = t;
-    out.offset += index * t.stride[dim];
+    if (!addScaled(out.offset, index, t.stride[dim]))
+        return fail(kOffsetOverflow);
     eraseDim(out, dim);
     return viewOf(out);
 }
@@ -234,7 +249,8 @@ TensorOpResult slice(const TensorLayout& t, int dim, std::optional<int64_t> star
     const int64_t from = start ? clampIndex(*start) : 0;
     const int64_t to = std::max(from, stop ? clampIndex(*stop) : size);
     TensorLayout out = t;
-    out.offset += from * t.stride[dim];
+    if (!addScaled(out.offset, from, t.stride[dim]))
+        return fail(kOffsetOverflow);
     out.shape[dim] = to == from ? 0 : (to - from - 1) / step + 1; // no overflow for any step (fuzzing)
     if (__builtin_mul_overflow(t.stride[dim], step, &out.stride[dim]))
         return fail("slice step " + std::to_string(step) + " is too large: stride × step overflows int64");
@@ -285,11 +301,13 @@ TensorOpResult diagonal(const TensorLayout& t, int64_t offset, int64_t dim1, int
     if (offset >= 0) {
         length = std::max<int64_t>(std::min(t.shape[*a], t.shape[*b] - offset), 0);
         if (length > 0)
-            out.offset += offset * t.stride[*b];
+            if (!addScaled(out.offset, offset, t.stride[*b]))
+                return fail(kOffsetOverflow);
     } else {
         length = std::max<int64_t>(std::min(t.shape[*a] + offset, t.shape[*b]), 0);
         if (length > 0)
-            out.offset -= offset * t.stride[*a];
+            if (!addScaled(out.offset, -offset, t.stride[*a]))
+                return fail(kOffsetOverflow);
     }
     const int64_t stride = t.stride[*a] + t.stride[*b];
     eraseDim(out, std::max(*a, *b));
