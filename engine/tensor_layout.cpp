@@ -167,7 +167,7 @@ std::optional<std::vector<int64_t>> parseShapeText(std::string_view text, std::s
             return std::nullopt;
         }
         shape.push_back(value);
-        elements *= static_cast<double>(value);
+        elements *= static_cast<double>(std::max<int64_t>(value, 1)); // a zero size still has strides
         start = comma + 1;
     }
     if (elements > 1e15) {

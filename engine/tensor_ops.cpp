@@ -309,7 +309,9 @@ TensorOpResult diagonal(const TensorLayout& t, int64_t offset, int64_t dim1, int
             if (!addScaled(out.offset, -offset, t.stride[*a]))
                 return fail(kOffsetOverflow);
     }
-    const int64_t stride = t.stride[*a] + t.stride[*b];
+    int64_t stride = 0;
+    if (__builtin_add_overflow(t.stride[*a], t.stride[*b], &stride))
+        return fail("the diagonal's stride would overflow int64");
     eraseDim(out, std::max(*a, *b));
     eraseDim(out, std::min(*a, *b));
     out.shape.push_back(length);

@@ -15,6 +15,14 @@ std::optional<std::vector<int64_t>> inferSize(const std::vector<int64_t>& sizes,
                                               std::string* error) {
     std::optional<std::size_t> inferred;
     int64_t known = 1;
+    // Even with a zero size (no elements), the other sizes must multiply to something representable:
+    // strides are products of sizes. 2^50 keeps every byte count exact too.
+    int64_t nonzero = 1;
+    for (int64_t size : sizes)
+        if (size > 0 && (__builtin_mul_overflow(nonzero, size, &nonzero) || nonzero > (int64_t{1} << 50))) {
+            *error = "shape '" + formatShape(sizes) + "' is invalid for input of size " + std::to_string(numel);
+            return std::nullopt;
+        }
     for (std::size_t d = 0; d < sizes.size(); ++d) {
         if (sizes[d] == -1) {
             if (inferred) {
