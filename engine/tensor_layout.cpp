@@ -160,6 +160,8 @@ std::optional<std::vector<int64_t>> parseShapeText(std::string_view text, std::s
         bool ok = !part.empty() && part.size() <= 15;
         for (char c : part) {
             ok = ok && c >= '0' && c <= '9';
+            if (!ok)
+                break; // found by fuzzing: "value * 10" ran on for parts longer than 15 digits
             value = value * 10 + (c - '0');
         }
         if (!ok) {
