@@ -100,7 +100,7 @@ int execute(const AccountOptions& o, std::ostream& out) {
     const GpuSpec& gpu = *catalog.find(input.gpu);
     const AccountingResult result = account(input, gpu);
     if (o.json)
-        out << accountingToJson(input, gpu, result).dump(2) << '\n';
+        out << accountingToJson(input, gpu, result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     else
         out << accountingToText(input, gpu, result);
     return 0;

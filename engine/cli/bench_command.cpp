@@ -49,7 +49,7 @@ int runAccountBenchmark(const BenchOptions& o, std::ostream& out) {
                               {"samples", t.samples},
                               {"target_seconds", 20e-6},
                               {"meets_target", t.medianSeconds < 20e-6}};
-        out << doc.dump(2) << '\n';
+        out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     } else {
         out << "one full accounting recompute (GPT-2 small): median " << formatDuration(t.medianSeconds) << ", p20 "
             << formatDuration(t.p20Seconds) << ", p80 " << formatDuration(t.p80Seconds) << " over " << t.samples

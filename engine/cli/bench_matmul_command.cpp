@@ -105,7 +105,7 @@ int runMatmul(const MatmulOptions& o, bool sizesGiven, std::ostream& out) {
             {"load_average_1min", loadAverageJson()},
             {"cancelled", sweep.cancelled},
             {"results", results}};
-        out << doc.dump(2) << '\n';
+        out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
         return 0;
     }
     out << sweep.device.name << " (" << sweep.device.cores << " cores, " << sweep.device.simd << ")\n";

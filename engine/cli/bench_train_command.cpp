@@ -145,7 +145,7 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
             {"loss", losses},
             {"memory", memoryJson(trainer->ledger(), p)},
             {"load_average_1min", loadAverageJson()}};
-        out << doc.dump(2) << '\n';
+        out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
         return 0;
     }
     out << "Cruncher D=" << config.dim << " L=" << config.layers << " B=" << config.batch << " "

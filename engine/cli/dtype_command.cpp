@@ -91,7 +91,7 @@ int execute(const DtypeOptions& o, std::ostream& out) {
                                                o.saturate ? OverflowMode::saturate : OverflowMode::standard));
         doc["values"] = entries;
     }
-    out << doc.dump(2) << '\n';
+    out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return 0;
 }
 

@@ -82,7 +82,7 @@ int execute(const TensorOptions& o, std::ostream& out) {
         } else {
             j["error"] = nullptr;
         }
-        out << j.dump(2) << '\n';
+        out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
         return 0;
     }
     for (std::size_t i = 0; i < e.steps.size(); ++i) {
