@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Napkin needs to build, test and run, only those missing.
-# Usage: scripts/install-deps.sh [--gui] [--test]   (as root, or with sudo available)
+# Usage: scripts/install-deps.sh [--gui] [--test] [--fuzz] [--tidy]   (as root, or with sudo available)
 set -euo pipefail
 
 packages=(cmake g++ make pkg-config libeigen3-dev nlohmann-json3-dev libcli11-dev)
@@ -9,7 +9,8 @@ for arg in "$@"; do
     --gui) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev) ;;
     --test) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev xvfb xauth) ;;
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
-    *) echo "install-deps.sh: unknown option '$arg' (expected --gui, --test or --fuzz)" >&2; exit 2 ;;
+    --tidy) packages+=(clang-tidy) ;;
+    *) echo "install-deps.sh: unknown option '$arg' (expected --gui, --test, --fuzz or --tidy)" >&2; exit 2 ;;
   esac
 done
 
