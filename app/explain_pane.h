@@ -1,0 +1,27 @@
+#pragma once
+// The collapsible "How is this computed?" pane under each page: a toggle button and a text browser
+// holding the page's derivation. The page decides the text; the pane only shows it.
+#include <QWidget>
+
+class QTextBrowser;
+class QToolButton;
+
+class ExplainPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit ExplainPane(QWidget* parent = nullptr);
+
+    /// Replaces the text (HTML), keeping the scroll position so live updates do not jump.
+    void setHtml(const QString& html);
+    /// The text as shown, without markup (what tests read).
+    QString plainText() const;
+    bool isExpanded() const;
+    void setExpanded(bool expanded);
+
+    QToolButton* toggleButton() const { return m_toggle; }
+    QTextBrowser* browser() const { return m_browser; }
+
+private:
+    QToolButton* m_toggle;
+    QTextBrowser* m_browser;
+};
