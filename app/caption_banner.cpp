@@ -1,5 +1,6 @@
 #include "app/caption_banner.h"
 
+#include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
 
@@ -8,7 +9,7 @@ CaptionBanner::CaptionBanner(QWidget* parent)
     , m_step(new QLabel(this))
     , m_question(new QLabel(this))
     , m_answer(new QLabel(this))
-    , m_keys(new QLabel(tr("→ / PgDn next · ← / PgUp back · Esc leave"), this)) {
+    , m_keys(new QLabel(tr("→ next · ← back · Esc leave"), this)) {
     setObjectName(QStringLiteral("captionBanner"));
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::Highlight);
@@ -19,15 +20,8 @@ CaptionBanner::CaptionBanner(QWidget* parent)
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
     m_step->setWordWrap(false);
-    // Sizes relative to the window font, so presentation mode's larger font scales the banner too.
-    QFont big = font();
-    big.setPointSizeF(big.pointSizeF() * 1.35);
-    big.setBold(true);
-    m_question->setFont(big);
-    m_step->setFont(big);
-    QFont answer = font();
-    answer.setPointSizeF(answer.pointSizeF() * 1.15);
-    m_answer->setFont(answer);
+    m_keys->setWordWrap(false);
+    updateFonts();
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(16, 10, 16, 10);
     layout->addWidget(m_step, 0, 0, Qt::AlignTop);
@@ -52,4 +46,22 @@ QString CaptionBanner::questionText() const {
 }
 QString CaptionBanner::answerText() const {
     return m_answer->text();
+}
+
+// Sizes relative to the banner's own font, so presentation mode's larger window font scales the banner.
+void CaptionBanner::updateFonts() {
+    QFont big = font();
+    big.setPointSizeF(big.pointSizeF() * 1.35);
+    big.setBold(true);
+    m_question->setFont(big);
+    m_step->setFont(big);
+    QFont answer = font();
+    answer.setPointSizeF(answer.pointSizeF() * 1.15);
+    m_answer->setFont(answer);
+}
+
+void CaptionBanner::changeEvent(QEvent* event) {
+    QFrame::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        updateFonts();
 }

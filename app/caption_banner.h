@@ -15,7 +15,12 @@ public:
     QString questionText() const;
     QString answerText() const;
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    void updateFonts();
+
     QLabel* m_step;
     QLabel* m_question;
     QLabel* m_answer;

@@ -43,9 +43,9 @@ QString answerNapkinMath(const TourPages& p) {
     if (!r || !r->trainingFlops || !r->trainingDays)
         return unavailable();
     const AccountingInput in = p.accounting->controls()->input();
-    return tr("6·N·T = %1 → %2 / (%3 GPUs × %4 × MFU %5) = %6 days")
-        .arg(q(r->trainingFlops->formula), q(formatFlops(r->trainingFlops->value)), n(in.gpus),
-             q(formatFlops(r->densePeakFlopsPerSecond.value, true)), n(in.mfu), n(r->trainingDays->value));
+    return tr("6·N·T = %1; ÷ (%2 GPUs × %3 × MFU %4) = %5 days")
+        .arg(q(r->trainingFlops->formula), n(in.gpus), q(formatFlops(r->densePeakFlopsPerSecond.value, true)),
+             n(in.mfu), n(r->trainingDays->value));
 }
 
 QString answerLargestModel(const TourPages& p) {

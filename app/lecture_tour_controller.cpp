@@ -76,6 +76,10 @@ void LectureTourController::goTo(int index) {
     if (QWidget* page = tourPageWidget(m_pages, step.page); page && m_pages.tabs)
         m_pages.tabs->setCurrentWidget(page);
     const QString answer = step.apply(m_pages);
+    // Switching tabs hands focus to the new page's first field, where → would move a text cursor;
+    // the tab bar keeps the keys for the tour (and cannot be typed into by accident).
+    if (m_pages.tabs && focusIsText())
+        m_pages.tabs->setFocus(Qt::OtherFocusReason);
     m_banner->setCaption(index + 1, stepCount(), step.question, answer);
     emit stepChanged(index);
 }

@@ -3,6 +3,7 @@
 #include "widgets/plot_presentation.h"
 
 #include <QApplication>
+#include <QScreen>
 #include <QWidget>
 
 QPalette presentationPalette(const QPalette& base) {
@@ -43,6 +44,10 @@ void PresentationMode::setOn(bool on) {
         setPlotLineScale(*m_window, kLineScale);
         m_window->setPalette(presentationPalette(QApplication::palette()));
         m_window->showFullScreen();
+        // Without a window manager (a kiosk, Xvfb) nobody honours the full-screen request: ask for
+        // the screen's geometry as well, which a window manager grants anyway.
+        if (const QScreen* screen = m_window->screen())
+            m_window->setGeometry(screen->geometry());
     } else {
         // A default QFont / QPalette has no resolved attributes: the window inherits the application's again.
         m_window->setFont(QFont());

@@ -42,7 +42,6 @@ void applyScale(QCustomPlot* plot) {
         if (p->pen().style() != Qt::NoPen)
             p->setPen(scaled(p, "pen", p->pen(), scale));
     }
-    plot->legend->setFont(plot->font());
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // The lecture tour: a table whose every step shows its page and a caption whose answer is the engine's
 // number, stepped through with the keyboard in an offscreen main window; F5 / Esc presentation mode.
 #include "app/accounting_page.h"
+#include <QComboBox>
 #include "app/caption_banner.h"
 #include "app/lecture_tour.h"
 #include "app/lecture_tour_controller.h"
@@ -131,6 +132,11 @@ private slots:
         MainWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // Active, so that switching tabs moves keyboard focus as it does on a real screen (into the
+        // page's first line edit, where arrows would be the field's).
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.accountingPage()->presetBox()->setFocus(); // as after a click on the page
         QVERIFY(window.captionBanner()->isHidden());
         window.tour()->start();
         const int n = LectureTourController::stepCount();
