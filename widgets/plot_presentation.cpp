@@ -1,5 +1,7 @@
 #include "widgets/plot_presentation.h"
 
+#include <QApplication>
+
 #include <qcustomplot.h>
 
 namespace {
@@ -7,6 +9,7 @@ namespace {
 constexpr const char* kScale = "napkinLineScale";
 constexpr const char* kBase = "napkinBaseWidth";
 constexpr const char* kScaled = "napkinScaledWidth";
+constexpr const char* kBaseFont = "napkinBaseFont";
 
 // A pen's own width is remembered on `owner`; when the chart has set a new pen since (its width is no
 // longer the one we wrote) that new width becomes the base, so scaling never compounds.
@@ -36,6 +39,20 @@ void applyScale(QCustomPlot* plot) {
         QFont label = plot->font();
         label.setBold(scale > 1.0);
         axis->setLabelFont(label);
+    }
+    plot->legend->setFont(plot->font());
+    // Labels drawn inside the plot grow with the plot's font relative to the application's.
+    const double fontRatio = plot->font().pointSizeF() / QApplication::font().pointSizeF();
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto* text = qobject_cast<QCPItemText*>(plot->item(i));
+        if (!text)
+            continue;
+        if (!text->property(kBaseFont).isValid())
+            text->setProperty(kBaseFont, text->font());
+        QFont font = text->property(kBaseFont).value<QFont>();
+        if (fontRatio > 0 && font.pointSizeF() > 0)
+            font.setPointSizeF(font.pointSizeF() * fontRatio);
+        text->setFont(font);
     }
     for (int i = 0; i < plot->plottableCount(); ++i) {
         QCPAbstractPlottable* p = plot->plottable(i);
