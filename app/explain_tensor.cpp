@@ -28,6 +28,7 @@ std::vector<int64_t> exampleIndex(const TensorLayout& layout) {
     if (layout.numel() == 0)
         return {};
     std::vector<int64_t> index;
+    index.reserve(layout.shape.size());
     for (int d = 0; d < layout.dim(); ++d)
         index.push_back(std::min<int64_t>(d + 1, layout.shape[static_cast<std::size_t>(d)] - 1));
     return index;
