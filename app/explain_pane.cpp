@@ -2,6 +2,7 @@
 
 #include <QScrollBar>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -29,13 +30,24 @@ ExplainPane::ExplainPane(QWidget* parent)
 }
 
 void ExplainPane::setHtml(const QString& html) {
+    if (html == m_html && !m_stale)
+        return;
+    m_html = html;
+    m_stale = true;
+    if (!isExpanded())
+        return;
     const int scroll = m_browser->verticalScrollBar()->value();
-    m_browser->setHtml(html);
+    m_browser->setHtml(m_html);
     m_browser->verticalScrollBar()->setValue(scroll);
+    m_stale = false;
 }
 
 QString ExplainPane::plainText() const {
-    return m_browser->toPlainText();
+    if (!m_stale)
+        return m_browser->toPlainText();
+    QTextDocument document;
+    document.setHtml(m_html);
+    return document.toPlainText();
 }
 
 bool ExplainPane::isExpanded() const {
@@ -46,6 +58,10 @@ void ExplainPane::setExpanded(bool expanded) {
     if (m_toggle->isChecked() != expanded)
         m_toggle->setChecked(expanded); // re-enters through toggled
     m_toggle->setArrowType(expanded ? Qt::DownArrow : Qt::RightArrow);
+    if (expanded && m_stale) {
+        m_browser->setHtml(m_html);
+        m_stale = false;
+    }
     m_browser->setVisible(expanded);
     // Collapsed, the pane is one button high and leaves the room to the page; expanded, it shares it.
     setSizePolicy(QSizePolicy::Preferred, expanded ? QSizePolicy::Expanding : QSizePolicy::Maximum);

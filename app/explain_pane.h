@@ -11,8 +11,11 @@ class ExplainPane : public QWidget {
 public:
     explicit ExplainPane(QWidget* parent = nullptr);
 
-    /// Replaces the text (HTML), keeping the scroll position so live updates do not jump.
+    /// Replaces the text (HTML), keeping the scroll position so live updates do not jump. While the
+    /// pane is collapsed the text is only kept, and laid out when the pane opens: a slider drag pays
+    /// nothing for a pane nobody reads.
     void setHtml(const QString& html);
+    QString html() const { return m_html; }
     /// The text as shown, without markup (what tests read).
     QString plainText() const;
     bool isExpanded() const;
@@ -24,4 +27,6 @@ public:
 private:
     QToolButton* m_toggle;
     QTextBrowser* m_browser;
+    QString m_html;
+    bool m_stale = false; ///< m_html not yet in the browser
 };

@@ -88,6 +88,9 @@ bool LectureTourController::eventFilter(QObject* watched, QEvent* event) {
     // Every object on the key event's way sees it; act once, at the receiver that has focus.
     if (event->type() != QEvent::KeyPress || !watched->isWidgetType())
         return QObject::eventFilter(watched, event);
+    // Keys typed into another window (a file dialog over the main window) are that window's.
+    if (m_pages.tabs && static_cast<QWidget*>(watched)->window() != m_pages.tabs->window())
+        return false;
     const auto* key = static_cast<QKeyEvent*>(event);
     if (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
         return false;

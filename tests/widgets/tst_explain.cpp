@@ -10,6 +10,7 @@
 #include "app/presets.h"
 #include "app/tensor_page.h"
 
+#include <QTextBrowser>
 #include <QTextDocument>
 #include <QToolButton>
 #include <QtTest>
@@ -177,8 +178,12 @@ private slots:
         page.applyPreset(*findPreset(QStringLiteral("cruncher")));
         QVERIFY(page.explainPane()->plainText().contains(QStringLiteral("= 496 B")));
         QVERIFY(!page.explainPane()->isExpanded());
+        // Collapsed, the text waits (a slider drag does not lay out a hidden document); opening shows it.
+        QVERIFY(page.explainPane()->browser()->toPlainText().isEmpty());
         page.explainPane()->toggleButton()->click();
         QVERIFY(page.explainPane()->isExpanded());
+        QVERIFY(page.explainPane()->browser()->isVisibleTo(&page));
+        QVERIFY(page.explainPane()->browser()->toPlainText().contains(QStringLiteral("= 496 B")));
         page.applyPreset(*findPreset(QStringLiteral("70b-15t-1024-h100")));
         QVERIFY(page.explainPane()->plainText().contains(QStringLiteral("6.30e24")));
         QVERIFY(!page.explainPane()->plainText().contains(QStringLiteral("= 496 B")));
