@@ -4,6 +4,7 @@
 #include <QWidget>
 
 class QTextBrowser;
+class QTimer;
 class QToolButton;
 
 class ExplainPane : public QWidget {
@@ -11,9 +12,9 @@ class ExplainPane : public QWidget {
 public:
     explicit ExplainPane(QWidget* parent = nullptr);
 
-    /// Replaces the text (HTML), keeping the scroll position so live updates do not jump. While the
-    /// pane is collapsed the text is only kept, and laid out when the pane opens: a slider drag pays
-    /// nothing for a pane nobody reads.
+    /// Replaces the text (HTML), keeping the scroll position so live updates do not jump. Collapsed,
+    /// the text is only kept and laid out when the pane opens; open, it is shown 100 ms after the
+    /// last change, so a slider drag does not lay it out on every tick.
     void setHtml(const QString& html);
     QString html() const { return m_html; }
     /// The text as shown, without markup (what tests read).
@@ -25,8 +26,11 @@ public:
     QTextBrowser* browser() const { return m_browser; }
 
 private:
+    void showPending();
+
     QToolButton* m_toggle;
     QTextBrowser* m_browser;
     QString m_html;
     bool m_stale = false; ///< m_html not yet in the browser
+    QTimer* m_refresh;    ///< coalesces a drag's updates while open
 };
