@@ -2,6 +2,8 @@
 
 #include "app/accounting_controls.h"
 #include "app/answers_panel.h"
+#include "app/explain_accounting.h"
+#include "app/explain_pane.h"
 #include "app/presets.h"
 #include "widgets/flop_chart.h"
 #include "widgets/memory_chart.h"
@@ -96,7 +98,13 @@ AccountingPage::AccountingPage(QWidget* parent)
     auto* answersScroll = new QScrollArea(this);
     answersScroll->setWidget(m_answers);
     answersScroll->setWidgetResizable(true);
-    right->addWidget(answersScroll);
+    auto* lower = new QWidget(this);
+    auto* lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    lowerLayout->addWidget(answersScroll);
+    m_explain = new ExplainPane(lower);
+    lowerLayout->addWidget(m_explain);
+    right->addWidget(lower);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
 
@@ -148,6 +156,7 @@ void AccountingPage::recompute() {
     m_memoryChart->setData(memoryData(*m_result, in));
     m_flopChart->setData(flopData(*m_result));
     m_answers->setResult(*m_result, m_memoryChart->byteUnits());
+    m_explain->setHtml(explainAccounting(in, *m_result, m_memoryChart->byteUnits()));
 }
 
 // Control values are stored as the command-line spelling, so settings files stay readable.

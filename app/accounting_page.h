@@ -10,6 +10,7 @@
 
 class AccountingControls;
 class AnswersPanel;
+class ExplainPane;
 class FlopChart;
 class MemoryChart;
 class QComboBox;
@@ -39,6 +40,8 @@ public:
     AnswersPanel* answers() const { return m_answers; }
     QComboBox* presetBox() const { return m_presets; }
     QComboBox* unitsBox() const { return m_units; }
+    /// "How is this computed?": the derivation of the answers with the current numbers.
+    ExplainPane* explainPane() const { return m_explain; }
 
 public slots:
     /// Validates the controls' input; shows the error, or accounts and updates charts and answers.
@@ -54,6 +57,7 @@ private:
     MemoryChart* m_memoryChart;
     FlopChart* m_flopChart;
     AnswersPanel* m_answers;
+    ExplainPane* m_explain = nullptr;
     std::optional<napkin::AccountingResult> m_result;
     QString m_error;
 };

@@ -2,6 +2,8 @@
 
 #include "app/benchmarks_export.h"
 #include "app/chart_export.h"
+#include "app/explain_benchmark.h"
+#include "app/explain_pane.h"
 #include "engine/backend_registry.h"
 #include "engine/cruncher_config.h"
 #include "engine/quantity_format.h"
@@ -102,7 +104,11 @@ BenchmarksPage::BenchmarksPage(QWidget* parent)
 
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(controlsWidget);
-    layout->addWidget(splitter, 1);
+    auto* rightColumn = new QVBoxLayout;
+    rightColumn->addWidget(splitter, 1);
+    m_explain = new ExplainPane(this);
+    rightColumn->addWidget(m_explain);
+    layout->addLayout(rightColumn, 1);
 
     connect(m_service, &BenchmarkService::progress, this, &BenchmarksPage::onProgress);
     connect(m_service, &BenchmarkService::sweepFinished, this, &BenchmarksPage::onSweepFinished);
@@ -351,6 +357,7 @@ void BenchmarksPage::showResults() {
         m_basis->setText(tr("Run a sweep to see measured FLOP/s against n and the promised peak."));
     }
     m_throughput->setData(data);
+    m_explain->setHtml(explainBenchmarks(m_sweep));
 }
 
 void BenchmarksPage::showTraining() {

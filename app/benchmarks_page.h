@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+class ExplainPane;
 class LossChart;
 class QCheckBox;
 class QComboBox;
@@ -34,6 +35,7 @@ public:
     const std::optional<napkin::MatmulSweep>& sweep() const { return m_sweep; }
     const std::optional<TrainingReport>& training() const { return m_training; }
     bool isRunning() const { return m_running; }
+    ExplainPane* explainPane() const { return m_explain; }
 
     /// The square sizes in the sizes field, or an error message naming the bad entry.
     std::vector<long> sizes(QString* error) const;
@@ -78,6 +80,7 @@ private:
     QLabel* m_trainingSummary = nullptr;
     QTableWidget* m_memory = nullptr;
     QLabel* m_basis = nullptr;
+    ExplainPane* m_explain = nullptr;
     std::optional<napkin::MatmulSweep> m_sweep;
     std::optional<TrainingReport> m_training;
     bool m_running = false;

@@ -27,6 +27,7 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(pages);
     resize(1200, 800);
     addFileMenu();
+    setUpClassroom();
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_accounting->restoreSettings(settings);

@@ -1,5 +1,7 @@
 #include "app/number_formats_page.h"
 
+#include "app/explain_number_format.h"
+#include "app/explain_pane.h"
 #include "app/number_format_notes.h"
 #include "engine/float_rounding.h"
 #include "engine/number_parse.h"
@@ -158,6 +160,8 @@ NumberFormatsPage::NumberFormatsPage(QWidget* parent)
     m_tensorCost->setTextInteractionFlags(Qt::TextSelectableByMouse);
     tensor->addWidget(m_tensorCost, 1);
     page->addLayout(tensor);
+    m_explain = new ExplainPane(this);
+    page->addWidget(m_explain);
 
     connect(m_valueEdit, &QLineEdit::editingFinished, this, &NumberFormatsPage::commitValueText);
     connect(m_saturate, &QCheckBox::toggled, this, &NumberFormatsPage::refresh);
@@ -243,6 +247,7 @@ void NumberFormatsPage::refresh() {
                                                                         : QString());
     }
     m_chart->setMarkedValue(m_value);
+    m_explain->setHtml(explainNumberFormats(m_value, mode));
 }
 
 void NumberFormatsPage::refreshTensorCost() {

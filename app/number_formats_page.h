@@ -12,6 +12,7 @@
 
 class BitFieldView;
 class DynamicRangeChart;
+class ExplainPane;
 class QCheckBox;
 class QLabel;
 class QLineEdit;
@@ -35,6 +36,7 @@ public:
     DynamicRangeChart* rangeChart() const { return m_chart; }
     QLineEdit* shapeEdit() const { return m_shapeEdit; }
     QLabel* tensorCostLabel() const { return m_tensorCost; }
+    ExplainPane* explainPane() const { return m_explain; }
 
 private:
     struct Row {
@@ -59,6 +61,7 @@ private:
     DynamicRangeChart* m_chart;
     QLineEdit* m_shapeEdit;
     QLabel* m_tensorCost;
+    ExplainPane* m_explain = nullptr;
     double m_value = 0.1;
     /// A pattern the user made by flipping a bit: shown as is in its row (a NaN payload or the sign
     /// of a NaN would not survive re-encoding its value).

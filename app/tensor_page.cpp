@@ -1,5 +1,7 @@
 #include "app/tensor_page.h"
 
+#include "app/explain_pane.h"
+#include "app/explain_tensor.h"
 #include "engine/quantity_format.h"
 #include "engine/tensor_storage_values.h"
 #include "widgets/stride_view.h"
@@ -107,6 +109,8 @@ TensorPage::TensorPage(QWidget* parent)
     rightLayout->addWidget(details_);
     rightLayout->addWidget(formula_);
     rightLayout->addWidget(scroll, 1);
+    explain_ = new ExplainPane(right);
+    rightLayout->addWidget(explain_);
     auto* splitter = new QSplitter(this);
     splitter->addWidget(steps_);
     splitter->addWidget(right);
@@ -207,4 +211,5 @@ void TensorPage::showStep(int row) {
                           .arg(t.offset)
                           .arg(napkin::isContiguous(t) ? tr("contiguous") : tr("not contiguous"), what));
     view_->setTensor(strips, t);
+    explain_->setHtml(explainTensorStep(evaluation_, row));
 }

@@ -10,6 +10,7 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class StrideView;
+class ExplainPane;
 
 class TensorPage : public QWidget {
     Q_OBJECT
@@ -24,6 +25,7 @@ public:
     const napkin::TensorEvaluation& evaluation() const { return evaluation_; }
     StrideView* strideView() const { return view_; }
     QString errorText() const;
+    ExplainPane* explainPane() const { return explain_; }
 
 private:
     void recompute();
@@ -36,5 +38,6 @@ private:
     QLabel* details_ = nullptr;
     QLabel* formula_ = nullptr;
     StrideView* view_ = nullptr;
+    ExplainPane* explain_ = nullptr;
     napkin::TensorEvaluation evaluation_;
 };
