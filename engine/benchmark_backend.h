@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,14 @@ public:
         std::vector<double> a, b, c;
     };
     virtual Snapshot snapshot() const = 0;
+    /// Device-timed runs (CUDA events, L2 flushed before each call, outside the timed span): seconds per
+    /// call over `calls` complete runs. nullopt (the default) means "time me with the host's steady
+    /// clock around run()". keepGoing is asked once before the timed runs.
+    virtual std::optional<double> timedRun(int calls, const KeepGoing& keepGoing) {
+        (void)calls;
+        (void)keepGoing;
+        return std::nullopt;
+    }
 };
 
 /// A Cruncher being trained; every buffer it holds is in its ledger().

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -15,9 +16,13 @@ class Cancelled : public std::exception {};
 
 // Times `calls` complete runs; throws Cancelled when the callback says stop.
 // keepGoing is asked once before the timed region (cheap GEMMs have no panels to ask between).
+// Problems that time themselves on a device (MatmulProblem::timedRun) report device seconds instead.
 double timeRuns(MatmulProblem& problem, int calls, const KeepGoing& keepGoing) {
     if (keepGoing && !keepGoing())
         throw Cancelled();
+    // A GPU problem times itself on the device (events); only its "stop early" answer is asked above.
+    if (const std::optional<double> device = problem.timedRun(calls, {}))
+        return *device;
     const auto start = Clock::now();
     for (int i = 0; i < calls; ++i)
         if (!problem.run(keepGoing))
@@ -54,7 +59,8 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
         MatmulResult r;
         r.shape = shape;
         r.flops = matmulFlops(shape);
-        if (const auto it = sweep.device.promisedFlopsPerSecond.find(std::string(benchDtypeName(shape.dtype)));
+        if (const auto it =
+                sweep.device.promisedFlopsPerSecond.find(std::string(benchDtypeName(shape.dtype)));
             it != sweep.device.promisedFlopsPerSecond.end())
             r.promisedFlopsPerSecond = it->second;
         if (!report(index, "prepare", 0))
@@ -73,23 +79,27 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
             while (r.warmupRuns < options.maxWarmupRuns) {
                 const double now = timeRuns(*problem, 1, warmKeepGoing);
                 ++r.warmupRuns;
-                const bool stable = std::abs(now - previous) <= options.warmupTolerance * std::max(now, previous);
+                const bool stable =
+                    std::abs(now - previous) <= options.warmupTolerance * std::max(now, previous);
                 previous = now;
                 if (stable)
                     break;
             }
-            r.callsPerSample = previous >= options.minSampleSeconds
-                                   ? 1
-                                   : static_cast<int>(std::ceil(options.minSampleSeconds / std::max(previous, 1e-9)));
+            r.callsPerSample =
+                previous >= options.minSampleSeconds
+                    ? 1
+                    : static_cast<int>(std::ceil(options.minSampleSeconds / std::max(previous, 1e-9)));
             std::vector<double> samples;
             for (int rep = 0; rep < options.repeats; ++rep) {
                 const double within = 0.2 + 0.7 * rep / std::max(1, options.repeats);
-                samples.push_back(timeRuns(*problem, r.callsPerSample, [&] { return report(index, "timing", within); }));
+                samples.push_back(
+                    timeRuns(*problem, r.callsPerSample, [&] { return report(index, "timing", within); }));
             }
             r.timing = summarizeTimings(std::move(samples));
             if (!report(index, "verify", 0.95))
                 break;
-            r.maxRelError = problem->maxRelativeError(options.verifySamples, options.seed ^ 0x9e3779b97f4a7c15ULL);
+            r.maxRelError =
+                problem->maxRelativeError(options.verifySamples, options.seed ^ 0x9e3779b97f4a7c15ULL);
             r.verifiedEntries = options.verifySamples;
             r.flopsPerSecond = r.timing.medianSeconds > 0 ? r.flops / r.timing.medianSeconds : 0;
             if (r.promisedFlopsPerSecond && *r.promisedFlopsPerSecond > 0)
