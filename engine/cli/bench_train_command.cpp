@@ -91,7 +91,12 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
     const CruncherConfig config = configFrom(o);
     const long steps = wholeOption("--steps", o.steps, 1e7);
     auto backend = backendForDevice(o.device, o.threads);
-    auto trainer = backend->makeCruncherTrainer(config);
+    std::unique_ptr<CruncherTrainer> trainer;
+    try {
+        trainer = backend->makeCruncherTrainer(config);
+    } catch (const std::runtime_error& e) { // a GPU without room for it (out of memory) is an answer, not a crash
+        throw UsageError("--device " + o.device + ": cannot hold this Cruncher: " + e.what());
+    }
     if (!o.resume.empty()) {
         try {
             trainer->loadCheckpoint(o.resume);

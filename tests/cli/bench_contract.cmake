@@ -54,3 +54,16 @@ napkin_add_cli_test(bench_matmul_one_thread
   CHECKS device.threads=1 results.0.ok=ON)
 napkin_add_cli_test(bench_matmul_zero_threads EXPECT_EXIT 2
   ARGS bench matmul --sizes 32 --threads 0 --json CHECKS stderr~--threads)
+
+# --device cuda gives the reason that applies to this build: the CUDA runtime's own when the backend is
+# built (these machines have no GPU: cudaGetDeviceCount fails), "no CUDA backend" when it is not.
+# (Where a GPU is present, napkin-cli runs the sweep instead; the GPU machine builds without tests.)
+if(NAPKIN_HAVE_CUDA)
+  napkin_add_cli_test(bench_matmul_cuda_no_device EXPECT_EXIT 2
+    ARGS bench matmul --device cuda --dtype bf16 --sizes 64 --json CHECKS "stderr~--device cuda: no CUDA device: ")
+  napkin_add_cli_test(bench_train_cuda_no_device EXPECT_EXIT 2
+    ARGS bench train --device cuda --dim 4 --layers 2 --batch 2 --json CHECKS "stderr~--device cuda: no CUDA device: ")
+else()
+  napkin_add_cli_test(bench_matmul_cuda_not_built EXPECT_EXIT 2
+    ARGS bench matmul --device cuda --dtype fp32 --sizes 64 --json CHECKS "stderr~no CUDA backend")
+endif()
