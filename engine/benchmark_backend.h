@@ -56,6 +56,9 @@ public:
     virtual void loadCheckpoint(const std::string& path) = 0;
     /// A copy of the parameters, layer by layer then the head (for tests).
     virtual std::vector<float> parameters() const = 0;
+    /// Bytes the device allocator itself reports these buffers took (CUDA: cudaMemGetInfo before and
+    /// after allocating them, so rounded up to its page size); nullopt where there is no such figure.
+    virtual std::optional<double> allocatorReportedBytes() const { return std::nullopt; }
 };
 
 class BenchmarkBackend {

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <ostream>
 
 namespace napkin::cli {
@@ -150,6 +151,9 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
             {"loss", losses},
             {"memory", memoryJson(trainer->ledger(), p)},
             {"load_average_1min", loadAverageJson()}};
+        // Next to the ledger, what the device allocator says (cudaMemGetInfo); null on the CPU.
+        const std::optional<double> allocator = trainer->allocatorReportedBytes();
+        doc["memory"]["allocator_reported_bytes"] = allocator ? nlohmann::json(*allocator) : nlohmann::json(nullptr);
         out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
         return 0;
     }

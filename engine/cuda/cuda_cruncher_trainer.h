@@ -28,7 +28,7 @@ public:
 
     /// Device memory the allocations took by cudaMemGetInfo (free before − free after): the ledger's
     /// bytes rounded up to the allocator's granularity, plus anything else the process allocated meanwhile.
-    double memGetInfoBytes() const { return memGetInfoBytes_; }
+    std::optional<double> allocatorReportedBytes() const override { return memGetInfoBytes_; }
 
 private:
     struct Tensor {

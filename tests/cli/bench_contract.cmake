@@ -21,7 +21,8 @@ napkin_add_cli_test(bench_train_lecture_cruncher
   ARGS bench train --device cpu --dim 4 --layers 2 --batch 2 --steps 5 --optimizer adagrad --precision fp32 --json
   CHECKS flops_per_step=368 flops_per_step_6bp=432 step_seconds_median~0:10 flops_per_second:number mfu:number
          loss:array loss.4:number memory.predicted_bytes=496 memory.measured_bytes=496
-         memory.activations.measured_bytes=64 memory.optimizer_state.measured_bytes=144)
+         memory.activations.measured_bytes=64 memory.optimizer_state.measured_bytes=144
+         memory.allocator_reported_bytes:null)
 
 napkin_add_cli_test(bench_train_seeds_adamw
   ARGS bench train --dim 8 --layers 3 --batch 5 --steps 3 --optimizer adamw --seed-init 3 --seed-data 4 --json
