@@ -3,6 +3,7 @@
 #include "engine/cuda/cuda_check.h"
 #include "engine/cuda/cuda_kernels.h"
 #include "engine/cuda/cuda_matmul_problem.h"
+#include "engine/cuda/cuda_optimizer_args.h"
 
 #include <cmath>
 #include <cstdio>
@@ -16,23 +17,6 @@ namespace napkin::cuda {
 namespace {
 
 constexpr char kMagic[8] = {'N', 'A', 'P', 'K', 'C', 'R', 'U', '1'}; // the CPU trainer's format
-
-OptimizerArgs optimizerArgs(const CruncherConfig& c, long step) {
-    const OptimizerHyper& h = c.hyper;
-    OptimizerArgs a;
-    a.kind = static_cast<int>(c.optimizer);
-    a.lr = h.learningRate;
-    a.momentum = h.momentum;
-    a.alpha = h.alpha;
-    a.beta1 = h.beta1;
-    a.beta2 = h.beta2;
-    a.eps = h.eps;
-    a.adagradEps = h.adagradEps;
-    a.weightDecay = h.weightDecay;
-    a.biasCorrection1 = 1 - std::pow(h.beta1, static_cast<double>(step));
-    a.biasCorrection2 = 1 - std::pow(h.beta2, static_cast<double>(step));
-    return a;
-}
 
 } // namespace
 
@@ -155,7 +139,7 @@ double CudaCruncherTrainer::step() {
         }
     }
     ++steps_;
-    const OptimizerArgs args = optimizerArgs(config_, steps_);
+    const OptimizerArgs args = optimizerArgsFor(config_, steps_);
     for (std::size_t l = 0; l < weights_.size(); ++l)
         optimizerStep(args, weights_[l].data, weightGrads_[l].data, state1_[l].data, state2_[l].data,
                       weights_[l].count, s);

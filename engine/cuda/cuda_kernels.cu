@@ -1,6 +1,7 @@
 #include "engine/cuda/cuda_kernels.h"
 
 #include "engine/cuda/cuda_check.h"
+#include "engine/cuda/optimizer_update.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -68,33 +69,8 @@ __global__ void optimizerKernel(OptimizerArgs a, float* p, const float* g, float
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (i >= n)
         return;
-    const double gi = g[i];
-    switch (a.kind) {
-    case 0:
-        p[i] = static_cast<float>(p[i] - a.lr * gi);
-        break;
-    case 1:
-        s1[i] = static_cast<float>(a.momentum * s1[i] + gi);
-        p[i] = static_cast<float>(p[i] - a.lr * s1[i]);
-        break;
-    case 2:
-        s1[i] = static_cast<float>(s1[i] + gi * gi);
-        p[i] = static_cast<float>(p[i] - a.lr * gi / sqrt(static_cast<double>(s1[i]) + a.adagradEps));
-        break;
-    case 3:
-        s1[i] = static_cast<float>(a.alpha * s1[i] + (1 - a.alpha) * gi * gi);
-        p[i] = static_cast<float>(p[i] - a.lr * gi / (sqrt(static_cast<double>(s1[i])) + a.eps));
-        break;
-    default: { // 4 adam, 5 adamw
-        double pi = p[i];
-        if (a.kind == 5)
-            pi -= a.lr * a.weightDecay * pi;
-        s1[i] = static_cast<float>(a.beta1 * s1[i] + (1 - a.beta1) * gi);
-        s2[i] = static_cast<float>(a.beta2 * s2[i] + (1 - a.beta2) * gi * gi);
-        const double mHat = s1[i] / a.biasCorrection1, vHat = s2[i] / a.biasCorrection2;
-        p[i] = static_cast<float>(pi - a.lr * mHat / (sqrt(vHat) + a.eps));
-    }
-    }
+    float unused1 = 0, unused2 = 0; // SGD keeps no state, momentum/AdaGrad/RMSProp one
+    updateElement(a, p[i], g[i], s1 ? s1[i] : unused1, s2 ? s2[i] : unused2);
 }
 
 } // namespace

@@ -18,7 +18,7 @@ void fillUniform(void* dst, std::size_t count, ElementType type, std::uint64_t s
 void mseLossAndGradient(const float* y, const float* t, float* dy, double* lossSum, long batch,
                         cudaStream_t stream);
 
-/// The optimizer rules of engine/cpu/optimizer_step.h, one thread per element, arithmetic in double.
+/// The optimizer rules of engine/cpu/optimizer_step.h (optimizer_update.h), one thread per element.
 /// kind: 0 sgd, 1 momentum, 2 adagrad, 3 rmsprop, 4 adam, 5 adamw (OptimizerKind's order).
 struct OptimizerArgs {
     int kind = 0;

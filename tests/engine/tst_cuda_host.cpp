@@ -2,21 +2,26 @@
 // capability, fp8 shape rules, catalog matching and DeviceInfo assembly, the algorithm cache,
 // dtype → cuBLAS type mapping, error-status conversion, and what the registry says without a device.
 #include "engine/backend_registry.h"
+#include "engine/cpu/optimizer_step.h"
 #include "engine/cuda/cublas_types.h"
 #include "engine/cuda/cuda_check.h"
 #include "engine/cuda/cuda_device_query.h"
 #include "engine/cuda/cuda_matmul_rules.h"
+#include "engine/cuda/cuda_optimizer_args.h"
+#include "engine/cuda/optimizer_update.h"
 
 #include <QtTest>
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 using namespace napkin;
 using namespace napkin::cuda;
 
 Q_DECLARE_METATYPE(napkin::BenchDtype)
+Q_DECLARE_METATYPE(napkin::OptimizerKind)
 
 class TestCudaHost : public QObject {
     Q_OBJECT
@@ -35,6 +40,8 @@ private slots:
     void cublasTypes();
     void statusesBecomeExceptions();
     void registryGivesTheRuntimeReason();
+    void kernelUpdateRulesMatchTheCpu_data();
+    void kernelUpdateRulesMatchTheCpu();
 };
 
 void TestCudaHost::dtypeSupport_data() {
@@ -271,6 +278,53 @@ void TestCudaHost::registryGivesTheRuntimeReason() {
     std::string whyNot;
     QVERIFY(makeBackend("cuda", &whyNot) == nullptr);
     QCOMPARE(whyNot, why);
+}
+
+void TestCudaHost::kernelUpdateRulesMatchTheCpu_data() {
+    QTest::addColumn<OptimizerKind>("optimizer");
+    for (OptimizerKind k : allOptimizers())
+        QTest::newRow(std::string(optimizerName(k)).c_str()) << k;
+}
+
+// The optimizer kernel's per-element rule (optimizer_update.h, host-compiled here) against the CPU
+// trainer's applyOptimizerStep, over three steps (Adam's bias corrections change with the step).
+void TestCudaHost::kernelUpdateRulesMatchTheCpu() {
+    QFETCH(OptimizerKind, optimizer);
+    CruncherConfig config;
+    config.optimizer = optimizer;
+    config.hyper.learningRate = 0.03;
+    config.hyper.weightDecay = 0.1;
+    constexpr std::size_t n = 257;
+    std::mt19937_64 rng(11);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::vector<float> p(n), s1(n, 0.0f), s2(n, 0.0f);
+    for (float& x : p)
+        x = normal(rng);
+    const std::vector<float> initial = p;
+    std::vector<float> q = p, t1 = s1, t2 = s2;
+    const int states = stateTensorsPerParameter(optimizer);
+    for (long step = 1; step <= 3; ++step) {
+        std::vector<float> g(n);
+        for (float& x : g)
+            x = normal(rng) * 0.1f;
+        applyOptimizerStep(optimizer, config.hyper, step, p, g,
+                           states > 0 ? std::span<float>(s1) : std::span<float>(),
+                           states > 1 ? std::span<float>(s2) : std::span<float>());
+        const OptimizerArgs args = optimizerArgsFor(config, step);
+        for (std::size_t i = 0; i < n; ++i)
+            updateElement(args, q[i], g[i], t1[i], t2[i]);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        // The same double arithmetic in the same order; only a fused multiply-add may differ (the CPU
+        // library is built with -march=native, and GCC contracts a·b + c there), i.e. a float ulp or so.
+        auto close = [](float a, float b) { return std::fabs(a - b) <= 1e-6f * std::fabs(b) + 1e-12f; };
+        QVERIFY2(close(q[i], p[i]), qPrintable(QString("p[%1]: %2 vs %3").arg(i).arg(q[i]).arg(p[i])));
+        QVERIFY2(states < 1 || close(t1[i], s1[i]),
+                 qPrintable(QString("s1[%1]: %2 vs %3").arg(i).arg(t1[i]).arg(s1[i])));
+        QVERIFY2(states < 2 || close(t2[i], s2[i]),
+                 qPrintable(QString("s2[%1]: %2 vs %3").arg(i).arg(t2[i]).arg(s2[i])));
+    }
+    QVERIFY(q != initial); // the parameters moved
 }
 
 QTEST_APPLESS_MAIN(TestCudaHost)
