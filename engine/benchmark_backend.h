@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,14 @@ public:
         std::vector<double> a, b, c;
     };
     virtual Snapshot snapshot() const = 0;
+    /// Device-timed runs (CUDA events, L2 flushed before each call, outside the timed span): seconds per
+    /// call over `calls` complete runs. nullopt (the default) means "time me with the host's steady
+    /// clock around run()". keepGoing is asked once before the timed runs.
+    virtual std::optional<double> timedRun(int calls, const KeepGoing& keepGoing) {
+        (void)calls;
+        (void)keepGoing;
+        return std::nullopt;
+    }
 };
 
 /// A Cruncher being trained; every buffer it holds is in its ledger().
@@ -47,6 +56,9 @@ public:
     virtual void loadCheckpoint(const std::string& path) = 0;
     /// A copy of the parameters, layer by layer then the head (for tests).
     virtual std::vector<float> parameters() const = 0;
+    /// Bytes the device allocator itself reports these buffers took (CUDA: cudaMemGetInfo before and
+    /// after allocating them, so rounded up to its page size); nullopt where there is no such figure.
+    virtual std::optional<double> allocatorReportedBytes() const { return std::nullopt; }
 };
 
 class BenchmarkBackend {

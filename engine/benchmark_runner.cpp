@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -15,9 +16,13 @@ class Cancelled : public std::exception {};
 
 // Times `calls` complete runs; throws Cancelled when the callback says stop.
 // keepGoing is asked once before the timed region (cheap GEMMs have no panels to ask between).
+// Problems that time themselves on a device (MatmulProblem::timedRun) report device seconds instead.
 double timeRuns(MatmulProblem& problem, int calls, const KeepGoing& keepGoing) {
     if (keepGoing && !keepGoing())
         throw Cancelled();
+    // A GPU problem times itself on the device (events); only its "stop early" answer is asked above.
+    if (const std::optional<double> device = problem.timedRun(calls, {}))
+        return *device;
     const auto start = Clock::now();
     for (int i = 0; i < calls; ++i)
         if (!problem.run(keepGoing))

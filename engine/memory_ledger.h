@@ -52,6 +52,9 @@ class MemoryLedger {
 public:
     /// A zero-filled buffer of `count` floats charged to `tag` (4·count bytes).
     AccountedBuffer allocateFloats(MemoryTag tag, std::size_t count);
+    /// Records `bytes` held outside this ledger's own allocator (a GPU backend's device buffers) under
+    /// `tag`; negative gives them back.
+    void recordExternal(MemoryTag tag, double bytes) { give(tag, bytes); }
     double currentBytes(MemoryTag tag) const { return current_[index(tag)]; }
     double peakBytes(MemoryTag tag) const { return peak_[index(tag)]; }
     /// Sum of current bytes over parameters, gradients, optimizer state and activations (what the

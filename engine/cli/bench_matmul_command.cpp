@@ -95,7 +95,10 @@ int runMatmul(const MatmulOptions& o, bool sizesGiven, std::ostream& out) {
             {"benchmark", "matmul"},
             {"device", deviceJson(sweep.device)},
             {"method",
-             {{"timer", "std::chrono::steady_clock"},
+             {{"timer", sweep.device.backend == "cuda"
+                            ? "CUDA events around each GEMM; L2 flushed (memset of twice its size) before each, "
+                              "outside the timed span"
+                            : "std::chrono::steady_clock"},
               {"warmup", "single runs until two consecutive ones agree within 5% (at most " +
                              std::to_string(run.maxWarmupRuns) + ")"},
               {"repeats", run.repeats},

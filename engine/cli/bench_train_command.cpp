@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <ostream>
 
 namespace napkin::cli {
@@ -91,7 +92,12 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
     const CruncherConfig config = configFrom(o);
     const long steps = wholeOption("--steps", o.steps, 1e7);
     auto backend = backendForDevice(o.device, o.threads);
-    auto trainer = backend->makeCruncherTrainer(config);
+    std::unique_ptr<CruncherTrainer> trainer;
+    try {
+        trainer = backend->makeCruncherTrainer(config);
+    } catch (const std::runtime_error& e) { // a GPU without room for it (out of memory) is an answer, not a crash
+        throw UsageError("--device " + o.device + ": cannot hold this Cruncher: " + e.what());
+    }
     if (!o.resume.empty()) {
         try {
             trainer->loadCheckpoint(o.resume);
@@ -145,6 +151,9 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
             {"loss", losses},
             {"memory", memoryJson(trainer->ledger(), p)},
             {"load_average_1min", loadAverageJson()}};
+        // Next to the ledger, what the device allocator says (cudaMemGetInfo); null on the CPU.
+        const std::optional<double> allocator = trainer->allocatorReportedBytes();
+        doc["memory"]["allocator_reported_bytes"] = allocator ? nlohmann::json(*allocator) : nlohmann::json(nullptr);
         out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
         return 0;
     }

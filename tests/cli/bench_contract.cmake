@@ -21,7 +21,8 @@ napkin_add_cli_test(bench_train_lecture_cruncher
   ARGS bench train --device cpu --dim 4 --layers 2 --batch 2 --steps 5 --optimizer adagrad --precision fp32 --json
   CHECKS flops_per_step=368 flops_per_step_6bp=432 step_seconds_median~0:10 flops_per_second:number mfu:number
          loss:array loss.4:number memory.predicted_bytes=496 memory.measured_bytes=496
-         memory.activations.measured_bytes=64 memory.optimizer_state.measured_bytes=144)
+         memory.activations.measured_bytes=64 memory.optimizer_state.measured_bytes=144
+         memory.allocator_reported_bytes:null)
 
 napkin_add_cli_test(bench_train_seeds_adamw
   ARGS bench train --dim 8 --layers 3 --batch 5 --steps 3 --optimizer adamw --seed-init 3 --seed-data 4 --json
@@ -54,3 +55,16 @@ napkin_add_cli_test(bench_matmul_one_thread
   CHECKS device.threads=1 results.0.ok=ON)
 napkin_add_cli_test(bench_matmul_zero_threads EXPECT_EXIT 2
   ARGS bench matmul --sizes 32 --threads 0 --json CHECKS stderr~--threads)
+
+# --device cuda gives the reason that applies to this build: the CUDA runtime's own when the backend is
+# built (these machines have no GPU: cudaGetDeviceCount fails), "no CUDA backend" when it is not.
+# (Where a GPU is present, napkin-cli runs the sweep instead; the GPU machine builds without tests.)
+if(NAPKIN_HAVE_CUDA)
+  napkin_add_cli_test(bench_matmul_cuda_no_device EXPECT_EXIT 2
+    ARGS bench matmul --device cuda --dtype bf16 --sizes 64 --json CHECKS "stderr~--device cuda: no CUDA device: ")
+  napkin_add_cli_test(bench_train_cuda_no_device EXPECT_EXIT 2
+    ARGS bench train --device cuda --dim 4 --layers 2 --batch 2 --json CHECKS "stderr~--device cuda: no CUDA device: ")
+else()
+  napkin_add_cli_test(bench_matmul_cuda_not_built EXPECT_EXIT 2
+    ARGS bench matmul --device cuda --dtype fp32 --sizes 64 --json CHECKS "stderr~no CUDA backend")
+endif()

@@ -38,6 +38,7 @@ private slots:
     void cancelStopsTheSweep();
     void cancelStopsALongGemmBetweenPanels();
     void cudaIsListedWithAReason();
+    void deviceTimedProblemsReportDeviceSeconds();
 };
 
 void TestCpuMatmul::flopCount_data() {
@@ -98,7 +99,8 @@ void TestCpuMatmul::matchesNaiveReference() {
                 ref += term;
                 scale += std::fabs(term);
             }
-            worst = std::max(worst, static_cast<double>(std::fabs(s.c[static_cast<std::size_t>(i + j * m)] - ref) / scale));
+            worst = std::max(worst, static_cast<double>(
+                                        std::fabs(s.c[static_cast<std::size_t>(i + j * m)] - ref) / scale));
         }
     QVERIFY2(worst <= tolerance, qPrintable(QString("max error %1 > %2").arg(worst).arg(tolerance)));
     // The sampled check the benchmark reports agrees with the full one (it can only be smaller).
@@ -166,7 +168,7 @@ void TestCpuMatmul::cancelStopsALongGemmBetweenPanels() {
 }
 
 void TestCpuMatmul::cudaIsListedWithAReason() {
-    bool sawCpu = false, sawCuda = false;
+    bool sawCpu = false, sawCuda = false, cudaAvailable = false;
     for (const BackendEntry& e : listBackends()) {
         if (e.name == "cpu") {
             sawCpu = true;
@@ -174,17 +176,76 @@ void TestCpuMatmul::cudaIsListedWithAReason() {
         }
         if (e.name == "cuda") {
             sawCuda = true;
-            QVERIFY(!e.available);
-            QVERIFY(!e.unavailableReason.empty());
+            cudaAvailable = e.available;
+            QCOMPARE(e.unavailableReason.empty(), e.available); // a reason exactly when unavailable
         }
     }
     QVERIFY(sawCpu && sawCuda);
     std::string why;
-    QVERIFY(makeBackend("cuda", &why) == nullptr);
-    QVERIFY(QString::fromStdString(why).contains("CUDA"));
+    if (!cudaAvailable) { // no CUDA backend in this build, or no GPU here
+        QVERIFY(makeBackend("cuda", &why) == nullptr);
+        QVERIFY(QString::fromStdString(why).contains("CUDA"));
+    }
     QVERIFY(makeBackend("tpu", &why) == nullptr);
     QVERIFY(QString::fromStdString(why).contains("unknown"));
     QVERIFY(makeBackend("cpu") != nullptr);
+}
+
+namespace {
+// A problem that times itself "on a device": the runner must report its seconds, not the host clock's.
+class DeviceTimedProblem final : public MatmulProblem {
+public:
+    explicit DeviceTimedProblem(int* hostRuns)
+        : hostRuns_(hostRuns) {}
+    bool run(const KeepGoing&) override {
+        ++*hostRuns_;
+        return true;
+    }
+    double maxRelativeError(int, std::uint64_t) const override { return 0; }
+    Snapshot snapshot() const override { return {}; }
+    std::optional<double> timedRun(int calls, const KeepGoing&) override {
+        ++timedCalls;
+        return 0.25 + 0.0 * calls;
+    }
+    int timedCalls = 0;
+
+private:
+    int* hostRuns_;
+};
+
+class DeviceTimedBackend final : public BenchmarkBackend {
+public:
+    DeviceInfo deviceInfo() const override {
+        DeviceInfo d;
+        d.backend = "fake";
+        d.promisedFlopsPerSecond["fp32"] = 2.0 * 1000 * 1000 * 1000 / 0.25 * 4; // MFU 0.25 at 0.25 s
+        return d;
+    }
+    std::string unsupportedReason(BenchDtype) const override { return {}; }
+    std::unique_ptr<MatmulProblem> prepareMatmul(const MatmulCase&, std::uint64_t) override {
+        return std::make_unique<DeviceTimedProblem>(&hostRuns);
+    }
+    std::unique_ptr<CruncherTrainer> makeCruncherTrainer(const CruncherConfig&) override { return nullptr; }
+    int hostRuns = 0;
+};
+} // namespace
+
+void TestCpuMatmul::deviceTimedProblemsReportDeviceSeconds() {
+    DeviceTimedBackend backend;
+    MatmulRunOptions o = quick();
+    o.repeats = 5;
+    o.minSampleSeconds = 0.002;
+    const MatmulSweep sweep = runMatmulSweep(backend, {{1000, 1000, 1000, BenchDtype::fp32}}, o);
+    QCOMPARE(sweep.results.size(), std::size_t{1});
+    const MatmulResult& r = sweep.results[0];
+    QVERIFY2(r.ok, r.error.c_str());
+    QCOMPARE(r.timing.medianSeconds, 0.25);
+    QCOMPARE(r.timing.p20Seconds, 0.25);
+    QCOMPARE(r.callsPerSample, 1);
+    QCOMPARE(r.flopsPerSecond, 2e9 / 0.25);
+    QVERIFY(r.mfu.has_value());
+    QCOMPARE(*r.mfu, 0.25);
+    QCOMPARE(backend.hostRuns, 0); // never timed through run() with the host clock
 }
 
 QTEST_APPLESS_MAIN(TestCpuMatmul)
