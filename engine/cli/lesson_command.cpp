@@ -39,7 +39,7 @@ int runInit(const InitOptions& o, std::ostream& out) {
             curves.push_back({{"scheme", initSchemeKey(curve.scheme)},
                               {"name", initSchemeName(curve.scheme)},
                               {"std_per_layer", curve.stdPerLayer},
-                              {"predicted_growth_per_layer", curve.predictedGrowthPerLayer},
+                              {"predicted_growth_per_layer", jsonNumber(curve.predictedGrowthPerLayer)},
                               {"measured_growth_per_layer", measured},
                               {"fp32_overflow_layer", curve.fp32OverflowLayer < 0
                                                           ? nlohmann::json(nullptr)
