@@ -54,7 +54,7 @@ double truncatedNormalVariance(double c) {
     return 1.0 - 2.0 * c * phi / mass;
 }
 
-InitStdResult runInitStdExperiment(const InitStdConfig& config) {
+InitStdResult runInitStdExperiment(const InitStdConfig& config, const std::function<bool(long)>& keepGoing) {
     if (config.dim < 1 || config.dim > 4096)
         throw std::invalid_argument("dim must be between 1 and 4096");
     if (config.layers < 1 || config.layers > 128)
@@ -85,6 +85,8 @@ InitStdResult runInitStdExperiment(const InitStdConfig& config) {
     Matrix g(D, D), next(B, D);
     const double fp32Max = static_cast<double>(std::numeric_limits<float>::max());
     for (long l = 1; l <= config.layers; ++l) {
+        if (keepGoing && !keepGoing(l - 1))
+            break;
         for (Eigen::Index i = 0; i < g.size(); ++i)
             g.data()[i] = gauss.next();
         for (int s = 0; s < 3; ++s) {

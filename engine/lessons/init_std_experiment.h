@@ -3,6 +3,7 @@
 // layers and measure the standard deviation of the activations after each layer, for three ways of
 // drawing the weights.
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -47,6 +48,8 @@ struct InitStdResult {
 double truncatedNormalVariance(double c);
 
 /// Runs the experiment; throws std::invalid_argument unless 1 ≤ D ≤ 4096, 1 ≤ L ≤ 128, 1 ≤ B ≤ 4096.
-InitStdResult runInitStdExperiment(const InitStdConfig& config);
+/// `keepGoing(layersDone)` returning false stops early (the curves then hold the layers done so far).
+InitStdResult runInitStdExperiment(const InitStdConfig& config,
+                                   const std::function<bool(long)>& keepGoing = {});
 
 } // namespace napkin
