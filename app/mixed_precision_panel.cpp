@@ -58,7 +58,7 @@ MixedPrecisionPanel::MixedPrecisionPanel(QWidget* parent)
     m_chart->setLogY(true);
     m_chart->setLegendCorner(Qt::AlignTop | Qt::AlignRight);
     m_underflows->setAxisLabels(tr("step"), tr("gradient values flushed to 0 in the step"));
-    m_underflows->setLegendCorner(Qt::AlignTop | Qt::AlignLeft);
+    m_underflows->setLegendVisible(false); // the same colours as the loss chart's legend, beside it
     auto* charts = new QHBoxLayout;
     charts->addWidget(m_chart, 3);
     charts->addWidget(m_underflows, 2);

@@ -42,6 +42,11 @@ void SeriesChart::setLegendCorner(Qt::Alignment corner) {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void SeriesChart::setLegendVisible(bool visible) {
+    m_plot->legend->setVisible(visible);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void SeriesChart::setLogY(bool logY) {
     m_logY = logY;
     m_plot->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);

@@ -28,6 +28,7 @@ public:
     void setLogY(bool logY);
     /// Where the legend sits inside the plot (default top left).
     void setLegendCorner(Qt::Alignment corner);
+    void setLegendVisible(bool visible);
     /// Replaces every line; fits the axes; queues one replot.
     void setSeries(const std::vector<ChartSeries>& series);
     const std::vector<ChartSeries>& series() const { return m_series; }
