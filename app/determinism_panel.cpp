@@ -12,7 +12,9 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include <cstring>
+#include <algorithm>
+#include <bit>
+#include <cstdint>
 
 using namespace napkin;
 
@@ -32,7 +34,7 @@ ChartSeries lossSeries(const QString& name, const std::vector<double>& losses, b
 // The first step whose loss differs in any bit, or −1.
 long firstDifference(const std::vector<double>& a, const std::vector<double>& b) {
     for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
-        if (std::memcmp(&a[i], &b[i], sizeof(double)) != 0)
+        if (std::bit_cast<std::uint64_t>(a[i]) != std::bit_cast<std::uint64_t>(b[i]))
             return static_cast<long>(i) + 1;
     return a.size() == b.size() ? -1 : static_cast<long>(std::min(a.size(), b.size())) + 1;
 }

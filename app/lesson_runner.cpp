@@ -1,12 +1,13 @@
 #include "app/lesson_runner.h"
 
-#include <QMetaObject>
-
 #include <exception>
 
 LessonRunner::LessonRunner(QObject* parent)
     : QObject(parent) {
     m_pool.setMaxThreadCount(1);
+    qRegisterMetaType<LessonRunner::Deliver>();
+    // Queued: jobEnded is emitted on the worker, onJobEnded runs on the GUI thread.
+    connect(this, &LessonRunner::jobEnded, this, &LessonRunner::onJobEnded, Qt::QueuedConnection);
 }
 
 LessonRunner::~LessonRunner() {
@@ -36,21 +37,19 @@ void LessonRunner::start(Work work) {
         } catch (...) {
             error = tr("unknown error");
         }
-        // The destructor waits for this job, so `this` is alive here; the queued call is dropped if the
-        // runner is gone by the time the GUI thread gets to it.
-        QMetaObject::invokeMethod(
-            this,
-            [this, deliver = std::move(deliver), error, generation] {
-                const bool stillWanted = m_generation->load() == generation;
-                if (stillWanted) {
-                    if (!error.isEmpty())
-                        emit failed(error);
-                    else if (deliver)
-                        deliver();
-                }
-                if (m_inFlight->fetch_sub(1) == 1)
-                    emit busyChanged(false);
-            },
-            Qt::QueuedConnection);
+        // The destructor waits for this job, so `this` is alive here; a queued call still pending when
+        // the runner is destroyed is dropped with it.
+        emit jobEnded(generation, deliver, error, QPrivateSignal());
     });
+}
+
+void LessonRunner::onJobEnded(quint64 generation, const Deliver& deliver, const QString& error) {
+    if (m_generation->load() == generation) {
+        if (!error.isEmpty())
+            emit failed(error);
+        else if (deliver)
+            deliver();
+    }
+    if (m_inFlight->fetch_sub(1) == 1)
+        emit busyChanged(false);
 }

@@ -10,6 +10,8 @@
 #include <functional>
 #include <memory>
 
+#include <QMetaType>
+
 class LessonRunner : public QObject {
     Q_OBJECT
 public:
@@ -29,9 +31,16 @@ public:
 signals:
     void failed(const QString& message);
     void busyChanged(bool busy);
+    /// Emitted from the worker; queued to the GUI thread (the runner lives there).
+    void jobEnded(quint64 generation, const LessonRunner::Deliver& deliver, const QString& error,
+                  QPrivateSignal);
 
 private:
+    void onJobEnded(quint64 generation, const Deliver& deliver, const QString& error);
+
     std::shared_ptr<std::atomic<quint64>> m_generation = std::make_shared<std::atomic<quint64>>(0);
     std::shared_ptr<std::atomic<int>> m_inFlight = std::make_shared<std::atomic<int>>(0);
     QThreadPool m_pool; // one thread: lesson runs never overlap
 };
+
+Q_DECLARE_METATYPE(LessonRunner::Deliver)
