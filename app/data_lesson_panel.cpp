@@ -66,9 +66,9 @@ DataLessonPanel::DataLessonPanel(QWidget* parent)
     m_megabytes->setSuffix(tr(" MB"));
     m_batch->setRange(1, 512);
     m_batch->setValue(8);
-    m_context->setRange(1, 65536);
+    m_context->setRange(1, 8192);
     m_context->setValue(16);
-    m_batches->setRange(1, 100000);
+    m_batches->setRange(1, 10000);
     m_batches->setValue(1);
     m_seed->setRange(0, 1000000);
     auto* browse = new QPushButton(tr("Browse…"), this);

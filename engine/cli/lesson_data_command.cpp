@@ -43,6 +43,10 @@ int runData(const DataOptions& o, std::ostream& out) {
     const long B = wholeNumberOption("--batch", o.batch, 1, 4096);
     const long L = wholeNumberOption("--context", o.context, 1, 1 << 20);
     const long batches = wholeNumberOption("--batches", o.batches, 1, 100000);
+    // The batch is printed in full: keep the document readable and the copy small.
+    if (static_cast<double>(B) * static_cast<double>(L) > 1048576.0)
+        throw UsageError("--batch × --context: " + std::to_string(B) + "×" + std::to_string(L) +
+                         " tokens is more than the 2^20 this command prints");
     std::optional<double> generated;
     if (!o.generate.empty()) {
         // A demo file of a few hundred MB at most: the lesson's terabytes are sized, not written.

@@ -12,6 +12,10 @@ BatchSampler::BatchSampler(const TokenDataset& dataset, long batch, long context
     , engine_(seed) {
     if (batch < 1 || context < 1)
         throw std::invalid_argument("batch and context length must be at least 1");
+    // A batch is copied out whole: keep it to 2^27 tokens (512 MiB as int32), far above any lesson's.
+    if (static_cast<double>(batch) * static_cast<double>(context) > 134217728.0)
+        throw std::invalid_argument("a batch of " + std::to_string(batch) + "×" + std::to_string(context) +
+                                    " tokens is too large to copy out (at most 2^27 tokens)");
     if (static_cast<std::uint64_t>(context) >= dataset.tokens())
         throw std::invalid_argument("a window of " + std::to_string(context) + " tokens does not fit in " +
                                     dataset.path() + " (" + std::to_string(dataset.tokens()) +

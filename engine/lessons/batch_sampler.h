@@ -20,7 +20,7 @@ struct TokenBatch {
 class BatchSampler {
 public:
     /// Keeps a reference to `dataset` (which must outlive the sampler). Throws std::invalid_argument for
-    /// B or L < 1, or a window that does not fit: L must be less than the file's token count.
+    /// B or L < 1, B·L > 2^27, or a window that does not fit: L must be less than the file's token count.
     BatchSampler(const TokenDataset& dataset, long batch, long context, std::uint64_t seed);
 
     /// Draws the next B offsets and copies their windows out of the mapping.

@@ -53,6 +53,8 @@ napkin_add_cli_test(lesson_data_window_too_long EXPECT_EXIT 2
 napkin_add_cli_test(lesson_data_generate_too_small EXPECT_EXIT 2
   ARGS lesson data --file ${CMAKE_CURRENT_BINARY_DIR}/lesson_tokens_tiny.bin --dtype int32 --generate 3 --json
   CHECKS stderr~--generate)
+napkin_add_cli_test(lesson_data_batch_too_large EXPECT_EXIT 2
+  ARGS lesson data --file x.bin --batch 4096 --context 1000000 --json CHECKS stderr~--batch)
 napkin_add_cli_test(lesson_mixed_precision_bad_recipe EXPECT_EXIT 2
   ARGS lesson mixed-precision --recipes fp32,fp8 --json CHECKS stderr~--recipes)
 napkin_add_cli_test(lesson_mixed_precision_examples_below_batch EXPECT_EXIT 2

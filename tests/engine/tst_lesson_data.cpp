@@ -159,7 +159,9 @@ void TestLessonData::windowLongerThanFile() {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, BatchSampler(data, 1, 100, 0));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, BatchSampler(data, 1, 1000, 0));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, BatchSampler(data, 0, 10, 0));
-    BatchSampler fits(data, 1, 99, 0); // one window: offset 0
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             BatchSampler(data, 1 << 21, 99, 0)); // 2^21·99 > 2^27 tokens
+    BatchSampler fits(data, 1, 99, 0);                            // one window: offset 0
     QCOMPARE(fits.next().offsets.front(), std::uint64_t{0});
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, [&] {
         std::int32_t out[2];
