@@ -25,7 +25,7 @@ InitLessonPanel::InitLessonPanel(QWidget* parent)
     , m_summary(new QLabel(this))
     , m_chart(new SeriesChart(this))
     , m_runner(new LessonRunner(this)) {
-    m_dim->setRange(2, 12); // D = 4 … 4096, powers of two
+    m_dim->setRange(2, 11); // D = 4 … 2048, powers of two (the CLI goes to 4096: L·D² draws take seconds)
     m_dim->setValue(8);
     m_layers->setRange(1, 64);
     m_layers->setValue(10);

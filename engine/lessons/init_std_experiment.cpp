@@ -22,6 +22,22 @@ double populationStd(const Matrix& m) {
 
 constexpr double kTruncation = 3.0; // ±3σ
 
+// Fills `m` with N(0, 1) draws, both Box–Muller values of each pair (the weights are D² draws per layer;
+// GaussianSource keeps only one value per pair so that its state is just the engine's, which a weight
+// matrix does not need). u1 in (0, 1], u2 in [0, 1), each from 53 random bits.
+void fillGaussian(Matrix& m, std::mt19937_64& engine) {
+    double* p = m.data();
+    const Eigen::Index n = m.size();
+    for (Eigen::Index i = 0; i < n; i += 2) {
+        const double u1 = (static_cast<double>(engine() >> 11) + 1.0) * 0x1.0p-53;
+        const double u2 = static_cast<double>(engine() >> 11) * 0x1.0p-53;
+        const double r = std::sqrt(-2.0 * std::log(u1)), a = 2.0 * std::numbers::pi * u2;
+        p[i] = r * std::cos(a);
+        if (i + 1 < n)
+            p[i + 1] = r * std::sin(a);
+    }
+}
+
 } // namespace
 
 std::string_view initSchemeName(InitScheme scheme) {
@@ -87,8 +103,7 @@ InitStdResult runInitStdExperiment(const InitStdConfig& config, const std::funct
     for (long l = 1; l <= config.layers; ++l) {
         if (keepGoing && !keepGoing(l - 1))
             break;
-        for (Eigen::Index i = 0; i < g.size(); ++i)
-            g.data()[i] = gauss.next();
+        fillGaussian(g, gauss.engine());
         for (int s = 0; s < 3; ++s) {
             InitStdCurve& curve = result.curves[static_cast<std::size_t>(s)];
             auto& hs = h[static_cast<std::size_t>(s)];
