@@ -2,6 +2,7 @@
 #include "app/number_formats_page.h"
 #include "app/tensor_page.h"
 #include "app/benchmarks_page.h"
+#include "app/training_page.h"
 
 #include "app/accounting_page.h"
 #include "app/chart_export.h"
@@ -24,6 +25,7 @@ MainWindow::MainWindow(QWidget* parent)
     pages->addTab(new NumberFormatsPage(pages), tr("Number formats"));
     pages->addTab(new TensorPage(pages), tr("Tensor layout"));
     pages->addTab(new BenchmarksPage(pages), tr("Benchmarks"));
+    pages->addTab(new TrainingPage(pages), tr("Training"));
     setCentralWidget(pages);
     resize(1200, 800);
     addFileMenu();

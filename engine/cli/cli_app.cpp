@@ -5,6 +5,7 @@
 #include "engine/cli/dtype_command.h"
 #include "engine/cli/number_option.h"
 #include "engine/cli/tensor_command.h"
+#include "engine/cli/lesson_command.h"
 
 #include <CLI/CLI.hpp>
 
@@ -34,6 +35,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     commands.push_back(addBenchCommand(app));
     commands.push_back(addDtypeCommand(app));
     commands.push_back(addTensorCommand(app));
+    commands.push_back(addLessonCommand(app));
 
     std::vector<std::string> reversed(args.rbegin(), args.rend()); // CLI11 consumes from the back
     try {
