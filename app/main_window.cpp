@@ -21,9 +21,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_pages = pages;
     m_accounting = new AccountingPage(pages);
     pages->addTab(m_accounting, tr("Accounting"));
-    pages->addTab(new NumberFormatsPage(pages), tr("Number formats"));
-    pages->addTab(new TensorPage(pages), tr("Tensor layout"));
-    pages->addTab(new BenchmarksPage(pages), tr("Benchmarks"));
+    m_formats = new NumberFormatsPage(pages);
+    m_tensor = new TensorPage(pages);
+    m_benchmarks = new BenchmarksPage(pages);
+    pages->addTab(m_formats, tr("Number formats"));
+    pages->addTab(m_tensor, tr("Tensor layout"));
+    pages->addTab(m_benchmarks, tr("Benchmarks"));
     setCentralWidget(pages);
     resize(1200, 800);
     addFileMenu();
@@ -34,6 +37,7 @@ MainWindow::MainWindow(QWidget* parent)
 
 void MainWindow::addFileMenu() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    addScenarioActions(file);
     QAction* memory = file->addAction(tr("Export &memory chart as PNG…"));
     connect(memory, &QAction::triggered, this, [this] { exportChart(false); });
     QAction* flops = file->addAction(tr("Export &FLOP chart as PNG…"));
