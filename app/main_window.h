@@ -40,6 +40,10 @@ private:
     void exportCurrentPage();
 
     void addScenarioActions(QMenu* file);
+    // main_window_export.cpp: clipboard, the numbers behind the charts, the file-type filter.
+    void addExportActions(QMenu* file);
+    void exportChartData(int chart);
+    QString imageFileFilter() const;
     void rebuildRecentMenu();
     void showMessage(const QString& title, const QString& text);
 

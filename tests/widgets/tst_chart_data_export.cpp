@@ -1,0 +1,67 @@
+// The numbers behind the charts as CSV and JSON: the lecture's Cruncher (D=4, 2 layers, batch 2,
+// AdaGrad, fp32) must come out as its hand-computed bytes and FLOPs, in base units, with formulas.
+#include "app/accounting_page.h"
+#include "app/chart_data_export.h"
+#include "app/number_formats_page.h"
+#include "app/presets.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+class TestChartDataExport : public QObject {
+    Q_OBJECT
+private slots:
+    void memoryCruncher();
+    void flopsCruncher();
+    void formatRanges();
+};
+
+void TestChartDataExport::memoryCruncher() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("cruncher")));
+    const QString csv = QString::fromUtf8(memoryChartCsv(page.memoryChart()->data()));
+    QVERIFY2(csv.startsWith(QStringLiteral("series,name,value,unit,formula\n")), qPrintable(csv));
+    QVERIFY2(csv.contains(QStringLiteral("memory,parameters,144,bytes,")),
+             qPrintable(csv));                                                          // 36 params × 4 B
+    QVERIFY2(csv.contains(QStringLiteral("memory,total,496,bytes,")), qPrintable(csv)); // 4 · 124
+    const QJsonObject json = QJsonDocument::fromJson(memoryChartJson(page.memoryChart()->data())).object();
+    QCOMPARE(json[QStringLiteral("total")].toDouble(), 496.0);
+    QCOMPARE(json[QStringLiteral("segments")].toArray().size(), 5);
+    QCOMPARE(json[QStringLiteral("segments")].toArray()[0].toObject()[QStringLiteral("value")].toDouble(),
+             144.0);
+    QVERIFY(!json[QStringLiteral("segments")]
+                 .toArray()[0]
+                 .toObject()[QStringLiteral("formula")]
+                 .toString()
+                 .isEmpty());
+    QCOMPARE(json[QStringLiteral("capacity")].toDouble(), 80e9);
+}
+
+void TestChartDataExport::flopsCruncher() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("cruncher")));
+    const QJsonObject json = QJsonDocument::fromJson(flopChartJson(page.flopChart()->data())).object();
+    const QJsonArray phases = json[QStringLiteral("phases")].toArray();
+    QVERIFY(phases.size() >= 2);
+    QCOMPARE(phases[0].toObject()[QStringLiteral("value")].toDouble(), 144.0); // 2 · 2 · 36
+    QCOMPARE(phases[1].toObject()[QStringLiteral("value")].toDouble(), 288.0); // 4 · 2 · 36
+    const QString csv = QString::fromUtf8(flopChartCsv(page.flopChart()->data()));
+    QVERIFY2(csv.contains(QStringLiteral("phase,forward,144,FLOPs,")), qPrintable(csv));
+}
+
+void TestChartDataExport::formatRanges() {
+    NumberFormatsPage page;
+    const QString csv = QString::fromUtf8(rangeChartCsv(page.rangeChart()->bars()));
+    QVERIFY2(csv.contains(QStringLiteral(",448\n")), qPrintable(csv));   // fp8 E4M3 largest finite
+    QVERIFY2(csv.contains(QStringLiteral(",57344\n")), qPrintable(csv)); // fp8 E5M2
+    QVERIFY2(csv.contains(QStringLiteral(",65504\n")), qPrintable(csv)); // fp16
+    const QJsonArray formats = QJsonDocument::fromJson(rangeChartJson(page.rangeChart()->bars()))
+                                   .object()[QStringLiteral("formats")]
+                                   .toArray();
+    QCOMPARE(formats.size(), 5);
+}
+
+QTEST_MAIN(TestChartDataExport)
+#include "tst_chart_data_export.moc"
