@@ -253,6 +253,9 @@ void readFormats(const Section& s, FormatsScenario& f) {
         pinned->whole("bits", bits, 0, 0xffffffffL);
         f.pinnedFormat = format;
         f.pinnedBits = maskFloatBits(format, static_cast<std::uint32_t>(bits));
+        // The page shows the pattern's value as the value typed; a hand-edited file cannot make them
+        // disagree.
+        f.value = decodeFloat(format, f.pinnedBits);
     }
 }
 

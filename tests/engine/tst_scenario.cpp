@@ -41,11 +41,11 @@ Scenario everyFieldChanged() {
     in.attention = AttentionMask::full;
     s.accounting.binaryUnits = true;
     s.accounting.preset = "gpt2-small";
-    s.formats.value = 1e-8;
+    s.formats.value = 3.140625; // what the pinned bf16 pattern holds
     s.formats.saturate = true;
     s.formats.tensorShape = "12288*4, 12288";
     s.formats.pinnedFormat = FloatFormat::bf16;
-    s.formats.pinnedBits = 0x7fc1;
+    s.formats.pinnedBits = 0x4049;
     s.tensor.shape = "2,4,6";
     s.tensor.dtype = "bf16";
     s.tensor.expression = "x.view(2, 4, 2, 3).transpose(1, 2)";
@@ -80,6 +80,7 @@ private slots:
     void refused();
     void everyTruncationIsRefused();
     void unknownKeysWarnButLoad();
+    void pinnedPatternSetsTheValue();
 };
 
 void TestScenario::roundTripKeepsEveryField() {
@@ -273,6 +274,19 @@ void TestScenario::unknownKeysWarnButLoad() {
     QCOMPARE(p.warnings.size(), std::size_t(2));
     QCOMPARE(QString::fromStdString(p.warnings[0]), QStringLiteral("colour: unknown key, ignored"));
     QCOMPARE(QString::fromStdString(p.warnings[1]), QStringLiteral("tensor.zoom: unknown key, ignored"));
+}
+
+// The page shows a pinned pattern's value; a hand-edited file whose value disagrees gets the pattern's.
+void TestScenario::pinnedPatternSetsTheValue() {
+    const ScenarioParse p =
+        parseScenario(file(R"(, "formats": {"value": 5, "pinned": {"format": "fp16", "bits": 15360}})"));
+    QVERIFY2(p.ok(), p.error.c_str());
+    QCOMPARE(p.scenario->formats.value, 1.0); // fp16 0x3c00
+    QCOMPARE(p.scenario->formats.pinnedBits, std::uint32_t(0x3c00));
+    const ScenarioParse masked =
+        parseScenario(file(R"(, "formats": {"pinned": {"format": "fp8-e4m3", "bits": 65535}})"));
+    QVERIFY2(masked.ok(), masked.error.c_str());
+    QCOMPARE(masked.scenario->formats.pinnedBits, std::uint32_t(0xff)); // 8 bits kept
 }
 
 QTEST_GUILESS_MAIN(TestScenario)

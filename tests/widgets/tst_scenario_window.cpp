@@ -55,11 +55,11 @@ Scenario everyControlChanged() {
     in.attention = AttentionMask::full;
     s.accounting.binaryUnits = true;
     s.accounting.preset = "gpt2-small";
-    s.formats.value = 1e-8;
+    s.formats.value = 3.140625; // what the pinned bf16 pattern holds
     s.formats.saturate = true;
     s.formats.tensorShape = "12288*4, 12288";
     s.formats.pinnedFormat = FloatFormat::bf16;
-    s.formats.pinnedBits = 0x7fc1;
+    s.formats.pinnedBits = 0x4049;
     s.tensor.shape = "2,4,6";
     s.tensor.dtype = "bf16";
     s.tensor.expression = "x.view(2, 4, 2, 3).transpose(1, 2)";
@@ -134,7 +134,7 @@ void TestScenarioWindow::applyMovesTheRealControls() {
     QCOMPARE(c->dimField()->value(), 1024.0); // a hidden row (cruncher's width) is kept too
     QCOMPARE(c->gpuBox()->currentData().toString(), QStringLiteral("A100-SXM"));
     QCOMPARE(w.accountingPage()->presetBox()->currentData().toString(), QStringLiteral("gpt2-small"));
-    QCOMPARE(w.numberFormatsPage()->valueEdit()->text(), QStringLiteral("1e-08"));
+    QCOMPARE(w.numberFormatsPage()->valueEdit()->text(), QStringLiteral("3.140625"));
     QCOMPARE(w.numberFormatsPage()->shapeEdit()->text(), QStringLiteral("12288*4, 12288"));
     QCOMPARE(w.tensorPage()->evaluation().steps.size(), std::size_t(3));
     QCOMPARE(w.findChild<QTabWidget*>()->currentWidget(), static_cast<QWidget*>(w.tensorPage()));
