@@ -104,7 +104,7 @@ QString MainWindow::openScenario(const QString& path) {
 }
 
 QString MainWindow::saveScenario(const QString& path) {
-    const QString error = saveScenarioFile(scenario(), path);
+    QString error = saveScenarioFile(scenario(), path);
     if (!error.isEmpty())
         return error;
     setWindowFilePath(path);
