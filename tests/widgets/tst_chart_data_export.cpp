@@ -2,21 +2,42 @@
 // AdaGrad, fp32) must come out as its hand-computed bytes and FLOPs, in base units, with formulas.
 #include "app/accounting_page.h"
 #include "app/chart_data_export.h"
+#include "app/main_window.h"
 #include "app/number_formats_page.h"
 #include "app/presets.h"
 
+#include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QStandardPaths>
 #include <QtTest>
 
 class TestChartDataExport : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); } // the window reads QSettings
     void memoryCruncher();
     void flopsCruncher();
     void formatRanges();
+    void copyChartToClipboard();
 };
+
+// File > Copy memory chart: a 2× picture (3200 × 1800 device pixels) for pasting into slides.
+void TestChartDataExport::copyChartToClipboard() {
+    MainWindow w;
+    QGuiApplication::clipboard()->clear();
+    QAction* copy = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->text() == QStringLiteral("&Copy memory chart"))
+            copy = a;
+    QVERIFY(copy);
+    copy->trigger();
+    const QPixmap pixmap = QGuiApplication::clipboard()->pixmap();
+    QCOMPARE(pixmap.size(), QSize(3200, 1800));
+}
 
 void TestChartDataExport::memoryCruncher() {
     AccountingPage page;
