@@ -13,6 +13,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
 #include <QSpinBox>
@@ -220,6 +221,16 @@ void TestScenarioWindow::recentFilesNewestFirst() {
     QCOMPARE(recent.first(), saved.at(3));
     QCOMPARE(recent.at(1), saved.at(0));
     QCOMPARE(recent.count(saved.at(3)), 1);
+    // The File menu lists them; choosing one opens it.
+    QMenu* menu = nullptr;
+    for (QMenu* m : w.findChildren<QMenu*>())
+        if (m->title() == QStringLiteral("Open &recent"))
+            menu = m;
+    QVERIFY(menu);
+    QCOMPARE(menu->actions().size(), RecentFiles::kMaximum);
+    QCOMPARE(menu->actions().at(1)->toolTip(), saved.at(0));
+    menu->actions().at(1)->trigger();
+    QCOMPARE(w.windowFilePath(), saved.at(0));
 }
 
 // QSaveFile: the old file is replaced only by a complete new one.
