@@ -1,13 +1,16 @@
 // MainWindow's export actions beyond the picture files: charts to the clipboard, and the numbers
 // behind each chart as CSV or JSON (chosen by the extension).
 #include "app/accounting_page.h"
+#include "app/benchmarks_page.h"
 #include "app/chart_data_export.h"
 #include "app/chart_export.h"
 #include "app/main_window.h"
 #include "app/number_formats_page.h"
 #include "widgets/dynamic_range_chart.h"
 #include "widgets/flop_chart.h"
+#include "widgets/loss_chart.h"
 #include "widgets/memory_chart.h"
+#include "widgets/throughput_chart.h"
 
 #include <QAction>
 #include <QApplication>
@@ -37,6 +40,27 @@ void MainWindow::addExportActions(QMenu* file) {
     connect(copyFlops, &QAction::triggered, this, [this] {
         QApplication::clipboard()->setPixmap(m_accounting->flopChart()->render(1600, 900, 2.0));
     });
+    // The other pages' charts on their own, as the accounting charts above (the page export has them too).
+    QMenu* charts = file->addMenu(tr("Export &other chart"));
+    const QList<std::pair<QString, QString>> others{
+        {tr("Number-format ranges…"), QStringLiteral("ranges.png")},
+        {tr("Matmul throughput…"), QStringLiteral("throughput.png")},
+        {tr("Training loss…"), QStringLiteral("loss.png")}};
+    for (int i = 0; i < others.size(); ++i) {
+        QAction* action = charts->addAction(others[i].first);
+        connect(action, &QAction::triggered, this, [this, i, name = others[i].second] {
+            const QString path =
+                QFileDialog::getSaveFileName(this, tr("Export chart"), name, imageFileFilter());
+            if (path.isEmpty())
+                return;
+            QCustomPlot* plot = i == 0   ? m_formats->rangeChart()->plot()
+                                : i == 1 ? m_benchmarks->throughputChart()->plot()
+                                         : m_benchmarks->lossChart()->plot();
+            const QString error = exportPlotFile(*plot, path, QSize(1600, 900), 2.0);
+            if (!error.isEmpty())
+                QMessageBox::warning(this, tr("Export chart"), error);
+        });
+    }
     QMenu* numbers = file->addMenu(tr("Export chart &numbers"));
     const QStringList names{tr("Memory chart (CSV or JSON)…"), tr("FLOP chart (CSV or JSON)…"),
                             tr("Number-format ranges (CSV or JSON)…")};

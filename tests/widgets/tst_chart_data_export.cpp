@@ -1,10 +1,15 @@
 // The numbers behind the charts as CSV and JSON: the lecture's Cruncher (D=4, 2 layers, batch 2,
 // AdaGrad, fp32) must come out as its hand-computed bytes and FLOPs, in base units, with formulas.
 #include "app/accounting_page.h"
+#include "app/benchmarks_page.h"
 #include "app/chart_data_export.h"
+#include "app/chart_export.h"
 #include "app/main_window.h"
 #include "app/number_formats_page.h"
 #include "app/presets.h"
+#include "widgets/dynamic_range_chart.h"
+#include "widgets/loss_chart.h"
+#include "widgets/throughput_chart.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -13,6 +18,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QtTest>
 
 class TestChartDataExport : public QObject {
@@ -23,7 +29,41 @@ private slots:
     void flopsCruncher();
     void formatRanges();
     void copyChartToClipboard();
+    void otherChartsAsFiles_data();
+    void otherChartsAsFiles();
 };
+
+void TestChartDataExport::otherChartsAsFiles_data() {
+    QTest::addColumn<int>("chart");
+    QTest::addColumn<QString>("suffix");
+    QTest::addColumn<QByteArray>("magic");
+    for (int chart = 0; chart < 3; ++chart) {
+        QTest::addRow("chart %d png", chart) << chart << "png" << QByteArray("\x89PNG", 4);
+        QTest::addRow("chart %d svg", chart) << chart << "svg" << QByteArray("<?xml");
+        QTest::addRow("chart %d pdf", chart) << chart << "pdf" << QByteArray("%PDF-");
+    }
+}
+
+// File > Export other chart: the number-format ranges, throughput and loss charts in every format.
+void TestChartDataExport::otherChartsAsFiles() {
+    QFETCH(int, chart);
+    QFETCH(QString, suffix);
+    QFETCH(QByteArray, magic);
+    NumberFormatsPage formats;
+    BenchmarksPage benchmarks;
+    QCustomPlot* plot = chart == 0   ? formats.rangeChart()->plot()
+                        : chart == 1 ? benchmarks.throughputChart()->plot()
+                                     : benchmarks.lossChart()->plot();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("chart.") + suffix);
+    QCOMPARE(exportPlotFile(*plot, path, QSize(640, 360), 2.0), QString());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    QVERIFY2(bytes.startsWith(magic), bytes.left(16).constData());
+    QVERIFY(bytes.size() > 1000);
+    QVERIFY(!exportPlotFile(*plot, dir.filePath(QStringLiteral("chart.gif")), QSize(640, 360)).isEmpty());
+}
 
 // File > Copy memory chart: a 2× picture (3200 × 1800 device pixels) for pasting into slides.
 void TestChartDataExport::copyChartToClipboard() {
