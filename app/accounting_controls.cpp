@@ -135,19 +135,10 @@ AccountingControls::AccountingControls(QWidget* parent)
     connect(m_tokensOn, &QCheckBox::toggled, m_tokens, &QWidget::setEnabled);
     connect(m_mfu, &QDoubleSpinBox::valueChanged, this, &AccountingControls::emitChanged);
 
-    // Every kind's fields start with sensible values (GPT-2 small, the lecture's Cruncher).
-    m_dModel->setValue(768);
-    m_heads->setValue(12);
-    m_vocab->setValue(50257);
-    m_seq->setValue(1024);
-    m_ffn->setValue(4);
-    AccountingInput defaults;
-    defaults.model.parameters = 1e9;
-    defaults.model.dim = 4;
-    defaults.model.layers = 2;
-    defaults.model.out = 8;
-    defaults.trainingTokens = 20e9;
-    setInput(defaults);
+    // Every kind's fields start with sensible values (GPT-2 small, the lecture's Cruncher), hidden rows
+    // included: setInput() fills only the selected kind's rows, which left D, L and K at 0 (out of
+    // range, so a saved scenario could not be read back). One source: the engine's fresh scenario.
+    setFieldValues(AccountingScenario{});
 }
 
 NumberField* AccountingControls::makeField(double minimum, double maximum, const QString& tip) {

@@ -2,6 +2,7 @@
 // Every input of the accounting engine as a keyboard-operable control. Shows an AccountingInput
 // through setInput() and emits inputChanged() when the user changes anything.
 #include "engine/accounting.h"
+#include "engine/scenario.h"
 
 #include <QWidget>
 
@@ -21,6 +22,11 @@ public:
     napkin::AccountingInput input() const;
     /// Shows `input` in every control without emitting inputChanged.
     void setInput(const napkin::AccountingInput& input);
+    /// Every field for a scenario file: unlike input(), also the sizes of the model kinds not shown
+    /// and the tokens field while "count totals" is off (page_scenarios.cpp).
+    napkin::AccountingScenario fieldValues() const;
+    /// Shows every field of `values` (the units and preset are the page's) without emitting inputChanged.
+    void setFieldValues(const napkin::AccountingScenario& values);
 
     // The controls themselves, for tests and for the page's tab order.
     QComboBox* modelKindBox() const { return m_kind; }

@@ -3,7 +3,9 @@
 // right. Every change recomputes synchronously (the engine takes microseconds) and updates all three.
 #include "engine/accounting.h"
 #include "engine/quantity_format.h"
+#include "engine/scenario.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <optional>
@@ -30,6 +32,11 @@ public:
     /// The last valid result (what the charts show), and the current validation error (empty when valid).
     const std::optional<napkin::AccountingResult>& lastResult() const { return m_result; }
     QString lastError() const { return m_error; }
+
+    /// Every control of the page, for a scenario file; and back (page_scenarios.cpp). Applying
+    /// recomputes once; an unknown preset id is shown as no preset and returned as a warning.
+    napkin::AccountingScenario scenario() const;
+    QStringList applyScenario(const napkin::AccountingScenario& scenario);
 
     void saveSettings(QSettings& settings) const;
     void restoreSettings(const QSettings& settings);

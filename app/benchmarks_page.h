@@ -3,7 +3,9 @@
 // BenchmarkService off the GUI thread; throughput against size with the promised peak, the loss curve,
 // predicted against measured memory, and the numbers exported as PNG, CSV and JSON.
 #include "app/benchmark_service.h"
+#include "engine/scenario.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <map>
@@ -27,6 +29,11 @@ class BenchmarksPage : public QWidget {
 public:
     explicit BenchmarksPage(QWidget* parent = nullptr);
     ~BenchmarksPage() override;
+
+    /// Every control of the page, for a scenario file; and back (page_scenarios.cpp). A device that is
+    /// not available here, or a type without a tick box, is left as it was and returned as a warning.
+    napkin::BenchmarksScenario scenario() const;
+    QStringList applyScenario(const napkin::BenchmarksScenario& scenario);
 
     BenchmarkService* service() const { return m_service; }
     ThroughputChart* throughputChart() const { return m_throughput; }

@@ -3,6 +3,7 @@
 #include "app/accounting_page.h"
 #include "widgets/flop_chart.h"
 #include "widgets/memory_chart.h"
+#include "widgets/plot_export.h"
 
 #include <QCoreApplication>
 #include <QPixmap>
@@ -40,6 +41,46 @@ QString savePngAtomically(const QPixmap& pixmap, const QString& path) {
         return QCoreApplication::translate("ChartExport", "%1: %2").arg(path, file.errorString());
     if (!pixmap.save(&file, "PNG"))
         return QCoreApplication::translate("ChartExport", "%1: could not encode PNG").arg(path);
+    if (!file.commit())
+        return QCoreApplication::translate("ChartExport", "%1: %2").arg(path, file.errorString());
+    return {};
+}
+
+namespace {
+
+QString unknownFormat(const QString& path) {
+    return QCoreApplication::translate("ChartExport", "%1: the name must end in .png, .svg or .pdf")
+        .arg(path);
+}
+
+} // namespace
+
+QString exportPlotFile(QCustomPlot& plot, const QString& path, QSize size, double scale) {
+    const std::optional<ImageFormat> format = imageFormatForPath(path);
+    if (!format)
+        return unknownFormat(path);
+    const QByteArray bytes = renderPlot(plot, *format, size, scale);
+    if (bytes.isEmpty())
+        return QCoreApplication::translate("ChartExport", "%1: could not render the chart").arg(path);
+    return saveBytesAtomically(bytes, path);
+}
+
+QString exportWidgetFile(QWidget& widget, const QString& path, QSize size, double scale) {
+    const std::optional<ImageFormat> format = imageFormatForPath(path);
+    if (!format)
+        return unknownFormat(path);
+    const QByteArray bytes = renderWidget(widget, *format, size, scale);
+    if (bytes.isEmpty())
+        return QCoreApplication::translate("ChartExport", "%1: could not render the page").arg(path);
+    return saveBytesAtomically(bytes, path);
+}
+
+QString saveBytesAtomically(const QByteArray& bytes, const QString& path) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QCoreApplication::translate("ChartExport", "%1: %2").arg(path, file.errorString());
+    if (file.write(bytes) != bytes.size())
+        return QCoreApplication::translate("ChartExport", "%1: %2").arg(path, file.errorString());
     if (!file.commit())
         return QCoreApplication::translate("ChartExport", "%1: %2").arg(path, file.errorString());
     return {};

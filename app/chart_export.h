@@ -4,6 +4,7 @@
 #include <QString>
 
 class AccountingPage;
+class QCustomPlot;
 class QPixmap;
 class QWidget;
 
@@ -18,3 +19,11 @@ QString exportWidgetPng(QWidget& widget, const QString& path, QSize size, double
 
 /// Writes `pixmap` as PNG through QSaveFile. Returns an error message, or an empty string.
 QString savePngAtomically(const QPixmap& pixmap, const QString& path);
+
+/// A chart (any page's QCustomPlot) to `path` in the format its extension names (.png, .svg, .pdf),
+/// through QSaveFile. Returns an error message, or an empty string.
+QString exportPlotFile(QCustomPlot& plot, const QString& path, QSize size, double scale = 1.0);
+/// A whole page to `path` in the format its extension names, through QSaveFile.
+QString exportWidgetFile(QWidget& widget, const QString& path, QSize size, double scale = 1.0);
+/// Writes `bytes` through QSaveFile: the old file stays whole until the new one is complete.
+QString saveBytesAtomically(const QByteArray& bytes, const QString& path);

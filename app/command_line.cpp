@@ -16,16 +16,24 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
     parser.setApplicationDescription(tr("Napkin: deep-learning resource accounting, made visible."));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")}, tr("Show this help."));
     const QCommandLineOption version(QStringLiteral("version"), tr("Show the version."));
-    const QCommandLineOption exportOption(QStringLiteral("export"), tr("Render a chart to FILE.png without a window and exit."),
-                                          tr("FILE"));
-    const QCommandLineOption page(QStringLiteral("page"), tr("Page to export: memory or flops (accounting charts), formats or tensor (whole pages)."), tr("PAGE"),
-                                  QStringLiteral("memory"));
+    const QCommandLineOption exportOption(
+        QStringLiteral("export"),
+        tr("Render a chart or page to FILE without a window and exit; .png, .svg or .pdf."), tr("FILE"));
+    const QCommandLineOption page(QStringLiteral("page"),
+                                  tr("Page to export: memory or flops (accounting charts), formats, tensor "
+                                     "or benchmarks (whole pages)."),
+                                  tr("PAGE"), QStringLiteral("memory"));
     const QCommandLineOption preset(QStringLiteral("preset"), tr("Scenario to export: %1.").arg(presetIdList()), tr("NAME"));
     const QCommandLineOption width(QStringLiteral("width"), tr("Width in pixels (default 1600)."), tr("W"), QStringLiteral("1600"));
     const QCommandLineOption height(QStringLiteral("height"), tr("Height in pixels (default 900)."), tr("H"), QStringLiteral("900"));
     const QCommandLineOption scale(QStringLiteral("scale"), tr("Device pixels per pixel, e.g. 2 for slides (default 1)."),
                                    tr("S"), QStringLiteral("1"));
-    parser.addOptions({help, version, exportOption, page, preset, width, height, scale});
+    const QCommandLineOption scenario(
+        QStringLiteral("scenario"), tr("Scenario file to open or export (as saved by File > Save scenario)."),
+        tr("FILE"));
+    parser.addOptions({help, version, exportOption, page, preset, width, height, scale, scenario});
+    parser.addPositionalArgument(QStringLiteral("scenario.json"), tr("A scenario file to open."),
+                                 QStringLiteral("[scenario.json]"));
 
     CommandLineResult result;
     if (!parser.parse(arguments)) {
@@ -43,13 +51,23 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
         o.action = CommandLine::Action::showVersion;
         return result;
     }
-    if (!parser.positionalArguments().isEmpty()) {
-        result.error = tr("unexpected argument '%1'").arg(parser.positionalArguments().first());
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1) {
+        result.error = tr("unexpected argument '%1': give one scenario file").arg(positional.at(1));
+        return result;
+    }
+    if (!positional.isEmpty() && parser.isSet(scenario)) {
+        result.error = tr("unexpected argument '%1': --scenario is already given").arg(positional.first());
+        return result;
+    }
+    o.scenarioPath = parser.isSet(scenario) ? parser.value(scenario) : positional.value(0);
+    if (parser.isSet(scenario) && o.scenarioPath.isEmpty()) {
+        result.error = tr("--scenario: needs a file name");
         return result;
     }
     o.page = parser.value(page);
     const QStringList pages{QStringLiteral("memory"), QStringLiteral("flops"), QStringLiteral("formats"),
-                            QStringLiteral("tensor")};
+                            QStringLiteral("tensor"), QStringLiteral("benchmarks")};
     if (!pages.contains(o.page)) {
         result.error = tr("--page: unknown page '%1'; known: %2").arg(o.page, pages.join(QStringLiteral(", ")));
         return result;
@@ -57,6 +75,11 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
     o.preset = parser.value(preset);
     if (!o.preset.isEmpty() && o.page != QStringLiteral("memory") && o.page != QStringLiteral("flops")) {
         result.error = tr("--preset: presets set the accounting page; --page %1 has none").arg(o.page);
+        return result;
+    }
+    if (!o.preset.isEmpty() && !o.scenarioPath.isEmpty()) {
+        result.error =
+            tr("--preset: a scenario file sets the accounting page too; give --preset or --scenario");
         return result;
     }
     if (!o.preset.isEmpty() && !findPreset(o.preset)) {
@@ -84,6 +107,15 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
     if (parser.isSet(exportOption)) {
         o.action = CommandLine::Action::exportChart;
         o.exportPath = parser.value(exportOption);
+        const QString suffix = o.exportPath.section(QLatin1Char('.'), -1).toLower();
+        if (!o.exportPath.contains(QLatin1Char('.')) ||
+            !QStringList{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")}.contains(
+                suffix)) {
+            result.error =
+                tr("--export: '%1' must end in .png, .svg or .pdf (the format is chosen by the extension)")
+                    .arg(o.exportPath);
+            return result;
+        }
     }
     return result;
 }

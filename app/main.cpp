@@ -1,15 +1,10 @@
-#include "app/accounting_page.h"
-#include "app/chart_export.h"
 #include "app/command_line.h"
+#include "app/headless_export.h"
 #include "app/main_window.h"
-#include "app/number_formats_page.h"
-#include "app/tensor_page.h"
-#include "app/presets.h"
 
 #include <QApplication>
 
 #include <cstdio>
-#include <memory>
 
 int main(int argc, char** argv) {
     // Parse before QApplication exists: --help, --version and bad arguments need no display, and a
@@ -39,32 +34,15 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("Napkin"));
     QApplication::setOrganizationName(QStringLiteral("Napkin"));
     QApplication::setApplicationVersion(QStringLiteral(NAPKIN_VERSION));
-    if (headless && (cl.page == QStringLiteral("formats") || cl.page == QStringLiteral("tensor"))) {
-        std::unique_ptr<QWidget> page;
-        if (cl.page == QStringLiteral("formats"))
-            page = std::make_unique<NumberFormatsPage>();
-        else
-            page = std::make_unique<TensorPage>();
-        const QString error = exportWidgetPng(*page, cl.exportPath, cl.size, cl.scale);
-        if (!error.isEmpty()) {
-            std::fprintf(stderr, "napkin: --export: %s\n", qPrintable(error));
-            return 1;
-        }
-        return 0;
-    }
     if (headless) {
-        AccountingPage page;
-        if (!cl.preset.isEmpty())
-            page.applyPreset(*findPreset(cl.preset));
-        const QString error = exportChartPng(page, cl.page == QStringLiteral("flops") ? ChartKind::flops : ChartKind::memory,
-                                             cl.exportPath, cl.size, cl.scale);
-        if (!error.isEmpty()) {
-            std::fprintf(stderr, "napkin: --export: %s\n", qPrintable(error));
-            return 1;
-        }
-        return 0;
+        const HeadlessExportResult result = runHeadlessExport(cl);
+        if (result.exitCode != 0)
+            std::fprintf(stderr, "napkin: %s\n", qPrintable(result.error));
+        return result.exitCode;
     }
     MainWindow window;
     window.show();
+    if (!cl.scenarioPath.isEmpty())
+        window.openScenario(cl.scenarioPath); // a refused file: a message box over a fresh window
     return QApplication::exec();
 }

@@ -6,6 +6,8 @@
 
 #include "app/accounting_page.h"
 #include "app/chart_export.h"
+#include "widgets/flop_chart.h"
+#include "widgets/memory_chart.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -22,9 +24,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_pages = pages;
     m_accounting = new AccountingPage(pages);
     pages->addTab(m_accounting, tr("Accounting"));
-    pages->addTab(new NumberFormatsPage(pages), tr("Number formats"));
-    pages->addTab(new TensorPage(pages), tr("Tensor layout"));
-    pages->addTab(new BenchmarksPage(pages), tr("Benchmarks"));
+    m_formats = new NumberFormatsPage(pages);
+    m_tensor = new TensorPage(pages);
+    m_benchmarks = new BenchmarksPage(pages);
+    pages->addTab(m_formats, tr("Number formats"));
+    pages->addTab(m_tensor, tr("Tensor layout"));
+    pages->addTab(m_benchmarks, tr("Benchmarks"));
     pages->addTab(new TrainingPage(pages), tr("Training"));
     setCentralWidget(pages);
     resize(1200, 800);
@@ -37,12 +42,14 @@ MainWindow::MainWindow(QWidget* parent)
 
 void MainWindow::addFileMenu() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* memory = file->addAction(tr("Export &memory chart as PNG…"));
+    addScenarioActions(file);
+    QAction* memory = file->addAction(tr("Export &memory chart…"));
     connect(memory, &QAction::triggered, this, [this] { exportChart(false); });
-    QAction* flops = file->addAction(tr("Export &FLOP chart as PNG…"));
+    QAction* flops = file->addAction(tr("Export &FLOP chart…"));
     connect(flops, &QAction::triggered, this, [this] { exportChart(true); });
-    QAction* page = file->addAction(tr("Export current &page as PNG…"));
+    QAction* page = file->addAction(tr("Export current &page…"));
     connect(page, &QAction::triggered, this, &MainWindow::exportCurrentPage);
+    addExportActions(file);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -51,11 +58,12 @@ void MainWindow::addFileMenu() {
 
 // Exports at twice the on-screen resolution so the chart stays sharp on a projected slide.
 void MainWindow::exportChart(bool flops) {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), flops ? tr("flops.png") : tr("memory.png"),
-                                                      tr("PNG images (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), flops ? tr("flops.png") : tr("memory.png"), imageFileFilter());
     if (path.isEmpty())
         return;
-    const QString error = exportChartPng(*m_accounting, flops ? ChartKind::flops : ChartKind::memory, path, QSize(1600, 900), 2.0);
+    QCustomPlot* plot = flops ? m_accounting->flopChart()->plot() : m_accounting->memoryChart()->plot();
+    const QString error = exportPlotFile(*plot, path, QSize(1600, 900), 2.0);
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Export chart"), error);
 }
@@ -65,10 +73,10 @@ void MainWindow::exportCurrentPage() {
     QWidget* page = m_pages->currentWidget();
     const QString name = m_pages->tabText(m_pages->currentIndex()).toLower().replace(QLatin1Char(' '), QLatin1Char('-'));
     const QString path = QFileDialog::getSaveFileName(this, tr("Export page"), name + QStringLiteral(".png"),
-                                                      tr("PNG images (*.png)"));
+                                                      imageFileFilter());
     if (path.isEmpty())
         return;
-    const QString error = exportWidgetPng(*page, path, page->size(), 2.0);
+    const QString error = exportWidgetFile(*page, path, page->size(), 2.0);
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Export page"), error);
 }

@@ -3,6 +3,7 @@
 // bits (click one to flip it), the stored value, its error and class per format, the formats'
 // dynamic ranges on a log axis, and what a tensor of a chosen shape costs in each format.
 #include "engine/float_format.h"
+#include "engine/scenario.h"
 
 #include <QWidget>
 
@@ -26,6 +27,10 @@ public:
     /// Stores `value` in every format (as if typed) and shows the result.
     void setValue(double value);
     double value() const { return m_value; }
+
+    /// Every control of the page, for a scenario file; and back (page_scenarios.cpp).
+    napkin::FormatsScenario scenario() const;
+    void applyScenario(const napkin::FormatsScenario& scenario);
 
     // For tests and for the app's export: the parts of the page.
     QLineEdit* valueEdit() const { return m_valueEdit; }

@@ -1,8 +1,10 @@
 #pragma once
 // The tensor layout page: type a shape, a dtype and a PyTorch view chain; step through it and see
 // which storage each element reads, when a view is impossible, and what a copy costs.
+#include "engine/scenario.h"
 #include "engine/tensor_expression.h"
 
+#include <QStringList>
 #include <QWidget>
 
 class QComboBox;
@@ -21,6 +23,11 @@ public:
     void setExample(const QString& shape, const QString& expression);
     /// Shows step `row` of the chain (0 is x).
     void showStep(int row);
+
+    /// Every control of the page, for a scenario file; and back (page_scenarios.cpp). An unknown dtype
+    /// or a step past the chain's end is returned as a warning (the page shows fp32 / the last step).
+    napkin::TensorScenario scenario() const;
+    QStringList applyScenario(const napkin::TensorScenario& scenario);
 
     const napkin::TensorEvaluation& evaluation() const { return evaluation_; }
     StrideView* strideView() const { return view_; }

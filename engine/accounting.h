@@ -29,6 +29,7 @@ struct AccountingInput {
     int zeroStage = 0;
     Recompute recompute = Recompute::none;
     AttentionMask attention = AttentionMask::causal;
+    bool operator==(const AccountingInput&) const = default;
 };
 
 /// A rejected input: `field` names the input ("mfu", "dim", ...), `message` says why.

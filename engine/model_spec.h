@@ -27,6 +27,7 @@ struct ModelSpec {
     double vocab = 0;      ///< transformer: vocabulary V
     double seq = 1;        ///< transformer: context length S; dense: tokens per sequence
     double ffnMult = 4;    ///< transformer: MLP width as a multiple of d
+    bool operator==(const ModelSpec&) const = default;
 };
 
 /// Tokens (examples for cruncher/linear2) processed per step for a batch of `batch` sequences.

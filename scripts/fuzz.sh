@@ -12,7 +12,7 @@ if [ "${1:-}" = "--seconds" ]; then
 elif [ -n "${1:-}" ]; then
   bound=(-runs="$1")
 fi
-targets=(fuzz_number_parse fuzz_cli_args fuzz_tensor_expression fuzz_float_codec)
+targets=(fuzz_number_parse fuzz_cli_args fuzz_tensor_expression fuzz_float_codec fuzz_scenario)
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DNAPKIN_BUILD_GUI=OFF -DNAPKIN_ENABLE_CUDA=OFF -DNAPKIN_SANITIZE=ON -DNAPKIN_BUILD_FUZZERS=ON >/dev/null
 cmake --build build-fuzz -j"$(nproc)" --target "${targets[@]}"
@@ -22,7 +22,9 @@ for target in "${targets[@]}"; do
   cp tests/fuzz/corpus/"$target"/* "$work"/
   echo "== $target ${bound[*]}"
   # Crash inputs land in build-fuzz/ (never in the source tree); the exit status says whether any did.
-  if ! build-fuzz/tests/fuzz/"$target" "${bound[@]}" -max_len=512 -timeout=10 -print_final_stats=1 \
+  max_len=512
+  [ "$target" = fuzz_scenario ] && max_len=2048 # a whole scenario file is about 1.1 KB
+  if ! build-fuzz/tests/fuzz/"$target" "${bound[@]}" -max_len="$max_len" -timeout=10 -print_final_stats=1 \
        -artifact_prefix=build-fuzz/ "$work" > "build-fuzz/$target.log" 2>&1; then
     status=1
     grep -E 'ERROR|SUMMARY|runtime error' "build-fuzz/$target.log" | head -5

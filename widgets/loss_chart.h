@@ -17,6 +17,8 @@ public:
     void setLosses(const std::vector<double>& losses);
     const std::vector<double>& losses() const { return m_losses; }
     QPixmap render(int width, int height, double scale = 1.0);
+    /// For SVG and PDF export (widgets/plot_export.h).
+    QCustomPlot* plot() const { return m_plot; }
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -41,6 +41,8 @@ public:
     QString tooltipFor(const ThroughputChartData::Series& series, const ThroughputChartData::Point& point) const;
     /// Renders the chart at width × height logical pixels, `scale` device pixels per pixel.
     QPixmap render(int width, int height, double scale = 1.0);
+    /// For SVG and PDF export (widgets/plot_export.h).
+    QCustomPlot* plot() const { return m_plot; }
 
 signals:
     void replotted();

@@ -1,0 +1,400 @@
+#include "engine/scenario.h"
+
+#include "engine/float_rounding.h"
+#include "engine/gpu_catalog.h"
+#include "engine/model_spec.h"
+#include "engine/number_parse.h"
+#include "engine/precision_recipe.h"
+#include "engine/tensor_layout.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <string>
+
+namespace napkin {
+namespace {
+
+using json = nlohmann::json;
+
+/// Thrown inside this file only; parseScenario turns it into ScenarioParse::error.
+struct Refusal {
+    std::string message;
+};
+
+/// Longest text a scenario field may hold (expressions, shapes, sizes): far above any real one.
+constexpr std::size_t kMaxText = 4096;
+
+/// One JSON object of the file and its dotted path ("accounting.model"), with typed, range-checked
+/// getters that leave the target untouched when the key is absent.
+class Section {
+public:
+    Section(const json& object, std::string path, std::vector<std::string>& warnings)
+        : m_object(object)
+        , m_path(std::move(path))
+        , m_warnings(warnings) {}
+
+    /// Warns about keys that are not in `known` (a newer minor addition, or a typo), and goes on.
+    void expectKeys(std::initializer_list<std::string_view> known) const {
+        for (const auto& [key, value] : m_object.items())
+            if (std::find(known.begin(), known.end(), key) == known.end())
+                m_warnings.push_back(where(key) + ": unknown key, ignored");
+    }
+
+    const json* find(const char* key) const {
+        const auto it = m_object.find(key);
+        return it == m_object.end() ? nullptr : &*it;
+    }
+
+    void number(const char* key, double& target, double minimum, double maximum) const {
+        const json* v = find(key);
+        if (!v)
+            return;
+        if (!v->is_number())
+            refuse(key, "must be a number");
+        const double x = v->get<double>();
+        if (!std::isfinite(x) || x < minimum || x > maximum)
+            refuse(key, "must be from " + formatPlain(minimum) + " to " + formatPlain(maximum));
+        target = x;
+    }
+
+    void whole(const char* key, long& target, long minimum, long maximum) const {
+        double x = static_cast<double>(target);
+        number(key, x, static_cast<double>(minimum), static_cast<double>(maximum));
+        if (x != std::floor(x))
+            refuse(key, "must be a whole number");
+        target = static_cast<long>(x);
+    }
+
+    void boolean(const char* key, bool& target) const {
+        const json* v = find(key);
+        if (!v)
+            return;
+        if (!v->is_boolean())
+            refuse(key, "must be true or false");
+        target = v->get<bool>();
+    }
+
+    void text(const char* key, std::string& target) const {
+        const json* v = find(key);
+        if (!v)
+            return;
+        if (!v->is_string())
+            refuse(key, "must be a string");
+        const auto& s = v->get_ref<const std::string&>();
+        if (s.size() > kMaxText)
+            refuse(key, "is longer than " + std::to_string(kMaxText) + " characters");
+        target = s;
+    }
+
+    /// A name that `fromName` knows; the message lists what was found.
+    template <typename T, typename FromName> void name(const char* key, T& target, FromName fromName) const {
+        std::string s;
+        text(key, s);
+        if (!find(key))
+            return;
+        const auto parsed = fromName(s);
+        if (!parsed)
+            refuse(key, "unknown value '" + s + "'");
+        target = *parsed;
+    }
+
+    /// The nested object `key`, or nullopt when absent; refuses a non-object.
+    std::optional<Section> child(const char* key) const {
+        const json* v = find(key);
+        if (!v)
+            return std::nullopt;
+        if (!v->is_object())
+            refuse(key, "must be an object");
+        return Section(*v, where(key), m_warnings);
+    }
+
+    [[noreturn]] void refuse(const char* key, const std::string& why) const {
+        throw Refusal{where(key) + ": " + why};
+    }
+
+private:
+    std::string where(std::string_view key) const {
+        return m_path.empty() ? std::string(key) : m_path + "." + std::string(key);
+    }
+
+    static std::string formatPlain(double x) {
+        json j = x; // shortest round-trip text, "1e+13" style for large values
+        return j.dump();
+    }
+
+    const json& m_object;
+    std::string m_path;
+    std::vector<std::string>& m_warnings;
+};
+
+std::optional<bool> unitsFromName(std::string_view name) {
+    if (name == "GB")
+        return false;
+    if (name == "GiB")
+        return true;
+    return std::nullopt;
+}
+
+std::optional<std::string> gpuFromName(std::string_view name) {
+    if (const GpuSpec* gpu = GpuCatalog::builtIn().find(name))
+        return gpu->id;
+    return std::nullopt;
+}
+
+std::optional<std::string> dtypeFromName(std::string_view name) {
+    if (tensorDTypeFromName(name))
+        return std::string(name);
+    return std::nullopt;
+}
+
+// The ranges are those of the accounting page's controls, so a loaded file never shows a clamped value.
+void readAccountingInput(const Section& s, AccountingScenario& a, bool flatModel) {
+    AccountingInput& in = a.input;
+    const std::optional<Section> nested = flatModel ? std::nullopt : s.child("model");
+    if (nested || flatModel) {
+        const Section& m = flatModel ? s : *nested;
+        const char* paramsKey = flatModel ? "params" : "parameters";
+        const char* dModelKey = flatModel ? "dModel" : "d_model";
+        const char* ffnKey = flatModel ? "ffnMult" : "ffn_mult";
+        if (!flatModel)
+            m.expectKeys({"kind", "parameters", "dim", "layers", "out", "d_model", "heads", "vocab", "seq",
+                          "ffn_mult"});
+        m.name(flatModel ? "model" : "kind", in.model.kind, modelKindFromName);
+        m.number(paramsKey, in.model.parameters, 1e3, 1e13);
+        m.number("dim", in.model.dim, 1, 1e7);
+        m.number("layers", in.model.layers, 1, 1e5);
+        m.number("out", in.model.out, 1, 1e7);
+        m.number(dModelKey, in.model.dModel, 1, 1e6);
+        m.number("heads", in.model.heads, 1, 1e5);
+        m.number("vocab", in.model.vocab, 1, 1e8);
+        m.number("seq", in.model.seq, 1, 1e8);
+        m.number(ffnKey, in.model.ffnMult, 0.125, 64);
+    }
+    s.number("batch", in.batch, 1, 1e9);
+    s.name("precision", in.precision, precisionRecipeFromName);
+    s.boolean(flatModel ? "fp32Gradients" : "fp32_gradients", in.fp32Gradients);
+    s.name("optimizer", in.optimizer, optimizerFromName);
+    s.name("gpu", in.gpu, gpuFromName);
+    s.number("gpus", in.gpus, 1, 1e7);
+    s.number("mfu", in.mfu, 0.01, 1);
+    double zero = in.zeroStage;
+    s.number("zero", zero, 0, 3);
+    if (zero != std::floor(zero))
+        s.refuse("zero", "must be 0, 1, 2 or 3");
+    in.zeroStage = static_cast<int>(zero);
+    s.name("recompute", in.recompute, recomputeFromName);
+    s.name("attention", in.attention, attentionMaskFromName);
+}
+
+// Version 1: the accounting page only, keyed as the app's settings were ("tokens": 0 meant no totals).
+void readAccountingV1(const Section& s, AccountingScenario& a) {
+    s.expectKeys({"model",     "params",        "dim",       "layers",  "out",   "dModel",
+                  "heads",     "vocab",         "seq",       "ffnMult", "batch", "tokens",
+                  "precision", "fp32Gradients", "optimizer", "gpu",     "gpus",  "mfu",
+                  "zero",      "recompute",     "attention", "units"});
+    readAccountingInput(s, a, true);
+    double tokens = a.input.trainingTokens.value_or(0);
+    s.number("tokens", tokens, 0, 1e14);
+    if (s.find("tokens")) {
+        if (tokens != 0 && tokens < 1e6)
+            s.refuse("tokens", "must be 0 (no totals) or from 1e6 to 1e14");
+        a.input.trainingTokens = tokens > 0 ? std::optional<double>(tokens) : std::nullopt;
+        if (tokens > 0)
+            a.tokensShown = tokens;
+    }
+    double units = a.binaryUnits ? 1 : 0;
+    s.number("units", units, 0, 1);
+    if (units != std::floor(units))
+        s.refuse("units", "must be 0 (GB) or 1 (GiB)");
+    a.binaryUnits = units == 1;
+}
+
+void readAccounting(const Section& s, AccountingScenario& a) {
+    s.expectKeys({"model", "batch", "count_tokens", "training_tokens", "precision", "fp32_gradients",
+                  "optimizer", "gpu", "gpus", "mfu", "zero", "recompute", "attention", "units", "preset"});
+    readAccountingInput(s, a, false);
+    bool count = a.input.trainingTokens.has_value();
+    s.boolean("count_tokens", count);
+    s.number("training_tokens", a.tokensShown, 1e6, 1e14);
+    a.input.trainingTokens = count ? std::optional<double>(a.tokensShown) : std::nullopt;
+    s.name("units", a.binaryUnits, unitsFromName);
+    s.text("preset", a.preset);
+}
+
+void readFormats(const Section& s, FormatsScenario& f) {
+    s.expectKeys({"value", "saturate", "tensor_shape", "pinned"});
+    if (const json* v = s.find("value")) {
+        if (v->is_number()) {
+            f.value = v->get<double>();
+        } else if (v->is_string()) {
+            // inf and NaN have no JSON number; the page's own parser reads them as typed.
+            const ParsedNumber parsed = parseFloatValue(v->get_ref<const std::string&>());
+            if (!parsed.ok())
+                s.refuse("value", parsed.error);
+            f.value = parsed.value;
+        } else {
+            s.refuse("value", "must be a number or a string such as \"inf\"");
+        }
+    }
+    s.boolean("saturate", f.saturate);
+    s.text("tensor_shape", f.tensorShape);
+    if (const json* v = s.find("pinned"); v && v->is_null()) {
+        f.pinnedFormat.reset();
+    } else if (const std::optional<Section> pinned = s.child("pinned")) {
+        pinned->expectKeys({"format", "bits"});
+        if (!pinned->find("format") || !pinned->find("bits"))
+            s.refuse("pinned", "needs both \"format\" and \"bits\"");
+        FloatFormat format = FloatFormat::fp32;
+        pinned->name("format", format, floatFormatFromName);
+        long bits = 0;
+        pinned->whole("bits", bits, 0, 0xffffffffL);
+        f.pinnedFormat = format;
+        f.pinnedBits = maskFloatBits(format, static_cast<std::uint32_t>(bits));
+        // The page shows the pattern's value as the value typed; a hand-edited file cannot make them
+        // disagree.
+        f.value = decodeFloat(format, f.pinnedBits);
+    }
+}
+
+void readTensor(const Section& s, TensorScenario& t) {
+    s.expectKeys({"shape", "dtype", "expression", "step"});
+    s.text("shape", t.shape);
+    s.name("dtype", t.dtype, dtypeFromName);
+    s.text("expression", t.expression);
+    long step = t.step;
+    s.whole("step", step, -1, 1000000);
+    t.step = static_cast<int>(step);
+}
+
+void readBenchmarks(const Section& s, BenchmarksScenario& b) {
+    s.expectKeys({"device", "dtypes", "sizes", "dim", "layers", "batch", "steps", "optimizer"});
+    s.text("device", b.device);
+    if (const json* v = s.find("dtypes")) {
+        if (!v->is_array())
+            s.refuse("dtypes", "must be a list of names");
+        std::vector<BenchDtype> dtypes;
+        for (const json& item : *v) {
+            const auto d =
+                item.is_string() ? benchDtypeFromName(item.get_ref<const std::string&>()) : std::nullopt;
+            if (!d)
+                s.refuse("dtypes",
+                         "unknown type " + item.dump(-1, ' ', false, json::error_handler_t::replace));
+            if (std::find(dtypes.begin(), dtypes.end(), *d) == dtypes.end())
+                dtypes.push_back(*d);
+        }
+        b.dtypes = std::move(dtypes);
+    }
+    s.text("sizes", b.sizes);
+    // The ranges of the page's spin boxes.
+    s.whole("dim", b.dim, 1, 8192);
+    s.whole("layers", b.layers, 1, 256);
+    s.whole("batch", b.batch, 1, 65536);
+    s.whole("steps", b.steps, 1, 100000);
+    s.name("optimizer", b.optimizer, optimizerFromName);
+}
+
+Scenario readScenario(const json& root, int version, std::vector<std::string>& warnings) {
+    Scenario scenario;
+    const Section top(root, "", warnings);
+    if (version == 1) {
+        top.expectKeys({"format", "version", "accounting"});
+        if (const auto s = top.child("accounting"))
+            readAccountingV1(*s, scenario.accounting);
+        return scenario;
+    }
+    top.expectKeys({"format", "version", "page", "accounting", "formats", "tensor", "benchmarks"});
+    top.name("page", scenario.page, scenarioPageFromName);
+    if (const auto s = top.child("accounting"))
+        readAccounting(*s, scenario.accounting);
+    if (const auto s = top.child("formats"))
+        readFormats(*s, scenario.formats);
+    if (const auto s = top.child("tensor"))
+        readTensor(*s, scenario.tensor);
+    if (const auto s = top.child("benchmarks"))
+        readBenchmarks(*s, scenario.benchmarks);
+    return scenario;
+}
+
+} // namespace
+
+ScenarioParse parseScenario(std::string_view text) {
+    ScenarioParse result;
+    if (text.size() > kScenarioMaxBytes) {
+        result.error = "the file is larger than 1 MiB; a scenario is a few kilobytes";
+        return result;
+    }
+    json root;
+    try {
+        root = json::parse(text);
+    } catch (const json::exception& e) {
+        // Parse errors, and out_of_range for a number such as 1e999 that overflows a double. e.what()
+        // reads "[json.exception.parse_error.101] parse error at line 3, column 5: ..."; drop the tag.
+        const std::string what = e.what();
+        const auto tagEnd = what.find("] ");
+        result.error = "not valid JSON: " + (tagEnd == std::string::npos ? what : what.substr(tagEnd + 2));
+        return result;
+    }
+    if (!root.is_object()) {
+        result.error = "not a Napkin scenario: the file is JSON but not an object";
+        return result;
+    }
+    const auto format = root.find("format");
+    if (format == root.end() || !format->is_string() ||
+        format->get_ref<const std::string&>() != "napkin-scenario") {
+        result.error = "not a Napkin scenario: \"format\" must be \"napkin-scenario\"";
+        return result;
+    }
+    const auto version = root.find("version");
+    if (version == root.end() || !version->is_number_integer()) {
+        result.error = "\"version\" is missing or not a whole number";
+        return result;
+    }
+    const auto v = version->get<long long>();
+    if (v < 1) {
+        result.error = "\"version\" must be 1 or more, found " + std::to_string(v);
+        return result;
+    }
+    if (v > kScenarioFormatVersion) {
+        result.error = "written by a newer Napkin (format version " + std::to_string(v) +
+                       "); this one reads versions 1 to " + std::to_string(kScenarioFormatVersion);
+        return result;
+    }
+    result.fileVersion = static_cast<int>(v);
+    try {
+        result.scenario = readScenario(root, result.fileVersion, result.warnings);
+    } catch (const Refusal& refusal) {
+        result.error = refusal.message;
+        result.warnings.clear();
+    } catch (const json::exception& e) { // a type the getters did not expect; should not happen
+        result.error = std::string("unexpected content: ") + e.what();
+        result.warnings.clear();
+    }
+    return result;
+}
+
+std::string_view scenarioPageName(ScenarioPage page) {
+    switch (page) {
+    case ScenarioPage::accounting:
+        return "accounting";
+    case ScenarioPage::formats:
+        return "formats";
+    case ScenarioPage::tensor:
+        return "tensor";
+    case ScenarioPage::benchmarks:
+        return "benchmarks";
+    }
+    return "accounting";
+}
+
+std::optional<ScenarioPage> scenarioPageFromName(std::string_view name) {
+    for (ScenarioPage p :
+         {ScenarioPage::accounting, ScenarioPage::formats, ScenarioPage::tensor, ScenarioPage::benchmarks})
+        if (scenarioPageName(p) == name)
+            return p;
+    return std::nullopt;
+}
+
+} // namespace napkin

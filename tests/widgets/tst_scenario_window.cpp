@@ -1,0 +1,254 @@
+// Scenarios in the window: every control of every page survives save → open in a fresh window, and a
+// malformed, truncated or future-version file is refused with a message and changes no control.
+#include "app/accounting_controls.h"
+#include "app/accounting_page.h"
+#include "app/benchmarks_page.h"
+#include "app/main_window.h"
+#include "app/number_formats_page.h"
+#include "app/recent_files.h"
+#include "app/tensor_page.h"
+#include "widgets/number_field.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace napkin;
+
+namespace {
+
+// Every control away from a fresh window's value, and only values this machine can show (the CPU
+// backend; the four tick boxes; a step inside the chain).
+Scenario everyControlChanged() {
+    Scenario s;
+    s.page = ScenarioPage::tensor;
+    AccountingInput& in = s.accounting.input;
+    in.model.kind = ModelKind::transformer;
+    in.model.parameters = 7e10;
+    in.model.dim = 1024;
+    in.model.layers = 48;
+    in.model.out = 17;
+    in.model.dModel = 1600;
+    in.model.heads = 25;
+    in.model.vocab = 50000;
+    in.model.seq = 2048;
+    in.model.ffnMult = 2.5;
+    in.batch = 8;
+    in.trainingTokens.reset();
+    s.accounting.tokensShown = 1.5e13;
+    in.precision = PrecisionRecipe::mixedBf16;
+    in.fp32Gradients = true;
+    in.optimizer = OptimizerKind::rmsprop;
+    in.gpu = "A100-SXM";
+    in.gpus = 1024;
+    in.mfu = 0.37;
+    in.zeroStage = 3;
+    in.recompute = Recompute::selective;
+    in.attention = AttentionMask::full;
+    s.accounting.binaryUnits = true;
+    s.accounting.preset = "gpt2-small";
+    s.formats.value = 3.140625; // what the pinned bf16 pattern holds
+    s.formats.saturate = true;
+    s.formats.tensorShape = "12288*4, 12288";
+    s.formats.pinnedFormat = FloatFormat::bf16;
+    s.formats.pinnedBits = 0x4049;
+    s.tensor.shape = "2,4,6";
+    s.tensor.dtype = "bf16";
+    s.tensor.expression = "x.view(2, 4, 2, 3).transpose(1, 2)";
+    s.tensor.step = 1;
+    s.benchmarks.dtypes = {BenchDtype::bf16, BenchDtype::fp16};
+    s.benchmarks.sizes = "64, 96";
+    s.benchmarks.dim = 512;
+    s.benchmarks.layers = 8;
+    s.benchmarks.batch = 32;
+    s.benchmarks.steps = 75;
+    s.benchmarks.optimizer = OptimizerKind::adam;
+    return s;
+}
+
+void compareSections(const Scenario& got, const Scenario& want) {
+    QCOMPARE(got.accounting.input.model, want.accounting.input.model);
+    QCOMPARE(got.accounting.input, want.accounting.input);
+    QCOMPARE(got.accounting.tokensShown, want.accounting.tokensShown);
+    QCOMPARE(got.accounting, want.accounting);
+    QCOMPARE(got.formats, want.formats);
+    QCOMPARE(got.tensor, want.tensor);
+    QCOMPARE(got.benchmarks, want.benchmarks);
+    QCOMPARE(got.page, want.page);
+}
+
+void writeFile(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+QMessageBox* message(const MainWindow& w) {
+    return w.findChild<QMessageBox*>(QStringLiteral("scenarioMessage"));
+}
+
+} // namespace
+
+class TestScenarioWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void freshWindowIsTheEngineDefault();
+    void applyMovesTheRealControls();
+    void saveThenOpenKeepsEveryControl();
+    void refusedFileChangesNothing_data();
+    void refusedFileChangesNothing();
+    void unavailableDeviceIsAWarning();
+    void recentFilesNewestFirst();
+    void saveFailureLeavesOldFile();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestScenarioWindow::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true); // settings (recent files) go to a test location
+    QSettings().clear();
+    QVERIFY(m_dir.isValid());
+}
+
+void TestScenarioWindow::freshWindowIsTheEngineDefault() {
+    const MainWindow w;
+    compareSections(w.scenario(), Scenario{});
+}
+
+void TestScenarioWindow::applyMovesTheRealControls() {
+    MainWindow w;
+    const Scenario s = everyControlChanged();
+    QVERIFY(w.applyScenario(s).isEmpty());
+    const AccountingControls* c = w.accountingPage()->controls();
+    QCOMPARE(c->mfuBox()->value(), 0.37);
+    QCOMPARE(c->dimField()->value(), 1024.0); // a hidden row (cruncher's width) is kept too
+    QCOMPARE(c->gpuBox()->currentData().toString(), QStringLiteral("A100-SXM"));
+    QCOMPARE(w.accountingPage()->presetBox()->currentData().toString(), QStringLiteral("gpt2-small"));
+    QCOMPARE(w.numberFormatsPage()->valueEdit()->text(), QStringLiteral("3.140625"));
+    QCOMPARE(w.numberFormatsPage()->shapeEdit()->text(), QStringLiteral("12288*4, 12288"));
+    QCOMPARE(w.tensorPage()->evaluation().steps.size(), std::size_t(3));
+    QCOMPARE(w.findChild<QTabWidget*>()->currentWidget(), static_cast<QWidget*>(w.tensorPage()));
+    QCOMPARE(w.benchmarksPage()->findChild<QSpinBox*>(QStringLiteral("dim"))->value(), 512);
+    // The charts follow the controls: 1024 A100s, mixed bf16, GiB.
+    QVERIFY(w.accountingPage()->lastError().isEmpty());
+    QVERIFY(w.accountingPage()->lastResult().has_value());
+    compareSections(w.scenario(), s);
+}
+
+void TestScenarioWindow::saveThenOpenKeepsEveryControl() {
+    const QString path = m_dir.filePath(QStringLiteral("every-control.json"));
+    MainWindow a;
+    a.applyScenario(everyControlChanged());
+    QCOMPARE(a.saveScenario(path), QString());
+    MainWindow b;
+    QCOMPARE(b.openScenario(path), QString());
+    QVERIFY(!message(b));
+    compareSections(b.scenario(), everyControlChanged());
+    QCOMPARE(b.windowFilePath(), path);
+}
+
+void TestScenarioWindow::refusedFileChangesNothing_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("why");
+    QFile valid(QFINDTESTDATA("../fuzz/corpus/fuzz_scenario/v2-defaults.json"));
+    QVERIFY(valid.open(QIODevice::ReadOnly));
+    const QByteArray text = valid.readAll();
+    QTest::newRow("garbage") << QByteArray("\x89PNG\r\n\x1a\n\0\0binary", 16) << "not valid JSON";
+    QTest::newRow("truncated") << text.left(text.size() / 2) << "not valid JSON";
+    QTest::newRow("empty") << QByteArray() << "not valid JSON";
+    QTest::newRow("future version") << QByteArray(text).replace("\"version\": 2", "\"version\": 7")
+                                    << "newer Napkin";
+    QTest::newRow("mfu out of range")
+        << QByteArray(text).replace("\"mfu\": 0.5", "\"mfu\": 5") << "accounting.mfu";
+    QTest::newRow("last section bad")
+        << QByteArray(text).replace("\"steps\": 50", "\"steps\": -50") << "benchmarks.steps";
+}
+
+// The last row matters most: a bad field in the last section must not leave the first sections applied.
+void TestScenarioWindow::refusedFileChangesNothing() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, why);
+    const QString path = m_dir.filePath(QStringLiteral("bad.json"));
+    writeFile(path, bytes);
+    MainWindow w;
+    w.applyScenario(everyControlChanged());
+    const Scenario before = w.scenario();
+    const QString error = w.openScenario(path);
+    QVERIFY2(error.contains(why), qPrintable(error));
+    QVERIFY(error.startsWith(path));
+    compareSections(w.scenario(), before);
+    QMessageBox* box = message(w);
+    QVERIFY(box);
+    QVERIFY(box->isVisible());
+    QVERIFY(box->text().contains(QStringLiteral("nothing was changed")));
+    QVERIFY(box->text().contains(why));
+    QVERIFY(!RecentFiles::list(QSettings()).contains(path));
+}
+
+void TestScenarioWindow::unavailableDeviceIsAWarning() {
+    Scenario s;
+    s.benchmarks.device = "tpu";
+    MainWindow w;
+    const QStringList warnings = w.applyScenario(s);
+    QCOMPARE(warnings.size(), 1);
+    QVERIFY2(warnings.first().contains(QStringLiteral("benchmarks.device: 'tpu'")),
+             qPrintable(warnings.first()));
+    QCOMPARE(w.scenario().benchmarks.device, std::string("cpu"));
+}
+
+void TestScenarioWindow::recentFilesNewestFirst() {
+    QSettings().clear();
+    MainWindow w;
+    QStringList saved;
+    for (int i = 0; i < RecentFiles::kMaximum + 2; ++i) {
+        saved.prepend(m_dir.filePath(QStringLiteral("recent-%1.json").arg(i)));
+        QCOMPARE(w.saveScenario(saved.first()), QString());
+    }
+    QCOMPARE(w.openScenario(saved.at(3)), QString()); // moves to the front, no duplicate
+    const QStringList recent = RecentFiles::list(QSettings());
+    QCOMPARE(recent.size(), RecentFiles::kMaximum);
+    QCOMPARE(recent.first(), saved.at(3));
+    QCOMPARE(recent.at(1), saved.at(0));
+    QCOMPARE(recent.count(saved.at(3)), 1);
+    // The File menu lists them; choosing one opens it.
+    QMenu* menu = nullptr;
+    for (QMenu* m : w.findChildren<QMenu*>())
+        if (m->title() == QStringLiteral("Open &recent"))
+            menu = m;
+    QVERIFY(menu);
+    QCOMPARE(menu->actions().size(), RecentFiles::kMaximum);
+    QCOMPARE(menu->actions().at(1)->toolTip(), saved.at(0));
+    menu->actions().at(1)->trigger();
+    QCOMPARE(w.windowFilePath(), saved.at(0));
+}
+
+// QSaveFile: the old file is replaced only by a complete new one.
+void TestScenarioWindow::saveFailureLeavesOldFile() {
+    const QString path = m_dir.filePath(QStringLiteral("keep.json"));
+    MainWindow w;
+    QCOMPARE(w.saveScenario(path), QString());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray before = f.readAll();
+    f.close();
+    QVERIFY(!w.saveScenario(m_dir.path()).isEmpty()); // a directory: cannot be written
+    QVERIFY(!w.saveScenario(m_dir.filePath(QStringLiteral("no/such/dir/x.json"))).isEmpty());
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), before);
+    // No temporary files left next to it.
+    QCOMPARE(QDir(m_dir.path()).entryList({QStringLiteral("*keep*")}, QDir::Files | QDir::Hidden).size(), 1);
+}
+
+QTEST_MAIN(TestScenarioWindow)
+#include "tst_scenario_window.moc"
