@@ -19,7 +19,8 @@ namespace {
 
 // Tab order of the window; the scenario names the page, not its position.
 constexpr napkin::ScenarioPage kTabPages[] = {napkin::ScenarioPage::accounting, napkin::ScenarioPage::formats,
-                                              napkin::ScenarioPage::tensor, napkin::ScenarioPage::benchmarks};
+                                              napkin::ScenarioPage::tensor, napkin::ScenarioPage::benchmarks,
+                                              napkin::ScenarioPage::training};
 
 } // namespace
 

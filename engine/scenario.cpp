@@ -385,13 +385,15 @@ std::string_view scenarioPageName(ScenarioPage page) {
         return "tensor";
     case ScenarioPage::benchmarks:
         return "benchmarks";
+    case ScenarioPage::training:
+        return "training";
     }
     return "accounting";
 }
 
 std::optional<ScenarioPage> scenarioPageFromName(std::string_view name) {
-    for (ScenarioPage p :
-         {ScenarioPage::accounting, ScenarioPage::formats, ScenarioPage::tensor, ScenarioPage::benchmarks})
+    for (ScenarioPage p : {ScenarioPage::accounting, ScenarioPage::formats, ScenarioPage::tensor,
+                           ScenarioPage::benchmarks, ScenarioPage::training})
         if (scenarioPageName(p) == name)
             return p;
     return std::nullopt;

@@ -21,7 +21,8 @@ inline constexpr int kScenarioFormatVersion = 2;
 /// Larger files are refused before parsing: a real scenario is about 1.5 KB.
 inline constexpr std::size_t kScenarioMaxBytes = 1 << 20;
 
-enum class ScenarioPage { accounting, formats, tensor, benchmarks };
+/// The page in front. The Training tab's controls are not saved yet; a scenario only brings it to the front.
+enum class ScenarioPage { accounting, formats, tensor, benchmarks, training };
 
 /// What a fresh accounting page shows: GPT-2 small's transformer sizes and the lecture's Cruncher are
 /// filled in for when the user switches kind; a dense 1e9-parameter model on 20e9 tokens is selected.

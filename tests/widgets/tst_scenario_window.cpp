@@ -105,6 +105,7 @@ private slots:
     void freshWindowIsTheEngineDefault();
     void applyMovesTheRealControls();
     void saveThenOpenKeepsEveryControl();
+    void everyTabInFrontRoundTrips();
     void refusedFileChangesNothing_data();
     void refusedFileChangesNothing();
     void unavailableDeviceIsAWarning();
@@ -156,6 +157,22 @@ void TestScenarioWindow::saveThenOpenKeepsEveryControl() {
     QVERIFY(!message(b));
     compareSections(b.scenario(), everyControlChanged());
     QCOMPARE(b.windowFilePath(), path);
+}
+
+// The scenario names the page in front for every tab, the Training tab included (the tab order and
+// the scenario's page list are kept in step by hand).
+void TestScenarioWindow::everyTabInFrontRoundTrips() {
+    MainWindow w;
+    auto* tabs = w.findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    QCOMPARE(tabs->count(), 5);
+    for (int i = 0; i < tabs->count(); ++i) {
+        tabs->setCurrentIndex(i);
+        const Scenario s = w.scenario();
+        tabs->setCurrentIndex(i == 0 ? 1 : 0);
+        QVERIFY(w.applyScenario(s).isEmpty());
+        QCOMPARE(tabs->currentIndex(), i);
+    }
 }
 
 void TestScenarioWindow::refusedFileChangesNothing_data() {
