@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 /// How far a run is, as the worker last saw it.
@@ -20,17 +21,17 @@ struct BenchmarkProgressReport {
     double fraction = 0;       ///< of the whole run, in [0, 1]
     double elapsedSeconds = 0; ///< since the run started (including the one-off peak measurement)
     std::optional<double> remainingSeconds; ///< elapsed·(1 − f)/f; unset until a first fraction is known
-    QString phase;             ///< "prepare", "warm-up", "timing", "verify", "training"
+    QString phase;                          ///< "prepare", "warm-up", "timing", "verify", "training"
 };
 
 /// A finished training run, everything the page and the exports show.
 struct TrainingReport {
     napkin::CruncherConfig config;
     long steps = 0;
-    std::vector<double> losses;  ///< one per step, from the forward pass before the update
+    std::vector<double> losses;       ///< one per step, from the forward pass before the update
     napkin::TimingSummary stepTiming; ///< seconds per step, the first step left out when there are others
-    double flopsPerStep = 0;     ///< 6·B·P − 2·B·D² (every GEMM issued)
-    double flopsPerSecond = 0;   ///< flopsPerStep / median step
+    double flopsPerStep = 0;          ///< 6·B·P − 2·B·D² (every GEMM issued)
+    double flopsPerSecond = 0;        ///< flopsPerStep / median step
     std::optional<double> promisedFlopsPerSecond; ///< the device's fp32 promise
     std::optional<double> mfu;
     napkin::DeviceInfo device;
@@ -38,7 +39,7 @@ struct TrainingReport {
         QString component; ///< "parameters", "gradients", "optimizer state", "activations"
         double predictedBytes = 0, measuredBytes = 0;
     };
-    std::vector<Memory> memory;  ///< what the lecture's formula counts, component by component
+    std::vector<Memory> memory; ///< what the lecture's formula counts, component by component
     double predictedTotalBytes = 0, measuredTotalBytes = 0;
     double inputsBytes = 0, workspaceBytes = 0; ///< held by the trainer, not in the formula
 };
@@ -54,10 +55,17 @@ public:
     ~BenchmarkService() override;
 
     /// Replaces how the backend is made (tests: a backend with a failing dtype). Call before the first run.
-    void setBackendFactory(BackendFactory factory) { m_factory = std::move(factory); }
+    void setBackendFactory(BackendFactory factory) {
+        m_factory = std::move(factory);
+        m_deviceName = "custom";
+    }
+    /// The registry's backend called `name` ("cpu", "cuda") for the next runs; the worker makes it
+    /// anew when the name changes. An unavailable one makes the run fail with the registry's reason.
+    void setDevice(const std::string& name);
 
     /// Starts a sweep; supersedes (cancels) a run in flight.
-    void startSweep(const std::vector<napkin::MatmulCase>& cases, const napkin::MatmulRunOptions& options = {});
+    void startSweep(const std::vector<napkin::MatmulCase>& cases,
+                    const napkin::MatmulRunOptions& options = {});
     /// Starts `steps` training steps; supersedes (cancels) a run in flight.
     void startTraining(const napkin::CruncherConfig& config, long steps);
     /// Stops the current run; nothing it still produces is delivered.
@@ -77,14 +85,17 @@ signals:
     void idle();
 
 private:
-    using Job = std::function<void(napkin::BenchmarkBackend& backend, quint64 generation, const std::function<bool()>& keepGoing,
+    using Job = std::function<void(napkin::BenchmarkBackend& backend, quint64 generation,
+                                   const std::function<bool()>& keepGoing,
                                    const std::function<void(double, const QString&)>& report)>;
     void launch(Job job);
     /// Runs on the GUI thread: emits `emitter` only if `generation` is still the current one.
     void deliver(quint64 generation, const std::function<void()>& emitter);
 
     BackendFactory m_factory;
+    std::string m_deviceName = "cpu";                    // what m_factory makes (GUI thread)
     std::shared_ptr<napkin::BenchmarkBackend> m_backend; // touched by pool jobs only (one at a time)
+    std::string m_backendDevice;                         // what m_backend is (pool jobs only)
     std::shared_ptr<std::atomic<quint64>> m_generation = std::make_shared<std::atomic<quint64>>(0);
     std::shared_ptr<std::atomic<int>> m_jobsInFlight = std::make_shared<std::atomic<int>>(0);
     QThreadPool m_pool; // one thread: runs never overlap, so the backend is never shared

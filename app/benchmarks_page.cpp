@@ -32,7 +32,9 @@
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
     auto* table = new QTableWidget(0, static_cast<int>(headers.size()), parent);
@@ -70,8 +72,8 @@ BenchmarksPage::BenchmarksPage(QWidget* parent)
     m_throughput = new ThroughputChart(this);
     m_basis = new QLabel(this);
     m_basis->setWordWrap(true);
-    m_results = makeTable({tr("dtype"), tr("n"), tr("FLOPs"), tr("median"), tr("FLOP/s"), tr("MFU"), tr("rel. err"),
-                           tr("status")},
+    m_results = makeTable({tr("dtype"), tr("n"), tr("FLOPs"), tr("median"), tr("FLOP/s"), tr("MFU"),
+                           tr("rel. err"), tr("status")},
                           this);
     m_results->setObjectName(QStringLiteral("results"));
     m_loss = new LossChart(this);
@@ -114,6 +116,9 @@ BenchmarksPage::BenchmarksPage(QWidget* parent)
     connect(m_service, &BenchmarkService::sweepFinished, this, &BenchmarksPage::onSweepFinished);
     connect(m_service, &BenchmarkService::trainingFinished, this, &BenchmarksPage::onTrainingFinished);
     connect(m_service, &BenchmarkService::failed, this, &BenchmarksPage::onFailed);
+    // Only available backends can be chosen (the others are disabled rows with their reason).
+    connect(m_device, &QComboBox::currentIndexChanged, this,
+            [this] { m_service->setDevice(m_device->currentData().toString().toStdString()); });
     showResults();
     setRunning(false, tr("Ready. The first run also measures the FMA peak (about a second)."));
 }
@@ -149,10 +154,11 @@ QWidget* BenchmarksPage::makeSweepControls() {
         dtypeRow->addWidget(check);
     }
     form->addRow(tr("Types"), dtypeRow);
-    m_fp16Warning = new QLabel(tr("fp16 on the CPU is very slow: Eigen::half has no fast path (0.1–0.4 GFLOP/s, "
-                                  "about 600× below fp32), so n = 1024 takes seconds per GEMM and every case runs "
-                                  "at least 2 warm-up and 11 timed GEMMs. Keep fp16 sizes at 256 or below."),
-                               box);
+    m_fp16Warning =
+        new QLabel(tr("fp16 on the CPU is very slow: Eigen::half has no fast path (0.1–0.4 GFLOP/s, "
+                      "about 600× below fp32), so n = 1024 takes seconds per GEMM and every case runs "
+                      "at least 2 warm-up and 11 timed GEMMs. Keep fp16 sizes at 256 or below."),
+                   box);
     m_fp16Warning->setWordWrap(true);
     m_fp16Warning->setStyleSheet(QStringLiteral("color: #b35c00"));
     form->addRow(m_fp16Warning);
@@ -177,7 +183,8 @@ QWidget* BenchmarksPage::makeSweepControls() {
     const QStringList names = {tr("PNG…"), tr("CSV…"), tr("JSON…")};
     for (int kind = 0; kind < 3; ++kind) {
         auto* b = new QPushButton(names[kind], box);
-        b->setToolTip(kind == 0 ? tr("Export the throughput chart as PNG") : tr("Export every number of the page"));
+        b->setToolTip(kind == 0 ? tr("Export the throughput chart as PNG")
+                                : tr("Export every number of the page"));
         connect(b, &QPushButton::clicked, this, [this, kind] { exportWithDialog(kind); });
         exports->addWidget(b);
     }
@@ -294,7 +301,10 @@ void BenchmarksPage::setRunning(bool running, const QString& status) {
 
 void BenchmarksPage::onProgress(const BenchmarkProgressReport& r) {
     m_progress->setValue(static_cast<int>(std::lround(r.fraction * 1000)));
-    QString text = tr("%1 · %2 % · elapsed %3").arg(r.phase).arg(std::lround(r.fraction * 100)).arg(q(napkin::formatDuration(r.elapsedSeconds)));
+    QString text = tr("%1 · %2 % · elapsed %3")
+                       .arg(r.phase)
+                       .arg(std::lround(r.fraction * 100))
+                       .arg(q(napkin::formatDuration(r.elapsedSeconds)));
     if (r.remainingSeconds)
         text += tr(" · about %1 left").arg(q(napkin::formatDuration(*r.remainingSeconds)));
     m_status->setText(text);
@@ -303,8 +313,11 @@ void BenchmarksPage::onProgress(const BenchmarkProgressReport& r) {
 void BenchmarksPage::onSweepFinished(const napkin::MatmulSweep& sweep) {
     m_sweep = sweep;
     showResults();
-    const auto failed = std::count_if(sweep.results.begin(), sweep.results.end(), [](const auto& r) { return !r.ok; });
-    setRunning(false, failed ? tr("Done; %n case(s) failed (see the table).", nullptr, static_cast<int>(failed)) : tr("Done."));
+    const auto failed =
+        std::count_if(sweep.results.begin(), sweep.results.end(), [](const auto& r) { return !r.ok; });
+    setRunning(false, failed
+                          ? tr("Done; %n case(s) failed (see the table).", nullptr, static_cast<int>(failed))
+                          : tr("Done."));
 }
 
 void BenchmarksPage::onTrainingFinished(const TrainingReport& report) {
@@ -313,7 +326,9 @@ void BenchmarksPage::onTrainingFinished(const TrainingReport& report) {
     setRunning(false, tr("Training done."));
 }
 
-void BenchmarksPage::onFailed(const QString& message) { setRunning(false, tr("Failed: %1").arg(message)); }
+void BenchmarksPage::onFailed(const QString& message) {
+    setRunning(false, tr("Failed: %1").arg(message));
+}
 
 void BenchmarksPage::showResults() {
     ThroughputChartData data;
@@ -322,7 +337,8 @@ void BenchmarksPage::showResults() {
         data.promisedBasis = q(m_sweep->device.promisedBasis);
         for (const napkin::MatmulResult& r : m_sweep->results) {
             const QString dtype = q(std::string(napkin::benchDtypeName(r.shape.dtype)));
-            auto series = std::find_if(data.series.begin(), data.series.end(), [&](const auto& s) { return s.dtype == dtype; });
+            auto series = std::find_if(data.series.begin(), data.series.end(),
+                                       [&](const auto& s) { return s.dtype == dtype; });
             if (series == data.series.end()) {
                 data.series.push_back({dtype, {}, r.promisedFlopsPerSecond});
                 series = data.series.end() - 1;
@@ -333,26 +349,34 @@ void BenchmarksPage::showResults() {
             m_results->insertRow(row);
             setCell(m_results, row, 0, dtype);
             setCell(m_results, row, 1, QString::number(r.shape.n));
-            setCell(m_results, row, 2, q(napkin::formatFlops(r.flops)), tr("2·n³ = %1").arg(q(napkin::formatExact(r.flops))));
+            setCell(m_results, row, 2, q(napkin::formatFlops(r.flops)),
+                    tr("2·n³ = %1").arg(q(napkin::formatExact(r.flops))));
             if (r.ok) {
                 setCell(m_results, row, 3, q(napkin::formatDuration(r.timing.medianSeconds)),
                         tr("p20 %1, p80 %2\n%3 samples of %4 call(s) after %5 warm-up run(s)")
-                            .arg(q(napkin::formatDuration(r.timing.p20Seconds)), q(napkin::formatDuration(r.timing.p80Seconds)))
-                            .arg(r.timing.samples).arg(r.callsPerSample).arg(r.warmupRuns));
+                            .arg(q(napkin::formatDuration(r.timing.p20Seconds)),
+                                 q(napkin::formatDuration(r.timing.p80Seconds)))
+                            .arg(r.timing.samples)
+                            .arg(r.callsPerSample)
+                            .arg(r.warmupRuns));
                 setCell(m_results, row, 4, q(napkin::formatFlops(r.flopsPerSecond, true)));
-                setCell(m_results, row, 5, r.mfu ? QString::number(*r.mfu * 100, 'f', 1) + QLatin1Char('%') : tr("–"));
+                setCell(m_results, row, 5,
+                        r.mfu ? QString::number(*r.mfu * 100, 'f', 1) + QLatin1Char('%') : tr("–"));
                 setCell(m_results, row, 6, QString::number(r.maxRelError, 'g', 2),
-                        tr("max over %1 sampled entries of |c − ref| / Σ|a·b|, ref in long double").arg(r.verifiedEntries));
+                        tr("max over %1 sampled entries of |c − ref| / Σ|a·b|, ref in long double")
+                            .arg(r.verifiedEntries));
                 setCell(m_results, row, 7, tr("ok"));
             } else {
                 setCell(m_results, row, 7, tr("failed: %1").arg(q(r.error)), q(r.error));
             }
         }
         for (auto& s : data.series)
-            std::sort(s.points.begin(), s.points.end(), [](const auto& a, const auto& b) { return a.size < b.size; });
-        m_basis->setText(tr("Dashed: promised peak per type — %1. Small sizes sit far below it: each call is "
-                            "dominated by fixed overhead (thread hand-off, packing, loop set-up), not arithmetic.")
-                             .arg(data.promisedBasis));
+            std::sort(s.points.begin(), s.points.end(),
+                      [](const auto& a, const auto& b) { return a.size < b.size; });
+        m_basis->setText(
+            tr("Dashed: promised peak per type — %1. Small sizes sit far below it: each call is "
+               "dominated by fixed overhead (thread hand-off, packing, loop set-up), not arithmetic.")
+                .arg(data.promisedBasis));
     } else {
         m_basis->setText(tr("Run a sweep to see measured FLOP/s against n and the promised peak."));
     }
@@ -369,12 +393,16 @@ void BenchmarksPage::showTraining() {
     }
     const TrainingReport& t = *m_training;
     m_loss->setLosses(t.losses);
-    QString summary = tr("D=%1 L=%2 B=%3, %4 steps: loss %5 → %6\nstep %7 (median), %8 per step (6·B·P − 2·B·D²), %9")
-                          .arg(t.config.dim).arg(t.config.layers).arg(t.config.batch).arg(t.steps)
-                          .arg(t.losses.empty() ? 0.0 : t.losses.front(), 0, 'g', 4)
-                          .arg(t.losses.empty() ? 0.0 : t.losses.back(), 0, 'g', 4)
-                          .arg(q(napkin::formatDuration(t.stepTiming.medianSeconds)), q(napkin::formatFlops(t.flopsPerStep)),
-                               q(napkin::formatFlops(t.flopsPerSecond, true)));
+    QString summary =
+        tr("D=%1 L=%2 B=%3, %4 steps: loss %5 → %6\nstep %7 (median), %8 per step (6·B·P − 2·B·D²), %9")
+            .arg(t.config.dim)
+            .arg(t.config.layers)
+            .arg(t.config.batch)
+            .arg(t.steps)
+            .arg(t.losses.empty() ? 0.0 : t.losses.front(), 0, 'g', 4)
+            .arg(t.losses.empty() ? 0.0 : t.losses.back(), 0, 'g', 4)
+            .arg(q(napkin::formatDuration(t.stepTiming.medianSeconds)),
+                 q(napkin::formatFlops(t.flopsPerStep)), q(napkin::formatFlops(t.flopsPerSecond, true)));
     if (t.mfu)
         summary += tr(", MFU %1%").arg(*t.mfu * 100, 0, 'f', 1);
     m_trainingSummary->setText(summary);
@@ -382,8 +410,10 @@ void BenchmarksPage::showTraining() {
         const int row = m_memory->rowCount();
         m_memory->insertRow(row);
         setCell(m_memory, row, 0, name);
-        setCell(m_memory, row, 1, q(napkin::formatBytes(predicted)), q(napkin::formatExact(predicted)) + tr(" B"));
-        setCell(m_memory, row, 2, q(napkin::formatBytes(measured)), q(napkin::formatExact(measured)) + tr(" B"));
+        setCell(m_memory, row, 1, q(napkin::formatBytes(predicted)),
+                q(napkin::formatExact(predicted)) + tr(" B"));
+        setCell(m_memory, row, 2, q(napkin::formatBytes(measured)),
+                q(napkin::formatExact(measured)) + tr(" B"));
         setCell(m_memory, row, 3, predicted == measured ? tr("yes") : tr("no"));
     };
     for (const auto& m : t.memory)
@@ -392,7 +422,8 @@ void BenchmarksPage::showTraining() {
     const int row = m_memory->rowCount();
     m_memory->insertRow(row);
     setCell(m_memory, row, 0, tr("not in the formula"),
-            tr("the input batch and targets (inputs) and the head output, dL/dy and two B·D backward temporaries (workspace)"));
+            tr("the input batch and targets (inputs) and the head output, dL/dy and two B·D backward "
+               "temporaries (workspace)"));
     setCell(m_memory, row, 2, q(napkin::formatBytes(t.inputsBytes + t.workspaceBytes)));
 }
 
@@ -400,13 +431,18 @@ QString BenchmarksPage::exportChartPng(const QString& path) const {
     return savePngAtomically(m_throughput->render(1600, 900, 1.0), path);
 }
 
-QString BenchmarksPage::exportCsv(const QString& path) const { return writeBenchmarksCsv(m_sweep, m_training, path); }
+QString BenchmarksPage::exportCsv(const QString& path) const {
+    return writeBenchmarksCsv(m_sweep, m_training, path);
+}
 
-QString BenchmarksPage::exportJson(const QString& path) const { return writeBenchmarksJson(m_sweep, m_training, path); }
+QString BenchmarksPage::exportJson(const QString& path) const {
+    return writeBenchmarksJson(m_sweep, m_training, path);
+}
 
 void BenchmarksPage::exportWithDialog(int kind) {
     const QStringList defaults = {tr("throughput.png"), tr("benchmarks.csv"), tr("benchmarks.json")};
-    const QStringList filters = {tr("PNG images (*.png)"), tr("CSV files (*.csv)"), tr("JSON files (*.json)")};
+    const QStringList filters = {tr("PNG images (*.png)"), tr("CSV files (*.csv)"),
+                                 tr("JSON files (*.json)")};
     const QString path = QFileDialog::getSaveFileName(this, tr("Export"), defaults[kind], filters[kind]);
     if (path.isEmpty())
         return;

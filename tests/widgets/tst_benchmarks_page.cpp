@@ -4,6 +4,7 @@
 // With NAPKIN_SCREENSHOT_DIR set, it also writes the page as a PNG there (for eyes, not asserts).
 #include "app/benchmarks_page.h"
 #include "app/chart_export.h"
+#include "engine/backend_registry.h"
 #include "engine/cpu/cpu_backend.h"
 #include "widgets/loss_chart.h"
 #include "widgets/throughput_chart.h"
@@ -26,15 +27,19 @@
 // The real CPU backend (no FMA-peak run) that refuses fp64, so one case of a sweep fails.
 class NoFp64Backend final : public napkin::BenchmarkBackend {
 public:
-    NoFp64Backend() : m_cpu(napkin::CpuBackendOptions{false, 0.1, 1}) {}
+    NoFp64Backend()
+        : m_cpu(napkin::CpuBackendOptions{false, 0.1, 1}) {}
     napkin::DeviceInfo deviceInfo() const override { return m_cpu.deviceInfo(); }
     std::string unsupportedReason(napkin::BenchDtype dtype) const override {
-        return dtype == napkin::BenchDtype::fp64 ? "fp64: not on this test backend" : m_cpu.unsupportedReason(dtype);
+        return dtype == napkin::BenchDtype::fp64 ? "fp64: not on this test backend"
+                                                 : m_cpu.unsupportedReason(dtype);
     }
-    std::unique_ptr<napkin::MatmulProblem> prepareMatmul(const napkin::MatmulCase& shape, std::uint64_t seed) override {
+    std::unique_ptr<napkin::MatmulProblem> prepareMatmul(const napkin::MatmulCase& shape,
+                                                         std::uint64_t seed) override {
         return m_cpu.prepareMatmul(shape, seed);
     }
-    std::unique_ptr<napkin::CruncherTrainer> makeCruncherTrainer(const napkin::CruncherConfig& config) override {
+    std::unique_ptr<napkin::CruncherTrainer>
+    makeCruncherTrainer(const napkin::CruncherConfig& config) override {
         return m_cpu.makeCruncherTrainer(config);
     }
 
@@ -50,6 +55,7 @@ private slots:
     void tinySweepLandsInTheChart();
     void badSizesAreRejected();
     void failedCaseShowsItsMessage();
+    void chosenDeviceIsTheBackendThatRuns();
     void cancelStopsAndDropsTheStaleResult();
     void supersededRunIsDropped();
     void tinyTrainingMatchesTheFormula();
@@ -71,15 +77,20 @@ private:
         return nullptr;
     }
     void selectOnly(const QStringList& dtypes) {
-        for (const QString& d : {QStringLiteral("fp32"), QStringLiteral("fp64"), QStringLiteral("bf16"), QStringLiteral("fp16")})
+        for (const QString& d :
+             {QStringLiteral("fp32"), QStringLiteral("fp64"), QStringLiteral("bf16"), QStringLiteral("fp16")})
             check(d)->setChecked(dtypes.contains(d));
     }
     std::unique_ptr<BenchmarksPage> m_page; // one page: the FMA peak is measured once
 };
 
-void TestBenchmarksPage::initTestCase() { m_page = std::make_unique<BenchmarksPage>(); }
+void TestBenchmarksPage::initTestCase() {
+    m_page = std::make_unique<BenchmarksPage>();
+}
 
-void TestBenchmarksPage::cleanupTestCase() { m_page.reset(); }
+void TestBenchmarksPage::cleanupTestCase() {
+    m_page.reset();
+}
 
 void TestBenchmarksPage::cudaIsListedButDisabled() {
     auto* device = m_page->findChild<QComboBox*>(QStringLiteral("device"));
@@ -93,7 +104,8 @@ void TestBenchmarksPage::cudaIsListedButDisabled() {
     QVERIFY(check(QStringLiteral("fp32"))->isChecked());
     QVERIFY(check(QStringLiteral("fp64"))->isChecked());
     QVERIFY(!check(QStringLiteral("fp16"))->isChecked());
-    QCOMPARE(m_page->findChild<QLineEdit*>(QStringLiteral("sizes"))->text(), QStringLiteral("128,256,512,1024"));
+    QCOMPARE(m_page->findChild<QLineEdit*>(QStringLiteral("sizes"))->text(),
+             QStringLiteral("128,256,512,1024"));
 }
 
 void TestBenchmarksPage::tinySweepLandsInTheChart() {
@@ -128,7 +140,8 @@ void TestBenchmarksPage::tinySweepLandsInTheChart() {
         QVERIFY2(tip.contains(QStringLiteral("MFU")), qPrintable(tip));
     }
     QVERIFY(chart.series[0].promisedFlopsPerSecond.has_value());
-    QCOMPARE(*chart.series[0].promisedFlopsPerSecond, m_page->sweep()->device.promisedFlopsPerSecond.at("fp32"));
+    QCOMPARE(*chart.series[0].promisedFlopsPerSecond,
+             m_page->sweep()->device.promisedFlopsPerSecond.at("fp32"));
     QCOMPARE(m_page->findChild<QTableWidget*>(QStringLiteral("results"))->rowCount(), 2);
 }
 
@@ -167,6 +180,40 @@ void TestBenchmarksPage::failedCaseShowsItsMessage() {
     QVERIFY2(status.contains(QStringLiteral("fp64: not on this test backend")), qPrintable(status));
 }
 
+// The device box decides which registry backend the worker makes: CUDA without a device (or without
+// the backend in this build) fails the run with the registry's reason; back on the CPU it runs again.
+void TestBenchmarksPage::chosenDeviceIsTheBackendThatRuns() {
+    std::string whyNot;
+    if (napkin::makeBackend("cuda", &whyNot))
+        QSKIP("a CUDA device is present; this checks the no-device path");
+    BenchmarksPage page;
+    auto* device = page.findChild<QComboBox*>(QStringLiteral("device"));
+    page.findChild<QLineEdit*>(QStringLiteral("sizes"))->setText(QStringLiteral("16"));
+    for (auto* c : page.findChildren<QCheckBox*>())
+        c->setChecked(c->text() == QStringLiteral("fp32"));
+    QPushButton* run = nullptr;
+    for (auto* b : page.findChildren<QPushButton*>())
+        if (b->text() == QStringLiteral("Run"))
+            run = b;
+    QVERIFY(run);
+    QSignalSpy failed(page.service(), &BenchmarkService::failed);
+    QSignalSpy finished(page.service(), &BenchmarkService::sweepFinished);
+
+    device->setCurrentIndex(device->findText(QStringLiteral("cuda"))); // disabled for a user, not for code
+    QTest::mouseClick(run, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 20000);
+    QCOMPARE(failed.count(), 1);
+    QCOMPARE(failed.at(0).at(0).toString(), QString::fromStdString(whyNot));
+    QCOMPARE(finished.count(), 0);
+
+    device->setCurrentIndex(device->findText(QStringLiteral("cpu")));
+    QTest::mouseClick(run, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 20000);
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(failed.count(), 1);
+    QVERIFY(page.sweep() && page.sweep()->results.size() == 1 && page.sweep()->results[0].ok);
+}
+
 void TestBenchmarksPage::cancelStopsAndDropsTheStaleResult() {
     selectOnly({QStringLiteral("fp32"), QStringLiteral("fp64")});
     m_page->findChild<QLineEdit*>(QStringLiteral("sizes"))->setText(QStringLiteral("512,1024,1024,1024"));
@@ -189,7 +236,8 @@ void TestBenchmarksPage::cancelStopsAndDropsTheStaleResult() {
 void TestBenchmarksPage::supersededRunIsDropped() {
     BenchmarkService* service = m_page->service();
     QSignalSpy finished(service, &BenchmarkService::sweepFinished);
-    service->startSweep({{1024, 1024, 1024, napkin::BenchDtype::fp64}, {1024, 1024, 1024, napkin::BenchDtype::fp64}});
+    service->startSweep(
+        {{1024, 1024, 1024, napkin::BenchDtype::fp64}, {1024, 1024, 1024, napkin::BenchDtype::fp64}});
     service->startSweep({{24, 24, 24, napkin::BenchDtype::fp32}});
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1 && !service->isBusy(), 20000);
     QTest::qWait(100);
@@ -244,7 +292,8 @@ void TestBenchmarksPage::screenshot() {
     const QByteArray dir = qgetenv("NAPKIN_SCREENSHOT_DIR");
     if (dir.isEmpty())
         QSKIP("set NAPKIN_SCREENSHOT_DIR to write the page as a PNG");
-    QCOMPARE(exportWidgetPng(*m_page, QString::fromLocal8Bit(dir) + QStringLiteral("/benchmarks-page-before.png"),
+    QCOMPARE(exportWidgetPng(*m_page,
+                             QString::fromLocal8Bit(dir) + QStringLiteral("/benchmarks-page-before.png"),
                              QSize(1400, 900)),
              QString());
     selectOnly({QStringLiteral("fp32"), QStringLiteral("fp64"), QStringLiteral("fp16")});
@@ -252,11 +301,13 @@ void TestBenchmarksPage::screenshot() {
     QSignalSpy progress(m_page->service(), &BenchmarkService::progress);
     QTest::mouseClick(button(QStringLiteral("Run")), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(progress.count() >= 3 || !m_page->isRunning(), 30000);
-    QCOMPARE(exportWidgetPng(*m_page, QString::fromLocal8Bit(dir) + QStringLiteral("/benchmarks-page-running.png"),
+    QCOMPARE(exportWidgetPng(*m_page,
+                             QString::fromLocal8Bit(dir) + QStringLiteral("/benchmarks-page-running.png"),
                              QSize(1400, 900)),
              QString());
     QTRY_VERIFY_WITH_TIMEOUT(!m_page->isRunning(), 30000);
-    QCOMPARE(exportWidgetPng(*m_page, QString::fromLocal8Bit(dir) + QStringLiteral("/benchmarks-page.png"), QSize(1400, 900)),
+    QCOMPARE(exportWidgetPng(*m_page, QString::fromLocal8Bit(dir) + QStringLiteral("/benchmarks-page.png"),
+                             QSize(1400, 900)),
              QString());
 }
 
