@@ -3,6 +3,7 @@
 #include "app/main_window.h"
 
 #include <QApplication>
+#include <QIcon>
 
 #include <cstdio>
 
@@ -34,6 +35,8 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("Napkin"));
     QApplication::setOrganizationName(QStringLiteral("Napkin"));
     QApplication::setApplicationVersion(QStringLiteral(NAPKIN_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("napkin")); // matches resources/napkin.desktop
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/napkin.svg")));
     if (headless) {
         const HeadlessExportResult result = runHeadlessExport(cl);
         if (result.exitCode != 0)
