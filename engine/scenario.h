@@ -21,7 +21,7 @@ namespace napkin {
 /// a fresh Training tab, and an older build opening a file with it warns "training: unknown key,
 /// ignored" and keeps its own), so no number changed.
 inline constexpr int kScenarioFormatVersion = 2;
-/// Larger files are refused before parsing: a real scenario is about 1.5 KB.
+/// Larger files are refused before parsing: a real scenario is about 2 KB.
 inline constexpr std::size_t kScenarioMaxBytes = 1 << 20;
 
 /// The page in front.

@@ -37,7 +37,7 @@ namespace {
 // A token file that exists (the Training tab warns about one that does not): 64 uint16 tokens.
 std::string tokenFile() {
     static const QString path = [] {
-        const QString p = QDir::temp().filePath(
+        QString p = QDir::temp().filePath(
             QStringLiteral("tst_scenario_window-tokens-%1.bin").arg(QCoreApplication::applicationPid()));
         QFile f(p);
         if (f.open(QIODevice::WriteOnly))
@@ -335,7 +335,7 @@ void TestScenarioWindow::trainingAppliesOffTheGuiThread() {
     QCOMPARE(init->chart()->series().size(), std::size_t(3));
     QCOMPARE(init->chart()->series().front().x.size(), std::size_t(4)); // layers 0..3
     // The token file is drawn from: 3 batches of 2 windows of 4 int32 tokens.
-    QVERIFY(dataDone.size() > 0 || dataDone.wait(20000));
+    QVERIFY(!dataDone.empty() || dataDone.wait(20000));
     QCOMPARE(w.trainingPage()->dataPanel()->batchTable()->rowCount(), 2);
     QCOMPARE(w.trainingPage()->dataPanel()->batchTable()->columnCount(), 5);
 }
