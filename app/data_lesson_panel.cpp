@@ -56,9 +56,7 @@ DataLessonPanel::DataLessonPanel(QWidget* parent)
     , m_facts(new QLabel(this))
     , m_table(new QTableWidget(this))
     , m_runner(new LessonRunner(this)) {
-    const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
-    m_path->setText(
-        QDir(cache.isEmpty() ? QDir::tempPath() : cache).filePath(QStringLiteral("napkin-demo-tokens.bin")));
+    m_path->setText(demoPath());
     m_dtype->addItem(QStringLiteral("uint16"));
     m_dtype->addItem(QStringLiteral("int32"));
     m_megabytes->setRange(1, 4000);
@@ -124,6 +122,12 @@ DataLessonPanel::DataLessonPanel(QWidget* parent)
         m_generate->setEnabled(!busy);
         m_draw->setEnabled(!busy);
     });
+}
+
+QString DataLessonPanel::demoPath() {
+    const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+    return QDir(cache.isEmpty() ? QDir::tempPath() : cache)
+        .filePath(QStringLiteral("napkin-demo-tokens.bin"));
 }
 
 void DataLessonPanel::browse() {

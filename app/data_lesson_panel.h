@@ -1,6 +1,8 @@
 #pragma once
 // The data-loading lesson: a flat token file memory-mapped, get_batch's B random windows of L tokens,
 // the file's size next to the bytes actually resident (mincore), and the lecture's 2.8 TB by accounting.
+#include "engine/scenario.h"
+
 #include <QWidget>
 
 class LessonRunner;
@@ -23,6 +25,13 @@ public:
     void generate(int megabytes);
     /// Maps the file and draws the batch(es), off the GUI thread.
     void draw();
+    /// The demo file's path in this machine's cache folder: the path a fresh panel shows.
+    static QString demoPath();
+    /// The controls for a scenario file (an empty path for the demo file); and back (page_scenarios.cpp).
+    /// A token file that does not exist is a warning and stays typed in; an existing one is drawn
+    /// from, off the GUI thread, if the controls moved.
+    napkin::TrainingScenario::Data scenario() const;
+    QStringList applyScenario(const napkin::TrainingScenario::Data& scenario);
 
 signals:
     void updated();

@@ -2,6 +2,7 @@
 // The determinism lesson: two runs of the lesson Cruncher side by side, each with its own seed per
 // source of randomness (weights, data order), and a verdict computed from the bits of the losses.
 #include "engine/lessons/mixed_precision_trainer.h"
+#include "engine/scenario.h"
 
 #include <QWidget>
 
@@ -20,6 +21,10 @@ public:
     QLabel* verdict() const { return m_verdict; }
     /// Seeds of run a and b: [0] init, [1] data order.
     QSpinBox* seed(int run, int source) const { return m_seeds[run][source]; }
+    /// The controls for a scenario file; and back, retraining off the GUI thread once if they moved
+    /// (page_scenarios.cpp).
+    napkin::TrainingScenario::Determinism scenario() const;
+    void applyScenario(const napkin::TrainingScenario::Determinism& scenario);
 
 signals:
     void updated();

@@ -2,6 +2,7 @@
 // The initialization lesson: sliders for D and L, a seed, and the activation std per layer on a log
 // axis for N(0,1), N(0,1)/√D and truncated weights, computed (off the GUI thread) for real.
 #include "engine/lessons/init_std_experiment.h"
+#include "engine/scenario.h"
 
 #include <QWidget>
 
@@ -21,6 +22,10 @@ public:
     QSlider* layersSlider() const { return m_layers; }
     /// The configuration the sliders describe (D = 2^slider).
     napkin::InitStdConfig config() const;
+    /// The controls for a scenario file; and back, recomputing off the GUI thread once if they moved
+    /// (page_scenarios.cpp).
+    napkin::TrainingScenario::Init scenario() const;
+    void applyScenario(const napkin::TrainingScenario::Init& scenario);
 
 signals:
     /// A result reached the chart (tests and screenshots wait for it).

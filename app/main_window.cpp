@@ -30,7 +30,8 @@ MainWindow::MainWindow(QWidget* parent)
     pages->addTab(m_formats, tr("Number formats"));
     pages->addTab(m_tensor, tr("Tensor layout"));
     pages->addTab(m_benchmarks, tr("Benchmarks"));
-    pages->addTab(new TrainingPage(pages), tr("Training"));
+    m_training = new TrainingPage(pages);
+    pages->addTab(m_training, tr("Training"));
     setCentralWidget(pages);
     resize(1200, 800);
     addFileMenu();

@@ -15,6 +15,7 @@ class NumberFormatsPage;
 class QMenu;
 class QTabWidget;
 class TensorPage;
+class TrainingPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -31,6 +32,7 @@ public:
     NumberFormatsPage* numberFormatsPage() const { return m_formats; }
     TensorPage* tensorPage() const { return m_tensor; }
     BenchmarksPage* benchmarksPage() const { return m_benchmarks; }
+    TrainingPage* trainingPage() const { return m_training; }
 
     // Scenarios (main_window_scenarios.cpp): every control of every page, and the page in front.
     napkin::Scenario scenario() const;
@@ -63,6 +65,7 @@ private:
     NumberFormatsPage* m_formats = nullptr;
     TensorPage* m_tensor = nullptr;
     BenchmarksPage* m_benchmarks = nullptr;
+    TrainingPage* m_training = nullptr;
     QMenu* m_recentMenu = nullptr;
     QTabWidget* m_pages = nullptr;
     CaptionBanner* m_banner = nullptr;

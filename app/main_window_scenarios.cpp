@@ -6,6 +6,7 @@
 #include "app/recent_files.h"
 #include "app/scenario_file.h"
 #include "app/tensor_page.h"
+#include "app/training_page.h"
 
 #include <QAction>
 #include <QFileDialog>
@@ -71,6 +72,7 @@ napkin::Scenario MainWindow::scenario() const {
     s.formats = m_formats->scenario();
     s.tensor = m_tensor->scenario();
     s.benchmarks = m_benchmarks->scenario();
+    s.training = m_training->scenario();
     return s;
 }
 
@@ -79,6 +81,7 @@ QStringList MainWindow::applyScenario(const napkin::Scenario& s) {
     m_formats->applyScenario(s.formats);
     warnings += m_tensor->applyScenario(s.tensor);
     warnings += m_benchmarks->applyScenario(s.benchmarks);
+    warnings += m_training->applyScenario(s.training);
     for (int i = 0; i < static_cast<int>(std::size(kTabPages)); ++i)
         if (kTabPages[i] == s.page)
             m_pages->setCurrentIndex(i);

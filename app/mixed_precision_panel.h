@@ -2,6 +2,8 @@
 // The mixed-precision lesson: the same lesson Cruncher trained in fp32, bf16 compute with fp32 master
 // weights, pure bf16, fp16 without and with loss scaling — every value rounded through napkin's exact
 // codecs — with the loss curves together and the gradient values each recipe flushed to zero.
+#include "engine/scenario.h"
+
 #include <QWidget>
 
 class LessonRunner;
@@ -20,6 +22,10 @@ public:
     SeriesChart* underflowChart() const { return m_underflows; }
     QTableWidget* table() const { return m_table; }
     void run();
+    /// The steps box for a scenario file; and back, retraining off the GUI thread if it moved
+    /// (page_scenarios.cpp).
+    napkin::TrainingScenario::MixedPrecision scenario() const;
+    void applyScenario(const napkin::TrainingScenario::MixedPrecision& scenario);
 
 signals:
     void updated();

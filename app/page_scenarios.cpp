@@ -4,20 +4,31 @@
 #include "app/accounting_controls.h"
 #include "app/accounting_page.h"
 #include "app/benchmarks_page.h"
+#include "app/data_lesson_panel.h"
+#include "app/determinism_panel.h"
+#include "app/init_lesson_panel.h"
+#include "app/mixed_precision_panel.h"
 #include "app/number_formats_page.h"
 #include "app/presets.h"
 #include "app/tensor_page.h"
+#include "app/training_page.h"
 #include "widgets/log_slider_field.h"
 #include "widgets/number_field.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSignalBlocker>
+#include <QSlider>
 #include <QSpinBox>
+#include <QTabWidget>
+
+#include <algorithm>
+#include <bit>
 
 using namespace napkin;
 
@@ -185,5 +196,132 @@ QStringList BenchmarksPage::applyScenario(const BenchmarksScenario& s) {
     m_batch->setValue(static_cast<int>(s.batch));
     m_steps->setValue(static_cast<int>(s.steps));
     selectEnum(m_optimizer, s.optimizer);
+    return warnings;
+}
+
+// --- training ---
+
+TrainingScenario::Init InitLessonPanel::scenario() const {
+    const InitStdConfig c = config();
+    return {c.dim, c.layers, static_cast<long>(c.seed)};
+}
+
+void InitLessonPanel::applyScenario(const TrainingScenario::Init& s) {
+    if (s == scenario())
+        return; // nothing to recompute
+    {
+        const QSignalBlocker blockDim(m_dim);
+        const QSignalBlocker blockLayers(m_layers);
+        const QSignalBlocker blockSeed(m_seed);
+        m_dim->setValue(std::countr_zero(static_cast<unsigned long>(s.dim))); // D = 2^slider
+        m_layers->setValue(static_cast<int>(s.layers));
+        m_seed->setValue(static_cast<int>(s.seed));
+    }
+    recompute(); // once, on the runner's worker
+}
+
+TrainingScenario::Determinism DeterminismPanel::scenario() const {
+    TrainingScenario::Determinism s;
+    s.datasetSeed = m_taskSeed->value();
+    s.steps = m_steps->value();
+    for (int run = 0; run < 2; ++run) {
+        s.initSeed[run] = m_seeds[run][0]->value();
+        s.dataSeed[run] = m_seeds[run][1]->value();
+    }
+    return s;
+}
+
+void DeterminismPanel::applyScenario(const TrainingScenario::Determinism& s) {
+    if (s == scenario())
+        return;
+    const auto set = [](QSpinBox* box, long value) {
+        const QSignalBlocker block(box);
+        box->setValue(static_cast<int>(value));
+    };
+    set(m_taskSeed, s.datasetSeed);
+    set(m_steps, s.steps);
+    for (int run = 0; run < 2; ++run) {
+        set(m_seeds[run][0], s.initSeed[run]);
+        set(m_seeds[run][1], s.dataSeed[run]);
+    }
+    rerun(); // once, on the runner's worker
+}
+
+TrainingScenario::Data DataLessonPanel::scenario() const {
+    TrainingScenario::Data s;
+    s.path = m_path->text() == demoPath() ? std::string() : m_path->text().toStdString();
+    s.tokenType = m_dtype->currentText().toStdString();
+    s.demoMegabytes = m_megabytes->value();
+    s.batch = m_batch->value();
+    s.context = m_context->value();
+    s.batches = m_batches->value();
+    s.seed = m_seed->value();
+    return s;
+}
+
+QStringList DataLessonPanel::applyScenario(const TrainingScenario::Data& s) {
+    QStringList warnings;
+    const bool moved = !(s == scenario());
+    const QString path = s.path.empty() ? demoPath() : QString::fromStdString(s.path);
+    m_path->setText(path);
+    const int type = m_dtype->findText(q(s.tokenType));
+    if (type >= 0)
+        m_dtype->setCurrentIndex(type);
+    else // the loader only accepts the box's names
+        warnings << tr("training.data.token_type: '%1' is not offered here; showing %2")
+                        .arg(q(s.tokenType), m_dtype->currentText());
+    m_megabytes->setValue(static_cast<int>(s.demoMegabytes));
+    m_batch->setValue(static_cast<int>(s.batch));
+    m_context->setValue(static_cast<int>(s.context));
+    m_batches->setValue(static_cast<int>(s.batches));
+    m_seed->setValue(static_cast<int>(s.seed));
+    if (!QFileInfo::exists(path)) {
+        // The demo file is made on demand; any other file may live on the machine that saved the scenario.
+        if (!s.path.empty())
+            warnings << tr("training.data.path: '%1' does not exist here; choose a token file or generate "
+                           "a demo file there")
+                            .arg(path);
+    } else if (moved) {
+        draw(); // maps the file on the runner's worker
+    }
+    return warnings;
+}
+
+TrainingScenario::MixedPrecision MixedPrecisionPanel::scenario() const {
+    return {m_steps->value()};
+}
+
+void MixedPrecisionPanel::applyScenario(const TrainingScenario::MixedPrecision& s) {
+    if (s == scenario())
+        return;
+    m_steps->setValue(static_cast<int>(s.steps));
+    run(); // on the runner's worker; the results shown so far were for the old step count
+}
+
+namespace {
+// The lesson tabs' order (training_page.cpp); the scenario names the lesson, not its position.
+constexpr TrainingLesson kLessonTabs[] = {TrainingLesson::init, TrainingLesson::determinism,
+                                          TrainingLesson::data, TrainingLesson::mixedPrecision};
+} // namespace
+
+TrainingScenario TrainingPage::scenario() const {
+    TrainingScenario s;
+    const int tab = std::clamp(m_lessons->currentIndex(), 0, static_cast<int>(std::size(kLessonTabs)) - 1);
+    s.lesson = kLessonTabs[tab];
+    s.init = m_init->scenario();
+    s.determinism = m_determinism->scenario();
+    s.data = m_data->scenario();
+    s.mixedPrecision = m_mixed->scenario();
+    return s;
+}
+
+QStringList TrainingPage::applyScenario(const TrainingScenario& s) {
+    m_init->applyScenario(s.init);
+    m_determinism->applyScenario(s.determinism);
+    QStringList warnings = m_data->applyScenario(s.data);
+    m_mixed->applyScenario(s.mixedPrecision);
+    for (int i = 0; i < static_cast<int>(std::size(kLessonTabs)); ++i)
+        if (kLessonTabs[i] == s.lesson)
+            m_lessons->setCurrentIndex(i);
     return warnings;
 }

@@ -1,5 +1,7 @@
 #pragma once
 // The "Training" tab: the lecture's training-loop lessons, each its own panel, each computed for real.
+#include "engine/scenario.h"
+
 #include <QWidget>
 
 class DataLessonPanel;
@@ -18,6 +20,11 @@ public:
     DeterminismPanel* determinismPanel() const { return m_determinism; }
     DataLessonPanel* dataPanel() const { return m_data; }
     MixedPrecisionPanel* mixedPrecisionPanel() const { return m_mixed; }
+
+    /// Every panel's controls and the lesson in front, for a scenario file; and back (page_scenarios.cpp).
+    /// Applying never computes on the GUI thread: the panels that moved start their runs on workers.
+    napkin::TrainingScenario scenario() const;
+    QStringList applyScenario(const napkin::TrainingScenario& scenario);
 
 private:
     QTabWidget* m_lessons;

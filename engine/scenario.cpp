@@ -1,4 +1,5 @@
 #include "engine/scenario.h"
+#include "engine/scenario_section.h"
 
 #include "engine/float_rounding.h"
 #include "engine/gpu_catalog.h"
@@ -17,118 +18,7 @@
 namespace napkin {
 namespace {
 
-using json = nlohmann::json;
-
-/// Thrown inside this file only; parseScenario turns it into ScenarioParse::error.
-struct Refusal {
-    std::string message;
-};
-
-/// Longest text a scenario field may hold (expressions, shapes, sizes): far above any real one.
-constexpr std::size_t kMaxText = 4096;
-
-/// One JSON object of the file and its dotted path ("accounting.model"), with typed, range-checked
-/// getters that leave the target untouched when the key is absent.
-class Section {
-public:
-    Section(const json& object, std::string path, std::vector<std::string>& warnings)
-        : m_object(object)
-        , m_path(std::move(path))
-        , m_warnings(warnings) {}
-
-    /// Warns about keys that are not in `known` (a newer minor addition, or a typo), and goes on.
-    void expectKeys(std::initializer_list<std::string_view> known) const {
-        for (const auto& [key, value] : m_object.items())
-            if (std::find(known.begin(), known.end(), key) == known.end())
-                m_warnings.push_back(where(key) + ": unknown key, ignored");
-    }
-
-    const json* find(const char* key) const {
-        const auto it = m_object.find(key);
-        return it == m_object.end() ? nullptr : &*it;
-    }
-
-    void number(const char* key, double& target, double minimum, double maximum) const {
-        const json* v = find(key);
-        if (!v)
-            return;
-        if (!v->is_number())
-            refuse(key, "must be a number");
-        const double x = v->get<double>();
-        if (!std::isfinite(x) || x < minimum || x > maximum)
-            refuse(key, "must be from " + formatPlain(minimum) + " to " + formatPlain(maximum));
-        target = x;
-    }
-
-    void whole(const char* key, long& target, long minimum, long maximum) const {
-        double x = static_cast<double>(target);
-        number(key, x, static_cast<double>(minimum), static_cast<double>(maximum));
-        if (x != std::floor(x))
-            refuse(key, "must be a whole number");
-        target = static_cast<long>(x);
-    }
-
-    void boolean(const char* key, bool& target) const {
-        const json* v = find(key);
-        if (!v)
-            return;
-        if (!v->is_boolean())
-            refuse(key, "must be true or false");
-        target = v->get<bool>();
-    }
-
-    void text(const char* key, std::string& target) const {
-        const json* v = find(key);
-        if (!v)
-            return;
-        if (!v->is_string())
-            refuse(key, "must be a string");
-        const auto& s = v->get_ref<const std::string&>();
-        if (s.size() > kMaxText)
-            refuse(key, "is longer than " + std::to_string(kMaxText) + " characters");
-        target = s;
-    }
-
-    /// A name that `fromName` knows; the message lists what was found.
-    template <typename T, typename FromName> void name(const char* key, T& target, FromName fromName) const {
-        std::string s;
-        text(key, s);
-        if (!find(key))
-            return;
-        const auto parsed = fromName(s);
-        if (!parsed)
-            refuse(key, "unknown value '" + s + "'");
-        target = *parsed;
-    }
-
-    /// The nested object `key`, or nullopt when absent; refuses a non-object.
-    std::optional<Section> child(const char* key) const {
-        const json* v = find(key);
-        if (!v)
-            return std::nullopt;
-        if (!v->is_object())
-            refuse(key, "must be an object");
-        return Section(*v, where(key), m_warnings);
-    }
-
-    [[noreturn]] void refuse(const char* key, const std::string& why) const {
-        throw Refusal{where(key) + ": " + why};
-    }
-
-private:
-    std::string where(std::string_view key) const {
-        return m_path.empty() ? std::string(key) : m_path + "." + std::string(key);
-    }
-
-    static std::string formatPlain(double x) {
-        json j = x; // shortest round-trip text, "1e+13" style for large values
-        return j.dump();
-    }
-
-    const json& m_object;
-    std::string m_path;
-    std::vector<std::string>& m_warnings;
-};
+using namespace scenario_detail;
 
 std::optional<bool> unitsFromName(std::string_view name) {
     if (name == "GB")
@@ -305,7 +195,8 @@ Scenario readScenario(const json& root, int version, std::vector<std::string>& w
             readAccountingV1(*s, scenario.accounting);
         return scenario;
     }
-    top.expectKeys({"format", "version", "page", "accounting", "formats", "tensor", "benchmarks"});
+    top.expectKeys(
+        {"format", "version", "page", "accounting", "formats", "tensor", "benchmarks", "training"});
     top.name("page", scenario.page, scenarioPageFromName);
     if (const auto s = top.child("accounting"))
         readAccounting(*s, scenario.accounting);
@@ -315,6 +206,8 @@ Scenario readScenario(const json& root, int version, std::vector<std::string>& w
         readTensor(*s, scenario.tensor);
     if (const auto s = top.child("benchmarks"))
         readBenchmarks(*s, scenario.benchmarks);
+    if (const auto s = top.child("training"))
+        readTraining(*s, scenario.training);
     return scenario;
 }
 

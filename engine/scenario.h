@@ -17,11 +17,14 @@ namespace napkin {
 /// The format version this build writes. Files with a higher version are refused; lower ones migrate.
 /// History: 1 = the accounting page only, with the flat keys of the app's settings ("params", "dModel",
 /// "tokens": 0 for "no totals", "units": 0|1); 2 = one object per page, the model as a nested object.
+/// The "training" section was added within version 2: it only adds keys (a file without it opens with
+/// a fresh Training tab, and an older build opening a file with it warns "training: unknown key,
+/// ignored" and keeps its own), so no number changed.
 inline constexpr int kScenarioFormatVersion = 2;
-/// Larger files are refused before parsing: a real scenario is about 1.5 KB.
+/// Larger files are refused before parsing: a real scenario is about 2 KB.
 inline constexpr std::size_t kScenarioMaxBytes = 1 << 20;
 
-/// The page in front. The Training tab's controls are not saved yet; a scenario only brings it to the front.
+/// The page in front.
 enum class ScenarioPage { accounting, formats, tensor, benchmarks, training };
 
 /// What a fresh accounting page shows: GPT-2 small's transformer sizes and the lecture's Cruncher are
@@ -64,12 +67,48 @@ struct BenchmarksScenario {
     bool operator==(const BenchmarksScenario&) const = default;
 };
 
+/// The Training tab's lesson in front.
+enum class TrainingLesson { init, determinism, data, mixedPrecision };
+
+/// The Training tab. The ranges are those of the panels' controls (app/*_panel.cpp).
+struct TrainingScenario {
+    TrainingLesson lesson = TrainingLesson::init;
+    struct Init {
+        long dim = 256; ///< D, a power of two from 4 to 2048 (the slider's steps)
+        long layers = 10;
+        long seed = 0;
+        bool operator==(const Init&) const = default;
+    } init;
+    struct Determinism {
+        long datasetSeed = 2; ///< shared by both runs
+        long steps = 200;
+        long initSeed[2] = {0, 0}; ///< run a, run b
+        long dataSeed[2] = {1, 2}; ///< b differs from a in the data order only
+        bool operator==(const Determinism&) const = default;
+    } determinism;
+    struct Data {
+        /// The token file; empty for the demo file in the cache folder (the panel's default, which is
+        /// a different path on every machine, so a scenario saved with it opens anywhere).
+        std::string path;
+        std::string tokenType = "uint16"; ///< "uint16" or "int32" (engine/lessons/token_dataset.h)
+        long demoMegabytes = 300;
+        long batch = 8, context = 16, batches = 1, seed = 0;
+        bool operator==(const Data&) const = default;
+    } data;
+    struct MixedPrecision {
+        long steps = 300;
+        bool operator==(const MixedPrecision&) const = default;
+    } mixedPrecision;
+    bool operator==(const TrainingScenario&) const = default;
+};
+
 struct Scenario {
     ScenarioPage page = ScenarioPage::accounting; ///< the page in front
     AccountingScenario accounting;
     FormatsScenario formats;
     TensorScenario tensor;
     BenchmarksScenario benchmarks;
+    TrainingScenario training;
     bool operator==(const Scenario&) const = default;
 };
 
@@ -92,5 +131,7 @@ std::string writeScenario(const Scenario& scenario);
 
 std::string_view scenarioPageName(ScenarioPage page);
 std::optional<ScenarioPage> scenarioPageFromName(std::string_view name);
+std::string_view trainingLessonName(TrainingLesson lesson);
+std::optional<TrainingLesson> trainingLessonFromName(std::string_view name);
 
 } // namespace napkin

@@ -76,6 +76,24 @@ json benchmarksJson(const BenchmarksScenario& b) {
             {"steps", b.steps},   {"optimizer", str(optimizerName(b.optimizer))}};
 }
 
+json trainingJson(const TrainingScenario& t) {
+    const auto& d = t.determinism;
+    const auto run = [&d](int r) { return json{{"init_seed", d.initSeed[r]}, {"data_seed", d.dataSeed[r]}}; };
+    return {{"lesson", str(trainingLessonName(t.lesson))},
+            {"init", {{"dim", t.init.dim}, {"layers", t.init.layers}, {"seed", t.init.seed}}},
+            {"determinism",
+             {{"dataset_seed", d.datasetSeed}, {"steps", d.steps}, {"run_a", run(0)}, {"run_b", run(1)}}},
+            {"data",
+             {{"path", t.data.path},
+              {"token_type", t.data.tokenType},
+              {"demo_megabytes", t.data.demoMegabytes},
+              {"batch", t.data.batch},
+              {"context", t.data.context},
+              {"batches", t.data.batches},
+              {"seed", t.data.seed}}},
+            {"mixed_precision", {{"steps", t.mixedPrecision.steps}}}};
+}
+
 } // namespace
 
 AccountingInput freshAccountingInput() {
@@ -101,7 +119,8 @@ std::string writeScenario(const Scenario& s) {
                        {"accounting", accountingJson(s.accounting)},
                        {"formats", formatsJson(s.formats)},
                        {"tensor", tensorJson(s.tensor)},
-                       {"benchmarks", benchmarksJson(s.benchmarks)}};
+                       {"benchmarks", benchmarksJson(s.benchmarks)},
+                       {"training", trainingJson(s.training)}};
     // Text fields come from the GUI as valid UTF-8; replace rather than throw if one ever is not.
     return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

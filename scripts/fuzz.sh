@@ -23,7 +23,7 @@ for target in "${targets[@]}"; do
   echo "== $target ${bound[*]}"
   # Crash inputs land in build-fuzz/ (never in the source tree); the exit status says whether any did.
   max_len=512
-  [ "$target" = fuzz_scenario ] && max_len=2048 # a whole scenario file is about 1.1 KB
+  [ "$target" = fuzz_scenario ] && max_len=4096 # a whole scenario file is about 1.8 KB
   if ! build-fuzz/tests/fuzz/"$target" "${bound[@]}" -max_len="$max_len" -timeout=10 -print_final_stats=1 \
        -artifact_prefix=build-fuzz/ "$work" > "build-fuzz/$target.log" 2>&1; then
     status=1

@@ -2,6 +2,7 @@
 // truncated or future-version files are refused with a message that says what and where.
 #include "engine/scenario.h"
 
+#include <QFile>
 #include <QtTest>
 
 #include <cmath>
@@ -58,6 +59,23 @@ Scenario everyFieldChanged() {
     s.benchmarks.batch = 32;
     s.benchmarks.steps = 75;
     s.benchmarks.optimizer = OptimizerKind::adam;
+    TrainingScenario& t = s.training;
+    t.lesson = TrainingLesson::mixedPrecision;
+    t.init = {2048, 64, 1000000};
+    t.determinism.datasetSeed = 7;
+    t.determinism.steps = 2000;
+    t.determinism.initSeed[0] = 3;
+    t.determinism.initSeed[1] = 4;
+    t.determinism.dataSeed[0] = 5;
+    t.determinism.dataSeed[1] = 6;
+    t.data.path = "/data/fineweb/train-ü.bin";
+    t.data.tokenType = "int32";
+    t.data.demoMegabytes = 4000;
+    t.data.batch = 512;
+    t.data.context = 8192;
+    t.data.batches = 10000;
+    t.data.seed = 99;
+    t.mixedPrecision.steps = 10;
     return s;
 }
 
@@ -76,6 +94,8 @@ private slots:
     void emptyFileGetsFreshWindowDefaults();
     void writtenFileIsVersioned();
     void version1Migrates();
+    void version2WithoutTrainingGetsDefaults();
+    void trainingLessonNames();
     void refused_data();
     void refused();
     void everyTruncationIsRefused();
@@ -97,6 +117,12 @@ void TestScenario::roundTripKeepsEveryField() {
     QCOMPARE(back.scenario->formats, s.formats);
     QCOMPARE(back.scenario->tensor, s.tensor);
     QCOMPARE(back.scenario->benchmarks, s.benchmarks);
+    QCOMPARE(back.scenario->training.lesson, s.training.lesson);
+    QCOMPARE(back.scenario->training.init, s.training.init);
+    QCOMPARE(back.scenario->training.determinism, s.training.determinism);
+    QCOMPARE(back.scenario->training.data, s.training.data);
+    QCOMPARE(back.scenario->training.mixedPrecision, s.training.mixedPrecision);
+    QCOMPARE(back.scenario->training, s.training);
     QVERIFY(*back.scenario == s);
 }
 
@@ -179,6 +205,39 @@ void TestScenario::version1Migrates() {
     QCOMPARE(*withTokens.scenario->accounting.input.trainingTokens, 15e12);
 }
 
+// Files written before the Training tab was saved are version 2 without "training": its panels open
+// as a fresh window shows them, and the other sections as written.
+void TestScenario::version2WithoutTrainingGetsDefaults() {
+    QFile seed(QFINDTESTDATA("../fuzz/corpus/fuzz_scenario/v2-defaults.json"));
+    QVERIFY(seed.open(QIODevice::ReadOnly));
+    const std::string text = seed.readAll().toStdString();
+    QVERIFY(text.find("\"training\"") == std::string::npos); // the seed predates the section
+    std::string changed = text;
+    changed.replace(changed.find("\"steps\": 50"), 12, "\"steps\": 77");
+    const ScenarioParse p = parseScenario(changed);
+    QVERIFY2(p.ok(), p.error.c_str());
+    QVERIFY(p.warnings.empty());
+    QCOMPARE(p.fileVersion, 2);
+    QCOMPARE(p.scenario->benchmarks.steps, 77L);
+    QVERIFY(p.scenario->training == TrainingScenario{});
+    QCOMPARE(p.scenario->training.init.dim, 256L); // the slider's fresh D
+    QCOMPARE(p.scenario->training.mixedPrecision.steps, 300L);
+    QCOMPARE(p.scenario->training.data.path, std::string()); // the demo file
+    // A partial section: what is there applies, the rest stays fresh.
+    const ScenarioParse partial = parseScenario(file(R"(, "training": {"init": {"layers": 3}})"));
+    QVERIFY2(partial.ok(), partial.error.c_str());
+    TrainingScenario want;
+    want.init.layers = 3;
+    QCOMPARE(partial.scenario->training, want);
+}
+
+void TestScenario::trainingLessonNames() {
+    for (TrainingLesson l : {TrainingLesson::init, TrainingLesson::determinism, TrainingLesson::data,
+                             TrainingLesson::mixedPrecision})
+        QCOMPARE(trainingLessonFromName(trainingLessonName(l)), std::optional<TrainingLesson>(l));
+    QVERIFY(!trainingLessonFromName("Init").has_value());
+}
+
 void TestScenario::refused_data() {
     QTest::addColumn<std::string>("text");
     QTest::addColumn<QString>("message"); // a part of the expected message
@@ -235,6 +294,47 @@ void TestScenario::refused_data() {
     QTest::newRow("bench dim 0") << file(R"(, "benchmarks": {"dim": 0})") << "benchmarks.dim";
     QTest::newRow("bench steps 1.5") << file(R"(, "benchmarks": {"steps": 1.5})")
                                      << "benchmarks.steps: must be a whole";
+    QTest::newRow("training not object") << file(R"(, "training": [])") << "training: must be an object";
+    QTest::newRow("lesson unknown") << file(R"(, "training": {"lesson": "dropout"})")
+                                    << "training.lesson: unknown value 'dropout'";
+    QTest::newRow("init dim 2") << file(R"(, "training": {"init": {"dim": 2}})")
+                                << "training.init.dim: must be from 4 to 2048";
+    QTest::newRow("init dim 4096") << file(R"(, "training": {"init": {"dim": 4096}})")
+                                   << "training.init.dim: must be from 4 to 2048";
+    QTest::newRow("init dim 100") << file(R"(, "training": {"init": {"dim": 100}})")
+                                  << "training.init.dim: must be a power of two from 4 to 2048";
+    QTest::newRow("init layers 65") << file(R"(, "training": {"init": {"layers": 65}})")
+                                    << "training.init.layers: must be from 1 to 64";
+    QTest::newRow("init seed -1") << file(R"(, "training": {"init": {"seed": -1}})")
+                                  << "training.init.seed: must be from 0 to 1000000";
+    QTest::newRow("init seed 0.5") << file(R"(, "training": {"init": {"seed": 0.5}})")
+                                   << "training.init.seed: must be a whole number";
+    QTest::newRow("determinism steps 9") << file(R"(, "training": {"determinism": {"steps": 9}})")
+                                         << "training.determinism.steps: must be from 10 to 2000";
+    QTest::newRow("determinism dataset seed")
+        << file(R"(, "training": {"determinism": {"dataset_seed": 1000001}})")
+        << "training.determinism.dataset_seed: must be from 0 to 1000000";
+    QTest::newRow("run b data seed") << file(
+                                            R"(, "training": {"determinism": {"run_b": {"data_seed": "2"}}})")
+                                     << "training.determinism.run_b.data_seed: must be a number";
+    QTest::newRow("run a not object") << file(R"(, "training": {"determinism": {"run_a": 1}})")
+                                      << "training.determinism.run_a: must be an object";
+    QTest::newRow("data token type") << file(R"(, "training": {"data": {"token_type": "int64"}})")
+                                     << "training.data.token_type: unknown value 'int64'";
+    QTest::newRow("data path not text")
+        << file(R"(, "training": {"data": {"path": 5}})") << "training.data.path: must be a string";
+    QTest::newRow("data batch 513") << file(R"(, "training": {"data": {"batch": 513}})")
+                                    << "training.data.batch: must be from 1 to 512";
+    QTest::newRow("data context 0") << file(R"(, "training": {"data": {"context": 0}})")
+                                    << "training.data.context: must be from 1 to 8192";
+    QTest::newRow("data batches") << file(R"(, "training": {"data": {"batches": 10001}})")
+                                  << "training.data.batches: must be from 1 to 10000";
+    QTest::newRow("data megabytes") << file(R"(, "training": {"data": {"demo_megabytes": 0}})")
+                                    << "training.data.demo_megabytes: must be from 1 to 4000";
+    QTest::newRow("data seed") << file(R"(, "training": {"data": {"seed": 1e7}})")
+                               << "training.data.seed: must be from 0 to 1000000";
+    QTest::newRow("mixed steps 5001") << file(R"(, "training": {"mixed_precision": {"steps": 5001}})")
+                                      << "training.mixed_precision.steps: must be from 10 to 5000";
     QTest::newRow("text too long") << file(R"(, "tensor": {"expression": ")" + std::string(5000, 'x') + "\"}")
                                    << "tensor.expression: is longer";
     QTest::newRow("deep nesting") << std::string(100000, '[') << "not valid JSON";

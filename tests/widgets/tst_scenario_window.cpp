@@ -3,22 +3,30 @@
 #include "app/accounting_controls.h"
 #include "app/accounting_page.h"
 #include "app/benchmarks_page.h"
+#include "app/data_lesson_panel.h"
+#include "app/init_lesson_panel.h"
 #include "app/main_window.h"
 #include "app/number_formats_page.h"
 #include "app/recent_files.h"
 #include "app/tensor_page.h"
+#include "app/training_page.h"
 #include "widgets/number_field.h"
+#include "widgets/series_chart.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSignalSpy>
+#include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -26,8 +34,21 @@ using namespace napkin;
 
 namespace {
 
+// A token file that exists (the Training tab warns about one that does not): 64 uint16 tokens.
+std::string tokenFile() {
+    static const QString path = [] {
+        QString p = QDir::temp().filePath(
+            QStringLiteral("tst_scenario_window-tokens-%1.bin").arg(QCoreApplication::applicationPid()));
+        QFile f(p);
+        if (f.open(QIODevice::WriteOnly))
+            f.write(QByteArray(128, '\x01'));
+        return p;
+    }();
+    return path.toStdString();
+}
+
 // Every control away from a fresh window's value, and only values this machine can show (the CPU
-// backend; the four tick boxes; a step inside the chain).
+// backend; the four tick boxes; a step inside the chain; a token file that exists).
 Scenario everyControlChanged() {
     Scenario s;
     s.page = ScenarioPage::tensor;
@@ -72,6 +93,23 @@ Scenario everyControlChanged() {
     s.benchmarks.batch = 32;
     s.benchmarks.steps = 75;
     s.benchmarks.optimizer = OptimizerKind::adam;
+    TrainingScenario& t = s.training;
+    t.lesson = TrainingLesson::data;
+    t.init = {16, 3, 42}; // small, so that the recompute it starts is quick
+    t.determinism.datasetSeed = 7;
+    t.determinism.steps = 10;
+    t.determinism.initSeed[0] = 3;
+    t.determinism.initSeed[1] = 4;
+    t.determinism.dataSeed[0] = 5;
+    t.determinism.dataSeed[1] = 6;
+    t.data.path = tokenFile();
+    t.data.tokenType = "int32";
+    t.data.demoMegabytes = 2;
+    t.data.batch = 2;
+    t.data.context = 4;
+    t.data.batches = 3;
+    t.data.seed = 99;
+    t.mixedPrecision.steps = 10;
     return s;
 }
 
@@ -83,6 +121,12 @@ void compareSections(const Scenario& got, const Scenario& want) {
     QCOMPARE(got.formats, want.formats);
     QCOMPARE(got.tensor, want.tensor);
     QCOMPARE(got.benchmarks, want.benchmarks);
+    QCOMPARE(got.training.lesson, want.training.lesson);
+    QCOMPARE(got.training.init, want.training.init);
+    QCOMPARE(got.training.determinism, want.training.determinism);
+    QCOMPARE(got.training.data, want.training.data);
+    QCOMPARE(got.training.mixedPrecision, want.training.mixedPrecision);
+    QCOMPARE(got.training, want.training);
     QCOMPARE(got.page, want.page);
 }
 
@@ -102,6 +146,7 @@ class TestScenarioWindow : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
+    void cleanupTestCase();
     void freshWindowIsTheEngineDefault();
     void applyMovesTheRealControls();
     void saveThenOpenKeepsEveryControl();
@@ -109,6 +154,8 @@ private slots:
     void refusedFileChangesNothing_data();
     void refusedFileChangesNothing();
     void unavailableDeviceIsAWarning();
+    void missingTokenFileIsAWarning();
+    void trainingAppliesOffTheGuiThread();
     void recentFilesNewestFirst();
     void saveFailureLeavesOldFile();
 
@@ -120,6 +167,10 @@ void TestScenarioWindow::initTestCase() {
     QStandardPaths::setTestModeEnabled(true); // settings (recent files) go to a test location
     QSettings().clear();
     QVERIFY(m_dir.isValid());
+}
+
+void TestScenarioWindow::cleanupTestCase() {
+    QFile::remove(QString::fromStdString(tokenFile()));
 }
 
 void TestScenarioWindow::freshWindowIsTheEngineDefault() {
@@ -188,8 +239,14 @@ void TestScenarioWindow::refusedFileChangesNothing_data() {
                                     << "newer Napkin";
     QTest::newRow("mfu out of range")
         << QByteArray(text).replace("\"mfu\": 0.5", "\"mfu\": 5") << "accounting.mfu";
+    QTest::newRow("benchmarks bad") << QByteArray(text).replace("\"steps\": 50", "\"steps\": -50")
+                                    << "benchmarks.steps";
+    QFile training(QFINDTESTDATA("../fuzz/corpus/fuzz_scenario/v2-training.json"));
+    QVERIFY(training.open(QIODevice::ReadOnly));
+    const QByteArray trainingText = training.readAll();
     QTest::newRow("last section bad")
-        << QByteArray(text).replace("\"steps\": 50", "\"steps\": -50") << "benchmarks.steps";
+        << QByteArray(trainingText).replace("\"steps\": 1000", "\"steps\": 6000")
+        << "training.mixed_precision.steps: must be from 10 to 5000";
 }
 
 // The last row matters most: a bad field in the last section must not leave the first sections applied.
@@ -222,6 +279,65 @@ void TestScenarioWindow::unavailableDeviceIsAWarning() {
     QVERIFY2(warnings.first().contains(QStringLiteral("benchmarks.device: 'tpu'")),
              qPrintable(warnings.first()));
     QCOMPARE(w.scenario().benchmarks.device, std::string("cpu"));
+}
+
+// A token file saved on another machine: the path stays typed in, the rest of the tab applies.
+void TestScenarioWindow::missingTokenFileIsAWarning() {
+    Scenario s = everyControlChanged();
+    s.training.data.path = m_dir.filePath(QStringLiteral("no-such-tokens.bin")).toStdString();
+    MainWindow w;
+    const QStringList warnings = w.applyScenario(s);
+    QCOMPARE(warnings.size(), 1);
+    QVERIFY2(warnings.first().startsWith(QStringLiteral("training.data.path: '%1' does not exist")
+                                             .arg(QString::fromStdString(s.training.data.path))),
+             qPrintable(warnings.first()));
+    compareSections(w.scenario(), s);
+    QCOMPARE(w.trainingPage()->dataPanel()->pathEdit()->text(), QString::fromStdString(s.training.data.path));
+    // The same through a file: opened, with the warning shown.
+    const QString path = m_dir.filePath(QStringLiteral("missing-tokens.json"));
+    writeFile(path, QByteArray::fromStdString(writeScenario(s)));
+    MainWindow b;
+    QCOMPARE(b.openScenario(path), QString());
+    compareSections(b.scenario(), s);
+    QMessageBox* box = message(b);
+    QVERIFY(box);
+    QVERIFY2(box->text().contains(QStringLiteral("training.data.path")), qPrintable(box->text()));
+    // The demo file (an empty path) is made on demand: no warning whether it exists or not.
+    Scenario demo;
+    demo.training.data.path.clear();
+    QVERIFY(MainWindow().applyScenario(demo).isEmpty());
+}
+
+// Applying returns at once: the panels' runs go to their workers and the charts follow when done.
+void TestScenarioWindow::trainingAppliesOffTheGuiThread() {
+    {
+        // The largest runs the panels offer (seconds of work each on this machine's CPU); closing the
+        // window cancels them.
+        Scenario heavy;
+        heavy.training.init = {2048, 64, 1};
+        heavy.training.determinism.steps = 2000;
+        heavy.training.mixedPrecision.steps = 5000;
+        MainWindow w;
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(w.applyScenario(heavy).isEmpty());
+        QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(w.scenario().training, heavy.training); // the controls show it at once
+    }
+    MainWindow w;
+    InitLessonPanel* init = w.trainingPage()->initPanel();
+    QSignalSpy initDone(init, &InitLessonPanel::updated);
+    QSignalSpy dataDone(w.trainingPage()->dataPanel(), &DataLessonPanel::updated);
+    QVERIFY(w.applyScenario(everyControlChanged()).isEmpty());
+    QCOMPARE(init->dimSlider()->value(), 4); // D = 16
+    // The fresh window's first run is superseded: the chart gets the scenario's D and L.
+    QVERIFY(initDone.wait(20000));
+    QCOMPARE(init->chart()->series().size(), std::size_t(3));
+    QCOMPARE(init->chart()->series().front().x.size(), std::size_t(4)); // layers 0..3
+    // The token file is drawn from: 3 batches of 2 windows of 4 int32 tokens.
+    QVERIFY(!dataDone.empty() || dataDone.wait(20000));
+    QCOMPARE(w.trainingPage()->dataPanel()->batchTable()->rowCount(), 2);
+    QCOMPARE(w.trainingPage()->dataPanel()->batchTable()->columnCount(), 5);
 }
 
 void TestScenarioWindow::recentFilesNewestFirst() {
