@@ -69,6 +69,8 @@ struct AllocCheck {
     double expectedBytes = 0;        ///< 2 * 32 * 32 * 4 = 8192
     double allocatorBytes = 0;       ///< what the accounting allocator (MemoryLedger) holds afterwards
     double memGetInfoDeltaBytes = 0; ///< cudaMemGetInfo free before - after (coarse granularity)
+    double allocatorBytesBefore = 0; ///< the ledger before the tensors (0: a fresh ledger)
+    double freeBytesBefore = 0, freeBytesAfter = 0; ///< cudaMemGetInfo's free bytes around the allocations
 };
 constexpr int kAllocCheckTensors = 2;
 constexpr int kAllocCheckSide = 32;

@@ -121,6 +121,7 @@ AllocCheck runCudaAllocCheck() {
     std::size_t freeBefore = 0, freeAfter = 0, total = 0;
     NAPKIN_CUDA_CHECK(cudaMemGetInfo(&freeBefore, &total));
     MemoryLedger ledger;
+    check.allocatorBytesBefore = ledger.totalBytes();
     const auto elements = static_cast<std::size_t>(kAllocCheckSide) * kAllocCheckSide;
     std::vector<DeviceBuffer> tensors;
     for (int i = 0; i < kAllocCheckTensors; ++i) {
@@ -131,6 +132,8 @@ AllocCheck runCudaAllocCheck() {
     NAPKIN_CUDA_CHECK(cudaMemGetInfo(&freeAfter, &total));
     check.expectedBytes = tensorsBytes(kAllocCheckTensors, kAllocCheckSide, kAllocCheckSide, sizeof(float));
     check.allocatorBytes = ledger.totalBytes();
+    check.freeBytesBefore = static_cast<double>(freeBefore);
+    check.freeBytesAfter = static_cast<double>(freeAfter);
     check.memGetInfoDeltaBytes = static_cast<double>(freeBefore) - static_cast<double>(freeAfter);
     return check;
 }

@@ -230,10 +230,15 @@ void TestCopyBenchmark::allocJson() {
     c.expectedBytes = 8192;
     c.allocatorBytes = 8192;
     c.memGetInfoDeltaBytes = 2097152;
+    c.freeBytesBefore = 10485760;
+    c.freeBytesAfter = 8388608;
     const nlohmann::json j = cli::allocCheckJson(c);
     QCOMPARE(j.at("expected_bytes").get<double>(), 8192.0);
     QCOMPARE(j.at("allocator_bytes").get<double>(), 8192.0);
     QCOMPARE(j.at("mem_get_info_delta_bytes").get<double>(), 2097152.0);
+    QCOMPARE(j.at("mem_get_info_free_bytes_before").get<double>(), 10485760.0);
+    QCOMPARE(j.at("mem_get_info_free_bytes_after").get<double>(), 8388608.0);
+    QCOMPARE(j.at("allocator_bytes_before").get<double>(), 0.0);
     QCOMPARE(j.at("allocator_matches").get<bool>(), true);
 }
 

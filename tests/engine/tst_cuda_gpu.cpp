@@ -220,7 +220,9 @@ void TestCudaGpu::allocCheckCountsTwoTensors() {
     NAPKIN_REQUIRE_GPU();
     const AllocCheck check = runCudaAllocCheck();
     QCOMPARE(check.expectedBytes, 8192.0);
+    QCOMPARE(check.allocatorBytesBefore, 0.0);
     QCOMPARE(check.allocatorBytes, 8192.0);
+    QCOMPARE(check.memGetInfoDeltaBytes, check.freeBytesBefore - check.freeBytesAfter);
     QVERIFY(check.memGetInfoDeltaBytes >= 0);
 }
 
