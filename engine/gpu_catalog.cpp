@@ -15,7 +15,8 @@ namespace {
 
 bool equalsIgnoringCase(std::string_view a, std::string_view b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+               return std::tolower(static_cast<unsigned char>(x)) ==
+                      std::tolower(static_cast<unsigned char>(y));
            });
 }
 
@@ -24,7 +25,8 @@ double nonNegative(const nlohmann::json& object, const char* key, const std::str
         throw std::runtime_error(where + ": '" + key + "' must be a number");
     const double value = object.at(key).get<double>();
     if (!std::isfinite(value) || value < 0 || (positive && value == 0))
-        throw std::runtime_error(where + ": '" + key + "' must be " + (positive ? "positive" : "non-negative"));
+        throw std::runtime_error(where + ": '" + key + "' must be " +
+                                 (positive ? "positive" : "non-negative"));
     return value;
 }
 
@@ -41,7 +43,8 @@ GpuSpec parseGpu(const nlohmann::json& entry, std::size_t index) {
     gpu.source = entry.value("source", std::string("user supplied"));
     gpu.memoryBytes = nonNegative(entry, "memory_bytes", where, true);
     gpu.memoryBandwidthBytesPerSecond = nonNegative(entry, "memory_bandwidth_bytes_per_second", where, false);
-    if (!entry.contains("dense_peak_flops_per_second") || !entry.at("dense_peak_flops_per_second").is_object())
+    if (!entry.contains("dense_peak_flops_per_second") ||
+        !entry.at("dense_peak_flops_per_second").is_object())
         throw std::runtime_error(where + ": 'dense_peak_flops_per_second' must be an object");
     const auto& peaks = entry.at("dense_peak_flops_per_second");
     const std::string peakWhere = where + ".dense_peak_flops_per_second";
@@ -50,6 +53,12 @@ GpuSpec parseGpu(const nlohmann::json& entry, std::size_t index) {
     gpu.densePeakFp16 = peaks.contains("fp16") ? nonNegative(peaks, "fp16", peakWhere, false) : 0.0;
     gpu.densePeakBf16 = peaks.contains("bf16") ? nonNegative(peaks, "bf16", peakWhere, false) : 0.0;
     gpu.densePeakFp8 = peaks.contains("fp8") ? nonNegative(peaks, "fp8", peakWhere, false) : 0.0;
+    // Optional: only GPUs whose datasheet states the host link get a copy-bandwidth promise.
+    if (entry.contains("host_link_bytes_per_second_per_direction"))
+        gpu.hostLinkBytesPerSecondPerDirection =
+            nonNegative(entry, "host_link_bytes_per_second_per_direction", where, true);
+    if (gpu.hostLinkBytesPerSecondPerDirection)
+        gpu.hostLinkSource = entry.value("host_link_source", std::string("user supplied"));
     return gpu;
 }
 
@@ -57,11 +66,16 @@ GpuSpec parseGpu(const nlohmann::json& entry, std::size_t index) {
 
 double densePeakFlopsPerSecond(const GpuSpec& gpu, ComputeType compute) {
     switch (compute) {
-    case ComputeType::fp32: return gpu.densePeakFp32;
-    case ComputeType::tf32: return gpu.densePeakTf32;
-    case ComputeType::fp16: return gpu.densePeakFp16;
-    case ComputeType::bf16: return gpu.densePeakBf16;
-    case ComputeType::fp8: return gpu.densePeakFp8;
+    case ComputeType::fp32:
+        return gpu.densePeakFp32;
+    case ComputeType::tf32:
+        return gpu.densePeakTf32;
+    case ComputeType::fp16:
+        return gpu.densePeakFp16;
+    case ComputeType::bf16:
+        return gpu.densePeakBf16;
+    case ComputeType::fp8:
+        return gpu.densePeakFp8;
     }
     return 0.0;
 }
@@ -103,7 +117,8 @@ std::string GpuCatalog::addFromJson(std::string_view jsonText) {
 }
 
 const GpuSpec* GpuCatalog::find(std::string_view id) const {
-    auto it = std::find_if(m_gpus.begin(), m_gpus.end(), [&](const GpuSpec& g) { return equalsIgnoringCase(g.id, id); });
+    auto it = std::find_if(m_gpus.begin(), m_gpus.end(),
+                           [&](const GpuSpec& g) { return equalsIgnoringCase(g.id, id); });
     return it == m_gpus.end() ? nullptr : &*it;
 }
 

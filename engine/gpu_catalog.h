@@ -3,6 +3,7 @@
 // (compiled in); users can add their own in the same format.
 #include "engine/storage_type.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,12 +11,15 @@
 namespace napkin {
 
 struct GpuSpec {
-    std::string id;   ///< short key used on the command line, e.g. "H100-SXM"
-    std::string name; ///< marketing name
+    std::string id;                           ///< short key used on the command line, e.g. "H100-SXM"
+    std::string name;                         ///< marketing name
     double memoryBytes = 0;                   ///< datasheet capacity, decimal (80 GB = 80e9)
     double memoryBandwidthBytesPerSecond = 0; ///< datasheet HBM/GDDR bandwidth
     double densePeakFp32 = 0, densePeakTf32 = 0, densePeakFp16 = 0, densePeakBf16 = 0, densePeakFp8 = 0;
     std::string source; ///< where each number came from
+    /// Host link (PCIe) bandwidth per direction that the datasheet promises; absent where it gives none.
+    std::optional<double> hostLinkBytesPerSecondPerDirection;
+    std::string hostLinkSource; ///< where that figure came from; empty when absent
 };
 
 /// Dense peak FLOP/s for matmuls in the given arithmetic; 0 when the GPU has no such path.

@@ -4,7 +4,8 @@
 # which must travel with the tree). Then, on the GPU machine:
 #   scripts/gpu-bench.sh [OUTDIR]          default OUTDIR: $OUT, else gpu-bench-out
 # Environment: NAPKIN_CUDA_ARCH (default 90, e.g. "80" for A100), SIZES (default 1024,2048,4096,8192),
-# REPEATS (default 11). Writes napkin's JSON per dtype, the training run, and torch's comparison.
+# REPEATS (default 11), COPY_SIZES (default 4K,16K,...,1G). Writes napkin's JSON per dtype, the training
+# run, the host<->device copies, the allocation check, and torch's comparison.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-${OUT:-gpu-bench-out}}"
@@ -28,6 +29,13 @@ done
   > "$out/train-cuda.json" || true
 "$cli" bench train --device cuda --dim 4 --layers 2 --batch 2 --steps 5 --optimizer adagrad --json \
   > "$out/train-cuda-lecture.json" || true
+
+# Host<->device copies (pageable and pinned, both directions) against the PCIe promise, and the
+# lecture's two-tensor allocation check (8192 bytes expected).
+copy_sizes="${COPY_SIZES:-4K,16K,64K,256K,1M,4M,16M,64M,256M,1G}"
+"$cli" bench copy --device cuda --sizes "$copy_sizes" --repeats "$repeats" --json \
+  > "$out/copy-cuda.json" 2> "$out/copy-cuda.err" || cat "$out/copy-cuda.err"
+"$cli" bench alloc --device cuda --json > "$out/alloc-cuda.json" 2> "$out/alloc-cuda.err" || cat "$out/alloc-cuda.err"
 
 if python3 -c "import torch; assert torch.cuda.is_available()" 2> /dev/null; then
   python3 scripts/compare_torch_mm.py --repeats "$repeats" "$out"/matmul-*.json | tee "$out/comparison.txt"

@@ -2,6 +2,7 @@
 
 #include "engine/accounting_benchmark.h"
 #include "engine/cli/accounting_json.h"
+#include "engine/cli/bench_copy_command.h"
 #include "engine/cli/bench_matmul_command.h"
 #include "engine/cli/bench_train_command.h"
 #include "engine/quantity_format.h"
@@ -51,9 +52,9 @@ int runAccountBenchmark(const BenchOptions& o, std::ostream& out) {
                               {"meets_target", t.medianSeconds < 20e-6}};
         out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     } else {
-        out << "one full accounting recompute (GPT-2 small): median " << formatDuration(t.medianSeconds) << ", p20 "
-            << formatDuration(t.p20Seconds) << ", p80 " << formatDuration(t.p80Seconds) << " over " << t.samples
-            << " samples (target < 20 µs)\n";
+        out << "one full accounting recompute (GPT-2 small): median " << formatDuration(t.medianSeconds)
+            << ", p20 " << formatDuration(t.p20Seconds) << ", p80 " << formatDuration(t.p80Seconds)
+            << " over " << t.samples << " samples (target < 20 µs)\n";
     }
     return 0;
 }
@@ -66,16 +67,23 @@ Command addBenchCommand(CLI::App& parent) {
     bench->require_subcommand(1);
     CLI::App* account = bench->add_subcommand("account", "Time one full recompute of the accounting");
     account->add_flag("--json", options->json, "print one JSON document");
-    account->add_option("--repeats", options->repeats, "timed samples (default 51)")->check(CLI::Range(5, 100000));
+    account->add_option("--repeats", options->repeats, "timed samples (default 51)")
+        ->check(CLI::Range(5, 100000));
     const Command matmul = addBenchMatmulCommand(*bench);
     const Command train = addBenchTrainCommand(*bench);
-    return {bench, [options, account, matmul, train](std::ostream& out, std::ostream& err) {
+    const Command copy = addBenchCopyCommand(*bench);
+    const Command alloc = addBenchAllocCommand(*bench);
+    return {bench, [options, account, matmul, train, copy, alloc](std::ostream& out, std::ostream& err) {
                 if (account->parsed())
                     return runAccountBenchmark(*options, out);
                 if (matmul.app->parsed())
                     return matmul.execute(out, err);
                 if (train.app->parsed())
                     return train.execute(out, err);
+                if (copy.app->parsed())
+                    return copy.execute(out, err);
+                if (alloc.app->parsed())
+                    return alloc.execute(out, err);
                 return 2;
             }};
 }

@@ -28,6 +28,27 @@ DeviceBuffer::~DeviceBuffer() {
         (void)cudaFree(ptr_);
 }
 
+PinnedHostBuffer::PinnedHostBuffer(std::size_t bytes)
+    : bytes_(bytes) {
+    if (bytes > 0)
+        NAPKIN_CUDA_CHECK(cudaMallocHost(&ptr_, bytes));
+}
+
+PinnedHostBuffer& PinnedHostBuffer::operator=(PinnedHostBuffer&& other) noexcept {
+    if (this != &other) {
+        if (ptr_)
+            (void)cudaFreeHost(ptr_);
+        ptr_ = std::exchange(other.ptr_, nullptr);
+        bytes_ = std::exchange(other.bytes_, 0);
+    }
+    return *this;
+}
+
+PinnedHostBuffer::~PinnedHostBuffer() {
+    if (ptr_)
+        (void)cudaFreeHost(ptr_);
+}
+
 Stream::Stream() {
     NAPKIN_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking));
 }

@@ -32,6 +32,27 @@ private:
     std::size_t bytes_ = 0;
 };
 
+/// Page-locked host memory (cudaMallocHost): what the DMA engines copy from without a staging copy.
+class PinnedHostBuffer {
+public:
+    PinnedHostBuffer() = default;
+    explicit PinnedHostBuffer(std::size_t bytes);
+    PinnedHostBuffer(PinnedHostBuffer&& other) noexcept
+        : ptr_(std::exchange(other.ptr_, nullptr))
+        , bytes_(std::exchange(other.bytes_, 0)) {}
+    PinnedHostBuffer& operator=(PinnedHostBuffer&& other) noexcept;
+    PinnedHostBuffer(const PinnedHostBuffer&) = delete;
+    PinnedHostBuffer& operator=(const PinnedHostBuffer&) = delete;
+    ~PinnedHostBuffer();
+
+    void* get() const { return ptr_; }
+    std::size_t bytes() const { return bytes_; }
+
+private:
+    void* ptr_ = nullptr;
+    std::size_t bytes_ = 0;
+};
+
 class Stream {
 public:
     Stream();

@@ -68,3 +68,31 @@ else()
   napkin_add_cli_test(bench_matmul_cuda_not_built EXPECT_EXIT 2
     ARGS bench matmul --device cuda --dtype fp32 --sizes 64 --json CHECKS "stderr~no CUDA backend")
 endif()
+
+# bench copy / bench alloc: they need a CUDA device. Here (no GPU) both exit 2 with the registry's reason;
+# the cpu has no device memory to copy to; bad sizes are refused before any device is asked.
+if(NAPKIN_HAVE_CUDA)
+  napkin_add_cli_test(bench_copy_cuda_no_device EXPECT_EXIT 2
+    ARGS bench copy --device cuda --sizes 4K,1M --repeats 3 --json CHECKS "stderr~--device cuda: no CUDA device: ")
+  napkin_add_cli_test(bench_alloc_cuda_no_device EXPECT_EXIT 2
+    ARGS bench alloc --device cuda --json CHECKS "stderr~--device cuda: no CUDA device: ")
+else()
+  napkin_add_cli_test(bench_copy_cuda_not_built EXPECT_EXIT 2
+    ARGS bench copy --device cuda --json CHECKS "stderr~no CUDA backend")
+  napkin_add_cli_test(bench_alloc_cuda_not_built EXPECT_EXIT 2
+    ARGS bench alloc --device cuda --json CHECKS "stderr~no CUDA backend")
+endif()
+napkin_add_cli_test(bench_copy_cpu_needs_gpu EXPECT_EXIT 2
+  ARGS bench copy --device cpu --json CHECKS "stderr~--device cpu: host-device copies need a GPU")
+napkin_add_cli_test(bench_alloc_cpu_needs_gpu EXPECT_EXIT 2
+  ARGS bench alloc --device cpu --json CHECKS "stderr~--device cpu: device allocations need a GPU")
+napkin_add_cli_test(bench_copy_unknown_device EXPECT_EXIT 2
+  ARGS bench copy --device tpu --json CHECKS "stderr~unknown backend 'tpu'")
+napkin_add_cli_test(bench_copy_zero_size EXPECT_EXIT 2
+  ARGS bench copy --device cuda --sizes 4K,0 --json CHECKS "stderr~--sizes: '0' is zero bytes")
+napkin_add_cli_test(bench_copy_size_too_big EXPECT_EXIT 2
+  ARGS bench copy --device cuda --sizes 8G --json CHECKS "stderr~--sizes: '8G' is above the 4 GiB limit")
+napkin_add_cli_test(bench_copy_bad_unit EXPECT_EXIT 2
+  ARGS bench copy --device cuda --sizes 4KB --json CHECKS "stderr~--sizes: '4KB' has an unknown unit")
+napkin_add_cli_test(bench_copy_zero_repeats EXPECT_EXIT 2
+  ARGS bench copy --device cuda --repeats 0 --json CHECKS stderr~--repeats)

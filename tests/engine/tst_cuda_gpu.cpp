@@ -4,11 +4,13 @@
 #include "engine/benchmark_runner.h"
 #include "engine/cpu/cpu_cruncher_trainer.h"
 #include "engine/cuda/cuda_backend.h"
+#include "engine/cuda/cuda_copy_factory.h"
 #include "engine/cuda/cuda_cruncher_trainer.h"
 #include "engine/cuda/cuda_device_query.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace napkin;
@@ -43,6 +45,8 @@ private slots:
     void trainerMatchesCpu_data();
     void trainerMatchesCpu();
     void checkpointRoundTrip();
+    void copySweepHasEveryCase();
+    void allocCheckCountsTwoTensors();
 };
 
 void TestCudaGpu::deviceInfoIsFilled() {
@@ -61,7 +65,8 @@ void TestCudaGpu::gemmMatchesReference_data() {
         "tolerance"); // on |c − ref| / Σ|a·b|: the output format's unit roundoff, roughly
     QTest::newRow("fp32") << BenchDtype::fp32 << 1e-6;
     QTest::newRow("fp64") << BenchDtype::fp64 << 1e-14;
-    QTest::newRow("tf32") << BenchDtype::tf32 << 4e-3; // inputs cut to 10 mantissa bits: ≤ 2·2^-10 per product
+    QTest::newRow("tf32") << BenchDtype::tf32
+                          << 4e-3; // inputs cut to 10 mantissa bits: ≤ 2·2^-10 per product
     QTest::newRow("fp16") << BenchDtype::fp16 << 2e-3;
     QTest::newRow("bf16") << BenchDtype::bf16 << 1e-2;
     QTest::newRow("fp8-e4m3") << BenchDtype::fp8e4m3 << 1e-2; // exact products, bf16 output
@@ -179,6 +184,46 @@ void TestCudaGpu::checkpointRoundTrip() {
     CpuCruncherTrainer cpu(config); // the CPU trainer reads the same format
     cpu.loadCheckpoint(path);
     QCOMPARE(cpu.stepsDone(), 1L);
+}
+
+// Every size in both directions with both host memories comes back measured, with a positive rate
+// that no copy can beat by much: twice the promise would mean the timer or the byte count is wrong.
+void TestCudaGpu::copySweepHasEveryCase() {
+    NAPKIN_REQUIRE_GPU();
+    const std::vector<std::uint64_t> sizes = {4096, 1 << 20, 16 << 20};
+    CopyRunOptions options;
+    options.repeats = 5;
+    const CopySweep sweep = runCudaCopySweep(copyCases(sizes), options);
+    QVERIFY(!sweep.deviceName.empty());
+    QCOMPARE(sweep.results.size(), sizes.size() * 4);
+    for (std::uint64_t bytes : sizes)
+        for (CopyDirection d : {CopyDirection::hostToDevice, CopyDirection::deviceToHost})
+            for (HostMemory m : {HostMemory::pageable, HostMemory::pinned}) {
+                const auto it =
+                    std::find_if(sweep.results.begin(), sweep.results.end(), [&](const CopyResult& r) {
+                        return r.copy.bytes == bytes && r.copy.direction == d && r.copy.hostMemory == m;
+                    });
+                QVERIFY(it != sweep.results.end());
+                QVERIFY2(it->ok, it->error.c_str());
+                QCOMPARE(it->timing.samples, 5);
+                QVERIFY(it->timing.p20Seconds <= it->timing.medianSeconds);
+                QVERIFY(it->timing.medianSeconds <= it->timing.p80Seconds);
+                QVERIFY(it->bytesPerSecond > 0);
+                if (sweep.promisedBytesPerSecond)
+                    QVERIFY(it->bytesPerSecond < 2 * *sweep.promisedBytesPerSecond);
+            }
+}
+
+// The lecture's check: 2 * 32 * 32 * 4 bytes, exact in the accounting allocator; cudaMemGetInfo moves in
+// the driver's granularity, so it may show 0 (a pooled page) or more, never less than nothing.
+void TestCudaGpu::allocCheckCountsTwoTensors() {
+    NAPKIN_REQUIRE_GPU();
+    const AllocCheck check = runCudaAllocCheck();
+    QCOMPARE(check.expectedBytes, 8192.0);
+    QCOMPARE(check.allocatorBytesBefore, 0.0);
+    QCOMPARE(check.allocatorBytes, 8192.0);
+    QCOMPARE(check.memGetInfoDeltaBytes, check.freeBytesBefore - check.freeBytesAfter);
+    QVERIFY(check.memGetInfoDeltaBytes >= 0);
 }
 
 QTEST_APPLESS_MAIN(TestCudaGpu)
