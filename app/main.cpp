@@ -1,6 +1,6 @@
-#include "app/command_line.h"
-#include "app/headless_export.h"
-#include "app/main_window.h"
+#include "app/shell/command_line.h"
+#include "app/shell/headless_export.h"
+#include "app/shell/main_window.h"
 
 #include <QApplication>
 #include <QIcon>

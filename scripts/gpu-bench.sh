@@ -18,7 +18,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=c
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DNAPKIN_BUILD_GUI=OFF -DNAPKIN_BUILD_TESTS=OFF \
   -DNAPKIN_ENABLE_CUDA=ON -DNAPKIN_CUDA_ARCHITECTURES="$arch" -DNAPKIN_NATIVE=OFF > "$out/configure.log"
 cmake --build build-gpu -j"$(nproc)" --target napkin-cli > "$out/build.log"
-cli=build-gpu/engine/cli/napkin-cli
+cli=build-gpu/cli/napkin-cli
 
 for dtype in fp32 tf32 fp16 bf16 fp8-e4m3; do
   # A failing dtype (e.g. fp8 before Ada) exits non-zero with its reason; the others still run.

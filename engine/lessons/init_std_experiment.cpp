@@ -1,6 +1,6 @@
 #include "engine/lessons/init_std_experiment.h"
 
-#include "engine/cpu/gaussian_source.h"
+#include "engine/numerics/gaussian_source.h"
 
 #include <Eigen/Core>
 

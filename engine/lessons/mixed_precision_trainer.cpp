@@ -1,7 +1,7 @@
 #include "engine/lessons/mixed_precision_trainer.h"
 
-#include "engine/cpu/gaussian_source.h"
-#include "engine/float_format.h"
+#include "engine/numerics/gaussian_source.h"
+#include "engine/numerics/float_format.h"
 
 #include <cmath>
 #include <cstring>

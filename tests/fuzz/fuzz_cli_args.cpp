@@ -1,6 +1,6 @@
 // Property: napkin-cli never crashes on any argument list; it exits 0 with output, or 2 with one line
 // on stderr and nothing on stdout. Arguments are the input split at '\n'.
-#include "engine/cli/cli_app.h"
+#include "cli/cli_app.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Properties of the float codecs for any double and any bit pattern: decode(encode(v)) is the nearest
 // representable value (never further than the neighbours), encode(decode(bits)) == bits for non-NaN
 // patterns, and the class agrees with the decoded value.
-#include "engine/float_format.h"
+#include "engine/numerics/float_format.h"
 
 #include <cmath>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Property: parseNumber never crashes, and an accepted value is finite with no error position.
-#include "engine/number_parse.h"
+#include "engine/numerics/number_parse.h"
 
 #include <cmath>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // Properties of the scenario loader: never crashes or throws; a refusal always says why; an accepted
 // file writes back to text that loads to the same scenario (so save → open never changes a control).
-#include "engine/scenario.h"
+#include "engine/scenario/scenario.h"
 
 #include <cmath>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // Property: any text on any small shape is either evaluated or refused with a message; it never
 // crashes, every step's layout stays inside its storage, and a parse error's position is in the text.
-#include "engine/tensor_expression.h"
+#include "engine/tensor/tensor_expression.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,0 +1,266 @@
+#include "app/accounting/accounting_controls.h"
+
+#include "widgets/controls/log_slider_field.h"
+#include "widgets/controls/number_field.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLineEdit>
+#include <QVBoxLayout>
+
+using namespace napkin;
+
+namespace {
+
+template <typename Enum> Enum currentEnum(const QComboBox* box) { return static_cast<Enum>(box->currentData().toInt()); }
+
+template <typename Enum> void selectEnum(QComboBox* box, Enum value) {
+    box->setCurrentIndex(box->findData(static_cast<int>(value)));
+}
+
+} // namespace
+
+AccountingControls::AccountingControls(QWidget* parent)
+    : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+
+    // --- model ---
+    auto* model = new QGroupBox(tr("Model"), this);
+    m_modelForm = new QFormLayout(model);
+    m_kind = new QComboBox(model);
+    m_kind->addItem(tr("Dense (N parameters)"), static_cast<int>(ModelKind::dense));
+    m_kind->addItem(tr("Cruncher (deep linear net)"), static_cast<int>(ModelKind::cruncher));
+    m_kind->addItem(tr("Two-layer linear"), static_cast<int>(ModelKind::linear2));
+    m_kind->addItem(tr("Transformer (GPT-2 style)"), static_cast<int>(ModelKind::transformer));
+    m_kind->setToolTip(tr("Which model to account for: a bare parameter count or one of the lecture's architectures."));
+    m_params = new LogSliderField(model);
+    m_params->setRange(1e3, 1e13);
+    m_params->setToolTip(tr("Number of parameters N; drag across decades or type 70B."));
+    m_dim = makeField(1, 1e7, tr("Width D of each linear layer."));
+    m_layers = makeField(1, 1e5, tr("Number of layers L."));
+    m_out = makeField(1, 1e7, tr("Output width K of the second layer."));
+    m_dModel = makeField(1, 1e6, tr("Hidden size d (d_model) of the transformer."));
+    m_heads = makeField(1, 1e5, tr("Attention heads a; must divide d."));
+    m_vocab = makeField(1, 1e8, tr("Vocabulary size V (the embedding is tied to the output head)."));
+    m_seq = makeField(1, 1e8, tr("Tokens per sequence S (context length)."));
+    m_ffn = makeField(0.125, 64, tr("MLP width as a multiple of d (4 in GPT-2)."));
+    m_modelForm->addRow(tr("&Kind:"), m_kind);
+    m_modelForm->addRow(tr("&Parameters:"), m_params);
+    m_modelForm->addRow(tr("&Width D:"), m_dim);
+    m_modelForm->addRow(tr("&Layers L:"), m_layers);
+    m_modelForm->addRow(tr("&Output K:"), m_out);
+    m_modelForm->addRow(tr("&d_model:"), m_dModel);
+    m_modelForm->addRow(tr("&Heads:"), m_heads);
+    m_modelForm->addRow(tr("&Vocabulary:"), m_vocab);
+    m_modelForm->addRow(tr("&Sequence:"), m_seq);
+    m_modelForm->addRow(tr("FFN &multiple:"), m_ffn);
+    layout->addWidget(model);
+
+    // --- training ---
+    auto* training = new QGroupBox(tr("Training"), this);
+    auto* trainingForm = new QFormLayout(training);
+    m_batch = makeField(1, 1e9, tr("Sequences (examples) each GPU processes per step."));
+    m_tokensOn = new QCheckBox(tr("Count training &totals"), training);
+    m_tokensOn->setToolTip(tr("Tick to compute training FLOPs, time and GPU-days for the tokens below."));
+    m_tokens = new LogSliderField(training);
+    m_tokens->setRange(1e6, 1e14);
+    m_tokens->setToolTip(tr("Total tokens trained on; 15T is written 15T."));
+    m_precision = new QComboBox(training);
+    for (PrecisionRecipe recipe : allPrecisionRecipes())
+        m_precision->addItem(QString::fromUtf8(precisionRecipeName(recipe).data(), static_cast<qsizetype>(precisionRecipeName(recipe).size())),
+                             static_cast<int>(recipe));
+    m_precision->setToolTip(tr("Which dtype parameters, gradients, master weights, optimizer state and activations are kept in."));
+    m_fp32Gradients = new QCheckBox(tr("fp&32 gradients"), training);
+    m_fp32Gradients->setToolTip(tr("Keep gradients in fp32 under a 16-bit recipe (the 18 B/param AdamW convention)."));
+    m_optimizer = new QComboBox(training);
+    for (OptimizerKind kind : allOptimizers())
+        m_optimizer->addItem(QString::fromUtf8(optimizerName(kind).data(), static_cast<qsizetype>(optimizerName(kind).size())),
+                             static_cast<int>(kind));
+    m_optimizer->setToolTip(tr("The optimizer decides how many state tensors each parameter carries (Adam: two)."));
+    trainingForm->addRow(tr("&Batch:"), m_batch);
+    trainingForm->addRow(QString(), m_tokensOn);
+    trainingForm->addRow(tr("Toke&ns:"), m_tokens);
+    trainingForm->addRow(tr("P&recision:"), m_precision);
+    trainingForm->addRow(QString(), m_fp32Gradients);
+    trainingForm->addRow(tr("Optim&izer:"), m_optimizer);
+    layout->addWidget(training);
+
+    // --- hardware ---
+    auto* hardware = new QGroupBox(tr("Hardware"), this);
+    auto* hardwareForm = new QFormLayout(hardware);
+    m_gpu = new QComboBox(hardware);
+    for (const GpuSpec& gpu : GpuCatalog::builtIn().gpus())
+        m_gpu->addItem(QString::fromStdString(gpu.id), QString::fromStdString(gpu.id));
+    m_gpu->setToolTip(tr("GPU type: its datasheet memory and dense peak FLOP/s are used."));
+    m_gpus = makeField(1, 1e7, tr("Number of GPUs training data-parallel."));
+    m_mfu = new QDoubleSpinBox(hardware);
+    m_mfu->setRange(0.01, 1.0);
+    m_mfu->setSingleStep(0.05);
+    m_mfu->setDecimals(2);
+    m_mfu->setToolTip(tr("Model FLOPs utilisation: the fraction of the dense peak the training actually achieves."));
+    m_zero = new QComboBox(hardware);
+    m_zero->addItem(tr("0 — replicate everything"), 0);
+    m_zero->addItem(tr("1 — shard optimizer state"), 1);
+    m_zero->addItem(tr("2 — also gradients"), 2);
+    m_zero->addItem(tr("3 — also parameters"), 3);
+    m_zero->setToolTip(tr("ZeRO stage: which model states are sharded across the GPUs."));
+    m_recompute = new QComboBox(hardware);
+    m_recompute->addItem(tr("none"), static_cast<int>(Recompute::none));
+    m_recompute->addItem(tr("selective"), static_cast<int>(Recompute::selective));
+    m_recompute->addItem(tr("full"), static_cast<int>(Recompute::full));
+    m_recompute->setToolTip(tr("Activation recomputation trades FLOPs for activation memory (transformers only)."));
+    m_attention = new QComboBox(hardware);
+    m_attention->addItem(tr("causal"), static_cast<int>(AttentionMask::causal));
+    m_attention->addItem(tr("full"), static_cast<int>(AttentionMask::full));
+    m_attention->setToolTip(tr("Causal attention computes half the score FLOPs of full attention."));
+    hardwareForm->addRow(tr("&GPU:"), m_gpu);
+    hardwareForm->addRow(tr("GPU &count:"), m_gpus);
+    hardwareForm->addRow(tr("MF&U:"), m_mfu);
+    hardwareForm->addRow(tr("&ZeRO stage:"), m_zero);
+    hardwareForm->addRow(tr("R&ecompute:"), m_recompute);
+    hardwareForm->addRow(tr("&Attention:"), m_attention);
+    layout->addWidget(hardware);
+    layout->addStretch(1);
+
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &AccountingControls::showRowsForModel);
+    for (QComboBox* box : {m_kind, m_precision, m_optimizer, m_gpu, m_zero, m_recompute, m_attention})
+        connect(box, &QComboBox::currentIndexChanged, this, &AccountingControls::emitChanged);
+    for (LogSliderField* f : {m_params, m_tokens})
+        connect(f, &LogSliderField::valueChanged, this, &AccountingControls::emitChanged);
+    for (QCheckBox* c : {m_tokensOn, m_fp32Gradients})
+        connect(c, &QCheckBox::toggled, this, &AccountingControls::emitChanged);
+    connect(m_tokensOn, &QCheckBox::toggled, m_tokens, &QWidget::setEnabled);
+    connect(m_mfu, &QDoubleSpinBox::valueChanged, this, &AccountingControls::emitChanged);
+
+    // Every kind's fields start with sensible values (GPT-2 small, the lecture's Cruncher), hidden rows
+    // included: setInput() fills only the selected kind's rows, which left D, L and K at 0 (out of
+    // range, so a saved scenario could not be read back). One source: the engine's fresh scenario.
+    setFieldValues(AccountingScenario{});
+}
+
+NumberField* AccountingControls::makeField(double minimum, double maximum, const QString& tip) {
+    auto* field = new NumberField(this);
+    field->setRange(minimum, maximum);
+    field->setToolTip(tip);
+    field->setFocusProxy(field->lineEdit());
+    connect(field, &NumberField::valueEdited, this, &AccountingControls::emitChanged);
+    return field;
+}
+
+AccountingInput AccountingControls::input() const {
+    AccountingInput in;
+    in.model.kind = currentEnum<ModelKind>(m_kind);
+    in.model.parameters = m_params->value();
+    in.model.dim = m_dim->value();
+    in.model.layers = m_layers->value();
+    in.model.out = m_out->value();
+    in.model.dModel = m_dModel->value();
+    in.model.heads = m_heads->value();
+    in.model.vocab = m_vocab->value();
+    // Dense models show no sequence row: a "token" is one example there, as on the command line.
+    in.model.seq = in.model.kind == ModelKind::transformer ? m_seq->value() : 1.0;
+    in.model.ffnMult = m_ffn->value();
+    in.batch = m_batch->value();
+    if (m_tokensOn->isChecked())
+        in.trainingTokens = m_tokens->value();
+    in.precision = currentEnum<PrecisionRecipe>(m_precision);
+    in.fp32Gradients = m_fp32Gradients->isChecked();
+    in.optimizer = currentEnum<OptimizerKind>(m_optimizer);
+    in.gpu = m_gpu->currentData().toString().toStdString();
+    in.gpus = m_gpus->value();
+    in.mfu = m_mfu->value();
+    in.zeroStage = m_zero->currentData().toInt();
+    in.recompute = currentEnum<Recompute>(m_recompute);
+    in.attention = currentEnum<AttentionMask>(m_attention);
+    return in;
+}
+
+void AccountingControls::setInput(const AccountingInput& in) {
+    m_updating = true;
+    selectEnum(m_kind, in.model.kind);
+    // Fields of other model kinds keep their values, so switching kind back restores them.
+    if (in.model.kind == ModelKind::dense)
+        m_params->setValue(in.model.parameters);
+    if (in.model.kind == ModelKind::cruncher || in.model.kind == ModelKind::linear2)
+        m_dim->setValue(in.model.dim);
+    if (in.model.kind == ModelKind::cruncher || in.model.kind == ModelKind::transformer)
+        m_layers->setValue(in.model.layers);
+    if (in.model.kind == ModelKind::linear2)
+        m_out->setValue(in.model.out);
+    if (in.model.kind == ModelKind::transformer) {
+        m_dModel->setValue(in.model.dModel);
+        m_heads->setValue(in.model.heads);
+        m_vocab->setValue(in.model.vocab);
+        m_ffn->setValue(in.model.ffnMult);
+    }
+    if (in.model.kind == ModelKind::transformer)
+        m_seq->setValue(in.model.seq);
+    m_batch->setValue(in.batch);
+    m_tokensOn->setChecked(in.trainingTokens.has_value());
+    m_tokens->setEnabled(in.trainingTokens.has_value());
+    if (in.trainingTokens)
+        m_tokens->setValue(*in.trainingTokens);
+    selectEnum(m_precision, in.precision);
+    m_fp32Gradients->setChecked(in.fp32Gradients);
+    selectEnum(m_optimizer, in.optimizer);
+    m_gpu->setCurrentIndex(std::max(0, m_gpu->findData(QString::fromStdString(in.gpu))));
+    m_gpus->setValue(in.gpus);
+    m_mfu->setValue(in.mfu);
+    m_zero->setCurrentIndex(m_zero->findData(in.zeroStage));
+    selectEnum(m_recompute, in.recompute);
+    selectEnum(m_attention, in.attention);
+    showRowsForModel();
+    m_updating = false;
+}
+
+void AccountingControls::showRowsForModel() {
+    const ModelKind kind = currentEnum<ModelKind>(m_kind);
+    const bool transformer = kind == ModelKind::transformer;
+    m_modelForm->setRowVisible(m_params, kind == ModelKind::dense);
+    m_modelForm->setRowVisible(m_dim, kind == ModelKind::cruncher || kind == ModelKind::linear2);
+    m_modelForm->setRowVisible(m_layers, kind == ModelKind::cruncher || transformer);
+    m_modelForm->setRowVisible(m_out, kind == ModelKind::linear2);
+    m_modelForm->setRowVisible(m_dModel, transformer);
+    m_modelForm->setRowVisible(m_heads, transformer);
+    m_modelForm->setRowVisible(m_vocab, transformer);
+    m_modelForm->setRowVisible(m_seq, transformer);
+    m_modelForm->setRowVisible(m_ffn, transformer);
+    m_recompute->setEnabled(transformer);
+    m_attention->setEnabled(transformer);
+}
+
+void AccountingControls::emitChanged() {
+    if (!m_updating)
+        emit inputChanged();
+}
+
+// --- scenario: this page's controls to its section of napkin::Scenario and back ---
+
+AccountingScenario AccountingControls::fieldValues() const {
+    AccountingScenario s;
+    s.input = input();
+    // input() answers what to account for; a scenario also keeps what the hidden rows hold.
+    s.input.model.seq = m_seq->value();
+    s.tokensShown = m_tokens->value();
+    return s;
+}
+
+void AccountingControls::setFieldValues(const AccountingScenario& values) {
+    const AccountingInput& in = values.input;
+    setInput(in); // the selected kind's fields, the check boxes and the combo boxes
+    m_updating = true;
+    m_params->setValue(in.model.parameters);
+    m_dim->setValue(in.model.dim);
+    m_layers->setValue(in.model.layers);
+    m_out->setValue(in.model.out);
+    m_dModel->setValue(in.model.dModel);
+    m_heads->setValue(in.model.heads);
+    m_vocab->setValue(in.model.vocab);
+    m_seq->setValue(in.model.seq);
+    m_ffn->setValue(in.model.ffnMult);
+    m_tokens->setValue(in.trainingTokens.value_or(values.tokensShown));
+    m_updating = false;
+}

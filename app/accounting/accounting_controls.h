@@ -1,0 +1,77 @@
+#pragma once
+// Every input of the accounting engine as a keyboard-operable control. Shows an AccountingInput
+// through setInput() and emits inputChanged() when the user changes anything.
+#include "engine/accounting/accounting.h"
+#include "engine/scenario/scenario.h"
+
+#include <QWidget>
+
+class LogSliderField;
+class NumberField;
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+
+class AccountingControls : public QWidget {
+    Q_OBJECT
+public:
+    explicit AccountingControls(QWidget* parent = nullptr);
+
+    /// The input the controls describe now.
+    napkin::AccountingInput input() const;
+    /// Shows `input` in every control without emitting inputChanged.
+    void setInput(const napkin::AccountingInput& input);
+    /// Every field for a scenario file: unlike input(), also the sizes of the model kinds not shown
+    /// and the tokens field while "count totals" is off (page_scenarios.cpp).
+    napkin::AccountingScenario fieldValues() const;
+    /// Shows every field of `values` (the units and preset are the page's) without emitting inputChanged.
+    void setFieldValues(const napkin::AccountingScenario& values);
+
+    // The controls themselves, for tests and for the page's tab order.
+    QComboBox* modelKindBox() const { return m_kind; }
+    LogSliderField* parametersField() const { return m_params; }
+    NumberField* dimField() const { return m_dim; }
+    NumberField* layersField() const { return m_layers; }
+    NumberField* outField() const { return m_out; }
+    NumberField* dModelField() const { return m_dModel; }
+    NumberField* headsField() const { return m_heads; }
+    NumberField* vocabField() const { return m_vocab; }
+    NumberField* seqField() const { return m_seq; }
+    NumberField* batchField() const { return m_batch; }
+    QCheckBox* tokensCheck() const { return m_tokensOn; }
+    LogSliderField* tokensField() const { return m_tokens; }
+    QComboBox* precisionBox() const { return m_precision; }
+    QCheckBox* fp32GradientsCheck() const { return m_fp32Gradients; }
+    QComboBox* optimizerBox() const { return m_optimizer; }
+    QComboBox* gpuBox() const { return m_gpu; }
+    NumberField* gpusField() const { return m_gpus; }
+    QDoubleSpinBox* mfuBox() const { return m_mfu; }
+    QComboBox* zeroBox() const { return m_zero; }
+    QComboBox* recomputeBox() const { return m_recompute; }
+    QComboBox* attentionBox() const { return m_attention; }
+
+signals:
+    void inputChanged();
+
+private:
+    void showRowsForModel();
+    void emitChanged();
+    NumberField* makeField(double minimum, double maximum, const QString& tip);
+
+    QFormLayout* m_modelForm = nullptr;
+    QComboBox* m_kind;
+    LogSliderField* m_params;
+    NumberField *m_dim, *m_layers, *m_out, *m_dModel, *m_heads, *m_vocab, *m_seq, *m_ffn, *m_batch, *m_gpus;
+    QCheckBox* m_tokensOn;
+    LogSliderField* m_tokens;
+    QComboBox* m_precision;
+    QCheckBox* m_fp32Gradients;
+    QComboBox* m_optimizer;
+    QComboBox* m_gpu;
+    QDoubleSpinBox* m_mfu;
+    QComboBox* m_zero;
+    QComboBox* m_recompute;
+    QComboBox* m_attention;
+    bool m_updating = false;
+};

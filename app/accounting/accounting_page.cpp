@@ -1,0 +1,246 @@
+#include "app/accounting/accounting_page.h"
+
+#include "app/accounting/accounting_controls.h"
+#include "app/accounting/answers_panel.h"
+#include "app/accounting/explain_accounting.h"
+#include "widgets/controls/explain_pane.h"
+#include "app/accounting/presets.h"
+#include "widgets/charts/flop_chart.h"
+#include "widgets/charts/memory_chart.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+using namespace napkin;
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+MemoryChartData memoryData(const AccountingResult& r, const AccountingInput& in) {
+    MemoryChartData d;
+    const std::array<const Quantity*, 5> parts{&r.memory.parameters, &r.memory.gradients, &r.memory.masterWeights,
+                                               &r.memory.optimizerState, &r.memory.activations};
+    const std::array<QString, 5> names{AccountingPage::tr("parameters"), AccountingPage::tr("gradients"),
+                                       AccountingPage::tr("master weights"), AccountingPage::tr("optimizer state"),
+                                       AccountingPage::tr("activations")};
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        d.segments[i] = {names[i], parts[i]->value, q(parts[i]->formula)};
+    d.capacityBytes = r.capacityBytes.value;
+    d.capacityFormula = q(r.capacityBytes.formula);
+    d.fits = r.fits;
+    d.gpuLabel = in.gpus > 1 ? AccountingPage::tr("one of %1 × %2").arg(q(formatNumber(in.gpus)), q(in.gpu))
+                             : AccountingPage::tr("one %1").arg(q(in.gpu));
+    return d;
+}
+
+FlopChartData flopData(const AccountingResult& r) {
+    const StepFlops& f = r.flopsPerStep;
+    FlopChartData d;
+    d.phases = {{AccountingPage::tr("forward"), f.forward, q(f.forwardFormula)},
+                {AccountingPage::tr("backward"), f.backward, q(f.backwardFormula)},
+                {AccountingPage::tr("recompute"), f.recompute, q(f.recomputeFormula)}};
+    for (const ComponentFlops& c : f.components)
+        d.components.push_back({q(c.name), c.forward, q(c.formula)});
+    return d;
+}
+
+} // namespace
+
+AccountingPage::AccountingPage(QWidget* parent)
+    : QWidget(parent)
+    , m_presets(new QComboBox(this))
+    , m_units(new QComboBox(this))
+    , m_controls(new AccountingControls(this))
+    , m_memoryChart(new MemoryChart(this))
+    , m_flopChart(new FlopChart(this))
+    , m_answers(new AnswersPanel(this)) {
+    m_presets->addItem(tr("Choose a lecture question…"));
+    for (const Preset& p : builtInPresets())
+        m_presets->addItem(p.name, p.id);
+    m_presets->setToolTip(tr("Load one of the lecture's worked examples into every control."));
+    m_units->addItem(tr("GB (10⁹ bytes)"), static_cast<int>(ByteUnits::decimal));
+    m_units->addItem(tr("GiB (2³⁰ bytes)"), static_cast<int>(ByteUnits::binary));
+    m_units->setToolTip(tr("Show memory in decimal GB, as datasheets do, or binary GiB, as nvidia-smi does."));
+
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    auto* presetLabel = new QLabel(tr("P&reset:"), left);
+    presetLabel->setBuddy(m_presets);
+    auto* presetRow = new QHBoxLayout;
+    presetRow->addWidget(presetLabel);
+    presetRow->addWidget(m_presets, 1);
+    leftLayout->addLayout(presetRow);
+    auto* unitsLabel = new QLabel(tr("Memory &units:"), left);
+    unitsLabel->setBuddy(m_units);
+    auto* unitsRow = new QHBoxLayout;
+    unitsRow->addWidget(unitsLabel);
+    unitsRow->addWidget(m_units, 1);
+    leftLayout->addLayout(unitsRow);
+    leftLayout->addWidget(m_controls, 1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(left);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(left->sizeHint().width() + 24);
+
+    auto* charts = new QSplitter(Qt::Horizontal, this);
+    charts->addWidget(m_memoryChart);
+    charts->addWidget(m_flopChart);
+    charts->setStretchFactor(0, 1);
+    charts->setStretchFactor(1, 1);
+    auto* right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(charts);
+    auto* answersScroll = new QScrollArea(this);
+    answersScroll->setWidget(m_answers);
+    answersScroll->setWidgetResizable(true);
+    auto* lower = new QWidget(this);
+    auto* lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    lowerLayout->addWidget(answersScroll);
+    m_explain = new ExplainPane(lower);
+    lowerLayout->addWidget(m_explain);
+    right->addWidget(lower);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+
+    auto* layout = new QHBoxLayout(this);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(scroll);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split);
+
+    connect(m_controls, &AccountingControls::inputChanged, this, &AccountingPage::recompute);
+    connect(m_presets, &QComboBox::activated, this, &AccountingPage::onPresetChosen);
+    connect(m_units, &QComboBox::currentIndexChanged, this, [this](int) {
+        setByteUnits(static_cast<ByteUnits>(m_units->currentData().toInt()));
+    });
+    recompute();
+}
+
+void AccountingPage::applyPreset(const Preset& preset) {
+    m_controls->setInput(preset.input);
+    const int index = m_presets->findData(preset.id);
+    if (index >= 0)
+        m_presets->setCurrentIndex(index);
+    recompute();
+}
+
+void AccountingPage::onPresetChosen(int index) {
+    if (const Preset* p = findPreset(m_presets->itemData(index).toString()))
+        applyPreset(*p);
+}
+
+void AccountingPage::setByteUnits(ByteUnits units) {
+    m_units->setCurrentIndex(m_units->findData(static_cast<int>(units)));
+    m_memoryChart->setByteUnits(units);
+    recompute();
+}
+
+void AccountingPage::recompute() {
+    const AccountingInput in = m_controls->input();
+    const InputError error = validate(in);
+    if (!error.ok()) {
+        // Keep the last good charts and answers; say what is wrong and where.
+        m_error = tr("%1: %2").arg(q(error.field), q(error.message));
+        m_answers->showError(tr("Cannot account for this combination — %1. Showing the last valid result.").arg(m_error));
+        return;
+    }
+    m_error.clear();
+    m_result = account(in, *GpuCatalog::builtIn().find(in.gpu));
+    m_memoryChart->setData(memoryData(*m_result, in));
+    m_flopChart->setData(flopData(*m_result));
+    m_answers->setResult(*m_result, m_memoryChart->byteUnits());
+    m_explain->setHtml(explainAccounting(in, *m_result, m_memoryChart->byteUnits()));
+}
+
+// Control values are stored as the command-line spelling, so settings files stay readable.
+void AccountingPage::saveSettings(QSettings& s) const {
+    const AccountingInput in = m_controls->input();
+    s.beginGroup(QStringLiteral("accounting"));
+    s.setValue(QStringLiteral("model"), q(std::string(modelKindName(in.model.kind))));
+    s.setValue(QStringLiteral("params"), in.model.parameters);
+    s.setValue(QStringLiteral("dim"), in.model.dim);
+    s.setValue(QStringLiteral("layers"), in.model.layers);
+    s.setValue(QStringLiteral("out"), in.model.out);
+    s.setValue(QStringLiteral("dModel"), in.model.dModel);
+    s.setValue(QStringLiteral("heads"), in.model.heads);
+    s.setValue(QStringLiteral("vocab"), in.model.vocab);
+    s.setValue(QStringLiteral("seq"), in.model.seq);
+    s.setValue(QStringLiteral("ffnMult"), in.model.ffnMult);
+    s.setValue(QStringLiteral("batch"), in.batch);
+    s.setValue(QStringLiteral("tokens"), in.trainingTokens ? *in.trainingTokens : 0.0);
+    s.setValue(QStringLiteral("precision"), q(std::string(precisionRecipeName(in.precision))));
+    s.setValue(QStringLiteral("fp32Gradients"), in.fp32Gradients);
+    s.setValue(QStringLiteral("optimizer"), q(std::string(optimizerName(in.optimizer))));
+    s.setValue(QStringLiteral("gpu"), q(in.gpu));
+    s.setValue(QStringLiteral("gpus"), in.gpus);
+    s.setValue(QStringLiteral("mfu"), in.mfu);
+    s.setValue(QStringLiteral("zero"), in.zeroStage);
+    s.setValue(QStringLiteral("recompute"), q(std::string(recomputeName(in.recompute))));
+    s.setValue(QStringLiteral("attention"), q(std::string(attentionMaskName(in.attention))));
+    s.setValue(QStringLiteral("units"), m_units->currentData());
+    s.endGroup();
+}
+
+void AccountingPage::restoreSettings(const QSettings& s) {
+    const QString g = QStringLiteral("accounting/");
+    if (!s.contains(g + QStringLiteral("model")))
+        return;
+    AccountingInput in = m_controls->input();
+    auto num = [&](const char* key, double fallback) { return s.value(g + QLatin1String(key), fallback).toDouble(); };
+    auto str = [&](const char* key) { return s.value(g + QLatin1String(key)).toString().toStdString(); };
+    in.model.kind = modelKindFromName(str("model")).value_or(in.model.kind);
+    in.model.parameters = num("params", in.model.parameters);
+    in.model.dim = num("dim", in.model.dim);
+    in.model.layers = num("layers", in.model.layers);
+    in.model.out = num("out", in.model.out);
+    in.model.dModel = num("dModel", in.model.dModel);
+    in.model.heads = num("heads", in.model.heads);
+    in.model.vocab = num("vocab", in.model.vocab);
+    in.model.seq = num("seq", in.model.seq);
+    in.model.ffnMult = num("ffnMult", in.model.ffnMult);
+    in.batch = num("batch", in.batch);
+    const double tokens = num("tokens", 0);
+    in.trainingTokens = tokens > 0 ? std::optional<double>(tokens) : std::nullopt;
+    in.precision = precisionRecipeFromName(str("precision")).value_or(in.precision);
+    in.fp32Gradients = s.value(g + QStringLiteral("fp32Gradients"), false).toBool();
+    in.optimizer = optimizerFromName(str("optimizer")).value_or(in.optimizer);
+    if (GpuCatalog::builtIn().find(str("gpu")))
+        in.gpu = str("gpu");
+    in.gpus = num("gpus", in.gpus);
+    in.mfu = num("mfu", in.mfu);
+    in.zeroStage = s.value(g + QStringLiteral("zero"), in.zeroStage).toInt();
+    in.recompute = recomputeFromName(str("recompute")).value_or(in.recompute);
+    in.attention = attentionMaskFromName(str("attention")).value_or(in.attention);
+    m_controls->setInput(in);
+    setByteUnits(static_cast<ByteUnits>(s.value(g + QStringLiteral("units"), 0).toInt()));
+}
+
+// --- scenario: this page's controls to its section of napkin::Scenario and back ---
+
+AccountingScenario AccountingPage::scenario() const {
+    AccountingScenario s = m_controls->fieldValues();
+    s.binaryUnits = static_cast<ByteUnits>(m_units->currentData().toInt()) == ByteUnits::binary;
+    s.preset = m_presets->currentData().toString().toStdString();
+    return s;
+}
+
+QStringList AccountingPage::applyScenario(const AccountingScenario& s) {
+    QStringList warnings;
+    m_controls->setFieldValues(s);
+    const int preset = s.preset.empty() ? 0 : m_presets->findData(QString::fromStdString(s.preset));
+    if (preset < 0)
+        warnings << tr("accounting.preset: no preset '%1' in this version; none shown")
+                        .arg(QString::fromStdString(s.preset));
+    m_presets->setCurrentIndex(std::max(0, preset)); // the box only; the controls hold the file's values
+    const QSignalBlocker blockUnits(m_units);
+    setByteUnits(s.binaryUnits ? ByteUnits::binary : ByteUnits::decimal); // recomputes
+    return warnings;
+}

@@ -1,0 +1,70 @@
+#pragma once
+// The live accounting page: controls on the left; the memory and FLOP charts and the answers on the
+// right. Every change recomputes synchronously (the engine takes microseconds) and updates all three.
+#include "engine/accounting/accounting.h"
+#include "engine/numerics/quantity_format.h"
+#include "engine/scenario/scenario.h"
+
+#include <QStringList>
+#include <QWidget>
+
+#include <optional>
+
+class AccountingControls;
+class AnswersPanel;
+class ExplainPane;
+class FlopChart;
+class MemoryChart;
+class QComboBox;
+class QSettings;
+struct Preset;
+
+class AccountingPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit AccountingPage(QWidget* parent = nullptr);
+
+    /// Sets every control from the preset and recomputes.
+    void applyPreset(const Preset& preset);
+    /// GB (1e9) or GiB (2^30) in the memory chart and the answers.
+    void setByteUnits(napkin::ByteUnits units);
+
+    /// The last valid result (what the charts show), and the current validation error (empty when valid).
+    const std::optional<napkin::AccountingResult>& lastResult() const { return m_result; }
+    QString lastError() const { return m_error; }
+
+    /// Every control of the page, for a scenario file; and back (page_scenarios.cpp). Applying
+    /// recomputes once; an unknown preset id is shown as no preset and returned as a warning.
+    napkin::AccountingScenario scenario() const;
+    QStringList applyScenario(const napkin::AccountingScenario& scenario);
+
+    void saveSettings(QSettings& settings) const;
+    void restoreSettings(const QSettings& settings);
+
+    AccountingControls* controls() const { return m_controls; }
+    MemoryChart* memoryChart() const { return m_memoryChart; }
+    FlopChart* flopChart() const { return m_flopChart; }
+    AnswersPanel* answers() const { return m_answers; }
+    QComboBox* presetBox() const { return m_presets; }
+    QComboBox* unitsBox() const { return m_units; }
+    /// "How is this computed?": the derivation of the answers with the current numbers.
+    ExplainPane* explainPane() const { return m_explain; }
+
+public slots:
+    /// Validates the controls' input; shows the error, or accounts and updates charts and answers.
+    void recompute();
+
+private:
+    void onPresetChosen(int index);
+
+    // Declared (and so created) in tab order: preset and units first, then the controls.
+    QComboBox* m_presets;
+    QComboBox* m_units;
+    AccountingControls* m_controls;
+    MemoryChart* m_memoryChart;
+    FlopChart* m_flopChart;
+    AnswersPanel* m_answers;
+    ExplainPane* m_explain = nullptr;
+    std::optional<napkin::AccountingResult> m_result;
+    QString m_error;
+};

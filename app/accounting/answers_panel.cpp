@@ -1,0 +1,149 @@
+#include "app/accounting/answers_panel.h"
+
+#include <QFont>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+using namespace napkin;
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+QString number(double v) { return q(formatNumber(v)); }
+QString dtype(StorageType t) { return q(std::string(storageTypeName(t))); }
+
+// Whole counts are easier to check against a paper with digit grouping: "124,439,808".
+QString grouped(double v) {
+    if (v < 1e15 && v == std::floor(v))
+        return QLocale(QLocale::English).toString(static_cast<qlonglong>(v));
+    return number(v);
+}
+
+// Large non-whole results (GPU-days) read better rounded and grouped than in e-notation.
+QString readable(double v) {
+    if (v >= 1e4 && v < 1e15)
+        return grouped(std::round(v));
+    return number(v);
+}
+
+} // namespace
+
+const QStringList& AnswersPanel::keys() {
+    static const QStringList k{QStringLiteral("parameters"),    QStringLiteral("bytesPerParameter"),
+                               QStringLiteral("memoryPerGpu"),  QStringLiteral("fits"),
+                               QStringLiteral("flopsPerStep"),  QStringLiteral("trainingFlops"),
+                               QStringLiteral("trainingTime"),  QStringLiteral("gpuDays"),
+                               QStringLiteral("maxParameters"), QStringLiteral("maxBatch")};
+    return k;
+}
+
+AnswersPanel::AnswersPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_error(new QLabel(this))
+    , m_notes(new QLabel(this)) {
+    auto* outer = new QVBoxLayout(this);
+    m_error->setObjectName(QStringLiteral("accountingError"));
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold;"));
+    m_error->setWordWrap(true);
+    m_error->hide();
+    outer->addWidget(m_error);
+
+    auto* grid = new QGridLayout;
+    grid->setColumnStretch(2, 1);
+    grid->setHorizontalSpacing(12);
+    const QStringList titles{tr("Parameters"),        tr("Bytes per parameter"), tr("Memory per GPU"),
+                             tr("Fits on the GPU"),   tr("FLOPs per step"),      tr("Training FLOPs"),
+                             tr("Training time"),     tr("GPU-days"),            tr("Largest model that fits"),
+                             tr("Largest batch that fits")};
+    QFont mono(QStringLiteral("monospace"));
+    mono.setStyleHint(QFont::TypeWriter);
+    for (int i = 0; i < keys().size(); ++i) {
+        auto* title = new QLabel(titles[i], this);
+        auto* value = new QLabel(this);
+        auto* formula = new QLabel(this);
+        QFont bold = value->font();
+        bold.setBold(true);
+        value->setFont(bold);
+        formula->setFont(mono);
+        formula->setWordWrap(true);
+        formula->setForegroundRole(QPalette::PlaceholderText);
+        for (QLabel* l : {value, formula})
+            l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        value->setObjectName(QStringLiteral("value_") + keys()[i]);
+        formula->setObjectName(QStringLiteral("formula_") + keys()[i]);
+        grid->addWidget(title, i, 0, Qt::AlignTop);
+        grid->addWidget(value, i, 1, Qt::AlignTop);
+        grid->addWidget(formula, i, 2, Qt::AlignTop);
+        m_rows.insert(keys()[i], Row{value, formula});
+    }
+    outer->addLayout(grid);
+    m_notes->setWordWrap(true);
+    m_notes->setForegroundRole(QPalette::PlaceholderText);
+    outer->addWidget(m_notes);
+    outer->addStretch(1);
+}
+
+void AnswersPanel::setRow(const QString& key, const QString& value, const QString& formula) {
+    const Row& row = m_rows[key];
+    row.value->setText(value);
+    row.formula->setText(formula);
+}
+
+void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
+    m_error->hide();
+    m_error->clear();
+    setRow(QStringLiteral("parameters"), grouped(r.parameters.total), q(r.parameters.formula));
+
+    const PrecisionLedger& p = r.precision;
+    const BytesPerParameter& b = r.bytesPerParameter;
+    QString ledgerNames = tr("params %1 + grads %2").arg(dtype(p.parameters), dtype(p.gradients));
+    if (b.masterWeights > 0)
+        ledgerNames += tr(" + master %1").arg(dtype(p.masterWeights));
+    if (b.optimizerStateTensors > 0)
+        ledgerNames += tr(" + %1 × state %2").arg(b.optimizerStateTensors).arg(dtype(p.optimizerState));
+    setRow(QStringLiteral("bytesPerParameter"), q(b.ledger), ledgerNames);
+
+    setRow(QStringLiteral("memoryPerGpu"), q(formatBytes(r.memory.total.value, units)), q(r.memory.total.formula));
+    setRow(QStringLiteral("fits"),
+           r.fits ? tr("yes — %1 of %2").arg(q(formatBytes(r.memory.total.value, units)), q(formatBytes(r.capacityBytes.value, units)))
+                  : tr("NO — %1 > %2").arg(q(formatBytes(r.memory.total.value, units)), q(formatBytes(r.capacityBytes.value, units))),
+           q(r.capacityBytes.formula));
+    setRow(QStringLiteral("flopsPerStep"), q(formatFlops(r.flopsPerStep.total)), q(r.flopsPerStep.totalFormula));
+
+    const QString noTokens = tr("tick “Count training totals” and give the tokens");
+    if (r.trainingFlops && r.trainingSeconds && r.trainingDays && r.gpuDays) {
+        setRow(QStringLiteral("trainingFlops"), q(formatFlops(r.trainingFlops->value)), q(r.trainingFlops->formula));
+        setRow(QStringLiteral("trainingTime"), tr("%1 days").arg(number(r.trainingDays->value)),
+               q(r.trainingSeconds->formula) + QStringLiteral("\n") + q(r.trainingDays->formula));
+        setRow(QStringLiteral("gpuDays"), readable(r.gpuDays->value), q(r.gpuDays->formula));
+    } else {
+        for (const QString& key : {QStringLiteral("trainingFlops"), QStringLiteral("trainingTime"), QStringLiteral("gpuDays")})
+            setRow(key, QStringLiteral("—"), noTokens);
+    }
+    setRow(QStringLiteral("maxParameters"), tr("%1 params").arg(grouped(r.maxParameters.value)), q(r.maxParameters.formula));
+    if (r.maxBatch)
+        setRow(QStringLiteral("maxBatch"), grouped(r.maxBatch->value), q(r.maxBatch->formula));
+    else
+        setRow(QStringLiteral("maxBatch"), QStringLiteral("—"), tr("activations are not modelled for this model kind"));
+
+    QStringList notes;
+    for (const std::string& n : r.notes)
+        notes << QStringLiteral("• ") + q(n);
+    m_notes->setText(notes.join(QLatin1Char('\n')));
+}
+
+void AnswersPanel::showError(const QString& message) {
+    m_error->setText(message);
+    m_error->show();
+}
+
+QString AnswersPanel::valueText(const QString& key) const { return m_rows.value(key).value ? m_rows.value(key).value->text() : QString(); }
+QString AnswersPanel::formulaText(const QString& key) const {
+    return m_rows.value(key).formula ? m_rows.value(key).formula->text() : QString();
+}
+QString AnswersPanel::errorText() const { return m_error->isHidden() ? QString() : m_error->text(); }
+QString AnswersPanel::notesText() const { return m_notes->text(); }

@@ -1,0 +1,42 @@
+#pragma once
+// The answers a lecturer reads out: each number with the formula that produced it beside it.
+#include "engine/accounting/accounting.h"
+#include "engine/numerics/quantity_format.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QGridLayout;
+class QLabel;
+
+class AnswersPanel : public QWidget {
+    Q_OBJECT
+public:
+    /// Row keys, in display order.
+    static const QStringList& keys();
+
+    explicit AnswersPanel(QWidget* parent = nullptr);
+
+    /// Shows a valid result and hides any error message.
+    void setResult(const napkin::AccountingResult& result, napkin::ByteUnits units);
+    /// Shows why the current input is invalid; the last result stays on screen, marked stale.
+    void showError(const QString& message);
+
+    /// The value / formula text of row `key` ("parameters", "bytesPerParameter", "memoryPerGpu", "fits",
+    /// "flopsPerStep", "trainingFlops", "trainingTime", "gpuDays", "maxParameters", "maxBatch").
+    QString valueText(const QString& key) const;
+    QString formulaText(const QString& key) const;
+    QString errorText() const;
+    QString notesText() const;
+
+private:
+    void setRow(const QString& key, const QString& value, const QString& formula);
+
+    struct Row {
+        QLabel* value;
+        QLabel* formula;
+    };
+    QHash<QString, Row> m_rows;
+    QLabel* m_error;
+    QLabel* m_notes;
+};

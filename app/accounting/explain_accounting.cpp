@@ -1,0 +1,122 @@
+#include "app/accounting/explain_accounting.h"
+
+#include "engine/numerics/storage_type.h"
+
+#include <QCoreApplication>
+
+using namespace napkin;
+
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("ExplainAccounting", text);
+}
+QString q(const std::string& s) {
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+QString n(double v) {
+    return q(formatNumber(v));
+}
+QString code(const std::string& s) {
+    return QStringLiteral("<code>%1</code>").arg(q(s));
+}
+QString dtype(StorageType t) {
+    return q(std::string(storageTypeName(t)));
+}
+QString heading(const QString& text) {
+    return QStringLiteral("<h3>%1</h3>").arg(text);
+}
+
+QString parametersSection(const AccountingResult& r) {
+    return heading(tr("Parameters N")) + QStringLiteral("<p>N = %1</p>").arg(code(r.parameters.formula));
+}
+
+// Each parameter is stored once per copy the training step keeps: the weights, their gradient, an fp32
+// master copy under mixed precision, and one tensor per optimizer moment.
+QString bytesSection(const AccountingResult& r, const AccountingInput& in, ByteUnits units) {
+    const BytesPerParameter& b = r.bytesPerParameter;
+    const PrecisionLedger& p = r.precision;
+    QStringList terms;
+    terms << tr("weights %1 B (%2)").arg(n(b.parameters), dtype(p.parameters));
+    terms << tr("gradients %1 B (%2)").arg(n(b.gradients), dtype(p.gradients));
+    if (b.masterWeights > 0)
+        terms << tr("fp32 master weights %1 B").arg(n(b.masterWeights));
+    if (b.optimizerStateTensors > 0)
+        terms << tr("%1 optimizer state tensor(s) × %2 B (%3)")
+                     .arg(b.optimizerStateTensors)
+                     .arg(n(b.optimizerStatePerTensor), dtype(p.optimizerState));
+    QString text = heading(tr("Bytes per parameter")) +
+                   QStringLiteral("<p>%1 = <b>%2 B/param</b><br>%3</p>")
+                       .arg(terms.join(QStringLiteral(" + ")), n(b.total), code(b.ledger));
+    text += tr("<p>AdamW keeps two moments (m and v) per parameter; with everything in fp32 that is "
+               "4 (weights) + 4 (gradients) + 4 + 4 (moments) = 16 B/param. Mixed precision adds a 4 B fp32 "
+               "master copy beside 2 B weights and gradients.</p>");
+    text +=
+        tr("<p>Memory per GPU (ZeRO stage %1 over %2 GPU(s)): <b>%3</b> = %4<br>Largest model whose states "
+           "fit: %5</p>")
+            .arg(in.zeroStage)
+            .arg(n(in.gpus), q(formatBytes(r.memory.total.value, units)), code(r.memory.total.formula),
+                 code(r.maxParameters.formula));
+    return text;
+}
+
+QString flopsSection(const AccountingResult& r) {
+    const StepFlops& f = r.flopsPerStep;
+    QString text = heading(tr("FLOPs of one step"));
+    text += tr(
+        "<p>A matmul C[m×n] = A[m×k]·B[k×n] costs <b>2·m·n·k</b> FLOPs: each of the m·n outputs "
+        "needs k multiplies and k adds. A linear layer with a d<sub>in</sub>×d<sub>out</sub> weight applied "
+        "to T tokens is m = T, k = d<sub>in</sub>, n = d<sub>out</sub>: 2·T·(its weights). Summed over "
+        "all weights, the forward pass is <b>2·tokens·N</b>.</p>");
+    text += QStringLiteral("<p>%1 %2<br>").arg(tr("forward:"), code(f.forwardFormula));
+    int shown = 0;
+    for (const ComponentFlops& c : f.components) {
+        if (++shown > 6) {
+            text += tr("… and %1 more components<br>").arg(f.components.size() - 6);
+            break;
+        }
+        text += QStringLiteral("&nbsp;&nbsp;%1: %2<br>").arg(q(c.name), code(c.formula));
+    }
+    text += QStringLiteral("</p>");
+    text +=
+        tr("<p>The backward pass does two matmuls per forward matmul (the gradient with respect to the "
+           "input and with respect to the weight), so it costs twice the forward: <b>4·tokens·N</b>.</p>");
+    text += QStringLiteral("<p>%1 %2").arg(tr("backward:"), code(f.backwardFormula));
+    if (f.recompute > 0)
+        text += QStringLiteral("<br>%1 %2").arg(tr("recompute:"), code(f.recomputeFormula));
+    text += QStringLiteral("<br>%1 %2</p>").arg(tr("total:"), code(f.totalFormula));
+    text += tr("<p>Per token: forward 2N + backward 4N = <b>6N</b> → %1 FLOPs per token<br>%2</p>")
+                .arg(n(r.flopsPerToken.value), code(r.flopsPerToken.formula));
+    return text;
+}
+
+QString trainingSection(const AccountingResult& r, const AccountingInput& in) {
+    QString text = heading(tr("Training FLOPs and time"));
+    if (!r.trainingFlops || !r.trainingSeconds || !r.trainingDays) {
+        return text + tr("<p>Tick “Count training totals” and give the tokens: training FLOPs = 6·N·tokens, "
+                         "time = FLOPs / (GPUs · peak · MFU).</p>");
+    }
+    text += tr("<p>Training FLOPs = 6·N·tokens = %1</p>").arg(code(r.trainingFlops->formula));
+    text += tr("<p>Time = FLOPs / (GPUs · dense peak · MFU) = %1<br>= %2 (%3 GPUs)</p>")
+                .arg(code(r.trainingSeconds->formula), code(r.trainingDays->formula), n(in.gpus));
+    return text;
+}
+
+QString mfuSection(const AccountingResult& r, const AccountingInput& in) {
+    const double peak = r.densePeakFlopsPerSecond.value;
+    QString text = heading(tr("MFU"));
+    text += tr("<p><b>MFU = achieved model FLOP/s ÷ promised dense peak FLOP/s.</b> Achieved counts only the "
+               "model's FLOPs (6N per token), not recomputation or overhead.</p>");
+    text += tr("<p>Dense peak of one %1 for this recipe: %2<br>At MFU %3 each GPU delivers %3 × %4 = "
+               "<b>%5</b></p>")
+                .arg(q(in.gpu), code(r.densePeakFlopsPerSecond.formula), n(in.mfu), n(peak),
+                     q(formatFlops(in.mfu * peak, true)));
+    return text;
+}
+
+} // namespace
+
+QString explainAccounting(const AccountingInput& input, const AccountingResult& result, ByteUnits units) {
+    return parametersSection(result) + bytesSection(result, input, units) + flopsSection(result) +
+           trainingSection(result, input) + mfuSection(result, input);
+}

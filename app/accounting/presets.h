@@ -1,0 +1,22 @@
+#pragma once
+// The lecture's questions (and two published model shapes) as ready-made scenarios. A small C++ table
+// rather than a JSON resource: the inputs are engine structs, and the compiler checks every field.
+#include "engine/accounting/accounting.h"
+
+#include <QString>
+
+#include <vector>
+
+struct Preset {
+    QString id;   ///< for the command line: "70b-15t-1024-h100"
+    QString name; ///< shown in the preset box
+    QString expectation; ///< what the lecture says the answer is
+    napkin::AccountingInput input;
+};
+
+/// All built-in presets, in the order they are offered.
+const std::vector<Preset>& builtInPresets();
+/// By id or by name, case-insensitively; nullptr when unknown.
+const Preset* findPreset(const QString& idOrName);
+/// "70b-15t-1024-h100, largest-8-h100, ..." for error messages.
+QString presetIdList();

@@ -1,0 +1,68 @@
+#include "app/classroom/presentation_mode.h"
+
+#include "widgets/charts/plot_presentation.h"
+
+#include <QApplication>
+#include <QScreen>
+#include <QWidget>
+
+QPalette presentationPalette(const QPalette& base) {
+    const bool dark = base.color(QPalette::Window).lightness() < 128;
+    const QColor ink = dark ? Qt::white : Qt::black;
+    const QColor paper = dark ? Qt::black : Qt::white;
+    QPalette p = base;
+    for (QPalette::ColorGroup group : {QPalette::Active, QPalette::Inactive}) {
+        p.setColor(group, QPalette::Window, paper);
+        p.setColor(group, QPalette::Base, paper);
+        p.setColor(group, QPalette::AlternateBase,
+                   dark ? QColor(0x20, 0x20, 0x20) : QColor(0xf0, 0xf0, 0xf0));
+        p.setColor(group, QPalette::Button, dark ? QColor(0x18, 0x18, 0x18) : QColor(0xf4, 0xf4, 0xf4));
+        for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+            p.setColor(group, role, ink);
+        p.setColor(group, QPalette::PlaceholderText,
+                   dark ? QColor(0xc8, 0xc8, 0xc8) : QColor(0x40, 0x40, 0x40));
+        p.setColor(group, QPalette::Highlight, dark ? QColor(0xff, 0xd5, 0x4f) : QColor(0x00, 0x3c, 0x8f));
+        p.setColor(group, QPalette::HighlightedText, dark ? Qt::black : Qt::white);
+    }
+    return p;
+}
+
+PresentationMode::PresentationMode(QWidget* window)
+    : QObject(window)
+    , m_window(window) {}
+
+void PresentationMode::setOn(bool on) {
+    if (on == m_on)
+        return;
+    m_on = on;
+    if (on) {
+        m_wasMaximized = m_window->isMaximized();
+        m_geometry = m_window->saveGeometry();
+        QFont big = QApplication::font();
+        big.setPointSizeF(big.pointSizeF() * kFontScale);
+        m_window->setFont(big);
+        setPlotLineScale(*m_window, kLineScale);
+        m_window->setPalette(presentationPalette(QApplication::palette()));
+        m_window->showFullScreen();
+        // Without a window manager (a kiosk, Xvfb) nobody honours the full-screen request: ask for
+        // the screen's geometry as well, which a window manager grants anyway.
+        if (const QScreen* screen = m_window->screen())
+            m_window->setGeometry(screen->geometry());
+    } else {
+        // A default QFont / QPalette has no resolved attributes: the window inherits the application's again.
+        m_window->setFont(QFont());
+        setPlotLineScale(*m_window, 1.0);
+        m_window->setPalette(QPalette());
+        if (m_wasMaximized)
+            m_window->showMaximized();
+        else
+            m_window->showNormal();
+        m_window->restoreGeometry(m_geometry);
+    }
+    emit toggled(on);
+}
+
+void PresentationMode::refreshPalette() {
+    if (m_on)
+        m_window->setPalette(presentationPalette(QApplication::palette()));
+}

@@ -1,7 +1,0 @@
-#pragma once
-// One short, precise sentence per float format on where it is used in training.
-#include "engine/float_format.h"
-
-#include <QString>
-
-QString numberFormatNote(napkin::FloatFormat format);

@@ -1,0 +1,121 @@
+#include "app/shell/command_line.h"
+
+#include "app/accounting/presets.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("CommandLine", text); }
+
+} // namespace
+
+CommandLineResult parseCommandLine(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(tr("Napkin: deep-learning resource accounting, made visible."));
+    const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")}, tr("Show this help."));
+    const QCommandLineOption version(QStringLiteral("version"), tr("Show the version."));
+    const QCommandLineOption exportOption(
+        QStringLiteral("export"),
+        tr("Render a chart or page to FILE without a window and exit; .png, .svg or .pdf."), tr("FILE"));
+    const QCommandLineOption page(QStringLiteral("page"),
+                                  tr("Page to export: memory or flops (accounting charts), formats, tensor "
+                                     "or benchmarks (whole pages)."),
+                                  tr("PAGE"), QStringLiteral("memory"));
+    const QCommandLineOption preset(QStringLiteral("preset"), tr("Scenario to export: %1.").arg(presetIdList()), tr("NAME"));
+    const QCommandLineOption width(QStringLiteral("width"), tr("Width in pixels (default 1600)."), tr("W"), QStringLiteral("1600"));
+    const QCommandLineOption height(QStringLiteral("height"), tr("Height in pixels (default 900)."), tr("H"), QStringLiteral("900"));
+    const QCommandLineOption scale(QStringLiteral("scale"), tr("Device pixels per pixel, e.g. 2 for slides (default 1)."),
+                                   tr("S"), QStringLiteral("1"));
+    const QCommandLineOption scenario(
+        QStringLiteral("scenario"), tr("Scenario file to open or export (as saved by File > Save scenario)."),
+        tr("FILE"));
+    parser.addOptions({help, version, exportOption, page, preset, width, height, scale, scenario});
+    parser.addPositionalArgument(QStringLiteral("scenario.json"), tr("A scenario file to open."),
+                                 QStringLiteral("[scenario.json]"));
+
+    CommandLineResult result;
+    if (!parser.parse(arguments)) {
+        result.error = parser.errorText();
+        return result;
+    }
+    CommandLine& o = result.options;
+    if (parser.isSet(help)) {
+        o.action = CommandLine::Action::showHelp;
+        // Without a QCoreApplication the parser cannot know the program's name.
+        o.helpText = parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("napkin"));
+        return result;
+    }
+    if (parser.isSet(version)) {
+        o.action = CommandLine::Action::showVersion;
+        return result;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1) {
+        result.error = tr("unexpected argument '%1': give one scenario file").arg(positional.at(1));
+        return result;
+    }
+    if (!positional.isEmpty() && parser.isSet(scenario)) {
+        result.error = tr("unexpected argument '%1': --scenario is already given").arg(positional.first());
+        return result;
+    }
+    o.scenarioPath = parser.isSet(scenario) ? parser.value(scenario) : positional.value(0);
+    if (parser.isSet(scenario) && o.scenarioPath.isEmpty()) {
+        result.error = tr("--scenario: needs a file name");
+        return result;
+    }
+    o.page = parser.value(page);
+    const QStringList pages{QStringLiteral("memory"), QStringLiteral("flops"), QStringLiteral("formats"),
+                            QStringLiteral("tensor"), QStringLiteral("benchmarks")};
+    if (!pages.contains(o.page)) {
+        result.error = tr("--page: unknown page '%1'; known: %2").arg(o.page, pages.join(QStringLiteral(", ")));
+        return result;
+    }
+    o.preset = parser.value(preset);
+    if (!o.preset.isEmpty() && o.page != QStringLiteral("memory") && o.page != QStringLiteral("flops")) {
+        result.error = tr("--preset: presets set the accounting page; --page %1 has none").arg(o.page);
+        return result;
+    }
+    if (!o.preset.isEmpty() && !o.scenarioPath.isEmpty()) {
+        result.error =
+            tr("--preset: a scenario file sets the accounting page too; give --preset or --scenario");
+        return result;
+    }
+    if (!o.preset.isEmpty() && !findPreset(o.preset)) {
+        result.error = tr("--preset: unknown preset '%1'; known: %2").arg(o.preset, presetIdList());
+        return result;
+    }
+    bool okW = false, okH = false, okS = false;
+    const int w = parser.value(width).toInt(&okW);
+    const int h = parser.value(height).toInt(&okH);
+    const double s = parser.value(scale).toDouble(&okS);
+    if (!okW || w < 16 || w > 16384) {
+        result.error = tr("--width: must be a whole number of pixels from 16 to 16384, got '%1'").arg(parser.value(width));
+        return result;
+    }
+    if (!okH || h < 16 || h > 16384) {
+        result.error = tr("--height: must be a whole number of pixels from 16 to 16384, got '%1'").arg(parser.value(height));
+        return result;
+    }
+    if (!okS || s <= 0 || s > 8) {
+        result.error = tr("--scale: must be in (0, 8], got '%1'").arg(parser.value(scale));
+        return result;
+    }
+    o.size = QSize(w, h);
+    o.scale = s;
+    if (parser.isSet(exportOption)) {
+        o.action = CommandLine::Action::exportChart;
+        o.exportPath = parser.value(exportOption);
+        const QString suffix = o.exportPath.section(QLatin1Char('.'), -1).toLower();
+        if (!o.exportPath.contains(QLatin1Char('.')) ||
+            !QStringList{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")}.contains(
+                suffix)) {
+            result.error =
+                tr("--export: '%1' must end in .png, .svg or .pdf (the format is chosen by the extension)")
+                    .arg(o.exportPath);
+            return result;
+        }
+    }
+    return result;
+}

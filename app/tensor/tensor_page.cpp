@@ -1,0 +1,253 @@
+#include "app/tensor/tensor_page.h"
+
+#include "widgets/controls/explain_pane.h"
+#include "app/tensor/explain_tensor.h"
+#include "engine/numerics/quantity_format.h"
+#include "engine/tensor/tensor_storage_values.h"
+#include "widgets/controls/stride_view.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+namespace {
+
+QString tuple(const std::vector<int64_t>& values) {
+    QStringList parts;
+    for (int64_t v : values)
+        parts << QString::number(v);
+    return QLatin1Char('(') + parts.join(QStringLiteral(", ")) + (values.size() == 1 ? QStringLiteral(",)") : QStringLiteral(")"));
+}
+
+QString bytes(int64_t n) { return QString::fromStdString(napkin::formatBytes(static_cast<double>(n))); }
+
+struct Example {
+    const char* label;
+    const char* shape;
+    const char* expression;
+};
+
+// The lecture's stride examples, one click each.
+constexpr Example kExamples[] = {
+    {QT_TRANSLATE_NOOP("TensorPage", "Row x[0] of 2×3"), "2,3", "x[0]"},
+    {QT_TRANSLATE_NOOP("TensorPage", "Column x[:, 1]"), "2,3", "x[:, 1]"},
+    {QT_TRANSLATE_NOOP("TensorPage", "view(3, 2)"), "2,3", "x.view(3, 2)"},
+    {QT_TRANSLATE_NOOP("TensorPage", "Transpose"), "2,3", "x.transpose(1, 0)"},
+    {QT_TRANSLATE_NOOP("TensorPage", "Transpose → view fails"), "2,3", "x.transpose(1, 0).view(2, 3)"},
+    {QT_TRANSLATE_NOOP("TensorPage", ".contiguous() fix"), "2,3", "x.transpose(1, 0).contiguous().view(2, 3)"},
+    {QT_TRANSLATE_NOOP("TensorPage", "Broadcast expand"), "3,1", "x.expand(3, 4)"},
+    {QT_TRANSLATE_NOOP("TensorPage", "Sliding window unfold"), "5", "x.unfold(0, 2, 1)"},
+    {QT_TRANSLATE_NOOP("TensorPage", "Attention head split"), "2,4,6", "x.view(2, 4, 2, 3).transpose(1, 2)"},
+};
+
+} // namespace
+
+TensorPage::TensorPage(QWidget* parent)
+    : QWidget(parent) {
+    shapeEdit_ = new QLineEdit(QStringLiteral("2,3"), this);
+    shapeEdit_->setPlaceholderText(tr("sizes, e.g. 2,3"));
+    dtypeBox_ = new QComboBox(this);
+    for (const std::string& name : napkin::tensorDTypeNames())
+        dtypeBox_->addItem(QString::fromStdString(name));
+    expressionEdit_ = new QLineEdit(QStringLiteral("x.transpose(1, 0).contiguous().view(2, 3)"), this);
+    expressionEdit_->setPlaceholderText(tr("a PyTorch chain from x, e.g. x[:, 1:3].T"));
+    errorLabel_ = new QLabel(this);
+    errorLabel_->setWordWrap(true);
+    errorLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    errorLabel_->setStyleSheet(QStringLiteral("color: #c62828;"));
+
+    auto* inputs = new QFormLayout;
+    auto* shapeRow = new QHBoxLayout;
+    shapeRow->addWidget(shapeEdit_, 1);
+    shapeRow->addWidget(new QLabel(tr("dtype"), this));
+    shapeRow->addWidget(dtypeBox_);
+    inputs->addRow(tr("Shape of x"), shapeRow);
+    inputs->addRow(tr("Expression"), expressionEdit_);
+    inputs->addRow(QString(), errorLabel_);
+
+    auto* examples = new QGridLayout;
+    int column = 0;
+    int row = 0;
+    for (const Example& e : kExamples) {
+        auto* button = new QPushButton(tr(e.label), this);
+        const QString shape = QString::fromUtf8(e.shape);
+        const QString expression = QString::fromUtf8(e.expression);
+        connect(button, &QPushButton::clicked, this, [this, shape, expression] { setExample(shape, expression); });
+        examples->addWidget(button, row, column);
+        if (++column == 5) {
+            column = 0;
+            ++row;
+        }
+    }
+
+    steps_ = new QListWidget(this);
+    steps_->setMinimumWidth(260);
+    details_ = new QLabel(this);
+    details_->setWordWrap(true);
+    details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    formula_ = new QLabel(tr("Hover an element of the tensor to see its storage offset."), this);
+    view_ = new StrideView(this);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(view_);
+    scroll->setWidgetResizable(true);
+    // The view wraps to the width it gets; a permanent vertical bar keeps that width from changing
+    // when the content grows past the viewport.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+
+    auto* right = new QWidget(this);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(details_);
+    rightLayout->addWidget(formula_);
+    rightLayout->addWidget(scroll, 1);
+    explain_ = new ExplainPane(right);
+    rightLayout->addWidget(explain_);
+    auto* splitter = new QSplitter(this);
+    splitter->addWidget(steps_);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(1, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(inputs);
+    layout->addLayout(examples);
+    layout->addWidget(splitter, 1);
+
+    connect(shapeEdit_, &QLineEdit::textChanged, this, &TensorPage::recompute);
+    connect(expressionEdit_, &QLineEdit::textChanged, this, &TensorPage::recompute);
+    connect(dtypeBox_, &QComboBox::currentIndexChanged, this, &TensorPage::recompute);
+    connect(steps_, &QListWidget::currentRowChanged, this, &TensorPage::showStep);
+    connect(view_, &StrideView::hoveredFormulaChanged, this, [this](const QString& formula) {
+        formula_->setText(formula.isEmpty() ? tr("Hover an element of the tensor to see its storage offset.")
+                                            : tr("storage offset of %1").arg(formula));
+    });
+    recompute();
+}
+
+void TensorPage::setExample(const QString& shape, const QString& expression) {
+    const QSignalBlocker blockShape(shapeEdit_);
+    shapeEdit_->setText(shape);
+    expressionEdit_->setText(expression); // recomputes once, with both fields set
+    recompute();
+}
+
+QString TensorPage::errorText() const { return errorLabel_->text(); }
+
+void TensorPage::recompute() {
+    std::string shapeError;
+    const auto shape = napkin::parseShapeText(shapeEdit_->text().toStdString(), &shapeError);
+    if (!shape) {
+        errorLabel_->setText(tr("Shape: %1").arg(QString::fromStdString(shapeError)));
+        return;
+    }
+    const auto dtype = napkin::tensorDTypeFromName(dtypeBox_->currentText().toStdString());
+    evaluation_ = napkin::evaluateTensorExpression(expressionEdit_->text().toStdString(), *shape, dtype ? dtype->bytes : 4);
+
+    const QSignalBlocker block(steps_);
+    steps_->clear();
+    for (std::size_t i = 0; i < evaluation_.steps.size(); ++i) {
+        const napkin::TensorStep& s = evaluation_.steps[i];
+        QString line = QStringLiteral("%1  %2\n    %3 stride %4").arg(i).arg(QString::fromStdString(s.expr),
+                                                                      tuple(s.layout.shape), tuple(s.layout.stride));
+        if (i > 0 && !s.isView)
+            line += tr("  · copy, %1").arg(bytes(s.bytesCopied));
+        steps_->addItem(line);
+    }
+    if (evaluation_.error) {
+        errorLabel_->setText(tr("Step %1 fails: %2")
+                                 .arg(evaluation_.error->step)
+                                 .arg(QString::fromStdString(evaluation_.error->message)));
+        auto* failing = new QListWidgetItem(tr("%1  error").arg(evaluation_.error->step), steps_);
+        failing->setFlags(Qt::ItemIsEnabled);
+        failing->setForeground(QColor(0xc6, 0x28, 0x28));
+    } else {
+        errorLabel_->clear();
+    }
+    const int last = static_cast<int>(evaluation_.steps.size()) - 1;
+    steps_->setCurrentRow(last);
+    showStep(last);
+}
+
+void TensorPage::showStep(int row) {
+    if (row < 0 || row >= static_cast<int>(evaluation_.steps.size()))
+        return;
+    std::vector<StorageStripSpec> strips;
+    for (int i = 0; i <= row; ++i) {
+        const napkin::TensorStep& s = evaluation_.steps[static_cast<std::size_t>(i)];
+        if (i == 0) {
+            strips.push_back({s.layout.storageId, s.layout.storageElements, s.layout.storageBytes(), i,
+                              napkin::initialStorageValues(s.layout)});
+        } else if (!s.isView) {
+            const napkin::TensorLayout& source = evaluation_.steps[static_cast<std::size_t>(i - 1)].layout;
+            const StorageStripSpec* from = nullptr;
+            for (const StorageStripSpec& strip : strips)
+                if (strip.storageId == source.storageId)
+                    from = &strip;
+            strips.push_back({s.layout.storageId, s.layout.storageElements, s.layout.storageBytes(), i,
+                              from ? napkin::copiedStorageValues(source, from->values, s.layout) : std::vector<double>{}});
+        }
+    }
+    const napkin::TensorStep& step = evaluation_.steps[static_cast<std::size_t>(row)];
+    const napkin::TensorLayout& t = step.layout;
+    QString what;
+    if (row == 0)
+        what = tr("x owns storage #%1 (%2).").arg(t.storageId).arg(bytes(t.storageBytes()));
+    else if (step.isView)
+        what = tr("A view: shares storage #%1, no bytes copied.").arg(t.storageId);
+    else
+        what = tr("A copy: new storage #%1, %2 allocated, %3 copied.")
+                   .arg(t.storageId)
+                   .arg(bytes(step.bytesAllocated), bytes(step.bytesCopied));
+    details_->setText(tr("<b>%1</b><br>shape %2 · stride %3 (elements) · storage offset %4 · %5<br>%6")
+                          .arg(QString::fromStdString(step.expr).toHtmlEscaped(), tuple(t.shape), tuple(t.stride))
+                          .arg(t.offset)
+                          .arg(napkin::isContiguous(t) ? tr("contiguous") : tr("not contiguous"), what));
+    view_->setTensor(strips, t);
+    explain_->setHtml(explainTensorStep(evaluation_, row));
+}
+
+// --- scenario: this page's controls to its section of napkin::Scenario and back ---
+
+using namespace napkin;
+
+TensorScenario TensorPage::scenario() const {
+    TensorScenario s;
+    s.shape = shapeEdit_->text().toStdString();
+    s.dtype = dtypeBox_->currentText().toStdString();
+    s.expression = expressionEdit_->text().toStdString();
+    const int row = steps_->currentRow();
+    s.step = row == static_cast<int>(evaluation_.steps.size()) - 1 ? -1 : row;
+    return s;
+}
+
+QStringList TensorPage::applyScenario(const TensorScenario& s) {
+    QStringList warnings;
+    {
+        const QSignalBlocker blockShape(shapeEdit_);
+        const QSignalBlocker blockExpression(expressionEdit_);
+        const QSignalBlocker blockDtype(dtypeBox_);
+        shapeEdit_->setText(QString::fromStdString(s.shape));
+        expressionEdit_->setText(QString::fromStdString(s.expression));
+        const int dtype = dtypeBox_->findText(QString::fromStdString(s.dtype));
+        if (dtype < 0)
+            warnings << tr("tensor.dtype: '%1' is not offered here; showing %2")
+                            .arg(QString::fromStdString(s.dtype), dtypeBox_->currentText());
+        else
+            dtypeBox_->setCurrentIndex(dtype);
+    }
+    recompute(); // shows the last step
+    if (s.step >= static_cast<int>(evaluation_.steps.size()))
+        warnings << tr("tensor.step: the chain has %1 steps; showing the last").arg(evaluation_.steps.size());
+    else if (s.step >= 0)
+        steps_->setCurrentRow(s.step); // showStep through currentRowChanged
+    return warnings;
+}

@@ -1,0 +1,50 @@
+#pragma once
+// The tensor layout page: type a shape, a dtype and a PyTorch view chain; step through it and see
+// which storage each element reads, when a view is impossible, and what a copy costs.
+#include "engine/scenario/scenario.h"
+#include "engine/tensor/tensor_expression.h"
+
+#include <QStringList>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class StrideView;
+class ExplainPane;
+
+class TensorPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit TensorPage(QWidget* parent = nullptr);
+
+    /// Fills the fields as one of the one-click examples does, and evaluates.
+    void setExample(const QString& shape, const QString& expression);
+    /// Shows step `row` of the chain (0 is x).
+    void showStep(int row);
+
+    /// Every control of the page, for a scenario file; and back (page_scenarios.cpp). An unknown dtype
+    /// or a step past the chain's end is returned as a warning (the page shows fp32 / the last step).
+    napkin::TensorScenario scenario() const;
+    QStringList applyScenario(const napkin::TensorScenario& scenario);
+
+    const napkin::TensorEvaluation& evaluation() const { return evaluation_; }
+    StrideView* strideView() const { return view_; }
+    QString errorText() const;
+    ExplainPane* explainPane() const { return explain_; }
+
+private:
+    void recompute();
+
+    QLineEdit* shapeEdit_ = nullptr;
+    QComboBox* dtypeBox_ = nullptr;
+    QLineEdit* expressionEdit_ = nullptr;
+    QLabel* errorLabel_ = nullptr;
+    QListWidget* steps_ = nullptr;
+    QLabel* details_ = nullptr;
+    QLabel* formula_ = nullptr;
+    StrideView* view_ = nullptr;
+    ExplainPane* explain_ = nullptr;
+    napkin::TensorEvaluation evaluation_;
+};

@@ -1,0 +1,62 @@
+// Benchmark (not a unit test): one slider tick → engine recompute → both charts replotted.
+// Drags the parameter slider over 200 ticks on the offscreen platform and prints median and p95.
+// Usage: bench_accounting_page [ticks]   (target: p95 < 16 ms, one frame at 60 Hz)
+#include "app/accounting/accounting_controls.h"
+#include "app/accounting/accounting_page.h"
+#include "app/accounting/presets.h"
+#include "widgets/charts/flop_chart.h"
+#include "widgets/controls/log_slider_field.h"
+#include "widgets/charts/memory_chart.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QSlider>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    const int ticks = argc > 1 ? std::max(10, std::atoi(argv[1])) : 200;
+
+    AccountingPage page;
+    page.resize(1600, 900);
+    page.show();
+    page.applyPreset(*findPreset(QStringLiteral("70b-15t-1024-h100")));
+    QSlider* slider = page.controls()->parametersField()->slider();
+
+    bool memoryDone = false, flopsDone = false;
+    QObject::connect(page.memoryChart(), &MemoryChart::replotted, &page, [&] { memoryDone = true; });
+    QObject::connect(page.flopChart(), &FlopChart::replotted, &page, [&] { flopsDone = true; });
+
+    auto tick = [&](int position) {
+        memoryDone = flopsDone = false;
+        QElapsedTimer timer;
+        timer.start();
+        slider->setValue(position);
+        // The replots are queued: let the event loop run them, as it would between two mouse moves.
+        while (!(memoryDone && flopsDone))
+            QCoreApplication::processEvents(QEventLoop::AllEvents);
+        return static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    };
+
+    for (int i = 0; i < 20; ++i) // warm-up: fonts, pixmap caches, first layout
+        tick(100 + i * 10);
+    std::vector<double> ms;
+    ms.reserve(static_cast<std::size_t>(ticks));
+    const int start = 100, span = LogSliderField::steps - 200;
+    for (int i = 0; i < ticks; ++i)
+        ms.push_back(tick(start + (i * span) / ticks));
+
+    std::sort(ms.begin(), ms.end());
+    const auto at = [&](double q) { return ms[std::min(ms.size() - 1, static_cast<std::size_t>(q * static_cast<double>(ms.size())))]; };
+    std::printf("slider tick -> memory + FLOP charts replotted, %d ticks, %dx%d offscreen\n", ticks, page.width(), page.height());
+    std::printf("median %.3f ms  p95 %.3f ms  min %.3f ms  max %.3f ms\n", at(0.5), at(0.95), ms.front(), ms.back());
+    // QCustomPlot's own measure of its last replots (layout + draw), to see where the time goes.
+    std::printf("of which QCustomPlot replot (average of recent): memory %.3f ms, flops %.3f ms\n",
+                page.memoryChart()->averageReplotMs(), page.flopChart()->averageReplotMs());
+    return 0;
+}

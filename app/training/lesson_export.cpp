@@ -1,0 +1,35 @@
+#include "app/training/lesson_export.h"
+
+#include "app/export/chart_export.h"
+#include "widgets/charts/series_chart.h"
+
+#include <QFileDialog>
+#include <QMessageBox>
+
+namespace {
+QString askPath(QWidget* parent, const QString& suggestedName) {
+    return QFileDialog::getSaveFileName(parent, QObject::tr("Export PNG"),
+                                        suggestedName + QStringLiteral(".png"),
+                                        QObject::tr("PNG images (*.png)"));
+}
+QString report(QWidget* parent, const QString& error) {
+    if (!error.isEmpty())
+        QMessageBox::warning(parent, QObject::tr("Export PNG"), error);
+    return error;
+}
+} // namespace
+
+QString exportLessonChart(QWidget* parent, SeriesChart& chart, const QString& suggestedName) {
+    const QString path = askPath(parent, suggestedName);
+    if (path.isEmpty())
+        return {};
+    const QSize size = chart.size().expandedTo(QSize(800, 500));
+    return report(parent, savePngAtomically(chart.render(size.width(), size.height(), 2.0), path));
+}
+
+QString exportLessonWidget(QWidget* parent, QWidget& widget, const QString& suggestedName) {
+    const QString path = askPath(parent, suggestedName);
+    if (path.isEmpty())
+        return {};
+    return report(parent, exportWidgetPng(widget, path, widget.size(), 2.0));
+}

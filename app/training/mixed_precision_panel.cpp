@@ -1,0 +1,156 @@
+#include "app/training/mixed_precision_panel.h"
+
+#include "app/training/lesson_export.h"
+#include "app/jobs/lesson_runner.h"
+#include "engine/lessons/mixed_precision_trainer.h"
+#include "widgets/charts/series_chart.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <numeric>
+
+using namespace napkin;
+
+namespace {
+QString name(PrecisionLesson r) {
+    const std::string_view n = precisionLessonName(r);
+    return QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()));
+}
+} // namespace
+
+MixedPrecisionPanel::MixedPrecisionPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_steps(new QSpinBox(this))
+    , m_run(new QPushButton(tr("Train all five"), this))
+    , m_status(new QLabel(this))
+    , m_chart(new SeriesChart(this))
+    , m_underflows(new SeriesChart(this))
+    , m_table(new QTableWidget(this))
+    , m_runner(new LessonRunner(this)) {
+    m_steps->setRange(10, 5000);
+    m_steps->setValue(300);
+    auto* exportButton = new QPushButton(tr("Export PNG…"), this);
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Steps"), this));
+    controls->addWidget(m_steps);
+    controls->addWidget(m_run);
+    controls->addWidget(m_status, 1);
+    controls->addWidget(exportButton);
+
+    auto* intro = new QLabel(tr("The lesson Cruncher (D=16, L=3, B=32, SGD lr 0.1, targets of size 1e-3) "
+                                "trained five ways on this CPU, every "
+                                "value rounded to the recipe's format by napkin's exact codecs (matmuls "
+                                "accumulate in fp32). An underflow is a "
+                                "gradient value that is non-zero in fp32 and 0 in the compute format. Loss "
+                                "scaling follows PyTorch's "
+                                "GradScaler: ×2^16 to start, halved on inf/NaN (that step skipped), doubled "
+                                "after 100 clean steps."),
+                             this);
+    intro->setWordWrap(true);
+    m_chart->setAxisLabels(tr("step"), tr("loss (MSE, before the update)"));
+    m_chart->setLogY(true);
+    m_chart->setLegendCorner(Qt::AlignTop | Qt::AlignRight);
+    m_underflows->setAxisLabels(tr("step"), tr("gradient values flushed to 0 in the step"));
+    m_underflows->setLegendVisible(false); // the same colours as the loss chart's legend, beside it
+    auto* charts = new QHBoxLayout;
+    charts->addWidget(m_chart, 3);
+    charts->addWidget(m_underflows, 2);
+    m_table->setColumnCount(6);
+    m_table->setHorizontalHeaderLabels({tr("recipe"), tr("mean loss, last 50 steps"),
+                                        tr("underflowed gradient values"), tr("steps with underflow"),
+                                        tr("skipped steps"), tr("final loss scale")});
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->setMaximumHeight(200);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addLayout(controls);
+    layout->addLayout(charts, 1);
+    layout->addWidget(m_table);
+
+    connect(m_run, &QPushButton::clicked, this, &MixedPrecisionPanel::run);
+    connect(exportButton, &QPushButton::clicked, this,
+            [this] { exportLessonWidget(this, *this, QStringLiteral("mixed-precision")); });
+    connect(m_runner, &LessonRunner::failed, this,
+            [this](const QString& message) { m_status->setText(message); });
+    connect(m_runner, &LessonRunner::busyChanged, m_run, [this](bool busy) { m_run->setEnabled(!busy); });
+    run();
+}
+
+void MixedPrecisionPanel::run() {
+    LessonCruncherConfig c;
+    c.steps = m_steps->value();
+    m_status->setText(tr("training…"));
+    m_runner->start([this, c](const std::function<bool()>& keepGoing) -> LessonRunner::Deliver {
+        std::vector<LessonTrainingRun> runs;
+        for (PrecisionLesson r : kPrecisionLessons)
+            runs.push_back(trainPrecisionLesson(c, r, [&keepGoing](long) { return keepGoing(); }));
+        return [this, runs = std::move(runs)] {
+            std::vector<ChartSeries> series, underflows;
+            m_table->setRowCount(static_cast<int>(runs.size()));
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+                const LessonTrainingRun& run = runs[i];
+                ChartSeries s;
+                s.name = name(run.recipe);
+                s.dashed = run.recipe == PrecisionLesson::fp16NoScaling;
+                for (std::size_t k = 0; k < run.losses.size(); ++k) {
+                    s.x.push_back(static_cast<double>(k + 1));
+                    s.y.push_back(run.losses[k]);
+                }
+                ChartSeries u;
+                u.name = s.name;
+                u.dashed = s.dashed;
+                u.x = s.x;
+                for (long count : run.underflowsPerStep)
+                    u.y.push_back(static_cast<double>(count));
+                underflows.push_back(std::move(u));
+                series.push_back(std::move(s));
+                const std::size_t tail = std::min<std::size_t>(50, run.losses.size());
+                const double meanLoss =
+                    std::accumulate(run.losses.end() - static_cast<long>(tail), run.losses.end(), 0.0) /
+                    static_cast<double>(tail);
+                const long stepsWith = std::count_if(
+                    run.underflowsPerStep.begin(), run.underflowsPerStep.end(), [](long u) { return u > 0; });
+                const double share = 100.0 * static_cast<double>(run.underflowTotal) /
+                                     (run.gradientValuesPerStep * static_cast<double>(run.losses.size()));
+                const int row = static_cast<int>(i);
+                m_table->setItem(row, 0, new QTableWidgetItem(name(run.recipe)));
+                m_table->setItem(row, 1, new QTableWidgetItem(QString::number(meanLoss, 'g', 4)));
+                m_table->setItem(row, 2,
+                                 new QTableWidgetItem(
+                                     tr("%1 (%2% of all)").arg(run.underflowTotal).arg(share, 0, 'g', 3)));
+                m_table->setItem(row, 3,
+                                 new QTableWidgetItem(tr("%1 of %2").arg(stepsWith).arg(run.losses.size())));
+                m_table->setItem(row, 4, new QTableWidgetItem(QString::number(run.skippedSteps)));
+                m_table->setItem(row, 5,
+                                 new QTableWidgetItem(QString::number(run.lossScalePerStep.back(), 'g', 6)));
+            }
+            m_chart->setSeries(series);
+            m_underflows->setSeries(underflows);
+            m_status->setText(tr("%1 steps per recipe.").arg(runs.front().losses.size()));
+            emit updated();
+        };
+    });
+}
+
+// --- scenario: this page's controls to its section of napkin::Scenario and back ---
+
+TrainingScenario::MixedPrecision MixedPrecisionPanel::scenario() const {
+    return {m_steps->value()};
+}
+
+void MixedPrecisionPanel::applyScenario(const TrainingScenario::MixedPrecision& s) {
+    if (s == scenario())
+        return;
+    m_steps->setValue(static_cast<int>(s.steps));
+    run(); // on the runner's worker; the results shown so far were for the old step count
+}

@@ -1,0 +1,60 @@
+#include "app/training/training_page.h"
+
+#include "app/training/data_lesson_panel.h"
+#include "app/training/determinism_panel.h"
+#include "app/training/init_lesson_panel.h"
+#include "app/training/mixed_precision_panel.h"
+
+#include <QTabWidget>
+
+#include <algorithm>
+#include <QVBoxLayout>
+
+TrainingPage::TrainingPage(QWidget* parent)
+    : QWidget(parent)
+    , m_lessons(new QTabWidget(this))
+    , m_init(new InitLessonPanel(m_lessons))
+    , m_determinism(new DeterminismPanel(m_lessons))
+    , m_data(new DataLessonPanel(m_lessons))
+    , m_mixed(new MixedPrecisionPanel(m_lessons)) {
+    m_lessons->setDocumentMode(true);
+    m_lessons->addTab(m_init, tr("Initialization"));
+    m_lessons->addTab(m_determinism, tr("Determinism"));
+    m_lessons->addTab(m_data, tr("Data loading"));
+    m_lessons->addTab(m_mixed, tr("Mixed precision"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_lessons);
+}
+
+// --- scenario: this page's controls to its section of napkin::Scenario and back ---
+
+using namespace napkin;
+
+namespace {
+// The lesson tabs in their order above; the scenario names the lesson, not its position.
+constexpr TrainingLesson kLessonTabs[] = {TrainingLesson::init, TrainingLesson::determinism,
+                                          TrainingLesson::data, TrainingLesson::mixedPrecision};
+} // namespace
+
+TrainingScenario TrainingPage::scenario() const {
+    TrainingScenario s;
+    const int tab = std::clamp(m_lessons->currentIndex(), 0, static_cast<int>(std::size(kLessonTabs)) - 1);
+    s.lesson = kLessonTabs[tab];
+    s.init = m_init->scenario();
+    s.determinism = m_determinism->scenario();
+    s.data = m_data->scenario();
+    s.mixedPrecision = m_mixed->scenario();
+    return s;
+}
+
+QStringList TrainingPage::applyScenario(const TrainingScenario& s) {
+    m_init->applyScenario(s.init);
+    m_determinism->applyScenario(s.determinism);
+    QStringList warnings = m_data->applyScenario(s.data);
+    m_mixed->applyScenario(s.mixedPrecision);
+    for (int i = 0; i < static_cast<int>(std::size(kLessonTabs)); ++i)
+        if (kLessonTabs[i] == s.lesson)
+            m_lessons->setCurrentIndex(i);
+    return warnings;
+}

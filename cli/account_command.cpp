@@ -1,0 +1,147 @@
+#include "cli/account_command.h"
+
+#include "engine/accounting/accounting.h"
+#include "cli/accounting_json.h"
+#include "cli/number_option.h"
+
+#include <CLI/CLI.hpp>
+
+#include <fstream>
+#include <memory>
+#include <ostream>
+#include <sstream>
+
+namespace napkin::cli {
+namespace {
+
+// Raw option text: numbers are parsed by napkin's own parser so "15T" and "1.5B" work everywhere.
+struct AccountOptions {
+    std::string model, params, dim, layers, out, dModel, heads, vocab, seq, ffnMult;
+    std::string batch = "1", tokens, precision = "fp32", optimizer = "adamw", gpu = "H100-SXM", gpus = "1",
+                mfu = "0.5", zero = "0", recompute = "none", attention = "causal", gpuCatalog;
+    bool fp32Gradients = false;
+    bool json = false;
+};
+
+
+double required(const std::string& option, const std::string& text, const std::string& model) {
+    if (text.empty())
+        throw UsageError(option + ": required for --model " + model);
+    return parseNumberOption(option, text);
+}
+
+// Engine field names → the option a user typed.
+std::string optionFor(const std::string& field) { return "--" + field; }
+
+AccountingInput toInput(const AccountOptions& o) {
+    AccountingInput in;
+    in.model.kind = *modelKindFromName(o.model); // CLI11 checked membership
+    switch (in.model.kind) {
+    case ModelKind::dense:
+        in.model.parameters = required("--params", o.params, o.model);
+        in.model.seq = o.seq.empty() ? 1 : parseNumberOption("--seq", o.seq);
+        break;
+    case ModelKind::cruncher:
+        in.model.dim = required("--dim", o.dim, o.model);
+        in.model.layers = required("--layers", o.layers, o.model);
+        break;
+    case ModelKind::linear2:
+        in.model.dim = required("--dim", o.dim, o.model);
+        in.model.out = required("--out", o.out, o.model);
+        break;
+    case ModelKind::transformer:
+        in.model.dModel = required("--d-model", o.dModel, o.model);
+        in.model.layers = required("--layers", o.layers, o.model);
+        in.model.heads = required("--heads", o.heads, o.model);
+        in.model.vocab = required("--vocab", o.vocab, o.model);
+        in.model.seq = required("--seq", o.seq, o.model);
+        if (!o.ffnMult.empty())
+            in.model.ffnMult = parseNumberOption("--ffn-mult", o.ffnMult);
+        break;
+    }
+    in.batch = parseNumberOption("--batch", o.batch);
+    in.trainingTokens = parseOptionalNumberOption("--tokens", o.tokens);
+    in.precision = *precisionRecipeFromName(o.precision);
+    in.fp32Gradients = o.fp32Gradients;
+    in.optimizer = *optimizerFromName(o.optimizer);
+    in.gpu = o.gpu;
+    in.gpus = parseNumberOption("--gpus", o.gpus);
+    in.mfu = parseNumberOption("--mfu", o.mfu);
+    const double zero = parseNumberOption("--zero", o.zero);
+    if (zero != 0 && zero != 1 && zero != 2 && zero != 3)
+        throw UsageError("--zero: must be 0, 1, 2 or 3, got '" + o.zero + "'");
+    in.zeroStage = static_cast<int>(zero);
+    in.recompute = *recomputeFromName(o.recompute);
+    in.attention = *attentionMaskFromName(o.attention);
+    return in;
+}
+
+GpuCatalog catalogFor(const AccountOptions& o) {
+    GpuCatalog catalog = GpuCatalog::builtIn();
+    if (o.gpuCatalog.empty())
+        return catalog;
+    std::ifstream file(o.gpuCatalog);
+    if (!file)
+        throw UsageError("--gpu-catalog: cannot open '" + o.gpuCatalog + "'");
+    std::stringstream text;
+    text << file.rdbuf();
+    const std::string error = catalog.addFromJson(text.str());
+    if (!error.empty())
+        throw UsageError("--gpu-catalog: " + o.gpuCatalog + ": " + error);
+    return catalog;
+}
+
+int execute(const AccountOptions& o, std::ostream& out) {
+    const AccountingInput input = toInput(o);
+    const GpuCatalog catalog = catalogFor(o);
+    const InputError error = validate(input, catalog);
+    if (!error.ok())
+        throw UsageError(optionFor(error.field) + ": " + error.message);
+    const GpuSpec& gpu = *catalog.find(input.gpu);
+    const AccountingResult result = account(input, gpu);
+    if (o.json)
+        out << accountingToJson(input, gpu, result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    else
+        out << accountingToText(input, gpu, result);
+    return 0;
+}
+
+} // namespace
+
+Command addAccountCommand(CLI::App& parent) {
+    auto options = std::make_shared<AccountOptions>();
+    CLI::App* sub = parent.add_subcommand("account", "Memory, FLOPs and time of training a model");
+    AccountOptions& o = *options;
+    sub->add_option("--model", o.model, "dense|cruncher|linear2|transformer")
+        ->required()
+        ->check(CLI::IsMember({"dense", "cruncher", "linear2", "transformer"}));
+    sub->add_option("--params", o.params, "dense: parameter count N (70e9, 70B)");
+    sub->add_option("--dim", o.dim, "cruncher, linear2: width D");
+    sub->add_option("--layers", o.layers, "cruncher, transformer: number of layers L");
+    sub->add_option("--out", o.out, "linear2: output width K");
+    sub->add_option("--d-model", o.dModel, "transformer: hidden size d");
+    sub->add_option("--heads", o.heads, "transformer: attention heads");
+    sub->add_option("--vocab", o.vocab, "transformer: vocabulary size V");
+    sub->add_option("--seq", o.seq, "transformer: context length S; dense: tokens per sequence (default 1)");
+    sub->add_option("--ffn-mult", o.ffnMult, "transformer: MLP width / d (default 4)");
+    sub->add_option("--batch", o.batch, "sequences (examples) per GPU per step (default 1)");
+    sub->add_option("--tokens", o.tokens, "training tokens (15T); enables training FLOPs and time");
+    sub->add_option("--precision", o.precision, "precision recipe (default fp32)")
+        ->check(CLI::IsMember({"fp32", "fp16", "bf16", "mixed-fp16", "mixed-bf16", "fp8-mixed"}));
+    sub->add_flag("--fp32-grads", o.fp32Gradients, "keep gradients in fp32 under a 16-bit recipe (18 B/param AdamW)");
+    sub->add_option("--optimizer", o.optimizer, "sgd|momentum|adagrad|rmsprop|adam|adamw (default adamw)")
+        ->check(CLI::IsMember({"sgd", "momentum", "adagrad", "rmsprop", "adam", "adamw"}));
+    sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM)");
+    sub->add_option("--gpu-catalog", o.gpuCatalog, "JSON file of extra GPUs in the catalog's format");
+    sub->add_option("--gpus", o.gpus, "number of GPUs (default 1)");
+    sub->add_option("--mfu", o.mfu, "model FLOPs utilisation in (0, 1] (default 0.5)");
+    sub->add_option("--zero", o.zero, "ZeRO stage 0..3 (default 0)");
+    sub->add_option("--recompute", o.recompute, "activation recompute (default none)")
+        ->check(CLI::IsMember({"none", "selective", "full"}));
+    sub->add_option("--attention", o.attention, "attention mask for the score FLOPs (default causal)")
+        ->check(CLI::IsMember({"causal", "full"}));
+    sub->add_flag("--json", o.json, "print one JSON document");
+    return {sub, [options](std::ostream& out, std::ostream&) { return execute(*options, out); }};
+}
+
+} // namespace napkin::cli

@@ -1,0 +1,162 @@
+#include "cli/accounting_json.h"
+
+#include "engine/numerics/quantity_format.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace napkin::cli {
+namespace {
+
+using nlohmann::json;
+
+json optionalNumber(const std::optional<Quantity>& q) { return q ? jsonNumber(q->value) : json(nullptr); }
+
+void addFormula(json& formulas, const std::string& key, const std::optional<Quantity>& q) {
+    if (q)
+        formulas[key] = q->formula;
+}
+
+} // namespace
+
+json jsonNumber(double value) {
+    if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 9007199254740992.0)
+        return static_cast<std::int64_t>(value);
+    return value;
+}
+
+json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r) {
+    json doc;
+    doc["model"] = std::string(modelKindName(in.model.kind));
+    doc["parameters"] = jsonNumber(r.parameters.total);
+    doc["matmul_parameters"] = jsonNumber(r.parameters.matmulParameters);
+    json components = json::array();
+    for (const NamedCount& c : r.parameters.components)
+        components.push_back({{"name", c.name}, {"count", jsonNumber(c.count)}});
+    doc["parameter_components"] = components;
+
+    doc["bytes_per_parameter"] = jsonNumber(r.bytesPerParameter.total);
+    doc["bytes_per_parameter_ledger"] = r.bytesPerParameter.ledger;
+    doc["precision"] = {{"recipe", std::string(precisionRecipeName(in.precision))},
+                        {"parameters", std::string(storageTypeName(r.precision.parameters))},
+                        {"gradients", std::string(storageTypeName(r.precision.gradients))},
+                        {"master_weights", std::string(storageTypeName(r.precision.masterWeights))},
+                        {"optimizer_state", std::string(storageTypeName(r.precision.optimizerState))},
+                        {"activations", std::string(storageTypeName(r.precision.activations))},
+                        {"compute", std::string(computeTypeName(r.precision.compute))}};
+    doc["optimizer"] = {{"name", std::string(optimizerName(in.optimizer))},
+                        {"state_tensors_per_parameter", r.bytesPerParameter.optimizerStateTensors}};
+
+    doc["memory_bytes"] = {{"parameters", jsonNumber(r.memory.parameters.value)},
+                           {"gradients", jsonNumber(r.memory.gradients.value)},
+                           {"master_weights", jsonNumber(r.memory.masterWeights.value)},
+                           {"optimizer_state", jsonNumber(r.memory.optimizerState.value)},
+                           {"activations", jsonNumber(r.memory.activations.value)},
+                           {"total", jsonNumber(r.memory.total.value)}};
+    doc["activations_modelled"] = r.activationsModelled;
+
+    const StepFlops& f = r.flopsPerStep;
+    doc["tokens_per_step"] = jsonNumber(f.tokens);
+    doc["flops_per_step"] = {{"forward", jsonNumber(f.forward)},
+                             {"backward", jsonNumber(f.backward)},
+                             {"recompute", jsonNumber(f.recompute)},
+                             {"total", jsonNumber(f.total)}};
+    json flopComponents = json::array();
+    for (const ComponentFlops& c : f.components)
+        flopComponents.push_back({{"name", c.name},
+                                  {"forward", jsonNumber(c.forward)},
+                                  {"backward", jsonNumber(2 * c.forward)},
+                                  {"formula", c.formula}});
+    doc["flop_components"] = flopComponents;
+    doc["flops_per_token"] = jsonNumber(r.flopsPerToken.value);
+
+    doc["training_tokens"] = in.trainingTokens ? jsonNumber(*in.trainingTokens) : json(nullptr);
+    doc["training_flops"] = optionalNumber(r.trainingFlops);
+    doc["training_seconds"] = optionalNumber(r.trainingSeconds);
+    doc["training_days"] = optionalNumber(r.trainingDays);
+    doc["gpu_days"] = optionalNumber(r.gpuDays);
+
+    doc["gpu"] = {{"id", gpu.id},
+                  {"name", gpu.name},
+                  {"count", jsonNumber(in.gpus)},
+                  {"memory_bytes", jsonNumber(gpu.memoryBytes)},
+                  {"memory_bandwidth_bytes_per_second", jsonNumber(gpu.memoryBandwidthBytesPerSecond)},
+                  {"dense_peak_flops_per_second", jsonNumber(r.densePeakFlopsPerSecond.value)},
+                  {"sparse_peak_flops_per_second", jsonNumber(sparsePeakFlopsPerSecond(gpu, r.precision.compute))},
+                  {"source", gpu.source}};
+    doc["mfu"] = in.mfu;
+    doc["zero_stage"] = in.zeroStage;
+    doc["recompute"] = std::string(recomputeName(in.recompute));
+    doc["attention"] = std::string(attentionMaskName(in.attention));
+    doc["batch"] = jsonNumber(in.batch);
+
+    doc["max_parameters"] = jsonNumber(r.maxParameters.value);
+    doc["max_batch"] = optionalNumber(r.maxBatch);
+    doc["fits"] = r.fits;
+
+    json formulas;
+    formulas["parameters"] = r.parameters.formula;
+    formulas["bytes_per_parameter"] = r.bytesPerParameter.ledger;
+    formulas["memory_bytes.parameters"] = r.memory.parameters.formula;
+    formulas["memory_bytes.gradients"] = r.memory.gradients.formula;
+    formulas["memory_bytes.master_weights"] = r.memory.masterWeights.formula;
+    formulas["memory_bytes.optimizer_state"] = r.memory.optimizerState.formula;
+    formulas["memory_bytes.activations"] = r.memory.activations.formula;
+    formulas["memory_bytes.total"] = r.memory.total.formula;
+    formulas["flops_per_step.forward"] = f.forwardFormula;
+    formulas["flops_per_step.backward"] = f.backwardFormula;
+    formulas["flops_per_step.recompute"] = f.recomputeFormula;
+    formulas["flops_per_step.total"] = f.totalFormula;
+    formulas["flops_per_token"] = r.flopsPerToken.formula;
+    addFormula(formulas, "training_flops", r.trainingFlops);
+    addFormula(formulas, "training_seconds", r.trainingSeconds);
+    addFormula(formulas, "training_days", r.trainingDays);
+    addFormula(formulas, "gpu_days", r.gpuDays);
+    formulas["dense_peak_flops_per_second"] = r.densePeakFlopsPerSecond.formula;
+    formulas["max_parameters"] = r.maxParameters.formula;
+    addFormula(formulas, "max_batch", r.maxBatch);
+    formulas["fits"] = formatNumber(r.memory.total.value) + " B " + (r.fits ? "≤ " : "> ") +
+                       formatNumber(r.capacityBytes.value) + " B";
+    doc["formulas"] = formulas;
+    doc["notes"] = r.notes;
+    return doc;
+}
+
+std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r) {
+    std::ostringstream s;
+    auto line = [&](const std::string& label, const std::string& value, const std::string& formula) {
+        s << label << ": " << value << "\n    " << formula << "\n";
+    };
+    line("parameters", formatNumber(r.parameters.total), r.parameters.formula);
+    line("bytes per parameter", formatNumber(r.bytesPerParameter.total) + " B", r.bytesPerParameter.ledger);
+    s << "memory per GPU (" << gpu.id << ", " << formatBytes(gpu.memoryBytes) << "):\n";
+    auto memory = [&](const char* label, const Quantity& q) {
+        s << "  " << label << ": " << formatBytes(q.value) << "  (" << q.formula << ")\n";
+    };
+    memory("parameters     ", r.memory.parameters);
+    memory("gradients      ", r.memory.gradients);
+    memory("master weights ", r.memory.masterWeights);
+    memory("optimizer state", r.memory.optimizerState);
+    memory("activations    ", r.memory.activations);
+    memory("total          ", r.memory.total);
+    s << "  fits: " << (r.fits ? "yes" : "NO") << "\n";
+    line("FLOPs per step", formatNumber(r.flopsPerStep.total), r.flopsPerStep.totalFormula);
+    s << "    forward: " << r.flopsPerStep.forwardFormula << "\n    backward: " << r.flopsPerStep.backwardFormula
+      << "\n";
+    if (r.trainingFlops) {
+        line("training FLOPs", formatNumber(r.trainingFlops->value), r.trainingFlops->formula);
+        line("training time", formatDuration(r.trainingSeconds->value), r.trainingSeconds->formula);
+        line("GPU-days", formatNumber(r.gpuDays->value), r.gpuDays->formula);
+    } else {
+        s << "training totals: give --tokens to see training FLOPs and time\n";
+    }
+    line("largest model that fits", formatNumber(r.maxParameters.value), r.maxParameters.formula);
+    if (r.maxBatch)
+        line("largest batch that fits", formatNumber(r.maxBatch->value), r.maxBatch->formula);
+    for (const std::string& note : r.notes)
+        s << "note: " << note << "\n";
+    (void)in;
+    return s.str();
+}
+
+} // namespace napkin::cli

@@ -1,0 +1,74 @@
+#include "cli/cli_app.h"
+
+#include "cli/account_command.h"
+#include "cli/bench_command.h"
+#include "cli/dtype_command.h"
+#include "cli/number_option.h"
+#include "cli/tensor_command.h"
+#include "cli/lesson_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <ostream>
+
+namespace napkin::cli {
+namespace {
+
+// One line: CLI11 messages can span lines, and the contract is a single line on stderr.
+std::string oneLine(std::string text) {
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    while (!text.empty() && text.back() == ' ')
+        text.pop_back();
+    return text;
+}
+
+} // namespace
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    CLI::App app{"napkin-cli: deep-learning resource accounting on the command line", "napkin-cli"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "napkin-cli 0.1.0");
+
+    std::vector<Command> commands;
+    commands.push_back(addAccountCommand(app));
+    commands.push_back(addBenchCommand(app));
+    commands.push_back(addDtypeCommand(app));
+    commands.push_back(addTensorCommand(app));
+    commands.push_back(addLessonCommand(app));
+
+    std::vector<std::string> reversed(args.rbegin(), args.rend()); // CLI11 consumes from the back
+    try {
+        app.parse(reversed);
+    } catch (const CLI::CallForHelp&) {
+        out << app.help();
+        return kExitOk;
+    } catch (const CLI::CallForAllHelp&) {
+        out << app.help("", CLI::AppFormatMode::All);
+        return kExitOk;
+    } catch (const CLI::CallForVersion&) {
+        out << "napkin-cli 0.1.0\n";
+        return kExitOk;
+    } catch (const CLI::ParseError& e) {
+        err << "napkin-cli: " << oneLine(e.what()) << '\n';
+        return kExitUsage;
+    }
+
+    for (const Command& command : commands) {
+        if (!command.app->parsed())
+            continue;
+        try {
+            return command.execute(out, err);
+        } catch (const UsageError& e) {
+            err << "napkin-cli: " << oneLine(e.what()) << '\n';
+            return kExitUsage;
+        } catch (const std::exception& e) {
+            err << "napkin-cli: internal error: " << oneLine(e.what()) << '\n';
+            return kExitFailure;
+        }
+    }
+    err << "napkin-cli: no command given; try --help\n";
+    return kExitUsage;
+}
+
+} // namespace napkin::cli

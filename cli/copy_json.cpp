@@ -1,0 +1,76 @@
+#include "cli/copy_json.h"
+
+#include <string>
+
+namespace napkin::cli {
+namespace {
+
+nlohmann::json optionalNumber(const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json resultJson(const CopyResult& r) {
+    nlohmann::json j = {{"direction", std::string(copyDirectionName(r.copy.direction))},
+                        {"host_memory", std::string(hostMemoryName(r.copy.hostMemory))},
+                        {"bytes", r.copy.bytes},
+                        {"ok", r.ok},
+                        {"error", r.ok ? nlohmann::json(nullptr) : nlohmann::json(r.error)},
+                        {"promised_bytes_per_second", optionalNumber(r.promisedBytesPerSecond)}};
+    if (!r.ok)
+        return j;
+    j.update({{"seconds_median", r.timing.medianSeconds},
+              {"seconds_p20", r.timing.p20Seconds},
+              {"seconds_p80", r.timing.p80Seconds},
+              {"seconds_min", r.timing.minSeconds},
+              {"samples", r.timing.samples},
+              {"warmup_runs", r.warmupRuns},
+              {"bytes_per_second", r.bytesPerSecond},
+              {"fraction_of_promise", r.promisedBytesPerSecond && *r.promisedBytesPerSecond > 0
+                                          ? nlohmann::json(r.bytesPerSecond / *r.promisedBytesPerSecond)
+                                          : nlohmann::json(nullptr)}});
+    return j;
+}
+
+} // namespace
+
+nlohmann::json copySweepJson(const CopySweep& sweep, const CopyRunOptions& options) {
+    nlohmann::json results = nlohmann::json::array();
+    for (const CopyResult& r : sweep.results)
+        results.push_back(resultJson(r));
+    return {
+        {"benchmark", "copy"},
+        {"device",
+         {{"backend", "cuda"},
+          {"name", sweep.deviceName},
+          {"catalog_id", sweep.catalogId.empty() ? nlohmann::json(nullptr) : nlohmann::json(sweep.catalogId)},
+          {"promised_bytes_per_second", optionalNumber(sweep.promisedBytesPerSecond)},
+          {"promise_source", sweep.promisedBytesPerSecond ? nlohmann::json(sweep.promiseSource)
+                                                          : nlohmann::json("no promise")}}},
+        {"method",
+         {{"timer",
+           "CUDA events around one cudaMemcpyAsync on a non-blocking stream, synchronised after each"},
+          {"host_memory", "pageable: std::vector written before timing; pinned: cudaMallocHost"},
+          {"warmup_runs", options.warmupRuns},
+          {"repeats", options.repeats},
+          {"bytes_per_second", "bytes / median seconds"},
+          {"promise", "datasheet host link (PCIe) bandwidth per direction, from the GPU catalog"}}},
+        {"results", results}};
+}
+
+nlohmann::json allocCheckJson(const AllocCheck& check) {
+    return {{"benchmark", "alloc"},
+            {"device", {{"backend", "cuda"}, {"name", check.deviceName}}},
+            {"tensors", "2 x (32 x 32 fp32)"},
+            {"expected_bytes", check.expectedBytes},
+            {"allocator_bytes_before", check.allocatorBytesBefore},
+            {"allocator_bytes", check.allocatorBytes},
+            {"mem_get_info_free_bytes_before", check.freeBytesBefore},
+            {"mem_get_info_free_bytes_after", check.freeBytesAfter},
+            {"mem_get_info_delta_bytes", check.memGetInfoDeltaBytes},
+            {"allocator_matches", check.allocatorBytes == check.expectedBytes},
+            {"note",
+             "the accounting allocator counts bytes exactly; cudaMemGetInfo reports free memory in the "
+             "driver's allocation granularity (often 2 MiB pages), so its delta can be 0 or larger"}};
+}
+
+} // namespace napkin::cli

@@ -1,0 +1,9 @@
+#pragma once
+// `napkin-cli lesson init|data|determinism|mixed-precision`: the training-loop lessons, computed.
+#include "cli/command.h"
+
+namespace napkin::cli {
+
+Command addLessonCommand(CLI::App& parent);
+
+} // namespace napkin::cli

@@ -1,0 +1,116 @@
+#include "cli/tensor_command.h"
+
+#include "cli/number_option.h"
+#include "engine/numerics/quantity_format.h"
+#include "engine/tensor/tensor_expression.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <ostream>
+
+namespace napkin::cli {
+namespace {
+
+struct TensorOptions {
+    std::string shape;
+    std::string dtype = "fp32";
+    std::string expression;
+    bool json = false;
+};
+
+// Element offsets are listed up to this many elements; beyond, "offsets" is null.
+constexpr int64_t kMaxListedOffsets = 4096;
+std::vector<int64_t> parseShape(const std::string& text) {
+    std::string error;
+    const auto shape = parseShapeText(text, &error);
+    if (!shape)
+        throw UsageError("--shape: " + error);
+    return *shape;
+}
+
+nlohmann::json stepToJson(const TensorStep& step) {
+    const TensorLayout& t = step.layout;
+    nlohmann::json j;
+    j["expr"] = step.expr;
+    j["shape"] = t.shape;
+    j["stride"] = t.stride;
+    j["offset"] = t.offset;
+    j["contiguous"] = isContiguous(t);
+    j["storage"] = t.storageId;
+    j["storage_bytes"] = t.storageBytes();
+    j["numel"] = t.numel();
+    j["is_view"] = step.isView;
+    j["bytes_allocated"] = step.bytesAllocated;
+    j["bytes_copied"] = step.bytesCopied;
+    const auto offsets = elementOffsets(t, kMaxListedOffsets);
+    j["offsets"] = offsets ? nlohmann::json(*offsets) : nlohmann::json(nullptr);
+    return j;
+}
+
+std::string listText(const std::vector<int64_t>& values) {
+    std::string text = "(";
+    for (std::size_t i = 0; i < values.size(); ++i)
+        text += (i ? ", " : "") + std::to_string(values[i]);
+    return text + (values.size() == 1 ? ",)" : ")");
+}
+
+int execute(const TensorOptions& o, std::ostream& out) {
+    const std::vector<int64_t> shape = parseShape(o.shape);
+    const auto dtype = tensorDTypeFromName(o.dtype);
+    if (!dtype) {
+        std::string names;
+        for (const std::string& n : tensorDTypeNames())
+            names += (names.empty() ? "" : ", ") + n;
+        throw UsageError("--dtype: unknown dtype '" + o.dtype + "' (expected one of " + names + ")");
+    }
+    if (o.expression.empty())
+        throw UsageError("EXPR: missing expression, e.g. \"x.transpose(1,0).contiguous()\"");
+
+    const TensorEvaluation e = evaluateTensorExpression(o.expression, shape, dtype->bytes);
+    if (o.json) {
+        nlohmann::json j;
+        j["input"] = {{"shape", shape}, {"dtype", dtype->name}, {"element_bytes", dtype->bytes},
+                      {"expression", o.expression}};
+        j["steps"] = nlohmann::json::array();
+        for (const TensorStep& step : e.steps)
+            j["steps"].push_back(stepToJson(step));
+        if (e.error) {
+            j["error"] = {{"step", e.error->step}, {"message", e.error->message},
+                          {"position", e.error->position ? nlohmann::json(*e.error->position) : nlohmann::json()}};
+        } else {
+            j["error"] = nullptr;
+        }
+        out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        return 0;
+    }
+    for (std::size_t i = 0; i < e.steps.size(); ++i) {
+        const TensorStep& s = e.steps[i];
+        out << '[' << i << "] " << s.expr << "\n    shape " << listText(s.layout.shape) << "  stride "
+            << listText(s.layout.stride) << "  offset " << s.layout.offset
+            << (isContiguous(s.layout) ? "  contiguous" : "  non-contiguous") << "  storage #" << s.layout.storageId
+            << " (" << formatBytes(static_cast<double>(s.layout.storageBytes())) << ")";
+        if (i > 0 && !s.isView)
+            out << "  copy: " << formatBytes(static_cast<double>(s.bytesCopied)) << " copied";
+        out << '\n';
+    }
+    if (e.error)
+        out << '[' << e.error->step << "] error: " << e.error->message << '\n';
+    return 0;
+}
+
+} // namespace
+
+Command addTensorCommand(CLI::App& parent) {
+    auto options = std::make_shared<TensorOptions>();
+    CLI::App* sub = parent.add_subcommand("tensor", "Shape, stride, storage offset and copies of PyTorch view chains");
+    TensorOptions& o = *options;
+    sub->add_option("--shape", o.shape, "sizes of x, comma-separated (2,3)")->required();
+    sub->add_option("--dtype", o.dtype, "element type: fp32 (default), fp16, bf16, fp8, fp64, int64, int32, ...");
+    sub->add_option("expression", o.expression, "a chain from x in PyTorch's spelling: \"x.transpose(1,0).view(2,3)\"");
+    sub->add_flag("--json", o.json, "print one JSON document");
+    return {sub, [options](std::ostream& out, std::ostream&) { return execute(*options, out); }};
+}
+
+} // namespace napkin::cli

@@ -1,0 +1,39 @@
+#pragma once
+// Bytes per parameter as a ledger, and the model states (params, grads, master, optimizer state)
+// held by one GPU under ZeRO sharding.
+#include "engine/accounting/optimizer_kind.h"
+#include "engine/accounting/precision_recipe.h"
+
+#include <string>
+
+namespace napkin {
+
+struct BytesPerParameter {
+    double parameters = 0, gradients = 0, masterWeights = 0;
+    double optimizerStatePerTensor = 0;
+    int optimizerStateTensors = 0;
+    double optimizerState = 0; ///< optimizerStatePerTensor × optimizerStateTensors
+    double total = 0;
+    std::string ledger; ///< "2 + 4 + 4 + 4 + 4 = 18 B" (params + grads + master + each state tensor)
+};
+
+/// The unsharded bytes each parameter costs under a precision recipe and optimizer.
+BytesPerParameter bytesPerParameter(const PrecisionLedger& ledger, OptimizerKind optimizer);
+
+struct Quantity {
+    double value = 0;
+    std::string formula;
+};
+
+struct ModelStateMemory {
+    Quantity parameters, gradients, masterWeights, optimizerState;
+    double bytesPerParameterPerGpu = 0; ///< after sharding
+    std::string bytesPerParameterPerGpuFormula;
+};
+
+/// ZeRO (Rajbhandari et al. 2020) over `gpus` data-parallel GPUs: stage 1 shards optimizer state and
+/// master weights, stage 2 also gradients, stage 3 also parameters. Stage 0 replicates everything.
+ModelStateMemory modelStateMemory(double parameters, const BytesPerParameter& perParameter, int zeroStage,
+                                  double gpus);
+
+} // namespace napkin

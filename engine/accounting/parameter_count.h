@@ -1,0 +1,26 @@
+#pragma once
+// How many parameters a model has, by component, with the formula that gives the total.
+#include "engine/accounting/model_spec.h"
+
+#include <string>
+#include <vector>
+
+namespace napkin {
+
+struct NamedCount {
+    std::string name;
+    double count = 0;
+};
+
+struct ParameterCount {
+    double total = 0;            ///< exact for totals below 2^53 (≈9e15)
+    double matmulParameters = 0; ///< weights that take part in matmuls: what 2·tokens·params counts
+    std::string formula;         ///< e.g. "L·D² + D = 2 × 4² + 4 = 36"
+    std::vector<NamedCount> components;
+};
+
+/// dense: N. cruncher: L·D² + D. linear2: D·D + D·K. transformer (GPT-2, tied head):
+/// (4 + 2F)·L·d² + (9 + F)·L·d + V·d + S·d + 2·d, which is 12·L·d² + 13·L·d + V·d + S·d + 2·d for F = 4.
+ParameterCount countParameters(const ModelSpec& model);
+
+} // namespace napkin

@@ -1,0 +1,55 @@
+#include "engine/benchmarks/backend_registry.h"
+
+#include "engine/compute/cpu/cpu_backend.h"
+
+#ifdef NAPKIN_WITH_CUDA_BACKEND
+#include "engine/compute/cuda/cuda_backend_factory.h"
+#endif
+
+#include <exception>
+
+namespace napkin {
+namespace {
+
+// Why "cuda" cannot be used here: empty when a device is present. A build with the CUDA backend asks
+// the CUDA runtime (cudaGetDeviceCount); a build without it says so.
+std::string cudaReason() {
+#ifdef NAPKIN_WITH_CUDA_BACKEND
+    return cudaBackendUnavailableReason();
+#else
+    return "the CUDA backend is not available: this napkin build has no CUDA backend (configured without "
+           "nvcc or with -DNAPKIN_ENABLE_CUDA=OFF), so no GPU can be measured";
+#endif
+}
+
+} // namespace
+
+std::vector<BackendEntry> listBackends() {
+    const std::string why = cudaReason();
+    return {{"cpu", true, ""}, {"cuda", why.empty(), why}};
+}
+
+std::unique_ptr<BenchmarkBackend> makeBackend(const std::string& name, std::string* whyNot) {
+    if (name == "cpu")
+        return std::make_unique<CpuBackend>();
+    if (name == "cuda") {
+        std::string why = cudaReason();
+#ifdef NAPKIN_WITH_CUDA_BACKEND
+        if (why.empty()) {
+            try {
+                return makeCudaBackend();
+            } catch (const std::exception& e) { // driver trouble, out of memory: a reason, not a crash
+                why = std::string("the CUDA backend could not start: ") + e.what();
+            }
+        }
+#endif
+        if (whyNot)
+            *whyNot = why;
+        return nullptr;
+    }
+    if (whyNot)
+        *whyNot = "unknown backend '" + name + "' (known: cpu, cuda)";
+    return nullptr;
+}
+
+} // namespace napkin

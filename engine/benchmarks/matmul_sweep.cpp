@@ -1,0 +1,116 @@
+#include "engine/benchmarks/matmul_sweep.h"
+
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+namespace napkin {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+class Cancelled : public std::exception {};
+
+// Times `calls` complete runs; throws Cancelled when the callback says stop.
+// keepGoing is asked once before the timed region (cheap GEMMs have no panels to ask between).
+// Problems that time themselves on a device (MatmulProblem::timedRun) report device seconds instead.
+double timeRuns(MatmulProblem& problem, int calls, const KeepGoing& keepGoing) {
+    if (keepGoing && !keepGoing())
+        throw Cancelled();
+    // A GPU problem times itself on the device (events); only its "stop early" answer is asked above.
+    if (const std::optional<double> device = problem.timedRun(calls, {}))
+        return *device;
+    const auto start = Clock::now();
+    for (int i = 0; i < calls; ++i)
+        if (!problem.run(keepGoing))
+            throw Cancelled();
+    const std::chrono::duration<double> elapsed = Clock::now() - start;
+    return elapsed.count() / calls;
+}
+
+} // namespace
+
+double matmulFlops(const MatmulCase& s) {
+    return 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k);
+}
+
+MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCase>& cases,
+                           const MatmulRunOptions& options, const ProgressCallback& progress) {
+    MatmulSweep sweep;
+    sweep.device = backend.deviceInfo();
+    const int count = static_cast<int>(cases.size());
+    BenchmarkProgress state;
+    state.caseCount = count;
+    bool stop = false;
+    auto report = [&](int index, const char* phase, double within) {
+        state.caseIndex = index;
+        state.phase = phase;
+        state.fraction = count > 0 ? (index + within) / count : 1.0;
+        if (!stop && progress && !progress(state))
+            stop = true;
+        return !stop;
+    };
+
+    for (int index = 0; index < count && !stop; ++index) {
+        const MatmulCase& shape = cases[static_cast<std::size_t>(index)];
+        MatmulResult r;
+        r.shape = shape;
+        r.flops = matmulFlops(shape);
+        if (const auto it = sweep.device.promisedFlopsPerSecond.find(std::string(benchDtypeName(shape.dtype)));
+            it != sweep.device.promisedFlopsPerSecond.end())
+            r.promisedFlopsPerSecond = it->second;
+        if (!report(index, "prepare", 0))
+            break;
+        try {
+            if (shape.m <= 0 || shape.n <= 0 || shape.k <= 0)
+                throw std::invalid_argument("matmul sizes must be positive");
+            if (std::string why = backend.unsupportedReason(shape.dtype); !why.empty())
+                throw std::invalid_argument(why);
+            auto problem = backend.prepareMatmul(shape, options.seed + static_cast<std::uint64_t>(index));
+            const KeepGoing warmKeepGoing = [&] { return report(index, "warm-up", 0.1); };
+            // Warm-up: caches, page faults, thread pool start, clock ramp. Stop once two consecutive
+            // single-run timings agree within the tolerance (or at the cap).
+            double previous = timeRuns(*problem, 1, warmKeepGoing);
+            r.warmupRuns = 1;
+            while (r.warmupRuns < options.maxWarmupRuns) {
+                const double now = timeRuns(*problem, 1, warmKeepGoing);
+                ++r.warmupRuns;
+                const bool stable = std::abs(now - previous) <= options.warmupTolerance * std::max(now, previous);
+                previous = now;
+                if (stable)
+                    break;
+            }
+            r.callsPerSample = previous >= options.minSampleSeconds
+                                   ? 1
+                                   : static_cast<int>(std::ceil(options.minSampleSeconds / std::max(previous, 1e-9)));
+            std::vector<double> samples;
+            for (int rep = 0; rep < options.repeats; ++rep) {
+                const double within = 0.2 + 0.7 * rep / std::max(1, options.repeats);
+                samples.push_back(timeRuns(*problem, r.callsPerSample, [&] { return report(index, "timing", within); }));
+            }
+            r.timing = summarizeTimings(std::move(samples));
+            if (!report(index, "verify", 0.95))
+                break;
+            r.maxRelError = problem->maxRelativeError(options.verifySamples, options.seed ^ 0x9e3779b97f4a7c15ULL);
+            r.verifiedEntries = options.verifySamples;
+            r.flopsPerSecond = r.timing.medianSeconds > 0 ? r.flops / r.timing.medianSeconds : 0;
+            if (r.promisedFlopsPerSecond && *r.promisedFlopsPerSecond > 0)
+                r.mfu = r.flopsPerSecond / *r.promisedFlopsPerSecond;
+            r.ok = true;
+        } catch (const Cancelled&) {
+            stop = true;
+            break;
+        } catch (const std::exception& e) {
+            r.ok = false;
+            r.error = e.what();
+        }
+        sweep.results.push_back(std::move(r));
+    }
+    sweep.cancelled = stop;
+    return sweep;
+}
+
+} // namespace napkin

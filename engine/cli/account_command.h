@@ -1,9 +1,0 @@
-#pragma once
-// `napkin-cli account`: the accounting model on the command line.
-#include "engine/cli/command.h"
-
-namespace napkin::cli {
-
-Command addAccountCommand(CLI::App& parent);
-
-} // namespace napkin::cli

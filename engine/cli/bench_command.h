@@ -1,9 +1,0 @@
-#pragma once
-// `napkin-cli bench ...`: benchmarks. `bench account` times one full recompute of the accounting.
-#include "engine/cli/command.h"
-
-namespace napkin::cli {
-
-Command addBenchCommand(CLI::App& parent);
-
-} // namespace napkin::cli

@@ -1,9 +1,0 @@
-#pragma once
-// `napkin-cli lesson init|data|determinism|mixed-precision`: the training-loop lessons, computed.
-#include "engine/cli/command.h"
-
-namespace napkin::cli {
-
-Command addLessonCommand(CLI::App& parent);
-
-} // namespace napkin::cli

@@ -1,9 +1,0 @@
-#pragma once
-// `napkin-cli tensor`: shapes, strides, storage offsets and copies of a chain of PyTorch view ops.
-#include "engine/cli/command.h"
-
-namespace napkin::cli {
-
-Command addTensorCommand(CLI::App& parent);
-
-} // namespace napkin::cli

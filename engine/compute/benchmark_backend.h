@@ -1,0 +1,76 @@
+#pragma once
+// The interface every compute backend (Eigen CPU, CUDA) implements for the benchmarks.
+#include "engine/compute/benchmark_result.h"
+#include "engine/compute/cruncher_config.h"
+#include "engine/compute/memory_ledger.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace napkin {
+
+/// Asked between chunks of long work; returns false to stop early.
+using KeepGoing = std::function<bool()>;
+
+/// One prepared GEMM with random inputs, ready to be timed.
+class MatmulProblem {
+public:
+    virtual ~MatmulProblem() = default;
+    /// C = A·B once. Long GEMMs are split into column panels and `keepGoing` is asked between them;
+    /// returns false when it stopped early (C is then incomplete).
+    virtual bool run(const KeepGoing& keepGoing) = 0;
+    /// Max over `samples` random entries of |c − ref| / Σ_k|a_ik·b_kj|, ref computed in long double
+    /// from the same (rounded) inputs. Call after a complete run().
+    virtual double maxRelativeError(int samples, std::uint64_t seed) const = 0;
+    /// A, B and C as doubles, column-major (for tests against an independent reference).
+    struct Snapshot {
+        std::vector<double> a, b, c;
+    };
+    virtual Snapshot snapshot() const = 0;
+    /// Device-timed runs (CUDA events, L2 flushed before each call, outside the timed span): seconds per
+    /// call over `calls` complete runs. nullopt (the default) means "time me with the host's steady
+    /// clock around run()". keepGoing is asked once before the timed runs.
+    virtual std::optional<double> timedRun(int calls, const KeepGoing& keepGoing) {
+        (void)calls;
+        (void)keepGoing;
+        return std::nullopt;
+    }
+};
+
+/// A Cruncher being trained; every buffer it holds is in its ledger().
+class CruncherTrainer {
+public:
+    virtual ~CruncherTrainer() = default;
+    /// One step: draw a batch, forward, MSE loss, backward, optimizer update. Returns the loss
+    /// computed in the forward pass (before the update).
+    virtual double step() = 0;
+    virtual long stepsDone() const = 0;
+    virtual const MemoryLedger& ledger() const = 0;
+    /// Parameters + optimizer state + step + data generator state; throws std::runtime_error on I/O.
+    virtual void saveCheckpoint(const std::string& path) const = 0;
+    /// Restores what saveCheckpoint wrote for the same configuration; throws std::runtime_error.
+    virtual void loadCheckpoint(const std::string& path) = 0;
+    /// A copy of the parameters, layer by layer then the head (for tests).
+    virtual std::vector<float> parameters() const = 0;
+    /// Bytes the device allocator itself reports these buffers took (CUDA: cudaMemGetInfo before and
+    /// after allocating them, so rounded up to its page size); nullopt where there is no such figure.
+    virtual std::optional<double> allocatorReportedBytes() const { return std::nullopt; }
+};
+
+class BenchmarkBackend {
+public:
+    virtual ~BenchmarkBackend() = default;
+    virtual DeviceInfo deviceInfo() const = 0;
+    /// Empty when `dtype` is supported, else why not.
+    virtual std::string unsupportedReason(BenchDtype dtype) const = 0;
+    /// Random inputs (uniform in [−1, 1], seeded). Throws std::runtime_error when it cannot.
+    virtual std::unique_ptr<MatmulProblem> prepareMatmul(const MatmulCase& shape, std::uint64_t seed) = 0;
+    /// Throws std::invalid_argument for a configuration the backend cannot train.
+    virtual std::unique_ptr<CruncherTrainer> makeCruncherTrainer(const CruncherConfig& config) = 0;
+};
+
+} // namespace napkin

@@ -1,0 +1,41 @@
+#pragma once
+// The lecture's Cruncher as a training job: L bias-free D×D layers, a D×1 head, MSE loss.
+#include "engine/accounting/optimizer_kind.h"
+
+#include <cstdint>
+
+namespace napkin {
+
+/// Optimizer hyper-parameters (PyTorch's defaults where the lecture says nothing).
+struct OptimizerHyper {
+    double learningRate = 0.01;
+    double momentum = 0.9;     ///< momentum: v = μ·v + g
+    double alpha = 0.99;       ///< RMSProp: s = α·s + (1 − α)·g²
+    double beta1 = 0.9, beta2 = 0.999;
+    double eps = 1e-8;         ///< RMSProp, Adam, AdamW: added to √v
+    double adagradEps = 1e-5;  ///< AdaGrad as the lecture writes it: √(g2 + 1e-5)
+    double weightDecay = 0.01; ///< AdamW only (decoupled)
+};
+
+/// A learning rate per optimizer with which the Cruncher's loss falls steadily on the synthetic task.
+/// Adaptive methods (AdaGrad, RMSProp, Adam, AdamW) move every weight by about lr per step whatever its
+/// gradient, so their rate shrinks as 32/D beyond D = 32 (tried: Adam at 0.005 diverges at D = 1024).
+double defaultLearningRate(OptimizerKind kind, long dim);
+
+struct CruncherConfig {
+    long dim = 4;     ///< D
+    long layers = 2;  ///< L
+    long batch = 2;   ///< B
+    OptimizerKind optimizer = OptimizerKind::adagrad;
+    OptimizerHyper hyper;
+    std::uint64_t seedInit = 0; ///< weights: N(0,1)/√fan_in
+    std::uint64_t seedData = 1; ///< the target function and every batch
+};
+
+/// P = L·D² + D.
+double cruncherParameters(const CruncherConfig& config);
+/// FLOPs of the GEMMs one training step issues (2·m·n·k each): forward 2·B·P, backward 4·B·P − 2·B·D²
+/// (the first layer needs no gradient with respect to the input batch). Total 6·B·P − 2·B·D².
+double cruncherCountedFlopsPerStep(const CruncherConfig& config);
+
+} // namespace napkin

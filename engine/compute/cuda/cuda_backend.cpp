@@ -1,0 +1,36 @@
+#include "engine/compute/cuda/cuda_backend.h"
+
+#include "engine/compute/cuda/cuda_check.h"
+#include "engine/compute/cuda/cuda_cruncher_trainer.h"
+#include "engine/compute/cuda/cuda_device_query.h"
+#include "engine/compute/cuda/cuda_matmul_problem.h"
+
+namespace napkin::cuda {
+
+CudaBackend::CudaBackend(int deviceIndex)
+    : facts_(queryDevice(deviceIndex)) {
+    NAPKIN_CUDA_CHECK(cudaSetDevice(deviceIndex));
+    context_ = std::make_shared<CudaContext>(facts_);
+}
+
+CudaBackend::~CudaBackend() = default;
+
+DeviceInfo CudaBackend::deviceInfo() const {
+    return assembleDeviceInfo(facts_, GpuCatalog::builtIn());
+}
+
+std::string CudaBackend::unsupportedReason(BenchDtype dtype) const {
+    return dtypeUnsupportedReason(dtype, facts_.cc);
+}
+
+std::unique_ptr<MatmulProblem> CudaBackend::prepareMatmul(const MatmulCase& shape, std::uint64_t seed) {
+    NAPKIN_CUDA_CHECK(cudaSetDevice(facts_.index)); // the runner may call from a worker thread
+    return makeCudaMatmulProblem(context_, shape, seed);
+}
+
+std::unique_ptr<CruncherTrainer> CudaBackend::makeCruncherTrainer(const CruncherConfig& config) {
+    NAPKIN_CUDA_CHECK(cudaSetDevice(facts_.index));
+    return std::make_unique<CudaCruncherTrainer>(context_, config);
+}
+
+} // namespace napkin::cuda

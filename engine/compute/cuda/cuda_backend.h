@@ -1,0 +1,32 @@
+#pragma once
+// The CUDA backend: cuBLAS/cuBLASLt GEMMs timed with CUDA events, and the Cruncher trained on the GPU.
+#include "engine/compute/benchmark_backend.h"
+#include "engine/compute/cuda/cuda_matmul_rules.h"
+
+#include <memory>
+
+namespace napkin::cuda {
+
+struct CudaContext;
+
+class CudaBackend final : public BenchmarkBackend {
+public:
+    /// Selects device `deviceIndex` and creates its stream and handles; throws CudaError.
+    explicit CudaBackend(int deviceIndex);
+    ~CudaBackend() override;
+
+    /// Name, SMs, clock; promised peaks from the GPU catalog entry the name matches.
+    DeviceInfo deviceInfo() const override;
+    /// Per compute capability (tf32/bf16 need 8.0, fp8 8.9).
+    std::string unsupportedReason(BenchDtype dtype) const override;
+    std::unique_ptr<MatmulProblem> prepareMatmul(const MatmulCase& shape, std::uint64_t seed) override;
+    std::unique_ptr<CruncherTrainer> makeCruncherTrainer(const CruncherConfig& config) override;
+
+    const CudaDeviceFacts& facts() const { return facts_; }
+
+private:
+    CudaDeviceFacts facts_;
+    std::shared_ptr<CudaContext> context_;
+};
+
+} // namespace napkin::cuda

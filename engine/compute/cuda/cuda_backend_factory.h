@@ -1,0 +1,17 @@
+#pragma once
+// The CUDA backend as the registry sees it: plain C++ types only, so that engine/backend_registry.cpp
+// can ask for it without CUDA headers (and is compiled the same way with or without CUDA).
+#include "engine/compute/benchmark_backend.h"
+
+#include <memory>
+#include <string>
+
+namespace napkin {
+
+/// Empty when a CUDA device is usable, else "no CUDA device: <the CUDA runtime's reason>". Never throws.
+std::string cudaBackendUnavailableReason();
+
+/// The backend on device 0; throws std::runtime_error (no device, out of memory, driver errors).
+std::unique_ptr<BenchmarkBackend> makeCudaBackend();
+
+} // namespace napkin

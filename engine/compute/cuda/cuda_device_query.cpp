@@ -1,0 +1,39 @@
+#include "engine/compute/cuda/cuda_device_query.h"
+
+#include "engine/compute/cuda/cuda_check.h"
+
+namespace napkin::cuda {
+
+std::string noDeviceReason() {
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess) {
+        (void)cudaGetLastError();
+        return std::string("no CUDA device: ") + cudaGetErrorString(status);
+    }
+    if (count <= 0)
+        return "no CUDA device: the CUDA runtime reports 0 devices";
+    return {};
+}
+
+CudaDeviceFacts queryDevice(int index) {
+    cudaDeviceProp prop{};
+    NAPKIN_CUDA_CHECK(cudaGetDeviceProperties(&prop, index));
+    // CUDA 13 removed the clock fields from cudaDeviceProp; the attributes remain (kHz).
+    int clockKhz = 0, memoryClockKhz = 0;
+    NAPKIN_CUDA_CHECK(cudaDeviceGetAttribute(&clockKhz, cudaDevAttrClockRate, index));
+    NAPKIN_CUDA_CHECK(cudaDeviceGetAttribute(&memoryClockKhz, cudaDevAttrMemoryClockRate, index));
+    CudaDeviceFacts f;
+    f.index = index;
+    f.name = prop.name;
+    f.cc = {prop.major, prop.minor};
+    f.smCount = prop.multiProcessorCount;
+    f.memoryBytes = static_cast<double>(prop.totalGlobalMem);
+    f.clockHz = clockKhz * 1e3;
+    f.memoryClockHz = memoryClockKhz * 1e3;
+    f.memoryBusBits = prop.memoryBusWidth;
+    f.l2CacheBytes = prop.l2CacheSize;
+    return f;
+}
+
+} // namespace napkin::cuda

@@ -1,0 +1,132 @@
+#include "engine/hardware/gpu_catalog.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <stdexcept>
+
+namespace napkin {
+
+extern const char* const kBuiltInGpuCatalogJson;
+
+namespace {
+
+bool equalsIgnoringCase(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) ==
+                      std::tolower(static_cast<unsigned char>(y));
+           });
+}
+
+double nonNegative(const nlohmann::json& object, const char* key, const std::string& where, bool positive) {
+    if (!object.contains(key) || !object.at(key).is_number())
+        throw std::runtime_error(where + ": '" + key + "' must be a number");
+    const double value = object.at(key).get<double>();
+    if (!std::isfinite(value) || value < 0 || (positive && value == 0))
+        throw std::runtime_error(where + ": '" + key + "' must be " +
+                                 (positive ? "positive" : "non-negative"));
+    return value;
+}
+
+GpuSpec parseGpu(const nlohmann::json& entry, std::size_t index) {
+    std::string where = "gpus[" + std::to_string(index) + "]";
+    if (!entry.is_object())
+        throw std::runtime_error(where + ": must be an object");
+    if (!entry.contains("id") || !entry.at("id").is_string() || entry.at("id").get<std::string>().empty())
+        throw std::runtime_error(where + ": 'id' must be a non-empty string");
+    GpuSpec gpu;
+    gpu.id = entry.at("id").get<std::string>();
+    where += " (" + gpu.id + ")";
+    gpu.name = entry.value("name", gpu.id);
+    gpu.source = entry.value("source", std::string("user supplied"));
+    gpu.memoryBytes = nonNegative(entry, "memory_bytes", where, true);
+    gpu.memoryBandwidthBytesPerSecond = nonNegative(entry, "memory_bandwidth_bytes_per_second", where, false);
+    if (!entry.contains("dense_peak_flops_per_second") ||
+        !entry.at("dense_peak_flops_per_second").is_object())
+        throw std::runtime_error(where + ": 'dense_peak_flops_per_second' must be an object");
+    const auto& peaks = entry.at("dense_peak_flops_per_second");
+    const std::string peakWhere = where + ".dense_peak_flops_per_second";
+    gpu.densePeakFp32 = nonNegative(peaks, "fp32", peakWhere, true);
+    gpu.densePeakTf32 = peaks.contains("tf32") ? nonNegative(peaks, "tf32", peakWhere, false) : 0.0;
+    gpu.densePeakFp16 = peaks.contains("fp16") ? nonNegative(peaks, "fp16", peakWhere, false) : 0.0;
+    gpu.densePeakBf16 = peaks.contains("bf16") ? nonNegative(peaks, "bf16", peakWhere, false) : 0.0;
+    gpu.densePeakFp8 = peaks.contains("fp8") ? nonNegative(peaks, "fp8", peakWhere, false) : 0.0;
+    // Optional: only GPUs whose datasheet states the host link get a copy-bandwidth promise.
+    if (entry.contains("host_link_bytes_per_second_per_direction"))
+        gpu.hostLinkBytesPerSecondPerDirection =
+            nonNegative(entry, "host_link_bytes_per_second_per_direction", where, true);
+    if (gpu.hostLinkBytesPerSecondPerDirection)
+        gpu.hostLinkSource = entry.value("host_link_source", std::string("user supplied"));
+    return gpu;
+}
+
+} // namespace
+
+double densePeakFlopsPerSecond(const GpuSpec& gpu, ComputeType compute) {
+    switch (compute) {
+    case ComputeType::fp32:
+        return gpu.densePeakFp32;
+    case ComputeType::tf32:
+        return gpu.densePeakTf32;
+    case ComputeType::fp16:
+        return gpu.densePeakFp16;
+    case ComputeType::bf16:
+        return gpu.densePeakBf16;
+    case ComputeType::fp8:
+        return gpu.densePeakFp8;
+    }
+    return 0.0;
+}
+
+const GpuCatalog& GpuCatalog::builtIn() {
+    static const GpuCatalog catalog = [] {
+        GpuCatalog c;
+        const std::string error = c.addFromJson(kBuiltInGpuCatalogJson);
+        if (!error.empty())
+            throw std::logic_error("built-in GPU catalog is invalid: " + error); // a build defect
+        return c;
+    }();
+    return catalog;
+}
+
+std::string GpuCatalog::addFromJson(std::string_view jsonText) {
+    std::vector<GpuSpec> parsed;
+    try {
+        const auto document = nlohmann::json::parse(jsonText);
+        if (!document.is_object() || !document.contains("gpus") || !document.at("gpus").is_array())
+            return "expected an object with a 'gpus' array";
+        const auto& list = document.at("gpus");
+        for (std::size_t i = 0; i < list.size(); ++i)
+            parsed.push_back(parseGpu(list[i], i));
+    } catch (const nlohmann::json::parse_error& e) {
+        return std::string("not valid JSON: ") + e.what();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    for (GpuSpec& gpu : parsed) {
+        auto existing = std::find_if(m_gpus.begin(), m_gpus.end(),
+                                     [&](const GpuSpec& g) { return equalsIgnoringCase(g.id, gpu.id); });
+        if (existing != m_gpus.end())
+            *existing = std::move(gpu);
+        else
+            m_gpus.push_back(std::move(gpu));
+    }
+    return {};
+}
+
+const GpuSpec* GpuCatalog::find(std::string_view id) const {
+    auto it = std::find_if(m_gpus.begin(), m_gpus.end(),
+                           [&](const GpuSpec& g) { return equalsIgnoringCase(g.id, id); });
+    return it == m_gpus.end() ? nullptr : &*it;
+}
+
+std::string GpuCatalog::idList() const {
+    std::string list;
+    for (const GpuSpec& gpu : m_gpus)
+        list += (list.empty() ? "" : ", ") + gpu.id;
+    return list;
+}
+
+} // namespace napkin

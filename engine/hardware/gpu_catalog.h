@@ -1,0 +1,51 @@
+#pragma once
+// GPUs and what their datasheets promise. The built-in list lives in resources/gpu_catalog.json
+// (compiled in); users can add their own in the same format.
+#include "engine/numerics/storage_type.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace napkin {
+
+struct GpuSpec {
+    std::string id;                           ///< short key used on the command line, e.g. "H100-SXM"
+    std::string name;                         ///< marketing name
+    double memoryBytes = 0;                   ///< datasheet capacity, decimal (80 GB = 80e9)
+    double memoryBandwidthBytesPerSecond = 0; ///< datasheet HBM/GDDR bandwidth
+    double densePeakFp32 = 0, densePeakTf32 = 0, densePeakFp16 = 0, densePeakBf16 = 0, densePeakFp8 = 0;
+    std::string source; ///< where each number came from
+    /// Host link (PCIe) bandwidth per direction that the datasheet promises; absent where it gives none.
+    std::optional<double> hostLinkBytesPerSecondPerDirection;
+    std::string hostLinkSource; ///< where that figure came from; empty when absent
+};
+
+/// Dense peak FLOP/s for matmuls in the given arithmetic; 0 when the GPU has no such path.
+double densePeakFlopsPerSecond(const GpuSpec& gpu, ComputeType compute);
+/// Sparse (2:4 structured sparsity) peak: exactly twice dense. Shown as "sparse", never used for MFU.
+inline double sparsePeakFlopsPerSecond(const GpuSpec& gpu, ComputeType compute) {
+    return 2.0 * densePeakFlopsPerSecond(gpu, compute);
+}
+
+class GpuCatalog {
+public:
+    /// The compiled-in catalog (resources/gpu_catalog.json).
+    static const GpuCatalog& builtIn();
+
+    /// Adds (or replaces, by id) GPUs from JSON text in the catalog's format. Returns an error message
+    /// naming the entry and field at fault, or an empty string; on error nothing is added.
+    std::string addFromJson(std::string_view jsonText);
+
+    /// Case-insensitive lookup by id; nullptr when unknown.
+    const GpuSpec* find(std::string_view id) const;
+    const std::vector<GpuSpec>& gpus() const { return m_gpus; }
+    /// "H100-SXM, H100-PCIe, ..." for error messages.
+    std::string idList() const;
+
+private:
+    std::vector<GpuSpec> m_gpus;
+};
+
+} // namespace napkin

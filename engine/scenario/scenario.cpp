@@ -1,0 +1,295 @@
+#include "engine/scenario/scenario.h"
+#include "engine/scenario/scenario_section.h"
+
+#include "engine/numerics/float_rounding.h"
+#include "engine/hardware/gpu_catalog.h"
+#include "engine/accounting/model_spec.h"
+#include "engine/numerics/number_parse.h"
+#include "engine/accounting/precision_recipe.h"
+#include "engine/tensor/tensor_layout.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <string>
+
+namespace napkin {
+namespace {
+
+using namespace scenario_detail;
+
+std::optional<bool> unitsFromName(std::string_view name) {
+    if (name == "GB")
+        return false;
+    if (name == "GiB")
+        return true;
+    return std::nullopt;
+}
+
+std::optional<std::string> gpuFromName(std::string_view name) {
+    if (const GpuSpec* gpu = GpuCatalog::builtIn().find(name))
+        return gpu->id;
+    return std::nullopt;
+}
+
+std::optional<std::string> dtypeFromName(std::string_view name) {
+    if (tensorDTypeFromName(name))
+        return std::string(name);
+    return std::nullopt;
+}
+
+// The ranges are those of the accounting page's controls, so a loaded file never shows a clamped value.
+void readAccountingInput(const Section& s, AccountingScenario& a, bool flatModel) {
+    AccountingInput& in = a.input;
+    const std::optional<Section> nested = flatModel ? std::nullopt : s.child("model");
+    if (nested || flatModel) {
+        const Section& m = flatModel ? s : *nested;
+        const char* paramsKey = flatModel ? "params" : "parameters";
+        const char* dModelKey = flatModel ? "dModel" : "d_model";
+        const char* ffnKey = flatModel ? "ffnMult" : "ffn_mult";
+        if (!flatModel)
+            m.expectKeys({"kind", "parameters", "dim", "layers", "out", "d_model", "heads", "vocab", "seq",
+                          "ffn_mult"});
+        m.name(flatModel ? "model" : "kind", in.model.kind, modelKindFromName);
+        m.number(paramsKey, in.model.parameters, 1e3, 1e13);
+        m.number("dim", in.model.dim, 1, 1e7);
+        m.number("layers", in.model.layers, 1, 1e5);
+        m.number("out", in.model.out, 1, 1e7);
+        m.number(dModelKey, in.model.dModel, 1, 1e6);
+        m.number("heads", in.model.heads, 1, 1e5);
+        m.number("vocab", in.model.vocab, 1, 1e8);
+        m.number("seq", in.model.seq, 1, 1e8);
+        m.number(ffnKey, in.model.ffnMult, 0.125, 64);
+    }
+    s.number("batch", in.batch, 1, 1e9);
+    s.name("precision", in.precision, precisionRecipeFromName);
+    s.boolean(flatModel ? "fp32Gradients" : "fp32_gradients", in.fp32Gradients);
+    s.name("optimizer", in.optimizer, optimizerFromName);
+    s.name("gpu", in.gpu, gpuFromName);
+    s.number("gpus", in.gpus, 1, 1e7);
+    s.number("mfu", in.mfu, 0.01, 1);
+    double zero = in.zeroStage;
+    s.number("zero", zero, 0, 3);
+    if (zero != std::floor(zero))
+        s.refuse("zero", "must be 0, 1, 2 or 3");
+    in.zeroStage = static_cast<int>(zero);
+    s.name("recompute", in.recompute, recomputeFromName);
+    s.name("attention", in.attention, attentionMaskFromName);
+}
+
+// Version 1: the accounting page only, keyed as the app's settings were ("tokens": 0 meant no totals).
+void readAccountingV1(const Section& s, AccountingScenario& a) {
+    s.expectKeys({"model",     "params",        "dim",       "layers",  "out",   "dModel",
+                  "heads",     "vocab",         "seq",       "ffnMult", "batch", "tokens",
+                  "precision", "fp32Gradients", "optimizer", "gpu",     "gpus",  "mfu",
+                  "zero",      "recompute",     "attention", "units"});
+    readAccountingInput(s, a, true);
+    double tokens = a.input.trainingTokens.value_or(0);
+    s.number("tokens", tokens, 0, 1e14);
+    if (s.find("tokens")) {
+        if (tokens != 0 && tokens < 1e6)
+            s.refuse("tokens", "must be 0 (no totals) or from 1e6 to 1e14");
+        a.input.trainingTokens = tokens > 0 ? std::optional<double>(tokens) : std::nullopt;
+        if (tokens > 0)
+            a.tokensShown = tokens;
+    }
+    double units = a.binaryUnits ? 1 : 0;
+    s.number("units", units, 0, 1);
+    if (units != std::floor(units))
+        s.refuse("units", "must be 0 (GB) or 1 (GiB)");
+    a.binaryUnits = units == 1;
+}
+
+void readAccounting(const Section& s, AccountingScenario& a) {
+    s.expectKeys({"model", "batch", "count_tokens", "training_tokens", "precision", "fp32_gradients",
+                  "optimizer", "gpu", "gpus", "mfu", "zero", "recompute", "attention", "units", "preset"});
+    readAccountingInput(s, a, false);
+    bool count = a.input.trainingTokens.has_value();
+    s.boolean("count_tokens", count);
+    s.number("training_tokens", a.tokensShown, 1e6, 1e14);
+    a.input.trainingTokens = count ? std::optional<double>(a.tokensShown) : std::nullopt;
+    s.name("units", a.binaryUnits, unitsFromName);
+    s.text("preset", a.preset);
+}
+
+void readFormats(const Section& s, FormatsScenario& f) {
+    s.expectKeys({"value", "saturate", "tensor_shape", "pinned"});
+    if (const json* v = s.find("value")) {
+        if (v->is_number()) {
+            f.value = v->get<double>();
+        } else if (v->is_string()) {
+            // inf and NaN have no JSON number; the page's own parser reads them as typed.
+            const ParsedNumber parsed = parseFloatValue(v->get_ref<const std::string&>());
+            if (!parsed.ok())
+                s.refuse("value", parsed.error);
+            f.value = parsed.value;
+        } else {
+            s.refuse("value", "must be a number or a string such as \"inf\"");
+        }
+    }
+    s.boolean("saturate", f.saturate);
+    s.text("tensor_shape", f.tensorShape);
+    if (const json* v = s.find("pinned"); v && v->is_null()) {
+        f.pinnedFormat.reset();
+    } else if (const std::optional<Section> pinned = s.child("pinned")) {
+        pinned->expectKeys({"format", "bits"});
+        if (!pinned->find("format") || !pinned->find("bits"))
+            s.refuse("pinned", "needs both \"format\" and \"bits\"");
+        FloatFormat format = FloatFormat::fp32;
+        pinned->name("format", format, floatFormatFromName);
+        long bits = 0;
+        pinned->whole("bits", bits, 0, 0xffffffffL);
+        f.pinnedFormat = format;
+        f.pinnedBits = maskFloatBits(format, static_cast<std::uint32_t>(bits));
+        // The page shows the pattern's value as the value typed; a hand-edited file cannot make them
+        // disagree.
+        f.value = decodeFloat(format, f.pinnedBits);
+    }
+}
+
+void readTensor(const Section& s, TensorScenario& t) {
+    s.expectKeys({"shape", "dtype", "expression", "step"});
+    s.text("shape", t.shape);
+    s.name("dtype", t.dtype, dtypeFromName);
+    s.text("expression", t.expression);
+    long step = t.step;
+    s.whole("step", step, -1, 1000000);
+    t.step = static_cast<int>(step);
+}
+
+void readBenchmarks(const Section& s, BenchmarksScenario& b) {
+    s.expectKeys({"device", "dtypes", "sizes", "dim", "layers", "batch", "steps", "optimizer"});
+    s.text("device", b.device);
+    if (const json* v = s.find("dtypes")) {
+        if (!v->is_array())
+            s.refuse("dtypes", "must be a list of names");
+        std::vector<BenchDtype> dtypes;
+        for (const json& item : *v) {
+            const auto d =
+                item.is_string() ? benchDtypeFromName(item.get_ref<const std::string&>()) : std::nullopt;
+            if (!d)
+                s.refuse("dtypes",
+                         "unknown type " + item.dump(-1, ' ', false, json::error_handler_t::replace));
+            if (std::find(dtypes.begin(), dtypes.end(), *d) == dtypes.end())
+                dtypes.push_back(*d);
+        }
+        b.dtypes = std::move(dtypes);
+    }
+    s.text("sizes", b.sizes);
+    // The ranges of the page's spin boxes.
+    s.whole("dim", b.dim, 1, 8192);
+    s.whole("layers", b.layers, 1, 256);
+    s.whole("batch", b.batch, 1, 65536);
+    s.whole("steps", b.steps, 1, 100000);
+    s.name("optimizer", b.optimizer, optimizerFromName);
+}
+
+Scenario readScenario(const json& root, int version, std::vector<std::string>& warnings) {
+    Scenario scenario;
+    const Section top(root, "", warnings);
+    if (version == 1) {
+        top.expectKeys({"format", "version", "accounting"});
+        if (const auto s = top.child("accounting"))
+            readAccountingV1(*s, scenario.accounting);
+        return scenario;
+    }
+    top.expectKeys(
+        {"format", "version", "page", "accounting", "formats", "tensor", "benchmarks", "training"});
+    top.name("page", scenario.page, scenarioPageFromName);
+    if (const auto s = top.child("accounting"))
+        readAccounting(*s, scenario.accounting);
+    if (const auto s = top.child("formats"))
+        readFormats(*s, scenario.formats);
+    if (const auto s = top.child("tensor"))
+        readTensor(*s, scenario.tensor);
+    if (const auto s = top.child("benchmarks"))
+        readBenchmarks(*s, scenario.benchmarks);
+    if (const auto s = top.child("training"))
+        readTraining(*s, scenario.training);
+    return scenario;
+}
+
+} // namespace
+
+ScenarioParse parseScenario(std::string_view text) {
+    ScenarioParse result;
+    if (text.size() > kScenarioMaxBytes) {
+        result.error = "the file is larger than 1 MiB; a scenario is a few kilobytes";
+        return result;
+    }
+    json root;
+    try {
+        root = json::parse(text);
+    } catch (const json::exception& e) {
+        // Parse errors, and out_of_range for a number such as 1e999 that overflows a double. e.what()
+        // reads "[json.exception.parse_error.101] parse error at line 3, column 5: ..."; drop the tag.
+        const std::string what = e.what();
+        const auto tagEnd = what.find("] ");
+        result.error = "not valid JSON: " + (tagEnd == std::string::npos ? what : what.substr(tagEnd + 2));
+        return result;
+    }
+    if (!root.is_object()) {
+        result.error = "not a Napkin scenario: the file is JSON but not an object";
+        return result;
+    }
+    const auto format = root.find("format");
+    if (format == root.end() || !format->is_string() ||
+        format->get_ref<const std::string&>() != "napkin-scenario") {
+        result.error = "not a Napkin scenario: \"format\" must be \"napkin-scenario\"";
+        return result;
+    }
+    const auto version = root.find("version");
+    if (version == root.end() || !version->is_number_integer()) {
+        result.error = "\"version\" is missing or not a whole number";
+        return result;
+    }
+    const auto v = version->get<long long>();
+    if (v < 1) {
+        result.error = "\"version\" must be 1 or more, found " + std::to_string(v);
+        return result;
+    }
+    if (v > kScenarioFormatVersion) {
+        result.error = "written by a newer Napkin (format version " + std::to_string(v) +
+                       "); this one reads versions 1 to " + std::to_string(kScenarioFormatVersion);
+        return result;
+    }
+    result.fileVersion = static_cast<int>(v);
+    try {
+        result.scenario = readScenario(root, result.fileVersion, result.warnings);
+    } catch (const Refusal& refusal) {
+        result.error = refusal.message;
+        result.warnings.clear();
+    } catch (const json::exception& e) { // a type the getters did not expect; should not happen
+        result.error = std::string("unexpected content: ") + e.what();
+        result.warnings.clear();
+    }
+    return result;
+}
+
+std::string_view scenarioPageName(ScenarioPage page) {
+    switch (page) {
+    case ScenarioPage::accounting:
+        return "accounting";
+    case ScenarioPage::formats:
+        return "formats";
+    case ScenarioPage::tensor:
+        return "tensor";
+    case ScenarioPage::benchmarks:
+        return "benchmarks";
+    case ScenarioPage::training:
+        return "training";
+    }
+    return "accounting";
+}
+
+std::optional<ScenarioPage> scenarioPageFromName(std::string_view name) {
+    for (ScenarioPage p : {ScenarioPage::accounting, ScenarioPage::formats, ScenarioPage::tensor,
+                           ScenarioPage::benchmarks, ScenarioPage::training})
+        if (scenarioPageName(p) == name)
+            return p;
+    return std::nullopt;
+}
+
+} // namespace napkin

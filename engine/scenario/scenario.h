@@ -1,0 +1,137 @@
+#pragma once
+// A scenario: every control of every page as plain values, and its versioned JSON file format.
+// Qt-free so that the loader can be fuzzed and tested without a GUI; the app maps it to its widgets.
+#include "engine/accounting/accounting.h"
+#include "engine/compute/bench_dtype.h"
+#include "engine/numerics/float_format.h"
+#include "engine/accounting/optimizer_kind.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace napkin {
+
+/// The format version this build writes. Files with a higher version are refused; lower ones migrate.
+/// History: 1 = the accounting page only, with the flat keys of the app's settings ("params", "dModel",
+/// "tokens": 0 for "no totals", "units": 0|1); 2 = one object per page, the model as a nested object.
+/// The "training" section was added within version 2: it only adds keys (a file without it opens with
+/// a fresh Training tab, and an older build opening a file with it warns "training: unknown key,
+/// ignored" and keeps its own), so no number changed.
+inline constexpr int kScenarioFormatVersion = 2;
+/// Larger files are refused before parsing: a real scenario is about 2 KB.
+inline constexpr std::size_t kScenarioMaxBytes = 1 << 20;
+
+/// The page in front.
+enum class ScenarioPage { accounting, formats, tensor, benchmarks, training };
+
+/// What a fresh accounting page shows: GPT-2 small's transformer sizes and the lecture's Cruncher are
+/// filled in for when the user switches kind; a dense 1e9-parameter model on 20e9 tokens is selected.
+AccountingInput freshAccountingInput();
+
+struct AccountingScenario {
+    /// Every control, including the sizes of the model kinds not selected (the page keeps them for
+    /// when the user switches back) and `seq` as its field shows it even for non-transformers.
+    AccountingInput input = freshAccountingInput();
+    double tokensShown = 20e9; ///< the training-tokens field, also while "count totals" is off
+    bool binaryUnits = false;  ///< GiB (2^30) instead of GB (1e9)
+    std::string preset;        ///< id of the preset shown in the preset box; empty for none
+    bool operator==(const AccountingScenario&) const = default;
+};
+
+struct FormatsScenario {
+    double value = 0.1;    ///< the value typed (inf and NaN allowed; written as "inf", "nan")
+    bool saturate = false; ///< fp8 saturates instead of overflowing to NaN / inf
+    std::string tensorShape = "49152, 12288";
+    std::optional<FloatFormat> pinnedFormat; ///< a bit pattern the user made by flipping a bit
+    std::uint32_t pinnedBits = 0;
+    bool operator==(const FormatsScenario&) const = default;
+};
+
+struct TensorScenario {
+    std::string shape = "2,3";
+    std::string dtype = "fp32";
+    std::string expression = "x.transpose(1, 0).contiguous().view(2, 3)";
+    int step = -1; ///< step shown; -1 for the last
+    bool operator==(const TensorScenario&) const = default;
+};
+
+struct BenchmarksScenario {
+    std::string device = "cpu";
+    std::vector<BenchDtype> dtypes{BenchDtype::fp32, BenchDtype::fp64};
+    std::string sizes = "128,256,512,1024";
+    long dim = 256, layers = 4, batch = 64, steps = 50; ///< Cruncher training run
+    OptimizerKind optimizer = OptimizerKind::adagrad;
+    bool operator==(const BenchmarksScenario&) const = default;
+};
+
+/// The Training tab's lesson in front.
+enum class TrainingLesson { init, determinism, data, mixedPrecision };
+
+/// The Training tab. The ranges are those of the panels' controls (app/*_panel.cpp).
+struct TrainingScenario {
+    TrainingLesson lesson = TrainingLesson::init;
+    struct Init {
+        long dim = 256; ///< D, a power of two from 4 to 2048 (the slider's steps)
+        long layers = 10;
+        long seed = 0;
+        bool operator==(const Init&) const = default;
+    } init;
+    struct Determinism {
+        long datasetSeed = 2; ///< shared by both runs
+        long steps = 200;
+        long initSeed[2] = {0, 0}; ///< run a, run b
+        long dataSeed[2] = {1, 2}; ///< b differs from a in the data order only
+        bool operator==(const Determinism&) const = default;
+    } determinism;
+    struct Data {
+        /// The token file; empty for the demo file in the cache folder (the panel's default, which is
+        /// a different path on every machine, so a scenario saved with it opens anywhere).
+        std::string path;
+        std::string tokenType = "uint16"; ///< "uint16" or "int32" (engine/lessons/token_dataset.h)
+        long demoMegabytes = 300;
+        long batch = 8, context = 16, batches = 1, seed = 0;
+        bool operator==(const Data&) const = default;
+    } data;
+    struct MixedPrecision {
+        long steps = 300;
+        bool operator==(const MixedPrecision&) const = default;
+    } mixedPrecision;
+    bool operator==(const TrainingScenario&) const = default;
+};
+
+struct Scenario {
+    ScenarioPage page = ScenarioPage::accounting; ///< the page in front
+    AccountingScenario accounting;
+    FormatsScenario formats;
+    TensorScenario tensor;
+    BenchmarksScenario benchmarks;
+    TrainingScenario training;
+    bool operator==(const Scenario&) const = default;
+};
+
+/// A loaded scenario, or why not: `error` says what and where ("accounting.mfu: must be in (0, 1]").
+struct ScenarioParse {
+    std::optional<Scenario> scenario;
+    std::string error;                 ///< empty on success
+    int fileVersion = 0;               ///< the version the file declared (0 when unreadable)
+    std::vector<std::string> warnings; ///< kept going: unknown keys ignored, ...
+    bool ok() const { return scenario.has_value(); }
+};
+
+/// Parses and validates a scenario file's text; migrates older versions. Never throws. Sections and
+/// fields left out keep the defaults of a fresh window; a present field of the wrong type or out of
+/// range refuses the whole file.
+ScenarioParse parseScenario(std::string_view text);
+
+/// The scenario as JSON text (version kScenarioFormatVersion, two-space indent, ends in a newline).
+std::string writeScenario(const Scenario& scenario);
+
+std::string_view scenarioPageName(ScenarioPage page);
+std::optional<ScenarioPage> scenarioPageFromName(std::string_view name);
+std::string_view trainingLessonName(TrainingLesson lesson);
+std::optional<TrainingLesson> trainingLessonFromName(std::string_view name);
+
+} // namespace napkin

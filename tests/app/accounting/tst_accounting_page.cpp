@@ -1,0 +1,333 @@
+// The live accounting page: driving the real controls changes the charts and the answers to exactly
+// the engine's values, and the lecture's presets show the lecture's numbers.
+#include "app/accounting/accounting_controls.h"
+#include "app/accounting/accounting_page.h"
+#include "app/accounting/answers_panel.h"
+#include "app/accounting/presets.h"
+#include "widgets/charts/flop_chart.h"
+#include "widgets/controls/log_slider_field.h"
+#include "widgets/charts/memory_chart.h"
+#include "widgets/controls/number_field.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QLineEdit>
+#include <QSlider>
+#include <QtTest>
+
+using namespace napkin;
+
+namespace {
+
+void typeInto(NumberField* field, const QString& text) {
+    QLineEdit* edit = field->lineEdit();
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClicks(edit, text);
+    QTest::keyClick(edit, Qt::Key_Return);
+}
+
+void choose(QComboBox* box, const QVariant& data) {
+    const int index = box->findData(data);
+    QVERIFY(index >= 0);
+    box->setCurrentIndex(index);
+}
+
+AccountingResult expected(const AccountingPage& page) {
+    const AccountingInput in = page.controls()->input();
+    [&] { QVERIFY2(validate(in).ok(), validate(in).message.c_str()); }();
+    return account(in, *GpuCatalog::builtIn().find(in.gpu));
+}
+
+// The chart's bars are exactly the engine's memory split.
+void checkMemoryChart(const AccountingPage& page, const AccountingResult& r) {
+    const MemoryChartData& d = page.memoryChart()->data();
+    QCOMPARE(d.segments[0].bytes, r.memory.parameters.value);
+    QCOMPARE(d.segments[1].bytes, r.memory.gradients.value);
+    QCOMPARE(d.segments[2].bytes, r.memory.masterWeights.value);
+    QCOMPARE(d.segments[3].bytes, r.memory.optimizerState.value);
+    QCOMPARE(d.segments[4].bytes, r.memory.activations.value);
+    QCOMPARE(d.segments[0].formula, QString::fromStdString(r.memory.parameters.formula));
+    QCOMPARE(d.capacityBytes, r.capacityBytes.value);
+    QCOMPARE(d.fits, r.fits);
+}
+
+} // namespace
+
+class TestAccountingPage : public QObject {
+    Q_OBJECT
+private slots:
+    void presets_data();
+    void presets();
+    void cruncherCharts();
+    void typingParametersUpdatesEverything();
+    void draggingSliderUpdatesEverything();
+    void controlsChangeTheLedger_data();
+    void controlsChangeTheLedger();
+    void badTextIsRefused();
+    void invalidCombinationKeepsLastCharts();
+    void gibSwitch();
+    void tooltipsCarryFormulas();
+    void keyboardOrder();
+    void settingsRoundTrip();
+};
+
+void TestAccountingPage::presets_data() {
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("text"); // must appear in the answer's value
+    QTest::newRow("70B on 15T tokens, 1024 H100: ≈144 days") << "70b-15t-1024-h100" << "trainingTime" << "143.9 days";
+    QTest::newRow("70B on 15T tokens: GPU-days 143.94 × 1024") << "70b-15t-1024-h100" << "gpuDays" << "147,396";
+    QTest::newRow("70B on 15T tokens: 6.3e24 FLOPs") << "70b-15t-1024-h100" << "trainingFlops" << "6.30e24 FLOPs";
+    QTest::newRow("largest on 8 H100: 16 B/param") << "largest-8-h100" << "bytesPerParameter" << "4 + 4 + 4 + 4 = 16 B";
+    QTest::newRow("largest on 8 H100: 40e9 params") << "largest-8-h100" << "maxParameters" << "40,000,000,000 params";
+    QTest::newRow("Cruncher: 496 bytes") << "cruncher" << "memoryPerGpu" << "496 B";
+    QTest::newRow("Cruncher: 432 FLOPs per step") << "cruncher" << "flopsPerStep" << "432 FLOPs";
+    QTest::newRow("GPT-2 small: 124,439,808 params") << "gpt2-small" << "parameters" << "124,439,808";
+    QTest::newRow("GPT-3: 174.6e9 params") << "gpt3-175b" << "parameters" << "174,604,259,328";
+}
+
+void TestAccountingPage::presets() {
+    QFETCH(QString, preset);
+    QFETCH(QString, key);
+    QFETCH(QString, text);
+    AccountingPage page;
+    const Preset* p = findPreset(preset);
+    QVERIFY(p);
+    // Pick it the way a user does: through the preset box.
+    const int index = page.presetBox()->findData(preset);
+    QVERIFY(index >= 0);
+    page.presetBox()->setCurrentIndex(index);
+    emit page.presetBox()->activated(index);
+    QVERIFY2(page.lastError().isEmpty(), qPrintable(page.lastError()));
+    QVERIFY(page.lastResult());
+    const QString value = page.answers()->valueText(key);
+    QVERIFY2(value.contains(text), qPrintable(key + QStringLiteral(": ") + value));
+    QVERIFY2(!page.answers()->formulaText(key).isEmpty(), "every answer carries its formula");
+    checkMemoryChart(page, expected(page));
+
+    // The numbers themselves, not only their text.
+    const AccountingResult& r = *page.lastResult();
+    if (preset == QStringLiteral("70b-15t-1024-h100")) {
+        QCOMPARE(qRound(r.trainingDays->value), 144);
+        QCOMPARE(r.trainingFlops->value, 6.3e24);
+    } else if (preset == QStringLiteral("largest-8-h100")) {
+        QCOMPARE(r.bytesPerParameter.total, 16.0);
+        QCOMPARE(r.maxParameters.value, 40e9);
+    } else if (preset == QStringLiteral("cruncher")) {
+        QCOMPARE(r.memory.total.value, 496.0);
+        QCOMPARE(r.flopsPerStep.total, 432.0);
+    } else if (preset == QStringLiteral("gpt2-small")) {
+        QCOMPARE(r.parameters.total, 124439808.0);
+    } else if (preset == QStringLiteral("gpt3-175b")) {
+        QCOMPARE(*page.controls()->input().trainingTokens, 300e9);
+    }
+}
+
+void TestAccountingPage::cruncherCharts() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("cruncher")));
+    const MemoryChartData& m = page.memoryChart()->data();
+    // params 36, grads 36, AdaGrad state 36, activations B·D·L = 16 elements, all fp32.
+    QCOMPARE(m.segments[0].bytes, 144.0);
+    QCOMPARE(m.segments[1].bytes, 144.0);
+    QCOMPARE(m.segments[2].bytes, 0.0);
+    QCOMPARE(m.segments[3].bytes, 144.0);
+    QCOMPARE(m.segments[4].bytes, 64.0);
+    QCOMPARE(m.totalBytes(), 496.0);
+    // 496 B against 80 GB: the axis zooms to the bar and the capacity becomes a note.
+    QVERIFY(page.memoryChart()->capacityOffScale());
+    const FlopChartData& f = page.flopChart()->data();
+    QCOMPARE(f.phases.size(), std::size_t(3));
+    QCOMPARE(f.phases[0].flops, 144.0);
+    QCOMPARE(f.phases[1].flops, 288.0);
+    QCOMPARE(f.phases[2].flops, 0.0);
+    QCOMPARE(f.components.size(), std::size_t(3));
+    QCOMPARE(f.components[0].label, QStringLiteral("layer 1"));
+    QCOMPARE(f.components[0].flops, 64.0);
+    QCOMPARE(f.components[1].flops, 64.0);
+    QCOMPARE(f.components[2].label, QStringLiteral("head"));
+    QCOMPARE(f.components[2].flops, 16.0);
+}
+
+void TestAccountingPage::typingParametersUpdatesEverything() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("70b-15t-1024-h100")));
+    typeInto(page.controls()->parametersField()->field(), QStringLiteral("13B"));
+    QCOMPARE(page.controls()->input().model.parameters, 13e9);
+    const AccountingResult r = expected(page);
+    checkMemoryChart(page, r);
+    QCOMPARE(page.flopChart()->data().phases[0].flops, 2 * 13e9);
+    QCOMPARE(page.answers()->valueText(QStringLiteral("parameters")), QStringLiteral("13,000,000,000"));
+    QCOMPARE(page.answers()->formulaText(QStringLiteral("trainingFlops")), QString::fromStdString(r.trainingFlops->formula));
+    // 13/70 of the 70B time.
+    QCOMPARE(page.lastResult()->trainingDays->value, r.trainingDays->value);
+    QVERIFY(qAbs(r.trainingDays->value - 143.94114067448285 * 13 / 70) < 1e-9);
+}
+
+void TestAccountingPage::draggingSliderUpdatesEverything() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("largest-8-h100")));
+    QSlider* slider = page.controls()->parametersField()->slider();
+    const double before = page.memoryChart()->data().segments[0].bytes;
+    slider->setValue(600); // 1e9 parameters
+    QCOMPARE(page.controls()->input().model.parameters, 1e9);
+    checkMemoryChart(page, expected(page));
+    QCOMPARE(page.memoryChart()->data().segments[0].bytes, 1e9 * 4 / 8); // fp32, ZeRO-3 over 8 GPUs
+    QVERIFY(page.memoryChart()->data().segments[0].bytes != before);
+    // Past 40e9 the model no longer fits, and the chart says so.
+    slider->setValue(900); // 1e12
+    QVERIFY(!page.memoryChart()->data().fits);
+    QVERIFY(page.answers()->valueText(QStringLiteral("fits")).startsWith(QStringLiteral("NO")));
+}
+
+void TestAccountingPage::controlsChangeTheLedger_data() {
+    QTest::addColumn<int>("precision");
+    QTest::addColumn<bool>("fp32Gradients");
+    QTest::addColumn<int>("optimizer");
+    QTest::addColumn<QString>("ledger");
+    QTest::newRow("mixed-bf16 AdamW: 16 B") << int(PrecisionRecipe::mixedBf16) << false << int(OptimizerKind::adamw)
+                                           << "2 + 2 + 4 + 4 + 4 = 16 B";
+    QTest::newRow("mixed-bf16 AdamW, fp32 grads: 18 B") << int(PrecisionRecipe::mixedBf16) << true
+                                                       << int(OptimizerKind::adamw) << "2 + 4 + 4 + 4 + 4 = 18 B";
+    QTest::newRow("fp32 SGD: 8 B") << int(PrecisionRecipe::fp32) << false << int(OptimizerKind::sgd) << "4 + 4 = 8 B";
+    QTest::newRow("fp32 AdaGrad: 12 B") << int(PrecisionRecipe::fp32) << false << int(OptimizerKind::adagrad)
+                                       << "4 + 4 + 4 = 12 B";
+}
+
+void TestAccountingPage::controlsChangeTheLedger() {
+    QFETCH(int, precision);
+    QFETCH(bool, fp32Gradients);
+    QFETCH(int, optimizer);
+    QFETCH(QString, ledger);
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("70b-15t-1024-h100")));
+    choose(page.controls()->precisionBox(), precision);
+    page.controls()->fp32GradientsCheck()->setChecked(fp32Gradients);
+    choose(page.controls()->optimizerBox(), optimizer);
+    QCOMPARE(page.answers()->valueText(QStringLiteral("bytesPerParameter")), ledger);
+    checkMemoryChart(page, expected(page));
+}
+
+void TestAccountingPage::badTextIsRefused() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("cruncher")));
+    const MemoryChartData before = page.memoryChart()->data();
+    NumberField* batch = page.controls()->batchField();
+    typeInto(batch, QStringLiteral("12Q"));
+    QVERIFY2(batch->errorText().contains(QStringLiteral("keeping 2")), qPrintable(batch->errorText()));
+    QVERIFY(!batch->errorText().isEmpty());
+    QCOMPARE(batch->value(), 2.0);
+    QCOMPARE(page.memoryChart()->data().totalBytes(), before.totalBytes());
+    QCOMPARE(page.answers()->valueText(QStringLiteral("memoryPerGpu")), QStringLiteral("496 B"));
+    // A good value afterwards clears the message and recomputes: activations double.
+    typeInto(batch, QStringLiteral("4"));
+    QVERIFY(batch->errorText().isEmpty());
+    QCOMPARE(page.memoryChart()->data().segments[4].bytes, 128.0);
+}
+
+void TestAccountingPage::invalidCombinationKeepsLastCharts() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+    const double paramsBytes = page.memoryChart()->data().segments[0].bytes;
+    const double forward = page.flopChart()->data().phases[0].flops;
+    typeInto(page.controls()->headsField(), QStringLiteral("7")); // 7 does not divide 768
+    QVERIFY2(page.lastError().contains(QStringLiteral("heads")), qPrintable(page.lastError()));
+    QVERIFY(page.answers()->errorText().contains(QStringLiteral("must divide")));
+    QCOMPARE(page.memoryChart()->data().segments[0].bytes, paramsBytes);
+    QCOMPARE(page.flopChart()->data().phases[0].flops, forward);
+    QCOMPARE(page.lastResult()->parameters.total, 124439808.0);
+    typeInto(page.controls()->headsField(), QStringLiteral("16"));
+    QVERIFY(page.lastError().isEmpty());
+    QVERIFY(page.answers()->errorText().isEmpty());
+}
+
+void TestAccountingPage::gibSwitch() {
+    AccountingPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.applyPreset(*findPreset(QStringLiteral("largest-8-h100")));
+    QCOMPARE(page.answers()->valueText(QStringLiteral("memoryPerGpu")), QStringLiteral("80 GB"));
+    QVERIFY(!page.memoryChart()->capacityOffScale()); // exactly at capacity: the line is drawn
+    choose(page.unitsBox(), int(ByteUnits::binary));
+    QCOMPARE(page.memoryChart()->byteUnits(), ByteUnits::binary);
+    QCOMPARE(page.answers()->valueText(QStringLiteral("memoryPerGpu")), QStringLiteral("74.51 GiB"));
+    page.memoryChart()->render(800, 600); // lays out the axis, which computes the tick labels
+    const QStringList labels = page.memoryChart()->tickLabels();
+    QVERIFY2(labels.filter(QStringLiteral("GiB")).size() >= 2, qPrintable(labels.join(QStringLiteral(", "))));
+    // Round steps in GiB: every non-zero label is a whole number of GiB.
+    for (const QString& l : labels)
+        if (l != QStringLiteral("0"))
+            QVERIFY2(QRegularExpression(QStringLiteral("^\\d+ GiB$")).match(l).hasMatch(), qPrintable(l));
+}
+
+void TestAccountingPage::tooltipsCarryFormulas() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("cruncher")));
+    const MemoryChart* chart = page.memoryChart();
+    QCOMPARE(chart->segmentAt(100), 0);  // parameters: 0 … 144
+    QCOMPARE(chart->segmentAt(200), 1);  // gradients: 144 … 288
+    QCOMPARE(chart->segmentAt(300), 3);  // no master weights; optimizer state: 288 … 432
+    QCOMPARE(chart->segmentAt(450), 4);  // activations: 432 … 496
+    QCOMPARE(chart->segmentAt(500), -1); // above the bar
+    const QString tip = chart->tooltipFor(4);
+    QVERIFY2(tip.contains(QStringLiteral("64 B")) && tip.contains(QStringLiteral("B·D·L")), qPrintable(tip));
+    const FlopChartData::Bar* head = page.flopChart()->barAt(7.1); // phases 1…3, gap, components 5, 6, 7
+    QVERIFY(head);
+    QCOMPARE(head->label, QStringLiteral("head"));
+    QVERIFY(page.flopChart()->tooltipFor(*head).contains(QStringLiteral("2·B·D")));
+}
+
+void TestAccountingPage::keyboardOrder() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("cruncher")));
+    page.show();
+    QApplication::setActiveWindow(&page);
+    QVERIFY(QTest::qWaitForWindowActive(&page));
+    page.presetBox()->setFocus();
+    QTRY_COMPARE(QApplication::focusWidget(), page.presetBox());
+    const QList<QWidget*> expectedOrder{page.unitsBox(), page.controls()->modelKindBox(),
+                                        page.controls()->dimField()->lineEdit(), page.controls()->layersField()->lineEdit(),
+                                        page.controls()->batchField()->lineEdit()};
+    for (QWidget* next : expectedOrder) {
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        QCOMPARE(QApplication::focusWidget(), next);
+    }
+    // Each control's label is its buddy, so Alt+mnemonic reaches it.
+    const QList<QLabel*> labels = page.controls()->findChildren<QLabel*>();
+    int buddies = 0;
+    for (QLabel* l : labels)
+        buddies += l->buddy() != nullptr;
+    QVERIFY2(buddies >= 15, qPrintable(QString::number(buddies)));
+}
+
+void TestAccountingPage::settingsRoundTrip() {
+    QTemporaryDir dir;
+    QSettings settings(dir.filePath(QStringLiteral("napkin.ini")), QSettings::IniFormat);
+    AccountingPage first;
+    first.applyPreset(*findPreset(QStringLiteral("gpt3-175b")));
+    choose(first.unitsBox(), int(ByteUnits::binary));
+    first.saveSettings(settings);
+    settings.sync();
+
+    AccountingPage second;
+    second.restoreSettings(settings);
+    const AccountingInput a = first.controls()->input(), b = second.controls()->input();
+    QCOMPARE(b.model.kind, ModelKind::transformer);
+    QCOMPARE(b.model.dModel, 12288.0);
+    QCOMPARE(b.model.layers, 96.0);
+    QCOMPARE(b.model.seq, 2048.0);
+    QCOMPARE(*b.trainingTokens, 300e9);
+    QCOMPARE(b.gpus, a.gpus);
+    QCOMPARE(b.zeroStage, 3);
+    QCOMPARE(b.recompute, Recompute::full);
+    QCOMPARE(b.optimizer, OptimizerKind::adam);
+    QCOMPARE(second.memoryChart()->byteUnits(), ByteUnits::binary);
+    QCOMPARE(second.lastResult()->parameters.total, first.lastResult()->parameters.total);
+}
+
+QTEST_MAIN(TestAccountingPage)
+#include "tst_accounting_page.moc"

@@ -1,0 +1,140 @@
+// `napkin --export FILE --page PAGE [--scenario FILE]` through the real executable: every page in every
+// format gives a valid, non-blank file; a scenario changes the picture; a bad scenario writes nothing.
+#include "app/document/scenario_file.h"
+#include "engine/scenario/scenario.h"
+
+#include <QImage>
+#include <QPainter>
+#include <QProcess>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+// Distinct colours on a coarse grid: a blank or single-colour picture has one or two.
+int colourCount(const QImage& image) {
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 5)
+        for (int x = 0; x < image.width(); x += 5)
+            colours.insert(image.pixel(x, y));
+    return static_cast<int>(colours.size());
+}
+
+struct Run {
+    int exitCode = -1;
+    QByteArray err;
+};
+
+Run runNapkin(const QStringList& args) {
+    QProcess p;
+    p.setProcessChannelMode(QProcess::SeparateChannels);
+    p.start(QStringLiteral(NAPKIN_EXECUTABLE), args);
+    if (!p.waitForFinished(60000))
+        return {};
+    return {p.exitCode(), p.readAllStandardError()};
+}
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestHeadlessExport : public QObject {
+    Q_OBJECT
+private slots:
+    void everyPageEveryFormat_data();
+    void everyPageEveryFormat();
+    void scenarioChangesThePicture();
+    void badScenarioWritesNothing();
+    void versionAndHelp();
+};
+
+void TestHeadlessExport::everyPageEveryFormat_data() {
+    QTest::addColumn<QString>("page");
+    QTest::addColumn<QString>("suffix");
+    for (const char* page : {"memory", "flops", "formats", "tensor", "benchmarks"})
+        for (const char* suffix : {"png", "svg", "pdf"})
+            QTest::addRow("%s.%s", page, suffix) << QString::fromLatin1(page) << QString::fromLatin1(suffix);
+}
+
+void TestHeadlessExport::everyPageEveryFormat() {
+    QFETCH(QString, page);
+    QFETCH(QString, suffix);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(page + QLatin1Char('.') + suffix);
+    const Run run = runNapkin({QStringLiteral("--export"), path, QStringLiteral("--page"), page,
+                               QStringLiteral("--width"), QStringLiteral("720"), QStringLiteral("--height"),
+                               QStringLiteral("480"), QStringLiteral("--scale"), QStringLiteral("2")});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QByteArray bytes = readAll(path);
+    if (suffix == QLatin1String("png")) {
+        QVERIFY(bytes.startsWith(QByteArray("\x89PNG\r\n\x1a\n", 8)));
+        const QImage image = QImage::fromData(bytes, "PNG");
+        QCOMPARE(image.size(), QSize(1440, 960)); // --scale 2: sharp on a high-DPI slide
+        QVERIFY(colourCount(image) > 3);
+    } else if (suffix == QLatin1String("svg")) {
+        QVERIFY(bytes.contains("<svg"));
+        QSvgRenderer svg(bytes);
+        QVERIFY(svg.isValid());
+        QCOMPARE(svg.viewBox().size(), QSize(720, 480));
+        QImage image(360, 240, QImage::Format_ARGB32);
+        image.fill(Qt::transparent);
+        QPainter painter(&image);
+        svg.render(&painter);
+        painter.end();
+        QVERIFY(colourCount(image) > 3);
+    } else {
+        QVERIFY(bytes.startsWith("%PDF-1."));
+        QVERIFY(bytes.trimmed().endsWith("%%EOF"));
+        QVERIFY(bytes.contains("/Type /Page"));                           // one page
+        QVERIFY(bytes.contains("/MediaBox [0 0 720.000000 480.000000]")); // the size in points
+        QVERIFY(bytes.size() > 4000);                                     // more than an empty page
+    }
+}
+
+void TestHeadlessExport::scenarioChangesThePicture() {
+    QTemporaryDir dir;
+    napkin::Scenario s;
+    s.accounting.input.gpus = 8;
+    s.accounting.input.model.parameters = 70e9; // 70B with AdamW on 8 H100s: does not fit
+    const QString scenario = dir.filePath(QStringLiteral("s.json"));
+    QCOMPARE(saveScenarioFile(s, scenario), QString());
+    const QString plain = dir.filePath(QStringLiteral("plain.svg"));
+    const QString withScenario = dir.filePath(QStringLiteral("scenario.svg"));
+    QCOMPARE(runNapkin({QStringLiteral("--export"), plain}).exitCode, 0);
+    QCOMPARE(runNapkin({QStringLiteral("--export"), withScenario, QStringLiteral("--scenario"), scenario})
+                 .exitCode,
+             0);
+    const QByteArray a = readAll(plain), b = readAll(withScenario);
+    QVERIFY(a.contains("16 GB"));   // 1e9 params × 16 B/param
+    QVERIFY(b.contains("1.12 TB")); // 70e9 × 16 B/param = 1.12e12 bytes
+    QVERIFY(b.contains("one of 8"));
+}
+
+void TestHeadlessExport::badScenarioWritesNothing() {
+    QTemporaryDir dir;
+    const QString bad = dir.filePath(QStringLiteral("bad.json"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "napkin-scenario", "version": 9})");
+    f.close();
+    const QString out = dir.filePath(QStringLiteral("out.png"));
+    const Run run = runNapkin({QStringLiteral("--export"), out, QStringLiteral("--scenario"), bad});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("--scenario") && run.err.contains("newer Napkin"), run.err.constData());
+    QVERIFY(!QFile::exists(out));
+}
+
+void TestHeadlessExport::versionAndHelp() {
+    QProcess p;
+    p.start(QStringLiteral(NAPKIN_EXECUTABLE), {QStringLiteral("--version")});
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 0);
+    QVERIFY(p.readAllStandardOutput().startsWith("napkin 0."));
+}
+
+QTEST_MAIN(TestHeadlessExport)
+#include "tst_headless_export.moc"

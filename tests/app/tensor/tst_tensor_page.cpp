@@ -1,0 +1,100 @@
+// The tensor page driven through its real controls: fields, example buttons, step list, hover.
+// With NAPKIN_SCREENSHOT_DIR set, it also writes the page as PNGs there (for eyes, not asserts).
+#include "app/tensor/tensor_page.h"
+#include "widgets/controls/stride_view.h"
+
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QtTest>
+
+class TestTensorPage : public QObject {
+    Q_OBJECT
+private slots:
+    void defaultShowsTheContiguousFix();
+    void failingExampleShowsPyTorchsMessage();
+    void typingReevaluates();
+    void hoverShowsOffsetArithmetic();
+    void screenshots();
+
+private:
+    static QPushButton* button(TensorPage& page, const QString& text) {
+        for (auto* b : page.findChildren<QPushButton*>())
+            if (b->text() == text)
+                return b;
+        return nullptr;
+    }
+};
+
+void TestTensorPage::defaultShowsTheContiguousFix() {
+    TensorPage page;
+    const auto& e = page.evaluation();
+    QVERIFY(!e.error);
+    QCOMPARE(e.steps.size(), std::size_t{4});
+    QCOMPARE(e.steps[2].bytesCopied, 24LL);
+    // the last step shows both storages: x's and the copy
+    QCOMPARE(page.strideView()->geometry().strips.size(), std::size_t{2});
+    // stepping back to the transpose shows x's storage only
+    page.findChild<QListWidget*>()->setCurrentRow(1);
+    QCOMPARE(page.strideView()->geometry().strips.size(), std::size_t{1});
+}
+
+void TestTensorPage::failingExampleShowsPyTorchsMessage() {
+    TensorPage page;
+    QPushButton* failing = button(page, QStringLiteral("Transpose → view fails"));
+    QVERIFY(failing);
+    failing->click();
+    QVERIFY(page.evaluation().error);
+    QCOMPARE(page.evaluation().error->step, 2);
+    QVERIFY(page.errorText().contains(QStringLiteral("view size is not compatible")));
+    button(page, QStringLiteral(".contiguous() fix"))->click();
+    QVERIFY(!page.evaluation().error);
+    QVERIFY(page.errorText().isEmpty());
+}
+
+void TestTensorPage::typingReevaluates() {
+    TensorPage page;
+    auto edits = page.findChildren<QLineEdit*>();
+    QLineEdit* shape = edits.at(0);
+    QLineEdit* expression = edits.at(1);
+    shape->setText(QStringLiteral("3,1"));
+    expression->setText(QStringLiteral("x.expand(3,4)"));
+    QCOMPARE(page.evaluation().steps.back().layout.stride, (std::vector<int64_t>{1, 0}));
+    shape->setText(QStringLiteral("3,x"));
+    QVERIFY(page.errorText().startsWith(QStringLiteral("Shape:")));
+}
+
+void TestTensorPage::hoverShowsOffsetArithmetic() {
+    TensorPage page;
+    page.resize(900, 700);
+    page.setExample(QStringLiteral("4,4"), QStringLiteral("x"));
+    QSignalSpy spy(page.strideView(), &StrideView::hoveredFormulaChanged);
+    page.strideView()->setHoveredIndex({1, 2});
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).toString(), QStringLiteral("(1, 2) → 1·4 + 2·1 = 6"));
+}
+
+void TestTensorPage::screenshots() {
+    const QString dir = qEnvironmentVariable("NAPKIN_SCREENSHOT_DIR");
+    if (dir.isEmpty())
+        QSKIP("set NAPKIN_SCREENSHOT_DIR to write PNGs of the page");
+    TensorPage page;
+    page.resize(1100, 760);
+    page.show();
+    QCoreApplication::processEvents(); // let the scroll area settle the view's width
+    QVERIFY(page.grab().save(dir + QStringLiteral("/tensor_page_contiguous_fix.png")));
+    page.setExample(QStringLiteral("2,3"), QStringLiteral("x.transpose(1, 0).view(2, 3)"));
+    QCoreApplication::processEvents();
+    QVERIFY(page.grab().save(dir + QStringLiteral("/tensor_page_view_error.png")));
+    page.setExample(QStringLiteral("2,4,6"), QStringLiteral("x.view(2, 4, 2, 3).transpose(1, 2)"));
+    QCoreApplication::processEvents();
+    page.strideView()->setHoveredIndex({0, 1, 2, 0});
+    QVERIFY(page.grab().save(dir + QStringLiteral("/tensor_page_head_split.png")));
+    page.setExample(QStringLiteral("3,1"), QStringLiteral("x.expand(3, 4)"));
+    QCoreApplication::processEvents();
+    page.strideView()->setHoveredIndex({2, 3});
+    QVERIFY(page.grab().save(dir + QStringLiteral("/tensor_page_expand.png")));
+}
+
+QTEST_MAIN(TestTensorPage)
+#include "tst_tensor_page.moc"

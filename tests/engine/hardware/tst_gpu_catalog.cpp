@@ -1,0 +1,98 @@
+// The GPU catalog: datasheet numbers, dense vs sparse, user-supplied GPUs.
+#include "engine/hardware/gpu_catalog.h"
+
+#include <QtTest>
+
+using namespace napkin;
+
+class TestGpuCatalog : public QObject {
+    Q_OBJECT
+private slots:
+    void builtInPeaks_data();
+    void builtInPeaks();
+    void everyGpuCitesASource();
+    void lookupIgnoresCase();
+    void sparseIsTwiceDense();
+    void customGpuIsAdded();
+    void malformedCustomGpuIsRefused_data();
+    void malformedCustomGpuIsRefused();
+};
+
+void TestGpuCatalog::builtInPeaks_data() {
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<int>("compute");
+    QTest::addColumn<double>("peak");
+    QTest::addColumn<double>("memory");
+    QTest::newRow("H100 SXM bf16 989.4 (lecture)") << "H100-SXM" << int(ComputeType::bf16) << 989.4e12 << 80e9;
+    QTest::newRow("H100 SXM fp32 67") << "H100-SXM" << int(ComputeType::fp32) << 67e12 << 80e9;
+    QTest::newRow("H100 SXM tf32 494.7") << "H100-SXM" << int(ComputeType::tf32) << 494.7e12 << 80e9;
+    QTest::newRow("H100 SXM fp8 1978.9") << "H100-SXM" << int(ComputeType::fp8) << 1978.9e12 << 80e9;
+    QTest::newRow("A100 SXM bf16 312") << "A100-SXM" << int(ComputeType::bf16) << 312e12 << 80e9;
+    QTest::newRow("A100 has no fp8") << "A100-SXM" << int(ComputeType::fp8) << 0.0 << 80e9;
+    QTest::newRow("H200 141 GB") << "H200" << int(ComputeType::bf16) << 989.4e12 << 141e9;
+}
+
+void TestGpuCatalog::builtInPeaks() {
+    QFETCH(QString, id);
+    QFETCH(int, compute);
+    QFETCH(double, peak);
+    QFETCH(double, memory);
+    const GpuSpec* gpu = GpuCatalog::builtIn().find(id.toStdString());
+    QVERIFY(gpu);
+    QCOMPARE(densePeakFlopsPerSecond(*gpu, ComputeType(compute)), peak);
+    QCOMPARE(gpu->memoryBytes, memory);
+}
+
+void TestGpuCatalog::everyGpuCitesASource() {
+    const auto& gpus = GpuCatalog::builtIn().gpus();
+    QVERIFY(gpus.size() >= 9);
+    for (const GpuSpec& gpu : gpus) {
+        QVERIFY2(gpu.source.size() > 20, gpu.id.c_str());
+        QVERIFY2(gpu.memoryBandwidthBytesPerSecond > 0, gpu.id.c_str());
+        QVERIFY2(gpu.densePeakBf16 >= gpu.densePeakTf32, gpu.id.c_str());
+    }
+}
+
+void TestGpuCatalog::lookupIgnoresCase() {
+    QVERIFY(GpuCatalog::builtIn().find("h100-sxm"));
+    QVERIFY(!GpuCatalog::builtIn().find("H100"));
+}
+
+void TestGpuCatalog::sparseIsTwiceDense() {
+    const GpuSpec& h100 = *GpuCatalog::builtIn().find("H100-SXM");
+    QCOMPARE(sparsePeakFlopsPerSecond(h100, ComputeType::bf16), 1978.8e12);
+}
+
+void TestGpuCatalog::customGpuIsAdded() {
+    GpuCatalog catalog = GpuCatalog::builtIn();
+    const std::string error = catalog.addFromJson(R"({"gpus": [{"id": "MyCard", "memory_bytes": 16e9,
+        "memory_bandwidth_bytes_per_second": 5e11, "dense_peak_flops_per_second": {"fp32": 1e13, "bf16": 5e13}}]})");
+    QVERIFY2(error.empty(), error.c_str());
+    const GpuSpec* gpu = catalog.find("mycard");
+    QVERIFY(gpu);
+    QCOMPARE(gpu->densePeakBf16, 5e13);
+    QCOMPARE(gpu->densePeakFp8, 0.0);
+    QVERIFY(!GpuCatalog::builtIn().find("MyCard")); // the built-in catalog is untouched
+}
+
+void TestGpuCatalog::malformedCustomGpuIsRefused_data() {
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<QString>("mentions");
+    QTest::newRow("not JSON") << "{gpus" << "JSON";
+    QTest::newRow("no gpus array") << "{}" << "gpus";
+    QTest::newRow("missing id") << R"({"gpus":[{"memory_bytes":1}]})" << "id";
+    QTest::newRow("negative memory") << R"({"gpus":[{"id":"x","memory_bytes":-1,"memory_bandwidth_bytes_per_second":1,"dense_peak_flops_per_second":{"fp32":1}}]})" << "memory_bytes";
+    QTest::newRow("peak is text") << R"({"gpus":[{"id":"x","memory_bytes":1,"memory_bandwidth_bytes_per_second":1,"dense_peak_flops_per_second":{"fp32":"fast"}}]})" << "fp32";
+}
+
+void TestGpuCatalog::malformedCustomGpuIsRefused() {
+    QFETCH(QString, json);
+    QFETCH(QString, mentions);
+    GpuCatalog catalog;
+    const std::string error = catalog.addFromJson(json.toStdString());
+    QVERIFY(QString::fromStdString(error).contains(mentions));
+    QVERIFY(catalog.gpus().empty());
+}
+
+QTEST_APPLESS_MAIN(TestGpuCatalog)
+#include "tst_gpu_catalog.moc"

@@ -1,0 +1,72 @@
+// Formatting numbers for formulas and for people.
+#include "engine/numerics/quantity_format.h"
+
+#include <QtTest>
+
+using namespace napkin;
+
+class TestQuantityFormat : public QObject {
+    Q_OBJECT
+private slots:
+    void numbers_data();
+    void numbers();
+    void bytes_data();
+    void bytes();
+    void flops();
+    void exact();
+};
+
+void TestQuantityFormat::exact() {
+    QCOMPARE(QString::fromStdString(formatExact(124439808)), QString("124439808"));
+    QCOMPARE(QString::fromStdString(formatExact(175e9)), QString("175000000000"));
+    QCOMPARE(QString::fromStdString(formatExact(0.5)), QString("0.5"));
+}
+
+void TestQuantityFormat::numbers_data() {
+    QTest::addColumn<double>("value");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("small whole") << 496.0 << "496";
+    QTest::newRow("large") << 6.3e24 << "6.30e24";
+    QTest::newRow("70e9") << 70e9 << "7.00e10";
+    QTest::newRow("fraction") << 143.94114 << "143.9";
+    QTest::newRow("tiny") << 1e-8 << "1.00e-8";
+    QTest::newRow("negative large") << -2.5e7 << "-2.50e7";
+    QTest::newRow("half") << 0.5 << "0.5";
+    QTest::newRow("fraction above 1e4") << 147396.4 << "1.47e5";
+    QTest::newRow("fraction rounding up to 1e4") << 9999.5 << "1.00e4";
+    QTest::newRow("fraction below 1e4") << 1234.56 << "1235";
+    QTest::newRow("whole above 1e4") << 147396.0 << "147396";
+}
+
+void TestQuantityFormat::numbers() {
+    QFETCH(double, value);
+    QFETCH(QString, text);
+    QCOMPARE(QString::fromStdString(formatNumber(value)), text);
+}
+
+void TestQuantityFormat::bytes_data() {
+    QTest::addColumn<double>("bytes");
+    QTest::addColumn<bool>("binary");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("4×8 fp32 tensor") << 128.0 << false << "128 B";
+    QTest::newRow("GPT-3 FFN matrix: 2304 MiB = 2.25 GiB") << 12288.0 * 4 * 12288 * 4 << true << "2.25 GiB";
+    QTest::newRow("2304 MiB shown as MiB below 1 GiB") << 1023.0 * 1024 * 1024 << true << "1023 MiB";
+    QTest::newRow("H100 80 GB") << 80e9 << false << "80 GB";
+    QTest::newRow("80 GB in GiB") << 80e9 << true << "74.51 GiB";
+}
+
+void TestQuantityFormat::bytes() {
+    QFETCH(double, bytes);
+    QFETCH(bool, binary);
+    QFETCH(QString, text);
+    QCOMPARE(QString::fromStdString(formatBytes(bytes, binary ? ByteUnits::binary : ByteUnits::decimal)), text);
+}
+
+void TestQuantityFormat::flops() {
+    QCOMPARE(QString::fromStdString(formatFlops(989.4e12, true)), QString("989.4 TFLOP/s"));
+    QCOMPARE(QString::fromStdString(formatFlops(432)), QString("432 FLOPs"));
+    QCOMPARE(QString::fromStdString(formatFlops(6.3e24)), QString("6.30e24 FLOPs"));
+}
+
+QTEST_APPLESS_MAIN(TestQuantityFormat)
+#include "tst_quantity_format.moc"

@@ -1,0 +1,393 @@
+// Scenario files: every field survives a write/read round trip, older versions migrate, and malformed,
+// truncated or future-version files are refused with a message that says what and where.
+#include "engine/scenario/scenario.h"
+
+#include <QFile>
+#include <QtTest>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+using namespace napkin;
+
+namespace {
+
+// Every field away from its default, so that a field the writer or reader forgets fails the test.
+Scenario everyFieldChanged() {
+    Scenario s;
+    s.page = ScenarioPage::tensor;
+    AccountingInput& in = s.accounting.input;
+    in.model.kind = ModelKind::transformer;
+    in.model.parameters = 7e10;
+    in.model.dim = 1024;
+    in.model.layers = 48;
+    in.model.out = 17;
+    in.model.dModel = 1600;
+    in.model.heads = 25;
+    in.model.vocab = 50000;
+    in.model.seq = 2048;
+    in.model.ffnMult = 2.5;
+    in.batch = 16384;
+    in.trainingTokens.reset();
+    s.accounting.tokensShown = 1.5e13;
+    in.precision = PrecisionRecipe::mixedBf16;
+    in.fp32Gradients = true;
+    in.optimizer = OptimizerKind::rmsprop;
+    in.gpu = "A100-SXM";
+    in.gpus = 1024;
+    in.mfu = 0.37;
+    in.zeroStage = 3;
+    in.recompute = Recompute::selective;
+    in.attention = AttentionMask::full;
+    s.accounting.binaryUnits = true;
+    s.accounting.preset = "gpt2-small";
+    s.formats.value = 3.140625; // what the pinned bf16 pattern holds
+    s.formats.saturate = true;
+    s.formats.tensorShape = "12288*4, 12288";
+    s.formats.pinnedFormat = FloatFormat::bf16;
+    s.formats.pinnedBits = 0x4049;
+    s.tensor.shape = "2,4,6";
+    s.tensor.dtype = "bf16";
+    s.tensor.expression = "x.view(2, 4, 2, 3).transpose(1, 2)";
+    s.tensor.step = 1;
+    s.benchmarks.device = "cuda";
+    s.benchmarks.dtypes = {BenchDtype::bf16, BenchDtype::fp16};
+    s.benchmarks.sizes = "64, 96";
+    s.benchmarks.dim = 512;
+    s.benchmarks.layers = 8;
+    s.benchmarks.batch = 32;
+    s.benchmarks.steps = 75;
+    s.benchmarks.optimizer = OptimizerKind::adam;
+    TrainingScenario& t = s.training;
+    t.lesson = TrainingLesson::mixedPrecision;
+    t.init = {2048, 64, 1000000};
+    t.determinism.datasetSeed = 7;
+    t.determinism.steps = 2000;
+    t.determinism.initSeed[0] = 3;
+    t.determinism.initSeed[1] = 4;
+    t.determinism.dataSeed[0] = 5;
+    t.determinism.dataSeed[1] = 6;
+    t.data.path = "/data/fineweb/train-ü.bin";
+    t.data.tokenType = "int32";
+    t.data.demoMegabytes = 4000;
+    t.data.batch = 512;
+    t.data.context = 8192;
+    t.data.batches = 10000;
+    t.data.seed = 99;
+    t.mixedPrecision.steps = 10;
+    return s;
+}
+
+std::string file(const std::string& body) {
+    return R"({"format": "napkin-scenario", "version": 2)" + body + "}";
+}
+
+} // namespace
+
+class TestScenario : public QObject {
+    Q_OBJECT
+private slots:
+    void roundTripKeepsEveryField();
+    void roundTripKeepsNonFiniteValues_data();
+    void roundTripKeepsNonFiniteValues();
+    void emptyFileGetsFreshWindowDefaults();
+    void writtenFileIsVersioned();
+    void version1Migrates();
+    void version2WithoutTrainingGetsDefaults();
+    void trainingLessonNames();
+    void refused_data();
+    void refused();
+    void everyTruncationIsRefused();
+    void unknownKeysWarnButLoad();
+    void pinnedPatternSetsTheValue();
+};
+
+void TestScenario::roundTripKeepsEveryField() {
+    const Scenario s = everyFieldChanged();
+    QVERIFY(!(s == Scenario{})); // the fixture really changes something
+    const ScenarioParse back = parseScenario(writeScenario(s));
+    QVERIFY2(back.ok(), back.error.c_str());
+    QCOMPARE(back.fileVersion, kScenarioFormatVersion);
+    QVERIFY(back.warnings.empty());
+    // Field by field first, so that a failure names the field; then the whole struct.
+    QCOMPARE(back.scenario->accounting.input.model, s.accounting.input.model);
+    QCOMPARE(back.scenario->accounting.input, s.accounting.input);
+    QCOMPARE(back.scenario->accounting, s.accounting);
+    QCOMPARE(back.scenario->formats, s.formats);
+    QCOMPARE(back.scenario->tensor, s.tensor);
+    QCOMPARE(back.scenario->benchmarks, s.benchmarks);
+    QCOMPARE(back.scenario->training.lesson, s.training.lesson);
+    QCOMPARE(back.scenario->training.init, s.training.init);
+    QCOMPARE(back.scenario->training.determinism, s.training.determinism);
+    QCOMPARE(back.scenario->training.data, s.training.data);
+    QCOMPARE(back.scenario->training.mixedPrecision, s.training.mixedPrecision);
+    QCOMPARE(back.scenario->training, s.training);
+    QVERIFY(*back.scenario == s);
+}
+
+void TestScenario::roundTripKeepsNonFiniteValues_data() {
+    QTest::addColumn<double>("value");
+    QTest::newRow("+inf") << std::numeric_limits<double>::infinity();
+    QTest::newRow("-inf") << -std::numeric_limits<double>::infinity();
+    QTest::newRow("nan") << std::numeric_limits<double>::quiet_NaN();
+    QTest::newRow("smallest subnormal double") << 4.9406564584124654e-324;
+    QTest::newRow("-0") << -0.0;
+    QTest::newRow("0.1 exactly as typed") << 0.1;
+}
+
+void TestScenario::roundTripKeepsNonFiniteValues() {
+    QFETCH(double, value);
+    Scenario s;
+    s.formats.value = value;
+    const ScenarioParse back = parseScenario(writeScenario(s));
+    QVERIFY2(back.ok(), back.error.c_str());
+    const double got = back.scenario->formats.value;
+    if (std::isnan(value)) {
+        QVERIFY(std::isnan(got));
+    } else {
+        QCOMPARE(got, value);
+        QCOMPARE(std::signbit(got), std::signbit(value));
+    }
+}
+
+void TestScenario::emptyFileGetsFreshWindowDefaults() {
+    const ScenarioParse p = parseScenario(file(""));
+    QVERIFY2(p.ok(), p.error.c_str());
+    QVERIFY(*p.scenario == Scenario{});
+    QCOMPARE(p.scenario->accounting.input.model.dModel, 768.0); // GPT-2 small, as a fresh page shows
+    QCOMPARE(*p.scenario->accounting.input.trainingTokens, 20e9);
+}
+
+void TestScenario::writtenFileIsVersioned() {
+    const std::string text = writeScenario(Scenario{});
+    QVERIFY(text.find("\"format\": \"napkin-scenario\"") != std::string::npos);
+    QVERIFY(text.find("\"version\": " + std::to_string(kScenarioFormatVersion)) != std::string::npos);
+    QVERIFY(text.ends_with("}\n"));
+}
+
+// Version 1 held the accounting page only, keyed as the settings were; "tokens": 0 meant no totals.
+void TestScenario::version1Migrates() {
+    const std::string v1 = R"({"format": "napkin-scenario", "version": 1, "accounting": {
+        "model": "cruncher", "params": 5000, "dim": 8, "layers": 3, "dModel": 512, "ffnMult": 2,
+        "batch": 2, "tokens": 0, "precision": "fp16", "fp32Gradients": true, "optimizer": "adagrad",
+        "gpu": "H200", "gpus": 8, "mfu": 0.4, "zero": 2, "recompute": "full", "attention": "full", "units": 1}})";
+    const ScenarioParse p = parseScenario(v1);
+    QVERIFY2(p.ok(), p.error.c_str());
+    QCOMPARE(p.fileVersion, 1);
+    const AccountingScenario& a = p.scenario->accounting;
+    QCOMPARE(a.input.model.kind, ModelKind::cruncher);
+    QCOMPARE(a.input.model.parameters, 5000.0);
+    QCOMPARE(a.input.model.dim, 8.0);
+    QCOMPARE(a.input.model.layers, 3.0);
+    QCOMPARE(a.input.model.dModel, 512.0);
+    QCOMPARE(a.input.model.ffnMult, 2.0);
+    QCOMPARE(a.input.batch, 2.0);
+    QVERIFY(!a.input.trainingTokens.has_value());
+    QCOMPARE(a.input.precision, PrecisionRecipe::fp16);
+    QVERIFY(a.input.fp32Gradients);
+    QCOMPARE(a.input.optimizer, OptimizerKind::adagrad);
+    QCOMPARE(a.input.gpu, std::string("H200"));
+    QCOMPARE(a.input.gpus, 8.0);
+    QCOMPARE(a.input.mfu, 0.4);
+    QCOMPARE(a.input.zeroStage, 2);
+    QCOMPARE(a.input.recompute, Recompute::full);
+    QCOMPARE(a.input.attention, AttentionMask::full);
+    QVERIFY(a.binaryUnits);
+    // Pages version 1 did not have keep a fresh window's state.
+    QVERIFY(p.scenario->formats == FormatsScenario{});
+    QVERIFY(p.scenario->tensor == TensorScenario{});
+    QVERIFY(p.scenario->benchmarks == BenchmarksScenario{});
+
+    const ScenarioParse withTokens =
+        parseScenario(R"({"format": "napkin-scenario", "version": 1, "accounting": {"tokens": 15e12}})");
+    QVERIFY2(withTokens.ok(), withTokens.error.c_str());
+    QCOMPARE(*withTokens.scenario->accounting.input.trainingTokens, 15e12);
+}
+
+// Files written before the Training tab was saved are version 2 without "training": its panels open
+// as a fresh window shows them, and the other sections as written.
+void TestScenario::version2WithoutTrainingGetsDefaults() {
+    QFile seed(QFINDTESTDATA("../../fuzz/corpus/fuzz_scenario/v2-defaults.json"));
+    QVERIFY(seed.open(QIODevice::ReadOnly));
+    const std::string text = seed.readAll().toStdString();
+    QVERIFY(text.find("\"training\"") == std::string::npos); // the seed predates the section
+    std::string changed = text;
+    changed.replace(changed.find("\"steps\": 50"), 12, "\"steps\": 77");
+    const ScenarioParse p = parseScenario(changed);
+    QVERIFY2(p.ok(), p.error.c_str());
+    QVERIFY(p.warnings.empty());
+    QCOMPARE(p.fileVersion, 2);
+    QCOMPARE(p.scenario->benchmarks.steps, 77L);
+    QVERIFY(p.scenario->training == TrainingScenario{});
+    QCOMPARE(p.scenario->training.init.dim, 256L); // the slider's fresh D
+    QCOMPARE(p.scenario->training.mixedPrecision.steps, 300L);
+    QCOMPARE(p.scenario->training.data.path, std::string()); // the demo file
+    // A partial section: what is there applies, the rest stays fresh.
+    const ScenarioParse partial = parseScenario(file(R"(, "training": {"init": {"layers": 3}})"));
+    QVERIFY2(partial.ok(), partial.error.c_str());
+    TrainingScenario want;
+    want.init.layers = 3;
+    QCOMPARE(partial.scenario->training, want);
+}
+
+void TestScenario::trainingLessonNames() {
+    for (TrainingLesson l : {TrainingLesson::init, TrainingLesson::determinism, TrainingLesson::data,
+                             TrainingLesson::mixedPrecision})
+        QCOMPARE(trainingLessonFromName(trainingLessonName(l)), std::optional<TrainingLesson>(l));
+    QVERIFY(!trainingLessonFromName("Init").has_value());
+}
+
+void TestScenario::refused_data() {
+    QTest::addColumn<std::string>("text");
+    QTest::addColumn<QString>("message"); // a part of the expected message
+    QTest::newRow("empty") << std::string() << "not valid JSON";
+    QTest::newRow("garbage") << std::string("\x89PNG\r\n\x1a\n garbage") << "not valid JSON";
+    QTest::newRow("truncated") << std::string(
+                                      R"({"format": "napkin-scenario", "version": 2, "accounting": {"mfu)")
+                               << "not valid JSON";
+    QTest::newRow("array") << std::string("[1, 2]") << "not an object";
+    QTest::newRow("no format") << std::string(R"({"version": 2})") << "\"format\"";
+    QTest::newRow("other format") << std::string(R"({"format": "jupyter", "version": 2})")
+                                  << "not a Napkin scenario";
+    QTest::newRow("no version") << std::string(R"({"format": "napkin-scenario"})")
+                                << "\"version\" is missing";
+    QTest::newRow("version as text") << std::string(R"({"format": "napkin-scenario", "version": "2"})")
+                                     << "\"version\"";
+    QTest::newRow("version 2.5") << std::string(R"({"format": "napkin-scenario", "version": 2.5})")
+                                 << "\"version\"";
+    QTest::newRow("version 0") << std::string(R"({"format": "napkin-scenario", "version": 0})")
+                               << "1 or more";
+    QTest::newRow("future version") << std::string(R"({"format": "napkin-scenario", "version": 3})")
+                                    << "newer Napkin (format version 3)";
+    QTest::newRow("far future version")
+        << std::string(R"({"format": "napkin-scenario", "version": 99999999999})") << "newer Napkin";
+    QTest::newRow("section not object") << file(R"(, "accounting": 5)") << "accounting: must be an object";
+    QTest::newRow("mfu above 1") << file(R"(, "accounting": {"mfu": 2})")
+                                 << "accounting.mfu: must be from 0.01 to 1";
+    QTest::newRow("mfu as text") << file(R"(, "accounting": {"mfu": "0.5"})")
+                                 << "accounting.mfu: must be a number";
+    QTest::newRow("mfu overflows") << file(R"(, "accounting": {"mfu": 1e999})") << "number overflow";
+    QTest::newRow("negative batch") << file(R"(, "accounting": {"batch": -1})") << "accounting.batch";
+    QTest::newRow("unknown gpu") << file(R"(, "accounting": {"gpu": "Z80"})")
+                                 << "accounting.gpu: unknown value 'Z80'";
+    QTest::newRow("unknown kind") << file(R"(, "accounting": {"model": {"kind": "rnn"}})")
+                                  << "accounting.model.kind: unknown value 'rnn'";
+    QTest::newRow("model not object")
+        << file(R"(, "accounting": {"model": "dense"})") << "accounting.model: must be an object";
+    QTest::newRow("zero 1.5") << file(R"(, "accounting": {"zero": 1.5})") << "accounting.zero";
+    QTest::newRow("zero 4") << file(R"(, "accounting": {"zero": 4})") << "accounting.zero";
+    QTest::newRow("units") << file(R"(, "accounting": {"units": "KB"})") << "accounting.units";
+    QTest::newRow("unknown page") << file(R"(, "page": "settings")") << "page: unknown value";
+    QTest::newRow("value not a number") << file(R"(, "formats": {"value": "abc"})") << "formats.value";
+    QTest::newRow("value a list") << file(R"(, "formats": {"value": [1]})") << "formats.value";
+    QTest::newRow("pinned without bits")
+        << file(R"(, "formats": {"pinned": {"format": "fp16"}})") << "formats.pinned";
+    QTest::newRow("pinned bits too big")
+        << file(R"(, "formats": {"pinned": {"format": "fp16", "bits": 4294967296}})")
+        << "formats.pinned.bits";
+    QTest::newRow("tensor dtype") << file(R"(, "tensor": {"dtype": "fp128"})") << "tensor.dtype";
+    QTest::newRow("tensor step") << file(R"(, "tensor": {"step": -2})") << "tensor.step";
+    QTest::newRow("dtypes not list") << file(R"(, "benchmarks": {"dtypes": "fp32"})") << "benchmarks.dtypes";
+    QTest::newRow("dtypes unknown") << file(R"(, "benchmarks": {"dtypes": ["fp32", 7]})")
+                                    << "benchmarks.dtypes: unknown type 7";
+    QTest::newRow("bench dim 0") << file(R"(, "benchmarks": {"dim": 0})") << "benchmarks.dim";
+    QTest::newRow("bench steps 1.5") << file(R"(, "benchmarks": {"steps": 1.5})")
+                                     << "benchmarks.steps: must be a whole";
+    QTest::newRow("training not object") << file(R"(, "training": [])") << "training: must be an object";
+    QTest::newRow("lesson unknown") << file(R"(, "training": {"lesson": "dropout"})")
+                                    << "training.lesson: unknown value 'dropout'";
+    QTest::newRow("init dim 2") << file(R"(, "training": {"init": {"dim": 2}})")
+                                << "training.init.dim: must be from 4 to 2048";
+    QTest::newRow("init dim 4096") << file(R"(, "training": {"init": {"dim": 4096}})")
+                                   << "training.init.dim: must be from 4 to 2048";
+    QTest::newRow("init dim 100") << file(R"(, "training": {"init": {"dim": 100}})")
+                                  << "training.init.dim: must be a power of two from 4 to 2048";
+    QTest::newRow("init layers 65") << file(R"(, "training": {"init": {"layers": 65}})")
+                                    << "training.init.layers: must be from 1 to 64";
+    QTest::newRow("init seed -1") << file(R"(, "training": {"init": {"seed": -1}})")
+                                  << "training.init.seed: must be from 0 to 1000000";
+    QTest::newRow("init seed 0.5") << file(R"(, "training": {"init": {"seed": 0.5}})")
+                                   << "training.init.seed: must be a whole number";
+    QTest::newRow("determinism steps 9") << file(R"(, "training": {"determinism": {"steps": 9}})")
+                                         << "training.determinism.steps: must be from 10 to 2000";
+    QTest::newRow("determinism dataset seed")
+        << file(R"(, "training": {"determinism": {"dataset_seed": 1000001}})")
+        << "training.determinism.dataset_seed: must be from 0 to 1000000";
+    QTest::newRow("run b data seed") << file(
+                                            R"(, "training": {"determinism": {"run_b": {"data_seed": "2"}}})")
+                                     << "training.determinism.run_b.data_seed: must be a number";
+    QTest::newRow("run a not object") << file(R"(, "training": {"determinism": {"run_a": 1}})")
+                                      << "training.determinism.run_a: must be an object";
+    QTest::newRow("data token type") << file(R"(, "training": {"data": {"token_type": "int64"}})")
+                                     << "training.data.token_type: unknown value 'int64'";
+    QTest::newRow("data path not text")
+        << file(R"(, "training": {"data": {"path": 5}})") << "training.data.path: must be a string";
+    QTest::newRow("data batch 513") << file(R"(, "training": {"data": {"batch": 513}})")
+                                    << "training.data.batch: must be from 1 to 512";
+    QTest::newRow("data context 0") << file(R"(, "training": {"data": {"context": 0}})")
+                                    << "training.data.context: must be from 1 to 8192";
+    QTest::newRow("data batches") << file(R"(, "training": {"data": {"batches": 10001}})")
+                                  << "training.data.batches: must be from 1 to 10000";
+    QTest::newRow("data megabytes") << file(R"(, "training": {"data": {"demo_megabytes": 0}})")
+                                    << "training.data.demo_megabytes: must be from 1 to 4000";
+    QTest::newRow("data seed") << file(R"(, "training": {"data": {"seed": 1e7}})")
+                               << "training.data.seed: must be from 0 to 1000000";
+    QTest::newRow("mixed steps 5001") << file(R"(, "training": {"mixed_precision": {"steps": 5001}})")
+                                      << "training.mixed_precision.steps: must be from 10 to 5000";
+    QTest::newRow("text too long") << file(R"(, "tensor": {"expression": ")" + std::string(5000, 'x') + "\"}")
+                                   << "tensor.expression: is longer";
+    QTest::newRow("deep nesting") << std::string(100000, '[') << "not valid JSON";
+    QTest::newRow("over 1 MiB") << file(R"(, "pad": ")" + std::string(kScenarioMaxBytes, ' ') + "\"")
+                                << "larger than 1 MiB";
+    QTest::newRow("v1 tokens 5")
+        << std::string(R"({"format": "napkin-scenario", "version": 1, "accounting": {"tokens": 5}})")
+        << "accounting.tokens";
+}
+
+void TestScenario::refused() {
+    QFETCH(std::string, text);
+    QFETCH(QString, message);
+    const ScenarioParse p = parseScenario(text);
+    QVERIFY(!p.ok());
+    QVERIFY2(QString::fromStdString(p.error).contains(message), p.error.c_str());
+    QVERIFY(p.warnings.empty());
+}
+
+// A crash during an old-style write leaves a prefix of the file: every prefix must be refused cleanly.
+void TestScenario::everyTruncationIsRefused() {
+    const std::string text = writeScenario(everyFieldChanged());
+    const std::size_t lastBrace = text.rfind('}');
+    for (std::size_t n = 0; n < lastBrace; ++n) {
+        const ScenarioParse p = parseScenario(std::string_view(text).substr(0, n));
+        if (p.ok())
+            QFAIL(qPrintable(QStringLiteral("a prefix of %1 bytes was accepted").arg(n)));
+        QVERIFY(!p.error.empty());
+    }
+}
+
+void TestScenario::unknownKeysWarnButLoad() {
+    const ScenarioParse p =
+        parseScenario(file(R"(, "colour": "red", "tensor": {"shape": "4,4", "zoom": 2})"));
+    QVERIFY2(p.ok(), p.error.c_str());
+    QCOMPARE(p.scenario->tensor.shape, std::string("4,4"));
+    QCOMPARE(p.warnings.size(), std::size_t(2));
+    QCOMPARE(QString::fromStdString(p.warnings[0]), QStringLiteral("colour: unknown key, ignored"));
+    QCOMPARE(QString::fromStdString(p.warnings[1]), QStringLiteral("tensor.zoom: unknown key, ignored"));
+}
+
+// The page shows a pinned pattern's value; a hand-edited file whose value disagrees gets the pattern's.
+void TestScenario::pinnedPatternSetsTheValue() {
+    const ScenarioParse p =
+        parseScenario(file(R"(, "formats": {"value": 5, "pinned": {"format": "fp16", "bits": 15360}})"));
+    QVERIFY2(p.ok(), p.error.c_str());
+    QCOMPARE(p.scenario->formats.value, 1.0); // fp16 0x3c00
+    QCOMPARE(p.scenario->formats.pinnedBits, std::uint32_t(0x3c00));
+    const ScenarioParse masked =
+        parseScenario(file(R"(, "formats": {"pinned": {"format": "fp8-e4m3", "bits": 65535}})"));
+    QVERIFY2(masked.ok(), masked.error.c_str());
+    QCOMPARE(masked.scenario->formats.pinnedBits, std::uint32_t(0xff)); // 8 bits kept
+}
+
+QTEST_GUILESS_MAIN(TestScenario)
+#include "tst_scenario.moc"

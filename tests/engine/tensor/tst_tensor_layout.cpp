@@ -1,0 +1,192 @@
+// Strided layout and PyTorch's view rules, checked against the strides and offsets PyTorch reports.
+#include "engine/tensor/tensor_layout.h"
+#include "engine/tensor/tensor_ops.h"
+#include "tensor_test_support.h"
+
+#include <QtTest>
+
+using namespace napkin;
+
+namespace {
+TensorLayout strided(const QString& shape, const QString& stride, int64_t offset = 0) {
+    TensorLayout t;
+    t.shape = ints(shape);
+    t.stride = ints(stride);
+    t.offset = offset;
+    t.storageElements = 64;
+    return t;
+}
+} // namespace
+
+class TestTensorLayout : public QObject {
+    Q_OBJECT
+private slots:
+    void storageOffset_data();
+    void storageOffset();
+    void contiguity_data();
+    void contiguity();
+    void viewStrides_data();
+    void viewStrides();
+    void inferSizeErrors_data();
+    void inferSizeErrors();
+    void dimensionOutOfRange();
+    void elementOffsetsRowMajor();
+    void copiesAndViews();
+    void dtypeSizes_data();
+    void dtypeSizes();
+};
+
+void TestTensorLayout::storageOffset_data() {
+    QTest::addColumn<QString>("shape");
+    QTest::addColumn<QString>("index");
+    QTest::addColumn<qlonglong>("expected");
+    QTest::addColumn<QString>("formula");
+    QTest::newRow("4x4 element (1,2)") << "4,4" << "1,2" << 6LL << "1·4 + 2·1 = 6";
+    QTest::newRow("2x3 element (1,0)") << "2,3" << "1,0" << 3LL << "1·3 + 0·1 = 3";
+    QTest::newRow("2x3x4 element (1,2,3)") << "2,3,4" << "1,2,3" << 23LL << "1·12 + 2·4 + 3·1 = 23";
+}
+
+void TestTensorLayout::storageOffset() {
+    QFETCH(QString, shape);
+    QFETCH(QString, index);
+    QFETCH(qlonglong, expected);
+    QFETCH(QString, formula);
+    const TensorLayout t = freshTensor(ints(shape), 4, 0);
+    QCOMPARE(storageOffsetOf(t, ints(index)), expected);
+    QCOMPARE(QString::fromStdString(storageOffsetFormula(t, ints(index))), formula);
+}
+
+void TestTensorLayout::contiguity_data() {
+    QTest::addColumn<QString>("shape");
+    QTest::addColumn<QString>("stride");
+    QTest::addColumn<bool>("contiguous");
+    QTest::addColumn<bool>("dense");
+    QTest::newRow("row-major 2x3") << "2,3" << "3,1" << true << true;
+    QTest::newRow("transposed 3x2") << "3,2" << "1,3" << false << true;
+    QTest::newRow("size-1 dim ignores its stride") << "1,3" << "99,1" << true << true;
+    QTest::newRow("no elements is contiguous") << "0,3" << "1,7" << true << true;
+    QTest::newRow("expanded (3,4) stride (1,0)") << "3,4" << "1,0" << false << false;
+    QTest::newRow("column x[:,1] of 2x3") << "2" << "3" << false << false;
+    QTest::newRow("every other column") << "2,3" << "6,2" << false << false;
+    QTest::newRow("head split (2,2,4,3)") << "2,2,4,3" << "24,3,6,1" << false << true;
+}
+
+void TestTensorLayout::contiguity() {
+    QFETCH(QString, shape);
+    QFETCH(QString, stride);
+    QFETCH(bool, contiguous);
+    QFETCH(bool, dense);
+    const TensorLayout t = strided(shape, stride);
+    QCOMPARE(isContiguous(t), contiguous);
+    QCOMPARE(isNonOverlappingAndDense(t), dense);
+}
+
+void TestTensorLayout::viewStrides_data() {
+    QTest::addColumn<QString>("shape");
+    QTest::addColumn<QString>("stride");
+    QTest::addColumn<QString>("newShape");
+    QTest::addColumn<bool>("possible");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("contiguous 2x3 → 3x2") << "2,3" << "3,1" << "3,2" << true << "2,1";
+    QTest::newRow("transposed → 2x3 fails") << "3,2" << "1,3" << "2,3" << false << "";
+    QTest::newRow("transposed → 3,2,1 splits nothing") << "3,2" << "1,3" << "3,2,1" << true << "1,3,3";
+    QTest::newRow("expanded → 12 fails") << "3,4" << "1,0" << "12" << false << "";
+    QTest::newRow("expanded → 3,2,2") << "3,4" << "1,0" << "3,2,2" << true << "1,0,0";
+    QTest::newRow("head split of (2,4,6)") << "2,4,6" << "24,6,1" << "2,4,2,3" << true << "24,6,3,1";
+    QTest::newRow("sliced x[:, :4] of 4x6 → 16 fails") << "4,4" << "6,1" << "16" << false << "";
+    QTest::newRow("sliced x[:, :4] of 4x6 → 4,2,2") << "4,4" << "6,1" << "4,2,2" << true << "6,2,1";
+    QTest::newRow("0-d → 1,1") << "" << "" << "1,1" << true << "1,1";
+}
+
+void TestTensorLayout::viewStrides() {
+    QFETCH(QString, shape);
+    QFETCH(QString, stride);
+    QFETCH(QString, newShape);
+    QFETCH(bool, possible);
+    QFETCH(QString, expected);
+    const auto strides = napkin::viewStrides(ints(shape), ints(stride), ints(newShape));
+    QCOMPARE(strides.has_value(), possible);
+    if (possible)
+        QCOMPARE(text(*strides), expected);
+}
+
+void TestTensorLayout::inferSizeErrors_data() {
+    QTest::addColumn<QString>("sizes");
+    QTest::addColumn<qlonglong>("numel");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("2x4 of 6") << "2,4" << 6LL << "shape '[2, 4]' is invalid for input of size 6";
+    QTest::newRow("-1,4 of 6") << "-1,4" << 6LL << "shape '[-1, 4]' is invalid for input of size 6";
+    QTest::newRow("two -1") << "-1,-1" << 6LL << "only one dimension can be inferred";
+    QTest::newRow("negative size") << "-2,3" << 6LL << "invalid shape dimension -2";
+    QTest::newRow("ambiguous -1 of 0")
+        << "-1,0" << 0LL
+        << "cannot reshape tensor of 0 elements into shape [-1, 0] because the unspecified dimension size -1 can be "
+           "any value and is ambiguous";
+}
+
+void TestTensorLayout::inferSizeErrors() {
+    QFETCH(QString, sizes);
+    QFETCH(qlonglong, numel);
+    QFETCH(QString, message);
+    std::string error;
+    QVERIFY(!inferSize(ints(sizes), numel, &error));
+    QCOMPARE(QString::fromStdString(error), message);
+}
+
+void TestTensorLayout::dimensionOutOfRange() {
+    const TensorLayout x = freshTensor({2, 3}, 4, 0);
+    const TensorOpResult r = transpose(x, 0, 2);
+    QCOMPARE(QString::fromStdString(r.error),
+             QStringLiteral("Dimension out of range (expected to be in range of [-2, 1], but got 2)"));
+    QCOMPARE(text(transpose(x, -1, -2).layout.stride), QStringLiteral("1,3"));
+}
+
+void TestTensorLayout::elementOffsetsRowMajor() {
+    const TensorLayout xt = transpose(freshTensor({2, 3}, 4, 0), 1, 0).layout;
+    QCOMPARE(text(*elementOffsets(xt)), QStringLiteral("0,3,1,4,2,5"));
+    const TensorLayout column = indexSelect(freshTensor({2, 3}, 4, 0), 1, 1).layout;
+    QCOMPARE(text(*elementOffsets(column)), QStringLiteral("1,4"));
+    QVERIFY(!elementOffsets(freshTensor({100, 100}, 4, 0), 1000));
+}
+
+void TestTensorLayout::copiesAndViews() {
+    const TensorLayout x = freshTensor({2, 3}, 4, 0);
+    const TensorLayout xt = transpose(x, 1, 0).layout;
+    // contiguous() of a contiguous tensor is the tensor itself
+    QVERIFY(!contiguous(x, 7).copied);
+    QCOMPARE(contiguous(x, 7).layout.storageId, 0);
+    // ... of a transposed one, a copy with row-major strides in new storage
+    const TensorOpResult c = contiguous(xt, 7);
+    QVERIFY(c.copied);
+    QCOMPARE(c.layout.storageId, 7);
+    QCOMPARE(text(c.layout.stride), QStringLiteral("2,1"));
+    QCOMPARE(c.layout.storageBytes(), 24LL);
+    // clone keeps the strides of a dense permutation
+    QCOMPARE(text(clone(xt, 8).layout.stride), QStringLiteral("1,3"));
+    // reshape: a view when possible, else a copy
+    QVERIFY(!reshape(x, {3, 2}, 9).copied);
+    QVERIFY(reshape(xt, {6}, 9).copied);
+}
+
+void TestTensorLayout::dtypeSizes_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<qlonglong>("bytes");
+    QTest::newRow("fp32") << "fp32" << 4LL;
+    QTest::newRow("fp16") << "fp16" << 2LL;
+    QTest::newRow("bf16") << "bf16" << 2LL;
+    QTest::newRow("fp8") << "fp8" << 1LL;
+    QTest::newRow("fp64") << "fp64" << 8LL;
+    QTest::newRow("int64") << "int64" << 8LL;
+}
+
+void TestTensorLayout::dtypeSizes() {
+    QFETCH(QString, name);
+    QFETCH(qlonglong, bytes);
+    const auto dtype = tensorDTypeFromName(name.toStdString());
+    QVERIFY(dtype);
+    QCOMPARE(dtype->bytes, bytes);
+    QVERIFY(!tensorDTypeFromName("fp31"));
+}
+
+QTEST_APPLESS_MAIN(TestTensorLayout)
+#include "tst_tensor_layout.moc"

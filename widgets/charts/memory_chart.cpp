@@ -1,0 +1,232 @@
+#include "widgets/charts/memory_chart.h"
+#include "widgets/charts/plot_palette.h"
+
+#include <QEvent>
+#include <QMouseEvent>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+constexpr double kBarX = 1.0;
+constexpr double kBarWidth = 0.6;
+
+// Tick labels in bytes with human units, and tick steps that are round in those units (so a GiB
+// axis shows 10 GiB, 20 GiB, … rather than 10.74 GB multiples).
+class ByteAxisTicker : public QCPAxisTicker {
+public:
+    napkin::ByteUnits units = napkin::ByteUnits::decimal;
+
+protected:
+    double unitFor(double bytes) const {
+        const double step = units == napkin::ByteUnits::decimal ? 1000.0 : 1024.0;
+        double unit = 1;
+        while (bytes / unit >= step && unit < 1e18)
+            unit *= step;
+        return unit;
+    }
+    double getTickStep(const QCPRange& range) override {
+        const double unit = unitFor(std::max(std::fabs(range.upper), std::fabs(range.lower)));
+        return QCPAxisTicker::getTickStep(QCPRange(range.lower / unit, range.upper / unit)) * unit;
+    }
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+        if (std::fabs(tick) < 0.5)
+            return QStringLiteral("0");
+        return QString::fromStdString(napkin::formatBytes(tick, units));
+    }
+};
+
+const std::array<QColor, 5> kSegmentColors{QColor(0x4c, 0x72, 0xb0), QColor(0xdd, 0x84, 0x52),
+                                           QColor(0x55, 0xa8, 0x68), QColor(0x81, 0x72, 0xb3),
+                                           QColor(0xcc, 0xb9, 0x74)};
+
+} // namespace
+
+double MemoryChartData::totalBytes() const {
+    double total = 0;
+    for (const Segment& s : segments)
+        total += s.bytes;
+    return total;
+}
+
+MemoryChart::MemoryChart(QWidget* parent)
+    : QWidget(parent)
+    , m_plot(new QCustomPlot(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->setMouseTracking(true);
+    m_plot->setMinimumSize(240, 200);
+
+    auto ticker = QSharedPointer<ByteAxisTicker>::create();
+    m_plot->yAxis->setTicker(ticker);
+    m_plot->yAxis->setLabel(tr("memory per GPU"));
+    auto xTicker = QSharedPointer<QCPAxisTickerText>::create();
+    m_plot->xAxis->setTicker(xTicker);
+    m_plot->xAxis->setRange(0, 2);
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->xAxis->setSubTicks(false);
+    m_plot->xAxis->setTickLength(0, 0);
+
+    const std::array<QString, 5> names{tr("parameters"), tr("gradients"), tr("master weights"),
+                                       tr("optimizer state"), tr("activations")};
+    for (std::size_t i = 0; i < m_bars.size(); ++i) {
+        m_bars[i] = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        m_bars[i]->setName(names[i]);
+        m_bars[i]->setWidth(kBarWidth);
+        if (i > 0)
+            m_bars[i]->moveAbove(m_bars[i - 1]);
+        m_data.segments[i].name = names[i];
+    }
+    m_capacityLine = new QCPItemStraightLine(m_plot);
+    m_capacityLabel = new QCPItemText(m_plot);
+    m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    m_capacityLabel->position->setType(QCPItemPosition::ptPlotCoords);
+    m_verdict = new QCPItemText(m_plot);
+    m_verdict->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    m_verdict->position->setType(QCPItemPosition::ptPlotCoords);
+
+    // The legend sits under the plot, so that it never hides the bar or the capacity note.
+    m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setWrap(2);
+    m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
+
+    connect(m_plot, &QCustomPlot::mouseMove, this, &MemoryChart::onMouseMove);
+    connect(m_plot, &QCustomPlot::afterReplot, this, &MemoryChart::replotted);
+    applyColors();
+    rebuild();
+}
+
+MemoryChart::~MemoryChart() = default;
+
+void MemoryChart::setData(const MemoryChartData& data) {
+    m_data = data;
+    rebuild();
+}
+
+void MemoryChart::setByteUnits(napkin::ByteUnits units) {
+    m_units = units;
+    static_cast<ByteAxisTicker*>(m_plot->yAxis->ticker().data())->units = units;
+    rebuild();
+}
+
+int MemoryChart::segmentAt(double bytes) const {
+    if (bytes < 0)
+        return -1;
+    double top = 0;
+    for (std::size_t i = 0; i < m_data.segments.size(); ++i) {
+        top += m_data.segments[i].bytes;
+        if (m_data.segments[i].bytes > 0 && bytes <= top)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+QString MemoryChart::tooltipFor(int index) const {
+    if (index < 0 || index >= static_cast<int>(m_data.segments.size()))
+        return {};
+    const MemoryChartData::Segment& s = m_data.segments[static_cast<std::size_t>(index)];
+    return tr("%1: %2 (%3 B)\n%4")
+        .arg(s.name, QString::fromStdString(napkin::formatBytes(s.bytes, m_units)),
+             QString::fromStdString(napkin::formatNumber(s.bytes)), s.formula);
+}
+
+QStringList MemoryChart::tickLabels() const { return m_plot->yAxis->tickVectorLabels(); }
+
+QPixmap MemoryChart::render(int width, int height, double scale) {
+    return m_plot->toPixmap(width, height, scale);
+}
+
+double MemoryChart::averageReplotMs() const { return m_plot->replotTime(true); }
+
+void MemoryChart::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
+        applyColors();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    QWidget::changeEvent(event);
+}
+
+void MemoryChart::onMouseMove(QMouseEvent* event) {
+    const double x = m_plot->xAxis->pixelToCoord(event->position().x());
+    const double y = m_plot->yAxis->pixelToCoord(event->position().y());
+    const int index = std::fabs(x - kBarX) <= kBarWidth / 2 ? segmentAt(y) : -1;
+    if (index < 0) {
+        QToolTip::hideText();
+        return;
+    }
+    QToolTip::showText(event->globalPosition().toPoint(), tooltipFor(index), m_plot);
+}
+
+// Colours follow the palette so that a dark theme gets light axes and text.
+void MemoryChart::applyColors() {
+    const QPalette& p = palette();
+    const QColor text = p.color(QPalette::WindowText);
+    applyPaletteToPlot(*m_plot, p);
+    m_capacityLabel->setColor(text);
+    for (std::size_t i = 0; i < m_bars.size(); ++i) {
+        m_bars[i]->setBrush(kSegmentColors[i]);
+        m_bars[i]->setPen(QPen(kSegmentColors[i].darker(130)));
+    }
+}
+
+void MemoryChart::rebuild() {
+    for (std::size_t i = 0; i < m_bars.size(); ++i) {
+        m_bars[i]->setData(QVector<double>{kBarX}, QVector<double>{m_data.segments[i].bytes}, true);
+        m_bars[i]->removeFromLegend();
+    }
+    // A zero segment (e.g. no master weights under fp32) would only clutter the legend.
+    for (std::size_t i = 0; i < m_bars.size(); ++i)
+        if (m_data.segments[i].bytes > 0)
+            m_bars[i]->addToLegend();
+
+    const auto xTicker = m_plot->xAxis->ticker().staticCast<QCPAxisTickerText>();
+    xTicker->clear();
+    xTicker->addTick(kBarX, m_data.gpuLabel.isEmpty() ? tr("per GPU") : m_data.gpuLabel);
+
+    // A bar far below the capacity line (the lecture's 496-byte Cruncher on an 80 GB GPU) would be
+    // invisible at full scale: zoom to the bar and say where the capacity is instead of drawing it.
+    const double total = m_data.totalBytes();
+    m_capacityOffScale = m_data.capacityBytes > 0 && total > 0 && total < m_data.capacityBytes / 20;
+    const double top = m_capacityOffScale ? total * 1.3 : std::max({total, m_data.capacityBytes, 1.0}) * 1.18;
+    m_plot->yAxis->setRange(0, top);
+
+    const QColor capacityColor = m_data.fits ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc0, 0x39, 0x2b);
+    const QString capacity = QString::fromStdString(napkin::formatBytes(m_data.capacityBytes, m_units));
+    m_capacityLine->setVisible(m_data.capacityBytes > 0 && !m_capacityOffScale);
+    m_capacityLine->point1->setCoords(0, m_data.capacityBytes);
+    m_capacityLine->point2->setCoords(2, m_data.capacityBytes);
+    m_capacityLine->setPen(QPen(capacityColor, 2, Qt::DashLine));
+    m_capacityLabel->setVisible(m_data.capacityBytes > 0);
+    if (m_capacityOffScale) {
+        m_capacityLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
+        m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        m_capacityLabel->position->setCoords(0.02, 0.02);
+        m_capacityLabel->setText(tr("capacity %1 is off the scale: %2 × this bar")
+                                     .arg(capacity, QString::fromStdString(napkin::formatNumber(m_data.capacityBytes / total))));
+    } else {
+        m_capacityLabel->position->setType(QCPItemPosition::ptPlotCoords);
+        m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        m_capacityLabel->position->setCoords(0.03, m_data.capacityBytes);
+        m_capacityLabel->setText(tr("capacity %1").arg(capacity));
+    }
+
+    // Not fitting is marked on the bar itself: a red outline and a verdict above it.
+    for (std::size_t i = 0; i < m_bars.size(); ++i)
+        m_bars[i]->setPen(m_data.fits ? QPen(kSegmentColors[i].darker(130)) : QPen(QColor(0xc0, 0x39, 0x2b), 2.5));
+    m_verdict->position->setCoords(kBarX, total);
+    m_verdict->setColor(capacityColor);
+    m_verdict->setText(m_data.fits ? tr("%1 — fits").arg(QString::fromStdString(napkin::formatBytes(total, m_units)))
+                                   : tr("%1 — does not fit").arg(QString::fromStdString(napkin::formatBytes(total, m_units))));
+    m_verdict->setVisible(total > 0);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}

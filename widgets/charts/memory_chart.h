@@ -1,0 +1,84 @@
+#pragma once
+// One GPU's memory as a stacked bar (parameters, gradients, master weights, optimizer state,
+// activations) against the GPU's capacity line. QCustomPlot stays inside the .cpp.
+#include "engine/numerics/quantity_format.h"
+
+#include <QPixmap>
+#include <QString>
+#include <QWidget>
+
+#include <array>
+
+class QCustomPlot;
+class QCPBars;
+class QCPItemStraightLine;
+class QCPItemText;
+class QMouseEvent;
+
+/// What the chart shows, as plain values (bytes per GPU); tests read it back through data().
+struct MemoryChartData {
+    struct Segment {
+        QString name;
+        double bytes = 0;
+        QString formula;
+    };
+    /// parameters, gradients, master weights, optimizer state, activations — bottom to top
+    std::array<Segment, 5> segments;
+    double capacityBytes = 0;
+    QString capacityFormula;
+    QString gpuLabel; ///< x-axis label, e.g. "per H100-SXM"
+    bool fits = true;
+
+    double totalBytes() const;
+};
+
+class MemoryChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit MemoryChart(QWidget* parent = nullptr);
+    ~MemoryChart() override;
+
+    /// Replaces all bars at once and queues one replot.
+    void setData(const MemoryChartData& data);
+    const MemoryChartData& data() const { return m_data; }
+    /// GB (1e9) or GiB (2^30) on the axis and in tooltips.
+    void setByteUnits(napkin::ByteUnits units);
+    napkin::ByteUnits byteUnits() const { return m_units; }
+
+    /// Index of the segment drawn at `bytes` on the bar (0 … 4), or -1 above the bar; for tooltips.
+    int segmentAt(double bytes) const;
+    /// The tooltip text for segment `index`: name, size and formula.
+    QString tooltipFor(int index) const;
+    /// True when the bar is so far below the capacity that the axis zooms to the bar and the
+    /// capacity line is replaced by a note.
+    bool capacityOffScale() const { return m_capacityOffScale; }
+    /// The y-axis tick labels currently shown (tests check the human units).
+    QStringList tickLabels() const;
+
+    /// Renders the chart at width × height logical pixels, `scale` device pixels per pixel.
+    QPixmap render(int width, int height, double scale = 1.0);
+    QCustomPlot* plot() const { return m_plot; }
+    /// QCustomPlot's running average of its recent replot times, in ms (for the benchmark).
+    double averageReplotMs() const;
+
+signals:
+    /// A queued replot finished drawing.
+    void replotted();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void onMouseMove(QMouseEvent* event);
+    void applyColors();
+    void rebuild();
+
+    QCustomPlot* m_plot;
+    std::array<QCPBars*, 5> m_bars{};
+    QCPItemStraightLine* m_capacityLine = nullptr;
+    QCPItemText* m_capacityLabel = nullptr;
+    QCPItemText* m_verdict = nullptr;
+    MemoryChartData m_data;
+    napkin::ByteUnits m_units = napkin::ByteUnits::decimal;
+    bool m_capacityOffScale = false;
+};

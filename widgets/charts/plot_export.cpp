@@ -1,0 +1,101 @@
+#include "widgets/charts/plot_export.h"
+
+#include <qcustomplot.h>
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+
+#include <functional>
+
+namespace {
+
+/// Runs `paint` on a painter whose logical coordinates are 0..size on the vector device of `format`.
+QByteArray paintVector(ImageFormat format, QSize size, const QString& title,
+                       const std::function<void(QCPPainter&)>& paint) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QCPPainter painter;
+    if (format == ImageFormat::svg) {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(title);
+        if (!painter.begin(&svg))
+            return {};
+        painter.setMode(QCPPainter::pmVectorized);
+        paint(painter);
+        painter.end();
+    } else {
+        // One page exactly the size of the chart, in points, so that it drops into a slide as is.
+        QPdfWriter pdf(&buffer);
+        pdf.setCreator(QStringLiteral("Napkin"));
+        pdf.setTitle(title);
+        pdf.setPageLayout(
+            QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
+                        QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        if (!painter.begin(&pdf))
+            return {};
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setWindow(QRect(QPoint(0, 0), size));
+        paint(painter);
+        painter.end();
+    }
+    return bytes;
+}
+
+QByteArray pngBytes(const QPixmap& pixmap) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (pixmap.isNull() || !pixmap.save(&buffer, "PNG"))
+        return {};
+    return bytes;
+}
+
+} // namespace
+
+std::optional<ImageFormat> imageFormatForPath(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png"))
+        return ImageFormat::png;
+    if (suffix == QLatin1String("svg"))
+        return ImageFormat::svg;
+    if (suffix == QLatin1String("pdf"))
+        return ImageFormat::pdf;
+    return std::nullopt;
+}
+
+QByteArray renderPlot(QCustomPlot& plot, ImageFormat format, QSize size, double scale) {
+    if (format == ImageFormat::png)
+        return pngBytes(plot.toPixmap(size.width(), size.height(), scale));
+    return paintVector(format, size, QStringLiteral("Napkin chart"),
+                       [&](QCPPainter& painter) { plot.toPainter(&painter, size.width(), size.height()); });
+}
+
+QByteArray renderWidget(QWidget& widget, ImageFormat format, QSize size, double scale) {
+    widget.resize(size);
+    widget.ensurePolished();
+    if (!widget.isVisible()) { // lay the page out without showing it on any screen
+        widget.setAttribute(Qt::WA_DontShowOnScreen);
+        widget.show();
+    }
+    QCoreApplication::processEvents();
+    if (format == ImageFormat::png) {
+        QPixmap pixmap(size * scale);
+        pixmap.setDevicePixelRatio(scale);
+        pixmap.fill(widget.palette().color(QPalette::Window));
+        widget.render(&pixmap);
+        return pngBytes(pixmap);
+    }
+    return paintVector(format, size, QStringLiteral("Napkin page"), [&](QCPPainter& painter) {
+        painter.fillRect(QRect(QPoint(0, 0), size), widget.palette().color(QPalette::Window));
+        widget.render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+    });
+}

@@ -1,0 +1,204 @@
+#include "widgets/charts/throughput_chart.h"
+#include "widgets/charts/plot_palette.h"
+
+#include "engine/numerics/quantity_format.h"
+
+#include <QEvent>
+#include <QMouseEvent>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace {
+
+// Log-scale ticks labelled "12 GFLOP/s".
+class FlopsPerSecondTicker : public QCPAxisTickerLog {
+protected:
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+        return QString::fromStdString(napkin::formatFlops(tick, true));
+    }
+};
+
+QColor colorFor(const QString& dtype) {
+    if (dtype == QLatin1String("fp32"))
+        return {0x4c, 0x72, 0xb0};
+    if (dtype == QLatin1String("fp64"))
+        return {0xdd, 0x84, 0x52};
+    if (dtype == QLatin1String("bf16"))
+        return {0x55, 0xa8, 0x68};
+    if (dtype == QLatin1String("fp16"))
+        return {0xc4, 0x4e, 0x52};
+    return {0x81, 0x72, 0xb3};
+}
+
+} // namespace
+
+ThroughputChart::ThroughputChart(QWidget* parent)
+    : QWidget(parent)
+    , m_plot(new QCustomPlot(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->setMouseTracking(true);
+    m_plot->setMinimumSize(280, 220);
+    m_plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    auto xTicker = QSharedPointer<QCPAxisTickerLog>::create();
+    xTicker->setLogBase(2);
+    m_plot->xAxis->setTicker(xTicker);
+    m_plot->xAxis->setNumberFormat(QStringLiteral("f"));
+    m_plot->xAxis->setNumberPrecision(0);
+    m_plot->xAxis->setLabel(tr("matrix size n (n×n×n GEMM, log scale)"));
+    m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    m_plot->yAxis->setTicker(QSharedPointer<FlopsPerSecondTicker>::create());
+    m_plot->yAxis->setLabel(tr("measured FLOP/s (median, log scale)"));
+    // The legend sits in its own row under the axes (inside, it would hide the small-size points). An
+    // empty legend would cap the column's width at its own, so it leaves the layout while there is no data.
+    const bool legend = !m_data.series.empty();
+    QCPLayoutGrid* grid = m_plot->plotLayout();
+    if (legend && !grid->hasElement(1, 0)) {
+        grid->addElement(1, 0, m_plot->legend);
+        grid->setRowStretchFactor(1, 0.001);
+    } else if (!legend && grid->hasElement(1, 0)) {
+        grid->take(m_plot->legend);
+        grid->simplify();
+    }
+    m_plot->legend->setVisible(legend);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setWrap(2);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &ThroughputChart::onMouseMove);
+    connect(m_plot, &QCustomPlot::afterReplot, this, &ThroughputChart::replotted);
+    applyColors();
+    rebuild();
+}
+
+ThroughputChart::~ThroughputChart() = default;
+
+void ThroughputChart::setData(const ThroughputChartData& data) {
+    m_data = data;
+    rebuild();
+}
+
+QString ThroughputChart::tooltipFor(const ThroughputChartData::Series& series,
+                                    const ThroughputChartData::Point& point) const {
+    QString text = tr("%1, n = %2: %3 in %4\n%5")
+                       .arg(series.dtype)
+                       .arg(point.size)
+                       .arg(QString::fromStdString(napkin::formatFlops(point.flops)),
+                            QString::fromStdString(napkin::formatDuration(point.flopsPerSecond > 0 ? point.flops / point.flopsPerSecond : 0)),
+                            QString::fromStdString(napkin::formatFlops(point.flopsPerSecond, true)));
+    if (point.mfu && series.promisedFlopsPerSecond)
+        text += tr("\nMFU %1 of %2 promised").arg(QString::number(*point.mfu * 100, 'f', 1) + QLatin1Char('%'),
+                                                  QString::fromStdString(napkin::formatFlops(*series.promisedFlopsPerSecond, true)));
+    else
+        text += tr("\nMFU: no promised peak for %1").arg(series.dtype);
+    return text;
+}
+
+QPixmap ThroughputChart::render(int width, int height, double scale) { return m_plot->toPixmap(width, height, scale); }
+
+void ThroughputChart::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
+        applyColors();
+        rebuild();
+    }
+    QWidget::changeEvent(event);
+}
+
+void ThroughputChart::onMouseMove(QMouseEvent* event) {
+    const QPointF at = event->position();
+    double best = 12 * 12; // pixels², the hover radius
+    const ThroughputChartData::Series* hitSeries = nullptr;
+    const ThroughputChartData::Point* hitPoint = nullptr;
+    for (const auto& s : m_data.series)
+        for (const auto& p : s.points) {
+            const double dx = m_plot->xAxis->coordToPixel(p.size) - at.x();
+            const double dy = m_plot->yAxis->coordToPixel(p.flopsPerSecond) - at.y();
+            if (dx * dx + dy * dy < best) {
+                best = dx * dx + dy * dy;
+                hitSeries = &s;
+                hitPoint = &p;
+            }
+        }
+    if (!hitPoint) {
+        QToolTip::hideText();
+        return;
+    }
+    QToolTip::showText(event->globalPosition().toPoint(), tooltipFor(*hitSeries, *hitPoint), m_plot);
+}
+
+void ThroughputChart::applyColors() {
+    const QPalette& p = palette();
+    applyPaletteToPlot(*m_plot, p);
+}
+
+void ThroughputChart::rebuild() {
+    m_plot->clearGraphs();
+    double xMin = std::numeric_limits<double>::max(), xMax = 0;
+    double yMin = std::numeric_limits<double>::max(), yMax = 0;
+    for (const auto& s : m_data.series) {
+        for (const auto& p : s.points) {
+            xMin = std::min(xMin, p.size);
+            xMax = std::max(xMax, p.size);
+            if (p.flopsPerSecond > 0) {
+                yMin = std::min(yMin, p.flopsPerSecond);
+                yMax = std::max(yMax, p.flopsPerSecond);
+            }
+        }
+        if (s.promisedFlopsPerSecond && *s.promisedFlopsPerSecond > 0) {
+            yMin = std::min(yMin, *s.promisedFlopsPerSecond);
+            yMax = std::max(yMax, *s.promisedFlopsPerSecond);
+        }
+    }
+    if (xMax <= 0) {
+        xMin = 16;
+        xMax = 256;
+    }
+    if (yMax <= 0) {
+        yMin = 1e9;
+        yMax = 1e11;
+    }
+    // A factor of 2 either side: the log-2 ticker then labels powers of two even for a single size.
+    const double left = xMin / 2, right = xMax * 2;
+    for (const auto& s : m_data.series) {
+        const QColor color = colorFor(s.dtype);
+        QCPGraph* measured = m_plot->addGraph();
+        measured->setName(tr("%1 measured").arg(s.dtype));
+        measured->setPen(QPen(color, 2));
+        measured->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, color, 7));
+        QVector<double> x, y;
+        for (const auto& p : s.points)
+            if (p.flopsPerSecond > 0) {
+                x.push_back(p.size);
+                y.push_back(p.flopsPerSecond);
+            }
+        measured->setData(x, y, true);
+        if (s.promisedFlopsPerSecond && *s.promisedFlopsPerSecond > 0) {
+            QCPGraph* peak = m_plot->addGraph();
+            peak->setName(tr("%1 promised peak").arg(s.dtype));
+            peak->setPen(QPen(color, 1.5, Qt::DashLine));
+            peak->setData(QVector<double>{left, right},
+                          QVector<double>{*s.promisedFlopsPerSecond, *s.promisedFlopsPerSecond}, true);
+        }
+    }
+    // The legend sits in its own row under the axes (inside, it would hide the small-size points). An
+    // empty legend would cap the column's width at its own, so it leaves the layout while there is no data.
+    const bool legend = !m_data.series.empty();
+    QCPLayoutGrid* grid = m_plot->plotLayout();
+    if (legend && !grid->hasElement(1, 0)) {
+        grid->addElement(1, 0, m_plot->legend);
+        grid->setRowStretchFactor(1, 0.001);
+    } else if (!legend && grid->hasElement(1, 0)) {
+        grid->take(m_plot->legend);
+        grid->simplify();
+    }
+    m_plot->legend->setVisible(legend);
+    m_plot->xAxis->setRange(left, right);
+    // From a power of ten below the lowest point: at least two decade labels, whatever the spread.
+    m_plot->yAxis->setRange(std::pow(10.0, std::floor(std::log10(yMin / 1.5))), yMax * 2);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}

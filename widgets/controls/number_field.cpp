@@ -1,0 +1,65 @@
+#include "widgets/controls/number_field.h"
+
+#include "engine/numerics/number_parse.h"
+#include "engine/numerics/quantity_format.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QVBoxLayout>
+
+NumberField::NumberField(QWidget* parent)
+    : QWidget(parent)
+    , m_edit(new QLineEdit(this))
+    , m_error(new QLabel(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(1);
+    layout->addWidget(m_edit);
+    layout->addWidget(m_error);
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_error->setWordWrap(true);
+    m_error->hide();
+    m_edit->setPlaceholderText(tr("e.g. 70B, 15T, 1.5e9"));
+    connect(m_edit, &QLineEdit::editingFinished, this, &NumberField::commit);
+}
+
+void NumberField::setValue(double value) {
+    m_value = value;
+    m_edit->setText(QString::fromStdString(napkin::formatNumber(value)));
+    m_error->hide();
+    m_error->clear();
+}
+
+void NumberField::setRange(double minimum, double maximum) {
+    m_minimum = minimum;
+    m_maximum = maximum;
+}
+
+QString NumberField::errorText() const { return m_error->text(); }
+
+void NumberField::commit() {
+    const napkin::ParsedNumber parsed = napkin::parseNumber(m_edit->text().toStdString());
+    QString message;
+    if (!parsed.ok()) {
+        message = tr("“%1”: %2 (character %3); keeping %4")
+                      .arg(m_edit->text(), QString::fromStdString(parsed.error))
+                      .arg(parsed.errorAt + 1)
+                      .arg(QString::fromStdString(napkin::formatNumber(m_value)));
+    } else if (parsed.value < m_minimum || parsed.value > m_maximum) {
+        message = tr("must be between %1 and %2; keeping %3")
+                      .arg(QString::fromStdString(napkin::formatNumber(m_minimum)),
+                           QString::fromStdString(napkin::formatNumber(m_maximum)),
+                           QString::fromStdString(napkin::formatNumber(m_value)));
+    }
+    if (!message.isEmpty()) {
+        m_error->setText(message);
+        m_error->show();
+        return;
+    }
+    m_error->hide();
+    m_error->clear();
+    if (parsed.value != m_value) {
+        m_value = parsed.value;
+        emit valueEdited(m_value);
+    }
+}
