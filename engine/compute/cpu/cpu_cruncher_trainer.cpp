@@ -1,14 +1,12 @@
 #include "engine/compute/cpu/cpu_cruncher_trainer.h"
 
 #include "engine/compute/cpu/optimizer_step.h"
+#include "engine/compute/cruncher_checkpoint.h"
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <utility>
 
@@ -21,8 +19,6 @@ using ConstMatrixMap = Eigen::Map<const RowMatrix>;
 
 MatrixMap asMatrix(AccountedBuffer& b, long rows, long cols) { return {b.data(), rows, cols}; }
 ConstMatrixMap asMatrix(const AccountedBuffer& b, long rows, long cols) { return {b.data(), rows, cols}; }
-
-constexpr char kMagic[8] = {'N', 'A', 'P', 'K', 'C', 'R', 'U', '1'};
 
 } // namespace
 
@@ -135,61 +131,27 @@ std::vector<float> CpuCruncherTrainer::parameters() const {
     return all;
 }
 
-// Format: magic "NAPKCRU1", then int64 dim, layers, batch, optimizer, step; then for every layer and
-// the head its parameters, state 1, state 2 (raw little-endian floats, empty states omitted); then the
-// data generator's std::mt19937_64 state as text (its standard stream format) with a length prefix.
-// Written to PATH.tmp and renamed, so an interrupted save never leaves a half file at PATH.
+// The format and every check are engine/compute/cruncher_checkpoint.h's, shared with the CUDA trainer.
 void CpuCruncherTrainer::saveCheckpoint(const std::string& path) const {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw std::runtime_error("cannot write checkpoint " + tmp);
-        out.write(kMagic, sizeof kMagic);
-        for (std::int64_t v : {std::int64_t{config_.dim}, std::int64_t{config_.layers}, std::int64_t{config_.batch},
-                               static_cast<std::int64_t>(config_.optimizer), std::int64_t{steps_}})
-            out.write(reinterpret_cast<const char*>(&v), sizeof v);
-        for (const AccountedBuffer* b : parameterTensors())
-            out.write(reinterpret_cast<const char*>(b->data()), static_cast<std::streamsize>(b->size() * sizeof(float)));
-        std::ostringstream rng;
-        rng << data_.engine();
-        const std::string text = rng.str();
-        const auto length = static_cast<std::int64_t>(text.size());
-        out.write(reinterpret_cast<const char*>(&length), sizeof length);
-        out.write(text.data(), length);
-        if (!out.flush())
-            throw std::runtime_error("cannot write checkpoint " + tmp);
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0)
-        throw std::runtime_error("cannot rename " + tmp + " to " + path);
+    CruncherCheckpoint checkpoint;
+    checkpoint.step = steps_;
+    for (const AccountedBuffer* b : parameterTensors())
+        checkpoint.tensors.emplace_back(b->data(), b->data() + b->size());
+    checkpoint.dataGenerator = data_.engine();
+    saveCruncherCheckpoint(path, config_, checkpoint);
 }
 
 void CpuCruncherTrainer::loadCheckpoint(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw std::runtime_error("cannot read checkpoint " + path);
-    char magic[sizeof kMagic] = {};
-    in.read(magic, sizeof magic);
-    if (!in || std::memcmp(magic, kMagic, sizeof kMagic) != 0)
-        throw std::runtime_error(path + " is not a napkin Cruncher checkpoint");
-    std::int64_t header[5] = {};
-    in.read(reinterpret_cast<char*>(header), sizeof header);
-    if (!in || header[0] != config_.dim || header[1] != config_.layers || header[2] != config_.batch ||
-        header[3] != static_cast<std::int64_t>(config_.optimizer))
-        throw std::runtime_error(path + " was saved for another Cruncher configuration");
-    for (AccountedBuffer* b : parameterTensors())
-        in.read(reinterpret_cast<char*>(b->data()), static_cast<std::streamsize>(b->size() * sizeof(float)));
-    std::int64_t length = 0;
-    in.read(reinterpret_cast<char*>(&length), sizeof length);
-    if (!in || length <= 0 || length > (1 << 20))
-        throw std::runtime_error(path + " is truncated");
-    std::string text(static_cast<std::size_t>(length), '\0');
-    in.read(text.data(), length);
-    std::istringstream rng(text);
-    rng >> data_.engine();
-    if (!in || !rng)
-        throw std::runtime_error(path + " is truncated");
-    steps_ = header[4];
+    std::vector<std::size_t> sizes;
+    for (const AccountedBuffer* b : parameterTensors())
+        sizes.push_back(b->size());
+    // Loaded and checked whole before any weight changes: a bad file leaves the trainer as it was.
+    const CruncherCheckpoint checkpoint = loadCruncherCheckpoint(path, config_, sizes);
+    const std::vector<AccountedBuffer*> tensors = parameterTensors();
+    for (std::size_t i = 0; i < tensors.size(); ++i)
+        std::copy(checkpoint.tensors[i].begin(), checkpoint.tensors[i].end(), tensors[i]->data());
+    data_.engine() = checkpoint.dataGenerator;
+    steps_ = checkpoint.step;
 }
 
 } // namespace napkin

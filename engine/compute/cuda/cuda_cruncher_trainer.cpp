@@ -4,21 +4,13 @@
 #include "engine/compute/cuda/cuda_kernels.h"
 #include "engine/compute/cuda/cuda_matmul_problem.h"
 #include "engine/compute/cuda/cuda_optimizer_args.h"
+#include "engine/compute/cruncher_checkpoint.h"
 
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <utility>
 
 namespace napkin::cuda {
-namespace {
-
-constexpr char kMagic[8] = {'N', 'A', 'P', 'K', 'C', 'R', 'U', '1'}; // the CPU trainer's format
-
-} // namespace
 
 CudaCruncherTrainer::CudaCruncherTrainer(std::shared_ptr<CudaContext> context, const CruncherConfig& config)
     : ctx_(std::move(context))
@@ -169,72 +161,28 @@ std::vector<float> CudaCruncherTrainer::parameters() const {
     return all;
 }
 
-// The CPU trainer's checkpoint format, byte for byte, so a run can move between backends.
+// The format and every check are engine/compute/cruncher_checkpoint.h's, shared with the CPU trainer.
 void CudaCruncherTrainer::saveCheckpoint(const std::string& path) const {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw std::runtime_error("cannot write checkpoint " + tmp);
-        out.write(kMagic, sizeof kMagic);
-        for (std::int64_t v :
-             {std::int64_t{config_.dim}, std::int64_t{config_.layers}, std::int64_t{config_.batch},
-              static_cast<std::int64_t>(config_.optimizer), std::int64_t{steps_}})
-            out.write(reinterpret_cast<const char*>(&v), sizeof v);
-        for (const Tensor& t : checkpointTensors()) {
-            const std::vector<float> host = download(t);
-            out.write(reinterpret_cast<const char*>(host.data()),
-                      static_cast<std::streamsize>(host.size() * sizeof(float)));
-        }
-        std::ostringstream rng;
-        rng << data_.engine();
-        const std::string text = rng.str();
-        const auto length = static_cast<std::int64_t>(text.size());
-        out.write(reinterpret_cast<const char*>(&length), sizeof length);
-        out.write(text.data(), length);
-        if (!out.flush())
-            throw std::runtime_error("cannot write checkpoint " + tmp);
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0)
-        throw std::runtime_error("cannot rename " + tmp + " to " + path);
+    CruncherCheckpoint checkpoint;
+    checkpoint.step = steps_;
+    for (const Tensor& t : checkpointTensors())
+        checkpoint.tensors.push_back(download(t));
+    checkpoint.dataGenerator = data_.engine();
+    saveCruncherCheckpoint(path, config_, checkpoint);
 }
 
 void CudaCruncherTrainer::loadCheckpoint(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw std::runtime_error("cannot read checkpoint " + path);
-    char magic[sizeof kMagic] = {};
-    in.read(magic, sizeof magic);
-    if (!in || std::memcmp(magic, kMagic, sizeof kMagic) != 0)
-        throw std::runtime_error(path + " is not a napkin Cruncher checkpoint");
-    std::int64_t header[5] = {};
-    in.read(reinterpret_cast<char*>(header), sizeof header);
-    if (!in || header[0] != config_.dim || header[1] != config_.layers || header[2] != config_.batch ||
-        header[3] != static_cast<std::int64_t>(config_.optimizer))
-        throw std::runtime_error(path + " was saved for another Cruncher configuration");
-    std::vector<std::vector<float>> values; // read everything before touching the device tensors
-    for (const Tensor& t : checkpointTensors()) {
-        values.emplace_back(t.count);
-        in.read(reinterpret_cast<char*>(values.back().data()),
-                static_cast<std::streamsize>(t.count * sizeof(float)));
-    }
-    std::int64_t length = 0;
-    in.read(reinterpret_cast<char*>(&length), sizeof length);
-    if (!in || length <= 0 || length > (1 << 20))
-        throw std::runtime_error(path + " is truncated");
-    std::string text(static_cast<std::size_t>(length), '\0');
-    in.read(text.data(), length);
-    std::istringstream rngText(text);
-    std::mt19937_64 engine;
-    rngText >> engine;
-    if (!in || !rngText)
-        throw std::runtime_error(path + " is truncated");
     const std::vector<Tensor> tensors = checkpointTensors();
+    std::vector<std::size_t> sizes;
+    for (const Tensor& t : tensors)
+        sizes.push_back(t.count);
+    // Loaded and checked whole before any device tensor changes: a bad file leaves the trainer as it was.
+    const CruncherCheckpoint checkpoint = loadCruncherCheckpoint(path, config_, sizes);
     for (std::size_t i = 0; i < tensors.size(); ++i)
         if (tensors[i].count > 0)
-            upload(tensors[i], values[i]);
-    data_.engine() = engine;
-    steps_ = header[4];
+            upload(tensors[i], checkpoint.tensors[i]);
+    data_.engine() = checkpoint.dataGenerator;
+    steps_ = checkpoint.step;
 }
 
 } // namespace napkin::cuda

@@ -1,12 +1,15 @@
 // The lecture's Cruncher trained on the CPU: update rules, falling loss, measured memory = the
-// formula, checkpoint round trip, counted FLOPs.
+// formula, checkpoint round trip (and a damaged checkpoint refused whole), counted FLOPs.
 #include "engine/accounting/accounting.h"
 #include "engine/compute/cpu/cpu_backend.h"
 #include "engine/compute/cpu/optimizer_step.h"
 
 #include <QtTest>
 
+#include <QFile>
+
 #include <cstdio>
+#include <cstring>
 #include <numeric>
 
 using namespace napkin;
@@ -47,6 +50,8 @@ private slots:
     void measuredMemoryIsPredicted_data();
     void measuredMemoryIsPredicted();
     void checkpointResumesTheSameLosses();
+    void damagedCheckpointChangesNothing_data();
+    void damagedCheckpointChangesNothing();
     void seedsAreDeterministicAndSeparate();
     void countedFlops_data();
     void countedFlops();
@@ -189,6 +194,72 @@ void TestCruncherTraining::checkpointResumesTheSameLosses() {
     auto other = backend().makeCruncherTrainer(cruncher(6, 2, 4, OptimizerKind::adam));
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, other->loadCheckpoint(path.toStdString()));
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, other->loadCheckpoint("/nonexistent/napkin.ckpt"));
+    std::remove(path.toStdString().c_str());
+}
+
+// A checkpoint that is cut short, padded, or not one at all is refused with a message before anything is
+// read into the trainer: its weights, optimizer state, step count and data stream stay as they were.
+void TestCruncherTraining::damagedCheckpointChangesNothing_data() {
+    QTest::addColumn<int>("keepBytes"); // bytes of the good file kept; -1: all of it
+    QTest::addColumn<QByteArray>("append");
+    QTest::addColumn<QString>("message");
+    // Adam, D=6, L=3: 3·(3·36) + 3·6 = 342 floats after the 48-byte header, then the generator's text.
+    QTest::newRow("empty") << 0 << QByteArray() << "is not a napkin Cruncher checkpoint";
+    QTest::newRow("magic only") << 8 << QByteArray() << "is truncated";
+    QTest::newRow("header cut") << 30 << QByteArray() << "is truncated";
+    QTest::newRow("tensors cut") << 48 + 4 * 200 << QByteArray() << "is truncated";
+    QTest::newRow("before generator") << 48 + 4 * 342 << QByteArray() << "is truncated";
+    QTest::newRow("generator cut") << 48 + 4 * 342 + 8 + 100 << QByteArray() << "is truncated";
+    QTest::newRow("last byte cut") << -2 << QByteArray() << "is truncated";
+    QTest::newRow("bytes after the end") << -1 << QByteArray("x") << "has bytes after the checkpoint's end";
+    QTest::newRow("not a checkpoint") << 0 << QByteArray("PK\x03\x04 a zip file, say") << "is not a napkin Cruncher checkpoint";
+}
+
+void TestCruncherTraining::damagedCheckpointChangesNothing() {
+    QFETCH(int, keepBytes);
+    QFETCH(QByteArray, append);
+    QFETCH(QString, message);
+    const QString path = QDir::temp().filePath("napkin_tst_cruncher_damaged.ckpt");
+    const CruncherConfig config = cruncher(6, 3, 4, OptimizerKind::adam);
+    auto saved = backend().makeCruncherTrainer(config);
+    for (int s = 0; s < 5; ++s)
+        saved->step();
+    saved->saveCheckpoint(path.toStdString());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QByteArray bytes = file.readAll();
+    file.close();
+    // The layout: 48-byte header, 342 floats, an int64 length, then that many bytes of generator text.
+    qint64 length = 0;
+    std::memcpy(&length, bytes.constData() + 48 + 4 * 342, sizeof length);
+    QCOMPARE(bytes.size(), 48 + 4 * 342 + 8 + length);
+    if (keepBytes == -2)
+        bytes.chop(1);
+    else if (keepBytes >= 0)
+        bytes.truncate(keepBytes);
+    bytes += append;
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(bytes);
+    file.close();
+
+    // Two twins trained the same two steps; one is asked to load the damaged file, the other is not.
+    auto target = backend().makeCruncherTrainer(config);
+    auto twin = backend().makeCruncherTrainer(config);
+    for (int s = 0; s < 2; ++s) {
+        target->step();
+        twin->step();
+    }
+    try {
+        target->loadCheckpoint(path.toStdString());
+        QFAIL("a damaged checkpoint was accepted");
+    } catch (const std::runtime_error& e) {
+        QVERIFY2(QString::fromStdString(e.what()).contains(message), e.what());
+        QVERIFY2(QString::fromStdString(e.what()).contains(path), e.what());
+    }
+    QCOMPARE(target->stepsDone(), 2L);
+    QCOMPARE(target->parameters(), twin->parameters());
+    for (int s = 0; s < 3; ++s)
+        QCOMPARE(target->step(), twin->step()); // same optimizer state and data stream, bit for bit
     std::remove(path.toStdString().c_str());
 }
 
