@@ -2,6 +2,7 @@
 
 #include "engine/accounting/accounting.h"
 #include "cli/accounting_json.h"
+#include "cli/enum_option.h"
 #include "cli/number_option.h"
 
 #include <CLI/CLI.hpp>
@@ -112,9 +113,10 @@ Command addAccountCommand(CLI::App& parent) {
     auto options = std::make_shared<AccountOptions>();
     CLI::App* sub = parent.add_subcommand("account", "Memory, FLOPs and time of training a model");
     AccountOptions& o = *options;
-    sub->add_option("--model", o.model, "dense|cruncher|linear2|transformer")
-        ->required()
-        ->check(CLI::IsMember({"dense", "cruncher", "linear2", "transformer"}));
+    const std::vector<std::string> kinds = enumNames(allModelKinds(), modelKindName);
+    const std::vector<std::string> recipes = enumNames(allPrecisionRecipes(), precisionRecipeName);
+    const std::vector<std::string> optimizers = enumNames(allOptimizers(), optimizerName);
+    sub->add_option("--model", o.model, joinNames(kinds))->required()->check(CLI::IsMember(kinds));
     sub->add_option("--params", o.params, "dense: parameter count N (70e9, 70B)");
     sub->add_option("--dim", o.dim, "cruncher, linear2: width D");
     sub->add_option("--layers", o.layers, "cruncher, transformer: number of layers L");
@@ -127,19 +129,19 @@ Command addAccountCommand(CLI::App& parent) {
     sub->add_option("--batch", o.batch, "sequences (examples) per GPU per step (default 1)");
     sub->add_option("--tokens", o.tokens, "training tokens (15T); enables training FLOPs and time");
     sub->add_option("--precision", o.precision, "precision recipe (default fp32)")
-        ->check(CLI::IsMember({"fp32", "fp16", "bf16", "mixed-fp16", "mixed-bf16", "fp8-mixed"}));
+        ->check(CLI::IsMember(recipes));
     sub->add_flag("--fp32-grads", o.fp32Gradients, "keep gradients in fp32 under a 16-bit recipe (18 B/param AdamW)");
-    sub->add_option("--optimizer", o.optimizer, "sgd|momentum|adagrad|rmsprop|adam|adamw (default adamw)")
-        ->check(CLI::IsMember({"sgd", "momentum", "adagrad", "rmsprop", "adam", "adamw"}));
+    sub->add_option("--optimizer", o.optimizer, joinNames(optimizers) + " (default adamw)")
+        ->check(CLI::IsMember(optimizers));
     sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM)");
     sub->add_option("--gpu-catalog", o.gpuCatalog, "JSON file of extra GPUs in the catalog's format");
     sub->add_option("--gpus", o.gpus, "number of GPUs (default 1)");
     sub->add_option("--mfu", o.mfu, "model FLOPs utilisation in (0, 1] (default 0.5)");
     sub->add_option("--zero", o.zero, "ZeRO stage 0..3 (default 0)");
     sub->add_option("--recompute", o.recompute, "activation recompute (default none)")
-        ->check(CLI::IsMember({"none", "selective", "full"}));
+        ->check(CLI::IsMember(enumNames(allRecomputes(), recomputeName)));
     sub->add_option("--attention", o.attention, "attention mask for the score FLOPs (default causal)")
-        ->check(CLI::IsMember({"causal", "full"}));
+        ->check(CLI::IsMember(enumNames(allAttentionMasks(), attentionMaskName)));
     sub->add_flag("--json", o.json, "print one JSON document");
     return {sub, [options](std::ostream& out, std::ostream&) { return execute(*options, out); }};
 }

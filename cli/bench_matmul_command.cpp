@@ -9,10 +9,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include <cmath>
 #include <memory>
 #include <ostream>
-#include <sstream>
 
 namespace napkin::cli {
 namespace {
@@ -24,37 +22,20 @@ struct MatmulOptions {
     std::uint64_t seed = 42;
 };
 
-long positiveSize(const std::string& option, const std::string& text) {
-    const double v = parseNumberOption(option, text);
-    if (!(v >= 1) || v != std::floor(v) || v > 1e6)
-        throw UsageError(option + ": '" + text + "' is not a whole number between 1 and 1e6");
-    return static_cast<long>(v);
-}
-
-std::vector<std::string> split(const std::string& text, char separator) {
-    std::vector<std::string> parts;
-    std::string part;
-    std::istringstream in(text);
-    while (std::getline(in, part, separator))
-        parts.push_back(part);
-    if (!text.empty() && text.back() == separator)
-        parts.emplace_back();
-    return parts;
-}
-
 std::vector<MatmulCase> casesFrom(const MatmulOptions& o, bool sizesGiven, BenchDtype dtype) {
     std::vector<MatmulCase> cases;
-    if (sizesGiven || o.shape.empty())
-        for (const std::string& s : split(o.sizes, ',')) {
-            const long n = positiveSize("--sizes", s);
-            cases.push_back({n, n, n, dtype});
-        }
+    std::string error;
+    if (sizesGiven || o.shape.empty()) {
+        const auto square = squareMatmulCases(o.sizes, dtype, &error);
+        if (!square)
+            throw UsageError("--sizes: " + error);
+        cases = *square;
+    }
     if (!o.shape.empty()) {
-        const std::vector<std::string> mnk = split(o.shape, 'x');
-        if (mnk.size() != 3)
-            throw UsageError("--shape: expected MxNxK (e.g. 4096x4096x1024), got '" + o.shape + "'");
-        cases.push_back({positiveSize("--shape", mnk[0]), positiveSize("--shape", mnk[1]), positiveSize("--shape", mnk[2]),
-                         dtype});
+        const auto shape = matmulShapeCase(o.shape, dtype, &error);
+        if (!shape)
+            throw UsageError("--shape: " + error);
+        cases.push_back(*shape);
     }
     return cases;
 }

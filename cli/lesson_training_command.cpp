@@ -120,15 +120,10 @@ std::vector<PrecisionLesson> recipesFrom(const std::string& list) {
     std::stringstream in(list);
     std::string key;
     while (std::getline(in, key, ',')) {
-        bool found = false;
-        for (PrecisionLesson r : kPrecisionLessons)
-            if (precisionLessonKey(r) == key) {
-                recipes.push_back(r);
-                found = true;
-            }
-        if (!found)
-            throw UsageError("--recipes: unknown '" + key +
-                             "' (fp32, bf16-mixed, bf16-pure, fp16, fp16-scaled)");
+        const std::optional<PrecisionLesson> recipe = precisionLessonFromKey(key);
+        if (!recipe)
+            throw UsageError("--recipes: unknown '" + key + "' (" + precisionLessonKeys() + ")");
+        recipes.push_back(*recipe);
     }
     if (recipes.empty())
         throw UsageError("--recipes: give at least one recipe");

@@ -2,6 +2,7 @@
 
 #include "widgets/controls/log_slider_field.h"
 #include "widgets/controls/number_field.h"
+#include "widgets/controls/spin_box_range.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,6 +22,21 @@ template <typename Enum> void selectEnum(QComboBox* box, Enum value) {
     box->setCurrentIndex(box->findData(static_cast<int>(value)));
 }
 
+// An engine name ("mixed-bf16", "selective") as the box shows it: the spelling the CLI and files use.
+QString name(std::string_view text) {
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+QString modelKindLabel(ModelKind kind) {
+    switch (kind) {
+    case ModelKind::dense: return AccountingControls::tr("Dense (N parameters)");
+    case ModelKind::cruncher: return AccountingControls::tr("Cruncher (deep linear net)");
+    case ModelKind::linear2: return AccountingControls::tr("Two-layer linear");
+    case ModelKind::transformer: return AccountingControls::tr("Transformer (GPT-2 style)");
+    }
+    return name(modelKindName(kind));
+}
+
 } // namespace
 
 AccountingControls::AccountingControls(QWidget* parent)
@@ -31,22 +47,20 @@ AccountingControls::AccountingControls(QWidget* parent)
     auto* model = new QGroupBox(tr("Model"), this);
     m_modelForm = new QFormLayout(model);
     m_kind = new QComboBox(model);
-    m_kind->addItem(tr("Dense (N parameters)"), static_cast<int>(ModelKind::dense));
-    m_kind->addItem(tr("Cruncher (deep linear net)"), static_cast<int>(ModelKind::cruncher));
-    m_kind->addItem(tr("Two-layer linear"), static_cast<int>(ModelKind::linear2));
-    m_kind->addItem(tr("Transformer (GPT-2 style)"), static_cast<int>(ModelKind::transformer));
+    for (ModelKind kind : allModelKinds())
+        m_kind->addItem(modelKindLabel(kind), static_cast<int>(kind));
     m_kind->setToolTip(tr("Which model to account for: a bare parameter count or one of the lecture's architectures."));
     m_params = new LogSliderField(model);
-    m_params->setRange(1e3, 1e13);
+    m_params->setRange(ranges::accounting::parameters.minimum, ranges::accounting::parameters.maximum);
     m_params->setToolTip(tr("Number of parameters N; drag across decades or type 70B."));
-    m_dim = makeField(1, 1e7, tr("Width D of each linear layer."));
-    m_layers = makeField(1, 1e5, tr("Number of layers L."));
-    m_out = makeField(1, 1e7, tr("Output width K of the second layer."));
-    m_dModel = makeField(1, 1e6, tr("Hidden size d (d_model) of the transformer."));
-    m_heads = makeField(1, 1e5, tr("Attention heads a; must divide d."));
-    m_vocab = makeField(1, 1e8, tr("Vocabulary size V (the embedding is tied to the output head)."));
-    m_seq = makeField(1, 1e8, tr("Tokens per sequence S (context length)."));
-    m_ffn = makeField(0.125, 64, tr("MLP width as a multiple of d (4 in GPT-2)."));
+    m_dim = makeField(ranges::accounting::dim, tr("Width D of each linear layer."));
+    m_layers = makeField(ranges::accounting::layers, tr("Number of layers L."));
+    m_out = makeField(ranges::accounting::out, tr("Output width K of the second layer."));
+    m_dModel = makeField(ranges::accounting::dModel, tr("Hidden size d (d_model) of the transformer."));
+    m_heads = makeField(ranges::accounting::heads, tr("Attention heads a; must divide d."));
+    m_vocab = makeField(ranges::accounting::vocab, tr("Vocabulary size V (the embedding is tied to the output head)."));
+    m_seq = makeField(ranges::accounting::seq, tr("Tokens per sequence S (context length)."));
+    m_ffn = makeField(ranges::accounting::ffnMult, tr("MLP width as a multiple of d (4 in GPT-2)."));
     m_modelForm->addRow(tr("&Kind:"), m_kind);
     m_modelForm->addRow(tr("&Parameters:"), m_params);
     m_modelForm->addRow(tr("&Width D:"), m_dim);
@@ -62,23 +76,21 @@ AccountingControls::AccountingControls(QWidget* parent)
     // --- training ---
     auto* training = new QGroupBox(tr("Training"), this);
     auto* trainingForm = new QFormLayout(training);
-    m_batch = makeField(1, 1e9, tr("Sequences (examples) each GPU processes per step."));
+    m_batch = makeField(ranges::accounting::batch, tr("Sequences (examples) each GPU processes per step."));
     m_tokensOn = new QCheckBox(tr("Count training &totals"), training);
     m_tokensOn->setToolTip(tr("Tick to compute training FLOPs, time and GPU-days for the tokens below."));
     m_tokens = new LogSliderField(training);
-    m_tokens->setRange(1e6, 1e14);
+    m_tokens->setRange(ranges::accounting::trainingTokens.minimum, ranges::accounting::trainingTokens.maximum);
     m_tokens->setToolTip(tr("Total tokens trained on; 15T is written 15T."));
     m_precision = new QComboBox(training);
     for (PrecisionRecipe recipe : allPrecisionRecipes())
-        m_precision->addItem(QString::fromUtf8(precisionRecipeName(recipe).data(), static_cast<qsizetype>(precisionRecipeName(recipe).size())),
-                             static_cast<int>(recipe));
+        m_precision->addItem(name(precisionRecipeName(recipe)), static_cast<int>(recipe));
     m_precision->setToolTip(tr("Which dtype parameters, gradients, master weights, optimizer state and activations are kept in."));
     m_fp32Gradients = new QCheckBox(tr("fp&32 gradients"), training);
     m_fp32Gradients->setToolTip(tr("Keep gradients in fp32 under a 16-bit recipe (the 18 B/param AdamW convention)."));
     m_optimizer = new QComboBox(training);
     for (OptimizerKind kind : allOptimizers())
-        m_optimizer->addItem(QString::fromUtf8(optimizerName(kind).data(), static_cast<qsizetype>(optimizerName(kind).size())),
-                             static_cast<int>(kind));
+        m_optimizer->addItem(name(optimizerName(kind)), static_cast<int>(kind));
     m_optimizer->setToolTip(tr("The optimizer decides how many state tensors each parameter carries (Adam: two)."));
     trainingForm->addRow(tr("&Batch:"), m_batch);
     trainingForm->addRow(QString(), m_tokensOn);
@@ -95,9 +107,9 @@ AccountingControls::AccountingControls(QWidget* parent)
     for (const GpuSpec& gpu : GpuCatalog::builtIn().gpus())
         m_gpu->addItem(QString::fromStdString(gpu.id), QString::fromStdString(gpu.id));
     m_gpu->setToolTip(tr("GPU type: its datasheet memory and dense peak FLOP/s are used."));
-    m_gpus = makeField(1, 1e7, tr("Number of GPUs training data-parallel."));
+    m_gpus = makeField(ranges::accounting::gpus, tr("Number of GPUs training data-parallel."));
     m_mfu = new QDoubleSpinBox(hardware);
-    m_mfu->setRange(0.01, 1.0);
+    setRangeOf(m_mfu, ranges::accounting::mfu);
     m_mfu->setSingleStep(0.05);
     m_mfu->setDecimals(2);
     m_mfu->setToolTip(tr("Model FLOPs utilisation: the fraction of the dense peak the training actually achieves."));
@@ -108,13 +120,12 @@ AccountingControls::AccountingControls(QWidget* parent)
     m_zero->addItem(tr("3 — also parameters"), 3);
     m_zero->setToolTip(tr("ZeRO stage: which model states are sharded across the GPUs."));
     m_recompute = new QComboBox(hardware);
-    m_recompute->addItem(tr("none"), static_cast<int>(Recompute::none));
-    m_recompute->addItem(tr("selective"), static_cast<int>(Recompute::selective));
-    m_recompute->addItem(tr("full"), static_cast<int>(Recompute::full));
+    for (Recompute recompute : allRecomputes())
+        m_recompute->addItem(name(recomputeName(recompute)), static_cast<int>(recompute));
     m_recompute->setToolTip(tr("Activation recomputation trades FLOPs for activation memory (transformers only)."));
     m_attention = new QComboBox(hardware);
-    m_attention->addItem(tr("causal"), static_cast<int>(AttentionMask::causal));
-    m_attention->addItem(tr("full"), static_cast<int>(AttentionMask::full));
+    for (AttentionMask mask : allAttentionMasks())
+        m_attention->addItem(name(attentionMaskName(mask)), static_cast<int>(mask));
     m_attention->setToolTip(tr("Causal attention computes half the score FLOPs of full attention."));
     hardwareForm->addRow(tr("&GPU:"), m_gpu);
     hardwareForm->addRow(tr("GPU &count:"), m_gpus);
@@ -141,9 +152,9 @@ AccountingControls::AccountingControls(QWidget* parent)
     setFieldValues(AccountingScenario{});
 }
 
-NumberField* AccountingControls::makeField(double minimum, double maximum, const QString& tip) {
+NumberField* AccountingControls::makeField(ControlRange range, const QString& tip) {
     auto* field = new NumberField(this);
-    field->setRange(minimum, maximum);
+    field->setRange(range.minimum, range.maximum);
     field->setToolTip(tip);
     field->setFocusProxy(field->lineEdit());
     connect(field, &NumberField::valueEdited, this, &AccountingControls::emitChanged);

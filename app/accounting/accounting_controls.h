@@ -2,6 +2,7 @@
 // Every input of the accounting engine as a keyboard-operable control. Shows an AccountingInput
 // through setInput() and emits inputChanged() when the user changes anything.
 #include "engine/accounting/accounting.h"
+#include "engine/scenario/control_ranges.h"
 #include "engine/scenario/scenario.h"
 
 #include <QWidget>
@@ -57,7 +58,7 @@ signals:
 private:
     void showRowsForModel();
     void emitChanged();
-    NumberField* makeField(double minimum, double maximum, const QString& tip);
+    NumberField* makeField(napkin::ControlRange range, const QString& tip);
 
     QFormLayout* m_modelForm = nullptr;
     QComboBox* m_kind;

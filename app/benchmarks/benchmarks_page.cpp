@@ -3,12 +3,15 @@
 #include "app/benchmarks/benchmarks_export.h"
 #include "app/export/chart_export.h"
 #include "app/benchmarks/explain_benchmark.h"
+#include "engine/benchmarks/matmul_sweep.h"
 #include "widgets/controls/explain_pane.h"
 #include "engine/benchmarks/backend_registry.h"
 #include "engine/compute/cruncher_config.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/scenario/control_ranges.h"
 #include "widgets/charts/loss_chart.h"
 #include "widgets/charts/throughput_chart.h"
+#include "widgets/controls/spin_box_range.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -199,16 +202,17 @@ QWidget* BenchmarksPage::makeSweepControls() {
 QWidget* BenchmarksPage::makeTrainingControls() {
     auto* box = new QGroupBox(tr("Cruncher training (fp32)"), this);
     auto* form = new QFormLayout(box);
-    auto spin = [box](int value, int max) {
+    const napkin::BenchmarksScenario defaults;
+    auto spin = [box](long value, napkin::ControlRange range) {
         auto* s = new QSpinBox(box);
-        s->setRange(1, max);
-        s->setValue(value);
+        setRangeOf(s, range);
+        s->setValue(static_cast<int>(value));
         return s;
     };
-    m_dim = spin(256, 8192);
-    m_layers = spin(4, 256);
-    m_batch = spin(64, 65536);
-    m_steps = spin(50, 100000);
+    m_dim = spin(defaults.dim, napkin::ranges::benchmarks::dim);
+    m_layers = spin(defaults.layers, napkin::ranges::benchmarks::layers);
+    m_batch = spin(defaults.batch, napkin::ranges::benchmarks::batch);
+    m_steps = spin(defaults.steps, napkin::ranges::benchmarks::steps);
     m_dim->setObjectName(QStringLiteral("dim"));
     m_layers->setObjectName(QStringLiteral("layers"));
     m_batch->setObjectName(QStringLiteral("batch"));
@@ -233,19 +237,10 @@ void BenchmarksPage::updateFp16Warning() {
 }
 
 std::vector<long> BenchmarksPage::sizes(QString* error) const {
-    std::vector<long> out;
-    const QStringList parts = m_sizes->text().split(QLatin1Char(','));
-    for (const QString& part : parts) {
-        bool ok = false;
-        const long n = part.trimmed().toLong(&ok);
-        if (!ok || n < 1 || n > 16384) {
-            if (error)
-                *error = tr("Sizes: '%1' is not a whole number between 1 and 16384").arg(part.trimmed());
-            return {};
-        }
-        out.push_back(n);
-    }
-    return out;
+    const napkin::SizeList list = napkin::parseSizeList(m_sizes->text().toStdString(), napkin::matmulSizeRules());
+    if (!list.ok() && error)
+        *error = tr("Sizes: %1").arg(QString::fromStdString(list.error));
+    return {list.sizes.begin(), list.sizes.end()};
 }
 
 void BenchmarksPage::runSweep() {

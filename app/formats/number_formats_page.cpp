@@ -1,6 +1,7 @@
 #include "app/formats/number_formats_page.h"
 
 #include "app/formats/explain_number_format.h"
+#include "engine/numerics/size_list.h"
 #include "widgets/controls/explain_pane.h"
 #include "app/formats/number_format_notes.h"
 #include "engine/numerics/float_rounding.h"
@@ -16,7 +17,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
@@ -252,21 +252,19 @@ void NumberFormatsPage::refresh() {
 }
 
 void NumberFormatsPage::refreshTensorCost() {
-    std::vector<double> shape;
-    const QStringList parts =
-        m_shapeEdit->text().split(QRegularExpression(QStringLiteral("[,×x]")), Qt::SkipEmptyParts);
-    for (const QString& part : parts) {
-        double size = 1;
-        for (const QString& factor : part.split(QLatin1Char('*'), Qt::SkipEmptyParts)) { // "12288*4"
-            const napkin::ParsedNumber parsed = napkin::parseNumber(factor.toStdString());
-            if (!parsed.ok() || parsed.value < 0 || parsed.value != std::floor(parsed.value)) {
-                m_tensorCost->setText(tr("“%1” is not a size (a whole number ≥ 0)").arg(factor.trimmed()));
-                return;
-            }
-            size *= parsed.value;
-        }
-        shape.push_back(size);
+    // "49152, 12288", "12288*4 × 12288": sizes separated by commas or ×, each maybe a product.
+    napkin::SizeListRules rules;
+    rules.minimum = 0;
+    rules.maximum = 1e15;
+    rules.separators = {",", "×", "x"};
+    rules.products = true;
+    rules.skipEmpty = true;
+    const napkin::SizeList list = napkin::parseSizeList(m_shapeEdit->text().toStdString(), rules);
+    if (!list.ok()) {
+        m_tensorCost->setText(QString::fromStdString(list.error));
+        return;
     }
+    const std::vector<double>& shape = list.sizes;
     double elements = 1;
     QStringList dims;
     for (double size : shape) {

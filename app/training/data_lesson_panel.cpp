@@ -5,6 +5,8 @@
 #include "engine/lessons/batch_sampler.h"
 #include "engine/lessons/token_file_generator.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/scenario/control_ranges.h"
+#include "widgets/controls/spin_box_range.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -57,18 +59,20 @@ DataLessonPanel::DataLessonPanel(QWidget* parent)
     , m_table(new QTableWidget(this))
     , m_runner(new LessonRunner(this)) {
     m_path->setText(demoPath());
-    m_dtype->addItem(QStringLiteral("uint16"));
-    m_dtype->addItem(QStringLiteral("int32"));
-    m_megabytes->setRange(1, 4000);
-    m_megabytes->setValue(300);
+    for (TokenType type : allTokenTypes())
+        m_dtype->addItem(QString::fromUtf8(tokenTypeName(type).data(), static_cast<qsizetype>(tokenTypeName(type).size())));
+    const TrainingScenario::Data defaults;
+    setRangeOf(m_megabytes, ranges::training::demoMegabytes);
+    m_megabytes->setValue(static_cast<int>(defaults.demoMegabytes));
     m_megabytes->setSuffix(tr(" MB"));
-    m_batch->setRange(1, 512);
-    m_batch->setValue(8);
-    m_context->setRange(1, 8192);
-    m_context->setValue(16);
-    m_batches->setRange(1, 10000);
-    m_batches->setValue(1);
-    m_seed->setRange(0, 1000000);
+    setRangeOf(m_batch, ranges::training::dataBatch);
+    m_batch->setValue(static_cast<int>(defaults.batch));
+    setRangeOf(m_context, ranges::training::dataContext);
+    m_context->setValue(static_cast<int>(defaults.context));
+    setRangeOf(m_batches, ranges::training::dataBatches);
+    m_batches->setValue(static_cast<int>(defaults.batches));
+    setRangeOf(m_seed, ranges::seed);
+    m_seed->setValue(static_cast<int>(defaults.seed));
     auto* browse = new QPushButton(tr("Browse…"), this);
     auto* exportButton = new QPushButton(tr("Export PNG…"), this);
 

@@ -2,7 +2,9 @@
 
 #include "app/training/lesson_export.h"
 #include "app/jobs/lesson_runner.h"
+#include "engine/scenario/control_ranges.h"
 #include "widgets/charts/series_chart.h"
+#include "widgets/controls/spin_box_range.h"
 
 #include <QFormLayout>
 #include <QGroupBox>
@@ -50,6 +52,7 @@ DeterminismPanel::DeterminismPanel(QWidget* parent)
     , m_chartB(new SeriesChart(this))
     , m_verdict(new QLabel(this))
     , m_runner(new LessonRunner(this)) {
+    const TrainingScenario::Determinism defaults;
     auto* runs = new QHBoxLayout;
     SeriesChart* charts[2] = {m_chartA, m_chartB};
     for (int run = 0; run < 2; ++run) {
@@ -57,9 +60,10 @@ DeterminismPanel::DeterminismPanel(QWidget* parent)
         auto* form = new QFormLayout;
         for (int source = 0; source < 2; ++source) {
             m_seeds[run][source] = new QSpinBox(box);
-            m_seeds[run][source]->setRange(0, 1000000);
+            setRangeOf(m_seeds[run][source], ranges::seed);
         }
-        m_seeds[run][1]->setValue(run == 0 ? 1 : 2); // b differs from a in the data order only
+        m_seeds[run][0]->setValue(static_cast<int>(defaults.initSeed[run]));
+        m_seeds[run][1]->setValue(static_cast<int>(defaults.dataSeed[run])); // b differs from a in the data order only
         form->addRow(tr("Initialization seed"), m_seeds[run][0]);
         form->addRow(tr("Data-order seed"), m_seeds[run][1]);
         auto* column = new QVBoxLayout(box);
@@ -72,10 +76,10 @@ DeterminismPanel::DeterminismPanel(QWidget* parent)
         for (int source = 0; source < 2; ++source)
             connect(m_seeds[run][source], &QSpinBox::valueChanged, this, &DeterminismPanel::rerun);
     }
-    m_taskSeed->setRange(0, 1000000);
-    m_taskSeed->setValue(2);
-    m_steps->setRange(10, 2000);
-    m_steps->setValue(200);
+    setRangeOf(m_taskSeed, ranges::seed);
+    m_taskSeed->setValue(static_cast<int>(defaults.datasetSeed));
+    setRangeOf(m_steps, ranges::training::determinismSteps);
+    m_steps->setValue(static_cast<int>(defaults.steps));
     auto* exportButton = new QPushButton(tr("Export PNG…"), this);
     auto* shared = new QHBoxLayout;
     shared->addWidget(new QLabel(tr("Dataset seed (both runs)"), this));

@@ -2,6 +2,7 @@
 
 #include "app/training/lesson_export.h"
 #include "app/jobs/lesson_runner.h"
+#include "engine/scenario/control_ranges.h"
 #include "widgets/charts/series_chart.h"
 
 #include <QGridLayout>
@@ -27,11 +28,16 @@ InitLessonPanel::InitLessonPanel(QWidget* parent)
     , m_summary(new QLabel(this))
     , m_chart(new SeriesChart(this))
     , m_runner(new LessonRunner(this)) {
-    m_dim->setRange(2, 11); // D = 4 … 2048, powers of two (the CLI goes to 4096: L·D² draws take seconds)
-    m_dim->setValue(8);
-    m_layers->setRange(1, 64);
-    m_layers->setValue(10);
-    m_seed->setRange(0, 1000000);
+    // The slider moves through powers of two, D = 2^position (the CLI goes to 4096: L·D² draws take seconds).
+    const TrainingScenario::Init defaults;
+    m_dim->setRange(std::bit_width(static_cast<unsigned long>(ranges::training::initDim.minimum)) - 1,
+                    std::bit_width(static_cast<unsigned long>(ranges::training::initDim.maximum)) - 1);
+    m_dim->setValue(std::countr_zero(static_cast<unsigned long>(defaults.dim)));
+    m_layers->setRange(static_cast<int>(ranges::training::initLayers.minimum),
+                       static_cast<int>(ranges::training::initLayers.maximum));
+    m_layers->setValue(static_cast<int>(defaults.layers));
+    m_seed->setRange(static_cast<int>(ranges::seed.minimum), static_cast<int>(ranges::seed.maximum));
+    m_seed->setValue(static_cast<int>(defaults.seed));
     auto* exportButton = new QPushButton(tr("Export PNG…"), this);
 
     auto* controls = new QGridLayout;

@@ -3,7 +3,9 @@
 #include "app/training/lesson_export.h"
 #include "app/jobs/lesson_runner.h"
 #include "engine/lessons/mixed_precision_trainer.h"
+#include "engine/scenario/control_ranges.h"
 #include "widgets/charts/series_chart.h"
+#include "widgets/controls/spin_box_range.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -34,8 +36,8 @@ MixedPrecisionPanel::MixedPrecisionPanel(QWidget* parent)
     , m_underflows(new SeriesChart(this))
     , m_table(new QTableWidget(this))
     , m_runner(new LessonRunner(this)) {
-    m_steps->setRange(10, 5000);
-    m_steps->setValue(300);
+    setRangeOf(m_steps, ranges::training::mixedPrecisionSteps);
+    m_steps->setValue(static_cast<int>(TrainingScenario::MixedPrecision{}.steps));
     auto* exportButton = new QPushButton(tr("Export PNG…"), this);
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Steps"), this));

@@ -1,5 +1,7 @@
 #include "engine/accounting/model_spec.h"
 
+#include "engine/numerics/name_table.h"
+
 namespace napkin {
 
 double tokensPerStep(const ModelSpec& model, double batch) {
@@ -12,49 +14,27 @@ double tokensPerStep(const ModelSpec& model, double batch) {
     return batch;
 }
 
-std::string_view modelKindName(ModelKind kind) {
-    switch (kind) {
-    case ModelKind::dense: return "dense";
-    case ModelKind::cruncher: return "cruncher";
-    case ModelKind::linear2: return "linear2";
-    case ModelKind::transformer: return "transformer";
-    }
-    return "dense";
-}
+namespace {
+constexpr NameTable<ModelKind, 4> kModelKinds{{{ModelKind::dense, "dense"},
+                                               {ModelKind::cruncher, "cruncher"},
+                                               {ModelKind::linear2, "linear2"},
+                                               {ModelKind::transformer, "transformer"}}};
+constexpr NameTable<Recompute, 3> kRecomputes{
+    {{Recompute::none, "none"}, {Recompute::selective, "selective"}, {Recompute::full, "full"}}};
+constexpr NameTable<AttentionMask, 2> kAttentionMasks{{{AttentionMask::causal, "causal"}, {AttentionMask::full, "full"}}};
+constexpr auto kAllModelKinds = valuesIn(kModelKinds);
+constexpr auto kAllRecomputes = valuesIn(kRecomputes);
+constexpr auto kAllAttentionMasks = valuesIn(kAttentionMasks);
+} // namespace
 
-std::optional<ModelKind> modelKindFromName(std::string_view name) {
-    for (ModelKind k : {ModelKind::dense, ModelKind::cruncher, ModelKind::linear2, ModelKind::transformer})
-        if (modelKindName(k) == name)
-            return k;
-    return std::nullopt;
-}
-
-std::string_view recomputeName(Recompute recompute) {
-    switch (recompute) {
-    case Recompute::none: return "none";
-    case Recompute::selective: return "selective";
-    case Recompute::full: return "full";
-    }
-    return "none";
-}
-
-std::optional<Recompute> recomputeFromName(std::string_view name) {
-    for (Recompute r : {Recompute::none, Recompute::selective, Recompute::full})
-        if (recomputeName(r) == name)
-            return r;
-    return std::nullopt;
-}
-
-std::string_view attentionMaskName(AttentionMask mask) {
-    return mask == AttentionMask::causal ? "causal" : "full";
-}
-
-std::optional<AttentionMask> attentionMaskFromName(std::string_view name) {
-    if (name == "causal")
-        return AttentionMask::causal;
-    if (name == "full")
-        return AttentionMask::full;
-    return std::nullopt;
-}
+std::string_view modelKindName(ModelKind kind) { return nameIn(kModelKinds, kind); }
+std::optional<ModelKind> modelKindFromName(std::string_view name) { return valueIn(kModelKinds, name); }
+std::span<const ModelKind> allModelKinds() { return kAllModelKinds; }
+std::string_view recomputeName(Recompute recompute) { return nameIn(kRecomputes, recompute); }
+std::optional<Recompute> recomputeFromName(std::string_view name) { return valueIn(kRecomputes, name); }
+std::span<const Recompute> allRecomputes() { return kAllRecomputes; }
+std::string_view attentionMaskName(AttentionMask mask) { return nameIn(kAttentionMasks, mask); }
+std::optional<AttentionMask> attentionMaskFromName(std::string_view name) { return valueIn(kAttentionMasks, name); }
+std::span<const AttentionMask> allAttentionMasks() { return kAllAttentionMasks; }
 
 } // namespace napkin

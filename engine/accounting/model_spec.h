@@ -1,6 +1,7 @@
 #pragma once
 // The shape of the model being accounted for, and how its forward pass is executed.
 #include <optional>
+#include <span>
 #include <string_view>
 
 namespace napkin {
@@ -33,11 +34,15 @@ struct ModelSpec {
 /// Tokens (examples for cruncher/linear2) processed per step for a batch of `batch` sequences.
 double tokensPerStep(const ModelSpec& model, double batch);
 
+/// Names as napkin-cli, JSON and scenario files spell them ("transformer", "selective", "causal").
 std::string_view modelKindName(ModelKind kind);
 std::optional<ModelKind> modelKindFromName(std::string_view name);
+std::span<const ModelKind> allModelKinds();
 std::string_view recomputeName(Recompute recompute);
 std::optional<Recompute> recomputeFromName(std::string_view name);
+std::span<const Recompute> allRecomputes();
 std::string_view attentionMaskName(AttentionMask mask);
 std::optional<AttentionMask> attentionMaskFromName(std::string_view name);
+std::span<const AttentionMask> allAttentionMasks();
 
 } // namespace napkin

@@ -1,13 +1,17 @@
 #include "engine/accounting/optimizer_kind.h"
 
-#include <array>
+#include "engine/numerics/name_table.h"
 
 namespace napkin {
 namespace {
-constexpr std::array<OptimizerKind, 6> kOptimizers{OptimizerKind::sgd,     OptimizerKind::momentum,
-                                                   OptimizerKind::adagrad, OptimizerKind::rmsprop,
-                                                   OptimizerKind::adam,    OptimizerKind::adamw};
-}
+constexpr NameTable<OptimizerKind, 6> kOptimizerNames{{{OptimizerKind::sgd, "sgd"},
+                                                       {OptimizerKind::momentum, "momentum"},
+                                                       {OptimizerKind::adagrad, "adagrad"},
+                                                       {OptimizerKind::rmsprop, "rmsprop"},
+                                                       {OptimizerKind::adam, "adam"},
+                                                       {OptimizerKind::adamw, "adamw"}}};
+constexpr auto kOptimizers = valuesIn(kOptimizerNames);
+} // namespace
 
 int stateTensorsPerParameter(OptimizerKind kind) {
     switch (kind) {
@@ -21,24 +25,9 @@ int stateTensorsPerParameter(OptimizerKind kind) {
     return 0;
 }
 
-std::string_view optimizerName(OptimizerKind kind) {
-    switch (kind) {
-    case OptimizerKind::sgd: return "sgd";
-    case OptimizerKind::momentum: return "momentum";
-    case OptimizerKind::adagrad: return "adagrad";
-    case OptimizerKind::rmsprop: return "rmsprop";
-    case OptimizerKind::adam: return "adam";
-    case OptimizerKind::adamw: return "adamw";
-    }
-    return "sgd";
-}
+std::string_view optimizerName(OptimizerKind kind) { return nameIn(kOptimizerNames, kind); }
 
-std::optional<OptimizerKind> optimizerFromName(std::string_view name) {
-    for (OptimizerKind k : kOptimizers)
-        if (optimizerName(k) == name)
-            return k;
-    return std::nullopt;
-}
+std::optional<OptimizerKind> optimizerFromName(std::string_view name) { return valueIn(kOptimizerNames, name); }
 
 std::span<const OptimizerKind> allOptimizers() { return kOptimizers; }
 

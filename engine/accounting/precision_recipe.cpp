@@ -1,13 +1,17 @@
 #include "engine/accounting/precision_recipe.h"
 
-#include <array>
+#include "engine/numerics/name_table.h"
 
 namespace napkin {
 namespace {
-constexpr std::array<PrecisionRecipe, 6> kRecipes{PrecisionRecipe::fp32,      PrecisionRecipe::fp16,
-                                                  PrecisionRecipe::bf16,      PrecisionRecipe::mixedFp16,
-                                                  PrecisionRecipe::mixedBf16, PrecisionRecipe::fp8Mixed};
-}
+constexpr NameTable<PrecisionRecipe, 6> kRecipeNames{{{PrecisionRecipe::fp32, "fp32"},
+                                                      {PrecisionRecipe::fp16, "fp16"},
+                                                      {PrecisionRecipe::bf16, "bf16"},
+                                                      {PrecisionRecipe::mixedFp16, "mixed-fp16"},
+                                                      {PrecisionRecipe::mixedBf16, "mixed-bf16"},
+                                                      {PrecisionRecipe::fp8Mixed, "fp8-mixed"}}};
+constexpr auto kRecipes = valuesIn(kRecipeNames);
+} // namespace
 
 PrecisionLedger ledgerFor(PrecisionRecipe recipe, bool fp32Gradients) {
     PrecisionLedger ledger;
@@ -39,24 +43,9 @@ PrecisionLedger ledgerFor(PrecisionRecipe recipe, bool fp32Gradients) {
     return ledger;
 }
 
-std::string_view precisionRecipeName(PrecisionRecipe recipe) {
-    switch (recipe) {
-    case PrecisionRecipe::fp32: return "fp32";
-    case PrecisionRecipe::fp16: return "fp16";
-    case PrecisionRecipe::bf16: return "bf16";
-    case PrecisionRecipe::mixedFp16: return "mixed-fp16";
-    case PrecisionRecipe::mixedBf16: return "mixed-bf16";
-    case PrecisionRecipe::fp8Mixed: return "fp8-mixed";
-    }
-    return "fp32";
-}
+std::string_view precisionRecipeName(PrecisionRecipe recipe) { return nameIn(kRecipeNames, recipe); }
 
-std::optional<PrecisionRecipe> precisionRecipeFromName(std::string_view name) {
-    for (PrecisionRecipe r : kRecipes)
-        if (precisionRecipeName(r) == name)
-            return r;
-    return std::nullopt;
-}
+std::optional<PrecisionRecipe> precisionRecipeFromName(std::string_view name) { return valueIn(kRecipeNames, name); }
 
 std::span<const PrecisionRecipe> allPrecisionRecipes() { return kRecipes; }
 

@@ -37,6 +37,43 @@ double matmulFlops(const MatmulCase& s) {
     return 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k);
 }
 
+SizeListRules matmulSizeRules() {
+    SizeListRules rules;
+    rules.minimum = 1;
+    rules.maximum = 65536;
+    return rules;
+}
+
+std::optional<std::vector<MatmulCase>> squareMatmulCases(std::string_view sizes, BenchDtype dtype,
+                                                         std::string* error) {
+    const SizeList list = parseSizeList(sizes, matmulSizeRules());
+    if (!list.ok()) {
+        if (error)
+            *error = list.error;
+        return std::nullopt;
+    }
+    std::vector<MatmulCase> cases;
+    for (double n : list.sizes)
+        cases.push_back({static_cast<long>(n), static_cast<long>(n), static_cast<long>(n), dtype});
+    return cases;
+}
+
+std::optional<MatmulCase> matmulShapeCase(std::string_view shape, BenchDtype dtype, std::string* error) {
+    SizeListRules rules = matmulSizeRules();
+    rules.separators = {"x"};
+    const SizeList list = parseSizeList(shape, rules);
+    std::string why = list.error;
+    if (list.ok() && list.sizes.size() != 3)
+        why = "expected MxNxK (e.g. 4096x4096x1024), got '" + std::string(shape) + "'";
+    if (!why.empty()) {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    }
+    return MatmulCase{static_cast<long>(list.sizes[0]), static_cast<long>(list.sizes[1]),
+                      static_cast<long>(list.sizes[2]), dtype};
+}
+
 MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCase>& cases,
                            const MatmulRunOptions& options, const ProgressCallback& progress) {
     MatmulSweep sweep;

@@ -3,9 +3,12 @@
 // consecutive timings agree, steady-clock repeats summarised as median and p20/p80, every result
 // verified against a long-double reference, progress reported and cancellable.
 #include "engine/compute/benchmark_backend.h"
+#include "engine/numerics/size_list.h"
 
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace napkin {
@@ -36,5 +39,13 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
 
 /// 2·m·n·k.
 double matmulFlops(const MatmulCase& shape);
+
+/// The sizes a sweep accepts from either front end: whole numbers from 1 to 65536 per side.
+SizeListRules matmulSizeRules();
+/// "512,1024" → the n×n×n cases of `dtype`, or nullopt with `error` set to the size list's message.
+std::optional<std::vector<MatmulCase>> squareMatmulCases(std::string_view sizes, BenchDtype dtype,
+                                                         std::string* error);
+/// "4096x4096x1024" → one MxNxK case, or nullopt with `error` set.
+std::optional<MatmulCase> matmulShapeCase(std::string_view shape, BenchDtype dtype, std::string* error);
 
 } // namespace napkin

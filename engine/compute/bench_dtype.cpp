@@ -1,31 +1,23 @@
 #include "engine/compute/bench_dtype.h"
 
-#include <array>
+#include "engine/numerics/name_table.h"
 
 namespace napkin {
 namespace {
-constexpr std::array kAll{BenchDtype::fp32, BenchDtype::fp64, BenchDtype::bf16,
-                          BenchDtype::fp16, BenchDtype::tf32, BenchDtype::fp8e4m3};
+constexpr NameTable<BenchDtype, 6> kNames{{{BenchDtype::fp32, "fp32"},
+                                           {BenchDtype::fp64, "fp64"},
+                                           {BenchDtype::bf16, "bf16"},
+                                           {BenchDtype::fp16, "fp16"},
+                                           {BenchDtype::tf32, "tf32"},
+                                           {BenchDtype::fp8e4m3, "fp8-e4m3"}}};
+constexpr auto kAll = valuesIn(kNames);
 } // namespace
 
-std::string_view benchDtypeName(BenchDtype dtype) {
-    switch (dtype) {
-    case BenchDtype::fp32: return "fp32";
-    case BenchDtype::fp64: return "fp64";
-    case BenchDtype::bf16: return "bf16";
-    case BenchDtype::fp16: return "fp16";
-    case BenchDtype::tf32: return "tf32";
-    case BenchDtype::fp8e4m3: return "fp8-e4m3";
-    }
-    return "?";
-}
+std::string_view benchDtypeName(BenchDtype dtype) { return nameIn(kNames, dtype); }
 
-std::optional<BenchDtype> benchDtypeFromName(std::string_view name) {
-    for (BenchDtype d : kAll)
-        if (benchDtypeName(d) == name)
-            return d;
-    return std::nullopt;
-}
+std::optional<BenchDtype> benchDtypeFromName(std::string_view name) { return valueIn(kNames, name); }
+
+std::string benchDtypeNames() { return namesIn(kNames); }
 
 std::span<const BenchDtype> allBenchDtypes() { return kAll; }
 

@@ -1,18 +1,21 @@
 #include "engine/compute/copy_benchmark.h"
 
-#include <cctype>
-#include <sstream>
+#include "engine/numerics/name_table.h"
+#include "engine/numerics/size_list.h"
+
 #include <stdexcept>
 
 namespace napkin {
 
-std::string_view copyDirectionName(CopyDirection d) {
-    return d == CopyDirection::hostToDevice ? "h2d" : "d2h";
-}
+namespace {
+constexpr NameTable<CopyDirection, 2> kDirectionNames{
+    {{CopyDirection::hostToDevice, "h2d"}, {CopyDirection::deviceToHost, "d2h"}}};
+constexpr NameTable<HostMemory, 2> kHostMemoryNames{{{HostMemory::pageable, "pageable"}, {HostMemory::pinned, "pinned"}}};
+} // namespace
 
-std::string_view hostMemoryName(HostMemory m) {
-    return m == HostMemory::pageable ? "pageable" : "pinned";
-}
+std::string_view copyDirectionName(CopyDirection d) { return nameIn(kDirectionNames, d); }
+
+std::string_view hostMemoryName(HostMemory m) { return nameIn(kHostMemoryNames, m); }
 
 std::vector<std::uint64_t> defaultCopySizes() {
     std::vector<std::uint64_t> sizes;
@@ -21,51 +24,14 @@ std::vector<std::uint64_t> defaultCopySizes() {
     return sizes;
 }
 
-namespace {
-
-std::uint64_t parseOneSize(const std::string& item) {
-    auto fail = [&](const std::string& why) { return std::invalid_argument("'" + item + "' " + why); };
-    std::size_t digits = 0;
-    while (digits < item.size() && std::isdigit(static_cast<unsigned char>(item[digits])))
-        ++digits;
-    if (digits == 0)
-        throw fail("is not a size (a whole number of bytes, optionally with K, M or G: 4K, 1M, 1G)");
-    if (digits > 12) // more than 4 GiB whatever the suffix; also keeps the multiply below in range
-        throw fail("is above the 4 GiB limit");
-    const std::uint64_t number = std::stoull(item.substr(0, digits));
-    std::string suffix = item.substr(digits);
-    for (char& c : suffix)
-        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    std::uint64_t unit = 0;
-    if (suffix.empty() || suffix == "B")
-        unit = 1;
-    else if (suffix == "K" || suffix == "KIB")
-        unit = std::uint64_t{1} << 10;
-    else if (suffix == "M" || suffix == "MIB")
-        unit = std::uint64_t{1} << 20;
-    else if (suffix == "G" || suffix == "GIB")
-        unit = std::uint64_t{1} << 30;
-    else
-        throw fail("has an unknown unit (use K, M or G, binary: 1K = 1024 bytes)");
-    if (number == 0)
-        throw fail("is zero bytes");
-    const std::uint64_t bytes = number * unit;
-    if (bytes > kMaxCopyBytes)
-        throw fail("is above the 4 GiB limit");
-    return bytes;
-}
-
-} // namespace
-
 std::vector<std::uint64_t> parseCopySizes(const std::string& text) {
-    std::vector<std::uint64_t> sizes;
-    std::string item;
-    std::istringstream in(text);
-    while (std::getline(in, item, ','))
-        sizes.push_back(parseOneSize(item));
-    if (text.empty() || text.back() == ',') // getline drops a trailing empty item
-        sizes.push_back(parseOneSize(""));
-    return sizes;
+    SizeListRules rules;
+    rules.unit = SizeUnit::bytes;
+    rules.maximum = static_cast<double>(kMaxCopyBytes);
+    const SizeList list = parseSizeList(text, rules);
+    if (!list.ok())
+        throw std::invalid_argument(list.error);
+    return {list.sizes.begin(), list.sizes.end()};
 }
 
 std::vector<CopyCase> copyCases(const std::vector<std::uint64_t>& sizes) {

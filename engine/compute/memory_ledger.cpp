@@ -1,21 +1,22 @@
 #include "engine/compute/memory_ledger.h"
 
+#include "engine/numerics/name_table.h"
+
 #include <algorithm>
 #include <utility>
 
 namespace napkin {
+namespace {
+constexpr NameTable<MemoryTag, kMemoryTagCount> kMemoryTagNames{{{MemoryTag::parameters, "parameters"},
+                                                                 {MemoryTag::gradients, "gradients"},
+                                                                 {MemoryTag::optimizerState, "optimizer_state"},
+                                                                 {MemoryTag::activations, "activations"},
+                                                                 {MemoryTag::inputs, "inputs"},
+                                                                 {MemoryTag::workspace, "workspace"}}};
+} // namespace
 
-std::string_view memoryTagName(MemoryTag tag) {
-    switch (tag) {
-    case MemoryTag::parameters: return "parameters";
-    case MemoryTag::gradients: return "gradients";
-    case MemoryTag::optimizerState: return "optimizer_state";
-    case MemoryTag::activations: return "activations";
-    case MemoryTag::inputs: return "inputs";
-    case MemoryTag::workspace: return "workspace";
-    }
-    return "?";
-}
+
+std::string_view memoryTagName(MemoryTag tag) { return nameIn(kMemoryTagNames, tag); }
 
 AccountedBuffer::AccountedBuffer(AccountedBuffer&& other) noexcept
     : data_(std::move(other.data_)), size_(std::exchange(other.size_, 0)), tag_(other.tag_),

@@ -1,5 +1,7 @@
 #include "engine/lessons/init_std_experiment.h"
 
+#include "engine/numerics/name_table.h"
+
 #include "engine/numerics/gaussian_source.h"
 
 #include <Eigen/Core>
@@ -10,6 +12,12 @@
 #include <stdexcept>
 
 namespace napkin {
+namespace {
+constexpr NameTable<InitScheme, 3> kInitSchemeKeys{{{InitScheme::standardNormal, "normal"},
+                                                     {InitScheme::xavier, "xavier"},
+                                                     {InitScheme::truncatedXavier, "truncated"}}};
+} // namespace
+
 namespace {
 
 using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -52,17 +60,7 @@ std::string_view initSchemeName(InitScheme scheme) {
     return "?";
 }
 
-std::string_view initSchemeKey(InitScheme scheme) {
-    switch (scheme) {
-    case InitScheme::standardNormal:
-        return "normal";
-    case InitScheme::xavier:
-        return "xavier";
-    case InitScheme::truncatedXavier:
-        return "truncated";
-    }
-    return "?";
-}
+std::string_view initSchemeKey(InitScheme scheme) { return nameIn(kInitSchemeKeys, scheme); }
 
 double truncatedNormalVariance(double c) {
     const double phi = std::exp(-0.5 * c * c) / std::sqrt(2.0 * std::numbers::pi);

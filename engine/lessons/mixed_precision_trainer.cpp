@@ -1,5 +1,7 @@
 #include "engine/lessons/mixed_precision_trainer.h"
 
+#include "engine/numerics/name_table.h"
+
 #include "engine/numerics/gaussian_source.h"
 #include "engine/numerics/float_format.h"
 
@@ -9,6 +11,14 @@
 #include <stdexcept>
 
 namespace napkin {
+namespace {
+constexpr NameTable<PrecisionLesson, 5> kPrecisionLessonKeys{{{PrecisionLesson::fp32, "fp32"},
+                                                               {PrecisionLesson::bf16Mixed, "bf16-mixed"},
+                                                               {PrecisionLesson::bf16Pure, "bf16-pure"},
+                                                               {PrecisionLesson::fp16NoScaling, "fp16"},
+                                                               {PrecisionLesson::fp16LossScaling, "fp16-scaled"}}};
+} // namespace
+
 namespace {
 
 using Vec = std::vector<float>;
@@ -265,21 +275,13 @@ void Run::step() {
 
 } // namespace
 
-std::string_view precisionLessonKey(PrecisionLesson recipe) {
-    switch (recipe) {
-    case PrecisionLesson::fp32:
-        return "fp32";
-    case PrecisionLesson::bf16Mixed:
-        return "bf16-mixed";
-    case PrecisionLesson::bf16Pure:
-        return "bf16-pure";
-    case PrecisionLesson::fp16NoScaling:
-        return "fp16";
-    case PrecisionLesson::fp16LossScaling:
-        return "fp16-scaled";
-    }
-    return "?";
+std::string_view precisionLessonKey(PrecisionLesson recipe) { return nameIn(kPrecisionLessonKeys, recipe); }
+
+std::optional<PrecisionLesson> precisionLessonFromKey(std::string_view key) {
+    return valueIn(kPrecisionLessonKeys, key);
 }
+
+std::string precisionLessonKeys() { return namesIn(kPrecisionLessonKeys); }
 
 std::string_view precisionLessonName(PrecisionLesson recipe) {
     switch (recipe) {

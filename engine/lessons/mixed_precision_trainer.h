@@ -5,6 +5,8 @@
 // lesson's trainer: every source of randomness has its own seed.
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -24,6 +26,9 @@ inline constexpr PrecisionLesson kPrecisionLessons[5] = {
 
 /// "fp32", "bf16-mixed", "bf16-pure", "fp16", "fp16-scaled" (the CLI's keys).
 std::string_view precisionLessonKey(PrecisionLesson recipe);
+std::optional<PrecisionLesson> precisionLessonFromKey(std::string_view key);
+/// "fp32, bf16-mixed, bf16-pure, fp16, fp16-scaled" (help texts, error messages).
+std::string precisionLessonKeys();
 /// "fp32", "bf16 compute, fp32 master", "pure bf16", "fp16, no loss scaling", "fp16 + loss scaling".
 std::string_view precisionLessonName(PrecisionLesson recipe);
 

@@ -1,5 +1,7 @@
 #include "engine/lessons/token_dataset.h"
 
+#include "engine/numerics/name_table.h"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -12,21 +14,25 @@
 #include <vector>
 
 namespace napkin {
+namespace {
+constexpr NameTable<TokenType, 2> kTokenTypeNames{{{TokenType::uint16, "uint16"}, {TokenType::int32, "int32"}}};
+constexpr NameTable<TokenType, 2> kTokenTypeShortNames{{{TokenType::uint16, "u16"}, {TokenType::int32, "i32"}}};
+constexpr auto kAllTokenTypes = valuesIn(kTokenTypeNames);
+} // namespace
+
 
 std::size_t tokenBytes(TokenType type) {
     return type == TokenType::uint16 ? 2 : 4;
 }
 
-std::string_view tokenTypeName(TokenType type) {
-    return type == TokenType::uint16 ? "uint16" : "int32";
-}
+std::string_view tokenTypeName(TokenType type) { return nameIn(kTokenTypeNames, type); }
+
+std::span<const TokenType> allTokenTypes() { return kAllTokenTypes; }
 
 std::optional<TokenType> tokenTypeFromName(std::string_view name) {
-    if (name == "uint16" || name == "u16")
-        return TokenType::uint16;
-    if (name == "int32" || name == "i32")
-        return TokenType::int32;
-    return std::nullopt;
+    if (const std::optional<TokenType> type = valueIn(kTokenTypeNames, name))
+        return type;
+    return valueIn(kTokenTypeShortNames, name);
 }
 
 TokenDataset::TokenDataset(const std::string& path, TokenType type)

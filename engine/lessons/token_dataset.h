@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,7 @@ std::size_t tokenBytes(TokenType type);
 std::string_view tokenTypeName(TokenType type);
 /// Accepts "uint16", "u16", "int32", "i32".
 std::optional<TokenType> tokenTypeFromName(std::string_view name);
+std::span<const TokenType> allTokenTypes();
 
 /// A read-only memory mapping of a token file (POSIX mmap). Move-only; unmaps and closes on
 /// destruction. Errors (missing file, empty file, a size that is not a whole number of tokens, a

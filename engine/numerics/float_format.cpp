@@ -1,9 +1,28 @@
 #include "engine/numerics/float_format.h"
 
+#include "engine/numerics/name_table.h"
+
 #include <cmath>
 #include <limits>
 
 namespace napkin {
+namespace {
+// Names PyTorch and other tools use, besides the canonical ones in each FloatLayout.
+constexpr NameTable<FloatFormat, 8> kFloatFormatAliases{{{FloatFormat::fp32, "float32"},
+                                                         {FloatFormat::fp16, "float16"},
+                                                         {FloatFormat::fp16, "half"},
+                                                         {FloatFormat::bf16, "bfloat16"},
+                                                         {FloatFormat::fp8_e4m3, "e4m3"},
+                                                         {FloatFormat::fp8_e4m3, "float8_e4m3fn"},
+                                                         {FloatFormat::fp8_e5m2, "e5m2"},
+                                                         {FloatFormat::fp8_e5m2, "float8_e5m2"}}};
+constexpr NameTable<FloatClass, 5> kFloatClassNames{{{FloatClass::zero, "zero"},
+                                                     {FloatClass::subnormal, "subnormal"},
+                                                     {FloatClass::normal, "normal"},
+                                                     {FloatClass::infinity, "inf"},
+                                                     {FloatClass::nan, "nan"}}};
+} // namespace
+
 namespace {
 
 // Layouts: IEEE 754 binary32/binary16, Google Brain bfloat16, OCP 8-bit Floating Point Specification
@@ -81,29 +100,10 @@ std::string_view floatFormatName(FloatFormat format) {
 }
 
 std::optional<FloatFormat> floatFormatFromName(std::string_view name) {
-    struct Alias {
-        std::string_view name;
-        FloatFormat format;
-    };
-    static constexpr Alias aliases[] = {
-        {"fp32", FloatFormat::fp32},
-        {"float32", FloatFormat::fp32},
-        {"fp16", FloatFormat::fp16},
-        {"float16", FloatFormat::fp16},
-        {"half", FloatFormat::fp16},
-        {"bf16", FloatFormat::bf16},
-        {"bfloat16", FloatFormat::bf16},
-        {"fp8-e4m3", FloatFormat::fp8_e4m3},
-        {"e4m3", FloatFormat::fp8_e4m3},
-        {"float8_e4m3fn", FloatFormat::fp8_e4m3},
-        {"fp8-e5m2", FloatFormat::fp8_e5m2},
-        {"e5m2", FloatFormat::fp8_e5m2},
-        {"float8_e5m2", FloatFormat::fp8_e5m2},
-    };
-    for (const Alias& alias : aliases)
-        if (alias.name == name)
-            return alias.format;
-    return std::nullopt;
+    for (FloatFormat format : kFloatFormats)
+        if (floatFormatName(format) == name)
+            return format;
+    return valueIn(kFloatFormatAliases, name);
 }
 
 FloatFacts floatFacts(FloatFormat format) {
@@ -125,21 +125,7 @@ FloatFacts floatFacts(FloatFormat format) {
     return facts;
 }
 
-std::string_view floatClassName(FloatClass cls) {
-    switch (cls) {
-    case FloatClass::zero:
-        return "zero";
-    case FloatClass::subnormal:
-        return "subnormal";
-    case FloatClass::normal:
-        return "normal";
-    case FloatClass::infinity:
-        return "inf";
-    case FloatClass::nan:
-        return "nan";
-    }
-    return "nan";
-}
+std::string_view floatClassName(FloatClass cls) { return nameIn(kFloatClassNames, cls); }
 
 std::uint32_t maskFloatBits(FloatFormat format, std::uint32_t bits) {
     return bits & lowMask(floatLayout(format).totalBits());

@@ -1,6 +1,8 @@
 #include "engine/scenario/scenario.h"
 #include "engine/scenario/scenario_section.h"
 
+#include "engine/numerics/name_table.h"
+
 #include "engine/numerics/float_rounding.h"
 #include "engine/hardware/gpu_catalog.h"
 #include "engine/accounting/model_spec.h"
@@ -19,6 +21,12 @@ namespace napkin {
 namespace {
 
 using namespace scenario_detail;
+
+constexpr NameTable<ScenarioPage, 5> kPageNames{{{ScenarioPage::accounting, "accounting"},
+                                                 {ScenarioPage::formats, "formats"},
+                                                 {ScenarioPage::tensor, "tensor"},
+                                                 {ScenarioPage::benchmarks, "benchmarks"},
+                                                 {ScenarioPage::training, "training"}}};
 
 std::optional<bool> unitsFromName(std::string_view name) {
     if (name == "GB")
@@ -40,7 +48,7 @@ std::optional<std::string> dtypeFromName(std::string_view name) {
     return std::nullopt;
 }
 
-// The ranges are those of the accounting page's controls, so a loaded file never shows a clamped value.
+// The ranges are the controls' own (control_ranges.h), so a loaded file never shows a clamped value.
 void readAccountingInput(const Section& s, AccountingScenario& a, bool flatModel) {
     AccountingInput& in = a.input;
     const std::optional<Section> nested = flatModel ? std::nullopt : s.child("model");
@@ -53,25 +61,25 @@ void readAccountingInput(const Section& s, AccountingScenario& a, bool flatModel
             m.expectKeys({"kind", "parameters", "dim", "layers", "out", "d_model", "heads", "vocab", "seq",
                           "ffn_mult"});
         m.name(flatModel ? "model" : "kind", in.model.kind, modelKindFromName);
-        m.number(paramsKey, in.model.parameters, 1e3, 1e13);
-        m.number("dim", in.model.dim, 1, 1e7);
-        m.number("layers", in.model.layers, 1, 1e5);
-        m.number("out", in.model.out, 1, 1e7);
-        m.number(dModelKey, in.model.dModel, 1, 1e6);
-        m.number("heads", in.model.heads, 1, 1e5);
-        m.number("vocab", in.model.vocab, 1, 1e8);
-        m.number("seq", in.model.seq, 1, 1e8);
-        m.number(ffnKey, in.model.ffnMult, 0.125, 64);
+        m.number(paramsKey, in.model.parameters, ranges::accounting::parameters);
+        m.number("dim", in.model.dim, ranges::accounting::dim);
+        m.number("layers", in.model.layers, ranges::accounting::layers);
+        m.number("out", in.model.out, ranges::accounting::out);
+        m.number(dModelKey, in.model.dModel, ranges::accounting::dModel);
+        m.number("heads", in.model.heads, ranges::accounting::heads);
+        m.number("vocab", in.model.vocab, ranges::accounting::vocab);
+        m.number("seq", in.model.seq, ranges::accounting::seq);
+        m.number(ffnKey, in.model.ffnMult, ranges::accounting::ffnMult);
     }
-    s.number("batch", in.batch, 1, 1e9);
+    s.number("batch", in.batch, ranges::accounting::batch);
     s.name("precision", in.precision, precisionRecipeFromName);
     s.boolean(flatModel ? "fp32Gradients" : "fp32_gradients", in.fp32Gradients);
     s.name("optimizer", in.optimizer, optimizerFromName);
     s.name("gpu", in.gpu, gpuFromName);
-    s.number("gpus", in.gpus, 1, 1e7);
-    s.number("mfu", in.mfu, 0.01, 1);
+    s.number("gpus", in.gpus, ranges::accounting::gpus);
+    s.number("mfu", in.mfu, ranges::accounting::mfu);
     double zero = in.zeroStage;
-    s.number("zero", zero, 0, 3);
+    s.number("zero", zero, ranges::accounting::zeroStage);
     if (zero != std::floor(zero))
         s.refuse("zero", "must be 0, 1, 2 or 3");
     in.zeroStage = static_cast<int>(zero);
@@ -87,9 +95,9 @@ void readAccountingV1(const Section& s, AccountingScenario& a) {
                   "zero",      "recompute",     "attention", "units"});
     readAccountingInput(s, a, true);
     double tokens = a.input.trainingTokens.value_or(0);
-    s.number("tokens", tokens, 0, 1e14);
+    s.number("tokens", tokens, 0, ranges::accounting::trainingTokens.maximum);
     if (s.find("tokens")) {
-        if (tokens != 0 && tokens < 1e6)
+        if (tokens != 0 && tokens < ranges::accounting::trainingTokens.minimum)
             s.refuse("tokens", "must be 0 (no totals) or from 1e6 to 1e14");
         a.input.trainingTokens = tokens > 0 ? std::optional<double>(tokens) : std::nullopt;
         if (tokens > 0)
@@ -108,7 +116,7 @@ void readAccounting(const Section& s, AccountingScenario& a) {
     readAccountingInput(s, a, false);
     bool count = a.input.trainingTokens.has_value();
     s.boolean("count_tokens", count);
-    s.number("training_tokens", a.tokensShown, 1e6, 1e14);
+    s.number("training_tokens", a.tokensShown, ranges::accounting::trainingTokens);
     a.input.trainingTokens = count ? std::optional<double>(a.tokensShown) : std::nullopt;
     s.name("units", a.binaryUnits, unitsFromName);
     s.text("preset", a.preset);
@@ -178,11 +186,10 @@ void readBenchmarks(const Section& s, BenchmarksScenario& b) {
         b.dtypes = std::move(dtypes);
     }
     s.text("sizes", b.sizes);
-    // The ranges of the page's spin boxes.
-    s.whole("dim", b.dim, 1, 8192);
-    s.whole("layers", b.layers, 1, 256);
-    s.whole("batch", b.batch, 1, 65536);
-    s.whole("steps", b.steps, 1, 100000);
+    s.whole("dim", b.dim, ranges::benchmarks::dim);
+    s.whole("layers", b.layers, ranges::benchmarks::layers);
+    s.whole("batch", b.batch, ranges::benchmarks::batch);
+    s.whole("steps", b.steps, ranges::benchmarks::steps);
     s.name("optimizer", b.optimizer, optimizerFromName);
 }
 
@@ -268,28 +275,8 @@ ScenarioParse parseScenario(std::string_view text) {
     return result;
 }
 
-std::string_view scenarioPageName(ScenarioPage page) {
-    switch (page) {
-    case ScenarioPage::accounting:
-        return "accounting";
-    case ScenarioPage::formats:
-        return "formats";
-    case ScenarioPage::tensor:
-        return "tensor";
-    case ScenarioPage::benchmarks:
-        return "benchmarks";
-    case ScenarioPage::training:
-        return "training";
-    }
-    return "accounting";
-}
+std::string_view scenarioPageName(ScenarioPage page) { return nameIn(kPageNames, page); }
 
-std::optional<ScenarioPage> scenarioPageFromName(std::string_view name) {
-    for (ScenarioPage p : {ScenarioPage::accounting, ScenarioPage::formats, ScenarioPage::tensor,
-                           ScenarioPage::benchmarks, ScenarioPage::training})
-        if (scenarioPageName(p) == name)
-            return p;
-    return std::nullopt;
-}
+std::optional<ScenarioPage> scenarioPageFromName(std::string_view name) { return valueIn(kPageNames, name); }
 
 } // namespace napkin

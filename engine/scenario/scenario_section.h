@@ -1,6 +1,8 @@
 #pragma once
 // Internal to the scenario loader (scenario*.cpp): one JSON object of the file with typed, range-checked
 // getters whose refusals name the field's dotted path. Not part of the engine's interface.
+#include "engine/scenario/control_ranges.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -54,6 +56,14 @@ public:
         if (!std::isfinite(x) || x < minimum || x > maximum)
             refuse(key, "must be from " + formatPlain(minimum) + " to " + formatPlain(maximum));
         target = x;
+    }
+
+    void number(const char* key, double& target, ControlRange range) const {
+        number(key, target, range.minimum, range.maximum);
+    }
+
+    void whole(const char* key, long& target, ControlRange range) const {
+        whole(key, target, static_cast<long>(range.minimum), static_cast<long>(range.maximum));
     }
 
     void whole(const char* key, long& target, long minimum, long maximum) const {

@@ -4,9 +4,13 @@
 #include "engine/compute/cpu/eigen_matmul_problem.h"
 #include "engine/compute/cpu/fma_peak.h"
 
+#include "engine/numerics/quantity_format.h"
+
 #include <Eigen/Core>
+#include <unistd.h>
 
 #include <sstream>
+#include <stdexcept>
 
 namespace napkin {
 
@@ -72,6 +76,16 @@ std::string CpuBackend::unsupportedReason(BenchDtype dtype) const {
 }
 
 std::unique_ptr<MatmulProblem> CpuBackend::prepareMatmul(const MatmulCase& shape, std::uint64_t seed) {
+    // A, B and C at once; past half the machine's memory the sweep would swap (or be killed) rather than
+    // measure, so such a case fails with its reason and the sweep goes on.
+    const double elements = static_cast<double>(shape.m) * static_cast<double>(shape.k) +
+                            static_cast<double>(shape.k) * static_cast<double>(shape.n) +
+                            static_cast<double>(shape.m) * static_cast<double>(shape.n);
+    const double bytes = elements * benchDtypeBytes(shape.dtype);
+    const double physical = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+    if (physical > 0 && bytes > physical / 2)
+        throw std::runtime_error("A, B and C need " + formatBytes(bytes, ByteUnits::binary) + ", more than half of this machine's " +
+                                 formatBytes(physical, ByteUnits::binary) + " of memory");
     return makeEigenMatmulProblem(shape, seed);
 }
 

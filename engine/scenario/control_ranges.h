@@ -1,0 +1,47 @@
+#pragma once
+// The range of every numeric control of every page, in one table: the page gives its control this
+// range, and the scenario loader refuses a value outside it, so a saved file always opens as it was
+// saved (never clamped by a control that cannot show it). The defaults live in scenario.h's structs.
+#include "engine/numerics/control_range.h"
+
+namespace napkin::ranges {
+
+/// Seed boxes everywhere (the lessons' and the Training tab's).
+inline constexpr ControlRange seed{0, 1e6};
+
+namespace accounting {
+inline constexpr ControlRange parameters{1e3, 1e13};
+inline constexpr ControlRange dim{1, 1e7};
+inline constexpr ControlRange layers{1, 1e5};
+inline constexpr ControlRange out{1, 1e7};
+inline constexpr ControlRange dModel{1, 1e6};
+inline constexpr ControlRange heads{1, 1e5};
+inline constexpr ControlRange vocab{1, 1e8};
+inline constexpr ControlRange seq{1, 1e8};
+inline constexpr ControlRange ffnMult{0.125, 64};
+inline constexpr ControlRange batch{1, 1e9};
+inline constexpr ControlRange trainingTokens{1e6, 1e14};
+inline constexpr ControlRange gpus{1, 1e7};
+inline constexpr ControlRange mfu{0.01, 1};
+inline constexpr ControlRange zeroStage{0, 3};
+} // namespace accounting
+
+namespace benchmarks {
+inline constexpr ControlRange dim{1, 8192};
+inline constexpr ControlRange layers{1, 256};
+inline constexpr ControlRange batch{1, 65536};
+inline constexpr ControlRange steps{1, 100000};
+} // namespace benchmarks
+
+namespace training {
+inline constexpr ControlRange initDim{4, 2048}; ///< powers of two only (a slider of exponents)
+inline constexpr ControlRange initLayers{1, 64};
+inline constexpr ControlRange determinismSteps{10, 2000};
+inline constexpr ControlRange demoMegabytes{1, 4000};
+inline constexpr ControlRange dataBatch{1, 512};
+inline constexpr ControlRange dataContext{1, 8192};
+inline constexpr ControlRange dataBatches{1, 10000};
+inline constexpr ControlRange mixedPrecisionSteps{10, 5000};
+} // namespace training
+
+} // namespace napkin::ranges
