@@ -1,9 +1,11 @@
 #include "cli/account_command.h"
 
 #include "engine/accounting/accounting.h"
-#include "cli/accounting_json.h"
+#include "cli/accounting_text.h"
 #include "cli/enum_option.h"
 #include "cli/number_option.h"
+#include "engine/report/accounting_report.h"
+#include "engine/report/json_values.h"
 
 #include <CLI/CLI.hpp>
 
@@ -101,7 +103,7 @@ int execute(const AccountOptions& o, std::ostream& out) {
     const GpuSpec& gpu = *catalog.find(input.gpu);
     const AccountingResult result = account(input, gpu);
     if (o.json)
-        out << accountingToJson(input, gpu, result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        out << jsonText(accountingToJson(input, gpu, result));
     else
         out << accountingToText(input, gpu, result);
     return 0;

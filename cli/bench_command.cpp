@@ -1,7 +1,8 @@
 #include "cli/bench_command.h"
 
 #include "engine/benchmarks/accounting_benchmark.h"
-#include "cli/accounting_json.h"
+#include "engine/report/accounting_report.h"
+#include "engine/report/json_values.h"
 #include "cli/bench_copy_command.h"
 #include "cli/bench_matmul_command.h"
 #include "cli/bench_train_command.h"
@@ -20,37 +21,10 @@ struct BenchOptions {
     int repeats = 51;
 };
 
-// A GPT-2 small configuration: the heaviest formula strings the accounting builds.
-AccountingInput benchmarkInput() {
-    AccountingInput in;
-    in.model.kind = ModelKind::transformer;
-    in.model.dModel = 768;
-    in.model.layers = 12;
-    in.model.heads = 12;
-    in.model.vocab = 50257;
-    in.model.seq = 1024;
-    in.batch = 8;
-    in.trainingTokens = 300e9;
-    in.precision = PrecisionRecipe::mixedBf16;
-    in.gpus = 8;
-    in.zeroStage = 1;
-    return in;
-}
-
 int runAccountBenchmark(const BenchOptions& o, std::ostream& out) {
-    const TimingSummary t = benchmarkAccounting(benchmarkInput(), o.repeats);
+    const TimingSummary t = benchmarkAccounting(accountingBenchmarkInput(), o.repeats);
     if (o.json) {
-        nlohmann::json doc = {{"benchmark", "account"},
-                              {"configuration", "GPT-2 small, mixed-bf16, AdamW, 8 x H100-SXM, ZeRO-1"},
-                              {"seconds_median", t.medianSeconds},
-                              {"seconds_p20", t.p20Seconds},
-                              {"seconds_p80", t.p80Seconds},
-                              {"seconds_min", t.minSeconds},
-                              {"seconds_max", t.maxSeconds},
-                              {"samples", t.samples},
-                              {"target_seconds", 20e-6},
-                              {"meets_target", t.medianSeconds < 20e-6}};
-        out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        out << jsonText(accountingBenchmarkJson(t));
     } else {
         out << "one full accounting recompute (GPT-2 small): median " << formatDuration(t.medianSeconds)
             << ", p20 " << formatDuration(t.p20Seconds) << ", p80 " << formatDuration(t.p80Seconds)

@@ -1,9 +1,10 @@
 #include "cli/bench_copy_command.h"
 
-#include "cli/copy_json.h"
 #include "cli/number_option.h"
-#include "engine/benchmarks/copy_bench_registry.h"
+#include "engine/benchmarks/copy_sweep.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/report/copy_report.h"
+#include "engine/report/json_values.h"
 
 #include <CLI/CLI.hpp>
 
@@ -37,8 +38,7 @@ int runCopy(const CopyOptions& o, std::ostream& out) {
     if (!sweep)
         throw UsageError("--device " + o.device + ": " + why);
     if (o.json) {
-        out << copySweepJson(*sweep, run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-            << '\n';
+        out << jsonText(copySweepJson(*sweep, run));
         return 0;
     }
     out << sweep->deviceName << ", host link promise: "
@@ -66,7 +66,7 @@ int runAlloc(const std::string& device, bool json, std::ostream& out) {
     if (!check)
         throw UsageError("--device " + device + ": " + why);
     if (json) {
-        out << allocCheckJson(*check).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        out << jsonText(allocCheckJson(*check));
         return 0;
     }
     out << check->deviceName << ": two 32x32 fp32 tensors, expected " << check->expectedBytes

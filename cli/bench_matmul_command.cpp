@@ -1,13 +1,13 @@
 #include "cli/bench_matmul_command.h"
 
 #include "engine/benchmarks/matmul_sweep.h"
-#include "cli/accounting_json.h"
-#include "cli/bench_device_json.h"
+#include "cli/device_option.h"
 #include "cli/number_option.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/report/json_values.h"
+#include "engine/report/matmul_report.h"
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include <memory>
 #include <ostream>
@@ -40,25 +40,10 @@ std::vector<MatmulCase> casesFrom(const MatmulOptions& o, bool sizesGiven, Bench
     return cases;
 }
 
-nlohmann::json resultJson(const MatmulResult& r) {
-    auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
-    nlohmann::json j = {{"m", r.shape.m}, {"n", r.shape.n}, {"k", r.shape.k}, {"dtype", benchDtypeName(r.shape.dtype)},
-                        {"ok", r.ok}, {"error", r.ok ? nlohmann::json(nullptr) : nlohmann::json(r.error)},
-                        {"flops", jsonNumber(r.flops)}, {"promised_flops_per_second", optional(r.promisedFlopsPerSecond)}};
-    if (!r.ok)
-        return j;
-    j.update({{"seconds_median", r.timing.medianSeconds}, {"seconds_p20", r.timing.p20Seconds},
-              {"seconds_p80", r.timing.p80Seconds}, {"seconds_min", r.timing.minSeconds},
-              {"samples", r.timing.samples}, {"calls_per_sample", r.callsPerSample}, {"warmup_runs", r.warmupRuns},
-              {"flops_per_second", r.flopsPerSecond}, {"mfu", optional(r.mfu)}, {"max_rel_error", r.maxRelError},
-              {"verified_entries", r.verifiedEntries}});
-    return j;
-}
-
 int runMatmul(const MatmulOptions& o, bool sizesGiven, std::ostream& out) {
     const std::optional<BenchDtype> dtype = benchDtypeFromName(o.dtype);
     if (!dtype)
-        throw UsageError("--dtype: unknown '" + o.dtype + "' (fp32, fp64, bf16, fp16, tf32, fp8-e4m3)");
+        throw UsageError("--dtype: unknown '" + o.dtype + "' (" + benchDtypeNames() + ")");
     const std::vector<MatmulCase> cases = casesFrom(o, sizesGiven, *dtype);
     auto backend = backendForDevice(o.device, o.threads);
     if (std::string why = backend->unsupportedReason(*dtype); !why.empty())
@@ -69,27 +54,7 @@ int runMatmul(const MatmulOptions& o, bool sizesGiven, std::ostream& out) {
     run.seed = o.seed;
     const MatmulSweep sweep = runMatmulSweep(*backend, cases, run);
     if (o.json) {
-        nlohmann::json results = nlohmann::json::array();
-        for (const MatmulResult& r : sweep.results)
-            results.push_back(resultJson(r));
-        nlohmann::json doc = {
-            {"benchmark", "matmul"},
-            {"device", deviceJson(sweep.device)},
-            {"method",
-             {{"timer", sweep.device.backend == "cuda"
-                            ? "CUDA events around each GEMM; L2 flushed (memset of twice its size) before each, "
-                              "outside the timed span"
-                            : "std::chrono::steady_clock"},
-              {"warmup", "single runs until two consecutive ones agree within 5% (at most " +
-                             std::to_string(run.maxWarmupRuns) + ")"},
-              {"repeats", run.repeats},
-              {"data", "uniform in [-1, 1], std::mt19937_64 seeded with " + std::to_string(run.seed) + " + case index"},
-              {"max_rel_error", "max over sampled entries of |c - ref| / sum_k |a_ik b_kj|, ref in long double"},
-              {"flops", "2·m·n·k"}}},
-            {"load_average_1min", loadAverageJson()},
-            {"cancelled", sweep.cancelled},
-            {"results", results}};
-        out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        out << jsonText(matmulSweepJson(sweep));
         return 0;
     }
     out << sweep.device.name << " (" << sweep.device.cores << " cores, " << sweep.device.simd << ")\n";

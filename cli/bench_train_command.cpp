@@ -1,18 +1,17 @@
 #include "cli/bench_train_command.h"
 
-#include "engine/accounting/accounting.h"
-#include "cli/accounting_json.h"
-#include "cli/bench_device_json.h"
+#include "cli/device_option.h"
+#include "cli/enum_option.h"
+#include "engine/benchmarks/training_run.h"
 #include "cli/number_option.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/report/json_values.h"
+#include "engine/report/training_report.h"
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
-#include <chrono>
 #include <cmath>
 #include <memory>
-#include <optional>
 #include <ostream>
 
 namespace napkin::cli {
@@ -42,7 +41,7 @@ CruncherConfig configFrom(const TrainOptions& o) {
     c.batch = wholeOption("--batch", o.batch, 1e7);
     const auto optimizer = optimizerFromName(o.optimizer);
     if (!optimizer)
-        throw UsageError("--optimizer: unknown '" + o.optimizer + "' (sgd, momentum, adagrad, rmsprop, adam, adamw)");
+        throw UsageError("--optimizer: unknown '" + o.optimizer + "' (" + joinNames(enumNames(allOptimizers(), optimizerName), ", ") + ")");
     c.optimizer = *optimizer;
     if (o.precision != "fp32")
         throw UsageError("--precision " + o.precision + ": the cpu Cruncher trainer runs fp32 only");
@@ -54,113 +53,31 @@ CruncherConfig configFrom(const TrainOptions& o) {
     return c;
 }
 
-AccountingResult predicted(const CruncherConfig& c) {
-    AccountingInput in;
-    in.model.kind = ModelKind::cruncher;
-    in.model.dim = static_cast<double>(c.dim);
-    in.model.layers = static_cast<double>(c.layers);
-    in.batch = static_cast<double>(c.batch);
-    in.optimizer = c.optimizer;
-    in.precision = PrecisionRecipe::fp32;
-    return account(in, *GpuCatalog::builtIn().find(in.gpu)); // memory does not depend on the GPU
-}
-
-nlohmann::json memoryJson(const MemoryLedger& ledger, const AccountingResult& p) {
-    auto part = [&](double predictedBytes, double measuredBytes) {
-        return nlohmann::json{{"predicted_bytes", jsonNumber(predictedBytes)}, {"measured_bytes", jsonNumber(measuredBytes)}};
-    };
-    return {{"predicted_bytes", jsonNumber(p.memory.total.value)},
-            {"measured_bytes", jsonNumber(ledger.countedBytes())},
-            {"agree", p.memory.total.value == ledger.countedBytes()},
-            {"parameters", part(p.memory.parameters.value, ledger.currentBytes(MemoryTag::parameters))},
-            {"gradients", part(p.memory.gradients.value, ledger.currentBytes(MemoryTag::gradients))},
-            {"master_weights", part(p.memory.masterWeights.value, 0)},
-            {"optimizer_state", part(p.memory.optimizerState.value, ledger.currentBytes(MemoryTag::optimizerState))},
-            {"activations", part(p.memory.activations.value, ledger.currentBytes(MemoryTag::activations))},
-            {"not_counted",
-             {{"inputs_bytes", jsonNumber(ledger.currentBytes(MemoryTag::inputs))},
-              {"workspace_bytes", jsonNumber(ledger.currentBytes(MemoryTag::workspace))},
-              {"total_allocated_bytes", jsonNumber(ledger.totalBytes())},
-              {"why",
-               "the lecture counts activations as B·D·L (the L layer outputs kept for backward); the trainer also "
-               "holds the input batch X (B·D) and targets (B) and the target function (D) as 'inputs', and the "
-               "head output y (B), dL/dy (B) and two B·D backward temporaries as 'workspace'; neither is in the "
-               "formula, so measured_bytes sums parameters, gradients, optimizer state and activations only"}}}};
-}
-
 int runTrain(const TrainOptions& o, std::ostream& out) {
-    const CruncherConfig config = configFrom(o);
-    const long steps = wholeOption("--steps", o.steps, 1e7);
+    TrainingRunRequest request;
+    request.config = configFrom(o);
+    request.steps = wholeOption("--steps", o.steps, 1e7);
+    request.resumeFrom = o.resume;
+    request.saveTo = o.save;
     auto backend = backendForDevice(o.device, o.threads);
-    std::unique_ptr<CruncherTrainer> trainer;
+    TrainingRun run;
     try {
-        trainer = backend->makeCruncherTrainer(config);
-    } catch (const std::runtime_error& e) { // a GPU without room for it (out of memory) is an answer, not a crash
+        run = runCruncherTraining(*backend, request);
+    } catch (const TrainingRunRefused& e) {
+        if (e.cause() == TrainingRunRefused::Cause::resume)
+            throw UsageError(std::string("--resume: ") + e.what());
         throw UsageError("--device " + o.device + ": cannot hold this Cruncher: " + e.what());
     }
-    if (!o.resume.empty()) {
-        try {
-            trainer->loadCheckpoint(o.resume);
-        } catch (const std::runtime_error& e) {
-            throw UsageError(std::string("--resume: ") + e.what());
-        }
-    }
-    std::vector<double> losses, seconds;
-    using Clock = std::chrono::steady_clock;
-    for (long s = 0; s < steps; ++s) {
-        const auto start = Clock::now();
-        losses.push_back(trainer->step());
-        seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
-    }
-    if (!o.save.empty())
-        trainer->saveCheckpoint(o.save);
-    // The first step pays for page faults and thread start-up: it is the warm-up when there are others.
-    const TimingSummary t = summarizeTimings(seconds.size() > 1 ? std::vector<double>(seconds.begin() + 1, seconds.end())
-                                                                : seconds);
-    const DeviceInfo device = backend->deviceInfo();
-    const double flops = cruncherCountedFlopsPerStep(config);
-    const double sixBP = 6.0 * static_cast<double>(config.batch) * cruncherParameters(config);
-    const double flopsPerSecond = t.medianSeconds > 0 ? flops / t.medianSeconds : 0;
-    const auto promised = device.promisedFlopsPerSecond.find("fp32");
-    const AccountingResult p = predicted(config);
     if (o.json) {
-        nlohmann::json doc = {
-            {"benchmark", "train"},
-            {"model", {{"kind", "cruncher"}, {"dim", config.dim}, {"layers", config.layers}, {"batch", config.batch},
-                       {"parameters", jsonNumber(cruncherParameters(config))}, {"optimizer", optimizerName(config.optimizer)},
-                       {"learning_rate", config.hyper.learningRate}, {"precision", "fp32"},
-                       {"seed_init", config.seedInit}, {"seed_data", config.seedData}}},
-            {"device", deviceJson(device)},
-            {"steps", steps},
-            {"first_step", trainer->stepsDone() - steps + 1},
-            {"flops_per_step", jsonNumber(flops)},
-            {"flops_per_step_formula", "6·B·P − 2·B·D² (every GEMM issued, 2·m·n·k each)"},
-            {"flops_per_step_6bp", jsonNumber(sixBP)},
-            {"flops_note", "6·B·P also counts dX = dh_1·W_1ᵀ for the first layer (2·B·D²), which no one needs: the "
-                           "input batch has no gradient. Optimizer and loss arithmetic (O(P + B)) is not counted."},
-            {"step_seconds_median", t.medianSeconds},
-            {"step_seconds_p20", t.p20Seconds},
-            {"step_seconds_p80", t.p80Seconds},
-            {"timed_steps", t.samples},
-            {"flops_per_second", flopsPerSecond},
-            {"promised_flops_per_second", promised != device.promisedFlopsPerSecond.end() ? nlohmann::json(promised->second)
-                                                                                         : nlohmann::json(nullptr)},
-            {"mfu", promised != device.promisedFlopsPerSecond.end() && promised->second > 0
-                        ? nlohmann::json(flopsPerSecond / promised->second)
-                        : nlohmann::json(nullptr)},
-            {"loss", losses},
-            {"memory", memoryJson(trainer->ledger(), p)},
-            {"load_average_1min", loadAverageJson()}};
-        // Next to the ledger, what the device allocator says (cudaMemGetInfo); null on the CPU.
-        const std::optional<double> allocator = trainer->allocatorReportedBytes();
-        doc["memory"]["allocator_reported_bytes"] = allocator ? nlohmann::json(*allocator) : nlohmann::json(nullptr);
-        out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        out << jsonText(trainingRunJson(run));
         return 0;
     }
+    const CruncherConfig& config = request.config;
     out << "Cruncher D=" << config.dim << " L=" << config.layers << " B=" << config.batch << " "
-        << optimizerName(config.optimizer) << ": loss " << losses.front() << " -> " << losses.back() << ", step "
-        << formatDuration(t.medianSeconds) << " (median), " << flopsPerSecond / 1e9 << " GFLOP/s; memory measured "
-        << trainer->ledger().countedBytes() << " B, predicted " << p.memory.total.value << " B\n";
+        << optimizerName(config.optimizer) << ": loss " << run.losses.front() << " -> " << run.losses.back()
+        << ", step " << formatDuration(run.stepTiming.medianSeconds) << " (median), " << run.flopsPerSecond / 1e9
+        << " GFLOP/s; memory measured " << run.memory.total.measured << " B, predicted " << run.memory.total.predicted
+        << " B\n";
     return 0;
 }
 

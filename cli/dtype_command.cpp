@@ -1,7 +1,8 @@
 #include "cli/dtype_command.h"
 
-#include "cli/dtype_json.h"
 #include "cli/number_option.h"
+#include "engine/report/dtype_report.h"
+#include "engine/report/json_values.h"
 #include "engine/numerics/float_rounding.h"
 #include "engine/numerics/number_parse.h"
 #include "engine/numerics/quantity_format.h"
@@ -77,21 +78,8 @@ int execute(const DtypeOptions& o, std::ostream& out) {
         printText(o, values, out);
         return 0;
     }
-    nlohmann::json doc = nlohmann::json::object();
-    if (o.info) {
-        nlohmann::json formats = nlohmann::json::array();
-        for (FloatFormat format : kFloatFormats)
-            formats.push_back(floatFactsToJson(format));
-        doc["formats"] = formats;
-    }
-    if (!o.values.empty() || !o.info) {
-        nlohmann::json entries = nlohmann::json::array();
-        for (std::size_t i = 0; i < values.size(); ++i)
-            entries.push_back(dtypeValueToJson(o.values[i], values[i],
-                                               o.saturate ? OverflowMode::saturate : OverflowMode::standard));
-        doc["values"] = entries;
-    }
-    out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    out << jsonText(dtypeDocumentJson(o.values, values, o.info,
+                                      o.saturate ? OverflowMode::saturate : OverflowMode::standard));
     return 0;
 }
 

@@ -1,13 +1,13 @@
 #include "cli/lesson_command.h"
 
-#include "cli/accounting_json.h"
 #include "cli/lesson_subcommands.h"
 #include "cli/number_option.h"
 #include "engine/lessons/init_std_experiment.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/report/json_values.h"
+#include "engine/report/lesson_report.h"
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <memory>
@@ -31,29 +31,7 @@ int runInit(const InitOptions& o, std::ostream& out) {
     c.seed = o.seed;
     const InitStdResult r = runInitStdExperiment(c);
     if (o.json) {
-        nlohmann::json curves = nlohmann::json::array();
-        for (const InitStdCurve& curve : r.curves) {
-            // The geometric mean of std_l / std_{l−1} over the layers: what the log-axis slope shows.
-            const double measured = std::pow(curve.stdPerLayer.back() / curve.stdPerLayer.front(),
-                                             1.0 / static_cast<double>(c.layers));
-            curves.push_back({{"scheme", initSchemeKey(curve.scheme)},
-                              {"name", initSchemeName(curve.scheme)},
-                              {"std_per_layer", curve.stdPerLayer},
-                              {"predicted_growth_per_layer", jsonNumber(curve.predictedGrowthPerLayer)},
-                              {"measured_growth_per_layer", measured},
-                              {"fp32_overflow_layer", curve.fp32OverflowLayer < 0
-                                                          ? nlohmann::json(nullptr)
-                                                          : nlohmann::json(curve.fp32OverflowLayer)}});
-        }
-        const nlohmann::json doc = {
-            {"lesson", "init"},
-            {"dim", c.dim},
-            {"layers", c.layers},
-            {"batch", c.batch},
-            {"seed", c.seed},
-            {"note", "std_per_layer[0] is the input's; std_per_layer[l] the std after layer l"},
-            {"curves", curves}};
-        out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        out << jsonText(initStdJson(c, r));
         return 0;
     }
     for (const InitStdCurve& curve : r.curves)

@@ -1,11 +1,12 @@
 // `napkin-cli lesson data`: a token file memory-mapped, a batch drawn as the lecture's get_batch does,
 // and what that cost in resident memory (mincore), next to the file's size.
-#include "cli/accounting_json.h"
 #include "cli/lesson_subcommands.h"
 #include "cli/number_option.h"
 #include "engine/lessons/batch_sampler.h"
 #include "engine/lessons/token_file_generator.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/report/json_values.h"
+#include "engine/report/lesson_report.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -25,14 +26,6 @@ struct DataOptions {
 
 // The lecture: "you don't want to load the entire data into memory at once (LLaMA data is 2.8TB)".
 constexpr double kLectureDatasetBytes = 2.8e12;
-
-nlohmann::json sizingJson(const DatasetSizing& s) {
-    return {{"bytes", jsonNumber(s.bytes)},
-            {"tokens", jsonNumber(s.tokens)},
-            {"pages", jsonNumber(s.pages)},
-            {"batch_bytes", jsonNumber(s.batchBytes)},
-            {"batch_pages_at_most", jsonNumber(s.batchPagesAtMost)}};
-}
 
 int runData(const DataOptions& o, std::ostream& out) {
     if (o.file.empty())
@@ -100,9 +93,9 @@ int runData(const DataOptions& o, std::ostream& out) {
              "mincore over the mapping: pages of the file in memory (the page cache), whoever read them"},
             {"batches_drawn", batches},
             {"batch", {{"batch", B}, {"context", L}, {"offsets", batch.offsets}, {"tokens", rows}}},
-            {"sizing", sizingJson(here)},
-            {"lecture_example", sizingJson(sizeDataset(kLectureDatasetBytes, TokenType::int32, B, L, page))}};
-        out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+            {"sizing", datasetSizingJson(here)},
+            {"lecture_example", datasetSizingJson(sizeDataset(kLectureDatasetBytes, TokenType::int32, B, L, page))}};
+        out << jsonText(doc);
         return 0;
     }
     out << o.file << ": " << formatBytes(static_cast<double>(dataset->fileBytes())) << ", "

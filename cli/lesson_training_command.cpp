@@ -1,14 +1,13 @@
 // `napkin-cli lesson determinism` and `lesson mixed-precision`: the lesson Cruncher trained under
 // chosen seeds, and under the five precision recipes with their underflowed-gradient counts.
-#include "cli/accounting_json.h"
 #include "cli/lesson_subcommands.h"
 #include "cli/number_option.h"
 #include "engine/lessons/mixed_precision_trainer.h"
+#include "engine/report/json_values.h"
+#include "engine/report/lesson_report.h"
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
-#include <cstring>
 #include <memory>
 #include <ostream>
 #include <sstream>
@@ -65,28 +64,6 @@ LessonCruncherConfig configFrom(const TrainingOptions& o) {
     return c;
 }
 
-nlohmann::json runJson(const LessonCruncherConfig& c, const LessonTrainingRun& r) {
-    return {{"recipe", precisionLessonKey(r.recipe)},
-            {"name", precisionLessonName(r.recipe)},
-            {"seed_init", c.seedInit},
-            {"seed_data", c.seedData},
-            {"seed_task", c.seedTask},
-            {"losses", r.losses},
-            {"final_loss", r.losses.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.losses.back())},
-            {"underflows_per_step", r.underflowsPerStep},
-            {"underflow_total", r.underflowTotal},
-            {"gradient_values_per_step", jsonNumber(r.gradientValuesPerStep)},
-            {"skipped_steps", r.skippedSteps},
-            {"final_loss_scale", r.lossScalePerStep.empty() ? 1.0 : r.lossScalePerStep.back()},
-            {"init_checksum", r.initChecksum},
-            {"dataset_checksum", r.datasetChecksum},
-            {"first_epoch_order", r.firstEpochOrder}};
-}
-
-bool bitIdentical(const std::vector<double>& a, const std::vector<double>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
-
 int runDeterminism(const TrainingOptions& o, std::ostream& out) {
     const LessonCruncherConfig a = configFrom(o);
     LessonCruncherConfig b = a;
@@ -95,20 +72,12 @@ int runDeterminism(const TrainingOptions& o, std::ostream& out) {
     const LessonTrainingRun runA = trainPrecisionLesson(a, PrecisionLesson::fp32);
     const LessonTrainingRun again = trainPrecisionLesson(a, PrecisionLesson::fp32);
     const LessonTrainingRun runB = trainPrecisionLesson(b, PrecisionLesson::fp32);
-    const bool repeatIdentical = bitIdentical(runA.losses, again.losses);
-    const bool bIdentical = bitIdentical(runA.losses, runB.losses);
     if (o.json) {
-        const nlohmann::json doc = {{"lesson", "determinism"},
-                                    {"a", runJson(a, runA)},
-                                    {"b", runJson(b, runB)},
-                                    {"a_repeated_bit_identical", repeatIdentical},
-                                    {"a_b_bit_identical", bIdentical},
-                                    {"same_init", runA.initChecksum == runB.initChecksum},
-                                    {"same_dataset", runA.datasetChecksum == runB.datasetChecksum},
-                                    {"same_order", runA.firstEpochOrder == runB.firstEpochOrder}};
-        out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        out << jsonText(determinismJson(a, runA, again, b, runB));
         return 0;
     }
+    const bool repeatIdentical = bitIdentical(runA.losses, again.losses);
+    const bool bIdentical = bitIdentical(runA.losses, runB.losses);
     out << "run a twice: " << (repeatIdentical ? "bit-identical losses" : "losses DIFFER")
         << "; run b (seed-init " << b.seedInit << ", seed-data " << b.seedData
         << "): " << (bIdentical ? "identical" : "different") << " losses\n";
@@ -133,34 +102,16 @@ std::vector<PrecisionLesson> recipesFrom(const std::string& list) {
 int runMixedPrecision(const TrainingOptions& o, std::ostream& out) {
     const LessonCruncherConfig c = configFrom(o);
     const std::vector<PrecisionLesson> recipes = recipesFrom(o.recipes);
-    nlohmann::json runs = nlohmann::json::array();
+    std::vector<LessonTrainingRun> runs;
     for (PrecisionLesson r : recipes) {
-        const LessonTrainingRun run = trainPrecisionLesson(c, r);
+        const LessonTrainingRun& run = runs.emplace_back(trainPrecisionLesson(c, r));
         if (!o.json)
             out << precisionLessonName(r) << ": loss " << run.losses.front() << " -> " << run.losses.back()
                 << ", " << run.underflowTotal << " underflowed gradient values, " << run.skippedSteps
                 << " skipped steps\n";
-        runs.push_back(runJson(c, run));
     }
-    if (o.json) {
-        const nlohmann::json doc = {
-            {"lesson", "mixed-precision"},
-            {"dim", c.dim},
-            {"layers", c.layers},
-            {"batch", c.batch},
-            {"examples", c.examples},
-            {"steps", c.steps},
-            {"learning_rate", c.learningRate},
-            {"target_scale", c.targetScale},
-            {"initial_loss_scale", c.initialLossScale},
-            {"scale_growth_interval", c.scaleGrowthInterval},
-            {"method",
-             "every value rounded through napkin's exact codecs (round to nearest even); matmuls accumulate "
-             "in fp32 and round their outputs to the compute dtype; an underflow is a gradient value that is "
-             "non-zero in fp32 and zero in the compute dtype"},
-            {"runs", runs}};
-        out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-    }
+    if (o.json)
+        out << jsonText(mixedPrecisionJson(c, runs));
     return 0;
 }
 

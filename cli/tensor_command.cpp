@@ -2,10 +2,11 @@
 
 #include "cli/number_option.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/report/json_values.h"
+#include "engine/report/tensor_report.h"
 #include "engine/tensor/tensor_expression.h"
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include <memory>
 #include <ostream>
@@ -20,33 +21,12 @@ struct TensorOptions {
     bool json = false;
 };
 
-// Element offsets are listed up to this many elements; beyond, "offsets" is null.
-constexpr int64_t kMaxListedOffsets = 4096;
 std::vector<int64_t> parseShape(const std::string& text) {
     std::string error;
     const auto shape = parseShapeText(text, &error);
     if (!shape)
         throw UsageError("--shape: " + error);
     return *shape;
-}
-
-nlohmann::json stepToJson(const TensorStep& step) {
-    const TensorLayout& t = step.layout;
-    nlohmann::json j;
-    j["expr"] = step.expr;
-    j["shape"] = t.shape;
-    j["stride"] = t.stride;
-    j["offset"] = t.offset;
-    j["contiguous"] = isContiguous(t);
-    j["storage"] = t.storageId;
-    j["storage_bytes"] = t.storageBytes();
-    j["numel"] = t.numel();
-    j["is_view"] = step.isView;
-    j["bytes_allocated"] = step.bytesAllocated;
-    j["bytes_copied"] = step.bytesCopied;
-    const auto offsets = elementOffsets(t, kMaxListedOffsets);
-    j["offsets"] = offsets ? nlohmann::json(*offsets) : nlohmann::json(nullptr);
-    return j;
 }
 
 std::string listText(const std::vector<int64_t>& values) {
@@ -70,19 +50,7 @@ int execute(const TensorOptions& o, std::ostream& out) {
 
     const TensorEvaluation e = evaluateTensorExpression(o.expression, shape, dtype->bytes);
     if (o.json) {
-        nlohmann::json j;
-        j["input"] = {{"shape", shape}, {"dtype", dtype->name}, {"element_bytes", dtype->bytes},
-                      {"expression", o.expression}};
-        j["steps"] = nlohmann::json::array();
-        for (const TensorStep& step : e.steps)
-            j["steps"].push_back(stepToJson(step));
-        if (e.error) {
-            j["error"] = {{"step", e.error->step}, {"message", e.error->message},
-                          {"position", e.error->position ? nlohmann::json(*e.error->position) : nlohmann::json()}};
-        } else {
-            j["error"] = nullptr;
-        }
-        out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        out << jsonText(tensorEvaluationJson(shape, *dtype, o.expression, e));
         return 0;
     }
     for (std::size_t i = 0; i < e.steps.size(); ++i) {

@@ -5,6 +5,22 @@
 
 namespace napkin {
 
+AccountingInput accountingBenchmarkInput() {
+    AccountingInput in;
+    in.model.kind = ModelKind::transformer;
+    in.model.dModel = 768;
+    in.model.layers = 12;
+    in.model.heads = 12;
+    in.model.vocab = 50257;
+    in.model.seq = 1024;
+    in.batch = 8;
+    in.trainingTokens = 300e9;
+    in.precision = PrecisionRecipe::mixedBf16;
+    in.gpus = 8;
+    in.zeroStage = 1;
+    return in;
+}
+
 TimingSummary benchmarkAccounting(const AccountingInput& input, int repeats, int callsPerSample) {
     using Clock = std::chrono::steady_clock;
     const GpuSpec& gpu = *GpuCatalog::builtIn().find(input.gpu);

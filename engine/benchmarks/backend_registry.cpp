@@ -30,8 +30,16 @@ std::vector<BackendEntry> listBackends() {
 }
 
 std::unique_ptr<BenchmarkBackend> makeBackend(const std::string& name, std::string* whyNot) {
-    if (name == "cpu")
-        return std::make_unique<CpuBackend>();
+    return makeBackend(name, BackendOptions{}, whyNot);
+}
+
+std::unique_ptr<BenchmarkBackend> makeBackend(const std::string& name, const BackendOptions& options,
+                                              std::string* whyNot) {
+    if (name == "cpu") {
+        CpuBackendOptions cpu;
+        cpu.threads = options.cpuThreads;
+        return std::make_unique<CpuBackend>(cpu);
+    }
     if (name == "cuda") {
         std::string why = cudaReason();
 #ifdef NAPKIN_WITH_CUDA_BACKEND

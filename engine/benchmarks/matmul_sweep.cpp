@@ -78,6 +78,7 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
                            const MatmulRunOptions& options, const ProgressCallback& progress) {
     MatmulSweep sweep;
     sweep.device = backend.deviceInfo();
+    sweep.options = options;
     const int count = static_cast<int>(cases.size());
     BenchmarkProgress state;
     state.caseCount = count;

@@ -3,6 +3,7 @@
 #include "engine/compute/bench_dtype.h"
 #include "engine/numerics/timing_summary.h"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -47,8 +48,19 @@ struct MatmulResult {
     int verifiedEntries = 0;
 };
 
+/// How a sweep measures (engine/benchmarks/matmul_sweep.h).
+struct MatmulRunOptions {
+    int repeats = 11;                ///< timed samples per case
+    int maxWarmupRuns = 20;          ///< warm-up stops here even if timings still move
+    double warmupTolerance = 0.05;   ///< warm-up ends when two consecutive runs agree within this fraction
+    double minSampleSeconds = 0.002; ///< small GEMMs are repeated within one sample to reach this
+    int verifySamples = 64;          ///< random output entries checked against the reference
+    std::uint64_t seed = 42;
+};
+
 struct MatmulSweep {
     DeviceInfo device;
+    MatmulRunOptions options; ///< the method the results were measured with
     std::vector<MatmulResult> results;
     bool cancelled = false;
 };

@@ -1,6 +1,6 @@
 #pragma once
 // The copy benchmark and the allocation check on a CUDA device, as plain C++ (no CUDA headers), so
-// that engine/copy_bench_registry.cpp can reach them the way backend_registry.cpp reaches the backend.
+// that engine/benchmarks/copy_sweep.cpp can reach them the way backend_registry.cpp reaches the backend.
 #include "engine/compute/copy_benchmark.h"
 
 namespace napkin {

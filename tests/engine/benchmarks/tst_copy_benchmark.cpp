@@ -1,7 +1,7 @@
 // The copy benchmark's pure rules, run on the CPU: size lists, the cases, the summary and bytes/s, the
 // catalog's host-link promise, the allocation check's expectation, and the JSON the CLI prints.
-#include "cli/copy_json.h"
-#include "engine/benchmarks/copy_bench_registry.h"
+#include "engine/report/copy_report.h"
+#include "engine/benchmarks/copy_sweep.h"
 #include "engine/compute/copy_benchmark.h"
 
 #include <QtTest>
@@ -194,7 +194,7 @@ void TestCopyBenchmark::sweepJsonHasTheContract() {
     r.promisedBytesPerSecond = 64e9;
     summarizeCopy(r, {1e-4, 2e-4, 3e-4});
     sweep.results.push_back(r);
-    const nlohmann::json j = cli::copySweepJson(sweep, CopyRunOptions{});
+    const nlohmann::json j = copySweepJson(sweep, CopyRunOptions{});
     QCOMPARE(j.at("device").at("name").get<std::string>(), sweep.deviceName);
     const nlohmann::json& res = j.at("results").at(0);
     QCOMPARE(res.at("direction").get<std::string>(), std::string("d2h"));
@@ -214,7 +214,7 @@ void TestCopyBenchmark::failedCaseJsonHasNoTiming() {
     r.copy = {CopyDirection::hostToDevice, HostMemory::pageable, 4096};
     r.error = "out of memory";
     sweep.results.push_back(r);
-    const nlohmann::json j = cli::copySweepJson(sweep, CopyRunOptions{});
+    const nlohmann::json j = copySweepJson(sweep, CopyRunOptions{});
     QVERIFY(j.at("device").at("promised_bytes_per_second").is_null());
     QCOMPARE(j.at("device").at("promise_source").get<std::string>(), std::string("no promise"));
     const nlohmann::json& res = j.at("results").at(0);
@@ -232,7 +232,7 @@ void TestCopyBenchmark::allocJson() {
     c.memGetInfoDeltaBytes = 2097152;
     c.freeBytesBefore = 10485760;
     c.freeBytesAfter = 8388608;
-    const nlohmann::json j = cli::allocCheckJson(c);
+    const nlohmann::json j = allocCheckJson(c);
     QCOMPARE(j.at("expected_bytes").get<double>(), 8192.0);
     QCOMPARE(j.at("allocator_bytes").get<double>(), 8192.0);
     QCOMPARE(j.at("mem_get_info_delta_bytes").get<double>(), 2097152.0);

@@ -1,11 +1,10 @@
-#include "cli/accounting_json.h"
+#include "engine/report/accounting_report.h"
 
+#include "engine/benchmarks/accounting_benchmark.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/report/json_values.h"
 
-#include <cmath>
-#include <sstream>
-
-namespace napkin::cli {
+namespace napkin {
 namespace {
 
 using nlohmann::json;
@@ -18,12 +17,6 @@ void addFormula(json& formulas, const std::string& key, const std::optional<Quan
 }
 
 } // namespace
-
-json jsonNumber(double value) {
-    if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 9007199254740992.0)
-        return static_cast<std::int64_t>(value);
-    return value;
-}
 
 json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r) {
     json doc;
@@ -122,41 +115,17 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     return doc;
 }
 
-std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r) {
-    std::ostringstream s;
-    auto line = [&](const std::string& label, const std::string& value, const std::string& formula) {
-        s << label << ": " << value << "\n    " << formula << "\n";
-    };
-    line("parameters", formatNumber(r.parameters.total), r.parameters.formula);
-    line("bytes per parameter", formatNumber(r.bytesPerParameter.total) + " B", r.bytesPerParameter.ledger);
-    s << "memory per GPU (" << gpu.id << ", " << formatBytes(gpu.memoryBytes) << "):\n";
-    auto memory = [&](const char* label, const Quantity& q) {
-        s << "  " << label << ": " << formatBytes(q.value) << "  (" << q.formula << ")\n";
-    };
-    memory("parameters     ", r.memory.parameters);
-    memory("gradients      ", r.memory.gradients);
-    memory("master weights ", r.memory.masterWeights);
-    memory("optimizer state", r.memory.optimizerState);
-    memory("activations    ", r.memory.activations);
-    memory("total          ", r.memory.total);
-    s << "  fits: " << (r.fits ? "yes" : "NO") << "\n";
-    line("FLOPs per step", formatNumber(r.flopsPerStep.total), r.flopsPerStep.totalFormula);
-    s << "    forward: " << r.flopsPerStep.forwardFormula << "\n    backward: " << r.flopsPerStep.backwardFormula
-      << "\n";
-    if (r.trainingFlops) {
-        line("training FLOPs", formatNumber(r.trainingFlops->value), r.trainingFlops->formula);
-        line("training time", formatDuration(r.trainingSeconds->value), r.trainingSeconds->formula);
-        line("GPU-days", formatNumber(r.gpuDays->value), r.gpuDays->formula);
-    } else {
-        s << "training totals: give --tokens to see training FLOPs and time\n";
-    }
-    line("largest model that fits", formatNumber(r.maxParameters.value), r.maxParameters.formula);
-    if (r.maxBatch)
-        line("largest batch that fits", formatNumber(r.maxBatch->value), r.maxBatch->formula);
-    for (const std::string& note : r.notes)
-        s << "note: " << note << "\n";
-    (void)in;
-    return s.str();
+nlohmann::json accountingBenchmarkJson(const TimingSummary& t) {
+    return {{"benchmark", "account"},
+            {"configuration", kAccountingBenchmarkConfiguration},
+            {"seconds_median", t.medianSeconds},
+            {"seconds_p20", t.p20Seconds},
+            {"seconds_p80", t.p80Seconds},
+            {"seconds_min", t.minSeconds},
+            {"seconds_max", t.maxSeconds},
+            {"samples", t.samples},
+            {"target_seconds", kAccountingBenchmarkTargetSeconds},
+            {"meets_target", t.medianSeconds < kAccountingBenchmarkTargetSeconds}};
 }
 
-} // namespace napkin::cli
+} // namespace napkin

@@ -1,12 +1,14 @@
 #pragma once
-// The JSON documents of `napkin-cli dtype` (field names are a public contract, see DESIGN.md).
+// A number stored in each float format, and the formats' facts, as JSON: the documents of
+// `napkin-cli dtype --json` (the contract in docs/cli.md).
 #include "engine/numerics/float_rounding.h"
 
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
-namespace napkin::cli {
+namespace napkin {
 
 /// A float as JSON: a number (whole numbers as integers, −0 as -0.0), or "inf", "-inf", "nan".
 nlohmann::json floatValueJson(double value);
@@ -21,4 +23,9 @@ nlohmann::json floatFactsToJson(FloatFormat format);
 /// {input, formats[]}: one value stored in every format, widest first.
 nlohmann::json dtypeValueToJson(const std::string& input, double value, OverflowMode overflow);
 
-} // namespace napkin::cli
+/// The whole document: {formats[]} (the facts) when `info`, {values[]} when values were given (or when
+/// nothing was asked, an empty list); `inputs` are the values as typed, `values` as read.
+nlohmann::json dtypeDocumentJson(const std::vector<std::string>& inputs, const std::vector<double>& values,
+                                 bool info, OverflowMode overflow);
+
+} // namespace napkin

@@ -1,13 +1,11 @@
-#include "cli/copy_json.h"
+#include "engine/report/copy_report.h"
+
+#include "engine/report/json_values.h"
 
 #include <string>
 
-namespace napkin::cli {
+namespace napkin {
 namespace {
-
-nlohmann::json optionalNumber(const std::optional<double>& v) {
-    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
 
 nlohmann::json resultJson(const CopyResult& r) {
     nlohmann::json j = {{"direction", std::string(copyDirectionName(r.copy.direction))},
@@ -15,7 +13,7 @@ nlohmann::json resultJson(const CopyResult& r) {
                         {"bytes", r.copy.bytes},
                         {"ok", r.ok},
                         {"error", r.ok ? nlohmann::json(nullptr) : nlohmann::json(r.error)},
-                        {"promised_bytes_per_second", optionalNumber(r.promisedBytesPerSecond)}};
+                        {"promised_bytes_per_second", jsonOptional(r.promisedBytesPerSecond)}};
     if (!r.ok)
         return j;
     j.update({{"seconds_median", r.timing.medianSeconds},
@@ -43,7 +41,7 @@ nlohmann::json copySweepJson(const CopySweep& sweep, const CopyRunOptions& optio
          {{"backend", "cuda"},
           {"name", sweep.deviceName},
           {"catalog_id", sweep.catalogId.empty() ? nlohmann::json(nullptr) : nlohmann::json(sweep.catalogId)},
-          {"promised_bytes_per_second", optionalNumber(sweep.promisedBytesPerSecond)},
+          {"promised_bytes_per_second", jsonOptional(sweep.promisedBytesPerSecond)},
           {"promise_source", sweep.promisedBytesPerSecond ? nlohmann::json(sweep.promiseSource)
                                                           : nlohmann::json("no promise")}}},
         {"method",
@@ -73,4 +71,4 @@ nlohmann::json allocCheckJson(const AllocCheck& check) {
              "driver's allocation granularity (often 2 MiB pages), so its delta can be 0 or larger"}};
 }
 
-} // namespace napkin::cli
+} // namespace napkin

@@ -1,10 +1,10 @@
-#include "cli/dtype_json.h"
+#include "engine/report/dtype_report.h"
 
-#include "cli/accounting_json.h"
+#include "engine/report/json_values.h"
 
 #include <cmath>
 
-namespace napkin::cli {
+namespace napkin {
 
 using nlohmann::json;
 
@@ -66,4 +66,22 @@ json dtypeValueToJson(const std::string& input, double value, OverflowMode overf
     return {{"input", input}, {"formats", formats}};
 }
 
-} // namespace napkin::cli
+json dtypeDocumentJson(const std::vector<std::string>& inputs, const std::vector<double>& values, bool info,
+                       OverflowMode overflow) {
+    json doc = json::object();
+    if (info) {
+        json formats = json::array();
+        for (FloatFormat format : kFloatFormats)
+            formats.push_back(floatFactsToJson(format));
+        doc["formats"] = formats;
+    }
+    if (!inputs.empty() || !info) {
+        json entries = json::array();
+        for (std::size_t i = 0; i < values.size(); ++i)
+            entries.push_back(dtypeValueToJson(inputs[i], values[i], overflow));
+        doc["values"] = entries;
+    }
+    return doc;
+}
+
+} // namespace napkin

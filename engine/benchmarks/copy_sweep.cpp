@@ -1,4 +1,4 @@
-#include "engine/benchmarks/copy_bench_registry.h"
+#include "engine/benchmarks/copy_sweep.h"
 
 #include "engine/benchmarks/backend_registry.h"
 

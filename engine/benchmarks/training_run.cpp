@@ -1,0 +1,95 @@
+#include "engine/benchmarks/training_run.h"
+
+#include "engine/hardware/gpu_catalog.h"
+
+#include <chrono>
+#include <memory>
+
+namespace napkin {
+
+AccountingResult predictedCruncherAccounting(const CruncherConfig& c) {
+    AccountingInput in;
+    in.model.kind = ModelKind::cruncher;
+    in.model.dim = static_cast<double>(c.dim);
+    in.model.layers = static_cast<double>(c.layers);
+    in.batch = static_cast<double>(c.batch);
+    in.optimizer = c.optimizer;
+    in.precision = PrecisionRecipe::fp32;
+    return account(in, *GpuCatalog::builtIn().find(in.gpu)); // memory does not depend on the GPU
+}
+
+namespace {
+
+MemoryComparison compareMemory(const MemoryLedger& ledger, const AccountingResult& p) {
+    MemoryComparison m;
+    m.parameters = {p.memory.parameters.value, ledger.currentBytes(MemoryTag::parameters)};
+    m.gradients = {p.memory.gradients.value, ledger.currentBytes(MemoryTag::gradients)};
+    m.masterWeights = {p.memory.masterWeights.value, 0}; // fp32 training keeps no master copy
+    m.optimizerState = {p.memory.optimizerState.value, ledger.currentBytes(MemoryTag::optimizerState)};
+    m.activations = {p.memory.activations.value, ledger.currentBytes(MemoryTag::activations)};
+    m.total = {p.memory.total.value, ledger.countedBytes()};
+    m.inputsBytes = ledger.currentBytes(MemoryTag::inputs);
+    m.workspaceBytes = ledger.currentBytes(MemoryTag::workspace);
+    m.allocatedBytes = ledger.totalBytes();
+    return m;
+}
+
+} // namespace
+
+TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequest& request,
+                                const ProgressCallback& progress) {
+    TrainingRun run;
+    run.request = request;
+    const CruncherConfig& config = request.config;
+    std::unique_ptr<CruncherTrainer> trainer;
+    try {
+        trainer = backend.makeCruncherTrainer(config);
+    } catch (const std::runtime_error& e) { // a GPU without room for it is an answer, not a crash
+        throw TrainingRunRefused(TrainingRunRefused::Cause::model, e.what());
+    }
+    if (!request.resumeFrom.empty()) {
+        try {
+            trainer->loadCheckpoint(request.resumeFrom);
+        } catch (const std::runtime_error& e) {
+            throw TrainingRunRefused(TrainingRunRefused::Cause::resume, e.what());
+        }
+    }
+    run.firstStep = trainer->stepsDone() + 1;
+    BenchmarkProgress state;
+    state.caseCount = static_cast<int>(request.steps);
+    state.phase = "training";
+    std::vector<double> seconds;
+    using Clock = std::chrono::steady_clock;
+    for (long s = 0; s < request.steps; ++s) {
+        if (progress) {
+            state.caseIndex = static_cast<int>(s);
+            state.fraction = static_cast<double>(s) / static_cast<double>(request.steps);
+            if (!progress(state)) {
+                run.cancelled = true;
+                break;
+            }
+        }
+        const auto start = Clock::now();
+        run.losses.push_back(trainer->step());
+        seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+    }
+    if (!request.saveTo.empty() && !run.cancelled)
+        trainer->saveCheckpoint(request.saveTo);
+    // The first step pays for page faults and thread start-up: it is the warm-up when there are others.
+    run.stepTiming = summarizeTimings(seconds.size() > 1 ? std::vector<double>(seconds.begin() + 1, seconds.end())
+                                                         : seconds);
+    run.device = backend.deviceInfo();
+    run.flopsPerStep = cruncherCountedFlopsPerStep(config);
+    run.flopsPerStep6BP = 6.0 * static_cast<double>(config.batch) * cruncherParameters(config);
+    run.flopsPerSecond = run.stepTiming.medianSeconds > 0 ? run.flopsPerStep / run.stepTiming.medianSeconds : 0;
+    if (const auto it = run.device.promisedFlopsPerSecond.find("fp32"); it != run.device.promisedFlopsPerSecond.end()) {
+        run.promisedFlopsPerSecond = it->second;
+        if (it->second > 0)
+            run.mfu = run.flopsPerSecond / it->second;
+    }
+    run.memory = compareMemory(trainer->ledger(), predictedCruncherAccounting(config));
+    run.memory.allocatorReportedBytes = trainer->allocatorReportedBytes();
+    return run;
+}
+
+} // namespace napkin

@@ -1,0 +1,81 @@
+#pragma once
+// One Cruncher training run, measured: the service that napkin-cli `bench train` and the Benchmarks page
+// both call, so both show the same losses, step time, FLOPs and predicted-against-measured memory.
+#include "engine/accounting/accounting.h"
+#include "engine/benchmarks/benchmark_progress.h"
+#include "engine/compute/benchmark_backend.h"
+#include "engine/numerics/timing_summary.h"
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace napkin {
+
+struct TrainingRunRequest {
+    CruncherConfig config;
+    long steps = 10;
+    std::string resumeFrom; ///< a checkpoint to start from; empty: the seeded initial weights
+    std::string saveTo;     ///< a checkpoint written after the last step; empty: none
+};
+
+/// Bytes the lecture's formula predicts for one component, and what the trainer's ledger holds.
+struct BytesPredictedMeasured {
+    double predicted = 0;
+    double measured = 0;
+};
+
+/// The formula's components (engine/accounting) next to the accounting allocator's (MemoryLedger).
+struct MemoryComparison {
+    BytesPredictedMeasured parameters, gradients, masterWeights, optimizerState, activations;
+    BytesPredictedMeasured total; ///< the five above
+    /// Held by the trainer but not in the formula: the input batch, targets and target function
+    /// (inputs); the head output, dL/dy and two B·D backward temporaries (workspace).
+    double inputsBytes = 0, workspaceBytes = 0;
+    double allocatedBytes = 0; ///< everything the ledger holds
+    /// What the device allocator itself reports (CUDA: cudaMemGetInfo around the allocations); unset on
+    /// the CPU, which has no such figure.
+    std::optional<double> allocatorReportedBytes;
+};
+
+struct TrainingRun {
+    TrainingRunRequest request;
+    long firstStep = 1;         ///< the number of the first step run (above 1 after a resume)
+    std::vector<double> losses; ///< one per step run, from the forward pass before the update
+    /// Seconds per step; the first step (page faults, thread start-up) is left out when there are others.
+    TimingSummary stepTiming;
+    double flopsPerStep = 0;    ///< every GEMM issued: 6·B·P − 2·B·D²
+    double flopsPerStep6BP = 0; ///< the napkin rule 6·B·P, for comparison
+    double flopsPerSecond = 0;  ///< flopsPerStep / median step seconds
+    std::optional<double> promisedFlopsPerSecond; ///< the device's fp32 promise
+    std::optional<double> mfu;
+    DeviceInfo device;
+    MemoryComparison memory;
+    bool cancelled = false; ///< stopped early through the progress callback; the fields cover the steps run
+};
+
+/// A run that could not start, and why: the backend cannot hold the model (out of device memory, say),
+/// or the checkpoint to resume from was refused. The message is the backend's or the loader's.
+class TrainingRunRefused : public std::runtime_error {
+public:
+    enum class Cause { model, resume };
+    TrainingRunRefused(Cause cause, const std::string& message)
+        : std::runtime_error(message)
+        , m_cause(cause) {}
+    Cause cause() const { return m_cause; }
+
+private:
+    Cause m_cause;
+};
+
+/// The lecture's accounting of the same Cruncher in fp32 (memory does not depend on the GPU chosen).
+AccountingResult predictedCruncherAccounting(const CruncherConfig& config);
+
+/// Makes the trainer, resumes if asked, runs the steps (asking `progress` between them), saves if asked.
+/// Throws TrainingRunRefused (see above); std::invalid_argument for a configuration the backend cannot
+/// train; std::runtime_error when the checkpoint cannot be written.
+TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequest& request,
+                                const ProgressCallback& progress = {});
+
+} // namespace napkin

@@ -1,0 +1,34 @@
+#include "engine/report/device_report.h"
+
+#include "engine/report/json_values.h"
+
+#include <fstream>
+
+namespace napkin {
+
+nlohmann::json deviceJson(const DeviceInfo& d) {
+    nlohmann::json promised = nlohmann::json::object();
+    for (const auto& [dtype, flops] : d.promisedFlopsPerSecond)
+        promised[dtype] = flops;
+    return {{"backend", d.backend},
+            {"name", d.name},
+            {"cores", d.cores},
+            {"threads", d.threads},
+            {"simd", d.simd},
+            {"clock_hz", jsonOptional(d.clockHz)},
+            {"promised_flops_per_second", promised},
+            {"promised_basis", d.promisedBasis},
+            {"spec_fp32_flops_per_second", jsonOptional(d.specFp32FlopsPerSecond)},
+            {"spec_fp32_formula", d.specFp32Formula},
+            {"measured_fma_fp32_flops_per_second", jsonOptional(d.measuredFp32FlopsPerSecond)}};
+}
+
+nlohmann::json loadAverageJson() {
+    std::ifstream in("/proc/loadavg");
+    double oneMinute = 0;
+    if (in >> oneMinute)
+        return oneMinute;
+    return nullptr;
+}
+
+} // namespace napkin

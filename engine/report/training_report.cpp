@@ -1,0 +1,102 @@
+#include "engine/report/training_report.h"
+
+#include "engine/report/csv_values.h"
+#include "engine/report/device_report.h"
+#include "engine/report/json_values.h"
+
+#include <utility>
+#include <vector>
+
+namespace napkin {
+namespace {
+
+// The formula's components in the documents' order, with their JSON and CSV names.
+std::vector<std::pair<const char*, BytesPredictedMeasured>> components(const MemoryComparison& m) {
+    return {{"parameters", m.parameters},
+            {"gradients", m.gradients},
+            {"master_weights", m.masterWeights},
+            {"optimizer_state", m.optimizerState},
+            {"activations", m.activations}};
+}
+
+nlohmann::json memoryJson(const MemoryComparison& m) {
+    nlohmann::json doc = {
+        {"predicted_bytes", jsonNumber(m.total.predicted)},
+        {"measured_bytes", jsonNumber(m.total.measured)},
+        {"agree", m.total.predicted == m.total.measured},
+        {"not_counted",
+         {{"inputs_bytes", jsonNumber(m.inputsBytes)},
+          {"workspace_bytes", jsonNumber(m.workspaceBytes)},
+          {"total_allocated_bytes", jsonNumber(m.allocatedBytes)},
+          {"why",
+           "the lecture counts activations as B·D·L (the L layer outputs kept for backward); the trainer also "
+           "holds the input batch X (B·D) and targets (B) and the target function (D) as 'inputs', and the "
+           "head output y (B), dL/dy (B) and two B·D backward temporaries as 'workspace'; neither is in the "
+           "formula, so measured_bytes sums parameters, gradients, optimizer state and activations only"}}},
+        // Next to the ledger, what the device allocator says (cudaMemGetInfo); null on the CPU.
+        {"allocator_reported_bytes", jsonOptional(m.allocatorReportedBytes)}};
+    for (const auto& [name, bytes] : components(m))
+        doc[name] = {{"predicted_bytes", jsonNumber(bytes.predicted)}, {"measured_bytes", jsonNumber(bytes.measured)}};
+    return doc;
+}
+
+} // namespace
+
+nlohmann::json trainingRunJson(const TrainingRun& run) {
+    const CruncherConfig& config = run.request.config;
+    return {{"benchmark", "train"},
+            {"model",
+             {{"kind", "cruncher"},
+              {"dim", config.dim},
+              {"layers", config.layers},
+              {"batch", config.batch},
+              {"parameters", jsonNumber(cruncherParameters(config))},
+              {"optimizer", optimizerName(config.optimizer)},
+              {"learning_rate", config.hyper.learningRate},
+              {"precision", "fp32"},
+              {"seed_init", config.seedInit},
+              {"seed_data", config.seedData}}},
+            {"device", deviceJson(run.device)},
+            {"steps", run.request.steps},
+            {"first_step", run.firstStep},
+            {"flops_per_step", jsonNumber(run.flopsPerStep)},
+            {"flops_per_step_formula", "6·B·P − 2·B·D² (every GEMM issued, 2·m·n·k each)"},
+            {"flops_per_step_6bp", jsonNumber(run.flopsPerStep6BP)},
+            {"flops_note", "6·B·P also counts dX = dh_1·W_1ᵀ for the first layer (2·B·D²), which no one needs: the "
+                           "input batch has no gradient. Optimizer and loss arithmetic (O(P + B)) is not counted."},
+            {"step_seconds_median", run.stepTiming.medianSeconds},
+            {"step_seconds_p20", run.stepTiming.p20Seconds},
+            {"step_seconds_p80", run.stepTiming.p80Seconds},
+            {"timed_steps", run.stepTiming.samples},
+            {"flops_per_second", run.flopsPerSecond},
+            {"promised_flops_per_second", jsonOptional(run.promisedFlopsPerSecond)},
+            {"mfu", jsonOptional(run.mfu)},
+            {"loss", run.losses},
+            {"memory", memoryJson(run.memory)},
+            {"load_average_1min", loadAverageJson()}};
+}
+
+std::string trainingRunCsv(const TrainingRun& run) {
+    const CruncherConfig& c = run.request.config;
+    std::string csv = csvRow({"section", "dim", "layers", "batch", "steps", "optimizer", "learning_rate",
+                              "step_seconds_median", "step_seconds_p20", "step_seconds_p80", "flops_per_step",
+                              "flops_per_second", "promised_flops_per_second", "mfu"});
+    csv += csvRow({"run", std::to_string(c.dim), std::to_string(c.layers), std::to_string(c.batch),
+                   std::to_string(run.request.steps), std::string(optimizerName(c.optimizer)),
+                   csvNumber(c.hyper.learningRate), csvNumber(run.stepTiming.medianSeconds),
+                   csvNumber(run.stepTiming.p20Seconds), csvNumber(run.stepTiming.p80Seconds),
+                   csvNumber(run.flopsPerStep), csvNumber(run.flopsPerSecond),
+                   csvOptional(run.promisedFlopsPerSecond), csvOptional(run.mfu)});
+    csv += '\n' + csvRow({"section", "component", "predicted_bytes", "measured_bytes"});
+    for (const auto& [name, bytes] : components(run.memory))
+        csv += csvRow({"memory", name, csvNumber(bytes.predicted), csvNumber(bytes.measured)});
+    csv += csvRow({"memory", "total", csvNumber(run.memory.total.predicted), csvNumber(run.memory.total.measured)});
+    csv += csvRow({"memory", "inputs (not in the formula)", "", csvNumber(run.memory.inputsBytes)});
+    csv += csvRow({"memory", "workspace (not in the formula)", "", csvNumber(run.memory.workspaceBytes)});
+    csv += '\n' + csvRow({"section", "step", "loss"});
+    for (std::size_t i = 0; i < run.losses.size(); ++i)
+        csv += csvRow({"loss", std::to_string(run.firstStep + static_cast<long>(i)), csvNumber(run.losses[i])});
+    return csv;
+}
+
+} // namespace napkin

@@ -1,0 +1,18 @@
+#pragma once
+// A Cruncher training run as JSON and CSV. The JSON is the document of `napkin-cli bench train --json`,
+// and the Benchmarks page exports the same document.
+#include "engine/benchmarks/training_run.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace napkin {
+
+/// {benchmark, model, device, steps, first_step, flops_per_step, ..., loss[], memory{...}} (docs/cli.md).
+nlohmann::json trainingRunJson(const TrainingRun& run);
+/// Three tables, each row led by its section: "run" (one row of the run's figures), "memory" (one row per
+/// component, predicted and measured bytes), "loss" (step, loss).
+std::string trainingRunCsv(const TrainingRun& run);
+
+} // namespace napkin
