@@ -1,28 +1,27 @@
 #pragma once
-// The Benchmarks page (issue 6): a matmul sweep and a Cruncher training run on a real backend, run by
-// BenchmarkService off the GUI thread; throughput against size with the promised peak, the loss curve,
-// predicted against measured memory, and the numbers exported as PNG, CSV and JSON.
-#include "app/benchmarks/benchmark_service.h"
+// The Benchmarks page: a matmul sweep and a Cruncher training run on the device chosen, measured by the
+// engine's services (the same ones napkin-cli bench runs) on the page's TaskRunner, never on the GUI
+// thread: one run at a time, cancellable at once, a superseded run's result dropped.
+#include "engine/benchmarks/training_run.h"
+#include "engine/compute/benchmark_result.h"
 #include "engine/scenario/scenario.h"
 
 #include <QStringList>
 #include <QWidget>
 
-#include <map>
-#include <optional>
+#include <memory>
 #include <vector>
 
+class BackendCache;
 class ExplainPane;
-class LossChart;
-class QCheckBox;
+class MatmulSweepPanel;
 class QComboBox;
 class QLabel;
-class QLineEdit;
 class QProgressBar;
 class QPushButton;
-class QSpinBox;
-class QTableWidget;
-class ThroughputChart;
+class TaskRunner;
+struct TaskProgress;
+class TrainingRunPanel;
 
 class BenchmarksPage : public QWidget {
     Q_OBJECT
@@ -30,65 +29,46 @@ public:
     explicit BenchmarksPage(QWidget* parent = nullptr);
     ~BenchmarksPage() override;
 
-    /// Every control of the page, for a scenario file; and back (page_scenarios.cpp). A device that is
-    /// not available here, or a type without a tick box, is left as it was and returned as a warning.
+    /// Every control of the page, for a scenario file; and back. A device that is not available here, or a
+    /// type without a tick box, is left as it was and returned as a warning.
     napkin::BenchmarksScenario scenario() const;
     QStringList applyScenario(const napkin::BenchmarksScenario& scenario);
 
-    BenchmarkService* service() const { return m_service; }
-    ThroughputChart* throughputChart() const { return m_throughput; }
-    LossChart* lossChart() const { return m_loss; }
-    /// The last sweep that finished (unset before the first, and after a new run starts).
-    const std::optional<napkin::MatmulSweep>& sweep() const { return m_sweep; }
-    const std::optional<TrainingReport>& training() const { return m_training; }
+    /// Runs `cases` / one training run on the chosen device; supersedes a run in flight.
+    void startSweep(const std::vector<napkin::MatmulCase>& cases);
+    void startTraining(const napkin::TrainingRunRequest& request);
+    /// Stops the run in flight; nothing it still produces is shown.
+    void cancel();
     bool isRunning() const { return m_running; }
+
+    MatmulSweepPanel* sweepPanel() const { return m_sweep; }
+    TrainingRunPanel* trainingPanel() const { return m_training; }
+    TaskRunner* runner() const { return m_runner; }
+    /// How the page makes backends (tests swap in their own).
+    BackendCache& backends() const { return *m_backends; }
     ExplainPane* explainPane() const { return m_explain; }
 
-    /// The square sizes in the sizes field, or an error message naming the bad entry.
-    std::vector<long> sizes(QString* error) const;
-
-    /// Write the throughput chart as PNG / every number as CSV or JSON; an error message or "".
-    QString exportChartPng(const QString& path) const;
-    QString exportCsv(const QString& path) const;
-    QString exportJson(const QString& path) const;
+signals:
+    void sweepFinished(const napkin::MatmulSweep& sweep);
+    void trainingFinished(const napkin::TrainingRun& run);
+    /// A run could not start or failed as a whole (no backend, a configuration it cannot train).
+    void runFailed(const QString& message);
 
 private:
-    QWidget* makeSweepControls();
-    QWidget* makeTrainingControls();
-    void runSweep();
-    void runTraining();
-    void cancel();
+    QWidget* makeDeviceRow();
     void setRunning(bool running, const QString& status);
-    void onProgress(const BenchmarkProgressReport& report);
-    void onSweepFinished(const napkin::MatmulSweep& sweep);
-    void onTrainingFinished(const TrainingReport& report);
-    void onFailed(const QString& message);
-    void updateFp16Warning();
-    void showResults();
-    void showTraining();
-    void exportWithDialog(int kind);
+    void onProgress(const TaskProgress& report);
+    std::string device() const;
 
-    BenchmarkService* m_service;
+    TaskRunner* m_runner;
+    std::shared_ptr<BackendCache> m_backends;
     QComboBox* m_device = nullptr;
     QLabel* m_deviceNote = nullptr;
-    std::map<napkin::BenchDtype, QCheckBox*> m_dtypes;
-    QLabel* m_fp16Warning = nullptr;
-    QLineEdit* m_sizes = nullptr;
-    QPushButton* m_run = nullptr;
-    QPushButton* m_cancel = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;
-    QSpinBox *m_dim = nullptr, *m_layers = nullptr, *m_batch = nullptr, *m_steps = nullptr;
-    QComboBox* m_optimizer = nullptr;
-    QPushButton* m_train = nullptr;
-    ThroughputChart* m_throughput = nullptr;
-    QTableWidget* m_results = nullptr;
-    LossChart* m_loss = nullptr;
-    QLabel* m_trainingSummary = nullptr;
-    QTableWidget* m_memory = nullptr;
-    QLabel* m_basis = nullptr;
-    ExplainPane* m_explain = nullptr;
-    std::optional<napkin::MatmulSweep> m_sweep;
-    std::optional<TrainingReport> m_training;
+    QPushButton* m_cancel = nullptr;
+    MatmulSweepPanel* m_sweep;
+    TrainingRunPanel* m_training;
+    ExplainPane* m_explain;
     bool m_running = false;
 };

@@ -2,6 +2,8 @@
 // behind each chart as CSV or JSON (chosen by the extension).
 #include "app/accounting/accounting_page.h"
 #include "app/benchmarks/benchmarks_page.h"
+#include "app/benchmarks/matmul_sweep_panel.h"
+#include "app/benchmarks/training_run_panel.h"
 #include "app/export/chart_data_export.h"
 #include "app/export/chart_export.h"
 #include "app/shell/main_window.h"
@@ -54,8 +56,8 @@ void MainWindow::addExportActions(QMenu* file) {
             if (path.isEmpty())
                 return;
             QCustomPlot* plot = i == 0   ? m_formats->rangeChart()->plot()
-                                : i == 1 ? m_benchmarks->throughputChart()->plot()
-                                         : m_benchmarks->lossChart()->plot();
+                                : i == 1 ? m_benchmarks->sweepPanel()->chart()->plot()
+                                         : m_benchmarks->trainingPanel()->chart()->plot();
             const QString error = exportPlotFile(*plot, path, QSize(1600, 900), 2.0);
             if (!error.isEmpty())
                 QMessageBox::warning(this, tr("Export chart"), error);

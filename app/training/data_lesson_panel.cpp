@@ -1,7 +1,7 @@
 #include "app/training/data_lesson_panel.h"
 
 #include "app/training/lesson_export.h"
-#include "app/jobs/lesson_runner.h"
+#include "app/jobs/task_runner.h"
 #include "engine/lessons/batch_sampler.h"
 #include "engine/lessons/token_file_generator.h"
 #include "engine/numerics/quantity_format.h"
@@ -57,7 +57,7 @@ DataLessonPanel::DataLessonPanel(QWidget* parent)
     , m_draw(new QPushButton(tr("Draw batch"), this))
     , m_facts(new QLabel(this))
     , m_table(new QTableWidget(this))
-    , m_runner(new LessonRunner(this)) {
+    , m_runner(new TaskRunner(this)) {
     m_path->setText(demoPath());
     for (TokenType type : allTokenTypes())
         m_dtype->addItem(QString::fromUtf8(tokenTypeName(type).data(), static_cast<qsizetype>(tokenTypeName(type).size())));
@@ -120,9 +120,9 @@ DataLessonPanel::DataLessonPanel(QWidget* parent)
     connect(m_draw, &QPushButton::clicked, this, &DataLessonPanel::draw);
     connect(exportButton, &QPushButton::clicked, this,
             [this] { exportLessonWidget(this, *this, QStringLiteral("data-loading")); });
-    connect(m_runner, &LessonRunner::failed, this,
+    connect(m_runner, &TaskRunner::failed, this,
             [this](const QString& message) { m_facts->setText(message); });
-    connect(m_runner, &LessonRunner::busyChanged, this, [this](bool busy) {
+    connect(m_runner, &TaskRunner::busyChanged, this, [this](bool busy) {
         m_generate->setEnabled(!busy);
         m_draw->setEnabled(!busy);
     });
@@ -144,25 +144,25 @@ void DataLessonPanel::browse() {
 
 void DataLessonPanel::generate(int megabytes) {
     const std::string path = m_path->text().toStdString();
-    const TokenType type = m_dtype->currentIndex() == 0 ? TokenType::uint16 : TokenType::int32;
+    const TokenType type = tokenTypeFromName(m_dtype->currentText().toStdString()).value_or(TokenType::uint16);
     const std::uint64_t tokens = static_cast<std::uint64_t>(megabytes) * 1000000ull / tokenBytes(type);
     const auto seed = static_cast<std::uint64_t>(m_seed->value());
     QDir().mkpath(QFileInfo(m_path->text()).absolutePath());
     m_facts->setText(tr("writing %1 …").arg(bytes(static_cast<double>(tokens * tokenBytes(type)))));
     m_runner->start(
-        [this, path, type, tokens, seed](const std::function<bool()>& keepGoing) -> LessonRunner::Deliver {
-            writeDemoTokenFile(path, tokens, type, seed, [&keepGoing](double) { return keepGoing(); });
+        [this, path, type, tokens, seed](const TaskContext& task) -> TaskRunner::Deliver {
+            writeDemoTokenFile(path, tokens, type, seed, [&task](double) { return task.keepGoing(); });
             return [this] { draw(); };
         });
 }
 
 void DataLessonPanel::draw() {
     const std::string path = m_path->text().toStdString();
-    const TokenType type = m_dtype->currentIndex() == 0 ? TokenType::uint16 : TokenType::int32;
+    const TokenType type = tokenTypeFromName(m_dtype->currentText().toStdString()).value_or(TokenType::uint16);
     const long B = m_batch->value(), L = m_context->value(), batches = m_batches->value();
     const auto seed = static_cast<std::uint64_t>(m_seed->value());
     m_runner->start([this, path, type, B, L, batches,
-                     seed](const std::function<bool()>& keepGoing) -> LessonRunner::Deliver {
+                     seed](const TaskContext& task) -> TaskRunner::Deliver {
         const TokenDataset data(path, type);
         DrawResult r;
         r.fileBytes = data.fileBytes();
@@ -170,7 +170,7 @@ void DataLessonPanel::draw() {
         r.pageBytes = TokenDataset::pageBytes();
         r.residentBefore = data.residentBytes();
         BatchSampler sampler(data, B, L, seed);
-        for (long i = 0; i < batches && keepGoing(); ++i) {
+        for (long i = 0; i < batches && task.keepGoing(); ++i) {
             r.batch = sampler.next();
             r.batches = i + 1;
         }

@@ -5,7 +5,7 @@
 
 #include <QWidget>
 
-class LessonRunner;
+class TaskRunner;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -50,5 +50,5 @@ private:
     QPushButton* m_draw;
     QLabel* m_facts;
     QTableWidget* m_table;
-    LessonRunner* m_runner;
+    TaskRunner* m_runner;
 };

@@ -1,7 +1,7 @@
 #include "app/training/determinism_panel.h"
 
 #include "app/training/lesson_export.h"
-#include "app/jobs/lesson_runner.h"
+#include "app/jobs/task_runner.h"
 #include "engine/scenario/control_ranges.h"
 #include "widgets/charts/series_chart.h"
 #include "widgets/controls/spin_box_range.h"
@@ -51,7 +51,7 @@ DeterminismPanel::DeterminismPanel(QWidget* parent)
     , m_chartA(new SeriesChart(this))
     , m_chartB(new SeriesChart(this))
     , m_verdict(new QLabel(this))
-    , m_runner(new LessonRunner(this)) {
+    , m_runner(new TaskRunner(this)) {
     const TrainingScenario::Determinism defaults;
     auto* runs = new QHBoxLayout;
     SeriesChart* charts[2] = {m_chartA, m_chartB};
@@ -107,7 +107,7 @@ DeterminismPanel::DeterminismPanel(QWidget* parent)
     connect(m_steps, &QSpinBox::valueChanged, this, &DeterminismPanel::rerun);
     connect(exportButton, &QPushButton::clicked, this,
             [this] { exportLessonWidget(this, *this, QStringLiteral("determinism")); });
-    connect(m_runner, &LessonRunner::failed, this,
+    connect(m_runner, &TaskRunner::failed, this,
             [this](const QString& message) { m_verdict->setText(message); });
     rerun();
 }
@@ -122,8 +122,8 @@ void DeterminismPanel::rerun() {
     b.seedInit = static_cast<std::uint64_t>(m_seeds[1][0]->value());
     b.seedData = static_cast<std::uint64_t>(m_seeds[1][1]->value());
     m_verdict->setText(tr("training…"));
-    m_runner->start([this, a, b](const std::function<bool()>& keepGoing) -> LessonRunner::Deliver {
-        auto go = [&keepGoing](long) { return keepGoing(); };
+    m_runner->start([this, a, b](const TaskContext& task) -> TaskRunner::Deliver {
+        auto go = [&task](long) { return task.keepGoing(); };
         LessonTrainingRun runA = trainPrecisionLesson(a, PrecisionLesson::fp32, go);
         LessonTrainingRun runB = trainPrecisionLesson(b, PrecisionLesson::fp32, go);
         return [this, runA = std::move(runA), runB = std::move(runB)] {

@@ -6,7 +6,7 @@
 
 #include <QWidget>
 
-class LessonRunner;
+class TaskRunner;
 class QLabel;
 class QSpinBox;
 class SeriesChart;
@@ -38,5 +38,5 @@ private:
     SeriesChart* m_chartA;
     SeriesChart* m_chartB;
     QLabel* m_verdict;
-    LessonRunner* m_runner;
+    TaskRunner* m_runner;
 };

@@ -1,7 +1,7 @@
 #include "app/training/init_lesson_panel.h"
 
 #include "app/training/lesson_export.h"
-#include "app/jobs/lesson_runner.h"
+#include "app/jobs/task_runner.h"
 #include "engine/scenario/control_ranges.h"
 #include "widgets/charts/series_chart.h"
 
@@ -27,7 +27,7 @@ InitLessonPanel::InitLessonPanel(QWidget* parent)
     , m_layersLabel(new QLabel(this))
     , m_summary(new QLabel(this))
     , m_chart(new SeriesChart(this))
-    , m_runner(new LessonRunner(this)) {
+    , m_runner(new TaskRunner(this)) {
     // The slider moves through powers of two, D = 2^position (the CLI goes to 4096: L·D² draws take seconds).
     const TrainingScenario::Init defaults;
     m_dim->setRange(std::bit_width(static_cast<unsigned long>(ranges::training::initDim.minimum)) - 1,
@@ -76,7 +76,7 @@ InitLessonPanel::InitLessonPanel(QWidget* parent)
         exportLessonChart(this, *m_chart,
                           QStringLiteral("init-std-D%1-L%2").arg(config().dim).arg(config().layers));
     });
-    connect(m_runner, &LessonRunner::failed, this,
+    connect(m_runner, &TaskRunner::failed, this,
             [this](const QString& message) { m_summary->setText(message); });
     recompute();
 }
@@ -94,8 +94,8 @@ void InitLessonPanel::recompute() {
     m_dimLabel->setText(QString::number(c.dim));
     m_layersLabel->setText(QString::number(c.layers));
     m_summary->setText(tr("computing…"));
-    m_runner->start([this, c](const std::function<bool()>& keepGoing) -> LessonRunner::Deliver {
-        InitStdResult r = runInitStdExperiment(c, [&keepGoing](long) { return keepGoing(); });
+    m_runner->start([this, c](const TaskContext& task) -> TaskRunner::Deliver {
+        InitStdResult r = runInitStdExperiment(c, [&task](long) { return task.keepGoing(); });
         return [this, r = std::move(r)] { show(r); };
     });
 }

@@ -6,7 +6,7 @@
 
 #include <QWidget>
 
-class LessonRunner;
+class TaskRunner;
 class QLabel;
 class QSlider;
 class QSpinBox;
@@ -42,5 +42,5 @@ private:
     QLabel* m_layersLabel;
     QLabel* m_summary;
     SeriesChart* m_chart;
-    LessonRunner* m_runner;
+    TaskRunner* m_runner;
 };

@@ -1,7 +1,7 @@
 #include "app/training/mixed_precision_panel.h"
 
 #include "app/training/lesson_export.h"
-#include "app/jobs/lesson_runner.h"
+#include "app/jobs/task_runner.h"
 #include "engine/lessons/mixed_precision_trainer.h"
 #include "engine/scenario/control_ranges.h"
 #include "widgets/charts/series_chart.h"
@@ -35,7 +35,7 @@ MixedPrecisionPanel::MixedPrecisionPanel(QWidget* parent)
     , m_chart(new SeriesChart(this))
     , m_underflows(new SeriesChart(this))
     , m_table(new QTableWidget(this))
-    , m_runner(new LessonRunner(this)) {
+    , m_runner(new TaskRunner(this)) {
     setRangeOf(m_steps, ranges::training::mixedPrecisionSteps);
     m_steps->setValue(static_cast<int>(TrainingScenario::MixedPrecision{}.steps));
     auto* exportButton = new QPushButton(tr("Export PNG…"), this);
@@ -82,9 +82,9 @@ MixedPrecisionPanel::MixedPrecisionPanel(QWidget* parent)
     connect(m_run, &QPushButton::clicked, this, &MixedPrecisionPanel::run);
     connect(exportButton, &QPushButton::clicked, this,
             [this] { exportLessonWidget(this, *this, QStringLiteral("mixed-precision")); });
-    connect(m_runner, &LessonRunner::failed, this,
+    connect(m_runner, &TaskRunner::failed, this,
             [this](const QString& message) { m_status->setText(message); });
-    connect(m_runner, &LessonRunner::busyChanged, m_run, [this](bool busy) { m_run->setEnabled(!busy); });
+    connect(m_runner, &TaskRunner::busyChanged, m_run, [this](bool busy) { m_run->setEnabled(!busy); });
     run();
 }
 
@@ -92,10 +92,10 @@ void MixedPrecisionPanel::run() {
     LessonCruncherConfig c;
     c.steps = m_steps->value();
     m_status->setText(tr("training…"));
-    m_runner->start([this, c](const std::function<bool()>& keepGoing) -> LessonRunner::Deliver {
+    m_runner->start([this, c](const TaskContext& task) -> TaskRunner::Deliver {
         std::vector<LessonTrainingRun> runs;
         for (PrecisionLesson r : kPrecisionLessons)
-            runs.push_back(trainPrecisionLesson(c, r, [&keepGoing](long) { return keepGoing(); }));
+            runs.push_back(trainPrecisionLesson(c, r, [&task](long) { return task.keepGoing(); }));
         return [this, runs = std::move(runs)] {
             std::vector<ChartSeries> series, underflows;
             m_table->setRowCount(static_cast<int>(runs.size()));

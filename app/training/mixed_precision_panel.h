@@ -6,7 +6,7 @@
 
 #include <QWidget>
 
-class LessonRunner;
+class TaskRunner;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -37,5 +37,5 @@ private:
     SeriesChart* m_chart;
     SeriesChart* m_underflows;
     QTableWidget* m_table;
-    LessonRunner* m_runner;
+    TaskRunner* m_runner;
 };

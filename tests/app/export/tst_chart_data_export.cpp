@@ -2,6 +2,8 @@
 // AdaGrad, fp32) must come out as its hand-computed bytes and FLOPs, in base units, with formulas.
 #include "app/accounting/accounting_page.h"
 #include "app/benchmarks/benchmarks_page.h"
+#include "app/benchmarks/matmul_sweep_panel.h"
+#include "app/benchmarks/training_run_panel.h"
 #include "app/export/chart_data_export.h"
 #include "app/export/chart_export.h"
 #include "app/shell/main_window.h"
@@ -52,8 +54,8 @@ void TestChartDataExport::otherChartsAsFiles() {
     NumberFormatsPage formats;
     BenchmarksPage benchmarks;
     QCustomPlot* plot = chart == 0   ? formats.rangeChart()->plot()
-                        : chart == 1 ? benchmarks.throughputChart()->plot()
-                                     : benchmarks.lossChart()->plot();
+                        : chart == 1 ? benchmarks.sweepPanel()->chart()->plot()
+                                     : benchmarks.trainingPanel()->chart()->plot();
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("chart.") + suffix);
     QCOMPARE(exportPlotFile(*plot, path, QSize(640, 360), 2.0), QString());

@@ -1,0 +1,30 @@
+#include "app/benchmarks/backend_cache.h"
+
+#include "engine/benchmarks/backend_registry.h"
+
+#include <stdexcept>
+
+BackendCache::BackendCache()
+    : m_factory([](const std::string& device) {
+        std::string why;
+        auto backend = napkin::makeBackend(device, &why);
+        if (!backend)
+            throw std::runtime_error(why);
+        return backend;
+    }) {}
+
+napkin::BenchmarkBackend& BackendCache::backendFor(const std::string& device) {
+    const std::lock_guard lock(m_mutex);
+    if (!m_backend || m_device != device) {
+        m_backend.reset(); // a GPU backend frees its device memory before the next one starts
+        m_backend = m_factory(device);
+        m_device = device;
+    }
+    return *m_backend;
+}
+
+void BackendCache::setFactory(Factory factory) {
+    const std::lock_guard lock(m_mutex);
+    m_factory = std::move(factory);
+    m_device.clear(); // the backend held is replaced by the next run, on the worker that may be using it now
+}

@@ -1,0 +1,63 @@
+#pragma once
+// The matmul half of the Benchmarks page: which types and sizes to sweep, and what the sweep measured,
+// as throughput against n with the promised peak per type, and as a table. The page runs the sweep
+// (engine/benchmarks/matmul_sweep.h) and hands the result back; the exports are engine/report's
+// documents, the same as `napkin-cli bench matmul --json`.
+#include "engine/compute/benchmark_result.h"
+#include "engine/scenario/scenario.h"
+
+#include <QGroupBox>
+#include <QStringList>
+
+#include <map>
+#include <optional>
+#include <vector>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableWidget;
+class ThroughputChart;
+
+class MatmulSweepPanel : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit MatmulSweepPanel(QWidget* parent = nullptr);
+
+    /// The cases the controls ask for (every ticked type × every size), or nullopt with the reason shown
+    /// next to the field at fault.
+    std::optional<std::vector<napkin::MatmulCase>> cases();
+    void setRunEnabled(bool enabled);
+    /// Shows a finished sweep (or none: the empty chart and table).
+    void showSweep(const std::optional<napkin::MatmulSweep>& sweep);
+    const std::optional<napkin::MatmulSweep>& sweep() const { return m_sweep; }
+
+    /// The throughput chart as PNG, the sweep as CSV or JSON; an error message or "".
+    QString exportChartPng(const QString& path) const;
+    QString exportCsv(const QString& path) const;
+    QString exportJson(const QString& path) const;
+
+    ThroughputChart* chart() const { return m_chart; }
+
+    /// The panel's part of the page's scenario: types and sizes. A type without a tick box is a warning.
+    void writeScenario(napkin::BenchmarksScenario& scenario) const;
+    QStringList readScenario(const napkin::BenchmarksScenario& scenario);
+
+signals:
+    void runClicked();
+
+private:
+    void exportWithDialog(int kind);
+    void updateFp16Warning();
+
+    std::map<napkin::BenchDtype, QCheckBox*> m_dtypes;
+    QLabel* m_fp16Warning;
+    QLineEdit* m_sizes;
+    QLabel* m_sizesError;
+    QPushButton* m_run;
+    ThroughputChart* m_chart;
+    QLabel* m_basis;
+    QTableWidget* m_results;
+    std::optional<napkin::MatmulSweep> m_sweep;
+};

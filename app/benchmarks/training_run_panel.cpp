@@ -1,0 +1,200 @@
+#include "app/benchmarks/training_run_panel.h"
+
+#include "app/benchmarks/result_table.h"
+#include "app/export/chart_export.h"
+#include "engine/numerics/quantity_format.h"
+#include "engine/report/json_values.h"
+#include "engine/report/training_report.h"
+#include "engine/scenario/control_ranges.h"
+#include "widgets/charts/loss_chart.h"
+#include "widgets/controls/spin_box_range.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+using namespace napkin;
+
+namespace {
+
+QSpinBox* spinBox(long value, ControlRange range, const char* name, QWidget* parent) {
+    auto* box = new QSpinBox(parent);
+    setRangeOf(box, range);
+    box->setValue(static_cast<int>(value));
+    box->setObjectName(QString::fromLatin1(name));
+    return box;
+}
+
+QString bytesText(double bytes) {
+    return QString::fromStdString(formatBytes(bytes));
+}
+
+} // namespace
+
+TrainingRunPanel::TrainingRunPanel(QWidget* parent)
+    : QGroupBox(tr("Cruncher training (fp32)"), parent)
+    , m_optimizer(new QComboBox(this))
+    , m_train(new QPushButton(tr("Train"), this))
+    , m_chart(new LossChart(this))
+    , m_summary(new QLabel(this))
+    , m_memory(makeResultTable({tr("component"), tr("predicted"), tr("measured"), tr("agree")}, this)) {
+    const BenchmarksScenario defaults;
+    m_dim = spinBox(defaults.dim, ranges::benchmarks::dim, "dim", this);
+    m_layers = spinBox(defaults.layers, ranges::benchmarks::layers, "layers", this);
+    m_batch = spinBox(defaults.batch, ranges::benchmarks::batch, "batch", this);
+    m_steps = spinBox(defaults.steps, ranges::benchmarks::steps, "steps", this);
+    for (OptimizerKind k : allOptimizers())
+        m_optimizer->addItem(QString::fromUtf8(optimizerName(k).data(), static_cast<qsizetype>(optimizerName(k).size())),
+                             static_cast<int>(k));
+    m_optimizer->setCurrentIndex(m_optimizer->findData(static_cast<int>(defaults.optimizer)));
+    auto* form = new QFormLayout;
+    form->addRow(tr("Width D"), m_dim);
+    form->addRow(tr("Layers L"), m_layers);
+    form->addRow(tr("Batch B"), m_batch);
+    form->addRow(tr("Steps"), m_steps);
+    form->addRow(tr("Optimizer"), m_optimizer);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_train);
+    const QStringList names = {tr("PNG…"), tr("CSV…"), tr("JSON…")};
+    for (int kind = 0; kind < 3; ++kind) {
+        auto* b = new QPushButton(names[kind], this);
+        b->setToolTip(kind == 0 ? tr("Export the loss chart as PNG")
+                                : tr("Export the run: the same document as napkin-cli bench train --json"));
+        connect(b, &QPushButton::clicked, this, [this, kind] { exportWithDialog(kind); });
+        buttons->addWidget(b);
+    }
+    form->addRow(buttons);
+    auto* controls = new QWidget(this);
+    controls->setLayout(form);
+    controls->setMaximumWidth(340);
+
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_memory->setObjectName(QStringLiteral("memory"));
+    auto* numbers = new QVBoxLayout;
+    numbers->addWidget(m_summary);
+    numbers->addWidget(m_memory, 1);
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(controls);
+    layout->addWidget(m_chart, 1);
+    layout->addLayout(numbers, 1);
+    connect(m_train, &QPushButton::clicked, this, &TrainingRunPanel::trainClicked);
+    showRun(std::nullopt);
+}
+
+TrainingRunRequest TrainingRunPanel::request() const {
+    TrainingRunRequest r;
+    r.config.dim = m_dim->value();
+    r.config.layers = m_layers->value();
+    r.config.batch = m_batch->value();
+    r.config.optimizer = static_cast<OptimizerKind>(m_optimizer->currentData().toInt());
+    r.config.hyper.learningRate = defaultLearningRate(r.config.optimizer, r.config.dim);
+    r.steps = m_steps->value();
+    return r;
+}
+
+void TrainingRunPanel::setTrainEnabled(bool enabled) {
+    m_train->setEnabled(enabled);
+}
+
+void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
+    m_run = run;
+    m_memory->setRowCount(0);
+    if (!run) {
+        m_chart->setLosses({});
+        m_summary->setText(tr("No training run yet."));
+        return;
+    }
+    const TrainingRun& t = *run;
+    const CruncherConfig& c = t.request.config;
+    m_chart->setLosses(t.losses);
+    QString summary = tr("D=%1 L=%2 B=%3, %4 steps: loss %5 → %6\nstep %7 (median), %8 per step (6·B·P − 2·B·D²), %9")
+                          .arg(c.dim)
+                          .arg(c.layers)
+                          .arg(c.batch)
+                          .arg(t.losses.size())
+                          .arg(t.losses.empty() ? 0.0 : t.losses.front(), 0, 'g', 4)
+                          .arg(t.losses.empty() ? 0.0 : t.losses.back(), 0, 'g', 4)
+                          .arg(QString::fromStdString(formatDuration(t.stepTiming.medianSeconds)),
+                               QString::fromStdString(formatFlops(t.flopsPerStep)),
+                               QString::fromStdString(formatFlops(t.flopsPerSecond, true)));
+    if (t.mfu)
+        summary += tr(", MFU %1%").arg(*t.mfu * 100, 0, 'f', 1);
+    m_summary->setText(summary);
+    auto addRow = [this](const QString& name, const BytesPredictedMeasured& bytes) {
+        const int row = m_memory->rowCount();
+        m_memory->insertRow(row);
+        setResultCell(m_memory, row, 0, name);
+        setResultCell(m_memory, row, 1, bytesText(bytes.predicted),
+                      QString::fromStdString(formatExact(bytes.predicted)) + tr(" B"));
+        setResultCell(m_memory, row, 2, bytesText(bytes.measured),
+                      QString::fromStdString(formatExact(bytes.measured)) + tr(" B"));
+        setResultCell(m_memory, row, 3, bytes.predicted == bytes.measured ? tr("yes") : tr("no"));
+    };
+    const MemoryComparison& m = t.memory;
+    addRow(tr("parameters"), m.parameters);
+    addRow(tr("gradients"), m.gradients);
+    addRow(tr("optimizer state"), m.optimizerState);
+    addRow(tr("activations"), m.activations);
+    if (m.masterWeights.predicted != 0)
+        addRow(tr("master weights"), m.masterWeights);
+    addRow(tr("total"), m.total);
+    const int row = m_memory->rowCount();
+    m_memory->insertRow(row);
+    setResultCell(m_memory, row, 0, tr("not in the formula"),
+                  tr("the input batch and targets (inputs) and the head output, dL/dy and two B·D backward "
+                     "temporaries (workspace)"));
+    setResultCell(m_memory, row, 2, bytesText(m.inputsBytes + m.workspaceBytes));
+}
+
+QString TrainingRunPanel::exportChartPng(const QString& path) const {
+    return savePngAtomically(m_chart->render(1600, 900, 1.0), path);
+}
+
+QString TrainingRunPanel::exportCsv(const QString& path) const {
+    if (!m_run)
+        return tr("no training run to export yet: train first");
+    return saveBytesAtomically(QByteArray::fromStdString(trainingRunCsv(*m_run)), path);
+}
+
+QString TrainingRunPanel::exportJson(const QString& path) const {
+    if (!m_run)
+        return tr("no training run to export yet: train first");
+    return saveBytesAtomically(QByteArray::fromStdString(jsonText(trainingRunJson(*m_run))), path);
+}
+
+void TrainingRunPanel::exportWithDialog(int kind) {
+    const QStringList defaults = {tr("loss.png"), tr("train.csv"), tr("train.json")};
+    const QStringList filters = {tr("PNG images (*.png)"), tr("CSV files (*.csv)"), tr("JSON files (*.json)")};
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), defaults[kind], filters[kind]);
+    if (path.isEmpty())
+        return;
+    const QString error = kind == 0 ? exportChartPng(path) : kind == 1 ? exportCsv(path) : exportJson(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Export"), error);
+}
+
+// --- scenario: the panel's controls to its part of napkin::BenchmarksScenario and back ---
+
+void TrainingRunPanel::writeScenario(BenchmarksScenario& s) const {
+    s.dim = m_dim->value();
+    s.layers = m_layers->value();
+    s.batch = m_batch->value();
+    s.steps = m_steps->value();
+    s.optimizer = static_cast<OptimizerKind>(m_optimizer->currentData().toInt());
+}
+
+void TrainingRunPanel::readScenario(const BenchmarksScenario& s) {
+    m_dim->setValue(static_cast<int>(s.dim));
+    m_layers->setValue(static_cast<int>(s.layers));
+    m_batch->setValue(static_cast<int>(s.batch));
+    m_steps->setValue(static_cast<int>(s.steps));
+    m_optimizer->setCurrentIndex(m_optimizer->findData(static_cast<int>(s.optimizer)));
+}

@@ -1,0 +1,56 @@
+#pragma once
+// The training half of the Benchmarks page: which Cruncher to train, and what the run measured: the
+// loss per step, the step time and FLOP/s, and the memory the formula predicts next to what the
+// trainer's accounting allocator holds, component by component. The page runs it
+// (engine/benchmarks/training_run.h); the exports are the same documents as `napkin-cli bench train`.
+#include "engine/benchmarks/training_run.h"
+#include "engine/scenario/scenario.h"
+
+#include <QGroupBox>
+
+#include <optional>
+
+class LossChart;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+class TrainingRunPanel : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit TrainingRunPanel(QWidget* parent = nullptr);
+
+    /// The run the controls ask for (the optimizer's default learning rate).
+    napkin::TrainingRunRequest request() const;
+    void setTrainEnabled(bool enabled);
+    /// Shows a finished run (or none).
+    void showRun(const std::optional<napkin::TrainingRun>& run);
+    const std::optional<napkin::TrainingRun>& run() const { return m_run; }
+
+    /// The loss chart as PNG, the run as CSV or JSON; an error message or "".
+    QString exportChartPng(const QString& path) const;
+    QString exportCsv(const QString& path) const;
+    QString exportJson(const QString& path) const;
+
+    LossChart* chart() const { return m_chart; }
+
+    /// The panel's part of the page's scenario: D, L, B, steps, optimizer.
+    void writeScenario(napkin::BenchmarksScenario& scenario) const;
+    void readScenario(const napkin::BenchmarksScenario& scenario);
+
+signals:
+    void trainClicked();
+
+private:
+    void exportWithDialog(int kind);
+
+    QSpinBox *m_dim, *m_layers, *m_batch, *m_steps;
+    QComboBox* m_optimizer;
+    QPushButton* m_train;
+    LossChart* m_chart;
+    QLabel* m_summary;
+    QTableWidget* m_memory;
+    std::optional<napkin::TrainingRun> m_run;
+};
