@@ -1,7 +1,7 @@
 #include "app/benchmarks/matmul_sweep_panel.h"
 
 #include "app/benchmarks/result_table.h"
-#include "app/export/chart_export.h"
+#include "app/export/save_file.h"
 #include "engine/benchmarks/matmul_sweep.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/json_values.h"
@@ -187,19 +187,19 @@ void MatmulSweepPanel::showSweep(const std::optional<MatmulSweep>& sweep) {
 }
 
 QString MatmulSweepPanel::exportChartPng(const QString& path) const {
-    return savePngAtomically(m_chart->render(1600, 900, 1.0), path);
+    return saveChart(*m_chart, path, QSize(1600, 900));
 }
 
 QString MatmulSweepPanel::exportCsv(const QString& path) const {
     if (!m_sweep)
         return tr("no sweep to export yet: run one first");
-    return saveBytesAtomically(QByteArray::fromStdString(matmulSweepCsv(*m_sweep)), path);
+    return saveFile(path, QByteArray::fromStdString(matmulSweepCsv(*m_sweep)));
 }
 
 QString MatmulSweepPanel::exportJson(const QString& path) const {
     if (!m_sweep)
         return tr("no sweep to export yet: run one first");
-    return saveBytesAtomically(QByteArray::fromStdString(jsonText(matmulSweepJson(*m_sweep))), path);
+    return saveFile(path, QByteArray::fromStdString(jsonText(matmulSweepJson(*m_sweep))));
 }
 
 void MatmulSweepPanel::exportWithDialog(int kind) {

@@ -1,7 +1,7 @@
 #include "app/benchmarks/training_run_panel.h"
 
 #include "app/benchmarks/result_table.h"
-#include "app/export/chart_export.h"
+#include "app/export/save_file.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/json_values.h"
 #include "engine/report/training_report.h"
@@ -155,19 +155,19 @@ void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
 }
 
 QString TrainingRunPanel::exportChartPng(const QString& path) const {
-    return savePngAtomically(m_chart->render(1600, 900, 1.0), path);
+    return saveChart(*m_chart, path, QSize(1600, 900));
 }
 
 QString TrainingRunPanel::exportCsv(const QString& path) const {
     if (!m_run)
         return tr("no training run to export yet: train first");
-    return saveBytesAtomically(QByteArray::fromStdString(trainingRunCsv(*m_run)), path);
+    return saveFile(path, QByteArray::fromStdString(trainingRunCsv(*m_run)));
 }
 
 QString TrainingRunPanel::exportJson(const QString& path) const {
     if (!m_run)
         return tr("no training run to export yet: train first");
-    return saveBytesAtomically(QByteArray::fromStdString(jsonText(trainingRunJson(*m_run))), path);
+    return saveFile(path, QByteArray::fromStdString(jsonText(trainingRunJson(*m_run))));
 }
 
 void TrainingRunPanel::exportWithDialog(int kind) {

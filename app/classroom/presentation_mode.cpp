@@ -1,6 +1,6 @@
 #include "app/classroom/presentation_mode.h"
 
-#include "widgets/charts/plot_presentation.h"
+#include "widgets/charts/chart_view.h"
 
 #include <QApplication>
 #include <QScreen>
@@ -41,7 +41,7 @@ void PresentationMode::setOn(bool on) {
         QFont big = QApplication::font();
         big.setPointSizeF(big.pointSizeF() * kFontScale);
         m_window->setFont(big);
-        setPlotLineScale(*m_window, kLineScale);
+        setChartLineScale(*m_window, kLineScale);
         m_window->setPalette(presentationPalette(QApplication::palette()));
         m_window->showFullScreen();
         // Without a window manager (a kiosk, Xvfb) nobody honours the full-screen request: ask for
@@ -51,7 +51,7 @@ void PresentationMode::setOn(bool on) {
     } else {
         // A default QFont / QPalette has no resolved attributes: the window inherits the application's again.
         m_window->setFont(QFont());
-        setPlotLineScale(*m_window, 1.0);
+        setChartLineScale(*m_window, 1.0);
         m_window->setPalette(QPalette());
         if (m_wasMaximized)
             m_window->showMaximized();

@@ -1,8 +1,9 @@
 #include "app/document/scenario_file.h"
 
+#include "app/export/save_file.h"
+
 #include <QCoreApplication>
 #include <QFile>
-#include <QSaveFile>
 
 namespace {
 
@@ -38,13 +39,5 @@ ScenarioLoad loadScenarioFile(const QString& path) {
 }
 
 QString saveScenarioFile(const napkin::Scenario& scenario, const QString& path) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return tr("%1: %2").arg(path, file.errorString());
-    const std::string text = napkin::writeScenario(scenario);
-    if (file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()))
-        return tr("%1: %2").arg(path, file.errorString());
-    if (!file.commit())
-        return tr("%1: %2").arg(path, file.errorString());
-    return {};
+    return saveFile(path, QByteArray::fromStdString(napkin::writeScenario(scenario)));
 }

@@ -2,7 +2,7 @@
 
 #include "app/accounting/accounting_page.h"
 #include "app/benchmarks/benchmarks_page.h"
-#include "app/export/chart_export.h"
+#include "app/export/save_file.h"
 #include "app/shell/command_line.h"
 #include "app/formats/number_formats_page.h"
 #include "app/accounting/presets.h"
@@ -43,21 +43,21 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
             page.applyScenario(scenario.accounting);
         else if (!cl.preset.isEmpty())
             page.applyPreset(*findPreset(cl.preset));
-        QCustomPlot* plot =
-            cl.page == QLatin1String("memory") ? page.memoryChart()->plot() : page.flopChart()->plot();
-        error = exportPlotFile(*plot, cl.exportPath, cl.size, cl.scale);
+        const ChartView* chart = cl.page == QLatin1String("memory") ? static_cast<const ChartView*>(page.memoryChart())
+                                                                    : page.flopChart();
+        error = saveChart(*chart, cl.exportPath, cl.size, cl.scale);
     } else if (cl.page == QLatin1String("formats")) {
         NumberFormatsPage page;
         page.applyScenario(scenario.formats);
-        error = exportWidgetFile(page, cl.exportPath, cl.size, cl.scale);
+        error = savePage(page, cl.exportPath, cl.size, cl.scale);
     } else if (cl.page == QLatin1String("tensor")) {
         TensorPage page;
         page.applyScenario(scenario.tensor);
-        error = exportWidgetFile(page, cl.exportPath, cl.size, cl.scale);
+        error = savePage(page, cl.exportPath, cl.size, cl.scale);
     } else if (cl.page == QLatin1String("benchmarks")) {
         BenchmarksPage page;
         page.applyScenario(scenario.benchmarks);
-        error = exportWidgetFile(page, cl.exportPath, cl.size, cl.scale);
+        error = savePage(page, cl.exportPath, cl.size, cl.scale);
     } else {
         return failed(2, tr("--page: unknown page '%1'").arg(cl.page));
     }

@@ -5,7 +5,7 @@
 #include "app/training/training_page.h"
 
 #include "app/accounting/accounting_page.h"
-#include "app/export/chart_export.h"
+#include "app/export/save_file.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
 
@@ -63,8 +63,8 @@ void MainWindow::exportChart(bool flops) {
         this, tr("Export chart"), flops ? tr("flops.png") : tr("memory.png"), imageFileFilter());
     if (path.isEmpty())
         return;
-    QCustomPlot* plot = flops ? m_accounting->flopChart()->plot() : m_accounting->memoryChart()->plot();
-    const QString error = exportPlotFile(*plot, path, QSize(1600, 900), 2.0);
+    const ChartView* chart = flops ? static_cast<const ChartView*>(m_accounting->flopChart()) : m_accounting->memoryChart();
+    const QString error = saveChart(*chart, path, QSize(1600, 900), 2.0);
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Export chart"), error);
 }
@@ -77,7 +77,7 @@ void MainWindow::exportCurrentPage() {
                                                       imageFileFilter());
     if (path.isEmpty())
         return;
-    const QString error = exportWidgetFile(*page, path, page->size(), 2.0);
+    const QString error = savePage(*page, path, page->size(), 2.0);
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Export page"), error);
 }

@@ -5,7 +5,7 @@
 #include "app/benchmarks/matmul_sweep_panel.h"
 #include "app/benchmarks/training_run_panel.h"
 #include "app/export/chart_data_export.h"
-#include "app/export/chart_export.h"
+#include "app/export/save_file.h"
 #include "app/shell/main_window.h"
 #include "app/formats/number_formats_page.h"
 #include "widgets/charts/dynamic_range_chart.h"
@@ -55,10 +55,10 @@ void MainWindow::addExportActions(QMenu* file) {
                 QFileDialog::getSaveFileName(this, tr("Export chart"), name, imageFileFilter());
             if (path.isEmpty())
                 return;
-            QCustomPlot* plot = i == 0   ? m_formats->rangeChart()->plot()
-                                : i == 1 ? m_benchmarks->sweepPanel()->chart()->plot()
-                                         : m_benchmarks->trainingPanel()->chart()->plot();
-            const QString error = exportPlotFile(*plot, path, QSize(1600, 900), 2.0);
+            const ChartView* chart = i == 0   ? static_cast<const ChartView*>(m_formats->rangeChart())
+                                     : i == 1 ? static_cast<const ChartView*>(m_benchmarks->sweepPanel()->chart())
+                                              : m_benchmarks->trainingPanel()->chart();
+            const QString error = saveChart(*chart, path, QSize(1600, 900), 2.0);
             if (!error.isEmpty())
                 QMessageBox::warning(this, tr("Export chart"), error);
         });
@@ -91,7 +91,7 @@ void MainWindow::exportChartData(int chart) {
         const QVector<DynamicRangeChart::Bar> bars = m_formats->rangeChart()->bars();
         bytes = json ? rangeChartJson(bars) : rangeChartCsv(bars);
     }
-    const QString error = saveBytesAtomically(bytes, path);
+    const QString error = saveFile(path, bytes);
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Export chart numbers"), error);
 }

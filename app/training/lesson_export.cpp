@@ -1,6 +1,6 @@
 #include "app/training/lesson_export.h"
 
-#include "app/export/chart_export.h"
+#include "app/export/save_file.h"
 #include "widgets/charts/series_chart.h"
 
 #include <QFileDialog>
@@ -24,12 +24,12 @@ QString exportLessonChart(QWidget* parent, SeriesChart& chart, const QString& su
     if (path.isEmpty())
         return {};
     const QSize size = chart.size().expandedTo(QSize(800, 500));
-    return report(parent, savePngAtomically(chart.render(size.width(), size.height(), 2.0), path));
+    return report(parent, saveChart(chart, path, size, 2.0));
 }
 
 QString exportLessonWidget(QWidget* parent, QWidget& widget, const QString& suggestedName) {
     const QString path = askPath(parent, suggestedName);
     if (path.isEmpty())
         return {};
-    return report(parent, exportWidgetPng(widget, path, widget.size(), 2.0));
+    return report(parent, savePage(widget, path, widget.size(), 2.0));
 }

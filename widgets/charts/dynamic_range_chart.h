@@ -1,16 +1,15 @@
 #pragma once
 // The dynamic range of float formats on a log axis: one horizontal bar per format from its smallest
 // subnormal to its largest finite value (the subnormal stretch drawn paler), and the typed value
-// marked. QCustomPlot is owned by composition and stays out of this header.
+// marked.
+#include "widgets/charts/chart_view.h"
+
 #include <QString>
 #include <QVector>
-#include <QWidget>
 
 #include <optional>
 
-class QCustomPlot;
-
-class DynamicRangeChart : public QWidget {
+class DynamicRangeChart : public ChartView {
     Q_OBJECT
 public:
     struct Bar {
@@ -30,15 +29,13 @@ public:
     void setMarkedValue(std::optional<double> value);
     /// The magnitude currently marked, if any.
     std::optional<double> markedMagnitude() const { return m_marked; }
-    QCustomPlot* plot() const { return m_plot; }
 
 protected:
-    void changeEvent(QEvent* event) override;
+    void applySeriesColors() override { rebuild(); } // the bars are items, redrawn whole
 
 private:
     void rebuild();
 
-    QCustomPlot* m_plot;
     QVector<Bar> m_bars;
     std::optional<double> m_marked;
 };

@@ -1,12 +1,10 @@
 #include "widgets/charts/flop_chart.h"
-#include "widgets/charts/plot_palette.h"
 
 #include "engine/numerics/quantity_format.h"
+#include "widgets/charts/unit_axis_ticker.h"
 
-#include <QEvent>
 #include <QMouseEvent>
 #include <QToolTip>
-#include <QVBoxLayout>
 
 #include <qcustomplot.h>
 
@@ -17,59 +15,36 @@ namespace {
 
 constexpr double kBarWidth = 0.7;
 
-// Tick labels as "1.2 PFLOPs" with steps that are round in the shown SI unit.
-class FlopAxisTicker : public QCPAxisTicker {
-protected:
-    static double unitFor(double flops) {
-        double unit = 1;
-        while (flops / unit >= 1000.0 && unit < 1e18)
-            unit *= 1000.0;
-        return unit;
-    }
-    double getTickStep(const QCPRange& range) override {
-        const double unit = unitFor(std::max(std::fabs(range.upper), std::fabs(range.lower)));
-        return QCPAxisTicker::getTickStep(QCPRange(range.lower / unit, range.upper / unit)) * unit;
-    }
-    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-        if (std::fabs(tick) < 1e-9)
-            return QStringLiteral("0");
-        return QString::fromStdString(napkin::formatFlops(tick));
-    }
-};
-
 const QColor kPhaseColor(0x4c, 0x72, 0xb0);
 const QColor kComponentColor(0xdd, 0x84, 0x52);
 
 } // namespace
 
 FlopChart::FlopChart(QWidget* parent)
-    : QWidget(parent)
-    , m_plot(new QCustomPlot(this)) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    m_plot->setMouseTracking(true);
-    m_plot->setMinimumSize(240, 200);
-    m_plot->yAxis->setTicker(QSharedPointer<FlopAxisTicker>::create());
-    m_plot->yAxis->setLabel(tr("FLOPs per step (per GPU)"));
-    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
-    m_plot->xAxis->grid()->setVisible(false);
-    m_plot->xAxis->setSubTicks(false);
-    m_plot->xAxis->setTickLength(0, 0);
-    m_plot->xAxis->setTickLabelRotation(30);
+    : ChartView(parent) {
+    QCustomPlot* chart = &plot();
+    chart->setMouseTracking(true);
+    chart->setMinimumSize(240, 200);
+    chart->yAxis->setTicker(QSharedPointer<UnitAxisTicker>::create(
+        [](double flops) { return QString::fromStdString(napkin::formatFlops(flops)); }, 1000.0));
+    chart->yAxis->setLabel(tr("FLOPs per step (per GPU)"));
+    chart->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    chart->xAxis->grid()->setVisible(false);
+    chart->xAxis->setSubTicks(false);
+    chart->xAxis->setTickLength(0, 0);
+    chart->xAxis->setTickLabelRotation(30);
 
-    m_phaseBars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    m_phaseBars = new QCPBars(chart->xAxis, chart->yAxis);
     m_phaseBars->setName(tr("step: forward, backward, recompute"));
     m_phaseBars->setWidth(kBarWidth);
-    m_componentBars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    m_componentBars = new QCPBars(chart->xAxis, chart->yAxis);
     m_componentBars->setName(tr("forward, by component"));
     m_componentBars->setWidth(kBarWidth);
-    m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    chart->legend->setVisible(true);
+    chart->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 
-    connect(m_plot, &QCustomPlot::mouseMove, this, &FlopChart::onMouseMove);
-    connect(m_plot, &QCustomPlot::afterReplot, this, &FlopChart::replotted);
-    applyColors();
+    connect(chart, &QCustomPlot::mouseMove, this, &FlopChart::onMouseMove);
+    applySeriesColors();
     rebuild();
 }
 
@@ -102,34 +77,19 @@ QString FlopChart::tooltipFor(const FlopChartData::Bar& bar) const {
     return tr("%1: %2\n%3").arg(bar.label, QString::fromStdString(napkin::formatFlops(bar.flops)), bar.formula);
 }
 
-QStringList FlopChart::tickLabels() const { return m_plot->yAxis->tickVectorLabels(); }
-
-QPixmap FlopChart::render(int width, int height, double scale) { return m_plot->toPixmap(width, height, scale); }
-
-double FlopChart::averageReplotMs() const { return m_plot->replotTime(true); }
-
-void FlopChart::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
-        applyColors();
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
-    }
-    QWidget::changeEvent(event);
-}
-
 void FlopChart::onMouseMove(QMouseEvent* event) {
-    const double x = m_plot->xAxis->pixelToCoord(event->position().x());
-    const double y = m_plot->yAxis->pixelToCoord(event->position().y());
+    QCustomPlot* chart = &plot();
+    const double x = chart->xAxis->pixelToCoord(event->position().x());
+    const double y = chart->yAxis->pixelToCoord(event->position().y());
     const FlopChartData::Bar* bar = barAt(x);
     if (!bar || y < 0 || y > bar->flops) {
         QToolTip::hideText();
         return;
     }
-    QToolTip::showText(event->globalPosition().toPoint(), tooltipFor(*bar), m_plot);
+    QToolTip::showText(event->globalPosition().toPoint(), tooltipFor(*bar), chart);
 }
 
-void FlopChart::applyColors() {
-    const QPalette& p = palette();
-    applyPaletteToPlot(*m_plot, p);
+void FlopChart::applySeriesColors() {
     m_phaseBars->setBrush(kPhaseColor);
     m_phaseBars->setPen(QPen(kPhaseColor.darker(130)));
     m_componentBars->setBrush(kComponentColor);
@@ -137,8 +97,9 @@ void FlopChart::applyColors() {
 }
 
 void FlopChart::rebuild() {
+    QCustomPlot* chart = &plot();
     QVector<double> px, py, cx, cy;
-    const auto ticker = m_plot->xAxis->ticker().staticCast<QCPAxisTickerText>();
+    const auto ticker = chart->xAxis->ticker().staticCast<QCPAxisTickerText>();
     ticker->clear();
     double top = 1;
     for (std::size_t i = 0; i < m_data.phases.size(); ++i) {
@@ -158,7 +119,7 @@ void FlopChart::rebuild() {
     }
     m_phaseBars->setData(px, py, true);
     m_componentBars->setData(cx, cy, true);
-    m_plot->xAxis->setRange(0.3, componentX(m_data.components.size()) - 0.3);
-    m_plot->yAxis->setRange(0, top * 1.25);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    chart->xAxis->setRange(0.3, componentX(m_data.components.size()) - 0.3);
+    chart->yAxis->setRange(0, top * 1.25);
+    queueReplot();
 }

@@ -1,13 +1,12 @@
 #pragma once
 // FLOPs of one training step: forward / backward / recompute bars, then the forward FLOPs of each
-// component (attention, MLP, head for transformers; each layer for Cruncher). QCustomPlot stays in the .cpp.
-#include <QPixmap>
+// component (attention, MLP, head for transformers; each layer for Cruncher).
+#include "widgets/charts/chart_view.h"
+
 #include <QString>
-#include <QWidget>
 
 #include <vector>
 
-class QCustomPlot;
 class QCPBars;
 class QMouseEvent;
 
@@ -22,7 +21,7 @@ struct FlopChartData {
     std::vector<Bar> components; ///< forward FLOPs by component; they sum to the forward bar
 };
 
-class FlopChart : public QWidget {
+class FlopChart : public ChartView {
     Q_OBJECT
 public:
     explicit FlopChart(QWidget* parent = nullptr);
@@ -35,29 +34,15 @@ public:
     /// The bar at x-axis position `x` (phases first, then components), or nullptr; for tooltips.
     const FlopChartData::Bar* barAt(double x) const;
     QString tooltipFor(const FlopChartData::Bar& bar) const;
-    /// The y-axis tick labels currently shown (tests check the human units).
-    QStringList tickLabels() const;
-
-    /// Renders the chart at width × height logical pixels, `scale` device pixels per pixel.
-    QPixmap render(int width, int height, double scale = 1.0);
-    QCustomPlot* plot() const { return m_plot; }
-    /// QCustomPlot's running average of its recent replot times, in ms (for the benchmark).
-    double averageReplotMs() const;
-
-signals:
-    /// A queued replot finished drawing.
-    void replotted();
 
 protected:
-    void changeEvent(QEvent* event) override;
+    void applySeriesColors() override;
 
 private:
     void onMouseMove(QMouseEvent* event);
-    void applyColors();
     void rebuild();
     double componentX(std::size_t index) const;
 
-    QCustomPlot* m_plot;
     QCPBars* m_phaseBars = nullptr;
     QCPBars* m_componentBars = nullptr;
     FlopChartData m_data;

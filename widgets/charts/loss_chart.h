@@ -1,13 +1,10 @@
 #pragma once
-// The training loss per step (a line). QCustomPlot stays in the .cpp.
-#include <QPixmap>
-#include <QWidget>
+// The training loss per step (a line).
+#include "widgets/charts/chart_view.h"
 
 #include <vector>
 
-class QCustomPlot;
-
-class LossChart : public QWidget {
+class LossChart : public ChartView {
     Q_OBJECT
 public:
     explicit LossChart(QWidget* parent = nullptr);
@@ -16,16 +13,10 @@ public:
     /// losses[i] is the loss of step i + 1; queues one replot.
     void setLosses(const std::vector<double>& losses);
     const std::vector<double>& losses() const { return m_losses; }
-    QPixmap render(int width, int height, double scale = 1.0);
-    /// For SVG and PDF export (widgets/plot_export.h).
-    QCustomPlot* plot() const { return m_plot; }
 
 protected:
-    void changeEvent(QEvent* event) override;
+    void applySeriesColors() override;
 
 private:
-    void applyColors();
-
-    QCustomPlot* m_plot;
     std::vector<double> m_losses;
 };

@@ -1,10 +1,9 @@
 #include "widgets/charts/memory_chart.h"
-#include "widgets/charts/plot_palette.h"
 
-#include <QEvent>
+#include "widgets/charts/unit_axis_ticker.h"
+
 #include <QMouseEvent>
 #include <QToolTip>
-#include <QVBoxLayout>
 
 #include <qcustomplot.h>
 
@@ -15,31 +14,6 @@ namespace {
 
 constexpr double kBarX = 1.0;
 constexpr double kBarWidth = 0.6;
-
-// Tick labels in bytes with human units, and tick steps that are round in those units (so a GiB
-// axis shows 10 GiB, 20 GiB, … rather than 10.74 GB multiples).
-class ByteAxisTicker : public QCPAxisTicker {
-public:
-    napkin::ByteUnits units = napkin::ByteUnits::decimal;
-
-protected:
-    double unitFor(double bytes) const {
-        const double step = units == napkin::ByteUnits::decimal ? 1000.0 : 1024.0;
-        double unit = 1;
-        while (bytes / unit >= step && unit < 1e18)
-            unit *= step;
-        return unit;
-    }
-    double getTickStep(const QCPRange& range) override {
-        const double unit = unitFor(std::max(std::fabs(range.upper), std::fabs(range.lower)));
-        return QCPAxisTicker::getTickStep(QCPRange(range.lower / unit, range.upper / unit)) * unit;
-    }
-    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-        if (std::fabs(tick) < 0.5)
-            return QStringLiteral("0");
-        return QString::fromStdString(napkin::formatBytes(tick, units));
-    }
-};
 
 const std::array<QColor, 5> kSegmentColors{QColor(0x4c, 0x72, 0xb0), QColor(0xdd, 0x84, 0x52),
                                            QColor(0x55, 0xa8, 0x68), QColor(0x81, 0x72, 0xb3),
@@ -54,55 +28,53 @@ double MemoryChartData::totalBytes() const {
     return total;
 }
 
-MemoryChart::MemoryChart(QWidget* parent)
-    : QWidget(parent)
-    , m_plot(new QCustomPlot(this)) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    m_plot->setMouseTracking(true);
-    m_plot->setMinimumSize(240, 200);
+namespace {
 
-    auto ticker = QSharedPointer<ByteAxisTicker>::create();
-    m_plot->yAxis->setTicker(ticker);
-    m_plot->yAxis->setLabel(tr("memory per GPU"));
+QSharedPointer<UnitAxisTicker> byteTicker(napkin::ByteUnits units) {
+    return QSharedPointer<UnitAxisTicker>::create(
+        [units](double bytes) { return QString::fromStdString(napkin::formatBytes(bytes, units)); },
+        units == napkin::ByteUnits::decimal ? 1000.0 : 1024.0);
+}
+
+} // namespace
+
+MemoryChart::MemoryChart(QWidget* parent)
+    : ChartView(parent) {
+    QCustomPlot* chart = &plot();
+    chart->setMouseTracking(true);
+    chart->setMinimumSize(240, 200);
+    chart->yAxis->setTicker(byteTicker(m_units));
+    chart->yAxis->setLabel(tr("memory per GPU"));
     auto xTicker = QSharedPointer<QCPAxisTickerText>::create();
-    m_plot->xAxis->setTicker(xTicker);
-    m_plot->xAxis->setRange(0, 2);
-    m_plot->xAxis->grid()->setVisible(false);
-    m_plot->xAxis->setSubTicks(false);
-    m_plot->xAxis->setTickLength(0, 0);
+    chart->xAxis->setTicker(xTicker);
+    chart->xAxis->setRange(0, 2);
+    chart->xAxis->grid()->setVisible(false);
+    chart->xAxis->setSubTicks(false);
+    chart->xAxis->setTickLength(0, 0);
 
     const std::array<QString, 5> names{tr("parameters"), tr("gradients"), tr("master weights"),
                                        tr("optimizer state"), tr("activations")};
     for (std::size_t i = 0; i < m_bars.size(); ++i) {
-        m_bars[i] = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        m_bars[i] = new QCPBars(chart->xAxis, chart->yAxis);
         m_bars[i]->setName(names[i]);
         m_bars[i]->setWidth(kBarWidth);
         if (i > 0)
             m_bars[i]->moveAbove(m_bars[i - 1]);
         m_data.segments[i].name = names[i];
     }
-    m_capacityLine = new QCPItemStraightLine(m_plot);
-    m_capacityLabel = new QCPItemText(m_plot);
+    m_capacityLine = new QCPItemStraightLine(chart);
+    m_capacityLabel = new QCPItemText(chart);
     m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     m_capacityLabel->position->setType(QCPItemPosition::ptPlotCoords);
-    m_verdict = new QCPItemText(m_plot);
+    m_verdict = new QCPItemText(chart);
     m_verdict->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
     m_verdict->position->setType(QCPItemPosition::ptPlotCoords);
 
     // The legend sits under the plot, so that it never hides the bar or the capacity note.
-    m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
-    m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
-    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
-    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    m_plot->legend->setWrap(2);
-    m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
+    setLegendBelow(true);
 
-    connect(m_plot, &QCustomPlot::mouseMove, this, &MemoryChart::onMouseMove);
-    connect(m_plot, &QCustomPlot::afterReplot, this, &MemoryChart::replotted);
-    applyColors();
+    connect(chart, &QCustomPlot::mouseMove, this, &MemoryChart::onMouseMove);
+    applySeriesColors();
     rebuild();
 }
 
@@ -115,7 +87,7 @@ void MemoryChart::setData(const MemoryChartData& data) {
 
 void MemoryChart::setByteUnits(napkin::ByteUnits units) {
     m_units = units;
-    static_cast<ByteAxisTicker*>(m_plot->yAxis->ticker().data())->units = units;
+    plot().yAxis->setTicker(byteTicker(units));
     rebuild();
 }
 
@@ -140,39 +112,20 @@ QString MemoryChart::tooltipFor(int index) const {
              QString::fromStdString(napkin::formatNumber(s.bytes)), s.formula);
 }
 
-QStringList MemoryChart::tickLabels() const { return m_plot->yAxis->tickVectorLabels(); }
-
-QPixmap MemoryChart::render(int width, int height, double scale) {
-    return m_plot->toPixmap(width, height, scale);
-}
-
-double MemoryChart::averageReplotMs() const { return m_plot->replotTime(true); }
-
-void MemoryChart::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
-        applyColors();
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
-    }
-    QWidget::changeEvent(event);
-}
-
 void MemoryChart::onMouseMove(QMouseEvent* event) {
-    const double x = m_plot->xAxis->pixelToCoord(event->position().x());
-    const double y = m_plot->yAxis->pixelToCoord(event->position().y());
+    QCustomPlot* chart = &plot();
+    const double x = chart->xAxis->pixelToCoord(event->position().x());
+    const double y = chart->yAxis->pixelToCoord(event->position().y());
     const int index = std::fabs(x - kBarX) <= kBarWidth / 2 ? segmentAt(y) : -1;
     if (index < 0) {
         QToolTip::hideText();
         return;
     }
-    QToolTip::showText(event->globalPosition().toPoint(), tooltipFor(index), m_plot);
+    QToolTip::showText(event->globalPosition().toPoint(), tooltipFor(index), chart);
 }
 
-// Colours follow the palette so that a dark theme gets light axes and text.
-void MemoryChart::applyColors() {
-    const QPalette& p = palette();
-    const QColor text = p.color(QPalette::WindowText);
-    applyPaletteToPlot(*m_plot, p);
-    m_capacityLabel->setColor(text);
+void MemoryChart::applySeriesColors() {
+    m_capacityLabel->setColor(palette().color(QPalette::WindowText));
     for (std::size_t i = 0; i < m_bars.size(); ++i) {
         m_bars[i]->setBrush(kSegmentColors[i]);
         m_bars[i]->setPen(QPen(kSegmentColors[i].darker(130)));
@@ -180,6 +133,7 @@ void MemoryChart::applyColors() {
 }
 
 void MemoryChart::rebuild() {
+    QCustomPlot* chart = &plot();
     for (std::size_t i = 0; i < m_bars.size(); ++i) {
         m_bars[i]->setData(QVector<double>{kBarX}, QVector<double>{m_data.segments[i].bytes}, true);
         m_bars[i]->removeFromLegend();
@@ -189,7 +143,7 @@ void MemoryChart::rebuild() {
         if (m_data.segments[i].bytes > 0)
             m_bars[i]->addToLegend();
 
-    const auto xTicker = m_plot->xAxis->ticker().staticCast<QCPAxisTickerText>();
+    const auto xTicker = chart->xAxis->ticker().staticCast<QCPAxisTickerText>();
     xTicker->clear();
     xTicker->addTick(kBarX, m_data.gpuLabel.isEmpty() ? tr("per GPU") : m_data.gpuLabel);
 
@@ -198,7 +152,7 @@ void MemoryChart::rebuild() {
     const double total = m_data.totalBytes();
     m_capacityOffScale = m_data.capacityBytes > 0 && total > 0 && total < m_data.capacityBytes / 20;
     const double top = m_capacityOffScale ? total * 1.3 : std::max({total, m_data.capacityBytes, 1.0}) * 1.18;
-    m_plot->yAxis->setRange(0, top);
+    chart->yAxis->setRange(0, top);
 
     const QColor capacityColor = m_data.fits ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc0, 0x39, 0x2b);
     const QString capacity = QString::fromStdString(napkin::formatBytes(m_data.capacityBytes, m_units));
@@ -228,5 +182,5 @@ void MemoryChart::rebuild() {
     m_verdict->setText(m_data.fits ? tr("%1 — fits").arg(QString::fromStdString(napkin::formatBytes(total, m_units)))
                                    : tr("%1 — does not fit").arg(QString::fromStdString(napkin::formatBytes(total, m_units))));
     m_verdict->setVisible(total > 0);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    queueReplot();
 }

@@ -1,15 +1,13 @@
 #pragma once
 // One GPU's memory as a stacked bar (parameters, gradients, master weights, optimizer state,
-// activations) against the GPU's capacity line. QCustomPlot stays inside the .cpp.
+// activations) against the GPU's capacity line.
 #include "engine/numerics/quantity_format.h"
+#include "widgets/charts/chart_view.h"
 
-#include <QPixmap>
 #include <QString>
-#include <QWidget>
 
 #include <array>
 
-class QCustomPlot;
 class QCPBars;
 class QCPItemStraightLine;
 class QCPItemText;
@@ -32,7 +30,7 @@ struct MemoryChartData {
     double totalBytes() const;
 };
 
-class MemoryChart : public QWidget {
+class MemoryChart : public ChartView {
     Q_OBJECT
 public:
     explicit MemoryChart(QWidget* parent = nullptr);
@@ -52,28 +50,13 @@ public:
     /// True when the bar is so far below the capacity that the axis zooms to the bar and the
     /// capacity line is replaced by a note.
     bool capacityOffScale() const { return m_capacityOffScale; }
-    /// The y-axis tick labels currently shown (tests check the human units).
-    QStringList tickLabels() const;
-
-    /// Renders the chart at width × height logical pixels, `scale` device pixels per pixel.
-    QPixmap render(int width, int height, double scale = 1.0);
-    QCustomPlot* plot() const { return m_plot; }
-    /// QCustomPlot's running average of its recent replot times, in ms (for the benchmark).
-    double averageReplotMs() const;
-
-signals:
-    /// A queued replot finished drawing.
-    void replotted();
-
 protected:
-    void changeEvent(QEvent* event) override;
+    void applySeriesColors() override;
 
 private:
     void onMouseMove(QMouseEvent* event);
-    void applyColors();
     void rebuild();
 
-    QCustomPlot* m_plot;
     std::array<QCPBars*, 5> m_bars{};
     QCPItemStraightLine* m_capacityLine = nullptr;
     QCPItemText* m_capacityLabel = nullptr;

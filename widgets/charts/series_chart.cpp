@@ -1,8 +1,4 @@
 #include "widgets/charts/series_chart.h"
-#include "widgets/charts/plot_palette.h"
-
-#include <QEvent>
-#include <QVBoxLayout>
 
 #include <qcustomplot.h>
 
@@ -11,15 +7,9 @@
 #include <limits>
 
 SeriesChart::SeriesChart(QWidget* parent)
-    : QWidget(parent)
-    , m_plot(new QCustomPlot(this)) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    m_plot->setMinimumSize(240, 180);
-    m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    applyColors();
+    : ChartView(parent) {
+    plot().legend->setVisible(true);
+    plot().axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
 }
 
 SeriesChart::~SeriesChart() = default;
@@ -32,45 +22,45 @@ QColor SeriesChart::defaultColor(int index) {
 }
 
 void SeriesChart::setAxisLabels(const QString& x, const QString& y) {
-    m_plot->xAxis->setLabel(x);
-    m_plot->yAxis->setLabel(y);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    plot().xAxis->setLabel(x);
+    plot().yAxis->setLabel(y);
+    queueReplot();
 }
 
 void SeriesChart::setLegendCorner(Qt::Alignment corner) {
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, corner);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    plot().axisRect()->insetLayout()->setInsetAlignment(0, corner);
+    queueReplot();
 }
 
 void SeriesChart::setLegendVisible(bool visible) {
-    m_plot->legend->setVisible(visible);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    plot().legend->setVisible(visible);
+    queueReplot();
 }
 
 void SeriesChart::setLogY(bool logY) {
     m_logY = logY;
-    m_plot->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    plot().yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (logY) {
         auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
         ticker->setLogBase(10);
-        m_plot->yAxis->setTicker(ticker);
-        m_plot->yAxis->setNumberFormat(QStringLiteral("eb"));
-        m_plot->yAxis->setNumberPrecision(0);
+        plot().yAxis->setTicker(ticker);
+        plot().yAxis->setNumberFormat(QStringLiteral("eb"));
+        plot().yAxis->setNumberPrecision(0);
     } else {
-        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-        m_plot->yAxis->setNumberFormat(QStringLiteral("gb"));
-        m_plot->yAxis->setNumberPrecision(6);
+        plot().yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        plot().yAxis->setNumberFormat(QStringLiteral("gb"));
+        plot().yAxis->setNumberPrecision(6);
     }
     setSeries(m_series);
 }
 
 void SeriesChart::setSeries(const std::vector<ChartSeries>& series) {
     m_series = series;
-    m_plot->clearGraphs();
+    plot().clearGraphs();
     double xLo = std::numeric_limits<double>::infinity(), xHi = -xLo, yLo = xLo, yHi = -xLo;
     for (std::size_t s = 0; s < series.size(); ++s) {
         const ChartSeries& line = series[s];
-        QCPGraph* graph = m_plot->addGraph();
+        QCPGraph* graph = plot().addGraph();
         graph->setName(line.name);
         QVector<double> x, y;
         for (std::size_t i = 0; i < std::min(line.x.size(), line.y.size()); ++i) {
@@ -94,44 +84,31 @@ void SeriesChart::setSeries(const std::vector<ChartSeries>& series) {
     }
     if (xLo == xHi)
         xHi = xLo + 1;
-    m_plot->xAxis->setRange(xLo, xHi);
+    plot().xAxis->setRange(xLo, xHi);
     if (m_logY) {
         // Whole decades around the data, so the ticks are powers of ten.
         const double lo = std::pow(10.0, std::floor(std::log10(yLo))),
                      hi = std::pow(10.0, std::ceil(std::log10(yHi)));
-        m_plot->yAxis->setRange(lo, hi > lo ? hi : lo * 10);
+        plot().yAxis->setRange(lo, hi > lo ? hi : lo * 10);
     } else {
         const double pad = yHi > yLo ? 0.05 * (yHi - yLo) : std::max(1e-12, std::abs(yHi) * 0.1);
-        m_plot->yAxis->setRange(std::min(0.0, yLo - pad), yHi + pad);
+        plot().yAxis->setRange(std::min(0.0, yLo - pad), yHi + pad);
     }
-    applyColors();
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    applySeriesColors();
+    queueReplot();
 }
 
 double SeriesChart::yLower() const {
-    return m_plot->yAxis->range().lower;
+    return plot().yAxis->range().lower;
 }
 double SeriesChart::yUpper() const {
-    return m_plot->yAxis->range().upper;
+    return plot().yAxis->range().upper;
 }
 
-QPixmap SeriesChart::render(int width, int height, double scale) {
-    return m_plot->toPixmap(width, height, scale);
-}
-
-void SeriesChart::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
-        applyColors();
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
-    }
-    QWidget::changeEvent(event);
-}
-
-void SeriesChart::applyColors() {
-    applyPaletteToPlot(*m_plot, palette());
-    for (int g = 0; g < m_plot->graphCount() && g < static_cast<int>(m_series.size()); ++g) {
+void SeriesChart::applySeriesColors() {
+    for (int g = 0; g < plot().graphCount() && g < static_cast<int>(m_series.size()); ++g) {
         const ChartSeries& line = m_series[static_cast<std::size_t>(g)];
         const QColor color = line.color.isValid() ? line.color : defaultColor(g);
-        m_plot->graph(g)->setPen(QPen(color, 2, line.dashed ? Qt::DashLine : Qt::SolidLine));
+        plot().graph(g)->setPen(QPen(color, 2, line.dashed ? Qt::DashLine : Qt::SolidLine));
     }
 }

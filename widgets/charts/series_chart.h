@@ -1,14 +1,12 @@
 #pragma once
 // Several named lines on one plot, with a legend and an optional log y axis (activation std per
-// layer, loss curves of several runs). QCustomPlot stays in the .cpp.
+// layer, loss curves of several runs).
+#include "widgets/charts/chart_view.h"
+
 #include <QColor>
-#include <QPixmap>
 #include <QString>
-#include <QWidget>
 
 #include <vector>
-
-class QCustomPlot;
 
 struct ChartSeries {
     QString name;
@@ -17,7 +15,7 @@ struct ChartSeries {
     bool dashed = false;
 };
 
-class SeriesChart : public QWidget {
+class SeriesChart : public ChartView {
     Q_OBJECT
 public:
     explicit SeriesChart(QWidget* parent = nullptr);
@@ -35,18 +33,14 @@ public:
     /// The y range shown after the last setSeries (for tests).
     double yLower() const;
     double yUpper() const;
-    QPixmap render(int width, int height, double scale = 1.0);
 
     /// The colours lines get when ChartSeries::color is invalid (colour-blind safe, after Okabe & Ito).
     static QColor defaultColor(int index);
 
 protected:
-    void changeEvent(QEvent* event) override;
+    void applySeriesColors() override;
 
 private:
-    void applyColors();
-
-    QCustomPlot* m_plot;
     std::vector<ChartSeries> m_series;
     bool m_logY = false;
 };

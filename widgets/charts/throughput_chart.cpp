@@ -1,12 +1,9 @@
 #include "widgets/charts/throughput_chart.h"
-#include "widgets/charts/plot_palette.h"
 
 #include "engine/numerics/quantity_format.h"
 
-#include <QEvent>
 #include <QMouseEvent>
 #include <QToolTip>
-#include <QVBoxLayout>
 
 #include <qcustomplot.h>
 
@@ -39,40 +36,21 @@ QColor colorFor(const QString& dtype) {
 } // namespace
 
 ThroughputChart::ThroughputChart(QWidget* parent)
-    : QWidget(parent)
-    , m_plot(new QCustomPlot(this)) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    m_plot->setMouseTracking(true);
-    m_plot->setMinimumSize(280, 220);
-    m_plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    : ChartView(parent) {
+    QCustomPlot* chart = &plot();
+    chart->setMouseTracking(true);
+    chart->setMinimumSize(280, 220);
+    chart->xAxis->setScaleType(QCPAxis::stLogarithmic);
     auto xTicker = QSharedPointer<QCPAxisTickerLog>::create();
     xTicker->setLogBase(2);
-    m_plot->xAxis->setTicker(xTicker);
-    m_plot->xAxis->setNumberFormat(QStringLiteral("f"));
-    m_plot->xAxis->setNumberPrecision(0);
-    m_plot->xAxis->setLabel(tr("matrix size n (n×n×n GEMM, log scale)"));
-    m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    m_plot->yAxis->setTicker(QSharedPointer<FlopsPerSecondTicker>::create());
-    m_plot->yAxis->setLabel(tr("measured FLOP/s (median, log scale)"));
-    // The legend sits in its own row under the axes (inside, it would hide the small-size points). An
-    // empty legend would cap the column's width at its own, so it leaves the layout while there is no data.
-    const bool legend = !m_data.series.empty();
-    QCPLayoutGrid* grid = m_plot->plotLayout();
-    if (legend && !grid->hasElement(1, 0)) {
-        grid->addElement(1, 0, m_plot->legend);
-        grid->setRowStretchFactor(1, 0.001);
-    } else if (!legend && grid->hasElement(1, 0)) {
-        grid->take(m_plot->legend);
-        grid->simplify();
-    }
-    m_plot->legend->setVisible(legend);
-    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    m_plot->legend->setWrap(2);
-    connect(m_plot, &QCustomPlot::mouseMove, this, &ThroughputChart::onMouseMove);
-    connect(m_plot, &QCustomPlot::afterReplot, this, &ThroughputChart::replotted);
-    applyColors();
+    chart->xAxis->setTicker(xTicker);
+    chart->xAxis->setNumberFormat(QStringLiteral("f"));
+    chart->xAxis->setNumberPrecision(0);
+    chart->xAxis->setLabel(tr("matrix size n (n×n×n GEMM, log scale)"));
+    chart->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    chart->yAxis->setTicker(QSharedPointer<FlopsPerSecondTicker>::create());
+    chart->yAxis->setLabel(tr("measured FLOP/s (median, log scale)"));
+    connect(chart, &QCustomPlot::mouseMove, this, &ThroughputChart::onMouseMove);
     rebuild();
 }
 
@@ -99,25 +77,16 @@ QString ThroughputChart::tooltipFor(const ThroughputChartData::Series& series,
     return text;
 }
 
-QPixmap ThroughputChart::render(int width, int height, double scale) { return m_plot->toPixmap(width, height, scale); }
-
-void ThroughputChart::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
-        applyColors();
-        rebuild();
-    }
-    QWidget::changeEvent(event);
-}
-
 void ThroughputChart::onMouseMove(QMouseEvent* event) {
+    QCustomPlot* chart = &plot();
     const QPointF at = event->position();
     double best = 12 * 12; // pixels², the hover radius
     const ThroughputChartData::Series* hitSeries = nullptr;
     const ThroughputChartData::Point* hitPoint = nullptr;
     for (const auto& s : m_data.series)
         for (const auto& p : s.points) {
-            const double dx = m_plot->xAxis->coordToPixel(p.size) - at.x();
-            const double dy = m_plot->yAxis->coordToPixel(p.flopsPerSecond) - at.y();
+            const double dx = chart->xAxis->coordToPixel(p.size) - at.x();
+            const double dy = chart->yAxis->coordToPixel(p.flopsPerSecond) - at.y();
             if (dx * dx + dy * dy < best) {
                 best = dx * dx + dy * dy;
                 hitSeries = &s;
@@ -128,16 +97,12 @@ void ThroughputChart::onMouseMove(QMouseEvent* event) {
         QToolTip::hideText();
         return;
     }
-    QToolTip::showText(event->globalPosition().toPoint(), tooltipFor(*hitSeries, *hitPoint), m_plot);
-}
-
-void ThroughputChart::applyColors() {
-    const QPalette& p = palette();
-    applyPaletteToPlot(*m_plot, p);
+    QToolTip::showText(event->globalPosition().toPoint(), tooltipFor(*hitSeries, *hitPoint), chart);
 }
 
 void ThroughputChart::rebuild() {
-    m_plot->clearGraphs();
+    QCustomPlot* chart = &plot();
+    chart->clearGraphs();
     double xMin = std::numeric_limits<double>::max(), xMax = 0;
     double yMin = std::numeric_limits<double>::max(), yMax = 0;
     for (const auto& s : m_data.series) {
@@ -166,7 +131,7 @@ void ThroughputChart::rebuild() {
     const double left = xMin / 2, right = xMax * 2;
     for (const auto& s : m_data.series) {
         const QColor color = colorFor(s.dtype);
-        QCPGraph* measured = m_plot->addGraph();
+        QCPGraph* measured = chart->addGraph();
         measured->setName(tr("%1 measured").arg(s.dtype));
         measured->setPen(QPen(color, 2));
         measured->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, color, 7));
@@ -178,27 +143,18 @@ void ThroughputChart::rebuild() {
             }
         measured->setData(x, y, true);
         if (s.promisedFlopsPerSecond && *s.promisedFlopsPerSecond > 0) {
-            QCPGraph* peak = m_plot->addGraph();
+            QCPGraph* peak = chart->addGraph();
             peak->setName(tr("%1 promised peak").arg(s.dtype));
             peak->setPen(QPen(color, 1.5, Qt::DashLine));
             peak->setData(QVector<double>{left, right},
                           QVector<double>{*s.promisedFlopsPerSecond, *s.promisedFlopsPerSecond}, true);
         }
     }
-    // The legend sits in its own row under the axes (inside, it would hide the small-size points). An
-    // empty legend would cap the column's width at its own, so it leaves the layout while there is no data.
-    const bool legend = !m_data.series.empty();
-    QCPLayoutGrid* grid = m_plot->plotLayout();
-    if (legend && !grid->hasElement(1, 0)) {
-        grid->addElement(1, 0, m_plot->legend);
-        grid->setRowStretchFactor(1, 0.001);
-    } else if (!legend && grid->hasElement(1, 0)) {
-        grid->take(m_plot->legend);
-        grid->simplify();
-    }
-    m_plot->legend->setVisible(legend);
-    m_plot->xAxis->setRange(left, right);
+    // The legend sits in its own row under the axes (inside, it would hide the small-size points); it
+    // leaves the layout while there is no data.
+    setLegendBelow(!m_data.series.empty());
+    chart->xAxis->setRange(left, right);
     // From a power of ten below the lowest point: at least two decade labels, whatever the spread.
-    m_plot->yAxis->setRange(std::pow(10.0, std::floor(std::log10(yMin / 1.5))), yMax * 2);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    chart->yAxis->setRange(std::pow(10.0, std::floor(std::log10(yMin / 1.5))), yMax * 2);
+    queueReplot();
 }

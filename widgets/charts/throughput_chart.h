@@ -1,14 +1,13 @@
 #pragma once
 // Measured matmul throughput (FLOP/s) against matrix size n on a log axis, one series per dtype, with
-// the device's promised peak per dtype as a dashed horizontal line. QCustomPlot stays in the .cpp.
-#include <QPixmap>
+// the device's promised peak per dtype as a dashed horizontal line.
+#include "widgets/charts/chart_view.h"
+
 #include <QString>
-#include <QWidget>
 
 #include <optional>
 #include <vector>
 
-class QCustomPlot;
 class QMouseEvent;
 
 /// What the chart shows, as plain values; tests read it back through data().
@@ -28,7 +27,7 @@ struct ThroughputChartData {
     QString promisedBasis; ///< which peak the promise is (measured FMA loop or spec)
 };
 
-class ThroughputChart : public QWidget {
+class ThroughputChart : public ChartView {
     Q_OBJECT
 public:
     explicit ThroughputChart(QWidget* parent = nullptr);
@@ -39,22 +38,13 @@ public:
     const ThroughputChartData& data() const { return m_data; }
 
     QString tooltipFor(const ThroughputChartData::Series& series, const ThroughputChartData::Point& point) const;
-    /// Renders the chart at width × height logical pixels, `scale` device pixels per pixel.
-    QPixmap render(int width, int height, double scale = 1.0);
-    /// For SVG and PDF export (widgets/plot_export.h).
-    QCustomPlot* plot() const { return m_plot; }
-
-signals:
-    void replotted();
 
 protected:
-    void changeEvent(QEvent* event) override;
+    void applySeriesColors() override { rebuild(); } // each series' pen is made with its graph
 
 private:
     void onMouseMove(QMouseEvent* event);
-    void applyColors();
     void rebuild();
 
-    QCustomPlot* m_plot;
     ThroughputChartData m_data;
 };

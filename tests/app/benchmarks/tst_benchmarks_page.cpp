@@ -7,7 +7,7 @@
 #include "app/benchmarks/benchmarks_page.h"
 #include "app/benchmarks/matmul_sweep_panel.h"
 #include "app/benchmarks/training_run_panel.h"
-#include "app/export/chart_export.h"
+#include "app/export/save_file.h"
 #include "app/jobs/task_runner.h"
 #include "cli/cli_app.h"
 #include "engine/benchmarks/backend_registry.h"
@@ -355,7 +355,7 @@ void TestBenchmarksPage::screenshot() {
     sizes(*m_page)->setText(QStringLiteral("16,32,64,128,256"));
     QTest::mouseClick(button(*m_page, QStringLiteral("Run")), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!m_page->isRunning(), 30000);
-    QCOMPARE(exportWidgetPng(*m_page, QString::fromLocal8Bit(dir) + QStringLiteral("/benchmarks-page.png"),
+    QCOMPARE(savePage(*m_page, QString::fromLocal8Bit(dir) + QStringLiteral("/benchmarks-page.png"),
                              QSize(1400, 900)),
              QString());
 }

@@ -2,11 +2,11 @@
 // palette when it changes, and presentation mode thickens chart lines and gives them back.
 #include "app/classroom/colour_scheme.h"
 #include "app/classroom/presentation_mode.h"
+#include "widgets/charts/chart_view.h"
 #include "widgets/charts/dynamic_range_chart.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/loss_chart.h"
 #include "widgets/charts/memory_chart.h"
-#include "widgets/charts/plot_presentation.h"
 #include "widgets/charts/throughput_chart.h"
 
 #include <QApplication>
@@ -14,11 +14,10 @@
 #include <QtTest>
 
 #include <memory>
-#include <qcustomplot.h>
 
 namespace {
 
-std::unique_ptr<QWidget> makeChart(const QString& kind) {
+std::unique_ptr<ChartView> makeChart(const QString& kind) {
     if (kind == QLatin1String("memory"))
         return std::make_unique<MemoryChart>();
     if (kind == QLatin1String("flops"))
@@ -36,10 +35,6 @@ QColor backgroundOf(QWidget& chart) {
     return chart.grab().toImage().pixelColor(2, 2);
 }
 
-QCustomPlot* plotOf(QWidget& chart) {
-    return chart.findChild<QCustomPlot*>();
-}
-
 } // namespace
 
 class TestPaletteRecolour : public QObject {
@@ -55,17 +50,17 @@ private slots:
     void chartsFollowApplicationPalette() {
         QFETCH(QString, kind);
         applyDarkPalette(false);
-        const std::unique_ptr<QWidget> chart = makeChart(kind);
+        const std::unique_ptr<ChartView> chart = makeChart(kind);
         chart->resize(400, 300);
         const QColor lightBackground = backgroundOf(*chart);
-        const QColor lightText = plotOf(*chart)->xAxis->tickLabelColor();
+        const QColor lightText = chart->axisTextColor();
         applyDarkPalette(true);
         const QPalette dark = darkPalette();
         QTRY_COMPARE(backgroundOf(*chart), dark.color(QPalette::Base));
         QVERIFY(backgroundOf(*chart) != lightBackground);
-        QCOMPARE(plotOf(*chart)->xAxis->tickLabelColor(), dark.color(QPalette::WindowText));
-        QCOMPARE(plotOf(*chart)->yAxis->basePen().color(), dark.color(QPalette::WindowText));
-        QVERIFY(plotOf(*chart)->xAxis->tickLabelColor() != lightText);
+        QCOMPARE(chart->axisTextColor(), dark.color(QPalette::WindowText));
+        QCOMPARE(chart->axisPen().color(), dark.color(QPalette::WindowText));
+        QVERIFY(chart->axisTextColor() != lightText);
         applyDarkPalette(false);
         QTRY_COMPARE(backgroundOf(*chart), lightBackground);
     }
@@ -78,7 +73,7 @@ private slots:
         layout->addWidget(chart);
         window.resize(400, 300);
         window.setPalette(presentationPalette(darkPalette()));
-        QCOMPARE(plotOf(*chart)->xAxis->tickLabelColor(), QColor(Qt::white));
+        QCOMPARE(chart->axisTextColor(), QColor(Qt::white));
         QTRY_COMPARE(backgroundOf(*chart), QColor(Qt::black));
     }
 
@@ -88,20 +83,19 @@ private slots:
         auto* chart = new LossChart(&window);
         layout->addWidget(chart);
         window.resize(400, 300);
-        QCustomPlot* plot = plotOf(*chart);
-        plot->replot();
-        const double axisWidth = plot->xAxis->basePen().widthF();
-        const double lineWidth = plot->graph(0)->pen().widthF();
-        setPlotLineScale(window, 2.5);
-        plot->replot();
-        QCOMPARE(plot->xAxis->basePen().widthF(), std::max(1.0, axisWidth) * 2.5);
-        QCOMPARE(plot->graph(0)->pen().widthF(), std::max(1.0, lineWidth) * 2.5);
-        plot->replot(); // a second replot must not compound the scale
-        QCOMPARE(plot->graph(0)->pen().widthF(), std::max(1.0, lineWidth) * 2.5);
-        setPlotLineScale(window, 1.0);
-        plot->replot();
-        QCOMPARE(plot->xAxis->basePen().widthF(), axisWidth);
-        QCOMPARE(plot->graph(0)->pen().widthF(), lineWidth);
+        chart->replotNow();
+        const double axisWidth = chart->axisPen().widthF();
+        const double lineWidth = chart->seriesPens().at(0).widthF();
+        setChartLineScale(window, 2.5);
+        chart->replotNow();
+        QCOMPARE(chart->axisPen().widthF(), std::max(1.0, axisWidth) * 2.5);
+        QCOMPARE(chart->seriesPens().at(0).widthF(), std::max(1.0, lineWidth) * 2.5);
+        chart->replotNow(); // a second replot must not compound the scale
+        QCOMPARE(chart->seriesPens().at(0).widthF(), std::max(1.0, lineWidth) * 2.5);
+        setChartLineScale(window, 1.0);
+        chart->replotNow();
+        QCOMPARE(chart->axisPen().widthF(), axisWidth);
+        QCOMPARE(chart->seriesPens().at(0).widthF(), lineWidth);
     }
 
     void presentationPaletteIsHighContrast() {

@@ -5,7 +5,7 @@
 #include "app/benchmarks/matmul_sweep_panel.h"
 #include "app/benchmarks/training_run_panel.h"
 #include "app/export/chart_data_export.h"
-#include "app/export/chart_export.h"
+#include "app/export/save_file.h"
 #include "app/shell/main_window.h"
 #include "app/formats/number_formats_page.h"
 #include "app/accounting/presets.h"
@@ -53,18 +53,18 @@ void TestChartDataExport::otherChartsAsFiles() {
     QFETCH(QByteArray, magic);
     NumberFormatsPage formats;
     BenchmarksPage benchmarks;
-    QCustomPlot* plot = chart == 0   ? formats.rangeChart()->plot()
-                        : chart == 1 ? benchmarks.sweepPanel()->chart()->plot()
-                                     : benchmarks.trainingPanel()->chart()->plot();
+    const ChartView* view = chart == 0   ? static_cast<const ChartView*>(formats.rangeChart())
+                            : chart == 1 ? static_cast<const ChartView*>(benchmarks.sweepPanel()->chart())
+                                         : benchmarks.trainingPanel()->chart();
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("chart.") + suffix);
-    QCOMPARE(exportPlotFile(*plot, path, QSize(640, 360), 2.0), QString());
+    QCOMPARE(saveChart(*view, path, QSize(640, 360), 2.0), QString());
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QByteArray bytes = f.readAll();
     QVERIFY2(bytes.startsWith(magic), bytes.left(16).constData());
     QVERIFY(bytes.size() > 1000);
-    QVERIFY(!exportPlotFile(*plot, dir.filePath(QStringLiteral("chart.gif")), QSize(640, 360)).isEmpty());
+    QVERIFY(!saveChart(*view, dir.filePath(QStringLiteral("chart.gif")), QSize(640, 360)).isEmpty());
 }
 
 // File > Copy memory chart: a 2× picture (3200 × 1800 device pixels) for pasting into slides.

@@ -1,6 +1,6 @@
 // The Training tab: real sliders and spin boxes drive the lessons, computed off the GUI thread; the
 // charts receive the engine's numbers; stale results are dropped; every panel exports a PNG.
-#include "app/export/chart_export.h"
+#include "app/export/save_file.h"
 #include "app/training/data_lesson_panel.h"
 #include "app/training/determinism_panel.h"
 #include "app/training/init_lesson_panel.h"
@@ -108,10 +108,10 @@ void TestTrainingPage::panelsExportPng() {
     QTemporaryDir dir;
     QTRY_VERIFY_WITH_TIMEOUT(!page.initPanel()->chart()->series().empty(), 10000);
     const QString chartPath = dir.filePath(QStringLiteral("init.png"));
-    QCOMPARE(savePngAtomically(page.initPanel()->chart()->render(800, 500, 1.0), chartPath), QString());
+    QCOMPARE(saveChart(*page.initPanel()->chart(), chartPath, QSize(800, 500)), QString());
     QCOMPARE(QImage(chartPath).size(), QSize(800, 500));
     const QString panelPath = dir.filePath(QStringLiteral("mixed.png"));
-    QCOMPARE(exportWidgetPng(*page.mixedPrecisionPanel(), panelPath, QSize(900, 600), 1.0), QString());
+    QCOMPARE(savePage(*page.mixedPrecisionPanel(), panelPath, QSize(900, 600), 1.0), QString());
     QCOMPARE(QImage(panelPath).size(), QSize(900, 600));
 }
 

@@ -1,4 +1,6 @@
-#include "widgets/charts/plot_export.h"
+#include "widgets/charts/image_format.h"
+
+#include "widgets/charts/vector_painter.h"
 
 #include <qcustomplot.h>
 
@@ -10,11 +12,6 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 
-#include <functional>
-
-namespace {
-
-/// Runs `paint` on a painter whose logical coordinates are 0..size on the vector device of `format`.
 QByteArray paintVector(ImageFormat format, QSize size, const QString& title,
                        const std::function<void(QCPPainter&)>& paint) {
     QByteArray bytes;
@@ -37,9 +34,8 @@ QByteArray paintVector(ImageFormat format, QSize size, const QString& title,
         QPdfWriter pdf(&buffer);
         pdf.setCreator(QStringLiteral("Napkin"));
         pdf.setTitle(title);
-        pdf.setPageLayout(
-            QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
-                        QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
+                                      QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
         if (!painter.begin(&pdf))
             return {};
         painter.setMode(QCPPainter::pmVectorized);
@@ -59,8 +55,6 @@ QByteArray pngBytes(const QPixmap& pixmap) {
     return bytes;
 }
 
-} // namespace
-
 std::optional<ImageFormat> imageFormatForPath(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("png"))
@@ -70,13 +64,6 @@ std::optional<ImageFormat> imageFormatForPath(const QString& path) {
     if (suffix == QLatin1String("pdf"))
         return ImageFormat::pdf;
     return std::nullopt;
-}
-
-QByteArray renderPlot(QCustomPlot& plot, ImageFormat format, QSize size, double scale) {
-    if (format == ImageFormat::png)
-        return pngBytes(plot.toPixmap(size.width(), size.height(), scale));
-    return paintVector(format, size, QStringLiteral("Napkin chart"),
-                       [&](QCPPainter& painter) { plot.toPainter(&painter, size.width(), size.height()); });
 }
 
 QByteArray renderWidget(QWidget& widget, ImageFormat format, QSize size, double scale) {

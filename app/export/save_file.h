@@ -1,0 +1,16 @@
+#pragma once
+// The app's one way to write a file (QSaveFile: the old file stays whole until the new one is complete),
+// and a chart or a page written as the picture its file name asks for (.png, .svg, .pdf).
+// Each returns an error message for the user, or an empty string.
+#include <QByteArray>
+#include <QSize>
+#include <QString>
+
+class ChartView;
+class QWidget;
+
+QString saveFile(const QString& path, const QByteArray& bytes);
+/// The chart at `size` logical pixels (PNG: × `scale` device pixels; SVG, PDF: vectors).
+QString saveChart(const ChartView& chart, const QString& path, QSize size, double scale = 1.0);
+/// A whole page (any widget) laid out at `size`; its charts are pictures inside an SVG or PDF.
+QString savePage(QWidget& page, const QString& path, QSize size, double scale = 1.0);

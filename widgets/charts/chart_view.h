@@ -1,0 +1,77 @@
+#pragma once
+// What every chart shares, written once: a QCustomPlot owned by composition and never handed out
+// (only the charts in this folder reach it); drawing the chart into a PNG, SVG or PDF; colours that follow
+// the palette (dark themes, presentation mode) and lines that presentation mode thickens; queued
+// replots. Each chart keeps only its own data mapping.
+#include "widgets/charts/image_format.h"
+
+#include <QByteArray>
+#include <QColor>
+#include <QPen>
+#include <QPixmap>
+#include <QSize>
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+class QCustomPlot;
+
+class ChartView : public QWidget {
+    Q_OBJECT
+public:
+    ~ChartView() override;
+
+    /// The chart at width × height logical pixels, `scale` device pixels per pixel.
+    QPixmap render(int width, int height, double scale = 1.0) const;
+    /// The chart as PNG (`size` × `scale` pixels), SVG or PDF (`size` points, vectors, text stays text);
+    /// empty on failure.
+    QByteArray renderAs(ImageFormat format, QSize size, double scale = 1.0) const;
+
+    /// Presentation mode: axis, grid and series lines `scale` times thicker, axis text in the widget's
+    /// font (1 = as the chart draws them). Applied before each replot, so a chart re-setting its pens
+    /// does not undo it, and never compounded.
+    void setLineScale(double scale);
+    double lineScale() const { return m_lineScale; }
+
+    /// The y-axis tick labels shown (tests check the human units).
+    QStringList tickLabels() const;
+    /// What the axes are drawn with now (tests check that they follow the palette and the line scale).
+    QColor axisTextColor() const;
+    QPen axisPen() const;
+    /// The pens of the chart's series (graphs and bars), in the order they were added.
+    std::vector<QPen> seriesPens() const;
+    /// QCustomPlot's running average of its recent replot times, in ms (for the page benchmark).
+    double averageReplotMs() const;
+    /// Draws now instead of at the next event-loop turn (tests that read what was drawn).
+    void replotNow();
+
+signals:
+    /// A queued replot finished drawing.
+    void replotted();
+
+protected:
+    explicit ChartView(QWidget* parent = nullptr);
+
+    QCustomPlot& plot() const { return *m_plot; }
+    /// Redraws at the next event-loop turn; many calls in one turn draw once.
+    void queueReplot();
+    /// The legend in its own row under the axes (inside them it would hide data), in `columns` columns,
+    /// or out of the layout (an empty legend would still take its row's width).
+    void setLegendBelow(bool shown, int columns = 2);
+    /// Series and label colours, called after the base has coloured background, axes, axis text and
+    /// legend from the palette; a chart whose pens depend on its data may rebuild instead.
+    virtual void applySeriesColors() {}
+
+    void changeEvent(QEvent* event) override;
+
+private:
+    void applyPalette();
+    void applyLineScale();
+
+    QCustomPlot* m_plot;
+    double m_lineScale = 1.0;
+};
+
+/// Sets the line scale of every chart inside `root` (presentation mode on a whole window).
+void setChartLineScale(QWidget& root, double scale);

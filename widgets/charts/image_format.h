@@ -1,0 +1,18 @@
+#pragma once
+// The picture formats charts and pages are exported in, and a whole page (any widget) drawn into one.
+#include <QByteArray>
+#include <QSize>
+#include <QString>
+
+#include <optional>
+
+class QWidget;
+
+enum class ImageFormat { png, svg, pdf };
+
+/// By the file's extension, case-insensitively: .png, .svg, .pdf; nullopt for anything else.
+std::optional<ImageFormat> imageFormatForPath(const QString& path);
+
+/// A whole widget (a page) laid out at `size` and painted into the format; charts inside it are
+/// pixmaps in SVG and PDF (they paint from their buffer), labels and text are vectors. Empty on failure.
+QByteArray renderWidget(QWidget& widget, ImageFormat format, QSize size, double scale = 1.0);
