@@ -1,5 +1,6 @@
 #include "app/accounting/accounting_controls.h"
 
+#include "app/accounting/presets.h"
 #include "widgets/controls/log_slider_field.h"
 #include "widgets/controls/number_field.h"
 #include "widgets/controls/spin_box_range.h"
@@ -190,41 +191,8 @@ AccountingInput AccountingControls::input() const {
 }
 
 void AccountingControls::setInput(const AccountingInput& in) {
-    m_updating = true;
-    selectEnum(m_kind, in.model.kind);
     // Fields of other model kinds keep their values, so switching kind back restores them.
-    if (in.model.kind == ModelKind::dense)
-        m_params->setValue(in.model.parameters);
-    if (in.model.kind == ModelKind::cruncher || in.model.kind == ModelKind::linear2)
-        m_dim->setValue(in.model.dim);
-    if (in.model.kind == ModelKind::cruncher || in.model.kind == ModelKind::transformer)
-        m_layers->setValue(in.model.layers);
-    if (in.model.kind == ModelKind::linear2)
-        m_out->setValue(in.model.out);
-    if (in.model.kind == ModelKind::transformer) {
-        m_dModel->setValue(in.model.dModel);
-        m_heads->setValue(in.model.heads);
-        m_vocab->setValue(in.model.vocab);
-        m_ffn->setValue(in.model.ffnMult);
-    }
-    if (in.model.kind == ModelKind::transformer)
-        m_seq->setValue(in.model.seq);
-    m_batch->setValue(in.batch);
-    m_tokensOn->setChecked(in.trainingTokens.has_value());
-    m_tokens->setEnabled(in.trainingTokens.has_value());
-    if (in.trainingTokens)
-        m_tokens->setValue(*in.trainingTokens);
-    selectEnum(m_precision, in.precision);
-    m_fp32Gradients->setChecked(in.fp32Gradients);
-    selectEnum(m_optimizer, in.optimizer);
-    m_gpu->setCurrentIndex(std::max(0, m_gpu->findData(QString::fromStdString(in.gpu))));
-    m_gpus->setValue(in.gpus);
-    m_mfu->setValue(in.mfu);
-    m_zero->setCurrentIndex(m_zero->findData(in.zeroStage));
-    selectEnum(m_recompute, in.recompute);
-    selectEnum(m_attention, in.attention);
-    showRowsForModel();
-    m_updating = false;
+    setFieldValues(withInput(fieldValues(), in));
 }
 
 void AccountingControls::showRowsForModel() {
@@ -261,8 +229,8 @@ AccountingScenario AccountingControls::fieldValues() const {
 
 void AccountingControls::setFieldValues(const AccountingScenario& values) {
     const AccountingInput& in = values.input;
-    setInput(in); // the selected kind's fields, the check boxes and the combo boxes
     m_updating = true;
+    selectEnum(m_kind, in.model.kind);
     m_params->setValue(in.model.parameters);
     m_dim->setValue(in.model.dim);
     m_layers->setValue(in.model.layers);
@@ -272,6 +240,19 @@ void AccountingControls::setFieldValues(const AccountingScenario& values) {
     m_vocab->setValue(in.model.vocab);
     m_seq->setValue(in.model.seq);
     m_ffn->setValue(in.model.ffnMult);
+    m_batch->setValue(in.batch);
+    m_tokensOn->setChecked(in.trainingTokens.has_value());
+    m_tokens->setEnabled(in.trainingTokens.has_value());
     m_tokens->setValue(in.trainingTokens.value_or(values.tokensShown));
+    selectEnum(m_precision, in.precision);
+    m_fp32Gradients->setChecked(in.fp32Gradients);
+    selectEnum(m_optimizer, in.optimizer);
+    m_gpu->setCurrentIndex(std::max(0, m_gpu->findData(QString::fromStdString(in.gpu))));
+    m_gpus->setValue(in.gpus);
+    m_mfu->setValue(in.mfu);
+    m_zero->setCurrentIndex(m_zero->findData(in.zeroStage));
+    selectEnum(m_recompute, in.recompute);
+    selectEnum(m_attention, in.attention);
+    showRowsForModel();
     m_updating = false;
 }

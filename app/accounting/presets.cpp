@@ -117,3 +117,41 @@ QString presetIdList() {
         ids << p.id;
     return ids.join(QStringLiteral(", "));
 }
+
+napkin::AccountingScenario withInput(napkin::AccountingScenario fields, const napkin::AccountingInput& in) {
+    napkin::ModelSpec& m = fields.input.model;
+    m.kind = in.model.kind;
+    switch (in.model.kind) {
+    case ModelKind::dense:
+        m.parameters = in.model.parameters;
+        break;
+    case ModelKind::cruncher:
+        m.dim = in.model.dim;
+        m.layers = in.model.layers;
+        break;
+    case ModelKind::linear2:
+        m.dim = in.model.dim;
+        m.out = in.model.out;
+        break;
+    case ModelKind::transformer:
+        m.layers = in.model.layers;
+        m.dModel = in.model.dModel;
+        m.heads = in.model.heads;
+        m.vocab = in.model.vocab;
+        m.ffnMult = in.model.ffnMult;
+        m.seq = in.model.seq;
+        break;
+    }
+    const napkin::ModelSpec kept = m;
+    fields.input = in;
+    fields.input.model = kept;
+    if (in.trainingTokens)
+        fields.tokensShown = *in.trainingTokens;
+    return fields;
+}
+
+napkin::AccountingScenario withPreset(const napkin::AccountingScenario& fields, const Preset& preset) {
+    napkin::AccountingScenario s = withInput(fields, preset.input);
+    s.preset = preset.id.toStdString();
+    return s;
+}

@@ -2,6 +2,7 @@
 // The lecture's questions (and two published model shapes) as ready-made scenarios. A small C++ table
 // rather than a JSON resource: the inputs are engine structs, and the compiler checks every field.
 #include "engine/accounting/accounting.h"
+#include "engine/scenario/scenario.h"
 
 #include <QString>
 
@@ -20,3 +21,10 @@ const std::vector<Preset>& builtInPresets();
 const Preset* findPreset(const QString& idOrName);
 /// "70b-15t-1024-h100, largest-8-h100, ..." for error messages.
 QString presetIdList();
+
+/// The accounting page's fields after `input` is entered as the page enters it (a preset, the tour):
+/// its model kind with that kind's sizes, every training and hardware setting, the tokens; the sizes
+/// of the other kinds keep the values they had, so switching kind back restores them.
+napkin::AccountingScenario withInput(napkin::AccountingScenario fields, const napkin::AccountingInput& input);
+/// As withInput, and the preset box showing `preset`.
+napkin::AccountingScenario withPreset(const napkin::AccountingScenario& fields, const Preset& preset);

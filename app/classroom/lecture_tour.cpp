@@ -1,17 +1,14 @@
 #include "app/classroom/lecture_tour.h"
 
-#include "app/accounting/accounting_controls.h"
-#include "app/accounting/accounting_page.h"
-#include "app/benchmarks/benchmarks_page.h"
-#include "app/formats/number_formats_page.h"
 #include "app/accounting/presets.h"
-#include "app/tensor/tensor_page.h"
+#include "engine/accounting/accounting.h"
+#include "engine/numerics/float_rounding.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/tensor/tensor_expression.h"
 
-#include <QComboBox>
 #include <QCoreApplication>
-#include <QLabel>
-#include <QTabWidget>
+
+#include <optional>
 
 using namespace napkin;
 
@@ -27,72 +24,91 @@ QString n(double v) {
     return q(formatNumber(v));
 }
 
-// Applies a preset and hands back what the page computed (the page keeps the last valid result).
-const AccountingResult* showPreset(const TourPages& p, const char* id) {
-    if (const Preset* preset = findPreset(QString::fromLatin1(id)))
-        p.accounting->applyPreset(*preset);
-    return p.accounting->lastResult() ? &*p.accounting->lastResult() : nullptr;
-}
-
 QString unavailable() {
     return tr("(the page has no valid result)");
 }
 
-QString answerNapkinMath(const TourPages& p) {
-    const AccountingResult* r = showPreset(p, "70b-15t-1024-h100");
+// The edits: what each question sets, on top of whatever the pages showed.
+void showPreset(Scenario& s, const char* id) {
+    if (const Preset* preset = findPreset(QString::fromLatin1(id)))
+        s.accounting = withPreset(s.accounting, *preset);
+}
+
+void showTensor(Scenario& s, const char* shape, const char* expression) {
+    s.tensor.shape = shape;
+    s.tensor.expression = expression;
+    s.tensor.step = -1;
+}
+
+// What the accounting page computes for the scenario (nullopt where it would show an error).
+std::optional<AccountingResult> accounted(const Scenario& s) {
+    const AccountingInput& in = s.accounting.input;
+    if (!validate(in).ok())
+        return std::nullopt;
+    return account(in, *GpuCatalog::builtIn().find(in.gpu));
+}
+
+// What the tensor page evaluates for the scenario.
+std::optional<TensorEvaluation> evaluated(const Scenario& s) {
+    std::string error;
+    const auto shape = parseShapeText(s.tensor.shape, &error);
+    const auto dtype = tensorDTypeFromName(s.tensor.dtype);
+    if (!shape || !dtype)
+        return std::nullopt;
+    return evaluateTensorExpression(s.tensor.expression, *shape, dtype->bytes);
+}
+
+QString answerNapkinMath(const Scenario& s) {
+    const auto r = accounted(s);
     if (!r || !r->trainingFlops || !r->trainingDays)
         return unavailable();
-    const AccountingInput in = p.accounting->controls()->input();
+    const AccountingInput& in = s.accounting.input;
     return tr("6·N·T = %1; ÷ (%2 GPUs × %3 × MFU %4) = %5 days")
         .arg(q(r->trainingFlops->formula), n(in.gpus), q(formatFlops(r->densePeakFlopsPerSecond.value, true)),
              n(in.mfu), n(r->trainingDays->value));
 }
 
-QString answerLargestModel(const TourPages& p) {
-    const AccountingResult* r = showPreset(p, "largest-8-h100");
+QString answerLargestModel(const Scenario& s) {
+    const auto r = accounted(s);
     if (!r)
         return unavailable();
-    const AccountingInput in = p.accounting->controls()->input();
     return tr("AdamW in fp32: %1 per parameter → %2 × %3 / %4 B = %5 parameters")
-        .arg(q(r->bytesPerParameter.ledger), n(in.gpus), q(formatBytes(r->capacityBytes.value)),
+        .arg(q(r->bytesPerParameter.ledger), n(s.accounting.input.gpus), q(formatBytes(r->capacityBytes.value)),
              n(r->bytesPerParameter.total), n(r->maxParameters.value));
 }
 
-QString answerDtypes(const TourPages& p) {
-    p.formats->setValue(1e-8);
+QString answerDtypes(const Scenario& s) {
     const auto stored = [&](FloatFormat f) {
-        return tr("%1 (%2)").arg(p.formats->storedValueLabel(f)->text(), p.formats->classLabel(f)->text());
+        const FloatRounding r = roundToFormat(f, s.formats.value);
+        return tr("%1 (%2)").arg(q(formatShortest(r.value)), q(std::string(floatClassName(r.cls))));
     };
     return tr("fp16(1e-8) = %1: underflow, the update vanishes. bf16(1e-8) = %2: fp32's exponent range, "
               "fewer mantissa bits.")
         .arg(stored(FloatFormat::fp16), stored(FloatFormat::bf16));
 }
 
-QString answerStrides(const TourPages& p) {
-    p.tensor->setExample(QStringLiteral("4,4"), QStringLiteral("x[1, 2]"));
-    const TensorEvaluation& e = p.tensor->evaluation();
-    if (e.error || e.steps.size() < 2)
+QString answerStrides(const Scenario& s) {
+    const auto e = evaluated(s);
+    if (!e || e->error || e->steps.size() < 2)
         return unavailable();
-    const TensorLayout& x = e.steps.front().layout;
+    const TensorLayout& x = e->steps.front().layout;
     return tr("x has strides %1; x[1, 2] is a view at storage offset %2")
         .arg(q(formatShape(x.stride)), q(storageOffsetFormula(x, {1, 2})));
 }
 
-QString answerViewError(const TourPages& p) {
-    p.tensor->setExample(QStringLiteral("2,3"), QStringLiteral("x.transpose(1, 0).view(2, 3)"));
-    const TensorEvaluation& e = p.tensor->evaluation();
-    if (!e.error)
+QString answerViewError(const Scenario& s) {
+    const auto e = evaluated(s);
+    if (!e || !e->error)
         return unavailable();
-    const TensorLayout& t = e.steps.back().layout;
-    return tr("Step %1 fails: %2 The transpose has strides %3, not contiguous; .contiguous() copies %4 "
-              "first.")
-        .arg(e.error->step)
-        .arg(q(e.error->message), q(formatShape(t.stride)),
+    const TensorLayout& t = e->steps.back().layout;
+    return tr("Step %1 fails: %2 The transpose has strides %3, not contiguous; .contiguous() copies %4 first.")
+        .arg(e->error->step)
+        .arg(q(e->error->message), q(formatShape(t.stride)),
              q(formatBytes(static_cast<double>(t.numel() * t.elementBytes))));
 }
 
-QString answerMatmulFlops(const TourPages& p) {
-    AccountingInput in = p.accounting->controls()->input();
+void editMatmulFlops(Scenario& s) {
+    AccountingInput in = s.accounting.input;
     in.model.kind = ModelKind::linear2;
     in.model.dim = 32768;
     in.model.out = 8192;
@@ -101,18 +117,20 @@ QString answerMatmulFlops(const TourPages& p) {
     in.precision = PrecisionRecipe::fp32;
     in.gpus = 1;
     in.zeroStage = 0;
-    p.accounting->presetBox()->setCurrentIndex(0); // no preset describes this input
-    p.accounting->controls()->setInput(in);
-    p.accounting->recompute();
-    const AccountingResult* r = p.accounting->lastResult() ? &*p.accounting->lastResult() : nullptr;
+    s.accounting = withInput(s.accounting, in);
+    s.accounting.preset.clear(); // no preset describes this input
+}
+
+QString answerMatmulFlops(const Scenario& s) {
+    const auto r = accounted(s);
     if (!r)
         return unavailable();
     return tr("2·m·n·k per matmul: forward %1; backward (two matmuls per matmul) %2")
         .arg(q(r->flopsPerStep.forwardFormula), q(r->flopsPerStep.backwardFormula));
 }
 
-QString answerSixN(const TourPages& p) {
-    const AccountingResult* r = showPreset(p, "70b-15t-1024-h100");
+QString answerSixN(const Scenario& s) {
+    const auto r = accounted(s);
     if (!r)
         return unavailable();
     return tr("forward 2N + backward 4N = %1 = %2 per token")
@@ -120,23 +138,20 @@ QString answerSixN(const TourPages& p) {
 }
 
 // The 70B scenario's GPU and MFU, accounted by the engine; the Benchmarks page measures the real thing.
-QString answerMfu(const TourPages& p) {
+QString answerMfu(const Scenario&) {
     const Preset* preset = findPreset(QStringLiteral("70b-15t-1024-h100"));
     const GpuSpec* gpu = preset ? GpuCatalog::builtIn().find(preset->input.gpu) : nullptr;
     if (!gpu)
         return unavailable();
     const AccountingResult r = account(preset->input, *gpu);
-    (void)p;
     return tr("MFU = achieved model FLOP/s ÷ promised peak. At MFU %1 one %2 (%3 dense) delivers %4; a "
-              "matmul sweep "
-              "here measures it.")
-        .arg(n(preset->input.mfu), q(preset->input.gpu),
-             q(formatFlops(r.densePeakFlopsPerSecond.value, true)),
+              "matmul sweep here measures it.")
+        .arg(n(preset->input.mfu), q(preset->input.gpu), q(formatFlops(r.densePeakFlopsPerSecond.value, true)),
              q(formatFlops(preset->input.mfu * r.densePeakFlopsPerSecond.value, true)));
 }
 
-QString answerCruncher(const TourPages& p) {
-    const AccountingResult* r = showPreset(p, "cruncher");
+QString answerCruncher(const Scenario& s) {
+    const auto r = accounted(s);
     if (!r)
         return unavailable();
     return tr("params + grads + master + AdaGrad state + activations = %1; one step %2")
@@ -146,42 +161,34 @@ QString answerCruncher(const TourPages& p) {
 } // namespace
 
 const std::vector<LectureTourStep>& lectureTourSteps() {
+    using P = ScenarioPage;
     static const std::vector<LectureTourStep> steps{
-        {QStringLiteral("napkin-math"), TourPage::accounting,
+        {QStringLiteral("napkin-math"), P::accounting,
          tr("How long does training a 70B model on 15T tokens take on 1024 H100s at MFU 0.5?"),
-         answerNapkinMath},
-        {QStringLiteral("largest-model"), TourPage::accounting,
+         [](Scenario& s) { showPreset(s, "70b-15t-1024-h100"); }, answerNapkinMath},
+        {QStringLiteral("largest-model"), P::accounting,
          tr("What is the largest model that trains on 8 H100s with AdamW, everything in fp32?"),
-         answerLargestModel},
-        {QStringLiteral("dtypes"), TourPage::formats, tr("What are fp16(1e-8) and bf16(1e-8)?"),
+         [](Scenario& s) { showPreset(s, "largest-8-h100"); }, answerLargestModel},
+        {QStringLiteral("dtypes"), P::formats, tr("What are fp16(1e-8) and bf16(1e-8)?"),
+         [](Scenario& s) {
+             s.formats.value = 1e-8;
+             s.formats.pinnedFormat.reset();
+         },
          answerDtypes},
-        {QStringLiteral("strides"), TourPage::tensor,
-         tr("Where in storage is element (1, 2) of a contiguous 4×4 tensor?"), answerStrides},
-        {QStringLiteral("view-error"), TourPage::tensor,
-         tr("x is 2×3. Why does x.transpose(1, 0).view(2, 3) fail?"), answerViewError},
-        {QStringLiteral("matmul-flops"), TourPage::accounting,
-         tr("How many FLOPs for the two-layer linear model, B=16384, D=32768, K=8192?"), answerMatmulFlops},
-        {QStringLiteral("6n"), TourPage::accounting, tr("Why is training 6 FLOPs per parameter per token?"),
-         answerSixN},
-        {QStringLiteral("mfu"), TourPage::benchmarks, tr("What is MFU, and what does 0.5 mean on an H100?"),
-         answerMfu},
-        {QStringLiteral("cruncher-memory"), TourPage::accounting,
+        {QStringLiteral("strides"), P::tensor, tr("Where in storage is element (1, 2) of a contiguous 4×4 tensor?"),
+         [](Scenario& s) { showTensor(s, "4,4", "x[1, 2]"); }, answerStrides},
+        {QStringLiteral("view-error"), P::tensor, tr("x is 2×3. Why does x.transpose(1, 0).view(2, 3) fail?"),
+         [](Scenario& s) { showTensor(s, "2,3", "x.transpose(1, 0).view(2, 3)"); }, answerViewError},
+        {QStringLiteral("matmul-flops"), P::accounting,
+         tr("How many FLOPs for the two-layer linear model, B=16384, D=32768, K=8192?"), editMatmulFlops,
+         answerMatmulFlops},
+        {QStringLiteral("6n"), P::accounting, tr("Why is training 6 FLOPs per parameter per token?"),
+         [](Scenario& s) { showPreset(s, "70b-15t-1024-h100"); }, answerSixN},
+        {QStringLiteral("mfu"), P::benchmarks, tr("What is MFU, and what does 0.5 mean on an H100?"),
+         [](Scenario&) {}, answerMfu},
+        {QStringLiteral("cruncher-memory"), P::accounting,
          tr("How many bytes does the Cruncher (D=4, 2 layers, batch 2, AdaGrad, fp32) need?"),
-         answerCruncher},
+         [](Scenario& s) { showPreset(s, "cruncher"); }, answerCruncher},
     };
     return steps;
-}
-
-QWidget* tourPageWidget(const TourPages& pages, TourPage page) {
-    switch (page) {
-    case TourPage::accounting:
-        return pages.accounting;
-    case TourPage::formats:
-        return pages.formats;
-    case TourPage::tensor:
-        return pages.tensor;
-    case TourPage::benchmarks:
-        return pages.benchmarks;
-    }
-    return nullptr;
 }

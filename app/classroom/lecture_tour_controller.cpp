@@ -1,13 +1,14 @@
 #include "app/classroom/lecture_tour_controller.h"
 
 #include "app/classroom/caption_banner.h"
+#include "app/classroom/lecture_tour.h"
+#include "app/document/scenario_host.h"
 
 #include <QAbstractSpinBox>
 #include <QApplication>
 #include <QKeyEvent>
 #include <QLineEdit>
 #include <QPlainTextEdit>
-#include <QTabWidget>
 #include <QTextEdit>
 
 namespace {
@@ -25,10 +26,12 @@ bool focusIsText() {
 
 } // namespace
 
-LectureTourController::LectureTourController(const TourPages& pages, CaptionBanner* banner, QObject* parent)
+LectureTourController::LectureTourController(ScenarioHost& host, CaptionBanner* banner, QWidget* keyAnchor,
+                                             QObject* parent)
     : QObject(parent)
-    , m_pages(pages)
-    , m_banner(banner) {
+    , m_host(host)
+    , m_banner(banner)
+    , m_keyAnchor(keyAnchor) {
     m_banner->hide();
 }
 
@@ -73,13 +76,15 @@ void LectureTourController::goTo(int index) {
         return;
     m_index = index;
     const LectureTourStep& step = lectureTourSteps()[static_cast<std::size_t>(index)];
-    if (QWidget* page = tourPageWidget(m_pages, step.page); page && m_pages.tabs)
-        m_pages.tabs->setCurrentWidget(page);
-    const QString answer = step.apply(m_pages);
-    // Switching tabs hands focus to the new page's first field, where → would move a text cursor;
-    // the tab bar keeps the keys for the tour (and cannot be typed into by accident).
-    if (m_pages.tabs && focusIsText())
-        m_pages.tabs->setFocus(Qt::OtherFocusReason);
+    napkin::Scenario scenario = m_host.scenario();
+    step.edit(scenario);
+    scenario.page = step.page;
+    m_host.applyScenario(scenario); // what this machine cannot show (no GPU) does not matter to the tour
+    const QString answer = step.answer(scenario);
+    // Switching pages hands focus to the new page's first field, where → would move a text cursor;
+    // the anchor keeps the keys for the tour (and cannot be typed into by accident).
+    if (m_keyAnchor && focusIsText())
+        m_keyAnchor->setFocus(Qt::OtherFocusReason);
     m_banner->setCaption(index + 1, stepCount(), step.question, answer);
     emit stepChanged(index);
 }
@@ -89,7 +94,7 @@ bool LectureTourController::eventFilter(QObject* watched, QEvent* event) {
     if (event->type() != QEvent::KeyPress || !watched->isWidgetType())
         return QObject::eventFilter(watched, event);
     // Keys typed into another window (a file dialog over the main window) are that window's.
-    if (m_pages.tabs && static_cast<QWidget*>(watched)->window() != m_pages.tabs->window())
+    if (static_cast<QWidget*>(watched)->window() != m_host.hostWindow())
         return false;
     const auto* key = static_cast<QKeyEvent*>(event);
     if (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))

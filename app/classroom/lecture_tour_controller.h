@@ -1,17 +1,19 @@
 #pragma once
-// Steps through lectureTourSteps(): switches the tab, applies the step, shows its caption. While the
-// tour runs it reads the keyboard application-wide (→/PgDn next, ←/PgUp back, Esc leaves), except
-// that arrows typed into a text field stay with the field.
-#include "app/classroom/lecture_tour.h"
-
+// Steps through lectureTourSteps(): applies each step's scenario edit through the host (which brings
+// its page to the front) and shows its caption. While the tour runs it reads the keyboard of the host's
+// window (→/PgDn next, ←/PgUp back, Esc leaves), except that arrows typed into a text field stay there.
 #include <QObject>
 
 class CaptionBanner;
+class QWidget;
+class ScenarioHost;
 
 class LectureTourController : public QObject {
     Q_OBJECT
 public:
-    LectureTourController(const TourPages& pages, CaptionBanner* banner, QObject* parent = nullptr);
+    /// `keyAnchor` takes the keyboard after each step (switching pages would hand it to a text field,
+    /// where → moves the cursor): the window's tab bar, say.
+    LectureTourController(ScenarioHost& host, CaptionBanner* banner, QWidget* keyAnchor, QObject* parent = nullptr);
     ~LectureTourController() override;
 
     bool isActive() const { return m_active; }
@@ -36,8 +38,9 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    TourPages m_pages;
+    ScenarioHost& m_host;
     CaptionBanner* m_banner;
+    QWidget* m_keyAnchor;
     int m_index = -1;
     bool m_active = false;
 };

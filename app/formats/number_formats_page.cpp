@@ -20,7 +20,6 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
-#include <charconv>
 #include <cmath>
 
 using napkin::FloatFormat;
@@ -33,9 +32,7 @@ QString exactText(double value) {
         return QStringLiteral("NaN");
     if (std::isinf(value))
         return value > 0 ? QStringLiteral("+inf") : QStringLiteral("-inf");
-    char buffer[64];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    return QString::fromLatin1(buffer, int(result.ptr - buffer));
+    return QString::fromStdString(napkin::formatShortest(value));
 }
 
 QString errorText(const std::optional<double>& error) {

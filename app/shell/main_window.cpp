@@ -1,85 +1,137 @@
 #include "app/shell/main_window.h"
-#include "app/formats/number_formats_page.h"
-#include "app/tensor/tensor_page.h"
-#include "app/benchmarks/benchmarks_page.h"
-#include "app/training/training_page.h"
 
 #include "app/accounting/accounting_page.h"
-#include "app/export/save_file.h"
+#include "app/benchmarks/benchmarks_page.h"
+#include "app/benchmarks/matmul_sweep_panel.h"
+#include "app/benchmarks/training_run_panel.h"
+#include "app/classroom/caption_banner.h"
+#include "app/classroom/classroom_controller.h"
+#include "app/document/scenario_controller.h"
+#include "app/export/export_controller.h"
+#include "app/formats/number_formats_page.h"
+#include "app/tensor/tensor_page.h"
+#include "app/training/training_page.h"
+#include "widgets/charts/dynamic_range_chart.h"
 #include "widgets/charts/flop_chart.h"
+#include "widgets/charts/loss_chart.h"
 #include "widgets/charts/memory_chart.h"
+#include "widgets/charts/throughput_chart.h"
 
 #include <QAction>
 #include <QCloseEvent>
-#include <QFileDialog>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QSettings>
 #include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <iterator>
+
+namespace {
+
+// The tabs' order; a scenario names its page, not its position.
+constexpr napkin::ScenarioPage kTabPages[] = {napkin::ScenarioPage::accounting, napkin::ScenarioPage::formats,
+                                              napkin::ScenarioPage::tensor, napkin::ScenarioPage::benchmarks,
+                                              napkin::ScenarioPage::training};
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent) {
+    : QMainWindow(parent)
+    , m_pages(new QTabWidget(this))
+    , m_accounting(new AccountingPage(m_pages))
+    , m_formats(new NumberFormatsPage(m_pages))
+    , m_tensor(new TensorPage(m_pages))
+    , m_benchmarks(new BenchmarksPage(m_pages))
+    , m_training(new TrainingPage(m_pages))
+    , m_scenarios(new ScenarioController(*this, this))
+    , m_exports(new ExportController(this, m_pages,
+                                     {m_accounting->memoryChart(), m_accounting->flopChart(), m_formats->rangeChart(),
+                                      m_benchmarks->sweepPanel()->chart(), m_benchmarks->trainingPanel()->chart()},
+                                     this))
+    , m_classroom(new ClassroomController(*this, m_pages, this)) {
     setWindowTitle(tr("Napkin"));
-    auto* pages = new QTabWidget(this);
-    m_pages = pages;
-    m_accounting = new AccountingPage(pages);
-    pages->addTab(m_accounting, tr("Accounting"));
-    m_formats = new NumberFormatsPage(pages);
-    m_tensor = new TensorPage(pages);
-    m_benchmarks = new BenchmarksPage(pages);
-    pages->addTab(m_formats, tr("Number formats"));
-    pages->addTab(m_tensor, tr("Tensor layout"));
-    pages->addTab(m_benchmarks, tr("Benchmarks"));
-    m_training = new TrainingPage(pages);
-    pages->addTab(m_training, tr("Training"));
-    setCentralWidget(pages);
+    m_pages->addTab(m_accounting, tr("Accounting"));
+    m_pages->addTab(m_formats, tr("Number formats"));
+    m_pages->addTab(m_tensor, tr("Tensor layout"));
+    m_pages->addTab(m_benchmarks, tr("Benchmarks"));
+    m_pages->addTab(m_training, tr("Training"));
+    // The tour's caption sits above the tabs; the tabs stay the pages' only parent.
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_classroom->banner());
+    layout->addWidget(m_pages, 1);
+    setCentralWidget(central);
     resize(1200, 800);
-    addFileMenu();
-    setUpClassroom();
+    addMenus();
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_accounting->restoreSettings(settings);
 }
 
-void MainWindow::addFileMenu() {
+void MainWindow::addMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    addScenarioActions(file);
-    QAction* memory = file->addAction(tr("Export &memory chart…"));
-    connect(memory, &QAction::triggered, this, [this] { exportChart(false); });
-    QAction* flops = file->addAction(tr("Export &FLOP chart…"));
-    connect(flops, &QAction::triggered, this, [this] { exportChart(true); });
-    QAction* page = file->addAction(tr("Export current &page…"));
-    connect(page, &QAction::triggered, this, &MainWindow::exportCurrentPage);
-    addExportActions(file);
+    m_scenarios->addActions(file);
+    file->addSeparator();
+    m_exports->addActions(file);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
+    m_classroom->addViewMenu(menuBar());
 }
 
-// Exports at twice the on-screen resolution so the chart stays sharp on a projected slide.
-void MainWindow::exportChart(bool flops) {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), flops ? tr("flops.png") : tr("memory.png"), imageFileFilter());
-    if (path.isEmpty())
-        return;
-    const ChartView* chart = flops ? static_cast<const ChartView*>(m_accounting->flopChart()) : m_accounting->memoryChart();
-    const QString error = saveChart(*chart, path, QSize(1600, 900), 2.0);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export chart"), error);
+napkin::Scenario MainWindow::scenario() const {
+    napkin::Scenario s;
+    s.page = kTabPages[std::clamp(m_pages->currentIndex(), 0, static_cast<int>(std::size(kTabPages)) - 1)];
+    s.accounting = m_accounting->scenario();
+    s.formats = m_formats->scenario();
+    s.tensor = m_tensor->scenario();
+    s.benchmarks = m_benchmarks->scenario();
+    s.training = m_training->scenario();
+    return s;
 }
 
-// The visible page as it is on screen, at twice its resolution for slides.
-void MainWindow::exportCurrentPage() {
-    QWidget* page = m_pages->currentWidget();
-    const QString name = m_pages->tabText(m_pages->currentIndex()).toLower().replace(QLatin1Char(' '), QLatin1Char('-'));
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export page"), name + QStringLiteral(".png"),
-                                                      imageFileFilter());
-    if (path.isEmpty())
-        return;
-    const QString error = savePage(*page, path, page->size(), 2.0);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export page"), error);
+QStringList MainWindow::applyScenario(const napkin::Scenario& s) {
+    QStringList warnings = m_accounting->applyScenario(s.accounting);
+    m_formats->applyScenario(s.formats);
+    warnings += m_tensor->applyScenario(s.tensor);
+    warnings += m_benchmarks->applyScenario(s.benchmarks);
+    warnings += m_training->applyScenario(s.training);
+    for (int i = 0; i < static_cast<int>(std::size(kTabPages)); ++i)
+        if (kTabPages[i] == s.page)
+            m_pages->setCurrentIndex(i);
+    return warnings;
+}
+
+QString MainWindow::openScenario(const QString& path) {
+    return m_scenarios->openScenario(path);
+}
+
+QString MainWindow::saveScenario(const QString& path) {
+    return m_scenarios->saveScenario(path);
+}
+
+LectureTourController* MainWindow::tour() const {
+    return m_classroom->tour();
+}
+
+CaptionBanner* MainWindow::captionBanner() const {
+    return m_classroom->banner();
+}
+
+bool MainWindow::isPresentationMode() const {
+    return m_classroom->isPresentationMode();
+}
+
+void MainWindow::setPresentationMode(bool on) {
+    m_classroom->setPresentationMode(on);
+}
+
+void MainWindow::setDarkPalette(bool dark) {
+    m_classroom->setDarkPalette(dark);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

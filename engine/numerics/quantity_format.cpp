@@ -52,6 +52,12 @@ std::string formatExact(double value) {
     return formatNumber(value);
 }
 
+std::string formatShortest(double value) {
+    std::array<char, 32> buffer{};
+    const auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+    return ec == std::errc() ? std::string(buffer.data(), end) : std::string();
+}
+
 std::string formatBytes(double bytes, ByteUnits units) {
     static constexpr std::array<std::string_view, 7> decimalNames{"B", "kB", "MB", "GB", "TB", "PB", "EB"};
     static constexpr std::array<std::string_view, 7> binaryNames{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

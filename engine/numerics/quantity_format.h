@@ -11,6 +11,10 @@ std::string formatNumber(double value);
 /// Whole numbers below 2^53 with every digit ("124439808"); anything else as formatNumber.
 std::string formatExact(double value);
 
+/// The shortest decimal text that reads back as exactly this double ("0.1", "1e-08", "0.0999755859375";
+/// "inf", "-inf", "nan").
+std::string formatShortest(double value);
+
 enum class ByteUnits { decimal, binary }; ///< GB = 1e9 bytes, GiB = 2^30 bytes
 
 /// "128 B", "2304 MiB", "80 GB": the largest unit that keeps the value ≥ 1, up to 4 significant digits.

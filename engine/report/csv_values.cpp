@@ -1,15 +1,10 @@
 #include "engine/report/csv_values.h"
 
-#include <array>
-#include <charconv>
+#include "engine/numerics/quantity_format.h"
 
 namespace napkin {
 
-std::string csvNumber(double value) {
-    std::array<char, 32> buffer{};
-    const auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
-    return ec == std::errc() ? std::string(buffer.data(), end) : std::string();
-}
+std::string csvNumber(double value) { return formatShortest(value); }
 
 std::string csvOptional(const std::optional<double>& value) { return value ? csvNumber(*value) : std::string(); }
 

@@ -78,9 +78,9 @@ void checkStep(MainWindow& window, int index) {
     QCOMPARE(window.tour()->currentIndex(), index);
     QVERIFY(window.tour()->isActive());
     QVERIFY(!window.captionBanner()->isHidden());
-    const char* expectedClass = step.page == TourPage::accounting ? "AccountingPage"
-                                : step.page == TourPage::formats  ? "NumberFormatsPage"
-                                : step.page == TourPage::tensor   ? "TensorPage"
+    const char* expectedClass = step.page == ScenarioPage::accounting ? "AccountingPage"
+                                : step.page == ScenarioPage::formats  ? "NumberFormatsPage"
+                                : step.page == ScenarioPage::tensor   ? "TensorPage"
                                                                   : "BenchmarksPage";
     QCOMPARE(QString::fromLatin1(window.pages()->currentWidget()->metaObject()->className()),
              QString::fromLatin1(expectedClass));
@@ -109,7 +109,7 @@ private slots:
             QVERIFY2(!ids.contains(s.id), qPrintable(s.id));
             ids.insert(s.id);
             QVERIFY(!s.question.isEmpty());
-            QVERIFY(s.apply);
+            QVERIFY(s.edit && s.answer);
         }
         // The lecture's questions, in the lecture's order.
         const QStringList order{

@@ -1,0 +1,42 @@
+#pragma once
+// The File menu's export actions: each chart as PNG (2× for slides), SVG or PDF, the page in front as a
+// picture, the accounting charts to the clipboard, and the numbers behind the accounting and formats
+// charts as CSV or JSON. The window hands over its charts and its page tabs; nothing here knows a page.
+#include <QObject>
+#include <QString>
+
+class ChartView;
+class DynamicRangeChart;
+class FlopChart;
+class MemoryChart;
+class QMenu;
+class QTabWidget;
+class QWidget;
+
+/// The charts the window offers for export.
+struct ExportableCharts {
+    MemoryChart* memory = nullptr;
+    FlopChart* flops = nullptr;
+    DynamicRangeChart* ranges = nullptr;
+    ChartView* throughput = nullptr;
+    ChartView* loss = nullptr;
+};
+
+class ExportController : public QObject {
+    Q_OBJECT
+public:
+    ExportController(QWidget* window, QTabWidget* pages, ExportableCharts charts, QObject* parent = nullptr);
+
+    /// Adds the export actions to `menu`.
+    void addActions(QMenu* menu);
+
+private:
+    void exportChart(const ChartView& chart, const QString& suggestedName);
+    void exportCurrentPage();
+    void exportChartNumbers(int chart);
+    QString imageFileFilter() const;
+
+    QWidget* m_window;
+    QTabWidget* m_pages;
+    ExportableCharts m_charts;
+};
