@@ -1,0 +1,147 @@
+// engine/report: the conventions of every document (whole numbers as integers, null for what does not
+// apply, CSV quoting and shortest exact numbers), and the benchmark documents built from made-up results:
+// a sweep keeps the method it was measured with, a failed case keeps its message, the CSVs have their
+// header and one row per case or step.
+#include "engine/report/csv_values.h"
+#include "engine/report/json_values.h"
+#include "engine/report/matmul_report.h"
+#include "engine/report/training_report.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace napkin;
+
+namespace {
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        out.push_back(line);
+    return out;
+}
+
+MatmulSweep madeUpSweep() {
+    MatmulSweep sweep;
+    sweep.device.backend = "cpu";
+    sweep.device.name = "test CPU";
+    sweep.device.promisedFlopsPerSecond["fp32"] = 1e11;
+    sweep.options.repeats = 7;
+    sweep.options.seed = 5;
+    MatmulResult ok;
+    ok.shape = {64, 64, 64, BenchDtype::fp32};
+    ok.ok = true;
+    ok.flops = 2.0 * 64 * 64 * 64;
+    ok.timing.medianSeconds = 0.25;
+    ok.timing.samples = 7;
+    ok.flopsPerSecond = ok.flops / 0.25;
+    ok.promisedFlopsPerSecond = 1e11;
+    ok.mfu = ok.flopsPerSecond / 1e11;
+    ok.verifiedEntries = 64;
+    MatmulResult failed;
+    failed.shape = {32, 32, 32, BenchDtype::fp64};
+    failed.flops = 65536;
+    failed.error = "fp64: no, \"really\"";
+    sweep.results = {ok, failed};
+    return sweep;
+}
+
+} // namespace
+
+class TestReport : public QObject {
+    Q_OBJECT
+private slots:
+    void jsonNumbers_data();
+    void jsonNumbers();
+    void csvNumbersAndFields_data();
+    void csvNumbersAndFields();
+    void sweepJsonKeepsItsMethod();
+    void sweepCsvHasARowPerCase();
+    void trainingCsvHasItsSections();
+};
+
+void TestReport::jsonNumbers_data() {
+    QTest::addColumn<double>("value");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("GPT-2 small's parameters, an integer") << 124439808.0 << "124439808";
+    QTest::newRow("a fraction stays a double") << 0.5 << "0.5";
+    QTest::newRow("2^53 - 1 is still exact") << 9007199254740991.0 << "9007199254740991";
+    QTest::newRow("6.3e24 FLOPs, beyond 2^53") << 6.3e24 << "6.3e+24";
+    QTest::newRow("negative whole") << -3.0 << "-3";
+}
+
+void TestReport::jsonNumbers() {
+    QFETCH(double, value);
+    QFETCH(QString, text);
+    QCOMPARE(QString::fromStdString(jsonNumber(value).dump()), text);
+}
+
+void TestReport::csvNumbersAndFields_data() {
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("shortest exact 0.1") << QString::fromStdString(csvNumber(0.1)) << "0.1";
+    QTest::newRow("whole number") << QString::fromStdString(csvNumber(65536)) << "65536";
+    QTest::newRow("large") << QString::fromStdString(csvNumber(6.3e24)) << "6.3e+24";
+    QTest::newRow("unset is empty") << QString::fromStdString(csvOptional(std::nullopt)) << "";
+    QTest::newRow("plain text") << QString::fromStdString(csvField("ok")) << "ok";
+    QTest::newRow("a comma is quoted") << QString::fromStdString(csvField("a,b")) << "\"a,b\"";
+    QTest::newRow("quotes doubled") << QString::fromStdString(csvField("say \"hi\"")) << "\"say \"\"hi\"\"\"";
+}
+
+void TestReport::csvNumbersAndFields() {
+    QFETCH(QString, field);
+    QFETCH(QString, expected);
+    QCOMPARE(field, expected);
+}
+
+void TestReport::sweepJsonKeepsItsMethod() {
+    const nlohmann::json doc = matmulSweepJson(madeUpSweep());
+    QCOMPARE(doc["benchmark"].get<std::string>(), std::string("matmul"));
+    QCOMPARE(doc["method"]["repeats"].get<int>(), 7);
+    QVERIFY(doc["method"]["data"].get<std::string>().find("seeded with 5") != std::string::npos);
+    QCOMPARE(doc["method"]["timer"].get<std::string>(), std::string("std::chrono::steady_clock"));
+    QCOMPARE(doc["device"]["promised_flops_per_second"]["fp32"].get<double>(), 1e11);
+    const auto& ok = doc["results"][0];
+    QCOMPARE(ok["flops"].dump(), std::string("524288")); // an integer, not 524288.0
+    QVERIFY(ok["error"].is_null());
+    QCOMPARE(ok["verified_entries"].get<int>(), 64);
+    const auto& failed = doc["results"][1];
+    QVERIFY(!failed["ok"].get<bool>());
+    QCOMPARE(failed["error"].get<std::string>(), std::string("fp64: no, \"really\""));
+    QVERIFY(!failed.contains("seconds_median")); // measured fields only for a measured case
+    QVERIFY(jsonText(doc).back() == '\n');
+}
+
+void TestReport::sweepCsvHasARowPerCase() {
+    const std::vector<std::string> rows = lines(matmulSweepCsv(madeUpSweep()));
+    QCOMPARE(rows.size(), std::size_t{3});
+    QVERIFY(rows[0].rfind("dtype,m,n,k,ok,flops,seconds_median", 0) == 0);
+    QVERIFY(rows[1].rfind("fp32,64,64,64,true,524288,0.25,", 0) == 0);
+    // The failed case: its measured fields empty, its message quoted because it holds a comma.
+    QVERIFY(rows[2].rfind("fp64,32,32,32,false,65536,,", 0) == 0);
+    QVERIFY(rows[2].find("\"fp64: no, \"\"really\"\"\"") != std::string::npos);
+}
+
+void TestReport::trainingCsvHasItsSections() {
+    TrainingRun run;
+    run.request.config.dim = 4;
+    run.request.config.layers = 2;
+    run.request.config.batch = 2;
+    run.request.steps = 3;
+    run.firstStep = 6; // resumed after five steps
+    run.losses = {0.5, 0.25, 0.125};
+    run.memory.total = {496, 496};
+    const std::vector<std::string> rows = lines(trainingRunCsv(run));
+    QVERIFY(rows[0].rfind("section,dim,layers,batch,steps,optimizer", 0) == 0);
+    QVERIFY(rows[1].rfind("run,4,2,2,3,adagrad,", 0) == 0);
+    QVERIFY(std::find(rows.begin(), rows.end(), "memory,total,496,496") != rows.end());
+    QCOMPARE(rows.back(), std::string("loss,8,0.125")); // steps numbered from where the run began
+}
+
+QTEST_APPLESS_MAIN(TestReport)
+#include "tst_report.moc"
