@@ -1,5 +1,6 @@
 #include "app/benchmarks/matmul_sweep_panel.h"
 
+#include "app/benchmarks/export_buttons.h"
 #include "app/benchmarks/result_table.h"
 #include "app/export/save_file.h"
 #include "engine/benchmarks/matmul_sweep.h"
@@ -9,12 +10,10 @@
 #include "widgets/charts/throughput_chart.h"
 
 #include <QCheckBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -73,14 +72,12 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
     form->addRow(m_sizesError);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
-    const QStringList names = {tr("PNG…"), tr("CSV…"), tr("JSON…")};
-    for (int kind = 0; kind < 3; ++kind) {
-        auto* b = new QPushButton(names[kind], this);
-        b->setToolTip(kind == 0 ? tr("Export the throughput chart as PNG")
-                                : tr("Export the sweep: the same document as napkin-cli bench matmul --json"));
-        connect(b, &QPushButton::clicked, this, [this, kind] { exportWithDialog(kind); });
-        buttons->addWidget(b);
-    }
+    addExportButtons(buttons, this,
+                     {[this](const QString& path) { return exportChartPng(path); },
+                      [this](const QString& path) { return exportCsv(path); },
+                      [this](const QString& path) { return exportJson(path); }, QStringLiteral("throughput"),
+                      QStringLiteral("matmul"), tr("Export the throughput chart as PNG"),
+                      tr("Export the sweep: the same document as napkin-cli bench matmul --json")});
     form->addRow(buttons);
     auto* controls = new QWidget(this);
     controls->setLayout(form);
@@ -200,17 +197,6 @@ QString MatmulSweepPanel::exportJson(const QString& path) const {
     if (!m_sweep)
         return tr("no sweep to export yet: run one first");
     return saveFile(path, QByteArray::fromStdString(jsonText(matmulSweepJson(*m_sweep))));
-}
-
-void MatmulSweepPanel::exportWithDialog(int kind) {
-    const QStringList defaults = {tr("throughput.png"), tr("matmul.csv"), tr("matmul.json")};
-    const QStringList filters = {tr("PNG images (*.png)"), tr("CSV files (*.csv)"), tr("JSON files (*.json)")};
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), defaults[kind], filters[kind]);
-    if (path.isEmpty())
-        return;
-    const QString error = kind == 0 ? exportChartPng(path) : kind == 1 ? exportCsv(path) : exportJson(path);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export"), error);
 }
 
 // --- scenario: the panel's controls to its part of napkin::BenchmarksScenario and back ---

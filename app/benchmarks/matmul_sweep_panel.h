@@ -48,7 +48,6 @@ signals:
     void runClicked();
 
 private:
-    void exportWithDialog(int kind);
     void updateFp16Warning();
 
     std::map<napkin::BenchDtype, QCheckBox*> m_dtypes;

@@ -1,5 +1,6 @@
 #include "app/benchmarks/training_run_panel.h"
 
+#include "app/benchmarks/export_buttons.h"
 #include "app/benchmarks/result_table.h"
 #include "app/export/save_file.h"
 #include "engine/numerics/quantity_format.h"
@@ -10,11 +11,9 @@
 #include "widgets/controls/spin_box_range.h"
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -62,14 +61,12 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     form->addRow(tr("Optimizer"), m_optimizer);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_train);
-    const QStringList names = {tr("PNG…"), tr("CSV…"), tr("JSON…")};
-    for (int kind = 0; kind < 3; ++kind) {
-        auto* b = new QPushButton(names[kind], this);
-        b->setToolTip(kind == 0 ? tr("Export the loss chart as PNG")
-                                : tr("Export the run: the same document as napkin-cli bench train --json"));
-        connect(b, &QPushButton::clicked, this, [this, kind] { exportWithDialog(kind); });
-        buttons->addWidget(b);
-    }
+    addExportButtons(buttons, this,
+                     {[this](const QString& path) { return exportChartPng(path); },
+                      [this](const QString& path) { return exportCsv(path); },
+                      [this](const QString& path) { return exportJson(path); }, QStringLiteral("loss"),
+                      QStringLiteral("train"), tr("Export the loss chart as PNG"),
+                      tr("Export the run: the same document as napkin-cli bench train --json")});
     form->addRow(buttons);
     auto* controls = new QWidget(this);
     controls->setLayout(form);
@@ -168,17 +165,6 @@ QString TrainingRunPanel::exportJson(const QString& path) const {
     if (!m_run)
         return tr("no training run to export yet: train first");
     return saveFile(path, QByteArray::fromStdString(jsonText(trainingRunJson(*m_run))));
-}
-
-void TrainingRunPanel::exportWithDialog(int kind) {
-    const QStringList defaults = {tr("loss.png"), tr("train.csv"), tr("train.json")};
-    const QStringList filters = {tr("PNG images (*.png)"), tr("CSV files (*.csv)"), tr("JSON files (*.json)")};
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), defaults[kind], filters[kind]);
-    if (path.isEmpty())
-        return;
-    const QString error = kind == 0 ? exportChartPng(path) : kind == 1 ? exportCsv(path) : exportJson(path);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export"), error);
 }
 
 // --- scenario: the panel's controls to its part of napkin::BenchmarksScenario and back ---

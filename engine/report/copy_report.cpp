@@ -16,12 +16,8 @@ nlohmann::json resultJson(const CopyResult& r) {
                         {"promised_bytes_per_second", jsonOptional(r.promisedBytesPerSecond)}};
     if (!r.ok)
         return j;
-    j.update({{"seconds_median", r.timing.medianSeconds},
-              {"seconds_p20", r.timing.p20Seconds},
-              {"seconds_p80", r.timing.p80Seconds},
-              {"seconds_min", r.timing.minSeconds},
-              {"samples", r.timing.samples},
-              {"warmup_runs", r.warmupRuns},
+    j.update(timingJson(r.timing));
+    j.update({{"warmup_runs", r.warmupRuns},
               {"bytes_per_second", r.bytesPerSecond},
               {"fraction_of_promise", r.promisedBytesPerSecond && *r.promisedBytesPerSecond > 0
                                           ? nlohmann::json(r.bytesPerSecond / *r.promisedBytesPerSecond)

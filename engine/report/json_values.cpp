@@ -15,6 +15,14 @@ nlohmann::json jsonOptional(const std::optional<double>& value) {
     return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
+nlohmann::json timingJson(const TimingSummary& t) {
+    return {{"seconds_median", t.medianSeconds},
+            {"seconds_p20", t.p20Seconds},
+            {"seconds_p80", t.p80Seconds},
+            {"seconds_min", t.minSeconds},
+            {"samples", t.samples}};
+}
+
 std::string jsonText(const nlohmann::json& document) {
     return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
 }

@@ -18,12 +18,8 @@ nlohmann::json resultJson(const MatmulResult& r) {
                         {"promised_flops_per_second", jsonOptional(r.promisedFlopsPerSecond)}};
     if (!r.ok)
         return j;
-    j.update({{"seconds_median", r.timing.medianSeconds},
-              {"seconds_p20", r.timing.p20Seconds},
-              {"seconds_p80", r.timing.p80Seconds},
-              {"seconds_min", r.timing.minSeconds},
-              {"samples", r.timing.samples},
-              {"calls_per_sample", r.callsPerSample},
+    j.update(timingJson(r.timing));
+    j.update({{"calls_per_sample", r.callsPerSample},
               {"warmup_runs", r.warmupRuns},
               {"flops_per_second", r.flopsPerSecond},
               {"mfu", jsonOptional(r.mfu)},

@@ -10,6 +10,7 @@
 #include "app/document/recent_files.h"
 #include "app/tensor/tensor_page.h"
 #include "app/training/training_page.h"
+#include "tests/support/scenario_samples.h"
 #include "widgets/controls/number_field.h"
 #include "widgets/charts/series_chart.h"
 
@@ -48,68 +49,21 @@ std::string tokenFile() {
 }
 
 // Every control away from a fresh window's value, and only values this machine can show (the CPU
-// backend; the four tick boxes; a step inside the chain; a token file that exists).
+// backend; the four tick boxes; a step inside the chain; a token file that exists; sizes the lesson
+// panels recompute quickly).
 Scenario everyControlChanged() {
-    Scenario s;
-    s.page = ScenarioPage::tensor;
-    AccountingInput& in = s.accounting.input;
-    in.model.kind = ModelKind::transformer;
-    in.model.parameters = 7e10;
-    in.model.dim = 1024;
-    in.model.layers = 48;
-    in.model.out = 17;
-    in.model.dModel = 1600;
-    in.model.heads = 25;
-    in.model.vocab = 50000;
-    in.model.seq = 2048;
-    in.model.ffnMult = 2.5;
-    in.batch = 8;
-    in.trainingTokens.reset();
-    s.accounting.tokensShown = 1.5e13;
-    in.precision = PrecisionRecipe::mixedBf16;
-    in.fp32Gradients = true;
-    in.optimizer = OptimizerKind::rmsprop;
-    in.gpu = "A100-SXM";
-    in.gpus = 1024;
-    in.mfu = 0.37;
-    in.zeroStage = 3;
-    in.recompute = Recompute::selective;
-    in.attention = AttentionMask::full;
-    s.accounting.binaryUnits = true;
-    s.accounting.preset = "gpt2-small";
-    s.formats.value = 3.140625; // what the pinned bf16 pattern holds
-    s.formats.saturate = true;
-    s.formats.tensorShape = "12288*4, 12288";
-    s.formats.pinnedFormat = FloatFormat::bf16;
-    s.formats.pinnedBits = 0x4049;
-    s.tensor.shape = "2,4,6";
-    s.tensor.dtype = "bf16";
-    s.tensor.expression = "x.view(2, 4, 2, 3).transpose(1, 2)";
-    s.tensor.step = 1;
-    s.benchmarks.dtypes = {BenchDtype::bf16, BenchDtype::fp16};
-    s.benchmarks.sizes = "64, 96";
-    s.benchmarks.dim = 512;
-    s.benchmarks.layers = 8;
-    s.benchmarks.batch = 32;
-    s.benchmarks.steps = 75;
-    s.benchmarks.optimizer = OptimizerKind::adam;
+    Scenario s = everyFieldChanged();
+    s.accounting.input.batch = 8;
+    s.benchmarks.device = "cpu";
     TrainingScenario& t = s.training;
     t.lesson = TrainingLesson::data;
     t.init = {16, 3, 42}; // small, so that the recompute it starts is quick
-    t.determinism.datasetSeed = 7;
     t.determinism.steps = 10;
-    t.determinism.initSeed[0] = 3;
-    t.determinism.initSeed[1] = 4;
-    t.determinism.dataSeed[0] = 5;
-    t.determinism.dataSeed[1] = 6;
     t.data.path = tokenFile();
-    t.data.tokenType = "int32";
     t.data.demoMegabytes = 2;
     t.data.batch = 2;
     t.data.context = 4;
     t.data.batches = 3;
-    t.data.seed = 99;
-    t.mixedPrecision.steps = 10;
     return s;
 }
 
