@@ -1,9 +1,9 @@
 #include "cli/account_command.h"
 
-#include "engine/accounting/accounting.h"
 #include "cli/accounting_text.h"
 #include "cli/enum_option.h"
 #include "cli/number_option.h"
+#include "engine/accounting/accounting.h"
 #include "engine/report/accounting_report.h"
 #include "engine/report/json_values.h"
 
@@ -26,7 +26,6 @@ struct AccountOptions {
     bool json = false;
 };
 
-
 double required(const std::string& option, const std::string& text, const std::string& model) {
     if (text.empty())
         throw UsageError(option + ": required for --model " + model);
@@ -34,7 +33,9 @@ double required(const std::string& option, const std::string& text, const std::s
 }
 
 // Engine field names → the option a user typed.
-std::string optionFor(const std::string& field) { return "--" + field; }
+std::string optionFor(const std::string& field) {
+    return "--" + field;
+}
 
 AccountingInput toInput(const AccountOptions& o) {
     AccountingInput in;
@@ -132,7 +133,8 @@ Command addAccountCommand(CLI::App& parent) {
     sub->add_option("--tokens", o.tokens, "training tokens (15T); enables training FLOPs and time");
     sub->add_option("--precision", o.precision, "precision recipe (default fp32)")
         ->check(CLI::IsMember(recipes));
-    sub->add_flag("--fp32-grads", o.fp32Gradients, "keep gradients in fp32 under a 16-bit recipe (18 B/param AdamW)");
+    sub->add_flag("--fp32-grads", o.fp32Gradients,
+                  "keep gradients in fp32 under a 16-bit recipe (18 B/param AdamW)");
     sub->add_option("--optimizer", o.optimizer, joinNames(optimizers) + " (default adamw)")
         ->check(CLI::IsMember(optimizers));
     sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM)");

@@ -25,8 +25,8 @@ std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, cons
     memory("total          ", r.memory.total);
     s << "  fits: " << (r.fits ? "yes" : "NO") << "\n";
     line("FLOPs per step", formatNumber(r.flopsPerStep.total), r.flopsPerStep.totalFormula);
-    s << "    forward: " << r.flopsPerStep.forwardFormula << "\n    backward: " << r.flopsPerStep.backwardFormula
-      << "\n";
+    s << "    forward: " << r.flopsPerStep.forwardFormula
+      << "\n    backward: " << r.flopsPerStep.backwardFormula << "\n";
     if (r.trainingFlops) {
         line("training FLOPs", formatNumber(r.trainingFlops->value), r.trainingFlops->formula);
         line("training time", formatDuration(r.trainingSeconds->value), r.trainingSeconds->formula);

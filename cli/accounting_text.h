@@ -6,6 +6,7 @@
 
 namespace napkin::cli {
 
-std::string accountingToText(const AccountingInput& input, const GpuSpec& gpu, const AccountingResult& result);
+std::string accountingToText(const AccountingInput& input, const GpuSpec& gpu,
+                             const AccountingResult& result);
 
 } // namespace napkin::cli

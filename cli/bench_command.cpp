@@ -1,12 +1,12 @@
 #include "cli/bench_command.h"
 
-#include "engine/benchmarks/accounting_benchmark.h"
-#include "engine/report/accounting_report.h"
-#include "engine/report/json_values.h"
 #include "cli/bench_copy_command.h"
 #include "cli/bench_matmul_command.h"
 #include "cli/bench_train_command.h"
+#include "engine/benchmarks/accounting_benchmark.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/report/accounting_report.h"
+#include "engine/report/json_values.h"
 
 #include <CLI/CLI.hpp>
 

@@ -1,8 +1,8 @@
 #include "cli/bench_matmul_command.h"
 
-#include "engine/benchmarks/matmul_sweep.h"
 #include "cli/device_option.h"
 #include "cli/number_option.h"
+#include "engine/benchmarks/matmul_sweep.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/json_values.h"
 #include "engine/report/matmul_report.h"
@@ -59,13 +59,15 @@ int runMatmul(const MatmulOptions& o, bool sizesGiven, std::ostream& out) {
     }
     out << sweep.device.name << " (" << sweep.device.cores << " cores, " << sweep.device.simd << ")\n";
     for (const MatmulResult& r : sweep.results) {
-        out << r.shape.m << "x" << r.shape.n << "x" << r.shape.k << " " << benchDtypeName(r.shape.dtype) << ": ";
+        out << r.shape.m << "x" << r.shape.n << "x" << r.shape.k << " " << benchDtypeName(r.shape.dtype)
+            << ": ";
         if (!r.ok) {
             out << "failed: " << r.error << '\n';
             continue;
         }
-        out << "median " << formatDuration(r.timing.medianSeconds) << " (p20 " << formatDuration(r.timing.p20Seconds)
-            << ", p80 " << formatDuration(r.timing.p80Seconds) << "), " << r.flopsPerSecond / 1e9 << " GFLOP/s";
+        out << "median " << formatDuration(r.timing.medianSeconds) << " (p20 "
+            << formatDuration(r.timing.p20Seconds) << ", p80 " << formatDuration(r.timing.p80Seconds) << "), "
+            << r.flopsPerSecond / 1e9 << " GFLOP/s";
         if (r.mfu)
             out << ", MFU " << *r.mfu;
         out << ", max rel error " << r.maxRelError << '\n';
@@ -80,14 +82,19 @@ Command addBenchMatmulCommand(CLI::App& bench) {
     CLI::App* cmd = bench.add_subcommand("matmul", "Time C = A·B on a device, verified against a reference");
     cmd->add_option("--device", o->device, "cpu or cuda (default cpu)");
     cmd->add_option("--dtype", o->dtype, "fp32, fp64, bf16, fp16, tf32, fp8-e4m3 (default fp32)");
-    CLI::Option* sizes = cmd->add_option("--sizes", o->sizes, "square sizes, comma-separated (default 512,1024)");
+    CLI::Option* sizes =
+        cmd->add_option("--sizes", o->sizes, "square sizes, comma-separated (default 512,1024)");
     cmd->add_option("--shape", o->shape, "one MxNxK case (with --sizes: in addition to them)");
-    cmd->add_option("--repeats", o->repeats, "timed samples per case (default 11)")->check(CLI::Range(1, 10000));
-    cmd->add_option("--max-warmup", o->maxWarmup, "warm-up runs at most (default 20)")->check(CLI::Range(1, 10000));
-    cmd->add_option("--threads", o->threads, "cpu threads (default: one per physical core)")->check(CLI::Range(1, 1024));
+    cmd->add_option("--repeats", o->repeats, "timed samples per case (default 11)")
+        ->check(CLI::Range(1, 10000));
+    cmd->add_option("--max-warmup", o->maxWarmup, "warm-up runs at most (default 20)")
+        ->check(CLI::Range(1, 10000));
+    cmd->add_option("--threads", o->threads, "cpu threads (default: one per physical core)")
+        ->check(CLI::Range(1, 1024));
     cmd->add_option("--seed", o->seed, "seed of the random inputs (default 42)");
     cmd->add_flag("--json", o->json, "print one JSON document");
-    return {cmd, [o, sizes](std::ostream& out, std::ostream&) { return runMatmul(*o, sizes->count() > 0, out); }};
+    return {cmd,
+            [o, sizes](std::ostream& out, std::ostream&) { return runMatmul(*o, sizes->count() > 0, out); }};
 }
 
 } // namespace napkin::cli

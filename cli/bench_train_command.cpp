@@ -2,8 +2,8 @@
 
 #include "cli/device_option.h"
 #include "cli/enum_option.h"
-#include "engine/benchmarks/training_run.h"
 #include "cli/number_option.h"
+#include "engine/benchmarks/training_run.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/json_values.h"
 #include "engine/report/training_report.h"
@@ -19,7 +19,8 @@ namespace {
 
 struct TrainOptions {
     bool json = false;
-    std::string device = "cpu", dim, layers, batch, steps = "10", optimizer = "adagrad", precision = "fp32", lr;
+    std::string device = "cpu", dim, layers, batch, steps = "10", optimizer = "adagrad", precision = "fp32",
+                lr;
     std::uint64_t seedInit = 0, seedData = 1;
     int threads = 0;
     std::string save, resume;
@@ -30,7 +31,8 @@ long wholeOption(const std::string& option, const std::string& text, double max)
         throw UsageError(option + " is required");
     const double v = parseNumberOption(option, text);
     if (!(v >= 1) || v != std::floor(v) || v > max)
-        throw UsageError(option + ": '" + text + "' is not a whole number between 1 and " + formatNumber(max));
+        throw UsageError(option + ": '" + text + "' is not a whole number between 1 and " +
+                         formatNumber(max));
     return static_cast<long>(v);
 }
 
@@ -41,11 +43,13 @@ CruncherConfig configFrom(const TrainOptions& o) {
     c.batch = wholeOption("--batch", o.batch, 1e7);
     const auto optimizer = optimizerFromName(o.optimizer);
     if (!optimizer)
-        throw UsageError("--optimizer: unknown '" + o.optimizer + "' (" + joinNames(enumNames(allOptimizers(), optimizerName), ", ") + ")");
+        throw UsageError("--optimizer: unknown '" + o.optimizer + "' (" +
+                         joinNames(enumNames(allOptimizers(), optimizerName), ", ") + ")");
     c.optimizer = *optimizer;
     if (o.precision != "fp32")
         throw UsageError("--precision " + o.precision + ": the cpu Cruncher trainer runs fp32 only");
-    c.hyper.learningRate = o.lr.empty() ? defaultLearningRate(c.optimizer, c.dim) : parseNumberOption("--lr", o.lr);
+    c.hyper.learningRate =
+        o.lr.empty() ? defaultLearningRate(c.optimizer, c.dim) : parseNumberOption("--lr", o.lr);
     if (!(c.hyper.learningRate > 0))
         throw UsageError("--lr must be > 0");
     c.seedInit = o.seedInit;
@@ -75,9 +79,9 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
     const CruncherConfig& config = request.config;
     out << "Cruncher D=" << config.dim << " L=" << config.layers << " B=" << config.batch << " "
         << optimizerName(config.optimizer) << ": loss " << run.losses.front() << " -> " << run.losses.back()
-        << ", step " << formatDuration(run.stepTiming.medianSeconds) << " (median), " << run.flopsPerSecond / 1e9
-        << " GFLOP/s; memory measured " << run.memory.total.measured << " B, predicted " << run.memory.total.predicted
-        << " B\n";
+        << ", step " << formatDuration(run.stepTiming.medianSeconds) << " (median), "
+        << run.flopsPerSecond / 1e9 << " GFLOP/s; memory measured " << run.memory.total.measured
+        << " B, predicted " << run.memory.total.predicted << " B\n";
     return 0;
 }
 
@@ -85,18 +89,21 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
 
 Command addBenchTrainCommand(CLI::App& bench) {
     auto o = std::make_shared<TrainOptions>();
-    CLI::App* cmd = bench.add_subcommand("train", "Train the lecture's Cruncher and compare its memory with the formula");
+    CLI::App* cmd =
+        bench.add_subcommand("train", "Train the lecture's Cruncher and compare its memory with the formula");
     cmd->add_option("--device", o->device, "cpu or cuda (default cpu)");
     cmd->add_option("--dim", o->dim, "width D (required)");
     cmd->add_option("--layers", o->layers, "D×D layers L (required)");
     cmd->add_option("--batch", o->batch, "batch B (required)");
     cmd->add_option("--steps", o->steps, "training steps (default 10)");
-    cmd->add_option("--optimizer", o->optimizer, "sgd, momentum, adagrad, rmsprop, adam, adamw (default adagrad)");
+    cmd->add_option("--optimizer", o->optimizer,
+                    "sgd, momentum, adagrad, rmsprop, adam, adamw (default adagrad)");
     cmd->add_option("--precision", o->precision, "fp32 (the only one the cpu trainer runs)");
     cmd->add_option("--lr", o->lr, "learning rate (default: one per optimizer that makes the loss fall)");
     cmd->add_option("--seed-init", o->seedInit, "seed of the weights (default 0)");
     cmd->add_option("--seed-data", o->seedData, "seed of the target function and batches (default 1)");
-    cmd->add_option("--threads", o->threads, "cpu threads (default: one per physical core)")->check(CLI::Range(1, 1024));
+    cmd->add_option("--threads", o->threads, "cpu threads (default: one per physical core)")
+        ->check(CLI::Range(1, 1024));
     cmd->add_option("--save", o->save, "write a checkpoint here after the last step");
     cmd->add_option("--resume", o->resume, "start from this checkpoint");
     cmd->add_flag("--json", o->json, "print one JSON document");

@@ -3,9 +3,9 @@
 #include "cli/account_command.h"
 #include "cli/bench_command.h"
 #include "cli/dtype_command.h"
+#include "cli/lesson_command.h"
 #include "cli/number_option.h"
 #include "cli/tensor_command.h"
-#include "cli/lesson_command.h"
 
 #include <CLI/CLI.hpp>
 

@@ -12,8 +12,9 @@ constexpr int kExitUsage = 2;
 constexpr int kExitFailure = 1;
 
 /// Runs napkin-cli with `args` (without the program name). Text that is not valid UTF-8 (a typed
-/// expression, say) is echoed in JSON with U+FFFD replacement characters rather than failing. With --json, `out` receives exactly one
-/// JSON document; on bad arguments `err` receives one line naming the argument and `out` nothing.
+/// expression, say) is echoed in JSON with U+FFFD replacement characters rather than failing. With --json,
+/// `out` receives exactly one JSON document; on bad arguments `err` receives one line naming the argument and
+/// `out` nothing.
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 } // namespace napkin::cli

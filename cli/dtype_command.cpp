@@ -1,11 +1,11 @@
 #include "cli/dtype_command.h"
 
 #include "cli/number_option.h"
-#include "engine/report/dtype_report.h"
-#include "engine/report/json_values.h"
 #include "engine/numerics/float_rounding.h"
 #include "engine/numerics/number_parse.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/report/dtype_report.h"
+#include "engine/report/json_values.h"
 
 #include <CLI/CLI.hpp>
 

@@ -94,7 +94,8 @@ int runData(const DataOptions& o, std::ostream& out) {
             {"batches_drawn", batches},
             {"batch", {{"batch", B}, {"context", L}, {"offsets", batch.offsets}, {"tokens", rows}}},
             {"sizing", datasetSizingJson(here)},
-            {"lecture_example", datasetSizingJson(sizeDataset(kLectureDatasetBytes, TokenType::int32, B, L, page))}};
+            {"lecture_example",
+             datasetSizingJson(sizeDataset(kLectureDatasetBytes, TokenType::int32, B, L, page))}};
         out << jsonText(doc);
         return 0;
     }

@@ -7,8 +7,8 @@ namespace napkin::cli {
 double parseNumberOption(const std::string& option, const std::string& text) {
     const ParsedNumber parsed = parseNumber(text);
     if (!parsed.ok())
-        throw UsageError(option + ": cannot read '" + text + "' as a number: " + parsed.error + " (at character " +
-                         std::to_string(parsed.errorAt + 1) + ")");
+        throw UsageError(option + ": cannot read '" + text + "' as a number: " + parsed.error +
+                         " (at character " + std::to_string(parsed.errorAt + 1) + ")");
     return parsed.value;
 }
 

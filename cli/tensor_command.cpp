@@ -57,8 +57,8 @@ int execute(const TensorOptions& o, std::ostream& out) {
         const TensorStep& s = e.steps[i];
         out << '[' << i << "] " << s.expr << "\n    shape " << listText(s.layout.shape) << "  stride "
             << listText(s.layout.stride) << "  offset " << s.layout.offset
-            << (isContiguous(s.layout) ? "  contiguous" : "  non-contiguous") << "  storage #" << s.layout.storageId
-            << " (" << formatBytes(static_cast<double>(s.layout.storageBytes())) << ")";
+            << (isContiguous(s.layout) ? "  contiguous" : "  non-contiguous") << "  storage #"
+            << s.layout.storageId << " (" << formatBytes(static_cast<double>(s.layout.storageBytes())) << ")";
         if (i > 0 && !s.isView)
             out << "  copy: " << formatBytes(static_cast<double>(s.bytesCopied)) << " copied";
         out << '\n';
@@ -72,11 +72,14 @@ int execute(const TensorOptions& o, std::ostream& out) {
 
 Command addTensorCommand(CLI::App& parent) {
     auto options = std::make_shared<TensorOptions>();
-    CLI::App* sub = parent.add_subcommand("tensor", "Shape, stride, storage offset and copies of PyTorch view chains");
+    CLI::App* sub =
+        parent.add_subcommand("tensor", "Shape, stride, storage offset and copies of PyTorch view chains");
     TensorOptions& o = *options;
     sub->add_option("--shape", o.shape, "sizes of x, comma-separated (2,3)")->required();
-    sub->add_option("--dtype", o.dtype, "element type: fp32 (default), fp16, bf16, fp8, fp64, int64, int32, ...");
-    sub->add_option("expression", o.expression, "a chain from x in PyTorch's spelling: \"x.transpose(1,0).view(2,3)\"");
+    sub->add_option("--dtype", o.dtype,
+                    "element type: fp32 (default), fp16, bf16, fp8, fp64, int64, int32, ...");
+    sub->add_option("expression", o.expression,
+                    "a chain from x in PyTorch's spelling: \"x.transpose(1,0).view(2,3)\"");
     sub->add_flag("--json", o.json, "print one JSON document");
     return {sub, [options](std::ostream& out, std::ostream&) { return execute(*options, out); }};
 }

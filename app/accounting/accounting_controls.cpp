@@ -17,7 +17,9 @@ using namespace napkin;
 
 namespace {
 
-template <typename Enum> Enum currentEnum(const QComboBox* box) { return static_cast<Enum>(box->currentData().toInt()); }
+template <typename Enum> Enum currentEnum(const QComboBox* box) {
+    return static_cast<Enum>(box->currentData().toInt());
+}
 
 template <typename Enum> void selectEnum(QComboBox* box, Enum value) {
     box->setCurrentIndex(box->findData(static_cast<int>(value)));
@@ -30,10 +32,14 @@ QString name(std::string_view text) {
 
 QString modelKindLabel(ModelKind kind) {
     switch (kind) {
-    case ModelKind::dense: return AccountingControls::tr("Dense (N parameters)");
-    case ModelKind::cruncher: return AccountingControls::tr("Cruncher (deep linear net)");
-    case ModelKind::linear2: return AccountingControls::tr("Two-layer linear");
-    case ModelKind::transformer: return AccountingControls::tr("Transformer (GPT-2 style)");
+    case ModelKind::dense:
+        return AccountingControls::tr("Dense (N parameters)");
+    case ModelKind::cruncher:
+        return AccountingControls::tr("Cruncher (deep linear net)");
+    case ModelKind::linear2:
+        return AccountingControls::tr("Two-layer linear");
+    case ModelKind::transformer:
+        return AccountingControls::tr("Transformer (GPT-2 style)");
     }
     return name(modelKindName(kind));
 }
@@ -50,7 +56,8 @@ AccountingControls::AccountingControls(QWidget* parent)
     m_kind = new QComboBox(model);
     for (ModelKind kind : allModelKinds())
         m_kind->addItem(modelKindLabel(kind), static_cast<int>(kind));
-    m_kind->setToolTip(tr("Which model to account for: a bare parameter count or one of the lecture's architectures."));
+    m_kind->setToolTip(
+        tr("Which model to account for: a bare parameter count or one of the lecture's architectures."));
     m_params = new LogSliderField(model);
     m_params->setRange(ranges::accounting::parameters.minimum, ranges::accounting::parameters.maximum);
     m_params->setToolTip(tr("Number of parameters N; drag across decades or type 70B."));
@@ -59,7 +66,8 @@ AccountingControls::AccountingControls(QWidget* parent)
     m_out = makeField(ranges::accounting::out, tr("Output width K of the second layer."));
     m_dModel = makeField(ranges::accounting::dModel, tr("Hidden size d (d_model) of the transformer."));
     m_heads = makeField(ranges::accounting::heads, tr("Attention heads a; must divide d."));
-    m_vocab = makeField(ranges::accounting::vocab, tr("Vocabulary size V (the embedding is tied to the output head)."));
+    m_vocab = makeField(ranges::accounting::vocab,
+                        tr("Vocabulary size V (the embedding is tied to the output head)."));
     m_seq = makeField(ranges::accounting::seq, tr("Tokens per sequence S (context length)."));
     m_ffn = makeField(ranges::accounting::ffnMult, tr("MLP width as a multiple of d (4 in GPT-2)."));
     m_modelForm->addRow(tr("&Kind:"), m_kind);
@@ -81,18 +89,22 @@ AccountingControls::AccountingControls(QWidget* parent)
     m_tokensOn = new QCheckBox(tr("Count training &totals"), training);
     m_tokensOn->setToolTip(tr("Tick to compute training FLOPs, time and GPU-days for the tokens below."));
     m_tokens = new LogSliderField(training);
-    m_tokens->setRange(ranges::accounting::trainingTokens.minimum, ranges::accounting::trainingTokens.maximum);
+    m_tokens->setRange(ranges::accounting::trainingTokens.minimum,
+                       ranges::accounting::trainingTokens.maximum);
     m_tokens->setToolTip(tr("Total tokens trained on; 15T is written 15T."));
     m_precision = new QComboBox(training);
     for (PrecisionRecipe recipe : allPrecisionRecipes())
         m_precision->addItem(name(precisionRecipeName(recipe)), static_cast<int>(recipe));
-    m_precision->setToolTip(tr("Which dtype parameters, gradients, master weights, optimizer state and activations are kept in."));
+    m_precision->setToolTip(tr(
+        "Which dtype parameters, gradients, master weights, optimizer state and activations are kept in."));
     m_fp32Gradients = new QCheckBox(tr("fp&32 gradients"), training);
-    m_fp32Gradients->setToolTip(tr("Keep gradients in fp32 under a 16-bit recipe (the 18 B/param AdamW convention)."));
+    m_fp32Gradients->setToolTip(
+        tr("Keep gradients in fp32 under a 16-bit recipe (the 18 B/param AdamW convention)."));
     m_optimizer = new QComboBox(training);
     for (OptimizerKind kind : allOptimizers())
         m_optimizer->addItem(name(optimizerName(kind)), static_cast<int>(kind));
-    m_optimizer->setToolTip(tr("The optimizer decides how many state tensors each parameter carries (Adam: two)."));
+    m_optimizer->setToolTip(
+        tr("The optimizer decides how many state tensors each parameter carries (Adam: two)."));
     trainingForm->addRow(tr("&Batch:"), m_batch);
     trainingForm->addRow(QString(), m_tokensOn);
     trainingForm->addRow(tr("Toke&ns:"), m_tokens);
@@ -113,7 +125,8 @@ AccountingControls::AccountingControls(QWidget* parent)
     setRangeOf(m_mfu, ranges::accounting::mfu);
     m_mfu->setSingleStep(0.05);
     m_mfu->setDecimals(2);
-    m_mfu->setToolTip(tr("Model FLOPs utilisation: the fraction of the dense peak the training actually achieves."));
+    m_mfu->setToolTip(
+        tr("Model FLOPs utilisation: the fraction of the dense peak the training actually achieves."));
     m_zero = new QComboBox(hardware);
     m_zero->addItem(tr("0 — replicate everything"), 0);
     m_zero->addItem(tr("1 — shard optimizer state"), 1);
@@ -123,7 +136,8 @@ AccountingControls::AccountingControls(QWidget* parent)
     m_recompute = new QComboBox(hardware);
     for (Recompute recompute : allRecomputes())
         m_recompute->addItem(name(recomputeName(recompute)), static_cast<int>(recompute));
-    m_recompute->setToolTip(tr("Activation recomputation trades FLOPs for activation memory (transformers only)."));
+    m_recompute->setToolTip(
+        tr("Activation recomputation trades FLOPs for activation memory (transformers only)."));
     m_attention = new QComboBox(hardware);
     for (AttentionMask mask : allAttentionMasks())
         m_attention->addItem(name(attentionMaskName(mask)), static_cast<int>(mask));

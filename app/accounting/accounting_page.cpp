@@ -3,32 +3,36 @@
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/answers_panel.h"
 #include "app/accounting/explain_accounting.h"
-#include "widgets/controls/explain_pane.h"
 #include "app/accounting/presets.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
+#include "widgets/controls/explain_pane.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
 #include <QSettings>
-#include <QSplitter>
 #include <QSignalBlocker>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 using namespace napkin;
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 MemoryChartData memoryData(const AccountingResult& r, const AccountingInput& in) {
     MemoryChartData d;
-    const std::array<const Quantity*, 5> parts{&r.memory.parameters, &r.memory.gradients, &r.memory.masterWeights,
-                                               &r.memory.optimizerState, &r.memory.activations};
+    const std::array<const Quantity*, 5> parts{&r.memory.parameters, &r.memory.gradients,
+                                               &r.memory.masterWeights, &r.memory.optimizerState,
+                                               &r.memory.activations};
     const std::array<QString, 5> names{AccountingPage::tr("parameters"), AccountingPage::tr("gradients"),
-                                       AccountingPage::tr("master weights"), AccountingPage::tr("optimizer state"),
+                                       AccountingPage::tr("master weights"),
+                                       AccountingPage::tr("optimizer state"),
                                        AccountingPage::tr("activations")};
     for (std::size_t i = 0; i < parts.size(); ++i)
         d.segments[i] = {names[i], parts[i]->value, q(parts[i]->formula)};
@@ -67,7 +71,8 @@ AccountingPage::AccountingPage(QWidget* parent)
     m_presets->setToolTip(tr("Load one of the lecture's worked examples into every control."));
     m_units->addItem(tr("GB (10⁹ bytes)"), static_cast<int>(ByteUnits::decimal));
     m_units->addItem(tr("GiB (2³⁰ bytes)"), static_cast<int>(ByteUnits::binary));
-    m_units->setToolTip(tr("Show memory in decimal GB, as datasheets do, or binary GiB, as nvidia-smi does."));
+    m_units->setToolTip(
+        tr("Show memory in decimal GB, as datasheets do, or binary GiB, as nvidia-smi does."));
 
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
@@ -118,9 +123,8 @@ AccountingPage::AccountingPage(QWidget* parent)
 
     connect(m_controls, &AccountingControls::inputChanged, this, &AccountingPage::recompute);
     connect(m_presets, &QComboBox::activated, this, &AccountingPage::onPresetChosen);
-    connect(m_units, &QComboBox::currentIndexChanged, this, [this](int) {
-        setByteUnits(static_cast<ByteUnits>(m_units->currentData().toInt()));
-    });
+    connect(m_units, &QComboBox::currentIndexChanged, this,
+            [this](int) { setByteUnits(static_cast<ByteUnits>(m_units->currentData().toInt())); });
     recompute();
 }
 
@@ -149,7 +153,8 @@ void AccountingPage::recompute() {
     if (!error.ok()) {
         // Keep the last good charts and answers; say what is wrong and where.
         m_error = tr("%1: %2").arg(q(error.field), q(error.message));
-        m_answers->showError(tr("Cannot account for this combination — %1. Showing the last valid result.").arg(m_error));
+        m_answers->showError(
+            tr("Cannot account for this combination — %1. Showing the last valid result.").arg(m_error));
         return;
     }
     m_error.clear();
@@ -194,7 +199,9 @@ void AccountingPage::restoreSettings(const QSettings& s) {
     if (!s.contains(g + QStringLiteral("model")))
         return;
     AccountingInput in = m_controls->input();
-    auto num = [&](const char* key, double fallback) { return s.value(g + QLatin1String(key), fallback).toDouble(); };
+    auto num = [&](const char* key, double fallback) {
+        return s.value(g + QLatin1String(key), fallback).toDouble();
+    };
     auto str = [&](const char* key) { return s.value(g + QLatin1String(key)).toString().toStdString(); };
     in.model.kind = modelKindFromName(str("model")).value_or(in.model.kind);
     in.model.parameters = num("params", in.model.parameters);

@@ -12,9 +12,15 @@ using namespace napkin;
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
-QString number(double v) { return q(formatNumber(v)); }
-QString dtype(StorageType t) { return q(std::string(storageTypeName(t))); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+QString number(double v) {
+    return q(formatNumber(v));
+}
+QString dtype(StorageType t) {
+    return q(std::string(storageTypeName(t)));
+}
 
 // Whole counts are easier to check against a paper with digit grouping: "124,439,808".
 QString grouped(double v) {
@@ -55,9 +61,15 @@ AnswersPanel::AnswersPanel(QWidget* parent)
     auto* grid = new QGridLayout;
     grid->setColumnStretch(2, 1);
     grid->setHorizontalSpacing(12);
-    const QStringList titles{tr("Parameters"),        tr("Bytes per parameter"), tr("Memory per GPU"),
-                             tr("Fits on the GPU"),   tr("FLOPs per step"),      tr("Training FLOPs"),
-                             tr("Training time"),     tr("GPU-days"),            tr("Largest model that fits"),
+    const QStringList titles{tr("Parameters"),
+                             tr("Bytes per parameter"),
+                             tr("Memory per GPU"),
+                             tr("Fits on the GPU"),
+                             tr("FLOPs per step"),
+                             tr("Training FLOPs"),
+                             tr("Training time"),
+                             tr("GPU-days"),
+                             tr("Largest model that fits"),
                              tr("Largest batch that fits")};
     QFont mono(QStringLiteral("monospace"));
     mono.setStyleHint(QFont::TypeWriter);
@@ -107,28 +119,38 @@ void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
         ledgerNames += tr(" + %1 × state %2").arg(b.optimizerStateTensors).arg(dtype(p.optimizerState));
     setRow(QStringLiteral("bytesPerParameter"), q(b.ledger), ledgerNames);
 
-    setRow(QStringLiteral("memoryPerGpu"), q(formatBytes(r.memory.total.value, units)), q(r.memory.total.formula));
+    setRow(QStringLiteral("memoryPerGpu"), q(formatBytes(r.memory.total.value, units)),
+           q(r.memory.total.formula));
     setRow(QStringLiteral("fits"),
-           r.fits ? tr("yes — %1 of %2").arg(q(formatBytes(r.memory.total.value, units)), q(formatBytes(r.capacityBytes.value, units)))
-                  : tr("NO — %1 > %2").arg(q(formatBytes(r.memory.total.value, units)), q(formatBytes(r.capacityBytes.value, units))),
+           r.fits ? tr("yes — %1 of %2")
+                        .arg(q(formatBytes(r.memory.total.value, units)),
+                             q(formatBytes(r.capacityBytes.value, units)))
+                  : tr("NO — %1 > %2")
+                        .arg(q(formatBytes(r.memory.total.value, units)),
+                             q(formatBytes(r.capacityBytes.value, units))),
            q(r.capacityBytes.formula));
-    setRow(QStringLiteral("flopsPerStep"), q(formatFlops(r.flopsPerStep.total)), q(r.flopsPerStep.totalFormula));
+    setRow(QStringLiteral("flopsPerStep"), q(formatFlops(r.flopsPerStep.total)),
+           q(r.flopsPerStep.totalFormula));
 
     const QString noTokens = tr("tick “Count training totals” and give the tokens");
     if (r.trainingFlops && r.trainingSeconds && r.trainingDays && r.gpuDays) {
-        setRow(QStringLiteral("trainingFlops"), q(formatFlops(r.trainingFlops->value)), q(r.trainingFlops->formula));
+        setRow(QStringLiteral("trainingFlops"), q(formatFlops(r.trainingFlops->value)),
+               q(r.trainingFlops->formula));
         setRow(QStringLiteral("trainingTime"), tr("%1 days").arg(number(r.trainingDays->value)),
                q(r.trainingSeconds->formula) + QStringLiteral("\n") + q(r.trainingDays->formula));
         setRow(QStringLiteral("gpuDays"), readable(r.gpuDays->value), q(r.gpuDays->formula));
     } else {
-        for (const QString& key : {QStringLiteral("trainingFlops"), QStringLiteral("trainingTime"), QStringLiteral("gpuDays")})
+        for (const QString& key :
+             {QStringLiteral("trainingFlops"), QStringLiteral("trainingTime"), QStringLiteral("gpuDays")})
             setRow(key, QStringLiteral("—"), noTokens);
     }
-    setRow(QStringLiteral("maxParameters"), tr("%1 params").arg(grouped(r.maxParameters.value)), q(r.maxParameters.formula));
+    setRow(QStringLiteral("maxParameters"), tr("%1 params").arg(grouped(r.maxParameters.value)),
+           q(r.maxParameters.formula));
     if (r.maxBatch)
         setRow(QStringLiteral("maxBatch"), grouped(r.maxBatch->value), q(r.maxBatch->formula));
     else
-        setRow(QStringLiteral("maxBatch"), QStringLiteral("—"), tr("activations are not modelled for this model kind"));
+        setRow(QStringLiteral("maxBatch"), QStringLiteral("—"),
+               tr("activations are not modelled for this model kind"));
 
     QStringList notes;
     for (const std::string& n : r.notes)
@@ -141,9 +163,15 @@ void AnswersPanel::showError(const QString& message) {
     m_error->show();
 }
 
-QString AnswersPanel::valueText(const QString& key) const { return m_rows.value(key).value ? m_rows.value(key).value->text() : QString(); }
+QString AnswersPanel::valueText(const QString& key) const {
+    return m_rows.value(key).value ? m_rows.value(key).value->text() : QString();
+}
 QString AnswersPanel::formulaText(const QString& key) const {
     return m_rows.value(key).formula ? m_rows.value(key).formula->text() : QString();
 }
-QString AnswersPanel::errorText() const { return m_error->isHidden() ? QString() : m_error->text(); }
-QString AnswersPanel::notesText() const { return m_notes->text(); }
+QString AnswersPanel::errorText() const {
+    return m_error->isHidden() ? QString() : m_error->text();
+}
+QString AnswersPanel::notesText() const {
+    return m_notes->text();
+}

@@ -26,8 +26,10 @@ Preset lectureTraining() {
 }
 
 Preset lectureLargestModel() {
-    Preset p{QStringLiteral("largest-8-h100"), QCoreApplication::translate("Presets", "Largest model on 8 H100s with AdamW"),
-             QCoreApplication::translate("Presets", "4 + 4 + 4 + 4 = 16 B/param → 8 × 80e9 B / 16 B = 40e9 params"),
+    Preset p{QStringLiteral("largest-8-h100"),
+             QCoreApplication::translate("Presets", "Largest model on 8 H100s with AdamW"),
+             QCoreApplication::translate("Presets",
+                                         "4 + 4 + 4 + 4 = 16 B/param → 8 × 80e9 B / 16 B = 40e9 params"),
              {}};
     p.input.model.kind = ModelKind::dense;
     p.input.model.parameters = 40e9; // exactly the answer: the bar reaches the capacity line
@@ -41,8 +43,10 @@ Preset lectureLargestModel() {
 }
 
 Preset lectureCruncher() {
-    Preset p{QStringLiteral("cruncher"), QCoreApplication::translate("Presets", "Cruncher D=4, 2 layers, AdaGrad"),
-             QCoreApplication::translate("Presets", "4·(36 + 16 + 36 + 36) = 496 bytes; 6·2·36 = 432 FLOPs per step"),
+    Preset p{QStringLiteral("cruncher"),
+             QCoreApplication::translate("Presets", "Cruncher D=4, 2 layers, AdaGrad"),
+             QCoreApplication::translate("Presets",
+                                         "4·(36 + 16 + 36 + 36) = 496 bytes; 6·2·36 = 432 FLOPs per step"),
              {}};
     p.input.model.kind = ModelKind::cruncher;
     p.input.model.dim = 4;
@@ -56,9 +60,11 @@ Preset lectureCruncher() {
 }
 
 Preset gpt2Small() {
-    Preset p{QStringLiteral("gpt2-small"), QCoreApplication::translate("Presets", "GPT-2 small"),
-             QCoreApplication::translate("Presets", "12·L·d² + 13·L·d + V·d + S·d + 2·d = 124,439,808 parameters"),
-             {}};
+    Preset p{
+        QStringLiteral("gpt2-small"),
+        QCoreApplication::translate("Presets", "GPT-2 small"),
+        QCoreApplication::translate("Presets", "12·L·d² + 13·L·d + V·d + S·d + 2·d = 124,439,808 parameters"),
+        {}};
     p.input.model.kind = ModelKind::transformer;
     p.input.model.dModel = 768;
     p.input.model.layers = 12;
@@ -74,7 +80,8 @@ Preset gpt2Small() {
 }
 
 Preset gpt3() {
-    Preset p{QStringLiteral("gpt3-175b"), QCoreApplication::translate("Presets", "GPT-3 175B"),
+    Preset p{QStringLiteral("gpt3-175b"),
+             QCoreApplication::translate("Presets", "GPT-3 175B"),
              QCoreApplication::translate("Presets", "≈175e9 parameters trained on 300e9 tokens"),
              {}};
     p.input.model.kind = ModelKind::transformer;
@@ -99,14 +106,15 @@ Preset gpt3() {
 } // namespace
 
 const std::vector<Preset>& builtInPresets() {
-    static const std::vector<Preset> presets{lectureTraining(), lectureLargestModel(), lectureCruncher(), gpt2Small(),
-                                             gpt3()};
+    static const std::vector<Preset> presets{lectureTraining(), lectureLargestModel(), lectureCruncher(),
+                                             gpt2Small(), gpt3()};
     return presets;
 }
 
 const Preset* findPreset(const QString& idOrName) {
     for (const Preset& p : builtInPresets())
-        if (p.id.compare(idOrName, Qt::CaseInsensitive) == 0 || p.name.compare(idOrName, Qt::CaseInsensitive) == 0)
+        if (p.id.compare(idOrName, Qt::CaseInsensitive) == 0 ||
+            p.name.compare(idOrName, Qt::CaseInsensitive) == 0)
             return &p;
     return nullptr;
 }

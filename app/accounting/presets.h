@@ -9,8 +9,8 @@
 #include <vector>
 
 struct Preset {
-    QString id;   ///< for the command line: "70b-15t-1024-h100"
-    QString name; ///< shown in the preset box
+    QString id;          ///< for the command line: "70b-15t-1024-h100"
+    QString name;        ///< shown in the preset box
     QString expectation; ///< what the lecture says the answer is
     napkin::AccountingInput input;
 };

@@ -61,7 +61,8 @@ BenchmarksPage::BenchmarksPage(QWidget* parent)
         if (const auto cases = m_sweep->cases())
             startSweep(*cases);
     });
-    connect(m_training, &TrainingRunPanel::trainClicked, this, [this] { startTraining(m_training->request()); });
+    connect(m_training, &TrainingRunPanel::trainClicked, this,
+            [this] { startTraining(m_training->request()); });
     connect(m_cancel, &QPushButton::clicked, this, &BenchmarksPage::cancel);
     connect(m_runner, &TaskRunner::progress, this, &BenchmarksPage::onProgress);
     connect(m_runner, &TaskRunner::failed, this, [this](const QString& message) {
@@ -125,9 +126,10 @@ void BenchmarksPage::startSweep(const std::vector<MatmulCase>& cases) {
         return TaskRunner::Deliver([this, sweep] {
             m_sweep->showSweep(sweep);
             m_explain->setHtml(explainBenchmarks(sweep));
-            const auto failed =
-                std::count_if(sweep.results.begin(), sweep.results.end(), [](const auto& r) { return !r.ok; });
-            setRunning(false, failed ? tr("Done; %n case(s) failed (see the table).", nullptr, static_cast<int>(failed))
+            const auto failed = std::count_if(sweep.results.begin(), sweep.results.end(),
+                                              [](const auto& r) { return !r.ok; });
+            setRunning(false, failed ? tr("Done; %n case(s) failed (see the table).", nullptr,
+                                          static_cast<int>(failed))
                                      : tr("Done."));
             emit sweepFinished(sweep);
         });

@@ -19,10 +19,12 @@ void addExportButtons(QBoxLayout* row, QWidget* panel, const PanelExports& expor
         QString label, name, filter, tip;
         PanelExports::Write write;
     };
-    const Kind kinds[] = {
-        {tr("PNG…"), exports.chartName + QStringLiteral(".png"), tr("PNG images (*.png)"), exports.chartTip, exports.png},
-        {tr("CSV…"), exports.runName + QStringLiteral(".csv"), tr("CSV files (*.csv)"), exports.runTip, exports.csv},
-        {tr("JSON…"), exports.runName + QStringLiteral(".json"), tr("JSON files (*.json)"), exports.runTip, exports.json}};
+    const Kind kinds[] = {{tr("PNG…"), exports.chartName + QStringLiteral(".png"), tr("PNG images (*.png)"),
+                           exports.chartTip, exports.png},
+                          {tr("CSV…"), exports.runName + QStringLiteral(".csv"), tr("CSV files (*.csv)"),
+                           exports.runTip, exports.csv},
+                          {tr("JSON…"), exports.runName + QStringLiteral(".json"), tr("JSON files (*.json)"),
+                           exports.runTip, exports.json}};
     for (const Kind& kind : kinds) {
         auto* button = new QPushButton(kind.label, panel);
         button->setToolTip(kind.tip);

@@ -11,8 +11,8 @@ class QWidget;
 struct PanelExports {
     using Write = std::function<QString(const QString& path)>; ///< an error message, or ""
     Write png, csv, json;
-    QString chartName;   ///< default file name stem of the chart: "throughput" (.png), ...
-    QString runName;     ///< of the run: "matmul" (.csv, .json)
+    QString chartName; ///< default file name stem of the chart: "throughput" (.png), ...
+    QString runName;   ///< of the run: "matmul" (.csv, .json)
     QString chartTip, runTip;
 };
 

@@ -49,15 +49,17 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
     auto* dtypeRow = new QHBoxLayout;
     for (BenchDtype d : kOffered) {
         auto* check = new QCheckBox(q(benchDtypeName(d)), this);
-        check->setChecked(std::find(defaults.dtypes.begin(), defaults.dtypes.end(), d) != defaults.dtypes.end());
+        check->setChecked(std::find(defaults.dtypes.begin(), defaults.dtypes.end(), d) !=
+                          defaults.dtypes.end());
         connect(check, &QCheckBox::toggled, this, &MatmulSweepPanel::updateFp16Warning);
         m_dtypes[d] = check;
         dtypeRow->addWidget(check);
     }
     form->addRow(tr("Types"), dtypeRow);
-    m_fp16Warning->setText(tr("fp16 on the CPU is very slow: Eigen::half has no fast path (0.1–0.4 GFLOP/s, "
-                              "about 600× below fp32), so n = 1024 takes seconds per GEMM and every case runs "
-                              "at least 2 warm-up and 11 timed GEMMs. Keep fp16 sizes at 256 or below."));
+    m_fp16Warning->setText(
+        tr("fp16 on the CPU is very slow: Eigen::half has no fast path (0.1–0.4 GFLOP/s, "
+           "about 600× below fp32), so n = 1024 takes seconds per GEMM and every case runs "
+           "at least 2 warm-up and 11 timed GEMMs. Keep fp16 sizes at 256 or below."));
     m_fp16Warning->setWordWrap(true);
     m_fp16Warning->setStyleSheet(QStringLiteral("color: #b35c00"));
     form->addRow(m_fp16Warning);
@@ -142,8 +144,8 @@ void MatmulSweepPanel::showSweep(const std::optional<MatmulSweep>& sweep) {
     data.promisedBasis = QString::fromStdString(sweep->device.promisedBasis);
     for (const MatmulResult& r : sweep->results) {
         const QString dtype = q(benchDtypeName(r.shape.dtype));
-        auto series =
-            std::find_if(data.series.begin(), data.series.end(), [&](const auto& s) { return s.dtype == dtype; });
+        auto series = std::find_if(data.series.begin(), data.series.end(),
+                                   [&](const auto& s) { return s.dtype == dtype; });
         if (series == data.series.end()) {
             data.series.push_back({dtype, {}, r.promisedFlopsPerSecond});
             series = data.series.end() - 1;
@@ -169,17 +171,20 @@ void MatmulSweepPanel::showSweep(const std::optional<MatmulSweep>& sweep) {
                           .arg(r.callsPerSample)
                           .arg(r.warmupRuns));
         setResultCell(m_results, row, 4, QString::fromStdString(formatFlops(r.flopsPerSecond, true)));
-        setResultCell(m_results, row, 5, r.mfu ? QString::number(*r.mfu * 100, 'f', 1) + QLatin1Char('%') : tr("–"));
+        setResultCell(m_results, row, 5,
+                      r.mfu ? QString::number(*r.mfu * 100, 'f', 1) + QLatin1Char('%') : tr("–"));
         setResultCell(m_results, row, 6, QString::number(r.maxRelError, 'g', 2),
                       tr("max over %1 sampled entries of |c − ref| / Σ|a·b|, ref in long double")
                           .arg(r.verifiedEntries));
         setResultCell(m_results, row, 7, tr("ok"));
     }
     for (auto& s : data.series)
-        std::sort(s.points.begin(), s.points.end(), [](const auto& a, const auto& b) { return a.size < b.size; });
-    m_basis->setText(tr("Dashed: promised peak per type — %1. Small sizes sit far below it: each call is "
-                        "dominated by fixed overhead (thread hand-off, packing, loop set-up), not arithmetic.")
-                         .arg(data.promisedBasis));
+        std::sort(s.points.begin(), s.points.end(),
+                  [](const auto& a, const auto& b) { return a.size < b.size; });
+    m_basis->setText(
+        tr("Dashed: promised peak per type — %1. Small sizes sit far below it: each call is "
+           "dominated by fixed overhead (thread hand-off, packing, loop set-up), not arithmetic.")
+            .arg(data.promisedBasis));
     m_chart->setData(data);
 }
 
@@ -213,7 +218,8 @@ QStringList MatmulSweepPanel::readScenario(const BenchmarksScenario& s) {
     QStringList warnings;
     for (BenchDtype d : s.dtypes)
         if (!m_dtypes.contains(d))
-            warnings << tr("benchmarks.dtypes: %1 has no tick box on this page; ignored").arg(q(benchDtypeName(d)));
+            warnings << tr("benchmarks.dtypes: %1 has no tick box on this page; ignored")
+                            .arg(q(benchDtypeName(d)));
     for (const auto& [dtype, check] : m_dtypes)
         check->setChecked(std::find(s.dtypes.begin(), s.dtypes.end(), dtype) != s.dtypes.end());
     m_sizes->setText(QString::fromStdString(s.sizes));

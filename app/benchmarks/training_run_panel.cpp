@@ -50,8 +50,9 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     m_batch = spinBox(defaults.batch, ranges::benchmarks::batch, "batch", this);
     m_steps = spinBox(defaults.steps, ranges::benchmarks::steps, "steps", this);
     for (OptimizerKind k : allOptimizers())
-        m_optimizer->addItem(QString::fromUtf8(optimizerName(k).data(), static_cast<qsizetype>(optimizerName(k).size())),
-                             static_cast<int>(k));
+        m_optimizer->addItem(
+            QString::fromUtf8(optimizerName(k).data(), static_cast<qsizetype>(optimizerName(k).size())),
+            static_cast<int>(k));
     m_optimizer->setCurrentIndex(m_optimizer->findData(static_cast<int>(defaults.optimizer)));
     auto* form = new QFormLayout;
     form->addRow(tr("Width D"), m_dim);
@@ -112,16 +113,17 @@ void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
     const TrainingRun& t = *run;
     const CruncherConfig& c = t.request.config;
     m_chart->setLosses(t.losses);
-    QString summary = tr("D=%1 L=%2 B=%3, %4 steps: loss %5 → %6\nstep %7 (median), %8 per step (6·B·P − 2·B·D²), %9")
-                          .arg(c.dim)
-                          .arg(c.layers)
-                          .arg(c.batch)
-                          .arg(t.losses.size())
-                          .arg(t.losses.empty() ? 0.0 : t.losses.front(), 0, 'g', 4)
-                          .arg(t.losses.empty() ? 0.0 : t.losses.back(), 0, 'g', 4)
-                          .arg(QString::fromStdString(formatDuration(t.stepTiming.medianSeconds)),
-                               QString::fromStdString(formatFlops(t.flopsPerStep)),
-                               QString::fromStdString(formatFlops(t.flopsPerSecond, true)));
+    QString summary =
+        tr("D=%1 L=%2 B=%3, %4 steps: loss %5 → %6\nstep %7 (median), %8 per step (6·B·P − 2·B·D²), %9")
+            .arg(c.dim)
+            .arg(c.layers)
+            .arg(c.batch)
+            .arg(t.losses.size())
+            .arg(t.losses.empty() ? 0.0 : t.losses.front(), 0, 'g', 4)
+            .arg(t.losses.empty() ? 0.0 : t.losses.back(), 0, 'g', 4)
+            .arg(QString::fromStdString(formatDuration(t.stepTiming.medianSeconds)),
+                 QString::fromStdString(formatFlops(t.flopsPerStep)),
+                 QString::fromStdString(formatFlops(t.flopsPerSecond, true)));
     if (t.mfu)
         summary += tr(", MFU %1%").arg(*t.mfu * 100, 0, 'f', 1);
     m_summary->setText(summary);

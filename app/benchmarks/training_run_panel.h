@@ -44,7 +44,6 @@ signals:
     void trainClicked();
 
 private:
-
     QSpinBox *m_dim, *m_layers, *m_batch, *m_steps;
     QComboBox* m_optimizer;
     QPushButton* m_train;

@@ -28,7 +28,8 @@ void ClassroomController::addViewMenu(QMenuBar* menuBar) {
     m_presentationAction = view->addAction(tr("&Presentation mode"));
     m_presentationAction->setCheckable(true);
     m_presentationAction->setShortcut(Qt::Key_F5);
-    m_presentationAction->setToolTip(tr("Full screen, large type, thick lines, high contrast; starts the lecture tour"));
+    m_presentationAction->setToolTip(
+        tr("Full screen, large type, thick lines, high contrast; starts the lecture tour"));
     connect(m_presentationAction, &QAction::toggled, this, &ClassroomController::setPresentationMode);
     QAction* tour = view->addAction(tr("Start the &lecture tour"));
     tour->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));

@@ -73,8 +73,9 @@ QString answerLargestModel(const Scenario& s) {
     if (!r)
         return unavailable();
     return tr("AdamW in fp32: %1 per parameter → %2 × %3 / %4 B = %5 parameters")
-        .arg(q(r->bytesPerParameter.ledger), n(s.accounting.input.gpus), q(formatBytes(r->capacityBytes.value)),
-             n(r->bytesPerParameter.total), n(r->maxParameters.value));
+        .arg(q(r->bytesPerParameter.ledger), n(s.accounting.input.gpus),
+             q(formatBytes(r->capacityBytes.value)), n(r->bytesPerParameter.total),
+             n(r->maxParameters.value));
 }
 
 QString answerDtypes(const Scenario& s) {
@@ -101,7 +102,8 @@ QString answerViewError(const Scenario& s) {
     if (!e || !e->error)
         return unavailable();
     const TensorLayout& t = e->steps.back().layout;
-    return tr("Step %1 fails: %2 The transpose has strides %3, not contiguous; .contiguous() copies %4 first.")
+    return tr("Step %1 fails: %2 The transpose has strides %3, not contiguous; .contiguous() copies %4 "
+              "first.")
         .arg(e->error->step)
         .arg(q(e->error->message), q(formatShape(t.stride)),
              q(formatBytes(static_cast<double>(t.numel() * t.elementBytes))));
@@ -146,7 +148,8 @@ QString answerMfu(const Scenario&) {
     const AccountingResult r = account(preset->input, *gpu);
     return tr("MFU = achieved model FLOP/s ÷ promised peak. At MFU %1 one %2 (%3 dense) delivers %4; a "
               "matmul sweep here measures it.")
-        .arg(n(preset->input.mfu), q(preset->input.gpu), q(formatFlops(r.densePeakFlopsPerSecond.value, true)),
+        .arg(n(preset->input.mfu), q(preset->input.gpu),
+             q(formatFlops(r.densePeakFlopsPerSecond.value, true)),
              q(formatFlops(preset->input.mfu * r.densePeakFlopsPerSecond.value, true)));
 }
 
@@ -175,7 +178,8 @@ const std::vector<LectureTourStep>& lectureTourSteps() {
              s.formats.pinnedFormat.reset();
          },
          answerDtypes},
-        {QStringLiteral("strides"), P::tensor, tr("Where in storage is element (1, 2) of a contiguous 4×4 tensor?"),
+        {QStringLiteral("strides"), P::tensor,
+         tr("Where in storage is element (1, 2) of a contiguous 4×4 tensor?"),
          [](Scenario& s) { showTensor(s, "4,4", "x[1, 2]"); }, answerStrides},
         {QStringLiteral("view-error"), P::tensor, tr("x is 2×3. Why does x.transpose(1, 0).view(2, 3) fail?"),
          [](Scenario& s) { showTensor(s, "2,3", "x.transpose(1, 0).view(2, 3)"); }, answerViewError},

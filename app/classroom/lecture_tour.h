@@ -11,9 +11,9 @@
 #include <vector>
 
 struct LectureTourStep {
-    QString id;               ///< "napkin-math", "dtypes", ...
+    QString id;                ///< "napkin-math", "dtypes", ...
     napkin::ScenarioPage page; ///< where the answer is on screen
-    QString question;         ///< the caption's question, as the lecture asks it
+    QString question;          ///< the caption's question, as the lecture asks it
     /// Sets the inputs the question asks about, leaving every other control as it was.
     std::function<void(napkin::Scenario&)> edit;
     /// The answer for the edited scenario, formatted from the engine's results.

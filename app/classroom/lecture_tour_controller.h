@@ -13,7 +13,8 @@ class LectureTourController : public QObject {
 public:
     /// `keyAnchor` takes the keyboard after each step (switching pages would hand it to a text field,
     /// where → moves the cursor): the window's tab bar, say.
-    LectureTourController(ScenarioHost& host, CaptionBanner* banner, QWidget* keyAnchor, QObject* parent = nullptr);
+    LectureTourController(ScenarioHost& host, CaptionBanner* banner, QWidget* keyAnchor,
+                          QObject* parent = nullptr);
     ~LectureTourController() override;
 
     bool isActive() const { return m_active; }

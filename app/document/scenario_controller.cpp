@@ -60,7 +60,8 @@ void ScenarioController::rebuildRecentMenu() {
 QString ScenarioController::openScenario(const QString& path) {
     const ScenarioLoad load = loadScenarioFile(path);
     if (!load.ok()) {
-        showMessage(tr("Open scenario"), tr("Could not open the scenario; nothing was changed.\n\n%1").arg(load.error));
+        showMessage(tr("Open scenario"),
+                    tr("Could not open the scenario; nothing was changed.\n\n%1").arg(load.error));
         return load.error;
     }
     const QStringList warnings = load.warnings + m_host.applyScenario(*load.scenario);
@@ -69,8 +70,9 @@ QString ScenarioController::openScenario(const QString& path) {
     RecentFiles::add(settings, path);
     rebuildRecentMenu();
     if (!warnings.isEmpty())
-        showMessage(tr("Open scenario"),
-                    tr("Opened %1, except:\n\n%2").arg(QFileInfo(path).fileName(), warnings.join(QLatin1Char('\n'))));
+        showMessage(
+            tr("Open scenario"),
+            tr("Opened %1, except:\n\n%2").arg(QFileInfo(path).fileName(), warnings.join(QLatin1Char('\n'))));
     return {};
 }
 

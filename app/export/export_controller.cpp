@@ -27,7 +27,8 @@ constexpr double kSlideScale = 2.0;
 
 } // namespace
 
-ExportController::ExportController(QWidget* window, QTabWidget* pages, ExportableCharts charts, QObject* parent)
+ExportController::ExportController(QWidget* window, QTabWidget* pages, ExportableCharts charts,
+                                   QObject* parent)
     : QObject(parent)
     , m_window(window)
     , m_pages(pages)
@@ -46,11 +47,13 @@ void ExportController::addActions(QMenu* file) {
     connect(page, &QAction::triggered, this, &ExportController::exportCurrentPage);
     QAction* copyMemory = file->addAction(tr("&Copy memory chart"));
     connect(copyMemory, &QAction::triggered, this, [this] {
-        QApplication::clipboard()->setPixmap(m_charts.memory->render(kSlideSize.width(), kSlideSize.height(), kSlideScale));
+        QApplication::clipboard()->setPixmap(
+            m_charts.memory->render(kSlideSize.width(), kSlideSize.height(), kSlideScale));
     });
     QAction* copyFlops = file->addAction(tr("Copy FLOP c&hart"));
     connect(copyFlops, &QAction::triggered, this, [this] {
-        QApplication::clipboard()->setPixmap(m_charts.flops->render(kSlideSize.width(), kSlideSize.height(), kSlideScale));
+        QApplication::clipboard()->setPixmap(
+            m_charts.flops->render(kSlideSize.width(), kSlideSize.height(), kSlideScale));
     });
     // The other pages' charts on their own, as the accounting charts above (the page export has them too).
     QMenu* charts = file->addMenu(tr("Export &other chart"));
@@ -73,7 +76,8 @@ void ExportController::addActions(QMenu* file) {
 }
 
 void ExportController::exportChart(const ChartView& chart, const QString& suggestedName) {
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export chart"), suggestedName, imageFileFilter());
+    const QString path =
+        QFileDialog::getSaveFileName(m_window, tr("Export chart"), suggestedName, imageFileFilter());
     if (path.isEmpty())
         return;
     const QString error = saveChart(chart, path, kSlideSize, kSlideScale);
@@ -84,9 +88,10 @@ void ExportController::exportChart(const ChartView& chart, const QString& sugges
 // The visible page as it is on screen, at twice its resolution for slides.
 void ExportController::exportCurrentPage() {
     QWidget* page = m_pages->currentWidget();
-    const QString name = m_pages->tabText(m_pages->currentIndex()).toLower().replace(QLatin1Char(' '), QLatin1Char('-'));
-    const QString path =
-        QFileDialog::getSaveFileName(m_window, tr("Export page"), name + QStringLiteral(".png"), imageFileFilter());
+    const QString name =
+        m_pages->tabText(m_pages->currentIndex()).toLower().replace(QLatin1Char(' '), QLatin1Char('-'));
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export page"),
+                                                      name + QStringLiteral(".png"), imageFileFilter());
     if (path.isEmpty())
         return;
     const QString error = savePage(*page, path, page->size(), kSlideScale);
@@ -96,8 +101,9 @@ void ExportController::exportCurrentPage() {
 
 void ExportController::exportChartNumbers(int chart) {
     static const char* const defaults[] = {"memory.csv", "flops.csv", "formats.csv"};
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export chart numbers"),
-                                                      QString::fromLatin1(defaults[chart]), tr("CSV (*.csv);;JSON (*.json)"));
+    const QString path =
+        QFileDialog::getSaveFileName(m_window, tr("Export chart numbers"),
+                                     QString::fromLatin1(defaults[chart]), tr("CSV (*.csv);;JSON (*.json)"));
     if (path.isEmpty())
         return;
     const bool json = QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0;

@@ -1,14 +1,14 @@
 #include "app/formats/number_formats_page.h"
 
 #include "app/formats/explain_number_format.h"
-#include "engine/numerics/size_list.h"
-#include "widgets/controls/explain_pane.h"
 #include "app/formats/number_format_notes.h"
 #include "engine/numerics/float_rounding.h"
 #include "engine/numerics/number_parse.h"
 #include "engine/numerics/quantity_format.h"
-#include "widgets/controls/bit_field_view.h"
+#include "engine/numerics/size_list.h"
 #include "widgets/charts/dynamic_range_chart.h"
+#include "widgets/controls/bit_field_view.h"
+#include "widgets/controls/explain_pane.h"
 
 #include <QCheckBox>
 #include <QCoreApplication>
@@ -179,7 +179,6 @@ QLabel* NumberFormatsPage::storedValueLabel(FloatFormat format) const {
 QLabel* NumberFormatsPage::classLabel(FloatFormat format) const {
     return m_rows[indexOf(format)].cls;
 }
-
 
 // A top-level page closes its window in ~QWidget, after this part of the object is gone; the line edits
 // then lose focus and emit editingFinished into a half-destroyed page (UBSan found it). Cut them off first.

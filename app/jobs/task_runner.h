@@ -54,7 +54,8 @@ signals:
     /// true when work starts on an idle runner; false when the last work in flight has ended.
     void busyChanged(bool busy);
     /// Emitted from the worker; queued to the GUI thread (the runner lives there).
-    void jobEnded(quint64 generation, const TaskRunner::Deliver& deliver, const QString& error, QPrivateSignal);
+    void jobEnded(quint64 generation, const TaskRunner::Deliver& deliver, const QString& error,
+                  QPrivateSignal);
     void progressPosted(quint64 generation, const TaskProgress& report, QPrivateSignal);
 
 private:

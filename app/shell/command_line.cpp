@@ -7,14 +7,17 @@
 
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("CommandLine", text); }
+QString tr(const char* text) {
+    return QCoreApplication::translate("CommandLine", text);
+}
 
 } // namespace
 
 CommandLineResult parseCommandLine(const QStringList& arguments) {
     QCommandLineParser parser;
     parser.setApplicationDescription(tr("Napkin: deep-learning resource accounting, made visible."));
-    const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")}, tr("Show this help."));
+    const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
+                                  tr("Show this help."));
     const QCommandLineOption version(QStringLiteral("version"), tr("Show the version."));
     const QCommandLineOption exportOption(
         QStringLiteral("export"),
@@ -23,11 +26,15 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
                                   tr("Page to export: memory or flops (accounting charts), formats, tensor "
                                      "or benchmarks (whole pages)."),
                                   tr("PAGE"), QStringLiteral("memory"));
-    const QCommandLineOption preset(QStringLiteral("preset"), tr("Scenario to export: %1.").arg(presetIdList()), tr("NAME"));
-    const QCommandLineOption width(QStringLiteral("width"), tr("Width in pixels (default 1600)."), tr("W"), QStringLiteral("1600"));
-    const QCommandLineOption height(QStringLiteral("height"), tr("Height in pixels (default 900)."), tr("H"), QStringLiteral("900"));
-    const QCommandLineOption scale(QStringLiteral("scale"), tr("Device pixels per pixel, e.g. 2 for slides (default 1)."),
-                                   tr("S"), QStringLiteral("1"));
+    const QCommandLineOption preset(QStringLiteral("preset"),
+                                    tr("Scenario to export: %1.").arg(presetIdList()), tr("NAME"));
+    const QCommandLineOption width(QStringLiteral("width"), tr("Width in pixels (default 1600)."), tr("W"),
+                                   QStringLiteral("1600"));
+    const QCommandLineOption height(QStringLiteral("height"), tr("Height in pixels (default 900)."), tr("H"),
+                                    QStringLiteral("900"));
+    const QCommandLineOption scale(QStringLiteral("scale"),
+                                   tr("Device pixels per pixel, e.g. 2 for slides (default 1)."), tr("S"),
+                                   QStringLiteral("1"));
     const QCommandLineOption scenario(
         QStringLiteral("scenario"), tr("Scenario file to open or export (as saved by File > Save scenario)."),
         tr("FILE"));
@@ -69,7 +76,8 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
     const QStringList pages{QStringLiteral("memory"), QStringLiteral("flops"), QStringLiteral("formats"),
                             QStringLiteral("tensor"), QStringLiteral("benchmarks")};
     if (!pages.contains(o.page)) {
-        result.error = tr("--page: unknown page '%1'; known: %2").arg(o.page, pages.join(QStringLiteral(", ")));
+        result.error =
+            tr("--page: unknown page '%1'; known: %2").arg(o.page, pages.join(QStringLiteral(", ")));
         return result;
     }
     o.preset = parser.value(preset);
@@ -91,11 +99,13 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
     const int h = parser.value(height).toInt(&okH);
     const double s = parser.value(scale).toDouble(&okS);
     if (!okW || w < 16 || w > 16384) {
-        result.error = tr("--width: must be a whole number of pixels from 16 to 16384, got '%1'").arg(parser.value(width));
+        result.error = tr("--width: must be a whole number of pixels from 16 to 16384, got '%1'")
+                           .arg(parser.value(width));
         return result;
     }
     if (!okH || h < 16 || h > 16384) {
-        result.error = tr("--height: must be a whole number of pixels from 16 to 16384, got '%1'").arg(parser.value(height));
+        result.error = tr("--height: must be a whole number of pixels from 16 to 16384, got '%1'")
+                           .arg(parser.value(height));
         return result;
     }
     if (!okS || s <= 0 || s > 8) {

@@ -9,10 +9,10 @@ struct CommandLine {
     Action action = Action::openWindow;
     QString exportPath;                      ///< --export FILE.png|.svg|.pdf
     QString page = QStringLiteral("memory"); ///< --page memory|flops|formats|tensor|benchmarks
-    QString preset;                ///< --preset ID or name; empty: the default scenario
-    QString scenarioPath;          ///< `napkin FILE.json` or --scenario FILE.json; empty: none
-    QSize size{1600, 900};         ///< --width / --height, logical pixels
-    double scale = 1.0;            ///< --scale: device pixels per pixel (2 for sharp slides)
+    QString preset;                          ///< --preset ID or name; empty: the default scenario
+    QString scenarioPath;                    ///< `napkin FILE.json` or --scenario FILE.json; empty: none
+    QSize size{1600, 900};                   ///< --width / --height, logical pixels
+    double scale = 1.0;                      ///< --scale: device pixels per pixel (2 for sharp slides)
     QString helpText;
 };
 

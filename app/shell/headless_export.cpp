@@ -1,12 +1,12 @@
 #include "app/shell/headless_export.h"
 
 #include "app/accounting/accounting_page.h"
-#include "app/benchmarks/benchmarks_page.h"
-#include "app/export/save_file.h"
-#include "app/shell/command_line.h"
-#include "app/formats/number_formats_page.h"
 #include "app/accounting/presets.h"
+#include "app/benchmarks/benchmarks_page.h"
 #include "app/document/scenario_file.h"
+#include "app/export/save_file.h"
+#include "app/formats/number_formats_page.h"
+#include "app/shell/command_line.h"
 #include "app/tensor/tensor_page.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
@@ -43,8 +43,9 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
             page.applyScenario(scenario.accounting);
         else if (!cl.preset.isEmpty())
             page.applyPreset(*findPreset(cl.preset));
-        const ChartView* chart = cl.page == QLatin1String("memory") ? static_cast<const ChartView*>(page.memoryChart())
-                                                                    : page.flopChart();
+        const ChartView* chart = cl.page == QLatin1String("memory")
+                                     ? static_cast<const ChartView*>(page.memoryChart())
+                                     : page.flopChart();
         error = saveChart(*chart, cl.exportPath, cl.size, cl.scale);
     } else if (cl.page == QLatin1String("formats")) {
         NumberFormatsPage page;

@@ -46,8 +46,9 @@ MainWindow::MainWindow(QWidget* parent)
     , m_training(new TrainingPage(m_pages))
     , m_scenarios(new ScenarioController(*this, this))
     , m_exports(new ExportController(this, m_pages,
-                                     {m_accounting->memoryChart(), m_accounting->flopChart(), m_formats->rangeChart(),
-                                      m_benchmarks->sweepPanel()->chart(), m_benchmarks->trainingPanel()->chart()},
+                                     {m_accounting->memoryChart(), m_accounting->flopChart(),
+                                      m_formats->rangeChart(), m_benchmarks->sweepPanel()->chart(),
+                                      m_benchmarks->trainingPanel()->chart()},
                                      this))
     , m_classroom(new ClassroomController(*this, m_pages, this)) {
     setWindowTitle(tr("Napkin"));

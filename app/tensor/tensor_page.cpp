@@ -1,9 +1,9 @@
 #include "app/tensor/tensor_page.h"
 
-#include "widgets/controls/explain_pane.h"
 #include "app/tensor/explain_tensor.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/tensor/tensor_storage_values.h"
+#include "widgets/controls/explain_pane.h"
 #include "widgets/controls/stride_view.h"
 
 #include <QComboBox>
@@ -15,8 +15,8 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSplitter>
 #include <QSignalBlocker>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 namespace {
@@ -25,10 +25,13 @@ QString tuple(const std::vector<int64_t>& values) {
     QStringList parts;
     for (int64_t v : values)
         parts << QString::number(v);
-    return QLatin1Char('(') + parts.join(QStringLiteral(", ")) + (values.size() == 1 ? QStringLiteral(",)") : QStringLiteral(")"));
+    return QLatin1Char('(') + parts.join(QStringLiteral(", ")) +
+           (values.size() == 1 ? QStringLiteral(",)") : QStringLiteral(")"));
 }
 
-QString bytes(int64_t n) { return QString::fromStdString(napkin::formatBytes(static_cast<double>(n))); }
+QString bytes(int64_t n) {
+    return QString::fromStdString(napkin::formatBytes(static_cast<double>(n)));
+}
 
 struct Example {
     const char* label;
@@ -43,7 +46,8 @@ constexpr Example kExamples[] = {
     {QT_TRANSLATE_NOOP("TensorPage", "view(3, 2)"), "2,3", "x.view(3, 2)"},
     {QT_TRANSLATE_NOOP("TensorPage", "Transpose"), "2,3", "x.transpose(1, 0)"},
     {QT_TRANSLATE_NOOP("TensorPage", "Transpose → view fails"), "2,3", "x.transpose(1, 0).view(2, 3)"},
-    {QT_TRANSLATE_NOOP("TensorPage", ".contiguous() fix"), "2,3", "x.transpose(1, 0).contiguous().view(2, 3)"},
+    {QT_TRANSLATE_NOOP("TensorPage", ".contiguous() fix"), "2,3",
+     "x.transpose(1, 0).contiguous().view(2, 3)"},
     {QT_TRANSLATE_NOOP("TensorPage", "Broadcast expand"), "3,1", "x.expand(3, 4)"},
     {QT_TRANSLATE_NOOP("TensorPage", "Sliding window unfold"), "5", "x.unfold(0, 2, 1)"},
     {QT_TRANSLATE_NOOP("TensorPage", "Attention head split"), "2,4,6", "x.view(2, 4, 2, 3).transpose(1, 2)"},
@@ -81,7 +85,8 @@ TensorPage::TensorPage(QWidget* parent)
         auto* button = new QPushButton(tr(e.label), this);
         const QString shape = QString::fromUtf8(e.shape);
         const QString expression = QString::fromUtf8(e.expression);
-        connect(button, &QPushButton::clicked, this, [this, shape, expression] { setExample(shape, expression); });
+        connect(button, &QPushButton::clicked, this,
+                [this, shape, expression] { setExample(shape, expression); });
         examples->addWidget(button, row, column);
         if (++column == 5) {
             column = 0;
@@ -140,7 +145,9 @@ void TensorPage::setExample(const QString& shape, const QString& expression) {
     recompute();
 }
 
-QString TensorPage::errorText() const { return errorLabel_->text(); }
+QString TensorPage::errorText() const {
+    return errorLabel_->text();
+}
 
 void TensorPage::recompute() {
     std::string shapeError;
@@ -150,14 +157,17 @@ void TensorPage::recompute() {
         return;
     }
     const auto dtype = napkin::tensorDTypeFromName(dtypeBox_->currentText().toStdString());
-    evaluation_ = napkin::evaluateTensorExpression(expressionEdit_->text().toStdString(), *shape, dtype ? dtype->bytes : 4);
+    evaluation_ = napkin::evaluateTensorExpression(expressionEdit_->text().toStdString(), *shape,
+                                                   dtype ? dtype->bytes : 4);
 
     const QSignalBlocker block(steps_);
     steps_->clear();
     for (std::size_t i = 0; i < evaluation_.steps.size(); ++i) {
         const napkin::TensorStep& s = evaluation_.steps[i];
-        QString line = QStringLiteral("%1  %2\n    %3 stride %4").arg(i).arg(QString::fromStdString(s.expr),
-                                                                      tuple(s.layout.shape), tuple(s.layout.stride));
+        QString line =
+            QStringLiteral("%1  %2\n    %3 stride %4")
+                .arg(i)
+                .arg(QString::fromStdString(s.expr), tuple(s.layout.shape), tuple(s.layout.stride));
         if (i > 0 && !s.isView)
             line += tr("  · copy, %1").arg(bytes(s.bytesCopied));
         steps_->addItem(line);
@@ -192,8 +202,9 @@ void TensorPage::showStep(int row) {
             for (const StorageStripSpec& strip : strips)
                 if (strip.storageId == source.storageId)
                     from = &strip;
-            strips.push_back({s.layout.storageId, s.layout.storageElements, s.layout.storageBytes(), i,
-                              from ? napkin::copiedStorageValues(source, from->values, s.layout) : std::vector<double>{}});
+            strips.push_back(
+                {s.layout.storageId, s.layout.storageElements, s.layout.storageBytes(), i,
+                 from ? napkin::copiedStorageValues(source, from->values, s.layout) : std::vector<double>{}});
         }
     }
     const napkin::TensorStep& step = evaluation_.steps[static_cast<std::size_t>(row)];
@@ -207,10 +218,11 @@ void TensorPage::showStep(int row) {
         what = tr("A copy: new storage #%1, %2 allocated, %3 copied.")
                    .arg(t.storageId)
                    .arg(bytes(step.bytesAllocated), bytes(step.bytesCopied));
-    details_->setText(tr("<b>%1</b><br>shape %2 · stride %3 (elements) · storage offset %4 · %5<br>%6")
-                          .arg(QString::fromStdString(step.expr).toHtmlEscaped(), tuple(t.shape), tuple(t.stride))
-                          .arg(t.offset)
-                          .arg(napkin::isContiguous(t) ? tr("contiguous") : tr("not contiguous"), what));
+    details_->setText(
+        tr("<b>%1</b><br>shape %2 · stride %3 (elements) · storage offset %4 · %5<br>%6")
+            .arg(QString::fromStdString(step.expr).toHtmlEscaped(), tuple(t.shape), tuple(t.stride))
+            .arg(t.offset)
+            .arg(napkin::isContiguous(t) ? tr("contiguous") : tr("not contiguous"), what));
     view_->setTensor(strips, t);
     explain_->setHtml(explainTensorStep(evaluation_, row));
 }

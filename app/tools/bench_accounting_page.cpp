@@ -5,8 +5,8 @@
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/presets.h"
 #include "widgets/charts/flop_chart.h"
-#include "widgets/controls/log_slider_field.h"
 #include "widgets/charts/memory_chart.h"
+#include "widgets/controls/log_slider_field.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -52,9 +52,13 @@ int main(int argc, char** argv) {
         ms.push_back(tick(start + (i * span) / ticks));
 
     std::sort(ms.begin(), ms.end());
-    const auto at = [&](double q) { return ms[std::min(ms.size() - 1, static_cast<std::size_t>(q * static_cast<double>(ms.size())))]; };
-    std::printf("slider tick -> memory + FLOP charts replotted, %d ticks, %dx%d offscreen\n", ticks, page.width(), page.height());
-    std::printf("median %.3f ms  p95 %.3f ms  min %.3f ms  max %.3f ms\n", at(0.5), at(0.95), ms.front(), ms.back());
+    const auto at = [&](double q) {
+        return ms[std::min(ms.size() - 1, static_cast<std::size_t>(q * static_cast<double>(ms.size())))];
+    };
+    std::printf("slider tick -> memory + FLOP charts replotted, %d ticks, %dx%d offscreen\n", ticks,
+                page.width(), page.height());
+    std::printf("median %.3f ms  p95 %.3f ms  min %.3f ms  max %.3f ms\n", at(0.5), at(0.95), ms.front(),
+                ms.back());
     // QCustomPlot's own measure of its last replots (layout + draw), to see where the time goes.
     std::printf("of which QCustomPlot replot (average of recent): memory %.3f ms, flops %.3f ms\n",
                 page.memoryChart()->averageReplotMs(), page.flopChart()->averageReplotMs());

@@ -1,8 +1,8 @@
 // Developer tool: renders the whole main window offscreen to a PNG, to look at a page without a display.
 // Usage: napkin_window_snapshot OUT.png [PRESET] [WIDTH HEIGHT]
 #include "app/accounting/accounting_page.h"
-#include "app/shell/main_window.h"
 #include "app/accounting/presets.h"
+#include "app/shell/main_window.h"
 
 #include <QApplication>
 #include <QPixmap>
@@ -22,7 +22,8 @@ int main(int argc, char** argv) {
     if (argc > 2) {
         const Preset* preset = findPreset(QString::fromLocal8Bit(argv[2]));
         if (!preset) {
-            std::fprintf(stderr, "napkin_window_snapshot: unknown preset '%s'; known: %s\n", argv[2], qPrintable(presetIdList()));
+            std::fprintf(stderr, "napkin_window_snapshot: unknown preset '%s'; known: %s\n", argv[2],
+                         qPrintable(presetIdList()));
             return 2;
         }
         window.accountingPage()->applyPreset(*preset);

@@ -1,7 +1,7 @@
 #include "app/training/data_lesson_panel.h"
 
-#include "app/training/lesson_export.h"
 #include "app/jobs/task_runner.h"
+#include "app/training/lesson_export.h"
 #include "engine/lessons/batch_sampler.h"
 #include "engine/lessons/token_file_generator.h"
 #include "engine/numerics/quantity_format.h"
@@ -60,7 +60,8 @@ DataLessonPanel::DataLessonPanel(QWidget* parent)
     , m_runner(new TaskRunner(this)) {
     m_path->setText(demoPath());
     for (TokenType type : allTokenTypes())
-        m_dtype->addItem(QString::fromUtf8(tokenTypeName(type).data(), static_cast<qsizetype>(tokenTypeName(type).size())));
+        m_dtype->addItem(QString::fromUtf8(tokenTypeName(type).data(),
+                                           static_cast<qsizetype>(tokenTypeName(type).size())));
     const TrainingScenario::Data defaults;
     setRangeOf(m_megabytes, ranges::training::demoMegabytes);
     m_megabytes->setValue(static_cast<int>(defaults.demoMegabytes));
@@ -144,25 +145,25 @@ void DataLessonPanel::browse() {
 
 void DataLessonPanel::generate(int megabytes) {
     const std::string path = m_path->text().toStdString();
-    const TokenType type = tokenTypeFromName(m_dtype->currentText().toStdString()).value_or(TokenType::uint16);
+    const TokenType type =
+        tokenTypeFromName(m_dtype->currentText().toStdString()).value_or(TokenType::uint16);
     const std::uint64_t tokens = static_cast<std::uint64_t>(megabytes) * 1000000ull / tokenBytes(type);
     const auto seed = static_cast<std::uint64_t>(m_seed->value());
     QDir().mkpath(QFileInfo(m_path->text()).absolutePath());
     m_facts->setText(tr("writing %1 …").arg(bytes(static_cast<double>(tokens * tokenBytes(type)))));
-    m_runner->start(
-        [this, path, type, tokens, seed](const TaskContext& task) -> TaskRunner::Deliver {
-            writeDemoTokenFile(path, tokens, type, seed, [&task](double) { return task.keepGoing(); });
-            return [this] { draw(); };
-        });
+    m_runner->start([this, path, type, tokens, seed](const TaskContext& task) -> TaskRunner::Deliver {
+        writeDemoTokenFile(path, tokens, type, seed, [&task](double) { return task.keepGoing(); });
+        return [this] { draw(); };
+    });
 }
 
 void DataLessonPanel::draw() {
     const std::string path = m_path->text().toStdString();
-    const TokenType type = tokenTypeFromName(m_dtype->currentText().toStdString()).value_or(TokenType::uint16);
+    const TokenType type =
+        tokenTypeFromName(m_dtype->currentText().toStdString()).value_or(TokenType::uint16);
     const long B = m_batch->value(), L = m_context->value(), batches = m_batches->value();
     const auto seed = static_cast<std::uint64_t>(m_seed->value());
-    m_runner->start([this, path, type, B, L, batches,
-                     seed](const TaskContext& task) -> TaskRunner::Deliver {
+    m_runner->start([this, path, type, B, L, batches, seed](const TaskContext& task) -> TaskRunner::Deliver {
         const TokenDataset data(path, type);
         DrawResult r;
         r.fileBytes = data.fileBytes();

@@ -1,7 +1,7 @@
 #include "app/training/determinism_panel.h"
 
-#include "app/training/lesson_export.h"
 #include "app/jobs/task_runner.h"
+#include "app/training/lesson_export.h"
 #include "engine/scenario/control_ranges.h"
 #include "widgets/charts/series_chart.h"
 #include "widgets/controls/spin_box_range.h"
@@ -11,8 +11,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QSpinBox>
 #include <QSignalBlocker>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -63,7 +63,8 @@ DeterminismPanel::DeterminismPanel(QWidget* parent)
             setRangeOf(m_seeds[run][source], ranges::seed);
         }
         m_seeds[run][0]->setValue(static_cast<int>(defaults.initSeed[run]));
-        m_seeds[run][1]->setValue(static_cast<int>(defaults.dataSeed[run])); // b differs from a in the data order only
+        m_seeds[run][1]->setValue(
+            static_cast<int>(defaults.dataSeed[run])); // b differs from a in the data order only
         form->addRow(tr("Initialization seed"), m_seeds[run][0]);
         form->addRow(tr("Data-order seed"), m_seeds[run][1]);
         auto* column = new QVBoxLayout(box);

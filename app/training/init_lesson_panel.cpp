@@ -1,16 +1,16 @@
 #include "app/training/init_lesson_panel.h"
 
-#include "app/training/lesson_export.h"
 #include "app/jobs/task_runner.h"
+#include "app/training/lesson_export.h"
 #include "engine/scenario/control_ranges.h"
 #include "widgets/charts/series_chart.h"
 
 #include <QGridLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
-#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 #include <bit>

@@ -1,7 +1,7 @@
 #include "app/training/mixed_precision_panel.h"
 
-#include "app/training/lesson_export.h"
 #include "app/jobs/task_runner.h"
+#include "app/training/lesson_export.h"
 #include "engine/lessons/mixed_precision_trainer.h"
 #include "engine/scenario/control_ranges.h"
 #include "widgets/charts/series_chart.h"

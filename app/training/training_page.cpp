@@ -7,8 +7,8 @@
 
 #include <QTabWidget>
 
-#include <algorithm>
 #include <QVBoxLayout>
+#include <algorithm>
 
 TrainingPage::TrainingPage(QWidget* parent)
     : QWidget(parent)

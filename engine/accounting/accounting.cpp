@@ -7,7 +7,9 @@
 namespace napkin {
 namespace {
 
-std::string n(double v) { return formatNumber(v); }
+std::string n(double v) {
+    return formatNumber(v);
+}
 
 constexpr double kSecondsPerDay = 86400.0;
 
@@ -28,19 +30,21 @@ void addMemory(AccountingResult& r, const AccountingInput& in) {
                                states.optimizerState.value;
     const double total = statesBytes + activations.bytes;
     r.memory.total = {total, n(states.parameters.value) + " + " + n(states.gradients.value) + " + " +
-                                 n(states.masterWeights.value) + " + " + n(states.optimizerState.value) + " + " +
-                                 n(activations.bytes) + " = " + n(total) + " B"};
+                                 n(states.masterWeights.value) + " + " + n(states.optimizerState.value) +
+                                 " + " + n(activations.bytes) + " = " + n(total) + " B"};
     r.fits = total <= r.capacityBytes.value;
 
     const double maxParams = std::floor(r.capacityBytes.value / states.bytesPerParameterPerGpu);
-    r.maxParameters = {maxParams, n(r.capacityBytes.value) + " B / (" + states.bytesPerParameterPerGpuFormula +
-                                      ") = " + n(maxParams) + " parameters"};
+    r.maxParameters = {maxParams, n(r.capacityBytes.value) + " B / (" +
+                                      states.bytesPerParameterPerGpuFormula + ") = " + n(maxParams) +
+                                      " parameters"};
 
     if (activations.modelled && activations.bytesPerSample > 0) {
         const double room = r.capacityBytes.value - statesBytes;
         const double maxBatch = room > 0 ? std::floor(room / activations.bytesPerSample) : 0.0;
-        r.maxBatch = Quantity{maxBatch, std::string("(").append(n(r.capacityBytes.value)) + " − " + n(statesBytes) + ") B / " +
-                                            n(activations.bytesPerSample) + " B per sample = " + n(maxBatch)};
+        r.maxBatch = Quantity{maxBatch, std::string("(").append(n(r.capacityBytes.value)) + " − " +
+                                            n(statesBytes) + ") B / " + n(activations.bytesPerSample) +
+                                            " B per sample = " + n(maxBatch)};
     }
 }
 
@@ -49,40 +53,47 @@ void addTraining(AccountingResult& r, const AccountingInput& in) {
     const double perToken = f.total / f.tokens;
     const double coefficient = perToken / r.parameters.matmulParameters;
     const bool simpleRule = in.model.kind != ModelKind::transformer;
-    r.flopsPerToken = {perToken, simpleRule ? n(coefficient) + "·P = " + n(coefficient) + " × " +
-                                                  n(r.parameters.matmulParameters) + " = " + n(perToken) + " FLOPs"
-                                            : n(f.total) + " / " + n(f.tokens) + " tokens = " + n(perToken) + " FLOPs"};
+    r.flopsPerToken = {perToken,
+                       simpleRule ? n(coefficient) + "·P = " + n(coefficient) + " × " +
+                                        n(r.parameters.matmulParameters) + " = " + n(perToken) + " FLOPs"
+                                  : n(f.total) + " / " + n(f.tokens) + " tokens = " + n(perToken) + " FLOPs"};
     if (!in.trainingTokens)
         return;
     const double tokens = *in.trainingTokens;
     const double flops = perToken * tokens;
-    r.trainingFlops = Quantity{flops, simpleRule ? n(coefficient) + " × " + n(r.parameters.matmulParameters) + " × " +
-                                                       n(tokens) + " = " + n(flops) + " FLOPs"
-                                                 : n(perToken) + " × " + n(tokens) + " = " + n(flops) + " FLOPs"};
+    r.trainingFlops =
+        Quantity{flops, simpleRule ? n(coefficient) + " × " + n(r.parameters.matmulParameters) + " × " +
+                                         n(tokens) + " = " + n(flops) + " FLOPs"
+                                   : n(perToken) + " × " + n(tokens) + " = " + n(flops) + " FLOPs"};
     const double peak = r.densePeakFlopsPerSecond.value;
     const double seconds = flops / (in.gpus * peak * in.mfu);
-    r.trainingSeconds = Quantity{seconds, n(flops) + " / (" + n(in.gpus) + " × " + n(peak) + " × " + n(in.mfu) +
-                                              ") = " + n(seconds) + " s"};
+    r.trainingSeconds = Quantity{seconds, n(flops) + " / (" + n(in.gpus) + " × " + n(peak) + " × " +
+                                              n(in.mfu) + ") = " + n(seconds) + " s"};
     const double days = seconds / kSecondsPerDay;
     r.trainingDays = Quantity{days, n(seconds) + " s / 86400 = " + n(days) + " days"};
-    r.gpuDays = Quantity{days * in.gpus, n(days) + " × " + n(in.gpus) + " = " + n(days * in.gpus) + " GPU-days"};
+    r.gpuDays =
+        Quantity{days * in.gpus, n(days) + " × " + n(in.gpus) + " = " + n(days * in.gpus) + " GPU-days"};
 }
 
 void addNotes(AccountingResult& r, const AccountingInput& in) {
     if (!r.activationsModelled)
-        r.notes.emplace_back("activations are not modelled for a dense parameter count; memory is model states only");
+        r.notes.emplace_back(
+            "activations are not modelled for a dense parameter count; memory is model states only");
     if (in.recompute != Recompute::none && in.model.kind != ModelKind::transformer)
         r.notes.emplace_back("activation recompute is modelled for transformers only; ignored here");
     if (in.model.kind == ModelKind::transformer && r.precision.activations != StorageType::bf16 &&
         r.precision.activations != StorageType::fp16)
         r.notes.emplace_back("Korthikanti et al.'s activation counts assume 16-bit activations; scaled by " +
-                          n(bytesPerElement(r.precision.activations) / 2) + " for " +
-                          std::string(storageTypeName(r.precision.activations)));
+                             n(bytesPerElement(r.precision.activations) / 2) + " for " +
+                             std::string(storageTypeName(r.precision.activations)));
     if (in.gpus > 1)
-        r.notes.emplace_back("memory and FLOPs per step are per GPU; each GPU runs its own batch (data parallel)");
+        r.notes.emplace_back(
+            "memory and FLOPs per step are per GPU; each GPU runs its own batch (data parallel)");
 }
 
-bool isWhole(double v) { return std::isfinite(v) && v == std::floor(v); }
+bool isWhole(double v) {
+    return std::isfinite(v) && v == std::floor(v);
+}
 
 InputError requireWhole(const char* field, double value, double lo, double hi) {
     if (!isWhole(value) || value < lo || value > hi)
@@ -103,7 +114,8 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
             return e;
         break;
     case ModelKind::cruncher:
-        if (!(e = requireWhole("dim", m.dim, 1, 1e7)).ok() || !(e = requireWhole("layers", m.layers, 1, 1e5)).ok())
+        if (!(e = requireWhole("dim", m.dim, 1, 1e7)).ok() ||
+            !(e = requireWhole("layers", m.layers, 1, 1e5)).ok())
             return e;
         break;
     case ModelKind::linear2:
@@ -113,7 +125,8 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
     case ModelKind::transformer:
         if (!(e = requireWhole("d-model", m.dModel, 1, 1e6)).ok() ||
             !(e = requireWhole("layers", m.layers, 1, 1e5)).ok() ||
-            !(e = requireWhole("heads", m.heads, 1, 1e5)).ok() || !(e = requireWhole("vocab", m.vocab, 1, 1e8)).ok() ||
+            !(e = requireWhole("heads", m.heads, 1, 1e5)).ok() ||
+            !(e = requireWhole("vocab", m.vocab, 1, 1e8)).ok() ||
             !(e = requireWhole("seq", m.seq, 1, 1e8)).ok())
             return e;
         if (std::fmod(m.dModel, m.heads) != 0)
@@ -124,10 +137,12 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
     }
     if (countParameters(m).total > 1e15)
         return {m.kind == ModelKind::transformer ? "d-model" : "dim",
-                "the model would have " + n(countParameters(m).total) + " parameters; Napkin accounts up to 1e15"};
+                "the model would have " + n(countParameters(m).total) +
+                    " parameters; Napkin accounts up to 1e15"};
     if (!(e = requireWhole("batch", in.batch, 1, 1e9)).ok())
         return e;
-    if (in.trainingTokens && !(*in.trainingTokens > 0 && *in.trainingTokens <= 1e18 && std::isfinite(*in.trainingTokens)))
+    if (in.trainingTokens &&
+        !(*in.trainingTokens > 0 && *in.trainingTokens <= 1e18 && std::isfinite(*in.trainingTokens)))
         return {"tokens", "must be in (0, 1e18], got " + n(*in.trainingTokens)};
     if (!(e = requireWhole("gpus", in.gpus, 1, 1e7)).ok())
         return e;
@@ -141,7 +156,8 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
     const ComputeType compute = ledgerFor(in.precision, in.fp32Gradients).compute;
     if (densePeakFlopsPerSecond(*gpu, compute) <= 0)
         return {"precision", std::string(precisionRecipeName(in.precision)) + " computes in " +
-                                 std::string(computeTypeName(compute)) + ", which the " + gpu->id + " has no tensor cores for"};
+                                 std::string(computeTypeName(compute)) + ", which the " + gpu->id +
+                                 " has no tensor cores for"};
     return {};
 }
 
@@ -151,7 +167,8 @@ AccountingResult account(const AccountingInput& in, const GpuSpec& gpu) {
     r.precision = ledgerFor(in.precision, in.fp32Gradients);
     r.bytesPerParameter = bytesPerParameter(r.precision, in.optimizer);
     const double peak = densePeakFlopsPerSecond(gpu, r.precision.compute);
-    r.densePeakFlopsPerSecond = {peak, gpu.id + " dense " + std::string(computeTypeName(r.precision.compute)) +
+    r.densePeakFlopsPerSecond = {peak, gpu.id + " dense " +
+                                           std::string(computeTypeName(r.precision.compute)) +
                                            " peak = " + n(peak) + " FLOP/s"};
     r.capacityBytes = {gpu.memoryBytes, gpu.id + " memory = " + n(gpu.memoryBytes) + " B (" +
                                             formatBytes(gpu.memoryBytes) + ")"};

@@ -3,12 +3,12 @@
 // questions (largest model, largest batch). Pure functions of plain structs; microseconds per call.
 #include "engine/accounting/activation_memory.h"
 #include "engine/accounting/flop_count.h"
-#include "engine/hardware/gpu_catalog.h"
 #include "engine/accounting/model_spec.h"
 #include "engine/accounting/model_state_memory.h"
 #include "engine/accounting/optimizer_kind.h"
 #include "engine/accounting/parameter_count.h"
 #include "engine/accounting/precision_recipe.h"
+#include "engine/hardware/gpu_catalog.h"
 
 #include <optional>
 #include <string>
@@ -18,7 +18,7 @@ namespace napkin {
 
 struct AccountingInput {
     ModelSpec model;
-    double batch = 1;                   ///< sequences (examples) per GPU per step
+    double batch = 1;                     ///< sequences (examples) per GPU per step
     std::optional<double> trainingTokens; ///< total tokens (examples) trained on; unset: no training totals
     PrecisionRecipe precision = PrecisionRecipe::fp32;
     bool fp32Gradients = false; ///< keep gradients in fp32 under a 16-bit recipe
@@ -47,10 +47,10 @@ struct AccountingResult {
     ParameterCount parameters;
     PrecisionLedger precision;
     BytesPerParameter bytesPerParameter;
-    MemoryPerGpu memory;      ///< bytes on each GPU
+    MemoryPerGpu memory; ///< bytes on each GPU
     bool activationsModelled = true;
-    StepFlops flopsPerStep;   ///< per GPU (each GPU runs `batch` sequences)
-    Quantity flopsPerToken;   ///< flopsPerStep.total / tokens per step
+    StepFlops flopsPerStep; ///< per GPU (each GPU runs `batch` sequences)
+    Quantity flopsPerToken; ///< flopsPerStep.total / tokens per step
     std::optional<Quantity> trainingFlops, trainingSeconds, trainingDays, gpuDays;
     Quantity densePeakFlopsPerSecond; ///< of the GPU for the recipe's compute dtype
     Quantity capacityBytes;           ///< of one GPU, as the datasheet states it

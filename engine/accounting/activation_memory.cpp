@@ -5,7 +5,9 @@
 namespace napkin {
 namespace {
 
-std::string n(double v) { return formatNumber(v); }
+std::string n(double v) {
+    return formatNumber(v);
+}
 
 ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageType type, Recompute recompute) {
     const double s = m.seq, h = m.dModel, a = m.heads, L = m.layers, V = m.vocab;
@@ -32,9 +34,11 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     ActivationMemory memory;
     memory.bytesPerSample = L * perLayerPerSample * scale + logitsPerSample;
     memory.bytes = b * memory.bytesPerSample;
-    const std::string scaleText = scale == 1.0 ? "" : " × " + n(scale) + " (" + std::string(storageTypeName(type)) + ")";
-    memory.formula = "L·" + perLayerText + scaleText + " + 4·s·b·V = " + n(L) + " × " + n(b * perLayerPerSample) +
-                     scaleText + " + " + n(b * logitsPerSample) + " = " + n(memory.bytes) + " B";
+    const std::string scaleText =
+        scale == 1.0 ? "" : " × " + n(scale) + " (" + std::string(storageTypeName(type)) + ")";
+    memory.formula = "L·" + perLayerText + scaleText + " + 4·s·b·V = " + n(L) + " × " +
+                     n(b * perLayerPerSample) + scaleText + " + " + n(b * logitsPerSample) + " = " +
+                     n(memory.bytes) + " B";
     return memory;
 }
 
@@ -52,14 +56,14 @@ ActivationMemory activationMemory(const ModelSpec& m, double batch, StorageType 
     case ModelKind::cruncher:
         memory.bytesPerSample = m.dim * m.layers * elementBytes;
         memory.bytes = batch * memory.bytesPerSample;
-        memory.formula = "B·D·L × " + n(elementBytes) + " B = " + n(batch) + " × " + n(m.dim) + " × " + n(m.layers) +
-                         " × " + n(elementBytes) + " = " + n(memory.bytes) + " B";
+        memory.formula = "B·D·L × " + n(elementBytes) + " B = " + n(batch) + " × " + n(m.dim) + " × " +
+                         n(m.layers) + " × " + n(elementBytes) + " = " + n(memory.bytes) + " B";
         return memory;
     case ModelKind::linear2:
         memory.bytesPerSample = m.dim * elementBytes;
         memory.bytes = batch * memory.bytesPerSample;
-        memory.formula = "B·D × " + n(elementBytes) + " B = " + n(batch) + " × " + n(m.dim) + " × " + n(elementBytes) +
-                         " = " + n(memory.bytes) + " B";
+        memory.formula = "B·D × " + n(elementBytes) + " B = " + n(batch) + " × " + n(m.dim) + " × " +
+                         n(elementBytes) + " = " + n(memory.bytes) + " B";
         return memory;
     case ModelKind::transformer:
         return transformerActivations(m, batch, type, recompute);

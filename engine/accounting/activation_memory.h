@@ -19,6 +19,7 @@ struct ActivationMemory {
 /// transformer (Korthikanti et al. 2022, 16-bit activations, scaled by dtype bytes / 2):
 ///   per layer s·b·h·(18 + 4F + 5·a·s/h) bytes with no recompute (34 + 5as/h for F = 4),
 ///   s·b·h·(18 + 4F) selective, 2·s·b·h full; plus the fp32 logits 4·s·b·V.
-ActivationMemory activationMemory(const ModelSpec& model, double batch, StorageType activations, Recompute recompute);
+ActivationMemory activationMemory(const ModelSpec& model, double batch, StorageType activations,
+                                  Recompute recompute);
 
 } // namespace napkin

@@ -6,12 +6,15 @@
 namespace napkin {
 namespace {
 
-std::string n(double v) { return formatNumber(v); }
+std::string n(double v) {
+    return formatNumber(v);
+}
 
 // At most this many "layer i" rows; deeper networks are summarised as one row.
 constexpr double kMaxListedLayers = 64;
 
-void addLayerComponents(StepFlops& flops, double layers, double perLayer, const std::string& perLayerFormula) {
+void addLayerComponents(StepFlops& flops, double layers, double perLayer,
+                        const std::string& perLayerFormula) {
     if (layers <= kMaxListedLayers) {
         for (int i = 1; i <= static_cast<int>(layers); ++i)
             flops.components.push_back({"layer " + std::to_string(i), perLayer, perLayerFormula});
@@ -27,19 +30,18 @@ void transformerComponents(StepFlops& flops, const ModelSpec& m, double batch, A
     const double scoresPerLayer = maskFactor * 4 * batch * s * s * d; // QKᵀ and A·V, 2·b·s²·d each
     flops.attentionScores = L * scoresPerLayer;
     const double projections = L * 2 * T * 4 * d * d;
-    const std::string scoreFormula =
-        std::string(mask == AttentionMask::causal ? "½ × " : "") + "4·b·s²·d";
+    const std::string scoreFormula = std::string(mask == AttentionMask::causal ? "½ × " : "") + "4·b·s²·d";
     flops.components.push_back({"attention", projections + flops.attentionScores,
-                                "L·(2·T·4d² + " + scoreFormula + ") = " + n(L) + " × (2 × " + n(T) + " × 4 × " +
-                                    n(d) + "² + " + n(scoresPerLayer) + ") = " +
-                                    n(projections + flops.attentionScores)});
+                                "L·(2·T·4d² + " + scoreFormula + ") = " + n(L) + " × (2 × " + n(T) +
+                                    " × 4 × " + n(d) + "² + " + n(scoresPerLayer) +
+                                    ") = " + n(projections + flops.attentionScores)});
     const double mlp = L * 2 * T * 2 * F * d * d;
-    flops.components.push_back({"mlp", mlp,
-                                "L·2·T·2F·d² = " + n(L) + " × 2 × " + n(T) + " × 2 × " + n(F) + " × " + n(d) +
-                                    "² = " + n(mlp)});
+    flops.components.push_back(
+        {"mlp", mlp,
+         "L·2·T·2F·d² = " + n(L) + " × 2 × " + n(T) + " × 2 × " + n(F) + " × " + n(d) + "² = " + n(mlp)});
     const double head = 2 * T * d * m.vocab;
-    flops.components.push_back({"head", head,
-                                "2·T·d·V = 2 × " + n(T) + " × " + n(d) + " × " + n(m.vocab) + " = " + n(head)});
+    flops.components.push_back(
+        {"head", head, "2·T·d·V = 2 × " + n(T) + " × " + n(d) + " × " + n(m.vocab) + " = " + n(head)});
 }
 
 } // namespace
@@ -53,24 +55,27 @@ StepFlops countStepFlops(const ModelSpec& m, double batch, Recompute recompute, 
 
     switch (m.kind) {
     case ModelKind::dense:
-        flops.components.push_back({"model", 2 * T * m.parameters,
-                                    "2·T·N = 2 × " + n(T) + " × " + n(m.parameters) + " = " + n(2 * T * m.parameters)});
+        flops.components.push_back(
+            {"model", 2 * T * m.parameters,
+             "2·T·N = 2 × " + n(T) + " × " + n(m.parameters) + " = " + n(2 * T * m.parameters)});
         break;
     case ModelKind::cruncher: {
         const double perLayer = 2 * T * m.dim * m.dim;
         addLayerComponents(flops, m.layers, perLayer,
                            "2·B·D² = 2 × " + n(T) + " × " + n(m.dim) + "² = " + n(perLayer));
         headForward = 2 * T * m.dim;
-        flops.components.push_back({"head", headForward,
-                                    "2·B·D = 2 × " + n(T) + " × " + n(m.dim) + " = " + n(headForward)});
+        flops.components.push_back(
+            {"head", headForward, "2·B·D = 2 × " + n(T) + " × " + n(m.dim) + " = " + n(headForward)});
         break;
     }
     case ModelKind::linear2: {
         const double first = 2 * T * m.dim * m.dim, second = 2 * T * m.dim * m.out;
         flops.components.push_back(
-            {"layer 1", first, "2·B·D·D = 2 × " + n(T) + " × " + n(m.dim) + " × " + n(m.dim) + " = " + n(first)});
+            {"layer 1", first,
+             "2·B·D·D = 2 × " + n(T) + " × " + n(m.dim) + " × " + n(m.dim) + " = " + n(first)});
         flops.components.push_back(
-            {"layer 2", second, "2·B·D·K = 2 × " + n(T) + " × " + n(m.dim) + " × " + n(m.out) + " = " + n(second)});
+            {"layer 2", second,
+             "2·B·D·K = 2 × " + n(T) + " × " + n(m.dim) + " × " + n(m.out) + " = " + n(second)});
         break;
     }
     case ModelKind::transformer:
@@ -84,11 +89,12 @@ StepFlops countStepFlops(const ModelSpec& m, double batch, Recompute recompute, 
     flops.backward = 2 * flops.forward;
 
     if (m.kind == ModelKind::transformer) {
-        flops.forwardFormula = "2·T·P_matmul + attention scores = 2 × " + n(T) + " × " + n(params.matmulParameters) +
-                               " + " + n(flops.attentionScores) + " = " + n(flops.forward) + " FLOPs";
+        flops.forwardFormula = "2·T·P_matmul + attention scores = 2 × " + n(T) + " × " +
+                               n(params.matmulParameters) + " + " + n(flops.attentionScores) + " = " +
+                               n(flops.forward) + " FLOPs";
     } else {
-        flops.forwardFormula = "2·T·P = 2 × " + n(T) + " × " + n(params.matmulParameters) + " = " + n(flops.forward) +
-                               " FLOPs";
+        flops.forwardFormula =
+            "2·T·P = 2 × " + n(T) + " × " + n(params.matmulParameters) + " = " + n(flops.forward) + " FLOPs";
     }
     flops.backwardFormula = "2 × forward = 2 × " + n(flops.forward) + " = " + n(flops.backward) + " FLOPs";
 
@@ -104,8 +110,8 @@ StepFlops countStepFlops(const ModelSpec& m, double batch, Recompute recompute, 
     }
 
     flops.total = flops.forward + flops.backward + flops.recompute;
-    flops.totalFormula = "forward + backward + recompute = " + n(flops.forward) + " + " + n(flops.backward) + " + " +
-                         n(flops.recompute) + " = " + n(flops.total) + " FLOPs";
+    flops.totalFormula = "forward + backward + recompute = " + n(flops.forward) + " + " + n(flops.backward) +
+                         " + " + n(flops.recompute) + " = " + n(flops.total) + " FLOPs";
     return flops;
 }
 

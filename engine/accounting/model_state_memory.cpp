@@ -5,7 +5,9 @@
 namespace napkin {
 namespace {
 
-std::string n(double v) { return formatNumber(v); }
+std::string n(double v) {
+    return formatNumber(v);
+}
 
 Quantity sharded(double parameters, double bytes, bool isSharded, double gpus, const char* what) {
     Quantity q;
@@ -15,8 +17,9 @@ Quantity sharded(double parameters, double bytes, bool isSharded, double gpus, c
         q.formula = std::string("no ") + what + " = 0 B";
         return q;
     }
-    q.formula = "P × " + n(bytes) + " B" + (isSharded && gpus > 1 ? " / GPUs" : "") + " = " + n(parameters) + " × " +
-                n(bytes) + (isSharded && gpus > 1 ? " / " + n(gpus) : std::string()) + " = " + n(q.value) + " B";
+    q.formula = "P × " + n(bytes) + " B" + (isSharded && gpus > 1 ? " / GPUs" : "") + " = " + n(parameters) +
+                " × " + n(bytes) + (isSharded && gpus > 1 ? " / " + n(gpus) : std::string()) + " = " +
+                n(q.value) + " B";
     return q;
 }
 
@@ -50,7 +53,8 @@ ModelStateMemory modelStateMemory(double parameters, const BytesPerParameter& b,
 
     const double p = zeroStage >= 3 ? b.parameters / gpus : b.parameters;
     const double g = zeroStage >= 2 ? b.gradients / gpus : b.gradients;
-    const double rest = zeroStage >= 1 ? (b.masterWeights + b.optimizerState) / gpus : b.masterWeights + b.optimizerState;
+    const double rest =
+        zeroStage >= 1 ? (b.masterWeights + b.optimizerState) / gpus : b.masterWeights + b.optimizerState;
     m.bytesPerParameterPerGpu = p + g + rest;
     if (zeroStage == 0 || gpus == 1) {
         m.bytesPerParameterPerGpuFormula = b.ledger;

@@ -15,20 +15,29 @@ constexpr auto kOptimizers = valuesIn(kOptimizerNames);
 
 int stateTensorsPerParameter(OptimizerKind kind) {
     switch (kind) {
-    case OptimizerKind::sgd: return 0;
+    case OptimizerKind::sgd:
+        return 0;
     case OptimizerKind::momentum:
     case OptimizerKind::adagrad:
-    case OptimizerKind::rmsprop: return 1;
+    case OptimizerKind::rmsprop:
+        return 1;
     case OptimizerKind::adam:
-    case OptimizerKind::adamw: return 2;
+    case OptimizerKind::adamw:
+        return 2;
     }
     return 0;
 }
 
-std::string_view optimizerName(OptimizerKind kind) { return nameIn(kOptimizerNames, kind); }
+std::string_view optimizerName(OptimizerKind kind) {
+    return nameIn(kOptimizerNames, kind);
+}
 
-std::optional<OptimizerKind> optimizerFromName(std::string_view name) { return valueIn(kOptimizerNames, name); }
+std::optional<OptimizerKind> optimizerFromName(std::string_view name) {
+    return valueIn(kOptimizerNames, name);
+}
 
-std::span<const OptimizerKind> allOptimizers() { return kOptimizers; }
+std::span<const OptimizerKind> allOptimizers() {
+    return kOptimizers;
+}
 
 } // namespace napkin

@@ -5,7 +5,9 @@
 namespace napkin {
 namespace {
 
-std::string n(double v) { return formatNumber(v); }
+std::string n(double v) {
+    return formatNumber(v);
+}
 
 ParameterCount transformerParameters(const ModelSpec& m) {
     const double d = m.dModel, L = m.layers, F = m.ffnMult, V = m.vocab, S = m.seq;
@@ -20,11 +22,12 @@ ParameterCount transformerParameters(const ModelSpec& m) {
     // The tied token embedding is the LM head's matmul weight; position embeddings, biases and norms
     // do no matmul work.
     count.matmulParameters = L * (4 + 2 * F) * d * d + V * d;
-    count.components = {{"attention", attention}, {"mlp", mlp}, {"layer norms", norms}, {"embeddings", embeddings}};
+    count.components = {
+        {"attention", attention}, {"mlp", mlp}, {"layer norms", norms}, {"embeddings", embeddings}};
     const std::string quadratic = n(4 + 2 * F), linear = n(9 + F);
     count.formula = quadratic + "·L·d² + " + linear + "·L·d + V·d + S·d + 2·d = " + quadratic + " × " + n(L) +
-                    " × " + n(d) + "² + " + linear + " × " + n(L) + " × " + n(d) + " + " + n(V) + " × " + n(d) +
-                    " + " + n(S) + " × " + n(d) + " + 2 × " + n(d) + " = " + formatExact(count.total);
+                    " × " + n(d) + "² + " + linear + " × " + n(L) + " × " + n(d) + " + " + n(V) + " × " +
+                    n(d) + " + " + n(S) + " × " + n(d) + " + 2 × " + n(d) + " = " + formatExact(count.total);
     return count;
 }
 
@@ -42,7 +45,8 @@ ParameterCount countParameters(const ModelSpec& m) {
         const double layers = m.layers * m.dim * m.dim;
         count.total = count.matmulParameters = layers + m.dim;
         count.components = {{"layers", layers}, {"head", m.dim}};
-        count.formula = "L·D² + D = " + n(m.layers) + " × " + n(m.dim) + "² + " + n(m.dim) + " = " + formatExact(count.total);
+        count.formula = "L·D² + D = " + n(m.layers) + " × " + n(m.dim) + "² + " + n(m.dim) + " = " +
+                        formatExact(count.total);
         break;
     }
     case ModelKind::linear2: {

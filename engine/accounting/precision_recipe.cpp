@@ -21,21 +21,24 @@ PrecisionLedger ledgerFor(PrecisionRecipe recipe, bool fp32Gradients) {
     case PrecisionRecipe::fp16:
     case PrecisionRecipe::bf16: {
         const StorageType half = recipe == PrecisionRecipe::fp16 ? StorageType::fp16 : StorageType::bf16;
-        ledger = {half, half, StorageType::none, half, half,
-                  recipe == PrecisionRecipe::fp16 ? ComputeType::fp16 : ComputeType::bf16};
+        ledger = {half, half, StorageType::none,
+                  half, half, recipe == PrecisionRecipe::fp16 ? ComputeType::fp16 : ComputeType::bf16};
         break;
     }
     case PrecisionRecipe::mixedFp16:
     case PrecisionRecipe::mixedBf16: {
-        const StorageType half =
-            recipe == PrecisionRecipe::mixedFp16 ? StorageType::fp16 : StorageType::bf16;
-        ledger = {half, half, StorageType::fp32, StorageType::fp32, half,
+        const StorageType half = recipe == PrecisionRecipe::mixedFp16 ? StorageType::fp16 : StorageType::bf16;
+        ledger = {half,
+                  half,
+                  StorageType::fp32,
+                  StorageType::fp32,
+                  half,
                   recipe == PrecisionRecipe::mixedFp16 ? ComputeType::fp16 : ComputeType::bf16};
         break;
     }
     case PrecisionRecipe::fp8Mixed:
-        ledger = {StorageType::bf16, StorageType::bf16, StorageType::fp32, StorageType::fp32,
-                  StorageType::bf16, ComputeType::fp8};
+        ledger = {StorageType::bf16, StorageType::bf16, StorageType::fp32,
+                  StorageType::fp32, StorageType::bf16, ComputeType::fp8};
         break;
     }
     if (fp32Gradients)
@@ -43,10 +46,16 @@ PrecisionLedger ledgerFor(PrecisionRecipe recipe, bool fp32Gradients) {
     return ledger;
 }
 
-std::string_view precisionRecipeName(PrecisionRecipe recipe) { return nameIn(kRecipeNames, recipe); }
+std::string_view precisionRecipeName(PrecisionRecipe recipe) {
+    return nameIn(kRecipeNames, recipe);
+}
 
-std::optional<PrecisionRecipe> precisionRecipeFromName(std::string_view name) { return valueIn(kRecipeNames, name); }
+std::optional<PrecisionRecipe> precisionRecipeFromName(std::string_view name) {
+    return valueIn(kRecipeNames, name);
+}
 
-std::span<const PrecisionRecipe> allPrecisionRecipes() { return kRecipes; }
+std::span<const PrecisionRecipe> allPrecisionRecipes() {
+    return kRecipes;
+}
 
 } // namespace napkin

@@ -14,7 +14,7 @@ enum class PrecisionRecipe { fp32, fp16, bf16, mixedFp16, mixedBf16, fp8Mixed };
 struct PrecisionLedger {
     StorageType parameters = StorageType::fp32;
     StorageType gradients = StorageType::fp32;
-    StorageType masterWeights = StorageType::none; ///< fp32 copy kept by mixed-precision recipes
+    StorageType masterWeights = StorageType::none;  ///< fp32 copy kept by mixed-precision recipes
     StorageType optimizerState = StorageType::fp32; ///< per state tensor (Adam has two)
     StorageType activations = StorageType::fp32;
     ComputeType compute = ComputeType::fp32; ///< selects the GPU's dense peak

@@ -9,7 +9,7 @@
 namespace napkin {
 
 struct BackendEntry {
-    std::string name;              ///< "cpu", "cuda"
+    std::string name; ///< "cpu", "cuda"
     bool available = false;
     std::string unavailableReason; ///< empty when available
 };

@@ -6,7 +6,7 @@
 namespace napkin {
 
 struct BenchmarkProgress {
-    int caseIndex = 0;   ///< 0-based case being run (a sweep); the step (a training run)
+    int caseIndex = 0; ///< 0-based case being run (a sweep); the step (a training run)
     int caseCount = 0;
     std::string phase;   ///< "prepare", "warm-up", "timing", "verify", "training"
     double fraction = 0; ///< of the whole run, in [0, 1]

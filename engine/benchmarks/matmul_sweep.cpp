@@ -97,7 +97,8 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
         MatmulResult r;
         r.shape = shape;
         r.flops = matmulFlops(shape);
-        if (const auto it = sweep.device.promisedFlopsPerSecond.find(std::string(benchDtypeName(shape.dtype)));
+        if (const auto it =
+                sweep.device.promisedFlopsPerSecond.find(std::string(benchDtypeName(shape.dtype)));
             it != sweep.device.promisedFlopsPerSecond.end())
             r.promisedFlopsPerSecond = it->second;
         if (!report(index, "prepare", 0))
@@ -116,23 +117,27 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
             while (r.warmupRuns < options.maxWarmupRuns) {
                 const double now = timeRuns(*problem, 1, warmKeepGoing);
                 ++r.warmupRuns;
-                const bool stable = std::abs(now - previous) <= options.warmupTolerance * std::max(now, previous);
+                const bool stable =
+                    std::abs(now - previous) <= options.warmupTolerance * std::max(now, previous);
                 previous = now;
                 if (stable)
                     break;
             }
-            r.callsPerSample = previous >= options.minSampleSeconds
-                                   ? 1
-                                   : static_cast<int>(std::ceil(options.minSampleSeconds / std::max(previous, 1e-9)));
+            r.callsPerSample =
+                previous >= options.minSampleSeconds
+                    ? 1
+                    : static_cast<int>(std::ceil(options.minSampleSeconds / std::max(previous, 1e-9)));
             std::vector<double> samples;
             for (int rep = 0; rep < options.repeats; ++rep) {
                 const double within = 0.2 + 0.7 * rep / std::max(1, options.repeats);
-                samples.push_back(timeRuns(*problem, r.callsPerSample, [&] { return report(index, "timing", within); }));
+                samples.push_back(
+                    timeRuns(*problem, r.callsPerSample, [&] { return report(index, "timing", within); }));
             }
             r.timing = summarizeTimings(std::move(samples));
             if (!report(index, "verify", 0.95))
                 break;
-            r.maxRelError = problem->maxRelativeError(options.verifySamples, options.seed ^ 0x9e3779b97f4a7c15ULL);
+            r.maxRelError =
+                problem->maxRelativeError(options.verifySamples, options.seed ^ 0x9e3779b97f4a7c15ULL);
             r.verifiedEntries = options.verifySamples;
             r.flopsPerSecond = r.timing.medianSeconds > 0 ? r.flops / r.timing.medianSeconds : 0;
             if (r.promisedFlopsPerSecond && *r.promisedFlopsPerSecond > 0)

@@ -76,13 +76,15 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
     if (!request.saveTo.empty() && !run.cancelled)
         trainer->saveCheckpoint(request.saveTo);
     // The first step pays for page faults and thread start-up: it is the warm-up when there are others.
-    run.stepTiming = summarizeTimings(seconds.size() > 1 ? std::vector<double>(seconds.begin() + 1, seconds.end())
-                                                         : seconds);
+    run.stepTiming = summarizeTimings(
+        seconds.size() > 1 ? std::vector<double>(seconds.begin() + 1, seconds.end()) : seconds);
     run.device = backend.deviceInfo();
     run.flopsPerStep = cruncherCountedFlopsPerStep(config);
     run.flopsPerStep6BP = 6.0 * static_cast<double>(config.batch) * cruncherParameters(config);
-    run.flopsPerSecond = run.stepTiming.medianSeconds > 0 ? run.flopsPerStep / run.stepTiming.medianSeconds : 0;
-    if (const auto it = run.device.promisedFlopsPerSecond.find("fp32"); it != run.device.promisedFlopsPerSecond.end()) {
+    run.flopsPerSecond =
+        run.stepTiming.medianSeconds > 0 ? run.flopsPerStep / run.stepTiming.medianSeconds : 0;
+    if (const auto it = run.device.promisedFlopsPerSecond.find("fp32");
+        it != run.device.promisedFlopsPerSecond.end()) {
         run.promisedFlopsPerSecond = it->second;
         if (it->second > 0)
             run.mfu = run.flopsPerSecond / it->second;

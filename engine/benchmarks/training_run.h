@@ -45,9 +45,9 @@ struct TrainingRun {
     std::vector<double> losses; ///< one per step run, from the forward pass before the update
     /// Seconds per step; the first step (page faults, thread start-up) is left out when there are others.
     TimingSummary stepTiming;
-    double flopsPerStep = 0;    ///< every GEMM issued: 6·B·P − 2·B·D²
-    double flopsPerStep6BP = 0; ///< the napkin rule 6·B·P, for comparison
-    double flopsPerSecond = 0;  ///< flopsPerStep / median step seconds
+    double flopsPerStep = 0;                      ///< every GEMM issued: 6·B·P − 2·B·D²
+    double flopsPerStep6BP = 0;                   ///< the napkin rule 6·B·P, for comparison
+    double flopsPerSecond = 0;                    ///< flopsPerStep / median step seconds
     std::optional<double> promisedFlopsPerSecond; ///< the device's fp32 promise
     std::optional<double> mfu;
     DeviceInfo device;

@@ -13,22 +13,34 @@ constexpr NameTable<BenchDtype, 6> kNames{{{BenchDtype::fp32, "fp32"},
 constexpr auto kAll = valuesIn(kNames);
 } // namespace
 
-std::string_view benchDtypeName(BenchDtype dtype) { return nameIn(kNames, dtype); }
+std::string_view benchDtypeName(BenchDtype dtype) {
+    return nameIn(kNames, dtype);
+}
 
-std::optional<BenchDtype> benchDtypeFromName(std::string_view name) { return valueIn(kNames, name); }
+std::optional<BenchDtype> benchDtypeFromName(std::string_view name) {
+    return valueIn(kNames, name);
+}
 
-std::string benchDtypeNames() { return namesIn(kNames); }
+std::string benchDtypeNames() {
+    return namesIn(kNames);
+}
 
-std::span<const BenchDtype> allBenchDtypes() { return kAll; }
+std::span<const BenchDtype> allBenchDtypes() {
+    return kAll;
+}
 
 double benchDtypeBytes(BenchDtype dtype) {
     switch (dtype) {
-    case BenchDtype::fp64: return 8;
+    case BenchDtype::fp64:
+        return 8;
     case BenchDtype::fp32:
-    case BenchDtype::tf32: return 4;
+    case BenchDtype::tf32:
+        return 4;
     case BenchDtype::bf16:
-    case BenchDtype::fp16: return 2;
-    case BenchDtype::fp8e4m3: return 1;
+    case BenchDtype::fp16:
+        return 2;
+    case BenchDtype::fp8e4m3:
+        return 1;
     }
     return 0;
 }

@@ -13,15 +13,15 @@ namespace napkin {
 
 /// What a backend runs on and what it promises.
 struct DeviceInfo {
-    std::string backend;        ///< "cpu", "cuda"
-    std::string name;           ///< CPU model name or GPU name
-    int cores = 0;              ///< physical cores (CPU) or SMs (GPU)
-    int threads = 0;            ///< CPU threads the benchmark runs on (GEMM and FMA loop alike)
-    std::string simd;           ///< "avx512f", "avx2+fma", "sse2", ... (CPU)
+    std::string backend;           ///< "cpu", "cuda"
+    std::string name;              ///< CPU model name or GPU name
+    int cores = 0;                 ///< physical cores (CPU) or SMs (GPU)
+    int threads = 0;               ///< CPU threads the benchmark runs on (GEMM and FMA loop alike)
+    std::string simd;              ///< "avx512f", "avx2+fma", "sse2", ... (CPU)
     std::optional<double> clockHz; ///< maximum clock, when the system says
     /// Peak FLOP/s per dtype name that MFU divides by; a dtype missing here has no promise.
     std::map<std::string, double> promisedFlopsPerSecond;
-    std::string promisedBasis;  ///< which peak that is and how it was obtained
+    std::string promisedBasis;                        ///< which peak that is and how it was obtained
     std::optional<double> specFp32FlopsPerSecond;     ///< cores·lanes·FMA units·2·clock; unset: unknown
     std::string specFp32Formula;                      ///< the formula with numbers, or why unknown
     std::optional<double> measuredFp32FlopsPerSecond; ///< tight FMA loop on all cores
@@ -36,15 +36,15 @@ struct MatmulCase {
 struct MatmulResult {
     MatmulCase shape;
     bool ok = false;
-    std::string error;          ///< why the case failed (unsupported dtype, out of memory, ...)
-    TimingSummary timing;       ///< seconds per GEMM
+    std::string error;    ///< why the case failed (unsupported dtype, out of memory, ...)
+    TimingSummary timing; ///< seconds per GEMM
     int warmupRuns = 0;
     int callsPerSample = 1;
-    double flops = 0;           ///< 2·m·n·k
-    double flopsPerSecond = 0;  ///< flops / median seconds
+    double flops = 0;          ///< 2·m·n·k
+    double flopsPerSecond = 0; ///< flops / median seconds
     std::optional<double> promisedFlopsPerSecond;
-    std::optional<double> mfu;  ///< flopsPerSecond / promised
-    double maxRelError = 0;     ///< max over sampled entries of |c − ref| / Σ_k|a·b| (ref in long double)
+    std::optional<double> mfu; ///< flopsPerSecond / promised
+    double maxRelError = 0;    ///< max over sampled entries of |c − ref| / Σ_k|a·b| (ref in long double)
     int verifiedEntries = 0;
 };
 

@@ -10,12 +10,17 @@ namespace napkin {
 namespace {
 constexpr NameTable<CopyDirection, 2> kDirectionNames{
     {{CopyDirection::hostToDevice, "h2d"}, {CopyDirection::deviceToHost, "d2h"}}};
-constexpr NameTable<HostMemory, 2> kHostMemoryNames{{{HostMemory::pageable, "pageable"}, {HostMemory::pinned, "pinned"}}};
+constexpr NameTable<HostMemory, 2> kHostMemoryNames{
+    {{HostMemory::pageable, "pageable"}, {HostMemory::pinned, "pinned"}}};
 } // namespace
 
-std::string_view copyDirectionName(CopyDirection d) { return nameIn(kDirectionNames, d); }
+std::string_view copyDirectionName(CopyDirection d) {
+    return nameIn(kDirectionNames, d);
+}
 
-std::string_view hostMemoryName(HostMemory m) { return nameIn(kHostMemoryNames, m); }
+std::string_view hostMemoryName(HostMemory m) {
+    return nameIn(kHostMemoryNames, m);
+}
 
 std::vector<std::uint64_t> defaultCopySizes() {
     std::vector<std::uint64_t> sizes;

@@ -15,9 +15,9 @@
 namespace napkin {
 
 struct CruncherCheckpoint {
-    long step = 0;                            ///< steps done when saved
-    std::vector<std::vector<float>> tensors;  ///< in the order above
-    std::mt19937_64 dataGenerator;            ///< the batches' generator, as it was after `step` steps
+    long step = 0;                           ///< steps done when saved
+    std::vector<std::vector<float>> tensors; ///< in the order above
+    std::mt19937_64 dataGenerator;           ///< the batches' generator, as it was after `step` steps
 };
 
 /// Writes `checkpoint` of a Cruncher trained with `config` through napkin::AtomicFile (never a half

@@ -9,8 +9,8 @@ namespace napkin {
 /// Optimizer hyper-parameters (PyTorch's defaults where the lecture says nothing).
 struct OptimizerHyper {
     double learningRate = 0.01;
-    double momentum = 0.9;     ///< momentum: v = μ·v + g
-    double alpha = 0.99;       ///< RMSProp: s = α·s + (1 − α)·g²
+    double momentum = 0.9; ///< momentum: v = μ·v + g
+    double alpha = 0.99;   ///< RMSProp: s = α·s + (1 − α)·g²
     double beta1 = 0.9, beta2 = 0.999;
     double eps = 1e-8;         ///< RMSProp, Adam, AdamW: added to √v
     double adagradEps = 1e-5;  ///< AdaGrad as the lecture writes it: √(g2 + 1e-5)
@@ -23,9 +23,9 @@ struct OptimizerHyper {
 double defaultLearningRate(OptimizerKind kind, long dim);
 
 struct CruncherConfig {
-    long dim = 4;     ///< D
-    long layers = 2;  ///< L
-    long batch = 2;   ///< B
+    long dim = 4;    ///< D
+    long layers = 2; ///< L
+    long batch = 2;  ///< B
     OptimizerKind optimizer = OptimizerKind::adagrad;
     OptimizerHyper hyper;
     std::uint64_t seedInit = 0; ///< weights: N(0,1)/√fan_in

@@ -7,20 +7,24 @@
 
 namespace napkin {
 namespace {
-constexpr NameTable<MemoryTag, kMemoryTagCount> kMemoryTagNames{{{MemoryTag::parameters, "parameters"},
-                                                                 {MemoryTag::gradients, "gradients"},
-                                                                 {MemoryTag::optimizerState, "optimizer_state"},
-                                                                 {MemoryTag::activations, "activations"},
-                                                                 {MemoryTag::inputs, "inputs"},
-                                                                 {MemoryTag::workspace, "workspace"}}};
+constexpr NameTable<MemoryTag, kMemoryTagCount> kMemoryTagNames{
+    {{MemoryTag::parameters, "parameters"},
+     {MemoryTag::gradients, "gradients"},
+     {MemoryTag::optimizerState, "optimizer_state"},
+     {MemoryTag::activations, "activations"},
+     {MemoryTag::inputs, "inputs"},
+     {MemoryTag::workspace, "workspace"}}};
 } // namespace
 
-
-std::string_view memoryTagName(MemoryTag tag) { return nameIn(kMemoryTagNames, tag); }
+std::string_view memoryTagName(MemoryTag tag) {
+    return nameIn(kMemoryTagNames, tag);
+}
 
 AccountedBuffer::AccountedBuffer(AccountedBuffer&& other) noexcept
-    : data_(std::move(other.data_)), size_(std::exchange(other.size_, 0)), tag_(other.tag_),
-      ledger_(std::exchange(other.ledger_, nullptr)) {}
+    : data_(std::move(other.data_))
+    , size_(std::exchange(other.size_, 0))
+    , tag_(other.tag_)
+    , ledger_(std::exchange(other.ledger_, nullptr)) {}
 
 AccountedBuffer& AccountedBuffer::operator=(AccountedBuffer&& other) noexcept {
     if (this != &other) {
@@ -33,7 +37,9 @@ AccountedBuffer& AccountedBuffer::operator=(AccountedBuffer&& other) noexcept {
     return *this;
 }
 
-AccountedBuffer::~AccountedBuffer() { release(); }
+AccountedBuffer::~AccountedBuffer() {
+    release();
+}
 
 void AccountedBuffer::release() {
     if (ledger_)

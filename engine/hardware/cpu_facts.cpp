@@ -93,7 +93,9 @@ CpuFacts readCpuFacts() {
     return f;
 }
 
-int fp32Lanes(const CpuFacts& f) { return f.avx512f ? 16 : (f.avx || f.avx2) ? 8 : 4; }
+int fp32Lanes(const CpuFacts& f) {
+    return f.avx512f ? 16 : (f.avx || f.avx2) ? 8 : 4;
+}
 
 std::string simdName(const CpuFacts& f) {
     if (f.avx512f)
@@ -115,8 +117,8 @@ SpecPeak specFp32Peak(const CpuFacts& f) {
     const double lanes = fp32Lanes(f);
     p.flopsPerSecond = f.physicalCores * lanes * fmaUnits * 2.0 * *f.maxClockHz;
     p.formula = std::to_string(f.physicalCores) + " cores × " + formatNumber(lanes) + " fp32 lanes × " +
-                std::to_string(fmaUnits) + " FMA units × 2 × " + formatNumber(*f.maxClockHz / 1e9) + " GHz (" +
-                f.clockSource + ") = " + formatNumber(*p.flopsPerSecond) + " FLOP/s";
+                std::to_string(fmaUnits) + " FMA units × 2 × " + formatNumber(*f.maxClockHz / 1e9) +
+                " GHz (" + f.clockSource + ") = " + formatNumber(*p.flopsPerSecond) + " FLOP/s";
     return p;
 }
 

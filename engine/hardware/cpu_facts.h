@@ -7,9 +7,9 @@
 namespace napkin {
 
 struct CpuFacts {
-    std::string modelName;           ///< /proc/cpuinfo "model name"
+    std::string modelName; ///< /proc/cpuinfo "model name"
     int logicalCpus = 0;
-    int physicalCores = 0;           ///< distinct (physical id, core id) pairs
+    int physicalCores = 0; ///< distinct (physical id, core id) pairs
     bool sse2 = false, avx = false, avx2 = false, fma = false, avx512f = false;
     std::optional<double> maxClockHz; ///< cpufreq cpuinfo_max_freq, else "@ x GHz" in the model name
     std::string clockSource;          ///< where maxClockHz came from, or why it is unknown

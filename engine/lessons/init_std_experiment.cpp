@@ -14,8 +14,8 @@
 namespace napkin {
 namespace {
 constexpr NameTable<InitScheme, 3> kInitSchemeKeys{{{InitScheme::standardNormal, "normal"},
-                                                     {InitScheme::xavier, "xavier"},
-                                                     {InitScheme::truncatedXavier, "truncated"}}};
+                                                    {InitScheme::xavier, "xavier"},
+                                                    {InitScheme::truncatedXavier, "truncated"}}};
 } // namespace
 
 namespace {
@@ -60,7 +60,9 @@ std::string_view initSchemeName(InitScheme scheme) {
     return "?";
 }
 
-std::string_view initSchemeKey(InitScheme scheme) { return nameIn(kInitSchemeKeys, scheme); }
+std::string_view initSchemeKey(InitScheme scheme) {
+    return nameIn(kInitSchemeKeys, scheme);
+}
 
 double truncatedNormalVariance(double c) {
     const double phi = std::exp(-0.5 * c * c) / std::sqrt(2.0 * std::numbers::pi);

@@ -2,8 +2,8 @@
 
 #include "engine/numerics/name_table.h"
 
-#include "engine/numerics/gaussian_source.h"
 #include "engine/numerics/float_format.h"
+#include "engine/numerics/gaussian_source.h"
 
 #include <cmath>
 #include <cstring>
@@ -12,11 +12,12 @@
 
 namespace napkin {
 namespace {
-constexpr NameTable<PrecisionLesson, 5> kPrecisionLessonKeys{{{PrecisionLesson::fp32, "fp32"},
-                                                               {PrecisionLesson::bf16Mixed, "bf16-mixed"},
-                                                               {PrecisionLesson::bf16Pure, "bf16-pure"},
-                                                               {PrecisionLesson::fp16NoScaling, "fp16"},
-                                                               {PrecisionLesson::fp16LossScaling, "fp16-scaled"}}};
+constexpr NameTable<PrecisionLesson, 5> kPrecisionLessonKeys{
+    {{PrecisionLesson::fp32, "fp32"},
+     {PrecisionLesson::bf16Mixed, "bf16-mixed"},
+     {PrecisionLesson::bf16Pure, "bf16-pure"},
+     {PrecisionLesson::fp16NoScaling, "fp16"},
+     {PrecisionLesson::fp16LossScaling, "fp16-scaled"}}};
 } // namespace
 
 namespace {
@@ -275,13 +276,17 @@ void Run::step() {
 
 } // namespace
 
-std::string_view precisionLessonKey(PrecisionLesson recipe) { return nameIn(kPrecisionLessonKeys, recipe); }
+std::string_view precisionLessonKey(PrecisionLesson recipe) {
+    return nameIn(kPrecisionLessonKeys, recipe);
+}
 
 std::optional<PrecisionLesson> precisionLessonFromKey(std::string_view key) {
     return valueIn(kPrecisionLessonKeys, key);
 }
 
-std::string precisionLessonKeys() { return namesIn(kPrecisionLessonKeys); }
+std::string precisionLessonKeys() {
+    return namesIn(kPrecisionLessonKeys);
+}
 
 std::string_view precisionLessonName(PrecisionLesson recipe) {
     switch (recipe) {

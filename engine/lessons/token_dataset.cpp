@@ -15,19 +15,24 @@
 
 namespace napkin {
 namespace {
-constexpr NameTable<TokenType, 2> kTokenTypeNames{{{TokenType::uint16, "uint16"}, {TokenType::int32, "int32"}}};
-constexpr NameTable<TokenType, 2> kTokenTypeShortNames{{{TokenType::uint16, "u16"}, {TokenType::int32, "i32"}}};
+constexpr NameTable<TokenType, 2> kTokenTypeNames{
+    {{TokenType::uint16, "uint16"}, {TokenType::int32, "int32"}}};
+constexpr NameTable<TokenType, 2> kTokenTypeShortNames{
+    {{TokenType::uint16, "u16"}, {TokenType::int32, "i32"}}};
 constexpr auto kAllTokenTypes = valuesIn(kTokenTypeNames);
 } // namespace
-
 
 std::size_t tokenBytes(TokenType type) {
     return type == TokenType::uint16 ? 2 : 4;
 }
 
-std::string_view tokenTypeName(TokenType type) { return nameIn(kTokenTypeNames, type); }
+std::string_view tokenTypeName(TokenType type) {
+    return nameIn(kTokenTypeNames, type);
+}
 
-std::span<const TokenType> allTokenTypes() { return kAllTokenTypes; }
+std::span<const TokenType> allTokenTypes() {
+    return kAllTokenTypes;
+}
 
 std::optional<TokenType> tokenTypeFromName(std::string_view name) {
     if (const std::optional<TokenType> type = valueIn(kTokenTypeNames, name))

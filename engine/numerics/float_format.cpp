@@ -125,7 +125,9 @@ FloatFacts floatFacts(FloatFormat format) {
     return facts;
 }
 
-std::string_view floatClassName(FloatClass cls) { return nameIn(kFloatClassNames, cls); }
+std::string_view floatClassName(FloatClass cls) {
+    return nameIn(kFloatClassNames, cls);
+}
 
 std::uint32_t maskFloatBits(FloatFormat format, std::uint32_t bits) {
     return bits & lowMask(floatLayout(format).totalBits());

@@ -11,7 +11,8 @@ namespace napkin {
 
 class GaussianSource {
 public:
-    explicit GaussianSource(std::uint64_t seed) : engine_(seed) {}
+    explicit GaussianSource(std::uint64_t seed)
+        : engine_(seed) {}
     double next() {
         // u1 in (0, 1], u2 in [0, 1), each from 53 random bits.
         const double u1 = (static_cast<double>(engine_() >> 11) + 1.0) * 0x1.0p-53;

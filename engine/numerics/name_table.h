@@ -34,7 +34,8 @@ constexpr std::optional<Enum> valueIn(const NameTable<Enum, N>& table, std::stri
 }
 
 /// Every value, in the table's order.
-template <typename Enum, std::size_t N> constexpr std::array<Enum, N> valuesIn(const NameTable<Enum, N>& table) {
+template <typename Enum, std::size_t N>
+constexpr std::array<Enum, N> valuesIn(const NameTable<Enum, N>& table) {
     std::array<Enum, N> values{};
     for (std::size_t i = 0; i < N; ++i)
         values[i] = table[i].first;

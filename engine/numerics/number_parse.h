@@ -7,7 +7,7 @@ namespace napkin {
 
 struct ParsedNumber {
     double value = 0.0;
-    std::string error;      ///< empty when the text was a number
+    std::string error;       ///< empty when the text was a number
     std::size_t errorAt = 0; ///< 0-based character position of the problem
     bool ok() const { return error.empty(); }
 };

@@ -17,7 +17,9 @@ std::string toChars(double value, std::chars_format format, int precision) {
 }
 
 // Like "%.4g": up to `digits` significant digits, no trailing zeros.
-std::string significant(double value, int digits) { return toChars(value, std::chars_format::general, digits); }
+std::string significant(double value, int digits) {
+    return toChars(value, std::chars_format::general, digits);
+}
 
 } // namespace
 
@@ -60,7 +62,8 @@ std::string formatShortest(double value) {
 
 std::string formatBytes(double bytes, ByteUnits units) {
     static constexpr std::array<std::string_view, 7> decimalNames{"B", "kB", "MB", "GB", "TB", "PB", "EB"};
-    static constexpr std::array<std::string_view, 7> binaryNames{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    static constexpr std::array<std::string_view, 7> binaryNames{"B",   "KiB", "MiB", "GiB",
+                                                                 "TiB", "PiB", "EiB"};
     const double step = units == ByteUnits::decimal ? 1000.0 : 1024.0;
     const auto& names = units == ByteUnits::decimal ? decimalNames : binaryNames;
     std::size_t unit = 0;

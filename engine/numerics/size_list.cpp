@@ -29,10 +29,14 @@ std::pair<std::size_t, std::size_t> nextSeparator(std::string_view text, std::si
     return best;
 }
 
-std::string quoted(std::string_view item) { return "'" + std::string(item) + "'"; }
+std::string quoted(std::string_view item) {
+    return "'" + std::string(item) + "'";
+}
 
 // "65536", "1.00e15": a limit as a message states it.
-std::string limitText(double value) { return value < 1e6 ? formatExact(value) : formatNumber(value); }
+std::string limitText(double value) {
+    return value < 1e6 ? formatExact(value) : formatNumber(value);
+}
 
 // Binary bytes: digits, then B, K/KiB, M/MiB or G/GiB in any case.
 double bytesOf(std::string_view item, const SizeListRules& rules, std::string& error) {
@@ -40,7 +44,8 @@ double bytesOf(std::string_view item, const SizeListRules& rules, std::string& e
     while (digits < item.size() && std::isdigit(static_cast<unsigned char>(item[digits])))
         ++digits;
     if (digits == 0) {
-        error = quoted(item) + " is not a size (a whole number of bytes, optionally with K, M or G: 4K, 1M, 1G)";
+        error =
+            quoted(item) + " is not a size (a whole number of bytes, optionally with K, M or G: 4K, 1M, 1G)";
         return 0;
     }
     std::string suffix(item.substr(digits));
@@ -91,14 +96,16 @@ double countOf(std::string_view item, const SizeListRules& rules, std::string& e
 
 std::optional<double> itemValue(std::string_view item, const SizeListRules& rules, std::string& error) {
     if (!rules.products || item.find('*') == std::string_view::npos) {
-        const double v = rules.unit == SizeUnit::bytes ? bytesOf(item, rules, error) : countOf(item, rules, error);
+        const double v =
+            rules.unit == SizeUnit::bytes ? bytesOf(item, rules, error) : countOf(item, rules, error);
         return error.empty() ? std::optional<double>(v) : std::nullopt;
     }
     double product = 1;
     std::size_t start = 0;
     while (true) { // "12288*4": each factor a size of its own, the product checked again
         const std::size_t star = item.find('*', start);
-        const std::string_view factor = trimmed(item.substr(start, star == std::string_view::npos ? star : star - start));
+        const std::string_view factor =
+            trimmed(item.substr(start, star == std::string_view::npos ? star : star - start));
         SizeListRules factorRules = rules;
         factorRules.products = false;
         const std::optional<double> v = itemValue(factor, factorRules, error);
@@ -123,7 +130,8 @@ SizeList parseSizeList(std::string_view text, const SizeListRules& rules) {
     std::size_t start = 0;
     while (true) {
         const auto [end, separatorLength] = nextSeparator(text, start, rules.separators);
-        const std::string_view item = trimmed(text.substr(start, end == std::string_view::npos ? end : end - start));
+        const std::string_view item =
+            trimmed(text.substr(start, end == std::string_view::npos ? end : end - start));
         if (!(item.empty() && rules.skipEmpty)) {
             const std::optional<double> v = itemValue(item, rules, list.error);
             if (!v) {

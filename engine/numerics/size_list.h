@@ -15,11 +15,11 @@ enum class SizeUnit {
 
 struct SizeListRules {
     SizeUnit unit = SizeUnit::count;
-    double minimum = 1;                ///< smallest size allowed
-    double maximum = 65536;            ///< largest size allowed
+    double minimum = 1;                            ///< smallest size allowed
+    double maximum = 65536;                        ///< largest size allowed
     std::vector<std::string_view> separators{","}; ///< any of these (UTF-8 text, "×" too) separates two items
-    bool products = false;             ///< an item may be a product of factors, "12288*4"
-    bool skipEmpty = false;            ///< empty items ("4,,8", a trailing comma) are skipped, not refused
+    bool products = false;                         ///< an item may be a product of factors, "12288*4"
+    bool skipEmpty = false; ///< empty items ("4,,8", a trailing comma) are skipped, not refused
 };
 
 struct SizeList {

@@ -16,10 +16,16 @@ constexpr NameTable<ComputeType, 5> kComputeNames{{{ComputeType::fp32, "fp32"},
                                                    {ComputeType::fp8, "fp8"}}};
 } // namespace
 
-std::string_view storageTypeName(StorageType type) { return nameIn(kStorageNames, type); }
+std::string_view storageTypeName(StorageType type) {
+    return nameIn(kStorageNames, type);
+}
 
-std::string_view computeTypeName(ComputeType type) { return nameIn(kComputeNames, type); }
+std::string_view computeTypeName(ComputeType type) {
+    return nameIn(kComputeNames, type);
+}
 
-std::optional<ComputeType> computeTypeFromName(std::string_view name) { return valueIn(kComputeNames, name); }
+std::optional<ComputeType> computeTypeFromName(std::string_view name) {
+    return valueIn(kComputeNames, name);
+}
 
 } // namespace napkin

@@ -10,11 +10,15 @@ enum class StorageType { none, fp32, fp16, bf16, fp8 };
 /// Bytes per element: fp32 4, fp16 2, bf16 2, fp8 1, none 0.
 constexpr double bytesPerElement(StorageType type) {
     switch (type) {
-    case StorageType::fp32: return 4.0;
+    case StorageType::fp32:
+        return 4.0;
     case StorageType::fp16:
-    case StorageType::bf16: return 2.0;
-    case StorageType::fp8: return 1.0;
-    case StorageType::none: return 0.0;
+    case StorageType::bf16:
+        return 2.0;
+    case StorageType::fp8:
+        return 1.0;
+    case StorageType::none:
+        return 0.0;
     }
     return 0.0;
 }

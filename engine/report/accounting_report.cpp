@@ -9,7 +9,9 @@ namespace {
 
 using nlohmann::json;
 
-json optionalNumber(const std::optional<Quantity>& q) { return q ? jsonNumber(q->value) : json(nullptr); }
+json optionalNumber(const std::optional<Quantity>& q) {
+    return q ? jsonNumber(q->value) : json(nullptr);
+}
 
 void addFormula(json& formulas, const std::string& key, const std::optional<Quantity>& q) {
     if (q)
@@ -69,14 +71,15 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     doc["training_days"] = optionalNumber(r.trainingDays);
     doc["gpu_days"] = optionalNumber(r.gpuDays);
 
-    doc["gpu"] = {{"id", gpu.id},
-                  {"name", gpu.name},
-                  {"count", jsonNumber(in.gpus)},
-                  {"memory_bytes", jsonNumber(gpu.memoryBytes)},
-                  {"memory_bandwidth_bytes_per_second", jsonNumber(gpu.memoryBandwidthBytesPerSecond)},
-                  {"dense_peak_flops_per_second", jsonNumber(r.densePeakFlopsPerSecond.value)},
-                  {"sparse_peak_flops_per_second", jsonNumber(sparsePeakFlopsPerSecond(gpu, r.precision.compute))},
-                  {"source", gpu.source}};
+    doc["gpu"] = {
+        {"id", gpu.id},
+        {"name", gpu.name},
+        {"count", jsonNumber(in.gpus)},
+        {"memory_bytes", jsonNumber(gpu.memoryBytes)},
+        {"memory_bandwidth_bytes_per_second", jsonNumber(gpu.memoryBandwidthBytesPerSecond)},
+        {"dense_peak_flops_per_second", jsonNumber(r.densePeakFlopsPerSecond.value)},
+        {"sparse_peak_flops_per_second", jsonNumber(sparsePeakFlopsPerSecond(gpu, r.precision.compute))},
+        {"source", gpu.source}};
     doc["mfu"] = in.mfu;
     doc["zero_stage"] = in.zeroStage;
     doc["recompute"] = std::string(recomputeName(in.recompute));

@@ -8,7 +8,8 @@
 
 namespace napkin {
 
-nlohmann::json accountingToJson(const AccountingInput& input, const GpuSpec& gpu, const AccountingResult& result);
+nlohmann::json accountingToJson(const AccountingInput& input, const GpuSpec& gpu,
+                                const AccountingResult& result);
 
 /// {benchmark: "account", configuration, seconds_median, ..., target_seconds, meets_target}: how long one
 /// full recompute took (`napkin-cli bench account --json`).

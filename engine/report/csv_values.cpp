@@ -4,9 +4,13 @@
 
 namespace napkin {
 
-std::string csvNumber(double value) { return formatShortest(value); }
+std::string csvNumber(double value) {
+    return formatShortest(value);
+}
 
-std::string csvOptional(const std::optional<double>& value) { return value ? csvNumber(*value) : std::string(); }
+std::string csvOptional(const std::optional<double>& value) {
+    return value ? csvNumber(*value) : std::string();
+}
 
 std::string csvField(std::string_view text) {
     if (text.find_first_of(",\"\n\r") == std::string_view::npos)

@@ -11,15 +11,16 @@ nlohmann::json initStdJson(const InitStdConfig& c, const InitStdResult& r) {
     nlohmann::json curves = nlohmann::json::array();
     for (const InitStdCurve& curve : r.curves) {
         // The geometric mean of std_l / std_{l−1} over the layers: what the log-axis slope shows.
-        const double measured =
-            std::pow(curve.stdPerLayer.back() / curve.stdPerLayer.front(), 1.0 / static_cast<double>(c.layers));
-        curves.push_back({{"scheme", initSchemeKey(curve.scheme)},
-                          {"name", initSchemeName(curve.scheme)},
-                          {"std_per_layer", curve.stdPerLayer},
-                          {"predicted_growth_per_layer", jsonNumber(curve.predictedGrowthPerLayer)},
-                          {"measured_growth_per_layer", measured},
-                          {"fp32_overflow_layer", curve.fp32OverflowLayer < 0 ? nlohmann::json(nullptr)
-                                                                              : nlohmann::json(curve.fp32OverflowLayer)}});
+        const double measured = std::pow(curve.stdPerLayer.back() / curve.stdPerLayer.front(),
+                                         1.0 / static_cast<double>(c.layers));
+        curves.push_back(
+            {{"scheme", initSchemeKey(curve.scheme)},
+             {"name", initSchemeName(curve.scheme)},
+             {"std_per_layer", curve.stdPerLayer},
+             {"predicted_growth_per_layer", jsonNumber(curve.predictedGrowthPerLayer)},
+             {"measured_growth_per_layer", measured},
+             {"fp32_overflow_layer", curve.fp32OverflowLayer < 0 ? nlohmann::json(nullptr)
+                                                                 : nlohmann::json(curve.fp32OverflowLayer)}});
     }
     return {{"lesson", "init"},
             {"dim", c.dim},

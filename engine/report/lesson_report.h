@@ -20,7 +20,8 @@ nlohmann::json determinismJson(const LessonCruncherConfig& a, const LessonTraini
                                const LessonTrainingRun& runAAgain, const LessonCruncherConfig& b,
                                const LessonTrainingRun& runB);
 /// {lesson: "mixed-precision", the configuration, method, runs[]}.
-nlohmann::json mixedPrecisionJson(const LessonCruncherConfig& config, const std::vector<LessonTrainingRun>& runs);
+nlohmann::json mixedPrecisionJson(const LessonCruncherConfig& config,
+                                  const std::vector<LessonTrainingRun>& runs);
 /// {bytes, tokens, pages, batch_bytes, batch_pages_at_most}.
 nlohmann::json datasetSizingJson(const DatasetSizing& sizing);
 

@@ -35,37 +35,40 @@ nlohmann::json matmulSweepJson(const MatmulSweep& sweep) {
     nlohmann::json results = nlohmann::json::array();
     for (const MatmulResult& r : sweep.results)
         results.push_back(resultJson(r));
-    return {{"benchmark", "matmul"},
-            {"device", deviceJson(sweep.device)},
-            {"method",
-             {{"timer", sweep.device.backend == "cuda"
-                            ? "CUDA events around each GEMM; L2 flushed (memset of twice its size) before each, "
-                              "outside the timed span"
-                            : "std::chrono::steady_clock"},
-              {"warmup", "single runs until two consecutive ones agree within 5% (at most " +
-                             std::to_string(run.maxWarmupRuns) + ")"},
-              {"repeats", run.repeats},
-              {"data", "uniform in [-1, 1], std::mt19937_64 seeded with " + std::to_string(run.seed) +
-                           " + case index"},
-              {"max_rel_error", "max over sampled entries of |c - ref| / sum_k |a_ik b_kj|, ref in long double"},
-              {"flops", "2·m·n·k"}}},
-            {"load_average_1min", loadAverageJson()},
-            {"cancelled", sweep.cancelled},
-            {"results", results}};
+    return {
+        {"benchmark", "matmul"},
+        {"device", deviceJson(sweep.device)},
+        {"method",
+         {{"timer", sweep.device.backend == "cuda"
+                        ? "CUDA events around each GEMM; L2 flushed (memset of twice its size) before each, "
+                          "outside the timed span"
+                        : "std::chrono::steady_clock"},
+          {"warmup", "single runs until two consecutive ones agree within 5% (at most " +
+                         std::to_string(run.maxWarmupRuns) + ")"},
+          {"repeats", run.repeats},
+          {"data",
+           "uniform in [-1, 1], std::mt19937_64 seeded with " + std::to_string(run.seed) + " + case index"},
+          {"max_rel_error", "max over sampled entries of |c - ref| / sum_k |a_ik b_kj|, ref in long double"},
+          {"flops", "2·m·n·k"}}},
+        {"load_average_1min", loadAverageJson()},
+        {"cancelled", sweep.cancelled},
+        {"results", results}};
 }
 
 std::string matmulSweepCsv(const MatmulSweep& sweep) {
-    std::string csv = csvRow({"dtype", "m", "n", "k", "ok", "flops", "seconds_median", "seconds_p20", "seconds_p80",
-                              "seconds_min", "samples", "calls_per_sample", "warmup_runs", "flops_per_second",
-                              "promised_flops_per_second", "mfu", "max_rel_error", "verified_entries", "error"});
+    std::string csv =
+        csvRow({"dtype", "m", "n", "k", "ok", "flops", "seconds_median", "seconds_p20", "seconds_p80",
+                "seconds_min", "samples", "calls_per_sample", "warmup_runs", "flops_per_second",
+                "promised_flops_per_second", "mfu", "max_rel_error", "verified_entries", "error"});
     for (const MatmulResult& r : sweep.results) {
         const auto measured = [&](double v) { return r.ok ? csvNumber(v) : std::string(); };
-        csv += csvRow({std::string(benchDtypeName(r.shape.dtype)), std::to_string(r.shape.m), std::to_string(r.shape.n),
-                       std::to_string(r.shape.k), r.ok ? "true" : "false", csvNumber(r.flops),
-                       measured(r.timing.medianSeconds), measured(r.timing.p20Seconds), measured(r.timing.p80Seconds),
-                       measured(r.timing.minSeconds), measured(r.timing.samples), measured(r.callsPerSample),
-                       measured(r.warmupRuns), measured(r.flopsPerSecond), csvOptional(r.promisedFlopsPerSecond),
-                       csvOptional(r.mfu), measured(r.maxRelError), measured(r.verifiedEntries), csvField(r.error)});
+        csv += csvRow({std::string(benchDtypeName(r.shape.dtype)), std::to_string(r.shape.m),
+                       std::to_string(r.shape.n), std::to_string(r.shape.k), r.ok ? "true" : "false",
+                       csvNumber(r.flops), measured(r.timing.medianSeconds), measured(r.timing.p20Seconds),
+                       measured(r.timing.p80Seconds), measured(r.timing.minSeconds),
+                       measured(r.timing.samples), measured(r.callsPerSample), measured(r.warmupRuns),
+                       measured(r.flopsPerSecond), csvOptional(r.promisedFlopsPerSecond), csvOptional(r.mfu),
+                       measured(r.maxRelError), measured(r.verifiedEntries), csvField(r.error)});
     }
     return csv;
 }

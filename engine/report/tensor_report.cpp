@@ -26,14 +26,18 @@ nlohmann::json tensorStepJson(const TensorStep& step) {
 nlohmann::json tensorEvaluationJson(const std::vector<int64_t>& shape, const TensorDType& dtype,
                                     std::string_view expression, const TensorEvaluation& e) {
     nlohmann::json j;
-    j["input"] = {{"shape", shape}, {"dtype", dtype.name}, {"element_bytes", dtype.bytes},
+    j["input"] = {{"shape", shape},
+                  {"dtype", dtype.name},
+                  {"element_bytes", dtype.bytes},
                   {"expression", std::string(expression)}};
     j["steps"] = nlohmann::json::array();
     for (const TensorStep& step : e.steps)
         j["steps"].push_back(tensorStepJson(step));
     if (e.error) {
-        j["error"] = {{"step", e.error->step}, {"message", e.error->message},
-                      {"position", e.error->position ? nlohmann::json(*e.error->position) : nlohmann::json()}};
+        j["error"] = {
+            {"step", e.error->step},
+            {"message", e.error->message},
+            {"position", e.error->position ? nlohmann::json(*e.error->position) : nlohmann::json()}};
     } else {
         j["error"] = nullptr;
     }

@@ -29,14 +29,16 @@ nlohmann::json memoryJson(const MemoryComparison& m) {
           {"workspace_bytes", jsonNumber(m.workspaceBytes)},
           {"total_allocated_bytes", jsonNumber(m.allocatedBytes)},
           {"why",
-           "the lecture counts activations as B·D·L (the L layer outputs kept for backward); the trainer also "
+           "the lecture counts activations as B·D·L (the L layer outputs kept for backward); the trainer "
+           "also "
            "holds the input batch X (B·D) and targets (B) and the target function (D) as 'inputs', and the "
            "head output y (B), dL/dy (B) and two B·D backward temporaries as 'workspace'; neither is in the "
            "formula, so measured_bytes sums parameters, gradients, optimizer state and activations only"}}},
         // Next to the ledger, what the device allocator says (cudaMemGetInfo); null on the CPU.
         {"allocator_reported_bytes", jsonOptional(m.allocatorReportedBytes)}};
     for (const auto& [name, bytes] : components(m))
-        doc[name] = {{"predicted_bytes", jsonNumber(bytes.predicted)}, {"measured_bytes", jsonNumber(bytes.measured)}};
+        doc[name] = {{"predicted_bytes", jsonNumber(bytes.predicted)},
+                     {"measured_bytes", jsonNumber(bytes.measured)}};
     return doc;
 }
 
@@ -62,8 +64,9 @@ nlohmann::json trainingRunJson(const TrainingRun& run) {
             {"flops_per_step", jsonNumber(run.flopsPerStep)},
             {"flops_per_step_formula", "6·B·P − 2·B·D² (every GEMM issued, 2·m·n·k each)"},
             {"flops_per_step_6bp", jsonNumber(run.flopsPerStep6BP)},
-            {"flops_note", "6·B·P also counts dX = dh_1·W_1ᵀ for the first layer (2·B·D²), which no one needs: the "
-                           "input batch has no gradient. Optimizer and loss arithmetic (O(P + B)) is not counted."},
+            {"flops_note",
+             "6·B·P also counts dX = dh_1·W_1ᵀ for the first layer (2·B·D²), which no one needs: the "
+             "input batch has no gradient. Optimizer and loss arithmetic (O(P + B)) is not counted."},
             {"step_seconds_median", run.stepTiming.medianSeconds},
             {"step_seconds_p20", run.stepTiming.p20Seconds},
             {"step_seconds_p80", run.stepTiming.p80Seconds},
@@ -90,12 +93,14 @@ std::string trainingRunCsv(const TrainingRun& run) {
     csv += '\n' + csvRow({"section", "component", "predicted_bytes", "measured_bytes"});
     for (const auto& [name, bytes] : components(run.memory))
         csv += csvRow({"memory", name, csvNumber(bytes.predicted), csvNumber(bytes.measured)});
-    csv += csvRow({"memory", "total", csvNumber(run.memory.total.predicted), csvNumber(run.memory.total.measured)});
+    csv += csvRow(
+        {"memory", "total", csvNumber(run.memory.total.predicted), csvNumber(run.memory.total.measured)});
     csv += csvRow({"memory", "inputs (not in the formula)", "", csvNumber(run.memory.inputsBytes)});
     csv += csvRow({"memory", "workspace (not in the formula)", "", csvNumber(run.memory.workspaceBytes)});
     csv += '\n' + csvRow({"section", "step", "loss"});
     for (std::size_t i = 0; i < run.losses.size(); ++i)
-        csv += csvRow({"loss", std::to_string(run.firstStep + static_cast<long>(i)), csvNumber(run.losses[i])});
+        csv +=
+            csvRow({"loss", std::to_string(run.firstStep + static_cast<long>(i)), csvNumber(run.losses[i])});
     return csv;
 }
 

@@ -3,11 +3,11 @@
 
 #include "engine/numerics/name_table.h"
 
-#include "engine/numerics/float_rounding.h"
-#include "engine/hardware/gpu_catalog.h"
 #include "engine/accounting/model_spec.h"
-#include "engine/numerics/number_parse.h"
 #include "engine/accounting/precision_recipe.h"
+#include "engine/hardware/gpu_catalog.h"
+#include "engine/numerics/float_rounding.h"
+#include "engine/numerics/number_parse.h"
 #include "engine/tensor/tensor_layout.h"
 
 #include <nlohmann/json.hpp>
@@ -275,8 +275,12 @@ ScenarioParse parseScenario(std::string_view text) {
     return result;
 }
 
-std::string_view scenarioPageName(ScenarioPage page) { return nameIn(kPageNames, page); }
+std::string_view scenarioPageName(ScenarioPage page) {
+    return nameIn(kPageNames, page);
+}
 
-std::optional<ScenarioPage> scenarioPageFromName(std::string_view name) { return valueIn(kPageNames, name); }
+std::optional<ScenarioPage> scenarioPageFromName(std::string_view name) {
+    return valueIn(kPageNames, name);
+}
 
 } // namespace napkin

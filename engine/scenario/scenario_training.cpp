@@ -84,8 +84,12 @@ constexpr NameTable<TrainingLesson, 4> kLessonNames{{{TrainingLesson::init, "ini
                                                      {TrainingLesson::mixedPrecision, "mixed_precision"}}};
 } // namespace
 
-std::string_view trainingLessonName(TrainingLesson lesson) { return nameIn(kLessonNames, lesson); }
+std::string_view trainingLessonName(TrainingLesson lesson) {
+    return nameIn(kLessonNames, lesson);
+}
 
-std::optional<TrainingLesson> trainingLessonFromName(std::string_view name) { return valueIn(kLessonNames, name); }
+std::optional<TrainingLesson> trainingLessonFromName(std::string_view name) {
+    return valueIn(kLessonNames, name);
+}
 
 } // namespace napkin

@@ -17,8 +17,9 @@ TensorOpResult applyIndexing(const TensorLayout& x, const std::vector<TensorInde
             ++specified;
     if (x.dim() == 0 && specified > 0) {
         TensorOpResult r;
-        r.error = "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to "
-                  "convert a 0-dim tensor to a number";
+        r.error =
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to "
+            "convert a 0-dim tensor to a number";
         return r;
     }
     if (specified > x.dim()) {
@@ -55,24 +56,42 @@ TensorOpResult applyIndexing(const TensorLayout& x, const std::vector<TensorInde
 TensorOpResult apply(const TensorLayout& t, const TensorOpCall& call, int newStorageId) {
     const auto& a = call.args;
     switch (call.kind) {
-    case TensorOpKind::index: return applyIndexing(t, call.indices);
-    case TensorOpKind::view: return view(t, call.sizes);
-    case TensorOpKind::reshape: return reshape(t, call.sizes, newStorageId);
-    case TensorOpKind::expand: return expand(t, call.sizes);
-    case TensorOpKind::permute: return permute(t, call.sizes);
-    case TensorOpKind::transpose: return transpose(t, *a[0], *a[1]);
-    case TensorOpKind::t: return transpose2d(t);
-    case TensorOpKind::T: return reverseDims(t);
-    case TensorOpKind::mT: return matrixTranspose(t);
-    case TensorOpKind::contiguous: return contiguous(t, newStorageId);
-    case TensorOpKind::clone: return clone(t, newStorageId);
-    case TensorOpKind::unsqueeze: return unsqueeze(t, *a[0]);
-    case TensorOpKind::squeeze: return a[0] ? squeeze(t, *a[0]) : squeeze(t);
-    case TensorOpKind::flatten: return flatten(t, *a[0], *a[1], newStorageId);
-    case TensorOpKind::narrow: return narrow(t, *a[0], *a[1], *a[2]);
-    case TensorOpKind::select: return select(t, *a[0], *a[1]);
-    case TensorOpKind::unfold: return unfold(t, *a[0], *a[1], *a[2]);
-    case TensorOpKind::diagonal: return diagonal(t, *a[0], *a[1], *a[2]);
+    case TensorOpKind::index:
+        return applyIndexing(t, call.indices);
+    case TensorOpKind::view:
+        return view(t, call.sizes);
+    case TensorOpKind::reshape:
+        return reshape(t, call.sizes, newStorageId);
+    case TensorOpKind::expand:
+        return expand(t, call.sizes);
+    case TensorOpKind::permute:
+        return permute(t, call.sizes);
+    case TensorOpKind::transpose:
+        return transpose(t, *a[0], *a[1]);
+    case TensorOpKind::t:
+        return transpose2d(t);
+    case TensorOpKind::T:
+        return reverseDims(t);
+    case TensorOpKind::mT:
+        return matrixTranspose(t);
+    case TensorOpKind::contiguous:
+        return contiguous(t, newStorageId);
+    case TensorOpKind::clone:
+        return clone(t, newStorageId);
+    case TensorOpKind::unsqueeze:
+        return unsqueeze(t, *a[0]);
+    case TensorOpKind::squeeze:
+        return a[0] ? squeeze(t, *a[0]) : squeeze(t);
+    case TensorOpKind::flatten:
+        return flatten(t, *a[0], *a[1], newStorageId);
+    case TensorOpKind::narrow:
+        return narrow(t, *a[0], *a[1], *a[2]);
+    case TensorOpKind::select:
+        return select(t, *a[0], *a[1]);
+    case TensorOpKind::unfold:
+        return unfold(t, *a[0], *a[1], *a[2]);
+    case TensorOpKind::diagonal:
+        return diagonal(t, *a[0], *a[1], *a[2]);
     }
     TensorOpResult r;
     r.error = "unsupported operation";

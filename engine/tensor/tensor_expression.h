@@ -14,8 +14,24 @@
 namespace napkin {
 
 enum class TensorOpKind {
-    index, view, reshape, expand, permute, transpose, t, T, mT, contiguous, clone,
-    unsqueeze, squeeze, flatten, narrow, select, unfold, diagonal
+    index,
+    view,
+    reshape,
+    expand,
+    permute,
+    transpose,
+    t,
+    T,
+    mT,
+    contiguous,
+    clone,
+    unsqueeze,
+    squeeze,
+    flatten,
+    narrow,
+    select,
+    unfold,
+    diagonal
 };
 
 /// One item inside x[...]: an integer, a slice start:stop:step, `...` or `None`.
@@ -29,10 +45,10 @@ struct TensorIndex {
 /// One operation in the chain, with its arguments bound to the method's parameters.
 struct TensorOpCall {
     TensorOpKind kind = TensorOpKind::index;
-    std::vector<int64_t> sizes;                ///< view/reshape/expand sizes, permute dims
-    std::vector<std::optional<int64_t>> args;  ///< named parameters in declaration order (defaults filled)
-    std::vector<TensorIndex> indices;          ///< for TensorOpKind::index
-    std::size_t begin = 0, end = 0;            ///< the call's characters in the source: [begin, end)
+    std::vector<int64_t> sizes;               ///< view/reshape/expand sizes, permute dims
+    std::vector<std::optional<int64_t>> args; ///< named parameters in declaration order (defaults filled)
+    std::vector<TensorIndex> indices;         ///< for TensorOpKind::index
+    std::size_t begin = 0, end = 0;           ///< the call's characters in the source: [begin, end)
 };
 
 struct ParsedTensorExpression {
@@ -48,11 +64,11 @@ ParsedTensorExpression parseTensorExpression(std::string_view text);
 
 /// One row of the chain: the expression so far and the tensor it denotes.
 struct TensorStep {
-    std::string expr;            ///< "x", "x.transpose(1,0)", ...
+    std::string expr; ///< "x", "x.transpose(1,0)", ...
     TensorLayout layout;
-    bool isView = true;          ///< false: new storage was allocated (and, after steps[0], filled)
-    int64_t bytesAllocated = 0;  ///< bytes of new storage this step allocated (0 for a view)
-    int64_t bytesCopied = 0;     ///< bytes this step copied (numel · element bytes for a copy)
+    bool isView = true;         ///< false: new storage was allocated (and, after steps[0], filled)
+    int64_t bytesAllocated = 0; ///< bytes of new storage this step allocated (0 for a view)
+    int64_t bytesCopied = 0;    ///< bytes this step copied (numel · element bytes for a copy)
 };
 
 struct TensorExpressionError {
@@ -62,8 +78,8 @@ struct TensorExpressionError {
 };
 
 struct TensorEvaluation {
-    std::vector<TensorStep> steps;               ///< steps[0] is x itself
-    std::optional<TensorExpressionError> error;  ///< the first failure; the steps before it are kept
+    std::vector<TensorStep> steps;              ///< steps[0] is x itself
+    std::optional<TensorExpressionError> error; ///< the first failure; the steps before it are kept
 };
 
 /// Runs `text` on x = a fresh contiguous tensor of `shape` with `elementBytes` per element

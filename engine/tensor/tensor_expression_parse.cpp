@@ -11,11 +11,11 @@ namespace {
 struct MethodSpec {
     std::string_view name;
     TensorOpKind kind;
-    bool property;                         // x.T: no parentheses
-    bool variadicSizes;                    // view(2, 3) or view((2, 3))
-    std::vector<std::string_view> params;  // named parameters in order
+    bool property;                                // x.T: no parentheses
+    bool variadicSizes;                           // view(2, 3) or view((2, 3))
+    std::vector<std::string_view> params;         // named parameters in order
     std::vector<std::optional<int64_t>> defaults; // nullopt: required (or "None" for squeeze)
-    std::size_t required;                  // how many leading params must be given
+    std::size_t required;                         // how many leading params must be given
 };
 
 const std::vector<MethodSpec>& methods() {
@@ -50,7 +50,8 @@ struct ParseFailure {
 
 class Parser {
 public:
-    explicit Parser(std::string_view text) : text_(text) {}
+    explicit Parser(std::string_view text)
+        : text_(text) {}
 
     void parse(ParsedTensorExpression& out) {
         skipSpace();
@@ -106,7 +107,8 @@ private:
     }
     std::string_view identifier() {
         const std::size_t start = pos_;
-        while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+        while (pos_ < text_.size() &&
+               (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
             ++pos_;
         return text_.substr(start, pos_ - start);
     }
@@ -176,8 +178,8 @@ private:
         call.args = spec->defaults;
         if (spec->property) {
             if (peek('('))
-                fail(pos_, "'" + std::string(name) + "' is a property: write x." + std::string(name) + ", not x." +
-                               std::string(name) + "()");
+                fail(pos_, "'" + std::string(name) + "' is a property: write x." + std::string(name) +
+                               ", not x." + std::string(name) + "()");
             return call;
         }
         if (!peek('('))
@@ -191,7 +193,8 @@ private:
             const std::size_t argAt = pos_;
             // keyword argument?
             std::string_view keyword;
-            if (pos_ < text_.size() && (std::isalpha(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
+            if (pos_ < text_.size() &&
+                (std::isalpha(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
                 keyword = identifier();
                 expect('=');
             }
@@ -201,9 +204,11 @@ private:
                 while (p < spec->params.size() && spec->params[p] != keyword)
                     ++p;
                 if (p == spec->params.size())
-                    fail(argAt, std::string(name) + "() got an unexpected keyword argument '" + std::string(keyword) + "'");
+                    fail(argAt, std::string(name) + "() got an unexpected keyword argument '" +
+                                    std::string(keyword) + "'");
                 if (given[p])
-                    fail(argAt, std::string(name) + "() got multiple values for argument '" + std::string(keyword) + "'");
+                    fail(argAt, std::string(name) + "() got multiple values for argument '" +
+                                    std::string(keyword) + "'");
                 call.args[p] = integer();
                 given[p] = true;
             } else if (sawKeyword) {
@@ -229,7 +234,8 @@ private:
         }
         for (std::size_t p = 0; p < spec->required; ++p)
             if (!given[p])
-                fail(pos_, std::string(name) + "() missing required argument '" + std::string(spec->params[p]) + "'");
+                fail(pos_, std::string(name) + "() missing required argument '" +
+                               std::string(spec->params[p]) + "'");
         ++pos_; // ')'
         return call;
     }

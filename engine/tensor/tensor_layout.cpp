@@ -12,8 +12,8 @@ std::optional<TensorDType> tensorDTypeFromName(std::string_view name) {
         int64_t bytes;
     };
     static constexpr Entry kTable[] = {
-        {"fp32", 4}, {"fp16", 2}, {"bf16", 2}, {"fp8", 1}, {"fp8-e4m3", 1}, {"fp8-e5m2", 1},
-        {"fp64", 8}, {"int64", 8}, {"int32", 4}, {"int16", 2}, {"int8", 1}, {"uint8", 1}, {"bool", 1},
+        {"fp32", 4},  {"fp16", 2},  {"bf16", 2},  {"fp8", 1},  {"fp8-e4m3", 1}, {"fp8-e5m2", 1}, {"fp64", 8},
+        {"int64", 8}, {"int32", 4}, {"int16", 2}, {"int8", 1}, {"uint8", 1},    {"bool", 1},
     };
     for (const Entry& e : kTable)
         if (e.name == name)
@@ -22,8 +22,8 @@ std::optional<TensorDType> tensorDTypeFromName(std::string_view name) {
 }
 
 std::vector<std::string> tensorDTypeNames() {
-    return {"fp32", "fp16", "bf16", "fp8", "fp8-e4m3", "fp8-e5m2", "fp64",
-            "int64", "int32", "int16", "int8", "uint8", "bool"};
+    return {"fp32",  "fp16",  "bf16",  "fp8",  "fp8-e4m3", "fp8-e5m2", "fp64",
+            "int64", "int32", "int16", "int8", "uint8",    "bool"};
 }
 
 int64_t TensorLayout::numel() const {
@@ -165,7 +165,8 @@ std::optional<std::vector<int64_t>> parseShapeText(std::string_view text, std::s
             value = value * 10 + (c - '0');
         }
         if (!ok) {
-            *error = "expected sizes as non-negative integers separated by commas (2,3), got '" + std::string(text) + "'";
+            *error = "expected sizes as non-negative integers separated by commas (2,3), got '" +
+                     std::string(text) + "'";
             return std::nullopt;
         }
         shape.push_back(value);

@@ -11,8 +11,8 @@ namespace napkin {
 
 /// An element type and its size; the names follow napkin-cli's --dtype spelling.
 struct TensorDType {
-    std::string name;      ///< "fp32", "bf16", "int64", ...
-    int64_t bytes = 4;     ///< bytes per element (torch.Tensor.element_size())
+    std::string name;  ///< "fp32", "bf16", "int64", ...
+    int64_t bytes = 4; ///< bytes per element (torch.Tensor.element_size())
 };
 
 /// fp32 4, fp16 2, bf16 2, fp8 (fp8-e4m3, fp8-e5m2) 1, fp64 8, int64 8, int32 4, int16 2, int8 1,
@@ -22,12 +22,12 @@ std::optional<TensorDType> tensorDTypeFromName(std::string_view name);
 std::vector<std::string> tensorDTypeNames();
 
 struct TensorLayout {
-    std::vector<int64_t> shape;          ///< sizes per dimension
-    std::vector<int64_t> stride;         ///< elements to step in storage per unit of each index
-    int64_t offset = 0;                  ///< storage offset, in elements
-    int64_t elementBytes = 4;            ///< bytes per element
-    int storageId = 0;                   ///< views share it; a copy gets a new one
-    int64_t storageElements = 0;         ///< elements in the underlying storage
+    std::vector<int64_t> shape;  ///< sizes per dimension
+    std::vector<int64_t> stride; ///< elements to step in storage per unit of each index
+    int64_t offset = 0;          ///< storage offset, in elements
+    int64_t elementBytes = 4;    ///< bytes per element
+    int storageId = 0;           ///< views share it; a copy gets a new one
+    int64_t storageElements = 0; ///< elements in the underlying storage
 
     int dim() const { return static_cast<int>(shape.size()); }
     /// Product of the sizes (1 for a 0-d tensor, 0 if any size is 0).

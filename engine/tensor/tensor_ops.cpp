@@ -49,7 +49,8 @@ TensorOpResult transpose(const TensorLayout& t, int64_t dim0, int64_t dim1) {
 
 TensorOpResult transpose2d(const TensorLayout& t) {
     if (t.dim() > 2)
-        return fail("t() expects a tensor with <= 2 dimensions, but self is " + std::to_string(t.dim()) + "D");
+        return fail("t() expects a tensor with <= 2 dimensions, but self is " + std::to_string(t.dim()) +
+                    "D");
     if (t.dim() < 2)
         return viewOf(t);
     return transpose(t, 0, 1);
@@ -73,9 +74,10 @@ TensorOpResult matrixTranspose(const TensorLayout& t) {
 
 TensorOpResult permute(const TensorLayout& t, const std::vector<int64_t>& dims) {
     if (static_cast<int>(dims.size()) != t.dim())
-        return fail("permute(sparse_coo): number of dimensions in the tensor input does not match the length of "
-                    "the desired ordering of dimensions i.e. input.dim() = " + std::to_string(t.dim()) +
-                    " is not equal to len(dims) = " + std::to_string(dims.size()));
+        return fail(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the length of "
+            "the desired ordering of dimensions i.e. input.dim() = " +
+            std::to_string(t.dim()) + " is not equal to len(dims) = " + std::to_string(dims.size()));
     TensorLayout out = t;
     std::vector<bool> seen(dims.size(), false);
     for (std::size_t i = 0; i < dims.size(); ++i) {
@@ -140,7 +142,8 @@ TensorOpResult expand(const TensorLayout& t, const std::vector<int64_t>& sizes) 
         const int d = t.dim() - (n - i);
         const int64_t target = sizes[i] == -1 && d >= 0 ? t.shape[d] : sizes[i];
         // 2^50 elements keeps every byte count (× up to 8 bytes) exact in int64 and in a double.
-        if (target > 0 && (__builtin_mul_overflow(elements, target, &elements) || elements > (int64_t{1} << 50)))
+        if (target > 0 &&
+            (__builtin_mul_overflow(elements, target, &elements) || elements > (int64_t{1} << 50)))
             return fail("expand: the expanded tensor " + formatShape(sizes) +
                         " would have more than 2^50 elements, Napkin's limit");
     }
@@ -159,7 +162,8 @@ TensorOpResult expand(const TensorLayout& t, const std::vector<int64_t>& sizes) 
         if (target == -1) {
             if (d < 0)
                 return fail("The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
-                            "dimension " + std::to_string(i));
+                            "dimension " +
+                            std::to_string(i));
             target = size;
         }
         if (target < 0)
@@ -217,12 +221,13 @@ TensorOpResult select(const TensorLayout& t, int64_t dim, int64_t index) {
 
 TensorOpResult indexSelect(const TensorLayout& t, int dim, int64_t index) {
     if (t.dim() == 0)
-        return fail("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
-                    "to convert a 0-dim tensor to a number");
+        return fail(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
+            "to convert a 0-dim tensor to a number");
     const int64_t size = t.shape[dim];
     if (index < -size || index >= size)
-        return fail("index " + std::to_string(index) + " is out of bounds for dimension " + std::to_string(dim) +
-                    " with size " + std::to_string(size));
+        return fail("index " + std::to_string(index) + " is out of bounds for dimension " +
+                    std::to_string(dim) + " with size " + std::to_string(size));
     if (index < 0)
         index += size;
     TensorLayout out = t;
@@ -232,13 +237,14 @@ TensorOpResult indexSelect(const TensorLayout& t, int dim, int64_t index) {
     return viewOf(out);
 }
 
-TensorOpResult slice(const TensorLayout& t, int dim, std::optional<int64_t> start, std::optional<int64_t> stop,
-                     int64_t step) {
+TensorOpResult slice(const TensorLayout& t, int dim, std::optional<int64_t> start,
+                     std::optional<int64_t> stop, int64_t step) {
     if (step <= 0)
         return fail(step == 0 ? "slice step cannot be zero" : "step must be greater than zero");
     if (t.dim() == 0)
-        return fail("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
-                    "to convert a 0-dim tensor to a number");
+        return fail(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
+            "to convert a 0-dim tensor to a number");
     const int64_t size = t.shape[dim];
     // Python's clamping for a positive step: negatives count from the end, then clamp to [0, size].
     auto clampIndex = [size](int64_t i) {
@@ -264,8 +270,8 @@ TensorOpResult unfold(const TensorLayout& t, int64_t dim, int64_t size, int64_t 
         return fail(error);
     const int64_t maxSize = t.dim() == 0 ? 1 : t.shape[*d];
     if (size > maxSize)
-        return fail("maximum size for tensor at dimension " + std::to_string(*d) + " is " + std::to_string(maxSize) +
-                    " but size is " + std::to_string(size));
+        return fail("maximum size for tensor at dimension " + std::to_string(*d) + " is " +
+                    std::to_string(maxSize) + " but size is " + std::to_string(size));
     if (size < 0)
         return fail("size is " + std::to_string(size) + " but must be >= 0");
     if (step <= 0)
@@ -293,7 +299,8 @@ TensorOpResult diagonal(const TensorLayout& t, int64_t offset, int64_t dim1, int
     if (!b)
         return fail(error);
     if (*a == *b)
-        return fail("diagonal dimensions cannot be identical " + std::to_string(dim1) + ", " + std::to_string(dim2));
+        return fail("diagonal dimensions cannot be identical " + std::to_string(dim1) + ", " +
+                    std::to_string(dim2));
     if (t.dim() < 2)
         return fail("Dimension out of range (expected to be in range of [-1, 0], but got 1)");
     TensorLayout out = t;

@@ -12,8 +12,8 @@ namespace napkin {
 
 struct TensorOpResult {
     TensorLayout layout;
-    bool copied = false;   ///< true: the elements were copied into new storage (layout.storageId)
-    std::string error;     ///< PyTorch's message when the operation is impossible
+    bool copied = false; ///< true: the elements were copied into new storage (layout.storageId)
+    std::string error;   ///< PyTorch's message when the operation is impossible
     bool ok() const { return error.empty(); }
 };
 

@@ -20,7 +20,8 @@ std::optional<std::vector<int64_t>> inferSize(const std::vector<int64_t>& sizes,
     int64_t nonzero = 1;
     for (int64_t size : sizes)
         if (size > 0 && (__builtin_mul_overflow(nonzero, size, &nonzero) || nonzero > (int64_t{1} << 50))) {
-            *error = "shape '" + formatShape(sizes) + "' is invalid for input of size " + std::to_string(numel);
+            *error =
+                "shape '" + formatShape(sizes) + "' is invalid for input of size " + std::to_string(numel);
             return std::nullopt;
         }
     for (std::size_t d = 0; d < sizes.size(); ++d) {
@@ -32,7 +33,8 @@ std::optional<std::vector<int64_t>> inferSize(const std::vector<int64_t>& sizes,
             inferred = d;
         } else if (sizes[d] >= 0) {
             if (__builtin_mul_overflow(known, sizes[d], &known)) { // found by fuzzing: view(2424, 24244, ...)
-                *error = "shape '" + formatShape(sizes) + "' is invalid for input of size " + std::to_string(numel);
+                *error = "shape '" + formatShape(sizes) + "' is invalid for input of size " +
+                         std::to_string(numel);
                 return std::nullopt;
             }
         } else {
@@ -78,8 +80,7 @@ std::optional<std::vector<int64_t>> viewStrides(const std::vector<int64_t>& oldS
     int64_t viewNumel = 1;
     for (int d = static_cast<int>(oldShape.size()) - 1; d >= 0; --d) {
         chunkNumel *= oldShape[d];
-        const bool chunkEnds =
-            d == 0 || (oldShape[d - 1] != 1 && oldStride[d - 1] != chunkNumel * chunkBase);
+        const bool chunkEnds = d == 0 || (oldShape[d - 1] != 1 && oldStride[d - 1] != chunkNumel * chunkBase);
         if (!chunkEnds)
             continue;
         while (viewD >= 0 && (viewNumel < chunkNumel || newShape[viewD] == 1)) {

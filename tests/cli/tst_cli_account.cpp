@@ -34,10 +34,11 @@ void TestCliAccount::jsonHasTheContractFields() {
     QCOMPARE(o.status, 0);
     QVERIFY(o.err.empty());
     const auto doc = nlohmann::json::parse(o.out);
-    for (const char* key : {"parameters", "bytes_per_parameter", "memory_bytes", "flops_per_step", "training_flops",
-                            "training_seconds", "training_days", "max_parameters", "fits"})
+    for (const char* key : {"parameters", "bytes_per_parameter", "memory_bytes", "flops_per_step",
+                            "training_flops", "training_seconds", "training_days", "max_parameters", "fits"})
         QVERIFY2(doc.contains(key), key);
-    for (const char* key : {"parameters", "gradients", "master_weights", "optimizer_state", "activations", "total"})
+    for (const char* key :
+         {"parameters", "gradients", "master_weights", "optimizer_state", "activations", "total"})
         QVERIFY2(doc["memory_bytes"].contains(key), key);
     for (const char* key : {"forward", "backward", "total"})
         QVERIFY2(doc["flops_per_step"].contains(key), key);
@@ -48,15 +49,19 @@ void TestCliAccount::jsonHasTheContractFields() {
 void TestCliAccount::badArgumentsExitTwo_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("names");
-    QTest::newRow("mfu > 1") << QStringList{"account", "--model", "dense", "--params", "1e9", "--mfu", "2", "--json"}
+    QTest::newRow("mfu > 1") << QStringList{"account", "--model", "dense", "--params",
+                                            "1e9",     "--mfu",   "2",     "--json"}
                              << "--mfu";
-    QTest::newRow("unknown option") << QStringList{"account", "--model", "dense", "--params", "1", "--frobnicate"}
+    QTest::newRow("unknown option") << QStringList{"account",  "--model", "dense",
+                                                   "--params", "1",       "--frobnicate"}
                                     << "--frobnicate";
-    QTest::newRow("text for a number") << QStringList{"account", "--model", "dense", "--params", "lots", "--json"}
-                                       << "--params";
-    QTest::newRow("bad precision") << QStringList{"account", "--model", "dense", "--params", "1", "--precision", "fp4"}
+    QTest::newRow("text for a number")
+        << QStringList{"account", "--model", "dense", "--params", "lots", "--json"} << "--params";
+    QTest::newRow("bad precision") << QStringList{"account", "--model",     "dense", "--params",
+                                                  "1",       "--precision", "fp4"}
                                    << "--precision";
-    QTest::newRow("zero 7") << QStringList{"account", "--model", "dense", "--params", "1", "--zero", "7"} << "--zero";
+    QTest::newRow("zero 7") << QStringList{"account", "--model", "dense", "--params", "1", "--zero", "7"}
+                            << "--zero";
     QTest::newRow("no subcommand") << QStringList{} << "";
 }
 

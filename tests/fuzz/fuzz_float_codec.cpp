@@ -38,7 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     pattern = maskFloatBits(format, pattern);
     const double patternValue = decodeFloat(format, pattern);
     const FloatClass cls = classifyFloat(format, pattern);
-    if ((cls == FloatClass::nan) != std::isnan(patternValue) || (cls == FloatClass::infinity) != std::isinf(patternValue))
+    if ((cls == FloatClass::nan) != std::isnan(patternValue) ||
+        (cls == FloatClass::infinity) != std::isinf(patternValue))
         std::abort();
     if (cls != FloatClass::nan && encodeFloat(format, patternValue) != pattern)
         std::abort();

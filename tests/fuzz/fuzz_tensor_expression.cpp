@@ -11,7 +11,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size < 2)
         return 0;
     // First byte picks a shape of up to 4 dims with sizes 0..5; the rest is the expression.
-    const std::vector<std::vector<int64_t>> shapes{{2, 3}, {4, 4}, {3, 1}, {2, 4, 6}, {5}, {2, 2, 2, 2}, {0, 3}, {}};
+    const std::vector<std::vector<int64_t>> shapes{{2, 3}, {4, 4},       {3, 1}, {2, 4, 6},
+                                                   {5},    {2, 2, 2, 2}, {0, 3}, {}};
     const std::vector<int64_t>& shape = shapes[data[0] % shapes.size()];
     const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
     const napkin::TensorEvaluation e = napkin::evaluateTensorExpression(text, shape, 4);

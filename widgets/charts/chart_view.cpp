@@ -56,8 +56,9 @@ QPixmap ChartView::render(int width, int height, double scale) const {
 QByteArray ChartView::renderAs(ImageFormat format, QSize size, double scale) const {
     if (format == ImageFormat::png)
         return pngBytes(render(size.width(), size.height(), scale));
-    return paintVector(format, size, QStringLiteral("Napkin chart"),
-                       [&](QCPPainter& painter) { m_plot->toPainter(&painter, size.width(), size.height()); });
+    return paintVector(format, size, QStringLiteral("Napkin chart"), [&](QCPPainter& painter) {
+        m_plot->toPainter(&painter, size.width(), size.height());
+    });
 }
 
 void ChartView::setLineScale(double scale) {

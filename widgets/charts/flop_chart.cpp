@@ -74,7 +74,8 @@ const FlopChartData::Bar* FlopChart::barAt(double x) const {
 }
 
 QString FlopChart::tooltipFor(const FlopChartData::Bar& bar) const {
-    return tr("%1: %2\n%3").arg(bar.label, QString::fromStdString(napkin::formatFlops(bar.flops)), bar.formula);
+    return tr("%1: %2\n%3")
+        .arg(bar.label, QString::fromStdString(napkin::formatFlops(bar.flops)), bar.formula);
 }
 
 void FlopChart::onMouseMove(QMouseEvent* event) {

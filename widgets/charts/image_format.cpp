@@ -34,8 +34,9 @@ QByteArray paintVector(ImageFormat format, QSize size, const QString& title,
         QPdfWriter pdf(&buffer);
         pdf.setCreator(QStringLiteral("Napkin"));
         pdf.setTitle(title);
-        pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
-                                      QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        pdf.setPageLayout(
+            QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
+                        QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
         if (!painter.begin(&pdf))
             return {};
         painter.setMode(QCPPainter::pmVectorized);

@@ -165,8 +165,9 @@ void MemoryChart::rebuild() {
         m_capacityLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
         m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         m_capacityLabel->position->setCoords(0.02, 0.02);
-        m_capacityLabel->setText(tr("capacity %1 is off the scale: %2 × this bar")
-                                     .arg(capacity, QString::fromStdString(napkin::formatNumber(m_data.capacityBytes / total))));
+        m_capacityLabel->setText(
+            tr("capacity %1 is off the scale: %2 × this bar")
+                .arg(capacity, QString::fromStdString(napkin::formatNumber(m_data.capacityBytes / total))));
     } else {
         m_capacityLabel->position->setType(QCPItemPosition::ptPlotCoords);
         m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
@@ -176,11 +177,14 @@ void MemoryChart::rebuild() {
 
     // Not fitting is marked on the bar itself: a red outline and a verdict above it.
     for (std::size_t i = 0; i < m_bars.size(); ++i)
-        m_bars[i]->setPen(m_data.fits ? QPen(kSegmentColors[i].darker(130)) : QPen(QColor(0xc0, 0x39, 0x2b), 2.5));
+        m_bars[i]->setPen(m_data.fits ? QPen(kSegmentColors[i].darker(130))
+                                      : QPen(QColor(0xc0, 0x39, 0x2b), 2.5));
     m_verdict->position->setCoords(kBarX, total);
     m_verdict->setColor(capacityColor);
-    m_verdict->setText(m_data.fits ? tr("%1 — fits").arg(QString::fromStdString(napkin::formatBytes(total, m_units)))
-                                   : tr("%1 — does not fit").arg(QString::fromStdString(napkin::formatBytes(total, m_units))));
+    m_verdict->setText(
+        m_data.fits
+            ? tr("%1 — fits").arg(QString::fromStdString(napkin::formatBytes(total, m_units)))
+            : tr("%1 — does not fit").arg(QString::fromStdString(napkin::formatBytes(total, m_units))));
     m_verdict->setVisible(total > 0);
     queueReplot();
 }

@@ -50,6 +50,7 @@ public:
     /// True when the bar is so far below the capacity that the axis zooms to the bar and the
     /// capacity line is replaced by a note.
     bool capacityOffScale() const { return m_capacityOffScale; }
+
 protected:
     void applySeriesColors() override;
 

@@ -67,11 +67,13 @@ QString ThroughputChart::tooltipFor(const ThroughputChartData::Series& series,
                        .arg(series.dtype)
                        .arg(point.size)
                        .arg(QString::fromStdString(napkin::formatFlops(point.flops)),
-                            QString::fromStdString(napkin::formatDuration(point.flopsPerSecond > 0 ? point.flops / point.flopsPerSecond : 0)),
+                            QString::fromStdString(napkin::formatDuration(
+                                point.flopsPerSecond > 0 ? point.flops / point.flopsPerSecond : 0)),
                             QString::fromStdString(napkin::formatFlops(point.flopsPerSecond, true)));
     if (point.mfu && series.promisedFlopsPerSecond)
-        text += tr("\nMFU %1 of %2 promised").arg(QString::number(*point.mfu * 100, 'f', 1) + QLatin1Char('%'),
-                                                  QString::fromStdString(napkin::formatFlops(*series.promisedFlopsPerSecond, true)));
+        text += tr("\nMFU %1 of %2 promised")
+                    .arg(QString::number(*point.mfu * 100, 'f', 1) + QLatin1Char('%'),
+                         QString::fromStdString(napkin::formatFlops(*series.promisedFlopsPerSecond, true)));
     else
         text += tr("\nMFU: no promised peak for %1").arg(series.dtype);
     return text;

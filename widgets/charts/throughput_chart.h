@@ -37,7 +37,8 @@ public:
     void setData(const ThroughputChartData& data);
     const ThroughputChartData& data() const { return m_data; }
 
-    QString tooltipFor(const ThroughputChartData::Series& series, const ThroughputChartData::Point& point) const;
+    QString tooltipFor(const ThroughputChartData::Series& series,
+                       const ThroughputChartData::Point& point) const;
 
 protected:
     void applySeriesColors() override { rebuild(); } // each series' pen is made with its graph

@@ -35,7 +35,9 @@ void LogSliderField::setRange(double minimum, double maximum) {
     setValue(std::clamp(value(), m_minimum, m_maximum));
 }
 
-double LogSliderField::value() const { return m_field->value(); }
+double LogSliderField::value() const {
+    return m_field->value();
+}
 
 void LogSliderField::setValue(double value) {
     m_field->setValue(value);
@@ -43,18 +45,22 @@ void LogSliderField::setValue(double value) {
     m_slider->setValue(positionFor(value));
 }
 
-void LogSliderField::setSignificantDigits(int digits) { m_digits = std::max(1, digits); }
+void LogSliderField::setSignificantDigits(int digits) {
+    m_digits = std::max(1, digits);
+}
 
 int LogSliderField::positionFor(double value) const {
     if (!(value > 0))
         return 0;
-    const double t = (std::log10(value) - std::log10(m_minimum)) / (std::log10(m_maximum) - std::log10(m_minimum));
+    const double t =
+        (std::log10(value) - std::log10(m_minimum)) / (std::log10(m_maximum) - std::log10(m_minimum));
     return static_cast<int>(std::lround(std::clamp(t, 0.0, 1.0) * steps));
 }
 
 double LogSliderField::valueAt(int position) const {
     const double t = static_cast<double>(position) / steps;
-    const double raw = std::pow(10.0, std::log10(m_minimum) + t * (std::log10(m_maximum) - std::log10(m_minimum)));
+    const double raw =
+        std::pow(10.0, std::log10(m_minimum) + t * (std::log10(m_maximum) - std::log10(m_minimum)));
     // Round to significant digits, then to a whole number: the engine wants whole counts.
     const double magnitude = std::pow(10.0, std::floor(std::log10(raw)) - (m_digits - 1));
     double rounded = std::round(raw / magnitude) * magnitude;

@@ -35,7 +35,9 @@ void NumberField::setRange(double minimum, double maximum) {
     m_maximum = maximum;
 }
 
-QString NumberField::errorText() const { return m_error->text(); }
+QString NumberField::errorText() const {
+    return m_error->text();
+}
 
 void NumberField::commit() {
     const napkin::ParsedNumber parsed = napkin::parseNumber(m_edit->text().toStdString());

@@ -20,7 +20,8 @@ QString tuple(const std::vector<int64_t>& values) {
     QStringList parts;
     for (int64_t v : values)
         parts << QString::number(v);
-    return QLatin1Char('(') + parts.join(QStringLiteral(", ")) + (values.size() == 1 ? QStringLiteral(",)") : QStringLiteral(")"));
+    return QLatin1Char('(') + parts.join(QStringLiteral(", ")) +
+           (values.size() == 1 ? QStringLiteral(",)") : QStringLiteral(")"));
 }
 
 } // namespace
@@ -48,12 +49,17 @@ void StrideView::setHoveredIndex(const std::vector<int64_t>& index) {
 }
 
 QString StrideView::offsetFormula(const napkin::TensorLayout& tensor, const std::vector<int64_t>& index) {
-    return tuple(index) + QStringLiteral(" → ") + QString::fromStdString(napkin::storageOffsetFormula(tensor, index));
+    return tuple(index) + QStringLiteral(" → ") +
+           QString::fromStdString(napkin::storageOffsetFormula(tensor, index));
 }
 
-QSize StrideView::sizeHint() const { return QSize(640, heightForWidth(640)); }
+QSize StrideView::sizeHint() const {
+    return QSize(640, heightForWidth(640));
+}
 
-QSize StrideView::minimumSizeHint() const { return QSize(200, 80); }
+QSize StrideView::minimumSizeHint() const {
+    return QSize(200, 80);
+}
 
 int StrideView::heightForWidth(int width) const {
     return static_cast<int>(StrideViewGeometry::compute(strips_, tensor_, width).size.height());
@@ -79,7 +85,9 @@ void StrideView::setHovered(std::optional<std::size_t> cell) {
     emit hoveredFormulaChanged(cell ? offsetFormula(tensor_, geometry_.gridCells[*cell].index) : QString());
 }
 
-void StrideView::mouseMoveEvent(QMouseEvent* event) { setHovered(geometry_.gridCellAt(event->position())); }
+void StrideView::mouseMoveEvent(QMouseEvent* event) {
+    setHovered(geometry_.gridCellAt(event->position()));
+}
 
 void StrideView::leaveEvent(QEvent* event) {
     QWidget::leaveEvent(event);
@@ -109,15 +117,16 @@ void StrideView::paintEvent(QPaintEvent*) {
 
     for (const StrideViewGeometry::Strip& strip : geometry_.strips) {
         const bool current = strip.spec.storageId == tensor_.storageId;
-        QString label = tr("storage #%1 · %2 elements · %3")
-                            .arg(strip.spec.storageId)
-                            .arg(strip.spec.elements)
-                            .arg(QString::fromStdString(napkin::formatBytes(static_cast<double>(strip.spec.bytes))));
-        label += strip.spec.createdAtStep == 0
-                     ? tr(" — x's storage")
-                     : tr(" — copy made at step %1: %2 allocated and copied")
-                           .arg(strip.spec.createdAtStep)
-                           .arg(QString::fromStdString(napkin::formatBytes(static_cast<double>(strip.spec.bytes))));
+        QString label =
+            tr("storage #%1 · %2 elements · %3")
+                .arg(strip.spec.storageId)
+                .arg(strip.spec.elements)
+                .arg(QString::fromStdString(napkin::formatBytes(static_cast<double>(strip.spec.bytes))));
+        label += strip.spec.createdAtStep == 0 ? tr(" — x's storage")
+                                               : tr(" — copy made at step %1: %2 allocated and copied")
+                                                     .arg(strip.spec.createdAtStep)
+                                                     .arg(QString::fromStdString(napkin::formatBytes(
+                                                         static_cast<double>(strip.spec.bytes))));
         if (strip.shownElements < strip.spec.elements)
             label += tr(" (first %1 shown)").arg(strip.shownElements);
         p.setPen(text);
@@ -164,8 +173,9 @@ void StrideView::paintEvent(QPaintEvent*) {
         p.setPen(pal.color(QPalette::Mid));
         p.drawRect(c.rect);
         p.setPen(cellText);
-        p.drawText(c.rect, Qt::AlignCenter, currentStrip ? storedValueText(*currentStrip, c.storageOffset)
-                                                          : QString::number(c.storageOffset));
+        p.drawText(c.rect, Qt::AlignCenter,
+                   currentStrip ? storedValueText(*currentStrip, c.storageOffset)
+                                : QString::number(c.storageOffset));
     }
 
     if (hovered_) {
@@ -180,7 +190,8 @@ void StrideView::paintEvent(QPaintEvent*) {
             p.setRenderHint(QPainter::Antialiasing, true);
             QPen line(accentColor, 1.5, Qt::DashLine);
             p.setPen(line);
-            p.drawLine(QPointF(c.rect.center().x(), c.rect.top()), QPointF(target->center().x(), target->bottom()));
+            p.drawLine(QPointF(c.rect.center().x(), c.rect.top()),
+                       QPointF(target->center().x(), target->bottom()));
         }
     }
 }

@@ -19,8 +19,7 @@ QString sliceLabel(const std::vector<int64_t>& leading, std::size_t trailingDims
 } // namespace
 
 StrideViewGeometry StrideViewGeometry::compute(const std::vector<StorageStripSpec>& strips,
-                                               const napkin::TensorLayout& t,
-                                               double width) {
+                                               const napkin::TensorLayout& t, double width) {
     StrideViewGeometry g;
     const double usable = std::max(width - 2 * kMargin, kMinCell);
     // One cell size for strips and grid so that a storage cell and a tensor cell look alike.
@@ -37,8 +36,10 @@ StrideViewGeometry StrideViewGeometry::compute(const std::vector<StorageStripSpe
         y += kLabelHeight;
         strip.shownElements = std::min(spec.elements, kMaxStripCells);
         strip.cellsPerRow = std::max(1, static_cast<int>(usable / g.cell));
-        const int64_t rows = std::max<int64_t>(1, (strip.shownElements + strip.cellsPerRow - 1) / strip.cellsPerRow);
-        const double cellsWidth = g.cell * static_cast<double>(std::min<int64_t>(strip.shownElements, strip.cellsPerRow));
+        const int64_t rows =
+            std::max<int64_t>(1, (strip.shownElements + strip.cellsPerRow - 1) / strip.cellsPerRow);
+        const double cellsWidth =
+            g.cell * static_cast<double>(std::min<int64_t>(strip.shownElements, strip.cellsPerRow));
         strip.cellsRect = QRectF(kMargin, y, cellsWidth, g.cell * static_cast<double>(rows));
         y += strip.cellsRect.height() + kGap;
         g.strips.push_back(strip);

@@ -15,7 +15,7 @@ struct StorageStripSpec {
     int storageId = 0;
     int64_t elements = 0;
     int64_t bytes = 0;
-    int createdAtStep = 0;  ///< 0 for x; the step whose copy allocated it
+    int createdAtStep = 0;      ///< 0 for x; the step whose copy allocated it
     std::vector<double> values; ///< the number stored in each cell; empty: show the cell's index
 };
 
@@ -25,38 +25,38 @@ struct StrideViewGeometry {
     static constexpr double kMinCell = 22; ///< below this, long strips wrap rather than shrink
     static constexpr double kLabelHeight = 18;
     static constexpr double kGap = 14;
-    static constexpr int64_t kMaxStripCells = 512;  ///< storage cells drawn per strip
-    static constexpr int64_t kMaxGridCells = 1024;  ///< tensor elements drawn
+    static constexpr int64_t kMaxStripCells = 512; ///< storage cells drawn per strip
+    static constexpr int64_t kMaxGridCells = 1024; ///< tensor elements drawn
 
     struct Strip {
         StorageStripSpec spec;
         QRectF labelRect;
-        QRectF cellsRect;        ///< bounding box of the drawn cells
+        QRectF cellsRect; ///< bounding box of the drawn cells
         int cellsPerRow = 1;
         int64_t shownElements = 0; ///< < spec.elements when the strip is cut off
     };
     struct Slice {
-        QRectF rect;             ///< the cells of one 2-D slice
+        QRectF rect; ///< the cells of one 2-D slice
         QRectF labelRect;
-        QString label;           ///< "[0, 1, :, :]"; empty for tensors up to 2-D
+        QString label; ///< "[0, 1, :, :]"; empty for tensors up to 2-D
     };
     struct GridCell {
         QRectF rect;
-        std::vector<int64_t> index;  ///< multi-index into the tensor
-        int64_t storageOffset = 0;   ///< offset + Σ index·stride
+        std::vector<int64_t> index; ///< multi-index into the tensor
+        int64_t storageOffset = 0;  ///< offset + Σ index·stride
     };
 
     double cell = kMaxCell;
     std::vector<Strip> strips;
     std::vector<Slice> slices;
-    std::vector<GridCell> gridCells;   ///< row-major order of the tensor
-    bool gridCutOff = false;           ///< the tensor has more than kMaxGridCells elements
+    std::vector<GridCell> gridCells; ///< row-major order of the tensor
+    bool gridCutOff = false;         ///< the tensor has more than kMaxGridCells elements
     QRectF gridLabelRect;
-    QSizeF size;                       ///< the area all of the above needs
+    QSizeF size; ///< the area all of the above needs
 
     /// Lays out `strips` and `tensor` in a widget `width` pixels wide.
-    static StrideViewGeometry compute(const std::vector<StorageStripSpec>& strips, const napkin::TensorLayout& tensor,
-                                      double width);
+    static StrideViewGeometry compute(const std::vector<StorageStripSpec>& strips,
+                                      const napkin::TensorLayout& tensor, double width);
 
     /// The grid cell under `point`, as an index into gridCells.
     std::optional<std::size_t> gridCellAt(QPointF point) const;

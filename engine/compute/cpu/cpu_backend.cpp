@@ -15,7 +15,9 @@
 namespace napkin {
 
 CpuBackend::CpuBackend(CpuBackendOptions options)
-    : facts_(readCpuFacts()), options_(options), threads_(options.threads > 0 ? options.threads : facts_.physicalCores) {
+    : facts_(readCpuFacts())
+    , options_(options)
+    , threads_(options.threads > 0 ? options.threads : facts_.physicalCores) {
     // One GEMM thread per physical core: hyper-threads share the FMA units and only add contention.
     // (Eigen parallelises its GEMM with OpenMP; without -fopenmp this call is a no-op.)
     Eigen::setNbThreads(threads_);
@@ -45,8 +47,8 @@ DeviceInfo CpuBackend::deviceInfo() const {
     } else if (d.measuredFp32FlopsPerSecond) {
         fp32 = d.measuredFp32FlopsPerSecond;
         std::ostringstream s;
-        s << "measured FMA-loop peak (" << threads_ << " threads of independent "
-          << simdName(facts_) << " FMAs, best of 3), because the spec peak is " << spec.formula;
+        s << "measured FMA-loop peak (" << threads_ << " threads of independent " << simdName(facts_)
+          << " FMAs, best of 3), because the spec peak is " << spec.formula;
         d.promisedBasis = s.str();
     } else {
         d.promisedBasis = "none: the spec peak is " + spec.formula + " and the FMA loop was not run";
@@ -68,9 +70,12 @@ std::string CpuBackend::unsupportedReason(BenchDtype dtype) const {
     case BenchDtype::fp32:
     case BenchDtype::fp64:
     case BenchDtype::bf16:
-    case BenchDtype::fp16: return {};
-    case BenchDtype::tf32: return "--dtype tf32 is a tensor-core format; the cpu backend has no tf32 (use fp32)";
-    case BenchDtype::fp8e4m3: return "--dtype fp8-e4m3 is not supported on the cpu backend (Eigen has no fp8 type)";
+    case BenchDtype::fp16:
+        return {};
+    case BenchDtype::tf32:
+        return "--dtype tf32 is a tensor-core format; the cpu backend has no tf32 (use fp32)";
+    case BenchDtype::fp8e4m3:
+        return "--dtype fp8-e4m3 is not supported on the cpu backend (Eigen has no fp8 type)";
     }
     return "--dtype: unknown";
 }
@@ -82,9 +87,11 @@ std::unique_ptr<MatmulProblem> CpuBackend::prepareMatmul(const MatmulCase& shape
                             static_cast<double>(shape.k) * static_cast<double>(shape.n) +
                             static_cast<double>(shape.m) * static_cast<double>(shape.n);
     const double bytes = elements * benchDtypeBytes(shape.dtype);
-    const double physical = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+    const double physical =
+        static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
     if (physical > 0 && bytes > physical / 2)
-        throw std::runtime_error("A, B and C need " + formatBytes(bytes, ByteUnits::binary) + ", more than half of this machine's " +
+        throw std::runtime_error("A, B and C need " + formatBytes(bytes, ByteUnits::binary) +
+                                 ", more than half of this machine's " +
                                  formatBytes(physical, ByteUnits::binary) + " of memory");
     return makeEigenMatmulProblem(shape, seed);
 }

@@ -9,7 +9,7 @@
 namespace napkin {
 
 struct CpuBackendOptions {
-    bool measurePeak = true;        ///< run the FMA loop (about a second) the first time deviceInfo() is asked
+    bool measurePeak = true; ///< run the FMA loop (about a second) the first time deviceInfo() is asked
     double peakSecondsPerTrial = 0.1;
     int threads = 0; ///< GEMM and FMA-loop threads; 0: one per physical core
 };

@@ -17,12 +17,18 @@ using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::Ro
 using MatrixMap = Eigen::Map<RowMatrix>;
 using ConstMatrixMap = Eigen::Map<const RowMatrix>;
 
-MatrixMap asMatrix(AccountedBuffer& b, long rows, long cols) { return {b.data(), rows, cols}; }
-ConstMatrixMap asMatrix(const AccountedBuffer& b, long rows, long cols) { return {b.data(), rows, cols}; }
+MatrixMap asMatrix(AccountedBuffer& b, long rows, long cols) {
+    return {b.data(), rows, cols};
+}
+ConstMatrixMap asMatrix(const AccountedBuffer& b, long rows, long cols) {
+    return {b.data(), rows, cols};
+}
 
 } // namespace
 
-CpuCruncherTrainer::CpuCruncherTrainer(const CruncherConfig& config) : config_(config), data_(config.seedData) {
+CpuCruncherTrainer::CpuCruncherTrainer(const CruncherConfig& config)
+    : config_(config)
+    , data_(config.seedData) {
     if (config.dim <= 0 || config.layers <= 0 || config.batch <= 0)
         throw std::invalid_argument("the Cruncher needs dim, layers and batch > 0");
     const auto d = static_cast<std::size_t>(config.dim), b = static_cast<std::size_t>(config.batch);
@@ -50,7 +56,8 @@ CpuCruncherTrainer::CpuCruncherTrainer(const CruncherConfig& config) : config_(c
     batch_ = ledger_.allocateFloats(MemoryTag::inputs, b * d);
     targets_ = ledger_.allocateFloats(MemoryTag::inputs, b);
     truth_ = ledger_.allocateFloats(MemoryTag::inputs, d);
-    for (float& w : truth_.span()) // the fixed random linear function t = x·w*, drawn first from the data seed
+    for (float& w :
+         truth_.span()) // the fixed random linear function t = x·w*, drawn first from the data seed
         w = static_cast<float>(data_.next() * scale);
     prediction_ = ledger_.allocateFloats(MemoryTag::workspace, b);
     lossGrad_ = ledger_.allocateFloats(MemoryTag::workspace, b);
@@ -94,19 +101,20 @@ double CpuCruncherTrainer::step() {
     for (long l = L - 1; l >= 0; --l) {
         const auto li = static_cast<std::size_t>(l);
         const AccountedBuffer& in = l == 0 ? batch_ : outputs_[li - 1];
-        asMatrix(weightGrads_[li], D, D).noalias() = asMatrix(in, B, D).transpose() * asMatrix(std::as_const(upstream_), B, D);
+        asMatrix(weightGrads_[li], D, D).noalias() =
+            asMatrix(in, B, D).transpose() * asMatrix(std::as_const(upstream_), B, D);
         if (l > 0) {
-            asMatrix(downstream_, B, D).noalias() =
-                asMatrix(std::as_const(upstream_), B, D) * asMatrix(std::as_const(weights_[li]), D, D).transpose();
+            asMatrix(downstream_, B, D).noalias() = asMatrix(std::as_const(upstream_), B, D) *
+                                                    asMatrix(std::as_const(weights_[li]), D, D).transpose();
             std::swap(upstream_, downstream_);
         }
     }
     ++steps_;
     for (std::size_t l = 0; l < weights_.size(); ++l)
-        applyOptimizerStep(config_.optimizer, config_.hyper, steps_, weights_[l].span(), weightGrads_[l].span(),
-                           state1_[l].span(), state2_[l].span());
-    applyOptimizerStep(config_.optimizer, config_.hyper, steps_, head_.span(), headGrad_.span(), headState1_.span(),
-                       headState2_.span());
+        applyOptimizerStep(config_.optimizer, config_.hyper, steps_, weights_[l].span(),
+                           weightGrads_[l].span(), state1_[l].span(), state2_[l].span());
+    applyOptimizerStep(config_.optimizer, config_.hyper, steps_, head_.span(), headGrad_.span(),
+                       headState1_.span(), headState2_.span());
     return loss;
 }
 

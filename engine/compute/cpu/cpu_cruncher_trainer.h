@@ -32,9 +32,9 @@ private:
     AccountedBuffer head_, headGrad_, headState1_, headState2_;
     // activations kept for backward: outputs_[l] = h_{l+1}, each B×D (the lecture's B·D·L)
     std::vector<AccountedBuffer> outputs_;
-    AccountedBuffer batch_, targets_, truth_;     // inputs: X (B×D), t (B), the target function w* (D)
-    AccountedBuffer prediction_, lossGrad_;       // workspace: y (B), dL/dy (B)
-    AccountedBuffer upstream_, downstream_;       // workspace: dL/dh ping-pong (B×D each)
+    AccountedBuffer batch_, targets_, truth_; // inputs: X (B×D), t (B), the target function w* (D)
+    AccountedBuffer prediction_, lossGrad_;   // workspace: y (B), dL/dy (B)
+    AccountedBuffer upstream_, downstream_;   // workspace: dL/dh ping-pong (B×D each)
     GaussianSource data_;
     long steps_ = 0;
 };

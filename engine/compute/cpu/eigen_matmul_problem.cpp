@@ -12,13 +12,14 @@
 namespace napkin {
 namespace {
 
-template <typename Scalar>
-class EigenMatmulProblem final : public MatmulProblem {
+template <typename Scalar> class EigenMatmulProblem final : public MatmulProblem {
 public:
     using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>; // column-major, as BLAS
 
     EigenMatmulProblem(const MatmulCase& shape, std::uint64_t seed)
-        : a_(shape.m, shape.k), b_(shape.k, shape.n), c_(shape.m, shape.n) {
+        : a_(shape.m, shape.k)
+        , b_(shape.k, shape.n)
+        , c_(shape.m, shape.n) {
         std::mt19937_64 rng(seed);
         std::uniform_real_distribution<double> uniform(-1.0, 1.0);
         for (Eigen::Index i = 0; i < a_.size(); ++i)
@@ -34,8 +35,9 @@ public:
                                   : std::is_same_v<Scalar, Eigen::bfloat16> ? 1e8
                                                                             : 4e9;
         const double columnFlops = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.k);
-        panelColumns_ = std::clamp<Eigen::Index>(static_cast<Eigen::Index>(panelFlops / std::max(1.0, columnFlops)),
-                                                 16, std::max<Eigen::Index>(16, shape.n));
+        panelColumns_ =
+            std::clamp<Eigen::Index>(static_cast<Eigen::Index>(panelFlops / std::max(1.0, columnFlops)), 16,
+                                     std::max<Eigen::Index>(16, shape.n));
     }
 
     bool run(const KeepGoing& keepGoing) override {
@@ -88,12 +90,17 @@ private:
 
 std::unique_ptr<MatmulProblem> makeEigenMatmulProblem(const MatmulCase& shape, std::uint64_t seed) {
     switch (shape.dtype) {
-    case BenchDtype::fp32: return std::make_unique<EigenMatmulProblem<float>>(shape, seed);
-    case BenchDtype::fp64: return std::make_unique<EigenMatmulProblem<double>>(shape, seed);
-    case BenchDtype::bf16: return std::make_unique<EigenMatmulProblem<Eigen::bfloat16>>(shape, seed);
-    case BenchDtype::fp16: return std::make_unique<EigenMatmulProblem<Eigen::half>>(shape, seed);
+    case BenchDtype::fp32:
+        return std::make_unique<EigenMatmulProblem<float>>(shape, seed);
+    case BenchDtype::fp64:
+        return std::make_unique<EigenMatmulProblem<double>>(shape, seed);
+    case BenchDtype::bf16:
+        return std::make_unique<EigenMatmulProblem<Eigen::bfloat16>>(shape, seed);
+    case BenchDtype::fp16:
+        return std::make_unique<EigenMatmulProblem<Eigen::half>>(shape, seed);
     case BenchDtype::tf32:
-    case BenchDtype::fp8e4m3: break;
+    case BenchDtype::fp8e4m3:
+        break;
     }
     throw std::invalid_argument("--dtype " + std::string(benchDtypeName(shape.dtype)) +
                                 " is not supported on the cpu backend");

@@ -6,8 +6,8 @@ namespace napkin {
 struct FmaPeak {
     double flopsPerSecond = 0; ///< best of the trials, all threads together
     int threads = 0;
-    int lanes = 0;             ///< fp32 lanes of the vector instructions used (16, 8 or 4)
-    const char* isa = "";      ///< "avx512f", "avx2+fma", "sse2 (mul+add)"
+    int lanes = 0;        ///< fp32 lanes of the vector instructions used (16, 8 or 4)
+    const char* isa = ""; ///< "avx512f", "avx2+fma", "sse2 (mul+add)"
 };
 
 /// Runs `threads` threads of 12 independent FMA chains each for about `secondsPerTrial`, `trials`

@@ -43,7 +43,8 @@ void applyOptimizerStep(OptimizerKind kind, const OptimizerHyper& h, long step, 
         for (std::size_t i = 0; i < n; ++i) {
             const double gi = g[i];
             double pi = p[i];
-            pi -= decay * pi; // AdamW: decoupled weight decay (Loshchilov & Hutter 2019), as torch.optim.AdamW
+            pi -=
+                decay * pi; // AdamW: decoupled weight decay (Loshchilov & Hutter 2019), as torch.optim.AdamW
             s1[i] = static_cast<float>(h.beta1 * s1[i] + (1 - h.beta1) * gi);
             s2[i] = static_cast<float>(h.beta2 * s2[i] + (1 - h.beta2) * gi * gi);
             const double mHat = s1[i] / c1, vHat = s2[i] / c2;

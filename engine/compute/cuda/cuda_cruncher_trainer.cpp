@@ -1,10 +1,10 @@
 #include "engine/compute/cuda/cuda_cruncher_trainer.h"
 
+#include "engine/compute/cruncher_checkpoint.h"
 #include "engine/compute/cuda/cuda_check.h"
 #include "engine/compute/cuda/cuda_kernels.h"
 #include "engine/compute/cuda/cuda_matmul_problem.h"
 #include "engine/compute/cuda/cuda_optimizer_args.h"
-#include "engine/compute/cruncher_checkpoint.h"
 
 #include <cmath>
 #include <stdexcept>

@@ -4,8 +4,8 @@
 // kernels. Batches and initial weights come from the same seeded host generators as the CPU trainer,
 // so both see identical data and their losses agree to fp32 GEMM rounding.
 #include "engine/compute/benchmark_backend.h"
-#include "engine/numerics/gaussian_source.h"
 #include "engine/compute/cuda/cuda_handles.h"
+#include "engine/numerics/gaussian_source.h"
 
 #include <memory>
 #include <vector>

@@ -5,17 +5,17 @@
 #include "app/accounting/answers_panel.h"
 #include "app/accounting/presets.h"
 #include "widgets/charts/flop_chart.h"
-#include "widgets/controls/log_slider_field.h"
 #include "widgets/charts/memory_chart.h"
+#include "widgets/controls/log_slider_field.h"
 #include "widgets/controls/number_field.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
-#include <QSettings>
-#include <QTemporaryDir>
 #include <QLineEdit>
+#include <QSettings>
 #include <QSlider>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace napkin;
@@ -79,15 +79,33 @@ void TestAccountingPage::presets_data() {
     QTest::addColumn<QString>("preset");
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("text"); // must appear in the answer's value
-    QTest::newRow("70B on 15T tokens, 1024 H100: ≈144 days") << "70b-15t-1024-h100" << "trainingTime" << "143.9 days";
-    QTest::newRow("70B on 15T tokens: GPU-days 143.94 × 1024") << "70b-15t-1024-h100" << "gpuDays" << "147,396";
-    QTest::newRow("70B on 15T tokens: 6.3e24 FLOPs") << "70b-15t-1024-h100" << "trainingFlops" << "6.30e24 FLOPs";
-    QTest::newRow("largest on 8 H100: 16 B/param") << "largest-8-h100" << "bytesPerParameter" << "4 + 4 + 4 + 4 = 16 B";
-    QTest::newRow("largest on 8 H100: 40e9 params") << "largest-8-h100" << "maxParameters" << "40,000,000,000 params";
-    QTest::newRow("Cruncher: 496 bytes") << "cruncher" << "memoryPerGpu" << "496 B";
-    QTest::newRow("Cruncher: 432 FLOPs per step") << "cruncher" << "flopsPerStep" << "432 FLOPs";
-    QTest::newRow("GPT-2 small: 124,439,808 params") << "gpt2-small" << "parameters" << "124,439,808";
-    QTest::newRow("GPT-3: 174.6e9 params") << "gpt3-175b" << "parameters" << "174,604,259,328";
+    QTest::newRow("70B on 15T tokens, 1024 H100: ≈144 days") << "70b-15t-1024-h100"
+                                                             << "trainingTime"
+                                                             << "143.9 days";
+    QTest::newRow("70B on 15T tokens: GPU-days 143.94 × 1024") << "70b-15t-1024-h100"
+                                                               << "gpuDays"
+                                                               << "147,396";
+    QTest::newRow("70B on 15T tokens: 6.3e24 FLOPs") << "70b-15t-1024-h100"
+                                                     << "trainingFlops"
+                                                     << "6.30e24 FLOPs";
+    QTest::newRow("largest on 8 H100: 16 B/param") << "largest-8-h100"
+                                                   << "bytesPerParameter"
+                                                   << "4 + 4 + 4 + 4 = 16 B";
+    QTest::newRow("largest on 8 H100: 40e9 params") << "largest-8-h100"
+                                                    << "maxParameters"
+                                                    << "40,000,000,000 params";
+    QTest::newRow("Cruncher: 496 bytes") << "cruncher"
+                                         << "memoryPerGpu"
+                                         << "496 B";
+    QTest::newRow("Cruncher: 432 FLOPs per step") << "cruncher"
+                                                  << "flopsPerStep"
+                                                  << "432 FLOPs";
+    QTest::newRow("GPT-2 small: 124,439,808 params") << "gpt2-small"
+                                                     << "parameters"
+                                                     << "124,439,808";
+    QTest::newRow("GPT-3: 174.6e9 params") << "gpt3-175b"
+                                           << "parameters"
+                                           << "174,604,259,328";
 }
 
 void TestAccountingPage::presets() {
@@ -162,7 +180,8 @@ void TestAccountingPage::typingParametersUpdatesEverything() {
     checkMemoryChart(page, r);
     QCOMPARE(page.flopChart()->data().phases[0].flops, 2 * 13e9);
     QCOMPARE(page.answers()->valueText(QStringLiteral("parameters")), QStringLiteral("13,000,000,000"));
-    QCOMPARE(page.answers()->formulaText(QStringLiteral("trainingFlops")), QString::fromStdString(r.trainingFlops->formula));
+    QCOMPARE(page.answers()->formulaText(QStringLiteral("trainingFlops")),
+             QString::fromStdString(r.trainingFlops->formula));
     // 13/70 of the 70B time.
     QCOMPARE(page.lastResult()->trainingDays->value, r.trainingDays->value);
     QVERIFY(qAbs(r.trainingDays->value - 143.94114067448285 * 13 / 70) < 1e-9);
@@ -189,13 +208,14 @@ void TestAccountingPage::controlsChangeTheLedger_data() {
     QTest::addColumn<bool>("fp32Gradients");
     QTest::addColumn<int>("optimizer");
     QTest::addColumn<QString>("ledger");
-    QTest::newRow("mixed-bf16 AdamW: 16 B") << int(PrecisionRecipe::mixedBf16) << false << int(OptimizerKind::adamw)
-                                           << "2 + 2 + 4 + 4 + 4 = 16 B";
-    QTest::newRow("mixed-bf16 AdamW, fp32 grads: 18 B") << int(PrecisionRecipe::mixedBf16) << true
-                                                       << int(OptimizerKind::adamw) << "2 + 4 + 4 + 4 + 4 = 18 B";
-    QTest::newRow("fp32 SGD: 8 B") << int(PrecisionRecipe::fp32) << false << int(OptimizerKind::sgd) << "4 + 4 = 8 B";
-    QTest::newRow("fp32 AdaGrad: 12 B") << int(PrecisionRecipe::fp32) << false << int(OptimizerKind::adagrad)
-                                       << "4 + 4 + 4 = 12 B";
+    QTest::newRow("mixed-bf16 AdamW: 16 B") << int(PrecisionRecipe::mixedBf16) << false
+                                            << int(OptimizerKind::adamw) << "2 + 2 + 4 + 4 + 4 = 16 B";
+    QTest::newRow("mixed-bf16 AdamW, fp32 grads: 18 B")
+        << int(PrecisionRecipe::mixedBf16) << true << int(OptimizerKind::adamw) << "2 + 4 + 4 + 4 + 4 = 18 B";
+    QTest::newRow("fp32 SGD: 8 B") << int(PrecisionRecipe::fp32) << false << int(OptimizerKind::sgd)
+                                   << "4 + 4 = 8 B";
+    QTest::newRow("fp32 AdaGrad: 12 B")
+        << int(PrecisionRecipe::fp32) << false << int(OptimizerKind::adagrad) << "4 + 4 + 4 = 12 B";
 }
 
 void TestAccountingPage::controlsChangeTheLedger() {
@@ -289,9 +309,9 @@ void TestAccountingPage::keyboardOrder() {
     QVERIFY(QTest::qWaitForWindowActive(&page));
     page.presetBox()->setFocus();
     QTRY_COMPARE(QApplication::focusWidget(), page.presetBox());
-    const QList<QWidget*> expectedOrder{page.unitsBox(), page.controls()->modelKindBox(),
-                                        page.controls()->dimField()->lineEdit(), page.controls()->layersField()->lineEdit(),
-                                        page.controls()->batchField()->lineEdit()};
+    const QList<QWidget*> expectedOrder{
+        page.unitsBox(), page.controls()->modelKindBox(), page.controls()->dimField()->lineEdit(),
+        page.controls()->layersField()->lineEdit(), page.controls()->batchField()->lineEdit()};
     for (QWidget* next : expectedOrder) {
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
         QCOMPARE(QApplication::focusWidget(), next);

@@ -120,7 +120,9 @@ private:
              {QStringLiteral("fp32"), QStringLiteral("fp64"), QStringLiteral("bf16"), QStringLiteral("fp16")})
             check(d)->setChecked(dtypes.contains(d));
     }
-    QLineEdit* sizes(const QWidget& root) const { return root.findChild<QLineEdit*>(QStringLiteral("sizes")); }
+    QLineEdit* sizes(const QWidget& root) const {
+        return root.findChild<QLineEdit*>(QStringLiteral("sizes"));
+    }
     std::unique_ptr<BenchmarksPage> m_page; // one page: the FMA peak is measured once
 };
 
@@ -311,7 +313,8 @@ void TestBenchmarksPage::tinyTrainingMatchesTheFormula() {
     QCOMPARE(m.activations.measured, 4.0 * 4 * 8 * 2);
     QCOMPARE(run->flopsPerStep, 6.0 * 4 * 136 - 2.0 * 4 * 8 * 8);
     QVERIFY(run->flopsPerSecond > 0);
-    QCOMPARE(m_page->findChild<QTableWidget*>(QStringLiteral("memory"))->rowCount(), 6); // 4 + total + not counted
+    QCOMPARE(m_page->findChild<QTableWidget*>(QStringLiteral("memory"))->rowCount(),
+             6); // 4 + total + not counted
 }
 
 // The page's JSON exports are the documents napkin-cli prints: the same fields at every level.
@@ -327,9 +330,10 @@ void TestBenchmarksPage::exportsAreTheCliDocuments() {
     QCOMPARE(train[QStringLiteral("loss")].toArray().size(), 5);
     QCOMPARE(train[QStringLiteral("memory")].toObject()[QStringLiteral("measured_bytes")].toDouble(),
              train[QStringLiteral("memory")].toObject()[QStringLiteral("predicted_bytes")].toDouble());
-    QCOMPARE(keysOf(sweep), keysOf(cliDocument({"bench", "matmul", "--sizes", "16", "--repeats", "2", "--json"})));
-    QCOMPARE(keysOf(train), keysOf(cliDocument({"bench", "train", "--dim", "8", "--layers", "2", "--batch", "4",
-                                                "--steps", "5", "--json"})));
+    QCOMPARE(keysOf(sweep),
+             keysOf(cliDocument({"bench", "matmul", "--sizes", "16", "--repeats", "2", "--json"})));
+    QCOMPARE(keysOf(train), keysOf(cliDocument({"bench", "train", "--dim", "8", "--layers", "2", "--batch",
+                                                "4", "--steps", "5", "--json"})));
 
     QCOMPARE(m_page->sweepPanel()->exportCsv(dir.filePath(QStringLiteral("matmul.csv"))), QString());
     QFile sweepCsv(dir.filePath(QStringLiteral("matmul.csv")));
@@ -356,7 +360,7 @@ void TestBenchmarksPage::screenshot() {
     QTest::mouseClick(button(*m_page, QStringLiteral("Run")), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!m_page->isRunning(), 30000);
     QCOMPARE(savePage(*m_page, QString::fromLocal8Bit(dir) + QStringLiteral("/benchmarks-page.png"),
-                             QSize(1400, 900)),
+                      QSize(1400, 900)),
              QString());
 }
 

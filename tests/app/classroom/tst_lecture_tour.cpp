@@ -1,15 +1,15 @@
 // The lecture tour: a table whose every step shows its page and a caption whose answer is the engine's
 // number, stepped through with the keyboard in an offscreen main window; F5 / Esc presentation mode.
 #include "app/accounting/accounting_page.h"
-#include <QComboBox>
+#include "app/accounting/presets.h"
 #include "app/classroom/caption_banner.h"
 #include "app/classroom/lecture_tour.h"
 #include "app/classroom/lecture_tour_controller.h"
 #include "app/shell/main_window.h"
-#include "app/accounting/presets.h"
 #include "engine/accounting/accounting.h"
 #include "engine/numerics/float_rounding.h"
 #include "engine/numerics/quantity_format.h"
+#include <QComboBox>
 
 #include <QLineEdit>
 #include <QSet>
@@ -81,7 +81,7 @@ void checkStep(MainWindow& window, int index) {
     const char* expectedClass = step.page == ScenarioPage::accounting ? "AccountingPage"
                                 : step.page == ScenarioPage::formats  ? "NumberFormatsPage"
                                 : step.page == ScenarioPage::tensor   ? "TensorPage"
-                                                                  : "BenchmarksPage";
+                                                                      : "BenchmarksPage";
     QCOMPARE(QString::fromLatin1(window.pages()->currentWidget()->metaObject()->className()),
              QString::fromLatin1(expectedClass));
     QCOMPARE(window.captionBanner()->questionText(), step.question);

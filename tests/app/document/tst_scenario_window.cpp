@@ -3,16 +3,16 @@
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/accounting_page.h"
 #include "app/benchmarks/benchmarks_page.h"
+#include "app/document/recent_files.h"
+#include "app/formats/number_formats_page.h"
+#include "app/shell/main_window.h"
+#include "app/tensor/tensor_page.h"
 #include "app/training/data_lesson_panel.h"
 #include "app/training/init_lesson_panel.h"
-#include "app/shell/main_window.h"
-#include "app/formats/number_formats_page.h"
-#include "app/document/recent_files.h"
-#include "app/tensor/tensor_page.h"
 #include "app/training/training_page.h"
 #include "tests/support/scenario_samples.h"
-#include "widgets/controls/number_field.h"
 #include "widgets/charts/series_chart.h"
+#include "widgets/controls/number_field.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

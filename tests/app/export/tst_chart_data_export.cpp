@@ -1,14 +1,14 @@
 // The numbers behind the charts as CSV and JSON: the lecture's Cruncher (D=4, 2 layers, batch 2,
 // AdaGrad, fp32) must come out as its hand-computed bytes and FLOPs, in base units, with formulas.
 #include "app/accounting/accounting_page.h"
+#include "app/accounting/presets.h"
 #include "app/benchmarks/benchmarks_page.h"
 #include "app/benchmarks/matmul_sweep_panel.h"
 #include "app/benchmarks/training_run_panel.h"
 #include "app/export/chart_data_export.h"
 #include "app/export/save_file.h"
-#include "app/shell/main_window.h"
 #include "app/formats/number_formats_page.h"
-#include "app/accounting/presets.h"
+#include "app/shell/main_window.h"
 #include "widgets/charts/dynamic_range_chart.h"
 #include "widgets/charts/loss_chart.h"
 #include "widgets/charts/throughput_chart.h"

@@ -1,7 +1,7 @@
 // Headless export: in process, and through the real napkin executable with --export.
 #include "app/accounting/accounting_page.h"
-#include "app/export/save_file.h"
 #include "app/accounting/presets.h"
+#include "app/export/save_file.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
 
@@ -66,12 +66,13 @@ void TestChartExport::executable_data() {
     QTest::addColumn<QSize>("size");
     QTest::newRow("memory, default scenario") << QStringList{"--page", "memory"} << QSize(1600, 900);
     QTest::newRow("flops, GPT-3, 800x450")
-        << QStringList{"--page", "flops", "--preset", "gpt3-175b", "--width", "800", "--height", "450"} << QSize(800, 450);
-    QTest::newRow("number formats page") << QStringList{"--page", "formats", "--width", "1200", "--height", "800"}
-                                         << QSize(1200, 800);
-    QTest::newRow("tensor page, 2x scale") << QStringList{"--page", "tensor", "--width", "900", "--height", "600",
-                                                          "--scale", "2"}
-                                           << QSize(1800, 1200);
+        << QStringList{"--page", "flops", "--preset", "gpt3-175b", "--width", "800", "--height", "450"}
+        << QSize(800, 450);
+    QTest::newRow("number formats page")
+        << QStringList{"--page", "formats", "--width", "1200", "--height", "800"} << QSize(1200, 800);
+    QTest::newRow("tensor page, 2x scale")
+        << QStringList{"--page", "tensor", "--width", "900", "--height", "600", "--scale", "2"}
+        << QSize(1800, 1200);
 }
 
 void TestChartExport::executable() {
@@ -105,7 +106,8 @@ void TestChartExport::executableRejects_data() {
     QTest::addColumn<QString>("named");
     QTest::newRow("unknown page") << QStringList{"--page", "tensors"} << "--page";
     QTest::newRow("unknown preset") << QStringList{"--preset", "llama-9000"} << "--preset";
-    QTest::newRow("preset on the tensor page") << QStringList{"--page", "tensor", "--preset", "cruncher"} << "--preset";
+    QTest::newRow("preset on the tensor page")
+        << QStringList{"--page", "tensor", "--preset", "cruncher"} << "--preset";
 }
 
 void TestChartExport::executableRejects() {

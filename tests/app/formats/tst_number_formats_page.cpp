@@ -2,8 +2,8 @@
 // changes the value everywhere; the range chart marks the value.
 #include "app/formats/number_formats_page.h"
 #include "engine/numerics/float_format.h"
-#include "widgets/controls/bit_field_view.h"
 #include "widgets/charts/dynamic_range_chart.h"
+#include "widgets/controls/bit_field_view.h"
 
 #include <QLabel>
 #include <QLineEdit>

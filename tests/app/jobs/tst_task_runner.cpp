@@ -75,7 +75,8 @@ void TestTaskRunner::cancelDropsAndStopsEarly() {
 void TestTaskRunner::exceptionBecomesFailed() {
     TaskRunner runner;
     QSignalSpy failed(&runner, &TaskRunner::failed);
-    runner.start([](const TaskContext&) -> TaskRunner::Deliver { throw std::runtime_error("no CUDA device"); });
+    runner.start(
+        [](const TaskContext&) -> TaskRunner::Deliver { throw std::runtime_error("no CUDA device"); });
     QTRY_COMPARE(failed.count(), 1);
     QCOMPARE(failed.at(0).at(0).toString(), QStringLiteral("no CUDA device"));
 }

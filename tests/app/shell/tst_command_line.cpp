@@ -69,7 +69,7 @@ void TestCommandLine::helpAndVersion() {
 
 void TestCommandLine::parse_data() {
     QTest::addColumn<QStringList>("args");
-    QTest::addColumn<QString>("error");  // substring of the error; empty: must succeed
+    QTest::addColumn<QString>("error"); // substring of the error; empty: must succeed
     QTest::addColumn<int>("action");
     QTest::addColumn<QString>("page");
     QTest::addColumn<QString>("preset");
@@ -77,22 +77,32 @@ void TestCommandLine::parse_data() {
     const int window = static_cast<int>(CommandLine::Action::openWindow);
     const int exportChart = static_cast<int>(CommandLine::Action::exportChart);
     const QSize standard(1600, 900);
-    QTest::newRow("no arguments opens the window") << QStringList{} << "" << window << "memory" << "" << standard;
-    QTest::newRow("export memory") << QStringList{"--export", "m.png"} << "" << exportChart << "memory" << "" << standard;
+    QTest::newRow("no arguments opens the window") << QStringList{} << "" << window << "memory"
+                                                   << "" << standard;
+    QTest::newRow("export memory") << QStringList{"--export", "m.png"} << "" << exportChart << "memory"
+                                   << "" << standard;
     QTest::newRow("export flops with preset and size")
-        << QStringList{"--export", "f.png", "--page", "flops", "--preset", "cruncher", "--width", "800", "--height", "450"}
-        << "" << exportChart << "flops" << "cruncher" << QSize(800, 450);
-    QTest::newRow("preset by name, any case") << QStringList{"--export", "f.png", "--preset", "gpt-2 SMALL"} << ""
-                                              << exportChart << "memory" << "gpt-2 SMALL" << standard;
-    QTest::newRow("unknown page") << QStringList{"--export", "x.png", "--page", "tensors"} << "--page" << window << "" << ""
-                                  << standard;
-    QTest::newRow("unknown preset") << QStringList{"--export", "x.png", "--preset", "llama"} << "--preset" << window << ""
+        << QStringList{"--export", "f.png",   "--page", "flops",    "--preset",
+                       "cruncher", "--width", "800",    "--height", "450"}
+        << "" << exportChart << "flops"
+        << "cruncher" << QSize(800, 450);
+    QTest::newRow("preset by name, any case")
+        << QStringList{"--export", "f.png", "--preset", "gpt-2 SMALL"} << "" << exportChart << "memory"
+        << "gpt-2 SMALL" << standard;
+    QTest::newRow("unknown page") << QStringList{"--export", "x.png", "--page", "tensors"} << "--page"
+                                  << window << ""
+                                  << "" << standard;
+    QTest::newRow("unknown preset") << QStringList{"--export", "x.png", "--preset", "llama"} << "--preset"
+                                    << window << ""
                                     << "" << standard;
-    QTest::newRow("bad width") << QStringList{"--export", "x.png", "--width", "wide"} << "--width" << window << "" << ""
-                               << standard;
-    QTest::newRow("height too small") << QStringList{"--export", "x.png", "--height", "3"} << "--height" << window << ""
-                                      << "" << standard;
-    QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate" << window << "" << "" << standard;
+    QTest::newRow("bad width") << QStringList{"--export", "x.png", "--width", "wide"} << "--width" << window
+                               << ""
+                               << "" << standard;
+    QTest::newRow("height too small")
+        << QStringList{"--export", "x.png", "--height", "3"} << "--height" << window << ""
+        << "" << standard;
+    QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate" << window << ""
+                                    << "" << standard;
     QTest::newRow("two scenario files") << QStringList{"a.json", "b.json"} << "b.json" << window << ""
                                         << "" << standard;
     QTest::newRow("export benchmarks page")
@@ -106,7 +116,8 @@ void TestCommandLine::parse_data() {
     QTest::newRow("export without extension")
         << QStringList{"--export", "chart"} << "--export" << window << ""
         << "" << standard;
-    QTest::newRow("export needs a file") << QStringList{"--export"} << "export" << window << "" << "" << standard;
+    QTest::newRow("export needs a file") << QStringList{"--export"} << "export" << window << ""
+                                         << "" << standard;
 }
 
 void TestCommandLine::parse() {

@@ -2,13 +2,13 @@
 // engine's results for known inputs, and each page's pane follows its inputs.
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/explain_accounting.h"
+#include "app/accounting/presets.h"
 #include "app/benchmarks/explain_benchmark.h"
 #include "app/formats/explain_number_format.h"
-#include "widgets/controls/explain_pane.h"
-#include "app/tensor/explain_tensor.h"
 #include "app/formats/number_formats_page.h"
-#include "app/accounting/presets.h"
+#include "app/tensor/explain_tensor.h"
 #include "app/tensor/tensor_page.h"
+#include "widgets/controls/explain_pane.h"
 
 #include <QTextBrowser>
 #include <QTextDocument>

@@ -113,16 +113,23 @@ void TestAccounting::bytesPerParameter_data() {
     QTest::addColumn<bool>("fp32Grads");
     QTest::addColumn<double>("expected");
     QTest::addColumn<QString>("ledger");
-    QTest::newRow("fp32 AdamW: 16 (lecture)") << "fp32" << "adamw" << false << 16.0 << "4 + 4 + 4 + 4 = 16 B";
-    QTest::newRow("fp32 SGD: 8") << "fp32" << "sgd" << false << 8.0 << "4 + 4 = 8 B";
-    QTest::newRow("fp32 AdaGrad: 12") << "fp32" << "adagrad" << false << 12.0 << "4 + 4 + 4 = 12 B";
-    QTest::newRow("mixed-bf16 AdamW: 16 (ZeRO paper)") << "mixed-bf16" << "adamw" << false << 16.0
-                                                        << "2 + 2 + 4 + 4 + 4 = 16 B";
-    QTest::newRow("mixed-bf16 AdamW fp32 grads: 18") << "mixed-bf16" << "adamw" << true << 18.0
-                                                      << "2 + 4 + 4 + 4 + 4 = 18 B";
-    QTest::newRow("pure bf16 AdamW: 8") << "bf16" << "adamw" << false << 8.0 << "2 + 2 + 2 + 2 = 8 B";
-    QTest::newRow("mixed-fp16 momentum: 12") << "mixed-fp16" << "momentum" << false << 12.0 << "2 + 2 + 4 + 4 = 12 B";
-    QTest::newRow("fp8-mixed AdamW: 16") << "fp8-mixed" << "adamw" << false << 16.0 << "2 + 2 + 4 + 4 + 4 = 16 B";
+    QTest::newRow("fp32 AdamW: 16 (lecture)") << "fp32"
+                                              << "adamw" << false << 16.0 << "4 + 4 + 4 + 4 = 16 B";
+    QTest::newRow("fp32 SGD: 8") << "fp32"
+                                 << "sgd" << false << 8.0 << "4 + 4 = 8 B";
+    QTest::newRow("fp32 AdaGrad: 12") << "fp32"
+                                      << "adagrad" << false << 12.0 << "4 + 4 + 4 = 12 B";
+    QTest::newRow("mixed-bf16 AdamW: 16 (ZeRO paper)")
+        << "mixed-bf16"
+        << "adamw" << false << 16.0 << "2 + 2 + 4 + 4 + 4 = 16 B";
+    QTest::newRow("mixed-bf16 AdamW fp32 grads: 18") << "mixed-bf16"
+                                                     << "adamw" << true << 18.0 << "2 + 4 + 4 + 4 + 4 = 18 B";
+    QTest::newRow("pure bf16 AdamW: 8") << "bf16"
+                                        << "adamw" << false << 8.0 << "2 + 2 + 2 + 2 = 8 B";
+    QTest::newRow("mixed-fp16 momentum: 12") << "mixed-fp16"
+                                             << "momentum" << false << 12.0 << "2 + 2 + 4 + 4 = 12 B";
+    QTest::newRow("fp8-mixed AdamW: 16") << "fp8-mixed"
+                                         << "adamw" << false << 16.0 << "2 + 2 + 4 + 4 + 4 = 16 B";
 }
 
 void TestAccounting::bytesPerParameter() {
@@ -150,7 +157,8 @@ void TestAccounting::seventyBillionOnFifteenTrillionTokens() {
     QCOMPARE(r.densePeakFlopsPerSecond.value, 989.4e12);
     QCOMPARE(r.trainingSeconds->value, 6.3e24 / (1024 * 989.4e12 * 0.5));
     QVERIFY(qAbs(r.trainingDays->value - 143.94) < 0.01);
-    QCOMPARE(QString::fromStdString(r.trainingFlops->formula), QString("6 × 7.00e10 × 1.50e13 = 6.30e24 FLOPs"));
+    QCOMPARE(QString::fromStdString(r.trainingFlops->formula),
+             QString("6 × 7.00e10 × 1.50e13 = 6.30e24 FLOPs"));
 }
 
 void TestAccounting::largestModelOnEightH100() {
@@ -169,7 +177,8 @@ void TestAccounting::cruncherLecture_data() {
     QTest::addColumn<int>("optimizer");
     QTest::addColumn<double>("stateBytes");
     QTest::addColumn<double>("totalBytes");
-    QTest::newRow("AdaGrad: 4·(36+16+36+36) = 496 (lecture)") << int(OptimizerKind::adagrad) << 144.0 << 496.0;
+    QTest::newRow("AdaGrad: 4·(36+16+36+36) = 496 (lecture)")
+        << int(OptimizerKind::adagrad) << 144.0 << 496.0;
     QTest::newRow("SGD: 4·(36+16+36) = 352") << int(OptimizerKind::sgd) << 0.0 << 352.0;
     QTest::newRow("Adam: 4·(36+16+36+72) = 640") << int(OptimizerKind::adam) << 288.0 << 640.0;
 }
@@ -272,7 +281,8 @@ void TestAccounting::fullRecomputeAddsAForward() {
 }
 
 void TestAccounting::componentsSumToTotals() {
-    for (const AccountingInput& in : {gpt(768, 12, 12, 50257, 1024), cruncher(64, 5, 32, OptimizerKind::adam)}) {
+    for (const AccountingInput& in :
+         {gpt(768, 12, 12, 50257, 1024), cruncher(64, 5, 32, OptimizerKind::adam)}) {
         const AccountingResult r = run(in);
         double forward = 0;
         for (const ComponentFlops& c : r.flopsPerStep.components)
@@ -330,33 +340,54 @@ void TestAccounting::extremeScaleStaysFinite() {
 void TestAccounting::validationNamesTheField_data() {
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("what");
-    QTest::newRow("mfu 0") << "mfu" << "mfu0";
-    QTest::newRow("mfu 1.5") << "mfu" << "mfu1.5";
-    QTest::newRow("params 0") << "params" << "params0";
-    QTest::newRow("params fractional") << "params" << "params1.5";
-    QTest::newRow("params over 1e15") << "params" << "params1e16";
-    QTest::newRow("batch 0") << "batch" << "batch0";
-    QTest::newRow("gpus 0") << "gpus" << "gpus0";
-    QTest::newRow("zero 4") << "zero" << "zero4";
-    QTest::newRow("unknown gpu") << "gpu" << "gpuX";
-    QTest::newRow("tokens negative") << "tokens" << "tokens-1";
-    QTest::newRow("fp8 on A100") << "precision" << "fp8a100";
+    QTest::newRow("mfu 0") << "mfu"
+                           << "mfu0";
+    QTest::newRow("mfu 1.5") << "mfu"
+                             << "mfu1.5";
+    QTest::newRow("params 0") << "params"
+                              << "params0";
+    QTest::newRow("params fractional") << "params"
+                                       << "params1.5";
+    QTest::newRow("params over 1e15") << "params"
+                                      << "params1e16";
+    QTest::newRow("batch 0") << "batch"
+                             << "batch0";
+    QTest::newRow("gpus 0") << "gpus"
+                            << "gpus0";
+    QTest::newRow("zero 4") << "zero"
+                            << "zero4";
+    QTest::newRow("unknown gpu") << "gpu"
+                                 << "gpuX";
+    QTest::newRow("tokens negative") << "tokens"
+                                     << "tokens-1";
+    QTest::newRow("fp8 on A100") << "precision"
+                                 << "fp8a100";
 }
 
 void TestAccounting::validationNamesTheField() {
     QFETCH(QString, field);
     QFETCH(QString, what);
     AccountingInput in = dense(1e9);
-    if (what == "mfu0") in.mfu = 0;
-    if (what == "mfu1.5") in.mfu = 1.5;
-    if (what == "params0") in.model.parameters = 0;
-    if (what == "params1.5") in.model.parameters = 1.5;
-    if (what == "params1e16") in.model.parameters = 1e16;
-    if (what == "batch0") in.batch = 0;
-    if (what == "gpus0") in.gpus = 0;
-    if (what == "zero4") in.zeroStage = 4;
-    if (what == "gpuX") in.gpu = "TPUv5";
-    if (what == "tokens-1") in.trainingTokens = -1;
+    if (what == "mfu0")
+        in.mfu = 0;
+    if (what == "mfu1.5")
+        in.mfu = 1.5;
+    if (what == "params0")
+        in.model.parameters = 0;
+    if (what == "params1.5")
+        in.model.parameters = 1.5;
+    if (what == "params1e16")
+        in.model.parameters = 1e16;
+    if (what == "batch0")
+        in.batch = 0;
+    if (what == "gpus0")
+        in.gpus = 0;
+    if (what == "zero4")
+        in.zeroStage = 4;
+    if (what == "gpuX")
+        in.gpu = "TPUv5";
+    if (what == "tokens-1")
+        in.trainingTokens = -1;
     if (what == "fp8a100") {
         in.gpu = "A100-SXM";
         in.precision = PrecisionRecipe::fp8Mixed;

@@ -68,9 +68,11 @@ void TestAccountingProperties::totalsAreSumsOfParts() {
     for (const AccountingInput& in : grid()) {
         const AccountingResult r = run(in);
         QCOMPARE(r.memory.total.value, sumOfParts(r.memory));
-        QCOMPARE(r.flopsPerStep.total, r.flopsPerStep.forward + r.flopsPerStep.backward + r.flopsPerStep.recompute);
+        QCOMPARE(r.flopsPerStep.total,
+                 r.flopsPerStep.forward + r.flopsPerStep.backward + r.flopsPerStep.recompute);
         QCOMPARE(r.bytesPerParameter.total, r.bytesPerParameter.parameters + r.bytesPerParameter.gradients +
-                                                r.bytesPerParameter.masterWeights + r.bytesPerParameter.optimizerState);
+                                                r.bytesPerParameter.masterWeights +
+                                                r.bytesPerParameter.optimizerState);
         QCOMPARE(r.fits, r.memory.total.value <= r.capacityBytes.value);
     }
 }

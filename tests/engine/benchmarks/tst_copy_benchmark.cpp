@@ -1,8 +1,8 @@
 // The copy benchmark's pure rules, run on the CPU: size lists, the cases, the summary and bytes/s, the
 // catalog's host-link promise, the allocation check's expectation, and the JSON the CLI prints.
-#include "engine/report/copy_report.h"
 #include "engine/benchmarks/copy_sweep.h"
 #include "engine/compute/copy_benchmark.h"
+#include "engine/report/copy_report.h"
 
 #include <QtTest>
 

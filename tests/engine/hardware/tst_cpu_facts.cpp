@@ -11,11 +11,12 @@ QString cpuinfo(const QString& model, const QString& flags) {
     QString text;
     const int cores[] = {0, 1, 0, 1};
     for (int p = 0; p < 4; ++p)
-        text += QString("processor\t: %1\nmodel name\t: %2\nphysical id\t: 0\ncore id\t\t: %3\nflags\t\t: %4\n\n")
-                    .arg(p)
-                    .arg(model)
-                    .arg(cores[p])
-                    .arg(flags);
+        text +=
+            QString("processor\t: %1\nmodel name\t: %2\nphysical id\t: 0\ncore id\t\t: %3\nflags\t\t: %4\n\n")
+                .arg(p)
+                .arg(model)
+                .arg(cores[p])
+                .arg(flags);
     return text;
 }
 } // namespace
@@ -38,13 +39,15 @@ void TestCpuFacts::specPeak_data() {
     QTest::newRow("AVX-512, clock from the model name")
         << "Intel(R) Xeon(R) Gold 6248 CPU @ 3.00GHz" << avx512 << 0.0 << "avx512f+fma" << 384e9;
     // 2 cores × 8 lanes × 2 × 2 × 3.5 GHz: cpufreq wins over the model name
-    QTest::newRow("AVX2, clock from cpufreq")
-        << "Intel(R) Core(TM) i7-4770 CPU @ 3.40GHz" << "sse2 avx fma avx2" << 3.5e6 << "avx2+fma" << 224e9;
+    QTest::newRow("AVX2, clock from cpufreq") << "Intel(R) Core(TM) i7-4770 CPU @ 3.40GHz"
+                                              << "sse2 avx fma avx2" << 3.5e6 << "avx2+fma" << 224e9;
     // no FMA: a multiply and an add port, 4 lanes
-    QTest::newRow("SSE2 only") << "Old CPU @ 2GHz" << "fpu sse sse2" << 0.0 << "sse2" << 2 * 4 * 1 * 2 * 2e9;
+    QTest::newRow("SSE2 only") << "Old CPU @ 2GHz"
+                               << "fpu sse sse2" << 0.0 << "sse2" << 2 * 4 * 1 * 2 * 2e9;
     QTest::newRow("no clock anywhere (this VM)") << "AMD EPYC" << avx512 << 0.0 << "avx512f+fma" << 0.0;
     QTest::newRow("avx512 flag as a prefix only is not avx512f")
-        << "X @ 1.0GHz" << "sse2 avx avx512fp16x" << 0.0 << "avx" << 2 * 8 * 1 * 2 * 1e9;
+        << "X @ 1.0GHz"
+        << "sse2 avx avx512fp16x" << 0.0 << "avx" << 2 * 8 * 1 * 2 * 1e9;
 }
 
 void TestCpuFacts::specPeak() {

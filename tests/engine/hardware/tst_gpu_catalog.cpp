@@ -23,7 +23,8 @@ void TestGpuCatalog::builtInPeaks_data() {
     QTest::addColumn<int>("compute");
     QTest::addColumn<double>("peak");
     QTest::addColumn<double>("memory");
-    QTest::newRow("H100 SXM bf16 989.4 (lecture)") << "H100-SXM" << int(ComputeType::bf16) << 989.4e12 << 80e9;
+    QTest::newRow("H100 SXM bf16 989.4 (lecture)")
+        << "H100-SXM" << int(ComputeType::bf16) << 989.4e12 << 80e9;
     QTest::newRow("H100 SXM fp32 67") << "H100-SXM" << int(ComputeType::fp32) << 67e12 << 80e9;
     QTest::newRow("H100 SXM tf32 494.7") << "H100-SXM" << int(ComputeType::tf32) << 494.7e12 << 80e9;
     QTest::newRow("H100 SXM fp8 1978.9") << "H100-SXM" << int(ComputeType::fp8) << 1978.9e12 << 80e9;
@@ -78,11 +79,18 @@ void TestGpuCatalog::customGpuIsAdded() {
 void TestGpuCatalog::malformedCustomGpuIsRefused_data() {
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("mentions");
-    QTest::newRow("not JSON") << "{gpus" << "JSON";
-    QTest::newRow("no gpus array") << "{}" << "gpus";
-    QTest::newRow("missing id") << R"({"gpus":[{"memory_bytes":1}]})" << "id";
-    QTest::newRow("negative memory") << R"({"gpus":[{"id":"x","memory_bytes":-1,"memory_bandwidth_bytes_per_second":1,"dense_peak_flops_per_second":{"fp32":1}}]})" << "memory_bytes";
-    QTest::newRow("peak is text") << R"({"gpus":[{"id":"x","memory_bytes":1,"memory_bandwidth_bytes_per_second":1,"dense_peak_flops_per_second":{"fp32":"fast"}}]})" << "fp32";
+    QTest::newRow("not JSON") << "{gpus"
+                              << "JSON";
+    QTest::newRow("no gpus array") << "{}"
+                                   << "gpus";
+    QTest::newRow("missing id") << R"({"gpus":[{"memory_bytes":1}]})"
+                                << "id";
+    QTest::newRow("negative memory")
+        << R"({"gpus":[{"id":"x","memory_bytes":-1,"memory_bandwidth_bytes_per_second":1,"dense_peak_flops_per_second":{"fp32":1}}]})"
+        << "memory_bytes";
+    QTest::newRow("peak is text")
+        << R"({"gpus":[{"id":"x","memory_bytes":1,"memory_bandwidth_bytes_per_second":1,"dense_peak_flops_per_second":{"fp32":"fast"}}]})"
+        << "fp32";
 }
 
 void TestGpuCatalog::malformedCustomGpuIsRefused() {

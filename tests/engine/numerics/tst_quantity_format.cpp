@@ -59,7 +59,8 @@ void TestQuantityFormat::bytes() {
     QFETCH(double, bytes);
     QFETCH(bool, binary);
     QFETCH(QString, text);
-    QCOMPARE(QString::fromStdString(formatBytes(bytes, binary ? ByteUnits::binary : ByteUnits::decimal)), text);
+    QCOMPARE(QString::fromStdString(formatBytes(bytes, binary ? ByteUnits::binary : ByteUnits::decimal)),
+             text);
 }
 
 void TestQuantityFormat::flops() {

@@ -10,7 +10,9 @@ Q_DECLARE_METATYPE(napkin::SizeListRules)
 
 namespace {
 
-SizeListRules counts() { return {}; }
+SizeListRules counts() {
+    return {};
+}
 
 SizeListRules bytes() {
     SizeListRules r;
@@ -46,7 +48,8 @@ void TestSizeList::reads_data() {
     QTest::addColumn<QList<double>>("sizes");
     QTest::newRow("matmul sizes") << "512,1024,2048" << counts() << QList<double>{512, 1024, 2048};
     QTest::newRow("spaces around items") << " 128 , 256" << counts() << QList<double>{128, 256};
-    QTest::newRow("napkin suffixes: 1k = 1000, 4Ki = 4096") << "1k,4Ki" << counts() << QList<double>{1000, 4096};
+    QTest::newRow("napkin suffixes: 1k = 1000, 4Ki = 4096")
+        << "1k,4Ki" << counts() << QList<double>{1000, 4096};
     QTest::newRow("the largest matmul size") << "65536" << counts() << QList<double>{65536};
     QTest::newRow("plain bytes") << "512" << bytes() << QList<double>{512};
     QTest::newRow("K is 1024") << "4K" << bytes() << QList<double>{4096};
@@ -81,7 +84,8 @@ void TestSizeList::refuses_data() {
     QTest::newRow("trailing comma") << "64," << counts() << "cannot read '' as a number";
     QTest::newRow("fraction") << "1.5" << counts() << "'1.5' is not a whole number between 1 and 65536";
     QTest::newRow("zero") << "0" << counts() << "'0' is not a whole number between 1 and 65536";
-    QTest::newRow("too large") << "100000" << counts() << "'100000' is not a whole number between 1 and 65536";
+    QTest::newRow("too large") << "100000" << counts()
+                               << "'100000' is not a whole number between 1 and 65536";
     QTest::newRow("bytes: empty") << "" << bytes() << "'' is not a size";
     QTest::newRow("bytes: trailing comma") << "4K," << bytes() << "'' is not a size";
     QTest::newRow("bytes: zero") << "0" << bytes() << "'0' is zero bytes";
@@ -90,9 +94,11 @@ void TestSizeList::refuses_data() {
     QTest::newRow("bytes: decimal unit") << "4KB" << bytes() << "'4KB' has an unknown unit";
     QTest::newRow("bytes: above 4 GiB") << "5G" << bytes() << "'5G' is above the 4 GiB limit";
     QTest::newRow("bytes: 4 GiB + 1") << "4294967297" << bytes() << "is above the 4 GiB limit";
-    QTest::newRow("bytes: huge digits") << "99999999999999999999999K" << bytes() << "is above the 4 GiB limit";
+    QTest::newRow("bytes: huge digits")
+        << "99999999999999999999999K" << bytes() << "is above the 4 GiB limit";
     QTest::newRow("bytes: a word") << "4K,lots" << bytes() << "'lots' is not a size";
-    QTest::newRow("shape: negative factor") << "4*-2" << shape() << "'-2' is not a whole number between 0 and";
+    QTest::newRow("shape: negative factor")
+        << "4*-2" << shape() << "'-2' is not a whole number between 0 and";
     QTest::newRow("shape: a word") << "4, eight" << shape() << "cannot read 'eight' as a number";
     QTest::newRow("shape: product too large") << "1e8*1e8" << shape() << "'1e8*1e8' is above the";
 }

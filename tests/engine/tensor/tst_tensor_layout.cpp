@@ -41,9 +41,12 @@ void TestTensorLayout::storageOffset_data() {
     QTest::addColumn<QString>("index");
     QTest::addColumn<qlonglong>("expected");
     QTest::addColumn<QString>("formula");
-    QTest::newRow("4x4 element (1,2)") << "4,4" << "1,2" << 6LL << "1·4 + 2·1 = 6";
-    QTest::newRow("2x3 element (1,0)") << "2,3" << "1,0" << 3LL << "1·3 + 0·1 = 3";
-    QTest::newRow("2x3x4 element (1,2,3)") << "2,3,4" << "1,2,3" << 23LL << "1·12 + 2·4 + 3·1 = 23";
+    QTest::newRow("4x4 element (1,2)") << "4,4"
+                                       << "1,2" << 6LL << "1·4 + 2·1 = 6";
+    QTest::newRow("2x3 element (1,0)") << "2,3"
+                                       << "1,0" << 3LL << "1·3 + 0·1 = 3";
+    QTest::newRow("2x3x4 element (1,2,3)") << "2,3,4"
+                                           << "1,2,3" << 23LL << "1·12 + 2·4 + 3·1 = 23";
 }
 
 void TestTensorLayout::storageOffset() {
@@ -61,14 +64,22 @@ void TestTensorLayout::contiguity_data() {
     QTest::addColumn<QString>("stride");
     QTest::addColumn<bool>("contiguous");
     QTest::addColumn<bool>("dense");
-    QTest::newRow("row-major 2x3") << "2,3" << "3,1" << true << true;
-    QTest::newRow("transposed 3x2") << "3,2" << "1,3" << false << true;
-    QTest::newRow("size-1 dim ignores its stride") << "1,3" << "99,1" << true << true;
-    QTest::newRow("no elements is contiguous") << "0,3" << "1,7" << true << true;
-    QTest::newRow("expanded (3,4) stride (1,0)") << "3,4" << "1,0" << false << false;
-    QTest::newRow("column x[:,1] of 2x3") << "2" << "3" << false << false;
-    QTest::newRow("every other column") << "2,3" << "6,2" << false << false;
-    QTest::newRow("head split (2,2,4,3)") << "2,2,4,3" << "24,3,6,1" << false << true;
+    QTest::newRow("row-major 2x3") << "2,3"
+                                   << "3,1" << true << true;
+    QTest::newRow("transposed 3x2") << "3,2"
+                                    << "1,3" << false << true;
+    QTest::newRow("size-1 dim ignores its stride") << "1,3"
+                                                   << "99,1" << true << true;
+    QTest::newRow("no elements is contiguous") << "0,3"
+                                               << "1,7" << true << true;
+    QTest::newRow("expanded (3,4) stride (1,0)") << "3,4"
+                                                 << "1,0" << false << false;
+    QTest::newRow("column x[:,1] of 2x3") << "2"
+                                          << "3" << false << false;
+    QTest::newRow("every other column") << "2,3"
+                                        << "6,2" << false << false;
+    QTest::newRow("head split (2,2,4,3)") << "2,2,4,3"
+                                          << "24,3,6,1" << false << true;
 }
 
 void TestTensorLayout::contiguity() {
@@ -87,15 +98,33 @@ void TestTensorLayout::viewStrides_data() {
     QTest::addColumn<QString>("newShape");
     QTest::addColumn<bool>("possible");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("contiguous 2x3 → 3x2") << "2,3" << "3,1" << "3,2" << true << "2,1";
-    QTest::newRow("transposed → 2x3 fails") << "3,2" << "1,3" << "2,3" << false << "";
-    QTest::newRow("transposed → 3,2,1 splits nothing") << "3,2" << "1,3" << "3,2,1" << true << "1,3,3";
-    QTest::newRow("expanded → 12 fails") << "3,4" << "1,0" << "12" << false << "";
-    QTest::newRow("expanded → 3,2,2") << "3,4" << "1,0" << "3,2,2" << true << "1,0,0";
-    QTest::newRow("head split of (2,4,6)") << "2,4,6" << "24,6,1" << "2,4,2,3" << true << "24,6,3,1";
-    QTest::newRow("sliced x[:, :4] of 4x6 → 16 fails") << "4,4" << "6,1" << "16" << false << "";
-    QTest::newRow("sliced x[:, :4] of 4x6 → 4,2,2") << "4,4" << "6,1" << "4,2,2" << true << "6,2,1";
-    QTest::newRow("0-d → 1,1") << "" << "" << "1,1" << true << "1,1";
+    QTest::newRow("contiguous 2x3 → 3x2") << "2,3"
+                                          << "3,1"
+                                          << "3,2" << true << "2,1";
+    QTest::newRow("transposed → 2x3 fails") << "3,2"
+                                            << "1,3"
+                                            << "2,3" << false << "";
+    QTest::newRow("transposed → 3,2,1 splits nothing") << "3,2"
+                                                       << "1,3"
+                                                       << "3,2,1" << true << "1,3,3";
+    QTest::newRow("expanded → 12 fails") << "3,4"
+                                         << "1,0"
+                                         << "12" << false << "";
+    QTest::newRow("expanded → 3,2,2") << "3,4"
+                                      << "1,0"
+                                      << "3,2,2" << true << "1,0,0";
+    QTest::newRow("head split of (2,4,6)") << "2,4,6"
+                                           << "24,6,1"
+                                           << "2,4,2,3" << true << "24,6,3,1";
+    QTest::newRow("sliced x[:, :4] of 4x6 → 16 fails") << "4,4"
+                                                       << "6,1"
+                                                       << "16" << false << "";
+    QTest::newRow("sliced x[:, :4] of 4x6 → 4,2,2") << "4,4"
+                                                    << "6,1"
+                                                    << "4,2,2" << true << "6,2,1";
+    QTest::newRow("0-d → 1,1") << ""
+                               << ""
+                               << "1,1" << true << "1,1";
 }
 
 void TestTensorLayout::viewStrides() {
@@ -118,10 +147,10 @@ void TestTensorLayout::inferSizeErrors_data() {
     QTest::newRow("-1,4 of 6") << "-1,4" << 6LL << "shape '[-1, 4]' is invalid for input of size 6";
     QTest::newRow("two -1") << "-1,-1" << 6LL << "only one dimension can be inferred";
     QTest::newRow("negative size") << "-2,3" << 6LL << "invalid shape dimension -2";
-    QTest::newRow("ambiguous -1 of 0")
-        << "-1,0" << 0LL
-        << "cannot reshape tensor of 0 elements into shape [-1, 0] because the unspecified dimension size -1 can be "
-           "any value and is ambiguous";
+    QTest::newRow("ambiguous -1 of 0") << "-1,0" << 0LL
+                                       << "cannot reshape tensor of 0 elements into shape [-1, 0] because "
+                                          "the unspecified dimension size -1 can be "
+                                          "any value and is ambiguous";
 }
 
 void TestTensorLayout::inferSizeErrors() {

@@ -20,9 +20,10 @@ void TestTensorStorageValues::copies_data() {
     QTest::addColumn<QList<double>>("stored");
     QTest::newRow("x.T.contiguous() of 2×3 (lecture)")
         << "x.transpose(1,0).contiguous()" << QList<int>{2, 3} << QList<double>{0, 3, 1, 4, 2, 5};
-    QTest::newRow("column x[:, 1] copied") << "x[:, 1].contiguous()" << QList<int>{2, 3} << QList<double>{1, 4};
-    QTest::newRow("expand then contiguous repeats")
-        << "x.expand(3,4).contiguous()" << QList<int>{3, 1} << QList<double>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2};
+    QTest::newRow("column x[:, 1] copied")
+        << "x[:, 1].contiguous()" << QList<int>{2, 3} << QList<double>{1, 4};
+    QTest::newRow("expand then contiguous repeats") << "x.expand(3,4).contiguous()" << QList<int>{3, 1}
+                                                    << QList<double>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2};
     QTest::newRow("reshape of a transpose copies")
         << "x.t().reshape(6)" << QList<int>{2, 3} << QList<double>{0, 3, 1, 4, 2, 5};
 }

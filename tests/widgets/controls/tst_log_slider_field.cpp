@@ -103,7 +103,8 @@ void TestLogSliderField::badTextIsRefused() {
     QCOMPARE(spy.count(), 0);
     QCOMPARE(f.value(), 70e9);
     QCOMPARE(f.slider()->value(), before);
-    QVERIFY2(f.field()->errorText().contains(QStringLiteral("keeping 7.00e10")), qPrintable(f.field()->errorText()));
+    QVERIFY2(f.field()->errorText().contains(QStringLiteral("keeping 7.00e10")),
+             qPrintable(f.field()->errorText()));
 }
 
 QTEST_MAIN(TestLogSliderField)

@@ -27,12 +27,16 @@ TensorLayout lastLayout(const char* expr, std::vector<int64_t> shape) {
 void TestStrideViewGeometry::hoverMapsToStorageCell_data() {
     QTest::addColumn<QString>("expr");
     QTest::addColumn<QString>("shape");
-    QTest::addColumn<int>("cellIndex");   // row-major position in the view
+    QTest::addColumn<int>("cellIndex"); // row-major position in the view
     QTest::addColumn<qlonglong>("offset");
-    QTest::newRow("4x4 (1,2) → 6") << "x" << "4,4" << 6 << 6LL;
-    QTest::newRow("transposed 2x3, (0,1) → 3") << "x.t()" << "2,3" << 1 << 3LL;
-    QTest::newRow("column x[:,1], (1,) → 4") << "x[:, 1]" << "2,3" << 1 << 4LL;
-    QTest::newRow("expanded (3,4), (2,3) → 2") << "x.expand(3,4)" << "3,1" << 11 << 2LL;
+    QTest::newRow("4x4 (1,2) → 6") << "x"
+                                   << "4,4" << 6 << 6LL;
+    QTest::newRow("transposed 2x3, (0,1) → 3") << "x.t()"
+                                               << "2,3" << 1 << 3LL;
+    QTest::newRow("column x[:,1], (1,) → 4") << "x[:, 1]"
+                                             << "2,3" << 1 << 4LL;
+    QTest::newRow("expanded (3,4), (2,3) → 2") << "x.expand(3,4)"
+                                               << "3,1" << 11 << 2LL;
 }
 
 void TestStrideViewGeometry::hoverMapsToStorageCell() {

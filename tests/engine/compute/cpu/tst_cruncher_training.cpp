@@ -82,7 +82,8 @@ void TestCruncherTraining::updateRule_data() {
     QTest::newRow("adam, step 1") << adam << 0.1 << 1L << 0.f << 0.f << 0.900000002 << 0.05 << 0.00025;
     // m = 0.9·0.05 + 0.05 = 0.095, v = 0.999·0.00025 + 0.00025 = 0.00049975; m̂ = 0.095/0.19 = 0.5,
     // v̂ = 0.00049975/0.001999 = 0.25; p = 1 − 0.1·0.5/0.5
-    QTest::newRow("adam, step 2") << adam << 0.1 << 2L << 0.05f << 0.00025f << 0.900000002 << 0.095 << 0.00049975;
+    QTest::newRow("adam, step 2") << adam << 0.1 << 2L << 0.05f << 0.00025f << 0.900000002 << 0.095
+                                  << 0.00049975;
     // p = 1 − 0.1·0.01·1 = 0.999, then − 0.1·0.5/0.5
     QTest::newRow("adamw, step 1") << adamw << 0.1 << 1L << 0.f << 0.f << 0.899000002 << 0.05 << 0.00025;
 }
@@ -101,7 +102,8 @@ void TestCruncherTraining::updateRule() {
     float p[] = {1.f}, s1v[] = {s1}, s2v[] = {s2};
     const float g[] = {0.5f};
     applyOptimizerStep(kind, h, step, p, g, s1v, s2v);
-    QVERIFY2(std::abs(p[0] - p1) < 1e-6, qPrintable(QString("p = %1, expected %2").arg(p[0], 0, 'g', 10).arg(p1, 0, 'g', 10)));
+    QVERIFY2(std::abs(p[0] - p1) < 1e-6,
+             qPrintable(QString("p = %1, expected %2").arg(p[0], 0, 'g', 10).arg(p1, 0, 'g', 10)));
     QVERIFY2(std::abs(s1v[0] - s1After) < 1e-7, qPrintable(QString("s1 = %1").arg(s1v[0], 0, 'g', 10)));
     QVERIFY2(std::abs(s2v[0] - s2After) < 1e-8, qPrintable(QString("s2 = %1").arg(s2v[0], 0, 'g', 10)));
 }
@@ -131,8 +133,10 @@ void TestCruncherTraining::measuredMemoryIsPredicted_data() {
     QTest::addColumn<double>("bytes"); // parameters + gradients + optimizer state + activations, fp32
     // The lecture: params 36, activations 16, grads 36, state 36 → 4·124 = 496 bytes.
     QTest::newRow("lecture D=4 L=2 B=2 AdaGrad") << 4L << 2L << 2L << OptimizerKind::adagrad << 496.0;
-    QTest::newRow("D=4 L=2 B=2 SGD: no state") << 4L << 2L << 2L << OptimizerKind::sgd << 4.0 * (36 + 36 + 16);
-    QTest::newRow("D=4 L=2 B=2 AdamW: two states") << 4L << 2L << 2L << OptimizerKind::adamw << 4.0 * (4 * 36 + 16);
+    QTest::newRow("D=4 L=2 B=2 SGD: no state")
+        << 4L << 2L << 2L << OptimizerKind::sgd << 4.0 * (36 + 36 + 16);
+    QTest::newRow("D=4 L=2 B=2 AdamW: two states")
+        << 4L << 2L << 2L << OptimizerKind::adamw << 4.0 * (4 * 36 + 16);
     // P = 3·64 + 8 = 200; 4·(3·200 + 5·8·3)
     QTest::newRow("D=8 L=3 B=5 momentum") << 8L << 3L << 5L << OptimizerKind::momentum << 2880.0;
     // P = 256 + 16 = 272; 4·(4·272 + 1·16·1)
@@ -212,7 +216,8 @@ void TestCruncherTraining::damagedCheckpointChangesNothing_data() {
     QTest::newRow("generator cut") << 48 + 4 * 342 + 8 + 100 << QByteArray() << "is truncated";
     QTest::newRow("last byte cut") << -2 << QByteArray() << "is truncated";
     QTest::newRow("bytes after the end") << -1 << QByteArray("x") << "has bytes after the checkpoint's end";
-    QTest::newRow("not a checkpoint") << 0 << QByteArray("PK\x03\x04 a zip file, say") << "is not a napkin Cruncher checkpoint";
+    QTest::newRow("not a checkpoint")
+        << 0 << QByteArray("PK\x03\x04 a zip file, say") << "is not a napkin Cruncher checkpoint";
 }
 
 void TestCruncherTraining::damagedCheckpointChangesNothing() {
