@@ -77,7 +77,7 @@ QString ScenarioController::openScenario(const QString& path) {
 }
 
 QString ScenarioController::saveScenario(const QString& path) {
-    const QString error = saveScenarioFile(m_host.scenario(), path);
+    QString error = saveScenarioFile(m_host.scenario(), path);
     if (!error.isEmpty())
         return error;
     m_host.hostWindow()->setWindowFilePath(path);
