@@ -80,6 +80,7 @@ QPen ChartView::axisPen() const {
 
 std::vector<QPen> ChartView::seriesPens() const {
     std::vector<QPen> pens;
+    pens.reserve(static_cast<std::size_t>(m_plot->plottableCount()));
     for (int i = 0; i < m_plot->plottableCount(); ++i)
         pens.push_back(m_plot->plottable(i)->pen());
     return pens;

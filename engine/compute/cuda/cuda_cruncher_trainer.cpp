@@ -174,6 +174,7 @@ void CudaCruncherTrainer::saveCheckpoint(const std::string& path) const {
 void CudaCruncherTrainer::loadCheckpoint(const std::string& path) {
     const std::vector<Tensor> tensors = checkpointTensors();
     std::vector<std::size_t> sizes;
+    sizes.reserve(tensors.size());
     for (const Tensor& t : tensors)
         sizes.push_back(t.count);
     // Loaded and checked whole before any device tensor changes: a bad file leaves the trainer as it was.
