@@ -5,7 +5,7 @@
 #   scripts/gpu-bench.sh [OUTDIR]          default OUTDIR: $OUT, else gpu-bench-out
 # Environment: NAPKIN_CUDA_ARCH (default 90, e.g. "80" for A100), SIZES (default 1024,2048,4096,8192),
 # REPEATS (default 11), COPY_SIZES (default 4K,16K,...,1G). Writes napkin's JSON per dtype, the training
-# run, the host<->device copies, the allocation check, and torch's comparison.
+# run, the host<->device copies, the allocation check, the GPU test suite's results, and torch's comparison.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-${OUT:-gpu-bench-out}}"
@@ -15,10 +15,16 @@ sizes="${SIZES:-1024,2048,4096,8192}"
 repeats="${REPEATS:-11}"
 
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv | tee "$out/nvidia-smi.csv" || true
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DNAPKIN_BUILD_GUI=OFF -DNAPKIN_BUILD_TESTS=OFF \
+# Tests too: without Qt only the CLI contract tests and the Qt-free GPU suite (tst_cuda_gpu) build.
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DNAPKIN_BUILD_GUI=OFF -DNAPKIN_BUILD_TESTS=ON \
   -DNAPKIN_ENABLE_CUDA=ON -DNAPKIN_CUDA_ARCHITECTURES="$arch" -DNAPKIN_NATIVE=OFF > "$out/configure.log"
-cmake --build build-gpu -j"$(nproc)" --target napkin-cli > "$out/build.log"
+cmake --build build-gpu -j"$(nproc)" > "$out/build.log"
 cli=build-gpu/cli/napkin-cli
+
+# The GPU suite first (every CUDA path against a reference), then the CLI contract on this machine.
+ctest --test-dir build-gpu -L gpu --output-on-failure > "$out/ctest-gpu.log" 2>&1 || true
+build-gpu/tests/engine/compute/cuda/tst_cuda_gpu > "$out/tst_cuda_gpu.txt" 2>&1 || true
+ctest --test-dir build-gpu -L cli -j"$(nproc)" > "$out/ctest-cli.log" 2>&1 || true
 
 for dtype in fp32 tf32 fp16 bf16 fp8-e4m3; do
   # A failing dtype (e.g. fp8 before Ada) exits non-zero with its reason; the others still run.
