@@ -37,8 +37,8 @@ TensorOpResult view(const TensorLayout& t, const std::vector<int64_t>& sizes);
 TensorOpResult reshape(const TensorLayout& t, const std::vector<int64_t>& sizes, int newStorageId);
 /// Itself when isContiguous(t), otherwise a contiguous copy.
 TensorOpResult contiguous(const TensorLayout& t, int newStorageId);
-/// Always a copy; keeps the strides when isNonOverlappingAndDense(t) (preserve_format), else
-/// contiguous strides.
+/// Always a copy, laid out as preserve_format lays it out (preserveFormatStrides): t's strides when
+/// t is non-overlapping and dense, else dense strides in t's stride order (denseStridesLike).
 TensorOpResult clone(const TensorLayout& t, int newStorageId);
 TensorOpResult transpose(const TensorLayout& t, int64_t dim0, int64_t dim1);
 /// t(): transpose(0, 1) for 2-D, itself for 0-D and 1-D, an error above.
