@@ -199,8 +199,15 @@ std::string storageOffsetFormula(const TensorLayout& t, const std::vector<int64_
 std::optional<std::vector<int64_t>> parseShapeText(std::string_view text, std::string* error) {
     std::vector<int64_t> shape;
     const auto first = text.find_first_not_of(" \t");
-    if (first == std::string_view::npos || text.substr(first) == "()")
-        return shape; // a 0-d tensor
+    if (first == std::string_view::npos) {
+        // A blank shape is far more often a script's empty variable than a wish for a scalar.
+        *error = "the shape is blank; write () for a 0-d tensor";
+        return std::nullopt;
+    }
+    const std::string_view trimmed = text.substr(first, text.find_last_not_of(" \t") - first + 1);
+    if (trimmed.front() == '(' && trimmed.back() == ')' &&
+        trimmed.substr(1, trimmed.size() - 2).find_first_not_of(" \t") == std::string_view::npos)
+        return shape; // "()" or "( )": a 0-d tensor
     double elements = 1;
     std::size_t start = 0;
     while (start <= text.size()) {

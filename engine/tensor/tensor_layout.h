@@ -75,8 +75,8 @@ std::optional<std::vector<int64_t>> elementOffsets(const TensorLayout& t, int64_
 /// that storageOffsetOf performs, for display next to the result.
 std::string storageOffsetFormula(const TensorLayout& t, const std::vector<int64_t>& index);
 
-/// "2,3" (spaces allowed; "" or "()" for a 0-d tensor) → sizes; nullopt and a reason for anything
-/// but non-negative integers separated by commas, or more than 1e15 elements.
+/// "2,3" (spaces allowed; "()" for a 0-d tensor) → sizes; nullopt and a reason for a blank text,
+/// anything but non-negative integers separated by commas, or more than 1e15 elements.
 std::optional<std::vector<int64_t>> parseShapeText(std::string_view text, std::string* error);
 
 /// "[2, 3]": PyTorch's spelling of a size list in messages.

@@ -36,6 +36,8 @@ private slots:
     void copiesAndViews();
     void dtypeSizes_data();
     void dtypeSizes();
+    void shapeText_data();
+    void shapeText();
 };
 
 void TestTensorLayout::storageOffset_data() {
@@ -335,6 +337,35 @@ void TestTensorLayout::dtypeSizes() {
     QVERIFY(dtype);
     QCOMPARE(dtype->bytes, bytes);
     QVERIFY(!tensorDTypeFromName("fp31"));
+}
+
+void TestTensorLayout::shapeText_data() {
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<QString>("sizes"); // or the error
+    QTest::newRow("2,3") << "2,3" << true << "2,3";
+    QTest::newRow("spaces") << " 2 , 3 " << true << "2,3";
+    QTest::newRow("zero size") << "0,4" << true << "0,4";
+    QTest::newRow("() is 0-d") << "()" << true << "";
+    QTest::newRow("( ) with spaces is 0-d") << " ( ) " << true << "";
+    QTest::newRow("blank is refused") << "" << false << "the shape is blank; write () for a 0-d tensor";
+    QTest::newRow("spaces only are refused")
+        << "  " << false << "the shape is blank; write () for a 0-d tensor";
+    QTest::newRow("letters")
+        << "2,x" << false << "expected sizes as non-negative integers separated by commas (2,3), got '2,x'";
+    QTest::newRow("negative")
+        << "-1" << false << "expected sizes as non-negative integers separated by commas (2,3), got '-1'";
+    QTest::newRow("too many elements") << "100000,100000,100001" << false << "more than 1e15 elements";
+}
+
+void TestTensorLayout::shapeText() {
+    QFETCH(QString, input);
+    QFETCH(bool, ok);
+    QFETCH(QString, sizes);
+    std::string error;
+    const auto shape = parseShapeText(input.toStdString(), &error);
+    QCOMPARE(shape.has_value(), ok);
+    QCOMPARE(ok ? text(*shape) : QString::fromStdString(error), sizes);
 }
 
 QTEST_APPLESS_MAIN(TestTensorLayout)
