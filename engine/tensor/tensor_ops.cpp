@@ -153,11 +153,14 @@ TensorOpResult expand(const TensorLayout& t, const std::vector<int64_t>& sizes) 
     for (int i = n - 1; i >= 0; --i) {
         const int d = t.dim() - (n - i); // the matching input dimension, counted from the right
         int64_t size = d >= 0 ? t.shape[d] : 1;
+        // A new leading dimension strides over the block that follows it, except that ATen's
+        // inferExpandGeometry gives a 0-d input every stride 0, sizes of 1 too. When the block's size
+        // overflows, the new size is 1 or broadcast (stride 0), so that stride is never used.
         int64_t stride = 1;
         if (d >= 0)
             stride = t.stride[d];
-        else if (i + 1 < n && __builtin_mul_overflow(out.shape[i + 1], out.stride[i + 1], &stride))
-            stride = 0; // the new leading size is 1 or broadcast (stride 0), so this stride is never used
+        else if (t.dim() == 0 || __builtin_mul_overflow(out.shape[i + 1], out.stride[i + 1], &stride))
+            stride = 0;
         int64_t target = sizes[i];
         if (target == -1) {
             if (d < 0)

@@ -53,7 +53,8 @@ TensorOpResult unsqueeze(const TensorLayout& t, int64_t dim);
 TensorOpResult squeeze(const TensorLayout& t);
 /// squeeze(dim): that dimension removed if its size is 1, otherwise unchanged.
 TensorOpResult squeeze(const TensorLayout& t, int64_t dim);
-/// Size-1 dimensions broadcast with stride 0; -1 keeps a size; new leading dimensions allowed.
+/// Size-1 dimensions broadcast with stride 0; -1 keeps a size; new leading dimensions allowed. A 0-d
+/// tensor expands with every stride 0, even for a size of 1 (ATen's inferExpandGeometry).
 TensorOpResult expand(const TensorLayout& t, const std::vector<int64_t>& sizes);
 /// flatten(start, end): reshape that merges dimensions start..end (a view when possible).
 TensorOpResult flatten(const TensorLayout& t, int64_t startDim, int64_t endDim, int newStorageId);

@@ -159,6 +159,16 @@ void TestTensorExpression::layouts_data() {
         << "x.unsqueeze(1).expand(2,2,3).transpose(0,2).clone()"
         << "3,2,2"
         << "1,3,6" << 0LL << false << 1 << 48LL;
+    // A 0-d tensor expands with every stride 0, a size of 1 included (torch 1.13: x.expand(1).stride() is
+    // (0,)); found by the random-chain comparison with PyTorch.
+    QTest::newRow("0-d expand(1)") << ""
+                                   << "x.expand(1)"
+                                   << "1"
+                                   << "0" << 0LL << true << 0 << 0LL;
+    QTest::newRow("0-d expand(2,1)") << ""
+                                     << "x.expand(2,1)"
+                                     << "2,1"
+                                     << "0,0" << 0LL << false << 0 << 0LL;
     QTest::newRow("slice with step") << "10"
                                      << "x[0:3:2]"
                                      << "2"
