@@ -61,8 +61,10 @@ TensorOpResult flatten(const TensorLayout& t, int64_t startDim, int64_t endDim, 
 TensorOpResult narrow(const TensorLayout& t, int64_t dim, int64_t start, int64_t length);
 /// select(dim, index): the dimension removed, offset += index·stride[dim]; index may be negative.
 TensorOpResult select(const TensorLayout& t, int64_t dim, int64_t index);
-/// x[i] on dimension `dim`: select() with indexing's messages ("index 5 is out of bounds ...").
-TensorOpResult indexSelect(const TensorLayout& t, int dim, int64_t index);
+/// x[i] on dimension `dim`: select() with indexing's messages ("index 5 is out of bounds ..."). Those
+/// name the item's `position` in the index as its dimension, as PyTorch does: x[None, 5] of a 2×3
+/// tensor fails "for dimension 1 with size 2".
+TensorOpResult indexSelect(const TensorLayout& t, int dim, int64_t index, int position);
 /// Python slice start:stop:step on `dim` (step > 0), clamped as Python clamps.
 TensorOpResult slice(const TensorLayout& t, int dim, std::optional<int64_t> start,
                      std::optional<int64_t> stop, int64_t step);

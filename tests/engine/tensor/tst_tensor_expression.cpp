@@ -337,6 +337,24 @@ void TestTensorExpression::pytorchErrors_data() {
     QTest::newRow("index out of bounds")
         << "2,3"
         << "x[2]" << 1 << "index 2 is out of bounds for dimension 0 with size 2";
+    // Indexing names the item's place in the index as the dimension; a 0-d tensor refuses a lone int or
+    // slice in select()'s and slice()'s words, a tuple with "too many indices" (all torch 1.13).
+    QTest::newRow("index after None names its place")
+        << "2,3"
+        << "x[None, 5]" << 1 << "index 5 is out of bounds for dimension 1 with size 2";
+    QTest::newRow("index after None and ... names its place")
+        << "2,3"
+        << "x[None, ..., 5]" << 1 << "index 5 is out of bounds for dimension 2 with size 3";
+    QTest::newRow("0-d x[0]") << ""
+                              << "x[0]" << 1
+                              << "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                                 "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number";
+    QTest::newRow("0-d x[-1]") << ""
+                               << "x[-1]" << 1 << "index -1 is out of bounds for dimension 0 with size 0";
+    QTest::newRow("0-d x[:]") << ""
+                              << "x[:]" << 1 << "slice() cannot be applied to a 0-dim tensor.";
+    QTest::newRow("0-d x[None, 0]") << ""
+                                    << "x[None, 0]" << 1 << "too many indices for tensor of dimension 0";
     QTest::newRow("too many indices") << "2,3"
                                       << "x[0, 0, 0]" << 1 << "too many indices for tensor of dimension 2";
     QTest::newRow("t() of 3-D") << "2,3,4"

@@ -295,7 +295,7 @@ void TestTensorLayout::dimensionOutOfRange() {
 void TestTensorLayout::elementOffsetsRowMajor() {
     const TensorLayout xt = transpose(freshTensor({2, 3}, 4, 0), 1, 0).layout;
     QCOMPARE(text(*elementOffsets(xt)), QStringLiteral("0,3,1,4,2,5"));
-    const TensorLayout column = indexSelect(freshTensor({2, 3}, 4, 0), 1, 1).layout;
+    const TensorLayout column = indexSelect(freshTensor({2, 3}, 4, 0), 1, 1, 1).layout;
     QCOMPARE(text(*elementOffsets(column)), QStringLiteral("1,4"));
     QVERIFY(!elementOffsets(freshTensor({100, 100}, 4, 0), 1000));
 }
