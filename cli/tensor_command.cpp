@@ -75,7 +75,7 @@ Command addTensorCommand(CLI::App& parent) {
     CLI::App* sub =
         parent.add_subcommand("tensor", "Shape, stride, storage offset and copies of PyTorch view chains");
     TensorOptions& o = *options;
-    sub->add_option("--shape", o.shape, "sizes of x, comma-separated (2,3)")->required();
+    sub->add_option("--shape", o.shape, "sizes of x, comma-separated (2,3); () for a 0-d tensor")->required();
     sub->add_option("--dtype", o.dtype,
                     "element type: fp32 (default), fp16, bf16, fp8, fp64, int64, int32, ...");
     sub->add_option("expression", o.expression,

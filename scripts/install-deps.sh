@@ -7,7 +7,8 @@ packages=(cmake g++ make pkg-config libeigen3-dev nlohmann-json3-dev libcli11-de
 for arg in "$@"; do
   case "$arg" in
     --gui) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev) ;;
-    --test) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev xvfb xauth) ;;
+    # python3-torch: the tensor page's engine is checked against PyTorch itself (cli_tensor_matches_torch).
+    --test) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev xvfb xauth python3-torch) ;;
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
     --tidy) packages+=(clang-tidy) ;;
     *) echo "install-deps.sh: unknown option '$arg' (expected --gui, --test, --fuzz or --tidy)" >&2; exit 2 ;;

@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test
 export QT_QPA_PLATFORM=offscreen
+# install-deps.sh --test installed python3-torch: a missing torch is a failure here, not a skipped test.
+export NAPKIN_REQUIRE_TORCH=1
 jobs="$(nproc)"
 
 if [ "${1:-}" = "--sanitize" ]; then

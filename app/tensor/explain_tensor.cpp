@@ -58,6 +58,20 @@ QString explainTensorStep(const TensorEvaluation& evaluation, int row) {
                 : tr("<p>Not contiguous: the strides %1 differ from the row-major %2, so the elements are "
                      "not in reading order in storage.</p>")
                       .arg(tuple(t.stride), tuple(contiguous));
+        // A copy that is not row-major can only be clone()'s: contiguous() and reshape() copy row-major.
+        if (row > 0 && !step.isView && !isContiguous(t)) {
+            const TensorLayout& input = evaluation.steps[static_cast<std::size_t>(row - 1)].layout;
+            text +=
+                isNonOverlappingAndDense(input)
+                    ? tr("<p><code>clone()</code> (<code>torch.preserve_format</code>) keeps the strides %1 "
+                         "of its input, which fills a block of storage without gaps or overlaps.</p>")
+                          .arg(tuple(input.stride))
+                    : tr("<p><code>clone()</code> (<code>torch.preserve_format</code>) packs the elements "
+                         "densely in the order of its input's strides %1: the smallest stride innermost, "
+                         "a broadcast (stride 0) dimension in its row-major place. Hence %2, not the "
+                         "row-major %3.</p>")
+                          .arg(tuple(input.stride), tuple(t.stride), tuple(contiguous));
+        }
         const double bytes = static_cast<double>(t.numel() * t.elementBytes);
         text += tr("<p>Storage #%1 holds %2 elements × %3 B = %4. <code>.contiguous()</code> on this tensor "
                    "would copy %5 elements × %3 B = %6.</p>")

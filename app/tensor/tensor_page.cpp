@@ -58,16 +58,22 @@ constexpr Example kExamples[] = {
 TensorPage::TensorPage(QWidget* parent)
     : QWidget(parent) {
     shapeEdit_ = new QLineEdit(QStringLiteral("2,3"), this);
-    shapeEdit_->setPlaceholderText(tr("sizes, e.g. 2,3"));
+    shapeEdit_->setPlaceholderText(tr("sizes, e.g. 2,3; () for a 0-d tensor"));
     dtypeBox_ = new QComboBox(this);
     for (const std::string& name : napkin::tensorDTypeNames())
         dtypeBox_->addItem(QString::fromStdString(name));
     expressionEdit_ = new QLineEdit(QStringLiteral("x.transpose(1, 0).contiguous().view(2, 3)"), this);
     expressionEdit_->setPlaceholderText(tr("a PyTorch chain from x, e.g. x[:, 1:3].T"));
+    // Two messages, each next to the field it is about: a shape the page cannot read (the page keeps
+    // showing the last good chain), and the chain's own failure.
+    shapeErrorLabel_ = new QLabel(this);
     errorLabel_ = new QLabel(this);
-    errorLabel_->setWordWrap(true);
-    errorLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    errorLabel_->setStyleSheet(QStringLiteral("color: #c62828;"));
+    for (QLabel* label : {shapeErrorLabel_, errorLabel_}) {
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        label->setStyleSheet(QStringLiteral("color: #c62828;"));
+    }
+    shapeErrorLabel_->hide();
 
     auto* inputs = new QFormLayout;
     auto* shapeRow = new QHBoxLayout;
@@ -75,6 +81,7 @@ TensorPage::TensorPage(QWidget* parent)
     shapeRow->addWidget(new QLabel(tr("dtype"), this));
     shapeRow->addWidget(dtypeBox_);
     inputs->addRow(tr("Shape of x"), shapeRow);
+    inputs->addRow(QString(), shapeErrorLabel_);
     inputs->addRow(tr("Expression"), expressionEdit_);
     inputs->addRow(QString(), errorLabel_);
 
@@ -146,16 +153,23 @@ void TensorPage::setExample(const QString& shape, const QString& expression) {
 }
 
 QString TensorPage::errorText() const {
-    return errorLabel_->text();
+    return shapeErrorLabel_->text().isEmpty() ? errorLabel_->text() : shapeErrorLabel_->text();
+}
+
+QString TensorPage::shapeErrorText() const {
+    return shapeErrorLabel_->text();
 }
 
 void TensorPage::recompute() {
     std::string shapeError;
     const auto shape = napkin::parseShapeText(shapeEdit_->text().toStdString(), &shapeError);
     if (!shape) {
-        errorLabel_->setText(tr("Shape: %1").arg(QString::fromStdString(shapeError)));
+        shapeErrorLabel_->setText(tr("Shape: %1").arg(QString::fromStdString(shapeError)));
+        shapeErrorLabel_->show();
         return;
     }
+    shapeErrorLabel_->clear();
+    shapeErrorLabel_->hide();
     const auto dtype = napkin::tensorDTypeFromName(dtypeBox_->currentText().toStdString());
     evaluation_ = napkin::evaluateTensorExpression(expressionEdit_->text().toStdString(), *shape,
                                                    dtype ? dtype->bytes : 4);

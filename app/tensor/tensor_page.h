@@ -31,7 +31,10 @@ public:
 
     const napkin::TensorEvaluation& evaluation() const { return evaluation_; }
     StrideView* strideView() const { return view_; }
+    /// The message shown: the shape's when the shape cannot be read, else the chain's (empty if none).
     QString errorText() const;
+    /// The message next to the shape field (empty while the shape reads).
+    QString shapeErrorText() const;
     ExplainPane* explainPane() const { return explain_; }
 
 private:
@@ -40,6 +43,7 @@ private:
     QLineEdit* shapeEdit_ = nullptr;
     QComboBox* dtypeBox_ = nullptr;
     QLineEdit* expressionEdit_ = nullptr;
+    QLabel* shapeErrorLabel_ = nullptr;
     QLabel* errorLabel_ = nullptr;
     QListWidget* steps_ = nullptr;
     QLabel* details_ = nullptr;

@@ -15,14 +15,13 @@ TensorOpResult applyIndexing(const TensorLayout& x, const std::vector<TensorInde
     for (const TensorIndex& item : indices)
         if (item.kind == TensorIndex::Kind::integer || item.kind == TensorIndex::Kind::slice)
             ++specified;
-    if (x.dim() == 0 && specified > 0) {
-        TensorOpResult r;
-        r.error =
-            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to "
-            "convert a 0-dim tensor to a number";
-        return r;
-    }
     if (specified > x.dim()) {
+        // A lone x[i] or x[a:b] of a 0-d tensor goes straight to select() or slice(), which refuse it
+        // in their own words; a tuple meets the count check first (x[None, 0]: "too many indices").
+        if (indices.size() == 1 && indices[0].kind == TensorIndex::Kind::integer)
+            return indexSelect(x, 0, indices[0].integer, 0);
+        if (indices.size() == 1)
+            return slice(x, 0, indices[0].start, indices[0].stop, indices[0].step);
         TensorOpResult r;
         r.error = "too many indices for tensor of dimension " + std::to_string(x.dim());
         return r;
@@ -30,10 +29,11 @@ TensorOpResult applyIndexing(const TensorLayout& x, const std::vector<TensorInde
     TensorOpResult current;
     current.layout = x;
     int dim = 0;
-    for (const TensorIndex& item : indices) {
+    for (std::size_t position = 0; position < indices.size(); ++position) {
+        const TensorIndex& item = indices[position];
         switch (item.kind) {
         case TensorIndex::Kind::integer:
-            current = indexSelect(current.layout, dim, item.integer);
+            current = indexSelect(current.layout, dim, item.integer, static_cast<int>(position));
             break;
         case TensorIndex::Kind::slice:
             current = slice(current.layout, dim, item.start, item.stop, item.step);

@@ -101,6 +101,60 @@ bool isNonOverlappingAndDense(const TensorLayout& t) {
     return true;
 }
 
+std::vector<int64_t> denseStridesLike(const std::vector<int64_t>& shape, const std::vector<int64_t>& stride) {
+    const std::size_t n = shape.size();
+    if (n == 0)
+        return {};
+    if (n == 1)
+        return {1};
+    // Mirrors ATen's infer_dense_strides, which sorts as TensorIterator does so that every op that
+    // allocates "like" its input agrees. The order matters to the last tie, so this is its insertion
+    // sort, not std::sort: `order` lists dimensions innermost first, starting from row-major.
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i)
+        order[i] = n - 1 - i;
+    // +1: a must lie outside b; -1: inside; 0: no opinion (a stride 0, or equal strides and a is not
+    // the larger). "No opinion" does not stop the scan: the moving dimension may still swap with one
+    // further in, jumping over the undecided ones, which is how a stride-0 dimension keeps its place.
+    auto compare = [&](std::size_t a, std::size_t b) {
+        if (stride[a] == 0 || stride[b] == 0)
+            return 0;
+        if (stride[a] != stride[b])
+            return stride[a] < stride[b] ? -1 : 1;
+        return shape[a] > shape[b] ? 1 : 0;
+    };
+    for (std::size_t i = 1; i < n; ++i) {
+        std::size_t moving = i;
+        for (std::size_t k = i; k-- > 0;) {
+            const int c = compare(order[k], order[moving]);
+            if (c < 0)
+                break;
+            if (c > 0) {
+                std::swap(order[k], order[moving]);
+                moving = k;
+            }
+        }
+    }
+    std::vector<int64_t> dense(n, 1);
+    int64_t running = 1;
+    for (std::size_t d : order) {
+        dense[d] = running;
+        // Only empty tensors can carry sizes whose product passes int64; their strides address nothing.
+        if (shape[d] > 1 && __builtin_mul_overflow(running, shape[d], &running))
+            running = std::numeric_limits<int64_t>::max();
+    }
+    return dense;
+}
+
+std::vector<int64_t> preserveFormatStrides(const TensorLayout& t) {
+    // at::empty_like(preserve_format): a non-overlapping and dense input is copied stride for stride
+    // (empty_strided); any other strided input gets infer_dense_strides. Its suggest_memory_format
+    // (channels_last) branch is only for tensors that are not strided, which Napkin has none of.
+    if (isNonOverlappingAndDense(t))
+        return t.stride;
+    return denseStridesLike(t.shape, t.stride);
+}
+
 int64_t storageOffsetOf(const TensorLayout& t, const std::vector<int64_t>& index) {
     int64_t at = t.offset;
     for (std::size_t d = 0; d < index.size() && d < t.stride.size(); ++d)
@@ -145,8 +199,15 @@ std::string storageOffsetFormula(const TensorLayout& t, const std::vector<int64_
 std::optional<std::vector<int64_t>> parseShapeText(std::string_view text, std::string* error) {
     std::vector<int64_t> shape;
     const auto first = text.find_first_not_of(" \t");
-    if (first == std::string_view::npos || text.substr(first) == "()")
-        return shape; // a 0-d tensor
+    if (first == std::string_view::npos) {
+        // A blank shape is far more often a script's empty variable than a wish for a scalar.
+        *error = "the shape is blank; write () for a 0-d tensor";
+        return std::nullopt;
+    }
+    const std::string_view trimmed = text.substr(first, text.find_last_not_of(" \t") - first + 1);
+    if (trimmed.front() == '(' && trimmed.back() == ')' &&
+        trimmed.substr(1, trimmed.size() - 2).find_first_not_of(" \t") == std::string_view::npos)
+        return shape; // "()" or "( )": a 0-d tensor
     double elements = 1;
     std::size_t start = 0;
     while (start <= text.size()) {

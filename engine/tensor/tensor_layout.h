@@ -51,6 +51,18 @@ bool isContiguous(const TensorLayout& t);
 /// elements exactly tile a block of storage). clone() keeps the strides of such tensors.
 bool isNonOverlappingAndDense(const TensorLayout& t);
 
+/// ATen's infer_dense_strides (aten/src/ATen/TensorUtils.cpp): strides of a dense tensor of `shape`
+/// whose dimensions lie in storage in the order `stride` gives them. The order is TensorIterator's:
+/// an insertion sort, innermost (last) dimension first, by stride; of equal strides the smaller size
+/// goes inner; a dimension with stride 0 compares with nothing, so it keeps its row-major place while
+/// the others are sorted around it. Sizes 0 and 1 add nothing to the running product. 0-d gives {},
+/// 1-D gives {1}. E.g. shape (2,4,4,3), stride (0,12,1,4) → (48,12,1,4).
+std::vector<int64_t> denseStridesLike(const std::vector<int64_t>& shape, const std::vector<int64_t>& stride);
+
+/// The strides at::empty_like(t) allocates under memory_format=torch.preserve_format, which
+/// clone() uses: t's own strides when isNonOverlappingAndDense(t), else denseStridesLike(t).
+std::vector<int64_t> preserveFormatStrides(const TensorLayout& t);
+
 /// Storage offset of the element at `index`: offset + Σ index[d]·stride[d]. Precondition: index is
 /// in range and has dim() entries.
 int64_t storageOffsetOf(const TensorLayout& t, const std::vector<int64_t>& index);
@@ -63,8 +75,8 @@ std::optional<std::vector<int64_t>> elementOffsets(const TensorLayout& t, int64_
 /// that storageOffsetOf performs, for display next to the result.
 std::string storageOffsetFormula(const TensorLayout& t, const std::vector<int64_t>& index);
 
-/// "2,3" (spaces allowed; "" or "()" for a 0-d tensor) → sizes; nullopt and a reason for anything
-/// but non-negative integers separated by commas, or more than 1e15 elements.
+/// "2,3" (spaces allowed; "()" for a 0-d tensor) → sizes; nullopt and a reason for a blank text,
+/// anything but non-negative integers separated by commas, or more than 1e15 elements.
 std::optional<std::vector<int64_t>> parseShapeText(std::string_view text, std::string* error);
 
 /// "[2, 3]": PyTorch's spelling of a size list in messages.

@@ -153,11 +153,14 @@ TensorOpResult expand(const TensorLayout& t, const std::vector<int64_t>& sizes) 
     for (int i = n - 1; i >= 0; --i) {
         const int d = t.dim() - (n - i); // the matching input dimension, counted from the right
         int64_t size = d >= 0 ? t.shape[d] : 1;
+        // A new leading dimension strides over the block that follows it, except that ATen's
+        // inferExpandGeometry gives a 0-d input every stride 0, sizes of 1 too. When the block's size
+        // overflows, the new size is 1 or broadcast (stride 0), so that stride is never used.
         int64_t stride = 1;
         if (d >= 0)
             stride = t.stride[d];
-        else if (i + 1 < n && __builtin_mul_overflow(out.shape[i + 1], out.stride[i + 1], &stride))
-            stride = 0; // the new leading size is 1 or broadcast (stride 0), so this stride is never used
+        else if (t.dim() == 0 || __builtin_mul_overflow(out.shape[i + 1], out.stride[i + 1], &stride))
+            stride = 0;
         int64_t target = sizes[i];
         if (target == -1) {
             if (d < 0)
@@ -216,18 +219,19 @@ TensorOpResult select(const TensorLayout& t, int64_t dim, int64_t index) {
     if (index < -size || index >= size)
         return fail("select(): index " + std::to_string(index) + " out of range for tensor of size " +
                     formatShape(t.shape) + " at dimension " + std::to_string(*d));
-    return indexSelect(t, *d, index);
+    return indexSelect(t, *d, index, *d);
 }
 
-TensorOpResult indexSelect(const TensorLayout& t, int dim, int64_t index) {
-    if (t.dim() == 0)
+TensorOpResult indexSelect(const TensorLayout& t, int dim, int64_t index, int position) {
+    if (t.dim() == 0 && index == 0)
         return fail(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
             "to convert a 0-dim tensor to a number");
-    const int64_t size = t.shape[dim];
+    // Any other index of a 0-d tensor fails the bounds check, which PyTorch reports with size 0.
+    const int64_t size = t.dim() == 0 ? 0 : t.shape[dim];
     if (index < -size || index >= size)
         return fail("index " + std::to_string(index) + " is out of bounds for dimension " +
-                    std::to_string(dim) + " with size " + std::to_string(size));
+                    std::to_string(position) + " with size " + std::to_string(size));
     if (index < 0)
         index += size;
     TensorLayout out = t;
@@ -242,9 +246,7 @@ TensorOpResult slice(const TensorLayout& t, int dim, std::optional<int64_t> star
     if (step <= 0)
         return fail(step == 0 ? "slice step cannot be zero" : "step must be greater than zero");
     if (t.dim() == 0)
-        return fail(
-            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
-            "to convert a 0-dim tensor to a number");
+        return fail("slice() cannot be applied to a 0-dim tensor.");
     const int64_t size = t.shape[dim];
     // Python's clamping for a positive step: negatives count from the end, then clamp to [0, size].
     auto clampIndex = [size](int64_t i) {

@@ -37,8 +37,8 @@ TensorOpResult view(const TensorLayout& t, const std::vector<int64_t>& sizes);
 TensorOpResult reshape(const TensorLayout& t, const std::vector<int64_t>& sizes, int newStorageId);
 /// Itself when isContiguous(t), otherwise a contiguous copy.
 TensorOpResult contiguous(const TensorLayout& t, int newStorageId);
-/// Always a copy; keeps the strides when isNonOverlappingAndDense(t) (preserve_format), else
-/// contiguous strides.
+/// Always a copy, laid out as preserve_format lays it out (preserveFormatStrides): t's strides when
+/// t is non-overlapping and dense, else dense strides in t's stride order (denseStridesLike).
 TensorOpResult clone(const TensorLayout& t, int newStorageId);
 TensorOpResult transpose(const TensorLayout& t, int64_t dim0, int64_t dim1);
 /// t(): transpose(0, 1) for 2-D, itself for 0-D and 1-D, an error above.
@@ -53,15 +53,18 @@ TensorOpResult unsqueeze(const TensorLayout& t, int64_t dim);
 TensorOpResult squeeze(const TensorLayout& t);
 /// squeeze(dim): that dimension removed if its size is 1, otherwise unchanged.
 TensorOpResult squeeze(const TensorLayout& t, int64_t dim);
-/// Size-1 dimensions broadcast with stride 0; -1 keeps a size; new leading dimensions allowed.
+/// Size-1 dimensions broadcast with stride 0; -1 keeps a size; new leading dimensions allowed. A 0-d
+/// tensor expands with every stride 0, even for a size of 1 (ATen's inferExpandGeometry).
 TensorOpResult expand(const TensorLayout& t, const std::vector<int64_t>& sizes);
 /// flatten(start, end): reshape that merges dimensions start..end (a view when possible).
 TensorOpResult flatten(const TensorLayout& t, int64_t startDim, int64_t endDim, int newStorageId);
 TensorOpResult narrow(const TensorLayout& t, int64_t dim, int64_t start, int64_t length);
 /// select(dim, index): the dimension removed, offset += index·stride[dim]; index may be negative.
 TensorOpResult select(const TensorLayout& t, int64_t dim, int64_t index);
-/// x[i] on dimension `dim`: select() with indexing's messages ("index 5 is out of bounds ...").
-TensorOpResult indexSelect(const TensorLayout& t, int dim, int64_t index);
+/// x[i] on dimension `dim`: select() with indexing's messages ("index 5 is out of bounds ..."). Those
+/// name the item's `position` in the index as its dimension, as PyTorch does: x[None, 5] of a 2×3
+/// tensor fails "for dimension 1 with size 2".
+TensorOpResult indexSelect(const TensorLayout& t, int dim, int64_t index, int position);
 /// Python slice start:stop:step on `dim` (step > 0), clamped as Python clamps.
 TensorOpResult slice(const TensorLayout& t, int dim, std::optional<int64_t> start,
                      std::optional<int64_t> stop, int64_t step);

@@ -140,11 +140,8 @@ TensorOpResult contiguous(const TensorLayout& t, int newStorageId) {
 }
 
 TensorOpResult clone(const TensorLayout& t, int newStorageId) {
-    // preserve_format: dense, non-overlapping tensors keep their strides (empty_strided); others
-    // become contiguous. (ATen may pick channels_last for some 4-D inputs; not modelled here.)
-    if (isNonOverlappingAndDense(t))
-        return copyOf(t, t.stride, newStorageId);
-    return copyOf(t, contiguousStrides(t.shape), newStorageId);
+    // ATen's clone(memory_format=preserve_format) allocates with empty_like's strides.
+    return copyOf(t, preserveFormatStrides(t), newStorageId);
 }
 
 TensorOpResult flatten(const TensorLayout& t, int64_t startDim, int64_t endDim, int newStorageId) {

@@ -49,3 +49,21 @@ napkin_add_cli_test(tensor_unknown_dtype EXPECT_EXIT 2
   ARGS tensor --shape 2,3 --dtype fp31 "x" --json CHECKS stderr~--dtype)
 napkin_add_cli_test(tensor_missing_expression EXPECT_EXIT 2
   ARGS tensor --shape 2,3 --json CHECKS stderr~EXPR)
+
+# clone() of a tensor that is not non-overlapping and dense: dense strides in the input's stride order, as
+# PyTorch's preserve_format gives them (torch 1.13: (48, 12, 1, 4)), and the chain after it inherits them.
+napkin_add_cli_test(tensor_clone_keeps_stride_order
+  ARGS tensor --shape 4,3,4 "x.expand(2,4,-1,4).transpose(3,-2).clone()" --json
+  CHECKS steps.2.stride.0=0 steps.3.stride.0=48 steps.3.stride.1=12 steps.3.stride.2=1 steps.3.stride.3=4
+         steps.3.is_view=OFF steps.3.storage=1 steps.3.bytes_copied=384 steps.3.contiguous=OFF error:null)
+napkin_add_cli_test(tensor_clone_of_diagonal_then_view_fails
+  ARGS tensor --shape 5,5,5 "x.diagonal(-1,1,0).squeeze(-1).clone().view(20)" --json
+  CHECKS steps.3.stride.0=1 steps.3.stride.1=5 error.step=4)
+
+# () is a 0-d tensor; a blank shape is refused (more often an empty variable than a wish for a scalar).
+napkin_add_cli_test(tensor_zero_d
+  ARGS tensor --shape "()" "x.unsqueeze(0)" --json
+  CHECKS steps.0.numel=1 steps.0.storage_bytes=4 steps.1.shape.0=1 steps.1.stride.0=1 error:null)
+# (An empty argument cannot pass through these lists; tst_cli_tensor checks --shape '' in-process.)
+napkin_add_cli_test(tensor_blank_shape EXPECT_EXIT 2
+  ARGS tensor "--shape=  " "x" --json CHECKS "stderr~--shape: the shape is blank; write () for a 0-d tensor")

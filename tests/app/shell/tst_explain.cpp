@@ -130,6 +130,14 @@ private slots:
         QTest::newRow("offset of a slice") << "4,4"
                                            << "x[1:, 2:]"
                                            << "offset 6";
+        // clone() of an expanded, transposed tensor: the input's stride order, torch 1.13's (48, 12, 1, 4).
+        QTest::newRow("clone keeps the stride order")
+            << "4,3,4"
+            << "x.expand(2,4,-1,4).transpose(3,-2).clone()"
+            << "Hence (48, 12, 1, 4), not the row-major (48, 12, 3, 1)";
+        QTest::newRow("clone keeps dense strides") << "2,3"
+                                                   << "x.t().clone()"
+                                                   << "keeps the strides (1, 3) of its input";
         QTest::newRow("4x8 fp32 is 128 B") << "4,8"
                                            << "x"
                                            << "32 elements × 4 B = 128 B";

@@ -14,6 +14,7 @@ private slots:
     void defaultShowsTheContiguousFix();
     void failingExampleShowsPyTorchsMessage();
     void typingReevaluates();
+    void blankShapeIsRefusedNextToTheField();
     void hoverShowsOffsetArithmetic();
     void screenshots();
 
@@ -64,6 +65,26 @@ void TestTensorPage::typingReevaluates() {
     QVERIFY(page.errorText().startsWith(QStringLiteral("Shape:")));
 }
 
+void TestTensorPage::blankShapeIsRefusedNextToTheField() {
+    TensorPage page;
+    QLineEdit* shape = page.findChildren<QLineEdit*>().at(0);
+    QLineEdit* expression = page.findChildren<QLineEdit*>().at(1);
+    expression->setText(QStringLiteral("x.t()"));
+    QCOMPARE(page.evaluation().steps.back().layout.shape, (std::vector<int64_t>{3, 2}));
+    // blank: refused with a message by the field; the last good chain stays on screen
+    shape->setText(QStringLiteral("  "));
+    QCOMPARE(page.shapeErrorText(), QStringLiteral("Shape: the shape is blank; write () for a 0-d tensor"));
+    QCOMPARE(page.errorText(), page.shapeErrorText());
+    QCOMPARE(page.evaluation().steps.back().layout.shape, (std::vector<int64_t>{3, 2}));
+    // () is the 0-d tensor: x.t() of a scalar is the scalar
+    shape->setText(QStringLiteral("()"));
+    QVERIFY(page.shapeErrorText().isEmpty());
+    QVERIFY(page.errorText().isEmpty());
+    QVERIFY(!page.evaluation().error);
+    QVERIFY(page.evaluation().steps.back().layout.shape.empty());
+    QCOMPARE(page.evaluation().steps.back().layout.numel(), 1LL);
+}
+
 void TestTensorPage::hoverShowsOffsetArithmetic() {
     TensorPage page;
     page.resize(900, 700);
@@ -94,6 +115,12 @@ void TestTensorPage::screenshots() {
     QCoreApplication::processEvents();
     page.strideView()->setHoveredIndex({2, 3});
     QVERIFY(page.grab().save(dir + QStringLiteral("/tensor_page_expand.png")));
+    page.setExample(QStringLiteral("4,3,4"), QStringLiteral("x.expand(2,4,-1,4).transpose(3,-2).clone()"));
+    QCoreApplication::processEvents();
+    QVERIFY(page.grab().save(dir + QStringLiteral("/tensor_page_clone.png")));
+    page.findChildren<QLineEdit*>().at(0)->setText(QString());
+    QCoreApplication::processEvents();
+    QVERIFY(page.grab().save(dir + QStringLiteral("/tensor_page_blank_shape.png")));
 }
 
 QTEST_MAIN(TestTensorPage)

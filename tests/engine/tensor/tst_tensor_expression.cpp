@@ -124,6 +124,51 @@ void TestTensorExpression::layouts_data() {
                                                      << "x.expand(3,4).clone()"
                                                      << "3,4"
                                                      << "4,1" << 0LL << true << 1 << 48LL;
+    // clone() of a tensor that is not non-overlapping and dense: dense strides in the input's stride
+    // order (ATen's infer_dense_strides). Issue 20's two rows, then more; all read from PyTorch 1.13.
+    QTest::newRow("clone of expand+transpose") << "4,3,4"
+                                               << "x.expand(2,4,-1,4).transpose(3,-2).clone()"
+                                               << "2,4,4,3"
+                                               << "48,12,1,4" << 0LL << false << 1 << 384LL;
+    QTest::newRow("clone of a diagonal") << "5,5,5"
+                                         << "x.diagonal(-1,1,0).squeeze(-1).clone()"
+                                         << "5,4"
+                                         << "1,5" << 0LL << false << 1 << 80LL;
+    QTest::newRow("clone of a diagonal, transposed back, views") << "5,5,5"
+                                                                 << "x.diagonal(-1,1,0).clone().t().view(20)"
+                                                                 << "20"
+                                                                 << "1" << 0LL << true << 1 << 80LL;
+    QTest::newRow("clone of a transposed strided slice") << "2,6"
+                                                         << "x[:, ::2].T.clone()"
+                                                         << "3,2"
+                                                         << "1,3" << 0LL << false << 1 << 24LL;
+    QTest::newRow("clone of an unfold (equal strides tie)") << "6"
+                                                            << "x.unfold(0,3,1).clone()"
+                                                            << "4,3"
+                                                            << "3,1" << 0LL << true << 1 << 48LL;
+    QTest::newRow("clone of expanded, transposed: stride 0 stays") << "3,1"
+                                                                   << "x.expand(3,4).t().clone()"
+                                                                   << "4,3"
+                                                                   << "3,1" << 0LL << true << 1 << 48LL;
+    QTest::newRow("clone of expanded, permuted") << "2,1,3"
+                                                 << "x.expand(2,4,3).permute(2,0,1).clone()"
+                                                 << "3,2,4"
+                                                 << "4,12,1" << 0LL << false << 1 << 96LL;
+    QTest::newRow("clone of a broadcast new axis, transposed")
+        << "2,3"
+        << "x.unsqueeze(1).expand(2,2,3).transpose(0,2).clone()"
+        << "3,2,2"
+        << "1,3,6" << 0LL << false << 1 << 48LL;
+    // A 0-d tensor expands with every stride 0, a size of 1 included (torch 1.13: x.expand(1).stride() is
+    // (0,)); found by the random-chain comparison with PyTorch.
+    QTest::newRow("0-d expand(1)") << ""
+                                   << "x.expand(1)"
+                                   << "1"
+                                   << "0" << 0LL << true << 0 << 0LL;
+    QTest::newRow("0-d expand(2,1)") << ""
+                                     << "x.expand(2,1)"
+                                     << "2,1"
+                                     << "0,0" << 0LL << false << 0 << 0LL;
     QTest::newRow("slice with step") << "10"
                                      << "x[0:3:2]"
                                      << "2"
@@ -255,6 +300,11 @@ void TestTensorExpression::pytorchErrors_data() {
                                        << "x.expand(3,4).view(12)" << 2 << viewError;
     QTest::newRow("column view") << "2,3"
                                  << "x[:, 1:].view(4)" << 2 << viewError;
+    // The clone's strides decide whether a later view works (torch 1.13 refuses both).
+    QTest::newRow("view of a diagonal's clone") << "5,5,5"
+                                                << "x.diagonal(-1,1,0).clone().view(20)" << 3 << viewError;
+    QTest::newRow("view of a strided slice's clone") << "2,6"
+                                                     << "x[:, ::2].T.clone().view(6)" << 4 << viewError;
     QTest::newRow("wrong size") << "2,3"
                                 << "x.view(2,4)" << 1 << "shape '[2, 4]' is invalid for input of size 6";
     // Found by fuzzing: the product of the sizes overflowed int64 (undefined behaviour) before the check.
@@ -287,6 +337,24 @@ void TestTensorExpression::pytorchErrors_data() {
     QTest::newRow("index out of bounds")
         << "2,3"
         << "x[2]" << 1 << "index 2 is out of bounds for dimension 0 with size 2";
+    // Indexing names the item's place in the index as the dimension; a 0-d tensor refuses a lone int or
+    // slice in select()'s and slice()'s words, a tuple with "too many indices" (all torch 1.13).
+    QTest::newRow("index after None names its place")
+        << "2,3"
+        << "x[None, 5]" << 1 << "index 5 is out of bounds for dimension 1 with size 2";
+    QTest::newRow("index after None and ... names its place")
+        << "2,3"
+        << "x[None, ..., 5]" << 1 << "index 5 is out of bounds for dimension 2 with size 3";
+    QTest::newRow("0-d x[0]") << ""
+                              << "x[0]" << 1
+                              << "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                                 "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number";
+    QTest::newRow("0-d x[-1]") << ""
+                               << "x[-1]" << 1 << "index -1 is out of bounds for dimension 0 with size 0";
+    QTest::newRow("0-d x[:]") << ""
+                              << "x[:]" << 1 << "slice() cannot be applied to a 0-dim tensor.";
+    QTest::newRow("0-d x[None, 0]") << ""
+                                    << "x[None, 0]" << 1 << "too many indices for tensor of dimension 0";
     QTest::newRow("too many indices") << "2,3"
                                       << "x[0, 0, 0]" << 1 << "too many indices for tensor of dimension 2";
     QTest::newRow("t() of 3-D") << "2,3,4"

@@ -25,6 +25,8 @@ private slots:
     void storageOffset();
     void contiguity_data();
     void contiguity();
+    void preserveFormat_data();
+    void preserveFormat();
     void viewStrides_data();
     void viewStrides();
     void inferSizeErrors_data();
@@ -34,6 +36,8 @@ private slots:
     void copiesAndViews();
     void dtypeSizes_data();
     void dtypeSizes();
+    void shapeText_data();
+    void shapeText();
 };
 
 void TestTensorLayout::storageOffset_data() {
@@ -90,6 +94,124 @@ void TestTensorLayout::contiguity() {
     const TensorLayout t = strided(shape, stride);
     QCOMPARE(isContiguous(t), contiguous);
     QCOMPARE(isNonOverlappingAndDense(t), dense);
+}
+
+// clone()'s strides (preserve_format). Every row was read from PyTorch 1.13:
+//   torch.empty_strided(shape, stride).clone().stride()
+// `dense` is what denseStridesLike (ATen's infer_dense_strides) gives, whether or not clone uses it:
+// a non-overlapping and dense input keeps its own strides instead.
+void TestTensorLayout::preserveFormat_data() {
+    QTest::addColumn<QString>("shape");
+    QTest::addColumn<QString>("stride");
+    QTest::addColumn<QString>("dense");
+    QTest::addColumn<QString>("cloned");
+    // Issue 20's rows: [4,3,4] x.expand(2,4,-1,4).transpose(3,-2), and [5,5,5] x.diagonal(-1,1,0).
+    QTest::newRow("expand then transpose") << "2,4,4,3"
+                                           << "0,12,1,4"
+                                           << "48,12,1,4"
+                                           << "48,12,1,4";
+    QTest::newRow("diagonal(-1,1,0) of 5x5x5") << "5,4"
+                                               << "1,30"
+                                               << "1,5"
+                                               << "1,5";
+    // The example in ATen's own comment: stride-0 dimensions stay where they are, (4,3,0,1,2).
+    QTest::newRow("ATen's comment example") << "6,5,4,3,2"
+                                            << "6,0,120,0,1"
+                                            << "6,36,180,2,1"
+                                            << "6,36,180,2,1";
+    QTest::newRow("expanded column is row-major") << "3,4"
+                                                  << "1,0"
+                                                  << "4,1"
+                                                  << "4,1";
+    QTest::newRow("all stride 0") << "4,3"
+                                  << "0,0"
+                                  << "3,1"
+                                  << "3,1";
+    QTest::newRow("stride 0 blocks the sort") << "2,3,4"
+                                              << "1,0,0"
+                                              << "12,4,1"
+                                              << "12,4,1";
+    QTest::newRow("equal strides: smaller size inner") << "2,3"
+                                                       << "1,1"
+                                                       << "1,2"
+                                                       << "1,2";
+    QTest::newRow("equal strides, larger first stays") << "3,2"
+                                                       << "1,1"
+                                                       << "2,1"
+                                                       << "2,1";
+    QTest::newRow("equal strides, equal sizes: a tie keeps row-major") << "3,3"
+                                                                       << "1,1"
+                                                                       << "3,1"
+                                                                       << "3,1";
+    QTest::newRow("three equal strides, tie broken by size") << "2,2,3"
+                                                             << "1,1,1"
+                                                             << "2,1,4"
+                                                             << "2,1,4";
+    QTest::newRow("three equal strides, sizes descending") << "3,2,2"
+                                                           << "1,1,1"
+                                                           << "4,2,1"
+                                                           << "4,2,1";
+    QTest::newRow("overlapping inner pair") << "2,2,2"
+                                            << "4,1,1"
+                                            << "4,2,1"
+                                            << "4,2,1";
+    QTest::newRow("every other column") << "2,3"
+                                        << "6,2"
+                                        << "3,1"
+                                        << "3,1";
+    QTest::newRow("strided slice, transposed") << "3,2"
+                                               << "2,6"
+                                               << "1,3"
+                                               << "1,3";
+    QTest::newRow("1-D strided") << "4"
+                                 << "2"
+                                 << "1"
+                                 << "1";
+    QTest::newRow("1-D expanded") << "4"
+                                  << "0"
+                                  << "1"
+                                  << "1";
+    QTest::newRow("0-d") << ""
+                         << ""
+                         << ""
+                         << "";
+    // Non-overlapping and dense: clone keeps the strides, even the odd stride of a size-1 dimension.
+    QTest::newRow("transposed keeps its strides") << "3,2"
+                                                  << "1,3"
+                                                  << "1,3"
+                                                  << "1,3";
+    QTest::newRow("dense with a size-1 stride of 7") << "3,1,4"
+                                                     << "1,7,3"
+                                                     << "1,12,3"
+                                                     << "1,7,3";
+    QTest::newRow("size-1 dim with stride 0, contiguous") << "4,1,3"
+                                                          << "3,0,1"
+                                                          << "3,3,1"
+                                                          << "3,0,1";
+    QTest::newRow("no elements keeps any strides") << "2,0,3"
+                                                   << "0,1,2"
+                                                   << "3,1,1"
+                                                   << "0,1,2";
+    QTest::newRow("1-D size 1 keeps stride 5") << "1"
+                                               << "5"
+                                               << "1"
+                                               << "5";
+}
+
+void TestTensorLayout::preserveFormat() {
+    QFETCH(QString, shape);
+    QFETCH(QString, stride);
+    QFETCH(QString, dense);
+    QFETCH(QString, cloned);
+    QCOMPARE(text(denseStridesLike(ints(shape), ints(stride))), dense);
+    const TensorLayout t = strided(shape, stride);
+    QCOMPARE(text(preserveFormatStrides(t)), cloned);
+    const TensorOpResult c = clone(t, 5);
+    QVERIFY(c.copied);
+    QCOMPARE(text(c.layout.stride), cloned);
+    QCOMPARE(c.layout.offset, 0LL);
+    QCOMPARE(c.layout.storageId, 5);
+    QCOMPARE(c.layout.storageElements, t.numel());
 }
 
 void TestTensorLayout::viewStrides_data() {
@@ -173,7 +295,7 @@ void TestTensorLayout::dimensionOutOfRange() {
 void TestTensorLayout::elementOffsetsRowMajor() {
     const TensorLayout xt = transpose(freshTensor({2, 3}, 4, 0), 1, 0).layout;
     QCOMPARE(text(*elementOffsets(xt)), QStringLiteral("0,3,1,4,2,5"));
-    const TensorLayout column = indexSelect(freshTensor({2, 3}, 4, 0), 1, 1).layout;
+    const TensorLayout column = indexSelect(freshTensor({2, 3}, 4, 0), 1, 1, 1).layout;
     QCOMPARE(text(*elementOffsets(column)), QStringLiteral("1,4"));
     QVERIFY(!elementOffsets(freshTensor({100, 100}, 4, 0), 1000));
 }
@@ -215,6 +337,35 @@ void TestTensorLayout::dtypeSizes() {
     QVERIFY(dtype);
     QCOMPARE(dtype->bytes, bytes);
     QVERIFY(!tensorDTypeFromName("fp31"));
+}
+
+void TestTensorLayout::shapeText_data() {
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<QString>("sizes"); // or the error
+    QTest::newRow("2,3") << "2,3" << true << "2,3";
+    QTest::newRow("spaces") << " 2 , 3 " << true << "2,3";
+    QTest::newRow("zero size") << "0,4" << true << "0,4";
+    QTest::newRow("() is 0-d") << "()" << true << "";
+    QTest::newRow("( ) with spaces is 0-d") << " ( ) " << true << "";
+    QTest::newRow("blank is refused") << "" << false << "the shape is blank; write () for a 0-d tensor";
+    QTest::newRow("spaces only are refused")
+        << "  " << false << "the shape is blank; write () for a 0-d tensor";
+    QTest::newRow("letters")
+        << "2,x" << false << "expected sizes as non-negative integers separated by commas (2,3), got '2,x'";
+    QTest::newRow("negative")
+        << "-1" << false << "expected sizes as non-negative integers separated by commas (2,3), got '-1'";
+    QTest::newRow("too many elements") << "100000,100000,100001" << false << "more than 1e15 elements";
+}
+
+void TestTensorLayout::shapeText() {
+    QFETCH(QString, input);
+    QFETCH(bool, ok);
+    QFETCH(QString, sizes);
+    std::string error;
+    const auto shape = parseShapeText(input.toStdString(), &error);
+    QCOMPARE(shape.has_value(), ok);
+    QCOMPARE(ok ? text(*shape) : QString::fromStdString(error), sizes);
 }
 
 QTEST_APPLESS_MAIN(TestTensorLayout)
