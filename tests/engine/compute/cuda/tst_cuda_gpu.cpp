@@ -161,9 +161,12 @@ void TestCudaGpu::trainerMatchesCpu() {
     QCOMPARE(pg.size(), pc.size());
     for (std::size_t i = 0; i < pg.size(); ++i)
         QVERIFY(std::fabs(pg[i] - pc[i]) <= 1e-4f);
+    // Each component at its peak: the CPU trainer frees activations and gradients within each step, the
+    // CUDA trainer holds everything from the start. Their workspaces differ (the CUDA trainer keeps y,
+    // dL/dy and two B·D buffers at once; the CPU trainer at most two B·D), so they are not compared.
     for (MemoryTag tag : {MemoryTag::parameters, MemoryTag::gradients, MemoryTag::optimizerState,
-                          MemoryTag::activations, MemoryTag::inputs, MemoryTag::workspace})
-        QCOMPARE(gpu->ledger().currentBytes(tag), cpu.ledger().currentBytes(tag));
+                          MemoryTag::activations, MemoryTag::inputs})
+        QCOMPARE(gpu->ledger().peakBytes(tag), cpu.ledger().peakBytes(tag));
 }
 
 void TestCudaGpu::checkpointRoundTrip() {
