@@ -4,6 +4,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 using namespace napkin;
 
 namespace {
@@ -13,6 +15,42 @@ QString tr(const char* text) {
 }
 QString q(const std::string& s) {
     return QString::fromStdString(s);
+}
+
+// The update is modelled fused and in place (as Napkin's trainers run it), so it adds nothing; an
+// unfused per-tensor update does. For the Cruncher, the largest tensor is a D×D weight, and the lecture's
+// AdaGrad line `p.data -= lr * grad / torch.sqrt(g2 + 1e-5)` holds three temporaries of its size at once
+// (lr·grad, g2 + 1e-5 and its sqrt; then lr·grad, the sqrt and the quotient): torch 1.13's profiler on
+// the CPU shows 3 × 64 B for D = 4.
+QString optimizerTemporaries(const AccountingInput& in, const AccountingResult& r, const MemoryTimeline& t,
+                             ByteUnits units) {
+    const auto bytes = [&](double b) { return q(formatBytes(b, units)).toHtmlEscaped(); };
+    const auto update = std::find_if(t.events.begin(), t.events.end(), [](const TimelineEvent& e) {
+        return e.event.phase == StepPhase::optimizer;
+    });
+    if (update == t.events.end())
+        return {};
+    const double atUpdate = update->bytes.total();
+    QString text =
+        tr("<p>The optimizer step is modelled as Napkin's trainers run it: fused, in place, element "
+           "by element, so it adds no temporaries: parameters, gradients and state coexist at "
+           "<b>%1</b>.")
+            .arg(bytes(atUpdate));
+    if (in.model.kind == ModelKind::cruncher && r.parameters.total > 0) {
+        const double d = static_cast<double>(in.model.dim);
+        const double largest = d * d * r.memory.parameters.value / r.parameters.total;
+        const double unfused = atUpdate + 3 * largest;
+        const double sum = r.memory.total.value;
+        text += tr(" Written as the lecture writes AdaGrad, <code>p.data -= lr * grad / torch.sqrt(g2 + "
+                   "1e-5)</code> one tensor at a time, PyTorch holds three temporaries the size of the "
+                   "largest tensor (a D×D weight, %1) at once: %2 + 3 × %1 = <b>%3</b>, %4 the sum %5.")
+                    .arg(bytes(largest), bytes(atUpdate), bytes(unfused),
+                         unfused > sum   ? tr("above")
+                         : unfused < sum ? tr("below")
+                                         : tr("equal to"),
+                         bytes(sum));
+    }
+    return text + QStringLiteral("</p>");
 }
 
 } // namespace
@@ -59,6 +97,7 @@ QString explainMemoryTimeline(const AccountingInput& in, const AccountingResult&
                 .arg(q(t.peakFormula).toHtmlEscaped(), bytes(t.peakBytes), relation, bytes(sum),
                      bytes(peak.activations), bytes(r.memory.activations.value), bytes(peak.gradients),
                      bytes(r.memory.gradients.value), bytes(peak.temporary));
+    text += optimizerTemporaries(in, r, t, units);
     text += tr("<p>Not in the model: the allocator's rounding and cache, fragmentation, the CUDA context, "
                "temporaries inside a layer's backward and an unfused optimizer's temporaries "
                "(docs/memory-timeline.md).</p>");
