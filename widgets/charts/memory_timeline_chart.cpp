@@ -3,6 +3,7 @@
 #include "widgets/charts/memory_component_colors.h"
 #include "widgets/charts/unit_axis_ticker.h"
 
+#include <QFontMetricsF>
 #include <QMouseEvent>
 #include <QToolTip>
 
@@ -74,7 +75,7 @@ MemoryTimelineChart::MemoryTimelineChart(QWidget* parent)
             m_areas[k]->setChannelFillGraph(m_areas[k - 1]); // stacked: fill down to the area below
     }
     m_measured = chart->addGraph();
-    m_measured->setName(tr("measured (the trainer's ledger)"));
+    m_measured->setName(tr("measured (ledger)"));
     m_measured->setLineStyle(QCPGraph::lsNone); // a mark on each event's block
     for (std::size_t k = 0; k < m_sumBars.size(); ++k) {
         m_sumBars[k] = new QCPBars(chart->xAxis, chart->yAxis);
@@ -93,6 +94,7 @@ MemoryTimelineChart::MemoryTimelineChart(QWidget* parent)
     setLegendBelow(true, 7);
 
     connect(chart, &QCustomPlot::mouseMove, this, &MemoryTimelineChart::onMouseMove);
+    connect(chart, &QCustomPlot::afterLayout, this, &MemoryTimelineChart::fitToWidth);
     applySeriesColors();
     rebuild();
 }
@@ -256,6 +258,7 @@ void MemoryTimelineChart::rebuild() {
         m_sumBars[k]->removeFromLegend();
     }
     m_sumLabel->setVisible(sum > 0);
+    m_sumX = sumX;
     m_sumLabel->position->setCoords(sumX, sum);
     m_sumLabel->setText(tr("sum %1").arg(bytesText(sum)));
     top = std::max(top, sum);
@@ -299,7 +302,7 @@ void MemoryTimelineChart::placeTicks(double sumX) {
     if (n <= kLabelEveryEventUpTo) {
         for (int i = 0; i < n; ++i)
             ticker->addTick(i, shortEventName(m_data.events[i]));
-        chart->xAxis->setTickLabelRotation(n > 14 ? 40 : 0);
+        m_labelsNeedRoom = true;
     } else { // where forward, backward and the update begin (recompute interleaves with backward)
         QString previous;
         for (int i = 0; i < n; ++i) {
@@ -312,7 +315,7 @@ void MemoryTimelineChart::placeTicks(double sumX) {
                 ticker->addTick(i, phase);
             previous = phase;
         }
-        chart->xAxis->setTickLabelRotation(0);
+        m_labelsNeedRoom = false;
     }
     if (m_data.sumBytes() > 0)
         ticker->addTick(sumX, tr("sum"));
@@ -334,4 +337,43 @@ void MemoryTimelineChart::placePeak(double top) {
     m_peakLabel->setPositionAlignment(side | Qt::AlignBottom);
     m_peakLabel->position->setCoords(peak, labelY);
     m_peakLabel->setText(peakText());
+}
+
+// Once the layout knows the width (on screen, or the size of an export): event names slant when they would
+// overlap, and the legend wraps into two rows when one would cut its names. Either changes the margins,
+// so the layout runs again.
+void MemoryTimelineChart::fitToWidth() {
+    QCustomPlot* chart = &plot();
+    const double perEvent = chart->axisRect()->width() / std::max(1.0, chart->xAxis->range().size());
+    double widest = 0;
+    if (m_labelsNeedRoom) {
+        const QFontMetricsF metrics(chart->xAxis->tickLabelFont());
+        const auto ticker = chart->xAxis->ticker().staticCast<QCPAxisTickerText>();
+        for (const QString& label : ticker->ticks())
+            widest = std::max(widest, metrics.horizontalAdvance(label));
+    }
+    // The sum's label is centred on its bar unless that would cut it at the right edge.
+    const double right = chart->xAxis->range().upper;
+    const double room = chart->xAxis->coordToPixel(right) - chart->xAxis->coordToPixel(m_sumX);
+    const bool tight = QFontMetricsF(m_sumLabel->font()).horizontalAdvance(m_sumLabel->text()) / 2 > room;
+    m_sumLabel->setPositionAlignment((tight ? Qt::AlignRight : Qt::AlignHCenter) | Qt::AlignBottom);
+    m_sumLabel->position->setCoords(tight ? right : m_sumX, m_sumLabel->position->coords().y());
+
+    const double rotation = widest + 8 > perEvent ? 40 : 0;
+    // As many legend columns as the widest name allows (icon, its gap and margins included).
+    const QFontMetricsF legendMetrics(chart->legend->font());
+    double item = 0;
+    for (int i = 0; i < chart->legend->itemCount(); ++i)
+        if (auto* entry = qobject_cast<QCPPlottableLegendItem*>(chart->legend->item(i)))
+            item = std::max(item, legendMetrics.horizontalAdvance(entry->plottable()->name()));
+    item += chart->legend->iconSize().width() + chart->legend->iconTextPadding() + 16;
+    const int columns = std::clamp(static_cast<int>(chart->viewport().width() / item), 1, 7);
+    if (rotation == chart->xAxis->tickLabelRotation() && columns == chart->legend->wrap())
+        return;
+    chart->xAxis->setTickLabelRotation(rotation);
+    chart->legend->setWrap(columns);
+    chart->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // re-wraps the items
+    for (auto phase :
+         {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        chart->plotLayout()->update(phase);
 }

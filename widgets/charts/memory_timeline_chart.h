@@ -73,6 +73,7 @@ private:
     void rebuild();
     void placeTicks(double sumX);
     void placePeak(double top);
+    void fitToWidth();
     QString bytesText(double bytes) const;
 
     std::array<QCPGraph*, 6> m_areas{};
@@ -87,4 +88,6 @@ private:
     QVector<int> m_drawn;
     napkin::ByteUnits m_units = napkin::ByteUnits::decimal;
     bool m_capacityOffScale = false;
+    double m_sumX = 0;             ///< where the sum's bar stands on the x axis
+    bool m_labelsNeedRoom = false; ///< every event is named on the axis (not only the phases)
 };
