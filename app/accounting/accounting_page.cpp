@@ -167,8 +167,9 @@ void AccountingPage::recompute() {
     m_result = account(in, *GpuCatalog::builtIn().find(in.gpu));
     m_memoryChart->setData(memoryData(*m_result, in));
     m_flopChart->setData(flopData(*m_result));
-    m_timelineChart->setData(memoryTimelineChartData(in, *m_result));
-    m_answers->setResult(*m_result, m_memoryChart->byteUnits());
+    const MemoryTimeline timeline = memoryTimeline(in, *m_result);
+    m_timelineChart->setData(memoryTimelineChartData(timeline, *m_result));
+    m_answers->setResult(*m_result, timeline, m_memoryChart->byteUnits());
     m_explain->setHtml(explainAccounting(in, *m_result, m_memoryChart->byteUnits()));
 }
 

@@ -55,8 +55,7 @@ QString optimizerTemporaries(const AccountingInput& in, const AccountingResult& 
 
 } // namespace
 
-MemoryTimelineChartData memoryTimelineChartData(const AccountingInput& in, const AccountingResult& r) {
-    const MemoryTimeline timeline = memoryTimeline(in, r);
+MemoryTimelineChartData memoryTimelineChartData(const MemoryTimeline& timeline, const AccountingResult& r) {
     MemoryTimelineChartData d;
     d.events.reserve(static_cast<qsizetype>(timeline.events.size()));
     d.phases.reserve(d.events.capacity());

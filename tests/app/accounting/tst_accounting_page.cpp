@@ -208,6 +208,11 @@ void TestAccountingPage::cruncherTimeline() {
     QCOMPARE(d.phases[6], QStringLiteral("backward"));
     QCOMPARE(d.peakIndex(), 6);
     QCOMPARE(page.timelineChart()->peakText(), QStringLiteral("peak 464 B at backward layer 2"));
+    QCOMPARE(page.answers()->valueText(QStringLiteral("peakOverStep")),
+             QStringLiteral("464 B at backward layer 2"));
+    QVERIFY(page.answers()
+                ->formulaText(QStringLiteral("peakOverStep"))
+                .endsWith(QStringLiteral("144 + 80 + 0 + 144 + 32 + 64 = 464 B")));
     QCOMPARE(d.sumBytes(), 496.0);
     QVERIFY(page.timelineChart()->capacityOffScale()); // 464 B against 80 GB
     QCOMPARE(page.timelineChart()->drawnEvents().size(), totals.size());
