@@ -3,9 +3,11 @@
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/answers_panel.h"
 #include "app/accounting/explain_accounting.h"
+#include "app/accounting/memory_timeline_section.h"
 #include "app/accounting/presets.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
+#include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/controls/explain_pane.h"
 
 #include <QComboBox>
@@ -64,6 +66,7 @@ AccountingPage::AccountingPage(QWidget* parent)
     , m_controls(new AccountingControls(this))
     , m_memoryChart(new MemoryChart(this))
     , m_flopChart(new FlopChart(this))
+    , m_timelineChart(new MemoryTimelineChart(this))
     , m_answers(new AnswersPanel(this)) {
     m_presets->addItem(tr("Choose a lecture question…"));
     for (const Preset& p : builtInPresets())
@@ -101,6 +104,7 @@ AccountingPage::AccountingPage(QWidget* parent)
     charts->setStretchFactor(1, 1);
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(charts);
+    right->addWidget(m_timelineChart);
     auto* answersScroll = new QScrollArea(this);
     answersScroll->setWidget(m_answers);
     answersScroll->setWidgetResizable(true);
@@ -112,7 +116,8 @@ AccountingPage::AccountingPage(QWidget* parent)
     lowerLayout->addWidget(m_explain);
     right->addWidget(lower);
     right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
+    right->setStretchFactor(1, 3);
+    right->setStretchFactor(2, 2);
 
     auto* layout = new QHBoxLayout(this);
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -144,6 +149,7 @@ void AccountingPage::onPresetChosen(int index) {
 void AccountingPage::setByteUnits(ByteUnits units) {
     m_units->setCurrentIndex(m_units->findData(static_cast<int>(units)));
     m_memoryChart->setByteUnits(units);
+    m_timelineChart->setByteUnits(units);
     recompute();
 }
 
@@ -161,7 +167,9 @@ void AccountingPage::recompute() {
     m_result = account(in, *GpuCatalog::builtIn().find(in.gpu));
     m_memoryChart->setData(memoryData(*m_result, in));
     m_flopChart->setData(flopData(*m_result));
-    m_answers->setResult(*m_result, m_memoryChart->byteUnits());
+    const MemoryTimeline timeline = memoryTimeline(in, *m_result);
+    m_timelineChart->setData(memoryTimelineChartData(timeline, *m_result));
+    m_answers->setResult(*m_result, timeline, m_memoryChart->byteUnits());
     m_explain->setHtml(explainAccounting(in, *m_result, m_memoryChart->byteUnits()));
 }
 

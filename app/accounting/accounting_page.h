@@ -15,6 +15,7 @@ class AnswersPanel;
 class ExplainPane;
 class FlopChart;
 class MemoryChart;
+class MemoryTimelineChart;
 class QComboBox;
 class QSettings;
 struct Preset;
@@ -43,6 +44,8 @@ public:
 
     AccountingControls* controls() const { return m_controls; }
     MemoryChart* memoryChart() const { return m_memoryChart; }
+    /// Memory over one training step: the predicted timeline against the capacity and the sum.
+    MemoryTimelineChart* timelineChart() const { return m_timelineChart; }
     FlopChart* flopChart() const { return m_flopChart; }
     AnswersPanel* answers() const { return m_answers; }
     QComboBox* presetBox() const { return m_presets; }
@@ -63,6 +66,7 @@ private:
     AccountingControls* m_controls;
     MemoryChart* m_memoryChart;
     FlopChart* m_flopChart;
+    MemoryTimelineChart* m_timelineChart;
     AnswersPanel* m_answers;
     ExplainPane* m_explain = nullptr;
     std::optional<napkin::AccountingResult> m_result;

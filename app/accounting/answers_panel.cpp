@@ -40,10 +40,11 @@ QString readable(double v) {
 
 const QStringList& AnswersPanel::keys() {
     static const QStringList k{QStringLiteral("parameters"),    QStringLiteral("bytesPerParameter"),
-                               QStringLiteral("memoryPerGpu"),  QStringLiteral("fits"),
-                               QStringLiteral("flopsPerStep"),  QStringLiteral("trainingFlops"),
-                               QStringLiteral("trainingTime"),  QStringLiteral("gpuDays"),
-                               QStringLiteral("maxParameters"), QStringLiteral("maxBatch")};
+                               QStringLiteral("memoryPerGpu"),  QStringLiteral("peakOverStep"),
+                               QStringLiteral("fits"),          QStringLiteral("flopsPerStep"),
+                               QStringLiteral("trainingFlops"), QStringLiteral("trainingTime"),
+                               QStringLiteral("gpuDays"),       QStringLiteral("maxParameters"),
+                               QStringLiteral("maxBatch")};
     return k;
 }
 
@@ -64,6 +65,7 @@ AnswersPanel::AnswersPanel(QWidget* parent)
     const QStringList titles{tr("Parameters"),
                              tr("Bytes per parameter"),
                              tr("Memory per GPU"),
+                             tr("Peak over one step"),
                              tr("Fits on the GPU"),
                              tr("FLOPs per step"),
                              tr("Training FLOPs"),
@@ -105,7 +107,7 @@ void AnswersPanel::setRow(const QString& key, const QString& value, const QStrin
     row.formula->setText(formula);
 }
 
-void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
+void AnswersPanel::setResult(const AccountingResult& r, const MemoryTimeline& timeline, ByteUnits units) {
     m_error->hide();
     m_error->clear();
     setRow(QStringLiteral("parameters"), grouped(r.parameters.total), q(r.parameters.formula));
@@ -121,6 +123,13 @@ void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
 
     setRow(QStringLiteral("memoryPerGpu"), q(formatBytes(r.memory.total.value, units)),
            q(r.memory.total.formula));
+    if (!timeline.events.empty())
+        setRow(QStringLiteral("peakOverStep"),
+               tr("%1 at %2")
+                   .arg(q(formatBytes(timeline.peakBytes, units)),
+                        q(stepEventName(timeline.events[timeline.peakIndex].event))),
+               tr("params + grads + master + state + activations + temporaries %1")
+                   .arg(q(timeline.peakFormula)));
     setRow(QStringLiteral("fits"),
            r.fits ? tr("yes — %1 of %2")
                         .arg(q(formatBytes(r.memory.total.value, units)),

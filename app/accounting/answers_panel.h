@@ -1,6 +1,7 @@
 #pragma once
 // The answers a lecturer reads out: each number with the formula that produced it beside it.
 #include "engine/accounting/accounting.h"
+#include "engine/accounting/memory_timeline.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <QHash>
@@ -17,13 +18,16 @@ public:
 
     explicit AnswersPanel(QWidget* parent = nullptr);
 
-    /// Shows a valid result and hides any error message.
-    void setResult(const napkin::AccountingResult& result, napkin::ByteUnits units);
+    /// Shows a valid result, and the peak of `timeline` (memoryTimeline of the same input), and hides any
+    /// error message.
+    void setResult(const napkin::AccountingResult& result, const napkin::MemoryTimeline& timeline,
+                   napkin::ByteUnits units);
     /// Shows why the current input is invalid; the last result stays on screen, marked stale.
     void showError(const QString& message);
 
-    /// The value / formula text of row `key` ("parameters", "bytesPerParameter", "memoryPerGpu", "fits",
-    /// "flopsPerStep", "trainingFlops", "trainingTime", "gpuDays", "maxParameters", "maxBatch").
+    /// The value / formula text of row `key` ("parameters", "bytesPerParameter", "memoryPerGpu",
+    /// "peakOverStep", "fits", "flopsPerStep", "trainingFlops", "trainingTime", "gpuDays", "maxParameters",
+    /// "maxBatch").
     QString valueText(const QString& key) const;
     QString formulaText(const QString& key) const;
     QString errorText() const;

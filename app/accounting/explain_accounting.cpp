@@ -1,5 +1,6 @@
 #include "app/accounting/explain_accounting.h"
 
+#include "app/accounting/memory_timeline_section.h"
 #include "engine/numerics/storage_type.h"
 
 #include <QCoreApplication>
@@ -117,6 +118,7 @@ QString mfuSection(const AccountingResult& r, const AccountingInput& in) {
 } // namespace
 
 QString explainAccounting(const AccountingInput& input, const AccountingResult& result, ByteUnits units) {
-    return parametersSection(result) + bytesSection(result, input, units) + flopsSection(result) +
+    return parametersSection(result) + bytesSection(result, input, units) +
+           explainMemoryTimeline(input, result, units) + flopsSection(result) +
            trainingSection(result, input) + mfuSection(result, input);
 }

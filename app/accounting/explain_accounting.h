@@ -6,7 +6,8 @@
 
 #include <QString>
 
-/// HTML: parameter count, bytes per parameter (16 B/param for AdamW in fp32), memory per GPU, FLOPs of
+/// HTML: parameter count, bytes per parameter (16 B/param for AdamW in fp32), memory per GPU and its
+/// peak over one step (app/accounting/memory_timeline_section.h), FLOPs of
 /// a matmul (2·m·n·k), forward 2N and backward 4N per token (6N), training FLOPs and time, and MFU.
 QString explainAccounting(const napkin::AccountingInput& input, const napkin::AccountingResult& result,
                           napkin::ByteUnits units);

@@ -5,9 +5,11 @@
 #include "app/export/save_file.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/json_values.h"
+#include "engine/report/memory_timeline_report.h"
 #include "engine/report/training_report.h"
 #include "engine/scenario/control_ranges.h"
 #include "widgets/charts/loss_chart.h"
+#include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/controls/spin_box_range.h"
 
 #include <QComboBox>
@@ -35,6 +37,28 @@ QString bytesText(double bytes) {
     return QString::fromStdString(formatBytes(bytes));
 }
 
+// The prediction's components per event, the ledger's total on each event it recorded (all or none),
+// and the napkin sum beside them.
+MemoryTimelineChartData timelineData(const MemoryComparison& m) {
+    MemoryTimelineChartData d;
+    const std::vector<TimelineEvent>& events = m.predictedTimeline.events;
+    QVector<double> measured;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const StepBytes& b = events[i].bytes;
+        d.events << QString::fromStdString(stepEventName(events[i].event));
+        d.phases << QString::fromUtf8(stepPhaseName(events[i].event.phase).data());
+        d.bytes.push_back(
+            {b.parameters, b.gradients, b.masterWeights, b.optimizerState, b.activations, b.temporary});
+        if (const std::optional<double> seen = measuredTotalAt(m.predictedTimeline, m.measuredTimeline, i))
+            measured.push_back(*seen);
+    }
+    if (measured.size() == d.events.size())
+        d.measured = measured;
+    d.sum = {m.parameters.predicted, m.gradients.predicted, m.masterWeights.predicted,
+             m.optimizerState.predicted, m.activations.predicted};
+    return d;
+}
+
 } // namespace
 
 TrainingRunPanel::TrainingRunPanel(QWidget* parent)
@@ -42,6 +66,7 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     , m_optimizer(new QComboBox(this))
     , m_train(new QPushButton(tr("Train"), this))
     , m_chart(new LossChart(this))
+    , m_timeline(new MemoryTimelineChart(this))
     , m_summary(new QLabel(this))
     , m_memory(makeResultTable({tr("component"), tr("predicted"), tr("measured"), tr("agree")}, this)) {
     const BenchmarksScenario defaults;
@@ -79,9 +104,12 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     auto* numbers = new QVBoxLayout;
     numbers->addWidget(m_summary);
     numbers->addWidget(m_memory, 1);
+    auto* charts = new QVBoxLayout;
+    charts->addWidget(m_chart, 1);
+    charts->addWidget(m_timeline, 1);
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(controls);
-    layout->addWidget(m_chart, 1);
+    layout->addLayout(charts, 1);
     layout->addLayout(numbers, 1);
     connect(m_train, &QPushButton::clicked, this, &TrainingRunPanel::trainClicked);
     showRun(std::nullopt);
@@ -107,12 +135,14 @@ void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
     m_memory->setRowCount(0);
     if (!run) {
         m_chart->setLosses({});
+        m_timeline->setData({});
         m_summary->setText(tr("No training run yet."));
         return;
     }
     const TrainingRun& t = *run;
     const CruncherConfig& c = t.request.config;
     m_chart->setLosses(t.losses);
+    m_timeline->setData(timelineData(t.memory));
     QString summary =
         tr("D=%1 L=%2 B=%3, %4 steps: loss %5 → %6\nstep %7 (median), %8 per step (6·B·P − 2·B·D²), %9")
             .arg(c.dim)
@@ -145,6 +175,7 @@ void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
     if (m.masterWeights.predicted != 0)
         addRow(tr("master weights"), m.masterWeights);
     addRow(tr("total"), m.total);
+    addRow(tr("peak over one step"), {m.predictedTimeline.peakBytes, m.peakMeasuredBytes});
     const int row = m_memory->rowCount();
     m_memory->insertRow(row);
     setResultCell(m_memory, row, 0, tr("not in the formula"),

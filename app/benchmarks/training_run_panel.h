@@ -1,8 +1,9 @@
 #pragma once
 // The training half of the Benchmarks page: which Cruncher to train, and what the run measured: the
 // loss per step, the step time and FLOP/s, and the memory the formula predicts next to what the
-// trainer's accounting allocator holds, component by component. The page runs it
-// (engine/benchmarks/training_run.h); the exports are the same documents as `napkin-cli bench train`.
+// trainer's accounting allocator holds, component by component and event by event over the last step. The
+// page runs it (engine/benchmarks/training_run.h); the exports are the same documents as `napkin-cli bench
+// train`.
 #include "engine/benchmarks/training_run.h"
 #include "engine/scenario/scenario.h"
 
@@ -11,6 +12,7 @@
 #include <optional>
 
 class LossChart;
+class MemoryTimelineChart;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -35,6 +37,8 @@ public:
     QString exportJson(const QString& path) const;
 
     LossChart* chart() const { return m_chart; }
+    /// Memory over the run's last step: the prediction's stacked components, the ledger's totals on top.
+    MemoryTimelineChart* timelineChart() const { return m_timeline; }
 
     /// The panel's part of the page's scenario: D, L, B, steps, optimizer.
     void writeScenario(napkin::BenchmarksScenario& scenario) const;
@@ -48,6 +52,7 @@ private:
     QComboBox* m_optimizer;
     QPushButton* m_train;
     LossChart* m_chart;
+    MemoryTimelineChart* m_timeline;
     QLabel* m_summary;
     QTableWidget* m_memory;
     std::optional<napkin::TrainingRun> m_run;

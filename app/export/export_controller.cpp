@@ -43,6 +43,9 @@ void ExportController::addActions(QMenu* file) {
     connect(memory, &QAction::triggered, this, [this] { exportChart(*m_charts.memory, tr("memory.png")); });
     QAction* flops = file->addAction(tr("Export &FLOP chart…"));
     connect(flops, &QAction::triggered, this, [this] { exportChart(*m_charts.flops, tr("flops.png")); });
+    QAction* timeline = file->addAction(tr("Export memory &timeline chart…"));
+    connect(timeline, &QAction::triggered, this,
+            [this] { exportChart(*m_charts.memoryTimeline, tr("memory-timeline.png")); });
     QAction* page = file->addAction(tr("Export current &page…"));
     connect(page, &QAction::triggered, this, &ExportController::exportCurrentPage);
     QAction* copyMemory = file->addAction(tr("&Copy memory chart"));
@@ -60,7 +63,9 @@ void ExportController::addActions(QMenu* file) {
     const std::pair<QString, std::pair<ChartView*, QString>> others[] = {
         {tr("Number-format ranges…"), {m_charts.ranges, QStringLiteral("ranges.png")}},
         {tr("Matmul throughput…"), {m_charts.throughput, QStringLiteral("throughput.png")}},
-        {tr("Training loss…"), {m_charts.loss, QStringLiteral("loss.png")}}};
+        {tr("Training loss…"), {m_charts.loss, QStringLiteral("loss.png")}},
+        {tr("Training run's memory timeline…"),
+         {m_charts.trainingTimeline, QStringLiteral("training-memory-timeline.png")}}};
     for (const auto& [title, chart] : others) {
         QAction* action = charts->addAction(title);
         connect(action, &QAction::triggered, this,

@@ -20,6 +20,8 @@ struct ExportableCharts {
     DynamicRangeChart* ranges = nullptr;
     ChartView* throughput = nullptr;
     ChartView* loss = nullptr;
+    ChartView* memoryTimeline = nullptr;   ///< the accounting page's memory over one step
+    ChartView* trainingTimeline = nullptr; ///< a training run's predicted and measured step
 };
 
 class ExportController : public QObject {

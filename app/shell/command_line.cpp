@@ -23,8 +23,8 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
         QStringLiteral("export"),
         tr("Render a chart or page to FILE without a window and exit; .png, .svg or .pdf."), tr("FILE"));
     const QCommandLineOption page(QStringLiteral("page"),
-                                  tr("Page to export: memory or flops (accounting charts), formats, tensor "
-                                     "or benchmarks (whole pages)."),
+                                  tr("Page to export: memory, flops or timeline (accounting charts), "
+                                     "formats, tensor or benchmarks (whole pages)."),
                                   tr("PAGE"), QStringLiteral("memory"));
     const QCommandLineOption preset(QStringLiteral("preset"),
                                     tr("Scenario to export: %1.").arg(presetIdList()), tr("NAME"));
@@ -73,15 +73,18 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
         return result;
     }
     o.page = parser.value(page);
-    const QStringList pages{QStringLiteral("memory"), QStringLiteral("flops"), QStringLiteral("formats"),
-                            QStringLiteral("tensor"), QStringLiteral("benchmarks")};
+    const QStringList pages{QStringLiteral("memory"),   QStringLiteral("flops"),
+                            QStringLiteral("timeline"), QStringLiteral("formats"),
+                            QStringLiteral("tensor"),   QStringLiteral("benchmarks")};
+    const QStringList accountingCharts{QStringLiteral("memory"), QStringLiteral("flops"),
+                                       QStringLiteral("timeline")};
     if (!pages.contains(o.page)) {
         result.error =
             tr("--page: unknown page '%1'; known: %2").arg(o.page, pages.join(QStringLiteral(", ")));
         return result;
     }
     o.preset = parser.value(preset);
-    if (!o.preset.isEmpty() && o.page != QStringLiteral("memory") && o.page != QStringLiteral("flops")) {
+    if (!o.preset.isEmpty() && !accountingCharts.contains(o.page)) {
         result.error = tr("--preset: presets set the accounting page; --page %1 has none").arg(o.page);
         return result;
     }

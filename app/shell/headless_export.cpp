@@ -10,6 +10,7 @@
 #include "app/tensor/tensor_page.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
+#include "widgets/charts/memory_timeline_chart.h"
 
 #include <QCoreApplication>
 
@@ -37,15 +38,17 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
     }
     // Warnings (a device not available here, ...) do not matter for a picture of the page.
     QString error;
-    if (cl.page == QLatin1String("memory") || cl.page == QLatin1String("flops")) {
+    if (cl.page == QLatin1String("memory") || cl.page == QLatin1String("flops") ||
+        cl.page == QLatin1String("timeline")) {
         AccountingPage page;
         if (!cl.scenarioPath.isEmpty())
             page.applyScenario(scenario.accounting);
         else if (!cl.preset.isEmpty())
             page.applyPreset(*findPreset(cl.preset));
-        const ChartView* chart = cl.page == QLatin1String("memory")
-                                     ? static_cast<const ChartView*>(page.memoryChart())
-                                     : page.flopChart();
+        const ChartView* chart =
+            cl.page == QLatin1String("memory")  ? static_cast<const ChartView*>(page.memoryChart())
+            : cl.page == QLatin1String("flops") ? static_cast<const ChartView*>(page.flopChart())
+                                                : page.timelineChart();
         error = saveChart(*chart, cl.exportPath, cl.size, cl.scale);
     } else if (cl.page == QLatin1String("formats")) {
         NumberFormatsPage page;

@@ -15,6 +15,7 @@
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/loss_chart.h"
 #include "widgets/charts/memory_chart.h"
+#include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/charts/throughput_chart.h"
 
 #include <QAction>
@@ -48,7 +49,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_exports(new ExportController(this, m_pages,
                                      {m_accounting->memoryChart(), m_accounting->flopChart(),
                                       m_formats->rangeChart(), m_benchmarks->sweepPanel()->chart(),
-                                      m_benchmarks->trainingPanel()->chart()},
+                                      m_benchmarks->trainingPanel()->chart(), m_accounting->timelineChart(),
+                                      m_benchmarks->trainingPanel()->timelineChart()},
                                      this))
     , m_classroom(new ClassroomController(*this, m_pages, this)) {
     setWindowTitle(tr("Napkin"));

@@ -1,11 +1,15 @@
-// Benchmark (not a unit test): one slider tick → engine recompute → both charts replotted.
-// Drags the parameter slider over 200 ticks on the offscreen platform and prints median and p95.
-// Usage: bench_accounting_page [ticks]   (target: p95 < 16 ms, one frame at 60 Hz)
+// Benchmark (not a unit test): one slider tick → engine recompute → the three charts replotted (memory
+// bar, FLOPs, memory over one step). Drags the parameter slider over 200 ticks on the offscreen platform
+// and prints median and p95.
+// Usage: bench_accounting_page [ticks] [preset]   (target: p95 < 16 ms, one frame at 60 Hz)
+// The default preset, 70b-15t-1024-h100, drags the parameters slider; a transformer preset (gpt3-175b:
+// a timeline of 200 events) drags the training-tokens slider, which recomputes and replots the same.
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/presets.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
+#include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/controls/log_slider_field.h"
 
 #include <QApplication>
@@ -25,20 +29,30 @@ int main(int argc, char** argv) {
     AccountingPage page;
     page.resize(1600, 900);
     page.show();
-    page.applyPreset(*findPreset(QStringLiteral("70b-15t-1024-h100")));
-    QSlider* slider = page.controls()->parametersField()->slider();
+    const QString presetId = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QStringLiteral("70b-15t-1024-h100");
+    const Preset* preset = findPreset(presetId);
+    if (!preset) {
+        std::fprintf(stderr, "bench_accounting_page: unknown preset '%s'\n", qPrintable(presetId));
+        return 2;
+    }
+    page.applyPreset(*preset);
+    QSlider* slider = page.controls()->input().model.kind == napkin::ModelKind::dense
+                          ? page.controls()->parametersField()->slider()
+                          : page.controls()->tokensField()->slider();
 
-    bool memoryDone = false, flopsDone = false;
+    bool memoryDone = false, flopsDone = false, timelineDone = false;
     QObject::connect(page.memoryChart(), &MemoryChart::replotted, &page, [&] { memoryDone = true; });
     QObject::connect(page.flopChart(), &FlopChart::replotted, &page, [&] { flopsDone = true; });
+    QObject::connect(page.timelineChart(), &MemoryTimelineChart::replotted, &page,
+                     [&] { timelineDone = true; });
 
     auto tick = [&](int position) {
-        memoryDone = flopsDone = false;
+        memoryDone = flopsDone = timelineDone = false;
         QElapsedTimer timer;
         timer.start();
         slider->setValue(position);
         // The replots are queued: let the event loop run them, as it would between two mouse moves.
-        while (!(memoryDone && flopsDone))
+        while (!(memoryDone && flopsDone && timelineDone))
             QCoreApplication::processEvents(QEventLoop::AllEvents);
         return static_cast<double>(timer.nsecsElapsed()) / 1e6;
     };
@@ -55,12 +69,16 @@ int main(int argc, char** argv) {
     const auto at = [&](double q) {
         return ms[std::min(ms.size() - 1, static_cast<std::size_t>(q * static_cast<double>(ms.size())))];
     };
-    std::printf("slider tick -> memory + FLOP charts replotted, %d ticks, %dx%d offscreen\n", ticks,
-                page.width(), page.height());
+    std::printf("slider tick -> memory, FLOP and timeline charts replotted, %s, %lld events, %d ticks, %dx%d "
+                "offscreen\n",
+                qPrintable(presetId), static_cast<long long>(page.timelineChart()->data().events.size()),
+                ticks, page.width(), page.height());
     std::printf("median %.3f ms  p95 %.3f ms  min %.3f ms  max %.3f ms\n", at(0.5), at(0.95), ms.front(),
                 ms.back());
     // QCustomPlot's own measure of its last replots (layout + draw), to see where the time goes.
-    std::printf("of which QCustomPlot replot (average of recent): memory %.3f ms, flops %.3f ms\n",
-                page.memoryChart()->averageReplotMs(), page.flopChart()->averageReplotMs());
+    std::printf("of which QCustomPlot replot (average of recent): memory %.3f ms, flops %.3f ms, timeline "
+                "%.3f ms\n",
+                page.memoryChart()->averageReplotMs(), page.flopChart()->averageReplotMs(),
+                page.timelineChart()->averageReplotMs());
     return 0;
 }

@@ -7,7 +7,7 @@
 
 namespace napkin {
 
-AccountingResult predictedCruncherAccounting(const CruncherConfig& c) {
+AccountingInput cruncherAccountingInput(const CruncherConfig& c) {
     AccountingInput in;
     in.model.kind = ModelKind::cruncher;
     in.model.dim = static_cast<double>(c.dim);
@@ -15,22 +15,37 @@ AccountingResult predictedCruncherAccounting(const CruncherConfig& c) {
     in.batch = static_cast<double>(c.batch);
     in.optimizer = c.optimizer;
     in.precision = PrecisionRecipe::fp32;
+    return in;
+}
+
+AccountingResult predictedCruncherAccounting(const CruncherConfig& c) {
+    const AccountingInput in = cruncherAccountingInput(c);
     return account(in, *GpuCatalog::builtIn().find(in.gpu)); // memory does not depend on the GPU
 }
 
 namespace {
 
-MemoryComparison compareMemory(const MemoryLedger& ledger, const AccountingResult& p) {
+MemoryComparison compareMemory(const CruncherTrainer& trainer, const CruncherConfig& config) {
+    const MemoryLedger& ledger = trainer.ledger();
+    const AccountingInput in = cruncherAccountingInput(config);
+    const AccountingResult p = predictedCruncherAccounting(config);
+    // Each component at its peak: freed between steps, every one of them was held in full at some event.
+    const auto peak = [&](MemoryTag tag) { return ledger.peakBytes(tag); };
     MemoryComparison m;
-    m.parameters = {p.memory.parameters.value, ledger.currentBytes(MemoryTag::parameters)};
-    m.gradients = {p.memory.gradients.value, ledger.currentBytes(MemoryTag::gradients)};
-    m.masterWeights = {p.memory.masterWeights.value, 0}; // fp32 training keeps no master copy
-    m.optimizerState = {p.memory.optimizerState.value, ledger.currentBytes(MemoryTag::optimizerState)};
-    m.activations = {p.memory.activations.value, ledger.currentBytes(MemoryTag::activations)};
-    m.total = {p.memory.total.value, ledger.countedBytes()};
-    m.inputsBytes = ledger.currentBytes(MemoryTag::inputs);
-    m.workspaceBytes = ledger.currentBytes(MemoryTag::workspace);
-    m.allocatedBytes = ledger.totalBytes();
+    m.parameters = {p.memory.parameters.value, peak(MemoryTag::parameters)};
+    m.gradients = {p.memory.gradients.value, peak(MemoryTag::gradients)};
+    m.masterWeights = {p.memory.masterWeights.value, peak(MemoryTag::masterWeights)};
+    m.optimizerState = {p.memory.optimizerState.value, peak(MemoryTag::optimizerState)};
+    m.activations = {p.memory.activations.value, peak(MemoryTag::activations)};
+    m.total = {p.memory.total.value, m.parameters.measured + m.gradients.measured + m.masterWeights.measured +
+                                         m.optimizerState.measured + m.activations.measured};
+    m.inputsBytes = peak(MemoryTag::inputs);
+    m.workspaceBytes = peak(MemoryTag::workspace);
+    m.allocatedBytes = ledger.peakTotalBytes();
+    m.predictedTimeline =
+        memoryTimeline(in, p, trainer.stepsDone() <= 1 ? TrainingStep::first : TrainingStep::steady);
+    m.measuredTimeline = trainer.measuredTimeline();
+    m.peakMeasuredBytes = ledger.peakStepBytes();
     return m;
 }
 
@@ -89,7 +104,7 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
         if (it->second > 0)
             run.mfu = run.flopsPerSecond / it->second;
     }
-    run.memory = compareMemory(trainer->ledger(), predictedCruncherAccounting(config));
+    run.memory = compareMemory(*trainer, config);
     run.memory.allocatorReportedBytes = trainer->allocatorReportedBytes();
     return run;
 }

@@ -2,6 +2,7 @@
 // One Cruncher training run, measured: the service that napkin-cli `bench train` and the Benchmarks page
 // both call, so both show the same losses, step time, FLOPs and predicted-against-measured memory.
 #include "engine/accounting/accounting.h"
+#include "engine/accounting/memory_timeline.h"
 #include "engine/benchmarks/benchmark_progress.h"
 #include "engine/compute/benchmark_backend.h"
 #include "engine/numerics/timing_summary.h"
@@ -27,16 +28,28 @@ struct BytesPredictedMeasured {
 };
 
 /// The formula's components (engine/accounting) next to the accounting allocator's (MemoryLedger).
+/// A component's measured bytes are the most the ledger held of it at any moment of the run (its peak
+/// under its tag): a trainer that frees activations in backward and gradients at zero_grad holds none of
+/// them after a step, yet held all of them at one time.
 struct MemoryComparison {
     BytesPredictedMeasured parameters, gradients, masterWeights, optimizerState, activations;
-    BytesPredictedMeasured total; ///< the five above
-    /// Held by the trainer but not in the formula: the input batch, targets and target function
-    /// (inputs); the head output, dL/dy and two B·D backward temporaries (workspace).
+    BytesPredictedMeasured total; ///< the five above: the napkin sum, whose parts never coexist in full
+    /// Held by the trainer but not in the formula, at their peaks: the input batch, targets and target
+    /// function (inputs); the head output, dL/dy and the B·D backward temporaries (workspace).
     double inputsBytes = 0, workspaceBytes = 0;
-    double allocatedBytes = 0; ///< everything the ledger holds
+    double allocatedBytes = 0; ///< the most the ledger held at once, every tag together
     /// What the device allocator itself reports (CUDA: cudaMemGetInfo around the allocations); unset on
     /// the CPU, which has no such figure.
     std::optional<double> allocatorReportedBytes;
+    /// Memory over the last step run: the prediction (the first step's, where the optimizer state is
+    /// made, when the last step run was step 1), and the trainer's ledger at the same events; empty
+    /// for a trainer that does not record them (the CUDA trainer allocates everything up front).
+    MemoryTimeline predictedTimeline;
+    std::vector<TimelineEvent> measuredTimeline;
+    /// The most the ledger held at once over the run, every tag but inputs (what the timeline counts).
+    double peakMeasuredBytes = 0;
+    /// The measured timeline has the predicted events, with the same bytes in every component.
+    bool timelineAgrees() const { return measuredTimeline == predictedTimeline.events; }
 };
 
 struct TrainingRun {
@@ -70,6 +83,7 @@ private:
 };
 
 /// The lecture's accounting of the same Cruncher in fp32 (memory does not depend on the GPU chosen).
+AccountingInput cruncherAccountingInput(const CruncherConfig& config);
 AccountingResult predictedCruncherAccounting(const CruncherConfig& config);
 
 /// Makes the trainer, resumes if asked, runs the steps (asking `progress` between them), saves if asked.

@@ -1,5 +1,6 @@
 #pragma once
 // The interface every compute backend (Eigen CPU, CUDA) implements for the benchmarks.
+#include "engine/accounting/memory_timeline.h"
 #include "engine/compute/benchmark_result.h"
 #include "engine/compute/cruncher_config.h"
 #include "engine/compute/memory_ledger.h"
@@ -59,6 +60,10 @@ public:
     /// Bytes the device allocator itself reports these buffers took (CUDA: cudaMemGetInfo before and
     /// after allocating them, so rounded up to its page size); nullopt where there is no such figure.
     virtual std::optional<double> allocatorReportedBytes() const { return std::nullopt; }
+    /// The ledger's bytes at each event of the last step (engine/accounting/memory_timeline.h), for a
+    /// trainer that allocates in PyTorch's eager order and records them (engine/compute/
+    /// memory_timeline_recorder.h); empty for one that allocates everything up front.
+    virtual std::vector<TimelineEvent> measuredTimeline() const { return {}; }
 };
 
 class BenchmarkBackend {

@@ -13,7 +13,8 @@ constexpr NameTable<MemoryTag, kMemoryTagCount> kMemoryTagNames{
      {MemoryTag::optimizerState, "optimizer_state"},
      {MemoryTag::activations, "activations"},
      {MemoryTag::inputs, "inputs"},
-     {MemoryTag::workspace, "workspace"}}};
+     {MemoryTag::workspace, "workspace"},
+     {MemoryTag::masterWeights, "master_weights"}}};
 } // namespace
 
 std::string_view memoryTagName(MemoryTag tag) {
@@ -50,8 +51,16 @@ void AccountedBuffer::release() {
 }
 
 AccountedBuffer MemoryLedger::allocateFloats(MemoryTag tag, std::size_t count) {
+    return charge(tag, std::make_unique<float[]>(count), count); // value-initialised: zeros
+}
+
+AccountedBuffer MemoryLedger::allocateFloatsForOverwrite(MemoryTag tag, std::size_t count) {
+    return charge(tag, std::make_unique_for_overwrite<float[]>(count), count);
+}
+
+AccountedBuffer MemoryLedger::charge(MemoryTag tag, std::unique_ptr<float[]> data, std::size_t count) {
     AccountedBuffer buffer;
-    buffer.data_ = std::make_unique<float[]>(count); // value-initialised: zeros
+    buffer.data_ = std::move(data);
     buffer.size_ = count;
     buffer.tag_ = tag;
     buffer.ledger_ = this;
@@ -63,11 +72,18 @@ void MemoryLedger::give(MemoryTag tag, double bytes) {
     double& now = current_[index(tag)];
     now += bytes;
     peak_[index(tag)] = std::max(peak_[index(tag)], now);
+    total_ += bytes;
+    peakTotal_ = std::max(peakTotal_, total_);
+    if (tag != MemoryTag::inputs) {
+        step_ += bytes;
+        peakStep_ = std::max(peakStep_, step_);
+    }
 }
 
 double MemoryLedger::countedBytes() const {
     return currentBytes(MemoryTag::parameters) + currentBytes(MemoryTag::gradients) +
-           currentBytes(MemoryTag::optimizerState) + currentBytes(MemoryTag::activations);
+           currentBytes(MemoryTag::masterWeights) + currentBytes(MemoryTag::optimizerState) +
+           currentBytes(MemoryTag::activations);
 }
 
 double MemoryLedger::totalBytes() const {

@@ -15,9 +15,10 @@ enum class MemoryTag {
     optimizerState, ///< momentum, AdaGrad's Σg², Adam's m and v
     activations,    ///< layer outputs kept for the backward pass (the lecture's B·D·L)
     inputs,         ///< the input batch and targets (data, not counted by the lecture)
-    workspace       ///< head output, loss gradient, backward temporaries (not counted by the lecture)
+    workspace,      ///< head output, loss gradient, backward temporaries (not counted by the lecture)
+    masterWeights   ///< the fp32 copy of 16-bit weights that mixed-precision recipes update
 };
-constexpr std::size_t kMemoryTagCount = 6;
+constexpr std::size_t kMemoryTagCount = 7;
 std::string_view memoryTagName(MemoryTag tag); ///< "parameters", "gradients", "optimizer_state", ...
 
 class MemoryLedger;
@@ -52,22 +53,33 @@ class MemoryLedger {
 public:
     /// A zero-filled buffer of `count` floats charged to `tag` (4·count bytes).
     AccountedBuffer allocateFloats(MemoryTag tag, std::size_t count);
+    /// As allocateFloats, left uninitialised: for a buffer the caller writes whole before reading it
+    /// (a trainer allocating its activations and gradients every step need not clear them first).
+    AccountedBuffer allocateFloatsForOverwrite(MemoryTag tag, std::size_t count);
     /// Records `bytes` held outside this ledger's own allocator (a GPU backend's device buffers) under
     /// `tag`; negative gives them back.
     void recordExternal(MemoryTag tag, double bytes) { give(tag, bytes); }
     double currentBytes(MemoryTag tag) const { return current_[index(tag)]; }
     double peakBytes(MemoryTag tag) const { return peak_[index(tag)]; }
-    /// Sum of current bytes over parameters, gradients, optimizer state and activations (what the
-    /// lecture's formula counts).
+    /// Sum of current bytes over parameters, gradients, master weights, optimizer state and activations
+    /// (what the lecture's formula counts).
     double countedBytes() const;
     /// Sum of current bytes over every tag.
     double totalBytes() const;
+    /// Sum of current bytes over every tag but inputs: what a memory timeline counts
+    /// (engine/compute/memory_timeline_recorder.h), the data batch being left out as the formula does.
+    double stepBytes() const { return step_; }
+    /// The largest stepBytes() and totalBytes() have been, whenever that was (not only at recorded events).
+    double peakStepBytes() const { return peakStep_; }
+    double peakTotalBytes() const { return peakTotal_; }
 
 private:
     friend class AccountedBuffer;
     static std::size_t index(MemoryTag tag) { return static_cast<std::size_t>(tag); }
+    AccountedBuffer charge(MemoryTag tag, std::unique_ptr<float[]> data, std::size_t count);
     void give(MemoryTag tag, double bytes);
     std::array<double, kMemoryTagCount> current_{}, peak_{};
+    double step_ = 0, total_ = 0, peakStep_ = 0, peakTotal_ = 0;
 };
 
 } // namespace napkin

@@ -3,6 +3,7 @@
 #include "engine/benchmarks/accounting_benchmark.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/json_values.h"
+#include "engine/report/memory_timeline_report.h"
 
 namespace napkin {
 namespace {
@@ -49,6 +50,10 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
                            {"activations", jsonNumber(r.memory.activations.value)},
                            {"total", jsonNumber(r.memory.total.value)}};
     doc["activations_modelled"] = r.activationsModelled;
+    const MemoryTimeline timeline = memoryTimeline(in, r);
+    doc["memory_timeline"] = memoryTimelineJson(timeline.events);
+    doc["peak_memory_bytes"] = jsonNumber(timeline.peakBytes);
+    doc["peak_event"] = peakEventJson(timeline.events);
 
     const StepFlops& f = r.flopsPerStep;
     doc["tokens_per_step"] = jsonNumber(f.tokens);
@@ -99,6 +104,7 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     formulas["memory_bytes.optimizer_state"] = r.memory.optimizerState.formula;
     formulas["memory_bytes.activations"] = r.memory.activations.formula;
     formulas["memory_bytes.total"] = r.memory.total.formula;
+    formulas["peak_memory_bytes"] = timeline.peakFormula;
     formulas["flops_per_step.forward"] = f.forwardFormula;
     formulas["flops_per_step.backward"] = f.backwardFormula;
     formulas["flops_per_step.recompute"] = f.recomputeFormula;

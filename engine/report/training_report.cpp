@@ -3,6 +3,7 @@
 #include "engine/report/csv_values.h"
 #include "engine/report/device_report.h"
 #include "engine/report/json_values.h"
+#include "engine/report/memory_timeline_report.h"
 
 #include <utility>
 #include <vector>
@@ -32,10 +33,19 @@ nlohmann::json memoryJson(const MemoryComparison& m) {
            "the lecture counts activations as B·D·L (the L layer outputs kept for backward); the trainer "
            "also "
            "holds the input batch X (B·D) and targets (B) and the target function (D) as 'inputs', and the "
-           "head output y (B), dL/dy (B) and two B·D backward temporaries as 'workspace'; neither is in the "
-           "formula, so measured_bytes sums parameters, gradients, optimizer state and activations only"}}},
+           "head output y (B), dL/dy (B) and the B·D backward temporaries as 'workspace'; neither is in the "
+           "formula, so measured_bytes sums parameters, gradients, optimizer state and activations only, "
+           "each at its peak (activations are freed in backward, gradients at zero_grad)"}}},
         // Next to the ledger, what the device allocator says (cudaMemGetInfo); null on the CPU.
-        {"allocator_reported_bytes", jsonOptional(m.allocatorReportedBytes)}};
+        {"allocator_reported_bytes", jsonOptional(m.allocatorReportedBytes)},
+        // Memory over the last step: what no single moment of the step exceeds, against the sum above.
+        {"timeline", timelineComparisonJson(m.predictedTimeline, m.measuredTimeline)},
+        {"timeline_step", trainingStepName(m.predictedTimeline.step)},
+        {"timeline_agree", m.timelineAgrees()},
+        {"peak_predicted_bytes", jsonNumber(m.predictedTimeline.peakBytes)},
+        {"peak_predicted_event", peakEventJson(m.predictedTimeline.events)},
+        {"peak_measured_bytes", jsonNumber(m.peakMeasuredBytes)},
+        {"peak_measured_event", peakEventJson(m.measuredTimeline)}};
     for (const auto& [name, bytes] : components(m))
         doc[name] = {{"predicted_bytes", jsonNumber(bytes.predicted)},
                      {"measured_bytes", jsonNumber(bytes.measured)}};
@@ -97,6 +107,14 @@ std::string trainingRunCsv(const TrainingRun& run) {
         {"memory", "total", csvNumber(run.memory.total.predicted), csvNumber(run.memory.total.measured)});
     csv += csvRow({"memory", "inputs (not in the formula)", "", csvNumber(run.memory.inputsBytes)});
     csv += csvRow({"memory", "workspace (not in the formula)", "", csvNumber(run.memory.workspaceBytes)});
+    csv += '\n' + csvRow({"section", "event", "phase", "predicted_bytes", "measured_bytes"});
+    const MemoryComparison& m = run.memory;
+    for (std::size_t i = 0; i < m.predictedTimeline.events.size(); ++i) {
+        const TimelineEvent& e = m.predictedTimeline.events[i];
+        csv += csvRow({"timeline", csvField(stepEventName(e.event)),
+                       std::string(stepPhaseName(e.event.phase)), csvNumber(e.bytes.total()),
+                       csvOptional(measuredTotalAt(m.predictedTimeline, m.measuredTimeline, i))});
+    }
     csv += '\n' + csvRow({"section", "step", "loss"});
     for (std::size_t i = 0; i < run.losses.size(); ++i)
         csv +=

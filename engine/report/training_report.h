@@ -11,8 +11,9 @@ namespace napkin {
 
 /// {benchmark, model, device, steps, first_step, flops_per_step, ..., loss[], memory{...}} (docs/cli.md).
 nlohmann::json trainingRunJson(const TrainingRun& run);
-/// Three tables, each row led by its section: "run" (one row of the run's figures), "memory" (one row per
-/// component, predicted and measured bytes), "loss" (step, loss).
+/// Four tables, each row led by its section: "run" (one row of the run's figures), "memory" (one row per
+/// component, predicted and measured bytes), "timeline" (event, phase, predicted and measured bytes of
+/// the last step), "loss" (step, loss).
 std::string trainingRunCsv(const TrainingRun& run);
 
 } // namespace napkin

@@ -15,6 +15,21 @@ napkin_add_cli_test(account_cruncher_lecture
          memory_bytes.activations=64 memory_bytes.master_weights=0 memory_bytes.total=496
          flops_per_step.forward=144 flops_per_step.backward=288 flops_per_step.total=432)
 
+# Memory over one step of the same Cruncher (tests/engine/accounting/tst_memory_timeline.cpp by hand):
+# the peak, 464 B at the backward of layer 2, is below the 496-byte sum.
+napkin_add_cli_test(account_cruncher_lecture_timeline
+  ARGS account --model cruncher --dim 4 --layers 2 --batch 2 --optimizer adagrad --precision fp32 --json
+  CHECKS peak_memory_bytes=464 "peak_event=backward layer 2" memory_timeline.0.event=start
+         memory_timeline.0.phase=start memory_timeline.0.bytes.total=288 memory_timeline.2.bytes.activations=64
+         memory_timeline.6.bytes.temporary=64 memory_timeline.6.bytes.total=464
+         memory_timeline.8.bytes.gradients=144 memory_timeline.9.phase=zero_grad
+         "formulas.peak_memory_bytes=at backward layer 2: 144 + 80 + 0 + 144 + 32 + 64 = 464 B")
+
+napkin_add_cli_test(account_gpt2_full_recompute_timeline
+  ARGS account --model transformer --d-model 768 --layers 12 --heads 12 --vocab 50257 --seq 1024 --recompute full --json
+  CHECKS "memory_timeline.16.event=recompute layer 12" memory_timeline.16.phase=recompute
+         "memory_timeline.42.event=zero_grad" peak_memory_bytes:number peak_event:string)
+
 napkin_add_cli_test(account_linear2_lecture
   ARGS account --model linear2 --batch 16384 --dim 32768 --out 8192 --json
   CHECKS flops_per_step.forward=43980465111040 flops_per_step.backward=87960930222080)

@@ -24,6 +24,19 @@ napkin_add_cli_test(bench_train_lecture_cruncher
          memory.activations.measured_bytes=64 memory.optimizer_state.measured_bytes=144
          memory.allocator_reported_bytes:null)
 
+# Memory over the last step: the trainer's ledger at each event is the prediction, and the peak is not
+# the sum (464 B against 496 B); one step only shows the first step, where AdaGrad's state is made.
+napkin_add_cli_test(bench_train_lecture_timeline
+  ARGS bench train --device cpu --dim 4 --layers 2 --batch 2 --steps 3 --optimizer adagrad --json
+  CHECKS memory.timeline_agree=ON memory.timeline_step=steady memory.peak_predicted_bytes=464
+         memory.peak_measured_bytes=464 "memory.peak_measured_event=backward layer 2"
+         "memory.timeline.6.event=backward layer 2" memory.timeline.6.phase=backward
+         memory.timeline.6.predicted_bytes=464 memory.timeline.6.measured_bytes=464 memory.measured_bytes=496)
+napkin_add_cli_test(bench_train_lecture_first_step_timeline
+  ARGS bench train --device cpu --dim 4 --layers 2 --batch 2 --steps 1 --optimizer adagrad --json
+  CHECKS memory.timeline_agree=ON memory.timeline_step=first memory.peak_measured_bytes=432
+         "memory.peak_measured_event=optimizer step" memory.timeline.0.measured_bytes=144 memory.measured_bytes=496)
+
 napkin_add_cli_test(bench_train_seeds_adamw
   ARGS bench train --dim 8 --layers 3 --batch 5 --steps 3 --optimizer adamw --seed-init 3 --seed-data 4 --json
   CHECKS memory.predicted_bytes=3680 memory.measured_bytes=3680 model.seed_init=3 model.seed_data=4)

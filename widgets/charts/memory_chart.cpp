@@ -1,5 +1,6 @@
 #include "widgets/charts/memory_chart.h"
 
+#include "widgets/charts/memory_component_colors.h"
 #include "widgets/charts/unit_axis_ticker.h"
 
 #include <QMouseEvent>
@@ -15,9 +16,7 @@ namespace {
 constexpr double kBarX = 1.0;
 constexpr double kBarWidth = 0.6;
 
-const std::array<QColor, 5> kSegmentColors{QColor(0x4c, 0x72, 0xb0), QColor(0xdd, 0x84, 0x52),
-                                           QColor(0x55, 0xa8, 0x68), QColor(0x81, 0x72, 0xb3),
-                                           QColor(0xcc, 0xb9, 0x74)};
+const auto& kSegmentColors = kMemoryComponentColors; // the first five: no temporaries in the sum
 
 } // namespace
 
@@ -28,22 +27,12 @@ double MemoryChartData::totalBytes() const {
     return total;
 }
 
-namespace {
-
-QSharedPointer<UnitAxisTicker> byteTicker(napkin::ByteUnits units) {
-    return QSharedPointer<UnitAxisTicker>::create(
-        [units](double bytes) { return QString::fromStdString(napkin::formatBytes(bytes, units)); },
-        units == napkin::ByteUnits::decimal ? 1000.0 : 1024.0);
-}
-
-} // namespace
-
 MemoryChart::MemoryChart(QWidget* parent)
     : ChartView(parent) {
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
     chart->setMinimumSize(240, 200);
-    chart->yAxis->setTicker(byteTicker(m_units));
+    chart->yAxis->setTicker(byteAxisTicker(m_units));
     chart->yAxis->setLabel(tr("memory per GPU"));
     auto xTicker = QSharedPointer<QCPAxisTickerText>::create();
     chart->xAxis->setTicker(xTicker);
@@ -87,7 +76,7 @@ void MemoryChart::setData(const MemoryChartData& data) {
 
 void MemoryChart::setByteUnits(napkin::ByteUnits units) {
     m_units = units;
-    plot().yAxis->setTicker(byteTicker(units));
+    plot().yAxis->setTicker(byteAxisTicker(units));
     rebuild();
 }
 

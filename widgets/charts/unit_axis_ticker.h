@@ -2,6 +2,8 @@
 // Internal to widgets/charts: an axis whose tick labels carry units ("80 GB", "1.2 PFLOPs") through a
 // formatter, with tick steps that are round in the unit shown (a GiB axis ticks 10 GiB, 20 GiB, … rather
 // than multiples of 10.74 GB). One ticker for bytes, FLOPs, anything with a unit step.
+#include "engine/numerics/quantity_format.h"
+
 #include <qcustomplot.h>
 
 #include <QString>
@@ -43,3 +45,10 @@ private:
     std::function<QString(double)> m_format;
     double m_unitStep;
 };
+
+/// Bytes, in GB (steps of 1000) or GiB (steps of 1024).
+inline QSharedPointer<UnitAxisTicker> byteAxisTicker(napkin::ByteUnits units) {
+    return QSharedPointer<UnitAxisTicker>::create(
+        [units](double bytes) { return QString::fromStdString(napkin::formatBytes(bytes, units)); },
+        units == napkin::ByteUnits::decimal ? 1000.0 : 1024.0);
+}

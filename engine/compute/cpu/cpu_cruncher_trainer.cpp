@@ -32,37 +32,44 @@ CpuCruncherTrainer::CpuCruncherTrainer(const CruncherConfig& config)
     if (config.dim <= 0 || config.layers <= 0 || config.batch <= 0)
         throw std::invalid_argument("the Cruncher needs dim, layers and batch > 0");
     const auto d = static_cast<std::size_t>(config.dim), b = static_cast<std::size_t>(config.batch);
-    const int states = stateTensorsPerParameter(config.optimizer);
-    auto stateOf = [&](int which, std::size_t n) {
-        return states > which ? ledger_.allocateFloats(MemoryTag::optimizerState, n) : AccountedBuffer();
-    };
+    const auto layers = static_cast<std::size_t>(config.layers);
     GaussianSource init(config.seedInit);
     const double scale = 1.0 / std::sqrt(static_cast<double>(config.dim)); // N(0,1)/√fan_in, fan_in = D
-    for (long l = 0; l < config.layers; ++l) {
+    for (std::size_t l = 0; l < layers; ++l) {
         weights_.push_back(ledger_.allocateFloats(MemoryTag::parameters, d * d));
         for (float& w : weights_.back().span())
             w = static_cast<float>(init.next() * scale);
-        weightGrads_.push_back(ledger_.allocateFloats(MemoryTag::gradients, d * d));
-        state1_.push_back(stateOf(0, d * d));
-        state2_.push_back(stateOf(1, d * d));
-        outputs_.push_back(ledger_.allocateFloats(MemoryTag::activations, b * d));
     }
+    weightGrads_.resize(layers);
+    state1_.resize(layers);
+    state2_.resize(layers);
+    outputs_.resize(layers);
     head_ = ledger_.allocateFloats(MemoryTag::parameters, d);
     for (float& w : head_.span())
         w = static_cast<float>(init.next() * scale);
-    headGrad_ = ledger_.allocateFloats(MemoryTag::gradients, d);
-    headState1_ = stateOf(0, d);
-    headState2_ = stateOf(1, d);
     batch_ = ledger_.allocateFloats(MemoryTag::inputs, b * d);
     targets_ = ledger_.allocateFloats(MemoryTag::inputs, b);
     truth_ = ledger_.allocateFloats(MemoryTag::inputs, d);
     for (float& w :
          truth_.span()) // the fixed random linear function t = x·w*, drawn first from the data seed
         w = static_cast<float>(data_.next() * scale);
-    prediction_ = ledger_.allocateFloats(MemoryTag::workspace, b);
-    lossGrad_ = ledger_.allocateFloats(MemoryTag::workspace, b);
-    upstream_ = ledger_.allocateFloats(MemoryTag::workspace, b * d);
-    downstream_ = ledger_.allocateFloats(MemoryTag::workspace, b * d);
+}
+
+void CpuCruncherTrainer::createOptimizerState() {
+    if (haveState_)
+        return;
+    haveState_ = true;
+    const auto d = static_cast<std::size_t>(config_.dim);
+    const int states = stateTensorsPerParameter(config_.optimizer);
+    auto stateOf = [&](int which, std::size_t n) { // zeros: every optimizer's state starts there
+        return states > which ? ledger_.allocateFloats(MemoryTag::optimizerState, n) : AccountedBuffer();
+    };
+    for (std::size_t l = 0; l < weights_.size(); ++l) {
+        state1_[l] = stateOf(0, d * d);
+        state2_[l] = stateOf(1, d * d);
+    }
+    headState1_ = stateOf(0, d);
+    headState2_ = stateOf(1, d);
 }
 
 void CpuCruncherTrainer::drawBatch() {
@@ -73,20 +80,40 @@ void CpuCruncherTrainer::drawBatch() {
         asMatrix(std::as_const(batch_), B, D) * Eigen::Map<const Eigen::VectorXf>(truth_.data(), D);
 }
 
+// Each event is recorded at its high-water mark (engine/accounting/memory_timeline.h): after the
+// buffers it makes exist, before the ones it used for the last time are freed.
 double CpuCruncherTrainer::step() {
-    const long B = config_.batch, D = config_.dim, L = config_.layers;
+    recorder_.beginStep();
     drawBatch();
-    // Forward: h_0 = X, h_l = h_{l−1}·W_l (B×D·D×D), y = h_L·w (B×D·D×1).
+    recorder_.record(StepPhase::start);
+    const double loss = forwardAndLoss();
+    backward();
+    ++steps_;
+    optimizerStep();
+    return loss;
+}
+
+double CpuCruncherTrainer::forwardAndLoss() {
+    const long B = config_.batch, D = config_.dim, L = config_.layers;
+    const auto bd = static_cast<std::size_t>(B * D);
+    // h_0 = X, h_l = h_{l−1}·W_l (B×D·D×D), y = h_L·w (B×D·D×1).
     for (long l = 0; l < L; ++l) {
-        const AccountedBuffer& in = l == 0 ? batch_ : outputs_[static_cast<std::size_t>(l - 1)];
-        asMatrix(outputs_[static_cast<std::size_t>(l)], B, D).noalias() =
-            asMatrix(in, B, D) * asMatrix(std::as_const(weights_[static_cast<std::size_t>(l)]), D, D);
+        const auto li = static_cast<std::size_t>(l);
+        outputs_[li] = ledger_.allocateFloatsForOverwrite(MemoryTag::activations, bd);
+        const AccountedBuffer& in = l == 0 ? batch_ : outputs_[li - 1];
+        asMatrix(outputs_[li], B, D).noalias() =
+            asMatrix(in, B, D) * asMatrix(std::as_const(weights_[li]), D, D);
+        recorder_.record(StepPhase::forward, StepPart::layer, l + 1);
     }
+    prediction_ = ledger_.allocateFloatsForOverwrite(MemoryTag::workspace, static_cast<std::size_t>(B));
     const ConstMatrixMap last = asMatrix(std::as_const(outputs_.back()), B, D);
-    Eigen::Map<Eigen::VectorXf> y(prediction_.data(), B), dy(lossGrad_.data(), B);
-    const Eigen::Map<const Eigen::VectorXf> t(targets_.data(), B);
+    Eigen::Map<Eigen::VectorXf> y(prediction_.data(), B);
     y.noalias() = last * Eigen::Map<const Eigen::VectorXf>(head_.data(), D);
-    // MSE loss = mean((y − t)²), summed in double; dL/dy = 2·(y − t)/B.
+    recorder_.record(StepPhase::forward, StepPart::head);
+    // MSE loss = mean((y − t)²), summed in double; dL/dy = 2·(y − t)/B (the loss's backward).
+    lossGrad_ = ledger_.allocateFloatsForOverwrite(MemoryTag::workspace, static_cast<std::size_t>(B));
+    Eigen::Map<Eigen::VectorXf> dy(lossGrad_.data(), B);
+    const Eigen::Map<const Eigen::VectorXf> t(targets_.data(), B);
     double loss = 0;
     for (long i = 0; i < B; ++i) {
         const double r = static_cast<double>(y[i]) - t[i];
@@ -94,28 +121,57 @@ double CpuCruncherTrainer::step() {
         dy[i] = static_cast<float>(2.0 * r / static_cast<double>(B));
     }
     loss /= static_cast<double>(B);
-    // Backward: dw = h_Lᵀ·dy (D×B·B×1); dh_L = dy·wᵀ (B×1·1×D);
-    // for l = L..1: dW_l = h_{l−1}ᵀ·dh_l (D×B·B×D); dh_{l−1} = dh_l·W_lᵀ (B×D·D×D), skipped for l = 1.
-    Eigen::Map<Eigen::VectorXf>(headGrad_.data(), D).noalias() = last.transpose() * dy;
-    asMatrix(upstream_, B, D).noalias() = dy * Eigen::Map<const Eigen::RowVectorXf>(head_.data(), D);
+    recorder_.record(StepPhase::backward, StepPart::loss);
+    prediction_ = {}; // y: dL/dy was its last use
+    return loss;
+}
+
+void CpuCruncherTrainer::backward() {
+    const long B = config_.batch, D = config_.dim, L = config_.layers;
+    const auto d = static_cast<std::size_t>(D), bd = static_cast<std::size_t>(B * D);
+    // Head: dw = h_Lᵀ·dy (D×B·B×1); dh_L = dy·wᵀ (B×1·1×D).
+    headGrad_ = ledger_.allocateFloatsForOverwrite(MemoryTag::gradients, d);
+    upstream_ = ledger_.allocateFloatsForOverwrite(MemoryTag::workspace, bd);
+    {
+        const ConstMatrixMap last = asMatrix(std::as_const(outputs_.back()), B, D);
+        Eigen::Map<Eigen::VectorXf> dy(lossGrad_.data(), B);
+        Eigen::Map<Eigen::VectorXf>(headGrad_.data(), D).noalias() = last.transpose() * dy;
+        asMatrix(upstream_, B, D).noalias() = dy * Eigen::Map<const Eigen::RowVectorXf>(head_.data(), D);
+    }
+    recorder_.record(StepPhase::backward, StepPart::head);
+    lossGrad_ = {};
+    outputs_.back() = {}; // h_L: dw was its last use
+    // For l = L..1: dW_l = h_{l−1}ᵀ·dh_l (D×B·B×D); dh_{l−1} = dh_l·W_lᵀ (B×D·D×D), skipped for l = 1.
     for (long l = L - 1; l >= 0; --l) {
         const auto li = static_cast<std::size_t>(l);
+        weightGrads_[li] = ledger_.allocateFloatsForOverwrite(MemoryTag::gradients, d * d);
         const AccountedBuffer& in = l == 0 ? batch_ : outputs_[li - 1];
         asMatrix(weightGrads_[li], D, D).noalias() =
             asMatrix(in, B, D).transpose() * asMatrix(std::as_const(upstream_), B, D);
         if (l > 0) {
+            downstream_ = ledger_.allocateFloatsForOverwrite(MemoryTag::workspace, bd);
             asMatrix(downstream_, B, D).noalias() = asMatrix(std::as_const(upstream_), B, D) *
                                                     asMatrix(std::as_const(weights_[li]), D, D).transpose();
-            std::swap(upstream_, downstream_);
         }
+        recorder_.record(StepPhase::backward, StepPart::layer, l + 1);
+        upstream_ = std::move(downstream_); // frees dh_l (and, below layer 1, leaves none)
+        if (l > 0)
+            outputs_[li - 1] = {}; // h_{l−1}: dW_l was its last use
     }
-    ++steps_;
+}
+
+void CpuCruncherTrainer::optimizerStep() {
+    createOptimizerState(); // the first update makes it, as torch.optim's Adam and momentum SGD do
     for (std::size_t l = 0; l < weights_.size(); ++l)
         applyOptimizerStep(config_.optimizer, config_.hyper, steps_, weights_[l].span(),
                            weightGrads_[l].span(), state1_[l].span(), state2_[l].span());
     applyOptimizerStep(config_.optimizer, config_.hyper, steps_, head_.span(), headGrad_.span(),
                        headState1_.span(), headState2_.span());
-    return loss;
+    recorder_.record(StepPhase::optimizer);
+    for (AccountedBuffer& g : weightGrads_) // zero_grad(set_to_none=True)
+        g = {};
+    headGrad_ = {};
+    recorder_.record(StepPhase::zeroGrad);
 }
 
 std::vector<AccountedBuffer*> CpuCruncherTrainer::parameterTensors() {
@@ -139,22 +195,37 @@ std::vector<float> CpuCruncherTrainer::parameters() const {
     return all;
 }
 
+/// Per layer then the head: parameters, state 1, state 2 (0 for a state the optimizer does not keep).
+std::vector<std::size_t> CpuCruncherTrainer::checkpointSizes() const {
+    const int states = stateTensorsPerParameter(config_.optimizer);
+    std::vector<std::size_t> sizes;
+    auto add = [&](std::size_t n) { sizes.insert(sizes.end(), {n, states > 0 ? n : 0, states > 1 ? n : 0}); };
+    for (const AccountedBuffer& w : weights_)
+        add(w.size());
+    add(head_.size());
+    return sizes;
+}
+
 // The format and every check are engine/compute/cruncher_checkpoint.h's, shared with the CUDA trainer.
 void CpuCruncherTrainer::saveCheckpoint(const std::string& path) const {
     CruncherCheckpoint checkpoint;
     checkpoint.step = steps_;
-    for (const AccountedBuffer* b : parameterTensors())
-        checkpoint.tensors.emplace_back(b->data(), b->data() + b->size());
+    const std::vector<std::size_t> sizes = checkpointSizes();
+    const std::vector<const AccountedBuffer*> tensors = parameterTensors();
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        if (tensors[i]->size() == sizes[i])
+            checkpoint.tensors.emplace_back(tensors[i]->data(), tensors[i]->data() + tensors[i]->size());
+        else // optimizer state before the first update: the zeros it will start from
+            checkpoint.tensors.emplace_back(sizes[i], 0.0f);
+    }
     checkpoint.dataGenerator = data_.engine();
     saveCruncherCheckpoint(path, config_, checkpoint);
 }
 
 void CpuCruncherTrainer::loadCheckpoint(const std::string& path) {
-    std::vector<std::size_t> sizes;
-    for (const AccountedBuffer* b : parameterTensors())
-        sizes.push_back(b->size());
     // Loaded and checked whole before any weight changes: a bad file leaves the trainer as it was.
-    const CruncherCheckpoint checkpoint = loadCruncherCheckpoint(path, config_, sizes);
+    const CruncherCheckpoint checkpoint = loadCruncherCheckpoint(path, config_, checkpointSizes());
+    createOptimizerState(); // a resumed optimizer has its state, as after load_state_dict
     const std::vector<AccountedBuffer*> tensors = parameterTensors();
     for (std::size_t i = 0; i < tensors.size(); ++i)
         std::copy(checkpoint.tensors[i].begin(), checkpoint.tensors[i].end(), tensors[i]->data());

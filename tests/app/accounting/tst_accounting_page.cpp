@@ -4,8 +4,10 @@
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/answers_panel.h"
 #include "app/accounting/presets.h"
+#include "engine/accounting/memory_timeline.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
+#include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/controls/log_slider_field.h"
 #include "widgets/controls/number_field.h"
 
@@ -55,6 +57,25 @@ void checkMemoryChart(const AccountingPage& page, const AccountingResult& r) {
     QCOMPARE(d.fits, r.fits);
 }
 
+// The timeline chart is exactly the engine's predicted step: every event, every component, and the sum.
+void checkTimelineChart(const AccountingPage& page, const AccountingInput& in, const AccountingResult& r) {
+    const MemoryTimeline t = memoryTimeline(in, r);
+    const MemoryTimelineChartData& d = page.timelineChart()->data();
+    QCOMPARE(d.events.size(), static_cast<qsizetype>(t.events.size()));
+    for (int i = 0; i < d.events.size(); ++i) {
+        const StepBytes& b = t.events[static_cast<std::size_t>(i)].bytes;
+        QCOMPARE(d.events[i],
+                 QString::fromStdString(stepEventName(t.events[static_cast<std::size_t>(i)].event)));
+        QCOMPARE(d.bytes[i], (std::array<double, 6>{b.parameters, b.gradients, b.masterWeights,
+                                                    b.optimizerState, b.activations, b.temporary}));
+    }
+    QCOMPARE(d.peakIndex(), static_cast<int>(t.peakIndex));
+    QCOMPARE(d.totalAt(d.peakIndex()), t.peakBytes);
+    QCOMPARE(d.sumBytes(), r.memory.total.value);
+    QCOMPARE(d.capacityBytes, r.capacityBytes.value);
+    QVERIFY(d.measured.isEmpty()); // a prediction only
+}
+
 } // namespace
 
 class TestAccountingPage : public QObject {
@@ -63,6 +84,8 @@ private slots:
     void presets_data();
     void presets();
     void cruncherCharts();
+    void cruncherTimeline();
+    void timelineDrawsThePeakOfLongSteps();
     void typingParametersUpdatesEverything();
     void draggingSliderUpdatesEverything();
     void controlsChangeTheLedger_data();
@@ -171,6 +194,56 @@ void TestAccountingPage::cruncherCharts() {
     QCOMPARE(f.components[2].flops, 16.0);
 }
 
+// The lecture's Cruncher over one steady step (tests/engine/accounting/tst_memory_timeline.cpp by hand):
+// totals per event, the peak 464 B at the backward of layer 2, and the 496-byte sum beside it.
+void TestAccountingPage::cruncherTimeline() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("cruncher")));
+    const MemoryTimelineChartData& d = page.timelineChart()->data();
+    const QVector<double> totals{288, 320, 352, 360, 368, 408, 464, 464, 432, 288};
+    QCOMPARE(d.events.size(), totals.size());
+    for (int i = 0; i < totals.size(); ++i)
+        QCOMPARE(d.totalAt(i), totals[i]);
+    QCOMPARE(d.events[6], QStringLiteral("backward layer 2"));
+    QCOMPARE(d.phases[6], QStringLiteral("backward"));
+    QCOMPARE(d.peakIndex(), 6);
+    QCOMPARE(page.timelineChart()->peakText(), QStringLiteral("peak 464 B at backward layer 2"));
+    QCOMPARE(page.answers()->valueText(QStringLiteral("peakOverStep")),
+             QStringLiteral("464 B at backward layer 2"));
+    QVERIFY(page.answers()
+                ->formulaText(QStringLiteral("peakOverStep"))
+                .endsWith(QStringLiteral("144 + 80 + 0 + 144 + 32 + 64 = 464 B")));
+    QCOMPARE(d.sumBytes(), 496.0);
+    QVERIFY(page.timelineChart()->capacityOffScale()); // 464 B against 80 GB
+    QCOMPARE(page.timelineChart()->drawnEvents().size(), totals.size());
+    const QString tip = page.timelineChart()->tooltipFor(6);
+    QVERIFY2(tip.contains(QStringLiteral("temporaries: 64 B")) && tip.contains(QStringLiteral("(464 B)")),
+             qPrintable(tip));
+    QCOMPARE(page.timelineChart()->eventAt(6.3), 6);
+    QCOMPARE(page.timelineChart()->eventAt(-3), -1);
+    checkTimelineChart(page, page.controls()->input(), expected(page));
+    // The batch doubles the activations and the temporaries: the peak moves with them.
+    typeInto(page.controls()->batchField(), QStringLiteral("4"));
+    checkTimelineChart(page, page.controls()->input(), expected(page));
+    QCOMPARE(page.timelineChart()->data().totalAt(6), 144.0 + 80 + 144 + 64 + 128);
+}
+
+// GPT-3 with full recompute has 295 events; a step of thousands of layers is thinned to kMostDrawn, and
+// the thinning keeps the peak and both ends.
+void TestAccountingPage::timelineDrawsThePeakOfLongSteps() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("gpt3-175b")));
+    checkTimelineChart(page, page.controls()->input(), expected(page));
+    const MemoryTimelineChartData& d = page.timelineChart()->data();
+    QCOMPARE(page.timelineChart()->drawnEvents().size(), d.events.size());
+    const QVector<int> few = MemoryTimelineChart::eventsToDraw(d, 40);
+    QVERIFY(few.size() <= 42);
+    QVERIFY(few.contains(d.peakIndex()));
+    QCOMPARE(few.front(), 0);
+    QCOMPARE(few.back(), static_cast<int>(d.events.size()) - 1);
+    QVERIFY(std::is_sorted(few.begin(), few.end()));
+}
+
 void TestAccountingPage::typingParametersUpdatesEverything() {
     AccountingPage page;
     page.applyPreset(*findPreset(QStringLiteral("70b-15t-1024-h100")));
@@ -195,6 +268,7 @@ void TestAccountingPage::draggingSliderUpdatesEverything() {
     slider->setValue(600); // 1e9 parameters
     QCOMPARE(page.controls()->input().model.parameters, 1e9);
     checkMemoryChart(page, expected(page));
+    checkTimelineChart(page, page.controls()->input(), expected(page));
     QCOMPARE(page.memoryChart()->data().segments[0].bytes, 1e9 * 4 / 8); // fp32, ZeRO-3 over 8 GPUs
     QVERIFY(page.memoryChart()->data().segments[0].bytes != before);
     // Past 40e9 the model no longer fits, and the chart says so.

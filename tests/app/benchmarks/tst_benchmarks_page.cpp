@@ -13,6 +13,7 @@
 #include "engine/benchmarks/backend_registry.h"
 #include "engine/compute/cpu/cpu_backend.h"
 #include "widgets/charts/loss_chart.h"
+#include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/charts/throughput_chart.h"
 
 #include <QCheckBox>
@@ -314,7 +315,15 @@ void TestBenchmarksPage::tinyTrainingMatchesTheFormula() {
     QCOMPARE(run->flopsPerStep, 6.0 * 4 * 136 - 2.0 * 4 * 8 * 8);
     QVERIFY(run->flopsPerSecond > 0);
     QCOMPARE(m_page->findChild<QTableWidget*>(QStringLiteral("memory"))->rowCount(),
-             6); // 4 + total + not counted
+             7); // 4 + total + peak over one step + not counted
+    // The last step's timeline: the prediction stacked, the ledger's total on every event, equal.
+    const MemoryTimelineChartData& timeline = m_page->trainingPanel()->timelineChart()->data();
+    QCOMPARE(timeline.events.size(), static_cast<qsizetype>(m.predictedTimeline.events.size()));
+    QCOMPARE(timeline.measured.size(), timeline.events.size());
+    for (int i = 0; i < timeline.events.size(); ++i)
+        QCOMPARE(timeline.measured[i], timeline.totalAt(i));
+    QCOMPARE(timeline.totalAt(timeline.peakIndex()), m.peakMeasuredBytes);
+    QCOMPARE(timeline.sumBytes(), m.total.predicted);
 }
 
 // The page's JSON exports are the documents napkin-cli prints: the same fields at every level.

@@ -11,6 +11,7 @@
 #include "app/shell/main_window.h"
 #include "widgets/charts/dynamic_range_chart.h"
 #include "widgets/charts/loss_chart.h"
+#include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/charts/throughput_chart.h"
 
 #include <QAction>
@@ -39,14 +40,15 @@ void TestChartDataExport::otherChartsAsFiles_data() {
     QTest::addColumn<int>("chart");
     QTest::addColumn<QString>("suffix");
     QTest::addColumn<QByteArray>("magic");
-    for (int chart = 0; chart < 3; ++chart) {
+    for (int chart = 0; chart < 4; ++chart) {
         QTest::addRow("chart %d png", chart) << chart << "png" << QByteArray("\x89PNG", 4);
         QTest::addRow("chart %d svg", chart) << chart << "svg" << QByteArray("<?xml");
         QTest::addRow("chart %d pdf", chart) << chart << "pdf" << QByteArray("%PDF-");
     }
 }
 
-// File > Export other chart: the number-format ranges, throughput and loss charts in every format.
+// File > Export other chart: the number-format ranges, throughput, loss and training-timeline charts in
+// every format.
 void TestChartDataExport::otherChartsAsFiles() {
     QFETCH(int, chart);
     QFETCH(QString, suffix);
@@ -55,7 +57,8 @@ void TestChartDataExport::otherChartsAsFiles() {
     BenchmarksPage benchmarks;
     const ChartView* view = chart == 0   ? static_cast<const ChartView*>(formats.rangeChart())
                             : chart == 1 ? static_cast<const ChartView*>(benchmarks.sweepPanel()->chart())
-                                         : benchmarks.trainingPanel()->chart();
+                            : chart == 2 ? static_cast<const ChartView*>(benchmarks.trainingPanel()->chart())
+                                         : benchmarks.trainingPanel()->timelineChart();
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("chart.") + suffix);
     QCOMPARE(saveChart(*view, path, QSize(640, 360), 2.0), QString());

@@ -4,6 +4,7 @@
 #include "app/export/save_file.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
+#include "widgets/charts/memory_timeline_chart.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -39,6 +40,7 @@ void TestChartExport::inProcess_data() {
     QTest::addColumn<double>("scale");
     QTest::newRow("memory") << 0 << 1.0;
     QTest::newRow("flops at 2x for slides") << 1 << 2.0;
+    QTest::newRow("memory over one step") << 2 << 1.0;
 }
 
 void TestChartExport::inProcess() {
@@ -48,7 +50,9 @@ void TestChartExport::inProcess() {
     AccountingPage page;
     page.applyPreset(*findPreset(QStringLiteral("cruncher")));
     const QString path = dir.filePath(QStringLiteral("chart.png"));
-    const ChartView* view = chart == 0 ? static_cast<const ChartView*>(page.memoryChart()) : page.flopChart();
+    const ChartView* view = chart == 0   ? static_cast<const ChartView*>(page.memoryChart())
+                            : chart == 1 ? static_cast<const ChartView*>(page.flopChart())
+                                         : page.timelineChart();
     QCOMPARE(saveChart(*view, path, QSize(640, 360), scale), QString());
     QCOMPARE(head(path), kPngSignature);
     const QImage image(path);

@@ -86,6 +86,10 @@ void TestCommandLine::parse_data() {
                        "cruncher", "--width", "800",    "--height", "450"}
         << "" << exportChart << "flops"
         << "cruncher" << QSize(800, 450);
+    QTest::newRow("export the memory timeline of a preset")
+        << QStringList{"--export", "t.svg", "--page", "timeline", "--preset", "cruncher"} << "" << exportChart
+        << "timeline"
+        << "cruncher" << standard;
     QTest::newRow("preset by name, any case")
         << QStringList{"--export", "f.png", "--preset", "gpt-2 SMALL"} << "" << exportChart << "memory"
         << "gpt-2 SMALL" << standard;

@@ -61,6 +61,21 @@ private slots:
                                             << "= 496 B";
         QTest::newRow("Cruncher 432 FLOPs") << "cruncher"
                                             << "= 432";
+        // Memory over one step (tests/engine/accounting/tst_memory_timeline.cpp by hand): at the backward
+        // of layer 2, h1 and the two dL/dh temporaries are held and dW1 does not exist yet.
+        QTest::newRow("Cruncher peak 464 B") << "cruncher"
+                                             << "at backward layer 2: 144 + 80 + 0 + 144 + 32 + 64 = 464 B";
+        QTest::newRow("Cruncher peak below the sum") << "cruncher"
+                                                     << "464 B, below the sum 496 B";
+        QTest::newRow("Cruncher at the peak") << "cruncher"
+                                              << "32 B of the 64 B of activations are held, 80 B of the "
+                                                 "144 B of gradients exist, and 64 B of temporaries";
+        // The lecture's AdaGrad line holds lr·grad, g2 + 1e-5 and its sqrt at once (torch 1.13 profiler).
+        QTest::newRow("Cruncher unfused AdaGrad above the sum")
+            << "cruncher"
+            << "432 B + 3 × 64 B = 624 B, above the sum 496 B";
+        QTest::newRow("70B: the peak is the sum") << "70b-15t-1024-h100"
+                                                  << "equal to the sum";
     }
     void accountingLectureNumbers() {
         QFETCH(QString, preset);

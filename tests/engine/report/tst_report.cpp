@@ -63,6 +63,7 @@ private slots:
     void sweepJsonKeepsItsMethod();
     void sweepCsvHasARowPerCase();
     void trainingCsvHasItsSections();
+    void trainingTimelineMeasuredOrNull();
 };
 
 void TestReport::jsonNumbers_data() {
@@ -141,6 +142,37 @@ void TestReport::trainingCsvHasItsSections() {
     QVERIFY(rows[1].rfind("run,4,2,2,3,adagrad,", 0) == 0);
     QVERIFY(std::find(rows.begin(), rows.end(), "memory,total,496,496") != rows.end());
     QCOMPARE(rows.back(), std::string("loss,8,0.125")); // steps numbered from where the run began
+}
+
+// The timeline of a run: predicted and measured totals per event; a trainer that records no events
+// (the CUDA trainer) leaves measured_bytes null and the timeline not in agreement.
+void TestReport::trainingTimelineMeasuredOrNull() {
+    TrainingRun run;
+    run.request.config.dim = 4; // the lecture's Cruncher: D = 4, L = 2, B = 2, AdaGrad
+    run.memory.predictedTimeline = memoryTimeline(cruncherAccountingInput(run.request.config),
+                                                  predictedCruncherAccounting(run.request.config));
+    run.memory.measuredTimeline = run.memory.predictedTimeline.events;
+    run.memory.peakMeasuredBytes = 464;
+    nlohmann::json doc = trainingRunJson(run)["memory"];
+    QCOMPARE(doc["timeline"].size(), std::size_t(10));
+    QCOMPARE(doc["timeline"][6]["event"].get<std::string>(), std::string("backward layer 2"));
+    QCOMPARE(doc["timeline"][6]["phase"].get<std::string>(), std::string("backward"));
+    QCOMPARE(doc["timeline"][6]["predicted_bytes"].dump(), std::string("464"));
+    QCOMPARE(doc["timeline"][6]["measured_bytes"].dump(), std::string("464"));
+    QCOMPARE(doc["timeline_agree"].get<bool>(), true);
+    QCOMPARE(doc["timeline_step"].get<std::string>(), std::string("steady"));
+    QCOMPARE(doc["peak_predicted_event"].get<std::string>(), std::string("backward layer 2"));
+    QCOMPARE(doc["peak_measured_event"].get<std::string>(), std::string("backward layer 2"));
+    const std::vector<std::string> rows = lines(trainingRunCsv(run));
+    QVERIFY(std::find(rows.begin(), rows.end(), "timeline,backward layer 2,backward,464,464") != rows.end());
+
+    run.memory.measuredTimeline.clear();
+    doc = trainingRunJson(run)["memory"];
+    QVERIFY(doc["timeline"][6]["measured_bytes"].is_null());
+    QCOMPARE(doc["timeline_agree"].get<bool>(), false);
+    QVERIFY(doc["peak_measured_event"].is_null());
+    const std::vector<std::string> unmeasured = lines(trainingRunCsv(run));
+    QVERIFY(std::find(unmeasured.begin(), unmeasured.end(), "timeline,start,start,288,") != unmeasured.end());
 }
 
 QTEST_APPLESS_MAIN(TestReport)

@@ -1,0 +1,104 @@
+#include "app/accounting/memory_timeline_section.h"
+
+#include "engine/accounting/memory_timeline.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+
+using namespace napkin;
+
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("MemoryTimelineSection", text);
+}
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// The update is modelled fused and in place (as Napkin's trainers run it), so it adds nothing; an
+// unfused per-tensor update does. For the Cruncher, the largest tensor is a D×D weight, and the lecture's
+// AdaGrad line `p.data -= lr * grad / torch.sqrt(g2 + 1e-5)` holds three temporaries of its size at once
+// (lr·grad, g2 + 1e-5 and its sqrt; then lr·grad, the sqrt and the quotient): torch 1.13's profiler on
+// the CPU shows 3 × 64 B for D = 4.
+QString optimizerTemporaries(const AccountingInput& in, const AccountingResult& r, const MemoryTimeline& t,
+                             ByteUnits units) {
+    const auto bytes = [&](double b) { return q(formatBytes(b, units)).toHtmlEscaped(); };
+    const auto update = std::find_if(t.events.begin(), t.events.end(), [](const TimelineEvent& e) {
+        return e.event.phase == StepPhase::optimizer;
+    });
+    if (update == t.events.end())
+        return {};
+    const double atUpdate = update->bytes.total();
+    QString text =
+        tr("<p>The optimizer step is modelled as Napkin's trainers run it: fused, in place, element "
+           "by element, so it adds no temporaries: parameters, gradients and state coexist at "
+           "<b>%1</b>.")
+            .arg(bytes(atUpdate));
+    if (in.model.kind == ModelKind::cruncher && r.parameters.total > 0) {
+        const double d = static_cast<double>(in.model.dim);
+        const double largest = d * d * r.memory.parameters.value / r.parameters.total;
+        const double unfused = atUpdate + 3 * largest;
+        const double sum = r.memory.total.value;
+        text += tr(" Written as the lecture writes AdaGrad, <code>p.data -= lr * grad / torch.sqrt(g2 + "
+                   "1e-5)</code> one tensor at a time, PyTorch holds three temporaries the size of the "
+                   "largest tensor (a D×D weight, %1) at once: %2 + 3 × %1 = <b>%3</b>, %4 the sum %5.")
+                    .arg(bytes(largest), bytes(atUpdate), bytes(unfused),
+                         unfused > sum   ? tr("above")
+                         : unfused < sum ? tr("below")
+                                         : tr("equal to"),
+                         bytes(sum));
+    }
+    return text + QStringLiteral("</p>");
+}
+
+} // namespace
+
+MemoryTimelineChartData memoryTimelineChartData(const MemoryTimeline& timeline, const AccountingResult& r) {
+    MemoryTimelineChartData d;
+    d.events.reserve(static_cast<qsizetype>(timeline.events.size()));
+    d.phases.reserve(d.events.capacity());
+    d.bytes.reserve(d.events.capacity());
+    for (const TimelineEvent& e : timeline.events) {
+        const StepBytes& b = e.bytes;
+        d.events << q(stepEventName(e.event));
+        d.phases << q(std::string(stepPhaseName(e.event.phase)));
+        d.bytes.push_back(
+            {b.parameters, b.gradients, b.masterWeights, b.optimizerState, b.activations, b.temporary});
+    }
+    d.capacityBytes = r.capacityBytes.value;
+    d.sum = {r.memory.parameters.value, r.memory.gradients.value, r.memory.masterWeights.value,
+             r.memory.optimizerState.value, r.memory.activations.value};
+    return d;
+}
+
+QString explainMemoryTimeline(const AccountingInput& in, const AccountingResult& r, ByteUnits units) {
+    const MemoryTimeline t = memoryTimeline(in, r);
+    const auto bytes = [&](double b) { return q(formatBytes(b, units)).toHtmlEscaped(); };
+    QString text = QStringLiteral("<h3>%1</h3>").arg(tr("Memory over one step"));
+    text +=
+        tr("<p>The memory above is a sum: every component at its largest. One training step (PyTorch's "
+           "eager order, <code>zero_grad(set_to_none=True)</code>) never holds all of it at once: "
+           "activations pile up through forward and are freed layer by layer in backward while the "
+           "gradients appear, and zero_grad frees the gradients. Backward also holds temporaries the "
+           "sum leaves out: the model's output, dL/d(output) and the gradients passed between layers.</p>");
+    if (t.events.empty())
+        return text;
+    const StepBytes& peak = t.events[t.peakIndex].bytes;
+    const double sum = r.memory.total.value;
+    const QString relation = t.peakBytes < sum   ? tr("below")
+                             : t.peakBytes > sum ? tr("above")
+                                                 : tr("equal to");
+    text += tr("<p>Peak: <code>%1</code> (parameters + gradients + master weights + optimizer state + "
+               "activations + temporaries): <b>%2</b>, %3 the sum %4. At that moment %5 of the %6 of "
+               "activations are held, %7 of the %8 of gradients exist, and %9 of temporaries.</p>")
+                .arg(q(t.peakFormula).toHtmlEscaped(), bytes(t.peakBytes), relation, bytes(sum),
+                     bytes(peak.activations), bytes(r.memory.activations.value), bytes(peak.gradients),
+                     bytes(r.memory.gradients.value), bytes(peak.temporary));
+    text += optimizerTemporaries(in, r, t, units);
+    text += tr("<p>Not in the model: the allocator's rounding and cache, fragmentation, the CUDA context, "
+               "temporaries inside a layer's backward and an unfused optimizer's temporaries "
+               "(docs/memory-timeline.md).</p>");
+    return text;
+}

@@ -1,0 +1,19 @@
+#pragma once
+// Memory over one training step on the Accounting page: the timeline chart's data, and the "How is this
+// computed?" section that says how the step's peak relates to the napkin sum.
+#include "engine/accounting/accounting.h"
+#include "engine/accounting/memory_timeline.h"
+#include "engine/numerics/quantity_format.h"
+#include "widgets/charts/memory_timeline_chart.h"
+
+#include <QString>
+
+/// The predicted timeline of one steady step (`timeline`: engine/accounting/memory_timeline.h's
+/// memoryTimeline of the same input as `result`), the GPU's capacity and the napkin sum's parts.
+MemoryTimelineChartData memoryTimelineChartData(const napkin::MemoryTimeline& timeline,
+                                                const napkin::AccountingResult& result);
+
+/// HTML: the peak's formula, what is held at the peak against the sum (activations still held,
+/// gradients already made, temporaries the sum leaves out), and what the model leaves out.
+QString explainMemoryTimeline(const napkin::AccountingInput& input, const napkin::AccountingResult& result,
+                              napkin::ByteUnits units);

@@ -1,0 +1,258 @@
+#include "engine/accounting/memory_timeline.h"
+
+#include "engine/numerics/name_table.h"
+#include "engine/numerics/quantity_format.h"
+
+#include <algorithm>
+
+namespace napkin {
+namespace {
+
+constexpr NameTable<StepPhase, 6> kPhaseNames{{{StepPhase::start, "start"},
+                                               {StepPhase::forward, "forward"},
+                                               {StepPhase::recompute, "recompute"},
+                                               {StepPhase::backward, "backward"},
+                                               {StepPhase::optimizer, "optimizer"},
+                                               {StepPhase::zeroGrad, "zero_grad"}}};
+constexpr NameTable<TrainingStep, 2> kStepNames{
+    {{TrainingStep::first, "first"}, {TrainingStep::steady, "steady"}}};
+
+/// The bytes held now, changed tensor by tensor, and the events taken of them.
+class TimelineBuilder {
+public:
+    TimelineBuilder(const AccountingInput& in, const AccountingResult& r, TrainingStep step)
+        : r_(r)
+        , gradientBytesPerParameter_(r.bytesPerParameter.gradients)
+        , gradientDivisor_(in.zeroStage >= 2 ? in.gpus : 1.0)
+        , step_(step) {
+        now.parameters = r.memory.parameters.value;
+        now.masterWeights = r.memory.masterWeights.value;
+        now.optimizerState = step == TrainingStep::steady ? r.memory.optimizerState.value : 0.0;
+    }
+
+    StepBytes now;
+
+    void emit(StepPhase phase, StepPart part, long layer = 0) {
+        events_.push_back({{phase, part, layer}, now});
+    }
+
+    /// The gradients of `count` more parameters exist; `last`: these complete the model's.
+    /// Sharded as model_state_memory.h shards them, in the same expression, so that the last event's
+    /// bytes are memory_bytes.gradients to the bit.
+    void addGradients(double count, bool last) {
+        gradientCount_ = last ? r_.parameters.total : gradientCount_ + count;
+        now.gradients = gradientCount_ * gradientBytesPerParameter_ / gradientDivisor_;
+    }
+
+    /// The end of forward: every activation the formula counts is held.
+    void activationsComplete() { now.activations = r_.memory.activations.value; }
+
+    /// Backward is over: its temporaries and the last activations are gone (exactly, not by subtraction).
+    void endBackward() {
+        now.activations = 0;
+        now.temporary = 0;
+    }
+
+    /// The optimizer's update (the first step creates its state), then zero_grad(set_to_none=True).
+    void finish() {
+        if (step_ == TrainingStep::first)
+            now.optimizerState = r_.memory.optimizerState.value;
+        emit(StepPhase::optimizer, StepPart::model);
+        now.gradients = 0;
+        gradientCount_ = 0;
+        emit(StepPhase::zeroGrad, StepPart::model);
+    }
+
+    MemoryTimeline take() {
+        MemoryTimeline t;
+        t.step = step_;
+        t.events = std::move(events_);
+        t.peakIndex = peakEventIndex(t.events).value_or(0);
+        if (!t.events.empty()) {
+            const TimelineEvent& peak = t.events[t.peakIndex];
+            const StepBytes& b = peak.bytes;
+            t.peakBytes = b.total();
+            t.peakFormula = "at " + stepEventName(peak.event) + ": " + formatNumber(b.parameters) + " + " +
+                            formatNumber(b.gradients) + " + " + formatNumber(b.masterWeights) + " + " +
+                            formatNumber(b.optimizerState) + " + " + formatNumber(b.activations) + " + " +
+                            formatNumber(b.temporary) + " = " + formatNumber(t.peakBytes) + " B";
+        }
+        return t;
+    }
+
+private:
+    const AccountingResult& r_;
+    double gradientBytesPerParameter_, gradientDivisor_;
+    TrainingStep step_;
+    double gradientCount_ = 0;
+    std::vector<TimelineEvent> events_;
+};
+
+/// One bias-free matmul of a chain: `weights` parameters, `in` features in, `out` features out.
+struct ChainLayer {
+    double weights, in, out;
+};
+
+/// cruncher and linear2: layers then a head, each y = x·W. Each layer keeps its input for backward
+/// (dW = xᵀ·dy); the first layer's input is the data, which is not counted (nor freed).
+void chainTimeline(TimelineBuilder& t, const std::vector<ChainLayer>& chain, double batch,
+                   double elementBytes) {
+    const auto tensor = [&](double width) { return batch * width * elementBytes; };
+    const std::size_t n = chain.size(); // the head is chain[n − 1]
+    const ChainLayer& head = chain.back();
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        t.now.activations += tensor(chain[i].out);
+        if (i + 2 == n)
+            t.activationsComplete();
+        t.emit(StepPhase::forward, StepPart::layer, static_cast<long>(i + 1));
+    }
+    t.now.temporary += tensor(head.out); // y: the loss needs it, autograd does not keep it for the head
+    t.emit(StepPhase::forward, StepPart::head);
+    t.now.temporary += tensor(head.out); // dL/dy
+    t.emit(StepPhase::backward, StepPart::loss);
+    t.now.temporary -= tensor(head.out); // y's last use was dL/dy
+    for (std::size_t i = n; i-- > 0;) {
+        const bool inputIsData = i == 0;
+        t.addGradients(chain[i].weights, i == 0);
+        if (!inputIsData)
+            t.now.temporary += tensor(chain[i].in); // dL/dx, the next layer down's dL/dy
+        t.emit(StepPhase::backward, i + 1 == n ? StepPart::head : StepPart::layer,
+               i + 1 == n ? 0 : static_cast<long>(i + 1));
+        t.now.temporary -= tensor(chain[i].out); // dL/dy of this layer: used
+        if (!inputIsData)
+            t.now.activations -= tensor(chain[i].in); // its saved input: dW was its last use
+    }
+    t.endBackward();
+}
+
+/// Per-layer bytes and parameters as the difference of the accounting's own counts at one layer and
+/// at none, so that the timeline follows every change to those formulas.
+ModelSpec withLayers(ModelSpec m, double layers) {
+    m.layers = layers;
+    return m;
+}
+
+void transformerTimeline(TimelineBuilder& t, const AccountingInput& in, const AccountingResult& r) {
+    const ModelSpec& m = in.model;
+    const StorageType type = r.precision.activations;
+    const ModelSpec one = withLayers(m, 1), none = withLayers(m, 0);
+    const double logits = activationMemory(none, in.batch, type, in.recompute).bytes; // fp32 4·s·b·V
+    const double kept = activationMemory(one, in.batch, type, in.recompute).bytes - logits;
+    const double whole = activationMemory(one, in.batch, type, Recompute::none).bytes - logits;
+    const double layerParameters = countParameters(one).total - countParameters(none).total;
+    const double headParameters = m.vocab * m.dModel; // the LM head's weight (tied: the token embedding)
+    const double dh = tokensPerStep(m, in.batch) * m.dModel * bytesPerElement(type); // dL/dh, s·b·h
+    const auto L = static_cast<long>(m.layers);
+
+    for (long l = 1; l <= L; ++l) {
+        t.now.activations += kept;
+        t.emit(StepPhase::forward, StepPart::layer, l);
+    }
+    t.activationsComplete(); // the fp32 logits, kept for the loss's backward
+    t.emit(StepPhase::forward, StepPart::head);
+    t.now.temporary += logits; // dL/dlogits, fp32
+    t.emit(StepPhase::backward, StepPart::loss);
+    t.now.activations -= logits;
+    t.addGradients(headParameters, false);
+    t.now.temporary += dh;
+    t.emit(StepPhase::backward, StepPart::head);
+    t.now.temporary -= logits;
+    for (long l = L; l >= 1; --l) {
+        double held = kept;
+        if (in.recompute != Recompute::none) { // the layer's forward again, keeping everything this time
+            t.now.activations += whole - kept;
+            held = whole;
+            t.emit(StepPhase::recompute, StepPart::layer, l);
+        }
+        t.addGradients(layerParameters, false);
+        t.now.temporary += dh; // dL/d(this layer's input)
+        t.emit(StepPhase::backward, StepPart::layer, l);
+        t.now.temporary -= dh; // dL/d(its output): used
+        t.now.activations = l == 1 ? 0.0 : t.now.activations - held;
+    }
+    t.addGradients(0, true); // position embeddings, the final norm: every gradient not yet created
+    t.emit(StepPhase::backward, StepPart::embeddings);
+    t.endBackward();
+}
+
+} // namespace
+
+double StepBytes::total() const {
+    return parameters + gradients + masterWeights + optimizerState + activations + temporary;
+}
+
+MemoryTimeline memoryTimeline(const AccountingInput& in, const AccountingResult& r, TrainingStep step) {
+    TimelineBuilder t(in, r, step);
+    t.emit(StepPhase::start, StepPart::model);
+    const ModelSpec& m = in.model;
+    const double elementBytes = bytesPerElement(r.precision.activations);
+    switch (m.kind) {
+    case ModelKind::dense: // phases only: no architecture, so no activations or temporaries
+        t.emit(StepPhase::forward, StepPart::model);
+        t.addGradients(0, true);
+        t.emit(StepPhase::backward, StepPart::model);
+        break;
+    case ModelKind::cruncher: {
+        std::vector<ChainLayer> chain(static_cast<std::size_t>(m.layers), {m.dim * m.dim, m.dim, m.dim});
+        chain.push_back({m.dim, m.dim, 1});
+        chainTimeline(t, chain, in.batch, elementBytes);
+        break;
+    }
+    case ModelKind::linear2:
+        chainTimeline(t, {{m.dim * m.dim, m.dim, m.dim}, {m.dim * m.out, m.dim, m.out}}, in.batch,
+                      elementBytes);
+        break;
+    case ModelKind::transformer:
+        transformerTimeline(t, in, r);
+        break;
+    }
+    t.finish();
+    return t.take();
+}
+
+std::optional<std::size_t> peakEventIndex(std::span<const TimelineEvent> events) {
+    if (events.empty())
+        return std::nullopt;
+    const auto peak = std::max_element(events.begin(), events.end(), [](const auto& a, const auto& b) {
+        return a.bytes.total() < b.bytes.total();
+    });
+    return static_cast<std::size_t>(peak - events.begin());
+}
+
+std::string stepEventName(const StepEvent& e) {
+    switch (e.phase) {
+    case StepPhase::start:
+    case StepPhase::zeroGrad:
+        return std::string(stepPhaseName(e.phase));
+    case StepPhase::optimizer:
+        return "optimizer step";
+    case StepPhase::forward:
+    case StepPhase::recompute:
+    case StepPhase::backward:
+        break;
+    }
+    std::string name(stepPhaseName(e.phase));
+    switch (e.part) {
+    case StepPart::model:
+        return name;
+    case StepPart::layer:
+        return name + " layer " + std::to_string(e.layer);
+    case StepPart::head:
+        return name + " head";
+    case StepPart::loss:
+        return name + " loss";
+    case StepPart::embeddings:
+        return name + " embeddings";
+    }
+    return name;
+}
+
+std::string_view stepPhaseName(StepPhase phase) {
+    return nameIn(kPhaseNames, phase);
+}
+
+std::string_view trainingStepName(TrainingStep step) {
+    return nameIn(kStepNames, step);
+}
+
+} // namespace napkin

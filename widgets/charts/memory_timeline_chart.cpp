@@ -1,0 +1,379 @@
+#include "widgets/charts/memory_timeline_chart.h"
+
+#include "widgets/charts/memory_component_colors.h"
+#include "widgets/charts/unit_axis_ticker.h"
+
+#include <QFontMetricsF>
+#include <QMouseEvent>
+#include <QToolTip>
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+constexpr int kLabelEveryEventUpTo = 24; // beyond, the axis names the phases only
+const QColor kPeakColor(0xc0, 0x39, 0x2b);
+
+// "forward layer 3" → "fwd 3", "backward head" → "bwd head": the axis's labels; tooltips name events in full.
+QString shortEventName(QString name) {
+    name.replace(QLatin1String("forward "), QLatin1String("fwd "))
+        .replace(QLatin1String("backward "), QLatin1String("bwd "))
+        .replace(QLatin1String("recompute "), QLatin1String("recomp "))
+        .replace(QLatin1String("layer "), QString())
+        .replace(QLatin1String("optimizer step"), QLatin1String("optimizer"));
+    return name;
+}
+
+} // namespace
+
+double MemoryTimelineChartData::totalAt(int event) const {
+    double total = 0;
+    if (event >= 0 && event < bytes.size())
+        for (double b : bytes[event])
+            total += b;
+    return total;
+}
+
+int MemoryTimelineChartData::peakIndex() const {
+    int peak = -1;
+    for (int i = 0; i < events.size(); ++i)
+        if (peak < 0 || totalAt(i) > totalAt(peak))
+            peak = i;
+    return peak;
+}
+
+double MemoryTimelineChartData::sumBytes() const {
+    double total = 0;
+    for (double b : sum)
+        total += b;
+    return total;
+}
+
+MemoryTimelineChart::MemoryTimelineChart(QWidget* parent)
+    : ChartView(parent) {
+    QCustomPlot* chart = &plot();
+    chart->setMouseTracking(true);
+    chart->setMinimumSize(320, 220);
+    chart->yAxis->setTicker(byteAxisTicker(m_units));
+    chart->yAxis->setLabel(tr("memory per GPU"));
+    chart->xAxis->setLabel(tr("one training step, event by event"));
+    chart->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    chart->xAxis->grid()->setVisible(false);
+    chart->xAxis->setSubTicks(false);
+
+    const std::array<QString, 6> names{tr("parameters"),      tr("gradients"),   tr("master weights"),
+                                       tr("optimizer state"), tr("activations"), tr("temporaries")};
+    for (std::size_t k = 0; k < m_areas.size(); ++k) {
+        m_areas[k] = chart->addGraph();
+        m_areas[k]->setName(names[k]);
+        // Each event is a block one unit wide (from i − ½ to i + ½), not a ramp between events.
+        m_areas[k]->setLineStyle(QCPGraph::lsStepLeft);
+        if (k > 0)
+            m_areas[k]->setChannelFillGraph(m_areas[k - 1]); // stacked: fill down to the area below
+    }
+    m_measured = chart->addGraph();
+    m_measured->setName(tr("measured (ledger)"));
+    m_measured->setLineStyle(QCPGraph::lsNone); // a mark on each event's block
+    for (std::size_t k = 0; k < m_sumBars.size(); ++k) {
+        m_sumBars[k] = new QCPBars(chart->xAxis, chart->yAxis);
+        if (k > 0)
+            m_sumBars[k]->moveAbove(m_sumBars[k - 1]);
+    }
+    m_capacityLine = new QCPItemStraightLine(chart);
+    m_capacityLabel = new QCPItemText(chart);
+    m_peakArrow = new QCPItemLine(chart);
+    m_peakArrow->setHead(QCPLineEnding::esSpikeArrow);
+    m_peakLabel = new QCPItemText(chart);
+    m_peakLabel->position->setType(QCPItemPosition::ptPlotCoords);
+    m_sumLabel = new QCPItemText(chart);
+    m_sumLabel->position->setType(QCPItemPosition::ptPlotCoords);
+    m_sumLabel->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    setLegendBelow(true, 7);
+
+    connect(chart, &QCustomPlot::mouseMove, this, &MemoryTimelineChart::onMouseMove);
+    connect(chart, &QCustomPlot::afterLayout, this, &MemoryTimelineChart::fitToWidth);
+    applySeriesColors();
+    rebuild();
+}
+
+MemoryTimelineChart::~MemoryTimelineChart() = default;
+
+void MemoryTimelineChart::setData(const MemoryTimelineChartData& data) {
+    m_data = data;
+    rebuild();
+}
+
+void MemoryTimelineChart::setByteUnits(napkin::ByteUnits units) {
+    m_units = units;
+    plot().yAxis->setTicker(byteAxisTicker(units));
+    rebuild();
+}
+
+QVector<int> MemoryTimelineChart::eventsToDraw(const MemoryTimelineChartData& data, int most) {
+    const int n = static_cast<int>(data.events.size());
+    QVector<int> drawn;
+    if (n <= most) {
+        for (int i = 0; i < n; ++i)
+            drawn.push_back(i);
+        return drawn;
+    }
+    // The largest of each run (the first of equals), so the step's peak is one of them; then both ends.
+    const int run = (n + most - 1) / most;
+    for (int from = 0; from < n; from += run) {
+        int best = from;
+        for (int i = from + 1; i < std::min(n, from + run); ++i)
+            if (data.totalAt(i) > data.totalAt(best))
+                best = i;
+        drawn.push_back(best);
+    }
+    if (drawn.front() != 0)
+        drawn.prepend(0);
+    if (drawn.back() != n - 1)
+        drawn.push_back(n - 1);
+    return drawn;
+}
+
+int MemoryTimelineChart::eventAt(double x) const {
+    if (m_drawn.isEmpty() || x < -0.5 || x > static_cast<double>(m_data.events.size()) - 0.5)
+        return -1;
+    const auto after =
+        std::lower_bound(m_drawn.begin(), m_drawn.end(), x, [](int e, double v) { return e < v; });
+    if (after == m_drawn.begin())
+        return *after;
+    if (after == m_drawn.end() || x - *(after - 1) < *after - x)
+        return *(after - 1);
+    return *after;
+}
+
+QString MemoryTimelineChart::bytesText(double bytes) const {
+    return QString::fromStdString(napkin::formatBytes(bytes, m_units));
+}
+
+QString MemoryTimelineChart::tooltipFor(int index) const {
+    if (index < 0 || index >= m_data.events.size())
+        return {};
+    QString text =
+        tr("%1 (event %2 of %3)").arg(m_data.events[index]).arg(index + 1).arg(m_data.events.size());
+    for (std::size_t k = 0; k < m_areas.size(); ++k)
+        if (const double b = index < m_data.bytes.size() ? m_data.bytes[index][k] : 0.0; b > 0)
+            text += QStringLiteral("\n%1: %2").arg(m_areas[k]->name(), bytesText(b));
+    text += tr("\ntotal: %1 (%2 B)")
+                .arg(bytesText(m_data.totalAt(index)),
+                     QString::fromStdString(napkin::formatExact(m_data.totalAt(index))));
+    if (index < m_data.measured.size())
+        text += tr("\nmeasured: %1 (%2 B)")
+                    .arg(bytesText(m_data.measured[index]),
+                         QString::fromStdString(napkin::formatExact(m_data.measured[index])));
+    return text;
+}
+
+QString MemoryTimelineChart::peakText() const {
+    const int peak = m_data.peakIndex();
+    if (peak < 0)
+        return {};
+    return tr("peak %1 at %2").arg(bytesText(m_data.totalAt(peak)), m_data.events[peak]);
+}
+
+void MemoryTimelineChart::onMouseMove(QMouseEvent* event) {
+    QCustomPlot* chart = &plot();
+    const int index = eventAt(chart->xAxis->pixelToCoord(event->position().x()));
+    if (index < 0) {
+        QToolTip::hideText();
+        return;
+    }
+    QToolTip::showText(event->globalPosition().toPoint(), tooltipFor(index), chart);
+}
+
+void MemoryTimelineChart::applySeriesColors() {
+    const QColor text = palette().color(QPalette::WindowText);
+    for (std::size_t k = 0; k < m_areas.size(); ++k) {
+        QColor fill = kMemoryComponentColors[k];
+        fill.setAlpha(210);
+        m_areas[k]->setBrush(fill);
+        m_areas[k]->setPen(QPen(kMemoryComponentColors[k].darker(130)));
+    }
+    for (std::size_t k = 0; k < m_sumBars.size(); ++k) {
+        m_sumBars[k]->setBrush(kMemoryComponentColors[k]);
+        m_sumBars[k]->setPen(QPen(kMemoryComponentColors[k].darker(130)));
+    }
+    m_measured->setPen(QPen(text, 1.5, Qt::DashLine));
+    m_measured->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.5), Qt::NoBrush, 7));
+    m_capacityLabel->setColor(text);
+    m_sumLabel->setColor(text);
+    m_peakLabel->setColor(kPeakColor);
+    m_peakArrow->setPen(QPen(kPeakColor, 1.5));
+}
+
+void MemoryTimelineChart::rebuild() {
+    QCustomPlot* chart = &plot();
+    const int n = static_cast<int>(m_data.events.size());
+    m_drawn = eventsToDraw(m_data);
+    // Blocks: a step starts at each drawn event's left edge; one more point closes the last block.
+    QVector<double> x, edges, stacked(m_drawn.size(), 0.0);
+    for (int e : m_drawn) {
+        x.push_back(e);
+        edges.push_back(e - 0.5);
+    }
+    if (!m_drawn.isEmpty())
+        edges.push_back(m_drawn.back() + 0.5);
+    for (std::size_t k = 0; k < m_areas.size(); ++k) {
+        bool any = false;
+        for (int j = 0; j < m_drawn.size(); ++j) {
+            const int e = m_drawn[j];
+            const double b = e < m_data.bytes.size() ? m_data.bytes[e][k] : 0.0;
+            stacked[j] += b;
+            any = any || b > 0;
+        }
+        QVector<double> heights = stacked;
+        if (!heights.isEmpty())
+            heights.push_back(heights.back());
+        m_areas[k]->setData(edges, heights, true);
+        m_areas[k]->removeFromLegend();
+        if (any) // a component that is never held (no master weights in fp32) would only clutter the legend
+            m_areas[k]->addToLegend();
+    }
+    QVector<double> measured;
+    double top = 0;
+    for (int e : m_drawn) {
+        if (e < m_data.measured.size())
+            measured.push_back(m_data.measured[e]);
+        top = std::max({top, m_data.totalAt(e), m_data.measured.value(e)});
+    }
+    m_measured->setData(measured.size() == x.size() ? x : QVector<double>{}, measured, true);
+    m_measured->removeFromLegend();
+    if (!measured.isEmpty())
+        m_measured->addToLegend();
+
+    // The napkin sum as a bar after the step, as wide as a few events, so that the two read together.
+    const double sum = m_data.sumBytes();
+    const double barWidth = std::max(0.8, 0.08 * n);
+    const double sumX = n + barWidth;
+    for (std::size_t k = 0; k < m_sumBars.size(); ++k) {
+        m_sumBars[k]->setWidth(barWidth);
+        m_sumBars[k]->setData(QVector<double>{sumX}, QVector<double>{m_data.sum[k]}, true);
+        m_sumBars[k]->setVisible(sum > 0);
+        m_sumBars[k]->removeFromLegend();
+    }
+    m_sumLabel->setVisible(sum > 0);
+    m_sumX = sumX;
+    m_sumLabel->position->setCoords(sumX, sum);
+    m_sumLabel->setText(tr("sum %1").arg(bytesText(sum)));
+    top = std::max(top, sum);
+
+    // A timeline far below the capacity (the lecture's Cruncher on an 80 GB GPU) would be a flat line at
+    // full scale: zoom to the data and say where the capacity is instead of drawing it.
+    const double capacity = m_data.capacityBytes;
+    m_capacityOffScale = capacity > 0 && top > 0 && top < capacity / 20;
+    const double rangeTop = m_capacityOffScale ? top * 1.3 : std::max({top, capacity, 1.0}) * 1.25;
+    chart->yAxis->setRange(0, rangeTop);
+    chart->xAxis->setRange(-0.7, sum > 0 ? sumX + barWidth : std::max(1.0, n - 0.3));
+    m_capacityLine->setVisible(capacity > 0 && !m_capacityOffScale);
+    m_capacityLine->point1->setCoords(0, capacity);
+    m_capacityLine->point2->setCoords(1, capacity);
+    m_capacityLine->setPen(QPen(QColor(0x2e, 0x7d, 0x32), 2, Qt::DashLine));
+    m_capacityLabel->setVisible(capacity > 0);
+    const QString capacityText = bytesText(capacity);
+    if (m_capacityOffScale) {
+        m_capacityLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
+        m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        m_capacityLabel->position->setCoords(0.02, 0.02);
+        m_capacityLabel->setText(
+            tr("capacity %1 is off the scale: %2 × the peak")
+                .arg(capacityText, QString::fromStdString(napkin::formatNumber(capacity / top))));
+    } else {
+        m_capacityLabel->position->setType(QCPItemPosition::ptPlotCoords);
+        m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        m_capacityLabel->position->setCoords(-0.5, capacity);
+        m_capacityLabel->setText(tr("capacity %1").arg(capacityText));
+    }
+    placeTicks(sumX);
+    placePeak(rangeTop);
+    queueReplot();
+}
+
+void MemoryTimelineChart::placeTicks(double sumX) {
+    QCustomPlot* chart = &plot();
+    const auto ticker = chart->xAxis->ticker().staticCast<QCPAxisTickerText>();
+    ticker->clear();
+    const int n = static_cast<int>(m_data.events.size());
+    if (n <= kLabelEveryEventUpTo) {
+        for (int i = 0; i < n; ++i)
+            ticker->addTick(i, shortEventName(m_data.events[i]));
+        m_labelsNeedRoom = true;
+    } else { // where forward, backward and the update begin (recompute interleaves with backward)
+        QString previous;
+        for (int i = 0; i < n; ++i) {
+            const QString phase = m_data.phases.value(i);
+            if (phase == QLatin1String("recompute"))
+                continue;
+            if (phase != previous &&
+                (phase == QLatin1String("forward") || phase == QLatin1String("backward") ||
+                 phase == QLatin1String("optimizer")))
+                ticker->addTick(i, phase);
+            previous = phase;
+        }
+        m_labelsNeedRoom = false;
+    }
+    if (m_data.sumBytes() > 0)
+        ticker->addTick(sumX, tr("sum"));
+}
+
+void MemoryTimelineChart::placePeak(double top) {
+    const int peak = m_data.peakIndex();
+    m_peakLabel->setVisible(peak >= 0);
+    m_peakArrow->setVisible(peak >= 0);
+    if (peak < 0)
+        return;
+    const double bytes = m_data.totalAt(peak), n = static_cast<double>(m_data.events.size());
+    const double labelY = bytes + 0.1 * top;
+    m_peakArrow->start->setCoords(peak, labelY);
+    m_peakArrow->end->setCoords(peak, bytes);
+    // Near either end the label leans inwards, so that it is not cut off by the axis.
+    const double at = static_cast<double>(peak) / std::max(1.0, n - 1);
+    const Qt::Alignment side = at < 0.2 ? Qt::AlignLeft : at > 0.8 ? Qt::AlignRight : Qt::AlignHCenter;
+    m_peakLabel->setPositionAlignment(side | Qt::AlignBottom);
+    m_peakLabel->position->setCoords(peak, labelY);
+    m_peakLabel->setText(peakText());
+}
+
+// Once the layout knows the width (on screen, or the size of an export): event names slant when they would
+// overlap, and the legend wraps into two rows when one would cut its names. Either changes the margins,
+// so the layout runs again.
+void MemoryTimelineChart::fitToWidth() {
+    QCustomPlot* chart = &plot();
+    const double perEvent = chart->axisRect()->width() / std::max(1.0, chart->xAxis->range().size());
+    double widest = 0;
+    if (m_labelsNeedRoom) {
+        const QFontMetricsF metrics(chart->xAxis->tickLabelFont());
+        const auto ticker = chart->xAxis->ticker().staticCast<QCPAxisTickerText>();
+        for (const QString& label : ticker->ticks())
+            widest = std::max(widest, metrics.horizontalAdvance(label));
+    }
+    // The sum's label is centred on its bar unless that would cut it at the right edge.
+    const double right = chart->xAxis->range().upper;
+    const double room = chart->xAxis->coordToPixel(right) - chart->xAxis->coordToPixel(m_sumX);
+    const bool tight = QFontMetricsF(m_sumLabel->font()).horizontalAdvance(m_sumLabel->text()) / 2 > room;
+    m_sumLabel->setPositionAlignment((tight ? Qt::AlignRight : Qt::AlignHCenter) | Qt::AlignBottom);
+    m_sumLabel->position->setCoords(tight ? right : m_sumX, m_sumLabel->position->coords().y());
+
+    const double rotation = widest + 8 > perEvent ? 40 : 0;
+    // As many legend columns as the widest name allows (icon, its gap and margins included).
+    const QFontMetricsF legendMetrics(chart->legend->font());
+    double item = 0;
+    for (int i = 0; i < chart->legend->itemCount(); ++i)
+        if (auto* entry = qobject_cast<QCPPlottableLegendItem*>(chart->legend->item(i)))
+            item = std::max(item, legendMetrics.horizontalAdvance(entry->plottable()->name()));
+    item += chart->legend->iconSize().width() + chart->legend->iconTextPadding() + 16;
+    const int columns = std::clamp(static_cast<int>(chart->viewport().width() / item), 1, 7);
+    if (rotation == chart->xAxis->tickLabelRotation() && columns == chart->legend->wrap())
+        return;
+    chart->xAxis->setTickLabelRotation(rotation);
+    chart->legend->setWrap(columns);
+    chart->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // re-wraps the items
+    for (auto phase :
+         {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        chart->plotLayout()->update(phase);
+}
