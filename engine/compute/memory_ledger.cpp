@@ -13,7 +13,8 @@ constexpr NameTable<MemoryTag, kMemoryTagCount> kMemoryTagNames{
      {MemoryTag::optimizerState, "optimizer_state"},
      {MemoryTag::activations, "activations"},
      {MemoryTag::inputs, "inputs"},
-     {MemoryTag::workspace, "workspace"}}};
+     {MemoryTag::workspace, "workspace"},
+     {MemoryTag::masterWeights, "master_weights"}}};
 } // namespace
 
 std::string_view memoryTagName(MemoryTag tag) {
@@ -67,7 +68,8 @@ void MemoryLedger::give(MemoryTag tag, double bytes) {
 
 double MemoryLedger::countedBytes() const {
     return currentBytes(MemoryTag::parameters) + currentBytes(MemoryTag::gradients) +
-           currentBytes(MemoryTag::optimizerState) + currentBytes(MemoryTag::activations);
+           currentBytes(MemoryTag::masterWeights) + currentBytes(MemoryTag::optimizerState) +
+           currentBytes(MemoryTag::activations);
 }
 
 double MemoryLedger::totalBytes() const {

@@ -15,9 +15,10 @@ enum class MemoryTag {
     optimizerState, ///< momentum, AdaGrad's Σg², Adam's m and v
     activations,    ///< layer outputs kept for the backward pass (the lecture's B·D·L)
     inputs,         ///< the input batch and targets (data, not counted by the lecture)
-    workspace       ///< head output, loss gradient, backward temporaries (not counted by the lecture)
+    workspace,      ///< head output, loss gradient, backward temporaries (not counted by the lecture)
+    masterWeights   ///< the fp32 copy a mixed-precision trainer updates (its 16-bit weights are `parameters`)
 };
-constexpr std::size_t kMemoryTagCount = 6;
+constexpr std::size_t kMemoryTagCount = 7;
 std::string_view memoryTagName(MemoryTag tag); ///< "parameters", "gradients", "optimizer_state", ...
 
 class MemoryLedger;
@@ -57,8 +58,8 @@ public:
     void recordExternal(MemoryTag tag, double bytes) { give(tag, bytes); }
     double currentBytes(MemoryTag tag) const { return current_[index(tag)]; }
     double peakBytes(MemoryTag tag) const { return peak_[index(tag)]; }
-    /// Sum of current bytes over parameters, gradients, optimizer state and activations (what the
-    /// lecture's formula counts).
+    /// Sum of current bytes over parameters, gradients, master weights, optimizer state and activations
+    /// (what the lecture's formula counts; master weights are 0 outside mixed precision).
     double countedBytes() const;
     /// Sum of current bytes over every tag.
     double totalBytes() const;
