@@ -14,7 +14,7 @@ AccountingResult predictedCruncherAccounting(const CruncherConfig& c) {
     in.model.layers = static_cast<double>(c.layers);
     in.batch = static_cast<double>(c.batch);
     in.optimizer = c.optimizer;
-    in.precision = PrecisionRecipe::fp32;
+    in.precision = c.precision;
     return account(in, *GpuCatalog::builtIn().find(in.gpu)); // memory does not depend on the GPU
 }
 
@@ -24,7 +24,7 @@ MemoryComparison compareMemory(const MemoryLedger& ledger, const AccountingResul
     MemoryComparison m;
     m.parameters = {p.memory.parameters.value, ledger.currentBytes(MemoryTag::parameters)};
     m.gradients = {p.memory.gradients.value, ledger.currentBytes(MemoryTag::gradients)};
-    m.masterWeights = {p.memory.masterWeights.value, 0}; // fp32 training keeps no master copy
+    m.masterWeights = {p.memory.masterWeights.value, ledger.currentBytes(MemoryTag::masterWeights)};
     m.optimizerState = {p.memory.optimizerState.value, ledger.currentBytes(MemoryTag::optimizerState)};
     m.activations = {p.memory.activations.value, ledger.currentBytes(MemoryTag::activations)};
     m.total = {p.memory.total.value, ledger.countedBytes()};
@@ -83,7 +83,9 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
     run.flopsPerStep6BP = 6.0 * static_cast<double>(config.batch) * cruncherParameters(config);
     run.flopsPerSecond =
         run.stepTiming.medianSeconds > 0 ? run.flopsPerStep / run.stepTiming.medianSeconds : 0;
-    if (const auto it = run.device.promisedFlopsPerSecond.find("fp32");
+    // The promise of the dtype the GEMMs run in: bf16 for mixed-bf16, fp32 for fp32.
+    const char* computeDtype = config.precision == PrecisionRecipe::mixedBf16 ? "bf16" : "fp32";
+    if (const auto it = run.device.promisedFlopsPerSecond.find(computeDtype);
         it != run.device.promisedFlopsPerSecond.end()) {
         run.promisedFlopsPerSecond = it->second;
         if (it->second > 0)

@@ -4,6 +4,7 @@
 #include "engine/report/device_report.h"
 #include "engine/report/json_values.h"
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -19,7 +20,19 @@ std::vector<std::pair<const char*, BytesPredictedMeasured>> components(const Mem
             {"activations", m.activations}};
 }
 
-nlohmann::json memoryJson(const MemoryComparison& m) {
+// What the oneDNN trainer holds beyond the Eigen one's buffers, said only where it ran (the Eigen and CUDA
+// documents keep their words).
+std::string onednnWorkspaceNote(const TrainingRun& run) {
+    if (run.device.cpuBackend != "onednn")
+        return {};
+    std::string note = "; on oneDNN the workspace also holds its scratchpad (the GEMMs' packing buffers)";
+    if (run.request.config.precision == PrecisionRecipe::mixedBf16)
+        note += ", dL/dy in bf16 (B) and an fp32 chunk (up to 4096 values) the bf16 gradients are widened "
+                "through for the optimizer; master weights (fp32) are counted";
+    return note;
+}
+
+nlohmann::json memoryJson(const MemoryComparison& m, const std::string& note) {
     nlohmann::json doc = {
         {"predicted_bytes", jsonNumber(m.total.predicted)},
         {"measured_bytes", jsonNumber(m.total.measured)},
@@ -33,7 +46,8 @@ nlohmann::json memoryJson(const MemoryComparison& m) {
            "also "
            "holds the input batch X (B·D) and targets (B) and the target function (D) as 'inputs', and the "
            "head output y (B), dL/dy (B) and two B·D backward temporaries as 'workspace'; neither is in the "
-           "formula, so measured_bytes sums parameters, gradients, optimizer state and activations only"}}},
+           "formula, so measured_bytes sums parameters, gradients, optimizer state and activations only" +
+               note}}},
         // Next to the ledger, what the device allocator says (cudaMemGetInfo); null on the CPU.
         {"allocator_reported_bytes", jsonOptional(m.allocatorReportedBytes)}};
     for (const auto& [name, bytes] : components(m))
@@ -55,7 +69,7 @@ nlohmann::json trainingRunJson(const TrainingRun& run) {
               {"parameters", jsonNumber(cruncherParameters(config))},
               {"optimizer", optimizerName(config.optimizer)},
               {"learning_rate", config.hyper.learningRate},
-              {"precision", "fp32"},
+              {"precision", precisionRecipeName(config.precision)},
               {"seed_init", config.seedInit},
               {"seed_data", config.seedData}}},
             {"device", deviceJson(run.device)},
@@ -75,7 +89,7 @@ nlohmann::json trainingRunJson(const TrainingRun& run) {
             {"promised_flops_per_second", jsonOptional(run.promisedFlopsPerSecond)},
             {"mfu", jsonOptional(run.mfu)},
             {"loss", run.losses},
-            {"memory", memoryJson(run.memory)},
+            {"memory", memoryJson(run.memory, onednnWorkspaceNote(run))},
             {"load_average_1min", loadAverageJson()}};
 }
 
