@@ -36,7 +36,7 @@ public:
 
     LossChart* chart() const { return m_chart; }
 
-    /// The panel's part of the page's scenario: D, L, B, steps, optimizer.
+    /// The panel's part of the page's scenario: D, L, B, steps, optimizer, precision.
     void writeScenario(napkin::BenchmarksScenario& scenario) const;
     void readScenario(const napkin::BenchmarksScenario& scenario);
 
@@ -46,6 +46,7 @@ signals:
 private:
     QSpinBox *m_dim, *m_layers, *m_batch, *m_steps;
     QComboBox* m_optimizer;
+    QComboBox* m_precision; ///< fp32, mixed-bf16
     QPushButton* m_train;
     LossChart* m_chart;
     QLabel* m_summary;
