@@ -101,6 +101,12 @@ def main():
     print(f"cpu: {model}, {os.cpu_count()} logical CPUs; flags: {' '.join(flags)}")
     print(f"torch {torch.__version__} ({platform.python_implementation()} {platform.python_version()}), "
           f"threads {torch.get_num_threads()}, mkldnn {torch.backends.mkldnn.is_available()}")
+    # torch's fp32 mm goes to the BLAS it was built with; Debian's says BLAS_INFO=generic, i.e. whatever
+    # libblas.so.3 points to: netlib's reference loops (a few GFLOP/s) unless OpenBLAS/BLIS is installed.
+    blas = re.search(r"BLAS_INFO=([^,\s]+)", torch.__config__.show())
+    libblas = os.path.realpath("/usr/lib/x86_64-linux-gnu/libblas.so.3")
+    print(f"torch BLAS_INFO={blas.group(1) if blas else 'unknown'}, libblas.so.3 -> {libblas}"
+          + ("  (netlib reference BLAS: torch's fp32 figures are not a fair target)" if "/blas/" in libblas else ""))
     print(f"napkin-cli: {args.napkin_cli} --threads {args.threads}; rounds {args.rounds}, "
           f"{args.repeats} timed GEMMs per figure")
     print(f"load average at start: {load_average():.2f}")
@@ -120,7 +126,9 @@ def main():
                     if side == "torch":
                         g = torch_gflops(torch, dtype, n, args.repeats)
                     else:
-                        g, _, device = napkin_gflops(args.napkin_cli, side, dtype, n, args.threads, args.repeats)
+                        g, _, dev = napkin_gflops(args.napkin_cli, side, dtype, n, args.threads, args.repeats)
+                        if side == backends[0]:
+                            device = dev  # the compared backend's, not whichever ran last
                     figures.setdefault((side, dtype, n), []).append(g)
                 loads.setdefault((dtype, n), []).append(load_average())
                 line = ", ".join(f"{s} {figures[(s, dtype, n)][-1]:.1f}" for s in sides)
