@@ -173,7 +173,11 @@ MixedPrecisionPanel::MixedPrecisionPanel(QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->verticalHeader()->setVisible(false);
-    m_table->setMaximumHeight(200);
+    // Room for the five simulated rows and the two measured ones under them, with the header and a
+    // horizontal scroll bar (the "how" column is wide).
+    m_table->setMaximumHeight(m_table->horizontalHeader()->sizeHint().height() +
+                              7 * m_table->verticalHeader()->defaultSectionSize() + 24);
+    m_table->setMinimumHeight(m_table->maximumHeight());
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro);
