@@ -17,7 +17,7 @@ namespace {
 
 struct MatmulOptions {
     bool json = false;
-    std::string device = "cpu", dtype = "fp32", sizes = "512,1024", shape;
+    std::string device = "cpu", dtype = "fp32", sizes = "512,1024", shape, backend;
     int repeats = 11, maxWarmup = 20, threads = 0;
     std::uint64_t seed = 42;
 };
@@ -45,7 +45,7 @@ int runMatmul(const MatmulOptions& o, bool sizesGiven, std::ostream& out) {
     if (!dtype)
         throw UsageError("--dtype: unknown '" + o.dtype + "' (" + benchDtypeNames() + ")");
     const std::vector<MatmulCase> cases = casesFrom(o, sizesGiven, *dtype);
-    auto backend = backendForDevice(o.device, o.threads);
+    auto backend = backendForDevice(o.device, o.threads, o.backend);
     if (std::string why = backend->unsupportedReason(*dtype); !why.empty())
         throw UsageError(why);
     MatmulRunOptions run;
@@ -70,7 +70,10 @@ int runMatmul(const MatmulOptions& o, bool sizesGiven, std::ostream& out) {
             << r.flopsPerSecond / 1e9 << " GFLOP/s";
         if (r.mfu)
             out << ", MFU " << *r.mfu;
-        out << ", max rel error " << r.maxRelError << '\n';
+        out << ", max rel error " << r.maxRelError;
+        if (!r.cpuBackend.empty())
+            out << " (" << r.cpuBackend << " " << r.implementation << ")";
+        out << '\n';
     }
     return 0;
 }
@@ -91,6 +94,7 @@ Command addBenchMatmulCommand(CLI::App& bench) {
         ->check(CLI::Range(1, 10000));
     cmd->add_option("--threads", o->threads, "cpu threads (default: one per physical core)")
         ->check(CLI::Range(1, 1024));
+    cmd->add_option("--backend", o->backend, cpuBackendHelp());
     cmd->add_option("--seed", o->seed, "seed of the random inputs (default 42)");
     cmd->add_flag("--json", o->json, "print one JSON document");
     return {cmd,

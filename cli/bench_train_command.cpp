@@ -23,7 +23,7 @@ struct TrainOptions {
                 lr;
     std::uint64_t seedInit = 0, seedData = 1;
     int threads = 0;
-    std::string save, resume;
+    std::string save, resume, backend;
 };
 
 long wholeOption(const std::string& option, const std::string& text, double max) {
@@ -46,8 +46,10 @@ CruncherConfig configFrom(const TrainOptions& o) {
         throw UsageError("--optimizer: unknown '" + o.optimizer + "' (" +
                          joinNames(enumNames(allOptimizers(), optimizerName), ", ") + ")");
     c.optimizer = *optimizer;
-    if (o.precision != "fp32")
-        throw UsageError("--precision " + o.precision + ": the cpu Cruncher trainer runs fp32 only");
+    const auto precision = precisionRecipeFromName(o.precision);
+    if (!precision)
+        throw UsageError("--precision: unknown '" + o.precision + "' (fp32, mixed-bf16)");
+    c.precision = *precision; // which recipes the chosen backend's trainer runs is asked of it (runTrain)
     c.hyper.learningRate =
         o.lr.empty() ? defaultLearningRate(c.optimizer, c.dim) : parseNumberOption("--lr", o.lr);
     if (!(c.hyper.learningRate > 0))
@@ -63,7 +65,9 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
     request.steps = wholeOption("--steps", o.steps, 1e7);
     request.resumeFrom = o.resume;
     request.saveTo = o.save;
-    auto backend = backendForDevice(o.device, o.threads);
+    auto backend = backendForDevice(o.device, o.threads, o.backend);
+    if (std::string why = backend->unsupportedPrecisionReason(request.config.precision); !why.empty())
+        throw UsageError(why.rfind("--precision", 0) == 0 ? why : "--precision " + o.precision + ": " + why);
     TrainingRun run;
     try {
         run = runCruncherTraining(*backend, request);
@@ -78,10 +82,14 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
     }
     const CruncherConfig& config = request.config;
     out << "Cruncher D=" << config.dim << " L=" << config.layers << " B=" << config.batch << " "
-        << optimizerName(config.optimizer) << ": loss " << run.losses.front() << " -> " << run.losses.back()
-        << ", step " << formatDuration(run.stepTiming.medianSeconds) << " (median), "
-        << run.flopsPerSecond / 1e9 << " GFLOP/s; memory measured " << run.memory.total.measured
-        << " B, predicted " << run.memory.total.predicted << " B\n";
+        << optimizerName(config.optimizer)
+        << (config.precision == PrecisionRecipe::fp32
+                ? ""
+                : " " + std::string(precisionRecipeName(config.precision)))
+        << ": loss " << run.losses.front() << " -> " << run.losses.back() << ", step "
+        << formatDuration(run.stepTiming.medianSeconds) << " (median), " << run.flopsPerSecond / 1e9
+        << " GFLOP/s; memory measured " << run.memory.total.measured << " B, predicted "
+        << run.memory.total.predicted << " B\n";
     return 0;
 }
 
@@ -98,12 +106,14 @@ Command addBenchTrainCommand(CLI::App& bench) {
     cmd->add_option("--steps", o->steps, "training steps (default 10)");
     cmd->add_option("--optimizer", o->optimizer,
                     "sgd, momentum, adagrad, rmsprop, adam, adamw (default adagrad)");
-    cmd->add_option("--precision", o->precision, "fp32 (the only one the cpu trainer runs)");
+    cmd->add_option("--precision", o->precision,
+                    "fp32, or mixed-bf16 (bf16 GEMMs, fp32 master weights and state; --backend onednn)");
     cmd->add_option("--lr", o->lr, "learning rate (default: one per optimizer that makes the loss fall)");
     cmd->add_option("--seed-init", o->seedInit, "seed of the weights (default 0)");
     cmd->add_option("--seed-data", o->seedData, "seed of the target function and batches (default 1)");
     cmd->add_option("--threads", o->threads, "cpu threads (default: one per physical core)")
         ->check(CLI::Range(1, 1024));
+    cmd->add_option("--backend", o->backend, cpuBackendHelp());
     cmd->add_option("--save", o->save, "write a checkpoint here after the last step");
     cmd->add_option("--resume", o->resume, "start from this checkpoint");
     cmd->add_flag("--json", o->json, "print one JSON document");

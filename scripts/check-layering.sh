@@ -22,7 +22,7 @@ declare -A allowed=(
   [engine/compute/cuda]="engine/compute/ engine/accounting engine/hardware engine/numerics"
   [engine/benchmarks]="engine/compute engine/accounting engine/hardware engine/numerics"
   [engine/lessons]="engine/io engine/numerics"
-  [engine/scenario]="engine/accounting engine/compute/benchmark engine/compute/bench_dtype engine/lessons engine/tensor engine/hardware engine/numerics"
+  [engine/scenario]="engine/accounting engine/compute/benchmark engine/compute/bench_dtype engine/compute/cpu_backend_kind engine/lessons engine/tensor engine/hardware engine/numerics"
   [engine/report]="engine/benchmarks engine/compute engine/accounting engine/hardware engine/lessons engine/tensor engine/numerics"
   [cli]="engine/"
   [widgets/charts]="engine/numerics"
@@ -75,6 +75,10 @@ done < <(git ls-files 'engine/*.h' 'engine/*.cpp' 'engine/*.cu' 'cli/*.h' 'cli/*
 while IFS= read -r hit; do fail "$hit: the engine has no Qt"; done < <(git grep -n -E '#[[:space:]]*include[[:space:]]*<Q' -- 'engine/*' 'cli/*' || true)
 while IFS= read -r hit; do fail "$hit: CUDA headers belong in engine/compute/cuda"; done \
   < <(git grep -n -E '#[[:space:]]*include[[:space:]]*<(cuda|cublas|cuda_runtime)' -- 'engine/*' 'cli/*' 'widgets/*' 'app/*' ':!engine/compute/cuda/*' || true)
+# oneDNN headers only in the oneDNN backend's .cpp files (its headers stay free of them, so that nothing
+# outside engine/compute/cpu is compiled differently with or without oneDNN).
+while IFS= read -r hit; do fail "$hit: oneDNN headers belong in engine/compute/cpu/onednn_*.cpp"; done \
+  < <(git grep -n -E '#[[:space:]]*include[[:space:]]*[<"](dnnl|oneapi/dnnl)' -- '*.h' '*.cpp' '*.cu' ':!engine/compute/cpu/onednn_*.cpp' || true)
 # QCustomPlot stays inside the charts.
 while IFS= read -r hit; do fail "$hit: QCustomPlot stays inside widgets/charts"; done \
   < <(git grep -n -i -E 'qcustomplot\.h|QCustomPlot[^a-zA-Z]' -- '*.h' '*.cpp' ':!widgets/charts/*' ':!app/tools/bench_accounting_page.cpp' || true)

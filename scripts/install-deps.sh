@@ -3,7 +3,9 @@
 # Usage: scripts/install-deps.sh [--gui] [--test] [--fuzz] [--tidy]   (as root, or with sudo available)
 set -euo pipefail
 
-packages=(cmake g++ make pkg-config libeigen3-dev nlohmann-json3-dev libcli11-dev)
+# libdnnl-dev: oneDNN, the CPU backend's GEMMs (what PyTorch uses for CPU bf16); its CMake package needs
+# the OpenCL development files, which it only recommends (and we install without recommends).
+packages=(cmake g++ make pkg-config libeigen3-dev nlohmann-json3-dev libcli11-dev libdnnl-dev ocl-icd-opencl-dev)
 for arg in "$@"; do
   case "$arg" in
     --gui) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev) ;;

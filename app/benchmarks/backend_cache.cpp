@@ -1,24 +1,24 @@
 #include "app/benchmarks/backend_cache.h"
 
-#include "engine/benchmarks/backend_registry.h"
-
 #include <stdexcept>
 
 BackendCache::BackendCache()
-    : m_factory([](const std::string& device) {
+    : m_factory([](const std::string& device, const napkin::BackendOptions& options) {
         std::string why;
-        auto backend = napkin::makeBackend(device, &why);
+        auto backend = napkin::makeBackend(device, options, &why);
         if (!backend)
             throw std::runtime_error(why);
         return backend;
     }) {}
 
-napkin::BenchmarkBackend& BackendCache::backendFor(const std::string& device) {
+napkin::BenchmarkBackend& BackendCache::backendFor(const std::string& device,
+                                                   const napkin::BackendOptions& options) {
     const std::lock_guard lock(m_mutex);
-    if (!m_backend || m_device != device) {
+    if (!m_backend || m_device != device || !(m_options == options)) {
         m_backend.reset(); // a GPU backend frees its device memory before the next one starts
-        m_backend = m_factory(device);
+        m_backend = m_factory(device, options);
         m_device = device;
+        m_options = options;
     }
     return *m_backend;
 }

@@ -1,7 +1,9 @@
 #pragma once
 // The Benchmarks page's backend, kept between runs: the CPU backend measures its FMA peak once (about a
 // second), a GPU backend holds its context. Made on the worker thread the first time a run needs it,
-// and made anew when the device changes. Touched by the page's TaskRunner jobs only, one at a time.
+// and made anew when the device or the CPU backend changes. Touched by the page's TaskRunner jobs only,
+// one at a time.
+#include "engine/benchmarks/backend_registry.h"
 #include "engine/compute/benchmark_backend.h"
 
 #include <functional>
@@ -11,13 +13,16 @@
 
 class BackendCache {
 public:
-    using Factory = std::function<std::unique_ptr<napkin::BenchmarkBackend>(const std::string& device)>;
+    using Factory = std::function<std::unique_ptr<napkin::BenchmarkBackend>(
+        const std::string& device, const napkin::BackendOptions& options)>;
 
     /// Backends come from the engine's registry; an unavailable one throws with the registry's reason.
     BackendCache();
 
-    /// The backend for `device`, made now if it is not the one held (worker thread). Throws.
-    napkin::BenchmarkBackend& backendFor(const std::string& device);
+    /// The backend for `device` made with `options` (the CPU's GEMM library), made now if it is not the
+    /// one held (worker thread). Throws.
+    napkin::BenchmarkBackend& backendFor(const std::string& device,
+                                         const napkin::BackendOptions& options = {});
     /// Replaces how backends are made (tests: a backend that refuses a dtype); the next run makes one.
     void setFactory(Factory factory);
 
@@ -25,5 +30,6 @@ private:
     std::mutex m_mutex; // setFactory (GUI thread) against backendFor (worker)
     Factory m_factory;
     std::string m_device;
+    napkin::BackendOptions m_options;
     std::unique_ptr<napkin::BenchmarkBackend> m_backend;
 };

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 using namespace napkin;
 
@@ -94,6 +95,25 @@ QWidget* BenchmarksPage::makeDeviceRow() {
             notes << tr("%1: %2").arg(q(e.name), q(e.unavailableReason));
         }
     }
+    // The CPU's GEMM library: every one listed, a missing one disabled with its reason; the default is the
+    // faster one present. Only the cpu device has a choice.
+    m_cpuBackend = new QComboBox(row);
+    m_cpuBackend->setObjectName(QStringLiteral("cpuBackend"));
+    m_cpuBackend->setToolTip(tr("The library that runs the CPU's GEMMs: oneDNN (PyTorch's own CPU kernels: "
+                                "AVX-512, bf16 dot products) or Eigen (portable; the numerical reference)."));
+    for (const BackendEntry& e : listCpuBackends()) {
+        m_cpuBackend->addItem(q(e.name), q(e.name));
+        if (!e.available) {
+            const int index = m_cpuBackend->count() - 1;
+            m_cpuBackend->setItemData(index, q(e.unavailableReason), Qt::ToolTipRole);
+            m_cpuBackend->setItemData(index, 0, Qt::UserRole - 1); // Qt::ItemIsEnabled cleared
+            notes << tr("%1: %2").arg(q(e.name), q(e.unavailableReason));
+        }
+    }
+    m_cpuBackend->setCurrentIndex(
+        m_cpuBackend->findData(q(std::string(cpuBackendKindName(defaultCpuBackend())))));
+    connect(m_device, &QComboBox::currentIndexChanged, m_cpuBackend,
+            [this] { m_cpuBackend->setEnabled(device() == "cpu"); });
     m_deviceNote->setText(notes.join(QLatin1Char('\n')));
     m_progress = new QProgressBar(row);
     m_progress->setRange(0, 1000);
@@ -105,6 +125,8 @@ QWidget* BenchmarksPage::makeDeviceRow() {
     m_cancel = new QPushButton(tr("Cancel"), row);
     layout->addWidget(new QLabel(tr("Device"), row));
     layout->addWidget(m_device);
+    layout->addWidget(new QLabel(tr("CPU backend"), row));
+    layout->addWidget(m_cpuBackend);
     layout->addWidget(m_deviceNote, 1);
     layout->addWidget(m_progress);
     layout->addWidget(m_status, 1);
@@ -116,13 +138,29 @@ std::string BenchmarksPage::device() const {
     return m_device->currentData().toString().toStdString();
 }
 
+CpuBackendKind BenchmarksPage::cpuBackend() const {
+    return cpuBackendKindFromName(m_cpuBackend->currentData().toString().toStdString())
+        .value_or(defaultCpuBackend());
+}
+
+BackendOptions BenchmarksPage::backendOptions() const {
+    BackendOptions options;
+    // The default library runs what oneDNN lacks (fp64, fp16) on Eigen and says so per result; one the user
+    // picked runs only what it can.
+    if (cpuBackend() != defaultCpuBackend())
+        options.cpuBackend = cpuBackend();
+    return options;
+}
+
 void BenchmarksPage::startSweep(const std::vector<MatmulCase>& cases) {
     m_sweep->showSweep(std::nullopt);
     m_explain->setHtml(explainBenchmarks(std::nullopt));
     setRunning(true, tr("Starting %n case(s)…", nullptr, static_cast<int>(cases.size())));
-    m_runner->start([this, cases, device = device(), backends = m_backends](const TaskContext& task) {
+    m_runner->start([this, cases, device = device(), options = backendOptions(),
+                     backends = m_backends](const TaskContext& task) {
         task.progress(0, QStringLiteral("prepare"));
-        const MatmulSweep sweep = runMatmulSweep(backends->backendFor(device), cases, {}, reportTo(task));
+        const MatmulSweep sweep =
+            runMatmulSweep(backends->backendFor(device, options), cases, {}, reportTo(task));
         return TaskRunner::Deliver([this, sweep] {
             m_sweep->showSweep(sweep);
             m_explain->setHtml(explainBenchmarks(sweep));
@@ -139,9 +177,13 @@ void BenchmarksPage::startSweep(const std::vector<MatmulCase>& cases) {
 void BenchmarksPage::startTraining(const TrainingRunRequest& request) {
     m_training->showRun(std::nullopt);
     setRunning(true, tr("Training…"));
-    m_runner->start([this, request, device = device(), backends = m_backends](const TaskContext& task) {
+    m_runner->start([this, request, device = device(), options = backendOptions(),
+                     backends = m_backends](const TaskContext& task) {
         task.progress(0, QStringLiteral("prepare"));
-        const TrainingRun run = runCruncherTraining(backends->backendFor(device), request, reportTo(task));
+        BenchmarkBackend& backend = backends->backendFor(device, options);
+        if (std::string why = backend.unsupportedPrecisionReason(request.config.precision); !why.empty())
+            throw std::invalid_argument(why); // the runner reports it as the run's failure
+        const TrainingRun run = runCruncherTraining(backend, request, reportTo(task));
         return TaskRunner::Deliver([this, run] {
             m_training->showRun(run);
             setRunning(false, tr("Training done."));
@@ -183,6 +225,8 @@ void BenchmarksPage::onProgress(const TaskProgress& r) {
 BenchmarksScenario BenchmarksPage::scenario() const {
     BenchmarksScenario s;
     s.device = device();
+    s.cpuBackend = backendOptions().cpuBackend; // the default is written as unset: a build without oneDNN
+                                                // opens the file on its own default
     m_sweep->writeScenario(s);
     m_training->writeScenario(s);
     return s;
@@ -197,6 +241,14 @@ QStringList BenchmarksPage::applyScenario(const BenchmarksScenario& s) {
                         .arg(QString::fromStdString(s.device), m_device->currentText());
     else
         m_device->setCurrentIndex(index);
+    const QString library = q(std::string(cpuBackendKindName(s.cpuBackend.value_or(defaultCpuBackend()))));
+    const int cpuIndex = m_cpuBackend->findData(library);
+    if (cpuIndex < 0 ||
+        !(m_cpuBackend->model()->flags(m_cpuBackend->model()->index(cpuIndex, 0)) & Qt::ItemIsEnabled))
+        warnings << tr("benchmarks.cpuBackend: '%1' is not available here; keeping %2")
+                        .arg(library, m_cpuBackend->currentText());
+    else
+        m_cpuBackend->setCurrentIndex(cpuIndex);
     warnings += m_sweep->readScenario(s);
     m_training->readScenario(s);
     return warnings;

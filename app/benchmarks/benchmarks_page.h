@@ -2,6 +2,7 @@
 // The Benchmarks page: a matmul sweep and a Cruncher training run on the device chosen, measured by the
 // engine's services (the same ones napkin-cli bench runs) on the page's TaskRunner, never on the GUI
 // thread: one run at a time, cancellable at once, a superseded run's result dropped.
+#include "engine/benchmarks/backend_registry.h"
 #include "engine/benchmarks/training_run.h"
 #include "engine/compute/benchmark_result.h"
 #include "engine/scenario/scenario.h"
@@ -59,10 +60,14 @@ private:
     void setRunning(bool running, const QString& status);
     void onProgress(const TaskProgress& report);
     std::string device() const;
+    napkin::CpuBackendKind cpuBackend() const;
+    /// The registry's options for the controls: the CPU library only when it is not the default.
+    napkin::BackendOptions backendOptions() const;
 
     TaskRunner* m_runner;
     std::shared_ptr<BackendCache> m_backends;
     QComboBox* m_device = nullptr;
+    QComboBox* m_cpuBackend = nullptr; ///< onednn, eigen: the CPU's GEMM library
     QLabel* m_deviceNote = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;

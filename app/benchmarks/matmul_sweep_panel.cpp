@@ -42,7 +42,7 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
     , m_chart(new ThroughputChart(this))
     , m_basis(new QLabel(this))
     , m_results(makeResultTable({tr("dtype"), tr("n"), tr("FLOPs"), tr("median"), tr("FLOP/s"), tr("MFU"),
-                                 tr("rel. err"), tr("status")},
+                                 tr("rel. err"), tr("ran on"), tr("status")},
                                 this)) {
     const BenchmarksScenario defaults;
     auto* form = new QFormLayout;
@@ -57,9 +57,10 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
     }
     form->addRow(tr("Types"), dtypeRow);
     m_fp16Warning->setText(
-        tr("fp16 on the CPU is very slow: Eigen::half has no fast path (0.1–0.4 GFLOP/s, "
-           "about 600× below fp32), so n = 1024 takes seconds per GEMM and every case runs "
-           "at least 2 warm-up and 11 timed GEMMs. Keep fp16 sizes at 256 or below."));
+        tr("fp16 on the CPU is very slow: oneDNN 2.6 has no fp16 matmul, so it runs on Eigen, whose "
+           "Eigen::half has no fast path (0.1–0.4 GFLOP/s, about 600× below fp32): n = 1024 takes seconds "
+           "per GEMM and every case runs at least 2 warm-up and 11 timed GEMMs. Keep fp16 sizes at 256 or "
+           "below."));
     m_fp16Warning->setWordWrap(true);
     m_fp16Warning->setStyleSheet(QStringLiteral("color: #b35c00"));
     form->addRow(m_fp16Warning);
@@ -159,7 +160,7 @@ void MatmulSweepPanel::showSweep(const std::optional<MatmulSweep>& sweep) {
         setResultCell(m_results, row, 2, QString::fromStdString(formatFlops(r.flops)),
                       tr("2·n³ = %1").arg(QString::fromStdString(formatExact(r.flops))));
         if (!r.ok) {
-            setResultCell(m_results, row, 7, tr("failed: %1").arg(QString::fromStdString(r.error)),
+            setResultCell(m_results, row, 8, tr("failed: %1").arg(QString::fromStdString(r.error)),
                           QString::fromStdString(r.error));
             continue;
         }
@@ -176,15 +177,22 @@ void MatmulSweepPanel::showSweep(const std::optional<MatmulSweep>& sweep) {
         setResultCell(m_results, row, 6, QString::number(r.maxRelError, 'g', 2),
                       tr("max over %1 sampled entries of |c − ref| / Σ|a·b|, ref in long double")
                           .arg(r.verifiedEntries));
-        setResultCell(m_results, row, 7, tr("ok"));
+        if (!r.cpuBackend.empty()) // the library, and the kernel it chose
+            setResultCell(m_results, row, 7, q(r.cpuBackend), q(r.implementation));
+        setResultCell(m_results, row, 8, tr("ok"));
     }
     for (auto& s : data.series)
         std::sort(s.points.begin(), s.points.end(),
                   [](const auto& a, const auto& b) { return a.size < b.size; });
+    QString ranOn;
+    if (!sweep->device.cpuBackend.empty())
+        ranOn =
+            tr("CPU backend %1 %2, ISA %3. ")
+                .arg(q(sweep->device.cpuBackend), q(sweep->device.cpuBackendVersion), q(sweep->device.isa));
     m_basis->setText(
-        tr("Dashed: promised peak per type — %1. Small sizes sit far below it: each call is "
-           "dominated by fixed overhead (thread hand-off, packing, loop set-up), not arithmetic.")
-            .arg(data.promisedBasis));
+        ranOn + tr("Dashed: promised peak per type — %1. Small sizes sit far below it: each call is "
+                   "dominated by fixed overhead (thread hand-off, packing, loop set-up), not arithmetic.")
+                    .arg(data.promisedBasis));
     m_chart->setData(data);
 }
 

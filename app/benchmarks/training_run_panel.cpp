@@ -59,11 +59,19 @@ MemoryTimelineChartData timelineData(const MemoryComparison& m) {
     return d;
 }
 
+QString q(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+// The recipes the CPU Cruncher trainers run (the oneDNN one both; Eigen and CUDA fp32 only).
+constexpr PrecisionRecipe kPrecisions[] = {PrecisionRecipe::fp32, PrecisionRecipe::mixedBf16};
+
 } // namespace
 
 TrainingRunPanel::TrainingRunPanel(QWidget* parent)
-    : QGroupBox(tr("Cruncher training (fp32)"), parent)
+    : QGroupBox(tr("Cruncher training"), parent)
     , m_optimizer(new QComboBox(this))
+    , m_precision(new QComboBox(this))
     , m_train(new QPushButton(tr("Train"), this))
     , m_chart(new LossChart(this))
     , m_timeline(new MemoryTimelineChart(this))
@@ -79,12 +87,20 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
             QString::fromUtf8(optimizerName(k).data(), static_cast<qsizetype>(optimizerName(k).size())),
             static_cast<int>(k));
     m_optimizer->setCurrentIndex(m_optimizer->findData(static_cast<int>(defaults.optimizer)));
+    m_precision->setObjectName(QStringLiteral("precision"));
+    for (PrecisionRecipe r : kPrecisions)
+        m_precision->addItem(q(precisionRecipeName(r)), static_cast<int>(r));
+    m_precision->setCurrentIndex(m_precision->findData(static_cast<int>(defaults.precision)));
+    m_precision->setToolTip(tr("mixed-bf16: bf16 weights, activations and gradients in the GEMMs (fp32 "
+                               "accumulation), fp32 master weights and optimizer state. It runs on the "
+                               "oneDNN CPU backend."));
     auto* form = new QFormLayout;
     form->addRow(tr("Width D"), m_dim);
     form->addRow(tr("Layers L"), m_layers);
     form->addRow(tr("Batch B"), m_batch);
     form->addRow(tr("Steps"), m_steps);
     form->addRow(tr("Optimizer"), m_optimizer);
+    form->addRow(tr("Precision"), m_precision);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_train);
     addExportButtons(buttons, this,
@@ -122,6 +138,7 @@ TrainingRunRequest TrainingRunPanel::request() const {
     r.config.batch = m_batch->value();
     r.config.optimizer = static_cast<OptimizerKind>(m_optimizer->currentData().toInt());
     r.config.hyper.learningRate = defaultLearningRate(r.config.optimizer, r.config.dim);
+    r.config.precision = static_cast<PrecisionRecipe>(m_precision->currentData().toInt());
     r.steps = m_steps->value();
     return r;
 }
@@ -144,7 +161,7 @@ void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
     m_chart->setLosses(t.losses);
     m_timeline->setData(timelineData(t.memory));
     QString summary =
-        tr("D=%1 L=%2 B=%3, %4 steps: loss %5 → %6\nstep %7 (median), %8 per step (6·B·P − 2·B·D²), %9")
+        tr("D=%1 L=%2 B=%3 %10, %4 steps: loss %5 → %6\nstep %7 (median), %8 per step (6·B·P − 2·B·D²), %9")
             .arg(c.dim)
             .arg(c.layers)
             .arg(c.batch)
@@ -153,9 +170,15 @@ void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
             .arg(t.losses.empty() ? 0.0 : t.losses.back(), 0, 'g', 4)
             .arg(QString::fromStdString(formatDuration(t.stepTiming.medianSeconds)),
                  QString::fromStdString(formatFlops(t.flopsPerStep)),
-                 QString::fromStdString(formatFlops(t.flopsPerSecond, true)));
+                 QString::fromStdString(formatFlops(t.flopsPerSecond, true)),
+                 q(precisionRecipeName(c.precision)));
     if (t.mfu)
         summary += tr(", MFU %1%").arg(*t.mfu * 100, 0, 'f', 1);
+    if (!t.device.cpuBackend.empty()) // which library trained it
+        summary += tr("\nran on %1 %2 (%3)")
+                       .arg(QString::fromStdString(t.device.cpuBackend),
+                            QString::fromStdString(t.device.cpuBackendVersion),
+                            QString::fromStdString(t.device.isa));
     m_summary->setText(summary);
     auto addRow = [this](const QString& name, const BytesPredictedMeasured& bytes) {
         const int row = m_memory->rowCount();
@@ -176,11 +199,19 @@ void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
         addRow(tr("master weights"), m.masterWeights);
     addRow(tr("total"), m.total);
     addRow(tr("peak over one step"), {m.predictedTimeline.peakBytes, m.peakMeasuredBytes});
+    if (m.measuredTimeline.empty()) { // the oneDNN and CUDA trainers allocate every buffer up front
+        const int peakRow = m_memory->rowCount() - 1;
+        const QString why = tr("not recorded: this trainer allocates every buffer before the first step, so "
+                               "its memory does not move within a step; train on the eigen backend to "
+                               "follow it event by event");
+        setResultCell(m_memory, peakRow, 2, tr("not recorded"), why);
+        setResultCell(m_memory, peakRow, 3, tr("—"), why);
+    }
     const int row = m_memory->rowCount();
     m_memory->insertRow(row);
     setResultCell(m_memory, row, 0, tr("not in the formula"),
                   tr("the input batch and targets (inputs) and the head output, dL/dy and two B·D backward "
-                     "temporaries (workspace)"));
+                     "temporaries (workspace; on oneDNN also its scratchpad)"));
     setResultCell(m_memory, row, 2, bytesText(m.inputsBytes + m.workspaceBytes));
 }
 
@@ -208,6 +239,7 @@ void TrainingRunPanel::writeScenario(BenchmarksScenario& s) const {
     s.batch = m_batch->value();
     s.steps = m_steps->value();
     s.optimizer = static_cast<OptimizerKind>(m_optimizer->currentData().toInt());
+    s.precision = static_cast<PrecisionRecipe>(m_precision->currentData().toInt());
 }
 
 void TrainingRunPanel::readScenario(const BenchmarksScenario& s) {
@@ -216,4 +248,5 @@ void TrainingRunPanel::readScenario(const BenchmarksScenario& s) {
     m_batch->setValue(static_cast<int>(s.batch));
     m_steps->setValue(static_cast<int>(s.steps));
     m_optimizer->setCurrentIndex(m_optimizer->findData(static_cast<int>(s.optimizer)));
+    m_precision->setCurrentIndex(m_precision->findData(static_cast<int>(s.precision)));
 }

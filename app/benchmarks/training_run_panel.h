@@ -40,7 +40,7 @@ public:
     /// Memory over the run's last step: the prediction's stacked components, the ledger's totals on top.
     MemoryTimelineChart* timelineChart() const { return m_timeline; }
 
-    /// The panel's part of the page's scenario: D, L, B, steps, optimizer.
+    /// The panel's part of the page's scenario: D, L, B, steps, optimizer, precision.
     void writeScenario(napkin::BenchmarksScenario& scenario) const;
     void readScenario(const napkin::BenchmarksScenario& scenario);
 
@@ -50,6 +50,7 @@ signals:
 private:
     QSpinBox *m_dim, *m_layers, *m_batch, *m_steps;
     QComboBox* m_optimizer;
+    QComboBox* m_precision; ///< fp32, mixed-bf16
     QPushButton* m_train;
     LossChart* m_chart;
     MemoryTimelineChart* m_timeline;

@@ -1,7 +1,8 @@
 #pragma once
 // The mixed-precision lesson: the same lesson Cruncher trained in fp32, bf16 compute with fp32 master
 // weights, pure bf16, fp16 without and with loss scaling — every value rounded through napkin's exact
-// codecs — with the loss curves together and the gradient values each recipe flushed to zero.
+// codecs — with the loss curves together and the gradient values each recipe flushed to zero; and, under
+// them, the real thing: the Cruncher trained on oneDNN in fp32 and in mixed bf16, measured.
 #include "engine/scenario/scenario.h"
 
 #include <QWidget>

@@ -1,6 +1,7 @@
 #include "engine/benchmarks/backend_registry.h"
 
 #include "engine/compute/cpu/cpu_backend.h"
+#include "engine/compute/cpu/onednn_backend_factory.h"
 
 #ifdef NAPKIN_WITH_CUDA_BACKEND
 #include "engine/compute/cuda/cuda_backend_factory.h"
@@ -29,6 +30,16 @@ std::vector<BackendEntry> listBackends() {
     return {{"cpu", true, ""}, {"cuda", why.empty(), why}};
 }
 
+std::vector<BackendEntry> listCpuBackends() {
+    const std::string why = onednnBackendUnavailableReason();
+    return {{std::string(cpuBackendKindName(CpuBackendKind::onednn)), why.empty(), why},
+            {std::string(cpuBackendKindName(CpuBackendKind::eigen)), true, ""}};
+}
+
+CpuBackendKind defaultCpuBackend() {
+    return onednnBackendUnavailableReason().empty() ? CpuBackendKind::onednn : CpuBackendKind::eigen;
+}
+
 std::unique_ptr<BenchmarkBackend> makeBackend(const std::string& name, std::string* whyNot) {
     return makeBackend(name, BackendOptions{}, whyNot);
 }
@@ -38,7 +49,16 @@ std::unique_ptr<BenchmarkBackend> makeBackend(const std::string& name, const Bac
     if (name == "cpu") {
         CpuBackendOptions cpu;
         cpu.threads = options.cpuThreads;
-        return std::make_unique<CpuBackend>(cpu);
+        cpu.measurePeak = options.cpuMeasurePeak;
+        const CpuBackendKind kind = options.cpuBackend.value_or(defaultCpuBackend());
+        if (kind == CpuBackendKind::eigen)
+            return std::make_unique<CpuBackend>(cpu);
+        if (std::string why = onednnBackendUnavailableReason(); !why.empty()) {
+            if (whyNot)
+                *whyNot = why;
+            return nullptr;
+        }
+        return makeOnednnBackend(cpu, !options.cpuBackend); // the default falls back to Eigen per type
     }
     if (name == "cuda") {
         std::string why = cudaReason();

@@ -109,6 +109,9 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
             if (std::string why = backend.unsupportedReason(shape.dtype); !why.empty())
                 throw std::invalid_argument(why);
             auto problem = backend.prepareMatmul(shape, options.seed + static_cast<std::uint64_t>(index));
+            const MatmulProblem::Kernel kernel = problem->kernel();
+            r.cpuBackend = kernel.cpuBackend;
+            r.implementation = kernel.implementation;
             const KeepGoing warmKeepGoing = [&] { return report(index, "warm-up", 0.1); };
             // Warm-up: caches, page faults, thread pool start, clock ramp. Stop once two consecutive
             // single-run timings agree within the tolerance (or at the cap).

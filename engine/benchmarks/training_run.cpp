@@ -14,7 +14,7 @@ AccountingInput cruncherAccountingInput(const CruncherConfig& c) {
     in.model.layers = static_cast<double>(c.layers);
     in.batch = static_cast<double>(c.batch);
     in.optimizer = c.optimizer;
-    in.precision = PrecisionRecipe::fp32;
+    in.precision = c.precision;
     return in;
 }
 
@@ -98,7 +98,9 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
     run.flopsPerStep6BP = 6.0 * static_cast<double>(config.batch) * cruncherParameters(config);
     run.flopsPerSecond =
         run.stepTiming.medianSeconds > 0 ? run.flopsPerStep / run.stepTiming.medianSeconds : 0;
-    if (const auto it = run.device.promisedFlopsPerSecond.find("fp32");
+    // The promise of the dtype the GEMMs run in: bf16 for mixed-bf16, fp32 for fp32.
+    const char* computeDtype = config.precision == PrecisionRecipe::mixedBf16 ? "bf16" : "fp32";
+    if (const auto it = run.device.promisedFlopsPerSecond.find(computeDtype);
         it != run.device.promisedFlopsPerSecond.end()) {
         run.promisedFlopsPerSecond = it->second;
         if (it->second > 0)

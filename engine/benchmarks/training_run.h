@@ -35,7 +35,9 @@ struct MemoryComparison {
     BytesPredictedMeasured parameters, gradients, masterWeights, optimizerState, activations;
     BytesPredictedMeasured total; ///< the five above: the napkin sum, whose parts never coexist in full
     /// Held by the trainer but not in the formula, at their peaks: the input batch, targets and target
-    /// function (inputs); the head output, dL/dy and the B·D backward temporaries (workspace).
+    /// function (inputs); the head output, dL/dy and the B·D backward temporaries (workspace), and on
+    /// oneDNN its scratchpad (packing buffers) and, in mixed precision, dL/dy in bf16 and the
+    /// gradient-widening chunk.
     double inputsBytes = 0, workspaceBytes = 0;
     double allocatedBytes = 0; ///< the most the ledger held at once, every tag together
     /// What the device allocator itself reports (CUDA: cudaMemGetInfo around the allocations); unset on
@@ -61,7 +63,7 @@ struct TrainingRun {
     double flopsPerStep = 0;                      ///< every GEMM issued: 6·B·P − 2·B·D²
     double flopsPerStep6BP = 0;                   ///< the napkin rule 6·B·P, for comparison
     double flopsPerSecond = 0;                    ///< flopsPerStep / median step seconds
-    std::optional<double> promisedFlopsPerSecond; ///< the device's fp32 promise
+    std::optional<double> promisedFlopsPerSecond; ///< the device's promise for the GEMMs' dtype (fp32, bf16)
     std::optional<double> mfu;
     DeviceInfo device;
     MemoryComparison memory;
@@ -82,13 +84,16 @@ private:
     Cause m_cause;
 };
 
-/// The lecture's accounting of the same Cruncher in fp32 (memory does not depend on the GPU chosen).
+/// The lecture's accounting input for the same Cruncher under its precision recipe (config.precision:
+/// fp32, or mixed-bf16's 2-byte weights, gradients and activations with 4-byte master weights and state).
 AccountingInput cruncherAccountingInput(const CruncherConfig& config);
+/// That accounting; memory does not depend on the GPU chosen.
 AccountingResult predictedCruncherAccounting(const CruncherConfig& config);
 
 /// Makes the trainer, resumes if asked, runs the steps (asking `progress` between them), saves if asked.
 /// Throws TrainingRunRefused (see above); std::invalid_argument for a configuration the backend cannot
-/// train; std::runtime_error when the checkpoint cannot be written.
+/// train (a precision it does not run: BenchmarkBackend::unsupportedPrecisionReason); std::runtime_error
+/// when the checkpoint cannot be written.
 TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequest& request,
                                 const ProgressCallback& progress = {});
 

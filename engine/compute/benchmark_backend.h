@@ -1,6 +1,7 @@
 #pragma once
-// The interface every compute backend (Eigen CPU, CUDA) implements for the benchmarks.
+// The interface every compute backend (oneDNN and Eigen on the CPU, CUDA) implements for the benchmarks.
 #include "engine/accounting/memory_timeline.h"
+#include "engine/accounting/precision_recipe.h"
 #include "engine/compute/benchmark_result.h"
 #include "engine/compute/cruncher_config.h"
 #include "engine/compute/memory_ledger.h"
@@ -40,6 +41,12 @@ public:
         (void)keepGoing;
         return std::nullopt;
     }
+    /// Which library and kernel run this GEMM; empty where the backend's DeviceInfo says it all.
+    struct Kernel {
+        std::string cpuBackend;     ///< "onednn", "eigen"
+        std::string implementation; ///< "brg:avx512_core_bf16", "eigen:float", ...
+    };
+    virtual Kernel kernel() const { return {}; }
 };
 
 /// A Cruncher being trained; every buffer it holds is in its ledger().
@@ -76,6 +83,12 @@ public:
     virtual std::unique_ptr<MatmulProblem> prepareMatmul(const MatmulCase& shape, std::uint64_t seed) = 0;
     /// Throws std::invalid_argument for a configuration the backend cannot train.
     virtual std::unique_ptr<CruncherTrainer> makeCruncherTrainer(const CruncherConfig& config) = 0;
+    /// Empty when the Cruncher trainer runs `recipe`, else why not (the default: fp32 only).
+    virtual std::string unsupportedPrecisionReason(PrecisionRecipe recipe) const {
+        if (recipe == PrecisionRecipe::fp32)
+            return {};
+        return "this backend's Cruncher trainer runs fp32 only";
+    }
 };
 
 } // namespace napkin

@@ -25,6 +25,12 @@ struct DeviceInfo {
     std::optional<double> specFp32FlopsPerSecond;     ///< cores·lanes·FMA units·2·clock; unset: unknown
     std::string specFp32Formula;                      ///< the formula with numbers, or why unknown
     std::optional<double> measuredFp32FlopsPerSecond; ///< tight FMA loop on all cores
+    /// The CPU's GEMM library (`--backend`): "onednn" or "eigen"; empty for a GPU.
+    std::string cpuBackend;
+    std::string cpuBackendVersion; ///< "2.6.3" (oneDNN), "3.4.0" (Eigen); empty for a GPU
+    /// The instruction set the library dispatches to: oneDNN's effective ISA ("avx512_core_bf16"), or the
+    /// SIMD sets Eigen was compiled for ("AVX512, FMA, AVX2, ..."); empty for a GPU.
+    std::string isa;
 };
 
 /// One matmul case C[m×n] = A[m×k]·B[k×n].
@@ -46,6 +52,10 @@ struct MatmulResult {
     std::optional<double> mfu; ///< flopsPerSecond / promised
     double maxRelError = 0;    ///< max over sampled entries of |c − ref| / Σ_k|a·b| (ref in long double)
     int verifiedEntries = 0;
+    /// Which library ran the case ("onednn", "eigen"): the default CPU backend runs the types oneDNN lacks
+    /// on Eigen. Empty where the device says it all (a GPU).
+    std::string cpuBackend;
+    std::string implementation; ///< the kernel chosen: oneDNN's "brg:avx512_core_bf16", "eigen:float", ...
 };
 
 /// How a sweep measures (engine/benchmarks/matmul_sweep.h).

@@ -1,6 +1,7 @@
 #pragma once
 // The lecture's Cruncher as a training job: L bias-free D×D layers, a D×1 head, MSE loss.
 #include "engine/accounting/optimizer_kind.h"
+#include "engine/accounting/precision_recipe.h"
 
 #include <cstdint>
 
@@ -28,6 +29,9 @@ struct CruncherConfig {
     long batch = 2;  ///< B
     OptimizerKind optimizer = OptimizerKind::adagrad;
     OptimizerHyper hyper;
+    /// fp32, or mixed-bf16 (bf16 weights, gradients and activations in the GEMMs, fp32 master weights and
+    /// optimizer state) where the backend runs it (BenchmarkBackend::unsupportedPrecisionReason).
+    PrecisionRecipe precision = PrecisionRecipe::fp32;
     std::uint64_t seedInit = 0; ///< weights: N(0,1)/√fan_in
     std::uint64_t seedData = 1; ///< the target function and every batch
 };

@@ -16,7 +16,7 @@ enum class MemoryTag {
     activations,    ///< layer outputs kept for the backward pass (the lecture's B·D·L)
     inputs,         ///< the input batch and targets (data, not counted by the lecture)
     workspace,      ///< head output, loss gradient, backward temporaries (not counted by the lecture)
-    masterWeights   ///< the fp32 copy of 16-bit weights that mixed-precision recipes update
+    masterWeights   ///< the fp32 copy a mixed-precision trainer updates (its 16-bit weights are `parameters`)
 };
 constexpr std::size_t kMemoryTagCount = 7;
 std::string_view memoryTagName(MemoryTag tag); ///< "parameters", "gradients", "optimizer_state", ...
@@ -62,7 +62,7 @@ public:
     double currentBytes(MemoryTag tag) const { return current_[index(tag)]; }
     double peakBytes(MemoryTag tag) const { return peak_[index(tag)]; }
     /// Sum of current bytes over parameters, gradients, master weights, optimizer state and activations
-    /// (what the lecture's formula counts).
+    /// (what the lecture's formula counts; master weights are 0 outside mixed precision).
     double countedBytes() const;
     /// Sum of current bytes over every tag.
     double totalBytes() const;

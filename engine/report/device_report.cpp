@@ -5,6 +5,11 @@
 #include <fstream>
 
 namespace napkin {
+namespace {
+nlohmann::json text(const std::string& s) { // null where the device has no such figure (a GPU)
+    return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
+}
+} // namespace
 
 nlohmann::json deviceJson(const DeviceInfo& d) {
     nlohmann::json promised = nlohmann::json::object();
@@ -20,7 +25,10 @@ nlohmann::json deviceJson(const DeviceInfo& d) {
             {"promised_basis", d.promisedBasis},
             {"spec_fp32_flops_per_second", jsonOptional(d.specFp32FlopsPerSecond)},
             {"spec_fp32_formula", d.specFp32Formula},
-            {"measured_fma_fp32_flops_per_second", jsonOptional(d.measuredFp32FlopsPerSecond)}};
+            {"measured_fma_fp32_flops_per_second", jsonOptional(d.measuredFp32FlopsPerSecond)},
+            {"cpu_backend", text(d.cpuBackend)},
+            {"cpu_backend_version", text(d.cpuBackendVersion)},
+            {"isa", text(d.isa)}};
 }
 
 nlohmann::json loadAverageJson() {

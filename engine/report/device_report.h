@@ -8,7 +8,8 @@
 namespace napkin {
 
 /// device{backend, name, cores, threads, simd, clock_hz, promised_flops_per_second{...}, promised_basis,
-/// spec_fp32_flops_per_second, spec_fp32_formula, measured_fma_fp32_flops_per_second}.
+/// spec_fp32_flops_per_second, spec_fp32_formula, measured_fma_fp32_flops_per_second, cpu_backend,
+/// cpu_backend_version, isa} (the last three null on a GPU).
 nlohmann::json deviceJson(const DeviceInfo& device);
 /// The 1-minute load average of this machine (/proc/loadavg), or null.
 nlohmann::json loadAverageJson();

@@ -16,6 +16,8 @@ nlohmann::json resultJson(const MatmulResult& r) {
                         {"error", r.ok ? nlohmann::json(nullptr) : nlohmann::json(r.error)},
                         {"flops", jsonNumber(r.flops)},
                         {"promised_flops_per_second", jsonOptional(r.promisedFlopsPerSecond)}};
+    if (!r.cpuBackend.empty()) // which CPU library ran the case, and its kernel (absent on a GPU)
+        j.update({{"cpu_backend", r.cpuBackend}, {"implementation", r.implementation}});
     if (!r.ok)
         return j;
     j.update(timingJson(r.timing));

@@ -5,6 +5,7 @@
 #include "engine/report/json_values.h"
 #include "engine/report/memory_timeline_report.h"
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -20,7 +21,19 @@ std::vector<std::pair<const char*, BytesPredictedMeasured>> components(const Mem
             {"activations", m.activations}};
 }
 
-nlohmann::json memoryJson(const MemoryComparison& m) {
+// What the oneDNN trainer holds beyond the Eigen one's buffers, said only where it ran (the Eigen and CUDA
+// documents keep their words).
+std::string onednnWorkspaceNote(const TrainingRun& run) {
+    if (run.device.cpuBackend != "onednn")
+        return {};
+    std::string note = "; on oneDNN the workspace also holds its scratchpad (the GEMMs' packing buffers)";
+    if (run.request.config.precision == PrecisionRecipe::mixedBf16)
+        note += ", dL/dy in bf16 (B) and an fp32 chunk (up to 4096 values) the bf16 gradients are widened "
+                "through for the optimizer; master weights (fp32) are counted";
+    return note;
+}
+
+nlohmann::json memoryJson(const MemoryComparison& m, const std::string& note) {
     nlohmann::json doc = {
         {"predicted_bytes", jsonNumber(m.total.predicted)},
         {"measured_bytes", jsonNumber(m.total.measured)},
@@ -35,7 +48,8 @@ nlohmann::json memoryJson(const MemoryComparison& m) {
            "holds the input batch X (B·D) and targets (B) and the target function (D) as 'inputs', and the "
            "head output y (B), dL/dy (B) and the B·D backward temporaries as 'workspace'; neither is in the "
            "formula, so measured_bytes sums parameters, gradients, optimizer state and activations only, "
-           "each at its peak (activations are freed in backward, gradients at zero_grad)"}}},
+           "each at its peak (activations are freed in backward, gradients at zero_grad)" +
+               note}}},
         // Next to the ledger, what the device allocator says (cudaMemGetInfo); null on the CPU.
         {"allocator_reported_bytes", jsonOptional(m.allocatorReportedBytes)},
         // Memory over the last step: what no single moment of the step exceeds, against the sum above.
@@ -65,7 +79,7 @@ nlohmann::json trainingRunJson(const TrainingRun& run) {
               {"parameters", jsonNumber(cruncherParameters(config))},
               {"optimizer", optimizerName(config.optimizer)},
               {"learning_rate", config.hyper.learningRate},
-              {"precision", "fp32"},
+              {"precision", precisionRecipeName(config.precision)},
               {"seed_init", config.seedInit},
               {"seed_data", config.seedData}}},
             {"device", deviceJson(run.device)},
@@ -85,7 +99,7 @@ nlohmann::json trainingRunJson(const TrainingRun& run) {
             {"promised_flops_per_second", jsonOptional(run.promisedFlopsPerSecond)},
             {"mfu", jsonOptional(run.mfu)},
             {"loss", run.losses},
-            {"memory", memoryJson(run.memory)},
+            {"memory", memoryJson(run.memory, onednnWorkspaceNote(run))},
             {"load_average_1min", loadAverageJson()}};
 }
 

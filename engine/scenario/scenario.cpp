@@ -168,8 +168,15 @@ void readTensor(const Section& s, TensorScenario& t) {
 }
 
 void readBenchmarks(const Section& s, BenchmarksScenario& b) {
-    s.expectKeys({"device", "dtypes", "sizes", "dim", "layers", "batch", "steps", "optimizer"});
+    s.expectKeys({"device", "cpuBackend", "dtypes", "sizes", "dim", "layers", "batch", "steps", "optimizer",
+                  "precision"});
     s.text("device", b.device);
+    s.name("cpuBackend", b.cpuBackend,
+           [](std::string_view n) -> std::optional<std::optional<CpuBackendKind>> {
+               if (const auto kind = cpuBackendKindFromName(n))
+                   return kind;
+               return std::nullopt;
+           });
     if (const json* v = s.find("dtypes")) {
         if (!v->is_array())
             s.refuse("dtypes", "must be a list of names");
@@ -191,6 +198,13 @@ void readBenchmarks(const Section& s, BenchmarksScenario& b) {
     s.whole("batch", b.batch, ranges::benchmarks::batch);
     s.whole("steps", b.steps, ranges::benchmarks::steps);
     s.name("optimizer", b.optimizer, optimizerFromName);
+    // The recipes the CPU Cruncher trainers run; another is refused here rather than failing a run later.
+    s.name("precision", b.precision, [](std::string_view n) -> std::optional<PrecisionRecipe> {
+        const auto r = precisionRecipeFromName(n);
+        if (r == PrecisionRecipe::fp32 || r == PrecisionRecipe::mixedBf16)
+            return r;
+        return std::nullopt;
+    });
 }
 
 Scenario readScenario(const json& root, int version, std::vector<std::string>& warnings) {

@@ -4,6 +4,7 @@
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/optimizer_kind.h"
 #include "engine/compute/bench_dtype.h"
+#include "engine/compute/cpu_backend_kind.h"
 #include "engine/numerics/float_format.h"
 
 #include <cstdint>
@@ -60,10 +61,14 @@ struct TensorScenario {
 
 struct BenchmarksScenario {
     std::string device = "cpu";
+    /// The CPU's GEMM library (key "cpuBackend"); unset: the faster one present (a file written before the
+    /// choice existed, or by a page that kept the default).
+    std::optional<CpuBackendKind> cpuBackend;
     std::vector<BenchDtype> dtypes{BenchDtype::fp32, BenchDtype::fp64};
     std::string sizes = "128,256,512,1024";
     long dim = 256, layers = 4, batch = 64, steps = 50; ///< Cruncher training run
     OptimizerKind optimizer = OptimizerKind::adagrad;
+    PrecisionRecipe precision = PrecisionRecipe::fp32; ///< the training run's: fp32 or mixed-bf16
     bool operator==(const BenchmarksScenario&) const = default;
 };
 

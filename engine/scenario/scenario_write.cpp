@@ -70,10 +70,18 @@ json benchmarksJson(const BenchmarksScenario& b) {
     json dtypes = json::array();
     for (BenchDtype d : b.dtypes)
         dtypes.push_back(str(benchDtypeName(d)));
-    return {{"device", b.device}, {"dtypes", dtypes},
-            {"sizes", b.sizes},   {"dim", b.dim},
-            {"layers", b.layers}, {"batch", b.batch},
-            {"steps", b.steps},   {"optimizer", str(optimizerName(b.optimizer))}};
+    json doc = {{"device", b.device},
+                {"dtypes", dtypes},
+                {"sizes", b.sizes},
+                {"dim", b.dim},
+                {"layers", b.layers},
+                {"batch", b.batch},
+                {"steps", b.steps},
+                {"optimizer", str(optimizerName(b.optimizer))},
+                {"precision", str(precisionRecipeName(b.precision))}};
+    if (b.cpuBackend) // unset: the default library, whatever the build opening the file has
+        doc["cpuBackend"] = str(cpuBackendKindName(*b.cpuBackend));
+    return doc;
 }
 
 json trainingJson(const TrainingScenario& t) {

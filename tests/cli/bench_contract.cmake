@@ -27,13 +27,13 @@ napkin_add_cli_test(bench_train_lecture_cruncher
 # Memory over the last step: the trainer's ledger at each event is the prediction, and the peak is not
 # the sum (464 B against 496 B); one step only shows the first step, where AdaGrad's state is made.
 napkin_add_cli_test(bench_train_lecture_timeline
-  ARGS bench train --device cpu --dim 4 --layers 2 --batch 2 --steps 3 --optimizer adagrad --json
+  ARGS bench train --device cpu --backend eigen --dim 4 --layers 2 --batch 2 --steps 3 --optimizer adagrad --json
   CHECKS memory.timeline_agree=ON memory.timeline_step=steady memory.peak_predicted_bytes=464
          memory.peak_measured_bytes=464 "memory.peak_measured_event=backward layer 2"
          "memory.timeline.6.event=backward layer 2" memory.timeline.6.phase=backward
          memory.timeline.6.predicted_bytes=464 memory.timeline.6.measured_bytes=464 memory.measured_bytes=496)
 napkin_add_cli_test(bench_train_lecture_first_step_timeline
-  ARGS bench train --device cpu --dim 4 --layers 2 --batch 2 --steps 1 --optimizer adagrad --json
+  ARGS bench train --device cpu --backend eigen --dim 4 --layers 2 --batch 2 --steps 1 --optimizer adagrad --json
   CHECKS memory.timeline_agree=ON memory.timeline_step=first memory.peak_measured_bytes=432
          "memory.peak_measured_event=optimizer step" memory.timeline.0.measured_bytes=144 memory.measured_bytes=496)
 
@@ -109,3 +109,44 @@ napkin_add_cli_test(bench_copy_bad_unit EXPECT_EXIT 2
   ARGS bench copy --device cuda --sizes 4KB --json CHECKS "stderr~--sizes: '4KB' has an unknown unit")
 napkin_add_cli_test(bench_copy_zero_repeats EXPECT_EXIT 2
   ARGS bench copy --device cuda --repeats 0 --json CHECKS stderr~--repeats)
+
+# --backend: the CPU's GEMM library. Eigen is always built; oneDNN where libdnnl-dev was found.
+napkin_add_cli_test(bench_matmul_backend_eigen
+  ARGS bench matmul --backend eigen --dtype bf16 --sizes 16 --repeats 2 --json
+  CHECKS device.cpu_backend=eigen device.cpu_backend_version:string device.isa:string
+         results.0.cpu_backend=eigen results.0.ok=ON)
+napkin_add_cli_test(bench_matmul_unknown_backend EXPECT_EXIT 2
+  ARGS bench matmul --backend mkl --sizes 16 --json CHECKS "stderr~--backend: unknown 'mkl'")
+napkin_add_cli_test(bench_matmul_backend_with_cuda EXPECT_EXIT 2
+  ARGS bench matmul --device cuda --backend onednn --sizes 16 --json CHECKS stderr~--backend)
+napkin_add_cli_test(bench_train_mixed_bf16_on_eigen EXPECT_EXIT 2
+  ARGS bench train --backend eigen --dim 4 --layers 2 --batch 2 --precision mixed-bf16 --json
+  CHECKS "stderr~--precision mixed-bf16: the eigen Cruncher trainer runs fp32 only")
+if(NAPKIN_HAVE_ONEDNN)
+  # The default is oneDNN: fp32 and bf16 on it (bf16 within 2^-8 + k·2^-24), fp64 on Eigen, said per result.
+  napkin_add_cli_test(bench_matmul_onednn_bf16
+    ARGS bench matmul --dtype bf16 --sizes 64 --repeats 2 --json
+    CHECKS device.cpu_backend=onednn device.cpu_backend_version:string device.isa:string
+           device.promised_flops_per_second.bf16:number results.0.cpu_backend=onednn
+           results.0.implementation:string results.0.max_rel_error~0:0.0039101)
+  napkin_add_cli_test(bench_matmul_default_fp64_on_eigen
+    ARGS bench matmul --dtype fp64 --sizes 16 --repeats 2 --json
+    CHECKS device.cpu_backend=onednn results.0.cpu_backend=eigen results.0.implementation=eigen:double)
+  napkin_add_cli_test(bench_matmul_onednn_refuses_fp64 EXPECT_EXIT 2
+    ARGS bench matmul --backend onednn --dtype fp64 --sizes 16 --json CHECKS "stderr~--backend eigen")
+  # Mixed bf16: measured bytes = the accounting's mixed-bf16 recipe, component by component. The lecture's
+  # Cruncher (P = 36, B·D·L = 16, AdaGrad): params 2·36, grads 2·36, master 4·36, state 4·36, acts 2·16.
+  napkin_add_cli_test(bench_train_mixed_bf16
+    ARGS bench train --dim 4 --layers 2 --batch 2 --steps 5 --precision mixed-bf16 --json
+    CHECKS model.precision=mixed-bf16 memory.predicted_bytes=464 memory.measured_bytes=464 memory.agree=ON
+           memory.parameters.measured_bytes=72 memory.gradients.measured_bytes=72
+           memory.master_weights.predicted_bytes=144 memory.master_weights.measured_bytes=144
+           memory.optimizer_state.measured_bytes=144 memory.activations.measured_bytes=32
+           device.cpu_backend=onednn loss.4:number)
+  napkin_add_cli_test(bench_train_fp16_refused EXPECT_EXIT 2
+    ARGS bench train --dim 4 --layers 2 --batch 2 --precision mixed-fp16 --json
+    CHECKS "stderr~--precision mixed-fp16: the onednn Cruncher trainer runs fp32 and mixed-bf16")
+else()
+  napkin_add_cli_test(bench_matmul_onednn_not_built EXPECT_EXIT 2
+    ARGS bench matmul --backend onednn --sizes 16 --json CHECKS "stderr~--backend onednn: the onednn backend is not available")
+endif()

@@ -49,6 +49,8 @@ inline napkin::Scenario everyFieldChanged() {
     s.benchmarks.batch = 32;
     s.benchmarks.steps = 75;
     s.benchmarks.optimizer = OptimizerKind::adam;
+    s.benchmarks.cpuBackend = CpuBackendKind::eigen;
+    s.benchmarks.precision = PrecisionRecipe::mixedBf16;
     TrainingScenario& t = s.training;
     t.lesson = TrainingLesson::mixedPrecision;
     t.init = {2048, 64, 1000000};

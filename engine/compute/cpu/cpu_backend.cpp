@@ -3,11 +3,9 @@
 #include "engine/compute/cpu/cpu_cruncher_trainer.h"
 #include "engine/compute/cpu/eigen_matmul_problem.h"
 #include "engine/compute/cpu/fma_peak.h"
-
-#include "engine/numerics/quantity_format.h"
+#include "engine/compute/cpu/matmul_memory_check.h"
 
 #include <Eigen/Core>
-#include <unistd.h>
 
 #include <sstream>
 #include <stdexcept>
@@ -28,6 +26,11 @@ DeviceInfo CpuBackend::deviceInfo() const {
         return *info_;
     DeviceInfo d;
     d.backend = "cpu";
+    d.cpuBackend = "eigen";
+    d.cpuBackendVersion = std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) +
+                          "." + std::to_string(EIGEN_MINOR_VERSION);
+    d.isa =
+        Eigen::SimdInstructionSetsInUse(); // what this file was compiled for (NAPKIN_NATIVE: -march=native)
     d.name = facts_.modelName;
     d.cores = facts_.physicalCores;
     d.threads = threads_;
@@ -81,23 +84,21 @@ std::string CpuBackend::unsupportedReason(BenchDtype dtype) const {
 }
 
 std::unique_ptr<MatmulProblem> CpuBackend::prepareMatmul(const MatmulCase& shape, std::uint64_t seed) {
-    // A, B and C at once; past half the machine's memory the sweep would swap (or be killed) rather than
-    // measure, so such a case fails with its reason and the sweep goes on.
-    const double elements = static_cast<double>(shape.m) * static_cast<double>(shape.k) +
-                            static_cast<double>(shape.k) * static_cast<double>(shape.n) +
-                            static_cast<double>(shape.m) * static_cast<double>(shape.n);
-    const double bytes = elements * benchDtypeBytes(shape.dtype);
-    const double physical =
-        static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
-    if (physical > 0 && bytes > physical / 2)
-        throw std::runtime_error("A, B and C need " + formatBytes(bytes, ByteUnits::binary) +
-                                 ", more than half of this machine's " +
-                                 formatBytes(physical, ByteUnits::binary) + " of memory");
+    requireMatmulFitsInMemory(shape); // a case too big fails with its reason and the sweep goes on
     return makeEigenMatmulProblem(shape, seed);
 }
 
 std::unique_ptr<CruncherTrainer> CpuBackend::makeCruncherTrainer(const CruncherConfig& config) {
+    if (std::string why = unsupportedPrecisionReason(config.precision); !why.empty())
+        throw std::invalid_argument(why);
     return std::make_unique<CpuCruncherTrainer>(config);
+}
+
+std::string CpuBackend::unsupportedPrecisionReason(PrecisionRecipe recipe) const {
+    if (recipe == PrecisionRecipe::fp32)
+        return {};
+    return "--precision " + std::string(precisionRecipeName(recipe)) +
+           ": the eigen Cruncher trainer runs fp32 only (mixed-bf16 runs on --backend onednn)";
 }
 
 } // namespace napkin

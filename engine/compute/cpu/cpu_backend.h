@@ -23,9 +23,12 @@ public:
     DeviceInfo deviceInfo() const override;
     std::string unsupportedReason(BenchDtype dtype) const override;
     std::unique_ptr<MatmulProblem> prepareMatmul(const MatmulCase& shape, std::uint64_t seed) override;
+    /// Throws std::invalid_argument for a precision other than fp32.
     std::unique_ptr<CruncherTrainer> makeCruncherTrainer(const CruncherConfig& config) override;
+    std::string unsupportedPrecisionReason(PrecisionRecipe recipe) const override;
 
     const CpuFacts& facts() const { return facts_; }
+    int threads() const { return threads_; }
 
 private:
     CpuFacts facts_;

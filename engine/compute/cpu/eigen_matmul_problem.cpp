@@ -1,12 +1,14 @@
 #include "engine/compute/cpu/eigen_matmul_problem.h"
 
+#include "engine/compute/matmul_reference.h"
+
 #include <Eigen/Core>
 
 #include <algorithm>
-#include <cmath>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace napkin {
@@ -52,24 +54,14 @@ public:
     }
 
     double maxRelativeError(int samples, std::uint64_t seed) const override {
-        std::mt19937_64 rng(seed);
-        std::uniform_int_distribution<Eigen::Index> row(0, c_.rows() - 1), col(0, c_.cols() - 1);
-        double worst = 0;
-        for (int s = 0; s < samples; ++s) {
-            const Eigen::Index i = row(rng), j = col(rng);
-            long double ref = 0, scale = 0;
-            for (Eigen::Index p = 0; p < a_.cols(); ++p) {
-                const long double term = static_cast<long double>(static_cast<double>(a_(i, p))) *
-                                         static_cast<long double>(static_cast<double>(b_(p, j)));
-                ref += term;
-                scale += std::fabs(term);
-            }
-            const long double got = static_cast<double>(c_(i, j));
-            if (scale > 0)
-                worst = std::max(worst, static_cast<double>(std::fabs(got - ref) / scale));
-        }
-        return worst;
+        const auto at = [](const Matrix& x) {
+            return [&x](long i, long j) { return static_cast<double>(x(i, j)); };
+        };
+        return sampledMaxRelativeError(c_.rows(), c_.cols(), a_.cols(), at(a_), at(b_), at(c_), samples,
+                                       seed);
     }
+
+    Kernel kernel() const override { return {"eigen", std::string("eigen:") + scalarName()}; }
 
     Snapshot snapshot() const override {
         auto copy = [](const Matrix& m) {
@@ -82,6 +74,17 @@ public:
     }
 
 private:
+    static constexpr const char* scalarName() {
+        if constexpr (std::is_same_v<Scalar, float>)
+            return "float";
+        else if constexpr (std::is_same_v<Scalar, double>)
+            return "double";
+        else if constexpr (std::is_same_v<Scalar, Eigen::bfloat16>)
+            return "bfloat16 (fp32 arithmetic, every partial sum rounded to bf16)";
+        else
+            return "half (fp32 arithmetic, every partial sum rounded to fp16)";
+    }
+
     Matrix a_, b_, c_;
     Eigen::Index panelColumns_ = 16;
 };

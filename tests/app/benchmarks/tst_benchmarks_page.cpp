@@ -31,6 +31,7 @@
 #include <QtTest>
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -98,6 +99,8 @@ private slots:
     void chosenDeviceIsTheBackendThatRuns();
     void cancelStopsAndDropsTheStaleResult();
     void supersededRunIsDropped();
+    void chosenCpuBackendRunsAndIsShown();
+    void mixedBf16TrainingMatchesTheRecipe();
     void tinyTrainingMatchesTheFormula();
     void exportsAreTheCliDocuments();
     void screenshot();
@@ -206,7 +209,8 @@ void TestBenchmarksPage::badSizesAreRefusedNextToTheField() {
 
 void TestBenchmarksPage::failedCaseShowsItsMessage() {
     BenchmarksPage page;
-    page.backends().setFactory([](const std::string&) { return std::make_unique<NoFp64Backend>(); });
+    page.backends().setFactory(
+        [](const std::string&, const napkin::BackendOptions&) { return std::make_unique<NoFp64Backend>(); });
     sizes(page)->setText(QStringLiteral("16"));
     for (auto* c : page.findChildren<QCheckBox*>())
         c->setChecked(c->text() == QStringLiteral("fp32") || c->text() == QStringLiteral("fp64"));
@@ -292,8 +296,91 @@ void TestBenchmarksPage::supersededRunIsDropped() {
     QCOMPARE(sweep.results[0].shape.n, 24L);
 }
 
+// The CPU backend box decides which library runs: Eigen when picked (each result says so, and the basis
+// line names it), the default (the faster one present) when a scenario leaves it unset.
+void TestBenchmarksPage::chosenCpuBackendRunsAndIsShown() {
+    BenchmarksPage& page = *m_page;
+    auto* library = page.findChild<QComboBox*>(QStringLiteral("cpuBackend"));
+    QVERIFY(library);
+    QCOMPARE(library->count(), 2);
+    QCOMPARE(library->currentText(),
+             QString::fromStdString(std::string(napkin::cpuBackendKindName(napkin::defaultCpuBackend()))));
+    QVERIFY(!page.scenario().cpuBackend); // the default is written as unset
+    library->setCurrentIndex(library->findText(QStringLiteral("eigen")));
+    QCOMPARE(page.scenario().cpuBackend, std::optional(napkin::CpuBackendKind::eigen));
+    sizes(page)->setText(QStringLiteral("16"));
+    for (auto* c : page.findChildren<QCheckBox*>())
+        c->setChecked(c->text() == QStringLiteral("bf16"));
+    QTest::mouseClick(button(page, QStringLiteral("Run")), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 20000);
+    const auto& sweep = page.sweepPanel()->sweep();
+    QVERIFY(sweep && sweep->results.size() == 1 && sweep->results[0].ok);
+    QCOMPARE(sweep->device.cpuBackend, std::string("eigen"));
+    auto* table = page.findChild<QTableWidget*>(QStringLiteral("results"));
+    QCOMPARE(table->item(0, 7)->text(), QStringLiteral("eigen"));
+    bool named = false;
+    for (auto* label : page.sweepPanel()->findChildren<QLabel*>())
+        named = named || label->text().startsWith(QStringLiteral("CPU backend eigen"));
+    QVERIFY(named);
+    napkin::BenchmarksScenario s = page.scenario();
+    s.cpuBackend.reset();
+    QVERIFY(page.applyScenario(s).isEmpty());
+    QCOMPARE(library->currentText(),
+             QString::fromStdString(std::string(napkin::cpuBackendKindName(napkin::defaultCpuBackend()))));
+}
+
+// Mixed bf16 from the page: the ledger's bytes equal the recipe's, master weights included; on Eigen the
+// run fails with the reason.
+void TestBenchmarksPage::mixedBf16TrainingMatchesTheRecipe() {
+    if (napkin::defaultCpuBackend() != napkin::CpuBackendKind::onednn)
+        QSKIP("this build has no oneDNN: mixed-bf16 needs it");
+    BenchmarksPage& page = *m_page;
+    auto spin = [&page](const char* name) { return page.findChild<QSpinBox*>(QString::fromLatin1(name)); };
+    spin("dim")->setValue(8);
+    spin("layers")->setValue(2);
+    spin("batch")->setValue(4);
+    spin("steps")->setValue(5);
+    auto* precision = page.findChild<QComboBox*>(QStringLiteral("precision"));
+    precision->setCurrentIndex(precision->findText(QStringLiteral("mixed-bf16")));
+    QCOMPARE(page.scenario().precision, napkin::PrecisionRecipe::mixedBf16);
+    QTest::mouseClick(button(page, QStringLiteral("Train")), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 20000);
+    const auto& run = page.trainingPanel()->run();
+    QVERIFY(run);
+    const napkin::MemoryComparison& m = run->memory;
+    for (const napkin::BytesPredictedMeasured& c :
+         {m.parameters, m.gradients, m.masterWeights, m.optimizerState, m.activations, m.total})
+        QCOMPARE(c.measured, c.predicted);
+    // AdaGrad, P = 136: bf16 parameters and gradients 2·P, fp32 master and state 4·P, activations 2·B·D·L
+    QCOMPARE(m.parameters.measured, 2.0 * 136);
+    QCOMPARE(m.masterWeights.measured, 4.0 * 136);
+    QCOMPARE(m.activations.measured, 2.0 * 4 * 8 * 2);
+    auto* memory = page.findChild<QTableWidget*>(QStringLiteral("memory"));
+    QCOMPARE(memory->rowCount(), 8); // + master weights
+    // The oneDNN trainer allocates everything before the first step: no timeline to compare, said so.
+    QVERIFY(run->memory.measuredTimeline.empty());
+    QCOMPARE(memory->item(6, 0)->text(), QStringLiteral("peak over one step"));
+    QCOMPARE(memory->item(6, 2)->text(), QStringLiteral("not recorded"));
+
+    auto* library = page.findChild<QComboBox*>(QStringLiteral("cpuBackend"));
+    library->setCurrentIndex(library->findText(QStringLiteral("eigen")));
+    QSignalSpy failed(&page, &BenchmarksPage::runFailed);
+    QTest::mouseClick(button(page, QStringLiteral("Train")), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 20000);
+    QCOMPARE(failed.count(), 1);
+    QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("--backend onednn")),
+             qPrintable(failed.at(0).at(0).toString()));
+    precision->setCurrentIndex(precision->findText(QStringLiteral("fp32"))); // as the next tests expect
+    library->setCurrentIndex(library->findText(
+        QString::fromStdString(std::string(napkin::cpuBackendKindName(napkin::defaultCpuBackend())))));
+}
+
 void TestBenchmarksPage::tinyTrainingMatchesTheFormula() {
     auto spin = [this](const char* name) { return m_page->findChild<QSpinBox*>(QString::fromLatin1(name)); };
+    // The Eigen trainer frees in eager order and records the step's timeline (the oneDNN one allocates
+    // everything up front; its row says "not recorded", checked in mixedBf16TrainingMatchesTheRecipe).
+    auto* library = m_page->findChild<QComboBox*>(QStringLiteral("cpuBackend"));
+    library->setCurrentIndex(library->findText(QStringLiteral("eigen")));
     spin("dim")->setValue(8);
     spin("layers")->setValue(2);
     spin("batch")->setValue(4);

@@ -6,6 +6,7 @@
 #include "app/training/init_lesson_panel.h"
 #include "app/training/mixed_precision_panel.h"
 #include "app/training/training_page.h"
+#include "engine/benchmarks/backend_registry.h"
 #include "widgets/charts/series_chart.h"
 
 #include <QDir>
@@ -96,10 +97,32 @@ void TestTrainingPage::mixedPrecisionShowsFiveRecipes() {
     QSignalSpy updated(&panel, &MixedPrecisionPanel::updated);
     QTRY_VERIFY_WITH_TIMEOUT(updated.count() == 1, 20000);
     QCOMPARE(panel.chart()->series().size(), std::size_t{5});
-    QCOMPARE(panel.table()->rowCount(), 5);
     QCOMPARE(panel.table()->item(3, 0)->text(), QStringLiteral("fp16, no loss scaling"));
     QVERIFY(!panel.table()->item(3, 2)->text().startsWith(QLatin1Char('0')));    // fp16 lost gradient values
     QVERIFY(panel.table()->item(0, 2)->text().startsWith(QStringLiteral("0 "))); // fp32 lost none
+    // Under the five simulated recipes, the measured ones: fp32 and mixed bf16 trained on oneDNN, whose
+    // ledger equals the recipe's prediction; a build without oneDNN says why in one row.
+    const bool onednn = napkin::listCpuBackends().front().available;
+    QCOMPARE(panel.table()->rowCount(), onednn ? 7 : 6);
+    if (!onednn) {
+        QVERIFY(panel.table()->item(5, 7)->text().contains(QStringLiteral("no oneDNN")));
+        return;
+    }
+    QCOMPARE(panel.table()->item(6, 0)->text(), QStringLiteral("bf16 compute, fp32 master — measured"));
+    const QString how = panel.table()->item(6, 7)->text();
+    QVERIFY2(how.contains(QStringLiteral("onednn")) && how.contains(QStringLiteral("bf16 GEMMs")) &&
+                 how.contains(QStringLiteral("(equal)")),
+             qPrintable(how));
+    // The real runs start alike (the same batches and weights, rounded to bf16) and both fall: fp32 towards
+    // 0, mixed bf16 to where bf16 resolves the outputs.
+    const auto number = [&](int row, int column) {
+        return panel.table()->item(row, column)->text().toDouble();
+    };
+    QVERIFY2(std::abs(number(6, 6) - number(5, 6)) < 0.02 * number(5, 6),
+             qPrintable(QString("first 20 steps: %1 vs %2").arg(number(6, 6)).arg(number(5, 6))));
+    QVERIFY2(number(6, 1) < 1e-3 * number(6, 6),
+             qPrintable(QString("mixed bf16 ends at %1").arg(number(6, 1))));
+    QVERIFY(number(5, 1) <= number(6, 1));
 }
 
 void TestTrainingPage::panelsExportPng() {

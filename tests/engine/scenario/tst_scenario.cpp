@@ -229,6 +229,11 @@ void TestScenario::refused_data() {
     QTest::newRow("bench dim 0") << file(R"(, "benchmarks": {"dim": 0})") << "benchmarks.dim";
     QTest::newRow("bench steps 1.5") << file(R"(, "benchmarks": {"steps": 1.5})")
                                      << "benchmarks.steps: must be a whole";
+    QTest::newRow("bench cpu backend unknown")
+        << file(R"(, "benchmarks": {"cpuBackend": "mkl"})") << "benchmarks.cpuBackend: unknown value 'mkl'";
+    // The CPU trainers run fp32 and mixed-bf16; a recipe they cannot run is refused where it is read.
+    QTest::newRow("bench precision fp8") << file(R"(, "benchmarks": {"precision": "fp8-mixed"})")
+                                         << "benchmarks.precision: unknown value 'fp8-mixed'";
     QTest::newRow("training not object") << file(R"(, "training": [])") << "training: must be an object";
     QTest::newRow("lesson unknown") << file(R"(, "training": {"lesson": "dropout"})")
                                     << "training.lesson: unknown value 'dropout'";

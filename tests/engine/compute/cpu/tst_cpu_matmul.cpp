@@ -38,6 +38,7 @@ private slots:
     void cancelStopsTheSweep();
     void cancelStopsALongGemmBetweenPanels();
     void cudaIsListedWithAReason();
+    void cpuBackendsAreListedWithAReason();
     void deviceTimedProblemsReportDeviceSeconds();
 };
 
@@ -189,6 +190,28 @@ void TestCpuMatmul::cudaIsListedWithAReason() {
     QVERIFY(makeBackend("tpu", &why) == nullptr);
     QVERIFY(QString::fromStdString(why).contains("unknown"));
     QVERIFY(makeBackend("cpu") != nullptr);
+}
+
+void TestCpuMatmul::cpuBackendsAreListedWithAReason() {
+    const std::vector<BackendEntry> cpu = listCpuBackends();
+    QCOMPARE(cpu.size(), std::size_t{2});
+    QCOMPARE(cpu[0].name, std::string("onednn"));
+    QCOMPARE(cpu[0].unavailableReason.empty(), cpu[0].available);
+    QCOMPARE(cpu[1].name, std::string("eigen"));
+    QVERIFY(cpu[1].available); // the portable fallback is always built
+    QCOMPARE(defaultCpuBackend(), cpu[0].available ? CpuBackendKind::onednn : CpuBackendKind::eigen);
+    BackendOptions onednn;
+    onednn.cpuBackend = CpuBackendKind::onednn;
+    std::string why;
+    auto backend = makeBackend("cpu", onednn, &why);
+    QCOMPARE(backend != nullptr, cpu[0].available);
+    if (!cpu[0].available) // a build without oneDNN says why, and the default cpu backend is Eigen
+        QVERIFY2(QString::fromStdString(why).contains("no oneDNN"), why.c_str());
+    BackendOptions eigen;
+    eigen.cpuBackend = CpuBackendKind::eigen;
+    auto e = makeBackend("cpu", eigen);
+    QVERIFY(e != nullptr);
+    QVERIFY(e->unsupportedReason(BenchDtype::fp64).empty());
 }
 
 namespace {

@@ -1,0 +1,18 @@
+#include "engine/compute/cpu/onednn_backend_factory.h"
+
+#include "engine/compute/cpu/onednn_backend.h"
+
+namespace napkin {
+
+std::string onednnBackendUnavailableReason() {
+    return {};
+}
+
+std::unique_ptr<BenchmarkBackend> makeOnednnBackend(const CpuBackendOptions& cpu, bool eigenFallback) {
+    OnednnBackendOptions options;
+    options.cpu = cpu;
+    options.eigenFallback = eigenFallback;
+    return std::make_unique<OnednnBackend>(options);
+}
+
+} // namespace napkin

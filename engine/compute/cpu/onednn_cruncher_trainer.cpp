@@ -1,0 +1,294 @@
+#include "engine/compute/cpu/onednn_cruncher_trainer.h"
+
+#include "engine/compute/accounted_bf16_buffer.h"
+#include "engine/compute/cpu/bf16_bits.h"
+#include "engine/compute/cpu/onednn_gemm.h"
+#include "engine/compute/cpu/optimizer_step.h"
+#include "engine/compute/cruncher_checkpoint.h"
+#include "engine/numerics/gaussian_source.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace napkin {
+namespace {
+
+// Mixed precision widens bf16 gradients to fp32 for the optimizer this many at a time, through one
+// accounted workspace buffer (a full fp32 gradient copy would be a hidden P·4 bytes).
+constexpr std::size_t kUpdateChunk = 4096;
+
+// A float view of a part of a state tensor; an optimizer without that state has an empty one.
+std::span<float> part(std::span<float> s, std::size_t from, std::size_t count) {
+    return s.empty() ? s : s.subspan(from, count);
+}
+
+// E: the GEMMs' element type. f32: fp32 training, the weights are the parameters. bf16: mixed precision.
+template <GemmElement E> class OnednnCruncherTrainer final : public CruncherTrainer {
+    static constexpr bool kMixed = E == GemmElement::bf16;
+    using Working = std::conditional_t<kMixed, AccountedBf16Buffer, AccountedBuffer>;
+
+public:
+    OnednnCruncherTrainer(const CruncherConfig& config, int threads)
+        : config_(config)
+        , gemm_(threads, [this](double bytes) { ledger_.recordExternal(MemoryTag::workspace, bytes); })
+        , data_(config.seedData) {
+        const auto d = static_cast<std::size_t>(config.dim), b = static_cast<std::size_t>(config.batch);
+        const int states = stateTensorsPerParameter(config.optimizer);
+        auto stateOf = [&](int which, std::size_t n) {
+            return states > which ? ledger_.allocateFloats(MemoryTag::optimizerState, n) : AccountedBuffer();
+        };
+        GaussianSource init(config.seedInit);
+        const double scale = 1.0 / std::sqrt(static_cast<double>(config.dim)); // N(0,1)/√fan_in, fan_in = D
+        auto parameter = [&](std::size_t n) {
+            Tensor t{allocate(MemoryTag::parameters, n),
+                     kMixed ? ledger_.allocateFloats(MemoryTag::masterWeights, n) : AccountedBuffer(),
+                     allocate(MemoryTag::gradients, n), stateOf(0, n), stateOf(1, n)};
+            std::span<float> fp32 = t.fp32();
+            for (float& w : fp32) // the same draws, in the same order, as the Eigen trainer's
+                w = static_cast<float>(init.next() * scale);
+            if constexpr (kMixed)
+                roundToBf16(fp32, t.weights.span());
+            return t;
+        };
+        for (long l = 0; l < config.layers; ++l) {
+            layers_.push_back(parameter(d * d));
+            outputs_.push_back(allocate(MemoryTag::activations, b * d));
+        }
+        head_ = parameter(d);
+        batch_ = allocate(MemoryTag::inputs, b * d);
+        targets_ = ledger_.allocateFloats(MemoryTag::inputs, b);
+        truth_ = ledger_.allocateFloats(MemoryTag::inputs, d);
+        for (float& w :
+             truth_.span()) // the fixed random linear function t = x·w*, drawn first from the data seed
+            w = static_cast<float>(data_.next() * scale);
+        prediction_ = ledger_.allocateFloats(MemoryTag::workspace, b);
+        lossGrad_ = ledger_.allocateFloats(MemoryTag::workspace, b);
+        if constexpr (kMixed) {
+            lossGradWorking_ = allocate(MemoryTag::workspace, b);
+            updateChunk_ = ledger_.allocateFloats(MemoryTag::workspace, std::min(kUpdateChunk, d * d));
+        }
+        upstream_ = allocate(MemoryTag::workspace, b * d);
+        downstream_ = allocate(MemoryTag::workspace, b * d);
+        // Every primitive (and so the shared scratchpad) is made now: memory is whole before the first step,
+        // and step times measure training, not oneDNN's JIT.
+        for (const GemmShape& s : {layerForward(), headForward(), headBackward(), headToUpstream(),
+                                   layerWeightGradient(), layerInputGradient()})
+            (void)gemm_.implementation(s);
+    }
+
+    double step() override {
+        const long B = config_.batch, L = config_.layers;
+        drawBatch();
+        for (long l = 0; l < L; ++l) // h_l = h_{l−1}·W_l (B×D·D×D)
+            gemm_.run(layerForward(), input(l), layers_[idx(l)].weights.data(), outputs_[idx(l)].data());
+        const Working& last = outputs_.back();
+        gemm_.run(headForward(), last.data(), head_.weights.data(), prediction_.data()); // y = h_L·w, fp32
+        // MSE loss = mean((y − t)²), summed in double; dL/dy = 2·(y − t)/B.
+        double loss = 0;
+        for (long i = 0; i < B; ++i) {
+            const double r = static_cast<double>(prediction_.data()[i]) - targets_.data()[i];
+            loss += r * r;
+            lossGrad_.data()[i] = static_cast<float>(2.0 * r / static_cast<double>(B));
+        }
+        loss /= static_cast<double>(B);
+        const void* dy = lossGrad_.data();
+        if constexpr (kMixed) {
+            roundToBf16(lossGrad_.span(), lossGradWorking_.span());
+            dy = lossGradWorking_.data();
+        }
+        // Backward: dw = h_Lᵀ·dy; dh_L = dy·wᵀ; for l = L..1: dW_l = h_{l−1}ᵀ·dh_l and, but for the first
+        // layer (the batch needs no gradient), dh_{l−1} = dh_l·W_lᵀ.
+        gemm_.run(headBackward(), last.data(), dy, head_.gradients.data());
+        gemm_.run(headToUpstream(), dy, head_.weights.data(), upstream_.data());
+        for (long l = L - 1; l >= 0; --l) {
+            gemm_.run(layerWeightGradient(), input(l), upstream_.data(), layers_[idx(l)].gradients.data());
+            if (l > 0) {
+                gemm_.run(layerInputGradient(), upstream_.data(), layers_[idx(l)].weights.data(),
+                          downstream_.data());
+                std::swap(upstream_, downstream_);
+            }
+        }
+        ++steps_;
+        for (Tensor& t : layers_)
+            update(t);
+        update(head_);
+        return loss;
+    }
+
+    long stepsDone() const override { return steps_; }
+    const MemoryLedger& ledger() const override { return ledger_; }
+
+    std::vector<float> parameters() const override {
+        std::vector<float> all;
+        for (const Tensor* t : tensors()) {
+            const std::span<const float> p = t->fp32();
+            all.insert(all.end(), p.begin(), p.end());
+        }
+        return all;
+    }
+
+    // The format and every check are engine/compute/cruncher_checkpoint.h's, shared with every trainer.
+    void saveCheckpoint(const std::string& path) const override {
+        CruncherCheckpoint checkpoint;
+        checkpoint.step = steps_;
+        for (const Tensor* t : tensors())
+            for (std::span<const float> s : {t->fp32(), t->state1.span(), t->state2.span()})
+                if (!s.empty())
+                    checkpoint.tensors.emplace_back(s.begin(), s.end());
+        checkpoint.dataGenerator = data_.engine();
+        saveCruncherCheckpoint(path, config_, checkpoint);
+    }
+
+    void loadCheckpoint(const std::string& path) override {
+        std::vector<std::span<float>> into;
+        for (Tensor* t : tensors())
+            for (std::span<float> s : {t->fp32(), t->state1.span(), t->state2.span()})
+                if (!s.empty())
+                    into.push_back(s);
+        std::vector<std::size_t> sizes;
+        sizes.reserve(into.size());
+        for (std::span<float> s : into)
+            sizes.push_back(s.size());
+        // Loaded and checked whole before any weight changes: a bad file leaves the trainer as it was.
+        const CruncherCheckpoint checkpoint = loadCruncherCheckpoint(path, config_, sizes);
+        for (std::size_t i = 0; i < into.size(); ++i)
+            std::copy(checkpoint.tensors[i].begin(), checkpoint.tensors[i].end(), into[i].begin());
+        if constexpr (kMixed)
+            for (Tensor* t : tensors())
+                roundToBf16(t->master.span(), t->weights.span());
+        data_.engine() = checkpoint.dataGenerator;
+        steps_ = checkpoint.step;
+    }
+
+private:
+    // One parameter tensor with everything training keeps for it.
+    struct Tensor {
+        Working weights;        // what the GEMMs read (bf16 in mixed precision)
+        AccountedBuffer master; // mixed precision: the fp32 weights the optimizer updates; else empty
+        Working gradients;
+        AccountedBuffer state1, state2; // fp32 optimizer state (empty when the optimizer has none)
+        std::span<float> fp32() {
+            if constexpr (kMixed)
+                return master.span();
+            else
+                return weights.span();
+        }
+        std::span<const float> fp32() const { return const_cast<Tensor*>(this)->fp32(); }
+    };
+
+    static std::size_t idx(long l) { return static_cast<std::size_t>(l); }
+    Working allocate(MemoryTag tag, std::size_t n) {
+        if constexpr (kMixed)
+            return AccountedBf16Buffer(ledger_, tag, n);
+        else
+            return ledger_.allocateFloats(tag, n);
+    }
+    const void* input(long l) const { return l == 0 ? batch_.data() : outputs_[idx(l - 1)].data(); }
+    std::vector<Tensor*> tensors() {
+        std::vector<Tensor*> all;
+        for (Tensor& t : layers_)
+            all.push_back(&t);
+        all.push_back(&head_);
+        return all;
+    }
+    std::vector<const Tensor*> tensors() const {
+        const std::vector<Tensor*> all = const_cast<OnednnCruncherTrainer*>(this)->tensors();
+        return {all.begin(), all.end()};
+    }
+
+    // The six GEMMs of a step, every operand row-major as stored (B×D activations, D×D weights, y = h·W).
+    GemmShape layerForward() const {
+        return {config_.batch, config_.dim, config_.dim, false, false, E, E, E};
+    }
+    GemmShape headForward() const {
+        return {config_.batch, 1, config_.dim, false, false, E, E, GemmElement::f32};
+    }
+    GemmShape headBackward() const { return {config_.dim, 1, config_.batch, true, false, E, E, E}; }
+    // dy (B×1) · wᵀ (1×D): the head's D×1 storage read as one row.
+    GemmShape headToUpstream() const { return {config_.batch, config_.dim, 1, false, false, E, E, E}; }
+    GemmShape layerWeightGradient() const {
+        return {config_.dim, config_.dim, config_.batch, true, false, E, E, E};
+    }
+    GemmShape layerInputGradient() const {
+        return {config_.batch, config_.dim, config_.dim, false, true, E, E, E};
+    }
+
+    void drawBatch() {
+        const auto B = static_cast<std::size_t>(config_.batch), D = static_cast<std::size_t>(config_.dim);
+        for (std::size_t i = 0; i < B; ++i) {
+            double t = 0; // t = x·w*, from x as the GEMMs see it (rounded to bf16 in mixed precision)
+            for (std::size_t j = 0; j < D; ++j) {
+                const auto x = static_cast<float>(data_.next());
+                float seen = x;
+                if constexpr (kMixed) {
+                    batch_.data()[i * D + j] = bf16FromFloat(x);
+                    seen = floatFromBf16(batch_.data()[i * D + j]);
+                } else {
+                    batch_.data()[i * D + j] = x;
+                }
+                t += static_cast<double>(seen) * truth_.data()[j];
+            }
+            targets_.data()[i] = static_cast<float>(t);
+        }
+    }
+
+    void update(Tensor& t) {
+        if constexpr (!kMixed) {
+            applyOptimizerStep(config_.optimizer, config_.hyper, steps_, t.weights.span(), t.gradients.span(),
+                               t.state1.span(), t.state2.span());
+        } else { // fp32 master and state from the bf16 gradient, then the bf16 weights rounded from the
+                 // master
+            const std::size_t n = t.master.size();
+            for (std::size_t from = 0; from < n; from += updateChunk_.size()) {
+                const std::size_t count = std::min(updateChunk_.size(), n - from);
+                const std::span<float> g = updateChunk_.span().first(count);
+                widenFromBf16(t.gradients.span().subspan(from, count), g);
+                const std::span<float> master = t.master.span().subspan(from, count);
+                applyOptimizerStep(config_.optimizer, config_.hyper, steps_, master, g,
+                                   part(t.state1.span(), from, count), part(t.state2.span(), from, count));
+                roundToBf16(master, t.weights.span().subspan(from, count));
+            }
+        }
+    }
+
+    CruncherConfig config_;
+    MemoryLedger ledger_; // declared before everything it accounts for: it must outlive them
+    OnednnGemm gemm_;     // its scratchpad is charged to the ledger's workspace
+    std::vector<Tensor> layers_;
+    Tensor head_;
+    std::vector<Working> outputs_;          // activations kept for backward: outputs_[l] = h_{l+1}, B×D each
+    Working batch_;                         // X (B×D)
+    AccountedBuffer targets_, truth_;       // t (B) and the target function w* (D), fp32
+    AccountedBuffer prediction_, lossGrad_; // workspace: y, dL/dy (B each, fp32)
+    Working lossGradWorking_;               // mixed precision: dL/dy in bf16 for the GEMMs
+    AccountedBuffer updateChunk_;           // mixed precision: gradients widened for the optimizer
+    Working upstream_, downstream_;         // workspace: dL/dh ping-pong (B×D each)
+    GaussianSource data_;
+    long steps_ = 0;
+};
+
+} // namespace
+
+std::unique_ptr<CruncherTrainer> makeOnednnCruncherTrainer(const CruncherConfig& config, int threads) {
+    if (config.dim <= 0 || config.layers <= 0 || config.batch <= 0)
+        throw std::invalid_argument("the Cruncher needs dim, layers and batch > 0");
+    switch (config.precision) {
+    case PrecisionRecipe::fp32:
+        return std::make_unique<OnednnCruncherTrainer<GemmElement::f32>>(config, threads);
+    case PrecisionRecipe::mixedBf16:
+        return std::make_unique<OnednnCruncherTrainer<GemmElement::bf16>>(config, threads);
+    case PrecisionRecipe::fp16:
+    case PrecisionRecipe::bf16:
+    case PrecisionRecipe::mixedFp16:
+    case PrecisionRecipe::fp8Mixed:
+        break;
+    }
+    throw std::invalid_argument("--precision " + std::string(precisionRecipeName(config.precision)) +
+                                ": the onednn Cruncher trainer runs fp32 and mixed-bf16");
+}
+
+} // namespace napkin

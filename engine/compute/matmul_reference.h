@@ -1,0 +1,35 @@
+#pragma once
+// The check every CPU GEMM problem runs after it is timed: sampled entries of C against a long-double
+// reference computed from the same (already rounded) inputs, so the figure is the GEMM's own error.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+
+namespace napkin {
+
+/// Max over `samples` random (i, j) of |c(i, j) − Σ_p a(i, p)·b(p, j)| / Σ_p |a(i, p)·b(p, j)|, the sum in
+/// long double. `a`, `b`, `c` are callables (long row, long col) → double; A is m×k, B k×n, C m×n. The
+/// same seed picks the same entries whatever the backend, so Eigen and oneDNN are checked alike.
+template <typename A, typename B, typename C>
+double sampledMaxRelativeError(long m, long n, long k, const A& a, const B& b, const C& c, int samples,
+                               std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<long> row(0, m - 1), col(0, n - 1);
+    double worst = 0;
+    for (int s = 0; s < samples; ++s) {
+        const long i = row(rng), j = col(rng);
+        long double ref = 0, scale = 0;
+        for (long p = 0; p < k; ++p) {
+            const long double term = static_cast<long double>(a(i, p)) * static_cast<long double>(b(p, j));
+            ref += term;
+            scale += std::fabs(term);
+        }
+        const long double got = c(i, j);
+        if (scale > 0)
+            worst = std::max(worst, static_cast<double>(std::fabs(got - ref) / scale));
+    }
+    return worst;
+}
+
+} // namespace napkin
