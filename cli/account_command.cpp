@@ -113,7 +113,7 @@ AccountingInput toInput(const AccountOptions& o) {
             throw UsageError("--preset: the presets are transformers; drop --model " + o.model);
         in.model = preset->model;
     } else if (o.model.empty()) {
-        throw UsageError("--model: required (or give --preset)");
+        throw UsageError("--model is required (or give --preset)");
     } else {
         in.model.kind = *modelKindFromName(o.model); // CLI11 checked membership
     }

@@ -158,7 +158,8 @@ void addLayoutNotes(AccountingResult& r, const AccountingInput& in) {
                                                " pipeline stage, the most loaded"
                                          : std::string()) +
                           "; FLOPs per step are one replica's (" + n(in.batch * l.microbatches) +
-                          " sequences over tp·pp·cp = " + n(modelParallelSize(l)) + " GPUs) divided evenly");
+                          (in.batch * l.microbatches == 1 ? " sequence" : " sequences") +
+                          " over tp·pp·cp = " + n(modelParallelSize(l)) + " GPUs) divided evenly");
     if (l.microbatches > 1 && l.pp == 1)
         r.notes.emplace_back("batch is the micro-batch: activations are held for one micro-batch at a time "
                              "(gradient accumulation); FLOPs per step cover all of them");

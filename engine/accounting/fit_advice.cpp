@@ -31,7 +31,8 @@ std::vector<double> divisorsOf(double value) {
     return divisors;
 }
 
-// The smallest tp·pp that fits, sequence parallel on, cp, ep and dp kept.
+// The smallest tp·pp that fits, sequence parallel on, cp and ep kept: on the same GPUs when one does, else
+// on dp replicas of that size.
 std::string layoutOption(const AccountingInput& in, const GpuSpec& gpu) {
     const ModelSpec& m = in.model;
     const double dp = dataParallelSize(in.parallel, in.gpus);
@@ -54,15 +55,20 @@ std::string layoutOption(const AccountingInput& in, const GpuSpec& gpu) {
                      [](const ParallelLayout& a, const ParallelLayout& b) {
                          return a.tp * a.pp != b.tp * b.pp ? a.tp * a.pp < b.tp * b.pp : a.tp > b.tp;
                      });
-    for (const ParallelLayout& l : candidates) {
-        AccountingInput c = in;
-        c.parallel = l;
-        // On the same GPUs when they divide into such replicas (fewer of them), else on more.
-        if (!validateLayout(l, m, in.gpus).ok())
-            c.gpus = dp * modelParallelSize(l);
-        if (fits(c, gpu))
-            return layoutText(l) + (l.pp > 1 ? " with ≥ " + n(l.pp) + " micro-batches" : std::string()) +
-                   " (" + n(modelParallelSize(l)) + " GPUs per replica, " + n(c.gpus) + " in all)";
+    // First on the same GPUs, split into fewer replicas; only when no layout fits there, on dp replicas
+    // of the larger size (more GPUs in all).
+    for (const bool sameGpus : {true, false}) {
+        for (const ParallelLayout& l : candidates) {
+            AccountingInput c = in;
+            c.parallel = l;
+            if (validateLayout(l, m, in.gpus).ok() != sameGpus)
+                continue;
+            if (!sameGpus)
+                c.gpus = dp * modelParallelSize(l);
+            if (fits(c, gpu))
+                return layoutText(l) + (l.pp > 1 ? " with ≥ " + n(l.pp) + " micro-batches" : std::string()) +
+                       " (" + n(modelParallelSize(l)) + " GPUs per replica, " + n(c.gpus) + " in all)";
+        }
     }
     return {};
 }

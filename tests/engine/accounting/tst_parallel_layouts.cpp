@@ -359,6 +359,15 @@ void TestParallelLayouts::adviceWhenBatchOneDoesNotFit() {
     // Halving the activations with tp 2 + sp fits, on the same 1024 GPUs (dp 512).
     QVERIFY2(advice.contains("tp 2 × pp 1, sequence parallel (2 GPUs per replica, 1024 in all)"),
              qPrintable(advice));
+    // Without ZeRO the states (16 B × 1.75e11 = 2.8 TB) must be split by tp·pp: tp 8 × pp 6 (48 GPUs) would
+    // be the smallest, but 48 does not divide 1024; tp 8 × pp 8 does (dp 16), so the advice keeps the same
+    // GPUs rather than asking for 1024 replicas of 48: 2.8e12/64 ≈ 43.7 GB of states + 82.6 GB/8 of
+    // activations (8 micro-batches in flight × 12 layers = 96 layers' worth, split by t with sp).
+    in.zeroStage = 0;
+    const QString sameGpus = QString::fromStdString(run(in).fitAdvice);
+    QVERIFY2(sameGpus.contains("tp 8 × pp 8, sequence parallel with ≥ 8 micro-batches (64 GPUs per replica, "
+                               "1024 in all)"),
+             qPrintable(sameGpus));
     // A dense model too big for 8 GPUs: 1e12 × 16 B needs 200 × 80 GB under ZeRO-3.
     AccountingInput dense;
     dense.model.parameters = 1e12;
