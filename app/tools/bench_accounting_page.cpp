@@ -1,6 +1,8 @@
 // Benchmark (not a unit test): one slider tick → engine recompute → both charts replotted.
 // Drags the parameter slider over 200 ticks on the offscreen platform and prints median and p95.
-// Usage: bench_accounting_page [ticks]   (target: p95 < 16 ms, one frame at 60 Hz)
+// Usage: bench_accounting_page [ticks] [preset]   (target: p95 < 16 ms, one frame at 60 Hz)
+// With a preset other than a dense one (llama3-70b, gpt3-175b, ...) it drags the training-tokens slider
+// instead, so that every tick runs the transformer's activation and communication ledgers.
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/presets.h"
@@ -25,8 +27,16 @@ int main(int argc, char** argv) {
     AccountingPage page;
     page.resize(1600, 900);
     page.show();
-    page.applyPreset(*findPreset(QStringLiteral("70b-15t-1024-h100")));
-    QSlider* slider = page.controls()->parametersField()->slider();
+    const QString presetId = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QStringLiteral("70b-15t-1024-h100");
+    const Preset* preset = findPreset(presetId);
+    if (!preset) {
+        std::fprintf(stderr, "bench_accounting_page: unknown preset '%s'; known: %s\n", qPrintable(presetId),
+                     qPrintable(presetIdList()));
+        return 2;
+    }
+    page.applyPreset(*preset);
+    const bool dense = preset->input.model.kind == napkin::ModelKind::dense;
+    QSlider* slider = (dense ? page.controls()->parametersField() : page.controls()->tokensField())->slider();
 
     bool memoryDone = false, flopsDone = false;
     QObject::connect(page.memoryChart(), &MemoryChart::replotted, &page, [&] { memoryDone = true; });
@@ -55,8 +65,8 @@ int main(int argc, char** argv) {
     const auto at = [&](double q) {
         return ms[std::min(ms.size() - 1, static_cast<std::size_t>(q * static_cast<double>(ms.size())))];
     };
-    std::printf("slider tick -> memory + FLOP charts replotted, %d ticks, %dx%d offscreen\n", ticks,
-                page.width(), page.height());
+    std::printf("%s slider tick (%s) -> memory + FLOP charts replotted, %d ticks, %dx%d offscreen\n",
+                dense ? "parameters" : "tokens", qPrintable(preset->id), ticks, page.width(), page.height());
     std::printf("median %.3f ms  p95 %.3f ms  min %.3f ms  max %.3f ms\n", at(0.5), at(0.95), ms.front(),
                 ms.back());
     // QCustomPlot's own measure of its last replots (layout + draw), to see where the time goes.
