@@ -185,7 +185,7 @@ void transformerRows(LedgerBuilder& b, const CommunicationInput& in, double dp) 
               layersText + n(passes) + "·(ep−1)/ep·K·s·b·h·" + n(act) + " B" +
                   (tokensSplit > 1 ? "/" + n(tokensSplit) : "") + " = " + layersNumbers + n(passes) + " × " +
                   ring(l.ep) + " × " + n(routed) + " = " + n(bytes),
-              t, l.ep);
+              t * cp, l.ep); // carved out of the data-parallel ranks, tp·cp apart
     }
     if (l.pp > 1) {
         const double boundary = s * bsz * h * act / tokensSplit;

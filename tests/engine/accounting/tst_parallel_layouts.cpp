@@ -268,6 +268,20 @@ void TestParallelLayouts::crossNodeGroupsUseTheNetwork() {
     QVERIFY(dp);
     QCOMPARE(*dp->seconds, dp->bytes / 50e9);
     QVERIFY(QString::fromStdString(dp->link).startsWith("network"));
+    // Expert parallelism is carved out of the data-parallel ranks, which sit tp·cp apart: Mixtral with cp 2
+    // on 16 GPUs (dp 8) puts its 8 expert-parallel ranks 2 apart, spanning 16 GPUs, two nodes.
+    AccountingInput moe = preset("mixtral-8x7b", 16);
+    moe.parallel.cp = 2;
+    moe.parallel.ep = 8;
+    const AccountingResult across = run(moe);
+    const CommunicationItem* a2a = item(across, "token all-to-alls (dispatch and combine)");
+    QVERIFY(a2a);
+    QVERIFY2(QString::fromStdString(a2a->link).startsWith("network"), a2a->link.c_str());
+    moe.parallel.ep = 4; // 4 ranks 2 apart: 8 GPUs, one node
+    const AccountingResult within = run(moe);
+    const CommunicationItem* inNode = item(within, "token all-to-alls (dispatch and combine)");
+    QVERIFY(inNode);
+    QVERIFY2(QString::fromStdString(inNode->link).startsWith("NVLink"), inNode->link.c_str());
     // A GPU whose catalog entry has no figures leaves the time unknown rather than guessing.
     in.gpu = "L40S";
     in.precision = PrecisionRecipe::mixedBf16;
