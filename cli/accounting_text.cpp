@@ -35,11 +35,27 @@ std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, cons
         s << "training totals: give --tokens to see training FLOPs and time\n";
     }
     line("largest model that fits", formatNumber(r.maxParameters.value), r.maxParameters.formula);
-    if (r.maxBatch)
+    if (r.maxBatch && r.fitAdvice.empty())
         line("largest batch that fits", formatNumber(r.maxBatch->value), r.maxBatch->formula);
+    else if (r.maxBatch)
+        line("largest batch that fits", "none: " + r.fitAdvice, r.maxBatch->formula);
+    // What the architecture options and parallel layouts add; absent for GPT-2 on data parallelism alone.
+    const bool layout = !isDataParallelOnly(in.parallel) || in.parallel.microbatches > 1;
+    if (in.model.kind == ModelKind::transformer && isMixtureOfExperts(in.model))
+        line("active parameters", formatNumber(r.parameters.active), r.parameters.activeFormula);
+    if (layout) {
+        line("largest model pooled over all GPUs", formatNumber(r.maxParametersPooled.value),
+             r.maxParametersPooled.formula);
+        s << "layout: " << layoutText(in.parallel) << ", dp " << formatNumber(r.dataParallel.value)
+          << ", global batch " << formatNumber(r.globalBatch.value) << ", pipeline bubble "
+          << formatNumber(r.pipelineBubbleFraction.value) << "\n";
+        s << "communication per GPU per step: " << formatBytes(r.communication.total.bytes) << "\n";
+        for (const CommunicationItem& item : r.communication.items)
+            s << "  " << communicationGroupName(item.group) << ": " << item.name << "\n    " << item.formula
+              << "\n";
+    }
     for (const std::string& note : r.notes)
         s << "note: " << note << "\n";
-    (void)in;
     return s.str();
 }
 

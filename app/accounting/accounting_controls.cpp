@@ -1,5 +1,7 @@
 #include "app/accounting/accounting_controls.h"
 
+#include "app/accounting/architecture_controls.h"
+#include "app/accounting/parallelism_controls.h"
 #include "app/accounting/presets.h"
 #include "widgets/controls/log_slider_field.h"
 #include "widgets/controls/number_field.h"
@@ -10,6 +12,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QVBoxLayout>
 
@@ -39,7 +42,7 @@ QString modelKindLabel(ModelKind kind) {
     case ModelKind::linear2:
         return AccountingControls::tr("Two-layer linear");
     case ModelKind::transformer:
-        return AccountingControls::tr("Transformer (GPT-2 style)");
+        return AccountingControls::tr("Transformer (GPT, Llama, MoE)");
     }
     return name(modelKindName(kind));
 }
@@ -69,7 +72,8 @@ AccountingControls::AccountingControls(QWidget* parent)
     m_vocab = makeField(ranges::accounting::vocab,
                         tr("Vocabulary size V (the embedding is tied to the output head)."));
     m_seq = makeField(ranges::accounting::seq, tr("Tokens per sequence S (context length)."));
-    m_ffn = makeField(ranges::accounting::ffnMult, tr("MLP width as a multiple of d (4 in GPT-2)."));
+    m_ffnTip = tr("MLP width as a multiple of d (4 in GPT-2).");
+    m_ffn = makeField(ranges::accounting::ffnMult, m_ffnTip);
     m_modelForm->addRow(tr("&Kind:"), m_kind);
     m_modelForm->addRow(tr("&Parameters:"), m_params);
     m_modelForm->addRow(tr("&Width D:"), m_dim);
@@ -81,6 +85,8 @@ AccountingControls::AccountingControls(QWidget* parent)
     m_modelForm->addRow(tr("&Sequence:"), m_seq);
     m_modelForm->addRow(tr("FFN &multiple:"), m_ffn);
     layout->addWidget(model);
+    m_architecture = new ArchitectureControls(this);
+    layout->addWidget(m_architecture);
 
     // --- training ---
     auto* training = new QGroupBox(tr("Training"), this);
@@ -149,6 +155,8 @@ AccountingControls::AccountingControls(QWidget* parent)
     hardwareForm->addRow(tr("R&ecompute:"), m_recompute);
     hardwareForm->addRow(tr("&Attention:"), m_attention);
     layout->addWidget(hardware);
+    m_parallelism = new ParallelismControls(this);
+    layout->addWidget(m_parallelism);
     layout->addStretch(1);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &AccountingControls::showRowsForModel);
@@ -160,6 +168,8 @@ AccountingControls::AccountingControls(QWidget* parent)
         connect(c, &QCheckBox::toggled, this, &AccountingControls::emitChanged);
     connect(m_tokensOn, &QCheckBox::toggled, m_tokens, &QWidget::setEnabled);
     connect(m_mfu, &QDoubleSpinBox::valueChanged, this, &AccountingControls::emitChanged);
+    connect(m_architecture, &ArchitectureControls::changed, this, &AccountingControls::emitChanged);
+    connect(m_parallelism, &ParallelismControls::changed, this, &AccountingControls::emitChanged);
 
     // Every kind's fields start with sensible values (GPT-2 small, the lecture's Cruncher), hidden rows
     // included: setInput() fills only the selected kind's rows, which left D, L and K at 0 (out of
@@ -201,6 +211,8 @@ AccountingInput AccountingControls::input() const {
     in.zeroStage = m_zero->currentData().toInt();
     in.recompute = currentEnum<Recompute>(m_recompute);
     in.attention = currentEnum<AttentionMask>(m_attention);
+    m_architecture->writeTo(in.model);
+    in.parallel = m_parallelism->parallel();
     return in;
 }
 
@@ -223,11 +235,75 @@ void AccountingControls::showRowsForModel() {
     m_modelForm->setRowVisible(m_ffn, transformer);
     m_recompute->setEnabled(transformer);
     m_attention->setEnabled(transformer);
+    updateApplicability();
 }
 
 void AccountingControls::emitChanged() {
-    if (!m_updating)
-        emit inputChanged();
+    if (m_updating)
+        return;
+    updateApplicability();
+    emit inputChanged();
+}
+
+// What the architecture and the parallel layout allow follows the model kind, the options and the GPUs.
+void AccountingControls::updateApplicability() {
+    const AccountingInput in = input();
+    m_architecture->setModelKind(in.model.kind);
+    m_parallelism->setContext(in.model, in.gpus);
+    const bool widthSet = in.model.ffnDim > 0;
+    m_ffn->setEnabled(!widthSet);
+    m_ffn->setToolTip(widthSet
+                          ? tr("Overridden by the FFN width in Architecture (set it to its lowest value to "
+                               "use the multiple).")
+                          : m_ffnTip);
+}
+
+QWidget* AccountingControls::controlFor(const std::string& field) const {
+    if (QWidget* w = m_architecture->controlFor(field))
+        return w;
+    if (QWidget* w = m_parallelism->controlFor(field))
+        return w;
+    const std::pair<const char*, QWidget*> controls[] = {
+        {"params", m_params},  {"dim", m_dim},     {"layers", m_layers}, {"out", m_out},
+        {"d-model", m_dModel}, {"heads", m_heads}, {"vocab", m_vocab},   {"seq", m_seq},
+        {"ffn-mult", m_ffn},   {"batch", m_batch}, {"tokens", m_tokens}, {"gpus", m_gpus},
+        {"mfu", m_mfu},        {"zero", m_zero},   {"gpu", m_gpu},       {"precision", m_precision}};
+    for (const auto& [name, control] : controls)
+        if (field == name)
+            return control;
+    return nullptr;
+}
+
+void AccountingControls::showFieldError(const std::string& field, const QString& message) {
+    clearFieldError();
+    QWidget* control = controlFor(field);
+    auto* form = control ? qobject_cast<QFormLayout*>(control->parentWidget()->layout()) : nullptr;
+    int row = -1;
+    QFormLayout::ItemRole role{};
+    if (form)
+        form->getWidgetPosition(control, &row, &role);
+    if (row < 0)
+        return;
+    m_fieldError = new QLabel(message, control->parentWidget());
+    m_fieldError->setObjectName(QStringLiteral("fieldError"));
+    m_fieldError->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_fieldError->setWordWrap(true);
+    form->insertRow(row + 1, QString(), m_fieldError);
+    m_fieldErrorForm = form;
+    m_fieldErrorControl = control;
+}
+
+void AccountingControls::clearFieldError() {
+    if (!m_fieldError)
+        return;
+    m_fieldErrorForm->removeRow(m_fieldError); // deletes the label
+    m_fieldError = nullptr;
+    m_fieldErrorForm = nullptr;
+    m_fieldErrorControl = nullptr;
+}
+
+QString AccountingControls::fieldErrorText() const {
+    return m_fieldError ? m_fieldError->text() : QString();
 }
 
 // --- scenario: this page's controls to its section of napkin::Scenario and back ---
@@ -267,6 +343,8 @@ void AccountingControls::setFieldValues(const AccountingScenario& values) {
     m_zero->setCurrentIndex(m_zero->findData(in.zeroStage));
     selectEnum(m_recompute, in.recompute);
     selectEnum(m_attention, in.attention);
+    m_architecture->setModel(in.model);
+    m_parallelism->setParallel(in.parallel);
     showRowsForModel();
     m_updating = false;
 }

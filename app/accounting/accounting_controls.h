@@ -7,12 +7,15 @@
 
 #include <QWidget>
 
+class ArchitectureControls;
 class LogSliderField;
+class ParallelismControls;
 class NumberField;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
+class QLabel;
 
 class AccountingControls : public QWidget {
     Q_OBJECT
@@ -51,6 +54,17 @@ public:
     QComboBox* zeroBox() const { return m_zero; }
     QComboBox* recomputeBox() const { return m_recompute; }
     QComboBox* attentionBox() const { return m_attention; }
+    NumberField* ffnMultField() const { return m_ffn; }
+    ArchitectureControls* architecture() const { return m_architecture; }
+    ParallelismControls* parallelism() const { return m_parallelism; }
+
+    /// Shows `message` right under the control that validation `field` names ("tp", "kv-heads", "heads",
+    /// ...), replacing any earlier one; a field with no control of its own shows nothing here.
+    void showFieldError(const std::string& field, const QString& message);
+    void clearFieldError();
+    /// The message shown next to a control, and that control; empty / nullptr when none.
+    QString fieldErrorText() const;
+    QWidget* fieldErrorControl() const { return m_fieldErrorControl; }
 
 signals:
     void inputChanged();
@@ -58,6 +72,8 @@ signals:
 private:
     void showRowsForModel();
     void emitChanged();
+    void updateApplicability();
+    QWidget* controlFor(const std::string& field) const;
     NumberField* makeField(napkin::ControlRange range, const QString& tip);
 
     QFormLayout* m_modelForm = nullptr;
@@ -74,5 +90,11 @@ private:
     QComboBox* m_zero;
     QComboBox* m_recompute;
     QComboBox* m_attention;
+    ArchitectureControls* m_architecture;
+    ParallelismControls* m_parallelism;
+    QLabel* m_fieldError = nullptr;
+    QWidget* m_fieldErrorControl = nullptr;
+    QFormLayout* m_fieldErrorForm = nullptr;
+    QString m_ffnTip;
     bool m_updating = false;
 };

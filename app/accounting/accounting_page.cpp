@@ -3,6 +3,7 @@
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/answers_panel.h"
 #include "app/accounting/explain_accounting.h"
+#include "app/accounting/layout_settings.h"
 #include "app/accounting/memory_timeline_section.h"
 #include "app/accounting/presets.h"
 #include "widgets/charts/flop_chart.h"
@@ -43,6 +44,8 @@ MemoryChartData memoryData(const AccountingResult& r, const AccountingInput& in)
     d.fits = r.fits;
     d.gpuLabel = in.gpus > 1 ? AccountingPage::tr("one of %1 × %2").arg(q(formatNumber(in.gpus)), q(in.gpu))
                              : AccountingPage::tr("one %1").arg(q(in.gpu));
+    if (r.memoryStage) // with a pipeline: the most loaded stage's GPU
+        d.gpuLabel += AccountingPage::tr(", %1 stage").arg(q(std::string(pipelineStageName(*r.memoryStage))));
     return d;
 }
 
@@ -161,9 +164,11 @@ void AccountingPage::recompute() {
         m_error = tr("%1: %2").arg(q(error.field), q(error.message));
         m_answers->showError(
             tr("Cannot account for this combination — %1. Showing the last valid result.").arg(m_error));
+        m_controls->showFieldError(error.field, q(error.message));
         return;
     }
     m_error.clear();
+    m_controls->clearFieldError();
     m_result = account(in, *GpuCatalog::builtIn().find(in.gpu));
     m_memoryChart->setData(memoryData(*m_result, in));
     m_flopChart->setData(flopData(*m_result));
@@ -199,6 +204,7 @@ void AccountingPage::saveSettings(QSettings& s) const {
     s.setValue(QStringLiteral("recompute"), q(std::string(recomputeName(in.recompute))));
     s.setValue(QStringLiteral("attention"), q(std::string(attentionMaskName(in.attention))));
     s.setValue(QStringLiteral("units"), m_units->currentData());
+    saveLayoutSettings(s, in);
     s.endGroup();
 }
 
@@ -234,6 +240,7 @@ void AccountingPage::restoreSettings(const QSettings& s) {
     in.zeroStage = s.value(g + QStringLiteral("zero"), in.zeroStage).toInt();
     in.recompute = recomputeFromName(str("recompute")).value_or(in.recompute);
     in.attention = attentionMaskFromName(str("attention")).value_or(in.attention);
+    restoreLayoutSettings(s, in);
     m_controls->setInput(in);
     setByteUnits(static_cast<ByteUnits>(s.value(g + QStringLiteral("units"), 0).toInt()));
 }

@@ -39,11 +39,20 @@ QString readable(double v) {
 } // namespace
 
 const QStringList& AnswersPanel::keys() {
-    static const QStringList k{QStringLiteral("parameters"),    QStringLiteral("bytesPerParameter"),
-                               QStringLiteral("memoryPerGpu"),  QStringLiteral("peakOverStep"),
-                               QStringLiteral("fits"),          QStringLiteral("flopsPerStep"),
-                               QStringLiteral("trainingFlops"), QStringLiteral("trainingTime"),
-                               QStringLiteral("gpuDays"),       QStringLiteral("maxParameters"),
+    static const QStringList k{QStringLiteral("parameters"),
+                               QStringLiteral("activeParameters"),
+                               QStringLiteral("bytesPerParameter"),
+                               QStringLiteral("memoryPerGpu"),
+                               QStringLiteral("peakOverStep"),
+                               QStringLiteral("fits"),
+                               QStringLiteral("flopsPerStep"),
+                               QStringLiteral("trainingFlops"),
+                               QStringLiteral("trainingTime"),
+                               QStringLiteral("gpuDays"),
+                               QStringLiteral("layout"),
+                               QStringLiteral("communication"),
+                               QStringLiteral("maxParameters"),
+                               QStringLiteral("maxParametersPooled"),
                                QStringLiteral("maxBatch")};
     return k;
 }
@@ -63,6 +72,7 @@ AnswersPanel::AnswersPanel(QWidget* parent)
     grid->setColumnStretch(2, 1);
     grid->setHorizontalSpacing(12);
     const QStringList titles{tr("Parameters"),
+                             tr("Active per token"),
                              tr("Bytes per parameter"),
                              tr("Memory per GPU"),
                              tr("Peak over one step"),
@@ -71,7 +81,10 @@ AnswersPanel::AnswersPanel(QWidget* parent)
                              tr("Training FLOPs"),
                              tr("Training time"),
                              tr("GPU-days"),
+                             tr("Parallel layout"),
+                             tr("Communication per step"),
                              tr("Largest model that fits"),
+                             tr("… pooled over all GPUs"),
                              tr("Largest batch that fits")};
     QFont mono(QStringLiteral("monospace"));
     mono.setStyleHint(QFont::TypeWriter);
@@ -92,7 +105,7 @@ AnswersPanel::AnswersPanel(QWidget* parent)
         grid->addWidget(title, i, 0, Qt::AlignTop);
         grid->addWidget(value, i, 1, Qt::AlignTop);
         grid->addWidget(formula, i, 2, Qt::AlignTop);
-        m_rows.insert(keys()[i], Row{value, formula});
+        m_rows.insert(keys()[i], Row{value, formula, title});
     }
     outer->addLayout(grid);
     m_notes->setWordWrap(true);
@@ -107,10 +120,20 @@ void AnswersPanel::setRow(const QString& key, const QString& value, const QStrin
     row.formula->setText(formula);
 }
 
+void AnswersPanel::setRowVisible(const QString& key, bool visible) {
+    const Row& row = m_rows[key];
+    if (row.value->isHidden() != visible)
+        return;
+    for (QLabel* l : {row.title, row.value, row.formula})
+        l->setVisible(visible);
+}
+
 void AnswersPanel::setResult(const AccountingResult& r, const MemoryTimeline& timeline, ByteUnits units) {
     m_error->hide();
     m_error->clear();
     setRow(QStringLiteral("parameters"), grouped(r.parameters.total), q(r.parameters.formula));
+    setRow(QStringLiteral("activeParameters"), grouped(r.parameters.active), q(r.parameters.activeFormula));
+    setRowVisible(QStringLiteral("activeParameters"), r.parameters.active != r.parameters.total);
 
     const PrecisionLedger& p = r.precision;
     const BytesPerParameter& b = r.bytesPerParameter;
@@ -153,9 +176,14 @@ void AnswersPanel::setResult(const AccountingResult& r, const MemoryTimeline& ti
              {QStringLiteral("trainingFlops"), QStringLiteral("trainingTime"), QStringLiteral("gpuDays")})
             setRow(key, QStringLiteral("—"), noTokens);
     }
+    setLayoutRows(r);
     setRow(QStringLiteral("maxParameters"), tr("%1 params").arg(grouped(r.maxParameters.value)),
            q(r.maxParameters.formula));
-    if (r.maxBatch)
+    setRow(QStringLiteral("maxParametersPooled"), tr("%1 params").arg(grouped(r.maxParametersPooled.value)),
+           q(r.maxParametersPooled.formula));
+    if (r.maxBatch && !r.fitAdvice.empty()) // not "0": what would make one sequence fit
+        setRow(QStringLiteral("maxBatch"), tr("none — %1").arg(q(r.fitAdvice)), q(r.maxBatch->formula));
+    else if (r.maxBatch)
         setRow(QStringLiteral("maxBatch"), grouped(r.maxBatch->value), q(r.maxBatch->formula));
     else
         setRow(QStringLiteral("maxBatch"), QStringLiteral("—"),
@@ -165,6 +193,29 @@ void AnswersPanel::setResult(const AccountingResult& r, const MemoryTimeline& ti
     for (const std::string& n : r.notes)
         notes << QStringLiteral("• ") + q(n);
     m_notes->setText(notes.join(QLatin1Char('\n')));
+}
+
+// The layout in one line (dp, global batch, bubble) and the communication ledger's total.
+void AnswersPanel::setLayoutRows(const AccountingResult& r) {
+    QString layout =
+        tr("dp %1, global batch %2").arg(number(r.dataParallel.value), grouped(r.globalBatch.value));
+    QString formulas = q(r.dataParallel.formula) + QStringLiteral("\n") + q(r.globalBatch.formula);
+    if (r.pipelineBubbleFraction.value > 0) {
+        layout += tr(", bubble %1").arg(number(r.pipelineBubbleFraction.value));
+        formulas += QStringLiteral("\n") + q(r.pipelineBubbleFraction.formula);
+    }
+    if (r.memoryStage)
+        layout += tr(" (memory: %1 stage)").arg(q(std::string(pipelineStageName(*r.memoryStage))));
+    setRow(QStringLiteral("layout"), layout, formulas);
+    const bool oneGpu = r.communication.items.empty() && r.dataParallel.value == 1;
+    setRowVisible(QStringLiteral("layout"), !oneGpu);
+    setRowVisible(QStringLiteral("communication"), !oneGpu);
+    const CommunicationTotal& c = r.communication.total;
+    const QString time = c.seconds ? tr(" in %1").arg(q(formatDuration(*c.seconds))) : tr(", time unknown");
+    // The per-collective formulas are in the explanation pane; a fixed line here keeps a drag from
+    // re-wrapping this row on every tick.
+    setRow(QStringLiteral("communication"), q(formatBytes(c.bytes)) + (c.bytes > 0 ? time : QString()),
+           tr("per GPU per step, as if nothing overlapped: the ledger is under “How is this computed?”"));
 }
 
 void AnswersPanel::showError(const QString& message) {

@@ -25,9 +25,9 @@ public:
     /// Shows why the current input is invalid; the last result stays on screen, marked stale.
     void showError(const QString& message);
 
-    /// The value / formula text of row `key` ("parameters", "bytesPerParameter", "memoryPerGpu",
-    /// "peakOverStep", "fits", "flopsPerStep", "trainingFlops", "trainingTime", "gpuDays", "maxParameters",
-    /// "maxBatch").
+    /// The value / formula text of row `key` ("parameters", "activeParameters", "bytesPerParameter",
+    /// "memoryPerGpu", "peakOverStep", "fits", "flopsPerStep", "trainingFlops", "trainingTime", "gpuDays",
+    /// "layout", "communication", "maxParameters", "maxParametersPooled", "maxBatch").
     QString valueText(const QString& key) const;
     QString formulaText(const QString& key) const;
     QString errorText() const;
@@ -35,10 +35,14 @@ public:
 
 private:
     void setRow(const QString& key, const QString& value, const QString& formula);
+    void setLayoutRows(const napkin::AccountingResult& result);
+    /// Shows or hides a row that does not apply (active parameters of a dense model, one GPU's layout).
+    void setRowVisible(const QString& key, bool visible);
 
     struct Row {
         QLabel* value;
         QLabel* formula;
+        QLabel* title = nullptr;
     };
     QHash<QString, Row> m_rows;
     QLabel* m_error;

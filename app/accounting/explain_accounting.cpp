@@ -1,5 +1,7 @@
 #include "app/accounting/explain_accounting.h"
 
+#include "app/accounting/explain_html.h"
+#include "app/accounting/explain_ledgers.h"
 #include "app/accounting/memory_timeline_section.h"
 #include "engine/numerics/storage_type.h"
 
@@ -9,23 +11,16 @@ using namespace napkin;
 
 namespace {
 
+using explain_html::code;
+using explain_html::heading;
+using explain_html::n;
+using explain_html::q;
+
 QString tr(const char* text) {
     return QCoreApplication::translate("ExplainAccounting", text);
 }
-QString q(const std::string& s) {
-    return QString::fromStdString(s).toHtmlEscaped();
-}
-QString n(double v) {
-    return q(formatNumber(v));
-}
-QString code(const std::string& s) {
-    return QStringLiteral("<code>%1</code>").arg(q(s));
-}
 QString dtype(StorageType t) {
     return q(std::string(storageTypeName(t)));
-}
-QString heading(const QString& text) {
-    return QStringLiteral("<h3>%1</h3>").arg(text);
 }
 
 QString parametersSection(const AccountingResult& r) {
@@ -119,6 +114,6 @@ QString mfuSection(const AccountingResult& r, const AccountingInput& in) {
 
 QString explainAccounting(const AccountingInput& input, const AccountingResult& result, ByteUnits units) {
     return parametersSection(result) + bytesSection(result, input, units) +
-           explainMemoryTimeline(input, result, units) + flopsSection(result) +
-           trainingSection(result, input) + mfuSection(result, input);
+           explainMemoryTimeline(input, result, units) + flopsSection(result) + trainingSection(result, input) +
+           mfuSection(result, input) + explainLedgers(input, result, units);
 }

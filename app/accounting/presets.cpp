@@ -1,11 +1,18 @@
 #include "app/accounting/presets.h"
 
+#include "engine/accounting/model_presets.h"
+
 #include <QCoreApplication>
 #include <QStringList>
 
 namespace {
 
 using namespace napkin;
+
+// A model's shape from the engine's table of published configurations (the one napkin-cli uses).
+ModelSpec publishedModel(const char* id) {
+    return findModelPreset(id)->model;
+}
 
 Preset lectureTraining() {
     Preset p{QStringLiteral("70b-15t-1024-h100"),
@@ -65,12 +72,7 @@ Preset gpt2Small() {
         QCoreApplication::translate("Presets", "GPT-2 small"),
         QCoreApplication::translate("Presets", "12·L·d² + 13·L·d + V·d + S·d + 2·d = 124,439,808 parameters"),
         {}};
-    p.input.model.kind = ModelKind::transformer;
-    p.input.model.dModel = 768;
-    p.input.model.layers = 12;
-    p.input.model.heads = 12;
-    p.input.model.vocab = 50257;
-    p.input.model.seq = 1024;
+    p.input.model = publishedModel("gpt2-small");
     p.input.batch = 8;
     p.input.trainingTokens = std::nullopt;
     p.input.precision = PrecisionRecipe::mixedBf16;
@@ -84,12 +86,7 @@ Preset gpt3() {
              QCoreApplication::translate("Presets", "GPT-3 175B"),
              QCoreApplication::translate("Presets", "≈175e9 parameters trained on 300e9 tokens"),
              {}};
-    p.input.model.kind = ModelKind::transformer;
-    p.input.model.dModel = 12288;
-    p.input.model.layers = 96;
-    p.input.model.heads = 96;
-    p.input.model.vocab = 50257;
-    p.input.model.seq = 2048;
+    p.input.model = publishedModel("gpt3-175b");
     p.input.batch = 1;
     p.input.trainingTokens = 300e9;
     p.input.precision = PrecisionRecipe::mixedBf16;
@@ -103,11 +100,69 @@ Preset gpt3() {
     return p;
 }
 
+// Today's models: their published shapes on a layout that fits, with the training settings of their papers
+// where those say (bf16 mixed precision, AdamW, 15T tokens for Llama 3).
+Preset llamaTraining(const char* id, const QString& name, const QString& expectation, double gpus, double tp,
+                     double pp, double microbatches) {
+    Preset p{QString::fromLatin1(id), name, expectation, {}};
+    p.input.model = publishedModel(id);
+    p.input.batch = 1;
+    p.input.trainingTokens = 15e12;
+    p.input.precision = PrecisionRecipe::mixedBf16;
+    p.input.optimizer = OptimizerKind::adamw;
+    p.input.gpu = "H100-SXM";
+    p.input.gpus = gpus;
+    p.input.mfu = 0.4;
+    p.input.zeroStage = 1;
+    p.input.parallel.tp = tp;
+    p.input.parallel.pp = pp;
+    p.input.parallel.sp = tp > 1;
+    p.input.parallel.microbatches = microbatches;
+    return p;
+}
+
+Preset llama3_8b() {
+    return llamaTraining(
+        "llama3-8b", QCoreApplication::translate("Presets", "Llama 3 8B, tp 8 on 64 H100s"),
+        QCoreApplication::translate("Presets", "8,030,261,248 parameters (GQA, SwiGLU, untied)"), 64, 8, 1,
+        1);
+}
+
+Preset llama3_70b() {
+    return llamaTraining(
+        "llama3-70b", QCoreApplication::translate("Presets", "Llama 3 70B, tp 8 × pp 4 on 512 H100s"),
+        QCoreApplication::translate("Presets", "70,553,706,496 parameters; bubble 3/11 with 8 "
+                                               "micro-batches"),
+        512, 8, 4, 8);
+}
+
+Preset llama3_405b() {
+    // Meta trained at tp 8 × pp 16 with uneven stages; Napkin's stages are even, so 126 layers take 18,
+    // and context parallelism 2 halves the 8192-token activations so that one sequence fits.
+    Preset p = llamaTraining(
+        "llama3-405b",
+        QCoreApplication::translate("Presets", "Llama 3 405B, tp 8 × cp 2 × pp 18 on 18,432 H100s"),
+        QCoreApplication::translate("Presets", "405,853,388,800 parameters; 7 layers per stage"), 18432, 8,
+        18, 18);
+    p.input.parallel.cp = 2;
+    return p;
+}
+
+Preset mixtral() {
+    Preset p = llamaTraining(
+        "mixtral-8x7b", QCoreApplication::translate("Presets", "Mixtral 8x7B, tp 8 × ep 8 on 64 H100s"),
+        QCoreApplication::translate("Presets", "46.7B parameters, 12.9B active per token"), 64, 8, 1, 1);
+    p.input.trainingTokens = std::nullopt; // its training data is not published
+    p.input.parallel.ep = 8;
+    return p;
+}
+
 } // namespace
 
 const std::vector<Preset>& builtInPresets() {
-    static const std::vector<Preset> presets{lectureTraining(), lectureLargestModel(), lectureCruncher(),
-                                             gpt2Small(), gpt3()};
+    static const std::vector<Preset> presets{
+        lectureTraining(), lectureLargestModel(), lectureCruncher(), gpt2Small(), gpt3(),
+        llama3_8b(),       llama3_70b(),          llama3_405b(),     mixtral()};
     return presets;
 }
 
@@ -141,14 +196,14 @@ napkin::AccountingScenario withInput(napkin::AccountingScenario fields, const na
         m.dim = in.model.dim;
         m.out = in.model.out;
         break;
-    case ModelKind::transformer:
-        m.layers = in.model.layers;
-        m.dModel = in.model.dModel;
-        m.heads = in.model.heads;
-        m.vocab = in.model.vocab;
-        m.ffnMult = in.model.ffnMult;
-        m.seq = in.model.seq;
+    case ModelKind::transformer: { // every transformer field; the other kinds' sizes stay
+        const double parameters = m.parameters, dim = m.dim, out = m.out;
+        m = in.model;
+        m.parameters = parameters;
+        m.dim = dim;
+        m.out = out;
         break;
+    }
     }
     const napkin::ModelSpec kept = m;
     fields.input = in;

@@ -1,5 +1,7 @@
 #include "engine/accounting/accounting.h"
 
+#include "engine/accounting/fit_advice.h"
+#include "engine/accounting/stage_memory.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <cmath>
@@ -13,43 +15,97 @@ std::string n(double v) {
 
 constexpr double kSecondsPerDay = 86400.0;
 
+// Memory of the most loaded GPU: with a pipeline, the first stage (embedding, min(p, m) micro-batches in
+// flight) or the last (output layer, logits), whichever holds more.
 void addMemory(AccountingResult& r, const AccountingInput& in) {
-    const ModelStateMemory states =
-        modelStateMemory(r.parameters.total, r.bytesPerParameter, in.zeroStage, in.gpus);
+    const StageMemory first = stageMemory(in, r.parameters.total, r.bytesPerParameter,
+                                          r.precision.activations, PipelineStage::first);
+    std::optional<StageMemory> last;
+    if (in.parallel.pp > 1)
+        last = stageMemory(in, r.parameters.total, r.bytesPerParameter, r.precision.activations,
+                           PipelineStage::last);
+    const StageMemory& shown = last && last->totalBytes > first.totalBytes ? *last : first;
+    if (last)
+        r.memoryStage = shown.stage;
+    const ModelStateMemory& states = shown.states;
     r.memory.parameters = states.parameters;
     r.memory.gradients = states.gradients;
     r.memory.masterWeights = states.masterWeights;
     r.memory.optimizerState = states.optimizerState;
+    r.parametersOnGpu = {shown.parameters.total(), shown.parameters.formula};
 
-    const ActivationMemory activations =
-        activationMemory(in.model, in.batch, r.precision.activations, in.recompute);
+    const ActivationMemory& activations = shown.activations;
+    r.activations = activations;
     r.activationsModelled = activations.modelled;
     r.memory.activations = {activations.bytes, activations.formula};
 
-    const double statesBytes = states.parameters.value + states.gradients.value + states.masterWeights.value +
-                               states.optimizerState.value;
+    const double statesBytes = shown.statesBytes;
     const double total = statesBytes + activations.bytes;
     r.memory.total = {total, n(states.parameters.value) + " + " + n(states.gradients.value) + " + " +
                                  n(states.masterWeights.value) + " + " + n(states.optimizerState.value) +
                                  " + " + n(activations.bytes) + " = " + n(total) + " B"};
     r.fits = total <= r.capacityBytes.value;
 
-    const double maxParams = std::floor(r.capacityBytes.value / states.bytesPerParameterPerGpu);
-    r.maxParameters = {maxParams, n(r.capacityBytes.value) + " B / (" +
+    // Each GPU holds 1/(tp·pp) of a dense model's weights, which ZeRO shards further.
+    const double split = in.parallel.tp * in.parallel.pp;
+    const double maxParams = std::floor(r.capacityBytes.value * split / states.bytesPerParameterPerGpu);
+    const std::string splitText = split > 1 ? " × " + n(split) + " (tp·pp)" : "";
+    r.maxParameters = {maxParams, n(r.capacityBytes.value) + " B" + splitText + " / (" +
                                       states.bytesPerParameterPerGpuFormula + ") = " + n(maxParams) +
                                       " parameters"};
+    const double pooled = std::floor(in.gpus * r.capacityBytes.value / r.bytesPerParameter.total);
+    r.maxParametersPooled = {pooled, "GPUs × capacity / bytes per parameter = " + n(in.gpus) + " × " +
+                                         n(r.capacityBytes.value) + " B / (" + r.bytesPerParameter.ledger +
+                                         ") = " + n(pooled) + " parameters"};
 
     if (activations.modelled && activations.bytesPerSample > 0) {
-        const double room = r.capacityBytes.value - statesBytes;
-        const double maxBatch = room > 0 ? std::floor(room / activations.bytesPerSample) : 0.0;
-        r.maxBatch = Quantity{maxBatch, std::string("(").append(n(r.capacityBytes.value)) + " − " +
-                                            n(statesBytes) + ") B / " + n(activations.bytesPerSample) +
-                                            " B per sample = " + n(maxBatch)};
+        // The stage that runs out first decides.
+        const StageMemory* binding = &first;
+        auto largest = [&](const StageMemory& stage) {
+            const double room = r.capacityBytes.value - stage.statesBytes;
+            return room > 0 ? std::floor(room / stage.activations.bytesPerSample) : 0.0;
+        };
+        if (last && largest(*last) < largest(first))
+            binding = &*last;
+        const double maxBatch = largest(*binding);
+        r.maxBatch =
+            Quantity{maxBatch, std::string("(").append(n(r.capacityBytes.value)) + " − " +
+                                   n(binding->statesBytes) + ") B / " +
+                                   n(binding->activations.bytesPerSample) + " B per sample = " + n(maxBatch)};
     }
 }
 
-void addTraining(AccountingResult& r, const AccountingInput& in) {
-    const StepFlops& f = r.flopsPerStep;
+void addLayout(AccountingResult& r, const AccountingInput& in) {
+    const ParallelLayout& l = in.parallel;
+    const double dp = dataParallelSize(l, in.gpus);
+    r.dataParallel = {dp, "GPUs / (tp·pp·cp) = " + n(in.gpus) + " / (" + n(l.tp) + " × " + n(l.pp) + " × " +
+                              n(l.cp) + ") = " + n(dp)};
+    const double global = in.batch * l.microbatches * dp;
+    r.globalBatch = {global, "batch·microbatches·dp = " + n(in.batch) + " × " + n(l.microbatches) + " × " +
+                                 n(dp) + " = " + n(global) + " sequences"};
+    const double bubble = pipelineBubbleFraction(l);
+    r.pipelineBubbleFraction = {bubble, "(p − 1)/(m + p − 1) = (" + n(l.pp) + " − 1)/(" + n(l.microbatches) +
+                                            " + " + n(l.pp) + " − 1) = " + n(bubble)};
+}
+
+void addCommunication(AccountingResult& r, const AccountingInput& in, const GpuSpec& gpu) {
+    CommunicationInput c;
+    c.model = in.model;
+    c.layout = in.parallel;
+    c.gpus = in.gpus;
+    c.batch = in.batch;
+    c.zeroStage = in.zeroStage;
+    c.recompute = in.recompute;
+    c.parameterBytes = r.bytesPerParameter.parameters;
+    c.gradientBytes = r.bytesPerParameter.gradients;
+    c.activationBytes = bytesPerElement(r.precision.activations);
+    c.stage = r.memoryStage.value_or(PipelineStage::first);
+    c.onGpu = parametersOnGpu(in.model, in.parallel, c.stage);
+    r.communication = communicationPerStep(c, gpu);
+}
+
+// Per token and totals from one replica's step (`replica`): independent of how it is split over GPUs.
+void addTraining(AccountingResult& r, const AccountingInput& in, const StepFlops& f) {
     const double perToken = f.total / f.tokens;
     const double coefficient = perToken / r.parameters.matmulParameters;
     const bool simpleRule = in.model.kind != ModelKind::transformer;
@@ -86,9 +142,45 @@ void addNotes(AccountingResult& r, const AccountingInput& in) {
         r.notes.emplace_back("Korthikanti et al.'s activation counts assume 16-bit activations; scaled by " +
                              n(bytesPerElement(r.precision.activations) / 2) + " for " +
                              std::string(storageTypeName(r.precision.activations)));
-    if (in.gpus > 1)
+    if (in.gpus > 1 && isDataParallelOnly(in.parallel))
         r.notes.emplace_back(
             "memory and FLOPs per step are per GPU; each GPU runs its own batch (data parallel)");
+}
+
+// Notes about the architecture options and parallel layouts; none of them applies to a GPT-2 on data
+// parallelism alone, whose notes stay those above.
+void addLayoutNotes(AccountingResult& r, const AccountingInput& in) {
+    const ModelSpec& m = in.model;
+    const ParallelLayout& l = in.parallel;
+    if (!isDataParallelOnly(l))
+        r.notes.push_back("memory is that of one GPU" +
+                          (r.memoryStage ? " of the " + std::string(pipelineStageName(*r.memoryStage)) +
+                                               " pipeline stage, the most loaded"
+                                         : std::string()) +
+                          "; FLOPs per step are one replica's (" + n(in.batch * l.microbatches) +
+                          (in.batch * l.microbatches == 1 ? " sequence" : " sequences") +
+                          " over tp·pp·cp = " + n(modelParallelSize(l)) + " GPUs) divided evenly");
+    if (l.microbatches > 1 && l.pp == 1)
+        r.notes.emplace_back("batch is the micro-batch: activations are held for one micro-batch at a time "
+                             "(gradient accumulation); FLOPs per step cover all of them");
+    if (l.pp > 1)
+        r.notes.push_back("pipeline bubble: " + n(r.pipelineBubbleFraction.value) +
+                          " of each step is idle, (p − 1)/(m + p − 1); the MFU is taken to include it");
+    if (m.kind != ModelKind::transformer)
+        return;
+    if (isMixtureOfExperts(m))
+        r.notes.push_back("mixture of experts: FLOPs per token count the " + n(m.topK) + " active experts (" +
+                          formatExact(r.parameters.active) + " active parameters); memory holds all " +
+                          n(m.experts) +
+                          ". Routing is taken as balanced, with no capacity factor; the routing "
+                          "indices are left out of the activations");
+    if (in.recompute == Recompute::selective && m.attentionImpl == AttentionImpl::flash)
+        r.notes.emplace_back(
+            "flash attention keeps no s×s scores, so selective recompute keeps as much as none");
+    if (!hasKorthikantiBlock(m) && m.dropout && r.precision.activations == StorageType::fp32)
+        r.notes.emplace_back(
+            "dropout masks are counted at 2 B per element with fp32 activations (Korthikanti's "
+            "1 B scaled with the rest); PyTorch's CUDA dropout keeps a 1 B mask");
 }
 
 bool isWhole(double v) {
@@ -131,8 +223,10 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
             return e;
         if (std::fmod(m.dModel, m.heads) != 0)
             return {"heads", "must divide d-model (" + n(m.dModel) + "), got " + n(m.heads)};
-        if (!(m.ffnMult > 0 && m.ffnMult <= 64) || !isWhole(m.ffnMult * m.dModel))
+        if (m.ffnDim == 0 && (!(m.ffnMult > 0 && m.ffnMult <= 64) || !isWhole(m.ffnMult * m.dModel)))
             return {"ffn-mult", "must be in (0, 64] and give a whole MLP width, got " + n(m.ffnMult)};
+        if (!(e = validateArchitecture(m)).ok())
+            return e;
         break;
     }
     if (countParameters(m).total > 1e15)
@@ -150,6 +244,8 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
         return {"mfu", "must be in (0, 1], got " + n(in.mfu)};
     if (in.zeroStage < 0 || in.zeroStage > 3)
         return {"zero", "must be 0, 1, 2 or 3, got " + std::to_string(in.zeroStage)};
+    if (!(e = validateLayout(in.parallel, m, in.gpus)).ok())
+        return e;
     const GpuSpec* gpu = catalog.find(in.gpu);
     if (!gpu)
         return {"gpu", "unknown GPU '" + in.gpu + "'; known: " + catalog.idList()};
@@ -162,6 +258,13 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
 }
 
 AccountingResult account(const AccountingInput& in, const GpuSpec& gpu) {
+    AccountingResult r = accountWithoutAdvice(in, gpu);
+    if (!fitsAtBatchOne(r))
+        r.fitAdvice = fitAdvice(in, gpu, r);
+    return r;
+}
+
+AccountingResult accountWithoutAdvice(const AccountingInput& in, const GpuSpec& gpu) {
     AccountingResult r;
     r.parameters = countParameters(in.model);
     r.precision = ledgerFor(in.precision, in.fp32Gradients);
@@ -172,10 +275,15 @@ AccountingResult account(const AccountingInput& in, const GpuSpec& gpu) {
                                            " peak = " + n(peak) + " FLOP/s"};
     r.capacityBytes = {gpu.memoryBytes, gpu.id + " memory = " + n(gpu.memoryBytes) + " B (" +
                                             formatBytes(gpu.memoryBytes) + ")"};
-    r.flopsPerStep = countStepFlops(in.model, in.batch, in.recompute, in.attention);
+    const StepFlops replica =
+        countStepFlops(in.model, in.batch * in.parallel.microbatches, in.recompute, in.attention);
+    r.flopsPerStep = perGpu(replica, modelParallelSize(in.parallel));
+    addLayout(r, in);
     addMemory(r, in);
-    addTraining(r, in);
+    addTraining(r, in, replica);
+    addCommunication(r, in, gpu);
     addNotes(r, in);
+    addLayoutNotes(r, in);
     return r;
 }
 

@@ -2,10 +2,13 @@
 // The napkin math of training: memory per GPU, FLOPs per step, training time, and the inverse
 // questions (largest model, largest batch). Pure functions of plain structs; microseconds per call.
 #include "engine/accounting/activation_memory.h"
+#include "engine/accounting/communication.h"
 #include "engine/accounting/flop_count.h"
+#include "engine/accounting/input_error.h"
 #include "engine/accounting/model_spec.h"
 #include "engine/accounting/model_state_memory.h"
 #include "engine/accounting/optimizer_kind.h"
+#include "engine/accounting/parallel_layout.h"
 #include "engine/accounting/parameter_count.h"
 #include "engine/accounting/precision_recipe.h"
 #include "engine/hardware/gpu_catalog.h"
@@ -18,7 +21,7 @@ namespace napkin {
 
 struct AccountingInput {
     ModelSpec model;
-    double batch = 1;                     ///< sequences (examples) per GPU per step
+    double batch = 1; ///< micro-batch: sequences (examples) per model replica per micro-step
     std::optional<double> trainingTokens; ///< total tokens (examples) trained on; unset: no training totals
     PrecisionRecipe precision = PrecisionRecipe::fp32;
     bool fp32Gradients = false; ///< keep gradients in fp32 under a 16-bit recipe
@@ -29,14 +32,8 @@ struct AccountingInput {
     int zeroStage = 0;
     Recompute recompute = Recompute::none;
     AttentionMask attention = AttentionMask::causal;
+    ParallelLayout parallel; ///< tp, pp, cp, ep, sp, micro-batches; data parallel over the rest of `gpus`
     bool operator==(const AccountingInput&) const = default;
-};
-
-/// A rejected input: `field` names the input ("mfu", "dim", ...), `message` says why.
-struct InputError {
-    std::string field;
-    std::string message;
-    bool ok() const { return field.empty(); }
 };
 
 struct MemoryPerGpu {
@@ -47,10 +44,10 @@ struct AccountingResult {
     ParameterCount parameters;
     PrecisionLedger precision;
     BytesPerParameter bytesPerParameter;
-    MemoryPerGpu memory; ///< bytes on each GPU
+    MemoryPerGpu memory; ///< bytes on each GPU (the most loaded pipeline stage's)
     bool activationsModelled = true;
-    StepFlops flopsPerStep; ///< per GPU (each GPU runs `batch` sequences)
-    Quantity flopsPerToken; ///< flopsPerStep.total / tokens per step
+    StepFlops flopsPerStep; ///< per GPU: a replica's batch·microbatches sequences ÷ (tp·pp·cp)
+    Quantity flopsPerToken; ///< the replica's FLOPs per step / its tokens per step
     std::optional<Quantity> trainingFlops, trainingSeconds, trainingDays, gpuDays;
     Quantity densePeakFlopsPerSecond; ///< of the GPU for the recipe's compute dtype
     Quantity capacityBytes;           ///< of one GPU, as the datasheet states it
@@ -58,6 +55,17 @@ struct AccountingResult {
     Quantity maxParameters;           ///< largest N whose model states fit on each GPU
     std::optional<Quantity> maxBatch; ///< largest batch that fits; unset when activations are not modelled
     std::vector<std::string> notes;   ///< assumptions worth knowing about this result
+
+    // Parallel layouts (parallel_layout.h): what they do to the answers above.
+    Quantity dataParallel;                    ///< dp = GPUs / (tp·pp·cp)
+    Quantity globalBatch;                     ///< sequences per step over all GPUs: batch·microbatches·dp
+    Quantity pipelineBubbleFraction;          ///< (p − 1)/(m + p − 1) of the step idle
+    std::optional<PipelineStage> memoryStage; ///< the stage `memory` describes when pp > 1
+    Quantity parametersOnGpu;                 ///< weights on that GPU before ZeRO (parameter_sharding.h)
+    ActivationMemory activations;             ///< the activation ledger behind memory.activations
+    CommunicationLedger communication;        ///< bytes and seconds one GPU sends per step
+    Quantity maxParametersPooled;             ///< largest N whose model states fit all GPUs' memory pooled
+    std::string fitAdvice;                    ///< when even batch 1 does not fit: what would; else empty
 };
 
 /// Checks every input; the first problem found, or an InputError with an empty field.
@@ -65,5 +73,7 @@ InputError validate(const AccountingInput& input, const GpuCatalog& catalog = Gp
 
 /// The full accounting. Precondition: validate(input, catalog).ok() and `gpu` is the input's GPU.
 AccountingResult account(const AccountingInput& input, const GpuSpec& gpu);
+/// As account() without searching for `fitAdvice` (what fit_advice.h calls for each candidate).
+AccountingResult accountWithoutAdvice(const AccountingInput& input, const GpuSpec& gpu);
 
 } // namespace napkin

@@ -9,42 +9,127 @@ std::string n(double v) {
     return formatNumber(v);
 }
 
-ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageType type, Recompute recompute) {
-    const double s = m.seq, h = m.dModel, a = m.heads, L = m.layers, V = m.vocab;
-    // Korthikanti et al. count 16-bit tensors (and 1-byte dropout masks); other dtypes scale the whole term.
-    const double scale = bytesPerElement(type) / 2.0;
-    const double linearCoefficient = 18 + 4 * m.ffnMult; // 34 for the usual F = 4
-    double perLayerPerSample = 0;
-    std::string perLayerText;
+// How many ways a tensor is divided on one GPU: t inside tensor parallelism, t on the residual path only
+// with sequence parallelism, and cp for every token-indexed tensor.
+double splitOf(ActivationSplit split, const ParallelLayout& l) {
+    const double tp = split == ActivationSplit::tensorParallel || l.sp ? l.tp : 1.0;
+    return tp * l.cp;
+}
+
+struct LayerBytes {
+    double perSample = 0; ///< one layer, one sequence, on this GPU
+    std::string text;     ///< "s·b·h·(34 + 5·a·s/h)"
+    double unitScale = 1; ///< perSample is in Korthikanti's 16-bit units, to be multiplied by this
+};
+
+// Korthikanti et al.'s closed forms (Table 2) for their block. Bytes in 16-bit units; the caller scales.
+LayerBytes korthikantiLayer(const ModelSpec& m, Recompute recompute, const ParallelLayout& l) {
+    const double s = m.seq, h = m.dModel, a = m.heads, t = l.tp;
+    const double linear = 18 + 4 * ffnMultiple(m); // 34 for the usual F = 4
+    const double replicated = 10, split = linear - replicated;
+    LayerBytes r;
+    const bool tp = t > 1, sp = l.sp;
     switch (recompute) {
     case Recompute::none:
-        perLayerPerSample = s * h * (linearCoefficient + 5 * a * s / h);
-        perLayerText = "s·b·h·(" + n(linearCoefficient) + " + 5·a·s/h)";
+        if (!tp) {
+            r.perSample = s * h * (linear + 5 * a * s / h);
+            r.text = "s·b·h·(" + n(linear) + " + 5·a·s/h)";
+        } else if (sp) {
+            r.perSample = s * h * (linear + 5 * a * s / h) / t;
+            r.text = "s·b·h·(" + n(linear) + " + 5·a·s/h)/t";
+        } else {
+            r.perSample = s * h * (replicated + split / t + 5 * a * s / (h * t));
+            r.text = "s·b·h·(10 + " + n(split) + "/t + 5·a·s/(h·t))";
+        }
         break;
     case Recompute::selective:
-        perLayerPerSample = s * h * linearCoefficient;
-        perLayerText = n(linearCoefficient) + "·s·b·h";
+        if (!tp) {
+            r.perSample = s * h * linear;
+            r.text = n(linear) + "·s·b·h";
+        } else if (sp) {
+            r.perSample = s * h * linear / t;
+            r.text = n(linear) + "·s·b·h/t";
+        } else {
+            r.perSample = s * h * (replicated + split / t);
+            r.text = "s·b·h·(10 + " + n(split) + "/t)";
+        }
         break;
     case Recompute::full:
-        perLayerPerSample = 2 * s * h;
-        perLayerText = "2·s·b·h";
+        r.perSample = 2 * s * h / (sp ? t : 1.0);
+        r.text = sp ? "2·s·b·h/t" : "2·s·b·h";
         break;
     }
-    const double logitsPerSample = 4 * s * V;
+    return r;
+}
+
+ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageType type, Recompute recompute,
+                                        const ParallelLayout& l, PipelineStage stage) {
+    const double s = m.seq, L = m.layers, V = m.vocab;
     ActivationMemory memory;
-    memory.bytesPerSample = L * perLayerPerSample * scale + logitsPerSample;
+    memory.layers = L / l.pp;
+    memory.microBatchesInFlight = microBatchesInFlight(l, stage);
+    const bool logitsHere = l.pp == 1 || stage == PipelineStage::last;
+
+    // The ledger, on this GPU, for one layer and one micro-batch of b sequences.
+    double ledgerPerSample = 0;
+    for (const ActivationTensor& t : layerActivationLedger(m, type, recompute)) {
+        const double elementsPerSample = t.elementsPerToken * s / splitOf(t.split, l);
+        ledgerPerSample += elementsPerSample * t.bytesPerElement;
+        memory.ledger.push_back({t.name, t.savedFor, t.dtype, b * elementsPerSample,
+                                 b * elementsPerSample * t.bytesPerElement, true});
+    }
+    const ActivationTensor logits = logitsActivation(m);
+    const double logitsPerSample = logitsHere ? 4 * s * V / l.tp / l.cp : 0.0;
+    if (logitsHere)
+        memory.ledger.push_back({logits.name, logits.savedFor, logits.dtype, b * logitsPerSample / 4,
+                                 b * logitsPerSample, false});
+
+    // Korthikanti's block keeps their closed form (in 16-bit units, scaled for other dtypes) so that
+    // their numbers come out exactly; every other architecture sums the ledger.
+    const bool closedForm = hasKorthikantiBlock(m);
+    const double scale = bytesPerElement(type) / 2.0;
+    LayerBytes layer;
+    if (closedForm) {
+        layer = korthikantiLayer(m, recompute, l);
+        layer.unitScale = scale;
+    } else {
+        layer.perSample = ledgerPerSample;
+        layer.text = "s·b·Σledger";
+    }
+    const double layers = memory.layers * memory.microBatchesInFlight;
+    memory.bytesPerSample = layers * layer.perSample * layer.unitScale + logitsPerSample;
     memory.bytes = b * memory.bytesPerSample;
+
     const std::string scaleText =
-        scale == 1.0 ? "" : " × " + n(scale) + " (" + std::string(storageTypeName(type)) + ")";
-    memory.formula = "L·" + perLayerText + scaleText + " + 4·s·b·V = " + n(L) + " × " +
-                     n(b * perLayerPerSample) + scaleText + " + " + n(b * logitsPerSample) + " = " +
-                     n(memory.bytes) + " B";
+        layer.unitScale == 1.0 ? ""
+                               : " × " + n(layer.unitScale) + " (" + std::string(storageTypeName(type)) + ")";
+    std::string layersText = "L·", layersNumbers = n(L);
+    if (l.pp > 1) {
+        layersText = memory.microBatchesInFlight > 1 ? "(L/p)·min(p, m)·" : "(L/p)·";
+        layersNumbers = n(memory.layers) +
+                        (memory.microBatchesInFlight > 1 ? " × " + n(memory.microBatchesInFlight) : "");
+    }
+    const std::string cpText = l.cp > 1 ? "/cp" : "";
+    std::string logitsText = l.tp > 1 ? "4·s·b·V/t" : "4·s·b·V";
+    logitsText += cpText;
+    memory.formula = layersText + layer.text + cpText + scaleText;
+    std::string numbers = layersNumbers + " × " + n(b * layer.perSample) + scaleText;
+    if (logitsHere) {
+        memory.formula += " + " + logitsText;
+        numbers += " + " + n(b * logitsPerSample);
+    }
+    memory.formula += " = " + numbers + " = " + n(memory.bytes) + " B";
     return memory;
 }
 
 } // namespace
 
 ActivationMemory activationMemory(const ModelSpec& m, double batch, StorageType type, Recompute recompute) {
+    return activationMemory(m, batch, type, recompute, ParallelLayout{}, PipelineStage::first);
+}
+
+ActivationMemory activationMemory(const ModelSpec& m, double batch, StorageType type, Recompute recompute,
+                                  const ParallelLayout& layout, PipelineStage stage) {
     const double elementBytes = bytesPerElement(type);
     ActivationMemory memory;
     switch (m.kind) {
@@ -66,7 +151,7 @@ ActivationMemory activationMemory(const ModelSpec& m, double batch, StorageType 
                          n(elementBytes) + " = " + n(memory.bytes) + " B";
         return memory;
     case ModelKind::transformer:
-        return transformerActivations(m, batch, type, recompute);
+        return transformerActivations(m, batch, type, recompute, layout, stage);
     }
     return memory;
 }

@@ -1,25 +1,47 @@
 #pragma once
-// Bytes of activations kept for the backward pass.
+// Bytes of activations kept for the backward pass, on one GPU.
+#include "engine/accounting/activation_ledger.h"
 #include "engine/accounting/model_spec.h"
+#include "engine/accounting/parallel_layout.h"
 #include "engine/numerics/storage_type.h"
 
 #include <string>
+#include <vector>
 
 namespace napkin {
+
+/// One tensor of the ledger as one GPU holds it.
+struct ActivationLedgerRow {
+    std::string name, savedFor, dtype;
+    double elements = 0;  ///< on this GPU: per layer and micro-batch (`perLayer`), else once
+    double bytes = 0;     ///< elements × bytes per element
+    bool perLayer = true; ///< false for the logits, kept once on the last stage
+};
 
 struct ActivationMemory {
     bool modelled = true;      ///< false for `dense`, which has no architecture to count
     double bytes = 0;          ///< for the whole batch
     double bytesPerSample = 0; ///< for a batch of one (activations are linear in the batch)
     std::string formula;
+    std::vector<ActivationLedgerRow> ledger; ///< transformer: the tensors behind `bytes`, on this GPU
+    double layers = 0;                       ///< transformer: layers on this GPU (L/p)
+    double microBatchesInFlight = 1;         ///< transformer: micro-batches whose activations are held
 };
 
 /// cruncher: B·D·L elements (the lecture's count: each layer's B×D output).
 /// linear2: B·D elements (the hidden activation).
 /// transformer (Korthikanti et al. 2022, 16-bit activations, scaled by dtype bytes / 2):
 ///   per layer s·b·h·(18 + 4F + 5·a·s/h) bytes with no recompute (34 + 5as/h for F = 4),
-///   s·b·h·(18 + 4F) selective, 2·s·b·h full; plus the fp32 logits 4·s·b·V.
+///   s·b·h·(18 + 4F) selective, 2·s·b·h full; plus the fp32 logits 4·s·b·V. Other architectures sum
+///   layerActivationLedger().
 ActivationMemory activationMemory(const ModelSpec& model, double batch, StorageType activations,
                                   Recompute recompute);
+
+/// As above on one GPU of `stage` under `layout` (Korthikanti et al. 2022, Table 2): per layer
+/// s·b·h·(10 + 24/t + 5·a·s/(h·t)) with tensor parallelism, s·b·h·(34 + 5·a·s/h)/t with sequence
+/// parallelism too, 34·s·b·h/t selective, 2·s·b·h (/t with sp) full; everything /cp; L/p layers; the
+/// first stage holds min(p, m) micro-batches, the last one plus the logits 4·s·b·V/t.
+ActivationMemory activationMemory(const ModelSpec& model, double batch, StorageType activations,
+                                  Recompute recompute, const ParallelLayout& layout, PipelineStage stage);
 
 } // namespace napkin

@@ -25,20 +25,48 @@ void addLayerComponents(StepFlops& flops, double layers, double perLayer,
 }
 
 void transformerComponents(StepFlops& flops, const ModelSpec& m, double batch, AttentionMask mask) {
-    const double d = m.dModel, L = m.layers, F = m.ffnMult, s = m.seq, T = flops.tokens;
+    const double d = m.dModel, L = m.layers, F = ffnMultiple(m), s = m.seq, T = flops.tokens;
     const double maskFactor = mask == AttentionMask::causal ? 0.5 : 1.0;
     const double scoresPerLayer = maskFactor * 4 * batch * s * s * d; // QKᵀ and A·V, 2·b·s²·d each
     flops.attentionScores = L * scoresPerLayer;
-    const double projections = L * 2 * T * 4 * d * d;
     const std::string scoreFormula = std::string(mask == AttentionMask::causal ? "½ × " : "") + "4·b·s²·d";
-    flops.components.push_back({"attention", projections + flops.attentionScores,
-                                "L·(2·T·4d² + " + scoreFormula + ") = " + n(L) + " × (2 × " + n(T) +
-                                    " × 4 × " + n(d) + "² + " + n(scoresPerLayer) +
-                                    ") = " + n(projections + flops.attentionScores)});
-    const double mlp = L * 2 * T * 2 * F * d * d;
-    flops.components.push_back(
-        {"mlp", mlp,
-         "L·2·T·2F·d² = " + n(L) + " × 2 × " + n(T) + " × 2 × " + n(F) + " × " + n(d) + "² = " + n(mlp)});
+    const double kv = kvHeadCount(m) * d / m.heads;
+    if (kv == d) {
+        const double projections = L * 2 * T * 4 * d * d;
+        flops.components.push_back({"attention", projections + flops.attentionScores,
+                                    "L·(2·T·4d² + " + scoreFormula + ") = " + n(L) + " × (2 × " + n(T) +
+                                        " × 4 × " + n(d) + "² + " + n(scoresPerLayer) +
+                                        ") = " + n(projections + flops.attentionScores)});
+    } else { // grouped-query attention: K and V project to d_kv = g·d/a; the scores are as many
+        const double projections = L * 2 * T * (2 * d * d + 2 * d * kv);
+        flops.components.push_back({"attention", projections + flops.attentionScores,
+                                    "L·(2·T·(2d² + 2·d·d_kv) + " + scoreFormula + ") = " + n(L) + " × (2 × " +
+                                        n(T) + " × (2 × " + n(d) + "² + 2 × " + n(d) + " × " + n(kv) +
+                                        ") + " + n(scoresPerLayer) +
+                                        ") = " + n(projections + flops.attentionScores)});
+    }
+    if (m.mlp == MlpKind::gelu && !isMixtureOfExperts(m)) {
+        const double mlp = L * 2 * T * 2 * F * d * d;
+        flops.components.push_back(
+            {"mlp", mlp,
+             "L·2·T·2F·d² = " + n(L) + " × 2 × " + n(T) + " × 2 × " + n(F) + " × " + n(d) + "² = " + n(mlp)});
+    } else {
+        const double matrices = m.mlp == MlpKind::swiglu ? 3 : 2, f = ffnWidth(m);
+        const double active = isMixtureOfExperts(m) ? m.topK : 1;
+        const double mlp = L * 2 * T * active * matrices * d * f;
+        const std::string k = isMixtureOfExperts(m) ? "K·" : "",
+                          kNumber = isMixtureOfExperts(m) ? n(active) + " × " : "";
+        flops.components.push_back({isMixtureOfExperts(m) ? "experts" : "mlp", mlp,
+                                    "L·2·T·" + k + n(matrices) + "·d·f = " + n(L) + " × 2 × " + n(T) + " × " +
+                                        kNumber + n(matrices) + " × " + n(d) + " × " + n(f) + " = " +
+                                        n(mlp)});
+        if (isMixtureOfExperts(m)) {
+            const double router = L * 2 * T * d * m.experts;
+            flops.components.push_back({"router", router,
+                                        "L·2·T·d·E = " + n(L) + " × 2 × " + n(T) + " × " + n(d) + " × " +
+                                            n(m.experts) + " = " + n(router)});
+        }
+    }
     const double head = 2 * T * d * m.vocab;
     flops.components.push_back(
         {"head", head, "2·T·d·V = 2 × " + n(T) + " × " + n(d) + " × " + n(m.vocab) + " = " + n(head)});
@@ -99,12 +127,22 @@ StepFlops countStepFlops(const ModelSpec& m, double batch, Recompute recompute, 
     flops.backwardFormula = "2 × forward = 2 × " + n(flops.forward) + " = " + n(flops.backward) + " FLOPs";
 
     const bool recomputes = m.kind == ModelKind::transformer; // activations are modelled per layer there only
+    // Flash attention keeps no scores: its backward recomputes QKᵀ (half the score FLOPs) whatever the
+    // recompute setting (Dao et al. 2022, algorithm 4).
+    const bool flash = recomputes && m.attentionImpl == AttentionImpl::flash;
+    const double flashScores = flash ? flops.attentionScores / 2 : 0.0;
+    const std::string flashText = " + QKᵀ in flash attention's backward";
     if (recomputes && recompute == Recompute::full) {
-        flops.recompute = flops.forward - headForward;
-        flops.recomputeFormula = "forward without the head, again = " + n(flops.recompute) + " FLOPs";
-    } else if (recomputes && recompute == Recompute::selective) {
+        flops.recompute = flops.forward - headForward + flashScores;
+        flops.recomputeFormula = "forward without the head, again" + (flash ? flashText : std::string()) +
+                                 " = " + n(flops.recompute) + " FLOPs";
+    } else if (recomputes && recompute == Recompute::selective && !flash) {
         flops.recompute = flops.attentionScores;
         flops.recomputeFormula = "attention scores again = " + n(flops.recompute) + " FLOPs";
+    } else if (flash) {
+        flops.recompute = flashScores;
+        flops.recomputeFormula = "QKᵀ again in flash attention's backward = ½ × " + n(flops.attentionScores) +
+                                 " = " + n(flops.recompute) + " FLOPs";
     } else {
         flops.recomputeFormula = "no recompute = 0 FLOPs";
     }
@@ -113,6 +151,27 @@ StepFlops countStepFlops(const ModelSpec& m, double batch, Recompute recompute, 
     flops.totalFormula = "forward + backward + recompute = " + n(flops.forward) + " + " + n(flops.backward) +
                          " + " + n(flops.recompute) + " = " + n(flops.total) + " FLOPs";
     return flops;
+}
+
+StepFlops perGpu(const StepFlops& replica, double gpus) {
+    if (gpus == 1)
+        return replica;
+    StepFlops f = replica;
+    const std::string share = " ÷ " + n(gpus) + " GPUs (tp·pp·cp) = ";
+    f.forward /= gpus;
+    f.backward /= gpus;
+    f.recompute /= gpus;
+    f.total /= gpus;
+    f.attentionScores /= gpus;
+    f.forwardFormula += share + n(f.forward) + " FLOPs per GPU";
+    f.backwardFormula += share + n(f.backward) + " FLOPs per GPU";
+    f.recomputeFormula += share + n(f.recompute) + " FLOPs per GPU";
+    f.totalFormula += share + n(f.total) + " FLOPs per GPU";
+    for (ComponentFlops& c : f.components) {
+        c.forward /= gpus;
+        c.formula += share + n(c.forward);
+    }
+    return f;
 }
 
 } // namespace napkin

@@ -24,7 +24,13 @@ struct StepFlops {
 /// Forward = 2·tokens·(matmul parameters) (+ transformer attention scores: 4·b·s²·d per layer for full
 /// attention, half of it for causal). Backward = 2 × forward (gradients w.r.t. inputs and weights).
 /// Recompute: full = the layers' forward once more (not the head); selective = the attention scores
-/// again (Korthikanti et al. 2022); none = 0. Recompute is modelled for transformers only.
+/// again (Korthikanti et al. 2022); none = 0; flash attention adds QKᵀ (half the scores) to each.
+/// Recompute is modelled for transformers only. Transformers: GQA projects K and V to g·d/a; SwiGLU has
+/// 3 matrices of d·f; a mixture of experts runs K of its E experts per token plus the d×E router.
 StepFlops countStepFlops(const ModelSpec& model, double batch, Recompute recompute, AttentionMask mask);
+
+/// One GPU's share when a model replica of `gpus` GPUs (tp·pp·cp) does `replica`'s work: every FLOP
+/// count divided by `gpus`, the formulas saying so; `tokens` stays the replica's.
+StepFlops perGpu(const StepFlops& replica, double gpus);
 
 } // namespace napkin

@@ -46,6 +46,11 @@ public:
 
     /// The end of forward: every activation the formula counts is held.
     void activationsComplete() { now.activations = r_.memory.activations.value; }
+    /// Every gradient this GPU holds exists, as memory_bytes.gradients counts them.
+    void gradientsComplete() {
+        gradientCount_ = r_.parameters.total;
+        now.gradients = r_.memory.gradients.value;
+    }
 
     /// Backward is over: its temporaries and the last activations are gone (exactly, not by subtraction).
     void endBackward() {
@@ -203,7 +208,18 @@ MemoryTimeline memoryTimeline(const AccountingInput& in, const AccountingResult&
                       elementBytes);
         break;
     case ModelKind::transformer:
-        transformerTimeline(t, in, r);
+        if (isDataParallelOnly(in.parallel)) {
+            transformerTimeline(t, in, r);
+            break;
+        }
+        // Tensor, pipeline, context or expert parallelism: phases only, from this GPU's figures. The
+        // per-layer order of one GPU under a 1F1B schedule (micro-batches' forwards and backwards
+        // interleaved, L/p layers, split tensors) is not modelled, so the peak shown is the sum's.
+        t.activationsComplete();
+        t.emit(StepPhase::forward, StepPart::model);
+        t.gradientsComplete();
+        t.emit(StepPhase::backward, StepPart::model);
+        t.endBackward();
         break;
     }
     t.finish();

@@ -1,6 +1,9 @@
 #include "engine/accounting/model_spec.h"
 
 #include "engine/numerics/name_table.h"
+#include "engine/numerics/quantity_format.h"
+
+#include <cmath>
 
 namespace napkin {
 
@@ -14,6 +17,52 @@ double tokensPerStep(const ModelSpec& model, double batch) {
         return batch * model.seq;
     }
     return batch;
+}
+
+double kvHeadCount(const ModelSpec& m) {
+    return m.kvHeads > 0 ? m.kvHeads : m.heads;
+}
+
+double ffnWidth(const ModelSpec& m) {
+    return m.ffnDim > 0 ? m.ffnDim : m.ffnMult * m.dModel;
+}
+
+double ffnMultiple(const ModelSpec& m) {
+    return m.ffnDim > 0 ? m.ffnDim / m.dModel : m.ffnMult;
+}
+
+bool isMixtureOfExperts(const ModelSpec& m) {
+    return m.experts > 1;
+}
+
+bool hasKorthikantiBlock(const ModelSpec& m) {
+    return m.mlp == MlpKind::gelu && kvHeadCount(m) == m.heads && !isMixtureOfExperts(m) &&
+           m.attentionImpl == AttentionImpl::eager && m.dropout;
+}
+
+namespace {
+bool wholeIn(double v, double lo, double hi) {
+    return std::isfinite(v) && v == std::floor(v) && v >= lo && v <= hi;
+}
+} // namespace
+
+InputError validateArchitecture(const ModelSpec& m) {
+    if (m.kvHeads != 0 && !wholeIn(m.kvHeads, 1, m.heads))
+        return {"kv-heads", "must be a whole number from 1 to heads (" + formatNumber(m.heads) + "), got " +
+                                formatNumber(m.kvHeads)};
+    if (m.kvHeads != 0 && std::fmod(m.heads, m.kvHeads) != 0)
+        return {"kv-heads", "must divide heads (" + formatNumber(m.heads) +
+                                "): each key/value head serves a/g "
+                                "query heads, got " +
+                                formatNumber(m.kvHeads)};
+    if (m.ffnDim != 0 && !wholeIn(m.ffnDim, 1, 1e7))
+        return {"ffn-dim", "must be a whole number from 1 to 1e7, got " + formatNumber(m.ffnDim)};
+    if (!wholeIn(m.experts, 1, 1024))
+        return {"experts", "must be a whole number from 1 to 1024, got " + formatNumber(m.experts)};
+    if (!wholeIn(m.topK, 1, m.experts))
+        return {"top-k", "must be a whole number from 1 to experts (" + formatNumber(m.experts) + "), got " +
+                             formatNumber(m.topK)};
+    return {};
 }
 
 namespace {

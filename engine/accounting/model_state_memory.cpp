@@ -9,17 +9,35 @@ std::string n(double v) {
     return formatNumber(v);
 }
 
-Quantity sharded(double parameters, double bytes, bool isSharded, double gpus, const char* what) {
+// One group's share: "P × 4 B / GPUs" and its numbers "1.24e8 × 4 / 8".
+struct Share {
+    double value = 0;
+    std::string symbols, numbers;
+};
+
+Share share(const ParameterShard& g, double bytes, bool isSharded) {
+    const bool divided = isSharded && g.ranks > 1;
+    Share s;
+    s.value = g.parameters * bytes / (isSharded ? g.ranks : 1.0);
+    s.symbols = g.symbol + " × " + n(bytes) + " B" + (divided ? " / " + g.ranksSymbol : std::string());
+    s.numbers = n(g.parameters) + " × " + n(bytes) + (divided ? " / " + n(g.ranks) : std::string());
+    return s;
+}
+
+Quantity sharded(std::span<const ParameterShard> groups, double bytes, bool isSharded, const char* what) {
     Quantity q;
-    const double divisor = isSharded ? gpus : 1.0;
-    q.value = parameters * bytes / divisor;
     if (bytes == 0) {
         q.formula = std::string("no ") + what + " = 0 B";
         return q;
     }
-    q.formula = "P × " + n(bytes) + " B" + (isSharded && gpus > 1 ? " / GPUs" : "") + " = " + n(parameters) +
-                " × " + n(bytes) + (isSharded && gpus > 1 ? " / " + n(gpus) : std::string()) + " = " +
-                n(q.value) + " B";
+    std::string symbols, numbers;
+    for (const ParameterShard& g : groups) {
+        const Share s = share(g, bytes, isSharded);
+        q.value += s.value;
+        symbols += (symbols.empty() ? "" : " + ") + s.symbols;
+        numbers += (numbers.empty() ? "" : " + ") + s.numbers;
+    }
+    q.formula = symbols + " = " + numbers + " = " + n(q.value) + " B";
     return q;
 }
 
@@ -45,12 +63,20 @@ BytesPerParameter bytesPerParameter(const PrecisionLedger& ledger, OptimizerKind
 }
 
 ModelStateMemory modelStateMemory(double parameters, const BytesPerParameter& b, int zeroStage, double gpus) {
-    ModelStateMemory m;
-    m.parameters = sharded(parameters, b.parameters, zeroStage >= 3, gpus, "parameters");
-    m.gradients = sharded(parameters, b.gradients, zeroStage >= 2, gpus, "gradients");
-    m.masterWeights = sharded(parameters, b.masterWeights, zeroStage >= 1, gpus, "master weights");
-    m.optimizerState = sharded(parameters, b.optimizerState, zeroStage >= 1, gpus, "optimizer state");
+    const ParameterShard all{parameters, gpus, "P", "GPUs"};
+    return modelStateMemory(std::span(&all, 1), b, zeroStage);
+}
 
+ModelStateMemory modelStateMemory(std::span<const ParameterShard> groups, const BytesPerParameter& b,
+                                  int zeroStage) {
+    ModelStateMemory m;
+    m.parameters = sharded(groups, b.parameters, zeroStage >= 3, "parameters");
+    m.gradients = sharded(groups, b.gradients, zeroStage >= 2, "gradients");
+    m.masterWeights = sharded(groups, b.masterWeights, zeroStage >= 1, "master weights");
+    m.optimizerState = sharded(groups, b.optimizerState, zeroStage >= 1, "optimizer state");
+
+    // Bytes per parameter of the first group (the dense weights: what "the largest model" scales).
+    const double gpus = groups.empty() ? 1.0 : groups.front().ranks;
     const double p = zeroStage >= 3 ? b.parameters / gpus : b.parameters;
     const double g = zeroStage >= 2 ? b.gradients / gpus : b.gradients;
     const double rest =

@@ -4,6 +4,7 @@
 #include "engine/accounting/optimizer_kind.h"
 #include "engine/accounting/precision_recipe.h"
 
+#include <span>
 #include <string>
 
 namespace napkin {
@@ -35,5 +36,20 @@ struct ModelStateMemory {
 /// master weights, stage 2 also gradients, stage 3 also parameters. Stage 0 replicates everything.
 ModelStateMemory modelStateMemory(double parameters, const BytesPerParameter& perParameter, int zeroStage,
                                   double gpus);
+
+/// Parameters one GPU holds that `ranks` GPUs replicate (and ZeRO shards over), with the symbols its
+/// formula uses ("P_dense", "dp·cp").
+struct ParameterShard {
+    double parameters = 0;
+    double ranks = 1;
+    std::string symbol = "P";
+    std::string ranksSymbol = "GPUs";
+};
+
+/// As above for a GPU holding several such groups (a mixture of experts under expert parallelism: the
+/// dense weights replicated over dp·cp GPUs, the experts over dp·cp/ep); each is sharded over its own.
+/// bytesPerParameterPerGpu is that of the first group.
+ModelStateMemory modelStateMemory(std::span<const ParameterShard> groups,
+                                  const BytesPerParameter& perParameter, int zeroStage);
 
 } // namespace napkin

@@ -1,5 +1,6 @@
 #include "engine/accounting/parameter_count.h"
 
+#include "engine/accounting/transformer_parameters.h"
 #include "engine/numerics/quantity_format.h"
 
 namespace napkin {
@@ -9,25 +10,91 @@ std::string n(double v) {
     return formatNumber(v);
 }
 
-ParameterCount transformerParameters(const ModelSpec& m) {
-    const double d = m.dModel, L = m.layers, F = m.ffnMult, V = m.vocab, S = m.seq;
-    // Per layer: attention qkv (3d² + 3d) and output projection (d² + d); MLP up (F·d² + F·d) and down
-    // (F·d² + d); two LayerNorms (2 × 2d). Then token and position embeddings and the final LayerNorm.
-    const double attention = L * (4 * d * d + 4 * d);
-    const double mlp = L * (2 * F * d * d + F * d + d);
-    const double norms = L * 4 * d + 2 * d;
-    const double embeddings = V * d + S * d;
-    ParameterCount count;
-    count.total = attention + mlp + norms + embeddings;
-    // The tied token embedding is the LM head's matmul weight; position embeddings, biases and norms
-    // do no matmul work.
-    count.matmulParameters = L * (4 + 2 * F) * d * d + V * d;
-    count.components = {
-        {"attention", attention}, {"mlp", mlp}, {"layer norms", norms}, {"embeddings", embeddings}};
+// GPT-2's own shape: the closed form 12·L·d² + 13·L·d + V·d + S·d + 2·d (generalised to F) applies.
+bool isGpt2Shape(const ModelSpec& m) {
+    return m.mlp == MlpKind::gelu && kvHeadCount(m) == m.heads && !isMixtureOfExperts(m) && m.bias &&
+           m.norm == NormKind::layernorm && m.embeddings == EmbeddingTying::tied &&
+           m.position == PositionKind::learned;
+}
+
+std::string gpt2Formula(const ModelSpec& m, double total) {
+    const double d = m.dModel, L = m.layers, F = ffnMultiple(m), V = m.vocab, S = m.seq;
     const std::string quadratic = n(4 + 2 * F), linear = n(9 + F);
-    count.formula = quadratic + "·L·d² + " + linear + "·L·d + V·d + S·d + 2·d = " + quadratic + " × " + n(L) +
-                    " × " + n(d) + "² + " + linear + " × " + n(L) + " × " + n(d) + " + " + n(V) + " × " +
-                    n(d) + " + " + n(S) + " × " + n(d) + " + 2 × " + n(d) + " = " + formatExact(count.total);
+    return quadratic + "·L·d² + " + linear + "·L·d + V·d + S·d + 2·d = " + quadratic + " × " + n(L) + " × " +
+           n(d) + "² + " + linear + " × " + n(L) + " × " + n(d) + " + " + n(V) + " × " + n(d) + " + " + n(S) +
+           " × " + n(d) + " + 2 × " + n(d) + " = " + formatExact(total);
+}
+
+// The per-layer pieces in symbols: "2·d² + 2·d·d_kv + 3·d·f + 2·d" for Llama.
+std::string layerSymbols(const ModelSpec& m, bool activeOnly) {
+    const bool gqa = kvHeadCount(m) != m.heads, swiglu = m.mlp == MlpKind::swiglu;
+    std::string attention = gqa ? "2·d² + 2·d·d_kv" : "4·d²";
+    if (m.bias)
+        attention += gqa ? " + 2·d + 2·d_kv" : " + 4·d";
+    std::string mlp = swiglu ? "3·d·f" : "2·d·f";
+    if (m.bias)
+        mlp += swiglu ? " + 2·f + d" : " + f + d";
+    if (isMixtureOfExperts(m))
+        mlp = std::string(activeOnly ? "K" : "E") + "·(" + mlp + ") + d·E";
+    const std::string norms = m.norm == NormKind::layernorm && m.bias ? "4·d" : "2·d";
+    return attention + " + " + mlp + " + " + norms;
+}
+
+std::string outsideSymbols(const ModelSpec& m) {
+    std::string s = m.embeddings == EmbeddingTying::untied ? "2·V·d" : "V·d";
+    if (m.position == PositionKind::learned)
+        s += " + S·d";
+    s += m.norm == NormKind::layernorm && m.bias ? " + 2·d" : " + d";
+    return s;
+}
+
+// "L·(…) + V·d + … , d_kv = g·d/a = 1024: 32 × (41943040 + 176160768 + 8192) + 525336576 + … = total"
+std::string generalFormula(const ModelSpec& m, const TransformerParameters& p, bool activeOnly) {
+    const double experts = activeOnly ? p.activeExperts : p.experts;
+    const double mlp = experts * p.expert() + p.router;
+    std::string text = "L·(" + layerSymbols(m, activeOnly) + ") + " + outsideSymbols(m);
+    std::string where;
+    if (kvHeadCount(m) != m.heads)
+        where += "d_kv = g·d/a = " + n(kvHeadCount(m) * m.dModel / m.heads);
+    if (m.ffnDim > 0 || m.mlp == MlpKind::swiglu)
+        where += std::string(where.empty() ? "" : ", ") + "f = " + n(ffnWidth(m));
+    if (isMixtureOfExperts(m))
+        where += std::string(where.empty() ? "" : ", ") +
+                 (activeOnly ? "K = " + n(p.activeExperts) + ", " : "") + "E = " + n(p.experts);
+    if (!where.empty())
+        text += " with " + where;
+    text += ": " + n(p.layers) + " × (" + n(p.attention()) + " + " + n(mlp) + " + " + n(p.norms) + ") + " +
+            n(p.tokenEmbedding);
+    if (p.positionEmbedding > 0)
+        text += " + " + n(p.positionEmbedding);
+    if (p.outputHead > 0)
+        text += " + " + n(p.outputHead);
+    text += " + " + n(p.finalNorm) + " = " + formatExact(activeOnly ? p.active() : p.total());
+    return text;
+}
+
+ParameterCount transformerParameterCount(const ModelSpec& m) {
+    const TransformerParameters p = transformerParameters(m);
+    ParameterCount count;
+    count.total = p.total();
+    count.active = p.active();
+    count.matmulParameters = p.activeMatmul();
+    // Positions, biases and norms do no matmul work; the head's matmul weight is the tied token
+    // embedding or the untied output matrix (V·d either way).
+    count.components = {{"attention", p.layers * p.attention()}};
+    if (isMixtureOfExperts(m)) {
+        count.components.push_back({"experts", p.layers * p.experts * p.expert()});
+        count.components.push_back({"router", p.layers * p.router});
+    } else {
+        count.components.push_back({"mlp", p.layers * p.expert()});
+    }
+    count.components.push_back({"layer norms", p.layers * p.norms + p.finalNorm});
+    count.components.push_back({"embeddings", p.tokenEmbedding + p.positionEmbedding});
+    if (p.outputHead > 0)
+        count.components.push_back({"output", p.outputHead});
+    count.formula = isGpt2Shape(m) ? gpt2Formula(m, count.total) : generalFormula(m, p, false);
+    count.activeFormula = isMixtureOfExperts(m) ? generalFormula(m, p, true)
+                                                : "every parameter is active = " + formatExact(count.active);
     return count;
 }
 
@@ -58,8 +125,10 @@ ParameterCount countParameters(const ModelSpec& m) {
         break;
     }
     case ModelKind::transformer:
-        return transformerParameters(m);
+        return transformerParameterCount(m);
     }
+    count.active = count.total;
+    count.activeFormula = "every parameter is active = " + formatExact(count.active);
     return count;
 }
 

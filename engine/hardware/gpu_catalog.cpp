@@ -59,6 +59,22 @@ GpuSpec parseGpu(const nlohmann::json& entry, std::size_t index) {
             nonNegative(entry, "host_link_bytes_per_second_per_direction", where, true);
     if (gpu.hostLinkBytesPerSecondPerDirection)
         gpu.hostLinkSource = entry.value("host_link_source", std::string("user supplied"));
+    // Optional: the links communication time is counted at (accounting's communication ledger).
+    if (entry.contains("gpu_link_bytes_per_second_per_direction")) {
+        gpu.gpuLinkBytesPerSecondPerDirection =
+            nonNegative(entry, "gpu_link_bytes_per_second_per_direction", where, true);
+        gpu.gpuLinkGpus =
+            entry.contains("gpu_link_gpus") ? nonNegative(entry, "gpu_link_gpus", where, true) : 1.0;
+        if (gpu.gpuLinkGpus != std::floor(gpu.gpuLinkGpus))
+            throw std::runtime_error(where + ": 'gpu_link_gpus' must be a whole number");
+        gpu.gpuLinkName = entry.value("gpu_link_name", std::string("GPU link"));
+        gpu.gpuLinkSource = entry.value("gpu_link_source", std::string("user supplied"));
+    }
+    if (entry.contains("network_bytes_per_second_per_direction")) {
+        gpu.networkBytesPerSecondPerDirection =
+            nonNegative(entry, "network_bytes_per_second_per_direction", where, true);
+        gpu.networkSource = entry.value("network_source", std::string("user supplied"));
+    }
     return gpu;
 }
 

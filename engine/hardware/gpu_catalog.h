@@ -20,6 +20,16 @@ struct GpuSpec {
     /// Host link (PCIe) bandwidth per direction that the datasheet promises; absent where it gives none.
     std::optional<double> hostLinkBytesPerSecondPerDirection;
     std::string hostLinkSource; ///< where that figure came from; empty when absent
+    /// GPU-to-GPU link within a node (NVLink, or PCIe peer-to-peer where there is none), bytes per second
+    /// per direction per GPU; absent where the catalog gives none.
+    std::optional<double> gpuLinkBytesPerSecondPerDirection;
+    double gpuLinkGpus = 1;    ///< GPUs that link joins: 8 in an HGX/DGX node, 2 for a bridged pair
+    std::string gpuLinkName;   ///< "NVLink 4", "PCIe Gen4"
+    std::string gpuLinkSource; ///< where the figure came from; empty when absent
+    /// The network between nodes, bytes per second per direction per GPU (the reference system's NIC
+    /// per GPU, e.g. DGX H100's one 400 Gb/s ConnectX-7 per GPU = 50e9); absent where none is given.
+    std::optional<double> networkBytesPerSecondPerDirection;
+    std::string networkSource; ///< where the figure came from; empty when absent
 };
 
 /// Dense peak FLOP/s for matmuls in the given arithmetic; 0 when the GPU has no such path.

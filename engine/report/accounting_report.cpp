@@ -2,6 +2,7 @@
 
 #include "engine/benchmarks/accounting_benchmark.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/report/accounting_layout_json.h"
 #include "engine/report/json_values.h"
 #include "engine/report/memory_timeline_report.h"
 
@@ -119,6 +120,7 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     addFormula(formulas, "max_batch", r.maxBatch);
     formulas["fits"] = formatNumber(r.memory.total.value) + " B " + (r.fits ? "≤ " : "> ") +
                        formatNumber(r.capacityBytes.value) + " B";
+    addLayoutJson(doc, formulas, in, r);
     doc["formulas"] = formulas;
     doc["notes"] = r.notes;
     return doc;

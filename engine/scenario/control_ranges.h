@@ -24,6 +24,15 @@ inline constexpr ControlRange trainingTokens{1e6, 1e14};
 inline constexpr ControlRange gpus{1, 1e7};
 inline constexpr ControlRange mfu{0.01, 1};
 inline constexpr ControlRange zeroStage{0, 3};
+inline constexpr ControlRange kvHeads{0, 1e5}; ///< 0: as many as the heads (no grouped-query attention)
+inline constexpr ControlRange ffnDim{0, 1e7};  ///< 0: the FFN multiple × d
+inline constexpr ControlRange experts{1, 1024};
+inline constexpr ControlRange topK{1, 1024};
+inline constexpr ControlRange tensorParallel{1, 1024};
+inline constexpr ControlRange pipelineParallel{1, 1e5};
+inline constexpr ControlRange contextParallel{1, 1024};
+inline constexpr ControlRange expertParallel{1, 1024};
+inline constexpr ControlRange microbatches{1, 1e6};
 } // namespace accounting
 
 namespace benchmarks {

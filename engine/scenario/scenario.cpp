@@ -48,6 +48,38 @@ std::optional<std::string> dtypeFromName(std::string_view name) {
     return std::nullopt;
 }
 
+void wholeNumber(const Section& s, const char* key, double& target, ControlRange range) {
+    s.number(key, target, range);
+    if (target != std::floor(target))
+        s.refuse(key, "must be a whole number");
+}
+
+// The transformer's architecture options (added within version 2: absent keys keep GPT-2's defaults).
+void readArchitecture(const Section& m, ModelSpec& model) {
+    wholeNumber(m, "kv_heads", model.kvHeads, ranges::accounting::kvHeads);
+    wholeNumber(m, "ffn_dim", model.ffnDim, ranges::accounting::ffnDim);
+    m.name("mlp", model.mlp, mlpKindFromName);
+    m.name("norm", model.norm, normKindFromName);
+    m.name("bias", model.bias, onOffFromName);
+    m.name("embeddings", model.embeddings, embeddingTyingFromName);
+    m.name("position", model.position, positionKindFromName);
+    wholeNumber(m, "experts", model.experts, ranges::accounting::experts);
+    wholeNumber(m, "top_k", model.topK, ranges::accounting::topK);
+    m.name("dropout", model.dropout, onOffFromName);
+    m.name("attention_impl", model.attentionImpl, attentionImplFromName);
+}
+
+// The parallel layout (added within version 2, like the architecture).
+void readParallel(const Section& p, ParallelLayout& l) {
+    p.expectKeys({"tp", "pp", "sp", "cp", "ep", "microbatches"});
+    wholeNumber(p, "tp", l.tp, ranges::accounting::tensorParallel);
+    wholeNumber(p, "pp", l.pp, ranges::accounting::pipelineParallel);
+    p.boolean("sp", l.sp);
+    wholeNumber(p, "cp", l.cp, ranges::accounting::contextParallel);
+    wholeNumber(p, "ep", l.ep, ranges::accounting::expertParallel);
+    wholeNumber(p, "microbatches", l.microbatches, ranges::accounting::microbatches);
+}
+
 // The ranges are the controls' own (control_ranges.h), so a loaded file never shows a clamped value.
 void readAccountingInput(const Section& s, AccountingScenario& a, bool flatModel) {
     AccountingInput& in = a.input;
@@ -58,8 +90,10 @@ void readAccountingInput(const Section& s, AccountingScenario& a, bool flatModel
         const char* dModelKey = flatModel ? "dModel" : "d_model";
         const char* ffnKey = flatModel ? "ffnMult" : "ffn_mult";
         if (!flatModel)
-            m.expectKeys({"kind", "parameters", "dim", "layers", "out", "d_model", "heads", "vocab", "seq",
-                          "ffn_mult"});
+            m.expectKeys({"kind",  "parameters", "dim",           "layers",     "out",      "d_model",
+                          "heads", "vocab",      "seq",           "ffn_mult",   "kv_heads", "ffn_dim",
+                          "mlp",   "norm",       "bias",          "embeddings", "position", "experts",
+                          "top_k", "dropout",    "attention_impl"});
         m.name(flatModel ? "model" : "kind", in.model.kind, modelKindFromName);
         m.number(paramsKey, in.model.parameters, ranges::accounting::parameters);
         m.number("dim", in.model.dim, ranges::accounting::dim);
@@ -70,6 +104,8 @@ void readAccountingInput(const Section& s, AccountingScenario& a, bool flatModel
         m.number("vocab", in.model.vocab, ranges::accounting::vocab);
         m.number("seq", in.model.seq, ranges::accounting::seq);
         m.number(ffnKey, in.model.ffnMult, ranges::accounting::ffnMult);
+        if (!flatModel)
+            readArchitecture(m, in.model);
     }
     s.number("batch", in.batch, ranges::accounting::batch);
     s.name("precision", in.precision, precisionRecipeFromName);
@@ -112,8 +148,11 @@ void readAccountingV1(const Section& s, AccountingScenario& a) {
 
 void readAccounting(const Section& s, AccountingScenario& a) {
     s.expectKeys({"model", "batch", "count_tokens", "training_tokens", "precision", "fp32_gradients",
-                  "optimizer", "gpu", "gpus", "mfu", "zero", "recompute", "attention", "units", "preset"});
+                  "optimizer", "gpu", "gpus", "mfu", "zero", "recompute", "attention", "units", "preset",
+                  "parallel"});
     readAccountingInput(s, a, false);
+    if (const auto p = s.child("parallel"))
+        readParallel(*p, a.input.parallel);
     bool count = a.input.trainingTokens.has_value();
     s.boolean("count_tokens", count);
     s.number("training_tokens", a.tokensShown, ranges::accounting::trainingTokens);

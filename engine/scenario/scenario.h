@@ -20,7 +20,10 @@ namespace napkin {
 /// "tokens": 0 for "no totals", "units": 0|1); 2 = one object per page, the model as a nested object.
 /// The "training" section was added within version 2: it only adds keys (a file without it opens with
 /// a fresh Training tab, and an older build opening a file with it warns "training: unknown key,
-/// ignored" and keeps its own), so no number changed.
+/// ignored" and keeps its own), so no number changed. The transformer's architecture keys
+/// (accounting.model.kv_heads, ffn_dim, mlp, norm, bias, embeddings, position, experts, top_k, dropout,
+/// attention_impl) and accounting.parallel {tp, pp, sp, cp, ep, microbatches} were added the same way:
+/// absent, they are GPT-2 on data parallelism alone, which is what an older file meant.
 inline constexpr int kScenarioFormatVersion = 2;
 /// Larger files are refused before parsing: a real scenario is about 2 KB.
 inline constexpr std::size_t kScenarioMaxBytes = 1 << 20;

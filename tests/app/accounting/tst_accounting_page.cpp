@@ -3,8 +3,12 @@
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/answers_panel.h"
+#include "app/accounting/architecture_controls.h"
+#include "app/accounting/explain_accounting.h"
+#include "app/accounting/parallelism_controls.h"
 #include "app/accounting/presets.h"
 #include "engine/accounting/memory_timeline.h"
+#include "engine/accounting/model_presets.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
@@ -17,6 +21,7 @@
 #include <QLineEdit>
 #include <QSettings>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -96,6 +101,12 @@ private slots:
     void tooltipsCarryFormulas();
     void keyboardOrder();
     void settingsRoundTrip();
+    void familyAndKvHeadsChangeTheCount();
+    void parallelismSplitsTheMemory();
+    void inapplicableControlsSayWhy();
+    void refusedLayoutShowsNextToTheControl();
+    void noFitSaysWhatWould();
+    void explainShowsTheLedgers();
 };
 
 void TestAccountingPage::presets_data() {
@@ -129,6 +140,18 @@ void TestAccountingPage::presets_data() {
     QTest::newRow("GPT-3: 174.6e9 params") << "gpt3-175b"
                                            << "parameters"
                                            << "174,604,259,328";
+    QTest::newRow("Llama 3 8B: 8,030,261,248 params") << "llama3-8b"
+                                                      << "parameters"
+                                                      << "8,030,261,248";
+    QTest::newRow("Llama 3 70B: bubble 3/11") << "llama3-70b"
+                                              << "layout"
+                                              << "bubble 0.2727";
+    QTest::newRow("Llama 3 405B: 405,853,388,800") << "llama3-405b"
+                                                   << "parameters"
+                                                   << "405,853,388,800";
+    QTest::newRow("Mixtral: 12.9B active") << "mixtral-8x7b"
+                                           << "activeParameters"
+                                           << "12,879,925,248";
 }
 
 void TestAccountingPage::presets() {
@@ -421,6 +444,124 @@ void TestAccountingPage::settingsRoundTrip() {
     QCOMPARE(b.optimizer, OptimizerKind::adam);
     QCOMPARE(second.memoryChart()->byteUnits(), ByteUnits::binary);
     QCOMPARE(second.lastResult()->parameters.total, first.lastResult()->parameters.total);
+
+    // The architecture and the layout come back too.
+    first.applyPreset(*findPreset(QStringLiteral("mixtral-8x7b")));
+    first.saveSettings(settings);
+    settings.sync();
+    AccountingPage third;
+    third.restoreSettings(settings);
+    QCOMPARE(third.controls()->input().model, first.controls()->input().model);
+    QCOMPARE(third.controls()->input().parallel, first.controls()->input().parallel);
+}
+
+void TestAccountingPage::familyAndKvHeadsChangeTheCount() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+    ArchitectureControls* arch = page.controls()->architecture();
+    QCOMPARE(arch->familyBox()->currentData().toInt(), int(ArchitectureFamily::gpt2));
+    // Llama's choices on GPT-2 small's sizes: SwiGLU, RMSNorm, no biases, untied, RoPE.
+    const int llama = arch->familyBox()->findData(int(ArchitectureFamily::llama));
+    arch->familyBox()->setCurrentIndex(llama);
+    emit arch->familyBox()->activated(llama);
+    QCOMPARE(page.controls()->input().model.mlp, MlpKind::swiglu);
+    QCOMPARE(page.controls()->input().model.dModel, 768.0);
+    const AccountingResult r = expected(page);
+    QCOMPARE(page.lastResult()->parameters.total, r.parameters.total);
+    // 12 × (4d² + 3·d·4d + 2d) + 2·V·d + d at d = 768.
+    QCOMPARE(r.parameters.total,
+             12 * (4 * 768.0 * 768 + 3 * 768.0 * 3072 + 2 * 768) + 2 * 50257.0 * 768 + 768);
+    checkMemoryChart(page, r);
+    // Grouped-query attention: 4 KV heads of 12 shrink K and V to d/3.
+    arch->kvHeadsBox()->setValue(4);
+    QCOMPARE(page.controls()->input().model.kvHeads, 4.0);
+    QCOMPARE(page.lastResult()->parameters.total, r.parameters.total - 12 * 2 * 768.0 * (768 - 256));
+    QCOMPARE(arch->familyBox()->currentData().toInt(),
+             int(ArchitectureFamily::llama)); // sizes are not the family
+    arch->dropoutCheck()->setChecked(true);
+    QCOMPARE(arch->familyBox()->currentText(), QStringLiteral("custom"));
+}
+
+void TestAccountingPage::parallelismSplitsTheMemory() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("llama3-8b")));
+    ParallelismControls* par = page.controls()->parallelism();
+    QCOMPARE(page.controls()->input().parallel.tp, 8.0);
+    QCOMPARE(par->dataParallelText(), QStringLiteral("dp = 64 / (8 × 1 × 1) = 8"));
+    const double activations = page.memoryChart()->data().segments[4].bytes;
+    par->spCheck()->setChecked(false); // the norms' and dropouts' tensors are no longer split
+    QVERIFY(page.memoryChart()->data().segments[4].bytes > activations);
+    par->ppBox()->setValue(4);
+    par->microbatchesBox()->setValue(8);
+    const AccountingResult r = expected(page);
+    checkMemoryChart(page, r);
+    QCOMPARE(r.pipelineBubbleFraction.value, 3.0 / 11);
+    QVERIFY(page.memoryChart()->data().gpuLabel.contains(QStringLiteral("first stage")));
+    QVERIFY(page.answers()->valueText(QStringLiteral("communication")).contains(QStringLiteral(" in ")));
+}
+
+void TestAccountingPage::inapplicableControlsSayWhy() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+    ParallelismControls* par = page.controls()->parallelism();
+    ArchitectureControls* arch = page.controls()->architecture();
+    QVERIFY(!par->spCheck()->isEnabled()); // tp 1
+    QVERIFY(par->spCheck()->toolTip().contains(QStringLiteral("tp above 1")));
+    QVERIFY(!par->cpBox()->isEnabled()); // eager attention
+    QVERIFY(par->cpBox()->toolTip().contains(QStringLiteral("flash")));
+    QVERIFY(!par->epBox()->isEnabled() && !arch->topKBox()->isEnabled()); // no experts
+    QVERIFY(arch->topKBox()->toolTip().contains(QStringLiteral("experts above 1")));
+    par->tpBox()->setValue(2);
+    QVERIFY(par->spCheck()->isEnabled());
+    arch->expertsBox()->setValue(8);
+    QVERIFY(par->epBox()->isEnabled() && arch->topKBox()->isEnabled());
+    // Not a transformer: the architecture and the model-parallel sizes do not apply.
+    page.applyPreset(*findPreset(QStringLiteral("cruncher")));
+    QVERIFY(!arch->isEnabled());
+    QVERIFY(arch->toolTip().contains(QStringLiteral("transformer")));
+    QVERIFY(!par->ppBox()->isEnabled());
+    QVERIFY(par->microbatchesBox()->isEnabled());
+}
+
+void TestAccountingPage::refusedLayoutShowsNextToTheControl() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+    const MemoryChartData before = page.memoryChart()->data();
+    QSpinBox* tp = page.controls()->parallelism()->tpBox();
+    tp->setValue(5); // 5 does not divide 12 heads
+    QCOMPARE(page.controls()->fieldErrorControl(), static_cast<QWidget*>(tp));
+    QVERIFY2(page.controls()->fieldErrorText().contains(QStringLiteral("must divide heads")),
+             qPrintable(page.controls()->fieldErrorText()));
+    QVERIFY(page.lastError().startsWith(QStringLiteral("tp:")));
+    QCOMPARE(page.memoryChart()->data().totalBytes(), before.totalBytes()); // the last good state stays
+    tp->setValue(4); // divides the 12 heads, but on 1 GPU data parallel = 1/4 is not whole
+    QVERIFY2(page.lastError().startsWith(QStringLiteral("gpus:")), qPrintable(page.lastError()));
+    QCOMPARE(page.controls()->fieldErrorControl(), static_cast<QWidget*>(page.controls()->gpusField()));
+    tp->setValue(1);
+    QVERIFY(page.lastError().isEmpty());
+    QVERIFY(page.controls()->fieldErrorText().isEmpty());
+    QVERIFY(!page.controls()->fieldErrorControl());
+}
+
+void TestAccountingPage::noFitSaysWhatWould() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("gpt3-175b")));
+    choose(page.controls()->recomputeBox(), int(Recompute::selective)); // 82.6 GB of activations per GPU
+    QVERIFY(!page.lastResult()->fits);
+    const QString value = page.answers()->valueText(QStringLiteral("maxBatch"));
+    QVERIFY2(value.startsWith(QStringLiteral("none — even batch 1 does not fit")), qPrintable(value));
+    QVERIFY2(value.contains(QStringLiteral("full recompute")), qPrintable(value));
+}
+
+void TestAccountingPage::explainShowsTheLedgers() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("llama3-70b")));
+    const QString html = explainAccounting(page.controls()->input(), *page.lastResult(), ByteUnits::decimal);
+    for (const char* text :
+         {"Activations kept for backward", "log-sum-exp per row", "SiLU output",
+          "Parallel layout and communication", "all-gathers and reduce-scatters in the layers",
+          "activations to the next stage"})
+        QVERIFY2(html.contains(QLatin1String(text)), text);
 }
 
 QTEST_MAIN(TestAccountingPage)

@@ -2,6 +2,7 @@
 // linear2 and dense cases by hand, and the timeline's agreement with memory_bytes for every model kind,
 // recipe, ZeRO stage and recompute mode.
 #include "engine/accounting/memory_timeline.h"
+#include "engine/accounting/model_presets.h"
 #include "tests/support/accounting_inputs.h"
 
 #include <QtTest>
@@ -238,6 +239,38 @@ void TestMemoryTimeline::agreesWithMemoryBytes_data() {
     f.precision = PrecisionRecipe::fp16;
     f.recompute = Recompute::selective;
     QTest::newRow("odd transformer fp16 selective") << f;
+    // The architectures of engine/accounting/model_presets.h, data parallel only: per layer, with their
+    // own ledgers (GQA, SwiGLU, flash attention, experts).
+    for (const char* id : {"llama3-8b", "mixtral-8x7b"}) {
+        AccountingInput a;
+        a.model = findModelPreset(id)->model;
+        a.precision = PrecisionRecipe::mixedBf16;
+        a.gpus = 8;
+        a.zeroStage = 1;
+        QTest::newRow((std::string(id) + " ZeRO-1 on 8").c_str()) << a;
+    }
+    // Tensor, pipeline and expert parallelism: phases only, from one GPU's figures (the first stage's).
+    AccountingInput tp;
+    tp.model = findModelPreset("llama3-8b")->model;
+    tp.precision = PrecisionRecipe::mixedBf16;
+    tp.gpus = 8;
+    tp.parallel.tp = 8;
+    tp.parallel.sp = true;
+    QTest::newRow("llama3-8b tp 8, sp") << tp;
+    AccountingInput pp = tp;
+    pp.model = findModelPreset("llama3-70b")->model;
+    pp.gpus = 64;
+    pp.parallel.pp = 4;
+    pp.parallel.microbatches = 8;
+    pp.zeroStage = 1;
+    QTest::newRow("llama3-70b tp 8 × pp 4, dp 2") << pp;
+    AccountingInput ep;
+    ep.model = findModelPreset("mixtral-8x7b")->model;
+    ep.precision = PrecisionRecipe::mixedBf16;
+    ep.gpus = 16;
+    ep.parallel.tp = 2;
+    ep.parallel.ep = 8;
+    QTest::newRow("mixtral tp 2, ep 8 on 16") << ep;
 }
 
 // The timeline's components at the right events are memory_bytes' to the bit, for every model kind.

@@ -13,6 +13,8 @@ private slots:
     void everyGpuCitesASource();
     void lookupIgnoresCase();
     void sparseIsTwiceDense();
+    void interconnects_data();
+    void interconnects();
     void customGpuIsAdded();
     void malformedCustomGpuIsRefused_data();
     void malformedCustomGpuIsRefused();
@@ -64,6 +66,38 @@ void TestGpuCatalog::sparseIsTwiceDense() {
     QCOMPARE(sparsePeakFlopsPerSecond(h100, ComputeType::bf16), 1978.8e12);
 }
 
+void TestGpuCatalog::interconnects_data() {
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<double>("gpuLink"); // per direction; 0: none in the catalog
+    QTest::addColumn<double>("linkGpus");
+    QTest::addColumn<double>("network"); // per GPU per direction; 0: none
+    // H100 datasheet: NVLink 900 GB/s (bidirectional) over an 8-GPU HGX board; DGX H100: one 400 Gb/s
+    // ConnectX-7 per GPU = 50 GB/s.
+    QTest::newRow("H100 SXM: NVLink 450 GB/s × 8, 50 GB/s network") << "H100-SXM" << 450e9 << 8.0 << 50e9;
+    // H100 PCIe: an NVLink bridge of 600 GB/s joins a pair; no reference system for the network.
+    QTest::newRow("H100 PCIe: bridged pairs") << "H100-PCIe" << 300e9 << 2.0 << 0.0;
+    // A100 datasheet: NVLink 600 GB/s; DGX A100: one 200 Gb/s HDR InfiniBand per GPU = 25 GB/s.
+    QTest::newRow("A100 SXM: NVLink 300 GB/s × 8, 25 GB/s network") << "A100-SXM" << 300e9 << 8.0 << 25e9;
+    // DGX B200: 14.4 TB/s aggregate NVLink over 8 GPUs = 1.8 TB/s per GPU.
+    QTest::newRow("B200: NVLink 900 GB/s") << "B200" << 900e9 << 8.0 << 50e9;
+    QTest::newRow("L40S: no NVLink") << "L40S" << 0.0 << 1.0 << 0.0;
+}
+
+void TestGpuCatalog::interconnects() {
+    QFETCH(QString, id);
+    QFETCH(double, gpuLink);
+    QFETCH(double, linkGpus);
+    QFETCH(double, network);
+    const GpuSpec& gpu = *GpuCatalog::builtIn().find(id.toStdString());
+    QCOMPARE(gpu.gpuLinkBytesPerSecondPerDirection.value_or(0), gpuLink);
+    QCOMPARE(gpu.gpuLinkGpus, linkGpus);
+    QCOMPARE(gpu.networkBytesPerSecondPerDirection.value_or(0), network);
+    if (gpuLink > 0)
+        QVERIFY2(gpu.gpuLinkSource.size() > 20 && !gpu.gpuLinkName.empty(), gpu.id.c_str());
+    if (network > 0)
+        QVERIFY2(gpu.networkSource.size() > 20, gpu.id.c_str());
+}
+
 void TestGpuCatalog::customGpuIsAdded() {
     GpuCatalog catalog = GpuCatalog::builtIn();
     const std::string error = catalog.addFromJson(R"({"gpus": [{"id": "MyCard", "memory_bytes": 16e9,
@@ -88,6 +122,12 @@ void TestGpuCatalog::malformedCustomGpuIsRefused_data() {
     QTest::newRow("negative memory")
         << R"({"gpus":[{"id":"x","memory_bytes":-1,"memory_bandwidth_bytes_per_second":1,"dense_peak_flops_per_second":{"fp32":1}}]})"
         << "memory_bytes";
+    QTest::newRow("negative NVLink")
+        << R"({"gpus":[{"id":"x","memory_bytes":1,"memory_bandwidth_bytes_per_second":1,"dense_peak_flops_per_second":{"fp32":1},"gpu_link_bytes_per_second_per_direction":-1}]})"
+        << "gpu_link_bytes_per_second_per_direction";
+    QTest::newRow("fractional link GPUs")
+        << R"({"gpus":[{"id":"x","memory_bytes":1,"memory_bandwidth_bytes_per_second":1,"dense_peak_flops_per_second":{"fp32":1},"gpu_link_bytes_per_second_per_direction":1,"gpu_link_gpus":2.5}]})"
+        << "gpu_link_gpus";
     QTest::newRow("peak is text")
         << R"({"gpus":[{"id":"x","memory_bytes":1,"memory_bandwidth_bytes_per_second":1,"dense_peak_flops_per_second":{"fp32":"fast"}}]})"
         << "fp32";

@@ -211,6 +211,15 @@ void TestScenario::refused_data() {
     QTest::newRow("model not object")
         << file(R"(, "accounting": {"model": "dense"})") << "accounting.model: must be an object";
     QTest::newRow("zero 1.5") << file(R"(, "accounting": {"zero": 1.5})") << "accounting.zero";
+    QTest::newRow("kv heads 1.5") << file(R"(, "accounting": {"model": {"kv_heads": 1.5}})")
+                                  << "accounting.model.kv_heads";
+    QTest::newRow("unknown mlp") << file(R"(, "accounting": {"model": {"mlp": "relu"}})")
+                                 << "accounting.model.mlp: unknown value";
+    QTest::newRow("bias as boolean") << file(R"(, "accounting": {"model": {"bias": true}})")
+                                     << "accounting.model.bias";
+    QTest::newRow("tp 0") << file(R"(, "accounting": {"parallel": {"tp": 0}})") << "accounting.parallel.tp";
+    QTest::newRow("parallel not object")
+        << file(R"(, "accounting": {"parallel": 8})") << "accounting.parallel: must be an object";
     QTest::newRow("zero 4") << file(R"(, "accounting": {"zero": 4})") << "accounting.zero";
     QTest::newRow("units") << file(R"(, "accounting": {"units": "KB"})") << "accounting.units";
     QTest::newRow("unknown page") << file(R"(, "page": "settings")") << "page: unknown value";

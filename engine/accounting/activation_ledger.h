@@ -1,0 +1,44 @@
+#pragma once
+// The tensors one transformer layer keeps for its backward pass, one row each, per token: the count
+// Korthikanti et al. 2022 (section 4.1) make to reach 34·s·b·h + 5·a·s²·b, generalised to GQA, SwiGLU,
+// mixtures of experts, flash attention and dropout off.
+#include "engine/accounting/model_spec.h"
+#include "engine/numerics/storage_type.h"
+
+#include <string>
+#include <vector>
+
+namespace napkin {
+
+/// Where a saved tensor sits relative to tensor parallelism (Korthikanti et al. 2022, section 4.2).
+enum class ActivationSplit {
+    tensorParallel, ///< inside the attention or MLP (heads, MLP width, vocabulary): split by t
+    sequence ///< on the residual path (norm inputs, dropout masks): split by t only with sequence parallel
+};
+
+struct ActivationTensor {
+    std::string name;            ///< "softmax output"
+    std::string savedFor;        ///< the backward operation(s) that read it
+    double elementsPerToken = 0; ///< in one layer, per token of the micro-batch, before any split
+    double bytesPerElement = 0;  ///< see dropoutMaskBytes() for masks; fp32 for the log-sum-exp and router
+    std::string dtype;           ///< "bf16", "fp32", "mask"
+    ActivationSplit split = ActivationSplit::tensorParallel;
+    bool attentionScores = false; ///< one of the a·s-per-token score tensors selective recompute drops
+};
+
+/// Bytes per dropout-mask element: 1 with 16-bit activations (Korthikanti et al.; PyTorch's CUDA dropout
+/// keeps a bool mask), 2 with fp32 — Napkin scales Korthikanti's whole 16-bit count by 2 for fp32
+/// activations, masks included, so that fp32 answers stay those of the closed form.
+double dropoutMaskBytes(StorageType activations);
+
+/// The tensors one layer of `model` (a transformer) keeps for backward with activations in
+/// `activations`. recompute full keeps only the layer's input; selective drops the attention scores.
+/// A tensor two operations save (the norm output both QKV and the router read, flash attention's
+/// output that the output projection also saves) is one row, counted once.
+std::vector<ActivationTensor> layerActivationLedger(const ModelSpec& model, StorageType activations,
+                                                    Recompute recompute);
+
+/// The fp32 logits the cross-entropy keeps: V per token, split over the vocabulary by tensor parallelism.
+ActivationTensor logitsActivation(const ModelSpec& model);
+
+} // namespace napkin

@@ -1,0 +1,76 @@
+#include "engine/accounting/architecture_options.h"
+
+#include "engine/numerics/name_table.h"
+
+namespace napkin {
+namespace {
+constexpr NameTable<MlpKind, 2> kMlpKinds{{{MlpKind::gelu, "gelu"}, {MlpKind::swiglu, "swiglu"}}};
+constexpr NameTable<NormKind, 2> kNormKinds{
+    {{NormKind::layernorm, "layernorm"}, {NormKind::rmsnorm, "rmsnorm"}}};
+constexpr NameTable<PositionKind, 2> kPositionKinds{
+    {{PositionKind::learned, "learned"}, {PositionKind::rope, "rope"}}};
+constexpr NameTable<EmbeddingTying, 2> kEmbeddingTyings{
+    {{EmbeddingTying::tied, "tied"}, {EmbeddingTying::untied, "untied"}}};
+constexpr NameTable<AttentionImpl, 2> kAttentionImpls{
+    {{AttentionImpl::eager, "eager"}, {AttentionImpl::flash, "flash"}}};
+constexpr NameTable<bool, 2> kOnOff{{{true, "on"}, {false, "off"}}};
+constexpr auto kAllMlpKinds = valuesIn(kMlpKinds);
+constexpr auto kAllNormKinds = valuesIn(kNormKinds);
+constexpr auto kAllPositionKinds = valuesIn(kPositionKinds);
+constexpr auto kAllEmbeddingTyings = valuesIn(kEmbeddingTyings);
+constexpr auto kAllAttentionImpls = valuesIn(kAttentionImpls);
+} // namespace
+
+std::string_view mlpKindName(MlpKind kind) {
+    return nameIn(kMlpKinds, kind);
+}
+std::optional<MlpKind> mlpKindFromName(std::string_view name) {
+    return valueIn(kMlpKinds, name);
+}
+std::span<const MlpKind> allMlpKinds() {
+    return kAllMlpKinds;
+}
+std::string_view normKindName(NormKind kind) {
+    return nameIn(kNormKinds, kind);
+}
+std::optional<NormKind> normKindFromName(std::string_view name) {
+    return valueIn(kNormKinds, name);
+}
+std::span<const NormKind> allNormKinds() {
+    return kAllNormKinds;
+}
+std::string_view positionKindName(PositionKind kind) {
+    return nameIn(kPositionKinds, kind);
+}
+std::optional<PositionKind> positionKindFromName(std::string_view name) {
+    return valueIn(kPositionKinds, name);
+}
+std::span<const PositionKind> allPositionKinds() {
+    return kAllPositionKinds;
+}
+std::string_view embeddingTyingName(EmbeddingTying tying) {
+    return nameIn(kEmbeddingTyings, tying);
+}
+std::optional<EmbeddingTying> embeddingTyingFromName(std::string_view name) {
+    return valueIn(kEmbeddingTyings, name);
+}
+std::span<const EmbeddingTying> allEmbeddingTyings() {
+    return kAllEmbeddingTyings;
+}
+std::string_view attentionImplName(AttentionImpl impl) {
+    return nameIn(kAttentionImpls, impl);
+}
+std::optional<AttentionImpl> attentionImplFromName(std::string_view name) {
+    return valueIn(kAttentionImpls, name);
+}
+std::span<const AttentionImpl> allAttentionImpls() {
+    return kAllAttentionImpls;
+}
+std::string_view onOffName(bool on) {
+    return nameIn(kOnOff, on);
+}
+std::optional<bool> onOffFromName(std::string_view name) {
+    return valueIn(kOnOff, name);
+}
+
+} // namespace napkin

@@ -1,0 +1,114 @@
+#include "engine/accounting/parallel_layout.h"
+
+#include "engine/numerics/quantity_format.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace napkin {
+namespace {
+
+std::string n(double v) {
+    return formatNumber(v);
+}
+
+bool whole(double v, double lo, double hi) {
+    return std::isfinite(v) && v == std::floor(v) && v >= lo && v <= hi;
+}
+
+InputError requireSize(const char* field, double value, double hi) {
+    if (!whole(value, 1, hi))
+        return {field, "must be a whole number from 1 to " + n(hi) + ", got " + n(value)};
+    return {};
+}
+
+bool divides(double divisor, double value) {
+    return std::fmod(value, divisor) == 0;
+}
+
+} // namespace
+
+std::string_view pipelineStageName(PipelineStage stage) {
+    return stage == PipelineStage::first ? "first" : "last";
+}
+
+double modelParallelSize(const ParallelLayout& l) {
+    return l.tp * l.pp * l.cp;
+}
+
+double dataParallelSize(const ParallelLayout& l, double gpus) {
+    return gpus / modelParallelSize(l);
+}
+
+double pipelineBubbleFraction(const ParallelLayout& l) {
+    return (l.pp - 1) / (l.microbatches + l.pp - 1);
+}
+
+double microBatchesInFlight(const ParallelLayout& l, PipelineStage stage) {
+    return stage == PipelineStage::first ? std::min(l.pp, l.microbatches) : 1.0;
+}
+
+bool isDataParallelOnly(const ParallelLayout& l) {
+    return l.tp == 1 && l.pp == 1 && l.cp == 1 && l.ep == 1 && !l.sp;
+}
+
+std::string layoutText(const ParallelLayout& l) {
+    std::string text = "tp " + n(l.tp) + " × pp " + n(l.pp);
+    if (l.cp > 1)
+        text += " × cp " + n(l.cp);
+    if (l.ep > 1)
+        text += ", ep " + n(l.ep);
+    if (l.sp)
+        text += ", sequence parallel";
+    return text;
+}
+
+InputError validateLayout(const ParallelLayout& l, const ModelSpec& m, double gpus) {
+    InputError e;
+    if (!(e = requireSize("tp", l.tp, 1024)).ok() || !(e = requireSize("pp", l.pp, 1e5)).ok() ||
+        !(e = requireSize("cp", l.cp, 1024)).ok() || !(e = requireSize("ep", l.ep, 1024)).ok() ||
+        !(e = requireSize("microbatches", l.microbatches, 1e6)).ok())
+        return e;
+    if (l.sp && l.tp == 1)
+        return {"sp",
+                "sequence parallelism splits activations over the tensor-parallel GPUs; it needs --tp > 1"};
+    if (m.kind != ModelKind::transformer) {
+        for (const auto& [field, size] : {std::pair{"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}})
+            if (size > 1)
+                return {field,
+                        "splits a transformer's layers, heads or sequence; a " +
+                            std::string(modelKindName(m.kind)) +
+                            " model is accounted with data parallelism only (use --model transformer)"};
+        return {};
+    }
+    if (!divides(l.tp, m.heads))
+        return {"tp", "must divide heads (" + n(m.heads) + "): each GPU takes whole heads, got " + n(l.tp)};
+    if (!divides(l.tp, kvHeadCount(m)))
+        return {"tp", "must divide kv-heads (" + n(kvHeadCount(m)) +
+                          "): each GPU takes whole key/value heads, got " + n(l.tp)};
+    if (!divides(l.pp, m.layers))
+        return {"pp",
+                "must divide layers (" + n(m.layers) + "): each stage holds L/p layers, got " + n(l.pp)};
+    if (l.cp > 1 && m.attentionImpl != AttentionImpl::flash)
+        return {"cp", "context parallelism runs ring attention over flash-attention blocks; it needs "
+                      "--attention-impl flash"};
+    if (!divides(l.cp, m.seq))
+        return {"cp", "must divide seq (" + n(m.seq) + "): each GPU takes s/cp tokens, got " + n(l.cp)};
+    if (l.ep > 1 && !isMixtureOfExperts(m))
+        return {"ep", "expert parallelism splits the experts; it needs --experts > 1"};
+    if (!divides(l.ep, isMixtureOfExperts(m) ? m.experts : 1))
+        return {"ep",
+                "must divide experts (" + n(m.experts) + "): each GPU takes whole experts, got " + n(l.ep)};
+    if (!divides(modelParallelSize(l), gpus))
+        return {"gpus", "must be a multiple of tp·pp·cp = " + n(modelParallelSize(l)) +
+                            " so that data parallel = gpus / (tp·pp·cp) is whole, got " + n(gpus)};
+    const double dpcp = dataParallelSize(l, gpus) * l.cp;
+    if (!divides(l.ep, dpcp))
+        return {"ep", "must divide dp·cp = " + n(dpcp) +
+                          ": expert parallelism is carved out of the data-parallel "
+                          "GPUs, got " +
+                          n(l.ep)};
+    return {};
+}
+
+} // namespace napkin

@@ -1,0 +1,47 @@
+#pragma once
+// How one training step is spread over the GPUs: tensor, pipeline, context and expert parallelism,
+// sequence parallelism, micro-batches, and data parallelism over what is left.
+#include "engine/accounting/input_error.h"
+#include "engine/accounting/model_spec.h"
+
+#include <string>
+#include <string_view>
+
+namespace napkin {
+
+struct ParallelLayout {
+    double tp = 1;   ///< tensor parallel t (Shoeybi et al. 2019): splits heads and the MLP width
+    double pp = 1;   ///< pipeline stages p: each holds L/p layers (1F1B schedule)
+    double cp = 1;   ///< context parallel: splits the sequence (ring attention; needs flash attention)
+    double ep = 1;   ///< expert parallel: splits each layer's experts over the data-parallel GPUs
+    bool sp = false; ///< sequence parallel (Korthikanti et al. 2022): also splits the norms' and
+                     ///< dropouts' activations by t
+    double microbatches = 1; ///< m micro-batches of `batch` sequences per step (gradient accumulation)
+    bool operator==(const ParallelLayout&) const = default;
+};
+
+/// The stages whose GPUs hold the most: the first (embedding, the in-flight micro-batches of 1F1B) and
+/// the last (output layer, logits). With one stage they are the same GPU.
+enum class PipelineStage { first, last };
+std::string_view pipelineStageName(PipelineStage stage);
+
+/// tp·pp·cp: the GPUs one model replica spans.
+double modelParallelSize(const ParallelLayout& layout);
+/// dp = GPUs / (tp·pp·cp), whole when the layout is valid.
+double dataParallelSize(const ParallelLayout& layout, double gpus);
+/// Idle fraction of a 1F1B (or GPipe) step: (p − 1) / (m + p − 1) (Narayanan et al. 2021, eq. 1).
+double pipelineBubbleFraction(const ParallelLayout& layout);
+/// Micro-batches whose activations a stage holds at the peak of 1F1B: min(p, m) on the first stage,
+/// 1 on the last (Narayanan et al. 2021, section 2.2.1; Korthikanti et al. 2022, section 4.2.3).
+double microBatchesInFlight(const ParallelLayout& layout, PipelineStage stage);
+/// Nothing but data parallelism (the only layout before tensor/pipeline/context/expert parallelism).
+bool isDataParallelOnly(const ParallelLayout& layout);
+/// "tp 8 × pp 2 × cp 1, sp" for notes and advice.
+std::string layoutText(const ParallelLayout& layout);
+
+/// Checks the layout against the model and GPU count: whole sizes, tp dividing heads and kv-heads,
+/// pp dividing layers, cp needing flash attention, ep dividing the experts and dp·cp, sp needing tp > 1,
+/// and GPUs a multiple of tp·pp·cp. Fields are the CLI's option names ("tp", "sp", "gpus", ...).
+InputError validateLayout(const ParallelLayout& layout, const ModelSpec& model, double gpus);
+
+} // namespace napkin

@@ -1,0 +1,63 @@
+#include "engine/accounting/parameter_sharding.h"
+
+#include "engine/accounting/parameter_count.h"
+#include "engine/accounting/transformer_parameters.h"
+#include "engine/numerics/quantity_format.h"
+
+namespace napkin {
+namespace {
+
+std::string n(double v) {
+    return formatNumber(v);
+}
+
+} // namespace
+
+GpuParameters parametersOnGpu(const ModelSpec& m, const ParallelLayout& l, PipelineStage stage) {
+    GpuParameters g;
+    if (m.kind != ModelKind::transformer) {
+        g.dense = countParameters(m).total;
+        g.formula = "P = " + formatExact(g.dense);
+        return g;
+    }
+    const TransformerParameters p = transformerParameters(m);
+    const double t = l.tp, layers = m.layers / l.pp;
+    const double attention = (p.attentionWeights + p.attentionInBiases) / t + p.attentionOutBias;
+    const double expert = (p.expertWeights + p.expertInBiases) / t + p.expertOutBias;
+    const bool moe = isMixtureOfExperts(m);
+    const double layerDense = attention + p.norms + p.router + (moe ? 0.0 : expert);
+    const double layerExperts = moe ? p.experts / l.ep * expert : 0.0;
+
+    const bool first = stage == PipelineStage::first || l.pp == 1;
+    const bool last = stage == PipelineStage::last || l.pp == 1;
+    double outside = 0;
+    std::string outsideText;
+    auto add = [&](double count, const char* symbol) {
+        outside += count;
+        outsideText += std::string(" + ") + symbol;
+    };
+    if (first) {
+        add(p.tokenEmbedding / t, t > 1 ? "V·d/t" : "V·d");
+        if (p.positionEmbedding > 0)
+            add(p.positionEmbedding, "S·d");
+    }
+    if (last) {
+        add(p.finalNorm, "final norm");
+        if (p.outputHead > 0)
+            add(p.outputHead / t, t > 1 ? "V·d/t (output)" : "V·d (output)");
+        else if (!first)
+            add(p.tokenEmbedding / t, t > 1 ? "V·d/t (tied copy)" : "V·d (tied copy)");
+    }
+    g.dense = layers * layerDense + outside;
+    g.experts = layers * layerExperts;
+    // A layer's share on this GPU: matrices, column biases and E/ep experts divided, the rest replicated.
+    const std::string layerText = std::string(l.pp > 1 ? "(L/p)" : "L") + " × layer share";
+    g.formula = layerText + outsideText + " = " + n(layers) + " × " + n(layerDense + layerExperts) + " + " +
+                n(outside) + " = " + n(g.total());
+    if (moe)
+        g.formula += " (experts " + n(g.experts) + ": " + n(p.experts / l.ep) + " of " + n(p.experts) +
+                     " per layer on this GPU)";
+    return g;
+}
+
+} // namespace napkin

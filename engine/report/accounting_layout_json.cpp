@@ -1,0 +1,100 @@
+#include "engine/report/accounting_layout_json.h"
+
+#include "engine/report/json_values.h"
+
+namespace napkin {
+namespace {
+
+using nlohmann::json;
+
+std::string str(std::string_view s) {
+    return std::string(s);
+}
+
+json architectureJson(const ModelSpec& m) {
+    if (m.kind != ModelKind::transformer)
+        return nullptr;
+    return {{"kv_heads", jsonNumber(kvHeadCount(m))},
+            {"ffn_dim", jsonNumber(ffnWidth(m))},
+            {"mlp", str(mlpKindName(m.mlp))},
+            {"norm", str(normKindName(m.norm))},
+            {"bias", str(onOffName(m.bias))},
+            {"embeddings", str(embeddingTyingName(m.embeddings))},
+            {"position", str(positionKindName(m.position))},
+            {"experts", jsonNumber(m.experts)},
+            {"top_k", jsonNumber(m.topK)},
+            {"dropout", str(onOffName(m.dropout))},
+            {"attention_impl", str(attentionImplName(m.attentionImpl))}};
+}
+
+json activationLedgerJson(const ActivationMemory& a) {
+    if (a.ledger.empty())
+        return nullptr;
+    json tensors = json::array();
+    for (const ActivationLedgerRow& row : a.ledger)
+        tensors.push_back({{"name", row.name},
+                           {"saved_for", row.savedFor},
+                           {"dtype", row.dtype},
+                           {"elements", jsonNumber(row.elements)},
+                           {"bytes", jsonNumber(row.bytes)},
+                           {"per_layer", row.perLayer}});
+    return {{"layers", jsonNumber(a.layers)},
+            {"micro_batches_in_flight", jsonNumber(a.microBatchesInFlight)},
+            {"tensors", tensors}};
+}
+
+void addCommunication(json& doc, json& formulas, const CommunicationLedger& c) {
+    json bytes, seconds;
+    for (CommunicationGroup group : allCommunicationGroups()) {
+        const std::string key = str(communicationGroupName(group));
+        const CommunicationTotal& t = c.perGroup.at(static_cast<std::size_t>(group));
+        bytes[key] = jsonNumber(t.bytes);
+        seconds[key] = jsonOptional(t.seconds);
+        formulas["communication_bytes_per_step." + key] = t.formula;
+    }
+    bytes["total"] = jsonNumber(c.total.bytes);
+    seconds["total"] = jsonOptional(c.total.seconds);
+    formulas["communication_bytes_per_step.total"] = c.total.formula;
+    doc["communication_bytes_per_step"] = bytes;
+    doc["communication_seconds_per_step"] = seconds;
+    json ledger = json::array();
+    for (const CommunicationItem& item : c.items)
+        ledger.push_back({{"name", item.name},
+                          {"group", str(communicationGroupName(item.group))},
+                          {"bytes", jsonNumber(item.bytes)},
+                          {"seconds", jsonOptional(item.seconds)},
+                          {"link", item.link},
+                          {"formula", item.formula}});
+    doc["communication_ledger"] = ledger;
+}
+
+} // namespace
+
+void addLayoutJson(json& doc, json& formulas, const AccountingInput& in, const AccountingResult& r) {
+    const ParallelLayout& l = in.parallel;
+    doc["architecture"] = architectureJson(in.model);
+    doc["active_parameters"] = jsonNumber(r.parameters.active);
+    formulas["active_parameters"] = r.parameters.activeFormula;
+    doc["parallelism"] = {{"tp", jsonNumber(l.tp)},
+                          {"pp", jsonNumber(l.pp)},
+                          {"dp", jsonNumber(r.dataParallel.value)},
+                          {"cp", jsonNumber(l.cp)},
+                          {"ep", jsonNumber(l.ep)},
+                          {"sp", l.sp},
+                          {"microbatches", jsonNumber(l.microbatches)},
+                          {"global_batch", jsonNumber(r.globalBatch.value)}};
+    formulas["parallelism.dp"] = r.dataParallel.formula;
+    formulas["parallelism.global_batch"] = r.globalBatch.formula;
+    doc["pipeline_bubble_fraction"] = jsonNumber(r.pipelineBubbleFraction.value);
+    formulas["pipeline_bubble_fraction"] = r.pipelineBubbleFraction.formula;
+    doc["pipeline_stage"] = r.memoryStage ? json(str(pipelineStageName(*r.memoryStage))) : json(nullptr);
+    doc["parameters_per_gpu"] = jsonNumber(r.parametersOnGpu.value);
+    formulas["parameters_per_gpu"] = r.parametersOnGpu.formula;
+    doc["activation_ledger"] = activationLedgerJson(r.activations);
+    addCommunication(doc, formulas, r.communication);
+    doc["max_parameters_pooled"] = jsonNumber(r.maxParametersPooled.value);
+    formulas["max_parameters_pooled"] = r.maxParametersPooled.formula;
+    doc["fit_advice"] = r.fitAdvice.empty() ? json(nullptr) : json(r.fitAdvice);
+}
+
+} // namespace napkin
