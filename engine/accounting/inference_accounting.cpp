@@ -2,6 +2,7 @@
 
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/parameter_count.h"
+#include "engine/accounting/parameter_sharding.h"
 #include "engine/accounting/transformer_parameters.h"
 #include "engine/numerics/quantity_format.h"
 
@@ -72,8 +73,17 @@ double logitBytesPerSequence(const Shape& s) {
 void accountMemory(const InferenceInput& in, const GpuSpec& gpu, const Shape& s, InferenceResult& r) {
     const double N = in.gpus, B = in.batch, S = in.context, P = promptOf(in);
     const double actToken = activationBytesPerToken(in, s);
-    r.memory.weights = {r.weightsBytes.value / N, "weights / N = " + x(r.weightsBytes.value) + " / " + n(N) +
-                                                      " = " + x(r.weightsBytes.value / N) + " B"};
+    // Megatron-LM's placement (parameter_sharding.h): the matrices and the vocabulary split by N, the
+    // norms and row-parallel biases on every GPU.
+    ParallelLayout layout;
+    layout.tp = N;
+    const double onGpu = parametersOnGpu(in.model, layout, PipelineStage::first).total();
+    const double quantized = r.quantizedParameters / N;
+    const double weights = quantized * quantizedBytes(in) + (onGpu - quantized) * otherBytes(in);
+    r.memory.weights = {weights, "Q/N·" + quantizedBytesText(in) + " + (on_gpu − Q/N)·" + n(otherBytes(in)) +
+                                     " = " + x(quantized) + " × " + quantizedBytesText(in) + " + " +
+                                     x(onGpu - quantized) + " × " + n(otherBytes(in)) + " = " + x(weights) +
+                                     " B"};
     r.memory.kvCache = {r.kvCacheBytes.value / N, "B·S·kv_per_token / N = " + n(B) + " × " + n(S) + " × " +
                                                       x(r.kvCacheBytesPerToken.value) + " / " + n(N) + " = " +
                                                       x(r.kvCacheBytes.value / N) + " B"};
@@ -92,8 +102,9 @@ void accountMemory(const InferenceInput& in, const GpuSpec& gpu, const Shape& s,
     const double kvToken = r.kvCacheBytesPerToken.value / N;
     const double perSequence = S * kvToken + P * actToken + logitBytesPerSequence(s);
     const double maxBatch = std::max(0.0, std::floor(free / perSequence));
-    r.maxBatch = {maxBatch, "floor((M − weights/N) / (S·kv_per_token/N + P·act_per_token + 4·V)) = floor(" +
-                                n(free) + " / " + n(perSequence) + ") = " + n(maxBatch)};
+    r.maxBatch = {maxBatch,
+                  "floor((M − weights_per_gpu) / (S·kv_per_token/N + P·act_per_token + 4·V)) = floor(" +
+                      n(free) + " / " + n(perSequence) + ") = " + n(maxBatch)};
     // With --prompt given the prompt stays P; otherwise the whole context is the prompt and grows with it.
     const double perContextToken = in.prompt ? kvToken : kvToken + actToken;
     const double fixed = B * (logitBytesPerSequence(s) + (in.prompt ? P * actToken : 0));
@@ -101,7 +112,7 @@ void accountMemory(const InferenceInput& in, const GpuSpec& gpu, const Shape& s,
     const bool capped = in.model.position == PositionKind::learned && maxContext > in.model.seq;
     if (capped)
         maxContext = in.model.seq; // learned positions stop at the table's length
-    r.maxContext = {maxContext, std::string("floor((M − weights/N − B·") +
+    r.maxContext = {maxContext, std::string("floor((M − weights_per_gpu − B·") +
                                     (in.prompt ? "(P·act_per_token + 4·V)" : "4·V") +
                                     ") / (B·(kv_per_token/N" + (in.prompt ? "" : " + act_per_token") +
                                     "))) = floor(" + n(free - fixed) + " / " + n(B * perContextToken) +
