@@ -115,8 +115,9 @@ void accountMemory(const InferenceInput& in, const GpuSpec& gpu, const Shape& s,
     r.maxContext = {maxContext, std::string("floor((M − weights_per_gpu − B·") +
                                     (in.prompt ? "(P·act_per_token + 4·V)" : "4·V") +
                                     ") / (B·(kv_per_token/N" + (in.prompt ? "" : " + act_per_token") +
-                                    "))) = floor(" + n(free - fixed) + " / " + n(B * perContextToken) +
-                                    ") = " + n(maxContext)};
+                                    "))) = floor(" + n(free - fixed) + " / " + n(B * perContextToken) + ")" +
+                                    (capped ? ", capped at the learned position table's " : " = ") +
+                                    n(maxContext)};
 }
 
 // Weight bytes a pass over `tokens` tokens does not read: the experts no token routes to, and of the

@@ -252,7 +252,10 @@ void TestInferenceAccounting::badInput() {
 // GPT-2's learned position table has 1024 rows: no context beyond it, whatever memory is left.
 void TestInferenceAccounting::learnedPositionsBoundTheContext() {
     InferenceInput in = presetInput("gpt2-small", 1024);
-    QCOMPARE(run(in).maxContext.value, 1024.0);
+    const InferenceResult r = run(in);
+    QCOMPARE(r.maxContext.value, 1024.0);
+    QVERIFY(
+        QString::fromStdString(r.maxContext.formula).endsWith("capped at the learned position table's 1024"));
     in.context = 1025;
     QCOMPARE(QString::fromStdString(validateInference(in).field), QString("context"));
 }
