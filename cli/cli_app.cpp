@@ -3,6 +3,7 @@
 #include "cli/account_command.h"
 #include "cli/bench_command.h"
 #include "cli/dtype_command.h"
+#include "cli/infer_command.h"
 #include "cli/lesson_command.h"
 #include "cli/number_option.h"
 #include "cli/tensor_command.h"
@@ -34,6 +35,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     commands.push_back(addAccountCommand(app));
     commands.push_back(addBenchCommand(app));
     commands.push_back(addDtypeCommand(app));
+    commands.push_back(addInferCommand(app));
     commands.push_back(addTensorCommand(app));
     commands.push_back(addLessonCommand(app));
 

@@ -20,6 +20,10 @@ std::string_view storageTypeName(StorageType type) {
     return nameIn(kStorageNames, type);
 }
 
+std::optional<StorageType> storageTypeFromName(std::string_view name) {
+    return valueIn(kStorageNames, name);
+}
+
 std::string_view computeTypeName(ComputeType type) {
     return nameIn(kComputeNames, type);
 }

@@ -24,6 +24,7 @@ constexpr double bytesPerElement(StorageType type) {
 }
 
 std::string_view storageTypeName(StorageType type);
+std::optional<StorageType> storageTypeFromName(std::string_view name);
 
 /// Arithmetic the matmuls run in; selects which dense peak of a GPU applies.
 enum class ComputeType { fp32, tf32, fp16, bf16, fp8 };

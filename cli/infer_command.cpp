@@ -1,0 +1,112 @@
+#include "cli/infer_command.h"
+
+#include "cli/enum_option.h"
+#include "cli/model_options.h"
+#include "cli/number_option.h"
+#include "engine/accounting/inference_accounting.h"
+#include "engine/numerics/quantity_format.h"
+#include "engine/report/inference_report.h"
+#include "engine/report/json_values.h"
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <ostream>
+#include <sstream>
+
+namespace napkin::cli {
+namespace {
+
+struct InferOptions {
+    ModelOptions model;
+    std::string context, prompt, batch = "1", weights = "bf16", groupSize = "128", kvCache = "bf16",
+                                 gpu = "H100-SXM", gpus = "1";
+    bool json = false;
+};
+
+InferenceInput toInput(const InferOptions& o) {
+    InferenceInput in;
+    in.model = toModelSpec(o.model);
+    if (in.model.kind != ModelKind::transformer)
+        throw UsageError("--model: infer accounts transformers only (give --preset or --model transformer)");
+    // The context defaults to the model's own (--seq, or the preset's).
+    in.context = o.context.empty() ? in.model.seq : parseNumberOption("--context", o.context);
+    in.prompt = parseOptionalNumberOption("--prompt", o.prompt);
+    in.batch = parseNumberOption("--batch", o.batch);
+    in.weights = *weightFormatFromName(o.weights); // CLI11 checked membership
+    in.groupSize = parseNumberOption("--group-size", o.groupSize);
+    in.kvCache = *storageTypeFromName(o.kvCache);
+    in.gpu = o.gpu;
+    in.gpus = parseNumberOption("--gpus", o.gpus);
+    return in;
+}
+
+std::string inferenceToText(const GpuSpec& gpu, const InferenceResult& r) {
+    std::ostringstream s;
+    auto line = [&](const std::string& label, const std::string& value, const std::string& formula) {
+        s << label << ": " << value << "\n    " << formula << "\n";
+    };
+    line("weights", formatBytes(r.weightsBytes.value), r.weightsBytes.formula);
+    line("KV cache per token", formatBytes(r.kvCacheBytesPerToken.value), r.kvCacheBytesPerToken.formula);
+    line("KV cache", formatBytes(r.kvCacheBytes.value, ByteUnits::binary), r.kvCacheBytes.formula);
+    s << "memory per GPU (" << gpu.id << ", " << formatBytes(gpu.memoryBytes) << "):\n";
+    auto memory = [&](const char* label, const Quantity& q) {
+        s << "  " << label << ": " << formatBytes(q.value) << "  (" << q.formula << ")\n";
+    };
+    memory("weights    ", r.memory.weights);
+    memory("KV cache   ", r.memory.kvCache);
+    memory("activations", r.memory.activations);
+    memory("total      ", r.memory.total);
+    s << "  fits: " << (r.fits ? "yes" : "NO") << "\n";
+    line("prefill", formatDuration(r.prefillSeconds.value), r.prefillSeconds.formula);
+    line("decode step (roofline lower bound)", formatDuration(r.decodeSecondsPerToken.value),
+         r.decodeSecondsPerToken.formula);
+    line("decode tokens per second", formatNumber(r.decodeTokensPerSecond.value),
+         r.decodeTokensPerSecond.formula);
+    line("arithmetic intensity",
+         formatNumber(r.arithmeticIntensity.value) + " FLOP/B (" + r.bound + " bound)",
+         r.arithmeticIntensity.formula + "; ridge " + r.ridgeFlopsPerByte.formula);
+    line("largest batch that fits", formatNumber(r.maxBatch.value), r.maxBatch.formula);
+    line("largest context that fits", formatNumber(r.maxContext.value), r.maxContext.formula);
+    return s.str();
+}
+
+int execute(const InferOptions& o, std::ostream& out) {
+    const InferenceInput input = toInput(o);
+    const GpuCatalog& catalog = GpuCatalog::builtIn();
+    const InputError error = validateInference(input, catalog);
+    if (!error.ok())
+        throw UsageError("--" + error.field + ": " + error.message);
+    const GpuSpec& gpu = *catalog.find(input.gpu);
+    const InferenceResult result = accountInference(input, gpu);
+    if (o.json)
+        out << jsonText(inferenceToJson(input, gpu, result));
+    else
+        out << inferenceToText(gpu, result);
+    return 0;
+}
+
+} // namespace
+
+Command addInferCommand(CLI::App& parent) {
+    auto options = std::make_shared<InferOptions>();
+    CLI::App* sub = parent.add_subcommand(
+        "infer", "Memory and speed of serving a transformer: weights, KV cache, prefill and decode");
+    InferOptions& o = *options;
+    addModelOptions(*sub, o.model);
+    sub->add_option("--context", o.context,
+                    "tokens in each sequence's KV cache S (default the model's --seq)");
+    sub->add_option("--prompt", o.prompt, "tokens prefilled per sequence P (default --context)");
+    sub->add_option("--batch", o.batch, "sequences decoded together B (default 1)");
+    sub->add_option("--weights", o.weights, "weight format (default bf16)")
+        ->check(CLI::IsMember(enumNames(allWeightFormats(), weightFormatName)));
+    sub->add_option("--group-size", o.groupSize, "int8, int4: weights per fp16 scale G (default 128)");
+    sub->add_option("--kv-cache", o.kvCache, "KV cache element type (default bf16)")
+        ->check(CLI::IsMember(enumNames(kvCacheTypes(), storageTypeName)));
+    sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM)");
+    sub->add_option("--gpus", o.gpus, "GPUs, all tensor parallel (default 1)");
+    sub->add_flag("--json", o.json, "print one JSON document");
+    return {sub, [options](std::ostream& out, std::ostream&) { return execute(*options, out); }};
+}
+
+} // namespace napkin::cli

@@ -1,0 +1,9 @@
+#pragma once
+// `napkin-cli infer`: serving a transformer: weights, KV cache, prefill and decode on the roofline.
+#include "cli/command.h"
+
+namespace napkin::cli {
+
+Command addInferCommand(CLI::App& parent);
+
+} // namespace napkin::cli

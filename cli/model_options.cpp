@@ -1,0 +1,161 @@
+#include "cli/model_options.h"
+
+#include "cli/enum_option.h"
+#include "cli/number_option.h"
+#include "engine/accounting/model_presets.h"
+
+#include <CLI/CLI.hpp>
+
+#include <utility>
+
+namespace napkin::cli {
+namespace {
+
+double required(const std::string& option, const std::string& text, const std::string& model) {
+    if (text.empty())
+        throw UsageError(option + ": required for --model " + model);
+    return parseNumberOption(option, text);
+}
+
+// An enum option's text, through its one name table (CLI11 checked membership).
+template <typename Enum>
+void setEnum(Enum& target, const std::string& text, std::optional<Enum> (*fromName)(std::string_view)) {
+    if (!text.empty())
+        target = *fromName(text);
+}
+
+void setNumber(double& target, const char* option, const std::string& text) {
+    if (!text.empty())
+        target = parseNumberOption(option, text);
+}
+
+// The transformer options: the preset's values, then each flag given on top.
+void applyArchitecture(const ModelOptions& o, ModelSpec& m) {
+    setNumber(m.kvHeads, "--kv-heads", o.kvHeads);
+    if (!o.ffnMult.empty() && o.ffnDim.empty())
+        m.ffnDim = 0; // an explicit --ffn-mult replaces a preset's MLP width
+    setNumber(m.ffnDim, "--ffn-dim", o.ffnDim);
+    setEnum(m.mlp, o.mlp, mlpKindFromName);
+    setEnum(m.norm, o.norm, normKindFromName);
+    setEnum(m.bias, o.bias, onOffFromName);
+    setEnum(m.embeddings, o.embeddings, embeddingTyingFromName);
+    setEnum(m.position, o.position, positionKindFromName);
+    setNumber(m.experts, "--experts", o.experts);
+    setNumber(m.topK, "--top-k", o.topK);
+    setEnum(m.dropout, o.dropout, onOffFromName);
+    setEnum(m.attentionImpl, o.attentionImpl, attentionImplFromName);
+}
+
+// Options that only a transformer has: refused for the other kinds rather than silently ignored.
+void refuseTransformerOptions(const ModelOptions& o) {
+    const std::pair<const char*, bool> given[] = {{"--kv-heads", !o.kvHeads.empty()},
+                                                  {"--ffn-dim", !o.ffnDim.empty()},
+                                                  {"--mlp", !o.mlp.empty()},
+                                                  {"--norm", !o.norm.empty()},
+                                                  {"--bias", !o.bias.empty()},
+                                                  {"--embeddings", !o.embeddings.empty()},
+                                                  {"--position", !o.position.empty()},
+                                                  {"--experts", !o.experts.empty()},
+                                                  {"--top-k", !o.topK.empty()},
+                                                  {"--dropout", !o.dropout.empty()},
+                                                  {"--attention-impl", !o.attentionImpl.empty()}};
+    for (const auto& [option, isGiven] : given)
+        if (isGiven)
+            throw UsageError(std::string(option) + ": applies to --model transformer only, not --model " +
+                             o.model);
+}
+
+} // namespace
+
+ModelSpec toModelSpec(const ModelOptions& o) {
+    ModelSpec model;
+    const ModelPreset* preset = nullptr;
+    if (!o.preset.empty()) {
+        preset = findModelPreset(o.preset);
+        if (!preset)
+            throw UsageError("--preset: unknown preset '" + o.preset + "'; known: " + modelPresetIds());
+        if (!o.model.empty() && o.model != "transformer")
+            throw UsageError("--preset: the presets are transformers; drop --model " + o.model);
+        model = preset->model;
+    } else if (o.model.empty()) {
+        throw UsageError("--model is required (or give --preset)");
+    } else {
+        model.kind = *modelKindFromName(o.model); // CLI11 checked membership
+    }
+    switch (model.kind) {
+    case ModelKind::dense:
+        model.parameters = required("--params", o.params, o.model);
+        model.seq = o.seq.empty() ? 1 : parseNumberOption("--seq", o.seq);
+        break;
+    case ModelKind::cruncher:
+        model.dim = required("--dim", o.dim, o.model);
+        model.layers = required("--layers", o.layers, o.model);
+        break;
+    case ModelKind::linear2:
+        model.dim = required("--dim", o.dim, o.model);
+        model.out = required("--out", o.out, o.model);
+        break;
+    case ModelKind::transformer:
+        if (preset) {
+            setNumber(model.dModel, "--d-model", o.dModel);
+            setNumber(model.layers, "--layers", o.layers);
+            setNumber(model.heads, "--heads", o.heads);
+            setNumber(model.vocab, "--vocab", o.vocab);
+            setNumber(model.seq, "--seq", o.seq);
+        } else {
+            model.dModel = required("--d-model", o.dModel, o.model);
+            model.layers = required("--layers", o.layers, o.model);
+            model.heads = required("--heads", o.heads, o.model);
+            model.vocab = required("--vocab", o.vocab, o.model);
+            model.seq = required("--seq", o.seq, o.model);
+        }
+        if (!o.ffnMult.empty())
+            model.ffnMult = parseNumberOption("--ffn-mult", o.ffnMult);
+        applyArchitecture(o, model);
+        break;
+    }
+    if (model.kind != ModelKind::transformer)
+        refuseTransformerOptions(o);
+    return model;
+}
+
+void addModelOptions(CLI::App& sub, ModelOptions& o) {
+    const std::vector<std::string> kinds = enumNames(allModelKinds(), modelKindName);
+    sub.add_option("--model", o.model, joinNames(kinds) + " (required unless --preset)")
+        ->check(CLI::IsMember(kinds));
+    sub.add_option("--preset", o.preset,
+                   "a published transformer: " + modelPresetIds() + "; other options override its fields");
+    sub.add_option("--params", o.params, "dense: parameter count N (70e9, 70B)");
+    sub.add_option("--dim", o.dim, "cruncher, linear2: width D");
+    sub.add_option("--layers", o.layers, "cruncher, transformer: number of layers L");
+    sub.add_option("--out", o.out, "linear2: output width K");
+    sub.add_option("--d-model", o.dModel, "transformer: hidden size d");
+    sub.add_option("--heads", o.heads, "transformer: attention heads");
+    sub.add_option("--vocab", o.vocab, "transformer: vocabulary size V");
+    sub.add_option("--seq", o.seq, "transformer: context length S; dense: tokens per sequence (default 1)");
+    sub.add_option("--ffn-mult", o.ffnMult, "transformer: MLP width / d (default 4)");
+    sub.add_option("--ffn-dim", o.ffnDim, "transformer: MLP width f (overrides --ffn-mult)");
+    sub.add_option("--kv-heads", o.kvHeads,
+                   "transformer: key/value heads (grouped-query attention; default heads)");
+    sub.add_option("--mlp", o.mlp, "transformer: MLP (default gelu)")
+        ->check(CLI::IsMember(enumNames(allMlpKinds(), mlpKindName)));
+    sub.add_option("--norm", o.norm, "transformer: normalisation (default layernorm)")
+        ->check(CLI::IsMember(enumNames(allNormKinds(), normKindName)));
+    const std::vector<std::string> onOff{std::string(onOffName(true)), std::string(onOffName(false))};
+    sub.add_option("--bias", o.bias, "transformer: biases in linear layers and LayerNorm (default on)")
+        ->check(CLI::IsMember(onOff));
+    sub.add_option("--embeddings", o.embeddings,
+                   "transformer: output head tied to the token embedding (default tied)")
+        ->check(CLI::IsMember(enumNames(allEmbeddingTyings(), embeddingTyingName)));
+    sub.add_option("--position", o.position, "transformer: position embeddings (default learned)")
+        ->check(CLI::IsMember(enumNames(allPositionKinds(), positionKindName)));
+    sub.add_option("--experts", o.experts,
+                   "transformer: expert MLPs per layer, mixture of experts (default 1)");
+    sub.add_option("--top-k", o.topK, "transformer: experts per token (default 1)");
+    sub.add_option("--dropout", o.dropout, "transformer: dropout layers in training (default on)")
+        ->check(CLI::IsMember(onOff));
+    sub.add_option("--attention-impl", o.attentionImpl, "transformer: attention kernel (default eager)")
+        ->check(CLI::IsMember(enumNames(allAttentionImpls(), attentionImplName)));
+}
+
+} // namespace napkin::cli

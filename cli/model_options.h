@@ -1,0 +1,31 @@
+#pragma once
+// The model options `account` and `infer` share: --model or --preset, the sizes, and the transformer
+// architecture. One parser, so both commands read a model the same way and refuse it with the same words.
+#include "engine/accounting/model_spec.h"
+
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace napkin::cli {
+
+/// Raw option text: numbers are parsed by napkin's own parser so "15T" and "1.5B" work everywhere.
+struct ModelOptions {
+    std::string model, params, dim, layers, out, dModel, heads, vocab, seq, ffnMult;
+    // Architecture (transformer); empty text: the preset's or GPT-2's default.
+    std::string preset, kvHeads, ffnDim, mlp, norm, bias, embeddings, position, experts, topK, dropout,
+        attentionImpl;
+};
+
+/// Registers --model, --preset, --params, --dim, --layers, --out, --d-model, --heads, --vocab, --seq,
+/// --ffn-mult, --ffn-dim, --kv-heads, --mlp, --norm, --bias, --embeddings, --position, --experts,
+/// --top-k, --dropout and --attention-impl on `sub`, in that order.
+void addModelOptions(CLI::App& sub, ModelOptions& o);
+
+/// The model the options describe: the preset's, then each flag given on top. Throws UsageError naming
+/// the option (a missing size, an unknown preset, a transformer option given to another kind).
+ModelSpec toModelSpec(const ModelOptions& o);
+
+} // namespace napkin::cli

@@ -1,0 +1,73 @@
+#pragma once
+// The napkin math of serving a transformer: weights at 32 to 4 bits, the KV cache, memory per GPU,
+// prefill and decode time as roofline lower bounds, and the largest batch and context that fit.
+// Pure functions of plain structs; the fields are napkin-cli infer's (docs/cli.md, "napkin-cli infer").
+#include "engine/accounting/input_error.h"
+#include "engine/accounting/model_spec.h"
+#include "engine/accounting/model_state_memory.h"
+#include "engine/accounting/weight_format.h"
+#include "engine/hardware/gpu_catalog.h"
+
+#include <optional>
+#include <span>
+#include <string>
+
+namespace napkin {
+
+struct InferenceInput {
+    ModelSpec model;              ///< kind transformer
+    double batch = 1;             ///< B sequences decoded together
+    double context = 0;           ///< S tokens in each sequence's KV cache
+    std::optional<double> prompt; ///< P tokens prefilled per sequence; unset: P = S
+    WeightFormat weights = WeightFormat::bf16;
+    double groupSize = 128; ///< G weights per fp16 scale (int8, int4)
+    StorageType kvCache = StorageType::bf16;
+    std::string gpu = "H100-SXM";
+    double gpus = 1; ///< N GPUs, all tensor parallel
+    bool operator==(const InferenceInput&) const = default;
+};
+
+struct InferenceMemory {
+    Quantity weights, kvCache, activations, total; ///< per GPU
+};
+
+struct InferenceResult {
+    double parameters = 0;          ///< every parameter (countParameters().total)
+    double quantizedParameters = 0; ///< Q: the layers' matmul weights, stored in the weight format
+    double otherParameters =
+        0;                 ///< R: embeddings, output head, router, norms, biases (16-bit; fp32 under fp32)
+    Quantity weightsBytes; ///< the whole model, all GPUs together
+    Quantity kvCacheBytesPerToken; ///< 2·L·g·(d/a)·bytes, one token of one sequence
+    Quantity kvCacheBytes;         ///< B·S tokens, all GPUs together
+    InferenceMemory memory;        ///< per GPU
+    Quantity capacityBytes;        ///< the GPU's datasheet memory
+    bool fits = false;
+    Quantity peakFlopsPerSecond;      ///< dense peak of one GPU in the weight format's arithmetic
+    Quantity bandwidthBytesPerSecond; ///< datasheet memory bandwidth of one GPU
+    Quantity prefillFlops;            ///< B sequences of P tokens, all GPUs together
+    Quantity prefillSeconds;          ///< roofline lower bound
+    Quantity decodeFlopsPerToken;     ///< one new token of one sequence with S tokens cached
+    Quantity decodeStepFlops;         ///< B × decodeFlopsPerToken: one step of the whole batch
+    Quantity expertsReadPerStep;      ///< MoE: experts per layer one step reads; E (all) when dense
+    Quantity decodeBytesPerToken;     ///< bytes one decode step of the whole batch reads, all GPUs
+    Quantity decodeSecondsPerToken;   ///< one decode step of the batch: max(FLOPs/peak, bytes/bandwidth)
+    Quantity decodeTokensPerSecond;   ///< B / decodeSecondsPerToken
+    Quantity arithmeticIntensity;     ///< decode FLOPs per byte
+    Quantity ridgeFlopsPerByte;       ///< peak / bandwidth
+    std::string bound;                ///< "memory" or "compute"
+    Quantity maxBatch;                ///< largest B that fits (0: not even one sequence)
+    Quantity maxContext;              ///< largest S that fits at this batch (0: none)
+};
+
+/// The element types a KV cache can be stored in: fp32, bf16, fp16, fp8.
+std::span<const StorageType> kvCacheTypes();
+
+/// Checks every input: the model as `account` does, then batch, context, prompt (≤ context), group
+/// size (dividing d-model), gpus (dividing heads and kv-heads), the GPU and its peak in the weights'
+/// arithmetic. Fields are napkin-cli infer's option names ("context", "group-size", "gpus", ...).
+InputError validateInference(const InferenceInput& input, const GpuCatalog& catalog = GpuCatalog::builtIn());
+
+/// The whole inference accounting. Precondition: validateInference(input).ok(), `gpu` the input's GPU.
+InferenceResult accountInference(const InferenceInput& input, const GpuSpec& gpu);
+
+} // namespace napkin

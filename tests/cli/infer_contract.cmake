@@ -1,0 +1,42 @@
+# napkin-cli infer: serving a transformer (the hand derivations are in
+# tests/engine/accounting/tst_inference_accounting.cpp) and the argument contract.
+
+# Llama 3 8B, bf16, 8192 tokens: 2·32·8·128·2 = 131,072 KV bytes per token, 131,072·8192 = 1 GiB per sequence.
+napkin_add_cli_test(infer_llama3_8b_kv_one_gib
+  ARGS infer --preset llama3-8b --context 8192 --json
+  CHECKS kv_cache_bytes_per_token=131072 kv_cache_bytes=1073741824 memory_bytes.kv_cache=1073741824
+         weights_bytes=16060522496 memory_bytes.weights=16060522496 fits=ON bound=memory weights=bf16
+         kv_cache=bf16 group_size:null prompt=8192 max_batch=39 gpu.dense_peak_flops_per_second=989400000000000
+         decode_bytes_per_token=16083599360 decode_seconds_per_token~0.0048010:0.0048011
+         "formulas.kv_cache_bytes_per_token=2·L·g·(d/a)·bytes = 2 × 32 × 8 × 128 × 2 = 131072 B")
+
+# int4 with one fp16 scale per 128 weights: 6,979,321,856 × (0.5 + 2/128) + 1,050,939,392 × 2.
+napkin_add_cli_test(infer_llama3_8b_int4_group_scales
+  ARGS infer --preset llama3-8b --weights int4 --group-size 128 --kv-cache fp8 --json
+  CHECKS weights_bytes=5700591616 group_size=128 kv_cache_bytes_per_token=65536 gpu.compute=bf16)
+
+# A large batch at a short context is compute bound.
+napkin_add_cli_test(infer_llama3_8b_large_batch_compute_bound
+  ARGS infer --preset llama3-8b --context 128 --batch 1024 --json
+  CHECKS bound=compute decode_step_flops~1.5438e13:1.5440e13)
+
+# Mixtral, batch 1: the step reads 2 of the 8 experts (balanced routing).
+napkin_add_cli_test(infer_mixtral_reads_routed_experts
+  ARGS infer --preset mixtral-8x7b --context 4096 --gpus 2 --json
+  CHECKS experts_read_per_step=2 gpu.count=2 memory_bytes.total:number)
+
+# Bad input: one line on stderr naming the option, exit 2.
+napkin_add_cli_test(infer_context_zero EXPECT_EXIT 2
+  ARGS infer --preset llama3-8b --context 0 --json CHECKS stderr~--context)
+napkin_add_cli_test(infer_prompt_beyond_context EXPECT_EXIT 2
+  ARGS infer --preset llama3-8b --context 100 --prompt 101 --json CHECKS stderr~--prompt)
+napkin_add_cli_test(infer_unknown_weights EXPECT_EXIT 2
+  ARGS infer --preset llama3-8b --weights int3 --json CHECKS stderr~--weights)
+napkin_add_cli_test(infer_group_size_not_dividing_d EXPECT_EXIT 2
+  ARGS infer --preset llama3-8b --weights int4 --group-size 100 --json CHECKS stderr~--group-size)
+napkin_add_cli_test(infer_gpus_not_dividing_kv_heads EXPECT_EXIT 2
+  ARGS infer --preset llama3-8b --gpus 16 --json CHECKS stderr~--gpus)
+napkin_add_cli_test(infer_dense_model_refused EXPECT_EXIT 2
+  ARGS infer --model dense --params 1e9 --json CHECKS stderr~--model)
+napkin_add_cli_test(infer_unknown_gpu EXPECT_EXIT 2
+  ARGS infer --preset llama3-8b --gpu Z100 --json CHECKS stderr~--gpu)
