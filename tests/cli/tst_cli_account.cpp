@@ -1,23 +1,13 @@
 // napkin-cli's run() as a function: contract of stdout, stderr and exit status.
 #include "cli/cli_app.h"
+#include "tests/support/cli_outcome.h"
 
 #include <nlohmann/json.hpp>
 
 #include <QtTest>
 
-#include <sstream>
-
-namespace {
-struct Outcome {
-    int status;
-    std::string out, err;
-};
-Outcome runCli(std::vector<std::string> args) {
-    std::ostringstream out, err;
-    const int status = napkin::cli::run(args, out, err);
-    return {status, out.str(), err.str()};
-}
-} // namespace
+using napkin::test::CliOutcome;
+using napkin::test::runCli;
 
 class TestCliAccount : public QObject {
     Q_OBJECT
@@ -29,7 +19,7 @@ private slots:
 };
 
 void TestCliAccount::jsonHasTheContractFields() {
-    const Outcome o = runCli({"account", "--model", "cruncher", "--dim", "4", "--layers", "2", "--batch", "2",
+    const CliOutcome o = runCli({"account", "--model", "cruncher", "--dim", "4", "--layers", "2", "--batch", "2",
                               "--optimizer", "adagrad", "--json"});
     QCOMPARE(o.status, 0);
     QVERIFY(o.err.empty());
@@ -77,7 +67,7 @@ void TestCliAccount::badArgumentsExitTwo() {
     std::vector<std::string> argv;
     for (const QString& a : args)
         argv.push_back(a.toStdString());
-    const Outcome o = runCli(argv);
+    const CliOutcome o = runCli(argv);
     QCOMPARE(o.status, 2);
     QVERIFY(o.out.empty());
     QCOMPARE(std::count(o.err.begin(), o.err.end(), '\n'), 1L);
@@ -85,7 +75,7 @@ void TestCliAccount::badArgumentsExitTwo() {
 }
 
 void TestCliAccount::helpExitsZero() {
-    const Outcome o = runCli({"account", "--help"});
+    const CliOutcome o = runCli({"account", "--help"});
     QCOMPARE(o.status, 0);
     QVERIFY(QString::fromStdString(o.out).contains("--tokens"));
 }

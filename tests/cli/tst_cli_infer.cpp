@@ -1,24 +1,14 @@
 // napkin-cli infer as a function: every field docs/cli.md promises, the text output, and that the
 // model options it shares with `account` are read the same way.
 #include "cli/cli_app.h"
+#include "tests/support/cli_outcome.h"
 
 #include <nlohmann/json.hpp>
 
 #include <QtTest>
 
-#include <sstream>
-
-namespace {
-struct Outcome {
-    int status;
-    std::string out, err;
-};
-Outcome runCli(std::vector<std::string> args) {
-    std::ostringstream out, err;
-    const int status = napkin::cli::run(args, out, err);
-    return {status, out.str(), err.str()};
-}
-} // namespace
+using napkin::test::CliOutcome;
+using napkin::test::runCli;
 
 class TestCliInfer : public QObject {
     Q_OBJECT
@@ -29,7 +19,7 @@ private slots:
 };
 
 void TestCliInfer::jsonHasTheContractFields() {
-    const Outcome o = runCli({"infer", "--preset", "llama3-8b", "--context", "8192", "--json"});
+    const CliOutcome o = runCli({"infer", "--preset", "llama3-8b", "--context", "8192", "--json"});
     QCOMPARE(o.status, 0);
     QVERIFY(o.err.empty());
     const auto doc = nlohmann::json::parse(o.out);
@@ -76,7 +66,7 @@ void TestCliInfer::jsonHasTheContractFields() {
 }
 
 void TestCliInfer::textSaysItIsALowerBound() {
-    const Outcome o = runCli({"infer", "--preset", "llama3-70b", "--weights", "int4", "--gpus", "2"});
+    const CliOutcome o = runCli({"infer", "--preset", "llama3-70b", "--weights", "int4", "--gpus", "2"});
     QCOMPARE(o.status, 0);
     const QString text = QString::fromStdString(o.out);
     QVERIFY(text.contains("decode step (roofline lower bound)"));
