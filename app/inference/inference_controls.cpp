@@ -101,6 +101,13 @@ InferenceControls::InferenceControls(QWidget* parent)
     layout->addStretch(1);
     setValues(InferenceScenario{});
 
+    // A new model starts at its own context (napkin-cli infer's default), so that GPT-2's 1024 learned
+    // positions are not asked for 8192 tokens.
+    connect(m_preset, &QComboBox::currentIndexChanged, this, [this] {
+        const double seq = findModelPreset(m_preset->currentData().toString().toStdString())->model.seq;
+        m_context->setValue(seq);
+        m_prompt->setValue(std::min(m_prompt->value(), seq));
+    });
     for (QComboBox* box : {m_preset, m_gpu, m_weights, m_kvCache})
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
             updateEnabled();

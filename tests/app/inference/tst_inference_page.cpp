@@ -6,6 +6,7 @@
 #include "app/inference/inference_page.h"
 #include "engine/accounting/model_presets.h"
 #include "engine/numerics/quantity_format.h"
+#include "tests/support/widget_input.h"
 #include "widgets/charts/decode_throughput_chart.h"
 #include "widgets/charts/inference_memory_chart.h"
 #include "widgets/controls/log_slider_field.h"
@@ -22,20 +23,6 @@
 using namespace napkin;
 
 namespace {
-
-void typeInto(NumberField* field, const QString& text) {
-    QLineEdit* edit = field->lineEdit();
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, text);
-    QTest::keyClick(edit, Qt::Key_Return);
-}
-
-void choose(QComboBox* box, const QString& data) {
-    const int index = box->findData(data);
-    QVERIFY(index >= 0);
-    box->setCurrentIndex(index);
-}
 
 InferenceResult expected(const InferenceInput& in) {
     return accountInference(in, *GpuCatalog::builtIn().find(in.gpu));
@@ -123,6 +110,11 @@ void TestInferencePage::slidersChangeTheAnswers() {
     c->gpusBox()->setValue(4);
     checkShows(page);
     QVERIFY(page.memoryChart()->data().gpuLabel.contains(QStringLiteral("4 × H100-SXM")));
+    // A new model starts at its own context: GPT-2's 1024 learned positions, not the 8192 shown before.
+    choose(c->presetBox(), QStringLiteral("gpt2-small"));
+    QCOMPARE(c->input().context, 1024.0);
+    QVERIFY(page.lastError().isEmpty());
+    checkShows(page);
 }
 
 void TestInferencePage::badGroupSizeShowsMessageAndKeepsResult() {
