@@ -58,7 +58,7 @@ BatchSweep sweepInferenceBatch(const InferenceInput& input, const GpuSpec& gpu) 
         const double b = *sweep.crossoverBatch;
         const InferenceResult at = atBatch(input, gpu, b);
         sweep.crossover = {b,
-                           "smallest B with B·decode_flops_per_token/(N·peak) ≥ step_bytes(B)/(N·bandwidth): "
+                           "smallest B with B·decode_flops_per_token/(N·peak) > step_bytes(B)/(N·bandwidth): "
                            "at B = " +
                                formatNumber(b) + ", " + at.decodeSecondsPerToken.formula};
     } else {
