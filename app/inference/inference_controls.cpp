@@ -117,7 +117,9 @@ InferenceControls::InferenceControls(QWidget* parent)
         connect(spin, &QSpinBox::valueChanged, this, &InferenceControls::inputChanged);
     for (LogSliderField* slider : {m_context, m_batch, m_prompt})
         connect(slider, &LogSliderField::valueChanged, this, &InferenceControls::inputChanged);
-    connect(m_promptIsContext, &QCheckBox::toggled, this, [this] {
+    connect(m_promptIsContext, &QCheckBox::toggled, this, [this](bool same) {
+        if (!same) // a prompt of its own starts within the context, never as a refused combination
+            m_prompt->setValue(std::min(m_prompt->value(), m_context->value()));
         updateEnabled();
         emit inputChanged();
     });

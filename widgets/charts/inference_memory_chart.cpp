@@ -63,6 +63,8 @@ InferenceMemoryChart::InferenceMemoryChart(QWidget* parent)
     m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     m_verdict = new QCPItemText(chart);
     m_verdict->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    m_verdict->setTextAlignment(Qt::AlignHCenter);
+    m_verdict->setClipToAxisRect(false);
     connect(chart, &QCustomPlot::mouseMove, this, &InferenceMemoryChart::onMouseMove);
     rebuild();
 }
@@ -129,8 +131,9 @@ void InferenceMemoryChart::rebuild() {
     m_capacityLabel->setText(tr("capacity %1").arg(bytesText(m_data.capacityBytes)));
     m_verdict->position->setCoords(kBarX, total);
     m_verdict->setColor(verdictColor);
-    m_verdict->setText(m_data.fits ? tr("%1 — fits").arg(bytesText(total))
-                                   : tr("%1 — does not fit").arg(bytesText(total)));
+    // Two lines: the bar is narrow, and a one-line verdict would run off the axes.
+    m_verdict->setText(m_data.fits ? tr("%1\nfits").arg(bytesText(total))
+                                   : tr("%1\ndoes not fit").arg(bytesText(total)));
     m_verdict->setVisible(total > 0);
     queueReplot();
 }

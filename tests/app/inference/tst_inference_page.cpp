@@ -99,6 +99,10 @@ void TestInferencePage::slidersChangeTheAnswers() {
     typeInto(c->contextSlider()->field(), QStringLiteral("128"));
     QCOMPARE(c->input().context, 128.0);
     checkShows(page);
+    c->promptIsContextBox()->setChecked(false); // its own prompt starts within the 128-token context
+    QCOMPARE(c->input().prompt, std::optional<double>(128));
+    QVERIFY(page.lastError().isEmpty());
+    c->promptIsContextBox()->setChecked(true);
     QVERIFY(page.throughputChart()->data().crossoverBatch);
     QVERIFY(page.answers()->valueText(QStringLiteral("intensity")).endsWith(QStringLiteral("compute bound")));
     QVERIFY(page.answers()
