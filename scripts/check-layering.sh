@@ -30,6 +30,7 @@ declare -A allowed=(
   [app/jobs]=""
   [app/export]="widgets/charts"
   [app/accounting]="engine/ widgets/ app/jobs app/export"
+  [app/inference]="engine/ widgets/ app/jobs app/export"
   [app/formats]="engine/ widgets/ app/jobs app/export"
   [app/tensor]="engine/ widgets/ app/jobs app/export"
   [app/benchmarks]="engine/ widgets/ app/jobs app/export"

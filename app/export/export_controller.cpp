@@ -65,7 +65,10 @@ void ExportController::addActions(QMenu* file) {
         {tr("Matmul throughput…"), {m_charts.throughput, QStringLiteral("throughput.png")}},
         {tr("Training loss…"), {m_charts.loss, QStringLiteral("loss.png")}},
         {tr("Training run's memory timeline…"),
-         {m_charts.trainingTimeline, QStringLiteral("training-memory-timeline.png")}}};
+         {m_charts.trainingTimeline, QStringLiteral("training-memory-timeline.png")}},
+        {tr("Inference memory…"), {m_charts.inferenceMemory, QStringLiteral("inference-memory.png")}},
+        {tr("Decode tokens/s against batch…"),
+         {m_charts.decodeThroughput, QStringLiteral("decode-throughput.png")}}};
     for (const auto& [title, chart] : others) {
         QAction* action = charts->addAction(title);
         connect(action, &QAction::triggered, this,

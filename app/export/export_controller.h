@@ -22,6 +22,8 @@ struct ExportableCharts {
     ChartView* loss = nullptr;
     ChartView* memoryTimeline = nullptr;   ///< the accounting page's memory over one step
     ChartView* trainingTimeline = nullptr; ///< a training run's predicted and measured step
+    ChartView* inferenceMemory = nullptr;  ///< the inference page's memory bar
+    ChartView* decodeThroughput = nullptr; ///< the inference page's tokens/s against batch
 };
 
 class ExportController : public QObject {

@@ -6,6 +6,7 @@
 #include "app/document/scenario_file.h"
 #include "app/export/save_file.h"
 #include "app/formats/number_formats_page.h"
+#include "app/inference/inference_page.h"
 #include "app/shell/command_line.h"
 #include "app/tensor/tensor_page.h"
 #include "widgets/charts/flop_chart.h"
@@ -50,6 +51,10 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
             : cl.page == QLatin1String("flops") ? static_cast<const ChartView*>(page.flopChart())
                                                 : page.timelineChart();
         error = saveChart(*chart, cl.exportPath, cl.size, cl.scale);
+    } else if (cl.page == QLatin1String("inference")) {
+        InferencePage page;
+        page.applyScenario(scenario.inference);
+        error = savePage(page, cl.exportPath, cl.size, cl.scale);
     } else if (cl.page == QLatin1String("formats")) {
         NumberFormatsPage page;
         page.applyScenario(scenario.formats);

@@ -9,10 +9,13 @@
 #include "app/document/scenario_controller.h"
 #include "app/export/export_controller.h"
 #include "app/formats/number_formats_page.h"
+#include "app/inference/inference_page.h"
 #include "app/tensor/tensor_page.h"
 #include "app/training/training_page.h"
+#include "widgets/charts/decode_throughput_chart.h"
 #include "widgets/charts/dynamic_range_chart.h"
 #include "widgets/charts/flop_chart.h"
+#include "widgets/charts/inference_memory_chart.h"
 #include "widgets/charts/loss_chart.h"
 #include "widgets/charts/memory_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
@@ -31,9 +34,9 @@
 namespace {
 
 // The tabs' order; a scenario names its page, not its position.
-constexpr napkin::ScenarioPage kTabPages[] = {napkin::ScenarioPage::accounting, napkin::ScenarioPage::formats,
-                                              napkin::ScenarioPage::tensor, napkin::ScenarioPage::benchmarks,
-                                              napkin::ScenarioPage::training};
+constexpr napkin::ScenarioPage kTabPages[] = {
+    napkin::ScenarioPage::accounting, napkin::ScenarioPage::inference,  napkin::ScenarioPage::formats,
+    napkin::ScenarioPage::tensor,     napkin::ScenarioPage::benchmarks, napkin::ScenarioPage::training};
 
 } // namespace
 
@@ -41,6 +44,7 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_pages(new QTabWidget(this))
     , m_accounting(new AccountingPage(m_pages))
+    , m_inference(new InferencePage(m_pages))
     , m_formats(new NumberFormatsPage(m_pages))
     , m_tensor(new TensorPage(m_pages))
     , m_benchmarks(new BenchmarksPage(m_pages))
@@ -50,11 +54,13 @@ MainWindow::MainWindow(QWidget* parent)
                                      {m_accounting->memoryChart(), m_accounting->flopChart(),
                                       m_formats->rangeChart(), m_benchmarks->sweepPanel()->chart(),
                                       m_benchmarks->trainingPanel()->chart(), m_accounting->timelineChart(),
-                                      m_benchmarks->trainingPanel()->timelineChart()},
+                                      m_benchmarks->trainingPanel()->timelineChart(),
+                                      m_inference->memoryChart(), m_inference->throughputChart()},
                                      this))
     , m_classroom(new ClassroomController(*this, m_pages, this)) {
     setWindowTitle(tr("Napkin"));
     m_pages->addTab(m_accounting, tr("Accounting"));
+    m_pages->addTab(m_inference, tr("Inference"));
     m_pages->addTab(m_formats, tr("Number formats"));
     m_pages->addTab(m_tensor, tr("Tensor layout"));
     m_pages->addTab(m_benchmarks, tr("Benchmarks"));
@@ -94,6 +100,7 @@ napkin::Scenario MainWindow::scenario() const {
     s.tensor = m_tensor->scenario();
     s.benchmarks = m_benchmarks->scenario();
     s.training = m_training->scenario();
+    s.inference = m_inference->scenario();
     return s;
 }
 
@@ -103,6 +110,7 @@ QStringList MainWindow::applyScenario(const napkin::Scenario& s) {
     warnings += m_tensor->applyScenario(s.tensor);
     warnings += m_benchmarks->applyScenario(s.benchmarks);
     warnings += m_training->applyScenario(s.training);
+    warnings += m_inference->applyScenario(s.inference);
     for (int i = 0; i < static_cast<int>(std::size(kTabPages)); ++i)
         if (kTabPages[i] == s.page)
             m_pages->setCurrentIndex(i);

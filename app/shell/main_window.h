@@ -12,6 +12,7 @@ class BenchmarksPage;
 class CaptionBanner;
 class ClassroomController;
 class ExportController;
+class InferencePage;
 class LectureTourController;
 class NumberFormatsPage;
 class QTabWidget;
@@ -25,6 +26,7 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
 
     AccountingPage* accountingPage() const { return m_accounting; }
+    InferencePage* inferencePage() const { return m_inference; }
     NumberFormatsPage* numberFormatsPage() const { return m_formats; }
     TensorPage* tensorPage() const { return m_tensor; }
     BenchmarksPage* benchmarksPage() const { return m_benchmarks; }
@@ -56,6 +58,7 @@ private:
 
     QTabWidget* m_pages;
     AccountingPage* m_accounting;
+    InferencePage* m_inference;
     NumberFormatsPage* m_formats;
     TensorPage* m_tensor;
     BenchmarksPage* m_benchmarks;

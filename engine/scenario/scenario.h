@@ -2,6 +2,7 @@
 // A scenario: every control of every page as plain values, and its versioned JSON file format.
 // Qt-free so that the loader can be fuzzed and tested without a GUI; the app maps it to its widgets.
 #include "engine/accounting/accounting.h"
+#include "engine/accounting/inference_accounting.h"
 #include "engine/accounting/optimizer_kind.h"
 #include "engine/compute/bench_dtype.h"
 #include "engine/compute/cpu_backend_kind.h"
@@ -23,13 +24,15 @@ namespace napkin {
 /// ignored" and keeps its own), so no number changed. The transformer's architecture keys
 /// (accounting.model.kv_heads, ffn_dim, mlp, norm, bias, embeddings, position, experts, top_k, dropout,
 /// attention_impl) and accounting.parallel {tp, pp, sp, cp, ep, microbatches} were added the same way:
-/// absent, they are GPT-2 on data parallelism alone, which is what an older file meant.
+/// absent, they are GPT-2 on data parallelism alone, which is what an older file meant. The "inference"
+/// section and the page name "inference" were added the same way (absent: a fresh Inference tab; an
+/// older build warns "inference: unknown key, ignored", but refuses a file whose "page" is "inference").
 inline constexpr int kScenarioFormatVersion = 2;
 /// Larger files are refused before parsing: a real scenario is about 2 KB.
 inline constexpr std::size_t kScenarioMaxBytes = 1 << 20;
 
 /// The page in front.
-enum class ScenarioPage { accounting, formats, tensor, benchmarks, training };
+enum class ScenarioPage { accounting, formats, tensor, benchmarks, training, inference };
 
 /// What a fresh accounting page shows: GPT-2 small's transformer sizes and the lecture's Cruncher are
 /// filled in for when the user switches kind; a dense 1e9-parameter model on 20e9 tokens is selected.
@@ -43,6 +46,18 @@ struct AccountingScenario {
     bool binaryUnits = false;  ///< GiB (2^30) instead of GB (1e9)
     std::string preset;        ///< id of the preset shown in the preset box; empty for none
     bool operator==(const AccountingScenario&) const = default;
+};
+
+/// What a fresh Inference tab shows: Llama 3 8B in bf16 on one H100-SXM, 8192 tokens of context, batch 1.
+InferenceInput freshInferenceInput();
+
+/// The Inference tab: a published model (model_presets.h) served on GPUs. Keys use napkin-cli infer's
+/// spelling; `input.model` is not written: it is the preset's.
+struct InferenceScenario {
+    std::string preset = "llama3-8b"; ///< a model_presets.h id
+    InferenceInput input = freshInferenceInput();
+    double promptShown = 8192; ///< the prompt field, also while "prompt = context" is on (input.prompt unset)
+    bool operator==(const InferenceScenario&) const = default;
 };
 
 struct FormatsScenario {
@@ -117,6 +132,7 @@ struct Scenario {
     TensorScenario tensor;
     BenchmarksScenario benchmarks;
     TrainingScenario training;
+    InferenceScenario inference;
     bool operator==(const Scenario&) const = default;
 };
 

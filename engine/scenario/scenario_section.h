@@ -142,12 +142,17 @@ private:
 } // namespace napkin::scenario_detail
 
 namespace napkin {
+struct InferenceScenario;
 struct TrainingScenario;
-}
+} // namespace napkin
 
 namespace napkin::scenario_detail {
 
 /// The "training" section (scenario_training.cpp).
 void readTraining(const Section& s, napkin::TrainingScenario& t);
+
+/// The "inference" section (scenario_inference.cpp), read and written.
+void readInference(const Section& s, napkin::InferenceScenario& i);
+json inferenceJson(const napkin::InferenceScenario& i);
 
 } // namespace napkin::scenario_detail

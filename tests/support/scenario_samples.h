@@ -1,5 +1,6 @@
 #pragma once
 // A scenario shared by the engine's and the window's scenario tests.
+#include "engine/accounting/model_presets.h"
 #include "engine/scenario/scenario.h"
 
 // Every field away from its default, so that a field the writer or reader forgets fails the test.
@@ -85,5 +86,17 @@ inline napkin::Scenario everyFieldChanged() {
     t.data.batches = 10000;
     t.data.seed = 99;
     t.mixedPrecision.steps = 10;
+    InferenceScenario& i = s.inference;
+    i.preset = "llama3-70b";
+    i.input.model = findModelPreset("llama3-70b")->model;
+    i.input.context = 4096;
+    i.input.prompt = 1000;
+    i.promptShown = 1000;
+    i.input.batch = 12;
+    i.input.weights = WeightFormat::int4;
+    i.input.groupSize = 64;
+    i.input.kvCache = StorageType::fp8;
+    i.input.gpu = "H200";
+    i.input.gpus = 4;
     return s;
 }

@@ -9,6 +9,7 @@
 #include "app/accounting/presets.h"
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/model_presets.h"
+#include "tests/support/widget_input.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
@@ -28,20 +29,6 @@
 using namespace napkin;
 
 namespace {
-
-void typeInto(NumberField* field, const QString& text) {
-    QLineEdit* edit = field->lineEdit();
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, text);
-    QTest::keyClick(edit, Qt::Key_Return);
-}
-
-void choose(QComboBox* box, const QVariant& data) {
-    const int index = box->findData(data);
-    QVERIFY(index >= 0);
-    box->setCurrentIndex(index);
-}
 
 AccountingResult expected(const AccountingPage& page) {
     const AccountingInput in = page.controls()->input();

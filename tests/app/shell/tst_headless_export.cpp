@@ -58,6 +58,8 @@ void TestHeadlessExport::everyPageEveryFormat_data() {
     for (const char* page : {"memory", "flops", "timeline", "formats", "tensor", "benchmarks"})
         for (const char* suffix : {"png", "svg", "pdf"})
             QTest::addRow("%s.%s", page, suffix) << QString::fromLatin1(page) << QString::fromLatin1(suffix);
+    // The Inference tab draws the same way as the other pages: one format keeps the suite short.
+    QTest::addRow("inference.png") << QStringLiteral("inference") << QStringLiteral("png");
 }
 
 void TestHeadlessExport::everyPageEveryFormat() {

@@ -31,6 +31,8 @@ private slots:
     void version1Migrates();
     void version2WithoutTrainingGetsDefaults();
     void trainingLessonNames();
+    void inferenceKeys_data();
+    void inferenceKeys();
     void refused_data();
     void refused();
     void everyTruncationIsRefused();
@@ -58,6 +60,8 @@ void TestScenario::roundTripKeepsEveryField() {
     QCOMPARE(back.scenario->training.data, s.training.data);
     QCOMPARE(back.scenario->training.mixedPrecision, s.training.mixedPrecision);
     QCOMPARE(back.scenario->training, s.training);
+    QCOMPARE(back.scenario->inference.input, s.inference.input);
+    QCOMPARE(back.scenario->inference, s.inference);
     QVERIFY(*back.scenario == s);
 }
 
@@ -164,6 +168,61 @@ void TestScenario::version2WithoutTrainingGetsDefaults() {
     TrainingScenario want;
     want.init.layers = 3;
     QCOMPARE(partial.scenario->training, want);
+}
+
+// The "inference" section (added within version 2): each key sets its field, the model follows the
+// preset, and a file without the section opens a fresh Inference tab (Llama 3 8B, bf16, H100, S 8192).
+void TestScenario::inferenceKeys_data() {
+    QTest::addColumn<std::string>("section");
+    QTest::addColumn<InferenceScenario>("want");
+    InferenceScenario fresh;
+    QTest::newRow("absent") << std::string() << fresh;
+    InferenceScenario seventy = fresh;
+    seventy.preset = "llama3-70b";
+    seventy.input.model = findModelPreset("llama3-70b")->model;
+    seventy.input.gpus = 4;
+    QTest::newRow("preset, gpus") << std::string(R"(, "inference": {"preset": "Llama3-70B", "gpus": 4})")
+                                  << seventy;
+    InferenceScenario quantized = fresh;
+    quantized.input.weights = WeightFormat::int4;
+    quantized.input.groupSize = 32;
+    quantized.input.kvCache = StorageType::fp8;
+    quantized.input.gpu = "A100-SXM";
+    QTest::newRow("formats, gpu")
+        << std::string(
+               R"(, "inference": {"weights": "int4", "group_size": 32, "kv_cache": "fp8", "gpu": "A100-SXM"})")
+        << quantized;
+    InferenceScenario prompt = fresh;
+    prompt.input.context = 2048;
+    prompt.input.batch = 64;
+    prompt.input.prompt = 512;
+    prompt.promptShown = 512;
+    QTest::newRow("context, batch, prompt")
+        << std::string(
+               R"(, "inference": {"context": 2048, "batch": 64, "prompt": 512, "prompt_is_context": false})")
+        << prompt;
+    InferenceScenario shownOnly = fresh;
+    shownOnly.promptShown = 100;
+    QTest::newRow("prompt kept, not used") << std::string(R"(, "inference": {"prompt": 100})") << shownOnly;
+    InferenceScenario page = fresh;
+    QTest::newRow("page inference") << std::string(R"(, "page": "inference")") << page;
+}
+
+void TestScenario::inferenceKeys() {
+    QFETCH(std::string, section);
+    QFETCH(InferenceScenario, want);
+    const ScenarioParse p = parseScenario(file(section));
+    QVERIFY2(p.ok(), p.error.c_str());
+    QVERIFY(p.warnings.empty());
+    QCOMPARE(p.scenario->inference.input.model, want.input.model);
+    QCOMPARE(p.scenario->inference.input, want.input);
+    QCOMPARE(p.scenario->inference, want);
+    if (section.find("\"page\"") != std::string::npos)
+        QCOMPARE(p.scenario->page, ScenarioPage::inference);
+    // What was read is written back as read.
+    const ScenarioParse back = parseScenario(writeScenario(*p.scenario));
+    QVERIFY2(back.ok(), back.error.c_str());
+    QCOMPARE(back.scenario->inference, want);
 }
 
 void TestScenario::trainingLessonNames() {
@@ -284,6 +343,21 @@ void TestScenario::refused_data() {
                                << "training.data.seed: must be from 0 to 1000000";
     QTest::newRow("mixed steps 5001") << file(R"(, "training": {"mixed_precision": {"steps": 5001}})")
                                       << "training.mixed_precision.steps: must be from 10 to 5000";
+    QTest::newRow("inference preset")
+        << file(R"(, "inference": {"preset": "llama9"})") << "inference.preset: unknown value 'llama9'";
+    QTest::newRow("inference kv int8")
+        << file(R"(, "inference": {"kv_cache": "int8"})") << "inference.kv_cache: unknown value 'int8'";
+    QTest::newRow("inference weights")
+        << file(R"(, "inference": {"weights": "int3"})") << "inference.weights: unknown value 'int3'";
+    QTest::newRow("inference group 1.5")
+        << file(R"(, "inference": {"group_size": 1.5})") << "inference.group_size: must be a whole number";
+    QTest::newRow("inference context 0")
+        << file(R"(, "inference": {"context": 0})") << "inference.context: must be from 1 to 1048576";
+    QTest::newRow("inference batch") << file(R"(, "inference": {"batch": 65537})")
+                                     << "inference.batch: must be from 1 to 65536";
+    QTest::newRow("inference gpus") << file(R"(, "inference": {"gpus": 0})")
+                                    << "inference.gpus: must be from 1 to 1024";
+    QTest::newRow("inference page") << file(R"(, "page": "inferences")") << "page: unknown value";
     QTest::newRow("text too long") << file(R"(, "tensor": {"expression": ")" + std::string(5000, 'x') + "\"}")
                                    << "tensor.expression: is longer";
     QTest::newRow("deep nesting") << std::string(100000, '[') << "not valid JSON";

@@ -1,0 +1,42 @@
+#pragma once
+// The Inference page's answers: each number with the engine's formula beside it, as the accounting
+// page's answers panel shows them.
+#include "engine/accounting/inference_batch_sweep.h"
+
+#include <QHash>
+#include <QStringList>
+#include <QWidget>
+
+class QLabel;
+
+class InferenceAnswers : public QWidget {
+    Q_OBJECT
+public:
+    /// Row keys, in display order.
+    static const QStringList& keys();
+
+    explicit InferenceAnswers(QWidget* parent = nullptr);
+
+    /// Shows a valid result and hides any error message.
+    void setResult(const napkin::InferenceInput& input, const napkin::InferenceResult& result,
+                   const napkin::BatchSweep& sweep);
+    /// Says why the current input is refused; the last result stays on screen.
+    void showError(const QString& message);
+
+    /// The value / formula text of row `key` ("weights", "kvPerToken", "kvPerSequence", "kvCache",
+    /// "memoryPerGpu", "fits", "prefill", "decodeStep", "tokensPerSecond", "intensity", "crossover",
+    /// "maxBatch", "maxContext").
+    QString valueText(const QString& key) const;
+    QString formulaText(const QString& key) const;
+    QString errorText() const;
+
+private:
+    void setRow(const QString& key, const QString& value, const QString& formula);
+
+    struct Row {
+        QLabel* value;
+        QLabel* formula;
+    };
+    QHash<QString, Row> m_rows;
+    QLabel* m_error;
+};

@@ -1,0 +1,208 @@
+#include "app/inference/inference_controls.h"
+
+#include "engine/accounting/model_presets.h"
+#include "engine/hardware/gpu_catalog.h"
+#include "engine/scenario/control_ranges.h"
+#include "widgets/controls/log_slider_field.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+using namespace napkin;
+
+namespace {
+
+QString q(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+void selectData(QComboBox* box, const QString& data) {
+    box->setCurrentIndex(std::max(0, box->findData(data)));
+}
+
+LogSliderField* makeSlider(ControlRange range, const QString& tip, QWidget* parent) {
+    auto* slider = new LogSliderField(parent);
+    slider->setRange(range.minimum, range.maximum);
+    slider->setToolTip(tip);
+    return slider;
+}
+
+QSpinBox* makeSpin(ControlRange range, const QString& tip, QWidget* parent) {
+    auto* spin = new QSpinBox(parent);
+    spin->setRange(static_cast<int>(range.minimum), static_cast<int>(range.maximum));
+    spin->setToolTip(tip);
+    return spin;
+}
+
+} // namespace
+
+InferenceControls::InferenceControls(QWidget* parent)
+    : QWidget(parent)
+    , m_form(new QFormLayout)
+    , m_preset(new QComboBox(this))
+    , m_gpu(new QComboBox(this))
+    , m_gpus(makeSpin(ranges::inference::gpus,
+                      tr("GPUs N, all tensor parallel: weights, KV cache and work split N ways. Must divide "
+                         "the heads and the KV heads."),
+                      this))
+    , m_weights(new QComboBox(this))
+    , m_groupSize(makeSpin(ranges::inference::groupSize,
+                           tr("int8, int4: weights sharing one fp16 scale G (GPTQ/AWQ use 128). Must divide "
+                              "d_model."),
+                           this))
+    , m_kvCache(new QComboBox(this))
+    , m_context(makeSlider(ranges::inference::context,
+                           tr("Context S: tokens in each sequence's KV cache (prompt plus generated)."),
+                           this))
+    , m_batch(makeSlider(ranges::inference::batch,
+                         tr("Batch B: sequences decoded together, one token each "
+                            "per step."),
+                         this))
+    , m_promptIsContext(new QCheckBox(tr("prompt = context"), this))
+    , m_prompt(makeSlider(ranges::inference::context,
+                          tr("Prompt P: tokens prefilled per sequence in one pass; at most the context."),
+                          this)) {
+    for (const ModelPreset& p : modelPresets())
+        m_preset->addItem(q(p.name), q(p.id));
+    m_preset->setToolTip(tr("A published model; its configuration's source is in the preset table."));
+    for (const GpuSpec& g : GpuCatalog::builtIn().gpus())
+        m_gpu->addItem(q(g.id), q(g.id));
+    m_gpu->setToolTip(tr("The GPU's datasheet memory, bandwidth and peak (the catalog's figures)."));
+    for (const WeightFormat w : allWeightFormats())
+        m_weights->addItem(q(weightFormatName(w)), q(weightFormatName(w)));
+    m_weights->setToolTip(tr("How the layers' matmul weights are stored; int8 and int4 with an fp16 scale "
+                             "per group, computed in bf16."));
+    for (const StorageType t : kvCacheTypes())
+        m_kvCache->addItem(q(storageTypeName(t)), q(storageTypeName(t)));
+    m_kvCache->setToolTip(tr("Element type of the cached keys and values."));
+    m_context->setSignificantDigits(4);
+    m_prompt->setSignificantDigits(4);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_form->addRow(tr("&Model:"), m_preset);
+    m_form->addRow(tr("&GPU:"), m_gpu);
+    m_form->addRow(tr("GP&Us (tensor parallel):"), m_gpus);
+    m_form->addRow(tr("&Weights:"), m_weights);
+    m_form->addRow(tr("Gro&up size:"), m_groupSize);
+    m_form->addRow(tr("&KV cache:"), m_kvCache);
+    m_form->addRow(tr("&Context S:"), m_context);
+    m_form->addRow(tr("&Batch B:"), m_batch);
+    m_form->addRow(tr("&Prompt P:"), m_promptIsContext);
+    m_form->addRow(QString(), m_prompt);
+    layout->addLayout(m_form);
+    layout->addStretch(1);
+    setValues(InferenceScenario{});
+
+    // A new model starts at its own context (napkin-cli infer's default), so that GPT-2's 1024 learned
+    // positions are not asked for 8192 tokens.
+    connect(m_preset, &QComboBox::currentIndexChanged, this, [this] {
+        const double seq = findModelPreset(m_preset->currentData().toString().toStdString())->model.seq;
+        m_context->setValue(seq);
+        m_prompt->setValue(std::min(m_prompt->value(), seq));
+    });
+    for (QComboBox* box : {m_preset, m_gpu, m_weights, m_kvCache})
+        connect(box, &QComboBox::currentIndexChanged, this, [this] {
+            updateEnabled();
+            emit inputChanged();
+        });
+    for (QSpinBox* spin : {m_gpus, m_groupSize})
+        connect(spin, &QSpinBox::valueChanged, this, &InferenceControls::inputChanged);
+    for (LogSliderField* slider : {m_context, m_batch, m_prompt})
+        connect(slider, &LogSliderField::valueChanged, this, &InferenceControls::inputChanged);
+    connect(m_promptIsContext, &QCheckBox::toggled, this, [this](bool same) {
+        if (!same) // a prompt of its own starts within the context, never as a refused combination
+            m_prompt->setValue(std::min(m_prompt->value(), m_context->value()));
+        updateEnabled();
+        emit inputChanged();
+    });
+}
+
+void InferenceControls::updateEnabled() {
+    m_groupSize->setEnabled(
+        hasGroupScales(*weightFormatFromName(m_weights->currentData().toString().toStdString())));
+    m_prompt->setEnabled(!m_promptIsContext->isChecked());
+}
+
+InferenceInput InferenceControls::input() const {
+    return values().input;
+}
+
+InferenceScenario InferenceControls::values() const {
+    InferenceScenario s;
+    s.preset = m_preset->currentData().toString().toStdString();
+    InferenceInput& in = s.input;
+    in.model = findModelPreset(s.preset)->model;
+    in.gpu = m_gpu->currentData().toString().toStdString();
+    in.gpus = m_gpus->value();
+    in.weights = *weightFormatFromName(m_weights->currentData().toString().toStdString());
+    in.groupSize = m_groupSize->value();
+    in.kvCache = *storageTypeFromName(m_kvCache->currentData().toString().toStdString());
+    in.context = m_context->value();
+    in.batch = m_batch->value();
+    s.promptShown = m_prompt->value();
+    in.prompt = m_promptIsContext->isChecked() ? std::nullopt : std::optional<double>(s.promptShown);
+    return s;
+}
+
+void InferenceControls::setValues(const InferenceScenario& s) {
+    const QSignalBlocker b1(m_preset), b2(m_gpu), b3(m_gpus), b4(m_weights), b5(m_groupSize), b6(m_kvCache),
+        b7(m_context), b8(m_batch), b9(m_promptIsContext), b10(m_prompt);
+    const InferenceInput& in = s.input;
+    selectData(m_preset, QString::fromStdString(s.preset));
+    selectData(m_gpu, QString::fromStdString(in.gpu));
+    m_gpus->setValue(static_cast<int>(in.gpus));
+    selectData(m_weights, q(weightFormatName(in.weights)));
+    m_groupSize->setValue(static_cast<int>(in.groupSize));
+    selectData(m_kvCache, q(storageTypeName(in.kvCache)));
+    m_context->setValue(in.context);
+    m_batch->setValue(in.batch);
+    m_promptIsContext->setChecked(!in.prompt.has_value());
+    m_prompt->setValue(in.prompt.value_or(s.promptShown));
+    updateEnabled();
+}
+
+QWidget* InferenceControls::controlFor(const std::string& field) const {
+    const std::pair<const char*, QWidget*> controls[] = {
+        {"gpu", m_gpu},          {"gpus", m_gpus},       {"weights", m_weights}, {"group-size", m_groupSize},
+        {"kv-cache", m_kvCache}, {"context", m_context}, {"batch", m_batch},     {"prompt", m_prompt}};
+    for (const auto& [name, control] : controls)
+        if (field == name)
+            return control;
+    return m_preset; // the model's own fields come from the preset
+}
+
+void InferenceControls::showFieldError(const std::string& field, const QString& message) {
+    clearFieldError();
+    QWidget* control = controlFor(field);
+    int row = -1;
+    QFormLayout::ItemRole role{};
+    m_form->getWidgetPosition(control, &row, &role);
+    if (row < 0)
+        return;
+    m_fieldError = new QLabel(message, this);
+    m_fieldError->setObjectName(QStringLiteral("fieldError"));
+    m_fieldError->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_fieldError->setWordWrap(true);
+    m_form->insertRow(row + 1, QString(), m_fieldError);
+    m_fieldErrorControl = control;
+}
+
+void InferenceControls::clearFieldError() {
+    if (!m_fieldError)
+        return;
+    m_form->removeRow(m_fieldError); // deletes the label
+    m_fieldError = nullptr;
+    m_fieldErrorControl = nullptr;
+}
+
+QString InferenceControls::fieldErrorText() const {
+    return m_fieldError ? m_fieldError->text() : QString();
+}

@@ -1,0 +1,68 @@
+#pragma once
+// The Inference page's controls: a published model, the GPU and how many, the weight and KV-cache
+// formats, and sliders for context S and batch B (prompt P optional). They map to and from
+// napkin::InferenceScenario; a refused combination is shown next to the control that caused it.
+#include "engine/scenario/scenario.h"
+
+#include <QString>
+#include <QWidget>
+
+class LogSliderField;
+class QCheckBox;
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QSpinBox;
+
+class InferenceControls : public QWidget {
+    Q_OBJECT
+public:
+    explicit InferenceControls(QWidget* parent = nullptr);
+
+    /// What to account for now (may be invalid: the page validates it).
+    napkin::InferenceInput input() const;
+    /// Every control, for a scenario file; and back, without emitting inputChanged.
+    napkin::InferenceScenario values() const;
+    void setValues(const napkin::InferenceScenario& values);
+
+    /// A red message under the control that `field` (validateInference's field name) names; the preset
+    /// box when the field belongs to the model. One message at a time.
+    void showFieldError(const std::string& field, const QString& message);
+    void clearFieldError();
+    QString fieldErrorText() const;
+    /// The control a field name belongs to (tests check where the message went).
+    QWidget* controlFor(const std::string& field) const;
+    /// The control the current message sits under; nullptr when there is none.
+    QWidget* fieldErrorControl() const { return m_fieldErrorControl; }
+
+    QComboBox* presetBox() const { return m_preset; }
+    QComboBox* gpuBox() const { return m_gpu; }
+    QSpinBox* gpusBox() const { return m_gpus; }
+    QComboBox* weightsBox() const { return m_weights; }
+    QSpinBox* groupSizeBox() const { return m_groupSize; }
+    QComboBox* kvCacheBox() const { return m_kvCache; }
+    LogSliderField* contextSlider() const { return m_context; }
+    LogSliderField* batchSlider() const { return m_batch; }
+    QCheckBox* promptIsContextBox() const { return m_promptIsContext; }
+    LogSliderField* promptSlider() const { return m_prompt; }
+
+signals:
+    void inputChanged();
+
+private:
+    void updateEnabled();
+
+    QFormLayout* m_form;
+    QComboBox* m_preset;
+    QComboBox* m_gpu;
+    QSpinBox* m_gpus;
+    QComboBox* m_weights;
+    QSpinBox* m_groupSize;
+    QComboBox* m_kvCache;
+    LogSliderField* m_context;
+    LogSliderField* m_batch;
+    QCheckBox* m_promptIsContext;
+    LogSliderField* m_prompt;
+    QLabel* m_fieldError = nullptr;
+    QWidget* m_fieldErrorControl = nullptr;
+};

@@ -1,0 +1,129 @@
+#include "app/inference/inference_page.h"
+
+#include "app/inference/inference_answers.h"
+#include "app/inference/inference_controls.h"
+#include "engine/numerics/quantity_format.h"
+#include "widgets/charts/decode_throughput_chart.h"
+#include "widgets/charts/inference_memory_chart.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+using namespace napkin;
+
+namespace {
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+InferenceMemoryChartData memoryData(const InferenceInput& in, const InferenceResult& r) {
+    InferenceMemoryChartData d;
+    d.segments = {
+        {{InferencePage::tr("weights"), r.memory.weights.value, q(r.memory.weights.formula)},
+         {InferencePage::tr("KV cache"), r.memory.kvCache.value, q(r.memory.kvCache.formula)},
+         {InferencePage::tr("activations"), r.memory.activations.value, q(r.memory.activations.formula)}}};
+    d.capacityBytes = r.capacityBytes.value;
+    d.fits = r.fits;
+    d.gpuLabel = in.gpus > 1 ? InferencePage::tr("one of %1 × %2").arg(q(formatNumber(in.gpus)), q(in.gpu))
+                             : InferencePage::tr("one %1").arg(q(in.gpu));
+    return d;
+}
+
+DecodeThroughputChartData throughputData(const InferenceInput& in, const InferenceResult& r,
+                                         const BatchSweep& sweep) {
+    DecodeThroughputChartData d;
+    for (const BatchSweepPoint& p : sweep.points)
+        d.points.push_back({p.batch, p.tokensPerSecond, p.computeBound, p.fits});
+    d.current = {in.batch, r.decodeTokensPerSecond.value, r.bound == "compute", r.fits};
+    d.maxBatch = sweep.maxBatch;
+    d.crossoverBatch = sweep.crossoverBatch;
+    d.lastBatch = sweep.lastBatch;
+    return d;
+}
+
+} // namespace
+
+InferencePage::InferencePage(QWidget* parent)
+    : QWidget(parent)
+    , m_controls(new InferenceControls(this))
+    , m_memoryChart(new InferenceMemoryChart(this))
+    , m_throughputChart(new DecodeThroughputChart(this))
+    , m_answers(new InferenceAnswers(this)) {
+    qRegisterMetaType<napkin::InferenceInput>();
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    auto* intro = new QLabel(tr("Serving a published model: memory per GPU, and decode speed as the "
+                                "roofline's lower bound on time (so tokens/s are at most these)."),
+                             left);
+    intro->setWordWrap(true);
+    leftLayout->addWidget(intro);
+    leftLayout->addWidget(m_controls, 1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(left);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(left->sizeHint().width() + 24);
+
+    auto* charts = new QSplitter(Qt::Horizontal, this);
+    charts->addWidget(m_memoryChart);
+    charts->addWidget(m_throughputChart);
+    charts->setStretchFactor(0, 1);
+    charts->setStretchFactor(1, 3);
+    auto* answersScroll = new QScrollArea(this);
+    answersScroll->setWidget(m_answers);
+    answersScroll->setWidgetResizable(true);
+    auto* right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(charts);
+    right->addWidget(answersScroll);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+
+    auto* layout = new QHBoxLayout(this);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(scroll);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split);
+
+    connect(m_controls, &InferenceControls::inputChanged, this, &InferencePage::recompute);
+    recompute();
+}
+
+void InferencePage::recompute() {
+    const InferenceInput in = m_controls->input();
+    const GpuCatalog& catalog = GpuCatalog::builtIn();
+    const InputError error = validateInference(in, catalog);
+    if (!error.ok()) {
+        // Keep the last good charts and answers; say what is wrong and where.
+        m_error = tr("%1: %2").arg(q(error.field), q(error.message));
+        m_answers->showError(
+            tr("Cannot account for this combination — %1. Showing the last valid result.").arg(m_error));
+        m_controls->showFieldError(error.field, q(error.message));
+        return;
+    }
+    m_error.clear();
+    m_controls->clearFieldError();
+    const GpuSpec& gpu = *catalog.find(in.gpu);
+    m_result = accountInference(in, gpu);
+    const BatchSweep sweep = sweepInferenceBatch(in, gpu);
+    m_memoryChart->setData(memoryData(in, *m_result));
+    m_throughputChart->setData(throughputData(in, *m_result, sweep));
+    m_answers->setResult(in, *m_result, sweep);
+    const bool changed = !m_input || !(*m_input == in);
+    m_input = in;
+    if (changed)
+        emit settingChanged(in);
+}
+
+InferenceScenario InferencePage::scenario() const {
+    return m_controls->values();
+}
+
+QStringList InferencePage::applyScenario(const InferenceScenario& s) {
+    m_controls->setValues(s);
+    recompute();
+    return {};
+}

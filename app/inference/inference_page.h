@@ -1,0 +1,59 @@
+#pragma once
+// The Inference page: serving a published transformer. Controls on the left; on the right the memory
+// bar (weights, KV cache, activations against the GPU's memory), decode tokens/s against batch size
+// with the memory- and compute-bound regimes, and the answers with their formulas. Every change
+// recomputes synchronously (a sweep is a hundred accountings, about a millisecond).
+#include "engine/accounting/inference_batch_sweep.h"
+#include "engine/scenario/scenario.h"
+
+#include <QMetaType>
+#include <QStringList>
+#include <QWidget>
+
+#include <optional>
+
+class DecodeThroughputChart;
+class InferenceAnswers;
+class InferenceControls;
+class InferenceMemoryChart;
+
+Q_DECLARE_METATYPE(napkin::InferenceInput)
+
+class InferencePage : public QWidget {
+    Q_OBJECT
+public:
+    explicit InferencePage(QWidget* parent = nullptr);
+
+    /// The last valid input and result (what the charts show), and the current error ("" when valid).
+    const std::optional<napkin::InferenceInput>& lastInput() const { return m_input; }
+    const std::optional<napkin::InferenceResult>& lastResult() const { return m_result; }
+    QString lastError() const { return m_error; }
+
+    /// Every control, for a scenario file; and back (recomputes once). Never warns: the loader has
+    /// already refused what the controls cannot show.
+    napkin::InferenceScenario scenario() const;
+    QStringList applyScenario(const napkin::InferenceScenario& scenario);
+
+    InferenceControls* controls() const { return m_controls; }
+    InferenceMemoryChart* memoryChart() const { return m_memoryChart; }
+    DecodeThroughputChart* throughputChart() const { return m_throughputChart; }
+    InferenceAnswers* answers() const { return m_answers; }
+
+public slots:
+    /// Validates the controls' input; shows the error next to its control, or accounts and updates
+    /// the charts and the answers and emits settingChanged.
+    void recompute();
+
+signals:
+    /// A new valid input was accounted (the roofline page plots its decode and prefill points).
+    void settingChanged(const napkin::InferenceInput& input);
+
+private:
+    InferenceControls* m_controls;
+    InferenceMemoryChart* m_memoryChart;
+    DecodeThroughputChart* m_throughputChart;
+    InferenceAnswers* m_answers;
+    std::optional<napkin::InferenceInput> m_input;
+    std::optional<napkin::InferenceResult> m_result;
+    QString m_error;
+};
