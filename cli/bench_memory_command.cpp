@@ -10,7 +10,6 @@
 
 #include <memory>
 #include <ostream>
-#include <stdexcept>
 
 namespace napkin::cli {
 namespace {
@@ -41,13 +40,7 @@ void printText(const MemoryBandwidthResult& r, std::ostream& out) {
 
 int runMemory(const MemoryOptions& o, std::ostream& out) {
     MemoryBandwidthOptions run;
-    if (!o.bytes.empty()) {
-        try {
-            run.bytesPerArray = parseBytesPerArray(o.bytes);
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(std::string("--bytes: ") + e.what());
-        }
-    }
+    run.bytesPerArray = parseBytesPerArrayOption("--bytes", o.bytes);
     if (o.threads > 0 && o.device != "cpu")
         throw UsageError("--threads sets cpu threads; --device " + o.device + " has none to set");
     run.repeats = o.repeats;

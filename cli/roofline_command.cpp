@@ -12,7 +12,6 @@
 
 #include <memory>
 #include <ostream>
-#include <stdexcept>
 
 namespace napkin::cli {
 namespace {
@@ -56,14 +55,7 @@ int execute(const RooflineOptions& o, std::ostream& out) {
             throw UsageError("--device: '" + o.device +
                              "' cannot be measured here; the measured roofline is the cpu's (for a GPU "
                              "give --gpu ID: its datasheet roofline)");
-        std::uint64_t bytes = 0;
-        if (!o.bytes.empty()) {
-            try {
-                bytes = parseBytesPerArray(o.bytes);
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(std::string("--bytes: ") + e.what());
-            }
-        }
+        const std::uint64_t bytes = parseBytesPerArrayOption("--bytes", o.bytes);
         const std::string dtype = o.dtype.empty() ? "fp32" : o.dtype;
         std::string why;
         MemoryBandwidthResult measured;
