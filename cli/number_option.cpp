@@ -1,5 +1,6 @@
 #include "cli/number_option.h"
 
+#include "engine/compute/memory_bandwidth.h"
 #include "engine/numerics/number_parse.h"
 
 namespace napkin::cli {
@@ -16,6 +17,16 @@ std::optional<double> parseOptionalNumberOption(const std::string& option, const
     if (text.empty())
         return std::nullopt;
     return parseNumberOption(option, text);
+}
+
+std::uint64_t parseBytesPerArrayOption(const std::string& option, const std::string& text) {
+    if (text.empty())
+        return 0;
+    try {
+        return parseBytesPerArray(text);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(option + ": " + e.what());
+    }
 }
 
 } // namespace napkin::cli
