@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <vector>
 
@@ -20,16 +21,27 @@ using Clock = std::chrono::steady_clock;
 // ask for equality.
 constexpr double kB = 2.0, kC = 0.5, kScalar = 3.0, kExpected = kB + kScalar * kC;
 
-// The arrays, allocated without initialisation (new double[n], not std::vector) so that the first write,
-// by the thread that later streams that part, decides where each page lives.
+// The arrays, allocated without initialisation (not std::vector) so that the first write, by the thread
+// that later streams that part, decides where each page lives. Aligned to a 64-byte cache line, as
+// PyTorch's CPU allocator aligns: a plain new double[] of this size is 16 bytes past a page boundary, so
+// every full-width AVX-512 store would straddle two cache lines.
+constexpr std::align_val_t kCacheLine{64};
+struct AlignedDelete {
+    void operator()(double* p) const { ::operator delete[](p, kCacheLine); }
+};
+using AlignedArray = std::unique_ptr<double[], AlignedDelete>;
+AlignedArray allocateAligned(std::size_t elements) {
+    return AlignedArray(static_cast<double*>(::operator new[](elements * sizeof(double), kCacheLine)));
+}
+
 struct TriadArrays {
     std::size_t n;
-    std::unique_ptr<double[]> a, b, c;
+    AlignedArray a, b, c;
     explicit TriadArrays(std::size_t elements)
         : n(elements)
-        , a(new double[elements])
-        , b(new double[elements])
-        , c(new double[elements]) {}
+        , a(allocateAligned(elements))
+        , b(allocateAligned(elements))
+        , c(allocateAligned(elements)) {}
 };
 
 // The same static schedule as the triad, so each thread first touches exactly the elements it streams.
