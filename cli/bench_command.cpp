@@ -2,6 +2,7 @@
 
 #include "cli/bench_copy_command.h"
 #include "cli/bench_matmul_command.h"
+#include "cli/bench_memory_command.h"
 #include "cli/bench_train_command.h"
 #include "engine/benchmarks/accounting_benchmark.h"
 #include "engine/numerics/quantity_format.h"
@@ -47,7 +48,9 @@ Command addBenchCommand(CLI::App& parent) {
     const Command train = addBenchTrainCommand(*bench);
     const Command copy = addBenchCopyCommand(*bench);
     const Command alloc = addBenchAllocCommand(*bench);
-    return {bench, [options, account, matmul, train, copy, alloc](std::ostream& out, std::ostream& err) {
+    const Command memory = addBenchMemoryCommand(*bench);
+    return {bench,
+            [options, account, matmul, train, copy, alloc, memory](std::ostream& out, std::ostream& err) {
                 if (account->parsed())
                     return runAccountBenchmark(*options, out);
                 if (matmul.app->parsed())
@@ -58,6 +61,8 @@ Command addBenchCommand(CLI::App& parent) {
                     return copy.execute(out, err);
                 if (alloc.app->parsed())
                     return alloc.execute(out, err);
+                if (memory.app->parsed())
+                    return memory.execute(out, err);
                 return 2;
             }};
 }

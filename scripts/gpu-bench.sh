@@ -5,7 +5,8 @@
 #   scripts/gpu-bench.sh [OUTDIR]          default OUTDIR: $OUT, else gpu-bench-out
 # Environment: NAPKIN_CUDA_ARCH (default 90, e.g. "80" for A100), SIZES (default 1024,2048,4096,8192),
 # REPEATS (default 11), COPY_SIZES (default 4K,16K,...,1G). Writes napkin's JSON per dtype, the training
-# run, the host<->device copies, the allocation check, the GPU test suite's results, and torch's comparison.
+# run, the host<->device copies, the allocation check, the device-memory bandwidth (memory-cuda.json),
+# the GPU test suite's results, and torch's comparison.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-${OUT:-gpu-bench-out}}"
@@ -42,6 +43,11 @@ copy_sizes="${COPY_SIZES:-4K,16K,64K,256K,1M,4M,16M,64M,256M,1G}"
 "$cli" bench copy --device cuda --sizes "$copy_sizes" --repeats "$repeats" --json \
   > "$out/copy-cuda.json" 2> "$out/copy-cuda.err" || cat "$out/copy-cuda.err"
 "$cli" bench alloc --device cuda --json > "$out/alloc-cuda.json" 2> "$out/alloc-cuda.err" || cat "$out/alloc-cuda.err"
+
+# Device-memory bandwidth: cudaMemcpy device-to-device (counted as 2 x bytes) against the catalog's
+# memory bandwidth, and the datasheet roofline it is the slope of.
+"$cli" bench memory --device cuda --repeats "$repeats" --json \
+  > "$out/memory-cuda.json" 2> "$out/memory-cuda.err" || cat "$out/memory-cuda.err"
 
 if python3 -c "import torch; assert torch.cuda.is_available()" 2> /dev/null; then
   python3 scripts/compare_torch_mm.py --repeats "$repeats" "$out"/matmul-*.json | tee "$out/comparison.txt"

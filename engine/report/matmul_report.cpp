@@ -1,11 +1,23 @@
 #include "engine/report/matmul_report.h"
 
+#include "engine/hardware/roofline.h"
 #include "engine/report/csv_values.h"
 #include "engine/report/device_report.h"
 #include "engine/report/json_values.h"
 
 namespace napkin {
 namespace {
+
+// A, B and C once each at the case's dtype (engine/hardware/roofline.h): the bytes of the roofline's x axis.
+double caseBytes(const MatmulResult& r) {
+    return gemmBytes(static_cast<double>(r.shape.m), static_cast<double>(r.shape.n),
+                     static_cast<double>(r.shape.k), benchDtypeBytes(r.shape.dtype));
+}
+
+double caseIntensity(const MatmulResult& r) {
+    const double bytes = caseBytes(r);
+    return bytes > 0 ? r.flops / bytes : 0.0;
+}
 
 nlohmann::json resultJson(const MatmulResult& r) {
     nlohmann::json j = {{"m", r.shape.m},
@@ -15,6 +27,8 @@ nlohmann::json resultJson(const MatmulResult& r) {
                         {"ok", r.ok},
                         {"error", r.ok ? nlohmann::json(nullptr) : nlohmann::json(r.error)},
                         {"flops", jsonNumber(r.flops)},
+                        {"bytes", jsonNumber(caseBytes(r))},
+                        {"arithmetic_intensity", caseIntensity(r)},
                         {"promised_flops_per_second", jsonOptional(r.promisedFlopsPerSecond)}};
     if (!r.cpuBackend.empty()) // which CPU library ran the case, and its kernel (absent on a GPU)
         j.update({{"cpu_backend", r.cpuBackend}, {"implementation", r.implementation}});
@@ -51,26 +65,59 @@ nlohmann::json matmulSweepJson(const MatmulSweep& sweep) {
           {"data",
            "uniform in [-1, 1], std::mt19937_64 seeded with " + std::to_string(run.seed) + " + case index"},
           {"max_rel_error", "max over sampled entries of |c - ref| / sum_k |a_ik b_kj|, ref in long double"},
-          {"flops", "2·m·n·k"}}},
+          {"flops", "2·m·n·k"},
+          {"bytes", "(m·k + k·n + m·n) · bytes per element: A, B and C once each at the dtype"},
+          {"arithmetic_intensity", "flops / bytes"}}},
         {"load_average_1min", loadAverageJson()},
         {"cancelled", sweep.cancelled},
         {"results", results}};
 }
 
 std::string matmulSweepCsv(const MatmulSweep& sweep) {
-    std::string csv =
-        csvRow({"dtype", "m", "n", "k", "ok", "flops", "seconds_median", "seconds_p20", "seconds_p80",
-                "seconds_min", "samples", "calls_per_sample", "warmup_runs", "flops_per_second",
-                "promised_flops_per_second", "mfu", "max_rel_error", "verified_entries", "error"});
+    std::string csv = csvRow({"dtype",
+                              "m",
+                              "n",
+                              "k",
+                              "ok",
+                              "flops",
+                              "seconds_median",
+                              "seconds_p20",
+                              "seconds_p80",
+                              "seconds_min",
+                              "samples",
+                              "calls_per_sample",
+                              "warmup_runs",
+                              "flops_per_second",
+                              "promised_flops_per_second",
+                              "mfu",
+                              "max_rel_error",
+                              "verified_entries",
+                              "error",
+                              "bytes",
+                              "arithmetic_intensity"});
     for (const MatmulResult& r : sweep.results) {
         const auto measured = [&](double v) { return r.ok ? csvNumber(v) : std::string(); };
-        csv += csvRow({std::string(benchDtypeName(r.shape.dtype)), std::to_string(r.shape.m),
-                       std::to_string(r.shape.n), std::to_string(r.shape.k), r.ok ? "true" : "false",
-                       csvNumber(r.flops), measured(r.timing.medianSeconds), measured(r.timing.p20Seconds),
-                       measured(r.timing.p80Seconds), measured(r.timing.minSeconds),
-                       measured(r.timing.samples), measured(r.callsPerSample), measured(r.warmupRuns),
-                       measured(r.flopsPerSecond), csvOptional(r.promisedFlopsPerSecond), csvOptional(r.mfu),
-                       measured(r.maxRelError), measured(r.verifiedEntries), csvField(r.error)});
+        csv += csvRow({std::string(benchDtypeName(r.shape.dtype)),
+                       std::to_string(r.shape.m),
+                       std::to_string(r.shape.n),
+                       std::to_string(r.shape.k),
+                       r.ok ? "true" : "false",
+                       csvNumber(r.flops),
+                       measured(r.timing.medianSeconds),
+                       measured(r.timing.p20Seconds),
+                       measured(r.timing.p80Seconds),
+                       measured(r.timing.minSeconds),
+                       measured(r.timing.samples),
+                       measured(r.callsPerSample),
+                       measured(r.warmupRuns),
+                       measured(r.flopsPerSecond),
+                       csvOptional(r.promisedFlopsPerSecond),
+                       csvOptional(r.mfu),
+                       measured(r.maxRelError),
+                       measured(r.verifiedEntries),
+                       csvField(r.error),
+                       csvNumber(caseBytes(r)),
+                       csvNumber(caseIntensity(r))});
     }
     return csv;
 }

@@ -13,7 +13,7 @@ namespace napkin {
 nlohmann::json matmulSweepJson(const MatmulSweep& sweep);
 /// One row per case: dtype, m, n, k, ok, flops, seconds_median, seconds_p20, seconds_p80, seconds_min,
 /// samples, calls_per_sample, warmup_runs, flops_per_second, promised_flops_per_second, mfu,
-/// max_rel_error, verified_entries, error.
+/// max_rel_error, verified_entries, error, bytes, arithmetic_intensity.
 std::string matmulSweepCsv(const MatmulSweep& sweep);
 
 } // namespace napkin

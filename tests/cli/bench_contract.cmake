@@ -13,6 +13,16 @@ napkin_add_cli_test(bench_matmul_shape_fp64
   CHECKS results.0.m=48 results.0.n=16 results.0.k=8 results.0.dtype=fp64 results.0.flops=12288
          results.0.max_rel_error~0:1e-14)
 
+# The roofline's x axis: A, B and C once each, 3·n²·bytes; intensity 2n³ / (3n²·bytes) = 2n / (3·bytes).
+# n = 64, fp32: 3·4096·4 = 49152 bytes, 2·64 / 12 = 10.667 FLOP/B; fp64: 98304 bytes, 5.333 FLOP/B.
+napkin_add_cli_test(bench_matmul_bytes_and_intensity
+  ARGS bench matmul --dtype fp32 --sizes 64 --repeats 1 --json
+  CHECKS results.0.bytes=49152 results.0.arithmetic_intensity~10.6666:10.6667
+         "method.arithmetic_intensity=flops / bytes")
+napkin_add_cli_test(bench_matmul_bytes_fp64_shape
+  ARGS bench matmul --dtype fp64 --shape 48x16x8 --repeats 1 --json
+  CHECKS results.0.bytes=10240 results.0.arithmetic_intensity~1.2:1.2)
+
 napkin_add_cli_test(bench_matmul_bf16
   ARGS bench matmul --dtype bf16 --sizes 16 --repeats 3 --json
   CHECKS results.0.dtype=bf16 results.0.ok=ON results.0.max_rel_error~0:0.05)
