@@ -22,11 +22,12 @@ namespace {
 
 using namespace scenario_detail;
 
-constexpr NameTable<ScenarioPage, 5> kPageNames{{{ScenarioPage::accounting, "accounting"},
+constexpr NameTable<ScenarioPage, 6> kPageNames{{{ScenarioPage::accounting, "accounting"},
                                                  {ScenarioPage::formats, "formats"},
                                                  {ScenarioPage::tensor, "tensor"},
                                                  {ScenarioPage::benchmarks, "benchmarks"},
-                                                 {ScenarioPage::training, "training"}}};
+                                                 {ScenarioPage::training, "training"},
+                                                 {ScenarioPage::roofline, "roofline"}}};
 
 std::optional<bool> unitsFromName(std::string_view name) {
     if (name == "GB")
@@ -255,8 +256,8 @@ Scenario readScenario(const json& root, int version, std::vector<std::string>& w
             readAccountingV1(*s, scenario.accounting);
         return scenario;
     }
-    top.expectKeys(
-        {"format", "version", "page", "accounting", "formats", "tensor", "benchmarks", "training"});
+    top.expectKeys({"format", "version", "page", "accounting", "formats", "tensor", "benchmarks", "training",
+                    "roofline"});
     top.name("page", scenario.page, scenarioPageFromName);
     if (const auto s = top.child("accounting"))
         readAccounting(*s, scenario.accounting);
@@ -268,6 +269,8 @@ Scenario readScenario(const json& root, int version, std::vector<std::string>& w
         readBenchmarks(*s, scenario.benchmarks);
     if (const auto s = top.child("training"))
         readTraining(*s, scenario.training);
+    if (const auto s = top.child("roofline"))
+        readRoofline(*s, scenario.roofline);
     return scenario;
 }
 

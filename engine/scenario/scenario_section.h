@@ -142,12 +142,16 @@ private:
 } // namespace napkin::scenario_detail
 
 namespace napkin {
+struct RooflineScenario;
 struct TrainingScenario;
-}
+} // namespace napkin
 
 namespace napkin::scenario_detail {
 
 /// The "training" section (scenario_training.cpp).
 void readTraining(const Section& s, napkin::TrainingScenario& t);
+/// The "roofline" section, read and written (scenario_roofline.cpp).
+void readRoofline(const Section& s, napkin::RooflineScenario& r);
+json rooflineJson(const napkin::RooflineScenario& r);
 
 } // namespace napkin::scenario_detail

@@ -1,6 +1,7 @@
 // Writing a scenario: the current format version only. Keys use the napkin-cli spelling of every name,
 // so a scenario file reads like the command line that would compute the same numbers.
 #include "engine/scenario/scenario.h"
+#include "engine/scenario/scenario_section.h"
 
 #include "engine/accounting/model_spec.h"
 #include "engine/accounting/precision_recipe.h"
@@ -143,7 +144,8 @@ std::string writeScenario(const Scenario& s) {
                        {"formats", formatsJson(s.formats)},
                        {"tensor", tensorJson(s.tensor)},
                        {"benchmarks", benchmarksJson(s.benchmarks)},
-                       {"training", trainingJson(s.training)}};
+                       {"training", trainingJson(s.training)},
+                       {"roofline", scenario_detail::rooflineJson(s.roofline)}};
     // Text fields come from the GUI as valid UTF-8; replace rather than throw if one ever is not.
     return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

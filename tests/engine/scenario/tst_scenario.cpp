@@ -31,6 +31,7 @@ private slots:
     void version1Migrates();
     void version2WithoutTrainingGetsDefaults();
     void trainingLessonNames();
+    void rooflineSection();
     void refused_data();
     void refused();
     void everyTruncationIsRefused();
@@ -58,6 +59,7 @@ void TestScenario::roundTripKeepsEveryField() {
     QCOMPARE(back.scenario->training.data, s.training.data);
     QCOMPARE(back.scenario->training.mixedPrecision, s.training.mixedPrecision);
     QCOMPARE(back.scenario->training, s.training);
+    QCOMPARE(back.scenario->roofline, s.roofline);
     QVERIFY(*back.scenario == s);
 }
 
@@ -164,6 +166,24 @@ void TestScenario::version2WithoutTrainingGetsDefaults() {
     TrainingScenario want;
     want.init.layers = 3;
     QCOMPARE(partial.scenario->training, want);
+}
+
+// A file without the roofline section opens on H100-SXM bf16; the catalog id is stored as the catalog
+// spells it.
+void TestScenario::rooflineSection() {
+    const ScenarioParse none = parseScenario(file(""));
+    QVERIFY2(none.ok(), none.error.c_str());
+    QVERIFY(none.scenario->roofline == RooflineScenario{});
+    QCOMPARE(none.scenario->roofline.device, std::string("H100-SXM"));
+    const ScenarioParse p =
+        parseScenario(file(R"(, "page": "roofline", "roofline": {"device": "h200", "dtype": "fp8"})"));
+    QVERIFY2(p.ok(), p.error.c_str());
+    QCOMPARE(p.scenario->page, ScenarioPage::roofline);
+    QCOMPARE(p.scenario->roofline.device, std::string("H200"));
+    QCOMPARE(p.scenario->roofline.dtype, ComputeType::fp8);
+    const ScenarioParse cpu = parseScenario(file(R"(, "roofline": {"device": "cpu"})"));
+    QVERIFY2(cpu.ok(), cpu.error.c_str());
+    QCOMPARE(cpu.scenario->roofline.device, std::string("cpu"));
 }
 
 void TestScenario::trainingLessonNames() {
@@ -284,6 +304,13 @@ void TestScenario::refused_data() {
                                << "training.data.seed: must be from 0 to 1000000";
     QTest::newRow("mixed steps 5001") << file(R"(, "training": {"mixed_precision": {"steps": 5001}})")
                                       << "training.mixed_precision.steps: must be from 10 to 5000";
+    QTest::newRow("roofline device") << file(R"(, "roofline": {"device": "H900"})")
+                                     << "roofline.device: unknown value 'H900'";
+    QTest::newRow("roofline dtype") << file(R"(, "roofline": {"dtype": "int4"})")
+                                    << "roofline.dtype: unknown value 'int4'";
+    QTest::newRow("roofline device type")
+        << file(R"(, "roofline": {"device": 7})") << "roofline.device: must be a string";
+    QTest::newRow("roofline not an object") << file(R"(, "roofline": [])") << "roofline: must be an object";
     QTest::newRow("text too long") << file(R"(, "tensor": {"expression": ")" + std::string(5000, 'x') + "\"}")
                                    << "tensor.expression: is longer";
     QTest::newRow("deep nesting") << std::string(100000, '[') << "not valid JSON";
