@@ -65,7 +65,8 @@ void ExportController::addActions(QMenu* file) {
         {tr("Matmul throughput…"), {m_charts.throughput, QStringLiteral("throughput.png")}},
         {tr("Training loss…"), {m_charts.loss, QStringLiteral("loss.png")}},
         {tr("Training run's memory timeline…"),
-         {m_charts.trainingTimeline, QStringLiteral("training-memory-timeline.png")}}};
+         {m_charts.trainingTimeline, QStringLiteral("training-memory-timeline.png")}},
+        {tr("Roofline…"), {m_charts.roofline, QStringLiteral("roofline.png")}}};
     for (const auto& [title, chart] : others) {
         QAction* action = charts->addAction(title);
         connect(action, &QAction::triggered, this,

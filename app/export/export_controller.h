@@ -22,6 +22,7 @@ struct ExportableCharts {
     ChartView* loss = nullptr;
     ChartView* memoryTimeline = nullptr;   ///< the accounting page's memory over one step
     ChartView* trainingTimeline = nullptr; ///< a training run's predicted and measured step
+    ChartView* roofline = nullptr;
 };
 
 class ExportController : public QObject {

@@ -81,6 +81,7 @@ void compareSections(const Scenario& got, const Scenario& want) {
     QCOMPARE(got.training.data, want.training.data);
     QCOMPARE(got.training.mixedPrecision, want.training.mixedPrecision);
     QCOMPARE(got.training, want.training);
+    QCOMPARE(got.roofline, want.roofline);
     QCOMPARE(got.page, want.page);
 }
 
@@ -170,7 +171,7 @@ void TestScenarioWindow::everyTabInFrontRoundTrips() {
     MainWindow w;
     auto* tabs = w.findChild<QTabWidget*>();
     QVERIFY(tabs);
-    QCOMPARE(tabs->count(), 5);
+    QCOMPARE(tabs->count(), 6);
     for (int i = 0; i < tabs->count(); ++i) {
         tabs->setCurrentIndex(i);
         const Scenario s = w.scenario();

@@ -112,6 +112,9 @@ void TestCommandLine::parse_data() {
     QTest::newRow("export benchmarks page")
         << QStringList{"--export", "b.pdf", "--page", "benchmarks"} << "" << exportChart << "benchmarks"
         << "" << standard;
+    QTest::newRow("export roofline page")
+        << QStringList{"--export", "r.png", "--page", "roofline"} << "" << exportChart << "roofline"
+        << "" << standard;
     QTest::newRow("export svg") << QStringList{"--export", "m.SVG"} << "" << exportChart << "memory"
                                 << "" << standard;
     QTest::newRow("export unknown format")
