@@ -11,6 +11,7 @@
 
 #include <QCheckBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -48,14 +49,16 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
                                 this)) {
     const BenchmarksScenario defaults;
     auto* form = new QFormLayout;
-    auto* dtypeRow = new QHBoxLayout;
+    // Three to a row: six in one row do not fit the 340-pixel control column and their names get cut.
+    auto* dtypeRow = new QGridLayout;
     for (BenchDtype d : kOffered) {
         auto* check = new QCheckBox(q(benchDtypeName(d)), this);
         check->setChecked(std::find(defaults.dtypes.begin(), defaults.dtypes.end(), d) !=
                           defaults.dtypes.end());
         connect(check, &QCheckBox::toggled, this, &MatmulSweepPanel::updateFp16Warning);
         m_dtypes[d] = check;
-        dtypeRow->addWidget(check);
+        const int index = static_cast<int>(m_dtypes.size()) - 1;
+        dtypeRow->addWidget(check, index / 3, index % 3);
     }
     form->addRow(tr("Types"), dtypeRow);
     m_unsupported->setObjectName(QStringLiteral("unsupportedDtypes"));
