@@ -34,6 +34,7 @@ declare -A allowed=(
   [app/formats]="engine/ widgets/ app/jobs app/export"
   [app/tensor]="engine/ widgets/ app/jobs app/export"
   [app/benchmarks]="engine/ widgets/ app/jobs app/export"
+  [app/roofline]="engine/ widgets/ app/jobs app/export"
   [app/training]="engine/ widgets/ app/jobs app/export"
   [app/document]="engine/scenario app/export"
   [app/classroom]="engine/ widgets/charts app/document app/accounting/presets.h"

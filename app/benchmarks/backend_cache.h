@@ -7,9 +7,18 @@
 #include "engine/compute/benchmark_backend.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+
+/// What a device and CPU library can run, as the backend itself says: each type and training recipe it
+/// refuses, with its reason (BenchmarkBackend::unsupportedReason / unsupportedPrecisionReason).
+struct BackendSupport {
+    std::map<napkin::BenchDtype, std::string> unsupportedDtypes;
+    std::map<napkin::PrecisionRecipe, std::string> unsupportedRecipes;
+    std::string error; ///< the backend could not be made at all (then both maps are empty)
+};
 
 class BackendCache {
 public:
@@ -23,6 +32,10 @@ public:
     /// one held (worker thread). Throws.
     napkin::BenchmarkBackend& backendFor(const std::string& device,
                                          const napkin::BackendOptions& options = {});
+    /// What `device` with `options` can run (GUI thread). Asked of a backend made for the question alone
+    /// (no FMA-peak run, never the one a worker may be using) and kept per device and options, so a GPU
+    /// context is made once per device.
+    BackendSupport supportFor(const std::string& device, const napkin::BackendOptions& options = {});
     /// Replaces how backends are made (tests: a backend that refuses a dtype); the next run makes one.
     void setFactory(Factory factory);
 
@@ -32,4 +45,5 @@ private:
     std::string m_device;
     napkin::BackendOptions m_options;
     std::unique_ptr<napkin::BenchmarkBackend> m_backend;
+    std::map<std::pair<std::string, std::string>, BackendSupport> m_support; // (device, library)
 };

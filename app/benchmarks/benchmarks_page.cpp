@@ -70,6 +70,9 @@ BenchmarksPage::BenchmarksPage(QWidget* parent)
         setRunning(false, tr("Failed: %1").arg(message));
         emit runFailed(message);
     });
+    connect(m_device, &QComboBox::currentIndexChanged, this, &BenchmarksPage::refreshSupport);
+    connect(m_cpuBackend, &QComboBox::currentIndexChanged, this, &BenchmarksPage::refreshSupport);
+    refreshSupport();
     m_explain->setHtml(explainBenchmarks(std::nullopt));
     setRunning(false, tr("Ready. The first run also measures the FMA peak (about a second)."));
 }
@@ -150,6 +153,14 @@ BackendOptions BenchmarksPage::backendOptions() const {
     if (cpuBackend() != defaultCpuBackend())
         options.cpuBackend = cpuBackend();
     return options;
+}
+
+void BenchmarksPage::refreshSupport() {
+    // A device with no backend here (cuda without a GPU) is already disabled with the registry's reason
+    // in the device box, and a run on it fails with that reason: its types are not all disabled too.
+    const BackendSupport support = m_backends->supportFor(device(), backendOptions());
+    m_sweep->setUnsupportedDtypes(support.unsupportedDtypes);
+    m_training->setUnsupportedRecipes(support.unsupportedRecipes);
 }
 
 void BenchmarksPage::startSweep(const std::vector<MatmulCase>& cases) {

@@ -38,6 +38,9 @@ public:
     /// Runs `cases` / one training run on the chosen device; supersedes a run in flight.
     void startSweep(const std::vector<napkin::MatmulCase>& cases);
     void startTraining(const napkin::TrainingRunRequest& request);
+    /// Asks the chosen device and CPU library what they cannot run, and disables those types and recipes
+    /// with the reason (done on every device or library change; tests call it after swapping backends).
+    void refreshSupport();
     /// Stops the run in flight; nothing it still produces is shown.
     void cancel();
     bool isRunning() const { return m_running; }

@@ -11,6 +11,7 @@
 
 #include <QCheckBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -28,14 +29,16 @@ QString q(std::string_view s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-// The types the CPU backend runs; tf32 and fp8 are the command line's (they need a GPU).
-constexpr BenchDtype kOffered[] = {BenchDtype::fp32, BenchDtype::fp64, BenchDtype::bf16, BenchDtype::fp16};
+// Every type the engine benchmarks; the ones the chosen backend refuses are disabled with its reason.
+constexpr BenchDtype kOffered[] = {BenchDtype::fp32, BenchDtype::fp64, BenchDtype::bf16,
+                                   BenchDtype::fp16, BenchDtype::tf32, BenchDtype::fp8e4m3};
 
 } // namespace
 
 MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
     : QGroupBox(tr("Matmul throughput"), parent)
     , m_fp16Warning(new QLabel(this))
+    , m_unsupported(new QLabel(this))
     , m_sizes(new QLineEdit(this))
     , m_sizesError(new QLabel(this))
     , m_run(new QPushButton(tr("Run"), this))
@@ -46,16 +49,23 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
                                 this)) {
     const BenchmarksScenario defaults;
     auto* form = new QFormLayout;
-    auto* dtypeRow = new QHBoxLayout;
+    // Three to a row: six in one row do not fit the 340-pixel control column and their names get cut.
+    auto* dtypeRow = new QGridLayout;
     for (BenchDtype d : kOffered) {
         auto* check = new QCheckBox(q(benchDtypeName(d)), this);
         check->setChecked(std::find(defaults.dtypes.begin(), defaults.dtypes.end(), d) !=
                           defaults.dtypes.end());
         connect(check, &QCheckBox::toggled, this, &MatmulSweepPanel::updateFp16Warning);
         m_dtypes[d] = check;
-        dtypeRow->addWidget(check);
+        const int index = static_cast<int>(m_dtypes.size()) - 1;
+        dtypeRow->addWidget(check, index / 3, index % 3);
     }
     form->addRow(tr("Types"), dtypeRow);
+    m_unsupported->setObjectName(QStringLiteral("unsupportedDtypes"));
+    m_unsupported->setWordWrap(true);
+    m_unsupported->setStyleSheet(QStringLiteral("color: gray"));
+    m_unsupported->hide();
+    form->addRow(m_unsupported);
     m_fp16Warning->setText(
         tr("fp16 on the CPU is very slow: oneDNN 2.6 has no fp16 matmul, so it runs on Eigen, whose "
            "Eigen::half has no fast path (0.1–0.4 GFLOP/s, about 600× below fp32): n = 1024 takes seconds "
@@ -106,7 +116,7 @@ std::optional<std::vector<MatmulCase>> MatmulSweepPanel::cases() {
     std::string error;
     std::vector<MatmulCase> all;
     for (const auto& [dtype, check] : m_dtypes) {
-        if (!check->isChecked())
+        if (!check->isChecked() || !check->isEnabled())
             continue;
         const auto some = squareMatmulCases(m_sizes->text().toStdString(), dtype, &error);
         if (!some) {
@@ -127,6 +137,19 @@ std::optional<std::vector<MatmulCase>> MatmulSweepPanel::cases() {
 
 void MatmulSweepPanel::setRunEnabled(bool enabled) {
     m_run->setEnabled(enabled);
+}
+
+void MatmulSweepPanel::setUnsupportedDtypes(const std::map<BenchDtype, std::string>& reasons) {
+    QStringList lines;
+    for (const auto& [dtype, check] : m_dtypes) {
+        const auto it = reasons.find(dtype);
+        check->setEnabled(it == reasons.end());
+        check->setToolTip(it == reasons.end() ? QString() : q(it->second));
+        if (it != reasons.end())
+            lines << tr("%1: %2").arg(q(benchDtypeName(dtype)), q(it->second));
+    }
+    m_unsupported->setText(lines.join(QLatin1Char('\n')));
+    m_unsupported->setVisible(!lines.isEmpty());
 }
 
 void MatmulSweepPanel::updateFp16Warning() {

@@ -29,6 +29,10 @@ public:
     /// next to the field at fault.
     std::optional<std::vector<napkin::MatmulCase>> cases();
     void setRunEnabled(bool enabled);
+    /// Disables each type the chosen backend refuses, its reason in the box's tooltip and in a grey line
+    /// under the boxes; the others are enabled. A ticked box stays ticked (the scenario keeps it) but
+    /// is not run while disabled.
+    void setUnsupportedDtypes(const std::map<napkin::BenchDtype, std::string>& reasons);
     /// Shows a finished sweep (or none: the empty chart and table).
     void showSweep(const std::optional<napkin::MatmulSweep>& sweep);
     const std::optional<napkin::MatmulSweep>& sweep() const { return m_sweep; }
@@ -52,6 +56,7 @@ private:
 
     std::map<napkin::BenchDtype, QCheckBox*> m_dtypes;
     QLabel* m_fp16Warning;
+    QLabel* m_unsupported; ///< the reasons of the disabled types, one line each
     QLineEdit* m_sizes;
     QLabel* m_sizesError;
     QPushButton* m_run;

@@ -72,6 +72,7 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     : QGroupBox(tr("Cruncher training"), parent)
     , m_optimizer(new QComboBox(this))
     , m_precision(new QComboBox(this))
+    , m_precisionNote(new QLabel(this))
     , m_train(new QPushButton(tr("Train"), this))
     , m_chart(new LossChart(this))
     , m_timeline(new MemoryTimelineChart(this))
@@ -101,6 +102,11 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     form->addRow(tr("Steps"), m_steps);
     form->addRow(tr("Optimizer"), m_optimizer);
     form->addRow(tr("Precision"), m_precision);
+    m_precisionNote->setObjectName(QStringLiteral("precisionNote"));
+    m_precisionNote->setWordWrap(true);
+    m_precisionNote->setStyleSheet(QStringLiteral("color: gray"));
+    m_precisionNote->hide();
+    form->addRow(m_precisionNote);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_train);
     addExportButtons(buttons, this,
@@ -145,6 +151,24 @@ TrainingRunRequest TrainingRunPanel::request() const {
 
 void TrainingRunPanel::setTrainEnabled(bool enabled) {
     m_train->setEnabled(enabled);
+}
+
+void TrainingRunPanel::setUnsupportedRecipes(const std::map<PrecisionRecipe, std::string>& reasons) {
+    QStringList lines;
+    for (int i = 0; i < m_precision->count(); ++i) {
+        const auto recipe = static_cast<PrecisionRecipe>(m_precision->itemData(i).toInt());
+        const auto it = reasons.find(recipe);
+        // Qt::UserRole - 1 holds a QStandardItemModel item's flags: enabled and selectable, or neither.
+        m_precision->setItemData(
+            i, it == reasons.end() ? QVariant(int(Qt::ItemIsEnabled | Qt::ItemIsSelectable)) : QVariant(0),
+            Qt::UserRole - 1);
+        m_precision->setItemData(i, it == reasons.end() ? QVariant() : QVariant(q(it->second)),
+                                 Qt::ToolTipRole);
+        if (it != reasons.end())
+            lines << tr("%1: %2").arg(q(precisionRecipeName(recipe)), q(it->second));
+    }
+    m_precisionNote->setText(lines.join(QLatin1Char('\n')));
+    m_precisionNote->setVisible(!lines.isEmpty());
 }
 
 void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {

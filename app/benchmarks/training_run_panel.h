@@ -9,7 +9,9 @@
 
 #include <QGroupBox>
 
+#include <map>
 #include <optional>
+#include <string>
 
 class LossChart;
 class MemoryTimelineChart;
@@ -27,6 +29,9 @@ public:
     /// The run the controls ask for (the optimizer's default learning rate).
     napkin::TrainingRunRequest request() const;
     void setTrainEnabled(bool enabled);
+    /// Disables each recipe the chosen backend's trainer refuses, its reason in the item's tooltip and in
+    /// a grey line under the choice.
+    void setUnsupportedRecipes(const std::map<napkin::PrecisionRecipe, std::string>& reasons);
     /// Shows a finished run (or none).
     void showRun(const std::optional<napkin::TrainingRun>& run);
     const std::optional<napkin::TrainingRun>& run() const { return m_run; }
@@ -50,7 +55,8 @@ signals:
 private:
     QSpinBox *m_dim, *m_layers, *m_batch, *m_steps;
     QComboBox* m_optimizer;
-    QComboBox* m_precision; ///< fp32, mixed-bf16
+    QComboBox* m_precision;  ///< fp32, mixed-bf16
+    QLabel* m_precisionNote; ///< why a recipe is disabled
     QPushButton* m_train;
     LossChart* m_chart;
     MemoryTimelineChart* m_timeline;

@@ -68,7 +68,8 @@ void ExportController::addActions(QMenu* file) {
          {m_charts.trainingTimeline, QStringLiteral("training-memory-timeline.png")}},
         {tr("Inference memory…"), {m_charts.inferenceMemory, QStringLiteral("inference-memory.png")}},
         {tr("Decode tokens/s against batch…"),
-         {m_charts.decodeThroughput, QStringLiteral("decode-throughput.png")}}};
+         {m_charts.decodeThroughput, QStringLiteral("decode-throughput.png")}},
+        {tr("Roofline…"), {m_charts.roofline, QStringLiteral("roofline.png")}}};
     for (const auto& [title, chart] : others) {
         QAction* action = charts->addAction(title);
         connect(action, &QAction::triggered, this,

@@ -24,6 +24,7 @@ struct ExportableCharts {
     ChartView* trainingTimeline = nullptr; ///< a training run's predicted and measured step
     ChartView* inferenceMemory = nullptr;  ///< the inference page's memory bar
     ChartView* decodeThroughput = nullptr; ///< the inference page's tokens/s against batch
+    ChartView* roofline = nullptr;
 };
 
 class ExportController : public QObject {

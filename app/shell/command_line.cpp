@@ -24,7 +24,7 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
         tr("Render a chart or page to FILE without a window and exit; .png, .svg or .pdf."), tr("FILE"));
     const QCommandLineOption page(QStringLiteral("page"),
                                   tr("Page to export: memory, flops or timeline (accounting charts), "
-                                     "inference, formats, tensor or benchmarks (whole pages)."),
+                                     "inference, formats, tensor, benchmarks or roofline (whole pages)."),
                                   tr("PAGE"), QStringLiteral("memory"));
     const QCommandLineOption preset(QStringLiteral("preset"),
                                     tr("Scenario to export: %1.").arg(presetIdList()), tr("NAME"));
@@ -73,10 +73,10 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
         return result;
     }
     o.page = parser.value(page);
-    const QStringList pages{QStringLiteral("memory"),   QStringLiteral("flops"),
-                            QStringLiteral("timeline"), QStringLiteral("formats"),
-                            QStringLiteral("tensor"),   QStringLiteral("benchmarks"),
-                            QStringLiteral("inference")};
+    const QStringList pages{QStringLiteral("memory"),    QStringLiteral("flops"),
+                            QStringLiteral("timeline"),  QStringLiteral("formats"),
+                            QStringLiteral("tensor"),    QStringLiteral("benchmarks"),
+                            QStringLiteral("inference"), QStringLiteral("roofline")};
     const QStringList accountingCharts{QStringLiteral("memory"), QStringLiteral("flops"),
                                        QStringLiteral("timeline")};
     if (!pages.contains(o.page)) {

@@ -8,7 +8,7 @@ struct CommandLine {
     enum class Action { openWindow, exportChart, showHelp, showVersion };
     Action action = Action::openWindow;
     QString exportPath;                      ///< --export FILE.png|.svg|.pdf
-    QString page = QStringLiteral("memory"); ///< --page memory|flops|formats|tensor|benchmarks
+    QString page = QStringLiteral("memory"); ///< --page memory|flops|formats|tensor|benchmarks|roofline
     QString preset;                          ///< --preset ID or name; empty: the default scenario
     QString scenarioPath;                    ///< `napkin FILE.json` or --scenario FILE.json; empty: none
     QSize size{1600, 900};                   ///< --width / --height, logical pixels

@@ -7,6 +7,7 @@
 #include "app/export/save_file.h"
 #include "app/formats/number_formats_page.h"
 #include "app/inference/inference_page.h"
+#include "app/roofline/roofline_page.h"
 #include "app/shell/command_line.h"
 #include "app/tensor/tensor_page.h"
 #include "widgets/charts/flop_chart.h"
@@ -66,6 +67,10 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
     } else if (cl.page == QLatin1String("benchmarks")) {
         BenchmarksPage page;
         page.applyScenario(scenario.benchmarks);
+        error = savePage(page, cl.exportPath, cl.size, cl.scale);
+    } else if (cl.page == QLatin1String("roofline")) {
+        RooflinePage page; // the roof and the default inference points; measured ones need a sweep first
+        page.applyScenario(scenario.roofline);
         error = savePage(page, cl.exportPath, cl.size, cl.scale);
     } else {
         return failed(2, tr("--page: unknown page '%1'").arg(cl.page));

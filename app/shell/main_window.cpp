@@ -10,6 +10,7 @@
 #include "app/export/export_controller.h"
 #include "app/formats/number_formats_page.h"
 #include "app/inference/inference_page.h"
+#include "app/roofline/roofline_page.h"
 #include "app/tensor/tensor_page.h"
 #include "app/training/training_page.h"
 #include "widgets/charts/decode_throughput_chart.h"
@@ -19,6 +20,7 @@
 #include "widgets/charts/loss_chart.h"
 #include "widgets/charts/memory_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
+#include "widgets/charts/roofline_chart.h"
 #include "widgets/charts/throughput_chart.h"
 
 #include <QAction>
@@ -36,7 +38,8 @@ namespace {
 // The tabs' order; a scenario names its page, not its position.
 constexpr napkin::ScenarioPage kTabPages[] = {
     napkin::ScenarioPage::accounting, napkin::ScenarioPage::inference,  napkin::ScenarioPage::formats,
-    napkin::ScenarioPage::tensor,     napkin::ScenarioPage::benchmarks, napkin::ScenarioPage::training};
+    napkin::ScenarioPage::tensor,     napkin::ScenarioPage::benchmarks, napkin::ScenarioPage::roofline,
+    napkin::ScenarioPage::training};
 
 } // namespace
 
@@ -48,15 +51,16 @@ MainWindow::MainWindow(QWidget* parent)
     , m_formats(new NumberFormatsPage(m_pages))
     , m_tensor(new TensorPage(m_pages))
     , m_benchmarks(new BenchmarksPage(m_pages))
+    , m_roofline(new RooflinePage(m_pages))
     , m_training(new TrainingPage(m_pages))
     , m_scenarios(new ScenarioController(*this, this))
-    , m_exports(new ExportController(this, m_pages,
-                                     {m_accounting->memoryChart(), m_accounting->flopChart(),
-                                      m_formats->rangeChart(), m_benchmarks->sweepPanel()->chart(),
-                                      m_benchmarks->trainingPanel()->chart(), m_accounting->timelineChart(),
-                                      m_benchmarks->trainingPanel()->timelineChart(),
-                                      m_inference->memoryChart(), m_inference->throughputChart()},
-                                     this))
+    , m_exports(new ExportController(
+          this, m_pages,
+          {m_accounting->memoryChart(), m_accounting->flopChart(), m_formats->rangeChart(),
+           m_benchmarks->sweepPanel()->chart(), m_benchmarks->trainingPanel()->chart(),
+           m_accounting->timelineChart(), m_benchmarks->trainingPanel()->timelineChart(),
+           m_inference->memoryChart(), m_inference->throughputChart(), m_roofline->chart()},
+          this))
     , m_classroom(new ClassroomController(*this, m_pages, this)) {
     setWindowTitle(tr("Napkin"));
     m_pages->addTab(m_accounting, tr("Accounting"));
@@ -64,6 +68,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_pages->addTab(m_formats, tr("Number formats"));
     m_pages->addTab(m_tensor, tr("Tensor layout"));
     m_pages->addTab(m_benchmarks, tr("Benchmarks"));
+    m_pages->addTab(m_roofline, tr("Roofline"));
+    // Measured GEMMs land on the roofline as soon as a sweep finishes.
+    connect(m_benchmarks, &BenchmarksPage::sweepFinished, m_roofline, &RooflinePage::addMeasuredSweep);
+    // The roofline plots the Inference tab's decode and prefill points: its setting now, then each change.
+    if (const auto& input = m_inference->lastInput())
+        m_roofline->setInferenceSetting(*input);
+    connect(m_inference, &InferencePage::settingChanged, m_roofline, &RooflinePage::setInferenceSetting);
     m_pages->addTab(m_training, tr("Training"));
     // The tour's caption sits above the tabs; the tabs stay the pages' only parent.
     auto* central = new QWidget(this);
@@ -99,6 +110,7 @@ napkin::Scenario MainWindow::scenario() const {
     s.formats = m_formats->scenario();
     s.tensor = m_tensor->scenario();
     s.benchmarks = m_benchmarks->scenario();
+    s.roofline = m_roofline->scenario();
     s.training = m_training->scenario();
     s.inference = m_inference->scenario();
     return s;
@@ -109,6 +121,7 @@ QStringList MainWindow::applyScenario(const napkin::Scenario& s) {
     m_formats->applyScenario(s.formats);
     warnings += m_tensor->applyScenario(s.tensor);
     warnings += m_benchmarks->applyScenario(s.benchmarks);
+    warnings += m_roofline->applyScenario(s.roofline);
     warnings += m_training->applyScenario(s.training);
     warnings += m_inference->applyScenario(s.inference);
     for (int i = 0; i < static_cast<int>(std::size(kTabPages)); ++i)

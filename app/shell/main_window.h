@@ -16,6 +16,7 @@ class InferencePage;
 class LectureTourController;
 class NumberFormatsPage;
 class QTabWidget;
+class RooflinePage;
 class ScenarioController;
 class TensorPage;
 class TrainingPage;
@@ -30,6 +31,7 @@ public:
     NumberFormatsPage* numberFormatsPage() const { return m_formats; }
     TensorPage* tensorPage() const { return m_tensor; }
     BenchmarksPage* benchmarksPage() const { return m_benchmarks; }
+    RooflinePage* rooflinePage() const { return m_roofline; }
     TrainingPage* trainingPage() const { return m_training; }
     QTabWidget* pages() const { return m_pages; }
 
@@ -62,6 +64,7 @@ private:
     NumberFormatsPage* m_formats;
     TensorPage* m_tensor;
     BenchmarksPage* m_benchmarks;
+    RooflinePage* m_roofline;
     TrainingPage* m_training;
     ScenarioController* m_scenarios;
     ExportController* m_exports;

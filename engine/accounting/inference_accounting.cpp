@@ -158,6 +158,8 @@ void accountTime(const InferenceInput& in, const GpuSpec& gpu, const Shape& s, c
     const double weightsRead = r.weightsBytes.value - weightBytesNotRead(in, p, expertsRead, B);
     const double prefillWeights =
         r.weightsBytes.value - weightBytesNotRead(in, p, std::min(s.E, B * P * s.K), B * P);
+    r.prefillBytes = {prefillWeights, "weights_bytes − weights of experts no prefill token routes to = " +
+                                          x(prefillWeights) + " B"};
     const double prefillSeconds = std::max(prefill / (N * peak), prefillWeights / (N * bw));
     r.prefillSeconds = {prefillSeconds, "max(prefill_flops/(N·peak), weights_read/(N·bandwidth)) = max(" +
                                             n(prefill / (N * peak)) + ", " + n(prefillWeights / (N * bw)) +

@@ -46,17 +46,18 @@ struct InferenceResult {
     Quantity bandwidthBytesPerSecond; ///< datasheet memory bandwidth of one GPU
     Quantity prefillFlops;            ///< B sequences of P tokens, all GPUs together
     Quantity prefillSeconds;          ///< roofline lower bound
-    Quantity decodeFlopsPerToken;     ///< one new token of one sequence with S tokens cached
-    Quantity decodeStepFlops;         ///< B × decodeFlopsPerToken: one step of the whole batch
-    Quantity expertsReadPerStep;      ///< MoE: experts per layer one step reads; E (all) when dense
-    Quantity decodeBytesPerToken;     ///< bytes one decode step of the whole batch reads, all GPUs
-    Quantity decodeSecondsPerToken;   ///< one decode step of the batch: max(FLOPs/peak, bytes/bandwidth)
-    Quantity decodeTokensPerSecond;   ///< B / decodeSecondsPerToken
-    Quantity arithmeticIntensity;     ///< decode FLOPs per byte
-    Quantity ridgeFlopsPerByte;       ///< peak / bandwidth
-    std::string bound;                ///< "memory" or "compute"
-    Quantity maxBatch;                ///< largest B that fits (0: not even one sequence)
-    Quantity maxContext;              ///< largest S that fits at this batch (0: none)
+    Quantity prefillBytes; ///< the weights prefill reads (min(E, B·P·K) experts), all GPUs: its bytes term
+    Quantity decodeFlopsPerToken;   ///< one new token of one sequence with S tokens cached
+    Quantity decodeStepFlops;       ///< B × decodeFlopsPerToken: one step of the whole batch
+    Quantity expertsReadPerStep;    ///< MoE: experts per layer one step reads; E (all) when dense
+    Quantity decodeBytesPerToken;   ///< bytes one decode step of the whole batch reads, all GPUs
+    Quantity decodeSecondsPerToken; ///< one decode step of the batch: max(FLOPs/peak, bytes/bandwidth)
+    Quantity decodeTokensPerSecond; ///< B / decodeSecondsPerToken
+    Quantity arithmeticIntensity;   ///< decode FLOPs per byte
+    Quantity ridgeFlopsPerByte;     ///< peak / bandwidth
+    std::string bound;              ///< "memory" or "compute"
+    Quantity maxBatch;              ///< largest B that fits (0: not even one sequence)
+    Quantity maxContext;            ///< largest S that fits at this batch (0: none)
 };
 
 /// The element types a KV cache can be stored in: fp32, bf16, fp16, fp8.

@@ -78,7 +78,38 @@ GpuSpec parseGpu(const nlohmann::json& entry, std::size_t index) {
     return gpu;
 }
 
+std::string lower(std::string_view s) {
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
 } // namespace
+
+std::string catalogIdForDeviceName(std::string_view deviceName) {
+    const std::string n = lower(deviceName);
+    auto has = [&](const char* s) { return n.find(s) != std::string::npos; };
+    // Order matters: the more specific names first ("h100 nvl" before "h100", "pcie" before SXM).
+    if (has("h200"))
+        return "H200";
+    if (has("h100")) {
+        if (has("nvl"))
+            return "H100-NVL";
+        if (has("pcie"))
+            return "H100-PCIe";
+        return "H100-SXM"; // "NVIDIA H100 80GB HBM3" is the SXM5 part's name
+    }
+    if (has("a100"))
+        return has("pcie") ? "A100-PCIe" : "A100-SXM";
+    if (has("b200"))
+        return "B200";
+    if (has("l40s"))
+        return "L40S";
+    if (has("rtx 4090"))
+        return "RTX-4090";
+    return {};
+}
 
 double densePeakFlopsPerSecond(const GpuSpec& gpu, ComputeType compute) {
     switch (compute) {

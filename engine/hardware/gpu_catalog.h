@@ -39,6 +39,10 @@ inline double sparsePeakFlopsPerSecond(const GpuSpec& gpu, ComputeType compute) 
     return 2.0 * densePeakFlopsPerSecond(gpu, compute);
 }
 
+/// The catalog id for a CUDA device name as the driver reports it ("NVIDIA H100 80GB HBM3" → "H100-SXM"),
+/// or empty when unknown.
+std::string catalogIdForDeviceName(std::string_view deviceName);
+
 class GpuCatalog {
 public:
     /// The compiled-in catalog (resources/gpu_catalog.json).

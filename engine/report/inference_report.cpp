@@ -36,6 +36,7 @@ json inferenceToJson(const InferenceInput& in, const GpuSpec& gpu, const Inferen
         {"capacity_bytes", &r.capacityBytes},
         {"prefill_flops", &r.prefillFlops},
         {"prefill_seconds", &r.prefillSeconds},
+        {"prefill_bytes", &r.prefillBytes},
         {"decode_flops_per_token", &r.decodeFlopsPerToken},
         {"decode_step_flops", &r.decodeStepFlops},
         {"experts_read_per_step", &r.expertsReadPerStep},

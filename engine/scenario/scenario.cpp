@@ -22,12 +22,13 @@ namespace {
 
 using namespace scenario_detail;
 
-constexpr NameTable<ScenarioPage, 6> kPageNames{{{ScenarioPage::accounting, "accounting"},
+constexpr NameTable<ScenarioPage, 7> kPageNames{{{ScenarioPage::accounting, "accounting"},
                                                  {ScenarioPage::formats, "formats"},
                                                  {ScenarioPage::tensor, "tensor"},
                                                  {ScenarioPage::benchmarks, "benchmarks"},
                                                  {ScenarioPage::training, "training"},
-                                                 {ScenarioPage::inference, "inference"}}};
+                                                 {ScenarioPage::inference, "inference"},
+                                                 {ScenarioPage::roofline, "roofline"}}};
 
 std::optional<bool> unitsFromName(std::string_view name) {
     if (name == "GB")
@@ -257,7 +258,7 @@ Scenario readScenario(const json& root, int version, std::vector<std::string>& w
         return scenario;
     }
     top.expectKeys({"format", "version", "page", "accounting", "formats", "tensor", "benchmarks", "training",
-                    "inference"});
+                    "inference", "roofline"});
     top.name("page", scenario.page, scenarioPageFromName);
     if (const auto s = top.child("accounting"))
         readAccounting(*s, scenario.accounting);
@@ -271,6 +272,8 @@ Scenario readScenario(const json& root, int version, std::vector<std::string>& w
         readTraining(*s, scenario.training);
     if (const auto s = top.child("inference"))
         readInference(*s, scenario.inference);
+    if (const auto s = top.child("roofline"))
+        readRoofline(*s, scenario.roofline);
     return scenario;
 }
 

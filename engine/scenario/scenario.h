@@ -7,6 +7,7 @@
 #include "engine/compute/bench_dtype.h"
 #include "engine/compute/cpu_backend_kind.h"
 #include "engine/numerics/float_format.h"
+#include "engine/numerics/storage_type.h"
 
 #include <cstdint>
 #include <optional>
@@ -27,12 +28,15 @@ namespace napkin {
 /// absent, they are GPT-2 on data parallelism alone, which is what an older file meant. The "inference"
 /// section and the page name "inference" were added the same way (absent: a fresh Inference tab; an
 /// older build warns "inference: unknown key, ignored", but refuses a file whose "page" is "inference").
+/// The "roofline" section {device, dtype} and the page name "roofline" were added the same way: absent,
+/// the Roofline tab opens on H100-SXM bf16 (an older build warns "roofline: unknown key, ignored"; only a
+/// file saved with the Roofline tab in front names a page it does not know).
 inline constexpr int kScenarioFormatVersion = 2;
 /// Larger files are refused before parsing: a real scenario is about 2 KB.
 inline constexpr std::size_t kScenarioMaxBytes = 1 << 20;
 
 /// The page in front.
-enum class ScenarioPage { accounting, formats, tensor, benchmarks, training, inference };
+enum class ScenarioPage { accounting, formats, tensor, benchmarks, training, inference, roofline };
 
 /// What a fresh accounting page shows: GPT-2 small's transformer sizes and the lecture's Cruncher are
 /// filled in for when the user switches kind; a dense 1e9-parameter model on 20e9 tokens is selected.
@@ -90,6 +94,14 @@ struct BenchmarksScenario {
     bool operator==(const BenchmarksScenario&) const = default;
 };
 
+/// The Roofline tab: whose roof is drawn. Measured points and the inference point are results, not
+/// controls, and are not saved.
+struct RooflineScenario {
+    std::string device = "H100-SXM"; ///< a GPU catalog id (the datasheet roof), or "cpu" (this CPU, measured)
+    ComputeType dtype = ComputeType::bf16; ///< the roof's arithmetic: fp32, tf32, fp16, bf16, fp8
+    bool operator==(const RooflineScenario&) const = default;
+};
+
 /// The Training tab's lesson in front.
 enum class TrainingLesson { init, determinism, data, mixedPrecision };
 
@@ -131,6 +143,7 @@ struct Scenario {
     FormatsScenario formats;
     TensorScenario tensor;
     BenchmarksScenario benchmarks;
+    RooflineScenario roofline;
     TrainingScenario training;
     InferenceScenario inference;
     bool operator==(const Scenario&) const = default;

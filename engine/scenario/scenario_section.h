@@ -143,6 +143,7 @@ private:
 
 namespace napkin {
 struct InferenceScenario;
+struct RooflineScenario;
 struct TrainingScenario;
 } // namespace napkin
 
@@ -150,6 +151,9 @@ namespace napkin::scenario_detail {
 
 /// The "training" section (scenario_training.cpp).
 void readTraining(const Section& s, napkin::TrainingScenario& t);
+/// The "roofline" section, read and written (scenario_roofline.cpp).
+void readRoofline(const Section& s, napkin::RooflineScenario& r);
+json rooflineJson(const napkin::RooflineScenario& r);
 
 /// The "inference" section (scenario_inference.cpp), read and written.
 void readInference(const Section& s, napkin::InferenceScenario& i);

@@ -145,7 +145,8 @@ std::string writeScenario(const Scenario& s) {
                        {"tensor", tensorJson(s.tensor)},
                        {"benchmarks", benchmarksJson(s.benchmarks)},
                        {"training", trainingJson(s.training)},
-                       {"inference", scenario_detail::inferenceJson(s.inference)}};
+                       {"inference", scenario_detail::inferenceJson(s.inference)},
+                       {"roofline", scenario_detail::rooflineJson(s.roofline)}};
     // Text fields come from the GUI as valid UTF-8; replace rather than throw if one ever is not.
     return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

@@ -7,6 +7,8 @@
 
 #include <QtTest>
 
+#include <algorithm>
+
 using napkin::test::CliOutcome;
 using napkin::test::runCli;
 
@@ -42,6 +44,7 @@ void TestCliInfer::jsonHasTheContractFields() {
                             "fits",
                             "prefill_flops",
                             "prefill_seconds",
+                            "prefill_bytes",
                             "decode_flops_per_token",
                             "decode_step_flops",
                             "experts_read_per_step",
@@ -63,6 +66,13 @@ void TestCliInfer::jsonHasTheContractFields() {
         QVERIFY2(doc["formulas"].contains(key), key);
     QCOMPARE(doc["kv_cache_bytes"].get<double>(), 1073741824.0);
     QVERIFY(doc["kv_cache_bytes"].is_number_integer());
+    // prefill_bytes is the bytes term of prefill_seconds: the weights read, never more than all of them.
+    const double prefillBytes = doc["prefill_bytes"].get<double>();
+    QVERIFY(prefillBytes > 0 && prefillBytes <= doc["weights_bytes"].get<double>());
+    const double peak = doc["gpu"]["dense_peak_flops_per_second"].get<double>();
+    const double bandwidth = doc["gpu"]["memory_bandwidth_bytes_per_second"].get<double>();
+    QCOMPARE(doc["prefill_seconds"].get<double>(),
+             std::max(doc["prefill_flops"].get<double>() / peak, prefillBytes / bandwidth));
 }
 
 void TestCliInfer::textSaysItIsALowerBound() {

@@ -69,6 +69,8 @@ inline napkin::Scenario everyFieldChanged() {
     s.benchmarks.optimizer = OptimizerKind::adam;
     s.benchmarks.cpuBackend = CpuBackendKind::eigen;
     s.benchmarks.precision = PrecisionRecipe::mixedBf16;
+    s.roofline.device = "A100-SXM";
+    s.roofline.dtype = ComputeType::fp32;
     TrainingScenario& t = s.training;
     t.lesson = TrainingLesson::mixedPrecision;
     t.init = {2048, 64, 1000000};

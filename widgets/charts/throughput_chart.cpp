@@ -1,6 +1,7 @@
 #include "widgets/charts/throughput_chart.h"
 
 #include "engine/numerics/quantity_format.h"
+#include "widgets/charts/unit_axis_ticker.h"
 
 #include <QMouseEvent>
 #include <QToolTip>
@@ -12,14 +13,6 @@
 #include <limits>
 
 namespace {
-
-// Log-scale ticks labelled "12 GFLOP/s".
-class FlopsPerSecondTicker : public QCPAxisTickerLog {
-protected:
-    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-        return QString::fromStdString(napkin::formatFlops(tick, true));
-    }
-};
 
 QColor colorFor(const QString& dtype) {
     if (dtype == QLatin1String("fp32"))
@@ -48,7 +41,7 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     chart->xAxis->setNumberPrecision(0);
     chart->xAxis->setLabel(tr("matrix size n (n×n×n GEMM, log scale)"));
     chart->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    chart->yAxis->setTicker(QSharedPointer<FlopsPerSecondTicker>::create());
+    chart->yAxis->setTicker(QSharedPointer<FlopsPerSecondLogTicker>::create());
     chart->yAxis->setLabel(tr("measured FLOP/s (median, log scale)"));
     connect(chart, &QCustomPlot::mouseMove, this, &ThroughputChart::onMouseMove);
     rebuild();

@@ -52,3 +52,11 @@ inline QSharedPointer<UnitAxisTicker> byteAxisTicker(napkin::ByteUnits units) {
         [units](double bytes) { return QString::fromStdString(napkin::formatBytes(bytes, units)); },
         units == napkin::ByteUnits::decimal ? 1000.0 : 1024.0);
 }
+
+/// A log axis labelled in FLOP/s ("12 GFLOP/s"): the throughput and roofline charts.
+class FlopsPerSecondLogTicker : public QCPAxisTickerLog {
+protected:
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+        return QString::fromStdString(napkin::formatFlops(tick, true));
+    }
+};

@@ -9,13 +9,6 @@
 namespace napkin::cuda {
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 std::string ccText(ComputeCapability cc) {
     return std::to_string(cc.major) + "." + std::to_string(cc.minor);
 }
@@ -68,27 +61,7 @@ std::optional<int> fp32LanesPerSm(ComputeCapability cc) {
 }
 
 std::string catalogIdForDevice(std::string_view deviceName) {
-    const std::string n = lower(deviceName);
-    auto has = [&](const char* s) { return n.find(s) != std::string::npos; };
-    // Order matters: the more specific names first ("h100 nvl" before "h100", "pcie" before SXM).
-    if (has("h200"))
-        return "H200";
-    if (has("h100")) {
-        if (has("nvl"))
-            return "H100-NVL";
-        if (has("pcie"))
-            return "H100-PCIe";
-        return "H100-SXM"; // "NVIDIA H100 80GB HBM3" is the SXM5 part's name
-    }
-    if (has("a100"))
-        return has("pcie") ? "A100-PCIe" : "A100-SXM";
-    if (has("b200"))
-        return "B200";
-    if (has("l40s"))
-        return "L40S";
-    if (has("rtx 4090"))
-        return "RTX-4090";
-    return {};
+    return catalogIdForDeviceName(deviceName); // engine/hardware: the app matches sweeps to roofs with it too
 }
 
 DeviceInfo assembleDeviceInfo(const CudaDeviceFacts& f, const GpuCatalog& catalog) {

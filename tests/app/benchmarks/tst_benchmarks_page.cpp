@@ -93,6 +93,8 @@ class TestBenchmarksPage : public QObject {
 private slots:
     void initTestCase();
     void cudaIsListedButDisabled();
+    void unsupportedTypesAreDisabledWithTheirReason();
+    void refusedChoicesFollowTheBackend();
     void tinySweepLandsInTheChart();
     void badSizesAreRefusedNextToTheField();
     void failedCaseShowsItsMessage();
@@ -151,6 +153,56 @@ void TestBenchmarksPage::cudaIsListedButDisabled() {
     QVERIFY(check(QStringLiteral("fp64"))->isChecked());
     QVERIFY(!check(QStringLiteral("fp16"))->isChecked());
     QCOMPARE(sizes(*m_page)->text(), QStringLiteral("128,256,512,1024"));
+}
+
+// On this CPU (no GPU), tf32 and fp8-e4m3 are offered but disabled, the backend's reason in the tooltip
+// and in the grey line under the boxes; fp32 is enabled.
+void TestBenchmarksPage::unsupportedTypesAreDisabledWithTheirReason() {
+    auto* note = m_page->findChild<QLabel*>(QStringLiteral("unsupportedDtypes"));
+    QVERIFY(note && !note->isHidden());
+    for (const QString& d : {QStringLiteral("tf32"), QStringLiteral("fp8-e4m3")}) {
+        QCheckBox* box = check(d);
+        QVERIFY2(box, qPrintable(d));
+        QVERIFY(!box->isEnabled());
+        QVERIFY2(box->toolTip().contains(d), qPrintable(box->toolTip()));
+        QVERIFY2(note->text().contains(d + QStringLiteral(": ")), qPrintable(note->text()));
+    }
+    QVERIFY(check(QStringLiteral("tf32"))->toolTip().contains(QStringLiteral("tensor-core")));
+    QVERIFY(check(QStringLiteral("fp32"))->isEnabled());
+    QVERIFY(check(QStringLiteral("fp32"))->toolTip().isEmpty());
+    // A disabled type, even ticked, is not among the cases run.
+    check(QStringLiteral("tf32"))->setChecked(true);
+    sizes(*m_page)->setText(QStringLiteral("16"));
+    const auto cases = m_page->sweepPanel()->cases();
+    QVERIFY(cases);
+    for (const auto& c : *cases)
+        QVERIFY(c.dtype != napkin::BenchDtype::tf32);
+    check(QStringLiteral("tf32"))->setChecked(false);
+}
+
+// A backend that refuses fp64 and mixed-bf16 (the Eigen trainer runs fp32 only): after a refresh, both
+// are disabled with its reasons; the default backend's choices come back with the next refresh.
+void TestBenchmarksPage::refusedChoicesFollowTheBackend() {
+    BenchmarksPage page;
+    page.backends().setFactory(
+        [](const std::string&, const napkin::BackendOptions&) { return std::make_unique<NoFp64Backend>(); });
+    page.refreshSupport();
+    QCheckBox* fp64 = nullptr;
+    for (auto* c : page.findChildren<QCheckBox*>())
+        if (c->text() == QStringLiteral("fp64"))
+            fp64 = c;
+    QVERIFY(fp64 && !fp64->isEnabled());
+    QCOMPARE(fp64->toolTip(), QStringLiteral("fp64: not on this test backend"));
+    auto* precision = page.findChild<QComboBox*>(QStringLiteral("precision"));
+    const int mixed = precision->findText(QStringLiteral("mixed-bf16"));
+    QVERIFY(mixed >= 0);
+    QCOMPARE(precision->itemData(mixed, Qt::UserRole - 1).toInt(), 0);
+    QVERIFY2(precision->itemData(mixed, Qt::ToolTipRole).toString().contains(QStringLiteral("fp32 only")),
+             qPrintable(precision->itemData(mixed, Qt::ToolTipRole).toString()));
+    auto* note = page.findChild<QLabel*>(QStringLiteral("precisionNote"));
+    QVERIFY(note && !note->isHidden());
+    QVERIFY(note->text().startsWith(QStringLiteral("mixed-bf16: ")));
+    QVERIFY(precision->itemData(precision->findText(QStringLiteral("fp32")), Qt::UserRole - 1).toInt() != 0);
 }
 
 void TestBenchmarksPage::tinySweepLandsInTheChart() {

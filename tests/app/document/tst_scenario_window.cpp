@@ -5,12 +5,15 @@
 #include "app/benchmarks/benchmarks_page.h"
 #include "app/document/recent_files.h"
 #include "app/formats/number_formats_page.h"
+#include "app/inference/inference_page.h"
+#include "app/roofline/roofline_page.h"
 #include "app/shell/main_window.h"
 #include "app/tensor/tensor_page.h"
 #include "app/training/data_lesson_panel.h"
 #include "app/training/init_lesson_panel.h"
 #include "app/training/training_page.h"
 #include "tests/support/scenario_samples.h"
+#include "widgets/charts/roofline_chart.h"
 #include "widgets/charts/series_chart.h"
 #include "widgets/controls/number_field.h"
 
@@ -83,6 +86,7 @@ void compareSections(const Scenario& got, const Scenario& want) {
     QCOMPARE(got.training, want.training);
     QCOMPARE(got.inference.input, want.inference.input);
     QCOMPARE(got.inference, want.inference);
+    QCOMPARE(got.roofline, want.roofline);
     QCOMPARE(got.page, want.page);
 }
 
@@ -107,6 +111,7 @@ private slots:
     void applyMovesTheRealControls();
     void saveThenOpenKeepsEveryControl();
     void everyTabInFrontRoundTrips();
+    void inferenceTabFeedsTheRoofline();
     void refusedFileChangesNothing_data();
     void refusedFileChangesNothing();
     void unavailableDeviceIsAWarning();
@@ -172,7 +177,7 @@ void TestScenarioWindow::everyTabInFrontRoundTrips() {
     MainWindow w;
     auto* tabs = w.findChild<QTabWidget*>();
     QVERIFY(tabs);
-    QCOMPARE(tabs->count(), 6);
+    QCOMPARE(tabs->count(), 7);
     for (int i = 0; i < tabs->count(); ++i) {
         tabs->setCurrentIndex(i);
         const Scenario s = w.scenario();
@@ -180,6 +185,27 @@ void TestScenarioWindow::everyTabInFrontRoundTrips() {
         QVERIFY(w.applyScenario(s).isEmpty());
         QCOMPARE(tabs->currentIndex(), i);
     }
+}
+
+// The Roofline tab's decode point is the Inference tab's setting: at open, and after each change.
+void TestScenarioWindow::inferenceTabFeedsTheRoofline() {
+    MainWindow w;
+    const auto decodeIntensity = [&w] {
+        for (const auto& p : w.rooflinePage()->chart()->data().points)
+            if (p.style == RooflineChartData::Style::analytic)
+                return p.flopsPerByte; // decode comes first
+        return -1.0;
+    };
+    QVERIFY(w.inferencePage()->lastResult());
+    QCOMPARE(decodeIntensity(), w.inferencePage()->lastResult()->arithmeticIntensity.value);
+    Scenario s = w.scenario();
+    s.inference.input.batch = 64;
+    s.inference.input.context = 128;
+    QVERIFY(w.applyScenario(s).isEmpty());
+    QCOMPARE(w.inferencePage()->lastInput()->batch, 64.0);
+    // 64 sequences of 128 tokens read the weights once for 64 tokens: far more FLOPs per byte than batch 1.
+    QCOMPARE(decodeIntensity(), w.inferencePage()->lastResult()->arithmeticIntensity.value);
+    QVERIFY(decodeIntensity() > 50);
 }
 
 void TestScenarioWindow::refusedFileChangesNothing_data() {

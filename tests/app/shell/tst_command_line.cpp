@@ -115,6 +115,9 @@ void TestCommandLine::parse_data() {
     QTest::newRow("export inference page")
         << QStringList{"--export", "i.png", "--page", "inference"} << "" << exportChart << "inference"
         << "" << standard;
+    QTest::newRow("export roofline page")
+        << QStringList{"--export", "r.png", "--page", "roofline"} << "" << exportChart << "roofline"
+        << "" << standard;
     QTest::newRow("export svg") << QStringList{"--export", "m.SVG"} << "" << exportChart << "memory"
                                 << "" << standard;
     QTest::newRow("export unknown format")

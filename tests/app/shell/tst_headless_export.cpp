@@ -55,7 +55,7 @@ private slots:
 void TestHeadlessExport::everyPageEveryFormat_data() {
     QTest::addColumn<QString>("page");
     QTest::addColumn<QString>("suffix");
-    for (const char* page : {"memory", "flops", "timeline", "formats", "tensor", "benchmarks"})
+    for (const char* page : {"memory", "flops", "timeline", "formats", "tensor", "benchmarks", "roofline"})
         for (const char* suffix : {"png", "svg", "pdf"})
             QTest::addRow("%s.%s", page, suffix) << QString::fromLatin1(page) << QString::fromLatin1(suffix);
     // The Inference tab draws the same way as the other pages: one format keeps the suite short.

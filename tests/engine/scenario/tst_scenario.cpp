@@ -33,6 +33,7 @@ private slots:
     void trainingLessonNames();
     void inferenceKeys_data();
     void inferenceKeys();
+    void rooflineSection();
     void refused_data();
     void refused();
     void everyTruncationIsRefused();
@@ -62,6 +63,7 @@ void TestScenario::roundTripKeepsEveryField() {
     QCOMPARE(back.scenario->training, s.training);
     QCOMPARE(back.scenario->inference.input, s.inference.input);
     QCOMPARE(back.scenario->inference, s.inference);
+    QCOMPARE(back.scenario->roofline, s.roofline);
     QVERIFY(*back.scenario == s);
 }
 
@@ -225,6 +227,24 @@ void TestScenario::inferenceKeys() {
     QCOMPARE(back.scenario->inference, want);
 }
 
+// A file without the roofline section opens on H100-SXM bf16; the catalog id is stored as the catalog
+// spells it.
+void TestScenario::rooflineSection() {
+    const ScenarioParse none = parseScenario(file(""));
+    QVERIFY2(none.ok(), none.error.c_str());
+    QVERIFY(none.scenario->roofline == RooflineScenario{});
+    QCOMPARE(none.scenario->roofline.device, std::string("H100-SXM"));
+    const ScenarioParse p =
+        parseScenario(file(R"(, "page": "roofline", "roofline": {"device": "h200", "dtype": "fp8"})"));
+    QVERIFY2(p.ok(), p.error.c_str());
+    QCOMPARE(p.scenario->page, ScenarioPage::roofline);
+    QCOMPARE(p.scenario->roofline.device, std::string("H200"));
+    QCOMPARE(p.scenario->roofline.dtype, ComputeType::fp8);
+    const ScenarioParse cpu = parseScenario(file(R"(, "roofline": {"device": "cpu"})"));
+    QVERIFY2(cpu.ok(), cpu.error.c_str());
+    QCOMPARE(cpu.scenario->roofline.device, std::string("cpu"));
+}
+
 void TestScenario::trainingLessonNames() {
     for (TrainingLesson l : {TrainingLesson::init, TrainingLesson::determinism, TrainingLesson::data,
                              TrainingLesson::mixedPrecision})
@@ -358,6 +378,13 @@ void TestScenario::refused_data() {
     QTest::newRow("inference gpus") << file(R"(, "inference": {"gpus": 0})")
                                     << "inference.gpus: must be from 1 to 1024";
     QTest::newRow("inference page") << file(R"(, "page": "inferences")") << "page: unknown value";
+    QTest::newRow("roofline device") << file(R"(, "roofline": {"device": "H900"})")
+                                     << "roofline.device: unknown value 'H900'";
+    QTest::newRow("roofline dtype") << file(R"(, "roofline": {"dtype": "int4"})")
+                                    << "roofline.dtype: unknown value 'int4'";
+    QTest::newRow("roofline device type")
+        << file(R"(, "roofline": {"device": 7})") << "roofline.device: must be a string";
+    QTest::newRow("roofline not an object") << file(R"(, "roofline": [])") << "roofline: must be an object";
     QTest::newRow("text too long") << file(R"(, "tensor": {"expression": ")" + std::string(5000, 'x') + "\"}")
                                    << "tensor.expression: is longer";
     QTest::newRow("deep nesting") << std::string(100000, '[') << "not valid JSON";

@@ -1,0 +1,168 @@
+#include "app/roofline/roofline_points.h"
+
+#include "engine/accounting/model_presets.h"
+#include "engine/compute/bench_dtype.h"
+#include "engine/hardware/gpu_catalog.h"
+#include "engine/numerics/quantity_format.h"
+
+#include <QCoreApplication>
+
+using namespace napkin;
+
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("RooflinePoints", text);
+}
+
+QString q(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+QString flopsPerSecond(double value) {
+    return q(formatFlops(value, true));
+}
+
+QString intensity(double value) {
+    return tr("%1 FLOPs/byte").arg(q(formatNumber(value)));
+}
+
+QString shapeLabel(const MatmulCase& c) {
+    if (c.m == c.n && c.n == c.k)
+        return tr("n=%1").arg(c.n);
+    return tr("%1×%2×%3").arg(c.m).arg(c.n).arg(c.k);
+}
+
+} // namespace
+
+std::string rooflineDeviceOf(const DeviceInfo& device) {
+    if (device.backend == "cpu")
+        return "cpu";
+    return catalogIdForDeviceName(device.name);
+}
+
+std::optional<ComputeType> computeTypeOf(BenchDtype dtype) {
+    switch (dtype) {
+    case BenchDtype::fp32:
+        return ComputeType::fp32;
+    case BenchDtype::tf32:
+        return ComputeType::tf32;
+    case BenchDtype::fp16:
+        return ComputeType::fp16;
+    case BenchDtype::bf16:
+        return ComputeType::bf16;
+    case BenchDtype::fp8e4m3:
+        return ComputeType::fp8;
+    case BenchDtype::fp64:
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+BenchDtype benchDtypeOf(ComputeType compute) {
+    for (BenchDtype d : allBenchDtypes())
+        if (computeTypeOf(d) == compute)
+            return d;
+    return BenchDtype::fp32; // every ComputeType has its BenchDtype (tf32, fp8-e4m3 included)
+}
+
+std::vector<RooflineChartData::Point> sweepPoints(const MatmulSweep& sweep, const DrawnRoof& drawn,
+                                                  const RoofFor& roofFor) {
+    std::vector<RooflineChartData::Point> points;
+    const std::string device = rooflineDeviceOf(sweep.device);
+    for (const MatmulResult& r : sweep.results) {
+        if (!r.ok || r.flopsPerSecond <= 0)
+            continue;
+        const MatmulCase& c = r.shape;
+        const double bytesPerElement = benchDtypeBytes(c.dtype);
+        RooflineChartData::Point p;
+        p.flopsPerByte = gemmArithmeticIntensity(static_cast<double>(c.m), static_cast<double>(c.n),
+                                                 static_cast<double>(c.k), bytesPerElement);
+        p.flopsPerSecond = r.flopsPerSecond;
+        p.label = tr("%1 %2").arg(shapeLabel(c), q(benchDtypeName(c.dtype)));
+        QString tip = tr("%1 %2, measured on %3\nintensity %4: 2·m·n·k / ((m·k + k·n + m·n) · %5 B)\n"
+                         "measured %6 (median)")
+                          .arg(shapeLabel(c), q(benchDtypeName(c.dtype)), q(sweep.device.name),
+                               intensity(p.flopsPerByte), q(formatNumber(bytesPerElement)),
+                               flopsPerSecond(p.flopsPerSecond));
+        const std::optional<ComputeType> compute = computeTypeOf(c.dtype);
+        std::string whyNot;
+        std::optional<Roofline> own;
+        if (device.empty())
+            whyNot = "'" + sweep.device.name + "' is not in the GPU catalog";
+        else if (!compute)
+            whyNot = std::string(benchDtypeName(c.dtype)) + " has no peak in the catalog";
+        else
+            own = roofFor(device, *compute, &whyNot);
+        if (!own) {
+            p.style = RooflineChartData::Style::otherRoof;
+            tip += tr("\nits roof: not known (%1), so not checked").arg(q(whyNot));
+        } else {
+            const double attainable = own->attainableFlopsPerSecond(p.flopsPerByte);
+            const bool above = isAboveRoof(*own, p.flopsPerByte, p.flopsPerSecond);
+            const bool onDrawn = device == drawn.device && *compute == drawn.dtype;
+            p.style = above     ? RooflineChartData::Style::aboveRoof
+                      : onDrawn ? RooflineChartData::Style::measured
+                                : RooflineChartData::Style::otherRoof;
+            tip += tr("\n%1 of its roof (%2 %3: %4 at this intensity, %5-bound)")
+                       .arg(QString::number(100 * p.flopsPerSecond / attainable, 'f', 1) + QLatin1Char('%'),
+                            q(own->device), q(own->dtype), flopsPerSecond(attainable),
+                            q(own->boundAt(p.flopsPerByte)));
+            if (above)
+                tip += tr("\nABOVE THE ROOF: a measurement or unit error, or the wrong roof");
+            else if (!onDrawn)
+                tip += tr("\n(not the roof drawn: shown in grey)");
+        }
+        p.tooltip = tip;
+        points.push_back(p);
+    }
+    return points;
+}
+
+std::vector<RooflineChartData::Point> inferencePoints(const InferenceInput& in, const InferenceResult& r,
+                                                      const QString& modelName) {
+    std::vector<RooflineChartData::Point> points;
+    const double gpus = in.gpus > 0 ? in.gpus : 1;
+    const QString setting = tr("%1 on %2, weights %3, B=%4, S=%5")
+                                .arg(modelName, q(in.gpu), q(weightFormatName(in.weights)),
+                                     q(formatNumber(in.batch)), q(formatNumber(in.context)));
+    if (r.decodeSecondsPerToken.value > 0 && r.arithmeticIntensity.value > 0) {
+        RooflineChartData::Point decode;
+        decode.style = RooflineChartData::Style::analytic;
+        decode.flopsPerByte = r.arithmeticIntensity.value;
+        decode.flopsPerSecond = r.decodeStepFlops.value / (gpus * r.decodeSecondsPerToken.value);
+        decode.label = tr("decode B=%1").arg(q(formatNumber(in.batch)));
+        decode.tooltip =
+            tr("decode step (model, a roofline lower bound on time)\n%1\nintensity %2 = %3\n%4 per GPU = "
+               "decode_step_flops / (N · decode_seconds_per_token); %5-bound")
+                .arg(setting, intensity(decode.flopsPerByte), q(r.arithmeticIntensity.formula),
+                     flopsPerSecond(decode.flopsPerSecond), q(r.bound));
+        points.push_back(decode);
+    }
+    if (r.prefillSeconds.value > 0 && r.prefillBytes.value > 0) {
+        RooflineChartData::Point prefill;
+        prefill.style = RooflineChartData::Style::analytic;
+        prefill.flopsPerByte = r.prefillFlops.value / r.prefillBytes.value;
+        prefill.flopsPerSecond = r.prefillFlops.value / (gpus * r.prefillSeconds.value);
+        prefill.label = tr("prefill P=%1").arg(q(formatNumber(in.prompt.value_or(in.context))));
+        prefill.tooltip =
+            tr("prefill (model, a roofline lower bound on time)\n%1\nintensity %2 = "
+               "prefill_flops / prefill_bytes (the weights read; KV writes not counted)\n"
+               "%3 per GPU = prefill_flops / (N · prefill_seconds)")
+                .arg(setting, intensity(prefill.flopsPerByte), flopsPerSecond(prefill.flopsPerSecond));
+        points.push_back(prefill);
+    }
+    return points;
+}
+
+InferenceInput defaultRooflineInference() {
+    InferenceInput in;
+    if (const ModelPreset* preset = findModelPreset("llama3-8b"))
+        in.model = preset->model;
+    in.gpu = "H100-SXM";
+    in.weights = WeightFormat::bf16;
+    in.kvCache = StorageType::bf16;
+    in.context = 8192;
+    in.batch = 1;
+    return in;
+}
