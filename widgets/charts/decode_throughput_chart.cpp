@@ -1,6 +1,7 @@
 #include "widgets/charts/decode_throughput_chart.h"
 
 #include "engine/numerics/quantity_format.h"
+#include "widgets/charts/unit_axis_ticker.h"
 
 #include <QMouseEvent>
 #include <QToolTip>
@@ -49,12 +50,7 @@ DecodeThroughputChart::DecodeThroughputChart(QWidget* parent)
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
     chart->setMinimumSize(300, 220);
-    chart->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    auto xTicker = QSharedPointer<QCPAxisTickerLog>::create();
-    xTicker->setLogBase(2);
-    chart->xAxis->setTicker(xTicker);
-    chart->xAxis->setNumberFormat(QStringLiteral("f"));
-    chart->xAxis->setNumberPrecision(0);
+    setPowersOfTwoAxis(*chart->xAxis);
     chart->xAxis->setLabel(tr("batch B, sequences decoded together (log scale)"));
     chart->yAxis->setScaleType(QCPAxis::stLogarithmic);
     chart->yAxis->setTicker(QSharedPointer<TokensTicker>::create());

@@ -33,12 +33,7 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
     chart->setMinimumSize(280, 220);
-    chart->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    auto xTicker = QSharedPointer<QCPAxisTickerLog>::create();
-    xTicker->setLogBase(2);
-    chart->xAxis->setTicker(xTicker);
-    chart->xAxis->setNumberFormat(QStringLiteral("f"));
-    chart->xAxis->setNumberPrecision(0);
+    setPowersOfTwoAxis(*chart->xAxis);
     chart->xAxis->setLabel(tr("matrix size n (n×n×n GEMM, log scale)"));
     chart->yAxis->setScaleType(QCPAxis::stLogarithmic);
     chart->yAxis->setTicker(QSharedPointer<FlopsPerSecondLogTicker>::create());

@@ -60,3 +60,13 @@ protected:
         return QString::fromStdString(napkin::formatFlops(tick, true));
     }
 };
+
+/// A log axis in powers of two labelled as whole numbers (1, 2, 4, … 4096): matrix sizes, batch sizes.
+inline void setPowersOfTwoAxis(QCPAxis& axis) {
+    axis.setScaleType(QCPAxis::stLogarithmic);
+    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+    ticker->setLogBase(2);
+    axis.setTicker(ticker);
+    axis.setNumberFormat(QStringLiteral("f"));
+    axis.setNumberPrecision(0);
+}
