@@ -128,7 +128,7 @@ void DecodeThroughputChart::rebuild() {
     }
     const double right = std::max(2.0, m_data.lastBatch);
     const double top = yMax * 6;
-    chart->xAxis->setRange(1, right);
+    chart->xAxis->setRange(1 / 1.2, right); // B = 1's dot clear of the axis
     chart->yAxis->setRange(std::pow(10.0, std::floor(std::log10(yMin / 1.5))), top);
     addMarkers(top);
     setLegendBelow(!m_data.points.empty(), 2);
@@ -160,8 +160,9 @@ void DecodeThroughputChart::addMarkers(double top) {
         crossover->setRotation(-90);
         m_note = tr("crossover at B = %1: one step's FLOPs/peak = its bytes/bandwidth").arg(number(b));
     } else {
-        m_note = tr("memory bound at every B up to %1: the KV cache's reads grow with B as fast as the FLOPs")
-                     .arg(number(right));
+        m_note =
+            tr("memory bound at every B up to %1:\nthe KV cache's reads grow with B as fast as the FLOPs")
+                .arg(number(right));
     }
     QCPItemText* note = label(chart, m_note, text, Qt::AlignLeft | Qt::AlignTop);
     note->setBrush(palette().color(QPalette::Base)); // readable over the marker lines
