@@ -93,8 +93,8 @@ void mlpRows(LedgerBuilder& b, const ModelSpec& m) {
 
 } // namespace
 
-double dropoutMaskBytes(StorageType activations) {
-    return bytesPerElement(activations) / 2.0;
+double dropoutMaskBytes(StorageType /*activations*/) {
+    return 1.0;
 }
 
 std::vector<ActivationTensor> layerActivationLedger(const ModelSpec& m, StorageType activations,
