@@ -4,6 +4,7 @@
 #include "cli/model_options.h"
 #include "cli/number_option.h"
 #include "engine/accounting/inference_accounting.h"
+#include "engine/accounting/setup_presets.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/inference_report.h"
 #include "engine/report/json_values.h"
@@ -19,8 +20,8 @@ namespace {
 
 struct InferOptions {
     ModelOptions model;
-    std::string context, prompt, batch = "1", weights = "bf16", groupSize = "128", kvCache = "bf16",
-                                 gpu = "H100-SXM", gpus = "1";
+    std::string context, prompt, batch = "1", weights = "bf16", groupSize = "128", kvCache = "bf16", gpu,
+                                 gpus = "1";
     bool json = false;
 };
 
@@ -28,7 +29,8 @@ InferenceInput toInput(const InferOptions& o) {
     InferenceInput in;
     in.model = toModelSpec(o.model);
     if (in.model.kind != ModelKind::transformer)
-        throw UsageError("--model: infer accounts transformers only (give --preset or --model transformer)");
+        throw UsageError("--model: infer accounts transformers only (give --model-preset, a transformer's "
+                         "--preset, or --model transformer)");
     // The context defaults to the model's own (--seq, or the preset's).
     in.context = o.context.empty() ? in.model.seq : parseNumberOption("--context", o.context);
     in.prompt = parseOptionalNumberOption("--prompt", o.prompt);
@@ -36,7 +38,11 @@ InferenceInput toInput(const InferOptions& o) {
     in.weights = *weightFormatFromName(o.weights); // CLI11 checked membership
     in.groupSize = parseNumberOption("--group-size", o.groupSize);
     in.kvCache = *storageTypeFromName(o.kvCache);
-    in.gpu = o.gpu;
+    // The GPU: --gpu, else a setup preset's GPU type (its count is a training layout's, not a server's).
+    if (!o.gpu.empty())
+        in.gpu = o.gpu;
+    else if (const SetupPreset* preset = findSetupPreset(o.model.preset); preset && !o.model.preset.empty())
+        in.gpu = preset->input.gpu;
     in.gpus = parseNumberOption("--gpus", o.gpus);
     return in;
 }
@@ -103,7 +109,7 @@ Command addInferCommand(CLI::App& parent) {
     sub->add_option("--group-size", o.groupSize, "int8, int4: weights per fp16 scale G (default 128)");
     sub->add_option("--kv-cache", o.kvCache, "KV cache element type (default bf16)")
         ->check(CLI::IsMember(enumNames(kvCacheTypes(), storageTypeName)));
-    sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM)");
+    sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM, or the --preset's)");
     sub->add_option("--gpus", o.gpus, "GPUs, all tensor parallel (default 1)");
     sub->add_flag("--json", o.json, "print one JSON document");
     return {sub, [options](std::ostream& out, std::ostream&) { return execute(*options, out); }};

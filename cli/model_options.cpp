@@ -3,9 +3,11 @@
 #include "cli/enum_option.h"
 #include "cli/number_option.h"
 #include "engine/accounting/model_presets.h"
+#include "engine/accounting/setup_presets.h"
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <utility>
 
 namespace napkin::cli {
@@ -47,7 +49,7 @@ void applyArchitecture(const ModelOptions& o, ModelSpec& m) {
 }
 
 // Options that only a transformer has: refused for the other kinds rather than silently ignored.
-void refuseTransformerOptions(const ModelOptions& o) {
+void refuseTransformerOptions(const ModelOptions& o, const std::string& kind) {
     const std::pair<const char*, bool> given[] = {{"--kv-heads", !o.kvHeads.empty()},
                                                   {"--ffn-dim", !o.ffnDim.empty()},
                                                   {"--mlp", !o.mlp.empty()},
@@ -61,70 +63,93 @@ void refuseTransformerOptions(const ModelOptions& o) {
                                                   {"--attention-impl", !o.attentionImpl.empty()}};
     for (const auto& [option, isGiven] : given)
         if (isGiven)
-            throw UsageError(std::string(option) + ": applies to --model transformer only, not --model " +
-                             o.model);
+            throw UsageError(std::string(option) + ": applies to --model transformer only, not --model " + kind);
+}
+
+// The model a preset option names, if any: a setup preset's (any kind) or a published transformer's.
+std::optional<ModelSpec> presetModel(const ModelOptions& o) {
+    if (!o.preset.empty() && !o.modelPreset.empty())
+        throw UsageError("--model-preset: give --preset (a whole setup) or --model-preset (a model), not both");
+    if (!o.preset.empty()) {
+        const SetupPreset* preset = findSetupPreset(o.preset);
+        if (!preset)
+            throw UsageError("--preset: unknown preset '" + o.preset + "'; known: " + setupPresetIds() +
+                             " (published models alone: --model-preset)");
+        return preset->input.model;
+    }
+    if (!o.modelPreset.empty()) {
+        const ModelPreset* preset = findModelPreset(o.modelPreset);
+        if (!preset)
+            throw UsageError("--model-preset: unknown model '" + o.modelPreset + "'; known: " + modelPresetIds());
+        return preset->model;
+    }
+    return std::nullopt;
+}
+
+// A size: the flag's value when given, else the preset's, else required.
+void setSize(double& target, const char* option, const std::string& text, bool fromPreset, const std::string& model) {
+    if (!text.empty() || !fromPreset)
+        target = required(option, text, model);
 }
 
 } // namespace
 
 ModelSpec toModelSpec(const ModelOptions& o) {
     ModelSpec model;
-    const ModelPreset* preset = nullptr;
-    if (!o.preset.empty()) {
-        preset = findModelPreset(o.preset);
-        if (!preset)
-            throw UsageError("--preset: unknown preset '" + o.preset + "'; known: " + modelPresetIds());
-        if (!o.model.empty() && o.model != "transformer")
-            throw UsageError("--preset: the presets are transformers; drop --model " + o.model);
-        model = preset->model;
+    const std::optional<ModelSpec> preset = presetModel(o);
+    if (preset) {
+        model = *preset;
+        const std::string_view kind = modelKindName(model.kind);
+        if (!o.model.empty() && o.model != kind)
+            throw UsageError("--model: the preset is a " + std::string(kind) + " model; drop --model " + o.model);
     } else if (o.model.empty()) {
-        throw UsageError("--model is required (or give --preset)");
+        throw UsageError("--model is required (or give --preset or --model-preset)");
     } else {
         model.kind = *modelKindFromName(o.model); // CLI11 checked membership
     }
+    const bool fromPreset = preset.has_value();
+    const std::string kind(modelKindName(model.kind));
     switch (model.kind) {
     case ModelKind::dense:
-        model.parameters = required("--params", o.params, o.model);
-        model.seq = o.seq.empty() ? 1 : parseNumberOption("--seq", o.seq);
+        setSize(model.parameters, "--params", o.params, fromPreset, kind);
+        if (!o.seq.empty())
+            model.seq = parseNumberOption("--seq", o.seq);
+        else if (!fromPreset)
+            model.seq = 1;
         break;
     case ModelKind::cruncher:
-        model.dim = required("--dim", o.dim, o.model);
-        model.layers = required("--layers", o.layers, o.model);
+        setSize(model.dim, "--dim", o.dim, fromPreset, kind);
+        setSize(model.layers, "--layers", o.layers, fromPreset, kind);
         break;
     case ModelKind::linear2:
-        model.dim = required("--dim", o.dim, o.model);
-        model.out = required("--out", o.out, o.model);
+        setSize(model.dim, "--dim", o.dim, fromPreset, kind);
+        setSize(model.out, "--out", o.out, fromPreset, kind);
         break;
     case ModelKind::transformer:
-        if (preset) {
-            setNumber(model.dModel, "--d-model", o.dModel);
-            setNumber(model.layers, "--layers", o.layers);
-            setNumber(model.heads, "--heads", o.heads);
-            setNumber(model.vocab, "--vocab", o.vocab);
-            setNumber(model.seq, "--seq", o.seq);
-        } else {
-            model.dModel = required("--d-model", o.dModel, o.model);
-            model.layers = required("--layers", o.layers, o.model);
-            model.heads = required("--heads", o.heads, o.model);
-            model.vocab = required("--vocab", o.vocab, o.model);
-            model.seq = required("--seq", o.seq, o.model);
-        }
+        setSize(model.dModel, "--d-model", o.dModel, fromPreset, kind);
+        setSize(model.layers, "--layers", o.layers, fromPreset, kind);
+        setSize(model.heads, "--heads", o.heads, fromPreset, kind);
+        setSize(model.vocab, "--vocab", o.vocab, fromPreset, kind);
+        setSize(model.seq, "--seq", o.seq, fromPreset, kind);
         if (!o.ffnMult.empty())
             model.ffnMult = parseNumberOption("--ffn-mult", o.ffnMult);
         applyArchitecture(o, model);
         break;
     }
     if (model.kind != ModelKind::transformer)
-        refuseTransformerOptions(o);
+        refuseTransformerOptions(o, kind);
     return model;
 }
 
 void addModelOptions(CLI::App& sub, ModelOptions& o) {
     const std::vector<std::string> kinds = enumNames(allModelKinds(), modelKindName);
-    sub.add_option("--model", o.model, joinNames(kinds) + " (required unless --preset)")
+    sub.add_option("--model", o.model, joinNames(kinds) + " (required unless --preset or --model-preset)")
         ->check(CLI::IsMember(kinds));
     sub.add_option("--preset", o.preset,
-                   "a published transformer: " + modelPresetIds() + "; other options override its fields");
+                   "a whole setup, as the app's preset box offers it: " + setupPresetIds() +
+                       "; other options override its fields");
+    sub.add_option("--model-preset", o.modelPreset,
+                   "a published model alone: " + modelPresetIds() + "; other options override its fields");
     sub.add_option("--params", o.params, "dense: parameter count N (70e9, 70B)");
     sub.add_option("--dim", o.dim, "cruncher, linear2: width D");
     sub.add_option("--layers", o.layers, "cruncher, transformer: number of layers L");

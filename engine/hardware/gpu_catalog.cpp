@@ -1,5 +1,7 @@
 #include "engine/hardware/gpu_catalog.h"
 
+#include "engine/numerics/ascii_case.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -13,12 +15,6 @@ extern const char* const kBuiltInGpuCatalogJson;
 
 namespace {
 
-bool equalsIgnoringCase(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) ==
-                      std::tolower(static_cast<unsigned char>(y));
-           });
-}
 
 double nonNegative(const nlohmann::json& object, const char* key, const std::string& where, bool positive) {
     if (!object.contains(key) || !object.at(key).is_number())
