@@ -1,0 +1,11 @@
+#pragma once
+// The preset vocabulary as JSON: the whole setups `--preset` takes and the published models
+// `--model-preset` takes.
+#include <nlohmann/json.hpp>
+
+namespace napkin {
+
+/// {"presets": [{id, name, expectation, model, command}], "model_presets": [{id, name, source}]}.
+nlohmann::json presetsToJson();
+
+} // namespace napkin
