@@ -140,3 +140,31 @@ napkin_add_cli_test(account_ep_without_experts EXPECT_EXIT 2
   ARGS account --model-preset llama3-8b --ep 2 --gpus 2 --json CHECKS stderr~--ep)
 napkin_add_cli_test(account_pp_not_dividing_layers EXPECT_EXIT 2
   ARGS account --model-preset llama3-8b --pp 5 --gpus 5 --json CHECKS stderr~--pp)
+
+# One answer everywhere: "fits" judges the step's peak, not the sum. GPT-3 on 1024 H100s, ZeRO-3, full
+# recompute, batch 12 (the app's preset with batch 12): the sum is 65.65 GB but backward's temporaries and
+# the recomputed layer peak at 95.4 GB at the backward of layer 96, so it does not fit; the largest batch
+# whose peak fits is 10 (79.9 GB; 11 peaks at 87.7 GB).
+napkin_add_cli_test(account_gpt3_batch12_does_not_fit_on_its_peak
+  ARGS account --preset gpt3-175b --batch 12 --json
+  CHECKS fits=OFF peak_memory_bytes=95404798536 memory_bytes.total=65650714176 "peak_event=backward layer 96"
+         peak_memory_basis=timeline max_batch=10
+         "command=napkin-cli account --model-preset gpt3-175b --batch 12 --tokens 3e11 --precision mixed-bf16 --optimizer adam --gpus 1024 --zero 3 --recompute full --json")
+# MFU divides model FLOPs (PaLM): full recompute leaves the time at MFU 0.5 at 7.28 days, raises the HFU.
+napkin_add_cli_test(account_gpt3_recompute_keeps_time
+  ARGS account --preset gpt3-175b --json
+  CHECKS training_days~7.278:7.279 hfu~0.666:0.667 training_flops~3.18e23:3.19e23
+         training_hardware_flops~4.24e23:4.25e23 mfu=0.5)
+napkin_add_cli_test(account_gpt3_no_recompute_same_time
+  ARGS account --preset gpt3-175b --recompute none --json
+  CHECKS training_days~7.278:7.279 hfu=0.5)
+# A preset is a whole setup: the app's numbers; --model-preset is the model alone.
+napkin_add_cli_test(account_setup_preset_is_the_apps
+  ARGS account --preset 70b-15t-1024-h100 --json
+  CHECKS training_days~143.9:144.0 gpu.count=1024 zero_stage=3 "command=napkin-cli account --preset 70b-15t-1024-h100 --json")
+napkin_add_cli_test(account_preset_and_model_preset_refused EXPECT_EXIT 2
+  ARGS account --preset gpt3-175b --model-preset gpt2-small --json CHECKS stderr~--model-preset)
+napkin_add_cli_test(presets_lists_both
+  ARGS presets --json
+  CHECKS presets.0.id=70b-15t-1024-h100 "presets.0.command=napkin-cli account --preset 70b-15t-1024-h100 --json"
+         model_presets.0.id=gpt2-small)
