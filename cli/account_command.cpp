@@ -117,8 +117,7 @@ int execute(const AccountOptions& o, std::ostream& out) {
             doc["command"] = command;
         }
         out << jsonText(doc);
-    }
-    else
+    } else
         out << accountingToText(input, gpu, result);
     return 0;
 }

@@ -23,7 +23,8 @@ std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, cons
     memory("optimizer state", r.memory.optimizerState);
     memory("activations    ", r.memory.activations);
     memory("total (sum)    ", r.memory.total);
-    s << "  peak over one step: " << formatBytes(r.peakMemory.value) << "  (" << r.peakMemory.formula << ")\n";
+    s << "  peak over one step: " << formatBytes(r.peakMemory.value) << "  (" << r.peakMemory.formula
+      << ")\n";
     s << "  fits: " << (r.fits ? "yes" : "NO") << "  (" << r.fitsFormula << ")\n";
     line("FLOPs per step", formatNumber(r.flopsPerStep.total), r.flopsPerStep.totalFormula);
     s << "    forward: " << r.flopsPerStep.forwardFormula

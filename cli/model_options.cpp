@@ -63,13 +63,15 @@ void refuseTransformerOptions(const ModelOptions& o, const std::string& kind) {
                                                   {"--attention-impl", !o.attentionImpl.empty()}};
     for (const auto& [option, isGiven] : given)
         if (isGiven)
-            throw UsageError(std::string(option) + ": applies to --model transformer only, not --model " + kind);
+            throw UsageError(std::string(option) + ": applies to --model transformer only, not --model " +
+                             kind);
 }
 
 // The model a preset option names, if any: a setup preset's (any kind) or a published transformer's.
 std::optional<ModelSpec> presetModel(const ModelOptions& o) {
     if (!o.preset.empty() && !o.modelPreset.empty())
-        throw UsageError("--model-preset: give --preset (a whole setup) or --model-preset (a model), not both");
+        throw UsageError(
+            "--model-preset: give --preset (a whole setup) or --model-preset (a model), not both");
     if (!o.preset.empty()) {
         const SetupPreset* preset = findSetupPreset(o.preset);
         if (!preset)
@@ -80,14 +82,16 @@ std::optional<ModelSpec> presetModel(const ModelOptions& o) {
     if (!o.modelPreset.empty()) {
         const ModelPreset* preset = findModelPreset(o.modelPreset);
         if (!preset)
-            throw UsageError("--model-preset: unknown model '" + o.modelPreset + "'; known: " + modelPresetIds());
+            throw UsageError("--model-preset: unknown model '" + o.modelPreset +
+                             "'; known: " + modelPresetIds());
         return preset->model;
     }
     return std::nullopt;
 }
 
 // A size: the flag's value when given, else the preset's, else required.
-void setSize(double& target, const char* option, const std::string& text, bool fromPreset, const std::string& model) {
+void setSize(double& target, const char* option, const std::string& text, bool fromPreset,
+             const std::string& model) {
     if (!text.empty() || !fromPreset)
         target = required(option, text, model);
 }
@@ -101,7 +105,8 @@ ModelSpec toModelSpec(const ModelOptions& o) {
         model = *preset;
         const std::string_view kind = modelKindName(model.kind);
         if (!o.model.empty() && o.model != kind)
-            throw UsageError("--model: the preset is a " + std::string(kind) + " model; drop --model " + o.model);
+            throw UsageError("--model: the preset is a " + std::string(kind) + " model; drop --model " +
+                             o.model);
     } else if (o.model.empty()) {
         throw UsageError("--model is required (or give --preset or --model-preset)");
     } else {

@@ -15,7 +15,8 @@ namespace napkin::cli {
 Command addPresetsCommand(CLI::App& parent) {
     auto json = std::make_shared<bool>(false);
     CLI::App* sub = parent.add_subcommand(
-        "presets", "The presets: whole setups for --preset (as the app offers them) and models for --model-preset");
+        "presets",
+        "The presets: whole setups for --preset (as the app offers them) and models for --model-preset");
     sub->add_flag("--json", *json, "print one JSON document");
     return {sub, [json](std::ostream& out, std::ostream&) {
                 if (*json) {

@@ -151,15 +151,18 @@ void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
     if (r.peakFromTimeline)
         setRow(QStringLiteral("peakOverStep"),
                tr("%1 at %2").arg(q(formatBytes(r.peakMemory.value, units)), q(r.peakEvent)),
-               tr("params + grads + master + state + activations + temporaries %1").arg(q(r.peakMemory.formula)));
+               tr("params + grads + master + state + activations + temporaries %1")
+                   .arg(q(r.peakMemory.formula)));
     else
-        setRow(QStringLiteral("peakOverStep"), tr("%1 (the sum)").arg(q(formatBytes(r.peakMemory.value, units))),
-               tr("the order of this step is not modelled event by event, so its peak is taken to be the sum"));
+        setRow(
+            QStringLiteral("peakOverStep"), tr("%1 (the sum)").arg(q(formatBytes(r.peakMemory.value, units))),
+            tr("the order of this step is not modelled event by event, so its peak is taken to be the sum"));
     // The verdict judges the peak: what the allocator must hold at the step's worst moment.
     const QString peak = q(formatBytes(r.peakMemory.value, units));
     const QString capacity = q(formatBytes(r.capacityBytes.value, units));
     setRow(QStringLiteral("fits"),
-           r.fits ? tr("yes — peak %1 of %2").arg(peak, capacity) : tr("NO — peak %1 > %2").arg(peak, capacity),
+           r.fits ? tr("yes — peak %1 of %2").arg(peak, capacity)
+                  : tr("NO — peak %1 > %2").arg(peak, capacity),
            q(r.fitsFormula) + QStringLiteral("\n") + q(r.capacityBytes.formula));
     setRow(QStringLiteral("flopsPerStep"), q(formatFlops(r.flopsPerStep.total)),
            q(r.flopsPerStep.totalFormula));

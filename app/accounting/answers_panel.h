@@ -23,8 +23,8 @@ public:
     void showError(const QString& message);
 
     /// The value / formula text of row `key` ("parameters", "activeParameters", "bytesPerParameter",
-    /// "memoryPerGpu", "peakOverStep", "fits", "flopsPerStep", "trainingFlops", "trainingTime", "hfu", "gpuDays",
-    /// "layout", "communication", "maxParameters", "maxParametersPooled", "maxBatch").
+    /// "memoryPerGpu", "peakOverStep", "fits", "flopsPerStep", "trainingFlops", "trainingTime", "hfu",
+    /// "gpuDays", "layout", "communication", "maxParameters", "maxParametersPooled", "maxBatch").
     QString valueText(const QString& key) const;
     QString formulaText(const QString& key) const;
     QString errorText() const;

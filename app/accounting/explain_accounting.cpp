@@ -97,9 +97,10 @@ QString trainingSection(const AccountingResult& r, const AccountingInput& in) {
     text += tr("<p>Time = model FLOPs / (GPUs · dense peak · MFU) = %1<br>= %2 (%3 GPUs)</p>")
                 .arg(code(r.trainingSeconds->formula), code(r.trainingDays->formula), n(in.gpus));
     if (r.trainingHardwareFlops && r.trainingHardwareFlops->value != r.trainingFlops->value)
-        text += tr("<p>The GPUs also run the recompute: hardware FLOPs = %1. Recompute does not change the time "
-                   "at a given MFU; it raises the HFU: %2</p>")
-                    .arg(code(r.trainingHardwareFlops->formula), code(r.hfu.formula));
+        text +=
+            tr("<p>The GPUs also run the recompute: hardware FLOPs = %1. Recompute does not change the time "
+               "at a given MFU; it raises the HFU: %2</p>")
+                .arg(code(r.trainingHardwareFlops->formula), code(r.hfu.formula));
     return text;
 }
 
@@ -112,7 +113,8 @@ QString mfuSection(const AccountingResult& r, const AccountingInput& in) {
                "<b>%5</b></p>")
                 .arg(q(in.gpu), code(r.densePeakFlopsPerSecond.formula), n(in.mfu), n(peak),
                      q(formatFlops(in.mfu * peak, true)));
-    text += tr("<p><b>HFU</b> (hardware FLOPs utilisation) counts the recompute too: %1</p>").arg(code(r.hfu.formula));
+    text += tr("<p><b>HFU</b> (hardware FLOPs utilisation) counts the recompute too: %1</p>")
+                .arg(code(r.hfu.formula));
     return text;
 }
 

@@ -11,7 +11,8 @@ const std::vector<Preset>& builtInPresets() {
         for (const SetupPreset& p : setupPresets())
             list.push_back({QString::fromUtf8(p.id.data(), qsizetype(p.id.size())),
                             QString::fromUtf8(p.name.data(), qsizetype(p.name.size())),
-                            QString::fromUtf8(p.expectation.data(), qsizetype(p.expectation.size())), p.input});
+                            QString::fromUtf8(p.expectation.data(), qsizetype(p.expectation.size())),
+                            p.input});
         return list;
     }();
     return presets;
@@ -33,7 +34,8 @@ napkin::AccountingScenario withInput(napkin::AccountingScenario fields, const na
     napkin::ModelSpec& m = fields.input.model;
     m.kind = in.model.kind;
     switch (in.model.kind) {
-    case ModelKind::dense: // seq is the dense model's tokens per sequence too: the preset's, or its FLOPs differ
+    case ModelKind::dense: // seq is the dense model's tokens per sequence too: the preset's, or its FLOPs
+                           // differ
         m.parameters = in.model.parameters;
         m.seq = in.model.seq;
         break;

@@ -75,10 +75,12 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
         return result;
     }
     o.page = parser.value(page);
-    const QStringList pages{QStringLiteral("accounting"), QStringLiteral("memory"),    QStringLiteral("flops"),
-                            QStringLiteral("timeline"),   QStringLiteral("formats"),   QStringLiteral("tensor"),
-                            QStringLiteral("benchmarks"), QStringLiteral("inference"), QStringLiteral("roofline")};
-    // The pages a (setup) preset sets: the accounting page and its charts, and the inference page (its model).
+    const QStringList pages{
+        QStringLiteral("accounting"), QStringLiteral("memory"),    QStringLiteral("flops"),
+        QStringLiteral("timeline"),   QStringLiteral("formats"),   QStringLiteral("tensor"),
+        QStringLiteral("benchmarks"), QStringLiteral("inference"), QStringLiteral("roofline")};
+    // The pages a (setup) preset sets: the accounting page and its charts, and the inference page (its
+    // model).
     const QStringList accountingCharts{QStringLiteral("accounting"), QStringLiteral("memory"),
                                        QStringLiteral("flops"), QStringLiteral("timeline"),
                                        QStringLiteral("inference")};
@@ -89,7 +91,8 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
     }
     o.preset = parser.value(preset);
     if (!o.preset.isEmpty() && !accountingCharts.contains(o.page)) {
-        result.error = tr("--preset: presets set the accounting and inference pages; --page %1 has none").arg(o.page);
+        result.error =
+            tr("--preset: presets set the accounting and inference pages; --page %1 has none").arg(o.page);
         return result;
     }
     if (!o.preset.isEmpty() && !o.scenarioPath.isEmpty()) {
@@ -128,11 +131,13 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
         // .json: the page's answers as napkin-cli prints them, for the pages that are a napkin-cli command.
         const bool json = suffix == QLatin1String("json");
         if (!o.exportPath.contains(QLatin1Char('.')) ||
-            !QStringList{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf"), QStringLiteral("json")}
+            !QStringList{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf"),
+                         QStringLiteral("json")}
                  .contains(suffix)) {
-            result.error = tr("--export: '%1' must end in .png, .svg, .pdf or .json (the format is chosen by the "
-                              "extension)")
-                               .arg(o.exportPath);
+            result.error =
+                tr("--export: '%1' must end in .png, .svg, .pdf or .json (the format is chosen by the "
+                   "extension)")
+                    .arg(o.exportPath);
             return result;
         }
         if (json && o.page != QLatin1String("accounting") && o.page != QLatin1String("inference")) {

@@ -67,13 +67,16 @@ void addPeak(AccountingResult& r, const AccountingInput& in) {
     const MemoryTimeline timeline = memoryTimeline(in, r);
     r.peakFromTimeline = isTimelineModelled(in);
     r.peakMemory = {timeline.peakBytes, timeline.peakFormula};
-    r.peakEvent = timeline.events.empty() ? std::string() : stepEventName(timeline.events[timeline.peakIndex].event);
+    r.peakEvent =
+        timeline.events.empty() ? std::string() : stepEventName(timeline.events[timeline.peakIndex].event);
     r.fits = r.peakMemory.value <= r.capacityBytes.value;
     const double sum = r.memory.total.value;
-    r.fitsFormula = "peak " + n(r.peakMemory.value) + " B" +
-                    (r.peakFromTimeline ? " at " + r.peakEvent : std::string(" (the sum: the step's order is not modelled)")) +
-                    (r.fits ? " ≤ " : " > ") + n(r.capacityBytes.value) + " B" +
-                    (r.peakFromTimeline && sum != r.peakMemory.value ? "; the sum is " + n(sum) + " B" : std::string());
+    r.fitsFormula =
+        "peak " + n(r.peakMemory.value) + " B" +
+        (r.peakFromTimeline ? " at " + r.peakEvent
+                            : std::string(" (the sum: the step's order is not modelled)")) +
+        (r.fits ? " ≤ " : " > ") + n(r.capacityBytes.value) + " B" +
+        (r.peakFromTimeline && sum != r.peakMemory.value ? "; the sum is " + n(sum) + " B" : std::string());
 }
 
 // The largest batch whose peak fits. The peak is a maximum over events of totals linear in the batch, so
@@ -114,9 +117,10 @@ void addMaxBatch(AccountingResult& r, const AccountingInput& in, const GpuSpec& 
     }
     const std::string over =
         best < kLargest ? "; at " + n(best + 1) + " it is " + n(peakAt(best + 1)) + " B" : std::string();
-    r.maxBatch = Quantity{best, best >= 1 ? "largest batch whose step peak fits: at " + n(best) + " the peak is " +
-                                                n(peakAt(best)) + " B ≤ " + n(capacity) + " B" + over
-                                          : "even batch 1 peaks at " + n(peakAt(1)) + " B > " + n(capacity) + " B"};
+    r.maxBatch =
+        Quantity{best, best >= 1 ? "largest batch whose step peak fits: at " + n(best) + " the peak is " +
+                                       n(peakAt(best)) + " B ≤ " + n(capacity) + " B" + over
+                                 : "even batch 1 peaks at " + n(peakAt(1)) + " B > " + n(capacity) + " B"};
 }
 
 void addLayout(AccountingResult& r, const AccountingInput& in) {
@@ -157,18 +161,17 @@ void addTraining(AccountingResult& r, const AccountingInput& in, const StepFlops
     const double hardwarePerToken = f.total / f.tokens;
     const double coefficient = perToken / r.parameters.matmulParameters;
     const bool simpleRule = in.model.kind != ModelKind::transformer;
-    r.flopsPerToken = {perToken,
-                       simpleRule ? "model FLOPs per token = " + n(coefficient) + "·P = " + n(coefficient) +
-                                        " × " + n(r.parameters.matmulParameters) + " = " + n(perToken) +
-                                        " FLOPs"
-                                  : "model FLOPs per token = (forward + backward) / tokens = (" + n(f.forward) +
-                                        " + " + n(f.backward) + ") / " + n(f.tokens) + " = " + n(perToken) +
-                                        " FLOPs"};
-    r.hardwareFlopsPerToken = {hardwarePerToken, "hardware FLOPs per token = (forward + backward + recompute) / "
-                                                 "tokens = (" +
-                                                     n(f.forward) + " + " + n(f.backward) + " + " +
-                                                     n(f.recompute) + ") / " + n(f.tokens) + " = " +
-                                                     n(hardwarePerToken) + " FLOPs"};
+    r.flopsPerToken = {
+        perToken, simpleRule
+                      ? "model FLOPs per token = " + n(coefficient) + "·P = " + n(coefficient) + " × " +
+                            n(r.parameters.matmulParameters) + " = " + n(perToken) + " FLOPs"
+                      : "model FLOPs per token = (forward + backward) / tokens = (" + n(f.forward) + " + " +
+                            n(f.backward) + ") / " + n(f.tokens) + " = " + n(perToken) + " FLOPs"};
+    r.hardwareFlopsPerToken = {hardwarePerToken,
+                               "hardware FLOPs per token = (forward + backward + recompute) / "
+                               "tokens = (" +
+                                   n(f.forward) + " + " + n(f.backward) + " + " + n(f.recompute) + ") / " +
+                                   n(f.tokens) + " = " + n(hardwarePerToken) + " FLOPs"};
     const double hfu = in.mfu * hardwarePerToken / perToken;
     r.hfu = {hfu, "HFU = MFU × hardware FLOPs / model FLOPs = " + n(in.mfu) + " × " + n(hardwarePerToken) +
                       " / " + n(perToken) + " = " + n(hfu)};
@@ -178,19 +181,19 @@ void addTraining(AccountingResult& r, const AccountingInput& in, const StepFlops
     const double flops = perToken * tokens;
     r.trainingFlops =
         Quantity{flops, simpleRule ? "model FLOPs = " + n(coefficient) + "·N·tokens = " + n(coefficient) +
-                                         " × " + n(r.parameters.matmulParameters) + " × " + n(tokens) + " = " +
-                                         n(flops) + " FLOPs"
+                                         " × " + n(r.parameters.matmulParameters) + " × " + n(tokens) +
+                                         " = " + n(flops) + " FLOPs"
                                    : "model FLOPs = model FLOPs per token × tokens = " + n(perToken) + " × " +
                                          n(tokens) + " = " + n(flops) + " FLOPs"};
     const double hardware = hardwarePerToken * tokens;
-    r.trainingHardwareFlops = Quantity{hardware, "hardware FLOPs = hardware FLOPs per token × tokens = " +
-                                                     n(hardwarePerToken) + " × " + n(tokens) + " = " +
-                                                     n(hardware) + " FLOPs"};
+    r.trainingHardwareFlops =
+        Quantity{hardware, "hardware FLOPs = hardware FLOPs per token × tokens = " + n(hardwarePerToken) +
+                               " × " + n(tokens) + " = " + n(hardware) + " FLOPs"};
     const double peak = r.densePeakFlopsPerSecond.value;
     const double seconds = flops / (in.gpus * peak * in.mfu);
-    r.trainingSeconds = Quantity{seconds, "model FLOPs / (GPUs × peak × MFU) = " + n(flops) + " / (" +
-                                              n(in.gpus) + " × " + n(peak) + " × " + n(in.mfu) + ") = " +
-                                              n(seconds) + " s"};
+    r.trainingSeconds =
+        Quantity{seconds, "model FLOPs / (GPUs × peak × MFU) = " + n(flops) + " / (" + n(in.gpus) + " × " +
+                              n(peak) + " × " + n(in.mfu) + ") = " + n(seconds) + " s"};
     const double days = seconds / kSecondsPerDay;
     r.trainingDays = Quantity{days, n(seconds) + " s / 86400 = " + n(days) + " days"};
     r.gpuDays =
@@ -254,8 +257,8 @@ void addPeakNotes(AccountingResult& r, const AccountingInput& in) {
     }
     const double sum = r.memory.total.value, peak = r.peakMemory.value;
     if (peak > sum)
-        r.notes.push_back("the step's peak (" + formatBytes(peak) + " at " + r.peakEvent + ") is above the sum (" +
-                          formatBytes(sum) + "): backward's temporaries" +
+        r.notes.push_back("the step's peak (" + formatBytes(peak) + " at " + r.peakEvent +
+                          ") is above the sum (" + formatBytes(sum) + "): backward's temporaries" +
                           (in.recompute != Recompute::none ? " and the recomputed layer's activations" : "") +
                           " are held on top; fits, max_batch and the fit advice judge the peak");
 }

@@ -48,7 +48,7 @@ struct AccountingResult {
     bool activationsModelled = true;
     StepFlops flopsPerStep; ///< per GPU: a replica's batch·microbatches sequences ÷ (tp·pp·cp)
     Quantity flopsPerToken; ///< the replica's FLOPs per step / its tokens per step
-    Quantity hardwareFlopsPerToken;   ///< as flopsPerToken with the recompute included
+    Quantity hardwareFlopsPerToken; ///< as flopsPerToken with the recompute included
     /// Model FLOPs (forward + backward, recompute excluded: PaLM's MFU numerator) over the training
     /// tokens, and the hardware FLOPs (recompute included) the GPUs actually run.
     std::optional<Quantity> trainingFlops, trainingHardwareFlops, trainingSeconds, trainingDays, gpuDays;
@@ -59,12 +59,13 @@ struct AccountingResult {
     /// The sum `memory.total` can be above it (activations are freed while gradients appear) or below it
     /// (backward's temporaries, recompute's re-created activations).
     Quantity peakMemory;
-    std::string peakEvent;            ///< "backward layer 96": the first event at the peak
-    bool peakFromTimeline = true;     ///< false: the step's order is not modelled, the peak is the sum
-    bool fits = false;                ///< peakMemory ≤ capacityBytes
-    std::string fitsFormula;          ///< "peak 95.4e9 B at backward layer 96 > 80e9 B; the sum is 65.65e9 B"
-    Quantity maxParameters;           ///< largest N whose model states (the peak at the optimizer step) fit
-    std::optional<Quantity> maxBatch; ///< largest batch whose peak fits; unset when activations are not modelled
+    std::string peakEvent;        ///< "backward layer 96": the first event at the peak
+    bool peakFromTimeline = true; ///< false: the step's order is not modelled, the peak is the sum
+    bool fits = false;            ///< peakMemory ≤ capacityBytes
+    std::string fitsFormula;      ///< "peak 95.4e9 B at backward layer 96 > 80e9 B; the sum is 65.65e9 B"
+    Quantity maxParameters;       ///< largest N whose model states (the peak at the optimizer step) fit
+    std::optional<Quantity>
+        maxBatch; ///< largest batch whose peak fits; unset when activations are not modelled
     std::vector<std::string> notes;   ///< assumptions worth knowing about this result
 
     // Parallel layouts (parallel_layout.h): what they do to the answers above.

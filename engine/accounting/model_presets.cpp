@@ -71,7 +71,6 @@ constexpr NameTable<ArchitectureFamily, 3> kFamilies{{{ArchitectureFamily::gpt2,
                                                       {ArchitectureFamily::mixtral, "mixtral"}}};
 constexpr auto kAllFamilies = valuesIn(kFamilies);
 
-
 } // namespace
 
 std::span<const ModelPreset> modelPresets() {

@@ -16,8 +16,10 @@ ModelSpec publishedModel(std::string_view id) {
 }
 
 SetupPreset lectureTraining() {
-    SetupPreset p{"70b-15t-1024-h100", "70B on 15T tokens with 1024 H100s",
-                  "6·70e9·15e12 = 6.3e24 FLOPs → ≈144 days", {}};
+    SetupPreset p{"70b-15t-1024-h100",
+                  "70B on 15T tokens with 1024 H100s",
+                  "6·70e9·15e12 = 6.3e24 FLOPs → ≈144 days",
+                  {}};
     p.input.model.kind = ModelKind::dense;
     p.input.model.parameters = 70e9;
     p.input.trainingTokens = 15e12;
@@ -32,8 +34,10 @@ SetupPreset lectureTraining() {
 }
 
 SetupPreset lectureLargestModel() {
-    SetupPreset p{"largest-8-h100", "Largest model on 8 H100s with AdamW",
-                  "4 + 4 + 4 + 4 = 16 B/param → 8 × 80e9 B / 16 B = 40e9 params", {}};
+    SetupPreset p{"largest-8-h100",
+                  "Largest model on 8 H100s with AdamW",
+                  "4 + 4 + 4 + 4 = 16 B/param → 8 × 80e9 B / 16 B = 40e9 params",
+                  {}};
     p.input.model.kind = ModelKind::dense;
     p.input.model.parameters = 40e9; // exactly the answer: the bar reaches the capacity line
     p.input.precision = PrecisionRecipe::fp32;
@@ -45,8 +49,10 @@ SetupPreset lectureLargestModel() {
 }
 
 SetupPreset lectureCruncher() {
-    SetupPreset p{"cruncher", "Cruncher D=4, 2 layers, AdaGrad",
-                  "4·(36 + 16 + 36 + 36) = 496 bytes; 6·2·36 = 432 FLOPs per step", {}};
+    SetupPreset p{"cruncher",
+                  "Cruncher D=4, 2 layers, AdaGrad",
+                  "4·(36 + 16 + 36 + 36) = 496 bytes; 6·2·36 = 432 FLOPs per step",
+                  {}};
     p.input.model.kind = ModelKind::cruncher;
     p.input.model.dim = 4;
     p.input.model.layers = 2;
@@ -58,8 +64,8 @@ SetupPreset lectureCruncher() {
 }
 
 SetupPreset gpt2Small() {
-    SetupPreset p{"gpt2-small", "GPT-2 small", "12·L·d² + 13·L·d + V·d + S·d + 2·d = 124,439,808 parameters",
-                  {}};
+    SetupPreset p{
+        "gpt2-small", "GPT-2 small", "12·L·d² + 13·L·d + V·d + S·d + 2·d = 124,439,808 parameters", {}};
     p.input.model = publishedModel("gpt2-small");
     p.input.batch = 8;
     p.input.precision = PrecisionRecipe::mixedBf16;
@@ -86,8 +92,8 @@ SetupPreset gpt3() {
 
 // Today's models: their published shapes on a layout that fits, with the training settings of their
 // papers where those say (bf16 mixed precision, AdamW, 15T tokens for Llama 3).
-SetupPreset llamaTraining(std::string_view id, std::string_view name, std::string_view expectation, double gpus,
-                          double tp, double pp, double microbatches) {
+SetupPreset llamaTraining(std::string_view id, std::string_view name, std::string_view expectation,
+                          double gpus, double tp, double pp, double microbatches) {
     SetupPreset p{id, name, expectation, {}};
     p.input.model = publishedModel(id);
     p.input.batch = 1;
@@ -129,15 +135,14 @@ const std::vector<SetupPreset>& table() {
         lectureCruncher(),
         gpt2Small(),
         gpt3(),
-        llamaTraining("llama3-8b", "Llama 3 8B, tp 8 on 64 H100s", "8,030,261,248 parameters (GQA, SwiGLU, untied)",
-                      64, 8, 1, 1),
+        llamaTraining("llama3-8b", "Llama 3 8B, tp 8 on 64 H100s",
+                      "8,030,261,248 parameters (GQA, SwiGLU, untied)", 64, 8, 1, 1),
         llamaTraining("llama3-70b", "Llama 3 70B, tp 8 × pp 4 on 512 H100s",
                       "70,553,706,496 parameters; bubble 3/11 with 8 micro-batches", 512, 8, 4, 8),
         llama3_405b(),
         mixtral()};
     return presets;
 }
-
 
 } // namespace
 

@@ -15,7 +15,6 @@ extern const char* const kBuiltInGpuCatalogJson;
 
 namespace {
 
-
 double nonNegative(const nlohmann::json& object, const char* key, const std::string& where, bool positive) {
     if (!object.contains(key) || !object.at(key).is_number())
         throw std::runtime_error(where + ": '" + key + "' must be a number");

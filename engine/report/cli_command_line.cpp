@@ -65,7 +65,8 @@ AccountingInput relevant(AccountingInput in) {
 }
 
 template <typename Enum>
-void enumOption(CommandWords& w, std::string_view name, Enum value, Enum base, std::string_view (*spell)(Enum)) {
+void enumOption(CommandWords& w, std::string_view name, Enum value, Enum base,
+                std::string_view (*spell)(Enum)) {
     if (value != base)
         w.option(name, spell(value));
 }
@@ -170,7 +171,8 @@ std::string shellQuoted(std::string_view text) {
 
 std::string commandNumber(double value) {
     // Whole numbers of 1e6 and more as mantissa·10^k ("15e12"), exact: the CLI reads them back bit for bit.
-    if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) >= 1e6 && std::fabs(value) < 1e300) {
+    if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) >= 1e6 &&
+        std::fabs(value) < 1e300) {
         for (int k = 300; k >= 6; --k) {
             const double scale = std::pow(10.0, k);
             const double mantissa = value / scale;
@@ -250,8 +252,9 @@ std::string rooflineCommandLine(std::string_view device, ComputeType dtype) {
 
 std::string dtypeCommandLine(double value, bool saturate) {
     CommandWords w("dtype");
-    w.word(std::isnan(value) ? std::string("nan")
-                             : std::isinf(value) ? std::string(value > 0 ? "inf" : "-inf") : formatShortest(value));
+    w.word(std::isnan(value)   ? std::string("nan")
+           : std::isinf(value) ? std::string(value > 0 ? "inf" : "-inf")
+                               : formatShortest(value));
     if (saturate)
         w.flag("--saturate");
     return w.finish();

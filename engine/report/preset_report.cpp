@@ -16,7 +16,8 @@ nlohmann::json presetsToJson() {
                           {"command", accountCommandLine(p.input)}});
     nlohmann::json models = nlohmann::json::array();
     for (const ModelPreset& p : modelPresets())
-        models.push_back({{"id", std::string(p.id)}, {"name", std::string(p.name)}, {"source", std::string(p.source)}});
+        models.push_back(
+            {{"id", std::string(p.id)}, {"name", std::string(p.name)}, {"source", std::string(p.source)}});
     return {{"presets", setups}, {"model_presets", models}};
 }
 

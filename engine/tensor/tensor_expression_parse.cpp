@@ -49,7 +49,8 @@ std::string missingSizesMessage(std::string_view name) {
         return "view() received an invalid combination of arguments - got (), but expected one of: "
                "(torch.dtype dtype), (tuple of SymInts size)";
     const std::string_view parameter = name == "reshape" ? "shape" : name == "permute" ? "dims" : "size";
-    return std::string(name) + "() missing 1 required positional arguments: \"" + std::string(parameter) + "\"";
+    return std::string(name) + "() missing 1 required positional arguments: \"" + std::string(parameter) +
+           "\"";
 }
 
 struct ParseFailure {

@@ -56,7 +56,7 @@ void TestCliAccount::badArgumentsExitTwo_data() {
     QTest::newRow("top-k above experts")
         << QStringList{"account", "--model-preset", "mixtral-8x7b", "--top-k", "9"} << "--top-k";
     QTest::newRow("dp not whole") << QStringList{"account", "--model-preset", "llama3-8b", "--tp",
-                                                 "8",       "--gpus",   "12"}
+                                                 "8",       "--gpus",         "12"}
                                   << "--gpus";
     QTest::newRow("no subcommand") << QStringList{} << "";
 }

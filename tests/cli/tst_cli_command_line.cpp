@@ -92,8 +92,8 @@ void TestCliCommandLine::quoting() {
 void TestCliCommandLine::everyPresetIsItsOwnCommand() {
     for (const SetupPreset& p : setupPresets()) {
         const std::string command = accountCommandLine(p.input);
-        QCOMPARE(QString::fromStdString(command),
-                 QStringLiteral("napkin-cli account --preset %1 --json").arg(QString::fromUtf8(p.id.data(), p.id.size())));
+        QCOMPARE(QString::fromStdString(command), QStringLiteral("napkin-cli account --preset %1 --json")
+                                                      .arg(QString::fromUtf8(p.id.data(), p.id.size())));
         const test::CliOutcome o = test::runCli(words(command));
         QVERIFY2(o.status == 0, o.err.c_str());
         QVERIFY2(nlohmann::json::parse(o.out) == appDocument(p.input), p.id.data());
@@ -136,7 +136,8 @@ void TestCliCommandLine::inferenceRoundTrip() {
         const std::string command = inferCommandLine(in);
         const test::CliOutcome o = test::runCli(words(command));
         QVERIFY2(o.status == 0, (command + " → " + o.err).c_str());
-        QVERIFY2(nlohmann::json::parse(o.out) == inferenceToJson(in, gpu, accountInference(in, gpu)), command.c_str());
+        QVERIFY2(nlohmann::json::parse(o.out) == inferenceToJson(in, gpu, accountInference(in, gpu)),
+                 command.c_str());
     }
 }
 

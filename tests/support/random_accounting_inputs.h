@@ -11,7 +11,8 @@ namespace napkin::test {
 
 class RandomAccountingInputs {
 public:
-    explicit RandomAccountingInputs(std::uint64_t seed) : rng_(seed) {}
+    explicit RandomAccountingInputs(std::uint64_t seed)
+        : rng_(seed) {}
 
     /// The next input that validate() accepts.
     AccountingInput next() {
@@ -26,7 +27,9 @@ private:
     template <typename T> T pick(const std::vector<T>& options) {
         return options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(rng_)];
     }
-    double whole(double lo, double hi) { return std::floor(std::uniform_real_distribution<double>(lo, hi + 1)(rng_)); }
+    double whole(double lo, double hi) {
+        return std::floor(std::uniform_real_distribution<double>(lo, hi + 1)(rng_));
+    }
     bool coin() { return std::bernoulli_distribution(0.5)(rng_); }
 
     AccountingInput draw() {
@@ -72,11 +75,12 @@ private:
         in.batch = whole(1, 64);
         if (coin())
             in.trainingTokens = pick<double>({1e9, 3e11, 15e12});
-        in.precision = pick<PrecisionRecipe>({PrecisionRecipe::fp32, PrecisionRecipe::bf16, PrecisionRecipe::mixedBf16,
-                                             PrecisionRecipe::mixedFp16});
+        in.precision = pick<PrecisionRecipe>({PrecisionRecipe::fp32, PrecisionRecipe::bf16,
+                                              PrecisionRecipe::mixedBf16, PrecisionRecipe::mixedFp16});
         in.fp32Gradients = in.precision == PrecisionRecipe::mixedBf16 && coin();
-        in.optimizer = pick<OptimizerKind>({OptimizerKind::sgd, OptimizerKind::momentum, OptimizerKind::adagrad,
-                                           OptimizerKind::rmsprop, OptimizerKind::adam, OptimizerKind::adamw});
+        in.optimizer =
+            pick<OptimizerKind>({OptimizerKind::sgd, OptimizerKind::momentum, OptimizerKind::adagrad,
+                                 OptimizerKind::rmsprop, OptimizerKind::adam, OptimizerKind::adamw});
         in.gpu = pick<std::string>({"H100-SXM", "A100-SXM", "H200"});
         in.mfu = pick<double>({0.3, 0.4, 0.5, 0.55});
         in.zeroStage = static_cast<int>(whole(0, 3));

@@ -45,7 +45,10 @@ public:
         // in PyTorch's eager order (see step()), so that the ledger's timeline is the predicted one.
         auto parameter = [&](std::size_t n) {
             Tensor t{allocate(MemoryTag::parameters, n),
-                     kMixed ? ledger_.allocateFloats(MemoryTag::masterWeights, n) : AccountedBuffer(), {}, {}, {}};
+                     kMixed ? ledger_.allocateFloats(MemoryTag::masterWeights, n) : AccountedBuffer(),
+                     {},
+                     {},
+                     {}};
             std::span<float> fp32 = t.fp32();
             for (float& w : fp32) // the same draws, in the same order, as the Eigen trainer's
                 w = static_cast<float>(init.next() * scale);
@@ -87,7 +90,8 @@ public:
             recorder_.record(StepPhase::forward, StepPart::layer, l + 1);
         }
         prediction_ = allocate(MemoryTag::workspace, b);
-        gemm_.run(headForward(), outputs_.back().data(), head_.weights.data(), prediction_.data()); // y = h_L·w
+        gemm_.run(headForward(), outputs_.back().data(), head_.weights.data(),
+                  prediction_.data()); // y = h_L·w
         recorder_.record(StepPhase::forward, StepPart::head);
         // MSE loss = mean((y − t)²), summed in double; dL/dy = 2·(y − t)/B.
         lossGrad_ = allocate(MemoryTag::workspace, b);
@@ -156,7 +160,8 @@ public:
         for (const Tensor* t : tensors()) {
             const std::span<const float> w = t->fp32();
             checkpoint.tensors.emplace_back(w.begin(), w.end());
-            for (int which = 0; which < states; ++which) { // before the first update: the zeros it starts from
+            for (int which = 0; which < states;
+                 ++which) { // before the first update: the zeros it starts from
                 const std::span<const float> state = which == 0 ? t->state1.span() : t->state2.span();
                 if (state.empty())
                     checkpoint.tensors.emplace_back(w.size(), 0.0f);

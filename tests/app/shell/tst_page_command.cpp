@@ -107,9 +107,12 @@ void TestPageCommand::copyAsCommandNamesThePageInFront() {
     MainWindow window;
     QAction* copy = window.findChild<QAction*>(QStringLiteral("copyAsCommand"));
     QVERIFY(copy);
-    const QStringList expected{QStringLiteral("napkin-cli account "), QStringLiteral("napkin-cli infer "),
-                               QStringLiteral("napkin-cli dtype "),   QStringLiteral("napkin-cli tensor "),
-                               QString(),                             QStringLiteral("napkin-cli roofline "),
+    const QStringList expected{QStringLiteral("napkin-cli account "),
+                               QStringLiteral("napkin-cli infer "),
+                               QStringLiteral("napkin-cli dtype "),
+                               QStringLiteral("napkin-cli tensor "),
+                               QString(),
+                               QStringLiteral("napkin-cli roofline "),
                                QString()};
     for (int tab = 0; tab < window.pages()->count(); ++tab) {
         window.pages()->setCurrentIndex(tab);

@@ -49,8 +49,8 @@ void TestAccountingInvariants::ledgerPeakAndFits() {
         for (const TimelineEvent& e : t.events)
             largest = std::max(largest, e.bytes.total());
         QVERIFY2(r.peakMemory.value == largest, name);
-        QVERIFY2(r.peakMemory.value >= m.parameters.value + m.gradients.value + m.masterWeights.value +
-                                           m.optimizerState.value,
+        QVERIFY2(r.peakMemory.value >=
+                     m.parameters.value + m.gradients.value + m.masterWeights.value + m.optimizerState.value,
                  name); // the optimizer step holds every model state
         QVERIFY2(r.fits == (r.peakMemory.value <= r.capacityBytes.value), name);
         if (!r.peakFromTimeline)

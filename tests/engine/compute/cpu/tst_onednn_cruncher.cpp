@@ -1,9 +1,10 @@
 // The Cruncher on oneDNN, fp32 and mixed bf16: measured memory equals the accounting recipe component by
-// component and the predicted timeline event by event, the loss falls like fp32's, the fp32 run starts from Eigen's weights, checkpoints round-trip
-// bit for bit (and move between precisions), bad precisions are refused with a reason.
+// component and the predicted timeline event by event, the loss falls like fp32's, the fp32 run starts from
+// Eigen's weights, checkpoints round-trip bit for bit (and move between precisions), bad precisions are
+// refused with a reason.
+#include "engine/accounting/memory_timeline.h"
 #include "engine/benchmarks/backend_registry.h"
 #include "engine/benchmarks/training_run.h"
-#include "engine/accounting/memory_timeline.h"
 #include "engine/compute/cpu/onednn_backend.h"
 
 #include <QtTest>
