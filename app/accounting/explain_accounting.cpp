@@ -48,8 +48,8 @@ QString bytesSection(const AccountingResult& r, const AccountingInput& in, ByteU
                "4 (weights) + 4 (gradients) + 4 + 4 (moments) = 16 B/param. Mixed precision adds a 4 B fp32 "
                "master copy beside 2 B weights and gradients.</p>");
     text +=
-        tr("<p>Memory per GPU (ZeRO stage %1 over %2 GPU(s)): <b>%3</b> = %4<br>Largest model whose states "
-           "fit: %5</p>")
+        tr("<p>Memory per GPU (ZeRO stage %1 over %2 GPU(s)), the sum of every component at its largest: "
+           "<b>%3</b> = %4<br>Largest model whose states (the peak at the optimizer step) fit: %5</p>")
             .arg(in.zeroStage)
             .arg(n(in.gpus), q(formatBytes(r.memory.total.value, units)), code(r.memory.total.formula),
                  code(r.maxParameters.formula));
