@@ -1,6 +1,7 @@
 #include "cli/account_command.h"
 
 #include "cli/accounting_text.h"
+#include "cli/config_option.h"
 #include "cli/enum_option.h"
 #include "cli/model_options.h"
 #include "cli/number_option.h"
@@ -88,10 +89,14 @@ int execute(const AccountOptions& o, std::ostream& out) {
         throw UsageError(optionFor(error.field) + ": " + error.message);
     const GpuSpec& gpu = *catalog.find(input.gpu);
     const AccountingResult result = account(input, gpu);
-    if (o.json)
-        out << jsonText(accountingToJson(input, gpu, result));
-    else
+    if (o.json) {
+        nlohmann::json document = accountingToJson(input, gpu, result);
+        if (!o.model.config.empty()) // which keys of the config.json were read and which ignored
+            document["config"] = configJson(o.model.config, readConfigOption(o.model.config));
+        out << jsonText(document);
+    } else {
         out << accountingToText(input, gpu, result);
+    }
     return 0;
 }
 

@@ -1,5 +1,6 @@
 #include "cli/infer_command.h"
 
+#include "cli/config_option.h"
 #include "cli/enum_option.h"
 #include "cli/model_options.h"
 #include "cli/number_option.h"
@@ -79,10 +80,14 @@ int execute(const InferOptions& o, std::ostream& out) {
         throw UsageError("--" + error.field + ": " + error.message);
     const GpuSpec& gpu = *catalog.find(input.gpu);
     const InferenceResult result = accountInference(input, gpu);
-    if (o.json)
-        out << jsonText(inferenceToJson(input, gpu, result));
-    else
+    if (o.json) {
+        nlohmann::json document = inferenceToJson(input, gpu, result);
+        if (!o.model.config.empty()) // which keys of the config.json were read and which ignored
+            document["config"] = configJson(o.model.config, readConfigOption(o.model.config));
+        out << jsonText(document);
+    } else {
         out << inferenceToText(gpu, result);
+    }
     return 0;
 }
 

@@ -17,14 +17,20 @@ struct ModelOptions {
     // Architecture (transformer); empty text: the preset's or GPT-2's default.
     std::string preset, kvHeads, ffnDim, mlp, norm, bias, embeddings, position, experts, topK, dropout,
         attentionImpl;
+    // A Hugging Face config.json (--config), and the knobs of today's families; empty: the file's or
+    // the default.
+    std::string config, headDim, qkvBias, outBias, mlpBias, normBias, normPlacement, qkNorm, slidingWindow,
+        globalEvery, qLoraRank, kvLoraRank, qkNopeHeadDim, qkRopeHeadDim, vHeadDim, expertFfnDim,
+        sharedFfnDim, sharedExpertGate, denseLayers, routerBias;
 };
 
 /// Registers --model, --preset, --params, --dim, --layers, --out, --d-model, --heads, --vocab, --seq,
 /// --ffn-mult, --ffn-dim, --kv-heads, --mlp, --norm, --bias, --embeddings, --position, --experts,
-/// --top-k, --dropout and --attention-impl on `sub`, in that order.
+/// --top-k, --dropout and --attention-impl on `sub`, in that order; then --config and the knobs of
+/// today's families (--head-dim, --qkv-bias, ..., --router-bias).
 void addModelOptions(CLI::App& sub, ModelOptions& o);
 
-/// The model the options describe: the preset's, then each flag given on top. Throws UsageError naming
+/// The model the options describe: the preset's or the --config file's, then each flag given on top. Throws UsageError naming
 /// the option (a missing size, an unknown preset, a transformer option given to another kind).
 ModelSpec toModelSpec(const ModelOptions& o);
 

@@ -98,10 +98,12 @@ ModelSpec gemma(HfConfigKeys& k, std::string_view type) {
     const auto w = k.optionalWhole("sliding_window");
     if (!layerTypes(k, m) && w)
         m.globalEvery = type == "gemma2" ? 2 : k.optionalWhole("sliding_window_pattern").value_or(6);
-    if (w && *w < m.seq)
+    if (w && *w < m.seq) {
         m.slidingWindow = *w;
-    else
-        m.windowedLayers.clear(), m.globalEvery = 0;
+    } else { // no window, or one as long as the context: every layer global
+        m.windowedLayers.clear();
+        m.globalEvery = 0;
+    }
     return m;
 }
 
@@ -225,8 +227,6 @@ bool readHfFamily(std::string_view type, HfConfigKeys& k, ModelSpec& m) {
         m = llamaSizes(k, false);
         attentionBias(k, m);
         m.qkNorm = QkNorm::head;
-        if (m.headDim == 0 && k.has("head_dim"))
-            k.touch("head_dim");
         if (type == "qwen3_moe")
             routedExperts(k, m, "num_experts");
         k.touch("use_sliding_window");

@@ -75,6 +75,13 @@ const ZooModel* findZooModel(std::string_view id) {
     return nullptr;
 }
 
+std::string zooModelIds() {
+    std::string ids;
+    for (const ZooModel& m : table())
+        ids += (ids.empty() ? "" : ", ") + std::string(m.id);
+    return ids;
+}
+
 HfConfigResult zooModelConfig(const ZooModel& model) {
     return parseHfConfig(model.configJson, "resources/models/" + std::string(model.id) + ".json");
 }

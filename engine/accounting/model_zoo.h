@@ -4,6 +4,7 @@
 #include "engine/accounting/hf_config.h"
 
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace napkin {
@@ -20,6 +21,8 @@ struct ZooModel {
 std::span<const ZooModel> zooModels();
 /// By id, case-insensitively; nullptr when unknown.
 const ZooModel* findZooModel(std::string_view id);
+/// "gpt2, gpt-neox-20b, ..." for help texts and error messages.
+std::string zooModelIds();
 /// The zoo model's config read as a model (never fails for a shipped config; tests hold it so).
 HfConfigResult zooModelConfig(const ZooModel& model);
 
