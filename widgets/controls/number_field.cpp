@@ -7,6 +7,8 @@
 #include <QLineEdit>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 NumberField::NumberField(QWidget* parent)
     : QWidget(parent)
     , m_edit(new QLineEdit(this))
@@ -47,6 +49,9 @@ void NumberField::commit() {
                       .arg(m_edit->text(), QString::fromStdString(parsed.error))
                       .arg(parsed.errorAt + 1)
                       .arg(QString::fromStdString(napkin::formatNumber(m_value)));
+    } else if (m_whole && parsed.value != std::floor(parsed.value)) {
+        message = tr("“%1”: must be a whole number; keeping %2")
+                      .arg(m_edit->text(), QString::fromStdString(napkin::formatNumber(m_value)));
     } else if (parsed.value < m_minimum || parsed.value > m_maximum) {
         message = tr("must be between %1 and %2; keeping %3")
                       .arg(QString::fromStdString(napkin::formatNumber(m_minimum)),
