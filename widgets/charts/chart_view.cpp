@@ -9,12 +9,31 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 
 namespace {
 
 constexpr const char* kBase = "napkinBaseWidth";
 constexpr const char* kScaled = "napkinScaledWidth";
 constexpr const char* kBaseFont = "napkinBaseFont";
+constexpr const char* kTitle = "napkinAxisTitle";
+constexpr const char* kFitted = "napkinAxisTitleFitted";
+
+// A title too long for its axis breaks at the space nearest its middle (two lines), rather than running
+// past the chart's edge and being cut ("FLOPs per step (per GP").
+QString fittedTitle(const QString& title, const QFont& font, int room) {
+    const QFontMetrics fm(font);
+    if (fm.horizontalAdvance(title) <= room)
+        return title;
+    int best = -1;
+    for (int i = 0; i < title.size(); ++i)
+        if (title[i] == QLatin1Char(' ') && (best < 0 || std::abs(i - title.size() / 2) < std::abs(best - title.size() / 2)))
+            best = i;
+    if (best < 0)
+        return title;
+    return title.left(best) + QLatin1Char('\n') + title.mid(best + 1);
+}
 
 // A pen's own width is remembered on `owner`; when the chart has set a new pen since (its width is no
 // longer the one we wrote) that new width becomes the base, so scaling never compounds.
@@ -94,6 +113,107 @@ void ChartView::replotNow() {
     m_plot->replot();
 }
 
+namespace {
+
+// Small boxes along a graph's line (or at its points when it draws none), every few pixels, so that a box
+// laid over the line meets at least one of them.
+void addGraphBoxes(const QCPGraph& graph, const QRect& clip, std::vector<QRect>& out) {
+    constexpr double kStep = 4.0;
+    const auto box = [&](QPointF p) {
+        const QRect r(qRound(p.x()) - 1, qRound(p.y()) - 1, 3, 3);
+        if (clip.intersects(r))
+            out.push_back(r);
+    };
+    QPointF previous;
+    bool havePrevious = false;
+    for (auto it = graph.data()->constBegin(); it != graph.data()->constEnd(); ++it) {
+        if (!std::isfinite(it->key) || !std::isfinite(it->value)) {
+            havePrevious = false;
+            continue;
+        }
+        const QPointF p(graph.keyAxis()->coordToPixel(it->key), graph.valueAxis()->coordToPixel(it->value));
+        if (havePrevious && graph.lineStyle() != QCPGraph::lsNone) {
+            // A step line goes across at the old value first, then up or down.
+            const QPointF corner = graph.lineStyle() == QCPGraph::lsStepLeft ? QPointF(p.x(), previous.y()) : p;
+            for (const auto& [a, b] : {std::pair{previous, corner}, std::pair{corner, p}}) {
+                const double length = std::hypot(b.x() - a.x(), b.y() - a.y());
+                for (double t = kStep; t < length; t += kStep)
+                    box(a + (b - a) * (t / length));
+            }
+        }
+        box(p);
+        previous = p;
+        havePrevious = true;
+    }
+}
+
+void addBarBoxes(const QCPBars& bars, const QRect& clip, std::vector<QRect>& out) {
+    const QCPAxis* key = bars.keyAxis();
+    const QCPAxis* value = bars.valueAxis();
+    const double base = value->coordToPixel(std::max(0.0, value->range().lower));
+    int i = 0;
+    for (auto it = bars.data()->constBegin(); it != bars.data()->constEnd(); ++it, ++i) {
+        if (!std::isfinite(it->value) || it->value == 0)
+            continue;
+        const double top = bars.dataPixelPosition(i).y();
+        const double x1 = key->coordToPixel(it->key - bars.width() / 2);
+        const double x2 = key->coordToPixel(it->key + bars.width() / 2);
+        const QRect r = QRectF(QPointF(x1, top), QPointF(x2, base)).normalized().toAlignedRect() & clip;
+        if (!r.isEmpty())
+            out.push_back(r);
+    }
+}
+
+// An axis title is centred on its axis; it is cut when it reaches past the chart's edges.
+bool axisTitleCut(const QCPAxis& axis, const QSize& chart) {
+    if (axis.label().isEmpty() || !axis.visible())
+        return false;
+    int length = 0;
+    for (const QString& line : axis.label().split(QLatin1Char('\n')))
+        length = std::max(length, QFontMetrics(axis.labelFont()).horizontalAdvance(line));
+    const QRect r = axis.axisRect()->rect();
+    const bool vertical = axis.orientation() == Qt::Vertical;
+    const double centre = vertical ? r.center().y() : r.center().x();
+    const int extent = vertical ? chart.height() : chart.width();
+    return centre - length / 2.0 < 0 || centre + length / 2.0 > extent;
+}
+
+} // namespace
+
+ChartLayout ChartView::layoutGeometry() const {
+    ChartLayout out;
+    QCPAxisRect* axes = m_plot->axisRect();
+    out.axisRect = axes->rect();
+    if (m_plot->legend->visible() && m_plot->legend->itemCount() > 0) {
+        out.legend = m_plot->legend->outerRect();
+        out.legendInsideAxes = axes->insetLayout()->elements(false).contains(m_plot->legend);
+    }
+    for (int i = 0; i < m_plot->itemCount(); ++i) {
+        const auto* text = qobject_cast<QCPItemText*>(m_plot->item(i));
+        if (!text || !text->visible() || text->text().isEmpty())
+            continue;
+        const QRect r = QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition())
+                            .normalized()
+                            .toAlignedRect();
+        out.labels.push_back(r);
+        if (text->clipToAxisRect() ? !out.axisRect.contains(r) : !m_plot->rect().contains(r))
+            out.cutText << text->text();
+    }
+    for (int i = 0; i < m_plot->plottableCount(); ++i) {
+        const QCPAbstractPlottable* p = m_plot->plottable(i);
+        if (!p->visible())
+            continue;
+        if (const auto* bars = qobject_cast<const QCPBars*>(p))
+            addBarBoxes(*bars, out.axisRect, out.data);
+        else if (const auto* graph = qobject_cast<const QCPGraph*>(p))
+            addGraphBoxes(*graph, out.axisRect, out.data);
+    }
+    for (QCPAxis* axis : axes->axes())
+        if (axisTitleCut(*axis, m_plot->size()))
+            out.cutText << axis->label();
+    return out;
+}
+
 void ChartView::queueReplot() {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -154,6 +274,18 @@ void ChartView::applyLineScale() {
         axis->setLabelFont(label);
     }
     m_plot->legend->setFont(font());
+    // Titles are fitted to the room the chart has now; the title as set is remembered on the axis.
+    for (QCPAxis* axis : m_plot->axisRect()->axes()) {
+        QString title = axis->label();
+        const QVariant original = axis->property(kTitle);
+        if (original.isValid() && title == axis->property(kFitted).toString())
+            title = original.toString();
+        const int room = (axis->orientation() == Qt::Vertical ? m_plot->height() : m_plot->width()) - 8;
+        const QString fitted = fittedTitle(title, axis->labelFont(), room);
+        axis->setProperty(kTitle, title);
+        axis->setProperty(kFitted, fitted);
+        axis->setLabel(fitted);
+    }
     // Labels drawn inside the plot grow with the chart's font relative to the application's.
     const double fontRatio = font().pointSizeF() / QApplication::font().pointSizeF();
     for (int i = 0; i < m_plot->itemCount(); ++i) {
@@ -172,6 +304,10 @@ void ChartView::applyLineScale() {
         if (p->pen().style() != Qt::NoPen)
             p->setPen(scaled(p, "pen", p->pen(), scale));
     }
+}
+
+QString chartLibraryVersion() {
+    return QStringLiteral(QCUSTOMPLOT_VERSION_STR);
 }
 
 void setChartLineScale(QWidget& root, double scale) {

@@ -9,6 +9,7 @@
 #include <QColor>
 #include <QPen>
 #include <QPixmap>
+#include <QRect>
 #include <QSize>
 #include <QStringList>
 #include <QWidget>
@@ -16,6 +17,18 @@
 #include <vector>
 
 class QCustomPlot;
+
+/// Where a chart drew its text and data, in the chart widget's coordinates, as of its last replot: what
+/// a layout check needs (a legend that covers data, labels that collide, an axis title cut short)
+/// without reaching QCustomPlot.
+struct ChartLayout {
+    QRect axisRect;                  ///< the plotted area inside the axes
+    QRect legend;                    ///< the legend's box; empty when hidden
+    bool legendInsideAxes = false;   ///< drawn over the plotted area (rather than in its own row)
+    std::vector<QRect> labels;       ///< the text items drawn on the plot (capacity, peak, notes)
+    std::vector<QRect> data;         ///< bars' boxes and small boxes along graphs' lines
+    QStringList cutText;             ///< axis titles past the chart's edges, labels past their clip: drawn cut
+};
 
 class ChartView : public QWidget {
     Q_OBJECT
@@ -45,6 +58,8 @@ public:
     double averageReplotMs() const;
     /// Draws now instead of at the next event-loop turn (tests that read what was drawn).
     void replotNow();
+    /// The geometry of the last replot (see ChartLayout).
+    ChartLayout layoutGeometry() const;
 
 signals:
     /// A queued replot finished drawing.
@@ -72,6 +87,9 @@ private:
     QCustomPlot* m_plot;
     double m_lineScale = 1.0;
 };
+
+/// The chart library's version ("2.1.1"), for Help ▸ About.
+QString chartLibraryVersion();
 
 /// Sets the line scale of every chart inside `root` (presentation mode on a whole window).
 void setChartLineScale(QWidget& root, double scale);

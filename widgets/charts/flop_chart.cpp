@@ -40,8 +40,8 @@ FlopChart::FlopChart(QWidget* parent)
     m_componentBars = new QCPBars(chart->xAxis, chart->yAxis);
     m_componentBars->setName(tr("forward, by component"));
     m_componentBars->setWidth(kBarWidth);
-    chart->legend->setVisible(true);
-    chart->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // Below the axes: in the corner it covered the backward bar on a projector's 1024×768.
+    setLegendBelow(true, 2);
 
     connect(chart, &QCustomPlot::mouseMove, this, &FlopChart::onMouseMove);
     applySeriesColors();
