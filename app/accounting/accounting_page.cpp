@@ -140,10 +140,22 @@ AccountingPage::AccountingPage(QWidget* parent)
 
 void AccountingPage::applyPreset(const Preset& preset) {
     m_controls->setInput(preset.input);
+    m_presetInput = m_controls->input();
     const int index = m_presets->findData(preset.id);
     if (index >= 0)
         m_presets->setCurrentIndex(index);
     recompute();
+}
+
+void AccountingPage::showPresetModified() {
+    const int index = m_presets->currentIndex();
+    const Preset* preset = index > 0 ? findPreset(m_presets->itemData(index).toString()) : nullptr;
+    if (!preset)
+        return;
+    const bool modified = m_presetInput && m_controls->input() != *m_presetInput;
+    const QString text = modified ? tr("%1 (modified)").arg(preset->name) : preset->name;
+    if (m_presets->itemText(index) != text)
+        m_presets->setItemText(index, text);
 }
 
 void AccountingPage::onPresetChosen(int index) {
@@ -159,6 +171,7 @@ void AccountingPage::setByteUnits(ByteUnits units) {
 }
 
 void AccountingPage::recompute() {
+    showPresetModified();
     const AccountingInput in = m_controls->input();
     const InputError error = validate(in);
     if (!error.ok()) {
@@ -258,8 +271,14 @@ AccountingScenario AccountingPage::scenario() const {
 
 QStringList AccountingPage::applyScenario(const AccountingScenario& s) {
     QStringList warnings;
-    m_controls->setFieldValues(s);
     const int preset = s.preset.empty() ? 0 : m_presets->findData(QString::fromStdString(s.preset));
+    // What the preset alone would have entered, so that a file saved after editing one reads "(modified)".
+    m_presetInput.reset();
+    if (const Preset* p = preset > 0 ? findPreset(QString::fromStdString(s.preset)) : nullptr) {
+        m_controls->setFieldValues(withPreset(s, *p));
+        m_presetInput = m_controls->input();
+    }
+    m_controls->setFieldValues(s);
     if (preset < 0)
         warnings << tr("accounting.preset: no preset '%1' in this version; none shown")
                         .arg(QString::fromStdString(s.preset));
