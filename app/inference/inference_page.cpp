@@ -1,10 +1,12 @@
 #include "app/inference/inference_page.h"
 
+#include "app/inference/explain_inference.h"
 #include "app/inference/inference_answers.h"
 #include "app/inference/inference_controls.h"
 #include "engine/numerics/quantity_format.h"
 #include "widgets/charts/decode_throughput_chart.h"
 #include "widgets/charts/inference_memory_chart.h"
+#include "widgets/controls/explain_pane.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -52,7 +54,8 @@ InferencePage::InferencePage(QWidget* parent)
     , m_controls(new InferenceControls(this))
     , m_memoryChart(new InferenceMemoryChart(this))
     , m_throughputChart(new DecodeThroughputChart(this))
-    , m_answers(new InferenceAnswers(this)) {
+    , m_answers(new InferenceAnswers(this))
+    , m_explain(new ExplainPane(this)) {
     qRegisterMetaType<napkin::InferenceInput>();
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
@@ -75,9 +78,14 @@ InferencePage::InferencePage(QWidget* parent)
     auto* answersScroll = new QScrollArea(this);
     answersScroll->setWidget(m_answers);
     answersScroll->setWidgetResizable(true);
+    auto* lower = new QWidget(this);
+    auto* lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    lowerLayout->addWidget(answersScroll);
+    lowerLayout->addWidget(m_explain);
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(charts);
-    right->addWidget(answersScroll);
+    right->addWidget(lower);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
 
@@ -112,6 +120,7 @@ void InferencePage::recompute() {
     m_memoryChart->setData(memoryData(in, *m_result));
     m_throughputChart->setData(throughputData(in, *m_result, sweep));
     m_answers->setResult(in, *m_result, sweep);
+    m_explain->setHtml(explainInference(in, *m_result));
     const bool changed = !m_input || !(*m_input == in);
     m_input = in;
     if (changed)
