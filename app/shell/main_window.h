@@ -12,6 +12,7 @@ class BenchmarksPage;
 class CaptionBanner;
 class ClassroomController;
 class ExportController;
+class HelpMenu;
 class InferencePage;
 class LectureTourController;
 class NumberFormatsPage;
@@ -75,4 +76,5 @@ private:
     ScenarioController* m_scenarios;
     ExportController* m_exports;
     ClassroomController* m_classroom;
+    HelpMenu* m_help;
 };
