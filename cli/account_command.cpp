@@ -1,6 +1,7 @@
 #include "cli/account_command.h"
 
 #include "cli/accounting_text.h"
+#include "cli/config_option.h"
 #include "cli/enum_option.h"
 #include "cli/model_options.h"
 #include "cli/number_option.h"
@@ -110,6 +111,12 @@ int execute(const AccountOptions& o, std::ostream& out) {
     const AccountingResult result = account(input, gpu);
     if (o.json) {
         nlohmann::json doc = accountingToJson(input, gpu, result);
+        if (!o.model.config.empty()) { // the line reads the same file; the JSON says which keys it used
+            const HfConfig config = readConfigOption(o.model.config);
+            const CommandModelBase base{{"--config", o.model.config}, config.model};
+            doc["command"] = accountCommandLine(input, &base);
+            doc["config"] = configJson(o.model.config, config);
+        }
         if (!o.gpuCatalog.empty()) { // the line names the catalog the GPU came from, before --json
             std::string command = doc["command"];
             command.insert(command.size() - std::string(" --json").size(),
@@ -117,8 +124,9 @@ int execute(const AccountOptions& o, std::ostream& out) {
             doc["command"] = command;
         }
         out << jsonText(doc);
-    } else
+    } else {
         out << accountingToText(input, gpu, result);
+    }
     return 0;
 }
 

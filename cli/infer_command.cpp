@@ -1,11 +1,13 @@
 #include "cli/infer_command.h"
 
+#include "cli/config_option.h"
 #include "cli/enum_option.h"
 #include "cli/model_options.h"
 #include "cli/number_option.h"
 #include "engine/accounting/inference_accounting.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/report/cli_command_line.h"
 #include "engine/report/inference_report.h"
 #include "engine/report/json_values.h"
 
@@ -85,10 +87,18 @@ int execute(const InferOptions& o, std::ostream& out) {
         throw UsageError("--" + error.field + ": " + error.message);
     const GpuSpec& gpu = *catalog.find(input.gpu);
     const InferenceResult result = accountInference(input, gpu);
-    if (o.json)
-        out << jsonText(inferenceToJson(input, gpu, result));
-    else
+    if (o.json) {
+        nlohmann::json document = inferenceToJson(input, gpu, result);
+        if (!o.model.config.empty()) { // the line reads the same file; the JSON says which keys it used
+            const HfConfig config = readConfigOption(o.model.config);
+            const CommandModelBase base{{"--config", o.model.config}, config.model};
+            document["command"] = inferCommandLine(input, &base);
+            document["config"] = configJson(o.model.config, config);
+        }
+        out << jsonText(document);
+    } else {
         out << inferenceToText(gpu, result);
+    }
     return 0;
 }
 

@@ -1,6 +1,7 @@
 #include "cli/presets_command.h"
 
 #include "engine/accounting/model_presets.h"
+#include "engine/accounting/model_zoo.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/report/json_values.h"
 #include "engine/report/preset_report.h"
@@ -29,6 +30,8 @@ Command addPresetsCommand(CLI::App& parent) {
                 out << "models (account|infer --model-preset ID):\n";
                 for (const ModelPreset& p : modelPresets())
                     out << "  " << p.id << ": " << p.name << "\n";
+                for (const ZooModel& z : zooModels())
+                    out << "  " << z.id << ": " << z.name << " (resources/models/" << z.id << ".json)\n";
                 return 0;
             }};
 }

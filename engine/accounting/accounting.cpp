@@ -301,7 +301,7 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
             !(e = requireWhole("vocab", m.vocab, 1, 1e8)).ok() ||
             !(e = requireWhole("seq", m.seq, 1, 1e8)).ok())
             return e;
-        if (std::fmod(m.dModel, m.heads) != 0)
+        if (m.headDim == 0 && std::fmod(m.dModel, m.heads) != 0) // with head_dim set, d_h is its own
             return {"heads", "must divide d-model (" + n(m.dModel) + "), got " + n(m.heads)};
         if (m.ffnDim == 0 && (!(m.ffnMult > 0 && m.ffnMult <= 64) || !isWhole(m.ffnMult * m.dModel)))
             return {"ffn-mult", "must be in (0, 64] and give a whole MLP width, got " + n(m.ffnMult)};

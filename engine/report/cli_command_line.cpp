@@ -1,6 +1,7 @@
 #include "engine/report/cli_command_line.h"
 
 #include "engine/accounting/model_presets.h"
+#include "engine/accounting/model_zoo.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/numerics/quantity_format.h"
 
@@ -51,10 +52,19 @@ ModelSpec relevant(const ModelSpec& m) {
         r.dim = m.dim;
         r.out = m.out;
         return r;
-    case ModelKind::transformer:
+    case ModelKind::transformer: {
         r = m;
         r.parameters = r.dim = r.out = 0;
+        // A per-projection bias equal to `bias` is the same model as one left to follow it.
+        const auto follow = [&](std::optional<bool>& own, bool resolved) {
+            own = resolved == m.bias ? std::nullopt : std::optional<bool>(resolved);
+        };
+        follow(r.qkvBias, hasQkvBias(m));
+        follow(r.outBias, hasOutBias(m));
+        follow(r.mlpBias, hasMlpBias(m));
+        follow(r.normBias, hasNormBias(m));
         return r;
+    }
     }
     return r;
 }
@@ -109,25 +119,75 @@ void transformerFlags(CommandWords& w, const ModelSpec& m, const ModelSpec& base
     numberOption(w, "--top-k", m.topK, base.topK);
     enumOption(w, "--dropout", m.dropout, base.dropout, onOffName);
     enumOption(w, "--attention-impl", m.attentionImpl, base.attentionImpl, attentionImplName);
+    // Today's families' knobs (model_spec.h). An unset per-projection bias follows --bias: spelled out as the
+    // value it resolves to, which gives the same model.
+    numberOption(w, "--head-dim", m.headDim, base.headDim);
+    const auto biasOption = [&](std::string_view name, const std::optional<bool>& value,
+                                const std::optional<bool>& baseValue, bool resolved) {
+        if (value != baseValue)
+            w.option(name, onOffName(value.value_or(resolved)));
+    };
+    biasOption("--qkv-bias", m.qkvBias, base.qkvBias, hasQkvBias(m));
+    biasOption("--out-bias", m.outBias, base.outBias, hasOutBias(m));
+    biasOption("--mlp-bias", m.mlpBias, base.mlpBias, hasMlpBias(m));
+    biasOption("--norm-bias", m.normBias, base.normBias, hasNormBias(m));
+    enumOption(w, "--norm-placement", m.normPlacement, base.normPlacement, normPlacementName);
+    enumOption(w, "--qk-norm", m.qkNorm, base.qkNorm, qkNormName);
+    numberOption(w, "--sliding-window", m.slidingWindow, base.slidingWindow);
+    if (m.globalEvery != base.globalEvery || m.windowedLayers != base.windowedLayers)
+        w.number("--global-every", m.globalEvery); // also clears a base's explicit per-layer pattern
+    numberOption(w, "--q-lora-rank", m.qLoraRank, base.qLoraRank);
+    numberOption(w, "--kv-lora-rank", m.kvLoraRank, base.kvLoraRank);
+    numberOption(w, "--qk-nope-head-dim", m.qkNopeHeadDim, base.qkNopeHeadDim);
+    numberOption(w, "--qk-rope-head-dim", m.qkRopeHeadDim, base.qkRopeHeadDim);
+    numberOption(w, "--v-head-dim", m.vHeadDim, base.vHeadDim);
+    numberOption(w, "--expert-ffn-dim", m.expertFfnDim, base.expertFfnDim);
+    numberOption(w, "--shared-ffn-dim", m.sharedFfnDim, base.sharedFfnDim);
+    enumOption(w, "--shared-expert-gate", m.sharedExpertGate, base.sharedExpertGate, onOffName);
+    numberOption(w, "--dense-layers", m.denseLayers, base.denseLayers);
+    enumOption(w, "--router-bias", m.routerBias, base.routerBias, onOffName);
+}
+
+// Whether flags can take `base` to `m`: an explicit per-layer window pattern has no flag (a config.json
+// gives it), so only a base with the same pattern, or one the target drops, will do.
+bool reachable(const ModelSpec& m, const ModelSpec& base) {
+    return m.windowedLayers.empty() || m.windowedLayers == base.windowedLayers;
 }
 
 // The model: by its published name when it has one (and the fields that differ), else by kind and size.
-void modelFlags(CommandWords& w, const ModelSpec& model) {
+void modelFlags(CommandWords& w, const ModelSpec& model, const CommandModelBase* given) {
     const ModelSpec m = relevant(model);
+    if (given) { // the caller's own base (napkin-cli --config FILE), and the flags on top of it
+        w.word(given->words.front());
+        for (std::size_t i = 1; i < given->words.size(); ++i)
+            w.word(given->words[i]);
+        transformerFlags(w, m, relevant(given->model), false);
+        return;
+    }
     if (m.kind == ModelKind::transformer) {
-        // The published model that needs the fewest flags on top, if any needs fewer than the sizes alone.
+        // The published or shipped model that needs the fewest flags on top, if any needs fewer than the
+        // sizes alone.
         CommandWords best("");
         best.option("--model", modelKindName(m.kind));
         ModelSpec gpt2;
         gpt2.kind = ModelKind::transformer;
         transformerFlags(best, m, gpt2, true);
-        for (const ModelPreset& p : modelPresets()) {
+        bool found = reachable(m, gpt2);
+        const auto consider = [&](std::string_view id, const ModelSpec& base) {
+            if (!reachable(m, base))
+                return;
             CommandWords candidate("");
-            candidate.option("--model-preset", p.id);
-            transformerFlags(candidate, m, relevant(p.model), false);
-            if (candidate.length() < best.length())
+            candidate.option("--model-preset", id);
+            transformerFlags(candidate, m, relevant(base), false);
+            if (!found || candidate.length() < best.length())
                 best = candidate;
-        }
+            found = true;
+        };
+        for (const ModelPreset& p : modelPresets())
+            consider(p.id, p.model);
+        for (const ZooModel& z : zooModels())
+            if (const HfConfigResult read = zooModelConfig(z); read.ok())
+                consider(z.id, read.config->model);
         w.append(best);
         return;
     }
@@ -188,15 +248,15 @@ std::string commandNumber(double value) {
     return text;
 }
 
-std::string accountCommandLine(const AccountingInput& input) {
+std::string accountCommandLine(const AccountingInput& input, const CommandModelBase* model) {
     CommandWords w("account");
     const AccountingInput in = relevant(input);
     for (const SetupPreset& p : setupPresets())
-        if (relevant(p.input) == in) {
+        if (!model && relevant(p.input) == in) {
             w.option("--preset", p.id);
             return w.finish();
         }
-    modelFlags(w, in.model);
+    modelFlags(w, in.model, model);
     const AccountingInput d; // the CLI's defaults
     numberOption(w, "--batch", in.batch, d.batch);
     if (in.trainingTokens)
@@ -223,9 +283,9 @@ std::string accountCommandLine(const AccountingInput& input) {
     return w.finish();
 }
 
-std::string inferCommandLine(const InferenceInput& in) {
+std::string inferCommandLine(const InferenceInput& in, const CommandModelBase* model) {
     CommandWords w("infer");
-    modelFlags(w, in.model);
+    modelFlags(w, in.model, model);
     const InferenceInput d; // the CLI's defaults; the context defaults to the model's, so it is always given
     w.number("--context", in.context);
     if (in.prompt)

@@ -8,6 +8,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace napkin {
 
@@ -17,13 +18,20 @@ std::string shellQuoted(std::string_view text);
 /// A number as the CLI reads it back exactly: "8", "15e12", "0.5", "1.25e-05".
 std::string commandNumber(double value);
 
+/// A model the caller names its own way ("--config", "path/config.json"), and the model those words give.
+struct CommandModelBase {
+    std::vector<std::string> words;
+    ModelSpec model;
+};
+
 /// `napkin-cli account … --json` for `input`: --preset ID when it is exactly a setup preset; otherwise
-/// the model (--model-preset ID when it is a published one, plus the fields that differ; else --model
-/// and its sizes) and every setting that differs from the CLI's defaults.
-std::string accountCommandLine(const AccountingInput& input);
+/// the model (by `model`'s words when given; else --model-preset ID for the published or shipped model
+/// that needs the fewest flags on top; else --model and its sizes) plus the fields that differ, and every
+/// setting that differs from the CLI's defaults.
+std::string accountCommandLine(const AccountingInput& input, const CommandModelBase* model = nullptr);
 
 /// `napkin-cli infer … --json` for `input`, the model named as accountCommandLine names it.
-std::string inferCommandLine(const InferenceInput& input);
+std::string inferCommandLine(const InferenceInput& input, const CommandModelBase* model = nullptr);
 
 /// `napkin-cli roofline --gpu ID --dtype D --json`, or `--device cpu` for "cpu".
 std::string rooflineCommandLine(std::string_view device, ComputeType dtype);

@@ -1,6 +1,7 @@
 #include "engine/report/preset_report.h"
 
 #include "engine/accounting/model_presets.h"
+#include "engine/accounting/model_zoo.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/report/cli_command_line.h"
 
@@ -18,6 +19,10 @@ nlohmann::json presetsToJson() {
     for (const ModelPreset& p : modelPresets())
         models.push_back(
             {{"id", std::string(p.id)}, {"name", std::string(p.name)}, {"source", std::string(p.source)}});
+    for (const ZooModel& z : zooModels()) // the shipped config.json files: their source is the file
+        models.push_back({{"id", std::string(z.id)},
+                          {"name", std::string(z.name)},
+                          {"source", "resources/models/" + std::string(z.id) + ".json"}});
     return {{"presets", setups}, {"model_presets", models}};
 }
 

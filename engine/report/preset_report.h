@@ -5,7 +5,8 @@
 
 namespace napkin {
 
-/// {"presets": [{id, name, expectation, model, command}], "model_presets": [{id, name, source}]}.
+/// {"presets": [{id, name, expectation, model, command}], "model_presets": [{id, name, source}]}: the
+/// published models, then the shipped config.json files (source: their path under resources/).
 nlohmann::json presetsToJson();
 
 } // namespace napkin

@@ -4,6 +4,8 @@
 // Seeded: a failure names its case number, and the same seed gives the same cases.
 #include "engine/accounting/accounting.h"
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -31,6 +33,33 @@ private:
         return std::floor(std::uniform_real_distribution<double>(lo, hi + 1)(rng_));
     }
     bool coin() { return std::bernoulli_distribution(0.5)(rng_); }
+
+    void modernKnobs(ModelSpec& m) {
+        if (coin())
+            m.headDim = pick<double>({32, 64, 128});
+        if (coin())
+            m.qkvBias = coin();
+        if (coin())
+            m.outBias = coin();
+        if (coin())
+            m.mlpBias = coin();
+        if (coin())
+            m.normBias = coin();
+        m.mlp = pick<MlpKind>({MlpKind::gelu, MlpKind::swiglu, MlpKind::geglu});
+        m.normPlacement = pick<NormPlacement>({NormPlacement::pre, NormPlacement::sandwich, NormPlacement::parallel});
+        m.qkNorm = pick<QkNorm>({QkNorm::none, QkNorm::head, QkNorm::whole});
+        if (coin()) {
+            m.slidingWindow = pick<double>({8, 64, 512});
+            m.globalEvery = pick<double>({0, 2, 6});
+        }
+        if (coin()) { // multi-head latent attention
+            m.kvLoraRank = pick<double>({32, 64});
+            m.qLoraRank = pick<double>({0, 48});
+            m.qkNopeHeadDim = 32;
+            m.qkRopeHeadDim = 16;
+            m.vHeadDim = 32;
+        }
+    }
 
     AccountingInput draw() {
         AccountingInput in;
@@ -68,7 +97,16 @@ private:
             if (coin()) {
                 m.experts = pick<double>({2, 4, 8});
                 m.topK = pick<double>({1, 2});
+                if (coin()) { // DeepSeek- and Qwen-MoE-style refinements
+                    m.expertFfnDim = whole(1, 4) * 64;
+                    m.sharedFfnDim = coin() ? whole(1, 4) * 64 : 0;
+                    m.sharedExpertGate = m.sharedFfnDim > 0 && coin();
+                    m.denseLayers = std::min(m.layers - 1, whole(0, 2));
+                    m.routerBias = coin();
+                }
             }
+            if (coin()) // today's families' knobs (Gemma, Qwen, OLMo-2, Falcon, Mistral)
+                modernKnobs(m);
             break;
         }
         }
