@@ -6,6 +6,9 @@
 
 #include <QApplication>
 #include <QEvent>
+#include <QFontMetrics>
+#include <QPainter>
+#include <QPalette>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -20,19 +23,25 @@ constexpr const char* kBaseFont = "napkinBaseFont";
 constexpr const char* kTitle = "napkinAxisTitle";
 constexpr const char* kFitted = "napkinAxisTitleFitted";
 
-// A title too long for its axis breaks at the space nearest its middle (two lines), rather than running
-// past the chart's edge and being cut ("FLOPs per step (per GP").
+// A title too long for its axis breaks at spaces into as many lines as it needs, rather than running past
+// the chart's edge and being cut ("FLOPs per step (per GP").
 QString fittedTitle(const QString& title, const QFont& font, int room) {
     const QFontMetrics fm(font);
     if (fm.horizontalAdvance(title) <= room)
         return title;
-    int best = -1;
-    for (int i = 0; i < title.size(); ++i)
-        if (title[i] == QLatin1Char(' ') && (best < 0 || std::abs(i - title.size() / 2) < std::abs(best - title.size() / 2)))
-            best = i;
-    if (best < 0)
-        return title;
-    return title.left(best) + QLatin1Char('\n') + title.mid(best + 1);
+    QStringList lines;
+    QString line;
+    for (const QString& word : title.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && fm.horizontalAdvance(longer) > room) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    lines << line;
+    return lines.join(QLatin1Char('\n'));
 }
 
 // A pen's own width is remembered on `owner`; when the chart has set a new pen since (its width is no
@@ -72,12 +81,55 @@ QPixmap ChartView::render(int width, int height, double scale) const {
     return m_plot->toPixmap(width, height, scale);
 }
 
-QByteArray ChartView::renderAs(ImageFormat format, QSize size, double scale) const {
-    if (format == ImageFormat::png)
-        return pngBytes(render(size.width(), size.height(), scale));
-    return paintVector(format, size, QStringLiteral("Napkin chart"), [&](QCPPainter& painter) {
-        m_plot->toPainter(&painter, size.width(), size.height());
-    });
+QByteArray ChartView::renderAs(ImageFormat format, QSize size, double scale, bool captioned) const {
+    const bool withTitle = captioned && !m_title.isEmpty();
+    const bool withSettings = captioned && !m_settings.isEmpty();
+    if (!withTitle && !withSettings) {
+        if (format == ImageFormat::png)
+            return pngBytes(render(size.width(), size.height(), scale));
+        return paintVector(format, size, QStringLiteral("Napkin chart"), [&](QCPPainter& painter) {
+            m_plot->toPainter(&painter, size.width(), size.height());
+        });
+    }
+    // Title above, settings below, both sized to the picture (a 1600×900 slide gets a 24 px title).
+    QFont titleFont = font();
+    titleFont.setPixelSize(std::max(12, size.height() / 38));
+    titleFont.setBold(true);
+    QFont settingsFont = font();
+    settingsFont.setPixelSize(std::max(10, size.height() / 56));
+    const int titleHeight = withTitle ? QFontMetrics(titleFont).height() * 3 / 2 : 0;
+    const int settingsHeight = withSettings ? QFontMetrics(settingsFont).height() * 3 / 2 : 0;
+    const QRect chartRect(0, titleHeight, size.width(), size.height() - titleHeight - settingsHeight);
+    const auto paintCaptions = [&](QPainter& painter) {
+        painter.fillRect(QRect(QPoint(0, 0), size), palette().color(QPalette::Base));
+        painter.setPen(palette().color(QPalette::Text));
+        if (withTitle) {
+            painter.setFont(titleFont);
+            painter.drawText(QRect(0, 0, size.width(), titleHeight), Qt::AlignCenter, m_title);
+        }
+        if (withSettings) {
+            painter.setFont(settingsFont);
+            const QRect line(8, chartRect.bottom() + 1, size.width() - 16, settingsHeight);
+            painter.drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
+                             QFontMetrics(settingsFont).elidedText(m_settings, Qt::ElideMiddle, line.width()));
+        }
+    };
+    if (format == ImageFormat::png) {
+        QPixmap pixmap(size * scale);
+        pixmap.setDevicePixelRatio(scale);
+        QPainter painter(&pixmap);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+        paintCaptions(painter);
+        painter.drawPixmap(chartRect.topLeft(), render(chartRect.width(), chartRect.height(), scale));
+        painter.end();
+        return pngBytes(pixmap);
+    }
+    return paintVector(format, size, m_title.isEmpty() ? QStringLiteral("Napkin chart") : m_title,
+                       [&](QCPPainter& painter) {
+                           paintCaptions(painter);
+                           painter.translate(chartRect.topLeft());
+                           m_plot->toPainter(&painter, chartRect.width(), chartRect.height());
+                       });
 }
 
 void ChartView::setLineScale(double scale) {
@@ -180,6 +232,20 @@ bool axisTitleCut(const QCPAxis& axis, const QSize& chart) {
 
 } // namespace
 
+double ChartView::topLeavingRoom(double value, double pixels, double factor) const {
+    const int height = m_plot->axisRect()->height();
+    if (height <= 0 || value <= 0)
+        return value * factor;
+    // At most 60 % of the axes above the value: the bar itself stays readable.
+    const double fraction = std::min(0.6, pixels / height);
+    return std::max(value * factor, value / (1.0 - fraction));
+}
+
+double ChartView::labelHeight(const QCPItemText& label) {
+    const int lines = static_cast<int>(label.text().count(QLatin1Char('\n'))) + 1;
+    return QFontMetrics(label.font()).lineSpacing() * lines + label.padding().top() + label.padding().bottom();
+}
+
 ChartLayout ChartView::layoutGeometry() const {
     ChartLayout out;
     QCPAxisRect* axes = m_plot->axisRect();
@@ -275,16 +341,32 @@ void ChartView::applyLineScale() {
     }
     m_plot->legend->setFont(font());
     // Titles are fitted to the room the chart has now; the title as set is remembered on the axis.
+    bool refitted = false;
     for (QCPAxis* axis : m_plot->axisRect()->axes()) {
         QString title = axis->label();
         const QVariant original = axis->property(kTitle);
         if (original.isValid() && title == axis->property(kFitted).toString())
             title = original.toString();
-        const int room = (axis->orientation() == Qt::Vertical ? m_plot->height() : m_plot->width()) - 8;
+        // Centred on its axis, a title has twice the distance from the axis's middle to the nearer edge
+        // of the chart (the axes as last laid out; the whole chart before the first layout).
+        const bool vertical = axis->orientation() == Qt::Vertical;
+        const QRect axes = axis->axisRect()->rect();
+        const int extent = vertical ? m_plot->height() : m_plot->width();
+        const int centre = axes.isEmpty() ? extent / 2 : (vertical ? axes.center().y() : axes.center().x());
+        const int room = 2 * std::min(centre, extent - centre) - 8;
         const QString fitted = fittedTitle(title, axis->labelFont(), room);
+        refitted = refitted || fitted != axis->label();
         axis->setProperty(kTitle, title);
         axis->setProperty(kFitted, fitted);
         axis->setLabel(fitted);
+    }
+    // A title that changed its lines changes the margins, and so the room of the others: one more
+    // replot lays them out with their final lines (once, so that two titles cannot take turns forever).
+    if (refitted && !m_refitting) {
+        m_refitting = true;
+        queueReplot();
+    } else {
+        m_refitting = false;
     }
     // Labels drawn inside the plot grow with the chart's font relative to the application's.
     const double fontRatio = font().pointSizeF() / QApplication::font().pointSizeF();
@@ -307,7 +389,7 @@ void ChartView::applyLineScale() {
 }
 
 QString chartLibraryVersion() {
-    return QStringLiteral(QCUSTOMPLOT_VERSION_STR);
+    return QStringLiteral("QCustomPlot " QCUSTOMPLOT_VERSION_STR);
 }
 
 void setChartLineScale(QWidget& root, double scale) {

@@ -22,6 +22,7 @@ const QColor kComponentColor(0xdd, 0x84, 0x52);
 
 FlopChart::FlopChart(QWidget* parent)
     : ChartView(parent) {
+    setTitle(tr("FLOPs of one training step"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
     chart->setMinimumSize(240, 200);
@@ -41,7 +42,7 @@ FlopChart::FlopChart(QWidget* parent)
     m_componentBars->setName(tr("forward, by component"));
     m_componentBars->setWidth(kBarWidth);
     // Below the axes: in the corner it covered the backward bar on a projector's 1024×768.
-    setLegendBelow(true, 2);
+    setLegendBelow(true, 1); // one entry a row: side by side, both were cut at 1024×768
 
     connect(chart, &QCustomPlot::mouseMove, this, &FlopChart::onMouseMove);
     applySeriesColors();

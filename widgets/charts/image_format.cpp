@@ -7,6 +7,7 @@
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QLayout>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
@@ -72,6 +73,10 @@ QByteArray renderWidget(QWidget& widget, ImageFormat format, QSize size, double 
     widget.ensurePolished();
     if (!widget.isVisible()) { // lay the page out without showing it on any screen
         widget.setAttribute(Qt::WA_DontShowOnScreen);
+        // The page is a window of its own here: a layout that sized it would hand its minimum size to a
+        // platform window that has none (offscreen: "does not support propagateSizeHints()" on stderr).
+        if (QLayout* layout = widget.layout())
+            layout->setSizeConstraint(QLayout::SetNoConstraint);
         widget.show();
     }
     QCoreApplication::processEvents();
