@@ -330,6 +330,7 @@ void RooflinePage::rebuild() {
                             nullptr, grey)
                        : QString()));
     m_chart->setData(data);
+    m_chart->setSettingsCaption(tr("%1 · %2").arg(m_device->currentText(), m_dtype->currentText()));
     m_explain->setHtml(explainRoofline(m_roof, inferenceHere ? &*m_inferenceResult : nullptr));
 }
 

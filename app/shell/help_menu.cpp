@@ -126,7 +126,7 @@ QString HelpMenu::aboutText() {
                       "napkin math to measurement.</p><ul>")
                        .arg(QCoreApplication::applicationVersion());
     html += tr("<li>Qt %1 (built with %2)</li>").arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR));
-    html += tr("<li>QCustomPlot %1</li>").arg(chartLibraryVersion());
+    html += QStringLiteral("<li>%1</li>").arg(chartLibraryVersion());
     // The registry says what this build has and why something is missing: no #ifdef here.
     for (const napkin::BackendEntry& e : napkin::listCpuBackends())
         if (e.name == "onednn")

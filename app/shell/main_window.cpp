@@ -32,12 +32,14 @@
 #include <QGuiApplication>
 #include <QMenuBar>
 #include <QSettings>
+#include <QStringList>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
 namespace {
 
@@ -121,6 +123,25 @@ void MainWindow::addMenus() {
     enable();
     m_classroom->addViewMenu(menuBar());
     m_help->addTo(*menuBar());
+}
+
+bool MainWindow::showPageNamed(const QString& name) {
+    const std::pair<QStringList, QWidget*> pages[] = {
+        {{QStringLiteral("accounting"), QStringLiteral("memory"), QStringLiteral("flops"),
+          QStringLiteral("timeline")},
+         m_accounting},
+        {{QStringLiteral("inference")}, m_inference},
+        {{QStringLiteral("formats")}, m_formats},
+        {{QStringLiteral("tensor")}, m_tensor},
+        {{QStringLiteral("benchmarks")}, m_benchmarks},
+        {{QStringLiteral("roofline")}, m_roofline},
+        {{QStringLiteral("training")}, m_training}};
+    for (const auto& [names, page] : pages)
+        if (names.contains(name)) {
+            m_pages->setCurrentWidget(page);
+            return true;
+        }
+    return false;
 }
 
 QString MainWindow::pageCommand() const {
