@@ -41,6 +41,11 @@ QString NumberField::errorText() const {
     return m_error->text();
 }
 
+void NumberField::setWholeNumbers(bool whole) {
+    m_whole = whole;
+    m_edit->setPlaceholderText(whole ? tr("a whole number, e.g. 8, 1024") : tr("e.g. 70B, 15T, 1.5e9"));
+}
+
 void NumberField::commit() {
     const napkin::ParsedNumber parsed = napkin::parseNumber(m_edit->text().toStdString());
     QString message;

@@ -18,7 +18,8 @@ public:
     void setRange(double minimum, double maximum);
     /// Counts (batch, layers, GPUs) refuse fractions in the field itself, so that no page-level error
     /// has to explain later why 2.5 sequences cannot be accounted for.
-    void setWholeNumbers(bool whole) { m_whole = whole; }
+    /// Its empty field then suggests counts ("e.g. 8, 1024"), not "70B, 15T".
+    void setWholeNumbers(bool whole);
     /// The message shown for the last refused input; empty when the field is valid.
     QString errorText() const;
     QLineEdit* lineEdit() const { return m_edit; }

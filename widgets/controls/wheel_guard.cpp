@@ -5,8 +5,15 @@
 #include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QFocusEvent>
 #include <QScrollBar>
 #include <QWheelEvent>
+
+namespace {
+
+constexpr const char* kArmed = "napkinWheelArmed";
+
+} // namespace
 
 WheelGuard::WheelGuard(QObject* parent)
     : QObject(parent) {}
@@ -26,7 +33,18 @@ void WheelGuard::guard(QWidget& root) {
 
 bool WheelGuard::eventFilter(QObject* watched, QEvent* event) {
     auto* control = qobject_cast<QWidget*>(watched);
-    if (event->type() != QEvent::Wheel || !control || control->hasFocus())
+    if (!control)
+        return QObject::eventFilter(watched, event);
+    // Focus the user gave (a click, Tab, a mnemonic) arms the control for the wheel; focus a window hands
+    // its first control when it opens does not.
+    if (event->type() == QEvent::FocusIn) {
+        const Qt::FocusReason reason = static_cast<QFocusEvent*>(event)->reason();
+        control->setProperty(kArmed, reason == Qt::MouseFocusReason || reason == Qt::TabFocusReason ||
+                                         reason == Qt::BacktabFocusReason || reason == Qt::ShortcutFocusReason);
+    } else if (event->type() == QEvent::FocusOut) {
+        control->setProperty(kArmed, false);
+    }
+    if (event->type() != QEvent::Wheel || (control->hasFocus() && control->property(kArmed).toBool()))
         return QObject::eventFilter(watched, event);
     // Sent on explicitly rather than left to propagate: Qt does not propagate a wheel event that was
     // sent (not spontaneous), and the nearest scroll area is the panel the user meant.

@@ -13,7 +13,17 @@ private slots:
     void entries_data();
     void entries();
     void oneMessageAtATime();
+    void emptyCountSuggestsCounts();
 };
+
+// An empty batch field suggests counts, not a model's "70B, 15T".
+void TestNumberField::emptyCountSuggestsCounts() {
+    NumberField field;
+    QVERIFY(field.lineEdit()->placeholderText().contains(QStringLiteral("70B")));
+    field.setWholeNumbers(true);
+    QVERIFY(!field.lineEdit()->placeholderText().contains(QStringLiteral("70B")));
+    QVERIFY(field.lineEdit()->placeholderText().contains(QStringLiteral("whole number")));
+}
 
 void TestNumberField::entries_data() {
     QTest::addColumn<bool>("whole");

@@ -71,6 +71,12 @@ void TestWheelGuard::unfocusedControlScrollsThePanel() {
     QWidget* controls[] = {p.combo, p.spin, p.slider};
     QWidget* w = controls[which];
     QCOMPARE(w->focusPolicy(), Qt::StrongFocus);
+    // Focus the window gave when it opened (the first control's, as a page's preset box) is not the
+    // user's choice: the wheel still scrolls.
+    w->setFocus(Qt::ActiveWindowFocusReason);
+    // Focus the window gave when it opened (the first control's, as a page's preset box) is not the
+    // user's choice: the wheel still scrolls.
+    w->setFocus(Qt::ActiveWindowFocusReason);
     const int scrollBefore = p.area.verticalScrollBar()->value();
     turnWheel(w);
     QCOMPARE(p.combo->currentText(), QStringLiteral("adamw"));
@@ -84,7 +90,7 @@ void TestWheelGuard::focusedControlTakesTheWheel() {
     QVERIFY(QTest::qWaitForWindowExposed(&p.area));
     p.area.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&p.area));
-    p.spin->setFocus();
+    p.spin->setFocus(Qt::TabFocusReason); // as Tab gives it; a click gives MouseFocusReason
     QVERIFY(QTest::qWaitFor([&] { return p.spin->hasFocus(); }));
     turnWheel(p.spin);
     QCOMPARE(p.spin->value(), 49);
