@@ -6,10 +6,12 @@
 #include "app/accounting/layout_settings.h"
 #include "app/accounting/memory_timeline_section.h"
 #include "app/accounting/presets.h"
+#include "engine/report/cli_command_line.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/controls/explain_pane.h"
+#include "widgets/controls/panel_scroll_area.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -19,6 +21,8 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QVBoxLayout>
+
+#include <initializer_list>
 
 using namespace napkin;
 
@@ -77,6 +81,10 @@ AccountingPage::AccountingPage(QWidget* parent)
     for (const Preset& p : builtInPresets())
         m_presets->addItem(p.name, p.id);
     m_presets->setToolTip(tr("Load one of the lecture's worked examples into every control."));
+    // Its width does not follow the chosen name: "… (modified)" must not widen the panel past a
+    // projector's 1024 pixels.
+    m_presets->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_presets->setMinimumContentsLength(24);
     m_units->addItem(tr("GB (10⁹ bytes)"), static_cast<int>(ByteUnits::decimal));
     m_units->addItem(tr("GiB (2³⁰ bytes)"), static_cast<int>(ByteUnits::binary));
     m_units->setToolTip(
@@ -97,10 +105,7 @@ AccountingPage::AccountingPage(QWidget* parent)
     unitsRow->addWidget(m_units, 1);
     leftLayout->addLayout(unitsRow);
     leftLayout->addWidget(m_controls, 1);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(left);
-    scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(left->sizeHint().width() + 24);
+    auto* scroll = new PanelScrollArea(left, this);
 
     auto* charts = new QSplitter(Qt::Horizontal, this);
     charts->addWidget(m_memoryChart);
@@ -189,6 +194,10 @@ void AccountingPage::recompute() {
     m_flopChart->setData(flopData(*m_result));
     const MemoryTimeline timeline = memoryTimeline(in, *m_result);
     m_timelineChart->setData(memoryTimelineChartData(timeline, *m_result));
+    // An exported chart says the setup it was drawn for: the command that reproduces it.
+    const QString settings = q(accountCommandLine(in));
+    for (ChartView* chart : std::initializer_list<ChartView*>{m_memoryChart, m_flopChart, m_timelineChart})
+        chart->setSettingsCaption(settings);
     m_answers->setResult(*m_result, m_memoryChart->byteUnits());
     m_explain->setHtml(explainAccounting(in, *m_result, m_memoryChart->byteUnits()));
 }
