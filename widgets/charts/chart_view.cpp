@@ -296,8 +296,9 @@ void ChartView::setLegendBelow(bool shown, int columns) {
         grid->simplify();
     }
     m_plot->legend->setVisible(shown);
-    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    // The wrap first: setting the fill order then lays out the entries already there in `columns`.
     m_plot->legend->setWrap(columns);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
 }
 

@@ -79,7 +79,15 @@ QByteArray renderWidget(QWidget& widget, ImageFormat format, QSize size, double 
             layout->setSizeConstraint(QLayout::SetNoConstraint);
         widget.show();
     }
+    // A few turns, and one resize more: wrapped labels in scrolled panels settle their heights for the
+    // width they finally got (laid out once, their rows kept the height of a wider first guess), and
+    // charts lay out their refitted axis titles.
     QCoreApplication::processEvents();
+    widget.resize(size - QSize(1, 0));
+    QCoreApplication::processEvents();
+    widget.resize(size);
+    for (int pass = 0; pass < 3; ++pass)
+        QCoreApplication::processEvents();
     if (format == ImageFormat::png) {
         QPixmap pixmap(size * scale);
         pixmap.setDevicePixelRatio(scale);
