@@ -189,8 +189,9 @@ void addGraphBoxes(const QCPGraph& graph, const QRect& clip, std::vector<QRect>&
             const QPointF corner = graph.lineStyle() == QCPGraph::lsStepLeft ? QPointF(p.x(), previous.y()) : p;
             for (const auto& [a, b] : {std::pair{previous, corner}, std::pair{corner, p}}) {
                 const double length = std::hypot(b.x() - a.x(), b.y() - a.y());
-                for (double t = kStep; t < length; t += kStep)
-                    box(a + (b - a) * (t / length));
+                const int steps = static_cast<int>(std::ceil(length / kStep)) - 1;
+                for (int k = 1; k <= steps; ++k)
+                    box(a + (b - a) * (k * kStep / length));
             }
         }
         box(p);

@@ -29,7 +29,8 @@ struct Panel {
     WheelGuard guard;
 
     Panel() {
-        auto* layout = new QVBoxLayout(content);
+        content->setLayout(new QVBoxLayout);
+        auto* layout = static_cast<QVBoxLayout*>(content->layout());
         combo->addItems({QStringLiteral("adamw"), QStringLiteral("sgd"), QStringLiteral("adagrad")});
         spin->setRange(0, 100);
         spin->setValue(50);
