@@ -189,9 +189,9 @@ void BenchmarksPage::startSweep(const std::vector<MatmulCase>& cases) {
             m_explain->setHtml(explainBenchmarks(sweep));
             const auto failed = std::count_if(sweep.results.begin(), sweep.results.end(),
                                               [](const auto& r) { return !r.ok; });
-            QString status = failed ? tr("Done; %n case(s) failed (see the table).", nullptr,
-                                         static_cast<int>(failed))
-                                    : tr("Done.");
+            QString status =
+                failed ? tr("Done; %n case(s) failed (see the table).", nullptr, static_cast<int>(failed))
+                       : tr("Done.");
             if (sweep.cancelled)
                 status = tr("Cancelled: a partial run, %1 of %2 case(s) finished and kept.")
                              .arg(sweep.results.size())

@@ -53,7 +53,8 @@ QString explainInference(const InferenceInput& in, const InferenceResult& r) {
     html += QStringLiteral("</table><h3>%1</h3><table>").arg(tr("Memory- or compute-bound"));
     html += row(tr("arithmetic intensity"), r.arithmeticIntensity,
                 formatNumber(r.arithmeticIntensity.value) + " FLOP/B");
-    html += row(tr("ridge (peak / bandwidth)"), r.ridgeFlopsPerByte, formatNumber(r.ridgeFlopsPerByte.value) + " FLOP/B");
+    html += row(tr("ridge (peak / bandwidth)"), r.ridgeFlopsPerByte,
+                formatNumber(r.ridgeFlopsPerByte.value) + " FLOP/B");
     html += QStringLiteral("</table><p>%1</p>")
                 .arg(tr("At batch %1 a decode step is <b>%2-bound</b>: its intensity is %3 the ridge.")
                          .arg(QString::fromStdString(formatNumber(in.batch)), esc(r.bound),

@@ -19,12 +19,13 @@ QString esc(const std::string& s) {
 } // namespace
 
 QString explainRoofline(const std::optional<Roofline>& roof, const InferenceResult* r) {
-    QString html = QStringLiteral("<h3>%1</h3><p>%2</p>")
-                       .arg(tr("The roofline"),
-                            tr("A kernel doing F FLOPs while moving B bytes runs at most "
-                               "<code>min(peak, (F/B) × bandwidth)</code> FLOP/s (Williams, Waterman &amp; "
-                               "Patterson, 2009): the slanted roof for low arithmetic intensity F/B, the flat "
-                               "roof above the ridge."));
+    QString html =
+        QStringLiteral("<h3>%1</h3><p>%2</p>")
+            .arg(tr("The roofline"),
+                 tr("A kernel doing F FLOPs while moving B bytes runs at most "
+                    "<code>min(peak, (F/B) × bandwidth)</code> FLOP/s (Williams, Waterman &amp; "
+                    "Patterson, 2009): the slanted roof for low arithmetic intensity F/B, the flat "
+                    "roof above the ridge."));
     if (!roof) {
         html += QStringLiteral("<p>%1</p>").arg(tr("No roof is drawn yet, so no numbers to substitute."));
     } else {
@@ -35,14 +36,14 @@ QString explainRoofline(const std::optional<Roofline>& roof, const InferenceResu
                     .arg(tr("bandwidth"), esc(formatBytes(roof->bandwidthBytesPerSecond)),
                          esc(roof->bandwidthSource));
         html += QStringLiteral("<tr><td>%1</td><td><b>%2 FLOP/B</b></td><td><code>%3</code></td></tr>")
-                    .arg(tr("ridge"), esc(formatNumber(roof->ridgeFlopsPerByte())),
-                         tr("peak / bandwidth"));
+                    .arg(tr("ridge"), esc(formatNumber(roof->ridgeFlopsPerByte())), tr("peak / bandwidth"));
         html += QStringLiteral("</table>");
     }
     html += QStringLiteral("<h3>%1</h3><p>%2</p>")
                 .arg(tr("Measured GEMMs"),
                      tr("C[m×n] = A[m×k]·B[k×n] does 2·m·n·k FLOPs and, reading A and B and writing C once, "
-                        "moves (m·k + k·n + m·n)·bytes: intensity <code>2·m·n·k / ((m·k + k·n + m·n)·bytes)</code>, "
+                        "moves (m·k + k·n + m·n)·bytes: intensity <code>2·m·n·k / ((m·k + k·n + "
+                        "m·n)·bytes)</code>, "
                         "2n/(3·bytes) for a square n. Large GEMMs sit right of the ridge."));
     if (r) {
         html += QStringLiteral("<h3>%1</h3><table>").arg(tr("The Inference tab's setting"));
@@ -53,7 +54,8 @@ QString explainRoofline(const std::optional<Roofline>& roof, const InferenceResu
                     .arg(tr("decode step"), esc(r->decodeSecondsPerToken.formula),
                          esc(formatDuration(r->decodeSecondsPerToken.value)));
         html += QStringLiteral("<tr><td>%1</td><td><code>%2</code></td><td><b>%3</b></td></tr>")
-                    .arg(tr("prefill"), esc(r->prefillSeconds.formula), esc(formatDuration(r->prefillSeconds.value)));
+                    .arg(tr("prefill"), esc(r->prefillSeconds.formula),
+                         esc(formatDuration(r->prefillSeconds.value)));
         html += QStringLiteral("</table><p>%1</p>")
                     .arg(tr("Decode is <b>%1-bound</b> here: its intensity is %2 the ridge.")
                              .arg(esc(r->bound), r->bound == "memory" ? tr("below") : tr("at or above")));

@@ -80,11 +80,11 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
     o.page = parser.value(page);
     o.pageGiven = parser.isSet(page);
     o.caption = !parser.isSet(noCaption);
-    const QStringList pages{
-        QStringLiteral("accounting"), QStringLiteral("memory"),    QStringLiteral("flops"),
-        QStringLiteral("timeline"),   QStringLiteral("formats"),   QStringLiteral("tensor"),
-        QStringLiteral("benchmarks"), QStringLiteral("inference"), QStringLiteral("roofline"),
-        QStringLiteral("training")};
+    const QStringList pages{QStringLiteral("accounting"), QStringLiteral("memory"),
+                            QStringLiteral("flops"),      QStringLiteral("timeline"),
+                            QStringLiteral("formats"),    QStringLiteral("tensor"),
+                            QStringLiteral("benchmarks"), QStringLiteral("inference"),
+                            QStringLiteral("roofline"),   QStringLiteral("training")};
     // The pages a (setup) preset sets: the accounting page and its charts, and the inference page (its
     // model).
     const QStringList accountingCharts{QStringLiteral("accounting"), QStringLiteral("memory"),

@@ -37,7 +37,8 @@ void HelpMenu::addTo(QMenuBar& bar) {
             [this] { show(tr("What is this page?"), pageHelp(m_currentPage())); });
     QAction* keys = help->addAction(tr("&Keyboard shortcuts"));
     keys->setObjectName(QStringLiteral("helpShortcuts"));
-    connect(keys, &QAction::triggered, this, [this] { show(tr("Keyboard shortcuts"), shortcutsHelp(m_window)); });
+    connect(keys, &QAction::triggered, this,
+            [this] { show(tr("Keyboard shortcuts"), shortcutsHelp(m_window)); });
     QAction* cli = help->addAction(tr("The &command line (napkin-cli)"));
     cli->setObjectName(QStringLiteral("helpCommandLine"));
     connect(cli, &QAction::triggered, this, [this] { show(tr("The command line"), commandLineHelp()); });
@@ -51,18 +52,20 @@ void HelpMenu::addTo(QMenuBar& bar) {
 QString HelpMenu::pageHelp(ScenarioPage page) {
     switch (page) {
     case ScenarioPage::accounting:
-        return tr("<p><b>Accounting</b>: the memory and FLOPs of one training step, each number beside the "
-                  "formula that gives it.</p><p>Lecture idea: <i>resource accounting</i>. Memory is "
-                  "parameters, gradients, optimizer state and activations, each in its own dtype (16 bytes "
-                  "per parameter for fp32 AdamW); a step costs 6·tokens·parameters FLOPs (forward 2, backward "
-                  "4); training time is FLOPs / (MFU · peak · GPUs). A setup fits when the step's peak "
-                  "fits.</p>");
+        return tr(
+            "<p><b>Accounting</b>: the memory and FLOPs of one training step, each number beside the "
+            "formula that gives it.</p><p>Lecture idea: <i>resource accounting</i>. Memory is "
+            "parameters, gradients, optimizer state and activations, each in its own dtype (16 bytes "
+            "per parameter for fp32 AdamW); a step costs 6·tokens·parameters FLOPs (forward 2, backward "
+            "4); training time is FLOPs / (MFU · peak · GPUs). A setup fits when the step's peak "
+            "fits.</p>");
     case ScenarioPage::inference:
-        return tr("<p><b>Inference</b>: serving a published model: weights and KV cache per GPU, prefill and "
-                  "decode time.</p><p>Lecture idea: <i>decode is memory-bound</i>. Each new token reads every "
-                  "weight and the whole KV cache (2·L·g·(d/a)·bytes per token) for about 2·parameters FLOPs, "
-                  "so its time is bytes / bandwidth until the batch is large enough to reach the "
-                  "roofline's ridge.</p>");
+        return tr(
+            "<p><b>Inference</b>: serving a published model: weights and KV cache per GPU, prefill and "
+            "decode time.</p><p>Lecture idea: <i>decode is memory-bound</i>. Each new token reads every "
+            "weight and the whole KV cache (2·L·g·(d/a)·bytes per token) for about 2·parameters FLOPs, "
+            "so its time is bytes / bandwidth until the batch is large enough to reach the "
+            "roofline's ridge.</p>");
     case ScenarioPage::formats:
         return tr("<p><b>Number formats</b>: the bits of fp32, fp16, bf16 and fp8, and what each can "
                   "represent.</p><p>Lecture idea: <i>precision versus range</i>. fp16 underflows 1e-8 to 0 "
@@ -79,10 +82,11 @@ QString HelpMenu::pageHelp(ScenarioPage page) {
                   "guess</i>. Warm up, time the median of repeats, check the result, and compare the FLOP/s "
                   "with the datasheet's peak (MFU).</p>");
     case ScenarioPage::roofline:
-        return tr("<p><b>Roofline</b>: attainable FLOP/s against arithmetic intensity (FLOPs per byte "
-                  "moved).</p><p>Lecture idea: <i>compute-bound or memory-bound</i>. Below the ridge "
-                  "(peak / bandwidth) a kernel waits on memory; above it, on arithmetic. Decode sits far left, "
-                  "prefill and large matrix multiplies to the right.</p>");
+        return tr(
+            "<p><b>Roofline</b>: attainable FLOP/s against arithmetic intensity (FLOPs per byte "
+            "moved).</p><p>Lecture idea: <i>compute-bound or memory-bound</i>. Below the ridge "
+            "(peak / bandwidth) a kernel waits on memory; above it, on arithmetic. Decode sits far left, "
+            "prefill and large matrix multiplies to the right.</p>");
     case ScenarioPage::training:
         return tr("<p><b>Training</b>: the lecture's training-loop lessons: initialisation, data loading, "
                   "mixed precision and determinism.</p><p>Lecture idea: <i>the loop around the "
@@ -125,7 +129,8 @@ QString HelpMenu::aboutText() {
     QString html = tr("<p><b>Napkin %1</b>: resource accounting for deep learning, from the lecture's "
                       "napkin math to measurement.</p><ul>")
                        .arg(QCoreApplication::applicationVersion());
-    html += tr("<li>Qt %1 (built with %2)</li>").arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR));
+    html += tr("<li>Qt %1 (built with %2)</li>")
+                .arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR));
     html += QStringLiteral("<li>%1</li>").arg(chartLibraryVersion());
     // The registry says what this build has and why something is missing: no #ifdef here.
     for (const napkin::BackendEntry& e : napkin::listCpuBackends())
@@ -135,8 +140,8 @@ QString HelpMenu::aboutText() {
     for (const napkin::BackendEntry& e : napkin::listBackends())
         if (e.name == "cuda")
             html += e.version.empty() ? tr("<li>CUDA: %1</li>").arg(q(e.unavailableReason).toHtmlEscaped())
-                    : e.available   ? tr("<li>CUDA %1</li>").arg(q(e.version))
-                                    : tr("<li>CUDA %1 (built; %2)</li>")
+                    : e.available     ? tr("<li>CUDA %1</li>").arg(q(e.version))
+                                      : tr("<li>CUDA %1 (built; %2)</li>")
                                         .arg(q(e.version), q(e.unavailableReason).toHtmlEscaped());
     html += QStringLiteral("</ul>");
     return html;

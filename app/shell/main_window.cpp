@@ -32,8 +32,8 @@
 #include <QGuiApplication>
 #include <QMenuBar>
 #include <QSettings>
-#include <QStringList>
 #include <QStatusBar>
+#include <QStringList>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -70,7 +70,8 @@ MainWindow::MainWindow(QWidget* parent)
            m_inference->memoryChart(), m_inference->throughputChart(), m_roofline->chart()},
           this))
     , m_classroom(new ClassroomController(*this, m_pages, this))
-    , m_help(new HelpMenu(*this, [this] { return scenario().page; }, this)) {
+    , m_help(new HelpMenu(
+          *this, [this] { return scenario().page; }, this)) {
     setWindowTitle(tr("Napkin"));
     m_pages->addTab(m_accounting, tr("Accounting"));
     m_pages->addTab(m_inference, tr("Inference"));

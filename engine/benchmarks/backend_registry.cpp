@@ -41,8 +41,9 @@ std::vector<BackendEntry> listBackends() {
 
 std::vector<BackendEntry> listCpuBackends() {
     const std::string why = onednnBackendUnavailableReason();
-    return {{std::string(cpuBackendKindName(CpuBackendKind::onednn)), why.empty(), why, onednnLibraryVersion()},
-            {std::string(cpuBackendKindName(CpuBackendKind::eigen)), true, "", ""}};
+    return {
+        {std::string(cpuBackendKindName(CpuBackendKind::onednn)), why.empty(), why, onednnLibraryVersion()},
+        {std::string(cpuBackendKindName(CpuBackendKind::eigen)), true, "", ""}};
 }
 
 CpuBackendKind defaultCpuBackend() {

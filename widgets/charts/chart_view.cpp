@@ -110,8 +110,9 @@ QByteArray ChartView::renderAs(ImageFormat format, QSize size, double scale, boo
         if (withSettings) {
             painter.setFont(settingsFont);
             const QRect line(8, chartRect.bottom() + 1, size.width() - 16, settingsHeight);
-            painter.drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
-                             QFontMetrics(settingsFont).elidedText(m_settings, Qt::ElideMiddle, line.width()));
+            painter.drawText(
+                line, Qt::AlignLeft | Qt::AlignVCenter,
+                QFontMetrics(settingsFont).elidedText(m_settings, Qt::ElideMiddle, line.width()));
         }
     };
     if (format == ImageFormat::png) {
@@ -186,7 +187,8 @@ void addGraphBoxes(const QCPGraph& graph, const QRect& clip, std::vector<QRect>&
         const QPointF p(graph.keyAxis()->coordToPixel(it->key), graph.valueAxis()->coordToPixel(it->value));
         if (havePrevious && graph.lineStyle() != QCPGraph::lsNone) {
             // A step line goes across at the old value first, then up or down.
-            const QPointF corner = graph.lineStyle() == QCPGraph::lsStepLeft ? QPointF(p.x(), previous.y()) : p;
+            const QPointF corner =
+                graph.lineStyle() == QCPGraph::lsStepLeft ? QPointF(p.x(), previous.y()) : p;
             for (const auto& [a, b] : {std::pair{previous, corner}, std::pair{corner, p}}) {
                 const double length = std::hypot(b.x() - a.x(), b.y() - a.y());
                 const int steps = static_cast<int>(std::ceil(length / kStep)) - 1;
@@ -244,7 +246,8 @@ double ChartView::topLeavingRoom(double value, double pixels, double factor) con
 
 double ChartView::labelHeight(const QCPItemText& label) {
     const int lines = static_cast<int>(label.text().count(QLatin1Char('\n'))) + 1;
-    return QFontMetrics(label.font()).lineSpacing() * lines + label.padding().top() + label.padding().bottom();
+    return QFontMetrics(label.font()).lineSpacing() * lines + label.padding().top() +
+           label.padding().bottom();
 }
 
 ChartLayout ChartView::layoutGeometry() const {

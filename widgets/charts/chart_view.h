@@ -23,12 +23,12 @@ class QCustomPlot;
 /// a layout check needs (a legend that covers data, labels that collide, an axis title cut short)
 /// without reaching QCustomPlot.
 struct ChartLayout {
-    QRect axisRect;                  ///< the plotted area inside the axes
-    QRect legend;                    ///< the legend's box; empty when hidden
-    bool legendInsideAxes = false;   ///< drawn over the plotted area (rather than in its own row)
-    std::vector<QRect> labels;       ///< the text items drawn on the plot (capacity, peak, notes)
-    std::vector<QRect> data;         ///< bars' boxes and small boxes along graphs' lines
-    QStringList cutText;             ///< axis titles past the chart's edges, labels past their clip: drawn cut
+    QRect axisRect;                ///< the plotted area inside the axes
+    QRect legend;                  ///< the legend's box; empty when hidden
+    bool legendInsideAxes = false; ///< drawn over the plotted area (rather than in its own row)
+    std::vector<QRect> labels;     ///< the text items drawn on the plot (capacity, peak, notes)
+    std::vector<QRect> data;       ///< bars' boxes and small boxes along graphs' lines
+    QStringList cutText;           ///< axis titles past the chart's edges, labels past their clip: drawn cut
 };
 
 class ChartView : public QWidget {

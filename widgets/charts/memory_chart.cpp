@@ -67,9 +67,11 @@ MemoryChart::MemoryChart(QWidget* parent)
     // The verdict over the bar keeps its room as the chart's size and font change.
     connect(chart, &QCustomPlot::beforeReplot, this, [this] {
         const double total = m_data.totalBytes();
-        const double top = m_capacityOffScale ? std::max(total, m_data.peakBytes)
-                                              : std::max({total, m_data.peakBytes, m_data.capacityBytes, 1.0});
-        plot().yAxis->setRange(0, topLeavingRoom(top, labelHeight(*m_verdict) + 6, m_capacityOffScale ? 1.6 : 1.18));
+        const double top = m_capacityOffScale
+                               ? std::max(total, m_data.peakBytes)
+                               : std::max({total, m_data.peakBytes, m_data.capacityBytes, 1.0});
+        plot().yAxis->setRange(
+            0, topLeavingRoom(top, labelHeight(*m_verdict) + 6, m_capacityOffScale ? 1.6 : 1.18));
     });
     applySeriesColors();
     rebuild();

@@ -17,7 +17,8 @@ QSize PanelScrollArea::minimumSizeHint() const {
     const QSize base = QScrollArea::minimumSizeHint();
     if (!widget())
         return base;
-    const int width = widget()->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width() + 2 * frameWidth();
+    const int width =
+        widget()->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width() + 2 * frameWidth();
     return {std::max(base.width(), width), base.height()};
 }
 

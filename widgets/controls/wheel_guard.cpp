@@ -23,7 +23,8 @@ void WheelGuard::guard(QWidget& root) {
         // A scroll area's own scroll bars are the panel's, not a control's.
         if (qobject_cast<QScrollBar*>(w))
             continue;
-        if (qobject_cast<QComboBox*>(w) || qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QAbstractSlider*>(w)) {
+        if (qobject_cast<QComboBox*>(w) || qobject_cast<QAbstractSpinBox*>(w) ||
+            qobject_cast<QAbstractSlider*>(w)) {
             w->setFocusPolicy(Qt::StrongFocus);
             w->removeEventFilter(this); // guarding twice filters once
             w->installEventFilter(this);
@@ -40,7 +41,8 @@ bool WheelGuard::eventFilter(QObject* watched, QEvent* event) {
     if (event->type() == QEvent::FocusIn) {
         const Qt::FocusReason reason = static_cast<QFocusEvent*>(event)->reason();
         control->setProperty(kArmed, reason == Qt::MouseFocusReason || reason == Qt::TabFocusReason ||
-                                         reason == Qt::BacktabFocusReason || reason == Qt::ShortcutFocusReason);
+                                         reason == Qt::BacktabFocusReason ||
+                                         reason == Qt::ShortcutFocusReason);
     } else if (event->type() == QEvent::FocusOut) {
         control->setProperty(kArmed, false);
     }

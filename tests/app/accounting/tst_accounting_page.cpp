@@ -352,7 +352,7 @@ void TestAccountingPage::fractionalCountsRefusedInTheField() {
     AccountingPage page;
     page.applyPreset(*findPreset(QStringLiteral("cruncher")));
     AccountingControls* c = page.controls();
-    NumberField* f = field == QLatin1String("batch") ? c->batchField()
+    NumberField* f = field == QLatin1String("batch")    ? c->batchField()
                      : field == QLatin1String("layers") ? c->layersField()
                                                         : c->dimField();
     const double kept = f->value();

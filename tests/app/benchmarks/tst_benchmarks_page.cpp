@@ -325,9 +325,10 @@ void TestBenchmarksPage::cancelKeepsTheFinishedCases() {
     QSignalSpy progress(m_page->runner(), &TaskRunner::progress);
     QTest::mouseClick(button(*m_page, QStringLiteral("Run")), Qt::LeftButton);
     // Wait until the second case runs (the first, 16³, has finished), then cancel.
-    QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(0).value<TaskProgress>().phase.startsWith(
-                                                        QStringLiteral("fp32 1024³")),
-                             20000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !progress.isEmpty() &&
+            progress.last().at(0).value<TaskProgress>().phase.startsWith(QStringLiteral("fp32 1024³")),
+        20000);
     const QString status = m_page->findChild<QLabel*>(QStringLiteral("status"))->text();
     QVERIFY2(status.startsWith(QStringLiteral("fp32 1024³ · ")), qPrintable(status));
     QVERIFY(m_page->runner()->isBusy());

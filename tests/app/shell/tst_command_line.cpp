@@ -26,8 +26,9 @@ void TestCommandLine::pageWithoutExportOpensThere() {
     QVERIFY(page.options.pageGiven);
     QCOMPARE(page.options.page, QStringLiteral("roofline"));
     QVERIFY(page.options.caption);
-    const CommandLineResult bare = parseCommandLine({QStringLiteral("napkin"), QStringLiteral("--export"),
-                                                     QStringLiteral("a.png"), QStringLiteral("--no-caption")});
+    const CommandLineResult bare =
+        parseCommandLine({QStringLiteral("napkin"), QStringLiteral("--export"), QStringLiteral("a.png"),
+                          QStringLiteral("--no-caption")});
     QVERIFY(bare.ok());
     QVERIFY(!bare.options.caption);
 }

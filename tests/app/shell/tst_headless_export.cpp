@@ -59,9 +59,10 @@ void TestHeadlessExport::chartCarriesTitleAndSettings() {
     QTemporaryDir dir;
     const QString captioned = dir.filePath(QStringLiteral("memory.svg"));
     const QString bare = dir.filePath(QStringLiteral("bare.svg"));
-    QCOMPARE(runNapkin({QStringLiteral("--export"), captioned, QStringLiteral("--page"), QStringLiteral("memory")})
-                 .exitCode,
-             0);
+    QCOMPARE(
+        runNapkin({QStringLiteral("--export"), captioned, QStringLiteral("--page"), QStringLiteral("memory")})
+            .exitCode,
+        0);
     QCOMPARE(runNapkin({QStringLiteral("--export"), bare, QStringLiteral("--page"), QStringLiteral("memory"),
                         QStringLiteral("--no-caption")})
                  .exitCode,
@@ -77,7 +78,8 @@ void TestHeadlessExport::chartCarriesTitleAndSettings() {
 void TestHeadlessExport::rooflineIsTheChartAlone() {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("roofline.svg"));
-    const Run run = runNapkin({QStringLiteral("--export"), path, QStringLiteral("--page"), QStringLiteral("roofline")});
+    const Run run =
+        runNapkin({QStringLiteral("--export"), path, QStringLiteral("--page"), QStringLiteral("roofline")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.err.isEmpty(), run.err.constData());
     const QByteArray bytes = readAll(path);

@@ -1,11 +1,11 @@
 // Help on every page: the Help menu's four entries, a "What is this page?" for each page that names the
 // lecture idea it shows, shortcuts read from the window's own actions, the CLI's contract, and About
 // with the versions the engine's registry reports.
-#include "app/shell/help_menu.h"
 #include "app/accounting/accounting_page.h"
-#include "app/training/training_page.h"
 #include "app/roofline/roofline_page.h"
+#include "app/shell/help_menu.h"
 #include "app/shell/main_window.h"
+#include "app/training/training_page.h"
 #include "engine/benchmarks/backend_registry.h"
 #include "widgets/charts/chart_view.h"
 
@@ -47,8 +47,10 @@ void TestHelpMenu::windowOpensAtTheNamedPage() {
 void TestHelpMenu::everyPageHasItsIdea_data() {
     QTest::addColumn<int>("page");
     QTest::addColumn<QString>("idea");
-    QTest::newRow("accounting") << static_cast<int>(ScenarioPage::accounting) << QStringLiteral("6·tokens·parameters");
-    QTest::newRow("inference") << static_cast<int>(ScenarioPage::inference) << QStringLiteral("decode is memory-bound");
+    QTest::newRow("accounting") << static_cast<int>(ScenarioPage::accounting)
+                                << QStringLiteral("6·tokens·parameters");
+    QTest::newRow("inference") << static_cast<int>(ScenarioPage::inference)
+                               << QStringLiteral("decode is memory-bound");
     QTest::newRow("formats") << static_cast<int>(ScenarioPage::formats) << QStringLiteral("57344");
     QTest::newRow("tensor") << static_cast<int>(ScenarioPage::tensor) << QStringLiteral(".contiguous()");
     QTest::newRow("benchmarks") << static_cast<int>(ScenarioPage::benchmarks) << QStringLiteral("MFU");

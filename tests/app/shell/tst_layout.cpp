@@ -1,6 +1,6 @@
 // Every page at the sizes a classroom projects (1024×768, 1280×720, 1600×900, 1920×1080), in the dark
-// palette and in presentation mode: no two visible text widgets overlap, no text widget is cut by its own box or by a
-// parent (a scroll area's viewport may hide it: that panel scrolls), no chart's legend covers plotted
+// palette and in presentation mode: no two visible text widgets overlap, no text widget is cut by its own box
+// or by a parent (a scroll area's viewport may hide it: that panel scrolls), no chart's legend covers plotted
 // data, no chart label lands on another, no axis title is cut. Each page at each size is written as a
 // PNG under the build directory, so a reviewer sees what the test judged.
 #include "app/accounting/accounting_page.h"
@@ -65,8 +65,8 @@ std::pair<int, int> textWidth(const QWidget* w) {
         QStyleOptionComboBox opt;
         opt.initFrom(combo);
         opt.rect = combo->rect();
-        const QRect field = combo->style()->subControlRect(QStyle::CC_ComboBox, &opt,
-                                                           QStyle::SC_ComboBoxEditField, combo);
+        const QRect field =
+            combo->style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, combo);
         const int icon = combo->itemIcon(combo->currentIndex()).isNull() ? 0 : combo->iconSize().width() + 4;
         return {fm.horizontalAdvance(combo->currentText()) + icon, field.width()};
     }
@@ -135,7 +135,8 @@ void checkWidgets(QWidget* window, QWidget* page, Problems& out) {
         for (QWidget* a = w->parentWidget(); a && a != window; a = a->parentWidget()) {
             const QRect ar = inWindow(a, window);
             if (!isScrollViewport(a) && !ar.contains(shown) && !shown.isEmpty())
-                out.add(QStringLiteral("%1 cut by its parent %2").arg(describe(w), a->metaObject()->className()));
+                out.add(
+                    QStringLiteral("%1 cut by its parent %2").arg(describe(w), a->metaObject()->className()));
             shown &= ar;
             scrolledAway = scrolledAway || (isScrollViewport(a) && shown.isEmpty());
         }
@@ -244,10 +245,13 @@ void TestLayout::everyPageEverySize_data() {
     for (int p = 0; p < probe.pages()->count(); ++p) {
         const QByteArray name = probe.pages()->tabText(p).toLower().replace(' ', '-').toLatin1();
         for (const QSize& s : sizes)
-            QTest::addRow("%s-%dx%d", name.constData(), s.width(), s.height()) << s << false << false << p << QString();
+            QTest::addRow("%s-%dx%d", name.constData(), s.width(), s.height())
+                << s << false << false << p << QString();
         // The dark palette (Fusion) at the smallest projector, and presentation mode's larger text.
-        QTest::addRow("%s-dark-1024x768", name.constData()) << QSize(1024, 768) << false << true << p << QString();
-        QTest::addRow("%s-presentation-1600x900", name.constData()) << QSize(1600, 900) << true << false << p << QString();
+        QTest::addRow("%s-dark-1024x768", name.constData())
+            << QSize(1024, 768) << false << true << p << QString();
+        QTest::addRow("%s-presentation-1600x900", name.constData())
+            << QSize(1600, 900) << true << false << p << QString();
     }
     // The lecture tour's Cruncher: a 496-byte bar whose capacity is off the scale.
     QTest::addRow("accounting-cruncher-presentation-1600x900")
@@ -293,10 +297,12 @@ void TestLayout::everyPageEverySize() {
     Problems problems;
     checkCharts(current, problems);
     checkWidgets(&w, current, problems);
-    const QString file = QStringLiteral("%1/%2.png").arg(QStringLiteral(NAPKIN_LAYOUT_SCREENSHOTS),
-                                                          QString::fromLatin1(QTest::currentDataTag()));
+    const QString file =
+        QStringLiteral("%1/%2.png")
+            .arg(QStringLiteral(NAPKIN_LAYOUT_SCREENSHOTS), QString::fromLatin1(QTest::currentDataTag()));
     QVERIFY(w.grab().save(file));
-    QVERIFY2(problems.lines.isEmpty(), qPrintable(QLatin1Char('\n') + problems.lines.join(QLatin1Char('\n'))));
+    QVERIFY2(problems.lines.isEmpty(),
+             qPrintable(QLatin1Char('\n') + problems.lines.join(QLatin1Char('\n'))));
 }
 
 void TestLayout::cleanupTestCase() {

@@ -41,7 +41,8 @@ private slots:
 void TestTrainingPage::howIsThisComputedFollowsTheLesson() {
     TrainingPage page;
     QVERIFY(page.explainPane());
-    QVERIFY2(page.explainPane()->html().contains(QStringLiteral("√fan_in")), qPrintable(page.explainPane()->html()));
+    QVERIFY2(page.explainPane()->html().contains(QStringLiteral("√fan_in")),
+             qPrintable(page.explainPane()->html()));
     page.lessons()->setCurrentWidget(page.mixedPrecisionPanel());
     QVERIFY(page.explainPane()->html().contains(QStringLiteral("loss scaling")));
     page.lessons()->setCurrentWidget(page.dataPanel());

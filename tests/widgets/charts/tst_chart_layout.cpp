@@ -1,6 +1,7 @@
 // The charts at a projector's size: the FLOP chart's legend no longer covers the backward bar, an axis
 // title too long for a small chart breaks onto more lines instead of being cut, the Cruncher's verdict and
-// its off-scale capacity note (now under the axis) keep apart, and an exported chart carries its title and settings line.
+// its off-scale capacity note (now under the axis) keep apart, and an exported chart carries its title and
+// settings line.
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/image_format.h"
 #include "widgets/charts/loss_chart.h"
@@ -34,9 +35,11 @@ void TestChartLayout::flopLegendLeavesTheBarsAlone() {
     chart.resize(330, 260); // the accounting page's chart at 1024×768
     chart.show();
     FlopChartData d;
-    d.phases = {{QStringLiteral("forward"), 2e18, {}}, {QStringLiteral("backward"), 4e18, {}},
+    d.phases = {{QStringLiteral("forward"), 2e18, {}},
+                {QStringLiteral("backward"), 4e18, {}},
                 {QStringLiteral("recompute"), 0, {}}};
-    d.components = {{QStringLiteral("attention"), 0.6e18, {}}, {QStringLiteral("MLP"), 1.2e18, {}},
+    d.components = {{QStringLiteral("attention"), 0.6e18, {}},
+                    {QStringLiteral("MLP"), 1.2e18, {}},
                     {QStringLiteral("head"), 0.2e18, {}}};
     chart.setData(d);
     chart.replotNow();

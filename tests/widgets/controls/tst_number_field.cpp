@@ -30,12 +30,15 @@ void TestNumberField::entries_data() {
     QTest::addColumn<QString>("typed");
     QTest::addColumn<double>("kept");
     QTest::addColumn<QString>("message"); // a fragment of the message; empty: none
-    QTest::newRow("batch 2.5 refused") << true << QStringLiteral("2.5") << 8.0 << QStringLiteral("whole number; keeping 8");
+    QTest::newRow("batch 2.5 refused")
+        << true << QStringLiteral("2.5") << 8.0 << QStringLiteral("whole number; keeping 8");
     QTest::newRow("batch 1.5e1 refused") << true << QStringLiteral("1.5e1") << 15.0 << QString();
     QTest::newRow("batch 16 taken") << true << QStringLiteral("16") << 16.0 << QString();
-    QTest::newRow("batch 1e-1 refused") << true << QStringLiteral("0.1") << 8.0 << QStringLiteral("whole number");
+    QTest::newRow("batch 1e-1 refused")
+        << true << QStringLiteral("0.1") << 8.0 << QStringLiteral("whole number");
     QTest::newRow("FFN multiple 2.6667 taken") << false << QStringLiteral("2.6667") << 2.6667 << QString();
-    QTest::newRow("out of range first") << true << QStringLiteral("0") << 8.0 << QStringLiteral("between 1 and");
+    QTest::newRow("out of range first")
+        << true << QStringLiteral("0") << 8.0 << QStringLiteral("between 1 and");
 }
 
 void TestNumberField::entries() {

@@ -36,7 +36,8 @@ struct Panel {
         spin->setValue(50);
         slider->setRange(0, 100);
         slider->setValue(50);
-        for (QWidget* w : {static_cast<QWidget*>(combo), static_cast<QWidget*>(spin), static_cast<QWidget*>(slider)}) {
+        for (QWidget* w :
+             {static_cast<QWidget*>(combo), static_cast<QWidget*>(spin), static_cast<QWidget*>(slider)}) {
             layout->addWidget(w);
             layout->addSpacing(600); // taller than the area: the panel can scroll
         }
