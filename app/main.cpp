@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
     const bool headless = cl.action == CommandLine::Action::exportChart;
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (headless) // stderr carries napkin's own errors only, not notes about the session
+        quietSessionNotes();
 
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Napkin"));
@@ -47,5 +49,7 @@ int main(int argc, char** argv) {
     window.show();
     if (!cl.scenarioPath.isEmpty())
         window.openScenario(cl.scenarioPath); // a refused file: a message box over a fresh window
+    if (cl.pageGiven)
+        window.showPageNamed(cl.page); // after the scenario: --page says which page to look at
     return QApplication::exec();
 }

@@ -74,7 +74,7 @@ AccountingControls::AccountingControls(QWidget* parent)
                         tr("Vocabulary size V (the embedding is tied to the output head)."));
     m_seq = makeField(ranges::accounting::seq, tr("Tokens per sequence S (context length)."));
     m_ffnTip = tr("MLP width as a multiple of d (4 in GPT-2).");
-    m_ffn = makeField(ranges::accounting::ffnMult, m_ffnTip);
+    m_ffn = makeField(ranges::accounting::ffnMult, m_ffnTip, Fractions::allowed);
     m_modelForm->addRow(tr("&Kind:"), m_kind);
     m_modelForm->addRow(tr("&Parameters:"), m_params);
     m_modelForm->addRow(tr("&Width D:"), m_dim);
@@ -181,9 +181,10 @@ AccountingControls::AccountingControls(QWidget* parent)
     setFieldValues(AccountingScenario{});
 }
 
-NumberField* AccountingControls::makeField(ControlRange range, const QString& tip) {
+NumberField* AccountingControls::makeField(ControlRange range, const QString& tip, Fractions fractions) {
     auto* field = new NumberField(this);
     field->setRange(range.minimum, range.maximum);
+    field->setWholeNumbers(fractions == Fractions::refused);
     field->setToolTip(tip);
     field->setFocusProxy(field->lineEdit());
     connect(field, &NumberField::valueEdited, this, &AccountingControls::emitChanged);

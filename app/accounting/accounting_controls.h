@@ -76,7 +76,10 @@ private:
     void emitChanged();
     void updateApplicability();
     QWidget* controlFor(const std::string& field) const;
-    NumberField* makeField(napkin::ControlRange range, const QString& tip);
+    /// Counts (the most fields here) refuse fractions as they are typed; the FFN multiple may be 8/3.
+    enum class Fractions { refused, allowed };
+    NumberField* makeField(napkin::ControlRange range, const QString& tip,
+                           Fractions fractions = Fractions::refused);
 
     QFormLayout* m_modelForm = nullptr;
     QComboBox* m_kind;

@@ -6,10 +6,12 @@
 #include "app/accounting/layout_settings.h"
 #include "app/accounting/memory_timeline_section.h"
 #include "app/accounting/presets.h"
+#include "engine/report/cli_command_line.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/controls/explain_pane.h"
+#include "widgets/controls/panel_scroll_area.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -19,6 +21,8 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QVBoxLayout>
+
+#include <initializer_list>
 
 using namespace napkin;
 
@@ -77,6 +81,10 @@ AccountingPage::AccountingPage(QWidget* parent)
     for (const Preset& p : builtInPresets())
         m_presets->addItem(p.name, p.id);
     m_presets->setToolTip(tr("Load one of the lecture's worked examples into every control."));
+    // Its width does not follow the chosen name: "… (modified)" must not widen the panel past a
+    // projector's 1024 pixels.
+    m_presets->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_presets->setMinimumContentsLength(24);
     m_units->addItem(tr("GB (10⁹ bytes)"), static_cast<int>(ByteUnits::decimal));
     m_units->addItem(tr("GiB (2³⁰ bytes)"), static_cast<int>(ByteUnits::binary));
     m_units->setToolTip(
@@ -97,10 +105,7 @@ AccountingPage::AccountingPage(QWidget* parent)
     unitsRow->addWidget(m_units, 1);
     leftLayout->addLayout(unitsRow);
     leftLayout->addWidget(m_controls, 1);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(left);
-    scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(left->sizeHint().width() + 24);
+    auto* scroll = new PanelScrollArea(left, this);
 
     auto* charts = new QSplitter(Qt::Horizontal, this);
     charts->addWidget(m_memoryChart);
@@ -140,10 +145,22 @@ AccountingPage::AccountingPage(QWidget* parent)
 
 void AccountingPage::applyPreset(const Preset& preset) {
     m_controls->setInput(preset.input);
+    m_presetInput = m_controls->input();
     const int index = m_presets->findData(preset.id);
     if (index >= 0)
         m_presets->setCurrentIndex(index);
     recompute();
+}
+
+void AccountingPage::showPresetModified() {
+    const int index = m_presets->currentIndex();
+    const Preset* preset = index > 0 ? findPreset(m_presets->itemData(index).toString()) : nullptr;
+    if (!preset)
+        return;
+    const bool modified = m_presetInput && m_controls->input() != *m_presetInput;
+    const QString text = modified ? tr("%1 (modified)").arg(preset->name) : preset->name;
+    if (m_presets->itemText(index) != text)
+        m_presets->setItemText(index, text);
 }
 
 void AccountingPage::onPresetChosen(int index) {
@@ -159,6 +176,7 @@ void AccountingPage::setByteUnits(ByteUnits units) {
 }
 
 void AccountingPage::recompute() {
+    showPresetModified();
     const AccountingInput in = m_controls->input();
     const InputError error = validate(in);
     if (!error.ok()) {
@@ -176,6 +194,10 @@ void AccountingPage::recompute() {
     m_flopChart->setData(flopData(*m_result));
     const MemoryTimeline timeline = memoryTimeline(in, *m_result);
     m_timelineChart->setData(memoryTimelineChartData(timeline, *m_result));
+    // An exported chart says the setup it was drawn for: the command that reproduces it.
+    const QString settings = q(accountCommandLine(in));
+    for (ChartView* chart : std::initializer_list<ChartView*>{m_memoryChart, m_flopChart, m_timelineChart})
+        chart->setSettingsCaption(settings);
     m_answers->setResult(*m_result, m_memoryChart->byteUnits());
     m_explain->setHtml(explainAccounting(in, *m_result, m_memoryChart->byteUnits()));
 }
@@ -258,8 +280,14 @@ AccountingScenario AccountingPage::scenario() const {
 
 QStringList AccountingPage::applyScenario(const AccountingScenario& s) {
     QStringList warnings;
-    m_controls->setFieldValues(s);
     const int preset = s.preset.empty() ? 0 : m_presets->findData(QString::fromStdString(s.preset));
+    // What the preset alone would have entered, so that a file saved after editing one reads "(modified)".
+    m_presetInput.reset();
+    if (const Preset* p = preset > 0 ? findPreset(QString::fromStdString(s.preset)) : nullptr) {
+        m_controls->setFieldValues(withPreset(s, *p));
+        m_presetInput = m_controls->input();
+    }
+    m_controls->setFieldValues(s);
     if (preset < 0)
         warnings << tr("accounting.preset: no preset '%1' in this version; none shown")
                         .arg(QString::fromStdString(s.preset));

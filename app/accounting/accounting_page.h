@@ -58,6 +58,8 @@ public slots:
     void recompute();
 
 private:
+    /// "GPT-3 … (modified)" in the preset box while the controls differ from what the preset entered.
+    void showPresetModified();
     void onPresetChosen(int index);
 
     // Declared (and so created) in tab order: preset and units first, then the controls.
@@ -70,5 +72,7 @@ private:
     AnswersPanel* m_answers;
     ExplainPane* m_explain = nullptr;
     std::optional<napkin::AccountingResult> m_result;
+    /// The controls as the chosen preset left them: an edit away from these marks the preset "(modified)".
+    std::optional<napkin::AccountingInput> m_presetInput;
     QString m_error;
 };

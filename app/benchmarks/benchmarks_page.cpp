@@ -15,12 +15,16 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
+#include <utility>
 
 using namespace napkin;
 
@@ -30,12 +34,13 @@ QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-// The engine's progress callback, as the runner reports it; false stops the service within one GEMM
-// panel or training step.
-ProgressCallback reportTo(const TaskContext& task) {
-    return [&task](const BenchmarkProgress& p) {
-        task.progress(p.fraction, QString::fromStdString(p.phase));
-        return task.keepGoing();
+// The engine's progress callback, as the runner reports it ("fp32 1024³ · repeat 7/11"); false stops the
+// service within one GEMM panel or training step: when superseded (nothing is delivered) or when `stop`
+// is set by Cancel (the finished cases are delivered as a partial run).
+ProgressCallback reportTo(const TaskContext& task, std::shared_ptr<const std::atomic<bool>> stop) {
+    return [&task, stop = std::move(stop)](const BenchmarkProgress& p) {
+        task.progress(p.fraction, QString::fromStdString(p.detail.empty() ? p.phase : p.detail));
+        return task.keepGoing() && !stop->load();
     };
 }
 
@@ -53,9 +58,15 @@ BenchmarksPage::BenchmarksPage(QWidget* parent)
     splitter->addWidget(m_training);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    // The two panels need more height than a 1280×720 projector leaves: they scroll rather than squeeze.
+    auto* panels = new QScrollArea(this);
+    panels->setWidget(splitter);
+    panels->setWidgetResizable(true);
+    panels->setFrameShape(QFrame::NoFrame);
+    panels->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(makeDeviceRow());
-    layout->addWidget(splitter, 1);
+    layout->addWidget(panels, 1);
     layout->addWidget(m_explain);
 
     connect(m_sweep, &MatmulSweepPanel::runClicked, this, [this] {
@@ -167,19 +178,25 @@ void BenchmarksPage::startSweep(const std::vector<MatmulCase>& cases) {
     m_sweep->showSweep(std::nullopt);
     m_explain->setHtml(explainBenchmarks(std::nullopt));
     setRunning(true, tr("Starting %n case(s)…", nullptr, static_cast<int>(cases.size())));
-    m_runner->start([this, cases, device = device(), options = backendOptions(),
-                     backends = m_backends](const TaskContext& task) {
+    m_stop = std::make_shared<std::atomic<bool>>(false);
+    m_runner->start([this, cases, device = device(), options = backendOptions(), backends = m_backends,
+                     stop = m_stop](const TaskContext& task) {
         task.progress(0, QStringLiteral("prepare"));
         const MatmulSweep sweep =
-            runMatmulSweep(backends->backendFor(device, options), cases, {}, reportTo(task));
-        return TaskRunner::Deliver([this, sweep] {
+            runMatmulSweep(backends->backendFor(device, options), cases, {}, reportTo(task, stop));
+        return TaskRunner::Deliver([this, sweep, total = cases.size()] {
             m_sweep->showSweep(sweep);
             m_explain->setHtml(explainBenchmarks(sweep));
             const auto failed = std::count_if(sweep.results.begin(), sweep.results.end(),
                                               [](const auto& r) { return !r.ok; });
-            setRunning(false, failed ? tr("Done; %n case(s) failed (see the table).", nullptr,
-                                          static_cast<int>(failed))
-                                     : tr("Done."));
+            QString status =
+                failed ? tr("Done; %n case(s) failed (see the table).", nullptr, static_cast<int>(failed))
+                       : tr("Done.");
+            if (sweep.cancelled)
+                status = tr("Cancelled: a partial run, %1 of %2 case(s) finished and kept.")
+                             .arg(sweep.results.size())
+                             .arg(total);
+            setRunning(false, status);
             emit sweepFinished(sweep);
         });
     });
@@ -188,26 +205,31 @@ void BenchmarksPage::startSweep(const std::vector<MatmulCase>& cases) {
 void BenchmarksPage::startTraining(const TrainingRunRequest& request) {
     m_training->showRun(std::nullopt);
     setRunning(true, tr("Training…"));
-    m_runner->start([this, request, device = device(), options = backendOptions(),
-                     backends = m_backends](const TaskContext& task) {
+    m_stop = std::make_shared<std::atomic<bool>>(false);
+    m_runner->start([this, request, device = device(), options = backendOptions(), backends = m_backends,
+                     stop = m_stop](const TaskContext& task) {
         task.progress(0, QStringLiteral("prepare"));
         BenchmarkBackend& backend = backends->backendFor(device, options);
         if (std::string why = backend.unsupportedPrecisionReason(request.config.precision); !why.empty())
             throw std::invalid_argument(why); // the runner reports it as the run's failure
-        const TrainingRun run = runCruncherTraining(backend, request, reportTo(task));
+        const TrainingRun run = runCruncherTraining(backend, request, reportTo(task, stop));
         return TaskRunner::Deliver([this, run] {
             m_training->showRun(run);
-            setRunning(false, tr("Training done."));
+            setRunning(false, run.cancelled ? tr("Cancelled: a partial run, %n step(s) kept.", nullptr,
+                                                 static_cast<int>(run.losses.size()))
+                                            : tr("Training done."));
             emit trainingFinished(run);
         });
     });
 }
 
 void BenchmarksPage::cancel() {
-    if (!m_running)
+    if (!m_running || !m_stop)
         return;
-    m_runner->cancel(); // whatever the worker still delivers for this run is dropped
-    setRunning(false, tr("Cancelled."));
+    // The run stops within one GEMM panel or training step and delivers what it finished.
+    m_stop->store(true);
+    m_cancel->setEnabled(false);
+    m_status->setText(tr("Cancelling: finishing the current GEMM; the finished cases are kept…"));
 }
 
 void BenchmarksPage::setRunning(bool running, const QString& status) {
@@ -221,8 +243,10 @@ void BenchmarksPage::setRunning(bool running, const QString& status) {
 }
 
 void BenchmarksPage::onProgress(const TaskProgress& r) {
+    if (m_stop && m_stop->load())
+        return; // "Cancelling…" stays until the partial run lands
     m_progress->setValue(static_cast<int>(std::lround(r.fraction * 1000)));
-    QString text = tr("%1 · %2 % · elapsed %3")
+    QString text = tr("%1 · %2 % of the run · elapsed %3")
                        .arg(r.phase)
                        .arg(std::lround(r.fraction * 100))
                        .arg(q(formatDuration(r.elapsedSeconds)));

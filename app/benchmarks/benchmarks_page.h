@@ -10,6 +10,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -41,7 +42,8 @@ public:
     /// Asks the chosen device and CPU library what they cannot run, and disables those types and recipes
     /// with the reason (done on every device or library change; tests call it after swapping backends).
     void refreshSupport();
-    /// Stops the run in flight; nothing it still produces is shown.
+    /// Stops the run in flight within one GEMM panel or training step; the cases (steps) it finished are
+    /// shown, marked as a partial run.
     void cancel();
     bool isRunning() const { return m_running; }
 
@@ -79,4 +81,6 @@ private:
     TrainingRunPanel* m_training;
     ExplainPane* m_explain;
     bool m_running = false;
+    /// Set by Cancel: the run in flight stops early and delivers what it finished (a partial run).
+    std::shared_ptr<std::atomic<bool>> m_stop;
 };

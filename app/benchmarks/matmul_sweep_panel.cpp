@@ -212,10 +212,14 @@ void MatmulSweepPanel::showSweep(const std::optional<MatmulSweep>& sweep) {
         ranOn =
             tr("CPU backend %1 %2, ISA %3. ")
                 .arg(q(sweep->device.cpuBackend), q(sweep->device.cpuBackendVersion), q(sweep->device.isa));
+    // A cancelled sweep keeps the cases it finished; the basis line says the table is not the whole run.
+    const QString partial =
+        sweep->cancelled ? tr("Partial run (cancelled): only the cases listed finished. ") : QString();
     m_basis->setText(
-        ranOn + tr("Dashed: promised peak per type — %1. Small sizes sit far below it: each call is "
-                   "dominated by fixed overhead (thread hand-off, packing, loop set-up), not arithmetic.")
-                    .arg(data.promisedBasis));
+        partial + ranOn +
+        tr("Dashed: promised peak per type — %1. Small sizes sit far below it: each call is "
+           "dominated by fixed overhead (thread hand-off, packing, loop set-up), not arithmetic.")
+            .arg(data.promisedBasis));
     m_chart->setData(data);
 }
 

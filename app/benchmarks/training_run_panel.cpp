@@ -174,6 +174,8 @@ void TrainingRunPanel::setUnsupportedRecipes(const std::map<PrecisionRecipe, std
 void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
     m_run = run;
     m_memory->setRowCount(0);
+    // Before a run the memory chart would be an empty stub beside the loss chart: it appears with data.
+    m_timeline->setVisible(run.has_value());
     if (!run) {
         m_chart->setLosses({});
         m_timeline->setData({});
@@ -228,7 +230,7 @@ void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
         const QString why = tr("not recorded: this trainer allocates every buffer before the first step, so "
                                "its memory does not move within a step; train on the CPU (eigen or onednn) "
                                "to follow it event by event");
-        setResultCell(m_memory, peakRow, 2, tr("not recorded"), why);
+        setResultCell(m_memory, peakRow, 2, tr("not recorded: allocated up front"), why);
         setResultCell(m_memory, peakRow, 3, tr("—"), why);
     }
     const int row = m_memory->rowCount();

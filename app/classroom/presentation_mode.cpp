@@ -3,6 +3,8 @@
 #include "widgets/charts/chart_view.h"
 
 #include <QApplication>
+#include <QCoreApplication>
+#include <QEvent>
 #include <QScreen>
 #include <QWidget>
 
@@ -37,7 +39,7 @@ void PresentationMode::setOn(bool on) {
     m_on = on;
     if (on) {
         m_wasMaximized = m_window->isMaximized();
-        m_geometry = m_window->saveGeometry();
+        m_normalGeometry = m_window->geometry();
         QFont big = QApplication::font();
         big.setPointSizeF(big.pointSizeF() * kFontScale);
         m_window->setFont(big);
@@ -53,11 +55,19 @@ void PresentationMode::setOn(bool on) {
         m_window->setFont(QFont());
         setChartLineScale(*m_window, 1.0);
         m_window->setPalette(QPalette());
-        if (m_wasMaximized)
+        // The client area is put back where it was, rather than the saved frame: restoring a frame
+        // geometry right after full screen added the title bar's height again (the window sat 20 px
+        // lower, its bottom pane cut by the screen's edge).
+        // The layouts take the normal font's minimum sizes first: with presentation mode's larger minimum
+        // still in force the restored geometry would be clamped to it.
+        for (int pass = 0; pass < 8; ++pass)
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        if (m_wasMaximized) {
             m_window->showMaximized();
-        else
+        } else {
             m_window->showNormal();
-        m_window->restoreGeometry(m_geometry);
+            m_window->setGeometry(m_normalGeometry);
+        }
     }
     emit toggled(on);
 }

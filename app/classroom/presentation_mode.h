@@ -4,6 +4,7 @@
 // gives the window back its inherited font and palette and its previous geometry.
 #include <QObject>
 #include <QPalette>
+#include <QRect>
 
 class QWidget;
 
@@ -32,5 +33,5 @@ private:
     QWidget* m_window;
     bool m_on = false;
     bool m_wasMaximized = false;
-    QByteArray m_geometry;
+    QRect m_normalGeometry; ///< the window's client area before full screen
 };

@@ -25,11 +25,11 @@ QString saveFile(const QString& path, const QByteArray& bytes) {
     return {};
 }
 
-QString saveChart(const ChartView& chart, const QString& path, QSize size, double scale) {
+QString saveChart(const ChartView& chart, const QString& path, QSize size, double scale, bool captioned) {
     const std::optional<ImageFormat> format = imageFormatForPath(path);
     if (!format)
         return unknownFormat(path);
-    const QByteArray bytes = chart.renderAs(*format, size, scale);
+    const QByteArray bytes = chart.renderAs(*format, size, scale, captioned);
     if (bytes.isEmpty())
         return tr("%1: could not render the chart").arg(path);
     return saveFile(path, bytes);

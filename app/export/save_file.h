@@ -10,7 +10,9 @@ class ChartView;
 class QWidget;
 
 QString saveFile(const QString& path, const QByteArray& bytes);
-/// The chart at `size` logical pixels (PNG: × `scale` device pixels; SVG, PDF: vectors).
-QString saveChart(const ChartView& chart, const QString& path, QSize size, double scale = 1.0);
+/// The chart at `size` logical pixels (PNG: × `scale` device pixels; SVG, PDF: vectors), with its title
+/// and settings line unless `captioned` is false.
+QString saveChart(const ChartView& chart, const QString& path, QSize size, double scale = 1.0,
+                  bool captioned = true);
 /// A whole page (any widget) laid out at `size`; its charts are pictures inside an SVG or PDF.
 QString savePage(QWidget& page, const QString& path, QSize size, double scale = 1.0);

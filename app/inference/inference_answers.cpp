@@ -45,7 +45,8 @@ InferenceAnswers::InferenceAnswers(QWidget* parent)
     m_error->hide();
     outer->addWidget(m_error);
     auto* grid = new QGridLayout;
-    grid->setColumnStretch(2, 1);
+    grid->setColumnStretch(1, 1);
+    grid->setVerticalSpacing(2);
     grid->setHorizontalSpacing(12);
     const QStringList titles{tr("Weights (all GPUs)"),       tr("KV cache per token"),
                              tr("KV cache per sequence"),    tr("KV cache (B sequences)"),
@@ -64,16 +65,19 @@ InferenceAnswers::InferenceAnswers(QWidget* parent)
         bold.setBold(true);
         value->setFont(bold);
         formula->setFont(mono);
-        // Not wrapped: a wrapped label in a scrolled grid gets the height of another width and is cut
-        // off; a long formula scrolls sideways instead, one line per formula.
+        // Wrapped, as the Accounting page's: a formula never runs off to the right of the panel.
+        formula->setWordWrap(true);
         formula->setForegroundRole(QPalette::PlaceholderText);
         for (QLabel* l : {value, formula})
             l->setTextInteractionFlags(Qt::TextSelectableByMouse);
         value->setObjectName(QStringLiteral("value_") + keys()[i]);
         formula->setObjectName(QStringLiteral("formula_") + keys()[i]);
-        grid->addWidget(title, i, 0, Qt::AlignTop);
-        grid->addWidget(value, i, 1, Qt::AlignTop);
-        grid->addWidget(formula, i, 2, Qt::AlignTop);
+        // The formula on its own line under its answer, across the panel: at 1024×768 a third column
+        // left it a hundred pixels and the panel scrolled sideways.
+        formula->setContentsMargins(12, 0, 0, 6);
+        grid->addWidget(title, 2 * i, 0, Qt::AlignTop);
+        grid->addWidget(value, 2 * i, 1, Qt::AlignTop);
+        grid->addWidget(formula, 2 * i + 1, 0, 1, 2, Qt::AlignTop);
         m_rows.insert(keys()[i], Row{value, formula});
     }
     outer->addLayout(grid);

@@ -106,7 +106,8 @@ InferenceControls::InferenceControls(QWidget* parent)
     connect(m_preset, &QComboBox::currentIndexChanged, this, [this] {
         const double seq = findModelPreset(m_preset->currentData().toString().toStdString())->model.seq;
         m_context->setValue(seq);
-        m_prompt->setValue(std::min(m_prompt->value(), seq));
+        m_ownPrompt = std::min(m_ownPrompt, seq);
+        showPrompt();
     });
     for (QComboBox* box : {m_preset, m_gpu, m_weights, m_kvCache})
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
@@ -115,14 +116,21 @@ InferenceControls::InferenceControls(QWidget* parent)
         });
     for (QSpinBox* spin : {m_gpus, m_groupSize})
         connect(spin, &QSpinBox::valueChanged, this, &InferenceControls::inputChanged);
+    connect(m_context, &LogSliderField::valueChanged, this, &InferenceControls::showPrompt);
+    connect(m_prompt, &LogSliderField::valueChanged, this, [this](double prompt) { m_ownPrompt = prompt; });
     for (LogSliderField* slider : {m_context, m_batch, m_prompt})
         connect(slider, &LogSliderField::valueChanged, this, &InferenceControls::inputChanged);
     connect(m_promptIsContext, &QCheckBox::toggled, this, [this](bool same) {
         if (!same) // a prompt of its own starts within the context, never as a refused combination
-            m_prompt->setValue(std::min(m_prompt->value(), m_context->value()));
+            m_ownPrompt = std::min(m_ownPrompt, m_context->value());
+        showPrompt();
         updateEnabled();
         emit inputChanged();
     });
+}
+
+void InferenceControls::showPrompt() {
+    m_prompt->setValue(m_promptIsContext->isChecked() ? m_context->value() : m_ownPrompt);
 }
 
 void InferenceControls::updateEnabled() {
@@ -147,7 +155,7 @@ InferenceScenario InferenceControls::values() const {
     in.kvCache = *storageTypeFromName(m_kvCache->currentData().toString().toStdString());
     in.context = m_context->value();
     in.batch = m_batch->value();
-    s.promptShown = m_prompt->value();
+    s.promptShown = m_ownPrompt;
     in.prompt = m_promptIsContext->isChecked() ? std::nullopt : std::optional<double>(s.promptShown);
     return s;
 }
@@ -165,7 +173,8 @@ void InferenceControls::setValues(const InferenceScenario& s) {
     m_context->setValue(in.context);
     m_batch->setValue(in.batch);
     m_promptIsContext->setChecked(!in.prompt.has_value());
-    m_prompt->setValue(in.prompt.value_or(s.promptShown));
+    m_ownPrompt = in.prompt.value_or(s.promptShown);
+    showPrompt();
     updateEnabled();
 }
 

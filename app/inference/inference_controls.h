@@ -50,6 +50,8 @@ signals:
     void inputChanged();
 
 private:
+    /// The greyed prompt field shows what the formulas use: the context while "prompt = context" is ticked.
+    void showPrompt();
     void updateEnabled();
 
     QFormLayout* m_form;
@@ -63,6 +65,8 @@ private:
     LogSliderField* m_batch;
     QCheckBox* m_promptIsContext;
     LogSliderField* m_prompt;
+    /// The prompt the user chose: kept while "prompt = context" shows the context in the greyed field.
+    double m_ownPrompt = 0;
     QLabel* m_fieldError = nullptr;
     QWidget* m_fieldErrorControl = nullptr;
 };

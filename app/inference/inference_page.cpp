@@ -1,10 +1,14 @@
 #include "app/inference/inference_page.h"
 
+#include "app/inference/explain_inference.h"
 #include "app/inference/inference_answers.h"
 #include "app/inference/inference_controls.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/report/cli_command_line.h"
 #include "widgets/charts/decode_throughput_chart.h"
 #include "widgets/charts/inference_memory_chart.h"
+#include "widgets/controls/explain_pane.h"
+#include "widgets/controls/panel_scroll_area.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -52,7 +56,8 @@ InferencePage::InferencePage(QWidget* parent)
     , m_controls(new InferenceControls(this))
     , m_memoryChart(new InferenceMemoryChart(this))
     , m_throughputChart(new DecodeThroughputChart(this))
-    , m_answers(new InferenceAnswers(this)) {
+    , m_answers(new InferenceAnswers(this))
+    , m_explain(new ExplainPane(this)) {
     qRegisterMetaType<napkin::InferenceInput>();
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
@@ -62,10 +67,7 @@ InferencePage::InferencePage(QWidget* parent)
     intro->setWordWrap(true);
     leftLayout->addWidget(intro);
     leftLayout->addWidget(m_controls, 1);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(left);
-    scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(left->sizeHint().width() + 24);
+    auto* scroll = new PanelScrollArea(left, this);
 
     auto* charts = new QSplitter(Qt::Horizontal, this);
     charts->addWidget(m_memoryChart);
@@ -75,9 +77,14 @@ InferencePage::InferencePage(QWidget* parent)
     auto* answersScroll = new QScrollArea(this);
     answersScroll->setWidget(m_answers);
     answersScroll->setWidgetResizable(true);
+    auto* lower = new QWidget(this);
+    auto* lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    lowerLayout->addWidget(answersScroll);
+    lowerLayout->addWidget(m_explain);
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(charts);
-    right->addWidget(answersScroll);
+    right->addWidget(lower);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
 
@@ -111,7 +118,12 @@ void InferencePage::recompute() {
     const BatchSweep sweep = sweepInferenceBatch(in, gpu);
     m_memoryChart->setData(memoryData(in, *m_result));
     m_throughputChart->setData(throughputData(in, *m_result, sweep));
+    // An exported chart says the setup it was drawn for: the command that reproduces it.
+    const QString settings = QString::fromStdString(inferCommandLine(in));
+    m_memoryChart->setSettingsCaption(settings);
+    m_throughputChart->setSettingsCaption(settings);
     m_answers->setResult(in, *m_result, sweep);
+    m_explain->setHtml(explainInference(in, *m_result));
     const bool changed = !m_input || !(*m_input == in);
     m_input = in;
     if (changed)

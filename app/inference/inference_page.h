@@ -13,6 +13,7 @@
 #include <optional>
 
 class DecodeThroughputChart;
+class ExplainPane;
 class InferenceAnswers;
 class InferenceControls;
 class InferenceMemoryChart;
@@ -38,6 +39,8 @@ public:
     InferenceMemoryChart* memoryChart() const { return m_memoryChart; }
     DecodeThroughputChart* throughputChart() const { return m_throughputChart; }
     InferenceAnswers* answers() const { return m_answers; }
+    /// "How is this computed?": the page's formulas with their values.
+    ExplainPane* explainPane() const { return m_explain; }
 
 public slots:
     /// Validates the controls' input; shows the error next to its control, or accounts and updates
@@ -53,6 +56,7 @@ private:
     InferenceMemoryChart* m_memoryChart;
     DecodeThroughputChart* m_throughputChart;
     InferenceAnswers* m_answers;
+    ExplainPane* m_explain;
     std::optional<napkin::InferenceInput> m_input;
     std::optional<napkin::InferenceResult> m_result;
     QString m_error;

@@ -2,11 +2,13 @@
 
 #include "app/export/save_file.h"
 #include "app/jobs/task_runner.h"
+#include "app/roofline/explain_roofline.h"
 #include "app/roofline/roofline_points.h"
 #include "engine/benchmarks/cpu_roofline.h"
 #include "engine/hardware/gpu_catalog.h"
 #include "engine/numerics/quantity_format.h"
 #include "widgets/charts/roofline_chart.h"
+#include "widgets/controls/explain_pane.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -44,6 +46,7 @@ RooflinePage::RooflinePage(QWidget* parent)
     , m_inferenceNote(new QLabel(this))
     , m_pointsNote(new QLabel(this))
     , m_chart(new RooflineChart(this))
+    , m_explain(new ExplainPane(this))
     , m_inference(defaultRooflineInference())
     , m_inferenceModel(tr("Llama 3 8B")) {
     m_roofNote->setObjectName(QStringLiteral("roofNote"));
@@ -64,6 +67,7 @@ RooflinePage::RooflinePage(QWidget* parent)
     layout->addWidget(m_aboveRoof);
     layout->addWidget(m_pointsNote);
     layout->addWidget(m_inferenceNote);
+    layout->addWidget(m_explain);
     connect(m_runner, &TaskRunner::progress, this, &RooflinePage::onProgress);
     connect(m_runner, &TaskRunner::failed, this, [this](const QString& message) {
         m_measuring = false;
@@ -326,6 +330,8 @@ void RooflinePage::rebuild() {
                             nullptr, grey)
                        : QString()));
     m_chart->setData(data);
+    m_chart->setSettingsCaption(tr("%1 · %2").arg(m_device->currentText(), m_dtype->currentText()));
+    m_explain->setHtml(explainRoofline(m_roof, inferenceHere ? &*m_inferenceResult : nullptr));
 }
 
 // --- scenario: the page's controls to napkin::RooflineScenario and back ---

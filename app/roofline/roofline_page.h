@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+class ExplainPane;
 class QComboBox;
 class QLabel;
 class QProgressBar;
@@ -43,6 +44,8 @@ public:
     /// What the page says about the roof (its sources, or why there is none).
     QString roofNote() const;
     RooflineChart* chart() const { return m_chart; }
+    /// "How is this computed?": the roofs, the ridge, GEMM intensity, the inference points.
+    ExplainPane* explainPane() const { return m_explain; }
     TaskRunner* runner() const { return m_runner; }
     /// The CPU roof for `dtype`, as a measurement would set it (tests hand one in without measuring).
     void setMeasuredCpuRoof(napkin::ComputeType dtype, const napkin::Roofline& roof);
@@ -79,6 +82,7 @@ private:
     QLabel* m_inferenceNote;
     QLabel* m_pointsNote;
     RooflineChart* m_chart;
+    ExplainPane* m_explain;
     std::optional<napkin::Roofline> m_roof;
     std::map<napkin::ComputeType, napkin::Roofline> m_cpuRoofs; ///< measured, per type
     std::vector<napkin::MatmulSweep> m_sweeps;

@@ -26,8 +26,11 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
         tr("FILE"));
     const QCommandLineOption page(QStringLiteral("page"),
                                   tr("Page to export: accounting, or its charts memory, flops or timeline, "
-                                     "inference, formats, tensor, benchmarks or roofline (whole pages)."),
+                                     "inference, formats, tensor, benchmarks, training (whole pages) or "
+                                     "roofline (its chart). Without --export, the page the window opens at."),
                                   tr("PAGE"), QStringLiteral("memory"));
+    const QCommandLineOption noCaption(QStringLiteral("no-caption"),
+                                       tr("Export a chart without its title and settings line."));
     const QCommandLineOption preset(QStringLiteral("preset"),
                                     tr("Scenario to export: %1.").arg(presetIdList()), tr("NAME"));
     const QCommandLineOption width(QStringLiteral("width"), tr("Width in pixels (default 1600)."), tr("W"),
@@ -40,7 +43,7 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
     const QCommandLineOption scenario(
         QStringLiteral("scenario"), tr("Scenario file to open or export (as saved by File > Save scenario)."),
         tr("FILE"));
-    parser.addOptions({help, version, exportOption, page, preset, width, height, scale, scenario});
+    parser.addOptions({help, version, exportOption, page, noCaption, preset, width, height, scale, scenario});
     parser.addPositionalArgument(QStringLiteral("scenario.json"), tr("A scenario file to open."),
                                  QStringLiteral("[scenario.json]"));
 
@@ -75,10 +78,13 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
         return result;
     }
     o.page = parser.value(page);
-    const QStringList pages{
-        QStringLiteral("accounting"), QStringLiteral("memory"),    QStringLiteral("flops"),
-        QStringLiteral("timeline"),   QStringLiteral("formats"),   QStringLiteral("tensor"),
-        QStringLiteral("benchmarks"), QStringLiteral("inference"), QStringLiteral("roofline")};
+    o.pageGiven = parser.isSet(page);
+    o.caption = !parser.isSet(noCaption);
+    const QStringList pages{QStringLiteral("accounting"), QStringLiteral("memory"),
+                            QStringLiteral("flops"),      QStringLiteral("timeline"),
+                            QStringLiteral("formats"),    QStringLiteral("tensor"),
+                            QStringLiteral("benchmarks"), QStringLiteral("inference"),
+                            QStringLiteral("roofline"),   QStringLiteral("training")};
     // The pages a (setup) preset sets: the accounting page and its charts, and the inference page (its
     // model).
     const QStringList accountingCharts{QStringLiteral("accounting"), QStringLiteral("memory"),

@@ -9,6 +9,8 @@ struct CommandLine {
     Action action = Action::openWindow;
     QString exportPath;                      ///< --export FILE.png|.svg|.pdf
     QString page = QStringLiteral("memory"); ///< --page memory|flops|formats|tensor|benchmarks|roofline
+    bool pageGiven = false;                  ///< --page was given: without --export, the window opens there
+    bool caption = true;                     ///< a chart export's title and settings line (--no-caption: off)
     QString preset;                          ///< --preset ID or name; empty: the default scenario
     QString scenarioPath;                    ///< `napkin FILE.json` or --scenario FILE.json; empty: none
     QSize size{1600, 900};                   ///< --width / --height, logical pixels

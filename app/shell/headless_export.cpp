@@ -11,14 +11,17 @@
 #include "app/shell/command_line.h"
 #include "app/shell/page_command.h"
 #include "app/tensor/tensor_page.h"
+#include "app/training/training_page.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
+#include "widgets/charts/roofline_chart.h"
 
 #include "engine/accounting/model_presets.h"
 
 #include <QCoreApplication>
 
+#include <cstdio>
 #include <memory>
 
 namespace {
@@ -40,6 +43,20 @@ QString modelPresetIdFor(const napkin::ModelSpec& model) {
 }
 
 } // namespace
+
+void quietSessionNotes() {
+    static const QtMessageHandler previous = qInstallMessageHandler(nullptr);
+    qInstallMessageHandler([](QtMsgType type, const QMessageLogContext& context, const QString& message) {
+        if (type != QtCriticalMsg && type != QtFatalMsg &&
+            (message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR")) ||
+             message.startsWith(QLatin1String("QStandardPaths: wrong permissions on runtime directory"))))
+            return;
+        if (previous)
+            previous(type, context, message);
+        else
+            std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
+    });
+}
 
 HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
     napkin::Scenario scenario;
@@ -71,7 +88,7 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
                 cl.page == QLatin1String("memory")  ? static_cast<const ChartView*>(page.memoryChart())
                 : cl.page == QLatin1String("flops") ? static_cast<const ChartView*>(page.flopChart())
                                                     : page.timelineChart();
-            error = saveChart(*chart, cl.exportPath, cl.size, cl.scale);
+            error = saveChart(*chart, cl.exportPath, cl.size, cl.scale, cl.caption);
         }
     } else if (cl.page == QLatin1String("inference")) {
         if (!cl.preset.isEmpty()) { // a setup preset's model (a published transformer) on its GPU
@@ -112,6 +129,11 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
     } else if (cl.page == QLatin1String("roofline")) {
         RooflinePage page; // the roof and the default inference points; measured ones need a sweep first
         page.applyScenario(scenario.roofline);
+        // The chart alone: the page's device and type boxes say nothing on a slide; its caption does.
+        error = saveChart(*page.chart(), cl.exportPath, cl.size, cl.scale, cl.caption);
+    } else if (cl.page == QLatin1String("training")) {
+        TrainingPage page;
+        page.applyScenario(scenario.training);
         error = savePage(page, cl.exportPath, cl.size, cl.scale);
     } else {
         return failed(2, tr("--page: unknown page '%1'").arg(cl.page));

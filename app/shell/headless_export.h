@@ -11,3 +11,7 @@ struct HeadlessExportResult {
 };
 
 HeadlessExportResult runHeadlessExport(const CommandLine& commandLine);
+
+/// Drops Qt's notes about the session an export runs in ("XDG_RUNTIME_DIR not set", ...): a script that
+/// exports reads stderr for napkin's own errors. Every other message still goes to stderr.
+void quietSessionNotes();

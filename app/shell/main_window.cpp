@@ -11,6 +11,7 @@
 #include "app/formats/number_formats_page.h"
 #include "app/inference/inference_page.h"
 #include "app/roofline/roofline_page.h"
+#include "app/shell/help_menu.h"
 #include "app/shell/page_command.h"
 #include "app/tensor/tensor_page.h"
 #include "app/training/training_page.h"
@@ -23,6 +24,7 @@
 #include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/charts/roofline_chart.h"
 #include "widgets/charts/throughput_chart.h"
+#include "widgets/controls/wheel_guard.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -31,11 +33,13 @@
 #include <QMenuBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStringList>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
 namespace {
 
@@ -65,7 +69,9 @@ MainWindow::MainWindow(QWidget* parent)
            m_accounting->timelineChart(), m_benchmarks->trainingPanel()->timelineChart(),
            m_inference->memoryChart(), m_inference->throughputChart(), m_roofline->chart()},
           this))
-    , m_classroom(new ClassroomController(*this, m_pages, this)) {
+    , m_classroom(new ClassroomController(*this, m_pages, this))
+    , m_help(new HelpMenu(
+          *this, [this] { return scenario().page; }, this)) {
     setWindowTitle(tr("Napkin"));
     m_pages->addTab(m_accounting, tr("Accounting"));
     m_pages->addTab(m_inference, tr("Inference"));
@@ -88,6 +94,8 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(m_classroom->banner());
     layout->addWidget(m_pages, 1);
     setCentralWidget(central);
+    // Every page's panels scroll under the wheel; a control changes only once the user focused it.
+    (new WheelGuard(this))->guard(*m_pages);
     resize(1200, 800);
     addMenus();
     QSettings settings;
@@ -115,6 +123,26 @@ void MainWindow::addMenus() {
     connect(m_pages, &QTabWidget::currentChanged, copyCommand, enable);
     enable();
     m_classroom->addViewMenu(menuBar());
+    m_help->addTo(*menuBar());
+}
+
+bool MainWindow::showPageNamed(const QString& name) {
+    const std::pair<QStringList, QWidget*> pages[] = {
+        {{QStringLiteral("accounting"), QStringLiteral("memory"), QStringLiteral("flops"),
+          QStringLiteral("timeline")},
+         m_accounting},
+        {{QStringLiteral("inference")}, m_inference},
+        {{QStringLiteral("formats")}, m_formats},
+        {{QStringLiteral("tensor")}, m_tensor},
+        {{QStringLiteral("benchmarks")}, m_benchmarks},
+        {{QStringLiteral("roofline")}, m_roofline},
+        {{QStringLiteral("training")}, m_training}};
+    for (const auto& [names, page] : pages)
+        if (names.contains(name)) {
+            m_pages->setCurrentWidget(page);
+            return true;
+        }
+    return false;
 }
 
 QString MainWindow::pageCommand() const {

@@ -12,6 +12,7 @@ class BenchmarksPage;
 class CaptionBanner;
 class ClassroomController;
 class ExportController;
+class HelpMenu;
 class InferencePage;
 class LectureTourController;
 class NumberFormatsPage;
@@ -34,6 +35,9 @@ public:
     RooflinePage* rooflinePage() const { return m_roofline; }
     TrainingPage* trainingPage() const { return m_training; }
     QTabWidget* pages() const { return m_pages; }
+    /// Brings the page `napkin --page NAME` names to the front (memory, flops and timeline are the
+    /// Accounting page's charts); false for a name that is no page.
+    bool showPageNamed(const QString& name);
 
     // ScenarioHost: every control of every page, and the page in front.
     napkin::Scenario scenario() const override;
@@ -75,4 +79,5 @@ private:
     ScenarioController* m_scenarios;
     ExportController* m_exports;
     ClassroomController* m_classroom;
+    HelpMenu* m_help;
 };

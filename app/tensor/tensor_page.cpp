@@ -134,8 +134,23 @@ TensorPage::TensorPage(QWidget* parent)
     layout->addLayout(examples);
     layout->addWidget(splitter, 1);
 
-    connect(shapeEdit_, &QLineEdit::textChanged, this, &TensorPage::recompute);
-    connect(expressionEdit_, &QLineEdit::textChanged, this, &TensorPage::recompute);
+    // Typed text applies on Enter (or when the field loses focus), never keystroke by keystroke: "2," on
+    // the way to "2,-3" would otherwise briefly become x of shape (2,). While typing, a shape that cannot
+    // be read says so at once. Text set by the program (examples, scenario files) applies at once.
+    for (QLineEdit* edit : {shapeEdit_, expressionEdit_}) {
+        connect(edit, &QLineEdit::textChanged, this, [this, edit] {
+            if (!edit->isModified())
+                recompute();
+            else if (edit == shapeEdit_)
+                showShapeError();
+        });
+        connect(edit, &QLineEdit::editingFinished, this, [this, edit] {
+            if (!edit->isModified())
+                return;
+            edit->setModified(false);
+            recompute();
+        });
+    }
     connect(dtypeBox_, &QComboBox::currentIndexChanged, this, &TensorPage::recompute);
     connect(steps_, &QListWidget::currentRowChanged, this, &TensorPage::showStep);
     connect(view_, &StrideView::hoveredFormulaChanged, this, [this](const QString& formula) {
@@ -160,16 +175,23 @@ QString TensorPage::shapeErrorText() const {
     return shapeErrorLabel_->text();
 }
 
-void TensorPage::recompute() {
+std::optional<std::vector<int64_t>> TensorPage::showShapeError() {
     std::string shapeError;
-    const auto shape = napkin::parseShapeText(shapeEdit_->text().toStdString(), &shapeError);
+    auto shape = napkin::parseShapeText(shapeEdit_->text().toStdString(), &shapeError);
     if (!shape) {
         shapeErrorLabel_->setText(tr("Shape: %1").arg(QString::fromStdString(shapeError)));
         shapeErrorLabel_->show();
-        return;
+    } else {
+        shapeErrorLabel_->clear();
+        shapeErrorLabel_->hide();
     }
-    shapeErrorLabel_->clear();
-    shapeErrorLabel_->hide();
+    return shape;
+}
+
+void TensorPage::recompute() {
+    const auto shape = showShapeError();
+    if (!shape)
+        return;
     const auto dtype = napkin::tensorDTypeFromName(dtypeBox_->currentText().toStdString());
     evaluation_ = napkin::evaluateTensorExpression(expressionEdit_->text().toStdString(), *shape,
                                                    dtype ? dtype->bytes : 4);

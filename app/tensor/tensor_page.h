@@ -7,6 +7,10 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <cstdint>
+#include <optional>
+#include <vector>
+
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -39,6 +43,8 @@ public:
 
 private:
     void recompute();
+    /// Shows the shape field's message (or hides it); the shape when it reads.
+    std::optional<std::vector<int64_t>> showShapeError();
 
     QLineEdit* shapeEdit_ = nullptr;
     QComboBox* dtypeBox_ = nullptr;

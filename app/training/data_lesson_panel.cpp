@@ -121,8 +121,15 @@ DataLessonPanel::DataLessonPanel(QWidget* parent)
     connect(m_draw, &QPushButton::clicked, this, &DataLessonPanel::draw);
     connect(exportButton, &QPushButton::clicked, this,
             [this] { exportLessonWidget(this, *this, QStringLiteral("data-loading")); });
-    connect(m_runner, &TaskRunner::failed, this,
-            [this](const QString& message) { m_facts->setText(message); });
+    // A failure (no file, a file too short) reads as an error, red like every refused field's message.
+    connect(m_runner, &TaskRunner::failed, this, [this](const QString& message) {
+        m_facts->setStyleSheet(QStringLiteral("color: #c0392b;"));
+        m_facts->setText(message);
+    });
+    connect(m_runner, &TaskRunner::busyChanged, this, [this](bool busy) {
+        if (busy)
+            m_facts->setStyleSheet(QString());
+    });
     connect(m_runner, &TaskRunner::busyChanged, this, [this](bool busy) {
         m_generate->setEnabled(!busy);
         m_draw->setEnabled(!busy);

@@ -2,13 +2,16 @@
 
 #include "app/training/data_lesson_panel.h"
 #include "app/training/determinism_panel.h"
+#include "app/training/explain_training.h"
 #include "app/training/init_lesson_panel.h"
 #include "app/training/mixed_precision_panel.h"
+#include "widgets/controls/explain_pane.h"
 
 #include <QTabWidget>
-
 #include <QVBoxLayout>
+
 #include <algorithm>
+#include <iterator>
 
 TrainingPage::TrainingPage(QWidget* parent)
     : QWidget(parent)
@@ -16,7 +19,8 @@ TrainingPage::TrainingPage(QWidget* parent)
     , m_init(new InitLessonPanel(m_lessons))
     , m_determinism(new DeterminismPanel(m_lessons))
     , m_data(new DataLessonPanel(m_lessons))
-    , m_mixed(new MixedPrecisionPanel(m_lessons)) {
+    , m_mixed(new MixedPrecisionPanel(m_lessons))
+    , m_explain(new ExplainPane(this)) {
     m_lessons->setDocumentMode(true);
     m_lessons->addTab(m_init, tr("Initialization"));
     m_lessons->addTab(m_determinism, tr("Determinism"));
@@ -24,7 +28,11 @@ TrainingPage::TrainingPage(QWidget* parent)
     m_lessons->addTab(m_mixed, tr("Mixed precision"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_lessons);
+    layout->addWidget(m_lessons, 1);
+    layout->addWidget(m_explain);
+    connect(m_lessons, &QTabWidget::currentChanged, this,
+            [this] { m_explain->setHtml(explainTraining(scenario().lesson)); });
+    m_explain->setHtml(explainTraining(scenario().lesson));
 }
 
 // --- scenario: this page's controls to its section of napkin::Scenario and back ---

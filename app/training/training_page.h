@@ -6,6 +6,7 @@
 
 class DataLessonPanel;
 class DeterminismPanel;
+class ExplainPane;
 class InitLessonPanel;
 class MixedPrecisionPanel;
 class QTabWidget;
@@ -20,6 +21,8 @@ public:
     DeterminismPanel* determinismPanel() const { return m_determinism; }
     DataLessonPanel* dataPanel() const { return m_data; }
     MixedPrecisionPanel* mixedPrecisionPanel() const { return m_mixed; }
+    /// "How is this computed?": the formulas of the lesson in front.
+    ExplainPane* explainPane() const { return m_explain; }
 
     /// Every panel's controls and the lesson in front, for a scenario file; and back (page_scenarios.cpp).
     /// Applying never computes on the GUI thread: the panels that moved start their runs on workers.
@@ -32,4 +35,5 @@ private:
     DeterminismPanel* m_determinism;
     DataLessonPanel* m_data;
     MixedPrecisionPanel* m_mixed;
+    ExplainPane* m_explain;
 };

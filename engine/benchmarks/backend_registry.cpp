@@ -23,17 +23,27 @@ std::string cudaReason() {
 #endif
 }
 
+// The CUDA runtime the backend was built against; empty in a build without it.
+std::string cudaVersion() {
+#ifdef NAPKIN_WITH_CUDA_BACKEND
+    return cudaRuntimeVersion();
+#else
+    return {};
+#endif
+}
+
 } // namespace
 
 std::vector<BackendEntry> listBackends() {
     const std::string why = cudaReason();
-    return {{"cpu", true, ""}, {"cuda", why.empty(), why}};
+    return {{"cpu", true, "", ""}, {"cuda", why.empty(), why, cudaVersion()}};
 }
 
 std::vector<BackendEntry> listCpuBackends() {
     const std::string why = onednnBackendUnavailableReason();
-    return {{std::string(cpuBackendKindName(CpuBackendKind::onednn)), why.empty(), why},
-            {std::string(cpuBackendKindName(CpuBackendKind::eigen)), true, ""}};
+    return {
+        {std::string(cpuBackendKindName(CpuBackendKind::onednn)), why.empty(), why, onednnLibraryVersion()},
+        {std::string(cpuBackendKindName(CpuBackendKind::eigen)), true, "", ""}};
 }
 
 CpuBackendKind defaultCpuBackend() {

@@ -14,6 +14,7 @@ struct BackendEntry {
     std::string name; ///< "cpu", "cuda"; for listCpuBackends(): "onednn", "eigen"
     bool available = false;
     std::string unavailableReason; ///< empty when available
+    std::string version;           ///< the library's version where it says one ("2.6.3" for onednn)
 };
 
 /// Every backend napkin knows about, available or not: the CPU backend is always there.

@@ -10,6 +10,9 @@ struct BenchmarkProgress {
     int caseCount = 0;
     std::string phase;   ///< "prepare", "warm-up", "timing", "verify", "training"
     double fraction = 0; ///< of the whole run, in [0, 1]
+    /// What runs now, in words a person reads beside the progress bar: "fp32 1024³ · repeat 7/11",
+    /// "step 12/50". Empty before the first case starts.
+    std::string detail;
 };
 
 /// Called often (between GEMM panels or training steps, every few tens of milliseconds); return false

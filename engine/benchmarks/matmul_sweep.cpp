@@ -5,6 +5,7 @@
 #include <exception>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace napkin {
@@ -29,6 +30,14 @@ double timeRuns(MatmulProblem& problem, int calls, const KeepGoing& keepGoing) {
             throw Cancelled();
     const std::chrono::duration<double> elapsed = Clock::now() - start;
     return elapsed.count() / calls;
+}
+
+// "fp32 1024³" for a cube, "bf16 4096×4096×1024" otherwise: the case as the progress line names it.
+std::string caseName(const MatmulCase& s) {
+    const std::string dtype(benchDtypeName(s.dtype));
+    if (s.m == s.n && s.n == s.k)
+        return dtype + " " + std::to_string(s.n) + "³";
+    return dtype + " " + std::to_string(s.m) + "×" + std::to_string(s.n) + "×" + std::to_string(s.k);
 }
 
 } // namespace
@@ -83,9 +92,10 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
     BenchmarkProgress state;
     state.caseCount = count;
     bool stop = false;
-    auto report = [&](int index, const char* phase, double within) {
+    auto report = [&](int index, const char* phase, double within, const std::string& step) {
         state.caseIndex = index;
         state.phase = phase;
+        state.detail = caseName(cases[static_cast<std::size_t>(index)]) + " · " + step;
         state.fraction = count > 0 ? (index + within) / count : 1.0;
         if (!stop && progress && !progress(state))
             stop = true;
@@ -101,7 +111,7 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
                 sweep.device.promisedFlopsPerSecond.find(std::string(benchDtypeName(shape.dtype)));
             it != sweep.device.promisedFlopsPerSecond.end())
             r.promisedFlopsPerSecond = it->second;
-        if (!report(index, "prepare", 0))
+        if (!report(index, "prepare", 0, "preparing"))
             break;
         try {
             if (shape.m <= 0 || shape.n <= 0 || shape.k <= 0)
@@ -112,7 +122,9 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
             const MatmulProblem::Kernel kernel = problem->kernel();
             r.cpuBackend = kernel.cpuBackend;
             r.implementation = kernel.implementation;
-            const KeepGoing warmKeepGoing = [&] { return report(index, "warm-up", 0.1); };
+            const KeepGoing warmKeepGoing = [&] {
+                return report(index, "warm-up", 0.1, "warm-up run " + std::to_string(r.warmupRuns + 1));
+            };
             // Warm-up: caches, page faults, thread pool start, clock ramp. Stop once two consecutive
             // single-run timings agree within the tolerance (or at the cap).
             double previous = timeRuns(*problem, 1, warmKeepGoing);
@@ -133,11 +145,13 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
             std::vector<double> samples;
             for (int rep = 0; rep < options.repeats; ++rep) {
                 const double within = 0.2 + 0.7 * rep / std::max(1, options.repeats);
-                samples.push_back(
-                    timeRuns(*problem, r.callsPerSample, [&] { return report(index, "timing", within); }));
+                const std::string step =
+                    "repeat " + std::to_string(rep + 1) + "/" + std::to_string(options.repeats);
+                samples.push_back(timeRuns(*problem, r.callsPerSample,
+                                           [&] { return report(index, "timing", within, step); }));
             }
             r.timing = summarizeTimings(std::move(samples));
-            if (!report(index, "verify", 0.95))
+            if (!report(index, "verify", 0.95, "verifying"))
                 break;
             r.maxRelError =
                 problem->maxRelativeError(options.verifySamples, options.seed ^ 0x9e3779b97f4a7c15ULL);

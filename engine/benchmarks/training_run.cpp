@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
 
 namespace napkin {
 
@@ -80,6 +81,7 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
         if (progress) {
             state.caseIndex = static_cast<int>(s);
             state.fraction = static_cast<double>(s) / static_cast<double>(request.steps);
+            state.detail = "step " + std::to_string(s + 1) + "/" + std::to_string(request.steps);
             if (!progress(state)) {
                 run.cancelled = true;
                 break;

@@ -6,15 +6,43 @@
 
 #include <QApplication>
 #include <QEvent>
+#include <QFontMetrics>
+#include <QPainter>
+#include <QPalette>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 
 namespace {
 
 constexpr const char* kBase = "napkinBaseWidth";
 constexpr const char* kScaled = "napkinScaledWidth";
 constexpr const char* kBaseFont = "napkinBaseFont";
+constexpr const char* kTitle = "napkinAxisTitle";
+constexpr const char* kFitted = "napkinAxisTitleFitted";
+
+// A title too long for its axis breaks at spaces into as many lines as it needs, rather than running past
+// the chart's edge and being cut ("FLOPs per step (per GP").
+QString fittedTitle(const QString& title, const QFont& font, int room) {
+    const QFontMetrics fm(font);
+    if (fm.horizontalAdvance(title) <= room)
+        return title;
+    QStringList lines;
+    QString line;
+    for (const QString& word : title.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && fm.horizontalAdvance(longer) > room) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    lines << line;
+    return lines.join(QLatin1Char('\n'));
+}
 
 // A pen's own width is remembered on `owner`; when the chart has set a new pen since (its width is no
 // longer the one we wrote) that new width becomes the base, so scaling never compounds.
@@ -53,12 +81,56 @@ QPixmap ChartView::render(int width, int height, double scale) const {
     return m_plot->toPixmap(width, height, scale);
 }
 
-QByteArray ChartView::renderAs(ImageFormat format, QSize size, double scale) const {
-    if (format == ImageFormat::png)
-        return pngBytes(render(size.width(), size.height(), scale));
-    return paintVector(format, size, QStringLiteral("Napkin chart"), [&](QCPPainter& painter) {
-        m_plot->toPainter(&painter, size.width(), size.height());
-    });
+QByteArray ChartView::renderAs(ImageFormat format, QSize size, double scale, bool captioned) const {
+    const bool withTitle = captioned && !m_title.isEmpty();
+    const bool withSettings = captioned && !m_settings.isEmpty();
+    if (!withTitle && !withSettings) {
+        if (format == ImageFormat::png)
+            return pngBytes(render(size.width(), size.height(), scale));
+        return paintVector(format, size, QStringLiteral("Napkin chart"), [&](QCPPainter& painter) {
+            m_plot->toPainter(&painter, size.width(), size.height());
+        });
+    }
+    // Title above, settings below, both sized to the picture (a 1600×900 slide gets a 24 px title).
+    QFont titleFont = font();
+    titleFont.setPixelSize(std::max(12, size.height() / 38));
+    titleFont.setBold(true);
+    QFont settingsFont = font();
+    settingsFont.setPixelSize(std::max(10, size.height() / 56));
+    const int titleHeight = withTitle ? QFontMetrics(titleFont).height() * 3 / 2 : 0;
+    const int settingsHeight = withSettings ? QFontMetrics(settingsFont).height() * 3 / 2 : 0;
+    const QRect chartRect(0, titleHeight, size.width(), size.height() - titleHeight - settingsHeight);
+    const auto paintCaptions = [&](QPainter& painter) {
+        painter.fillRect(QRect(QPoint(0, 0), size), palette().color(QPalette::Base));
+        painter.setPen(palette().color(QPalette::Text));
+        if (withTitle) {
+            painter.setFont(titleFont);
+            painter.drawText(QRect(0, 0, size.width(), titleHeight), Qt::AlignCenter, m_title);
+        }
+        if (withSettings) {
+            painter.setFont(settingsFont);
+            const QRect line(8, chartRect.bottom() + 1, size.width() - 16, settingsHeight);
+            painter.drawText(
+                line, Qt::AlignLeft | Qt::AlignVCenter,
+                QFontMetrics(settingsFont).elidedText(m_settings, Qt::ElideMiddle, line.width()));
+        }
+    };
+    if (format == ImageFormat::png) {
+        QPixmap pixmap(size * scale);
+        pixmap.setDevicePixelRatio(scale);
+        QPainter painter(&pixmap);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+        paintCaptions(painter);
+        painter.drawPixmap(chartRect.topLeft(), render(chartRect.width(), chartRect.height(), scale));
+        painter.end();
+        return pngBytes(pixmap);
+    }
+    return paintVector(format, size, m_title.isEmpty() ? QStringLiteral("Napkin chart") : m_title,
+                       [&](QCPPainter& painter) {
+                           paintCaptions(painter);
+                           painter.translate(chartRect.topLeft());
+                           m_plot->toPainter(&painter, chartRect.width(), chartRect.height());
+                       });
 }
 
 void ChartView::setLineScale(double scale) {
@@ -94,6 +166,124 @@ void ChartView::replotNow() {
     m_plot->replot();
 }
 
+namespace {
+
+// Small boxes along a graph's line (or at its points when it draws none), every few pixels, so that a box
+// laid over the line meets at least one of them.
+void addGraphBoxes(const QCPGraph& graph, const QRect& clip, std::vector<QRect>& out) {
+    constexpr double kStep = 4.0;
+    const auto box = [&](QPointF p) {
+        const QRect r(qRound(p.x()) - 1, qRound(p.y()) - 1, 3, 3);
+        if (clip.intersects(r))
+            out.push_back(r);
+    };
+    QPointF previous;
+    bool havePrevious = false;
+    for (auto it = graph.data()->constBegin(); it != graph.data()->constEnd(); ++it) {
+        if (!std::isfinite(it->key) || !std::isfinite(it->value)) {
+            havePrevious = false;
+            continue;
+        }
+        const QPointF p(graph.keyAxis()->coordToPixel(it->key), graph.valueAxis()->coordToPixel(it->value));
+        if (havePrevious && graph.lineStyle() != QCPGraph::lsNone) {
+            // A step line goes across at the old value first, then up or down.
+            const QPointF corner =
+                graph.lineStyle() == QCPGraph::lsStepLeft ? QPointF(p.x(), previous.y()) : p;
+            for (const auto& [a, b] : {std::pair{previous, corner}, std::pair{corner, p}}) {
+                const double length = std::hypot(b.x() - a.x(), b.y() - a.y());
+                const int steps = static_cast<int>(std::ceil(length / kStep)) - 1;
+                for (int k = 1; k <= steps; ++k)
+                    box(a + (b - a) * (k * kStep / length));
+            }
+        }
+        box(p);
+        previous = p;
+        havePrevious = true;
+    }
+}
+
+void addBarBoxes(const QCPBars& bars, const QRect& clip, std::vector<QRect>& out) {
+    const QCPAxis* key = bars.keyAxis();
+    const QCPAxis* value = bars.valueAxis();
+    const double base = value->coordToPixel(std::max(0.0, value->range().lower));
+    int i = 0;
+    for (auto it = bars.data()->constBegin(); it != bars.data()->constEnd(); ++it, ++i) {
+        if (!std::isfinite(it->value) || it->value == 0)
+            continue;
+        const double top = bars.dataPixelPosition(i).y();
+        const double x1 = key->coordToPixel(it->key - bars.width() / 2);
+        const double x2 = key->coordToPixel(it->key + bars.width() / 2);
+        const QRect r = QRectF(QPointF(x1, top), QPointF(x2, base)).normalized().toAlignedRect() & clip;
+        if (!r.isEmpty())
+            out.push_back(r);
+    }
+}
+
+// An axis title is centred on its axis; it is cut when it reaches past the chart's edges.
+bool axisTitleCut(const QCPAxis& axis, const QSize& chart) {
+    if (axis.label().isEmpty() || !axis.visible())
+        return false;
+    int length = 0;
+    for (const QString& line : axis.label().split(QLatin1Char('\n')))
+        length = std::max(length, QFontMetrics(axis.labelFont()).horizontalAdvance(line));
+    const QRect r = axis.axisRect()->rect();
+    const bool vertical = axis.orientation() == Qt::Vertical;
+    const double centre = vertical ? r.center().y() : r.center().x();
+    const int extent = vertical ? chart.height() : chart.width();
+    return centre - length / 2.0 < 0 || centre + length / 2.0 > extent;
+}
+
+} // namespace
+
+double ChartView::topLeavingRoom(double value, double pixels, double factor) const {
+    const int height = m_plot->axisRect()->height();
+    if (height <= 0 || value <= 0)
+        return value * factor;
+    // At most 60 % of the axes above the value: the bar itself stays readable.
+    const double fraction = std::min(0.6, pixels / height);
+    return std::max(value * factor, value / (1.0 - fraction));
+}
+
+double ChartView::labelHeight(const QCPItemText& label) {
+    const int lines = static_cast<int>(label.text().count(QLatin1Char('\n'))) + 1;
+    return QFontMetrics(label.font()).lineSpacing() * lines + label.padding().top() +
+           label.padding().bottom();
+}
+
+ChartLayout ChartView::layoutGeometry() const {
+    ChartLayout out;
+    QCPAxisRect* axes = m_plot->axisRect();
+    out.axisRect = axes->rect();
+    if (m_plot->legend->visible() && m_plot->legend->itemCount() > 0) {
+        out.legend = m_plot->legend->outerRect();
+        out.legendInsideAxes = axes->insetLayout()->elements(false).contains(m_plot->legend);
+    }
+    for (int i = 0; i < m_plot->itemCount(); ++i) {
+        const auto* text = qobject_cast<QCPItemText*>(m_plot->item(i));
+        if (!text || !text->visible() || text->text().isEmpty())
+            continue;
+        const QRect r = QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition())
+                            .normalized()
+                            .toAlignedRect();
+        out.labels.push_back(r);
+        if (text->clipToAxisRect() ? !out.axisRect.contains(r) : !m_plot->rect().contains(r))
+            out.cutText << text->text();
+    }
+    for (int i = 0; i < m_plot->plottableCount(); ++i) {
+        const QCPAbstractPlottable* p = m_plot->plottable(i);
+        if (!p->visible())
+            continue;
+        if (const auto* bars = qobject_cast<const QCPBars*>(p))
+            addBarBoxes(*bars, out.axisRect, out.data);
+        else if (const auto* graph = qobject_cast<const QCPGraph*>(p))
+            addGraphBoxes(*graph, out.axisRect, out.data);
+    }
+    for (QCPAxis* axis : axes->axes())
+        if (axisTitleCut(*axis, m_plot->size()))
+            out.cutText << axis->label();
+    return out;
+}
+
 void ChartView::queueReplot() {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -110,8 +300,9 @@ void ChartView::setLegendBelow(bool shown, int columns) {
         grid->simplify();
     }
     m_plot->legend->setVisible(shown);
-    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    // The wrap first: setting the fill order then lays out the entries already there in `columns`.
     m_plot->legend->setWrap(columns);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
 }
 
@@ -154,6 +345,34 @@ void ChartView::applyLineScale() {
         axis->setLabelFont(label);
     }
     m_plot->legend->setFont(font());
+    // Titles are fitted to the room the chart has now; the title as set is remembered on the axis.
+    bool refitted = false;
+    for (QCPAxis* axis : m_plot->axisRect()->axes()) {
+        QString title = axis->label();
+        const QVariant original = axis->property(kTitle);
+        if (original.isValid() && title == axis->property(kFitted).toString())
+            title = original.toString();
+        // Centred on its axis, a title has twice the distance from the axis's middle to the nearer edge
+        // of the chart (the axes as last laid out; the whole chart before the first layout).
+        const bool vertical = axis->orientation() == Qt::Vertical;
+        const QRect axes = axis->axisRect()->rect();
+        const int extent = vertical ? m_plot->height() : m_plot->width();
+        const int centre = axes.isEmpty() ? extent / 2 : (vertical ? axes.center().y() : axes.center().x());
+        const int room = 2 * std::min(centre, extent - centre) - 8;
+        const QString fitted = fittedTitle(title, axis->labelFont(), room);
+        refitted = refitted || fitted != axis->label();
+        axis->setProperty(kTitle, title);
+        axis->setProperty(kFitted, fitted);
+        axis->setLabel(fitted);
+    }
+    // A title that changed its lines changes the margins, and so the room of the others: one more
+    // replot lays them out with their final lines (once, so that two titles cannot take turns forever).
+    if (refitted && !m_refitting) {
+        m_refitting = true;
+        queueReplot();
+    } else {
+        m_refitting = false;
+    }
     // Labels drawn inside the plot grow with the chart's font relative to the application's.
     const double fontRatio = font().pointSizeF() / QApplication::font().pointSizeF();
     for (int i = 0; i < m_plot->itemCount(); ++i) {
@@ -172,6 +391,10 @@ void ChartView::applyLineScale() {
         if (p->pen().style() != Qt::NoPen)
             p->setPen(scaled(p, "pen", p->pen(), scale));
     }
+}
+
+QString chartLibraryVersion() {
+    return QStringLiteral("QCustomPlot " QCUSTOMPLOT_VERSION_STR);
 }
 
 void setChartLineScale(QWidget& root, double scale) {

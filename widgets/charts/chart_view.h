@@ -9,13 +9,27 @@
 #include <QColor>
 #include <QPen>
 #include <QPixmap>
+#include <QRect>
 #include <QSize>
 #include <QStringList>
 #include <QWidget>
 
 #include <vector>
 
+class QCPItemText;
 class QCustomPlot;
+
+/// Where a chart drew its text and data, in the chart widget's coordinates, as of its last replot: what
+/// a layout check needs (a legend that covers data, labels that collide, an axis title cut short)
+/// without reaching QCustomPlot.
+struct ChartLayout {
+    QRect axisRect;                ///< the plotted area inside the axes
+    QRect legend;                  ///< the legend's box; empty when hidden
+    bool legendInsideAxes = false; ///< drawn over the plotted area (rather than in its own row)
+    std::vector<QRect> labels;     ///< the text items drawn on the plot (capacity, peak, notes)
+    std::vector<QRect> data;       ///< bars' boxes and small boxes along graphs' lines
+    QStringList cutText;           ///< axis titles past the chart's edges, labels past their clip: drawn cut
+};
 
 class ChartView : public QWidget {
     Q_OBJECT
@@ -25,8 +39,17 @@ public:
     /// The chart at width × height logical pixels, `scale` device pixels per pixel.
     QPixmap render(int width, int height, double scale = 1.0) const;
     /// The chart as PNG (`size` × `scale` pixels), SVG or PDF (`size` points, vectors, text stays text);
-    /// empty on failure.
-    QByteArray renderAs(ImageFormat format, QSize size, double scale = 1.0) const;
+    /// empty on failure. With `captioned`, the title is drawn above the chart and the settings line
+    /// below it (a picture on a slide says what it shows and for which setup).
+    QByteArray renderAs(ImageFormat format, QSize size, double scale = 1.0, bool captioned = true) const;
+
+    /// What the chart shows ("Memory per GPU"): the title of an exported picture.
+    void setTitle(const QString& title) { m_title = title; }
+    QString title() const { return m_title; }
+    /// The setup the chart was drawn for, on one line ("napkin-cli account --preset gpt2-small"); the
+    /// page that fills the chart sets it with the data.
+    void setSettingsCaption(const QString& settings) { m_settings = settings; }
+    QString settingsCaption() const { return m_settings; }
 
     /// Presentation mode: axis, grid and series lines `scale` times thicker, axis text in the widget's
     /// font (1 = as the chart draws them). Applied before each replot, so a chart re-setting its pens
@@ -45,6 +68,8 @@ public:
     double averageReplotMs() const;
     /// Draws now instead of at the next event-loop turn (tests that read what was drawn).
     void replotNow();
+    /// The geometry of the last replot (see ChartLayout).
+    ChartLayout layoutGeometry() const;
 
 signals:
     /// A queued replot finished drawing.
@@ -54,6 +79,11 @@ protected:
     explicit ChartView(QWidget* parent = nullptr);
 
     QCustomPlot& plot() const { return *m_plot; }
+    /// The top of a value axis from 0 that leaves `pixels` above `value` in the axes as last laid out,
+    /// at least `value` × `factor`: room for a label over a bar whatever the font (presentation mode).
+    double topLeavingRoom(double value, double pixels, double factor) const;
+    /// The height of a label drawn on the plot, its lines and padding included.
+    static double labelHeight(const QCPItemText& label);
     /// Redraws at the next event-loop turn; many calls in one turn draw once.
     void queueReplot();
     /// The legend in its own row under the axes (inside them it would hide data), in `columns` columns,
@@ -71,7 +101,14 @@ private:
 
     QCustomPlot* m_plot;
     double m_lineScale = 1.0;
+    QString m_title;
+    QString m_settings;
+    bool m_refitting = false; ///< this replot was queued to lay out refitted axis titles
 };
+
+/// The chart library's name and version ("QCustomPlot 2.1.1"), for Help ▸ About: the name stays here,
+/// with the library.
+QString chartLibraryVersion();
 
 /// Sets the line scale of every chart inside `root` (presentation mode on a whole window).
 void setChartLineScale(QWidget& root, double scale);

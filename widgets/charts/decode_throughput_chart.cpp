@@ -47,6 +47,7 @@ QCPItemText* label(QCustomPlot* chart, const QString& text, const QColor& color,
 
 DecodeThroughputChart::DecodeThroughputChart(QWidget* parent)
     : ChartView(parent) {
+    setTitle(tr("Decode tokens/s against batch"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
     chart->setMinimumSize(300, 220);
@@ -161,7 +162,7 @@ void DecodeThroughputChart::addMarkers(double top) {
         m_note = tr("crossover at B = %1: one step's FLOPs/peak = its bytes/bandwidth").arg(number(b));
     } else {
         m_note =
-            tr("memory bound at every B up to %1:\nthe KV cache's reads grow with B as fast as the FLOPs")
+            tr("memory bound at every B up to %1:\nthe KV cache's reads grow with B\nas fast as the FLOPs")
                 .arg(number(right));
     }
     QCPItemText* note = label(chart, m_note, text, Qt::AlignLeft | Qt::AlignTop);

@@ -11,6 +11,7 @@ const QColor kMarkColour(0xc0, 0x39, 0x2b);
 
 DynamicRangeChart::DynamicRangeChart(QWidget* parent)
     : ChartView(parent) {
+    setTitle(tr("Range of each number format"));
     QCustomPlot* chart = &plot();
     chart->xAxis->setScaleType(QCPAxis::stLogarithmic);
     auto ticker = QSharedPointer<QCPAxisTickerLog>::create();

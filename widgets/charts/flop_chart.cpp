@@ -22,6 +22,7 @@ const QColor kComponentColor(0xdd, 0x84, 0x52);
 
 FlopChart::FlopChart(QWidget* parent)
     : ChartView(parent) {
+    setTitle(tr("FLOPs of one training step"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
     chart->setMinimumSize(240, 200);
@@ -40,8 +41,8 @@ FlopChart::FlopChart(QWidget* parent)
     m_componentBars = new QCPBars(chart->xAxis, chart->yAxis);
     m_componentBars->setName(tr("forward, by component"));
     m_componentBars->setWidth(kBarWidth);
-    chart->legend->setVisible(true);
-    chart->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // Below the axes: in the corner it covered the backward bar on a projector's 1024×768.
+    setLegendBelow(true, 1); // one entry a row: side by side, both were cut at 1024×768
 
     connect(chart, &QCustomPlot::mouseMove, this, &FlopChart::onMouseMove);
     applySeriesColors();

@@ -7,6 +7,7 @@
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QLayout>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
@@ -72,9 +73,21 @@ QByteArray renderWidget(QWidget& widget, ImageFormat format, QSize size, double 
     widget.ensurePolished();
     if (!widget.isVisible()) { // lay the page out without showing it on any screen
         widget.setAttribute(Qt::WA_DontShowOnScreen);
+        // The page is a window of its own here: a layout that sized it would hand its minimum size to a
+        // platform window that has none (offscreen: "does not support propagateSizeHints()" on stderr).
+        if (QLayout* layout = widget.layout())
+            layout->setSizeConstraint(QLayout::SetNoConstraint);
         widget.show();
     }
+    // A few turns, and one resize more: wrapped labels in scrolled panels settle their heights for the
+    // width they finally got (laid out once, their rows kept the height of a wider first guess), and
+    // charts lay out their refitted axis titles.
     QCoreApplication::processEvents();
+    widget.resize(size - QSize(1, 0));
+    QCoreApplication::processEvents();
+    widget.resize(size);
+    for (int pass = 0; pass < 3; ++pass)
+        QCoreApplication::processEvents();
     if (format == ImageFormat::png) {
         QPixmap pixmap(size * scale);
         pixmap.setDevicePixelRatio(scale);

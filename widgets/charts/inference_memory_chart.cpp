@@ -38,6 +38,7 @@ double InferenceMemoryChartData::totalBytes() const {
 
 InferenceMemoryChart::InferenceMemoryChart(QWidget* parent)
     : ChartView(parent) {
+    setTitle(tr("Inference memory per GPU"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
     chart->setMinimumSize(220, 200);
@@ -66,6 +67,12 @@ InferenceMemoryChart::InferenceMemoryChart(QWidget* parent)
     m_verdict->setTextAlignment(Qt::AlignHCenter);
     m_verdict->setClipToAxisRect(false);
     connect(chart, &QCustomPlot::mouseMove, this, &InferenceMemoryChart::onMouseMove);
+    // The capacity's label and the verdict keep their room as the chart's size and font change.
+    connect(chart, &QCustomPlot::beforeReplot, this, [this] {
+        const double room = std::max(labelHeight(*m_capacityLabel), labelHeight(*m_verdict)) + 6;
+        plot().yAxis->setRange(
+            0, topLeavingRoom(std::max({m_data.totalBytes(), m_data.capacityBytes, 1.0}), room, 1.18));
+    });
     rebuild();
 }
 
@@ -128,7 +135,8 @@ void InferenceMemoryChart::rebuild() {
     m_capacityLabel->setVisible(m_data.capacityBytes > 0);
     m_capacityLabel->setColor(palette().color(QPalette::WindowText));
     m_capacityLabel->position->setCoords(0.03, m_data.capacityBytes);
-    m_capacityLabel->setText(tr("capacity %1").arg(bytesText(m_data.capacityBytes)));
+    // Two lines, as the verdict: one ran past the narrow chart's edge in presentation mode.
+    m_capacityLabel->setText(tr("capacity\n%1").arg(bytesText(m_data.capacityBytes)));
     m_verdict->position->setCoords(kBarX, total);
     m_verdict->setColor(verdictColor);
     // Two lines: the bar is narrow, and a one-line verdict would run off the axes.

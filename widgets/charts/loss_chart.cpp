@@ -6,6 +6,7 @@
 
 LossChart::LossChart(QWidget* parent)
     : ChartView(parent) {
+    setTitle(tr("Training loss"));
     QCustomPlot* chart = &plot();
     chart->addGraph();
     chart->graph(0)->setName(tr("MSE loss"));

@@ -29,6 +29,7 @@ double MemoryChartData::totalBytes() const {
 
 MemoryChart::MemoryChart(QWidget* parent)
     : ChartView(parent) {
+    setTitle(tr("Training memory per GPU"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
     chart->setMinimumSize(240, 200);
@@ -63,6 +64,15 @@ MemoryChart::MemoryChart(QWidget* parent)
     setLegendBelow(true);
 
     connect(chart, &QCustomPlot::mouseMove, this, &MemoryChart::onMouseMove);
+    // The verdict over the bar keeps its room as the chart's size and font change.
+    connect(chart, &QCustomPlot::beforeReplot, this, [this] {
+        const double total = m_data.totalBytes();
+        const double top = m_capacityOffScale
+                               ? std::max(total, m_data.peakBytes)
+                               : std::max({total, m_data.peakBytes, m_data.capacityBytes, 1.0});
+        plot().yAxis->setRange(
+            0, topLeavingRoom(top, labelHeight(*m_verdict) + 6, m_capacityOffScale ? 1.6 : 1.18));
+    });
     applySeriesColors();
     rebuild();
 }
@@ -141,7 +151,7 @@ void MemoryChart::rebuild() {
     const double total = m_data.totalBytes();
     m_capacityOffScale = m_data.capacityBytes > 0 && total > 0 && total < m_data.capacityBytes / 20;
     const double top = m_capacityOffScale
-                           ? std::max(total, m_data.peakBytes) * 1.3
+                           ? std::max(total, m_data.peakBytes) * 1.6 // room for the verdict
                            : std::max({total, m_data.peakBytes, m_data.capacityBytes, 1.0}) * 1.18;
     chart->yAxis->setRange(0, top);
 
@@ -151,12 +161,12 @@ void MemoryChart::rebuild() {
     m_capacityLine->point1->setCoords(0, m_data.capacityBytes);
     m_capacityLine->point2->setCoords(2, m_data.capacityBytes);
     m_capacityLine->setPen(QPen(capacityColor, 2, Qt::DashLine));
-    m_capacityLabel->setVisible(m_data.capacityBytes > 0);
+    // Off the scale, the capacity is said under the axis rather than in the plot, where it ran into the
+    // verdict above the bar and was cut at the chart's edge.
+    m_capacityLabel->setVisible(m_data.capacityBytes > 0 && !m_capacityOffScale);
+    chart->xAxis->setLabel(QString());
     if (m_capacityOffScale) {
-        m_capacityLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
-        m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        m_capacityLabel->position->setCoords(0.02, 0.02);
-        m_capacityLabel->setText(
+        chart->xAxis->setLabel(
             tr("capacity %1 is off the scale: %2 × this bar")
                 .arg(capacity, QString::fromStdString(napkin::formatNumber(m_data.capacityBytes / total))));
     } else {

@@ -54,6 +54,7 @@ double MemoryTimelineChartData::sumBytes() const {
 
 MemoryTimelineChart::MemoryTimelineChart(QWidget* parent)
     : ChartView(parent) {
+    setTitle(tr("Memory over one training step"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
     chart->setMinimumSize(320, 220);
@@ -264,25 +265,27 @@ void MemoryTimelineChart::rebuild() {
     top = std::max(top, sum);
 
     // A timeline far below the capacity (the lecture's Cruncher on an 80 GB GPU) would be a flat line at
-    // full scale: zoom to the data and say where the capacity is instead of drawing it.
+    // full scale: zoom to the data and say where the capacity is instead of drawing it, leaving room
+    // above the peak for its label in presentation mode's larger type.
     const double capacity = m_data.capacityBytes;
     m_capacityOffScale = capacity > 0 && top > 0 && top < capacity / 20;
-    const double rangeTop = m_capacityOffScale ? top * 1.3 : std::max({top, capacity, 1.0}) * 1.25;
+    const double rangeTop = m_capacityOffScale ? top * 1.6 : std::max({top, capacity, 1.0}) * 1.25;
     chart->yAxis->setRange(0, rangeTop);
     chart->xAxis->setRange(-0.7, sum > 0 ? sumX + barWidth : std::max(1.0, n - 0.3));
     m_capacityLine->setVisible(capacity > 0 && !m_capacityOffScale);
     m_capacityLine->point1->setCoords(0, capacity);
     m_capacityLine->point2->setCoords(1, capacity);
     m_capacityLine->setPen(QPen(QColor(0x2e, 0x7d, 0x32), 2, Qt::DashLine));
-    m_capacityLabel->setVisible(capacity > 0);
+    // Off the scale, the capacity is said under the axis rather than in the plot: at the top it ran into
+    // the peak's label (the lecture tour's Cruncher, in presentation mode's larger type).
+    m_capacityLabel->setVisible(capacity > 0 && !m_capacityOffScale);
     const QString capacityText = bytesText(capacity);
+    const QString axisTitle = tr("one training step, event by event");
+    chart->xAxis->setLabel(axisTitle);
     if (m_capacityOffScale) {
-        m_capacityLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
-        m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        m_capacityLabel->position->setCoords(0.02, 0.02);
-        m_capacityLabel->setText(
-            tr("capacity %1 is off the scale: %2 × the peak")
-                .arg(capacityText, QString::fromStdString(napkin::formatNumber(capacity / top))));
+        chart->xAxis->setLabel(
+            tr("%1 — capacity %2 is off the scale: %3 × the peak")
+                .arg(axisTitle, capacityText, QString::fromStdString(napkin::formatNumber(capacity / top))));
     } else {
         m_capacityLabel->position->setType(QCPItemPosition::ptPlotCoords);
         m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);

@@ -65,6 +65,7 @@ QString legendName(RooflineChartData::Style style) {
 
 RooflineChart::RooflineChart(QWidget* parent)
     : ChartView(parent) {
+    setTitle(tr("Roofline"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
     chart->setMinimumSize(320, 240);

@@ -30,6 +30,7 @@ QColor colorFor(const QString& dtype) {
 
 ThroughputChart::ThroughputChart(QWidget* parent)
     : ChartView(parent) {
+    setTitle(tr("Matrix-multiply throughput"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
     chart->setMinimumSize(280, 220);

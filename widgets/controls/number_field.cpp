@@ -7,6 +7,8 @@
 #include <QLineEdit>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 NumberField::NumberField(QWidget* parent)
     : QWidget(parent)
     , m_edit(new QLineEdit(this))
@@ -39,6 +41,11 @@ QString NumberField::errorText() const {
     return m_error->text();
 }
 
+void NumberField::setWholeNumbers(bool whole) {
+    m_whole = whole;
+    m_edit->setPlaceholderText(whole ? tr("a whole number, e.g. 8, 1024") : tr("e.g. 70B, 15T, 1.5e9"));
+}
+
 void NumberField::commit() {
     const napkin::ParsedNumber parsed = napkin::parseNumber(m_edit->text().toStdString());
     QString message;
@@ -47,6 +54,9 @@ void NumberField::commit() {
                       .arg(m_edit->text(), QString::fromStdString(parsed.error))
                       .arg(parsed.errorAt + 1)
                       .arg(QString::fromStdString(napkin::formatNumber(m_value)));
+    } else if (m_whole && parsed.value != std::floor(parsed.value)) {
+        message = tr("“%1”: must be a whole number; keeping %2")
+                      .arg(m_edit->text(), QString::fromStdString(napkin::formatNumber(m_value)));
     } else if (parsed.value < m_minimum || parsed.value > m_maximum) {
         message = tr("must be between %1 and %2; keeping %3")
                       .arg(QString::fromStdString(napkin::formatNumber(m_minimum)),

@@ -16,6 +16,10 @@ public:
     void setValue(double value);
     /// Values outside [minimum, maximum] are refused with a message.
     void setRange(double minimum, double maximum);
+    /// Counts (batch, layers, GPUs) refuse fractions in the field itself, so that no page-level error
+    /// has to explain later why 2.5 sequences cannot be accounted for.
+    /// Its empty field then suggests counts ("e.g. 8, 1024"), not "70B, 15T".
+    void setWholeNumbers(bool whole);
     /// The message shown for the last refused input; empty when the field is valid.
     QString errorText() const;
     QLineEdit* lineEdit() const { return m_edit; }
@@ -32,4 +36,5 @@ private:
     double m_value = 0;
     double m_minimum = 0;
     double m_maximum = 1e300;
+    bool m_whole = false;
 };

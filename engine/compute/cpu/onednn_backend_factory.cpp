@@ -1,11 +1,16 @@
 #include "engine/compute/cpu/onednn_backend_factory.h"
 
 #include "engine/compute/cpu/onednn_backend.h"
+#include "engine/compute/cpu/onednn_gemm.h"
 
 namespace napkin {
 
 std::string onednnBackendUnavailableReason() {
     return {};
+}
+
+std::string onednnLibraryVersion() {
+    return onednnVersion();
 }
 
 std::unique_ptr<BenchmarkBackend> makeOnednnBackend(const CpuBackendOptions& cpu, bool eigenFallback) {

@@ -12,6 +12,8 @@ namespace napkin {
 
 /// Empty when this build has the oneDNN backend, else why not.
 std::string onednnBackendUnavailableReason();
+/// The linked oneDNN's version ("2.6.3"); empty when this build has none.
+std::string onednnLibraryVersion();
 /// The oneDNN backend; `eigenFallback`: run the types oneDNN lacks on Eigen (the default backend does).
 /// Throws std::runtime_error when this build has none (the reason above).
 std::unique_ptr<BenchmarkBackend> makeOnednnBackend(const CpuBackendOptions& cpu, bool eigenFallback);

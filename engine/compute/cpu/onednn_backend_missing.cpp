@@ -14,6 +14,10 @@ std::string onednnBackendUnavailableReason() {
            "(" NAPKIN_ONEDNN_MISSING_REASON "); the cpu runs on Eigen";
 }
 
+std::string onednnLibraryVersion() {
+    return {};
+}
+
 std::unique_ptr<BenchmarkBackend> makeOnednnBackend(const CpuBackendOptions&, bool) {
     throw std::runtime_error(onednnBackendUnavailableReason());
 }

@@ -3,9 +3,16 @@
 #include "engine/compute/cuda/cuda_backend.h"
 #include "engine/compute/cuda/cuda_device_query.h"
 
+#include <cuda_runtime_api.h>
+
 #include <stdexcept>
+#include <string>
 
 namespace napkin {
+
+std::string cudaRuntimeVersion() {
+    return std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10);
+}
 
 std::string cudaBackendUnavailableReason() {
     return cuda::noDeviceReason();

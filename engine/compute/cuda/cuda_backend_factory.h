@@ -8,6 +8,9 @@
 
 namespace napkin {
 
+/// The CUDA runtime this build was compiled against ("12.4"), device or not.
+std::string cudaRuntimeVersion();
+
 /// Empty when a CUDA device is usable, else "no CUDA device: <the CUDA runtime's reason>". Never throws.
 std::string cudaBackendUnavailableReason();
 

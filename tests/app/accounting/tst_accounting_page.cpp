@@ -83,6 +83,9 @@ private slots:
     void controlsChangeTheLedger_data();
     void controlsChangeTheLedger();
     void badTextIsRefused();
+    void fractionalCountsRefusedInTheField_data();
+    void fractionalCountsRefusedInTheField();
+    void editedPresetSaysModified();
     void invalidCombinationKeepsLastCharts();
     void gibSwitch();
     void tooltipsCarryFormulas();
@@ -331,6 +334,52 @@ void TestAccountingPage::badTextIsRefused() {
     typeInto(batch, QStringLiteral("4"));
     QVERIFY(batch->errorText().isEmpty());
     QCOMPARE(page.memoryChart()->data().segments[4].bytes, 128.0);
+}
+
+void TestAccountingPage::fractionalCountsRefusedInTheField_data() {
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("typed");
+    QTest::newRow("batch 2.5") << QStringLiteral("batch") << QStringLiteral("2.5");
+    QTest::newRow("layers 1.5") << QStringLiteral("layers") << QStringLiteral("1.5");
+    QTest::newRow("width 3.25") << QStringLiteral("dim") << QStringLiteral("3.25");
+}
+
+// A count typed as a fraction is refused by the field, with one red message; the page never sees it, so
+// no second, page-level error stacks under it.
+void TestAccountingPage::fractionalCountsRefusedInTheField() {
+    QFETCH(QString, field);
+    QFETCH(QString, typed);
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("cruncher")));
+    AccountingControls* c = page.controls();
+    NumberField* f = field == QLatin1String("batch")    ? c->batchField()
+                     : field == QLatin1String("layers") ? c->layersField()
+                                                        : c->dimField();
+    const double kept = f->value();
+    typeInto(f, typed);
+    QCOMPARE(f->value(), kept);
+    QVERIFY2(f->errorText().contains(QStringLiteral("whole number")), qPrintable(f->errorText()));
+    QVERIFY2(page.lastError().isEmpty(), qPrintable(page.lastError()));
+    QCOMPARE(page.answers()->valueText(QStringLiteral("memoryPerGpu")), QStringLiteral("496 B"));
+}
+
+// A preset edited away from its values says so in the box; putting the value back clears the mark.
+void TestAccountingPage::editedPresetSaysModified() {
+    AccountingPage page;
+    const Preset& cruncher = *findPreset(QStringLiteral("cruncher"));
+    page.applyPreset(cruncher);
+    QCOMPARE(page.presetBox()->currentText(), cruncher.name);
+    typeInto(page.controls()->batchField(), QStringLiteral("4"));
+    QCOMPARE(page.presetBox()->currentText(), cruncher.name + QStringLiteral(" (modified)"));
+    QCOMPARE(page.scenario().preset, std::string("cruncher")); // the file still names the preset it came from
+    typeInto(page.controls()->batchField(), QStringLiteral("2"));
+    QCOMPARE(page.presetBox()->currentText(), cruncher.name);
+    // Read back from a scenario whose values differ from its preset's: still marked.
+    typeInto(page.controls()->batchField(), QStringLiteral("4"));
+    const napkin::AccountingScenario saved = page.scenario();
+    AccountingPage reopened;
+    reopened.applyScenario(saved);
+    QCOMPARE(reopened.presetBox()->currentText(), cruncher.name + QStringLiteral(" (modified)"));
 }
 
 void TestAccountingPage::invalidCombinationKeepsLastCharts() {

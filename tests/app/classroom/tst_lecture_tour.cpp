@@ -180,6 +180,8 @@ private slots:
         MainWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setGeometry(QRect(40, 60, 1000, 700));
+        const QRect normalGeometry = window.geometry();
         const double normalFont = window.font().pointSizeF();
         QTest::keyClick(&window, Qt::Key_F5);
         QVERIFY(window.isPresentationMode());
@@ -196,6 +198,7 @@ private slots:
         QVERIFY(!window.isPresentationMode());
         QVERIFY(!window.tour()->isActive());
         QCOMPARE(window.font().pointSizeF(), normalFont);
+        QCOMPARE(window.geometry(), normalGeometry); // back where it was, not lower, not cut
     }
 };
 

@@ -9,6 +9,7 @@
 #include "tests/support/widget_input.h"
 #include "widgets/charts/decode_throughput_chart.h"
 #include "widgets/charts/inference_memory_chart.h"
+#include "widgets/controls/explain_pane.h"
 #include "widgets/controls/log_slider_field.h"
 #include "widgets/controls/number_field.h"
 
@@ -63,6 +64,8 @@ void checkShows(const InferencePage& page) {
 class TestInferencePage : public QObject {
     Q_OBJECT
 private slots:
+    void howIsThisComputed();
+    void greyedPromptShowsTheContext();
     void freshPageIsLlama8bOnOneH100();
     void slidersChangeTheAnswers();
     void badGroupSizeShowsMessageAndKeepsResult();
@@ -119,6 +122,41 @@ void TestInferencePage::slidersChangeTheAnswers() {
     QCOMPARE(c->input().context, 1024.0);
     QVERIFY(page.lastError().isEmpty());
     checkShows(page);
+}
+
+// With "prompt = context" ticked the greyed prompt field shows the context the formulas use, and
+// unticking gives back the prompt the user had chosen (within the context).
+void TestInferencePage::greyedPromptShowsTheContext() {
+    InferencePage page;
+    InferenceControls* c = page.controls();
+    c->promptIsContextBox()->setChecked(false);
+    typeInto(c->contextSlider()->field(), QStringLiteral("8192"));
+    typeInto(c->promptSlider()->field(), QStringLiteral("1000"));
+    c->promptIsContextBox()->setChecked(true);
+    QVERIFY(!c->promptSlider()->isEnabled());
+    QCOMPARE(c->promptSlider()->value(), 8192.0);
+    typeInto(c->contextSlider()->field(), QStringLiteral("2048"));
+    QCOMPARE(c->promptSlider()->value(), 2048.0);
+    QCOMPARE(c->input().prompt, std::nullopt);
+    c->promptIsContextBox()->setChecked(false);
+    QCOMPARE(c->promptSlider()->value(), 1000.0);
+    QCOMPARE(c->input().prompt, std::optional<double>(1000));
+    QCOMPARE(c->values().promptShown, 1000.0);
+}
+
+// "How is this computed?" on Inference: the engine's formulas with their values, and the verdict.
+void TestInferencePage::howIsThisComputed() {
+    InferencePage page;
+    ExplainPane* pane = page.explainPane();
+    QVERIFY(pane);
+    const napkin::InferenceResult& r = *page.lastResult();
+    const QString html = pane->html();
+    for (const std::string* formula : {&r.kvCacheBytesPerToken.formula, &r.decodeSecondsPerToken.formula,
+                                       &r.arithmeticIntensity.formula, &r.prefillSeconds.formula})
+        QVERIFY2(html.contains(QString::fromStdString(*formula).toHtmlEscaped()), formula->c_str());
+    QVERIFY(html.contains(QStringLiteral("memory-bound"))); // batch 1 decode reads more than it computes
+    typeInto(page.controls()->batchSlider()->field(), QStringLiteral("4096"));
+    QVERIFY(pane->html() != html);
 }
 
 void TestInferencePage::badGroupSizeShowsMessageAndKeepsResult() {

@@ -9,6 +9,7 @@
 #include "engine/benchmarks/matmul_sweep.h"
 #include "engine/hardware/gpu_catalog.h"
 #include "widgets/charts/roofline_chart.h"
+#include "widgets/controls/explain_pane.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -60,7 +61,21 @@ private slots:
     void scenarioRoundTrip();
     void badScenarioValuesGiveAMessage();
     void screenshot();
+    void howIsThisComputed();
 };
+
+// "How is this computed?" on Roofline: the roof's numbers and sources, the ridge, the GEMM intensity
+// formula, and the default inference setting's decode point with the engine's formula.
+void TestRooflinePage::howIsThisComputed() {
+    RooflinePage page;
+    QVERIFY(page.explainPane());
+    const QString text = page.explainPane()->html();
+    QVERIFY2(text.contains(QStringLiteral("295.3 FLOP/B")), qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("datasheet")));
+    QVERIFY(text.contains(QStringLiteral("2·m·n·k")));
+    QVERIFY(text.contains(QStringLiteral("decode intensity")));
+    QVERIFY(text.contains(QStringLiteral("memory-bound")));
+}
 
 // H100 SXM bf16: 989.4 TFLOP/s dense (H100 whitepaper), 3.35 TB/s (datasheet): ridge 295.3 FLOPs/byte.
 void TestRooflinePage::roofAndRidgeOfH100Bf16() {

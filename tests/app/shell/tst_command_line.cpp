@@ -11,7 +11,27 @@ private slots:
     void scenarioFile_data();
     void scenarioFile();
     void helpAndVersion();
+    void pageWithoutExportOpensThere();
 };
+
+// `napkin --page P` opens the window at P (it used to be ignored); --no-caption is read for exports.
+void TestCommandLine::pageWithoutExportOpensThere() {
+    const CommandLineResult plain = parseCommandLine({QStringLiteral("napkin")});
+    QVERIFY(plain.ok());
+    QVERIFY(!plain.options.pageGiven);
+    const CommandLineResult page =
+        parseCommandLine({QStringLiteral("napkin"), QStringLiteral("--page"), QStringLiteral("roofline")});
+    QVERIFY(page.ok());
+    QCOMPARE(page.options.action, CommandLine::Action::openWindow);
+    QVERIFY(page.options.pageGiven);
+    QCOMPARE(page.options.page, QStringLiteral("roofline"));
+    QVERIFY(page.options.caption);
+    const CommandLineResult bare =
+        parseCommandLine({QStringLiteral("napkin"), QStringLiteral("--export"), QStringLiteral("a.png"),
+                          QStringLiteral("--no-caption")});
+    QVERIFY(bare.ok());
+    QVERIFY(!bare.options.caption);
+}
 
 void TestCommandLine::scenarioFile_data() {
     QTest::addColumn<QStringList>("args");

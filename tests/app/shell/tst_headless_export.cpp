@@ -50,7 +50,44 @@ private slots:
     void scenarioChangesThePicture();
     void badScenarioWritesNothing();
     void versionAndHelp();
+    void chartCarriesTitleAndSettings();
+    void rooflineIsTheChartAlone();
 };
+
+// An exported chart says what it shows and for which setup; --no-caption leaves both out.
+void TestHeadlessExport::chartCarriesTitleAndSettings() {
+    QTemporaryDir dir;
+    const QString captioned = dir.filePath(QStringLiteral("memory.svg"));
+    const QString bare = dir.filePath(QStringLiteral("bare.svg"));
+    QCOMPARE(
+        runNapkin({QStringLiteral("--export"), captioned, QStringLiteral("--page"), QStringLiteral("memory")})
+            .exitCode,
+        0);
+    QCOMPARE(runNapkin({QStringLiteral("--export"), bare, QStringLiteral("--page"), QStringLiteral("memory"),
+                        QStringLiteral("--no-caption")})
+                 .exitCode,
+             0);
+    const QByteArray a = readAll(captioned), b = readAll(bare);
+    QVERIFY(a.contains("Training memory per GPU"));
+    QVERIFY(a.contains("napkin-cli account"));
+    QVERIFY(!b.contains("Training memory per GPU"));
+    QVERIFY(!b.contains("napkin-cli account"));
+}
+
+// --page roofline exports the chart, not the page's boxes and buttons.
+void TestHeadlessExport::rooflineIsTheChartAlone() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("roofline.svg"));
+    const Run run =
+        runNapkin({QStringLiteral("--export"), path, QStringLiteral("--page"), QStringLiteral("roofline")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.err.isEmpty(), run.err.constData());
+    const QByteArray bytes = readAll(path);
+    QVERIFY(bytes.contains("Roofline"));
+    QVERIFY(bytes.contains("FLOP/s"));
+    QVERIFY(!bytes.contains("Clear measured points"));
+    QVERIFY(!bytes.contains(">Measure<"));
+}
 
 void TestHeadlessExport::everyPageEveryFormat_data() {
     QTest::addColumn<QString>("page");
@@ -71,6 +108,7 @@ void TestHeadlessExport::everyPageEveryFormat() {
                                QStringLiteral("--width"), QStringLiteral("720"), QStringLiteral("--height"),
                                QStringLiteral("480"), QStringLiteral("--scale"), QStringLiteral("2")});
     QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY2(run.err.isEmpty(), run.err.constData()); // no Qt warnings either
     const QByteArray bytes = readAll(path);
     if (suffix == QLatin1String("png")) {
         QVERIFY(bytes.startsWith(QByteArray("\x89PNG\r\n\x1a\n", 8)));

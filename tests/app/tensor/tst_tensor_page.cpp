@@ -14,6 +14,7 @@ private slots:
     void defaultShowsTheContiguousFix();
     void failingExampleShowsPyTorchsMessage();
     void typingReevaluates();
+    void typedShapeAppliesOnEnterOnly();
     void blankShapeIsRefusedNextToTheField();
     void hoverShowsOffsetArithmetic();
     void screenshots();
@@ -63,6 +64,29 @@ void TestTensorPage::typingReevaluates() {
     QCOMPARE(page.evaluation().steps.back().layout.stride, (std::vector<int64_t>{1, 0}));
     shape->setText(QStringLiteral("3,x"));
     QVERIFY(page.errorText().startsWith(QStringLiteral("Shape:")));
+}
+
+// Typing applies on Enter, never keystroke by keystroke: on the way to the refused "2,-3", "2," must not
+// become x's shape; the field says at once that the text does not read, and the last good chain stays.
+void TestTensorPage::typedShapeAppliesOnEnterOnly() {
+    TensorPage page;
+    page.show();
+    QLineEdit* shape = page.findChildren<QLineEdit*>().at(0);
+    shape->setFocus();
+    shape->selectAll();
+    QTest::keyClicks(shape, QStringLiteral("2,"));
+    QCOMPARE(page.evaluation().steps.front().layout.shape, (std::vector<int64_t>{2, 3}));
+    QTest::keyClicks(shape, QStringLiteral("-3"));
+    QVERIFY(page.shapeErrorText().startsWith(QStringLiteral("Shape:")));
+    QTest::keyClick(shape, Qt::Key_Return);
+    QCOMPARE(page.evaluation().steps.front().layout.shape, (std::vector<int64_t>{2, 3}));
+    QVERIFY(page.shapeErrorText().startsWith(QStringLiteral("Shape:")));
+    shape->selectAll();
+    QTest::keyClicks(shape, QStringLiteral("4,5"));
+    QVERIFY(page.shapeErrorText().isEmpty());
+    QCOMPARE(page.evaluation().steps.front().layout.shape, (std::vector<int64_t>{2, 3}));
+    QTest::keyClick(shape, Qt::Key_Return);
+    QCOMPARE(page.evaluation().steps.front().layout.shape, (std::vector<int64_t>{4, 5}));
 }
 
 void TestTensorPage::blankShapeIsRefusedNextToTheField() {

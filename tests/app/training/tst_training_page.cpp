@@ -8,6 +8,7 @@
 #include "app/training/training_page.h"
 #include "engine/benchmarks/backend_registry.h"
 #include "widgets/charts/series_chart.h"
+#include "widgets/controls/explain_pane.h"
 
 #include <QDir>
 #include <QImage>
@@ -16,6 +17,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -32,7 +34,20 @@ private slots:
     void dataPanelReportsAMissingFile();
     void mixedPrecisionShowsFiveRecipes();
     void panelsExportPng();
+    void howIsThisComputedFollowsTheLesson();
 };
+
+// "How is this computed?" is on the Training page too, and says the formulas of the lesson in front.
+void TestTrainingPage::howIsThisComputedFollowsTheLesson() {
+    TrainingPage page;
+    QVERIFY(page.explainPane());
+    QVERIFY2(page.explainPane()->html().contains(QStringLiteral("√fan_in")),
+             qPrintable(page.explainPane()->html()));
+    page.lessons()->setCurrentWidget(page.mixedPrecisionPanel());
+    QVERIFY(page.explainPane()->html().contains(QStringLiteral("loss scaling")));
+    page.lessons()->setCurrentWidget(page.dataPanel());
+    QVERIFY(page.explainPane()->html().contains(QStringLiteral("get_batch")));
+}
 
 void TestTrainingPage::initSlidersDriveTheChart_data() {
     QTest::addColumn<int>("dimExponent");
@@ -90,6 +105,7 @@ void TestTrainingPage::dataPanelReportsAMissingFile() {
     panel.pathEdit()->setText(QStringLiteral("/nonexistent/napkin-tokens.bin"));
     panel.draw();
     QTRY_VERIFY_WITH_TIMEOUT(panel.facts()->text().contains(QStringLiteral("cannot open")), 10000);
+    QVERIFY2(panel.facts()->styleSheet().contains(QStringLiteral("#c0392b")), "the error is shown in red");
 }
 
 void TestTrainingPage::mixedPrecisionShowsFiveRecipes() {

@@ -1,0 +1,108 @@
+// The charts at a projector's size: the FLOP chart's legend no longer covers the backward bar, an axis
+// title too long for a small chart breaks onto more lines instead of being cut, the Cruncher's verdict and
+// its off-scale capacity note (now under the axis) keep apart, and an exported chart carries its title and
+// settings line.
+#include "widgets/charts/flop_chart.h"
+#include "widgets/charts/image_format.h"
+#include "widgets/charts/loss_chart.h"
+#include "widgets/charts/memory_chart.h"
+
+#include <QImage>
+#include <QtTest>
+
+namespace {
+
+bool legendCoversData(const ChartLayout& g) {
+    for (const QRect& d : g.data)
+        if (!g.legend.isEmpty() && g.legend.intersects(d))
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TestChartLayout : public QObject {
+    Q_OBJECT
+private slots:
+    void flopLegendLeavesTheBarsAlone();
+    void longAxisTitleWrapsInsteadOfBeingCut();
+    void offScaleCapacityNoteClearsTheVerdict();
+    void exportCarriesTitleAndSettings();
+};
+
+void TestChartLayout::flopLegendLeavesTheBarsAlone() {
+    FlopChart chart;
+    chart.resize(330, 260); // the accounting page's chart at 1024×768
+    chart.show();
+    FlopChartData d;
+    d.phases = {{QStringLiteral("forward"), 2e18, {}},
+                {QStringLiteral("backward"), 4e18, {}},
+                {QStringLiteral("recompute"), 0, {}}};
+    d.components = {{QStringLiteral("attention"), 0.6e18, {}},
+                    {QStringLiteral("MLP"), 1.2e18, {}},
+                    {QStringLiteral("head"), 0.2e18, {}}};
+    chart.setData(d);
+    chart.replotNow();
+    const ChartLayout g = chart.layoutGeometry();
+    QVERIFY(!g.legend.isEmpty());
+    QVERIFY(!g.data.empty());
+    QVERIFY(!legendCoversData(g));
+    QVERIFY2(g.cutText.isEmpty(), qPrintable(g.cutText.join(QLatin1Char('|'))));
+}
+
+void TestChartLayout::longAxisTitleWrapsInsteadOfBeingCut() {
+    LossChart chart;
+    chart.resize(260, 180);
+    chart.show();
+    chart.setLosses({1.0, 0.5, 0.25, 0.2});
+    chart.replotNow();
+    const ChartLayout g = chart.layoutGeometry();
+    QVERIFY2(g.cutText.isEmpty(), qPrintable(g.cutText.join(QLatin1Char('|'))));
+}
+
+void TestChartLayout::offScaleCapacityNoteClearsTheVerdict() {
+    MemoryChart chart;
+    QFont big = chart.font();
+    big.setPointSizeF(big.pointSizeF() * 1.45); // presentation mode's type
+    chart.setFont(big);
+    chart.setLineScale(2.5);
+    chart.resize(440, 320); // the accounting page's memory chart in presentation mode at 1600×900
+    chart.show();
+    MemoryChartData d = chart.data();
+    d.segments[0].bytes = 96;
+    d.segments[1].bytes = 96;
+    d.segments[2].bytes = 192;
+    d.segments[3].bytes = 112;
+    d.capacityBytes = 80e9;
+    d.peakBytes = 560;
+    d.peakEvent = QStringLiteral("backward layer 1");
+    d.fits = true;
+    chart.setData(d);
+    chart.replotNow();
+    QCoreApplication::processEvents(); // the replot that lays out refitted titles
+    chart.replotNow();
+    const ChartLayout g = chart.layoutGeometry();
+    QVERIFY2(g.cutText.isEmpty(), qPrintable(g.cutText.join(QLatin1Char('|'))));
+    for (std::size_t i = 0; i < g.labels.size(); ++i)
+        for (std::size_t j = i + 1; j < g.labels.size(); ++j)
+            QVERIFY(!g.labels[i].intersects(g.labels[j]));
+    // The note is still there, under the axis.
+    QVERIFY(chart.renderAs(ImageFormat::svg, QSize(300, 300), 1.0, false).contains("off the scale"));
+}
+
+void TestChartLayout::exportCarriesTitleAndSettings() {
+    LossChart chart;
+    chart.setLosses({1.0, 0.5});
+    chart.setSettingsCaption(QStringLiteral("napkin-cli bench train --steps 2"));
+    const QByteArray svg = chart.renderAs(ImageFormat::svg, QSize(800, 450));
+    QVERIFY(svg.contains("Training loss"));
+    QVERIFY(svg.contains("napkin-cli bench train --steps 2"));
+    const QByteArray bare = chart.renderAs(ImageFormat::svg, QSize(800, 450), 1.0, false);
+    QVERIFY(!bare.contains("Training loss"));
+    QVERIFY(!bare.contains("napkin-cli bench train"));
+    const QImage png = QImage::fromData(chart.renderAs(ImageFormat::png, QSize(800, 450), 2.0), "PNG");
+    QCOMPARE(png.size(), QSize(1600, 900));
+}
+
+QTEST_MAIN(TestChartLayout)
+#include "tst_chart_layout.moc"
