@@ -1,8 +1,12 @@
 #include "engine/benchmarks/training_run.h"
 
+#include "engine/benchmarks/training_memory_check.h"
 #include "engine/hardware/gpu_catalog.h"
+#include "engine/io/writable_target.h"
+#include "engine/numerics/quantity_format.h"
 
 #include <chrono>
+#include <cmath>
 #include <memory>
 
 namespace napkin {
@@ -56,6 +60,13 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
     TrainingRun run;
     run.request = request;
     const CruncherConfig& config = request.config;
+    // Checked before anything is allocated or trained: a refusal costs nothing.
+    if (backend.deviceInfo().backend == "cpu")
+        if (std::string why = cpuTrainingMemoryRefusal(config, physicalMemoryBytes()); !why.empty())
+            throw TrainingRunRefused(TrainingRunRefused::Cause::model, why);
+    if (!request.saveTo.empty())
+        if (std::string why = unwritableTargetReason(request.saveTo); !why.empty())
+            throw TrainingRunRefused(TrainingRunRefused::Cause::save, why);
     std::unique_ptr<CruncherTrainer> trainer;
     try {
         trainer = backend.makeCruncherTrainer(config);
@@ -85,8 +96,15 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
             }
         }
         const auto start = Clock::now();
-        run.losses.push_back(trainer->step());
+        const double loss = trainer->step();
         seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+        if (!std::isfinite(loss))
+            throw TrainingRunRefused(TrainingRunRefused::Cause::diverged,
+                                     "the loss is " + std::string(std::isnan(loss) ? "NaN" : "inf") +
+                                         " at step " + std::to_string(run.firstStep + s) +
+                                         " (learning rate " + formatNumber(config.hyper.learningRate) +
+                                         "): training diverged; try a smaller learning rate");
+        run.losses.push_back(loss);
     }
     if (!request.saveTo.empty() && !run.cancelled)
         trainer->saveCheckpoint(request.saveTo);
