@@ -1,5 +1,6 @@
 #include "engine/accounting/accounting.h"
 
+#include "engine/accounting/finite_answers.h"
 #include "engine/accounting/fit_advice.h"
 #include "engine/accounting/stage_memory.h"
 #include "engine/numerics/quantity_format.h"
@@ -254,7 +255,7 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
         return {"precision", std::string(precisionRecipeName(in.precision)) + " computes in " +
                                  std::string(computeTypeName(compute)) + ", which the " + gpu->id +
                                  " has no tensor cores for"};
-    return {};
+    return checkFiniteAnswers(in, *gpu);
 }
 
 AccountingResult account(const AccountingInput& in, const GpuSpec& gpu) {
