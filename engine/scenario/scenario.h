@@ -34,6 +34,9 @@ namespace napkin {
 inline constexpr int kScenarioFormatVersion = 2;
 /// Larger files are refused before parsing: a real scenario is about 2 KB.
 inline constexpr std::size_t kScenarioMaxBytes = 1 << 20;
+/// Deeper nesting of arrays and objects is refused before parsing: a real scenario nests 4 deep, and a
+/// list nested 60,000 deep once overflowed the stack of the code that printed it.
+inline constexpr int kScenarioMaxDepth = 32;
 
 /// The page in front.
 enum class ScenarioPage { accounting, formats, tensor, benchmarks, training, inference, roofline };

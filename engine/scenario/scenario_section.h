@@ -22,6 +22,18 @@ struct Refusal {
     std::string message;
 };
 
+/// `text` fit for a one-line message: control characters (a newline in a name) shown as '?', and
+/// anything past 64 bytes cut to "…", so a refusal never spans lines or repeats a whole field.
+inline std::string printable(std::string_view text) {
+    constexpr std::size_t kMaxShown = 64;
+    std::string out;
+    for (char c : text.substr(0, kMaxShown))
+        out.push_back(static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c);
+    if (text.size() > kMaxShown)
+        out += "…";
+    return out;
+}
+
 /// Longest text a scenario field may hold (expressions, shapes, sizes): far above any real one.
 inline constexpr std::size_t kMaxText = 4096;
 
@@ -103,7 +115,7 @@ public:
             return;
         const auto parsed = fromName(s);
         if (!parsed)
-            refuse(key, "unknown value '" + s + "'");
+            refuse(key, "unknown value '" + printable(s) + "'");
         target = *parsed;
     }
 
@@ -123,7 +135,7 @@ public:
 
 private:
     std::string where(std::string_view key) const {
-        return m_path.empty() ? std::string(key) : m_path + "." + std::string(key);
+        return m_path.empty() ? printable(key) : m_path + "." + printable(key);
     }
 
     static std::string formatPlain(double x) {

@@ -387,7 +387,36 @@ void TestScenario::refused_data() {
     QTest::newRow("roofline not an object") << file(R"(, "roofline": [])") << "roofline: must be an object";
     QTest::newRow("text too long") << file(R"(, "tensor": {"expression": ")" + std::string(5000, 'x') + "\"}")
                                    << "tensor.expression: is longer";
-    QTest::newRow("deep nesting") << std::string(100000, '[') << "not valid JSON";
+    QTest::newRow("deep nesting") << std::string(100000, '[') << "nested deeper than 32 levels";
+    // A dtypes list nested 60,000 deep crashed (SIGSEGV) the message that dumped it; 33 is refused first.
+    QTest::newRow("dtypes nested 60000 deep")
+        << file(R"(, "benchmarks": {"dtypes": )" + std::string(60000, '[') + std::string(60000, ']') + "}")
+        << "nested deeper than 32 levels";
+    QTest::newRow("dtypes nested 33 deep")
+        << file(R"(, "benchmarks": {"dtypes": )" + std::string(31, '[') + std::string(31, ']') + "}")
+        << "nested deeper than 32 levels";
+    QTest::newRow("dtypes item a list") << file(R"(, "benchmarks": {"dtypes": [[["fp32"]]]})")
+                                        << "benchmarks.dtypes: unknown type (an array)";
+    QTest::newRow("brackets inside strings do not count")
+        << file(R"(, "tensor": {"expression": ")" + std::string(100, '[') + R"(", "dtype": "fp128"})")
+        << "tensor.dtype: unknown value";
+    // One line, whatever the file holds.
+    QTest::newRow("a name with a newline")
+        << file(R"(, "accounting": {"gpu": "H100\nSXM"})") << "accounting.gpu: unknown value 'H100?SXM'";
+    QTest::newRow("a key with a newline")
+        << file(R"(, "accounting": {"gpu\n": 1}, "page": "x")") << "page: unknown value 'x'";
+    QTest::newRow("version 2^63") << std::string(
+                                         R"({"format": "napkin-scenario", "version": 9223372036854775808})")
+                                  << "newer Napkin (format version 9223372036854775808)";
+    // The accounting page's own rules, named by section and key.
+    QTest::newRow("gpus 1.5") << file(R"(, "accounting": {"gpus": 1.5})")
+                              << "accounting.gpus: must be a whole";
+    QTest::newRow("batch 2.5") << file(R"(, "accounting": {"batch": 2.5})")
+                               << "accounting.batch: must be a whole";
+    QTest::newRow("layers 3.5") << file(R"(, "accounting": {"model": {"layers": 3.5}})")
+                                << "accounting.model.layers: must be a whole";
+    QTest::newRow("tp 7 with 12 heads") << file(R"(, "accounting": {"gpus": 7, "parallel": {"tp": 7}})")
+                                        << "accounting.parallel.tp: must divide heads (12)";
     QTest::newRow("over 1 MiB") << file(R"(, "pad": ")" + std::string(kScenarioMaxBytes, ' ') + "\"")
                                 << "larger than 1 MiB";
     QTest::newRow("v1 tokens 5")
@@ -401,6 +430,7 @@ void TestScenario::refused() {
     const ScenarioParse p = parseScenario(text);
     QVERIFY(!p.ok());
     QVERIFY2(QString::fromStdString(p.error).contains(message), p.error.c_str());
+    QVERIFY2(p.error.find('\n') == std::string::npos, p.error.c_str()); // one line, whatever the file holds
     QVERIFY(p.warnings.empty());
 }
 
