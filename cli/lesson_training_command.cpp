@@ -2,6 +2,7 @@
 // chosen seeds, and under the five precision recipes with their underflowed-gradient counts.
 #include "cli/lesson_subcommands.h"
 #include "cli/number_option.h"
+#include "cli/option_policy.h"
 #include "engine/lessons/mixed_precision_trainer.h"
 #include "engine/report/json_values.h"
 #include "engine/report/lesson_report.h"
@@ -33,9 +34,9 @@ void addModelOptions(CLI::App* cmd, TrainingOptions& o) {
     cmd->add_option("--lr", o.lr, "SGD learning rate (default 0.1)");
     cmd->add_option("--target-scale", o.targetScale,
                     "size of the targets (default 1e-3: small residuals, small gradients)");
-    cmd->add_option("--seed-init", o.seedInit, "seed of the weights (default 0)");
-    cmd->add_option("--seed-data", o.seedData, "seed of the data order (default 1)");
-    cmd->add_option("--seed-task", o.seedTask, "seed of the dataset itself (default 2)");
+    addSeedOption(*cmd, "--seed-init", o.seedInit, "seed of the weights (default 0)");
+    addSeedOption(*cmd, "--seed-data", o.seedData, "seed of the data order (default 1)");
+    addSeedOption(*cmd, "--seed-task", o.seedTask, "seed of the dataset itself (default 2)");
     cmd->add_flag("--json", o.json, "print one JSON document");
 }
 
@@ -122,9 +123,9 @@ Command addLessonDeterminismCommand(CLI::App& lesson) {
     CLI::App* cmd =
         lesson.add_subcommand("determinism", "Train twice with the same seeds, once with other seeds");
     addModelOptions(cmd, *o);
-    cmd->add_option("--b-seed-init", o->seedInitB, "run b's weight seed (default: run a's)")
+    addSeedOption(*cmd, "--b-seed-init", o->seedInitB, "run b's weight seed (default: run a's)")
         ->each([o](const std::string&) { o->haveInitB = true; });
-    cmd->add_option("--b-seed-data", o->seedDataB, "run b's data-order seed (default: run a's + 1)")
+    addSeedOption(*cmd, "--b-seed-data", o->seedDataB, "run b's data-order seed (default: run a's + 1)")
         ->each([o](const std::string&) { o->haveDataB = true; });
     return {cmd, [o](std::ostream& out, std::ostream&) { return runDeterminism(*o, out); }};
 }
