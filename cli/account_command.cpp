@@ -1,11 +1,14 @@
 #include "cli/account_command.h"
 
 #include "cli/accounting_text.h"
+#include "cli/config_option.h"
 #include "cli/enum_option.h"
 #include "cli/model_options.h"
 #include "cli/number_option.h"
 #include "engine/accounting/accounting.h"
+#include "engine/accounting/setup_presets.h"
 #include "engine/report/accounting_report.h"
+#include "engine/report/cli_command_line.h"
 #include "engine/report/json_values.h"
 
 #include <CLI/CLI.hpp>
@@ -16,12 +19,12 @@
 namespace napkin::cli {
 namespace {
 
+// Raw option text; empty: not given, so the preset's value (or the default) stands.
 struct AccountOptions {
     ModelOptions model;
-    std::string tp = "1", pp = "1", cp = "1", ep = "1", microbatches = "1";
+    std::string tp, pp, cp, ep, microbatches;
     bool sp = false;
-    std::string batch = "1", tokens, precision = "fp32", optimizer = "adamw", gpu = "H100-SXM", gpus = "1",
-                mfu = "0.5", zero = "0", recompute = "none", attention = "causal", gpuCatalog;
+    std::string batch, tokens, precision, optimizer, gpu, gpus, mfu, zero, recompute, attention, gpuCatalog;
     bool fp32Gradients = false;
     bool json = false;
 };
@@ -31,35 +34,53 @@ std::string optionFor(const std::string& field) {
     return "--" + field;
 }
 
-ParallelLayout toLayout(const AccountOptions& o) {
-    ParallelLayout l;
-    l.tp = parseNumberOption("--tp", o.tp);
-    l.pp = parseNumberOption("--pp", o.pp);
-    l.cp = parseNumberOption("--cp", o.cp);
-    l.ep = parseNumberOption("--ep", o.ep);
-    l.sp = o.sp;
-    l.microbatches = parseNumberOption("--microbatches", o.microbatches);
-    return l;
+void setNumber(double& target, const char* option, const std::string& text) {
+    if (!text.empty())
+        target = parseNumberOption(option, text);
 }
 
+template <typename Enum>
+void setEnum(Enum& target, const std::string& text, std::optional<Enum> (*fromName)(std::string_view)) {
+    if (!text.empty())
+        target = *fromName(text); // CLI11 checked membership
+}
+
+void applyLayout(const AccountOptions& o, ParallelLayout& l) {
+    setNumber(l.tp, "--tp", o.tp);
+    setNumber(l.pp, "--pp", o.pp);
+    setNumber(l.cp, "--cp", o.cp);
+    setNumber(l.ep, "--ep", o.ep);
+    setNumber(l.microbatches, "--microbatches", o.microbatches);
+    // A preset's sequence parallelism goes with its tensor parallelism: --tp 1 on top of it turns it off.
+    l.sp = o.sp || (l.sp && l.tp > 1);
+}
+
+// The setup preset's input (or the defaults), then every option given on top.
 AccountingInput toInput(const AccountOptions& o) {
     AccountingInput in;
-    in.model = toModelSpec(o.model);
-    in.parallel = toLayout(o);
-    in.batch = parseNumberOption("--batch", o.batch);
-    in.trainingTokens = parseOptionalNumberOption("--tokens", o.tokens);
-    in.precision = *precisionRecipeFromName(o.precision);
-    in.fp32Gradients = o.fp32Gradients;
-    in.optimizer = *optimizerFromName(o.optimizer);
-    in.gpu = o.gpu;
-    in.gpus = parseNumberOption("--gpus", o.gpus);
-    in.mfu = parseNumberOption("--mfu", o.mfu);
-    const double zero = parseNumberOption("--zero", o.zero);
-    if (zero != 0 && zero != 1 && zero != 2 && zero != 3)
-        throw UsageError("--zero: must be 0, 1, 2 or 3, got '" + o.zero + "'");
-    in.zeroStage = static_cast<int>(zero);
-    in.recompute = *recomputeFromName(o.recompute);
-    in.attention = *attentionMaskFromName(o.attention);
+    if (!o.model.preset.empty())
+        if (const SetupPreset* preset = findSetupPreset(o.model.preset))
+            in = preset->input;
+    in.model = toModelSpec(o.model); // refuses an unknown preset
+    applyLayout(o, in.parallel);
+    setNumber(in.batch, "--batch", o.batch);
+    if (!o.tokens.empty())
+        in.trainingTokens = parseNumberOption("--tokens", o.tokens);
+    setEnum(in.precision, o.precision, precisionRecipeFromName);
+    in.fp32Gradients = in.fp32Gradients || o.fp32Gradients;
+    setEnum(in.optimizer, o.optimizer, optimizerFromName);
+    if (!o.gpu.empty())
+        in.gpu = o.gpu;
+    setNumber(in.gpus, "--gpus", o.gpus);
+    setNumber(in.mfu, "--mfu", o.mfu);
+    if (!o.zero.empty()) {
+        const double zero = parseNumberOption("--zero", o.zero);
+        if (zero != 0 && zero != 1 && zero != 2 && zero != 3)
+            throw UsageError("--zero: must be 0, 1, 2 or 3, got '" + o.zero + "'");
+        in.zeroStage = static_cast<int>(zero);
+    }
+    setEnum(in.recompute, o.recompute, recomputeFromName);
+    setEnum(in.attention, o.attention, attentionMaskFromName);
     return in;
 }
 
@@ -81,10 +102,24 @@ int execute(const AccountOptions& o, std::ostream& out) {
         throw UsageError(optionFor(error.field) + ": " + error.message);
     const GpuSpec& gpu = *catalog.find(input.gpu);
     const AccountingResult result = account(input, gpu);
-    if (o.json)
-        out << jsonText(accountingToJson(input, gpu, result));
-    else
+    if (o.json) {
+        nlohmann::json doc = accountingToJson(input, gpu, result);
+        if (!o.model.config.empty()) { // the line reads the same file; the JSON says which keys it used
+            const HfConfig config = readConfigOption(o.model.config);
+            const CommandModelBase base{{"--config", o.model.config}, config.model};
+            doc["command"] = accountCommandLine(input, &base);
+            doc["config"] = configJson(o.model.config, config);
+        }
+        if (!o.gpuCatalog.empty()) { // the line names the catalog the GPU came from, before --json
+            std::string command = doc["command"];
+            command.insert(command.size() - std::string(" --json").size(),
+                           " --gpu-catalog " + shellQuoted(o.gpuCatalog));
+            doc["command"] = command;
+        }
+        out << jsonText(doc);
+    } else {
         out << accountingToText(input, gpu, result);
+    }
     return 0;
 }
 

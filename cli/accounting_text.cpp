@@ -22,14 +22,21 @@ std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, cons
     memory("master weights ", r.memory.masterWeights);
     memory("optimizer state", r.memory.optimizerState);
     memory("activations    ", r.memory.activations);
-    memory("total          ", r.memory.total);
-    s << "  fits: " << (r.fits ? "yes" : "NO") << "\n";
+    memory("total (sum)    ", r.memory.total);
+    s << "  peak over one step: " << formatBytes(r.peakMemory.value) << "  (" << r.peakMemory.formula
+      << ")\n";
+    s << "  fits: " << (r.fits ? "yes" : "NO") << "  (" << r.fitsFormula << ")\n";
     line("FLOPs per step", formatNumber(r.flopsPerStep.total), r.flopsPerStep.totalFormula);
     s << "    forward: " << r.flopsPerStep.forwardFormula
       << "\n    backward: " << r.flopsPerStep.backwardFormula << "\n";
     if (r.trainingFlops) {
-        line("training FLOPs", formatNumber(r.trainingFlops->value), r.trainingFlops->formula);
-        line("training time", formatDuration(r.trainingSeconds->value), r.trainingSeconds->formula);
+        line("training FLOPs (model)", formatNumber(r.trainingFlops->value), r.trainingFlops->formula);
+        if (r.trainingHardwareFlops->value != r.trainingFlops->value)
+            line("training FLOPs (hardware, with recompute)", formatNumber(r.trainingHardwareFlops->value),
+                 r.trainingHardwareFlops->formula);
+        line("training time at MFU " + formatNumber(in.mfu), formatDuration(r.trainingSeconds->value),
+             r.trainingSeconds->formula);
+        line("HFU", formatNumber(r.hfu.value), r.hfu.formula);
         line("GPU-days", formatNumber(r.gpuDays->value), r.gpuDays->formula);
     } else {
         s << "training totals: give --tokens to see training FLOPs and time\n";

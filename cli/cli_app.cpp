@@ -7,6 +7,7 @@
 #include "cli/lesson_command.h"
 #include "cli/number_option.h"
 #include "cli/option_policy.h"
+#include "cli/presets_command.h"
 #include "cli/roofline_command.h"
 #include "cli/tensor_command.h"
 
@@ -37,6 +38,7 @@ int parseAndRun(const std::vector<std::string>& args, std::ostream& out, std::os
     commands.push_back(addBenchCommand(app));
     commands.push_back(addDtypeCommand(app));
     commands.push_back(addInferCommand(app));
+    commands.push_back(addPresetsCommand(app));
     commands.push_back(addTensorCommand(app));
     commands.push_back(addLessonCommand(app));
     commands.push_back(addRooflineCommand(app));

@@ -1,10 +1,13 @@
 #include "cli/infer_command.h"
 
+#include "cli/config_option.h"
 #include "cli/enum_option.h"
 #include "cli/model_options.h"
 #include "cli/number_option.h"
 #include "engine/accounting/inference_accounting.h"
+#include "engine/accounting/setup_presets.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/report/cli_command_line.h"
 #include "engine/report/inference_report.h"
 #include "engine/report/json_values.h"
 
@@ -19,8 +22,8 @@ namespace {
 
 struct InferOptions {
     ModelOptions model;
-    std::string context, prompt, batch = "1", weights = "bf16", groupSize = "128", kvCache = "bf16",
-                                 gpu = "H100-SXM", gpus = "1";
+    std::string context, prompt, batch = "1", weights = "bf16", groupSize = "128", kvCache = "bf16", gpu,
+                                 gpus = "1";
     bool json = false;
 };
 
@@ -28,7 +31,8 @@ InferenceInput toInput(const InferOptions& o) {
     InferenceInput in;
     in.model = toModelSpec(o.model);
     if (in.model.kind != ModelKind::transformer)
-        throw UsageError("--model: infer accounts transformers only (give --preset or --model transformer)");
+        throw UsageError("--model: infer accounts transformers only (give --model-preset, a transformer's "
+                         "--preset, or --model transformer)");
     // The context defaults to the model's own (--seq, or the preset's).
     in.context = o.context.empty() ? in.model.seq : parseNumberOption("--context", o.context);
     in.prompt = parseOptionalNumberOption("--prompt", o.prompt);
@@ -36,7 +40,11 @@ InferenceInput toInput(const InferOptions& o) {
     in.weights = *weightFormatFromName(o.weights); // CLI11 checked membership
     in.groupSize = parseNumberOption("--group-size", o.groupSize);
     in.kvCache = *storageTypeFromName(o.kvCache);
-    in.gpu = o.gpu;
+    // The GPU: --gpu, else a setup preset's GPU type (its count is a training layout's, not a server's).
+    if (!o.gpu.empty())
+        in.gpu = o.gpu;
+    else if (const SetupPreset* preset = findSetupPreset(o.model.preset); preset && !o.model.preset.empty())
+        in.gpu = preset->input.gpu;
     in.gpus = parseNumberOption("--gpus", o.gpus);
     return in;
 }
@@ -79,10 +87,18 @@ int execute(const InferOptions& o, std::ostream& out) {
         throw UsageError("--" + error.field + ": " + error.message);
     const GpuSpec& gpu = *catalog.find(input.gpu);
     const InferenceResult result = accountInference(input, gpu);
-    if (o.json)
-        out << jsonText(inferenceToJson(input, gpu, result));
-    else
+    if (o.json) {
+        nlohmann::json document = inferenceToJson(input, gpu, result);
+        if (!o.model.config.empty()) { // the line reads the same file; the JSON says which keys it used
+            const HfConfig config = readConfigOption(o.model.config);
+            const CommandModelBase base{{"--config", o.model.config}, config.model};
+            document["command"] = inferCommandLine(input, &base);
+            document["config"] = configJson(o.model.config, config);
+        }
+        out << jsonText(document);
+    } else {
         out << inferenceToText(gpu, result);
+    }
     return 0;
 }
 
@@ -103,7 +119,7 @@ Command addInferCommand(CLI::App& parent) {
     sub->add_option("--group-size", o.groupSize, "int8, int4: weights per fp16 scale G (default 128)");
     sub->add_option("--kv-cache", o.kvCache, "KV cache element type (default bf16)")
         ->check(CLI::IsMember(enumNames(kvCacheTypes(), storageTypeName)));
-    sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM)");
+    sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM, or the --preset's)");
     sub->add_option("--gpus", o.gpus, "GPUs, all tensor parallel (default 1)");
     sub->add_flag("--json", o.json, "print one JSON document");
     return {sub, [options](std::ostream& out, std::ostream&) { return execute(*options, out); }};

@@ -1,11 +1,16 @@
 #include "cli/model_options.h"
 
+#include "cli/config_option.h"
 #include "cli/enum_option.h"
 #include "cli/number_option.h"
 #include "engine/accounting/model_presets.h"
+#include "engine/accounting/model_zoo.h"
+#include "engine/accounting/setup_presets.h"
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
+#include <tuple>
 #include <utility>
 
 namespace napkin::cli {
@@ -44,10 +49,35 @@ void applyArchitecture(const ModelOptions& o, ModelSpec& m) {
     setNumber(m.topK, "--top-k", o.topK);
     setEnum(m.dropout, o.dropout, onOffFromName);
     setEnum(m.attentionImpl, o.attentionImpl, attentionImplFromName);
+    setNumber(m.headDim, "--head-dim", o.headDim);
+    auto setSwitch = [](std::optional<bool>& target, const std::string& text) {
+        if (!text.empty())
+            target = *onOffFromName(text);
+    };
+    setSwitch(m.qkvBias, o.qkvBias);
+    setSwitch(m.outBias, o.outBias);
+    setSwitch(m.mlpBias, o.mlpBias);
+    setSwitch(m.normBias, o.normBias);
+    setEnum(m.normPlacement, o.normPlacement, normPlacementFromName);
+    setEnum(m.qkNorm, o.qkNorm, qkNormFromName);
+    setNumber(m.slidingWindow, "--sliding-window", o.slidingWindow);
+    setNumber(m.globalEvery, "--global-every", o.globalEvery);
+    if (!o.globalEvery.empty())
+        m.windowedLayers.clear(); // an explicit pattern from a config gives way to the flag
+    setNumber(m.qLoraRank, "--q-lora-rank", o.qLoraRank);
+    setNumber(m.kvLoraRank, "--kv-lora-rank", o.kvLoraRank);
+    setNumber(m.qkNopeHeadDim, "--qk-nope-head-dim", o.qkNopeHeadDim);
+    setNumber(m.qkRopeHeadDim, "--qk-rope-head-dim", o.qkRopeHeadDim);
+    setNumber(m.vHeadDim, "--v-head-dim", o.vHeadDim);
+    setNumber(m.expertFfnDim, "--expert-ffn-dim", o.expertFfnDim);
+    setNumber(m.sharedFfnDim, "--shared-ffn-dim", o.sharedFfnDim);
+    setEnum(m.sharedExpertGate, o.sharedExpertGate, onOffFromName);
+    setNumber(m.denseLayers, "--dense-layers", o.denseLayers);
+    setEnum(m.routerBias, o.routerBias, onOffFromName);
 }
 
 // Options that only a transformer has: refused for the other kinds rather than silently ignored.
-void refuseTransformerOptions(const ModelOptions& o) {
+void refuseTransformerOptions(const ModelOptions& o, const std::string& kind) {
     const std::pair<const char*, bool> given[] = {{"--kv-heads", !o.kvHeads.empty()},
                                                   {"--ffn-dim", !o.ffnDim.empty()},
                                                   {"--mlp", !o.mlp.empty()},
@@ -58,73 +88,135 @@ void refuseTransformerOptions(const ModelOptions& o) {
                                                   {"--experts", !o.experts.empty()},
                                                   {"--top-k", !o.topK.empty()},
                                                   {"--dropout", !o.dropout.empty()},
-                                                  {"--attention-impl", !o.attentionImpl.empty()}};
+                                                  {"--attention-impl", !o.attentionImpl.empty()},
+                                                  {"--config", !o.config.empty()},
+                                                  {"--head-dim", !o.headDim.empty()},
+                                                  {"--qkv-bias", !o.qkvBias.empty()},
+                                                  {"--out-bias", !o.outBias.empty()},
+                                                  {"--mlp-bias", !o.mlpBias.empty()},
+                                                  {"--norm-bias", !o.normBias.empty()},
+                                                  {"--norm-placement", !o.normPlacement.empty()},
+                                                  {"--qk-norm", !o.qkNorm.empty()},
+                                                  {"--sliding-window", !o.slidingWindow.empty()},
+                                                  {"--global-every", !o.globalEvery.empty()},
+                                                  {"--q-lora-rank", !o.qLoraRank.empty()},
+                                                  {"--kv-lora-rank", !o.kvLoraRank.empty()},
+                                                  {"--qk-nope-head-dim", !o.qkNopeHeadDim.empty()},
+                                                  {"--qk-rope-head-dim", !o.qkRopeHeadDim.empty()},
+                                                  {"--v-head-dim", !o.vHeadDim.empty()},
+                                                  {"--expert-ffn-dim", !o.expertFfnDim.empty()},
+                                                  {"--shared-ffn-dim", !o.sharedFfnDim.empty()},
+                                                  {"--shared-expert-gate", !o.sharedExpertGate.empty()},
+                                                  {"--dense-layers", !o.denseLayers.empty()},
+                                                  {"--router-bias", !o.routerBias.empty()}};
     for (const auto& [option, isGiven] : given)
         if (isGiven)
             throw UsageError(std::string(option) + ": applies to --model transformer only, not --model " +
-                             o.model);
+                             kind);
+}
+
+// The model a preset option or --config names, if any: a setup preset's (any kind), a published
+// transformer's, a shipped config.json's (the zoo) or the user's config.json.
+std::optional<ModelSpec> presetModel(const ModelOptions& o) {
+    if (!o.preset.empty() && !o.modelPreset.empty())
+        throw UsageError(
+            "--model-preset: give --preset (a whole setup) or --model-preset (a model), not both");
+    if (!o.config.empty()) {
+        if (!o.preset.empty() || !o.modelPreset.empty())
+            throw UsageError("--config: give either --config or a preset, not both");
+        if (!o.model.empty() && o.model != "transformer")
+            throw UsageError("--config: a config.json describes a transformer; drop --model " + o.model);
+        return readConfigOption(o.config).model;
+    }
+    if (!o.preset.empty()) {
+        const SetupPreset* preset = findSetupPreset(o.preset);
+        if (!preset)
+            throw UsageError("--preset: unknown preset '" + o.preset + "'; known: " + setupPresetIds() +
+                             " (published models alone: --model-preset)");
+        return preset->input.model;
+    }
+    if (!o.modelPreset.empty()) {
+        if (const ModelPreset* preset = findModelPreset(o.modelPreset))
+            return preset->model;
+        if (const ZooModel* zoo = findZooModel(o.modelPreset)) { // its shipped config.json, read as --config
+            const HfConfigResult read = zooModelConfig(*zoo);
+            if (!read.ok())
+                throw UsageError("--model-preset: " + read.error);
+            return read.config->model;
+        }
+        throw UsageError("--model-preset: unknown model '" + o.modelPreset + "'; known: " + modelPresetIds() +
+                         ", " + zooModelIds());
+    }
+    return std::nullopt;
+}
+
+// A size: the flag's value when given, else the preset's, else required.
+void setSize(double& target, const char* option, const std::string& text, bool fromPreset,
+             const std::string& model) {
+    if (!text.empty() || !fromPreset)
+        target = required(option, text, model);
 }
 
 } // namespace
 
 ModelSpec toModelSpec(const ModelOptions& o) {
     ModelSpec model;
-    const ModelPreset* preset = nullptr;
-    if (!o.preset.empty()) {
-        preset = findModelPreset(o.preset);
-        if (!preset)
-            throw UsageError("--preset: unknown preset '" + o.preset + "'; known: " + modelPresetIds());
-        if (!o.model.empty() && o.model != "transformer")
-            throw UsageError("--preset: the presets are transformers; drop --model " + o.model);
-        model = preset->model;
+    const std::optional<ModelSpec> preset = presetModel(o);
+    if (preset) {
+        model = *preset;
+        const std::string_view kind = modelKindName(model.kind);
+        if (!o.model.empty() && o.model != kind)
+            throw UsageError("--model: the preset is a " + std::string(kind) + " model; drop --model " +
+                             o.model);
     } else if (o.model.empty()) {
-        throw UsageError("--model is required (or give --preset)");
+        throw UsageError("--model is required (or give --preset or --model-preset)");
     } else {
         model.kind = *modelKindFromName(o.model); // CLI11 checked membership
     }
+    const bool fromPreset = preset.has_value();
+    const std::string kind(modelKindName(model.kind));
     switch (model.kind) {
     case ModelKind::dense:
-        model.parameters = required("--params", o.params, o.model);
-        model.seq = o.seq.empty() ? 1 : parseNumberOption("--seq", o.seq);
+        setSize(model.parameters, "--params", o.params, fromPreset, kind);
+        if (!o.seq.empty())
+            model.seq = parseNumberOption("--seq", o.seq);
+        else if (!fromPreset)
+            model.seq = 1;
         break;
     case ModelKind::cruncher:
-        model.dim = required("--dim", o.dim, o.model);
-        model.layers = required("--layers", o.layers, o.model);
+        setSize(model.dim, "--dim", o.dim, fromPreset, kind);
+        setSize(model.layers, "--layers", o.layers, fromPreset, kind);
         break;
     case ModelKind::linear2:
-        model.dim = required("--dim", o.dim, o.model);
-        model.out = required("--out", o.out, o.model);
+        setSize(model.dim, "--dim", o.dim, fromPreset, kind);
+        setSize(model.out, "--out", o.out, fromPreset, kind);
         break;
     case ModelKind::transformer:
-        if (preset) {
-            setNumber(model.dModel, "--d-model", o.dModel);
-            setNumber(model.layers, "--layers", o.layers);
-            setNumber(model.heads, "--heads", o.heads);
-            setNumber(model.vocab, "--vocab", o.vocab);
-            setNumber(model.seq, "--seq", o.seq);
-        } else {
-            model.dModel = required("--d-model", o.dModel, o.model);
-            model.layers = required("--layers", o.layers, o.model);
-            model.heads = required("--heads", o.heads, o.model);
-            model.vocab = required("--vocab", o.vocab, o.model);
-            model.seq = required("--seq", o.seq, o.model);
-        }
+        setSize(model.dModel, "--d-model", o.dModel, fromPreset, kind);
+        setSize(model.layers, "--layers", o.layers, fromPreset, kind);
+        setSize(model.heads, "--heads", o.heads, fromPreset, kind);
+        setSize(model.vocab, "--vocab", o.vocab, fromPreset, kind);
+        setSize(model.seq, "--seq", o.seq, fromPreset, kind);
         if (!o.ffnMult.empty())
             model.ffnMult = parseNumberOption("--ffn-mult", o.ffnMult);
         applyArchitecture(o, model);
         break;
     }
     if (model.kind != ModelKind::transformer)
-        refuseTransformerOptions(o);
+        refuseTransformerOptions(o, kind);
     return model;
 }
 
 void addModelOptions(CLI::App& sub, ModelOptions& o) {
     const std::vector<std::string> kinds = enumNames(allModelKinds(), modelKindName);
-    sub.add_option("--model", o.model, joinNames(kinds) + " (required unless --preset)")
+    sub.add_option("--model", o.model, joinNames(kinds) + " (required unless --preset or --model-preset)")
         ->check(CLI::IsMember(kinds));
     sub.add_option("--preset", o.preset,
-                   "a published transformer: " + modelPresetIds() + "; other options override its fields");
+                   "a whole setup, as the app's preset box offers it: " + setupPresetIds() +
+                       "; other options override its fields");
+    sub.add_option("--model-preset", o.modelPreset,
+                   "a published model alone: " + modelPresetIds() + ", or a shipped config.json: " +
+                       zooModelIds() + "; other options override its fields");
     sub.add_option("--params", o.params, "dense: parameter count N (70e9, 70B)");
     sub.add_option("--dim", o.dim, "cruncher, linear2: width D");
     sub.add_option("--layers", o.layers, "cruncher, transformer: number of layers L");
@@ -156,6 +248,42 @@ void addModelOptions(CLI::App& sub, ModelOptions& o) {
         ->check(CLI::IsMember(onOff));
     sub.add_option("--attention-impl", o.attentionImpl, "transformer: attention kernel (default eager)")
         ->check(CLI::IsMember(enumNames(allAttentionImpls(), attentionImplName)));
+    sub.add_option("--config", o.config,
+                   "a Hugging Face config.json (llama, mistral, qwen2, gemma2, deepseek_v3, ...); other options "
+                   "override what it says");
+    sub.add_option("--head-dim", o.headDim, "transformer: width of one attention head (default d/heads)");
+    for (auto [flag, target, what] :
+         {std::tuple{"--qkv-bias", &o.qkvBias, "biases on the q, k, v projections"},
+          std::tuple{"--out-bias", &o.outBias, "bias on the attention output projection"},
+          std::tuple{"--mlp-bias", &o.mlpBias, "biases in the MLP and experts"},
+          std::tuple{"--norm-bias", &o.normBias, "LayerNorm biases"}})
+        sub.add_option(flag, *target, std::string("transformer: ") + what + " (default: --bias)")
+            ->check(CLI::IsMember(onOff));
+    sub.add_option("--norm-placement", o.normPlacement,
+                   "transformer: norms per layer, pre 2, post 2, sandwich 4, parallel 1 (default pre)")
+        ->check(CLI::IsMember(enumNames(allNormPlacements(), normPlacementName)));
+    sub.add_option("--qk-norm", o.qkNorm, "transformer: RMSNorm on queries and keys (default none)")
+        ->check(CLI::IsMember(enumNames(allQkNorms(), qkNormName)));
+    sub.add_option("--sliding-window", o.slidingWindow,
+                   "transformer: tokens a windowed layer attends to and caches (default none)");
+    sub.add_option("--global-every", o.globalEvery,
+                   "transformer: with a window, every k-th layer attends globally (default 0: all windowed)");
+    sub.add_option("--q-lora-rank", o.qLoraRank, "transformer, MLA: query bottleneck rank (default none)");
+    sub.add_option("--kv-lora-rank", o.kvLoraRank,
+                   "transformer: multi-head latent attention's key/value latent rank (default 0: no MLA)");
+    sub.add_option("--qk-nope-head-dim", o.qkNopeHeadDim, "transformer, MLA: query/key width without RoPE");
+    sub.add_option("--qk-rope-head-dim", o.qkRopeHeadDim, "transformer, MLA: the shared RoPE key's width");
+    sub.add_option("--v-head-dim", o.vHeadDim, "transformer, MLA: value width per head");
+    sub.add_option("--expert-ffn-dim", o.expertFfnDim, "transformer: routed expert width (default --ffn-dim)");
+    sub.add_option("--shared-ffn-dim", o.sharedFfnDim,
+                   "transformer: always-on shared expert width (default 0: none)");
+    sub.add_option("--shared-expert-gate", o.sharedExpertGate,
+                   "transformer: d×1 gate on the shared expert (default off)")
+        ->check(CLI::IsMember(onOff));
+    sub.add_option("--dense-layers", o.denseLayers,
+                   "transformer: the first k layers dense in a mixture of experts (default 0)");
+    sub.add_option("--router-bias", o.routerBias, "transformer: E router biases per layer (default off)")
+        ->check(CLI::IsMember(onOff));
 }
 
 } // namespace napkin::cli

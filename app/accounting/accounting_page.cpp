@@ -42,6 +42,8 @@ MemoryChartData memoryData(const AccountingResult& r, const AccountingInput& in)
     d.capacityBytes = r.capacityBytes.value;
     d.capacityFormula = q(r.capacityBytes.formula);
     d.fits = r.fits;
+    d.peakBytes = r.peakMemory.value;
+    d.peakEvent = q(r.peakEvent);
     d.gpuLabel = in.gpus > 1 ? AccountingPage::tr("one of %1 × %2").arg(q(formatNumber(in.gpus)), q(in.gpu))
                              : AccountingPage::tr("one %1").arg(q(in.gpu));
     if (r.memoryStage) // with a pipeline: the most loaded stage's GPU
@@ -174,7 +176,7 @@ void AccountingPage::recompute() {
     m_flopChart->setData(flopData(*m_result));
     const MemoryTimeline timeline = memoryTimeline(in, *m_result);
     m_timelineChart->setData(memoryTimelineChartData(timeline, *m_result));
-    m_answers->setResult(*m_result, timeline, m_memoryChart->byteUnits());
+    m_answers->setResult(*m_result, m_memoryChart->byteUnits());
     m_explain->setHtml(explainAccounting(in, *m_result, m_memoryChart->byteUnits()));
 }
 

@@ -48,6 +48,7 @@ const QStringList& AnswersPanel::keys() {
                                QStringLiteral("flopsPerStep"),
                                QStringLiteral("trainingFlops"),
                                QStringLiteral("trainingTime"),
+                               QStringLiteral("hfu"),
                                QStringLiteral("gpuDays"),
                                QStringLiteral("layout"),
                                QStringLiteral("communication"),
@@ -74,12 +75,13 @@ AnswersPanel::AnswersPanel(QWidget* parent)
     const QStringList titles{tr("Parameters"),
                              tr("Active per token"),
                              tr("Bytes per parameter"),
-                             tr("Memory per GPU"),
+                             tr("Memory per GPU (sum)"),
                              tr("Peak over one step"),
                              tr("Fits on the GPU"),
                              tr("FLOPs per step"),
-                             tr("Training FLOPs"),
-                             tr("Training time"),
+                             tr("Training FLOPs (model)"),
+                             tr("Training time at the MFU"),
+                             tr("HFU (with recompute)"),
                              tr("GPU-days"),
                              tr("Parallel layout"),
                              tr("Communication per step"),
@@ -128,7 +130,7 @@ void AnswersPanel::setRowVisible(const QString& key, bool visible) {
         l->setVisible(visible);
 }
 
-void AnswersPanel::setResult(const AccountingResult& r, const MemoryTimeline& timeline, ByteUnits units) {
+void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
     m_error->hide();
     m_error->clear();
     setRow(QStringLiteral("parameters"), grouped(r.parameters.total), q(r.parameters.formula));
@@ -146,21 +148,22 @@ void AnswersPanel::setResult(const AccountingResult& r, const MemoryTimeline& ti
 
     setRow(QStringLiteral("memoryPerGpu"), q(formatBytes(r.memory.total.value, units)),
            q(r.memory.total.formula));
-    if (!timeline.events.empty())
+    if (r.peakFromTimeline)
         setRow(QStringLiteral("peakOverStep"),
-               tr("%1 at %2")
-                   .arg(q(formatBytes(timeline.peakBytes, units)),
-                        q(stepEventName(timeline.events[timeline.peakIndex].event))),
+               tr("%1 at %2").arg(q(formatBytes(r.peakMemory.value, units)), q(r.peakEvent)),
                tr("params + grads + master + state + activations + temporaries %1")
-                   .arg(q(timeline.peakFormula)));
+                   .arg(q(r.peakMemory.formula)));
+    else
+        setRow(
+            QStringLiteral("peakOverStep"), tr("%1 (the sum)").arg(q(formatBytes(r.peakMemory.value, units))),
+            tr("the order of this step is not modelled event by event, so its peak is taken to be the sum"));
+    // The verdict judges the peak: what the allocator must hold at the step's worst moment.
+    const QString peak = q(formatBytes(r.peakMemory.value, units));
+    const QString capacity = q(formatBytes(r.capacityBytes.value, units));
     setRow(QStringLiteral("fits"),
-           r.fits ? tr("yes — %1 of %2")
-                        .arg(q(formatBytes(r.memory.total.value, units)),
-                             q(formatBytes(r.capacityBytes.value, units)))
-                  : tr("NO — %1 > %2")
-                        .arg(q(formatBytes(r.memory.total.value, units)),
-                             q(formatBytes(r.capacityBytes.value, units))),
-           q(r.capacityBytes.formula));
+           r.fits ? tr("yes — peak %1 of %2").arg(peak, capacity)
+                  : tr("NO — peak %1 > %2").arg(peak, capacity),
+           q(r.fitsFormula) + QStringLiteral("\n") + q(r.capacityBytes.formula));
     setRow(QStringLiteral("flopsPerStep"), q(formatFlops(r.flopsPerStep.total)),
            q(r.flopsPerStep.totalFormula));
 
@@ -176,6 +179,7 @@ void AnswersPanel::setResult(const AccountingResult& r, const MemoryTimeline& ti
              {QStringLiteral("trainingFlops"), QStringLiteral("trainingTime"), QStringLiteral("gpuDays")})
             setRow(key, QStringLiteral("—"), noTokens);
     }
+    setRow(QStringLiteral("hfu"), number(r.hfu.value), q(r.hfu.formula));
     setLayoutRows(r);
     setRow(QStringLiteral("maxParameters"), tr("%1 params").arg(grouped(r.maxParameters.value)),
            q(r.maxParameters.formula));

@@ -1,7 +1,6 @@
 #pragma once
 // The answers a lecturer reads out: each number with the formula that produced it beside it.
 #include "engine/accounting/accounting.h"
-#include "engine/accounting/memory_timeline.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <QHash>
@@ -18,16 +17,14 @@ public:
 
     explicit AnswersPanel(QWidget* parent = nullptr);
 
-    /// Shows a valid result, and the peak of `timeline` (memoryTimeline of the same input), and hides any
-    /// error message.
-    void setResult(const napkin::AccountingResult& result, const napkin::MemoryTimeline& timeline,
-                   napkin::ByteUnits units);
+    /// Shows a valid result, its step's peak and the verdict on it, and hides any error message.
+    void setResult(const napkin::AccountingResult& result, napkin::ByteUnits units);
     /// Shows why the current input is invalid; the last result stays on screen, marked stale.
     void showError(const QString& message);
 
     /// The value / formula text of row `key` ("parameters", "activeParameters", "bytesPerParameter",
-    /// "memoryPerGpu", "peakOverStep", "fits", "flopsPerStep", "trainingFlops", "trainingTime", "gpuDays",
-    /// "layout", "communication", "maxParameters", "maxParametersPooled", "maxBatch").
+    /// "memoryPerGpu", "peakOverStep", "fits", "flopsPerStep", "trainingFlops", "trainingTime", "hfu",
+    /// "gpuDays", "layout", "communication", "maxParameters", "maxParametersPooled", "maxBatch").
     QString valueText(const QString& key) const;
     QString formulaText(const QString& key) const;
     QString errorText() const;

@@ -48,8 +48,8 @@ QString bytesSection(const AccountingResult& r, const AccountingInput& in, ByteU
                "4 (weights) + 4 (gradients) + 4 + 4 (moments) = 16 B/param. Mixed precision adds a 4 B fp32 "
                "master copy beside 2 B weights and gradients.</p>");
     text +=
-        tr("<p>Memory per GPU (ZeRO stage %1 over %2 GPU(s)): <b>%3</b> = %4<br>Largest model whose states "
-           "fit: %5</p>")
+        tr("<p>Memory per GPU (ZeRO stage %1 over %2 GPU(s)), the sum of every component at its largest: "
+           "<b>%3</b> = %4<br>Largest model whose states (the peak at the optimizer step) fit: %5</p>")
             .arg(in.zeroStage)
             .arg(n(in.gpus), q(formatBytes(r.memory.total.value, units)), code(r.memory.total.formula),
                  code(r.maxParameters.formula));
@@ -89,12 +89,18 @@ QString flopsSection(const AccountingResult& r) {
 QString trainingSection(const AccountingResult& r, const AccountingInput& in) {
     QString text = heading(tr("Training FLOPs and time"));
     if (!r.trainingFlops || !r.trainingSeconds || !r.trainingDays) {
-        return text + tr("<p>Tick “Count training totals” and give the tokens: training FLOPs = 6·N·tokens, "
-                         "time = FLOPs / (GPUs · peak · MFU).</p>");
+        return text + tr("<p>Tick “Count training totals” and give the tokens: model FLOPs = 6·N·tokens, "
+                         "time = model FLOPs / (GPUs · peak · MFU).</p>");
     }
-    text += tr("<p>Training FLOPs = 6·N·tokens = %1</p>").arg(code(r.trainingFlops->formula));
-    text += tr("<p>Time = FLOPs / (GPUs · dense peak · MFU) = %1<br>= %2 (%3 GPUs)</p>")
+    text += tr("<p>Model FLOPs (forward + backward, recompute excluded: what MFU counts) = %1</p>")
+                .arg(code(r.trainingFlops->formula));
+    text += tr("<p>Time = model FLOPs / (GPUs · dense peak · MFU) = %1<br>= %2 (%3 GPUs)</p>")
                 .arg(code(r.trainingSeconds->formula), code(r.trainingDays->formula), n(in.gpus));
+    if (r.trainingHardwareFlops && r.trainingHardwareFlops->value != r.trainingFlops->value)
+        text +=
+            tr("<p>The GPUs also run the recompute: hardware FLOPs = %1. Recompute does not change the time "
+               "at a given MFU; it raises the HFU: %2</p>")
+                .arg(code(r.trainingHardwareFlops->formula), code(r.hfu.formula));
     return text;
 }
 
@@ -107,6 +113,8 @@ QString mfuSection(const AccountingResult& r, const AccountingInput& in) {
                "<b>%5</b></p>")
                 .arg(q(in.gpu), code(r.densePeakFlopsPerSecond.formula), n(in.mfu), n(peak),
                      q(formatFlops(in.mfu * peak, true)));
+    text += tr("<p><b>HFU</b> (hardware FLOPs utilisation) counts the recompute too: %1</p>")
+                .arg(code(r.hfu.formula));
     return text;
 }
 

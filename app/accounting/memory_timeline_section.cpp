@@ -96,6 +96,10 @@ QString explainMemoryTimeline(const AccountingInput& in, const AccountingResult&
                 .arg(q(t.peakFormula).toHtmlEscaped(), bytes(t.peakBytes), relation, bytes(sum),
                      bytes(peak.activations), bytes(r.memory.activations.value), bytes(peak.gradients),
                      bytes(r.memory.gradients.value), bytes(peak.temporary));
+    // The definition every page and command share: the peak, not the sum, decides.
+    text += tr("<p><b>Fits</b> judges this peak, because it is what the allocator must hold at the step's "
+               "worst moment: <code>%1</code> — %2. The largest batch is the largest whose peak fits.</p>")
+                .arg(q(r.fitsFormula).toHtmlEscaped(), r.fits ? tr("fits") : tr("does not fit"));
     text += optimizerTemporaries(in, r, t, units);
     text += tr("<p>Not in the model: the allocator's rounding and cache, fragmentation, the CUDA context, "
                "temporaries inside a layer's backward and an unfused optimizer's temporaries "

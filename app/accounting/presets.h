@@ -1,6 +1,6 @@
 #pragma once
-// The lecture's questions (and two published model shapes) as ready-made scenarios. A small C++ table
-// rather than a JSON resource: the inputs are engine structs, and the compiler checks every field.
+// The lecture's questions and today's models as ready-made scenarios: the engine's setup presets
+// (engine/accounting/setup_presets.h, the same table napkin-cli's --preset reads), in Qt's strings.
 #include "engine/accounting/accounting.h"
 #include "engine/scenario/scenario.h"
 

@@ -223,20 +223,21 @@ void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
         addRow(tr("master weights"), m.masterWeights);
     addRow(tr("total"), m.total);
     addRow(tr("peak over one step"), {m.predictedTimeline.peakBytes, m.peakMeasuredBytes});
-    if (m.measuredTimeline.empty()) { // the oneDNN and CUDA trainers allocate every buffer up front
+    if (m.measuredTimeline.empty()) { // the CUDA trainer allocates every buffer up front
         const int peakRow = m_memory->rowCount() - 1;
         const QString why = tr("not recorded: this trainer allocates every buffer before the first step, so "
-                               "its memory does not move within a step; train on the eigen backend to "
-                               "follow it event by event");
+                               "its memory does not move within a step; train on the CPU (eigen or onednn) "
+                               "to follow it event by event");
         setResultCell(m_memory, peakRow, 2, tr("not recorded"), why);
         setResultCell(m_memory, peakRow, 3, tr("—"), why);
     }
     const int row = m_memory->rowCount();
     m_memory->insertRow(row);
     setResultCell(m_memory, row, 0, tr("not in the formula"),
-                  tr("the input batch and targets (inputs) and the head output, dL/dy and two B·D backward "
-                     "temporaries (workspace; on oneDNN also its scratchpad)"));
-    setResultCell(m_memory, row, 2, bytesText(m.inputsBytes + m.workspaceBytes));
+                  tr("the input batch and targets (inputs), the head output, dL/dy and two B·D backward "
+                     "temporaries (workspace: the timeline's temporaries) and, on oneDNN, its scratchpad "
+                     "(scratch: in no prediction)"));
+    setResultCell(m_memory, row, 2, bytesText(m.inputsBytes + m.workspaceBytes + m.scratchBytes));
 }
 
 QString TrainingRunPanel::exportChartPng(const QString& path) const {

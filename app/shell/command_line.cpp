@@ -28,9 +28,11 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
     const QCommandLineOption version(QStringLiteral("version"), tr("Show the version."));
     const QCommandLineOption exportOption(
         QStringLiteral("export"),
-        tr("Render a chart or page to FILE without a window and exit; .png, .svg or .pdf."), tr("FILE"));
+        tr("Render a chart or page to FILE without a window and exit; .png, .svg or .pdf, or .json for the "
+           "answers of the accounting and inference pages (napkin-cli's document and its command)."),
+        tr("FILE"));
     const QCommandLineOption page(QStringLiteral("page"),
-                                  tr("Page to export: memory, flops or timeline (accounting charts), "
+                                  tr("Page to export: accounting, or its charts memory, flops or timeline, "
                                      "inference, formats, tensor, benchmarks or roofline (whole pages)."),
                                   tr("PAGE"), QStringLiteral("memory"));
     const QCommandLineOption preset(QStringLiteral("preset"),
@@ -93,12 +95,15 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
         return result;
     }
     o.page = parser.value(page);
-    const QStringList pages{QStringLiteral("memory"),    QStringLiteral("flops"),
-                            QStringLiteral("timeline"),  QStringLiteral("formats"),
-                            QStringLiteral("tensor"),    QStringLiteral("benchmarks"),
-                            QStringLiteral("inference"), QStringLiteral("roofline")};
-    const QStringList accountingCharts{QStringLiteral("memory"), QStringLiteral("flops"),
-                                       QStringLiteral("timeline")};
+    const QStringList pages{
+        QStringLiteral("accounting"), QStringLiteral("memory"),    QStringLiteral("flops"),
+        QStringLiteral("timeline"),   QStringLiteral("formats"),   QStringLiteral("tensor"),
+        QStringLiteral("benchmarks"), QStringLiteral("inference"), QStringLiteral("roofline")};
+    // The pages a (setup) preset sets: the accounting page and its charts, and the inference page (its
+    // model).
+    const QStringList accountingCharts{QStringLiteral("accounting"), QStringLiteral("memory"),
+                                       QStringLiteral("flops"), QStringLiteral("timeline"),
+                                       QStringLiteral("inference")};
     if (!pages.contains(o.page)) {
         result.error =
             tr("--page: unknown page '%1'; known: %2").arg(o.page, pages.join(QStringLiteral(", ")));
@@ -106,7 +111,8 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
     }
     o.preset = parser.value(preset);
     if (!o.preset.isEmpty() && !accountingCharts.contains(o.page)) {
-        result.error = tr("--preset: presets set the accounting page; --page %1 has none").arg(o.page);
+        result.error =
+            tr("--preset: presets set the accounting and inference pages; --page %1 has none").arg(o.page);
         return result;
     }
     if (!o.preset.isEmpty() && !o.scenarioPath.isEmpty()) {
@@ -169,12 +175,22 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
         o.action = CommandLine::Action::exportChart;
         o.exportPath = parser.value(exportOption);
         const QString suffix = o.exportPath.section(QLatin1Char('.'), -1).toLower();
+        // .json: the page's answers as napkin-cli prints them, for the pages that are a napkin-cli command.
+        const bool json = suffix == QLatin1String("json");
         if (!o.exportPath.contains(QLatin1Char('.')) ||
-            !QStringList{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")}.contains(
-                suffix)) {
+            !QStringList{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf"),
+                         QStringLiteral("json")}
+                 .contains(suffix)) {
             result.error =
-                tr("--export: '%1' must end in .png, .svg or .pdf (the format is chosen by the extension)")
+                tr("--export: '%1' must end in .png, .svg, .pdf or .json (the format is chosen by the "
+                   "extension)")
                     .arg(o.exportPath);
+            return result;
+        }
+        if (json && o.page != QLatin1String("accounting") && o.page != QLatin1String("inference")) {
+            result.error = tr("--export: a .json export holds the answers of --page accounting or inference, "
+                              "not %1")
+                               .arg(o.page);
             return result;
         }
     }

@@ -9,10 +9,13 @@
 #include "app/inference/inference_page.h"
 #include "app/roofline/roofline_page.h"
 #include "app/shell/command_line.h"
+#include "app/shell/page_command.h"
 #include "app/tensor/tensor_page.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
+
+#include "engine/accounting/model_presets.h"
 
 #include <QCoreApplication>
 
@@ -28,6 +31,14 @@ HeadlessExportResult failed(int code, const QString& error) {
     return {code, error};
 }
 
+// The published model (model_presets.h) a setup preset trains, by its id; empty when it is none.
+QString modelPresetIdFor(const napkin::ModelSpec& model) {
+    for (const napkin::ModelPreset& p : napkin::modelPresets())
+        if (p.model == model)
+            return QString::fromUtf8(p.id.data(), qsizetype(p.id.size()));
+    return {};
+}
+
 } // namespace
 
 HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
@@ -39,23 +50,53 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
         scenario = *load.scenario;
     }
     // Warnings (a device not available here, ...) do not matter for a picture of the page.
+    const bool json = cl.exportPath.endsWith(QLatin1String(".json"), Qt::CaseInsensitive);
     QString error;
-    if (cl.page == QLatin1String("memory") || cl.page == QLatin1String("flops") ||
-        cl.page == QLatin1String("timeline")) {
+    if (cl.page == QLatin1String("accounting") || cl.page == QLatin1String("memory") ||
+        cl.page == QLatin1String("flops") || cl.page == QLatin1String("timeline")) {
         AccountingPage page;
         if (!cl.scenarioPath.isEmpty())
             page.applyScenario(scenario.accounting);
         else if (!cl.preset.isEmpty())
             page.applyPreset(*findPreset(cl.preset));
-        const ChartView* chart =
-            cl.page == QLatin1String("memory")  ? static_cast<const ChartView*>(page.memoryChart())
-            : cl.page == QLatin1String("flops") ? static_cast<const ChartView*>(page.flopChart())
-                                                : page.timelineChart();
-        error = saveChart(*chart, cl.exportPath, cl.size, cl.scale);
+        if (json) {
+            const PageDocument document = accountingPageDocument(page.scenario().input);
+            if (!document.ok())
+                return failed(2, tr("--page accounting: %1").arg(document.error));
+            error = saveFile(cl.exportPath, document.json);
+        } else if (cl.page == QLatin1String("accounting")) {
+            error = savePage(page, cl.exportPath, cl.size, cl.scale);
+        } else {
+            const ChartView* chart =
+                cl.page == QLatin1String("memory")  ? static_cast<const ChartView*>(page.memoryChart())
+                : cl.page == QLatin1String("flops") ? static_cast<const ChartView*>(page.flopChart())
+                                                    : page.timelineChart();
+            error = saveChart(*chart, cl.exportPath, cl.size, cl.scale);
+        }
     } else if (cl.page == QLatin1String("inference")) {
+        if (!cl.preset.isEmpty()) { // a setup preset's model (a published transformer) on its GPU
+            const Preset& preset = *findPreset(cl.preset);
+            const QString model = modelPresetIdFor(preset.input.model);
+            if (model.isEmpty())
+                return failed(2, tr("--preset: %1 is not a published transformer; the inference page serves "
+                                    "one of those")
+                                     .arg(cl.preset));
+            scenario.inference.preset = model.toStdString();
+            scenario.inference.input.model = preset.input.model;
+            scenario.inference.input.gpu = preset.input.gpu;
+        }
         InferencePage page;
         page.applyScenario(scenario.inference);
-        error = savePage(page, cl.exportPath, cl.size, cl.scale);
+        if (json) {
+            if (!page.lastInput())
+                return failed(2, tr("--page inference: %1").arg(page.lastError()));
+            const PageDocument document = inferencePageDocument(*page.lastInput());
+            if (!document.ok())
+                return failed(2, tr("--page inference: %1").arg(document.error));
+            error = saveFile(cl.exportPath, document.json);
+        } else {
+            error = savePage(page, cl.exportPath, cl.size, cl.scale);
+        }
     } else if (cl.page == QLatin1String("formats")) {
         NumberFormatsPage page;
         page.applyScenario(scenario.formats);

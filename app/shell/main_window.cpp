@@ -11,6 +11,7 @@
 #include "app/formats/number_formats_page.h"
 #include "app/inference/inference_page.h"
 #include "app/roofline/roofline_page.h"
+#include "app/shell/page_command.h"
 #include "app/tensor/tensor_page.h"
 #include "app/training/training_page.h"
 #include "widgets/charts/decode_throughput_chart.h"
@@ -24,9 +25,12 @@
 #include "widgets/charts/throughput_chart.h"
 
 #include <QAction>
+#include <QClipboard>
 #include <QCloseEvent>
+#include <QGuiApplication>
 #include <QMenuBar>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -100,7 +104,30 @@ void MainWindow::addMenus() {
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* copyCommand = edit->addAction(tr("Copy as &command"));
+    copyCommand->setObjectName(QStringLiteral("copyAsCommand"));
+    copyCommand->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    copyCommand->setStatusTip(tr("Put the napkin-cli line that reproduces this page on the clipboard"));
+    connect(copyCommand, &QAction::triggered, this, &MainWindow::copyPageCommand);
+    // Benchmarks and Training measure rather than compute: no command reproduces them.
+    auto enable = [this, copyCommand] { copyCommand->setEnabled(!pageCommand().isEmpty()); };
+    connect(m_pages, &QTabWidget::currentChanged, copyCommand, enable);
+    enable();
     m_classroom->addViewMenu(menuBar());
+}
+
+QString MainWindow::pageCommand() const {
+    const napkin::Scenario s = scenario();
+    return pageCommandLine(s, s.page);
+}
+
+void MainWindow::copyPageCommand() {
+    const QString command = pageCommand();
+    if (command.isEmpty())
+        return;
+    QGuiApplication::clipboard()->setText(command);
+    statusBar()->showMessage(tr("Copied: %1").arg(command), 8000);
 }
 
 napkin::Scenario MainWindow::scenario() const {

@@ -40,6 +40,12 @@ public:
     QStringList applyScenario(const napkin::Scenario& scenario) override;
     QWidget* hostWindow() override { return this; }
 
+    /// The napkin-cli line that reproduces the page in front (Edit ▸ Copy as command); empty for the
+    /// Benchmarks and Training pages.
+    QString pageCommand() const;
+    /// Puts pageCommand() on the clipboard and says so in the status bar.
+    void copyPageCommand();
+
     /// Loads `path` and applies it (ScenarioController::openScenario); returns the error shown, or "".
     QString openScenario(const QString& path);
     /// Writes the scenario to `path` atomically; returns an error message or an empty string.

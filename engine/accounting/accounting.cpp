@@ -2,9 +2,11 @@
 
 #include "engine/accounting/finite_answers.h"
 #include "engine/accounting/fit_advice.h"
+#include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/stage_memory.h"
 #include "engine/numerics/quantity_format.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace napkin {
@@ -45,9 +47,9 @@ void addMemory(AccountingResult& r, const AccountingInput& in) {
     r.memory.total = {total, n(states.parameters.value) + " + " + n(states.gradients.value) + " + " +
                                  n(states.masterWeights.value) + " + " + n(states.optimizerState.value) +
                                  " + " + n(activations.bytes) + " = " + n(total) + " B"};
-    r.fits = total <= r.capacityBytes.value;
 
-    // Each GPU holds 1/(tp·pp) of a dense model's weights, which ZeRO shards further.
+    // Each GPU holds 1/(tp·pp) of a dense model's weights, which ZeRO shards further. The model states
+    // alone are the step's peak at the optimizer step, where no activation is held.
     const double split = in.parallel.tp * in.parallel.pp;
     const double maxParams = std::floor(r.capacityBytes.value * split / states.bytesPerParameterPerGpu);
     const std::string splitText = split > 1 ? " × " + n(split) + " (tp·pp)" : "";
@@ -58,22 +60,68 @@ void addMemory(AccountingResult& r, const AccountingInput& in) {
     r.maxParametersPooled = {pooled, "GPUs × capacity / bytes per parameter = " + n(in.gpus) + " × " +
                                          n(r.capacityBytes.value) + " B / (" + r.bytesPerParameter.ledger +
                                          ") = " + n(pooled) + " parameters"};
+}
 
-    if (activations.modelled && activations.bytesPerSample > 0) {
-        // The stage that runs out first decides.
-        const StageMemory* binding = &first;
-        auto largest = [&](const StageMemory& stage) {
-            const double room = r.capacityBytes.value - stage.statesBytes;
-            return room > 0 ? std::floor(room / stage.activations.bytesPerSample) : 0.0;
-        };
-        if (last && largest(*last) < largest(first))
-            binding = &*last;
-        const double maxBatch = largest(*binding);
-        r.maxBatch =
-            Quantity{maxBatch, std::string("(").append(n(r.capacityBytes.value)) + " − " +
-                                   n(binding->statesBytes) + ") B / " +
-                                   n(binding->activations.bytesPerSample) + " B per sample = " + n(maxBatch)};
+// The step's peak decides whether it fits: the timeline's largest total, or the sum where the order of the
+// step is not modelled (its timeline then has phases only, whose peak is the sum).
+void addPeak(AccountingResult& r, const AccountingInput& in) {
+    const MemoryTimeline timeline = memoryTimeline(in, r);
+    r.peakFromTimeline = isTimelineModelled(in);
+    r.peakMemory = {timeline.peakBytes, timeline.peakFormula};
+    r.peakEvent =
+        timeline.events.empty() ? std::string() : stepEventName(timeline.events[timeline.peakIndex].event);
+    r.fits = r.peakMemory.value <= r.capacityBytes.value;
+    const double sum = r.memory.total.value;
+    r.fitsFormula =
+        "peak " + n(r.peakMemory.value) + " B" +
+        (r.peakFromTimeline ? " at " + r.peakEvent
+                            : std::string(" (the sum: the step's order is not modelled)")) +
+        (r.fits ? " ≤ " : " > ") + n(r.capacityBytes.value) + " B" +
+        (r.peakFromTimeline && sum != r.peakMemory.value ? "; the sum is " + n(sum) + " B" : std::string());
+}
+
+// The largest batch whose peak fits. The peak is a maximum over events of totals linear in the batch, so
+// two evaluations give each event's slope and the bound; the search then confirms it (rounding) and falls
+// back to bisection should the estimate ever be off.
+void addMaxBatch(AccountingResult& r, const AccountingInput& in, const GpuSpec& gpu) {
+    if (!r.activationsModelled || r.activations.bytesPerSample <= 0)
+        return;
+    const double capacity = r.capacityBytes.value;
+    constexpr double kLargest = 1e9; // the largest batch validate() accepts
+    auto peakAt = [&](double batch) {
+        if (batch == in.batch)
+            return r.peakMemory.value;
+        AccountingInput c = in;
+        c.batch = batch;
+        return accountStep(c, gpu).peakMemory.value;
+    };
+    auto fitsAt = [&](double batch) { return peakAt(batch) <= capacity; };
+
+    double best = 0;
+    if (fitsAt(1)) {
+        const double one = peakAt(1), two = peakAt(2);
+        double guess = two > one ? std::floor((capacity - (2 * one - two)) / (two - one)) : kLargest;
+        guess = std::clamp(guess, 1.0, kLargest);
+        double lo = 1, hi = kLargest + 1; // fitsAt(lo); hi: beyond the search, or known not to fit
+        if (fitsAt(guess)) {
+            lo = guess;
+            if (guess == kLargest || !fitsAt(guess + 1))
+                hi = guess + 1;
+        } else {
+            hi = guess;
+        }
+        while (hi - lo > 1) {
+            const double mid = std::floor((lo + hi) / 2);
+            (fitsAt(mid) ? lo : hi) = mid;
+        }
+        best = std::min(lo, kLargest);
     }
+    const std::string over =
+        best < kLargest ? "; at " + n(best + 1) + " it is " + n(peakAt(best + 1)) + " B" : std::string();
+    r.maxBatch =
+        Quantity{best, best >= 1 ? "largest batch whose step peak fits: at " + n(best) + " the peak is " +
+                                       n(peakAt(best)) + " B ≤ " + n(capacity) + " B" + over
+                                 : "even batch 1 peaks at " + n(peakAt(1)) + " B > " + n(capacity) + " B"};
 }
 
 void addLayout(AccountingResult& r, const AccountingInput& in) {
@@ -106,26 +154,47 @@ void addCommunication(AccountingResult& r, const AccountingInput& in, const GpuS
 }
 
 // Per token and totals from one replica's step (`replica`): independent of how it is split over GPUs.
+// Time divides model FLOPs (forward + backward, no recompute) by MFU · peak, as PaLM defines MFU; the
+// recompute raises the hardware FLOPs and so the HFU, not the time at a given MFU.
 void addTraining(AccountingResult& r, const AccountingInput& in, const StepFlops& f) {
-    const double perToken = f.total / f.tokens;
+    const double model = f.forward + f.backward;
+    const double perToken = model / f.tokens;
+    const double hardwarePerToken = f.total / f.tokens;
     const double coefficient = perToken / r.parameters.matmulParameters;
     const bool simpleRule = in.model.kind != ModelKind::transformer;
-    r.flopsPerToken = {perToken,
-                       simpleRule ? n(coefficient) + "·P = " + n(coefficient) + " × " +
-                                        n(r.parameters.matmulParameters) + " = " + n(perToken) + " FLOPs"
-                                  : n(f.total) + " / " + n(f.tokens) + " tokens = " + n(perToken) + " FLOPs"};
+    r.flopsPerToken = {
+        perToken, simpleRule
+                      ? "model FLOPs per token = " + n(coefficient) + "·P = " + n(coefficient) + " × " +
+                            n(r.parameters.matmulParameters) + " = " + n(perToken) + " FLOPs"
+                      : "model FLOPs per token = (forward + backward) / tokens = (" + n(f.forward) + " + " +
+                            n(f.backward) + ") / " + n(f.tokens) + " = " + n(perToken) + " FLOPs"};
+    r.hardwareFlopsPerToken = {hardwarePerToken,
+                               "hardware FLOPs per token = (forward + backward + recompute) / "
+                               "tokens = (" +
+                                   n(f.forward) + " + " + n(f.backward) + " + " + n(f.recompute) + ") / " +
+                                   n(f.tokens) + " = " + n(hardwarePerToken) + " FLOPs"};
+    const double hfu = in.mfu * hardwarePerToken / perToken;
+    r.hfu = {hfu, "HFU = MFU × hardware FLOPs / model FLOPs = " + n(in.mfu) + " × " + n(hardwarePerToken) +
+                      " / " + n(perToken) + " = " + n(hfu)};
     if (!in.trainingTokens)
         return;
     const double tokens = *in.trainingTokens;
     const double flops = perToken * tokens;
     r.trainingFlops =
-        Quantity{flops, simpleRule ? n(coefficient) + " × " + n(r.parameters.matmulParameters) + " × " +
-                                         n(tokens) + " = " + n(flops) + " FLOPs"
-                                   : n(perToken) + " × " + n(tokens) + " = " + n(flops) + " FLOPs"};
+        Quantity{flops, simpleRule ? "model FLOPs = " + n(coefficient) + "·N·tokens = " + n(coefficient) +
+                                         " × " + n(r.parameters.matmulParameters) + " × " + n(tokens) +
+                                         " = " + n(flops) + " FLOPs"
+                                   : "model FLOPs = model FLOPs per token × tokens = " + n(perToken) + " × " +
+                                         n(tokens) + " = " + n(flops) + " FLOPs"};
+    const double hardware = hardwarePerToken * tokens;
+    r.trainingHardwareFlops =
+        Quantity{hardware, "hardware FLOPs = hardware FLOPs per token × tokens = " + n(hardwarePerToken) +
+                               " × " + n(tokens) + " = " + n(hardware) + " FLOPs"};
     const double peak = r.densePeakFlopsPerSecond.value;
     const double seconds = flops / (in.gpus * peak * in.mfu);
-    r.trainingSeconds = Quantity{seconds, n(flops) + " / (" + n(in.gpus) + " × " + n(peak) + " × " +
-                                              n(in.mfu) + ") = " + n(seconds) + " s"};
+    r.trainingSeconds =
+        Quantity{seconds, "model FLOPs / (GPUs × peak × MFU) = " + n(flops) + " / (" + n(in.gpus) + " × " +
+                              n(peak) + " × " + n(in.mfu) + ") = " + n(seconds) + " s"};
     const double days = seconds / kSecondsPerDay;
     r.trainingDays = Quantity{days, n(seconds) + " s / 86400 = " + n(days) + " days"};
     r.gpuDays =
@@ -138,11 +207,10 @@ void addNotes(AccountingResult& r, const AccountingInput& in) {
             "activations are not modelled for a dense parameter count; memory is model states only");
     if (in.recompute != Recompute::none && in.model.kind != ModelKind::transformer)
         r.notes.emplace_back("activation recompute is modelled for transformers only; ignored here");
-    if (in.model.kind == ModelKind::transformer && r.precision.activations != StorageType::bf16 &&
-        r.precision.activations != StorageType::fp16)
-        r.notes.emplace_back("Korthikanti et al.'s activation counts assume 16-bit activations; scaled by " +
-                             n(bytesPerElement(r.precision.activations) / 2) + " for " +
-                             std::string(storageTypeName(r.precision.activations)));
+    if (in.model.kind == ModelKind::transformer && bytesPerElement(r.precision.activations) != 2)
+        r.notes.push_back("Korthikanti et al.'s closed forms assume 16-bit activations; with " +
+                          std::string(storageTypeName(r.precision.activations)) +
+                          " the activation ledger is summed tensor by tensor (dropout masks stay 1 B)");
     if (in.gpus > 1 && isDataParallelOnly(in.parallel))
         r.notes.emplace_back(
             "memory and FLOPs per step are per GPU; each GPU runs its own batch (data parallel)");
@@ -178,10 +246,22 @@ void addLayoutNotes(AccountingResult& r, const AccountingInput& in) {
     if (in.recompute == Recompute::selective && m.attentionImpl == AttentionImpl::flash)
         r.notes.emplace_back(
             "flash attention keeps no s×s scores, so selective recompute keeps as much as none");
-    if (!hasKorthikantiBlock(m) && m.dropout && r.precision.activations == StorageType::fp32)
-        r.notes.emplace_back(
-            "dropout masks are counted at 2 B per element with fp32 activations (Korthikanti's "
-            "1 B scaled with the rest); PyTorch's CUDA dropout keeps a 1 B mask");
+}
+
+// The peak and the sum differ for most models; say which decides and why, where it matters.
+void addPeakNotes(AccountingResult& r, const AccountingInput& in) {
+    if (!r.peakFromTimeline) {
+        if (in.model.kind == ModelKind::transformer)
+            r.notes.emplace_back("the order of a tensor-, pipeline-, context- or expert-parallel step is not "
+                                 "modelled event by event: the peak is taken to be the sum");
+        return;
+    }
+    const double sum = r.memory.total.value, peak = r.peakMemory.value;
+    if (peak > sum)
+        r.notes.push_back("the step's peak (" + formatBytes(peak) + " at " + r.peakEvent +
+                          ") is above the sum (" + formatBytes(sum) + "): backward's temporaries" +
+                          (in.recompute != Recompute::none ? " and the recomputed layer's activations" : "") +
+                          " are held on top; fits, max_batch and the fit advice judge the peak");
 }
 
 bool isWhole(double v) {
@@ -222,7 +302,7 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
             !(e = requireWhole("vocab", m.vocab, 1, 1e8)).ok() ||
             !(e = requireWhole("seq", m.seq, 1, 1e8)).ok())
             return e;
-        if (std::fmod(m.dModel, m.heads) != 0)
+        if (m.headDim == 0 && std::fmod(m.dModel, m.heads) != 0) // with head_dim set, d_h is its own
             return {"heads", "must divide d-model (" + n(m.dModel) + "), got " + n(m.heads)};
         if (m.ffnDim == 0 && (!(m.ffnMult > 0 && m.ffnMult <= 64) || !isWhole(m.ffnMult * m.dModel)))
             return {"ffn-mult", "must be in (0, 64] and give a whole MLP width, got " + n(m.ffnMult)};
@@ -266,6 +346,13 @@ AccountingResult account(const AccountingInput& in, const GpuSpec& gpu) {
 }
 
 AccountingResult accountWithoutAdvice(const AccountingInput& in, const GpuSpec& gpu) {
+    AccountingResult r = accountStep(in, gpu);
+    addMaxBatch(r, in, gpu);
+    addPeakNotes(r, in);
+    return r;
+}
+
+AccountingResult accountStep(const AccountingInput& in, const GpuSpec& gpu) {
     AccountingResult r;
     r.parameters = countParameters(in.model);
     r.precision = ledgerFor(in.precision, in.fp32Gradients);
@@ -281,6 +368,7 @@ AccountingResult accountWithoutAdvice(const AccountingInput& in, const GpuSpec& 
     r.flopsPerStep = perGpu(replica, modelParallelSize(in.parallel));
     addLayout(r, in);
     addMemory(r, in);
+    addPeak(r, in);
     addTraining(r, in, replica);
     addCommunication(r, in, gpu);
     addNotes(r, in);

@@ -48,12 +48,24 @@ struct AccountingResult {
     bool activationsModelled = true;
     StepFlops flopsPerStep; ///< per GPU: a replica's batch·microbatches sequences ÷ (tp·pp·cp)
     Quantity flopsPerToken; ///< the replica's FLOPs per step / its tokens per step
-    std::optional<Quantity> trainingFlops, trainingSeconds, trainingDays, gpuDays;
+    Quantity hardwareFlopsPerToken; ///< as flopsPerToken with the recompute included
+    /// Model FLOPs (forward + backward, recompute excluded: PaLM's MFU numerator) over the training
+    /// tokens, and the hardware FLOPs (recompute included) the GPUs actually run.
+    std::optional<Quantity> trainingFlops, trainingHardwareFlops, trainingSeconds, trainingDays, gpuDays;
+    Quantity hfu;                     ///< hardware FLOPs utilisation: MFU × hardware FLOPs / model FLOPs
     Quantity densePeakFlopsPerSecond; ///< of the GPU for the recipe's compute dtype
     Quantity capacityBytes;           ///< of one GPU, as the datasheet states it
-    bool fits = false;
-    Quantity maxParameters;           ///< largest N whose model states fit on each GPU
-    std::optional<Quantity> maxBatch; ///< largest batch that fits; unset when activations are not modelled
+    /// The largest total over one steady training step (memory_timeline.h): what the allocator must hold.
+    /// The sum `memory.total` can be above it (activations are freed while gradients appear) or below it
+    /// (backward's temporaries, recompute's re-created activations).
+    Quantity peakMemory;
+    std::string peakEvent;        ///< "backward layer 96": the first event at the peak
+    bool peakFromTimeline = true; ///< false: the step's order is not modelled, the peak is the sum
+    bool fits = false;            ///< peakMemory ≤ capacityBytes
+    std::string fitsFormula;      ///< "peak 95.4e9 B at backward layer 96 > 80e9 B; the sum is 65.65e9 B"
+    Quantity maxParameters;       ///< largest N whose model states (the peak at the optimizer step) fit
+    std::optional<Quantity>
+        maxBatch; ///< largest batch whose peak fits; unset when activations are not modelled
     std::vector<std::string> notes;   ///< assumptions worth knowing about this result
 
     // Parallel layouts (parallel_layout.h): what they do to the answers above.
@@ -73,7 +85,10 @@ InputError validate(const AccountingInput& input, const GpuCatalog& catalog = Gp
 
 /// The full accounting. Precondition: validate(input, catalog).ok() and `gpu` is the input's GPU.
 AccountingResult account(const AccountingInput& input, const GpuSpec& gpu);
-/// As account() without searching for `fitAdvice` (what fit_advice.h calls for each candidate).
+/// As account() without searching for `fitAdvice`.
 AccountingResult accountWithoutAdvice(const AccountingInput& input, const GpuSpec& gpu);
+/// As account() without `fitAdvice` and `maxBatch`: the memory, the step's peak and `fits` at the input's
+/// own batch (what the searches for the largest batch and for fit advice evaluate at each candidate).
+AccountingResult accountStep(const AccountingInput& input, const GpuSpec& gpu);
 
 } // namespace napkin

@@ -26,9 +26,8 @@ struct ActivationTensor {
     bool attentionScores = false; ///< one of the a·s-per-token score tensors selective recompute drops
 };
 
-/// Bytes per dropout-mask element: 1 with 16-bit activations (Korthikanti et al.; PyTorch's CUDA dropout
-/// keeps a bool mask), 2 with fp32 — Napkin scales Korthikanti's whole 16-bit count by 2 for fp32
-/// activations, masks included, so that fp32 answers stay those of the closed form.
+/// Bytes per dropout-mask element: 1 in every precision. PyTorch keeps the mask as torch.bool (and
+/// Korthikanti et al. count 1 byte), whatever the activations' dtype.
 double dropoutMaskBytes(StorageType activations);
 
 /// The tensors one layer of `model` (a transformer) keeps for backward with activations in

@@ -19,10 +19,9 @@ double splitOf(ActivationSplit split, const ParallelLayout& l) {
 struct LayerBytes {
     double perSample = 0; ///< one layer, one sequence, on this GPU
     std::string text;     ///< "s·b·h·(34 + 5·a·s/h)"
-    double unitScale = 1; ///< perSample is in Korthikanti's 16-bit units, to be multiplied by this
 };
 
-// Korthikanti et al.'s closed forms (Table 2) for their block. Bytes in 16-bit units; the caller scales.
+// Korthikanti et al.'s closed forms (Table 2) for their block, in bytes with 16-bit activations.
 LayerBytes korthikantiLayer(const ModelSpec& m, Recompute recompute, const ParallelLayout& l) {
     const double s = m.seq, h = m.dModel, a = m.heads, t = l.tp;
     const double linear = 18 + 4 * ffnMultiple(m); // 34 for the usual F = 4
@@ -84,25 +83,21 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
         memory.ledger.push_back({logits.name, logits.savedFor, logits.dtype, b * logitsPerSample / 4,
                                  b * logitsPerSample, false});
 
-    // Korthikanti's block keeps their closed form (in 16-bit units, scaled for other dtypes) so that
-    // their numbers come out exactly; every other architecture sums the ledger.
-    const bool closedForm = hasKorthikantiBlock(m);
-    const double scale = bytesPerElement(type) / 2.0;
+    // Korthikanti's block with 16-bit activations keeps their closed form so that their numbers come out
+    // exactly; everything else sums the ledger. Scaling the closed form for fp32 would double the 1-byte
+    // dropout masks too, which stay torch.bool in every precision.
+    const bool closedForm = hasKorthikantiBlock(m) && bytesPerElement(type) == 2;
     LayerBytes layer;
     if (closedForm) {
         layer = korthikantiLayer(m, recompute, l);
-        layer.unitScale = scale;
     } else {
         layer.perSample = ledgerPerSample;
         layer.text = "s·b·Σledger";
     }
     const double layers = memory.layers * memory.microBatchesInFlight;
-    memory.bytesPerSample = layers * layer.perSample * layer.unitScale + logitsPerSample;
+    memory.bytesPerSample = layers * layer.perSample + logitsPerSample;
     memory.bytes = b * memory.bytesPerSample;
 
-    const std::string scaleText =
-        layer.unitScale == 1.0 ? ""
-                               : " × " + n(layer.unitScale) + " (" + std::string(storageTypeName(type)) + ")";
     std::string layersText = "L·", layersNumbers = n(L);
     if (l.pp > 1) {
         layersText = memory.microBatchesInFlight > 1 ? "(L/p)·min(p, m)·" : "(L/p)·";
@@ -112,8 +107,8 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     const std::string cpText = l.cp > 1 ? "/cp" : "";
     std::string logitsText = l.tp > 1 ? "4·s·b·V/t" : "4·s·b·V";
     logitsText += cpText;
-    memory.formula = layersText + layer.text + cpText + scaleText;
-    std::string numbers = layersNumbers + " × " + n(b * layer.perSample) + scaleText;
+    memory.formula = layersText + layer.text + cpText;
+    std::string numbers = layersNumbers + " × " + n(b * layer.perSample);
     if (logitsHere) {
         memory.formula += " + " + logitsText;
         numbers += " + " + n(b * logitsPerSample);

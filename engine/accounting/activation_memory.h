@@ -30,10 +30,10 @@ struct ActivationMemory {
 
 /// cruncher: B·D·L elements (the lecture's count: each layer's B×D output).
 /// linear2: B·D elements (the hidden activation).
-/// transformer (Korthikanti et al. 2022, 16-bit activations, scaled by dtype bytes / 2):
+/// transformer (Korthikanti et al. 2022, 16-bit activations):
 ///   per layer s·b·h·(18 + 4F + 5·a·s/h) bytes with no recompute (34 + 5as/h for F = 4),
-///   s·b·h·(18 + 4F) selective, 2·s·b·h full; plus the fp32 logits 4·s·b·V. Other architectures sum
-///   layerActivationLedger().
+///   s·b·h·(18 + 4F) selective, 2·s·b·h full; plus the fp32 logits 4·s·b·V. Other architectures, and
+///   every architecture with fp32 activations (1-byte masks, 4-byte tensors), sum layerActivationLedger().
 ActivationMemory activationMemory(const ModelSpec& model, double batch, StorageType activations,
                                   Recompute recompute);
 

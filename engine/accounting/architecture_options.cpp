@@ -4,7 +4,13 @@
 
 namespace napkin {
 namespace {
-constexpr NameTable<MlpKind, 2> kMlpKinds{{{MlpKind::gelu, "gelu"}, {MlpKind::swiglu, "swiglu"}}};
+constexpr NameTable<MlpKind, 3> kMlpKinds{
+    {{MlpKind::gelu, "gelu"}, {MlpKind::swiglu, "swiglu"}, {MlpKind::geglu, "geglu"}}};
+constexpr NameTable<NormPlacement, 4> kNormPlacements{{{NormPlacement::pre, "pre"},
+                                                       {NormPlacement::post, "post"},
+                                                       {NormPlacement::sandwich, "sandwich"},
+                                                       {NormPlacement::parallel, "parallel"}}};
+constexpr NameTable<QkNorm, 3> kQkNorms{{{QkNorm::none, "none"}, {QkNorm::head, "head"}, {QkNorm::whole, "whole"}}};
 constexpr NameTable<NormKind, 2> kNormKinds{
     {{NormKind::layernorm, "layernorm"}, {NormKind::rmsnorm, "rmsnorm"}}};
 constexpr NameTable<PositionKind, 2> kPositionKinds{
@@ -16,6 +22,8 @@ constexpr NameTable<AttentionImpl, 2> kAttentionImpls{
 constexpr NameTable<bool, 2> kOnOff{{{true, "on"}, {false, "off"}}};
 constexpr auto kAllMlpKinds = valuesIn(kMlpKinds);
 constexpr auto kAllNormKinds = valuesIn(kNormKinds);
+constexpr auto kAllNormPlacements = valuesIn(kNormPlacements);
+constexpr auto kAllQkNorms = valuesIn(kQkNorms);
 constexpr auto kAllPositionKinds = valuesIn(kPositionKinds);
 constexpr auto kAllEmbeddingTyings = valuesIn(kEmbeddingTyings);
 constexpr auto kAllAttentionImpls = valuesIn(kAttentionImpls);
@@ -29,6 +37,24 @@ std::optional<MlpKind> mlpKindFromName(std::string_view name) {
 }
 std::span<const MlpKind> allMlpKinds() {
     return kAllMlpKinds;
+}
+std::string_view normPlacementName(NormPlacement placement) {
+    return nameIn(kNormPlacements, placement);
+}
+std::optional<NormPlacement> normPlacementFromName(std::string_view name) {
+    return valueIn(kNormPlacements, name);
+}
+std::span<const NormPlacement> allNormPlacements() {
+    return kAllNormPlacements;
+}
+std::string_view qkNormName(QkNorm norm) {
+    return nameIn(kQkNorms, norm);
+}
+std::optional<QkNorm> qkNormFromName(std::string_view name) {
+    return valueIn(kQkNorms, name);
+}
+std::span<const QkNorm> allQkNorms() {
+    return kAllQkNorms;
 }
 std::string_view normKindName(NormKind kind) {
     return nameIn(kNormKinds, kind);

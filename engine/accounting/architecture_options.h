@@ -7,8 +7,17 @@
 
 namespace napkin {
 
-/// The MLP: GELU (GPT-2: up d×f, GELU, down f×d) or SwiGLU (Llama: gate and up d×f, SiLU(gate)·up, down).
-enum class MlpKind { gelu, swiglu };
+/// The MLP: GELU (GPT-2: up d×f, GELU, down f×d), SwiGLU (Llama: gate and up d×f, SiLU(gate)·up, down)
+/// or GeGLU (Gemma: the same three matrices, GELU on the gate). SwiGLU and GeGLU are the gated kinds.
+enum class MlpKind { gelu, swiglu, geglu };
+/// Where a layer's norms sit: before attention and before the MLP (pre: GPT-2, Llama; two per layer),
+/// after them instead (post: OLMo-2; two), both (sandwich: Gemma 2 and 3; four), or one norm feeding
+/// attention and MLP side by side (parallel: Falcon 7B; one).
+enum class NormPlacement { pre, post, sandwich, parallel };
+/// QK-norm: an RMSNorm on the queries and keys before the scores. Per head (Qwen3, Gemma 3: one d_h
+/// weight for queries and one for keys, shared by the heads) or whole (OLMo-2: over all a·d_h query and
+/// g·d_h key channels).
+enum class QkNorm { none, head, whole };
 /// The normalisation before attention, before the MLP and at the end: LayerNorm (weight and, with
 /// biases, a bias) or RMSNorm (weight only; Zhang & Sennrich 2019).
 enum class NormKind { layernorm, rmsnorm };
@@ -23,6 +32,12 @@ enum class AttentionImpl { eager, flash };
 std::string_view mlpKindName(MlpKind kind);
 std::optional<MlpKind> mlpKindFromName(std::string_view name);
 std::span<const MlpKind> allMlpKinds();
+std::string_view normPlacementName(NormPlacement placement);
+std::optional<NormPlacement> normPlacementFromName(std::string_view name);
+std::span<const NormPlacement> allNormPlacements();
+std::string_view qkNormName(QkNorm norm);
+std::optional<QkNorm> qkNormFromName(std::string_view name);
+std::span<const QkNorm> allQkNorms();
 std::string_view normKindName(NormKind kind);
 std::optional<NormKind> normKindFromName(std::string_view name);
 std::span<const NormKind> allNormKinds();

@@ -167,7 +167,7 @@ void transformerRows(LedgerBuilder& b, const CommunicationInput& in, double dp) 
             b.add(CommunicationGroup::tensorParallel, "output layer (input gradient)", edge, edgeText, 1, t);
     }
     if (cp > 1) {
-        const double kv = kvHeadCount(m) * h / m.heads, passes = full ? 4 : 3;
+        const double kv = kvHeadCount(m) * headWidth(m), passes = full ? 4 : 3;
         const double chunk = 2 * s * bsz * kv * act / (cp * t); // this GPU's K and V
         const double bytes = layers * mb * passes * (cp - 1) * chunk;
         b.add(CommunicationGroup::contextParallel, "K/V ring (forward; K/V and their gradients backward)",

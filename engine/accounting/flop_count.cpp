@@ -1,6 +1,7 @@
 #include "engine/accounting/flop_count.h"
 
 #include "engine/accounting/parameter_count.h"
+#include "engine/accounting/transformer_parameters.h"
 #include "engine/numerics/quantity_format.h"
 
 namespace napkin {
@@ -24,7 +25,70 @@ void addLayerComponents(StepFlops& flops, double layers, double perLayer,
     }
 }
 
+// Query-key pairs one sequence scores in one layer: s² (full) or s²/2 (causal); a layer windowed at
+// W < s scores each query against at most W keys, s·W − W²/2 pairs causally.
+double scoredPairs(double s, double window, AttentionMask mask) {
+    const double maskFactor = mask == AttentionMask::causal ? 0.5 : 1.0;
+    if (window <= 0 || window >= s)
+        return maskFactor * s * s;
+    return maskFactor * 2 * (s * window - window * window / 2);
+}
+
+// Today's families (head_dim, MLA, windows, shared experts, dense-first layers): projections from the
+// layers' matmul weights, scores 2·b·pairs·a·(d_qk + d_v) per layer with windowed layers capped.
+void modernTransformerComponents(StepFlops& flops, const ModelSpec& m, double batch, AttentionMask mask) {
+    const TransformerParameters p = transformerParameters(m);
+    const double L = m.layers, T = flops.tokens, s = m.seq, a = m.heads;
+    const double Lw = windowedLayerCount(m), Lg = L - Lw;
+    const double scoreWidth = a * (queryKeyHeadWidth(m) + valueHeadWidth(m)); // QKᵀ over d_qk, A·V over d_v
+    const double globalScores = 2 * batch * scoredPairs(s, 0, mask) * scoreWidth;
+    const double windowScores = 2 * batch * scoredPairs(s, m.slidingWindow, mask) * scoreWidth;
+    flops.attentionScores = Lg * globalScores + Lw * windowScores;
+    const double projections = 2 * T * L * p.attentionWeights;
+    std::string scoreText = "2·b·pairs·a·(d_qk + d_v) = " + n(Lg) + " × " + n(globalScores);
+    if (Lw > 0)
+        scoreText += " + " + n(Lw) + " windowed (W = " + n(m.slidingWindow) + ") × " + n(windowScores);
+    flops.components.push_back({"attention", projections + flops.attentionScores,
+                                "2·T·L·P_attn + scores = 2 × " + n(T) + " × " + n(L) + " × " +
+                                    n(p.attentionWeights) + " + " + scoreText + " = " +
+                                    n(projections + flops.attentionScores)});
+    if (isMixtureOfExperts(m)) {
+        const double Lm = p.expertLayers();
+        const double experts = 2 * T * Lm * p.activeExperts * p.expertWeights;
+        flops.components.push_back({"experts", experts,
+                                    "2·T·L_moe·K·P_expert = 2 × " + n(T) + " × " + n(Lm) + " × " +
+                                        n(p.activeExperts) + " × " + n(p.expertWeights) + " = " + n(experts)});
+        if (p.sharedWeights > 0) {
+            const double shared = 2 * T * Lm * p.sharedWeights;
+            flops.components.push_back({"shared expert", shared,
+                                        "2·T·L_moe·P_shared = 2 × " + n(T) + " × " + n(Lm) + " × " +
+                                            n(p.sharedWeights) + " = " + n(shared)});
+        }
+        const double router = 2 * T * Lm * p.router;
+        flops.components.push_back({"router", router,
+                                    "2·T·L_moe·d·E = 2 × " + n(T) + " × " + n(Lm) + " × " + n(p.router) +
+                                        " = " + n(router)});
+        if (p.denseLayers > 0) {
+            const double dense = 2 * T * p.denseLayers * p.denseMlpWeights;
+            flops.components.push_back({"dense-layer mlp", dense,
+                                        "2·T·L_dense·P_mlp = 2 × " + n(T) + " × " + n(p.denseLayers) +
+                                            " × " + n(p.denseMlpWeights) + " = " + n(dense)});
+        }
+    } else {
+        const double mlp = 2 * T * L * p.expertWeights;
+        flops.components.push_back({"mlp", mlp,
+                                    "2·T·L·P_mlp = 2 × " + n(T) + " × " + n(L) + " × " + n(p.expertWeights) +
+                                        " = " + n(mlp)});
+    }
+    const double head = 2 * T * m.dModel * m.vocab;
+    flops.components.push_back({"head", head,
+                                "2·T·d·V = 2 × " + n(T) + " × " + n(m.dModel) + " × " + n(m.vocab) + " = " +
+                                    n(head)});
+}
+
 void transformerComponents(StepFlops& flops, const ModelSpec& m, double batch, AttentionMask mask) {
+    if (hasModernArchitecture(m))
+        return modernTransformerComponents(flops, m, batch, mask);
     const double d = m.dModel, L = m.layers, F = ffnMultiple(m), s = m.seq, T = flops.tokens;
     const double maskFactor = mask == AttentionMask::causal ? 0.5 : 1.0;
     const double scoresPerLayer = maskFactor * 4 * batch * s * s * d; // QKᵀ and A·V, 2·b·s²·d each

@@ -36,9 +36,16 @@ struct Shape {
 };
 
 Shape shapeOf(const ModelSpec& m) {
-    const double mlpOutputs = m.mlp == MlpKind::swiglu ? 2 : 1; // SwiGLU: gate and up
+    const double mlpOutputs = isGatedMlp(m) ? 2 : 1; // SwiGLU, GeGLU: gate and up
     return {m.layers,    m.dModel, m.heads,   kvHeadCount(m), m.dModel / m.heads,
             ffnWidth(m), m.vocab,  m.experts, m.topK,         mlpOutputs};
+}
+
+// Cached tokens per sequence summed over the layers at context S: every layer S, a windowed layer at
+// most W (its cache is a rolling buffer of the last W tokens).
+double cachedLayerTokens(const ModelSpec& m, double S) {
+    const double Lw = windowedLayerCount(m);
+    return (m.layers - Lw) * S + Lw * std::min(S, m.slidingWindow);
 }
 
 double promptOf(const InferenceInput& in) {
@@ -87,6 +94,11 @@ void accountMemory(const InferenceInput& in, const GpuSpec& gpu, const Shape& s,
     r.memory.kvCache = {r.kvCacheBytes.value / N, "B·S·kv_per_token / N = " + n(B) + " × " + n(S) + " × " +
                                                       x(r.kvCacheBytesPerToken.value) + " / " + n(N) + " = " +
                                                       x(r.kvCacheBytes.value / N) + " B"};
+    const double windowed = windowedLayerCount(in.model);
+    if (windowed > 0 && S > in.model.slidingWindow)
+        r.memory.kvCache.formula = "kv_cache_bytes / N (windowed layers capped at W) = " +
+                                   x(r.kvCacheBytes.value) + " / " + n(N) + " = " +
+                                   x(r.kvCacheBytes.value / N) + " B";
     const double act = B * (P * actToken + logitBytesPerSequence(s));
     r.memory.activations = {act, "B·(P·" + n(otherBytes(in)) + "·(d + " + n(s.mlpMatrices) +
                                      "·f/N) + 4·V) = " + n(B) + " × (" + n(P) + " × " + n(actToken) + " + " +
@@ -100,7 +112,8 @@ void accountMemory(const InferenceInput& in, const GpuSpec& gpu, const Shape& s,
 
     const double free = gpu.memoryBytes - r.memory.weights.value;
     const double kvToken = r.kvCacheBytesPerToken.value / N;
-    const double perSequence = S * kvToken + P * actToken + logitBytesPerSequence(s);
+    const double kvSequence = r.kvCacheBytes.value / (B * N); // S·kv_per_token/N, windows capped
+    const double perSequence = kvSequence + P * actToken + logitBytesPerSequence(s);
     const double maxBatch = std::max(0.0, std::floor(free / perSequence));
     r.maxBatch = {maxBatch,
                   "floor((M − weights_per_gpu) / (S·kv_per_token/N + P·act_per_token + 4·V)) = floor(" +
@@ -109,6 +122,14 @@ void accountMemory(const InferenceInput& in, const GpuSpec& gpu, const Shape& s,
     const double perContextToken = in.prompt ? kvToken : kvToken + actToken;
     const double fixed = B * (logitBytesPerSequence(s) + (in.prompt ? P * actToken : 0));
     double maxContext = std::max(0.0, std::floor((free - fixed) / (B * perContextToken)));
+    const double W = in.model.slidingWindow;
+    if (windowed > 0 && maxContext > W) {
+        // Past W the windowed layers' caches stop growing: only the global layers' share grows with S.
+        const double windowedToken = kvToken * windowed / in.model.layers;
+        const double growing = perContextToken - windowedToken;
+        const double left = free - fixed - B * windowedToken * W;
+        maxContext = growing > 0 ? std::max(W, std::floor(left / (B * growing))) : 1e8;
+    }
     const bool capped = in.model.position == PositionKind::learned && maxContext > in.model.seq;
     if (capped)
         maxContext = in.model.seq; // learned positions stop at the table's length
@@ -147,7 +168,13 @@ void accountTime(const InferenceInput& in, const GpuSpec& gpu, const Shape& s, c
                                       " peak = " + formatFlops(peak, true)};
     r.bandwidthBytesPerSecond = {bw, gpu.id + " memory bandwidth = " + n(bw) + " B/s"};
 
-    const double prefill = B * (2 * Nmm * P + 2 * s.L * P * P * s.d);
+    double prefill = B * (2 * Nmm * P + 2 * s.L * P * P * s.d);
+    if (hasModernArchitecture(in.model)) { // scores over a·(d_qk + d_v), windowed layers capped at W
+        const double width = s.a * (queryKeyHeadWidth(in.model) + valueHeadWidth(in.model));
+        const double Lw = windowedLayerCount(in.model), W = in.model.slidingWindow;
+        const double windowPairs = W > 0 && W < P ? P * W - W * W / 2 : P * P / 2;
+        prefill = B * (2 * Nmm * P + 2 * width * ((s.L - Lw) * P * P / 2 + Lw * windowPairs));
+    }
     r.prefillFlops = {prefill, "B·(2·N_matmul·P + 2·L·P²·d) (causal QKᵀ and A·V) = " + n(B) + " × (2 × " +
                                    x(Nmm) + " × " + n(P) + " + 2 × " + n(s.L) + " × " + n(P) + "² × " +
                                    n(s.d) + ") = " + n(prefill)};
@@ -165,9 +192,17 @@ void accountTime(const InferenceInput& in, const GpuSpec& gpu, const Shape& s, c
                                             n(prefill / (N * peak)) + ", " + n(prefillWeights / (N * bw)) +
                                             ") = " + n(prefillSeconds) + " s"};
 
-    const double perToken = 2 * Nmm + 4 * s.L * S * s.d;
+    double perToken = 2 * Nmm + 4 * s.L * S * s.d;
     r.decodeFlopsPerToken = {perToken, "2·N_matmul + 4·L·S·d = 2 × " + x(Nmm) + " + 4 × " + n(s.L) + " × " +
                                            n(S) + " × " + n(s.d) + " = " + n(perToken)};
+    if (hasModernArchitecture(in.model)) {
+        const double width = s.a * (queryKeyHeadWidth(in.model) + valueHeadWidth(in.model));
+        const double keys = cachedLayerTokens(in.model, S);
+        perToken = 2 * Nmm + 2 * width * keys;
+        r.decodeFlopsPerToken = {perToken, "2·N_matmul + 2·a·(d_qk + d_v)·Σ_layers cached tokens = 2 × " +
+                                               x(Nmm) + " + 2 × " + n(width) + " × " + n(keys) + " = " +
+                                               n(perToken)};
+    }
     const double stepFlops = B * perToken;
     r.decodeStepFlops = {stepFlops,
                          "B × decode_flops_per_token = " + n(B) + " × " + n(perToken) + " = " + n(stepFlops)};
@@ -248,12 +283,35 @@ InferenceResult accountInference(const InferenceInput& in, const GpuSpec& gpu) {
                                    x(r.otherParameters) + " × " + n(otherBytes(in)) + " = " + x(weights) +
                                    " B"};
     const double kvBytes = bytesPerElement(in.kvCache);
-    const double kvToken = 2 * s.L * s.g * s.hd * kvBytes;
+    double kvToken = 2 * s.L * s.g * s.hd * kvBytes;
     r.kvCacheBytesPerToken = {kvToken, "2·L·g·(d/a)·bytes = 2 × " + n(s.L) + " × " + n(s.g) + " × " +
                                            n(s.hd) + " × " + n(kvBytes) + " = " + x(kvToken) + " B"};
-    const double kv = in.batch * in.context * kvToken;
+    if (isLatentAttention(in.model)) {
+        kvToken = s.L * kvCacheElementsPerLayer(in.model) * kvBytes;
+        r.kvCacheBytesPerToken = {kvToken, "L·(kv_lora_rank + qk_rope_head_dim)·bytes (MLA: the latent and the "
+                                           "shared RoPE key) = " +
+                                               n(s.L) + " × (" + n(in.model.kvLoraRank) + " + " +
+                                               n(in.model.qkRopeHeadDim) + ") × " + n(kvBytes) + " = " +
+                                               x(kvToken) + " B"};
+    } else if (in.model.headDim > 0) {
+        kvToken = s.L * kvCacheElementsPerLayer(in.model) * kvBytes;
+        r.kvCacheBytesPerToken = {kvToken, "2·L·g·d_h·bytes = 2 × " + n(s.L) + " × " + n(s.g) + " × " +
+                                               n(in.model.headDim) + " × " + n(kvBytes) + " = " + x(kvToken) +
+                                               " B"};
+    }
+    double kv = in.batch * in.context * kvToken;
     r.kvCacheBytes = {kv, "B·S·kv_per_token = " + n(in.batch) + " × " + n(in.context) + " × " + x(kvToken) +
                               " = " + x(kv) + " B"};
+    const double windowed = windowedLayerCount(in.model);
+    if (windowed > 0 && in.context > in.model.slidingWindow) {
+        const double layerTokens = cachedLayerTokens(in.model, in.context);
+        kv = in.batch * layerTokens * kvToken / s.L;
+        r.kvCacheBytes = {kv, "B·((L − L_w)·S + L_w·W)·kv_per_token/L (windowed layers keep the last W "
+                              "tokens) = " +
+                                  n(in.batch) + " × ((" + n(s.L - windowed) + ") × " + n(in.context) + " + " +
+                                  n(windowed) + " × " + n(in.model.slidingWindow) + ") × " + x(kvToken) +
+                                  " / " + n(s.L) + " = " + x(kv) + " B"};
+    }
     accountMemory(in, gpu, s, r);
     accountTime(in, gpu, s, count, p, r);
     return r;

@@ -208,7 +208,7 @@ MemoryTimeline memoryTimeline(const AccountingInput& in, const AccountingResult&
                       elementBytes);
         break;
     case ModelKind::transformer:
-        if (isDataParallelOnly(in.parallel)) {
+        if (isTimelineModelled(in)) {
             transformerTimeline(t, in, r);
             break;
         }
@@ -224,6 +224,19 @@ MemoryTimeline memoryTimeline(const AccountingInput& in, const AccountingResult&
     }
     t.finish();
     return t.take();
+}
+
+bool isTimelineModelled(const AccountingInput& in) {
+    switch (in.model.kind) {
+    case ModelKind::dense:
+        return false;
+    case ModelKind::cruncher:
+    case ModelKind::linear2:
+        return true;
+    case ModelKind::transformer:
+        return isDataParallelOnly(in.parallel);
+    }
+    return false;
 }
 
 std::optional<std::size_t> peakEventIndex(std::span<const TimelineEvent> events) {

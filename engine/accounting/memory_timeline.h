@@ -74,6 +74,11 @@ struct MemoryTimeline {
 MemoryTimeline memoryTimeline(const AccountingInput& input, const AccountingResult& result,
                               TrainingStep step = TrainingStep::steady);
 
+/// Whether memoryTimeline() follows `input`'s step event by event (cruncher, linear2, a transformer on data
+/// parallelism alone); false where it has phases only from the memory totals, whose peak is their sum
+/// (dense; a transformer with tensor, pipeline, context or expert parallelism).
+bool isTimelineModelled(const AccountingInput& input);
+
 /// The index of the first event with the largest total; nullopt for no events.
 std::optional<std::size_t> peakEventIndex(std::span<const TimelineEvent> events);
 

@@ -1,5 +1,6 @@
 #include "engine/accounting/model_presets.h"
 
+#include "engine/numerics/ascii_case.h"
 #include "engine/numerics/name_table.h"
 
 #include <algorithm>
@@ -69,13 +70,6 @@ constexpr NameTable<ArchitectureFamily, 3> kFamilies{{{ArchitectureFamily::gpt2,
                                                       {ArchitectureFamily::llama, "llama"},
                                                       {ArchitectureFamily::mixtral, "mixtral"}}};
 constexpr auto kAllFamilies = valuesIn(kFamilies);
-
-bool equalsIgnoringCase(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) ==
-                      std::tolower(static_cast<unsigned char>(y));
-           });
-}
 
 } // namespace
 

@@ -4,6 +4,7 @@
 #include "engine/numerics/quantity_format.h"
 
 #include <cmath>
+#include <utility>
 
 namespace napkin {
 
@@ -35,8 +36,92 @@ bool isMixtureOfExperts(const ModelSpec& m) {
     return m.experts > 1;
 }
 
+double headWidth(const ModelSpec& m) {
+    return m.headDim > 0 ? m.headDim : m.dModel / m.heads;
+}
+
+bool isLatentAttention(const ModelSpec& m) {
+    return m.kvLoraRank > 0;
+}
+
+double queryKeyHeadWidth(const ModelSpec& m) {
+    return isLatentAttention(m) ? m.qkNopeHeadDim + m.qkRopeHeadDim : headWidth(m);
+}
+
+double valueHeadWidth(const ModelSpec& m) {
+    return isLatentAttention(m) ? m.vHeadDim : headWidth(m);
+}
+
+bool isGatedMlp(const ModelSpec& m) {
+    return m.mlp == MlpKind::swiglu || m.mlp == MlpKind::geglu;
+}
+
+double expertWidth(const ModelSpec& m) {
+    return m.expertFfnDim > 0 ? m.expertFfnDim : ffnWidth(m);
+}
+
+double moeLayerCount(const ModelSpec& m) {
+    return isMixtureOfExperts(m) ? m.layers - m.denseLayers : 0;
+}
+
+double normsPerLayer(const ModelSpec& m) {
+    switch (m.normPlacement) {
+    case NormPlacement::pre:
+    case NormPlacement::post:
+        return 2;
+    case NormPlacement::sandwich:
+        return 4;
+    case NormPlacement::parallel:
+        return 1;
+    }
+    return 2;
+}
+
+bool hasQkvBias(const ModelSpec& m) {
+    return m.qkvBias.value_or(m.bias);
+}
+bool hasOutBias(const ModelSpec& m) {
+    return m.outBias.value_or(m.bias);
+}
+bool hasMlpBias(const ModelSpec& m) {
+    return m.mlpBias.value_or(m.bias);
+}
+bool hasNormBias(const ModelSpec& m) {
+    return m.normBias.value_or(m.bias);
+}
+
+double windowedLayerCount(const ModelSpec& m) {
+    if (m.slidingWindow <= 0)
+        return 0;
+    if (!m.windowedLayers.empty()) {
+        double count = 0;
+        for (std::size_t i = 0; i < m.windowedLayers.size() && static_cast<double>(i) < m.layers; ++i)
+            count += m.windowedLayers[i] ? 1 : 0;
+        return count;
+    }
+    if (m.globalEvery > 0)
+        return m.layers - std::floor(m.layers / m.globalEvery);
+    return m.layers;
+}
+
+double kvCacheElementsPerLayer(const ModelSpec& m) {
+    return isLatentAttention(m) ? m.kvLoraRank + m.qkRopeHeadDim : 2 * kvHeadCount(m) * headWidth(m);
+}
+
+bool hasModernArchitecture(const ModelSpec& m) {
+    // A knob set to what the older fields already say (a head width of d/a, a per-projection bias equal to
+    // `bias`) is the same model, and keeps its closed forms.
+    const bool ownHeadWidth = m.headDim > 0 && m.headDim * m.heads != m.dModel;
+    const bool ownBias = hasQkvBias(m) != m.bias || hasOutBias(m) != m.bias || hasMlpBias(m) != m.bias ||
+                         hasNormBias(m) != m.bias;
+    return ownHeadWidth || ownBias || m.mlp == MlpKind::geglu ||
+           m.normPlacement != NormPlacement::pre || m.qkNorm != QkNorm::none || m.slidingWindow > 0 ||
+           isLatentAttention(m) || m.expertFfnDim > 0 || m.sharedFfnDim > 0 || m.sharedExpertGate ||
+           m.denseLayers > 0 || m.routerBias;
+}
+
 bool hasKorthikantiBlock(const ModelSpec& m) {
-    return m.mlp == MlpKind::gelu && kvHeadCount(m) == m.heads && !isMixtureOfExperts(m) &&
+    return !hasModernArchitecture(m) && m.mlp == MlpKind::gelu && kvHeadCount(m) == m.heads && !isMixtureOfExperts(m) &&
            m.attentionImpl == AttentionImpl::eager && m.dropout;
 }
 
@@ -57,6 +142,34 @@ InputError validateArchitecture(const ModelSpec& m) {
                                 formatNumber(m.kvHeads)};
     if (m.ffnDim != 0 && !wholeIn(m.ffnDim, 1, 1e7))
         return {"ffn-dim", "must be a whole number from 1 to 1e7, got " + formatNumber(m.ffnDim)};
+    if (m.headDim != 0 && !wholeIn(m.headDim, 1, 1e5))
+        return {"head-dim", "must be a whole number from 1 to 1e5, got " + formatNumber(m.headDim)};
+    if (m.slidingWindow != 0 && !wholeIn(m.slidingWindow, 1, 1e8))
+        return {"sliding-window", "must be a whole number from 1 to 1e8, got " + formatNumber(m.slidingWindow)};
+    if (m.globalEvery != 0 && !wholeIn(m.globalEvery, 1, 1e5))
+        return {"global-every", "must be a whole number from 1 to 1e5, got " + formatNumber(m.globalEvery)};
+    if (!m.windowedLayers.empty() && static_cast<double>(m.windowedLayers.size()) != m.layers)
+        return {"windowed-layers", "needs one entry per layer (" + formatNumber(m.layers) + "), got " +
+                                       std::to_string(m.windowedLayers.size())};
+    if (m.kvLoraRank != 0) {
+        const std::pair<const char*, double> mla[] = {{"kv-lora-rank", m.kvLoraRank},
+                                                      {"qk-nope-head-dim", m.qkNopeHeadDim},
+                                                      {"qk-rope-head-dim", m.qkRopeHeadDim},
+                                                      {"v-head-dim", m.vHeadDim}};
+        for (const auto& [field, v] : mla)
+            if (!wholeIn(v, 1, 1e5))
+                return {field, "must be a whole number from 1 to 1e5 with multi-head latent attention, got " +
+                                   formatNumber(v)};
+    }
+    if (m.qLoraRank != 0 && !wholeIn(m.qLoraRank, 1, 1e5))
+        return {"q-lora-rank", "must be a whole number from 1 to 1e5, got " + formatNumber(m.qLoraRank)};
+    for (const auto& [field, v] :
+         {std::pair<const char*, double>{"expert-ffn-dim", m.expertFfnDim}, {"shared-ffn-dim", m.sharedFfnDim}})
+        if (v != 0 && !wholeIn(v, 1, 1e7))
+            return {field, "must be a whole number from 1 to 1e7, got " + formatNumber(v)};
+    if (m.denseLayers != 0 && !wholeIn(m.denseLayers, 0, m.layers))
+        return {"dense-layers", "must be a whole number from 0 to layers (" + formatNumber(m.layers) +
+                                    "), got " + formatNumber(m.denseLayers)};
     if (!wholeIn(m.experts, 1, 1024))
         return {"experts", "must be a whole number from 1 to 1024, got " + formatNumber(m.experts)};
     if (!wholeIn(m.topK, 1, m.experts))

@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace napkin {
 
@@ -43,6 +44,29 @@ struct ModelSpec {
     double topK = 1;     ///< K experts each token is routed to
     bool dropout = true; ///< dropout layers (and their 1-byte masks) in training
     AttentionImpl attentionImpl = AttentionImpl::eager; ///< eager (keeps a·s² scores) or flash attention
+    // What today's families add (Qwen, Gemma, OLMo-2, Falcon, DeepSeek). Every default leaves the numbers
+    // of the fields above unchanged, so a model that does not use a knob is accounted as before.
+    double headDim = 0;            ///< d_h per attention head; 0: d/a (Gemma 7B: 256 on d = 3072, a = 16)
+    std::optional<bool> qkvBias;   ///< biases on the q, k, v projections; unset: `bias` (Qwen2: on alone)
+    std::optional<bool> outBias;   ///< bias on the attention output projection; unset: `bias`
+    std::optional<bool> mlpBias;   ///< biases in the MLP (and experts); unset: `bias`
+    std::optional<bool> normBias;  ///< LayerNorm's bias; unset: `bias` (Falcon: on, with linear bias off)
+    NormPlacement normPlacement = NormPlacement::pre; ///< norms per layer: pre/post 2, sandwich 4, parallel 1
+    QkNorm qkNorm = QkNorm::none;  ///< RMSNorm on queries and keys (OLMo-2: whole, Qwen3/Gemma 3: per head)
+    double slidingWindow = 0;      ///< W: a windowed layer attends to (and caches) the last W tokens; 0: none
+    double globalEvery = 0;        ///< with a window: every k-th layer (k, 2k, ...) attends globally; 0: none
+    std::vector<bool> windowedLayers; ///< explicit per-layer pattern (true: windowed); overrides globalEvery
+    // Multi-head latent attention (DeepSeek-V2/V3), on when kvLoraRank > 0: queries through an optional
+    // q_lora_rank bottleneck, keys and values from a kv_lora_rank latent; the cache keeps the latent and
+    // one shared RoPE key, (kv_lora_rank + qk_rope_head_dim) values per token per layer.
+    double qLoraRank = 0, kvLoraRank = 0, qkNopeHeadDim = 0, qkRopeHeadDim = 0, vHeadDim = 0;
+    // Mixture-of-experts refinements (DeepSeek, Qwen-MoE): expert width apart from the dense width, an
+    // always-on shared expert, the first layers dense, a router bias.
+    double expertFfnDim = 0;       ///< each routed expert's width; 0: the dense width f
+    double sharedFfnDim = 0;       ///< the shared expert(s)' width together (DeepSeek-V3 1·2048); 0: none
+    bool sharedExpertGate = false; ///< Qwen2-MoE's d×1 sigmoid gate on the shared expert
+    double denseLayers = 0;        ///< the first k layers have a dense MLP of width f (first_k_dense_replace)
+    bool routerBias = false;       ///< E router biases per MoE layer (DeepSeek-V3's e_score_correction_bias)
     bool operator==(const ModelSpec&) const = default;
 };
 
@@ -54,6 +78,32 @@ double ffnWidth(const ModelSpec& model);
 double ffnMultiple(const ModelSpec& model);
 /// More than one expert MLP per layer, with a router.
 bool isMixtureOfExperts(const ModelSpec& model);
+/// d_h: the width of one head (headDim, or d/a when 0).
+double headWidth(const ModelSpec& model);
+/// Multi-head latent attention: kvLoraRank > 0.
+bool isLatentAttention(const ModelSpec& model);
+/// Query/key width of one head (MLA: nope + rope) and value width of one head (MLA: v_head_dim); d_h else.
+double queryKeyHeadWidth(const ModelSpec& model);
+double valueHeadWidth(const ModelSpec& model);
+/// SwiGLU or GeGLU: gate and up projections, three matrices.
+bool isGatedMlp(const ModelSpec& model);
+/// A routed expert's width (expertFfnDim, or f when 0).
+double expertWidth(const ModelSpec& model);
+/// The layers with routed experts: L − denseLayers for a mixture of experts, 0 for a dense model.
+double moeLayerCount(const ModelSpec& model);
+/// Norms in one layer: 2 (pre or post), 4 (sandwich) or 1 (parallel).
+double normsPerLayer(const ModelSpec& model);
+/// The per-projection biases, each its own setting or `bias`.
+bool hasQkvBias(const ModelSpec& model);
+bool hasOutBias(const ModelSpec& model);
+bool hasMlpBias(const ModelSpec& model);
+bool hasNormBias(const ModelSpec& model);
+/// Layers that attend only to the last slidingWindow tokens (0 without a window).
+double windowedLayerCount(const ModelSpec& model);
+/// Key/value cache elements per token per layer: full attention 2·g·d_h; MLA kv_lora_rank + rope dim.
+double kvCacheElementsPerLayer(const ModelSpec& model);
+/// Any issue-26 knob away from its default: the GPT-2 and Korthikanti closed forms no longer apply.
+bool hasModernArchitecture(const ModelSpec& model);
 /// The block Korthikanti et al. 2022 count: GELU MLP, full multi-head attention, no experts, eager
 /// attention with dropout. Their closed forms (34 + 5as/h, ...) apply exactly to it.
 bool hasKorthikantiBlock(const ModelSpec& model);

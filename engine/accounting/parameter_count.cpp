@@ -12,7 +12,7 @@ std::string n(double v) {
 
 // GPT-2's own shape: the closed form 12·L·d² + 13·L·d + V·d + S·d + 2·d (generalised to F) applies.
 bool isGpt2Shape(const ModelSpec& m) {
-    return m.mlp == MlpKind::gelu && kvHeadCount(m) == m.heads && !isMixtureOfExperts(m) && m.bias &&
+    return !hasModernArchitecture(m) && m.mlp == MlpKind::gelu && kvHeadCount(m) == m.heads && !isMixtureOfExperts(m) && m.bias &&
            m.norm == NormKind::layernorm && m.embeddings == EmbeddingTying::tied &&
            m.position == PositionKind::learned;
 }
@@ -73,6 +73,41 @@ std::string generalFormula(const ModelSpec& m, const TransformerParameters& p, b
     return text;
 }
 
+// The knobs of today's families (head_dim, MLA, shared experts, dense-first layers, sandwich norms):
+// the sum by pieces, named, with each piece's number.
+std::string modernFormula(const TransformerParameters& p, bool activeOnly) {
+    const double experts = activeOnly ? p.activeExperts : p.experts;
+    std::string text = "L_moe·(attention + " + std::string(activeOnly ? "K" : "E") + "·expert";
+    std::string numbers = n(p.expertLayers()) + " × (" + n(p.attention()) + " + " + n(experts) + " × " +
+                          n(p.expert());
+    if (p.experts <= 1) {
+        text = "L·(attention + mlp";
+        numbers = n(p.layers) + " × (" + n(p.attention()) + " + " + n(p.expert());
+    }
+    if (p.shared() > 0) {
+        text += " + shared";
+        numbers += " + " + n(p.shared());
+    }
+    if (p.router > 0) {
+        text += " + router";
+        numbers += " + " + n(p.router + p.routerBias);
+    }
+    text += " + norms)";
+    numbers += " + " + n(p.norms) + ")";
+    if (p.denseLayers > 0) {
+        text += " + L_dense·(attention + dense mlp + norms)";
+        numbers += " + " + n(p.denseLayers) + " × (" + n(p.attention()) + " + " + n(p.denseMlp) + " + " +
+                   n(p.norms) + ")";
+    }
+    text += " + embeddings + final norm";
+    numbers += " + " + n(p.tokenEmbedding + p.positionEmbedding) + " + " + n(p.finalNorm);
+    if (p.outputHead > 0) {
+        text += " + output";
+        numbers += " + " + n(p.outputHead);
+    }
+    return text + " = " + numbers + " = " + formatExact(activeOnly ? p.active() : p.total());
+}
+
 ParameterCount transformerParameterCount(const ModelSpec& m) {
     const TransformerParameters p = transformerParameters(m);
     ParameterCount count;
@@ -83,8 +118,12 @@ ParameterCount transformerParameterCount(const ModelSpec& m) {
     // embedding or the untied output matrix (V·d either way).
     count.components = {{"attention", p.layers * p.attention()}};
     if (isMixtureOfExperts(m)) {
-        count.components.push_back({"experts", p.layers * p.experts * p.expert()});
-        count.components.push_back({"router", p.layers * p.router});
+        count.components.push_back({"experts", p.expertLayers() * p.experts * p.expert()});
+        if (p.shared() > 0)
+            count.components.push_back({"shared expert", p.expertLayers() * p.shared()});
+        count.components.push_back({"router", p.expertLayers() * (p.router + p.routerBias)});
+        if (p.denseLayers > 0)
+            count.components.push_back({"dense-layer mlp", p.denseLayers * p.denseMlp});
     } else {
         count.components.push_back({"mlp", p.layers * p.expert()});
     }
@@ -92,6 +131,12 @@ ParameterCount transformerParameterCount(const ModelSpec& m) {
     count.components.push_back({"embeddings", p.tokenEmbedding + p.positionEmbedding});
     if (p.outputHead > 0)
         count.components.push_back({"output", p.outputHead});
+    if (hasModernArchitecture(m)) {
+        count.formula = modernFormula(p, false);
+        count.activeFormula = isMixtureOfExperts(m) ? modernFormula(p, true)
+                                                    : "every parameter is active = " + formatExact(count.active);
+        return count;
+    }
     count.formula = isGpt2Shape(m) ? gpt2Formula(m, count.total) : generalFormula(m, p, false);
     count.activeFormula = isMixtureOfExperts(m) ? generalFormula(m, p, true)
                                                 : "every parameter is active = " + formatExact(count.active);

@@ -22,11 +22,24 @@ GpuParameters parametersOnGpu(const ModelSpec& m, const ParallelLayout& l, Pipel
     }
     const TransformerParameters p = transformerParameters(m);
     const double t = l.tp, layers = m.layers / l.pp;
-    const double attention = (p.attentionWeights + p.attentionInBiases) / t + p.attentionOutBias;
+    const double attention =
+        (p.attentionWeights + p.attentionInBiases) / t + p.attentionOutBias + p.attentionNorms;
     const double expert = (p.expertWeights + p.expertInBiases) / t + p.expertOutBias;
     const bool moe = isMixtureOfExperts(m);
-    const double layerDense = attention + p.norms + p.router + (moe ? 0.0 : expert);
-    const double layerExperts = moe ? p.experts / l.ep * expert : 0.0;
+    // A shared expert is split like a dense MLP (its output bias, d, replicated); the router and its bias
+    // on every GPU.
+    const double shared = p.shared() > 0 ? (p.shared() - (p.sharedBiases > 0 ? m.dModel : 0)) / t +
+                                               (p.sharedBiases > 0 ? m.dModel : 0)
+                                         : 0.0;
+    double layerDense = attention + p.norms + p.router + p.routerBias + shared + (moe ? 0.0 : expert);
+    double layerExperts = moe ? p.experts / l.ep * expert : 0.0;
+    if (p.denseLayers > 0) {
+        // Dense-first layers hold a dense MLP instead of experts, router and shared expert; spread here as
+        // an average over the layers (the first stage holds them all under pipeline parallelism).
+        const double denseShare = p.denseLayers / p.layers;
+        layerDense += denseShare * (p.denseMlp / t - p.router - p.routerBias - shared);
+        layerExperts *= 1 - denseShare;
+    }
 
     const bool first = stage == PipelineStage::first || l.pp == 1;
     const bool last = stage == PipelineStage::last || l.pp == 1;

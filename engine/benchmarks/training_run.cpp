@@ -45,6 +45,7 @@ MemoryComparison compareMemory(const CruncherTrainer& trainer, const CruncherCon
                                          m.optimizerState.measured + m.activations.measured};
     m.inputsBytes = peak(MemoryTag::inputs);
     m.workspaceBytes = peak(MemoryTag::workspace);
+    m.scratchBytes = peak(MemoryTag::scratch);
     m.allocatedBytes = ledger.peakTotalBytes();
     m.predictedTimeline =
         memoryTimeline(in, p, trainer.stepsDone() <= 1 ? TrainingStep::first : TrainingStep::steady);

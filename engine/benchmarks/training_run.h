@@ -39,6 +39,7 @@ struct MemoryComparison {
     /// oneDNN its scratchpad (packing buffers) and, in mixed precision, dL/dy in bf16 and the
     /// gradient-widening chunk.
     double inputsBytes = 0, workspaceBytes = 0;
+    double scratchBytes = 0;   ///< the implementation's own buffers (oneDNN's scratchpad): in no formula
     double allocatedBytes = 0; ///< the most the ledger held at once, every tag together
     /// What the device allocator itself reports (CUDA: cudaMemGetInfo around the allocations); unset on
     /// the CPU, which has no such figure.

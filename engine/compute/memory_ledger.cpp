@@ -14,7 +14,8 @@ constexpr NameTable<MemoryTag, kMemoryTagCount> kMemoryTagNames{
      {MemoryTag::activations, "activations"},
      {MemoryTag::inputs, "inputs"},
      {MemoryTag::workspace, "workspace"},
-     {MemoryTag::masterWeights, "master_weights"}}};
+     {MemoryTag::masterWeights, "master_weights"},
+     {MemoryTag::scratch, "scratch"}}};
 } // namespace
 
 std::string_view memoryTagName(MemoryTag tag) {
@@ -74,7 +75,7 @@ void MemoryLedger::give(MemoryTag tag, double bytes) {
     peak_[index(tag)] = std::max(peak_[index(tag)], now);
     total_ += bytes;
     peakTotal_ = std::max(peakTotal_, total_);
-    if (tag != MemoryTag::inputs) {
+    if (tag != MemoryTag::inputs && tag != MemoryTag::scratch) {
         step_ += bytes;
         peakStep_ = std::max(peakStep_, step_);
     }

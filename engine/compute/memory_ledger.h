@@ -16,9 +16,10 @@ enum class MemoryTag {
     activations,    ///< layer outputs kept for the backward pass (the lecture's B·D·L)
     inputs,         ///< the input batch and targets (data, not counted by the lecture)
     workspace,      ///< head output, loss gradient, backward temporaries (not counted by the lecture)
-    masterWeights   ///< the fp32 copy a mixed-precision trainer updates (its 16-bit weights are `parameters`)
+    masterWeights,  ///< the fp32 copy a mixed-precision trainer updates (its 16-bit weights are `parameters`)
+    scratch ///< an implementation's own buffers no formula predicts (oneDNN's scratchpad, a widening chunk)
 };
-constexpr std::size_t kMemoryTagCount = 7;
+constexpr std::size_t kMemoryTagCount = 8;
 std::string_view memoryTagName(MemoryTag tag); ///< "parameters", "gradients", "optimizer_state", ...
 
 class MemoryLedger;
@@ -66,8 +67,9 @@ public:
     double countedBytes() const;
     /// Sum of current bytes over every tag.
     double totalBytes() const;
-    /// Sum of current bytes over every tag but inputs: what a memory timeline counts
-    /// (engine/compute/memory_timeline_recorder.h), the data batch being left out as the formula does.
+    /// Sum of current bytes over every tag but inputs and scratch: what a memory timeline counts
+    /// (engine/compute/memory_timeline_recorder.h), the data batch and the implementation's scratch being
+    /// left out as the formula leaves them out.
     double stepBytes() const { return step_; }
     /// The largest stepBytes() and totalBytes() have been, whenever that was (not only at recorded events).
     double peakStepBytes() const { return peakStep_; }

@@ -1,6 +1,7 @@
 #include "engine/hardware/gpu_catalog.h"
 
 #include "engine/io/bounded_file_read.h"
+#include "engine/numerics/ascii_case.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <nlohmann/json.hpp>
@@ -15,13 +16,6 @@ namespace napkin {
 extern const char* const kBuiltInGpuCatalogJson;
 
 namespace {
-
-bool equalsIgnoringCase(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) ==
-                      std::tolower(static_cast<unsigned char>(y));
-           });
-}
 
 // Every figure lies in [1, 1e21] (or is 0 where that means "none"). Real GPUs' figures lie far inside,
 // and every answer computed from them (a time, a capacity × GPUs, bytes / bandwidth) stays a finite

@@ -3,6 +3,7 @@
 #include "engine/benchmarks/accounting_benchmark.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/accounting_layout_json.h"
+#include "engine/report/cli_command_line.h"
 #include "engine/report/json_values.h"
 #include "engine/report/memory_timeline_report.h"
 
@@ -53,8 +54,9 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     doc["activations_modelled"] = r.activationsModelled;
     const MemoryTimeline timeline = memoryTimeline(in, r);
     doc["memory_timeline"] = memoryTimelineJson(timeline.events);
-    doc["peak_memory_bytes"] = jsonNumber(timeline.peakBytes);
+    doc["peak_memory_bytes"] = jsonNumber(r.peakMemory.value);
     doc["peak_event"] = peakEventJson(timeline.events);
+    doc["peak_memory_basis"] = r.peakFromTimeline ? "timeline" : "sum";
 
     const StepFlops& f = r.flopsPerStep;
     doc["tokens_per_step"] = jsonNumber(f.tokens);
@@ -70,9 +72,11 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
                                   {"formula", c.formula}});
     doc["flop_components"] = flopComponents;
     doc["flops_per_token"] = jsonNumber(r.flopsPerToken.value);
+    doc["hardware_flops_per_token"] = jsonNumber(r.hardwareFlopsPerToken.value);
 
     doc["training_tokens"] = in.trainingTokens ? jsonNumber(*in.trainingTokens) : json(nullptr);
     doc["training_flops"] = optionalNumber(r.trainingFlops);
+    doc["training_hardware_flops"] = optionalNumber(r.trainingHardwareFlops);
     doc["training_seconds"] = optionalNumber(r.trainingSeconds);
     doc["training_days"] = optionalNumber(r.trainingDays);
     doc["gpu_days"] = optionalNumber(r.gpuDays);
@@ -87,6 +91,7 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
         {"sparse_peak_flops_per_second", jsonNumber(sparsePeakFlopsPerSecond(gpu, r.precision.compute))},
         {"source", gpu.source}};
     doc["mfu"] = in.mfu;
+    doc["hfu"] = jsonNumber(r.hfu.value);
     doc["zero_stage"] = in.zeroStage;
     doc["recompute"] = std::string(recomputeName(in.recompute));
     doc["attention"] = std::string(attentionMaskName(in.attention));
@@ -105,24 +110,27 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     formulas["memory_bytes.optimizer_state"] = r.memory.optimizerState.formula;
     formulas["memory_bytes.activations"] = r.memory.activations.formula;
     formulas["memory_bytes.total"] = r.memory.total.formula;
-    formulas["peak_memory_bytes"] = timeline.peakFormula;
+    formulas["peak_memory_bytes"] = r.peakMemory.formula;
     formulas["flops_per_step.forward"] = f.forwardFormula;
     formulas["flops_per_step.backward"] = f.backwardFormula;
     formulas["flops_per_step.recompute"] = f.recomputeFormula;
     formulas["flops_per_step.total"] = f.totalFormula;
     formulas["flops_per_token"] = r.flopsPerToken.formula;
+    formulas["hardware_flops_per_token"] = r.hardwareFlopsPerToken.formula;
+    formulas["hfu"] = r.hfu.formula;
     addFormula(formulas, "training_flops", r.trainingFlops);
+    addFormula(formulas, "training_hardware_flops", r.trainingHardwareFlops);
     addFormula(formulas, "training_seconds", r.trainingSeconds);
     addFormula(formulas, "training_days", r.trainingDays);
     addFormula(formulas, "gpu_days", r.gpuDays);
     formulas["dense_peak_flops_per_second"] = r.densePeakFlopsPerSecond.formula;
     formulas["max_parameters"] = r.maxParameters.formula;
     addFormula(formulas, "max_batch", r.maxBatch);
-    formulas["fits"] = formatNumber(r.memory.total.value) + " B " + (r.fits ? "≤ " : "> ") +
-                       formatNumber(r.capacityBytes.value) + " B";
+    formulas["fits"] = r.fitsFormula;
     addLayoutJson(doc, formulas, in, r);
     doc["formulas"] = formulas;
     doc["notes"] = r.notes;
+    doc["command"] = accountCommandLine(in);
     return doc;
 }
 

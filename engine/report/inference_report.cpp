@@ -1,5 +1,6 @@
 #include "engine/report/inference_report.h"
 
+#include "engine/report/cli_command_line.h"
 #include "engine/report/json_values.h"
 
 #include <utility>
@@ -63,6 +64,7 @@ json inferenceToJson(const InferenceInput& in, const GpuSpec& gpu, const Inferen
     doc["fits"] = r.fits;
     doc["bound"] = r.bound;
     doc["formulas"] = formulas;
+    doc["command"] = inferCommandLine(in);
     return doc;
 }
 

@@ -23,13 +23,13 @@ std::vector<std::pair<const char*, BytesPredictedMeasured>> components(const Mem
 
 // What the oneDNN trainer holds beyond the Eigen one's buffers, said only where it ran (the Eigen and CUDA
 // documents keep their words).
-std::string onednnWorkspaceNote(const TrainingRun& run) {
+std::string onednnScratchNote(const TrainingRun& run) {
     if (run.device.cpuBackend != "onednn")
         return {};
-    std::string note = "; on oneDNN the workspace also holds its scratchpad (the GEMMs' packing buffers)";
+    std::string note = "; on oneDNN, 'scratch' is its scratchpad (the GEMMs' packing buffers)";
     if (run.request.config.precision == PrecisionRecipe::mixedBf16)
-        note += ", dL/dy in bf16 (B) and an fp32 chunk (up to 4096 values) the bf16 gradients are widened "
-                "through for the optimizer; master weights (fp32) are counted";
+        note += " and an fp32 chunk (up to 4096 values) the bf16 gradients are widened through for the "
+                "optimizer; master weights (fp32) are counted";
     return note;
 }
 
@@ -41,14 +41,17 @@ nlohmann::json memoryJson(const MemoryComparison& m, const std::string& note) {
         {"not_counted",
          {{"inputs_bytes", jsonNumber(m.inputsBytes)},
           {"workspace_bytes", jsonNumber(m.workspaceBytes)},
+          {"scratch_bytes", jsonNumber(m.scratchBytes)},
           {"total_allocated_bytes", jsonNumber(m.allocatedBytes)},
           {"why",
            "the lecture counts activations as B·D·L (the L layer outputs kept for backward); the trainer "
            "also "
            "holds the input batch X (B·D) and targets (B) and the target function (D) as 'inputs', and the "
-           "head output y (B), dL/dy (B) and the B·D backward temporaries as 'workspace'; neither is in the "
-           "formula, so measured_bytes sums parameters, gradients, optimizer state and activations only, "
-           "each at its peak (activations are freed in backward, gradients at zero_grad)" +
+           "head output y (B), dL/dy (B) and the B·D backward temporaries as 'workspace' (the timeline's "
+           "temporaries), and the implementation's own buffers as 'scratch'; none is in the formula, so "
+           "measured_bytes sums parameters, gradients, optimizer state and activations only, each at its "
+           "peak (activations are freed in backward, gradients at zero_grad); the timeline and its peaks "
+           "count the workspace as temporaries and leave inputs and scratch out, as the prediction does" +
                note}}},
         // Next to the ledger, what the device allocator says (cudaMemGetInfo); null on the CPU.
         {"allocator_reported_bytes", jsonOptional(m.allocatorReportedBytes)},
@@ -99,7 +102,7 @@ nlohmann::json trainingRunJson(const TrainingRun& run) {
             {"promised_flops_per_second", jsonOptional(run.promisedFlopsPerSecond)},
             {"mfu", jsonOptional(run.mfu)},
             {"loss", run.losses},
-            {"memory", memoryJson(run.memory, onednnWorkspaceNote(run))},
+            {"memory", memoryJson(run.memory, onednnScratchNote(run))},
             {"load_average_1min", loadAverageJson()}};
 }
 

@@ -43,6 +43,16 @@ const std::vector<MethodSpec>& methods() {
     return kMethods;
 }
 
+// PyTorch's words (1.13) for view/reshape/expand/permute called with no argument.
+std::string missingSizesMessage(std::string_view name) {
+    if (name == "view")
+        return "view() received an invalid combination of arguments - got (), but expected one of: "
+               "(torch.dtype dtype), (tuple of SymInts size)";
+    const std::string_view parameter = name == "reshape" ? "shape" : name == "permute" ? "dims" : "size";
+    return std::string(name) + "() missing 1 required positional arguments: \"" + std::string(parameter) +
+           "\"";
+}
+
 struct ParseFailure {
     std::size_t at;
     std::string reason;
@@ -232,6 +242,9 @@ private:
             }
             expectSeparator(')');
         }
+        // PyTorch refuses a sizes method called with nothing at all (an empty tuple is a size: view(())).
+        if (spec->variadicSizes && call.sizes.empty() && !sawSizeList)
+            fail(pos_, missingSizesMessage(name));
         for (std::size_t p = 0; p < spec->required; ++p)
             if (!given[p])
                 fail(pos_, std::string(name) + "() missing required argument '" +

@@ -75,7 +75,7 @@ napkin_add_cli_test(account_heads_must_divide EXPECT_EXIT 2
 
 # Architectures and presets (tests/engine/accounting/tst_model_architectures.cpp derives each count).
 napkin_add_cli_test(account_llama3_8b_preset
-  ARGS account --preset llama3-8b --json
+  ARGS account --model-preset llama3-8b --json
   CHECKS parameters=8030261248 active_parameters=8030261248 architecture.kv_heads=8 architecture.ffn_dim=14336
          architecture.mlp=swiglu architecture.norm=rmsnorm architecture.bias=off architecture.embeddings=untied
          architecture.position=rope architecture.dropout=off architecture.attention_impl=flash
@@ -85,31 +85,31 @@ napkin_add_cli_test(account_llama3_8b_explicit_flags
        --vocab 128256 --seq 8192 --mlp swiglu --norm rmsnorm --bias off --embeddings untied --position rope --json
   CHECKS parameters=8030261248)
 napkin_add_cli_test(account_llama3_70b_preset
-  ARGS account --preset llama3-70b --json CHECKS parameters=70553706496)
+  ARGS account --model-preset llama3-70b --json CHECKS parameters=70553706496)
 napkin_add_cli_test(account_llama3_405b_preset
-  ARGS account --preset llama3-405b --json CHECKS parameters=405853388800)
+  ARGS account --model-preset llama3-405b --json CHECKS parameters=405853388800)
 napkin_add_cli_test(account_mixtral_total_and_active
-  ARGS account --preset mixtral-8x7b --json
+  ARGS account --model-preset mixtral-8x7b --json
   CHECKS parameters=46702792704 active_parameters=12879925248 architecture.experts=8 architecture.top_k=2
          parameter_components.1.name=experts parameter_components.2.name=router parameter_components.2.count=1048576)
 napkin_add_cli_test(account_preset_flags_override
-  ARGS account --preset gpt2-small --layers 24 --d-model 1024 --heads 16 --json
+  ARGS account --model-preset gpt2-small --layers 24 --d-model 1024 --heads 16 --json
   CHECKS parameters=354823168 architecture.mlp=gelu)
 napkin_add_cli_test(account_gpt2_xl_preset
-  ARGS account --preset gpt2-xl --json CHECKS parameters=1557611200)
+  ARGS account --model-preset gpt2-xl --json CHECKS parameters=1557611200)
 napkin_add_cli_test(account_gpt3_preset
-  ARGS account --preset gpt3-175b --json CHECKS parameters=174604259328)
+  ARGS account --model-preset gpt3-175b --json CHECKS parameters=174604259328)
 
 # Parallel layouts. GPT-3, tp 8 + sp, selective: Korthikanti's 34·s·b·h/t per layer, 96 layers, plus the
 # vocabulary-parallel fp32 logits 4·s·b·V/t: 96 × 34 × 2048 × 12288 / 8 + 4 × 2048 × 50257 / 8 = 10,319,119,360.
 napkin_add_cli_test(account_gpt3_tp8_sp_selective
-  ARGS account --preset gpt3-175b --precision mixed-bf16 --tp 8 --sp --gpus 8 --recompute selective --json
+  ARGS account --model-preset gpt3-175b --precision mixed-bf16 --tp 8 --sp --gpus 8 --recompute selective --json
   CHECKS memory_bytes.activations=10319119360 parallelism.tp=8 parallelism.dp=1 parallelism.sp=ON
          communication_bytes_per_step.tensor_parallel=33999028224 communication_bytes_per_step.data_parallel=0
          communication_seconds_per_step.tensor_parallel:number fit_advice:string max_batch=0)
 # Llama 3 70B, tp 8 × pp 4 × dp 2, 8 micro-batches: bubble 3/11, global batch 1 × 8 × 2 = 16.
 napkin_add_cli_test(account_llama3_70b_3d_layout
-  ARGS account --preset llama3-70b --precision mixed-bf16 --gpus 64 --tp 8 --pp 4 --sp --microbatches 8 --zero 1 --json
+  ARGS account --model-preset llama3-70b --precision mixed-bf16 --gpus 64 --tp 8 --pp 4 --sp --microbatches 8 --zero 1 --json
   CHECKS parallelism.dp=2 parallelism.pp=4 parallelism.global_batch=16 pipeline_bubble_fraction~0.27272:0.27273
          pipeline_stage=first max_parameters_pooled=320000000000 fits=ON fit_advice:null
          activation_ledger.micro_batches_in_flight=4 activation_ledger.layers=20
@@ -123,20 +123,48 @@ napkin_add_cli_test(account_default_layout_fields
 
 # Bad combinations: exit 2 naming the flag.
 napkin_add_cli_test(account_sp_without_tp EXPECT_EXIT 2
-  ARGS account --preset llama3-8b --sp --json CHECKS stderr~--sp)
+  ARGS account --model-preset llama3-8b --sp --json CHECKS stderr~--sp)
 napkin_add_cli_test(account_tp_not_dividing_heads EXPECT_EXIT 2
-  ARGS account --preset gpt2-small --tp 5 --gpus 5 --json CHECKS stderr~--tp)
+  ARGS account --model-preset gpt2-small --tp 5 --gpus 5 --json CHECKS stderr~--tp)
 napkin_add_cli_test(account_top_k_above_experts EXPECT_EXIT 2
-  ARGS account --preset mixtral-8x7b --top-k 9 --json CHECKS stderr~--top-k)
+  ARGS account --model-preset mixtral-8x7b --top-k 9 --json CHECKS stderr~--top-k)
 napkin_add_cli_test(account_dp_not_whole EXPECT_EXIT 2
-  ARGS account --preset llama3-8b --tp 8 --gpus 12 --json CHECKS stderr~--gpus)
+  ARGS account --model-preset llama3-8b --tp 8 --gpus 12 --json CHECKS stderr~--gpus)
 napkin_add_cli_test(account_unknown_preset EXPECT_EXIT 2
   ARGS account --preset llama9 --json CHECKS stderr~--preset)
 napkin_add_cli_test(account_transformer_flag_on_dense EXPECT_EXIT 2
   ARGS account --model dense --params 1e9 --kv-heads 8 --json CHECKS stderr~--kv-heads)
 napkin_add_cli_test(account_cp_needs_flash EXPECT_EXIT 2
-  ARGS account --preset gpt2-small --cp 2 --gpus 2 --json CHECKS stderr~--cp)
+  ARGS account --model-preset gpt2-small --cp 2 --gpus 2 --json CHECKS stderr~--cp)
 napkin_add_cli_test(account_ep_without_experts EXPECT_EXIT 2
-  ARGS account --preset llama3-8b --ep 2 --gpus 2 --json CHECKS stderr~--ep)
+  ARGS account --model-preset llama3-8b --ep 2 --gpus 2 --json CHECKS stderr~--ep)
 napkin_add_cli_test(account_pp_not_dividing_layers EXPECT_EXIT 2
-  ARGS account --preset llama3-8b --pp 5 --gpus 5 --json CHECKS stderr~--pp)
+  ARGS account --model-preset llama3-8b --pp 5 --gpus 5 --json CHECKS stderr~--pp)
+
+# One answer everywhere: "fits" judges the step's peak, not the sum. GPT-3 on 1024 H100s, ZeRO-3, full
+# recompute, batch 12 (the app's preset with batch 12): the sum is 65.65 GB but backward's temporaries and
+# the recomputed layer peak at 95.4 GB at the backward of layer 96, so it does not fit; the largest batch
+# whose peak fits is 10 (79.9 GB; 11 peaks at 87.7 GB).
+napkin_add_cli_test(account_gpt3_batch12_does_not_fit_on_its_peak
+  ARGS account --preset gpt3-175b --batch 12 --json
+  CHECKS fits=OFF peak_memory_bytes=95404798536 memory_bytes.total=65650714176 "peak_event=backward layer 96"
+         peak_memory_basis=timeline max_batch=10
+         "command=napkin-cli account --model-preset gpt3-175b --batch 12 --tokens 3e11 --precision mixed-bf16 --optimizer adam --gpus 1024 --zero 3 --recompute full --json")
+# MFU divides model FLOPs (PaLM): full recompute leaves the time at MFU 0.5 at 7.28 days, raises the HFU.
+napkin_add_cli_test(account_gpt3_recompute_keeps_time
+  ARGS account --preset gpt3-175b --json
+  CHECKS training_days~7.278:7.279 hfu~0.666:0.667 training_flops~3.18e23:3.19e23
+         training_hardware_flops~4.24e23:4.25e23 mfu=0.5)
+napkin_add_cli_test(account_gpt3_no_recompute_same_time
+  ARGS account --preset gpt3-175b --recompute none --json
+  CHECKS training_days~7.278:7.279 hfu=0.5)
+# A preset is a whole setup: the app's numbers; --model-preset is the model alone.
+napkin_add_cli_test(account_setup_preset_is_the_apps
+  ARGS account --preset 70b-15t-1024-h100 --json
+  CHECKS training_days~143.9:144.0 gpu.count=1024 zero_stage=3 "command=napkin-cli account --preset 70b-15t-1024-h100 --json")
+napkin_add_cli_test(account_preset_and_model_preset_refused EXPECT_EXIT 2
+  ARGS account --preset gpt3-175b --model-preset gpt2-small --json CHECKS stderr~--model-preset)
+napkin_add_cli_test(presets_lists_both
+  ARGS presets --json
+  CHECKS presets.0.id=70b-15t-1024-h100 "presets.0.command=napkin-cli account --preset 70b-15t-1024-h100 --json"
+         model_presets.0.id=gpt2-small)

@@ -52,11 +52,11 @@ void TestCliAccount::badArgumentsExitTwo_data() {
                                    << "--precision";
     QTest::newRow("zero 7") << QStringList{"account", "--model", "dense", "--params", "1", "--zero", "7"}
                             << "--zero";
-    QTest::newRow("sp without tp") << QStringList{"account", "--preset", "llama3-8b", "--sp"} << "--sp";
+    QTest::newRow("sp without tp") << QStringList{"account", "--model-preset", "llama3-8b", "--sp"} << "--sp";
     QTest::newRow("top-k above experts")
-        << QStringList{"account", "--preset", "mixtral-8x7b", "--top-k", "9"} << "--top-k";
-    QTest::newRow("dp not whole") << QStringList{"account", "--preset", "llama3-8b", "--tp",
-                                                 "8",       "--gpus",   "12"}
+        << QStringList{"account", "--model-preset", "mixtral-8x7b", "--top-k", "9"} << "--top-k";
+    QTest::newRow("dp not whole") << QStringList{"account", "--model-preset", "llama3-8b", "--tp",
+                                                 "8",       "--gpus",         "12"}
                                   << "--gpus";
     QTest::newRow("no subcommand") << QStringList{} << "";
 }

@@ -140,7 +140,9 @@ void MemoryChart::rebuild() {
     // invisible at full scale: zoom to the bar and say where the capacity is instead of drawing it.
     const double total = m_data.totalBytes();
     m_capacityOffScale = m_data.capacityBytes > 0 && total > 0 && total < m_data.capacityBytes / 20;
-    const double top = m_capacityOffScale ? total * 1.3 : std::max({total, m_data.capacityBytes, 1.0}) * 1.18;
+    const double top = m_capacityOffScale
+                           ? std::max(total, m_data.peakBytes) * 1.3
+                           : std::max({total, m_data.peakBytes, m_data.capacityBytes, 1.0}) * 1.18;
     chart->yAxis->setRange(0, top);
 
     const QColor capacityColor = m_data.fits ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc0, 0x39, 0x2b);
@@ -170,10 +172,16 @@ void MemoryChart::rebuild() {
                                       : QPen(QColor(0xc0, 0x39, 0x2b), 2.5));
     m_verdict->position->setCoords(kBarX, total);
     m_verdict->setColor(capacityColor);
-    m_verdict->setText(
-        m_data.fits
-            ? tr("%1 — fits").arg(QString::fromStdString(napkin::formatBytes(total, m_units)))
-            : tr("%1 — does not fit").arg(QString::fromStdString(napkin::formatBytes(total, m_units))));
+    // The verdict judges the step's peak; where it differs from the bar (the sum), both are named.
+    const QString sumText = QString::fromStdString(napkin::formatBytes(total, m_units));
+    const QString verdict = m_data.fits ? tr("fits") : tr("does not fit");
+    if (m_data.peakBytes > 0 && m_data.peakBytes != total)
+        m_verdict->setText(tr("sum %1, peak %2\nat %3 — %4")
+                               .arg(sumText,
+                                    QString::fromStdString(napkin::formatBytes(m_data.peakBytes, m_units)),
+                                    m_data.peakEvent, verdict));
+    else
+        m_verdict->setText(tr("%1 — %2").arg(sumText, verdict));
     m_verdict->setVisible(total > 0);
     queueReplot();
 }

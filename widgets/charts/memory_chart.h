@@ -25,7 +25,9 @@ struct MemoryChartData {
     double capacityBytes = 0;
     QString capacityFormula;
     QString gpuLabel; ///< x-axis label, e.g. "per H100-SXM"
-    bool fits = true;
+    bool fits = true; ///< the step's peak fits (not the sum: the bar is the sum)
+    double peakBytes = 0; ///< the step's peak; 0: not known, the verdict shows the sum alone
+    QString peakEvent;    ///< "backward layer 96"
 
     double totalBytes() const;
 };

@@ -5,10 +5,12 @@
 #include "engine/compute/cpu/onednn_gemm.h"
 #include "engine/compute/cpu/optimizer_step.h"
 #include "engine/compute/cruncher_checkpoint.h"
+#include "engine/compute/memory_timeline_recorder.h"
 #include "engine/numerics/gaussian_source.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -34,19 +36,19 @@ template <GemmElement E> class OnednnCruncherTrainer final : public CruncherTrai
 public:
     OnednnCruncherTrainer(const CruncherConfig& config, int threads)
         : config_(config)
-        , gemm_(threads, [this](double bytes) { ledger_.recordExternal(MemoryTag::workspace, bytes); })
+        , gemm_(threads, [this](double bytes) { ledger_.recordExternal(MemoryTag::scratch, bytes); })
         , data_(config.seedData) {
         const auto d = static_cast<std::size_t>(config.dim), b = static_cast<std::size_t>(config.batch);
-        const int states = stateTensorsPerParameter(config.optimizer);
-        auto stateOf = [&](int which, std::size_t n) {
-            return states > which ? ledger_.allocateFloats(MemoryTag::optimizerState, n) : AccountedBuffer();
-        };
         GaussianSource init(config.seedInit);
         const double scale = 1.0 / std::sqrt(static_cast<double>(config.dim)); // N(0,1)/√fan_in, fan_in = D
+        // Gradients, activations, temporaries and the optimizer state are made and freed during the step,
+        // in PyTorch's eager order (see step()), so that the ledger's timeline is the predicted one.
         auto parameter = [&](std::size_t n) {
             Tensor t{allocate(MemoryTag::parameters, n),
                      kMixed ? ledger_.allocateFloats(MemoryTag::masterWeights, n) : AccountedBuffer(),
-                     allocate(MemoryTag::gradients, n), stateOf(0, n), stateOf(1, n)};
+                     {},
+                     {},
+                     {}};
             std::span<float> fp32 = t.fp32();
             for (float& w : fp32) // the same draws, in the same order, as the Eigen trainer's
                 w = static_cast<float>(init.next() * scale);
@@ -54,10 +56,9 @@ public:
                 roundToBf16(fp32, t.weights.span());
             return t;
         };
-        for (long l = 0; l < config.layers; ++l) {
+        for (long l = 0; l < config.layers; ++l)
             layers_.push_back(parameter(d * d));
-            outputs_.push_back(allocate(MemoryTag::activations, b * d));
-        }
+        outputs_.resize(static_cast<std::size_t>(config.layers));
         head_ = parameter(d);
         batch_ = allocate(MemoryTag::inputs, b * d);
         targets_ = ledger_.allocateFloats(MemoryTag::inputs, b);
@@ -65,14 +66,8 @@ public:
         for (float& w :
              truth_.span()) // the fixed random linear function t = x·w*, drawn first from the data seed
             w = static_cast<float>(data_.next() * scale);
-        prediction_ = ledger_.allocateFloats(MemoryTag::workspace, b);
-        lossGrad_ = ledger_.allocateFloats(MemoryTag::workspace, b);
-        if constexpr (kMixed) {
-            lossGradWorking_ = allocate(MemoryTag::workspace, b);
-            updateChunk_ = ledger_.allocateFloats(MemoryTag::workspace, std::min(kUpdateChunk, d * d));
-        }
-        upstream_ = allocate(MemoryTag::workspace, b * d);
-        downstream_ = allocate(MemoryTag::workspace, b * d);
+        if constexpr (kMixed) // the implementation's own buffer: scratch, which no formula predicts
+            updateChunk_ = ledger_.allocateFloats(MemoryTag::scratch, std::min(kUpdateChunk, d * d));
         // Every primitive (and so the shared scratchpad) is made now: memory is whole before the first step,
         // and step times measure training, not oneDNN's JIT.
         for (const GemmShape& s : {layerForward(), headForward(), headBackward(), headToUpstream(),
@@ -80,44 +75,70 @@ public:
             (void)gemm_.implementation(s);
     }
 
+    // Each event is recorded at its high-water mark (engine/accounting/memory_timeline.h): after the
+    // buffers it makes exist, before the ones it used for the last time are freed. y and dL/dy are in the
+    // GEMMs' type (bf16 in mixed precision), as the prediction counts them.
     double step() override {
         const long B = config_.batch, L = config_.layers;
+        const auto b = static_cast<std::size_t>(B), d = static_cast<std::size_t>(config_.dim);
+        recorder_.beginStep();
         drawBatch();
-        for (long l = 0; l < L; ++l) // h_l = h_{l−1}·W_l (B×D·D×D)
+        recorder_.record(StepPhase::start);
+        for (long l = 0; l < L; ++l) { // h_l = h_{l−1}·W_l (B×D·D×D)
+            outputs_[idx(l)] = allocate(MemoryTag::activations, b * d);
             gemm_.run(layerForward(), input(l), layers_[idx(l)].weights.data(), outputs_[idx(l)].data());
-        const Working& last = outputs_.back();
-        gemm_.run(headForward(), last.data(), head_.weights.data(), prediction_.data()); // y = h_L·w, fp32
+            recorder_.record(StepPhase::forward, StepPart::layer, l + 1);
+        }
+        prediction_ = allocate(MemoryTag::workspace, b);
+        gemm_.run(headForward(), outputs_.back().data(), head_.weights.data(),
+                  prediction_.data()); // y = h_L·w
+        recorder_.record(StepPhase::forward, StepPart::head);
         // MSE loss = mean((y − t)²), summed in double; dL/dy = 2·(y − t)/B.
+        lossGrad_ = allocate(MemoryTag::workspace, b);
         double loss = 0;
-        for (long i = 0; i < B; ++i) {
-            const double r = static_cast<double>(prediction_.data()[i]) - targets_.data()[i];
+        for (std::size_t i = 0; i < b; ++i) {
+            const double r = static_cast<double>(widened(prediction_.data()[i])) - targets_.data()[i];
             loss += r * r;
-            lossGrad_.data()[i] = static_cast<float>(2.0 * r / static_cast<double>(B));
+            lossGrad_.data()[i] = narrowed(static_cast<float>(2.0 * r / static_cast<double>(B)));
         }
         loss /= static_cast<double>(B);
-        const void* dy = lossGrad_.data();
-        if constexpr (kMixed) {
-            roundToBf16(lossGrad_.span(), lossGradWorking_.span());
-            dy = lossGradWorking_.data();
-        }
+        recorder_.record(StepPhase::backward, StepPart::loss);
+        prediction_ = {}; // y: dL/dy was its last use
         // Backward: dw = h_Lᵀ·dy; dh_L = dy·wᵀ; for l = L..1: dW_l = h_{l−1}ᵀ·dh_l and, but for the first
         // layer (the batch needs no gradient), dh_{l−1} = dh_l·W_lᵀ.
-        gemm_.run(headBackward(), last.data(), dy, head_.gradients.data());
-        gemm_.run(headToUpstream(), dy, head_.weights.data(), upstream_.data());
+        head_.gradients = allocate(MemoryTag::gradients, d);
+        upstream_ = allocate(MemoryTag::workspace, b * d);
+        gemm_.run(headBackward(), outputs_.back().data(), lossGrad_.data(), head_.gradients.data());
+        gemm_.run(headToUpstream(), lossGrad_.data(), head_.weights.data(), upstream_.data());
+        recorder_.record(StepPhase::backward, StepPart::head);
+        lossGrad_ = {};
+        outputs_.back() = {}; // h_L: dw was its last use
         for (long l = L - 1; l >= 0; --l) {
+            layers_[idx(l)].gradients = allocate(MemoryTag::gradients, d * d);
             gemm_.run(layerWeightGradient(), input(l), upstream_.data(), layers_[idx(l)].gradients.data());
             if (l > 0) {
+                downstream_ = allocate(MemoryTag::workspace, b * d);
                 gemm_.run(layerInputGradient(), upstream_.data(), layers_[idx(l)].weights.data(),
                           downstream_.data());
-                std::swap(upstream_, downstream_);
             }
+            recorder_.record(StepPhase::backward, StepPart::layer, l + 1);
+            upstream_ = std::move(downstream_); // frees dh_l (and, below layer 1, leaves none)
+            if (l > 0)
+                outputs_[idx(l - 1)] = {}; // h_{l−1}: dW_l was its last use
         }
         ++steps_;
+        createOptimizerState(); // the first update makes it, as torch.optim's Adam and momentum SGD do
         for (Tensor& t : layers_)
             update(t);
         update(head_);
+        recorder_.record(StepPhase::optimizer);
+        for (Tensor* t : tensors()) // zero_grad(set_to_none=True)
+            t->gradients = {};
+        recorder_.record(StepPhase::zeroGrad);
         return loss;
     }
+
+    std::vector<TimelineEvent> measuredTimeline() const override { return recorder_.lastStep(); }
 
     long stepsDone() const override { return steps_; }
     const MemoryLedger& ledger() const override { return ledger_; }
@@ -135,26 +156,37 @@ public:
     void saveCheckpoint(const std::string& path) const override {
         CruncherCheckpoint checkpoint;
         checkpoint.step = steps_;
-        for (const Tensor* t : tensors())
-            for (std::span<const float> s : {t->fp32(), t->state1.span(), t->state2.span()})
-                if (!s.empty())
-                    checkpoint.tensors.emplace_back(s.begin(), s.end());
+        const int states = stateTensorsPerParameter(config_.optimizer);
+        for (const Tensor* t : tensors()) {
+            const std::span<const float> w = t->fp32();
+            checkpoint.tensors.emplace_back(w.begin(), w.end());
+            for (int which = 0; which < states;
+                 ++which) { // before the first update: the zeros it starts from
+                const std::span<const float> state = which == 0 ? t->state1.span() : t->state2.span();
+                if (state.empty())
+                    checkpoint.tensors.emplace_back(w.size(), 0.0f);
+                else
+                    checkpoint.tensors.emplace_back(state.begin(), state.end());
+            }
+        }
         checkpoint.dataGenerator = data_.engine();
         saveCruncherCheckpoint(path, config_, checkpoint);
     }
 
     void loadCheckpoint(const std::string& path) override {
+        // The sizes the file must hold, checked before anything changes: each weight and its states.
+        const int states = stateTensorsPerParameter(config_.optimizer);
+        std::vector<std::size_t> sizes;
+        for (const Tensor* t : tensors())
+            sizes.insert(sizes.end(), 1 + static_cast<std::size_t>(states), t->fp32().size());
+        // Loaded and checked whole before any weight changes: a bad file leaves the trainer as it was.
+        const CruncherCheckpoint checkpoint = loadCruncherCheckpoint(path, config_, sizes);
+        createOptimizerState(); // a resumed optimizer has its state, as after load_state_dict
         std::vector<std::span<float>> into;
         for (Tensor* t : tensors())
             for (std::span<float> s : {t->fp32(), t->state1.span(), t->state2.span()})
                 if (!s.empty())
                     into.push_back(s);
-        std::vector<std::size_t> sizes;
-        sizes.reserve(into.size());
-        for (std::span<float> s : into)
-            sizes.push_back(s.size());
-        // Loaded and checked whole before any weight changes: a bad file leaves the trainer as it was.
-        const CruncherCheckpoint checkpoint = loadCruncherCheckpoint(path, config_, sizes);
         for (std::size_t i = 0; i < into.size(); ++i)
             std::copy(checkpoint.tensors[i].begin(), checkpoint.tensors[i].end(), into[i].begin());
         if constexpr (kMixed)
@@ -181,6 +213,32 @@ private:
     };
 
     static std::size_t idx(long l) { return static_cast<std::size_t>(l); }
+    // A value of the GEMMs' type as fp32, and back (rounded to nearest even in mixed precision).
+    static float widened(typename std::conditional_t<kMixed, std::uint16_t, float> v) {
+        if constexpr (kMixed)
+            return floatFromBf16(v);
+        else
+            return v;
+    }
+    static auto narrowed(float v) {
+        if constexpr (kMixed)
+            return bf16FromFloat(v);
+        else
+            return v;
+    }
+    void createOptimizerState() {
+        if (haveState_)
+            return;
+        haveState_ = true;
+        const int states = stateTensorsPerParameter(config_.optimizer);
+        for (Tensor* t : tensors()) { // zeros: every optimizer's state starts there
+            const std::size_t n = t->fp32().size();
+            if (states > 0)
+                t->state1 = ledger_.allocateFloats(MemoryTag::optimizerState, n);
+            if (states > 1)
+                t->state2 = ledger_.allocateFloats(MemoryTag::optimizerState, n);
+        }
+    }
     Working allocate(MemoryTag tag, std::size_t n) {
         if constexpr (kMixed)
             return AccountedBf16Buffer(ledger_, tag, n);
@@ -204,9 +262,7 @@ private:
     GemmShape layerForward() const {
         return {config_.batch, config_.dim, config_.dim, false, false, E, E, E};
     }
-    GemmShape headForward() const {
-        return {config_.batch, 1, config_.dim, false, false, E, E, GemmElement::f32};
-    }
+    GemmShape headForward() const { return {config_.batch, 1, config_.dim, false, false, E, E, E}; }
     GemmShape headBackward() const { return {config_.dim, 1, config_.batch, true, false, E, E, E}; }
     // dy (B×1) · wᵀ (1×D): the head's D×1 storage read as one row.
     GemmShape headToUpstream() const { return {config_.batch, config_.dim, 1, false, false, E, E, E}; }
@@ -263,12 +319,13 @@ private:
     std::vector<Working> outputs_;          // activations kept for backward: outputs_[l] = h_{l+1}, B×D each
     Working batch_;                         // X (B×D)
     AccountedBuffer targets_, truth_;       // t (B) and the target function w* (D), fp32
-    AccountedBuffer prediction_, lossGrad_; // workspace: y, dL/dy (B each, fp32)
-    Working lossGradWorking_;               // mixed precision: dL/dy in bf16 for the GEMMs
-    AccountedBuffer updateChunk_;           // mixed precision: gradients widened for the optimizer
-    Working upstream_, downstream_;         // workspace: dL/dh ping-pong (B×D each)
+    Working prediction_, lossGrad_;         // workspace: y, dL/dy (B each)
+    AccountedBuffer updateChunk_;           // mixed precision: gradients widened for the optimizer (scratch)
+    Working upstream_, downstream_;         // workspace: dL/dh of the layer above and below (B×D each)
     GaussianSource data_;
+    MemoryTimelineRecorder recorder_{ledger_};
     long steps_ = 0;
+    bool haveState_ = false;
 };
 
 } // namespace

@@ -409,10 +409,11 @@ void TestBenchmarksPage::mixedBf16TrainingMatchesTheRecipe() {
     QCOMPARE(m.activations.measured, 2.0 * 4 * 8 * 2);
     auto* memory = page.findChild<QTableWidget*>(QStringLiteral("memory"));
     QCOMPARE(memory->rowCount(), 8); // + master weights
-    // The oneDNN trainer allocates everything before the first step: no timeline to compare, said so.
-    QVERIFY(run->memory.measuredTimeline.empty());
+    // The oneDNN trainer allocates in eager order and records the step: measured = predicted at every event.
+    QVERIFY(!run->memory.measuredTimeline.empty());
+    QVERIFY(run->memory.timelineAgrees());
     QCOMPARE(memory->item(6, 0)->text(), QStringLiteral("peak over one step"));
-    QCOMPARE(memory->item(6, 2)->text(), QStringLiteral("not recorded"));
+    QCOMPARE(memory->item(6, 2)->text(), memory->item(6, 1)->text());
 
     auto* library = page.findChild<QComboBox*>(QStringLiteral("cpuBackend"));
     library->setCurrentIndex(library->findText(QStringLiteral("eigen")));
@@ -429,8 +430,8 @@ void TestBenchmarksPage::mixedBf16TrainingMatchesTheRecipe() {
 
 void TestBenchmarksPage::tinyTrainingMatchesTheFormula() {
     auto spin = [this](const char* name) { return m_page->findChild<QSpinBox*>(QString::fromLatin1(name)); };
-    // The Eigen trainer frees in eager order and records the step's timeline (the oneDNN one allocates
-    // everything up front; its row says "not recorded", checked in mixedBf16TrainingMatchesTheRecipe).
+    // The Eigen trainer frees in eager order and records the step's timeline (as the oneDNN one does,
+    // checked in mixedBf16TrainingMatchesTheRecipe).
     auto* library = m_page->findChild<QComboBox*>(QStringLiteral("cpuBackend"));
     library->setCurrentIndex(library->findText(QStringLiteral("eigen")));
     spin("dim")->setValue(8);

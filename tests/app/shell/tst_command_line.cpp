@@ -122,7 +122,7 @@ void TestCommandLine::parse_data() {
     QTest::newRow("export svg") << QStringList{"--export", "m.SVG"} << "" << exportChart << "memory"
                                 << "" << standard;
     QTest::newRow("export unknown format")
-        << QStringList{"--export", "m.jpg"} << ".png, .svg or .pdf" << window << ""
+        << QStringList{"--export", "m.jpg"} << ".png, .svg, .pdf or .json" << window << ""
         << "" << standard;
     QTest::newRow("export without extension")
         << QStringList{"--export", "chart"} << "--export" << window << ""

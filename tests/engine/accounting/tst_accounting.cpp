@@ -158,7 +158,7 @@ void TestAccounting::seventyBillionOnFifteenTrillionTokens() {
     QCOMPARE(r.trainingSeconds->value, 6.3e24 / (1024 * 989.4e12 * 0.5));
     QVERIFY(qAbs(r.trainingDays->value - 143.94) < 0.01);
     QCOMPARE(QString::fromStdString(r.trainingFlops->formula),
-             QString("6 × 7.00e10 × 1.50e13 = 6.30e24 FLOPs"));
+             QString("model FLOPs = 6·N·tokens = 6 × 7.00e10 × 1.50e13 = 6.30e24 FLOPs"));
 }
 
 void TestAccounting::largestModelOnEightH100() {

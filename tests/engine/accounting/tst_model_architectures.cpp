@@ -49,6 +49,8 @@ private slots:
     void korthikantiTable2();
     void ledgerHandCounts_data();
     void ledgerHandCounts();
+    void fp32DropoutMasksAreOneByte_data();
+    void fp32DropoutMasksAreOneByte();
     void familiesRoundTrip();
     void architectureValidation_data();
     void architectureValidation();
@@ -240,6 +242,32 @@ void TestModelArchitectures::ledgerHandCounts() {
     in.gpu = "H200";
     const AccountingResult r = run(in);
     QCOMPARE(r.memory.activations.value, m.layers * m.seq * bytesPerToken + 4 * m.seq * m.vocab);
+}
+
+void TestModelArchitectures::fp32DropoutMasksAreOneByte_data() {
+    QTest::addColumn<QString>("recipe");
+    QTest::addColumn<double>("perLayerPerSample"); // bytes dropout adds to one layer of one sequence
+    // GPT-2 small (h 768, a 12, s 1024). Dropout keeps three torch.bool masks (attention probabilities
+    // a·s² and the two s·h outputs) and the dropped-out probabilities a·s² in the activations' dtype.
+    // fp32: 1·(2sh + as²) + 4·as² = 2sh + 5as²; bf16: 1·(2sh + as²) + 2·as² = 2sh + 3as².
+    const double sh = 1024.0 * 768, as2 = 12.0 * 1024 * 1024;
+    QTest::newRow("fp32: 2sh + 5as²") << "fp32" << 2 * sh + 5 * as2;
+    QTest::newRow("mixed-bf16: 2sh + 3as²") << "mixed-bf16" << 2 * sh + 3 * as2;
+}
+
+void TestModelArchitectures::fp32DropoutMasksAreOneByte() {
+    QFETCH(QString, recipe);
+    QFETCH(double, perLayerPerSample);
+    AccountingInput on;
+    on.model = findModelPreset("gpt2-small")->model;
+    on.precision = *precisionRecipeFromName(recipe.toStdString());
+    AccountingInput off = on;
+    off.model.dropout = false;
+    const double difference = run(on).memory.activations.value - run(off).memory.activations.value;
+    QCOMPARE(difference, on.model.layers * perLayerPerSample);
+    for (const ActivationTensor& t : layerActivationLedger(on.model, StorageType::fp32, Recompute::none))
+        if (t.dtype == "mask")
+            QCOMPARE(t.bytesPerElement, 1.0);
 }
 
 void TestModelArchitectures::familiesRoundTrip() {

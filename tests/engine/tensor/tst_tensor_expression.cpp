@@ -422,6 +422,17 @@ void TestTensorExpression::parseErrors_data() {
     QTest::newRow("junk between calls") << "x.t() + 1" << 6 << 2 << "expected '.' or '[', found '+'";
     QTest::newRow("two ellipses") << "x[..., ...]" << 7 << 1
                                   << "an index can only have a single ellipsis ('...')";
+    // PyTorch 1.13 refuses these with a TypeError before it looks at the tensor (its messages, verbatim).
+    QTest::newRow("expand() with no sizes")
+        << "x.expand()" << 9 << 1 << "expand() missing 1 required positional arguments: \"size\"";
+    QTest::newRow("reshape() with no shape")
+        << "x.reshape()" << 10 << 1 << "reshape() missing 1 required positional arguments: \"shape\"";
+    QTest::newRow("permute() with no dims")
+        << "x.permute()" << 10 << 1 << "permute() missing 1 required positional arguments: \"dims\"";
+    QTest::newRow("view() with nothing")
+        << "x.view()" << 7 << 1
+        << "view() received an invalid combination of arguments - got (), but expected one of: "
+           "(torch.dtype dtype), (tuple of SymInts size)";
 }
 
 void TestTensorExpression::parseErrors() {

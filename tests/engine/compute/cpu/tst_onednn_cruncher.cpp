@@ -1,6 +1,8 @@
 // The Cruncher on oneDNN, fp32 and mixed bf16: measured memory equals the accounting recipe component by
-// component, the loss falls like fp32's, the fp32 run starts from Eigen's weights, checkpoints round-trip
-// bit for bit (and move between precisions), bad precisions are refused with a reason.
+// component and the predicted timeline event by event, the loss falls like fp32's, the fp32 run starts from
+// Eigen's weights, checkpoints round-trip bit for bit (and move between precisions), bad precisions are
+// refused with a reason.
+#include "engine/accounting/memory_timeline.h"
 #include "engine/benchmarks/backend_registry.h"
 #include "engine/benchmarks/training_run.h"
 #include "engine/compute/cpu/onednn_backend.h"
@@ -53,6 +55,8 @@ class TestOnednnCruncher : public QObject {
 private slots:
     void measuredMemoryIsTheRecipe_data();
     void measuredMemoryIsTheRecipe();
+    void measuredTimelineIsPredicted_data();
+    void measuredTimelineIsPredicted();
     void trainingRunReportsMeasuredEqualsPredicted();
     void lossFallsLikeFp32_data();
     void lossFallsLikeFp32();
@@ -104,14 +108,17 @@ void TestOnednnCruncher::measuredMemoryIsTheRecipe() {
     const CruncherConfig config = cruncher(d, l, b, kind, precision);
     auto trainer = backend().makeCruncherTrainer(config);
     const MemoryLedger& m = trainer->ledger();
-    const double before = m.totalBytes();
     trainer->step();
-    QCOMPARE(m.totalBytes(), before); // everything, oneDNN's scratchpad too, is allocated up front
-    QCOMPARE(m.currentBytes(MemoryTag::parameters), parameters);
-    QCOMPARE(m.currentBytes(MemoryTag::gradients), gradients);
-    QCOMPARE(m.currentBytes(MemoryTag::masterWeights), master);
-    QCOMPARE(m.currentBytes(MemoryTag::optimizerState), state);
-    QCOMPARE(m.currentBytes(MemoryTag::activations), activations);
+    trainer->step();
+    // Each component at its peak over the steps (activations are freed in backward, gradients at zero_grad).
+    QCOMPARE(m.peakBytes(MemoryTag::parameters), parameters);
+    QCOMPARE(m.peakBytes(MemoryTag::gradients), gradients);
+    QCOMPARE(m.peakBytes(MemoryTag::masterWeights), master);
+    QCOMPARE(m.peakBytes(MemoryTag::optimizerState), state);
+    QCOMPARE(m.peakBytes(MemoryTag::activations), activations);
+    QCOMPARE(m.currentBytes(MemoryTag::gradients), 0.0);
+    QCOMPARE(m.currentBytes(MemoryTag::activations), 0.0);
+    QCOMPARE(m.currentBytes(MemoryTag::workspace), 0.0);
     // The same figures from the accounting (engine/accounting's precision recipe), component by component.
     const AccountingResult p = predictedCruncherAccounting(config);
     QCOMPARE(p.memory.parameters.value, parameters);
@@ -119,18 +126,53 @@ void TestOnednnCruncher::measuredMemoryIsTheRecipe() {
     QCOMPARE(p.memory.masterWeights.value, master);
     QCOMPARE(p.memory.optimizerState.value, state);
     QCOMPARE(p.memory.activations.value, activations);
-    QCOMPARE(m.countedBytes(), p.memory.total.value);
-    // Outside the formula: X in the GEMMs' dtype, targets and w* in fp32; y, dL/dy, two B·D temporaries,
-    // and in mixed precision dL/dy in bf16 and the gradient-widening chunk; then oneDNN's scratchpad.
+    // Outside the formula: X in the GEMMs' dtype, targets and w* in fp32 (inputs); oneDNN's scratchpad and,
+    // in mixed precision, the gradient-widening chunk (scratch). Neither is in a timeline.
     const bool mixed = precision == PrecisionRecipe::mixedBf16;
     const double e = mixed ? 2 : 4;
     QCOMPARE(m.currentBytes(MemoryTag::inputs),
              e * static_cast<double>(b * d) + 4.0 * static_cast<double>(b + d));
-    const double known =
-        4.0 * 2 * static_cast<double>(b) + e * 2 * static_cast<double>(b * d) +
-        (mixed ? 2.0 * static_cast<double>(b) + 4.0 * std::min(4096.0, static_cast<double>(d * d)) : 0);
-    const double scratchpad = m.currentBytes(MemoryTag::workspace) - known;
+    const double chunk = mixed ? 4.0 * std::min(4096.0, static_cast<double>(d * d)) : 0.0;
+    const double scratchpad = m.currentBytes(MemoryTag::scratch) - chunk;
     QVERIFY2(scratchpad >= 0 && std::fmod(scratchpad, 64) == 0, qPrintable(QString::number(scratchpad)));
+}
+
+void TestOnednnCruncher::measuredTimelineIsPredicted_data() {
+    QTest::addColumn<OptimizerKind>("kind");
+    QTest::addColumn<PrecisionRecipe>("precision");
+    QTest::addColumn<long>("d");
+    QTest::addColumn<long>("l");
+    QTest::addColumn<long>("b");
+    const long sizes[][3] = {{4, 2, 2}, {1, 1, 1}, {33, 4, 7}, {128, 4, 32}};
+    for (PrecisionRecipe precision : {PrecisionRecipe::fp32, PrecisionRecipe::mixedBf16})
+        for (OptimizerKind k : allOptimizers())
+            for (const auto& s : sizes)
+                QTest::addRow("%s %s D=%ld L=%ld B=%ld", precisionRecipeName(precision).data(),
+                              optimizerName(k).data(), s[0], s[1], s[2])
+                    << k << precision << s[0] << s[1] << s[2];
+}
+
+// The oneDNN trainer allocates in PyTorch's eager order too: its ledger at every event of the first and
+// the steady steps is the predicted timeline, exactly; the peak it saw at any moment is the predicted peak.
+void TestOnednnCruncher::measuredTimelineIsPredicted() {
+    QFETCH(OptimizerKind, kind);
+    QFETCH(PrecisionRecipe, precision);
+    QFETCH(long, d);
+    QFETCH(long, l);
+    QFETCH(long, b);
+    const CruncherConfig config = cruncher(d, l, b, kind, precision);
+    auto trainer = backend().makeCruncherTrainer(config);
+    const AccountingInput in = cruncherAccountingInput(config);
+    const AccountingResult p = predictedCruncherAccounting(config);
+    trainer->step();
+    QVERIFY(trainer->measuredTimeline() == memoryTimeline(in, p, TrainingStep::first).events);
+    const MemoryTimeline steady = memoryTimeline(in, p, TrainingStep::steady);
+    trainer->step();
+    const std::vector<TimelineEvent> measured = trainer->measuredTimeline();
+    QCOMPARE(measured.size(), steady.events.size());
+    for (std::size_t i = 0; i < measured.size(); ++i)
+        QVERIFY2(measured[i] == steady.events[i], stepEventName(steady.events[i].event).c_str());
+    QCOMPARE(trainer->ledger().peakStepBytes(), steady.peakBytes);
 }
 
 void TestOnednnCruncher::trainingRunReportsMeasuredEqualsPredicted() {
@@ -151,6 +193,9 @@ void TestOnednnCruncher::trainingRunReportsMeasuredEqualsPredicted() {
     // P = 3·256 + 16 = 784: 2 + 2 + 4 + 4 + 4 = 16 B/param, activations 2·8·16·3.
     QCOMPARE(m.total.predicted, 16.0 * 784 + 768);
     QCOMPARE(m.masterWeights.measured, 4.0 * 784);
+    // The timeline too, event by event, and its peaks count the same components.
+    QVERIFY(m.timelineAgrees());
+    QCOMPARE(m.peakMeasuredBytes, m.predictedTimeline.peakBytes);
 }
 
 void TestOnednnCruncher::lossFallsLikeFp32_data() {

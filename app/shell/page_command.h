@@ -1,0 +1,23 @@
+#pragma once
+// Each page as the napkin-cli command that reproduces it (Edit ▸ Copy as command), and the accounting and
+// inference pages' answers as the JSON document that command prints (napkin --export FILE.json). The
+// lines and documents themselves are the engine's (engine/report), the same ones napkin-cli writes.
+#include "engine/scenario/scenario.h"
+
+#include <QByteArray>
+#include <QString>
+
+/// The napkin-cli line for `page` as `scenario` sets it; empty for the pages no command reproduces
+/// (benchmarks and training, which measure rather than compute).
+QString pageCommandLine(const napkin::Scenario& scenario, napkin::ScenarioPage page);
+
+struct PageDocument {
+    QByteArray json; ///< napkin-cli's --json document, `command` included
+    QString error;   ///< why there is none: the page's input is invalid (the message its field shows)
+    bool ok() const { return error.isEmpty(); }
+};
+
+/// `napkin-cli account --json` for the accounting page's input, or the validation error.
+PageDocument accountingPageDocument(const napkin::AccountingInput& input);
+/// `napkin-cli infer --json` for the inference page's input, or the validation error.
+PageDocument inferencePageDocument(const napkin::InferenceInput& input);

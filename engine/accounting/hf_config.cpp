@@ -1,0 +1,149 @@
+#include "engine/accounting/hf_config.h"
+
+#include "engine/accounting/hf_config_families.h"
+#include "engine/accounting/hf_config_keys.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <system_error>
+
+namespace napkin {
+namespace {
+
+constexpr std::array<std::string_view, 17> kModelTypes{
+    "llama", "mistral",   "mixtral", "qwen2",  "qwen2_moe", "qwen3", "qwen3_moe",   "gemma",      "gemma2",
+    "gemma3", "phi3",     "olmo2",   "gpt_neox", "falcon",  "gpt2",  "deepseek_v2", "deepseek_v3"};
+
+std::string typeList() {
+    std::string out;
+    for (std::string_view t : kModelTypes)
+        out += (out.empty() ? "" : ", ") + std::string(t);
+    return out;
+}
+
+HfConfigResult failure(std::string_view source, const std::string& message) {
+    return {std::nullopt, std::string(source) + ": " + message};
+}
+
+// Nesting depth outside strings, without building anything: a deeply nested file is refused before the
+// (recursive) JSON value is built.
+int maxDepth(std::string_view text) {
+    int depth = 0, deepest = 0;
+    bool inString = false, escaped = false;
+    for (const char c : text) {
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            if (++depth > deepest)
+                deepest = depth;
+            if (deepest > kMaxHfConfigDepth)
+                return deepest;
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
+std::vector<std::string> sorted(const std::set<std::string>& keys) {
+    return {keys.begin(), keys.end()};
+}
+
+} // namespace
+
+std::span<const std::string_view> hfModelTypes() {
+    return kModelTypes;
+}
+
+HfConfigResult parseHfConfig(std::string_view text, std::string_view source) {
+    if (maxDepth(text) > kMaxHfConfigDepth)
+        return failure(source, "nested deeper than " + std::to_string(kMaxHfConfigDepth) +
+                                   " levels; not a model config.json");
+    const nlohmann::json root = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+    if (root.is_discarded())
+        return failure(source, "not valid JSON (truncated or damaged?)");
+    if (!root.is_object())
+        return failure(source, "expected a JSON object, got " + std::string(root.type_name()));
+    const auto type = root.find("model_type");
+    if (type == root.end())
+        return failure(source, "model_type: missing; not a Hugging Face model config.json (a tokenizer or "
+                               "generation config?)");
+    if (!type->is_string())
+        return failure(source, "model_type: expected a string, got " + std::string(type->type_name()));
+    HfConfig config;
+    config.modelType = type->get<std::string>();
+    // Gemma 3's multimodal config nests the language model under text_config; gemma3_text is it alone.
+    std::string family = config.modelType == "gemma3_text" ? "gemma3" : config.modelType;
+    const nlohmann::json* object = &root;
+    std::string prefix;
+    if (family == "gemma3" && root.contains("text_config")) {
+        object = &root["text_config"];
+        prefix = "text_config.";
+        if (!object->is_object())
+            return failure(source, "text_config: expected an object, got " + std::string(object->type_name()));
+    }
+    HfConfigKeys keys(*object, prefix);
+    try {
+        if (!readHfFamily(family, keys, config.model))
+            return failure(source, "model_type: '" + config.modelType + "' is not supported; supported: " +
+                                       typeList());
+    } catch (const HfConfigKeyError& e) {
+        return failure(source, e.what());
+    } catch (const nlohmann::json::exception& e) {
+        return failure(source, e.what());
+    }
+    const InputError invalid = validateArchitecture(config.model);
+    if (!invalid.ok())
+        return failure(source, "the model it describes is invalid: " + invalid.field + ": " + invalid.message);
+    std::set<std::string> used = keys.used(), ignored = keys.ignored();
+    used.insert("model_type");
+    if (object != &root) {
+        used.insert("text_config");
+        for (auto it = root.begin(); it != root.end(); ++it)
+            if (!used.count(it.key()))
+                ignored.insert(it.key());
+    } else {
+        ignored.erase("model_type");
+    }
+    config.keysUsed = sorted(used);
+    config.keysIgnored = sorted(ignored);
+    return {std::move(config), {}};
+}
+
+HfConfigResult readHfConfigFile(const std::string& path) {
+    std::error_code ec;
+    const std::filesystem::file_status status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status))
+        return failure(path, "cannot read: no such file");
+    if (!std::filesystem::is_regular_file(status))
+        return failure(path, "not a regular file");
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec)
+        return failure(path, "cannot read its size: " + ec.message());
+    if (static_cast<double>(size) > kMaxHfConfigBytes)
+        return failure(path, std::to_string(size) + " bytes; a config.json is a few kB (limit " +
+                                 std::to_string(static_cast<long long>(kMaxHfConfigBytes)) + " bytes)");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return failure(path, "cannot open");
+    std::string text;
+    text.reserve(size);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (text.size() > kMaxHfConfigBytes) // it grew between the check and the read
+        return failure(path, "larger than the limit of " +
+                                 std::to_string(static_cast<long long>(kMaxHfConfigBytes)) + " bytes");
+    return parseHfConfig(text, path);
+}
+
+} // namespace napkin

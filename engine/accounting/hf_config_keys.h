@@ -1,0 +1,48 @@
+#pragma once
+// Typed reads of a config.json object that remember which keys were read, so that the import can say
+// which keys it used and which it ignored; a wrong type or a missing key throws HfConfigKeyError.
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace napkin {
+
+struct HfConfigKeyError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class HfConfigKeys {
+public:
+    /// `object` must outlive this; `prefix` ("text_config.") is put before the key names it reports.
+    HfConfigKeys(const nlohmann::json& object, std::string prefix);
+
+    /// A whole number ≥ 0 (null or absent: nullopt for the optional reads).
+    double whole(const char* key);
+    std::optional<double> optionalWhole(const char* key);
+    std::optional<bool> optionalBool(const char* key);
+    std::optional<std::string> optionalString(const char* key);
+    /// A list of strings ("layer_types").
+    std::optional<std::vector<std::string>> optionalStrings(const char* key);
+    /// The first of `keys` present (older and newer spellings: n_embd / hidden_size).
+    double wholeOf(std::initializer_list<const char*> keys);
+    bool has(const char* key) const;
+    /// Marks a key read without using its value (it was checked and changes nothing).
+    void touch(const char* key);
+
+    const std::set<std::string>& used() const { return m_used; }
+    /// Present keys never read, with the prefix.
+    std::set<std::string> ignored() const;
+
+private:
+    const nlohmann::json* value(const char* key);
+    [[noreturn]] void wrongType(const char* key, const char* expected, const nlohmann::json& v) const;
+
+    const nlohmann::json& m_object;
+    std::string m_prefix;
+    std::set<std::string> m_used;
+};
+
+} // namespace napkin

@@ -1,0 +1,331 @@
+#include "engine/report/cli_command_line.h"
+
+#include "engine/accounting/model_presets.h"
+#include "engine/accounting/model_zoo.h"
+#include "engine/accounting/setup_presets.h"
+#include "engine/numerics/quantity_format.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace napkin {
+namespace {
+
+/// Words of a command line, each added with its flag.
+class CommandWords {
+public:
+    /// "napkin-cli COMMAND"; an empty command: a fragment of flags, for append().
+    explicit CommandWords(std::string_view command)
+        : text_(command.empty() ? std::string() : "napkin-cli " + std::string(command)) {}
+
+    void flag(std::string_view name) { text_ += " " + std::string(name); }
+    void option(std::string_view name, std::string_view value) {
+        text_ += " " + std::string(name) + " " + shellQuoted(value);
+    }
+    void number(std::string_view name, double value) { option(name, commandNumber(value)); }
+    void word(std::string_view value) { text_ += " " + shellQuoted(value); }
+
+    void append(const CommandWords& fragment) { text_ += fragment.text_; }
+    std::size_t length() const { return text_.size(); }
+    std::string finish() { return text_ + " --json"; }
+
+private:
+    std::string text_;
+};
+
+// The fields a model of its kind has; the others (the sizes the app keeps for when the kind is switched
+// back) play no part in any number, so two models equal here are the same model.
+ModelSpec relevant(const ModelSpec& m) {
+    ModelSpec r;
+    r.kind = m.kind;
+    switch (m.kind) {
+    case ModelKind::dense:
+        r.parameters = m.parameters;
+        r.seq = m.seq;
+        return r;
+    case ModelKind::cruncher:
+        r.dim = m.dim;
+        r.layers = m.layers;
+        return r;
+    case ModelKind::linear2:
+        r.dim = m.dim;
+        r.out = m.out;
+        return r;
+    case ModelKind::transformer: {
+        r = m;
+        r.parameters = r.dim = r.out = 0;
+        // A per-projection bias equal to `bias` is the same model as one left to follow it.
+        const auto follow = [&](std::optional<bool>& own, bool resolved) {
+            own = resolved == m.bias ? std::nullopt : std::optional<bool>(resolved);
+        };
+        follow(r.qkvBias, hasQkvBias(m));
+        follow(r.outBias, hasOutBias(m));
+        follow(r.mlpBias, hasMlpBias(m));
+        follow(r.normBias, hasNormBias(m));
+        return r;
+    }
+    }
+    return r;
+}
+
+AccountingInput relevant(AccountingInput in) {
+    in.model = relevant(in.model);
+    return in;
+}
+
+template <typename Enum>
+void enumOption(CommandWords& w, std::string_view name, Enum value, Enum base,
+                std::string_view (*spell)(Enum)) {
+    if (value != base)
+        w.option(name, spell(value));
+}
+
+void numberOption(CommandWords& w, std::string_view name, double value, double base) {
+    if (value != base)
+        w.number(name, value);
+}
+
+// The transformer's flags that take `base` (a published model, or GPT-2's defaults) to `m`.
+void transformerFlags(CommandWords& w, const ModelSpec& m, const ModelSpec& base, bool sizesRequired) {
+    const auto size = [&](std::string_view name, double value, double baseValue) {
+        if (sizesRequired || value != baseValue)
+            w.number(name, value);
+    };
+    size("--d-model", m.dModel, base.dModel);
+    size("--layers", m.layers, base.layers);
+    size("--heads", m.heads, base.heads);
+    size("--vocab", m.vocab, base.vocab);
+    size("--seq", m.seq, base.seq);
+    // An explicit --ffn-mult clears the preset's MLP width (model_options.cpp), so the width follows it.
+    if (m.ffnMult != base.ffnMult) {
+        w.number("--ffn-mult", m.ffnMult);
+        if (m.ffnDim != 0)
+            w.number("--ffn-dim", m.ffnDim);
+    } else if (m.ffnDim != base.ffnDim) {
+        if (m.ffnDim != 0)
+            w.number("--ffn-dim", m.ffnDim);
+        else
+            w.number("--ffn-mult", m.ffnMult);
+    }
+    if (kvHeadCount(m) != kvHeadCount(base) || (m.kvHeads != base.kvHeads && sizesRequired))
+        w.number("--kv-heads", kvHeadCount(m));
+    enumOption(w, "--mlp", m.mlp, base.mlp, mlpKindName);
+    enumOption(w, "--norm", m.norm, base.norm, normKindName);
+    enumOption(w, "--bias", m.bias, base.bias, onOffName);
+    enumOption(w, "--embeddings", m.embeddings, base.embeddings, embeddingTyingName);
+    enumOption(w, "--position", m.position, base.position, positionKindName);
+    numberOption(w, "--experts", m.experts, base.experts);
+    numberOption(w, "--top-k", m.topK, base.topK);
+    enumOption(w, "--dropout", m.dropout, base.dropout, onOffName);
+    enumOption(w, "--attention-impl", m.attentionImpl, base.attentionImpl, attentionImplName);
+    // Today's families' knobs (model_spec.h). An unset per-projection bias follows --bias: spelled out as the
+    // value it resolves to, which gives the same model.
+    numberOption(w, "--head-dim", m.headDim, base.headDim);
+    const auto biasOption = [&](std::string_view name, const std::optional<bool>& value,
+                                const std::optional<bool>& baseValue, bool resolved) {
+        if (value != baseValue)
+            w.option(name, onOffName(value.value_or(resolved)));
+    };
+    biasOption("--qkv-bias", m.qkvBias, base.qkvBias, hasQkvBias(m));
+    biasOption("--out-bias", m.outBias, base.outBias, hasOutBias(m));
+    biasOption("--mlp-bias", m.mlpBias, base.mlpBias, hasMlpBias(m));
+    biasOption("--norm-bias", m.normBias, base.normBias, hasNormBias(m));
+    enumOption(w, "--norm-placement", m.normPlacement, base.normPlacement, normPlacementName);
+    enumOption(w, "--qk-norm", m.qkNorm, base.qkNorm, qkNormName);
+    numberOption(w, "--sliding-window", m.slidingWindow, base.slidingWindow);
+    if (m.globalEvery != base.globalEvery || m.windowedLayers != base.windowedLayers)
+        w.number("--global-every", m.globalEvery); // also clears a base's explicit per-layer pattern
+    numberOption(w, "--q-lora-rank", m.qLoraRank, base.qLoraRank);
+    numberOption(w, "--kv-lora-rank", m.kvLoraRank, base.kvLoraRank);
+    numberOption(w, "--qk-nope-head-dim", m.qkNopeHeadDim, base.qkNopeHeadDim);
+    numberOption(w, "--qk-rope-head-dim", m.qkRopeHeadDim, base.qkRopeHeadDim);
+    numberOption(w, "--v-head-dim", m.vHeadDim, base.vHeadDim);
+    numberOption(w, "--expert-ffn-dim", m.expertFfnDim, base.expertFfnDim);
+    numberOption(w, "--shared-ffn-dim", m.sharedFfnDim, base.sharedFfnDim);
+    enumOption(w, "--shared-expert-gate", m.sharedExpertGate, base.sharedExpertGate, onOffName);
+    numberOption(w, "--dense-layers", m.denseLayers, base.denseLayers);
+    enumOption(w, "--router-bias", m.routerBias, base.routerBias, onOffName);
+}
+
+// Whether flags can take `base` to `m`: an explicit per-layer window pattern has no flag (a config.json
+// gives it), so only a base with the same pattern, or one the target drops, will do.
+bool reachable(const ModelSpec& m, const ModelSpec& base) {
+    return m.windowedLayers.empty() || m.windowedLayers == base.windowedLayers;
+}
+
+// The model: by its published name when it has one (and the fields that differ), else by kind and size.
+void modelFlags(CommandWords& w, const ModelSpec& model, const CommandModelBase* given) {
+    const ModelSpec m = relevant(model);
+    if (given) { // the caller's own base (napkin-cli --config FILE), and the flags on top of it
+        w.word(given->words.front());
+        for (std::size_t i = 1; i < given->words.size(); ++i)
+            w.word(given->words[i]);
+        transformerFlags(w, m, relevant(given->model), false);
+        return;
+    }
+    if (m.kind == ModelKind::transformer) {
+        // The published or shipped model that needs the fewest flags on top, if any needs fewer than the
+        // sizes alone.
+        CommandWords best("");
+        best.option("--model", modelKindName(m.kind));
+        ModelSpec gpt2;
+        gpt2.kind = ModelKind::transformer;
+        transformerFlags(best, m, gpt2, true);
+        bool found = reachable(m, gpt2);
+        const auto consider = [&](std::string_view id, const ModelSpec& base) {
+            if (!reachable(m, base))
+                return;
+            CommandWords candidate("");
+            candidate.option("--model-preset", id);
+            transformerFlags(candidate, m, relevant(base), false);
+            if (!found || candidate.length() < best.length())
+                best = candidate;
+            found = true;
+        };
+        for (const ModelPreset& p : modelPresets())
+            consider(p.id, p.model);
+        for (const ZooModel& z : zooModels())
+            if (const HfConfigResult read = zooModelConfig(z); read.ok())
+                consider(z.id, read.config->model);
+        w.append(best);
+        return;
+    }
+    w.option("--model", modelKindName(m.kind));
+    switch (m.kind) {
+    case ModelKind::dense:
+        w.number("--params", m.parameters);
+        numberOption(w, "--seq", m.seq, 1);
+        return;
+    case ModelKind::cruncher:
+        w.number("--dim", m.dim);
+        w.number("--layers", m.layers);
+        return;
+    case ModelKind::linear2:
+        w.number("--dim", m.dim);
+        w.number("--out", m.out);
+        return;
+    case ModelKind::transformer:
+        return; // above
+    }
+}
+
+bool isSafeShellCharacter(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_-+.,:/=@%").find(c) != std::string_view::npos;
+}
+
+} // namespace
+
+std::string shellQuoted(std::string_view text) {
+    bool safe = !text.empty();
+    for (char c : text)
+        safe = safe && isSafeShellCharacter(c);
+    if (safe)
+        return std::string(text);
+    std::string quoted = "'";
+    for (char c : text)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+std::string commandNumber(double value) {
+    // Whole numbers of 1e6 and more as mantissa·10^k ("15e12"), exact: the CLI reads them back bit for bit.
+    if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) >= 1e6 &&
+        std::fabs(value) < 1e300) {
+        for (int k = 300; k >= 6; --k) {
+            const double scale = std::pow(10.0, k);
+            const double mantissa = value / scale;
+            if (std::fabs(mantissa) >= 1 && mantissa == std::floor(mantissa) && std::fabs(mantissa) < 1e15 &&
+                mantissa * scale == value)
+                return formatExact(mantissa) + "e" + std::to_string(k);
+        }
+    }
+    std::string text = formatShortest(value); // "1e+11", "0.5", "1.25e-05"
+    const std::size_t plus = text.find("e+");
+    if (plus != std::string::npos)
+        text.erase(plus + 1, 1);
+    return text;
+}
+
+std::string accountCommandLine(const AccountingInput& input, const CommandModelBase* model) {
+    CommandWords w("account");
+    const AccountingInput in = relevant(input);
+    for (const SetupPreset& p : setupPresets())
+        if (!model && relevant(p.input) == in) {
+            w.option("--preset", p.id);
+            return w.finish();
+        }
+    modelFlags(w, in.model, model);
+    const AccountingInput d; // the CLI's defaults
+    numberOption(w, "--batch", in.batch, d.batch);
+    if (in.trainingTokens)
+        w.number("--tokens", *in.trainingTokens);
+    enumOption(w, "--precision", in.precision, d.precision, precisionRecipeName);
+    if (in.fp32Gradients)
+        w.flag("--fp32-grads");
+    enumOption(w, "--optimizer", in.optimizer, d.optimizer, optimizerName);
+    if (in.gpu != d.gpu)
+        w.option("--gpu", in.gpu);
+    numberOption(w, "--gpus", in.gpus, d.gpus);
+    numberOption(w, "--mfu", in.mfu, d.mfu);
+    numberOption(w, "--zero", in.zeroStage, d.zeroStage);
+    enumOption(w, "--recompute", in.recompute, d.recompute, recomputeName);
+    enumOption(w, "--attention", in.attention, d.attention, attentionMaskName);
+    const ParallelLayout& l = in.parallel;
+    numberOption(w, "--tp", l.tp, d.parallel.tp);
+    numberOption(w, "--pp", l.pp, d.parallel.pp);
+    if (l.sp)
+        w.flag("--sp");
+    numberOption(w, "--cp", l.cp, d.parallel.cp);
+    numberOption(w, "--ep", l.ep, d.parallel.ep);
+    numberOption(w, "--microbatches", l.microbatches, d.parallel.microbatches);
+    return w.finish();
+}
+
+std::string inferCommandLine(const InferenceInput& in, const CommandModelBase* model) {
+    CommandWords w("infer");
+    modelFlags(w, in.model, model);
+    const InferenceInput d; // the CLI's defaults; the context defaults to the model's, so it is always given
+    w.number("--context", in.context);
+    if (in.prompt)
+        w.number("--prompt", *in.prompt);
+    numberOption(w, "--batch", in.batch, d.batch);
+    enumOption(w, "--weights", in.weights, d.weights, weightFormatName);
+    numberOption(w, "--group-size", in.groupSize, d.groupSize);
+    enumOption(w, "--kv-cache", in.kvCache, d.kvCache, storageTypeName);
+    if (in.gpu != d.gpu)
+        w.option("--gpu", in.gpu);
+    numberOption(w, "--gpus", in.gpus, d.gpus);
+    return w.finish();
+}
+
+std::string rooflineCommandLine(std::string_view device, ComputeType dtype) {
+    CommandWords w("roofline");
+    if (device == "cpu")
+        w.option("--device", "cpu");
+    else
+        w.option("--gpu", device);
+    w.option("--dtype", computeTypeName(dtype));
+    return w.finish();
+}
+
+std::string dtypeCommandLine(double value, bool saturate) {
+    CommandWords w("dtype");
+    w.word(std::isnan(value)   ? std::string("nan")
+           : std::isinf(value) ? std::string(value > 0 ? "inf" : "-inf")
+                               : formatShortest(value));
+    if (saturate)
+        w.flag("--saturate");
+    return w.finish();
+}
+
+std::string tensorCommandLine(std::string_view shape, std::string_view dtype, std::string_view expression) {
+    CommandWords w("tensor");
+    w.option("--shape", shape);
+    w.option("--dtype", dtype);
+    w.word(expression);
+    return w.finish();
+}
+
+} // namespace napkin

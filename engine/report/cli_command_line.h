@@ -1,0 +1,45 @@
+#pragma once
+// Every page as the napkin-cli line that reproduces it: what the app's Edit ▸ Copy as command puts on the
+// clipboard and what `command` holds in the JSON both front ends write. Written once here so that the
+// CLI's echo of its own input and the app's line are the same text.
+#include "engine/accounting/accounting.h"
+#include "engine/accounting/inference_accounting.h"
+#include "engine/numerics/storage_type.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace napkin {
+
+/// `text` as one shell word: unchanged when it holds only safe characters, else in single quotes.
+std::string shellQuoted(std::string_view text);
+
+/// A number as the CLI reads it back exactly: "8", "15e12", "0.5", "1.25e-05".
+std::string commandNumber(double value);
+
+/// A model the caller names its own way ("--config", "path/config.json"), and the model those words give.
+struct CommandModelBase {
+    std::vector<std::string> words;
+    ModelSpec model;
+};
+
+/// `napkin-cli account … --json` for `input`: --preset ID when it is exactly a setup preset; otherwise
+/// the model (by `model`'s words when given; else --model-preset ID for the published or shipped model
+/// that needs the fewest flags on top; else --model and its sizes) plus the fields that differ, and every
+/// setting that differs from the CLI's defaults.
+std::string accountCommandLine(const AccountingInput& input, const CommandModelBase* model = nullptr);
+
+/// `napkin-cli infer … --json` for `input`, the model named as accountCommandLine names it.
+std::string inferCommandLine(const InferenceInput& input, const CommandModelBase* model = nullptr);
+
+/// `napkin-cli roofline --gpu ID --dtype D --json`, or `--device cpu` for "cpu".
+std::string rooflineCommandLine(std::string_view device, ComputeType dtype);
+
+/// `napkin-cli dtype VALUE [--saturate] --json`: how the five formats store `value`.
+std::string dtypeCommandLine(double value, bool saturate);
+
+/// `napkin-cli tensor --shape S --dtype D 'EXPRESSION' --json`.
+std::string tensorCommandLine(std::string_view shape, std::string_view dtype, std::string_view expression);
+
+} // namespace napkin

@@ -1,0 +1,134 @@
+// One answer everywhere: the accounting and inference pages exported as JSON (napkin --export FILE.json)
+// are napkin-cli's documents, field by field, for every preset; the `command` each names, run, prints the
+// same document; and Edit ▸ Copy as command gives the line for the page in front.
+#include "app/accounting/presets.h"
+#include "app/shell/command_line.h"
+#include "app/shell/headless_export.h"
+#include "app/shell/main_window.h"
+#include "app/shell/page_command.h"
+#include "tests/support/cli_outcome.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QAction>
+#include <QClipboard>
+#include <QFile>
+#include <QGuiApplication>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+// The words of a command line (plain words and '…' quoting: what shellQuoted writes), without "napkin-cli".
+std::vector<std::string> words(const QString& line) {
+    std::vector<std::string> out;
+    std::string word;
+    bool inWord = false, quoted = false;
+    for (char c : line.toStdString()) {
+        if (quoted) {
+            if (c == '\'')
+                quoted = false;
+            else
+                word += c;
+        } else if (c == '\'') {
+            quoted = inWord = true;
+        } else if (c == ' ') {
+            if (inWord)
+                out.push_back(word);
+            word.clear();
+            inWord = false;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (inWord)
+        out.push_back(word);
+    out.erase(out.begin()); // napkin-cli
+    return out;
+}
+
+nlohmann::json exported(const QString& page, const QString& preset) {
+    QTemporaryDir dir;
+    CommandLine cl;
+    cl.action = CommandLine::Action::exportChart;
+    cl.exportPath = dir.filePath(QStringLiteral("page.json"));
+    cl.page = page;
+    cl.preset = preset;
+    const HeadlessExportResult r = runHeadlessExport(cl);
+    if (r.exitCode != 0)
+        qFatal("export failed: %s", qPrintable(r.error));
+    QFile file(cl.exportPath);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("no export written");
+    return nlohmann::json::parse(file.readAll().toStdString());
+}
+
+nlohmann::json cli(const std::vector<std::string>& args) {
+    const napkin::test::CliOutcome o = napkin::test::runCli(args);
+    if (o.status != 0)
+        qFatal("napkin-cli failed: %s", o.err.c_str());
+    return nlohmann::json::parse(o.out);
+}
+
+} // namespace
+
+class TestPageCommand : public QObject {
+    Q_OBJECT
+private slots:
+    void accountingExportIsTheCliDocument();
+    void inferenceExportIsTheCliDocument();
+    void copyAsCommandNamesThePageInFront();
+};
+
+void TestPageCommand::accountingExportIsTheCliDocument() {
+    for (const Preset& p : builtInPresets()) {
+        const nlohmann::json page = exported(QStringLiteral("accounting"), p.id);
+        const nlohmann::json command = cli({"account", "--preset", p.id.toStdString(), "--json"});
+        for (auto it = command.begin(); it != command.end(); ++it)
+            QVERIFY2(page.contains(it.key()) && page[it.key()] == it.value(),
+                     qPrintable(p.id + QStringLiteral(": ") + QString::fromStdString(it.key())));
+        QCOMPARE(page.size(), command.size());
+        const QString line = QString::fromStdString(page["command"].get<std::string>());
+        QVERIFY(cli(words(line)) == page);
+    }
+}
+
+void TestPageCommand::inferenceExportIsTheCliDocument() {
+    for (const QString& preset : {QStringLiteral("llama3-8b"), QStringLiteral("gpt3-175b")}) {
+        const nlohmann::json page = exported(QStringLiteral("inference"), preset);
+        const QString line = QString::fromStdString(page["command"].get<std::string>());
+        QVERIFY2(cli(words(line)) == page, qPrintable(line));
+    }
+}
+
+void TestPageCommand::copyAsCommandNamesThePageInFront() {
+    MainWindow window;
+    QAction* copy = window.findChild<QAction*>(QStringLiteral("copyAsCommand"));
+    QVERIFY(copy);
+    const QStringList expected{QStringLiteral("napkin-cli account "),
+                               QStringLiteral("napkin-cli infer "),
+                               QStringLiteral("napkin-cli dtype "),
+                               QStringLiteral("napkin-cli tensor "),
+                               QString(),
+                               QStringLiteral("napkin-cli roofline "),
+                               QString()};
+    for (int tab = 0; tab < window.pages()->count(); ++tab) {
+        window.pages()->setCurrentIndex(tab);
+        const QString command = window.pageCommand();
+        QCOMPARE(copy->isEnabled(), !expected[tab].isEmpty());
+        if (expected[tab].isEmpty()) {
+            QVERIFY(command.isEmpty());
+            continue;
+        }
+        QVERIFY2(command.startsWith(expected[tab]), qPrintable(command));
+        copy->trigger();
+        QCOMPARE(QGuiApplication::clipboard()->text(), command);
+        const napkin::test::CliOutcome o = napkin::test::runCli(words(command));
+        QVERIFY2(o.status == 0, qPrintable(command + QStringLiteral(" → ") + QString::fromStdString(o.err)));
+    }
+}
+
+QTEST_MAIN(TestPageCommand)
+#include "tst_page_command.moc"

@@ -1,0 +1,42 @@
+# napkin-cli account|infer --config: a Hugging Face config.json as the model (the exact counts are
+# derived in tests/engine/accounting/tst_model_zoo.cpp), and the refusals: one line, exit 2.
+set(models "${PROJECT_SOURCE_DIR}/resources/models")
+set(configs "${CMAKE_CURRENT_SOURCE_DIR}/configs")
+
+# Mistral 7B v0.1: 7,241,732,096 parameters; the JSON says which keys were read.
+napkin_add_cli_test(config_mistral_account
+  ARGS account --config ${models}/mistral-7b-v0.1.json --json
+  CHECKS parameters=7241732096 config.model_type=mistral config.keys_used:array config.keys_ignored:array)
+
+# DeepSeek-V3 through the zoo's id: 671,026,419,200; MLA caches 61·(512 + 64)·2 = 70,272 B per token.
+napkin_add_cli_test(config_deepseek_v3_infer
+  ARGS infer --model-preset deepseek-v3 --context 4096 --gpus 8 --json
+  CHECKS kv_cache_bytes_per_token=70272 kv_cache_bytes=287834112)
+
+# Mistral at 32k: the windowed layers keep 4,096 tokens, 4096 × 131,072 B.
+napkin_add_cli_test(config_mistral_window_caps_cache
+  ARGS infer --config ${models}/mistral-7b-v0.1.json --context 32768 --json
+  CHECKS kv_cache_bytes_per_token=131072 kv_cache_bytes=536870912 config.model_type=mistral)
+
+# Other flags override the file: Llama 2 7B with 8 KV heads has 2·32·8·128·2 = 131,072 B per token.
+napkin_add_cli_test(config_flag_overrides_file
+  ARGS infer --config ${models}/llama-2-7b.json --kv-heads 8 --context 1024 --json
+  CHECKS kv_cache_bytes_per_token=131072)
+
+# Damaged or foreign files: exit 2, one line naming the problem.
+napkin_add_cli_test(config_truncated EXPECT_EXIT 2
+  ARGS account --config ${configs}/truncated.json CHECKS "stderr~not valid JSON")
+napkin_add_cli_test(config_wrong_type EXPECT_EXIT 2
+  ARGS infer --config ${configs}/wrong_type.json CHECKS "stderr~hidden_size: expected a whole number")
+napkin_add_cli_test(config_unknown_model_type EXPECT_EXIT 2
+  ARGS account --config ${configs}/unknown_model_type.json CHECKS "stderr~'bert' is not supported")
+napkin_add_cli_test(config_tokenizer_config EXPECT_EXIT 2
+  ARGS account --config ${configs}/tokenizer_config.json CHECKS "stderr~model_type: missing")
+napkin_add_cli_test(config_deep_nesting EXPECT_EXIT 2
+  ARGS account --config ${configs}/deep_nesting.json CHECKS "stderr~nested deeper")
+napkin_add_cli_test(config_directory EXPECT_EXIT 2
+  ARGS account --config ${configs} CHECKS "stderr~not a regular file")
+napkin_add_cli_test(config_missing_file EXPECT_EXIT 2
+  ARGS account --config ${configs}/absent.json CHECKS "stderr~no such file")
+napkin_add_cli_test(config_and_preset EXPECT_EXIT 2
+  ARGS account --config ${models}/gpt2.json --preset gpt2-small CHECKS "stderr~not both")

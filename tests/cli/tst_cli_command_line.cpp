@@ -1,0 +1,145 @@
+// Every page is a command: the line engine/report/cli_command_line.h writes for an input, run through
+// napkin-cli, prints the very document the app writes for that input (command included), for
+// thousands of random valid settings and every preset.
+#include "engine/accounting/setup_presets.h"
+#include "engine/report/accounting_report.h"
+#include "engine/report/cli_command_line.h"
+#include "engine/report/inference_report.h"
+#include "tests/support/cli_outcome.h"
+#include "tests/support/random_accounting_inputs.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QtTest>
+
+using namespace napkin;
+
+namespace {
+
+// The words of a command line as a POSIX shell splits them (plain words and '…' quoting only: what
+// shellQuoted writes), without the leading "napkin-cli".
+std::vector<std::string> words(const std::string& line) {
+    std::vector<std::string> out;
+    std::string word;
+    bool inWord = false, quoted = false;
+    for (char c : line) {
+        if (quoted) {
+            if (c == '\'')
+                quoted = false;
+            else
+                word += c;
+        } else if (c == '\'') {
+            quoted = inWord = true;
+        } else if (c == ' ') {
+            if (inWord)
+                out.push_back(word);
+            word.clear();
+            inWord = false;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (inWord)
+        out.push_back(word);
+    if (!out.empty() && out.front() == "napkin-cli")
+        out.erase(out.begin());
+    return out;
+}
+
+nlohmann::json appDocument(const AccountingInput& in) {
+    const GpuSpec& gpu = *GpuCatalog::builtIn().find(in.gpu);
+    return accountingToJson(in, gpu, account(in, gpu));
+}
+
+} // namespace
+
+class TestCliCommandLine : public QObject {
+    Q_OBJECT
+private slots:
+    void numbersReadBackExactly_data();
+    void numbersReadBackExactly();
+    void quoting();
+    void everyPresetIsItsOwnCommand();
+    void randomSettingsRoundTrip();
+    void inferenceRoundTrip();
+};
+
+void TestCliCommandLine::numbersReadBackExactly_data() {
+    QTest::addColumn<double>("value");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("small whole") << 8.0 << "8";
+    QTest::newRow("15T tokens") << 15e12 << "15e12";
+    QTest::newRow("300B tokens") << 300e9 << "3e11";
+    QTest::newRow("GPT-2's parameters") << 124439808.0 << "124439808";
+    QTest::newRow("an MFU") << 0.55 << "0.55";
+    QTest::newRow("tiny") << 1.25e-5 << "1.25e-05";
+}
+
+void TestCliCommandLine::numbersReadBackExactly() {
+    QFETCH(double, value);
+    QFETCH(QString, text);
+    QCOMPARE(QString::fromStdString(commandNumber(value)), text);
+}
+
+void TestCliCommandLine::quoting() {
+    QCOMPARE(QString::fromStdString(shellQuoted("H100-SXM")), QStringLiteral("H100-SXM"));
+    QCOMPARE(QString::fromStdString(shellQuoted("x.view(2, 3)")), QStringLiteral("'x.view(2, 3)'"));
+    QCOMPARE(QString::fromStdString(shellQuoted("it's")), QStringLiteral("'it'\\''s'"));
+    QCOMPARE(QString::fromStdString(shellQuoted("")), QStringLiteral("''"));
+}
+
+void TestCliCommandLine::everyPresetIsItsOwnCommand() {
+    for (const SetupPreset& p : setupPresets()) {
+        const std::string command = accountCommandLine(p.input);
+        QCOMPARE(QString::fromStdString(command), QStringLiteral("napkin-cli account --preset %1 --json")
+                                                      .arg(QString::fromUtf8(p.id.data(), p.id.size())));
+        const test::CliOutcome o = test::runCli(words(command));
+        QVERIFY2(o.status == 0, o.err.c_str());
+        QVERIFY2(nlohmann::json::parse(o.out) == appDocument(p.input), p.id.data());
+    }
+}
+
+void TestCliCommandLine::randomSettingsRoundTrip() {
+    test::RandomAccountingInputs inputs(28);
+    for (int i = 0; i < 1500; ++i) {
+        const AccountingInput in = inputs.next();
+        const std::string command = accountCommandLine(in);
+        const test::CliOutcome o = test::runCli(words(command));
+        const QByteArray name = QByteArray::number(i) + ": " + QByteArray::fromStdString(command);
+        QVERIFY2(o.status == 0, (name + " → " + QByteArray::fromStdString(o.err)).constData());
+        const nlohmann::json cli = nlohmann::json::parse(o.out);
+        const nlohmann::json app = appDocument(in);
+        if (cli != app) {
+            for (auto it = app.begin(); it != app.end(); ++it)
+                if (!cli.contains(it.key()) || cli[it.key()] != it.value())
+                    qWarning("%s: field %s differs", name.constData(), it.key().c_str());
+            QFAIL(name.constData());
+        }
+    }
+}
+
+void TestCliCommandLine::inferenceRoundTrip() {
+    for (const char* id : {"llama3-8b", "gpt2-small", "mixtral-8x7b"}) {
+        InferenceInput in;
+        in.model = findSetupPreset(id)->input.model;
+        in.context = 4096;
+        in.prompt = 1000;
+        in.batch = 3;
+        in.weights = WeightFormat::int4;
+        in.kvCache = StorageType::fp8;
+        const GpuCatalog& catalog = GpuCatalog::builtIn();
+        if (!validateInference(in, catalog).ok())
+            in.context = in.model.seq;
+        QVERIFY(validateInference(in, catalog).ok());
+        const GpuSpec& gpu = *catalog.find(in.gpu);
+        const std::string command = inferCommandLine(in);
+        const test::CliOutcome o = test::runCli(words(command));
+        QVERIFY2(o.status == 0, (command + " → " + o.err).c_str());
+        QVERIFY2(nlohmann::json::parse(o.out) == inferenceToJson(in, gpu, accountInference(in, gpu)),
+                 command.c_str());
+    }
+}
+
+QTEST_APPLESS_MAIN(TestCliCommandLine)
+#include "tst_cli_command_line.moc"
