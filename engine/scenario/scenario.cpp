@@ -1,6 +1,7 @@
 #include "engine/scenario/scenario.h"
 #include "engine/scenario/scenario_section.h"
 
+#include "engine/numerics/json_nesting.h"
 #include "engine/numerics/name_table.h"
 
 #include "engine/accounting/accounting.h"
@@ -312,30 +313,6 @@ Scenario readScenario(const json& root, int version, std::vector<std::string>& w
     return scenario;
 }
 
-// The deepest nesting of arrays and objects in `text`, brackets inside strings aside. Counted before
-// parsing, in one pass and without recursion, so nothing downstream ever meets a deep document.
-int nestingDepth(std::string_view text) {
-    int depth = 0, deepest = 0;
-    bool inString = false, escaped = false;
-    for (char c : text) {
-        if (inString) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            deepest = std::max(deepest, ++depth);
-        } else if (c == ']' || c == '}') {
-            --depth;
-        }
-    }
-    return deepest;
-}
-
 } // namespace
 
 ScenarioParse parseScenario(std::string_view text) {
@@ -344,7 +321,7 @@ ScenarioParse parseScenario(std::string_view text) {
         result.error = "the file is larger than 1 MiB; a scenario is a few kilobytes";
         return result;
     }
-    if (nestingDepth(text) > kScenarioMaxDepth) {
+    if (jsonNestingDepth(text, kScenarioMaxDepth) > kScenarioMaxDepth) {
         result.error =
             "nested deeper than " + std::to_string(kScenarioMaxDepth) + " levels; a scenario nests 4 deep";
         return result;

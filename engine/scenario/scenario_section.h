@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the scenario loader (scenario*.cpp): one JSON object of the file with typed, range-checked
 // getters whose refusals name the field's dotted path. Not part of the engine's interface.
+#include "engine/numerics/printable_text.h"
 #include "engine/scenario/control_ranges.h"
 
 #include <nlohmann/json.hpp>
@@ -21,18 +22,6 @@ using json = nlohmann::json;
 struct Refusal {
     std::string message;
 };
-
-/// `text` fit for a one-line message: control characters (a newline in a name) shown as '?', and
-/// anything past 64 bytes cut to "…", so a refusal never spans lines or repeats a whole field.
-inline std::string printable(std::string_view text) {
-    constexpr std::size_t kMaxShown = 64;
-    std::string out;
-    for (char c : text.substr(0, kMaxShown))
-        out.push_back(static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c);
-    if (text.size() > kMaxShown)
-        out += "…";
-    return out;
-}
 
 /// Longest text a scenario field may hold (expressions, shapes, sizes): far above any real one.
 inline constexpr std::size_t kMaxText = 4096;
