@@ -166,6 +166,11 @@ struct ScenarioParse {
 /// range refuses the whole file.
 ScenarioParse parseScenario(std::string_view text);
 
+/// Reads the file at `path` with the engine's bounded reader (a regular file of at most
+/// kScenarioMaxBytes, checked before a byte is read: a FIFO, a folder or /dev/zero is refused at once)
+/// and parses it as parseScenario does. Every error names the file ("PATH: why"). Never throws.
+ScenarioParse readScenarioFile(const std::string& path);
+
 /// The scenario as JSON text (version kScenarioFormatVersion, two-space indent, ends in a newline).
 std::string writeScenario(const Scenario& scenario);
 
