@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <string>
 
 namespace napkin::cli {
 namespace {
@@ -60,7 +61,15 @@ int parseAndRun(const std::vector<std::string>& args, std::ostream& out, std::os
         out << "napkin-cli 0.1.0\n";
         return kExitOk;
     } catch (const CLI::ParseError& e) {
-        err << "napkin-cli: " << oneLine(e.what()) << '\n';
+        // A validator (a list of names, a range) meets an empty value before refuseBlankValues does;
+        // the refusal reads the same as every other option's.
+        std::string message = e.what();
+        try {
+            refuseBlankValues(app);
+        } catch (const UsageError& blank) {
+            message = blank.what();
+        }
+        err << "napkin-cli: " << oneLine(message) << '\n';
         return kExitUsage;
     }
 

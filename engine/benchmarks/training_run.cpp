@@ -3,10 +3,9 @@
 #include "engine/benchmarks/training_memory_check.h"
 #include "engine/hardware/gpu_catalog.h"
 #include "engine/io/writable_target.h"
-#include "engine/numerics/quantity_format.h"
+#include "engine/numerics/diverged_loss.h"
 
 #include <chrono>
-#include <cmath>
 #include <memory>
 
 namespace napkin {
@@ -99,12 +98,9 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
         const auto start = Clock::now();
         const double loss = trainer->step();
         seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
-        if (!std::isfinite(loss))
-            throw TrainingRunRefused(TrainingRunRefused::Cause::diverged,
-                                     "the loss is " + std::string(std::isnan(loss) ? "NaN" : "inf") +
-                                         " at step " + std::to_string(run.firstStep + s) +
-                                         " (learning rate " + formatNumber(config.hyper.learningRate) +
-                                         "): training diverged; try a smaller learning rate");
+        if (std::string why = divergedLossReason(loss, run.firstStep + s, config.hyper.learningRate);
+            !why.empty())
+            throw TrainingRunRefused(TrainingRunRefused::Cause::diverged, why);
         run.losses.push_back(loss);
     }
     if (!request.saveTo.empty() && !run.cancelled)

@@ -45,6 +45,20 @@ void TestCliBadInput::refusedNamingTheArgument_data() {
         QTest::addRow("account %s ''", option) << (gpt2 + QStringList{option, ""}) << option;
         QTest::addRow("account %s blank", option) << (gpt2 + QStringList{option, "  "}) << option;
     }
+    // The same for the options that came with config.json import (issue 26), and for those whose
+    // values are checked against a list (CLI11's own message once spoke for them: "--mlp:  not in ...").
+    for (const char* option :
+         {"--config",           "--model-preset", "--head-dim",       "--sliding-window",
+          "--global-every",     "--q-lora-rank",  "--kv-lora-rank",   "--qk-nope-head-dim",
+          "--qk-rope-head-dim", "--v-head-dim",   "--expert-ffn-dim", "--shared-ffn-dim",
+          "--dense-layers",     "--mlp",          "--qkv-bias",       "--norm-placement",
+          "--qk-norm",          "--model",        "--precision",      "--zero"})
+        QTest::addRow("account %s ''", option)
+            << (gpt2 + QStringList{option, ""}) << QString(option) + ": empty value";
+    QTest::newRow("account --preset ''") << QStringList{"account", "--preset", ""} << "--preset: empty value";
+    QTest::newRow("infer --model-preset ''")
+        << QStringList{"infer", "--model-preset", ""} << "--model-preset: empty value";
+    QTest::newRow("infer --config ''") << QStringList{"infer", "--config", ""} << "--config: empty value";
     QTest::newRow("infer --context ''")
         << QStringList{"infer", "--preset", "gpt2-small", "--context", ""} << "--context";
     QTest::newRow("infer --prompt ''")
@@ -68,6 +82,15 @@ void TestCliBadInput::refusedNamingTheArgument_data() {
         << QStringList{"bench",   "train", "--dim",   "4",  "--layers", "2",
                        "--batch", "2",     "--steps", "10", "--lr",     "1e30"}
         << "--lr: the loss is";
+    // The training-loop lessons too: a diverged loss printed as null.
+    QTest::newRow("lesson determinism diverges")
+        << QStringList{"lesson", "determinism", "--lr", "999999", "--steps", "20"}
+        << "--lr: run a: the loss is";
+    QTest::newRow("lesson mixed-precision diverges")
+        << QStringList{"lesson", "mixed-precision", "--lr", "999999", "--steps", "20", "--recipes", "fp32"}
+        << "--lr: fp32";
+    QTest::newRow("lesson --lr out of range")
+        << QStringList{"lesson", "determinism", "--lr", "1e30"} << "--lr: must be > 0 and < 1e6";
     // Files: only regular ones, checked before they are read; targets checked before the work.
     QTest::newRow("gpu-catalog /dev/zero") << (gpt2 + QStringList{"--gpu-catalog", "/dev/zero"})
                                            << "--gpu-catalog: /dev/zero is not a regular file";
