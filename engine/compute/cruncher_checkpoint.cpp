@@ -16,7 +16,7 @@ namespace {
 constexpr char kMagic[8] = {'N', 'A', 'P', 'K', 'C', 'R', 'U', '2'};
 constexpr char kMagicPrefix[7] = {'N', 'A', 'P', 'K', 'C', 'R', 'U'}; // then the version digit
 constexpr std::int64_t kMaxGeneratorText = 1 << 20;                   // mt19937_64's text is about 6.5 KB
-constexpr std::size_t kHeaderBytes = sizeof kMagic + 5 * 8 + 8 + 4 + 4;
+constexpr std::size_t kHeaderBytes = sizeof kMagic + 5 * sizeof(std::int64_t) + 8 + 4 + 4;
 
 std::vector<std::int64_t> headerOf(const CruncherConfig& c, long step) {
     return {c.dim, c.layers, c.batch, static_cast<std::int64_t>(c.optimizer), step};

@@ -23,7 +23,7 @@ private slots:
 namespace {
 
 std::string writeFile(const QTemporaryDir& dir, const char* name, const std::string& bytes) {
-    const std::string path = dir.filePath(name).toStdString();
+    std::string path = dir.filePath(name).toStdString();
     std::ofstream(path, std::ios::binary) << bytes;
     return path;
 }

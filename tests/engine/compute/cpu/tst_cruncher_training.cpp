@@ -264,7 +264,7 @@ void TestCruncherTraining::damagedCheckpointChangesNothing() {
     // The layout: 64-byte header (magic, 5 int64, payload bytes, CRC-32, 0), then the payload: 342 floats,
     // an int64 length, then that many bytes of generator text.
     qint64 length = 0;
-    std::memcpy(&length, bytes.constData() + 64 + 4 * 342, sizeof length);
+    std::memcpy(&length, bytes.constData() + 64 + std::ptrdiff_t{4} * 342, sizeof length);
     QCOMPARE(bytes.size(), 64 + 4 * 342 + 8 + length);
     quint64 payloadBytes = 0;
     std::memcpy(&payloadBytes, bytes.constData() + 48, sizeof payloadBytes);
