@@ -419,10 +419,12 @@ void TestScenario::refused_data() {
                               << "accounting.gpus: must be a whole";
     QTest::newRow("batch 2.5") << file(R"(, "accounting": {"batch": 2.5})")
                                << "accounting.batch: must be a whole";
-    QTest::newRow("layers 3.5") << file(R"(, "accounting": {"model": {"kind": "transformer", "layers": 3.5}})")
+    QTest::newRow("layers 3.5") << file(
+                                       R"(, "accounting": {"model": {"kind": "transformer", "layers": 3.5}})")
                                 << "accounting.model.layers: must be a whole";
-    QTest::newRow("tp 7 with 12 heads") << file(R"(, "accounting": {"model": {"kind": "transformer"}, "gpus": 7, "parallel": {"tp": 7}})")
-                                        << "accounting.parallel.tp: must divide heads (12)";
+    QTest::newRow("tp 7 with 12 heads")
+        << file(R"(, "accounting": {"model": {"kind": "transformer"}, "gpus": 7, "parallel": {"tp": 7}})")
+        << "accounting.parallel.tp: must divide heads (12)";
     // The Inference tab's own rules too: once loaded, the tab showed its last valid result.
     QTest::newRow("inference gpus 3 with 32 heads")
         << file(R"(, "inference": {"preset": "llama3-8b", "gpus": 3})")
