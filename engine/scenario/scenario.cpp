@@ -85,6 +85,17 @@ void readParallel(const Section& p, ParallelLayout& l) {
     wholeNumber(p, "microbatches", l.microbatches, ranges::accounting::microbatches);
 }
 
+// Fine-tuning (added within version 2): the method, the LoRA setting and the offload. A bad value is
+// refused like any other; the whole setting is checked against the model when the page accounts it.
+void readFineTuning(const Section& f, FineTuning& ft) {
+    f.expectKeys({"method", "lora_rank", "lora_alpha", "lora_targets", "offload"});
+    f.name("method", ft.method, fineTuneMethodFromName);
+    wholeNumber(f, "lora_rank", ft.rank, ranges::accounting::loraRank);
+    f.number("lora_alpha", ft.alpha, ranges::accounting::loraAlpha);
+    f.name("lora_targets", ft.targets, loraTargetsFromText);
+    f.name("offload", ft.offload, offloadFromName);
+}
+
 // The ranges are the controls' own (control_ranges.h), so a loaded file never shows a clamped value.
 void readAccountingInput(const Section& s, AccountingScenario& a, bool flatModel) {
     AccountingInput& in = a.input;
@@ -154,10 +165,12 @@ void readAccountingV1(const Section& s, AccountingScenario& a) {
 void readAccounting(const Section& s, AccountingScenario& a) {
     s.expectKeys({"model", "batch", "count_tokens", "training_tokens", "precision", "fp32_gradients",
                   "optimizer", "gpu", "gpus", "mfu", "zero", "recompute", "attention", "units", "preset",
-                  "parallel"});
+                  "parallel", "fine_tuning"});
     readAccountingInput(s, a, false);
     if (const auto p = s.child("parallel"))
         readParallel(*p, a.input.parallel);
+    if (const auto f = s.child("fine_tuning"))
+        readFineTuning(*f, a.input.fineTuning);
     bool count = a.input.trainingTokens.has_value();
     s.boolean("count_tokens", count);
     s.number("training_tokens", a.tokensShown, ranges::accounting::trainingTokens);
@@ -266,6 +279,7 @@ void refuseInvalidAccounting(const AccountingInput& in) {
     static const std::string_view parallelKeys[] = {"tp", "pp", "cp", "ep", "sp", "microbatches"};
     static const std::string_view topKeys[] = {"batch", "precision", "optimizer", "gpu",      "gpus",
                                                "mfu",   "zero",      "recompute", "attention"};
+    static const std::string_view fineTuningKeys[] = {"lora_rank", "lora_alpha", "lora_targets", "offload"};
     const auto listed = [&](const auto& keys) {
         return std::find(std::begin(keys), std::end(keys), key) != std::end(keys);
     };
@@ -273,6 +287,10 @@ void refuseInvalidAccounting(const AccountingInput& in) {
         key = "training_tokens";
     else if (key == "params")
         key = "model.parameters";
+    else if (key == "finetune")
+        key = "fine_tuning.method";
+    else if (listed(fineTuningKeys))
+        key = "fine_tuning." + key;
     else if (listed(parallelKeys))
         key = "parallel." + key;
     else if (!listed(topKeys))

@@ -425,6 +425,8 @@ void TestScenario::refused_data() {
     QTest::newRow("tp 7 with 12 heads")
         << file(R"(, "accounting": {"model": {"kind": "transformer"}, "gpus": 7, "parallel": {"tp": 7}})")
         << "accounting.parallel.tp: must divide heads (12)";
+    QTest::newRow("LoRA on a dense model") << file(R"(, "accounting": {"fine_tuning": {"method": "lora"}})")
+                                           << "accounting.fine_tuning.method: lora adapts a transformer";
     // The Inference tab's own rules too: once loaded, the tab showed its last valid result.
     QTest::newRow("inference gpus 3 with 32 heads")
         << file(R"(, "inference": {"preset": "llama3-8b", "gpus": 3})")
