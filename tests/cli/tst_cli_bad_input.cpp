@@ -45,14 +45,16 @@ void TestCliBadInput::refusedNamingTheArgument_data() {
         QTest::addRow("account %s ''", option) << (gpt2 + QStringList{option, ""}) << option;
         QTest::addRow("account %s blank", option) << (gpt2 + QStringList{option, "  "}) << option;
     }
-    // The same for the options that came with config.json import (issue 26), and for those whose
+    // The same for the options of config.json import (issue 26) and fine-tuning, and for those whose
     // values are checked against a list (CLI11's own message once spoke for them: "--mlp:  not in ...").
     for (const char* option :
          {"--config",           "--model-preset", "--head-dim",       "--sliding-window",
           "--global-every",     "--q-lora-rank",  "--kv-lora-rank",   "--qk-nope-head-dim",
           "--qk-rope-head-dim", "--v-head-dim",   "--expert-ffn-dim", "--shared-ffn-dim",
           "--dense-layers",     "--mlp",          "--qkv-bias",       "--norm-placement",
-          "--qk-norm",          "--model",        "--precision",      "--zero"})
+          "--qk-norm",          "--model",        "--precision",      "--zero",
+          "--finetune",         "--lora-rank",    "--lora-alpha",     "--lora-targets",
+          "--offload"})
         QTest::addRow("account %s ''", option)
             << (gpt2 + QStringList{option, ""}) << QString(option) + ": empty value";
     QTest::newRow("account --preset ''") << QStringList{"account", "--preset", ""} << "--preset: empty value";
