@@ -14,10 +14,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include <fstream>
 #include <memory>
 #include <ostream>
-#include <sstream>
 
 namespace napkin::cli {
 namespace {
@@ -93,14 +91,9 @@ GpuCatalog catalogFor(const AccountOptions& o) {
     GpuCatalog catalog = GpuCatalog::builtIn();
     if (o.gpuCatalog.empty())
         return catalog;
-    std::ifstream file(o.gpuCatalog);
-    if (!file)
-        throw UsageError("--gpu-catalog: cannot open '" + o.gpuCatalog + "'");
-    std::stringstream text;
-    text << file.rdbuf();
-    const std::string error = catalog.addFromJson(text.str());
+    const std::string error = catalog.addFromFile(o.gpuCatalog); // regular file, size capped
     if (!error.empty())
-        throw UsageError("--gpu-catalog: " + o.gpuCatalog + ": " + error);
+        throw UsageError("--gpu-catalog: " + error);
     return catalog;
 }
 

@@ -2,6 +2,7 @@
 
 #include "cli/device_option.h"
 #include "cli/number_option.h"
+#include "cli/option_policy.h"
 #include "engine/benchmarks/matmul_sweep.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/json_values.h"
@@ -95,7 +96,7 @@ Command addBenchMatmulCommand(CLI::App& bench) {
     cmd->add_option("--threads", o->threads, "cpu threads (default: one per physical core)")
         ->check(CLI::Range(1, 1024));
     cmd->add_option("--backend", o->backend, cpuBackendHelp());
-    cmd->add_option("--seed", o->seed, "seed of the random inputs (default 42)");
+    addSeedOption(*cmd, "--seed", o->seed, "seed of the random inputs (default 42)");
     cmd->add_flag("--json", o->json, "print one JSON document");
     return {cmd,
             [o, sizes](std::ostream& out, std::ostream&) { return runMatmul(*o, sizes->count() > 0, out); }};

@@ -3,6 +3,7 @@
 #include "cli/device_option.h"
 #include "cli/enum_option.h"
 #include "cli/number_option.h"
+#include "cli/option_policy.h"
 #include "engine/benchmarks/training_run.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/json_values.h"
@@ -72,8 +73,16 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
     try {
         run = runCruncherTraining(*backend, request);
     } catch (const TrainingRunRefused& e) {
-        if (e.cause() == TrainingRunRefused::Cause::resume)
+        switch (e.cause()) {
+        case TrainingRunRefused::Cause::resume:
             throw UsageError(std::string("--resume: ") + e.what());
+        case TrainingRunRefused::Cause::save:
+            throw UsageError(std::string("--save: ") + e.what());
+        case TrainingRunRefused::Cause::diverged:
+            throw UsageError(std::string("--lr: ") + e.what());
+        case TrainingRunRefused::Cause::model:
+            break;
+        }
         throw UsageError("--device " + o.device + ": cannot hold this Cruncher: " + e.what());
     }
     if (o.json) {
@@ -109,8 +118,8 @@ Command addBenchTrainCommand(CLI::App& bench) {
     cmd->add_option("--precision", o->precision,
                     "fp32, or mixed-bf16 (bf16 GEMMs, fp32 master weights and state; --backend onednn)");
     cmd->add_option("--lr", o->lr, "learning rate (default: one per optimizer that makes the loss fall)");
-    cmd->add_option("--seed-init", o->seedInit, "seed of the weights (default 0)");
-    cmd->add_option("--seed-data", o->seedData, "seed of the target function and batches (default 1)");
+    addSeedOption(*cmd, "--seed-init", o->seedInit, "seed of the weights (default 0)");
+    addSeedOption(*cmd, "--seed-data", o->seedData, "seed of the target function and batches (default 1)");
     cmd->add_option("--threads", o->threads, "cpu threads (default: one per physical core)")
         ->check(CLI::Range(1, 1024));
     cmd->add_option("--backend", o->backend, cpuBackendHelp());

@@ -6,6 +6,7 @@
 #include "cli/infer_command.h"
 #include "cli/lesson_command.h"
 #include "cli/number_option.h"
+#include "cli/option_policy.h"
 #include "cli/presets_command.h"
 #include "cli/roofline_command.h"
 #include "cli/tensor_command.h"
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <string>
 
 namespace napkin::cli {
 namespace {
@@ -26,9 +28,8 @@ std::string oneLine(std::string text) {
     return text;
 }
 
-} // namespace
-
-int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+// Parses and checks `args`, then runs the chosen command unless `execute` is false.
+int parseAndRun(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool execute) {
     CLI::App app{"napkin-cli: deep-learning resource accounting on the command line", "napkin-cli"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "napkin-cli 0.1.0");
@@ -46,6 +47,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     std::vector<std::string> reversed(args.rbegin(), args.rend()); // CLI11 consumes from the back
     try {
         app.parse(reversed);
+        refuseBlankValues(app);
+    } catch (const UsageError& e) { // from refuseBlankValues or an option's own parser (a seed)
+        err << "napkin-cli: " << oneLine(e.what()) << '\n';
+        return kExitUsage;
     } catch (const CLI::CallForHelp&) {
         out << app.help();
         return kExitOk;
@@ -56,13 +61,23 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         out << "napkin-cli 0.1.0\n";
         return kExitOk;
     } catch (const CLI::ParseError& e) {
-        err << "napkin-cli: " << oneLine(e.what()) << '\n';
+        // A validator (a list of names, a range) meets an empty value before refuseBlankValues does;
+        // the refusal reads the same as every other option's.
+        std::string message = e.what();
+        try {
+            refuseBlankValues(app);
+        } catch (const UsageError& blank) {
+            message = blank.what();
+        }
+        err << "napkin-cli: " << oneLine(message) << '\n';
         return kExitUsage;
     }
 
     for (const Command& command : commands) {
         if (!command.app->parsed())
             continue;
+        if (!execute)
+            return kExitOk;
         try {
             return command.execute(out, err);
         } catch (const UsageError& e) {
@@ -75,6 +90,16 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     }
     err << "napkin-cli: no command given; try --help\n";
     return kExitUsage;
+}
+
+} // namespace
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    return parseAndRun(args, out, err, true);
+}
+
+int parseOnly(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    return parseAndRun(args, out, err, false);
 }
 
 } // namespace napkin::cli

@@ -17,4 +17,9 @@ constexpr int kExitFailure = 1;
 /// `out` nothing.
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+/// As run(), up to and including the option checks that need no work done (parsing, blank values,
+/// integer ranges), then stops: kExitOk when the command would run. For the fuzzer over `bench`, whose
+/// commands run for seconds by design.
+int parseOnly(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
 } // namespace napkin::cli

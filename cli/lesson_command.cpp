@@ -2,6 +2,7 @@
 
 #include "cli/lesson_subcommands.h"
 #include "cli/number_option.h"
+#include "cli/option_policy.h"
 #include "engine/lessons/init_std_experiment.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/json_values.h"
@@ -58,7 +59,7 @@ Command addLessonInitCommand(CLI::App& lesson) {
     cmd->add_option("--dim", o->dim, "width D (default 256, at most 4096)");
     cmd->add_option("--layers", o->layers, "layers L (default 10, at most 128)");
     cmd->add_option("--batch", o->batch, "rows of the random input (default 16)");
-    cmd->add_option("--seed", o->seed, "seed of the input and the weights (default 0)");
+    addSeedOption(*cmd, "--seed", o->seed, "seed of the input and the weights (default 0)");
     cmd->add_flag("--json", o->json, "print one JSON document");
     return {cmd, [o](std::ostream& out, std::ostream&) { return runInit(*o, out); }};
 }

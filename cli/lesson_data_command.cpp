@@ -2,6 +2,7 @@
 // and what that cost in resident memory (mincore), next to the file's size.
 #include "cli/lesson_subcommands.h"
 #include "cli/number_option.h"
+#include "cli/option_policy.h"
 #include "engine/lessons/batch_sampler.h"
 #include "engine/lessons/token_file_generator.h"
 #include "engine/numerics/quantity_format.h"
@@ -117,7 +118,7 @@ Command addLessonDataCommand(CLI::App& lesson) {
     cmd->add_option("--batch", o->batch, "windows per batch B (default 8)");
     cmd->add_option("--context", o->context, "tokens per window L (default 16)");
     cmd->add_option("--batches", o->batches, "batches to draw; the last is printed (default 1)");
-    cmd->add_option("--seed", o->seed, "seed of the sampler (and of a generated file)");
+    addSeedOption(*cmd, "--seed", o->seed, "seed of the sampler (and of a generated file)");
     cmd->add_option("--generate", o->generate,
                     "first write a demo file of this many bytes (e.g. 300M) to --file");
     cmd->add_flag("--json", o->json, "print one JSON document");

@@ -2,7 +2,9 @@
 // chosen seeds, and under the five precision recipes with their underflowed-gradient counts.
 #include "cli/lesson_subcommands.h"
 #include "cli/number_option.h"
+#include "cli/option_policy.h"
 #include "engine/lessons/mixed_precision_trainer.h"
+#include "engine/numerics/diverged_loss.h"
 #include "engine/report/json_values.h"
 #include "engine/report/lesson_report.h"
 
@@ -33,9 +35,9 @@ void addModelOptions(CLI::App* cmd, TrainingOptions& o) {
     cmd->add_option("--lr", o.lr, "SGD learning rate (default 0.1)");
     cmd->add_option("--target-scale", o.targetScale,
                     "size of the targets (default 1e-3: small residuals, small gradients)");
-    cmd->add_option("--seed-init", o.seedInit, "seed of the weights (default 0)");
-    cmd->add_option("--seed-data", o.seedData, "seed of the data order (default 1)");
-    cmd->add_option("--seed-task", o.seedTask, "seed of the dataset itself (default 2)");
+    addSeedOption(*cmd, "--seed-init", o.seedInit, "seed of the weights (default 0)");
+    addSeedOption(*cmd, "--seed-data", o.seedData, "seed of the data order (default 1)");
+    addSeedOption(*cmd, "--seed-task", o.seedTask, "seed of the dataset itself (default 2)");
     cmd->add_flag("--json", o.json, "print one JSON document");
 }
 
@@ -51,17 +53,23 @@ LessonCruncherConfig configFrom(const TrainingOptions& o) {
     if (!o.lr.empty()) {
         c.learningRate = parseNumberOption("--lr", o.lr);
         if (!(c.learningRate > 0) || !(c.learningRate < 1e6))
-            throw UsageError("--lr must be > 0 and < 1e6");
+            throw UsageError("--lr: must be > 0 and < 1e6");
     }
     if (!o.targetScale.empty()) {
         c.targetScale = parseNumberOption("--target-scale", o.targetScale);
         if (!(c.targetScale > 0) || !(c.targetScale < 1e6))
-            throw UsageError("--target-scale must be > 0 and < 1e6");
+            throw UsageError("--target-scale: must be > 0 and < 1e6");
     }
     c.seedInit = o.seedInit;
     c.seedData = o.seedData;
     c.seedTask = o.seedTask;
     return c;
+}
+
+// A run whose loss stopped being a number reports nothing: its losses would print as null.
+void refuseDiverged(const LessonTrainingRun& run, const LessonCruncherConfig& c, const std::string& which) {
+    if (std::string why = firstDivergedLossReason(run.losses, 1, c.learningRate); !why.empty())
+        throw UsageError("--lr: " + which + why);
 }
 
 int runDeterminism(const TrainingOptions& o, std::ostream& out) {
@@ -72,6 +80,8 @@ int runDeterminism(const TrainingOptions& o, std::ostream& out) {
     const LessonTrainingRun runA = trainPrecisionLesson(a, PrecisionLesson::fp32);
     const LessonTrainingRun again = trainPrecisionLesson(a, PrecisionLesson::fp32);
     const LessonTrainingRun runB = trainPrecisionLesson(b, PrecisionLesson::fp32);
+    refuseDiverged(runA, a, "run a: ");
+    refuseDiverged(runB, b, "run b: ");
     if (o.json) {
         out << jsonText(determinismJson(a, runA, again, b, runB));
         return 0;
@@ -103,15 +113,17 @@ int runMixedPrecision(const TrainingOptions& o, std::ostream& out) {
     const LessonCruncherConfig c = configFrom(o);
     const std::vector<PrecisionLesson> recipes = recipesFrom(o.recipes);
     std::vector<LessonTrainingRun> runs;
-    for (PrecisionLesson r : recipes) {
-        const LessonTrainingRun& run = runs.emplace_back(trainPrecisionLesson(c, r));
-        if (!o.json)
-            out << precisionLessonName(r) << ": loss " << run.losses.front() << " -> " << run.losses.back()
-                << ", " << run.underflowTotal << " underflowed gradient values, " << run.skippedSteps
-                << " skipped steps\n";
-    }
-    if (o.json)
+    for (PrecisionLesson r : recipes)
+        refuseDiverged(runs.emplace_back(trainPrecisionLesson(c, r)), c,
+                       std::string(precisionLessonName(r)) + ": ");
+    if (o.json) {
         out << jsonText(mixedPrecisionJson(c, runs));
+        return 0;
+    }
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        out << precisionLessonName(recipes[i]) << ": loss " << runs[i].losses.front() << " -> "
+            << runs[i].losses.back() << ", " << runs[i].underflowTotal << " underflowed gradient values, "
+            << runs[i].skippedSteps << " skipped steps\n";
     return 0;
 }
 
@@ -122,9 +134,9 @@ Command addLessonDeterminismCommand(CLI::App& lesson) {
     CLI::App* cmd =
         lesson.add_subcommand("determinism", "Train twice with the same seeds, once with other seeds");
     addModelOptions(cmd, *o);
-    cmd->add_option("--b-seed-init", o->seedInitB, "run b's weight seed (default: run a's)")
+    addSeedOption(*cmd, "--b-seed-init", o->seedInitB, "run b's weight seed (default: run a's)")
         ->each([o](const std::string&) { o->haveInitB = true; });
-    cmd->add_option("--b-seed-data", o->seedDataB, "run b's data-order seed (default: run a's + 1)")
+    addSeedOption(*cmd, "--b-seed-data", o->seedDataB, "run b's data-order seed (default: run a's + 1)")
         ->each([o](const std::string&) { o->haveDataB = true; });
     return {cmd, [o](std::ostream& out, std::ostream&) { return runDeterminism(*o, out); }};
 }

@@ -2,34 +2,15 @@
 
 #include "app/export/save_file.h"
 
-#include <QCoreApplication>
 #include <QFile>
-
-namespace {
-
-QString tr(const char* text) {
-    return QCoreApplication::translate("ScenarioFile", text);
-}
-
-} // namespace
 
 ScenarioLoad loadScenarioFile(const QString& path) {
     ScenarioLoad load;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        load.error = tr("%1: %2").arg(path, file.errorString());
-        return load;
-    }
-    // Read one byte past the limit, so the engine sees that the file is too large without reading all of it.
-    const QByteArray bytes = file.read(static_cast<qint64>(napkin::kScenarioMaxBytes) + 1);
-    if (file.error() != QFileDevice::NoError) {
-        load.error = tr("%1: %2").arg(path, file.errorString());
-        return load;
-    }
-    const napkin::ScenarioParse parsed =
-        napkin::parseScenario(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    // The engine's bounded reader: a FIFO, a folder or /dev/zero is refused before a byte is read (a FIFO
+    // once left the window waiting for a writer). Its messages name the file.
+    const napkin::ScenarioParse parsed = napkin::readScenarioFile(QFile::encodeName(path).toStdString());
     if (!parsed.ok()) {
-        load.error = tr("%1: %2").arg(path, QString::fromStdString(parsed.error));
+        load.error = QString::fromStdString(parsed.error);
         return load;
     }
     load.scenario = parsed.scenario;

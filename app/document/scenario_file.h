@@ -1,6 +1,7 @@
 #pragma once
-// Scenario files on disk: read and refuse with a translated message, or write atomically (QSaveFile),
-// so that a crash mid-save leaves the previous file as it was.
+// Scenario files on disk: read through the engine's readScenarioFile (bounded, one-line messages that
+// name the file), or written atomically (QSaveFile), so that a crash mid-save leaves the previous file
+// as it was.
 #include "engine/scenario/scenario.h"
 
 #include <QString>

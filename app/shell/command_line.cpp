@@ -11,6 +11,13 @@ QString tr(const char* text) {
     return QCoreApplication::translate("CommandLine", text);
 }
 
+// Export parameters' ranges. A scale below 1/4 draws a slide's chart on a thumbnail; each side needs some
+// device pixels to hold a chart at all; 2^28 device pixels are 1 GiB of 32-bit image, the most one
+// export may allocate.
+constexpr double kMinScale = 0.25, kMaxScale = 8;
+constexpr int kMinDevicePixels = 16;
+constexpr double kMaxDevicePixels = 268435456.0;
+
 } // namespace
 
 CommandLineResult parseCommandLine(const QStringList& arguments) {
@@ -62,6 +69,19 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
     if (parser.isSet(version)) {
         o.action = CommandLine::Action::showVersion;
         return result;
+    }
+    // One rule for every option, as in napkin-cli: a value given must say something. An empty --preset
+    // or --page was read as "not given" and quietly exported the default.
+    for (const QCommandLineOption* option :
+         {&exportOption, &page, &preset, &width, &height, &scale, &scenario}) {
+        if (!parser.isSet(*option))
+            continue;
+        for (const QString& value : parser.values(*option))
+            if (value.trimmed().isEmpty()) {
+                result.error = tr("--%1: empty value; give a value or leave the option out")
+                                   .arg(option->names().constLast());
+                return result;
+            }
     }
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1) {
@@ -124,8 +144,35 @@ CommandLineResult parseCommandLine(const QStringList& arguments) {
                            .arg(parser.value(height));
         return result;
     }
-    if (!okS || s <= 0 || s > 8) {
-        result.error = tr("--scale: must be in (0, 8], got '%1'").arg(parser.value(scale));
+    // Written so that NaN fails it: "nan" reads as a double, and NaN compares false with everything.
+    if (!okS || !(s >= kMinScale && s <= kMaxScale)) {
+        result.error = tr("--scale: must be from %1 to %2, got '%3'")
+                           .arg(kMinScale)
+                           .arg(kMaxScale)
+                           .arg(parser.value(scale));
+        return result;
+    }
+    // The image drawn is W·S × H·S device pixels: too small to hold a chart, or too large to allocate.
+    const double deviceW = w * s, deviceH = h * s;
+    if (deviceW < kMinDevicePixels || deviceH < kMinDevicePixels) {
+        result.error = tr("--scale: %1 × %2 pixels at scale %3 is %4 × %5 device pixels; the image needs "
+                          "at least %6 on each side")
+                           .arg(w)
+                           .arg(h)
+                           .arg(s)
+                           .arg(deviceW)
+                           .arg(deviceH)
+                           .arg(kMinDevicePixels);
+        return result;
+    }
+    if (deviceW * deviceH > kMaxDevicePixels) {
+        result.error = tr("--scale: %1 × %2 pixels at scale %3 is %4 device pixels; at most %5 (1 GiB of "
+                          "image)")
+                           .arg(w)
+                           .arg(h)
+                           .arg(s)
+                           .arg(deviceW * deviceH, 0, 'g', 4)
+                           .arg(kMaxDevicePixels, 0, 'g', 4);
         return result;
     }
     o.size = QSize(w, h);

@@ -1,6 +1,7 @@
 #include "engine/accounting/accounting.h"
 
 #include "engine/accounting/fine_tuning_flops.h"
+#include "engine/accounting/finite_answers.h"
 #include "engine/accounting/fit_advice.h"
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/stage_memory.h"
@@ -395,7 +396,7 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
         return {"precision", std::string(precisionRecipeName(in.precision)) + " computes in " +
                                  std::string(computeTypeName(compute)) + ", which the " + gpu->id +
                                  " has no tensor cores for"};
-    return {};
+    return checkFiniteAnswers(in, *gpu);
 }
 
 AccountingResult account(const AccountingInput& in, const GpuSpec& gpu) {

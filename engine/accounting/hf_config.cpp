@@ -2,6 +2,8 @@
 
 #include "engine/accounting/hf_config_families.h"
 #include "engine/accounting/hf_config_keys.h"
+#include "engine/numerics/json_nesting.h"
+#include "engine/numerics/printable_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,33 +31,6 @@ HfConfigResult failure(std::string_view source, const std::string& message) {
     return {std::nullopt, std::string(source) + ": " + message};
 }
 
-// Nesting depth outside strings, without building anything: a deeply nested file is refused before the
-// (recursive) JSON value is built.
-int maxDepth(std::string_view text) {
-    int depth = 0, deepest = 0;
-    bool inString = false, escaped = false;
-    for (const char c : text) {
-        if (inString) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '{' || c == '[') {
-            if (++depth > deepest)
-                deepest = depth;
-            if (deepest > kMaxHfConfigDepth)
-                return deepest;
-        } else if (c == '}' || c == ']') {
-            --depth;
-        }
-    }
-    return deepest;
-}
-
 std::vector<std::string> sorted(const std::set<std::string>& keys) {
     return {keys.begin(), keys.end()};
 }
@@ -67,7 +42,7 @@ std::span<const std::string_view> hfModelTypes() {
 }
 
 HfConfigResult parseHfConfig(std::string_view text, std::string_view source) {
-    if (maxDepth(text) > kMaxHfConfigDepth)
+    if (jsonNestingDepth(text, kMaxHfConfigDepth) > kMaxHfConfigDepth)
         return failure(source, "nested deeper than " + std::to_string(kMaxHfConfigDepth) +
                                    " levels; not a model config.json");
     const nlohmann::json root = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
@@ -96,8 +71,8 @@ HfConfigResult parseHfConfig(std::string_view text, std::string_view source) {
     HfConfigKeys keys(*object, prefix);
     try {
         if (!readHfFamily(family, keys, config.model))
-            return failure(source, "model_type: '" + config.modelType + "' is not supported; supported: " +
-                                       typeList());
+            return failure(source, "model_type: '" + printable(config.modelType) +
+                                       "' is not supported; supported: " + typeList());
     } catch (const HfConfigKeyError& e) {
         return failure(source, e.what());
     } catch (const nlohmann::json::exception& e) {

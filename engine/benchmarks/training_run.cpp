@@ -1,6 +1,9 @@
 #include "engine/benchmarks/training_run.h"
 
+#include "engine/benchmarks/training_memory_check.h"
 #include "engine/hardware/gpu_catalog.h"
+#include "engine/io/writable_target.h"
+#include "engine/numerics/diverged_loss.h"
 
 #include <chrono>
 #include <memory>
@@ -58,6 +61,13 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
     TrainingRun run;
     run.request = request;
     const CruncherConfig& config = request.config;
+    // Checked before anything is allocated or trained: a refusal costs nothing.
+    if (backend.deviceInfo().backend == "cpu")
+        if (std::string why = cpuTrainingMemoryRefusal(config, physicalMemoryBytes()); !why.empty())
+            throw TrainingRunRefused(TrainingRunRefused::Cause::model, why);
+    if (!request.saveTo.empty())
+        if (std::string why = unwritableTargetReason(request.saveTo); !why.empty())
+            throw TrainingRunRefused(TrainingRunRefused::Cause::save, why);
     std::unique_ptr<CruncherTrainer> trainer;
     try {
         trainer = backend.makeCruncherTrainer(config);
@@ -88,8 +98,12 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
             }
         }
         const auto start = Clock::now();
-        run.losses.push_back(trainer->step());
+        const double loss = trainer->step();
         seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+        if (std::string why = divergedLossReason(loss, run.firstStep + s, config.hyper.learningRate);
+            !why.empty())
+            throw TrainingRunRefused(TrainingRunRefused::Cause::diverged, why);
+        run.losses.push_back(loss);
     }
     if (!request.saveTo.empty() && !run.cancelled)
         trainer->saveCheckpoint(request.saveTo);

@@ -71,11 +71,14 @@ struct TrainingRun {
     bool cancelled = false; ///< stopped early through the progress callback; the fields cover the steps run
 };
 
-/// A run that could not start, and why: the backend cannot hold the model (out of device memory, say),
-/// or the checkpoint to resume from was refused. The message is the backend's or the loader's.
+/// A run that could not start, and why: the backend cannot hold the model (out of device memory, or more
+/// than this machine's memory allows, predicted before allocating), the checkpoint to resume from was
+/// refused, or the checkpoint target cannot be written (checked before the first step); or a run that
+/// stopped because the loss stopped being a number (the learning rate is too large): its losses would be
+/// inf or NaN, and a checkpoint of its weights could not be loaded again.
 class TrainingRunRefused : public std::runtime_error {
 public:
-    enum class Cause { model, resume };
+    enum class Cause { model, resume, save, diverged };
     TrainingRunRefused(Cause cause, const std::string& message)
         : std::runtime_error(message)
         , m_cause(cause) {}

@@ -1,9 +1,10 @@
 #pragma once
 // The Cruncher checkpoint: one format and one loader for every backend, so a run can move between them.
-// Layout: magic "NAPKCRU1"; int64 dim, layers, batch, optimizer, step; every tensor the optimizer needs,
-// per layer then the head (parameters, state 1, state 2; empty states left out) as raw little-endian
-// floats; then the data generator's std::mt19937_64 state as text (its standard stream form) after an
-// int64 length.
+// Layout (version 2): magic "NAPKCRU2"; int64 dim, layers, batch, optimizer, step; uint64 payload bytes;
+// uint32 CRC-32 of the payload, uint32 0. The payload: every tensor the optimizer needs, per layer then
+// the head (parameters, state 1, state 2; empty states left out) as raw little-endian floats; then the
+// data generator's std::mt19937_64 state as text (its standard stream form) after an int64 length.
+// Version 1 ("NAPKCRU1": the same without payload size and checksum) is refused by name.
 #include "engine/compute/cruncher_config.h"
 
 #include <cstddef>
@@ -13,6 +14,9 @@
 #include <vector>
 
 namespace napkin {
+
+/// Most steps a checkpoint may record: 2^53, so the count and the next step print exactly everywhere.
+inline constexpr long kMaxCheckpointStep = 1L << 53;
 
 struct CruncherCheckpoint {
     long step = 0;                           ///< steps done when saved
@@ -25,10 +29,12 @@ struct CruncherCheckpoint {
 void saveCruncherCheckpoint(const std::string& path, const CruncherConfig& config,
                             const CruncherCheckpoint& checkpoint);
 
-/// Reads the whole file and checks it before handing anything back: the magic, the configuration (it
-/// must be `config`'s), each tensor's size (`tensorSizes`, in floats), the generator state, and that
-/// nothing follows. A file that fails any check throws std::runtime_error naming the file and what is
-/// wrong, so a trainer that loads only a returned checkpoint is never left half-overwritten.
+/// Reads the whole file (a regular file no larger than this configuration's checkpoint can be) and checks
+/// it before handing anything back: the magic and version, the configuration (it must be `config`'s), the
+/// step (0 to kMaxCheckpointStep), the payload's size and CRC-32, each tensor's size (`tensorSizes`, in
+/// floats) and that every value is finite, the generator state, and that nothing follows. A file that
+/// fails any check throws std::runtime_error naming the file and what is wrong, so a trainer that loads
+/// only a returned checkpoint is never left half-overwritten.
 CruncherCheckpoint loadCruncherCheckpoint(const std::string& path, const CruncherConfig& config,
                                           std::span<const std::size_t> tensorSizes);
 

@@ -1,6 +1,8 @@
 #include "engine/hardware/gpu_catalog.h"
 
+#include "engine/io/bounded_file_read.h"
 #include "engine/numerics/ascii_case.h"
+#include "engine/numerics/quantity_format.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,13 +17,19 @@ extern const char* const kBuiltInGpuCatalogJson;
 
 namespace {
 
+// Every figure lies in [1, 1e21] (or is 0 where that means "none"). Real GPUs' figures lie far inside,
+// and every answer computed from them (a time, a capacity × GPUs, bytes / bandwidth) stays a finite
+// double: a user's catalog with 1e-300 FLOP/s or 1e308 bytes is refused here, not answered with inf.
+constexpr double kSmallestFigure = 1, kLargestFigure = 1e21;
+
 double nonNegative(const nlohmann::json& object, const char* key, const std::string& where, bool positive) {
     if (!object.contains(key) || !object.at(key).is_number())
         throw std::runtime_error(where + ": '" + key + "' must be a number");
     const double value = object.at(key).get<double>();
-    if (!std::isfinite(value) || value < 0 || (positive && value == 0))
-        throw std::runtime_error(where + ": '" + key + "' must be " +
-                                 (positive ? "positive" : "non-negative"));
+    const bool inRange = value >= kSmallestFigure && value <= kLargestFigure;
+    if (!(inRange || (!positive && value == 0)))
+        throw std::runtime_error(where + ": '" + key + "' must be " + (positive ? "" : "0 or ") +
+                                 "from 1 to 1e21, got " + formatNumber(value));
     return value;
 }
 
@@ -156,6 +164,14 @@ std::string GpuCatalog::addFromJson(std::string_view jsonText) {
             m_gpus.push_back(std::move(gpu));
     }
     return {};
+}
+
+std::string GpuCatalog::addFromFile(const std::string& path) {
+    const BoundedFileRead file = readBoundedFile(path, kMaxFileBytes);
+    if (!file.ok())
+        return file.error;
+    const std::string error = addFromJson(file.bytes);
+    return error.empty() ? error : path + ": " + error;
 }
 
 const GpuSpec* GpuCatalog::find(std::string_view id) const {

@@ -3,6 +3,7 @@
 // (compiled in); users can add their own in the same format.
 #include "engine/numerics/storage_type.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,6 +52,11 @@ public:
     /// Adds (or replaces, by id) GPUs from JSON text in the catalog's format. Returns an error message
     /// naming the entry and field at fault, or an empty string; on error nothing is added.
     std::string addFromJson(std::string_view jsonText);
+    /// As addFromJson, from the file at `path`: a regular file of at most kMaxFileBytes (checked before it
+    /// is read, so /dev/zero is refused at once). The error names the file.
+    std::string addFromFile(const std::string& path);
+    /// Largest catalog file read: 1 MiB, about 100 times the built-in catalog.
+    static constexpr std::uint64_t kMaxFileBytes = 1 << 20;
 
     /// Case-insensitive lookup by id; nullptr when unknown.
     const GpuSpec* find(std::string_view id) const;

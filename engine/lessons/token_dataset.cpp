@@ -43,7 +43,9 @@ std::optional<TokenType> tokenTypeFromName(std::string_view name) {
 TokenDataset::TokenDataset(const std::string& path, TokenType type)
     : path_(path)
     , type_(type) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it. (A regular file's
+    // reads and mappings ignore the flag.)
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd_ < 0)
         throw std::runtime_error("cannot open token file " + path + ": " + std::strerror(errno));
     struct stat st {};

@@ -1,8 +1,10 @@
 #include "engine/scenario/scenario.h"
 #include "engine/scenario/scenario_section.h"
 
+#include "engine/numerics/json_nesting.h"
 #include "engine/numerics/name_table.h"
 
+#include "engine/accounting/accounting.h"
 #include "engine/accounting/model_spec.h"
 #include "engine/accounting/precision_recipe.h"
 #include "engine/hardware/gpu_catalog.h"
@@ -14,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 
@@ -239,8 +242,12 @@ void readBenchmarks(const Section& s, BenchmarksScenario& b) {
             const auto d =
                 item.is_string() ? benchDtypeFromName(item.get_ref<const std::string&>()) : std::nullopt;
             if (!d)
+                // Named by its text or its JSON type, never dumped: an item may be nested deep or be long.
                 s.refuse("dtypes",
-                         "unknown type " + item.dump(-1, ' ', false, json::error_handler_t::replace));
+                         item.is_string()
+                             ? "unknown type '" + printable(item.get_ref<const std::string&>()) + "'"
+                         : item.is_primitive() ? "unknown type " + item.dump()
+                                               : "unknown type (an " + std::string(item.type_name()) + ")");
             if (std::find(dtypes.begin(), dtypes.end(), *d) == dtypes.end())
                 dtypes.push_back(*d);
         }
@@ -261,20 +268,54 @@ void readBenchmarks(const Section& s, BenchmarksScenario& b) {
     });
 }
 
+// The accounting page's own rules (validate(): whole counts, heads that tp divides, ...), named by the
+// key the file holds, so a file never loads a state the page would refuse to compute.
+void refuseInvalidAccounting(const AccountingInput& in) {
+    const InputError e = validate(in);
+    if (e.ok())
+        return;
+    std::string key = e.field; // the CLI's spelling: "d-model", "tp", "tokens"
+    std::replace(key.begin(), key.end(), '-', '_');
+    static const std::string_view parallelKeys[] = {"tp", "pp", "cp", "ep", "sp", "microbatches"};
+    static const std::string_view topKeys[] = {"batch", "precision", "optimizer", "gpu",      "gpus",
+                                               "mfu",   "zero",      "recompute", "attention"};
+    static const std::string_view fineTuningKeys[] = {"lora_rank", "lora_alpha", "lora_targets", "offload"};
+    const auto listed = [&](const auto& keys) {
+        return std::find(std::begin(keys), std::end(keys), key) != std::end(keys);
+    };
+    if (key == "tokens")
+        key = "training_tokens";
+    else if (key == "params")
+        key = "model.parameters";
+    else if (key == "finetune")
+        key = "fine_tuning.method";
+    else if (listed(fineTuningKeys))
+        key = "fine_tuning." + key;
+    else if (listed(parallelKeys))
+        key = "parallel." + key;
+    else if (!listed(topKeys))
+        key = "model." + key;
+    throw Refusal{"accounting." + key + ": " + e.message};
+}
+
 Scenario readScenario(const json& root, int version, std::vector<std::string>& warnings) {
     Scenario scenario;
     const Section top(root, "", warnings);
     if (version == 1) {
         top.expectKeys({"format", "version", "accounting"});
-        if (const auto s = top.child("accounting"))
+        if (const auto s = top.child("accounting")) {
             readAccountingV1(*s, scenario.accounting);
+            refuseInvalidAccounting(scenario.accounting.input);
+        }
         return scenario;
     }
     top.expectKeys({"format", "version", "page", "accounting", "formats", "tensor", "benchmarks", "training",
                     "inference", "roofline"});
     top.name("page", scenario.page, scenarioPageFromName);
-    if (const auto s = top.child("accounting"))
+    if (const auto s = top.child("accounting")) {
         readAccounting(*s, scenario.accounting);
+        refuseInvalidAccounting(scenario.accounting.input);
+    }
     if (const auto s = top.child("formats"))
         readFormats(*s, scenario.formats);
     if (const auto s = top.child("tensor"))
@@ -296,6 +337,11 @@ ScenarioParse parseScenario(std::string_view text) {
     ScenarioParse result;
     if (text.size() > kScenarioMaxBytes) {
         result.error = "the file is larger than 1 MiB; a scenario is a few kilobytes";
+        return result;
+    }
+    if (jsonNestingDepth(text, kScenarioMaxDepth) > kScenarioMaxDepth) {
+        result.error =
+            "nested deeper than " + std::to_string(kScenarioMaxDepth) + " levels; a scenario nests 4 deep";
         return result;
     }
     json root;
@@ -322,6 +368,13 @@ ScenarioParse parseScenario(std::string_view text) {
     const auto version = root.find("version");
     if (version == root.end() || !version->is_number_integer()) {
         result.error = "\"version\" is missing or not a whole number";
+        return result;
+    }
+    // Above 2^63 − 1 nlohmann holds the number unsigned; read as signed it wrapped to a negative.
+    if (version->is_number_unsigned() && version->get<std::uint64_t>() > kScenarioFormatVersion) {
+        result.error = "written by a newer Napkin (format version " +
+                       std::to_string(version->get<std::uint64_t>()) + "); this one reads versions 1 to " +
+                       std::to_string(kScenarioFormatVersion);
         return result;
     }
     const auto v = version->get<long long>();

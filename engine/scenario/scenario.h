@@ -34,6 +34,9 @@ namespace napkin {
 inline constexpr int kScenarioFormatVersion = 2;
 /// Larger files are refused before parsing: a real scenario is about 2 KB.
 inline constexpr std::size_t kScenarioMaxBytes = 1 << 20;
+/// Deeper nesting of arrays and objects is refused before parsing: a real scenario nests 4 deep, and a
+/// list nested 60,000 deep once overflowed the stack of the code that printed it.
+inline constexpr int kScenarioMaxDepth = 32;
 
 /// The page in front.
 enum class ScenarioPage { accounting, formats, tensor, benchmarks, training, inference, roofline };
@@ -162,6 +165,11 @@ struct ScenarioParse {
 /// fields left out keep the defaults of a fresh window; a present field of the wrong type or out of
 /// range refuses the whole file.
 ScenarioParse parseScenario(std::string_view text);
+
+/// Reads the file at `path` with the engine's bounded reader (a regular file of at most
+/// kScenarioMaxBytes, checked before a byte is read: a FIFO, a folder or /dev/zero is refused at once)
+/// and parses it as parseScenario does. Every error names the file ("PATH: why"). Never throws.
+ScenarioParse readScenarioFile(const std::string& path);
 
 /// The scenario as JSON text (version kScenarioFormatVersion, two-space indent, ends in a newline).
 std::string writeScenario(const Scenario& scenario);

@@ -3,6 +3,7 @@
 #include "engine/scenario/scenario.h"
 #include "engine/scenario/scenario_section.h"
 
+#include "engine/accounting/inference_accounting.h"
 #include "engine/accounting/model_presets.h"
 #include "engine/hardware/gpu_catalog.h"
 
@@ -40,6 +41,22 @@ void wholeIn(const Section& s, const char* key, double& target, ControlRange ran
         s.refuse(key, "must be a whole number");
 }
 
+// The Inference tab's own rules (validateInference: a prompt within the context, a group size that
+// divides d, GPUs that divide the heads), named by the key the file holds, so a file never loads a
+// setup the tab would refuse to compute. A rule about the model itself names the preset.
+void refuseInvalidInference(const InferenceInput& in) {
+    const InputError e = validateInference(in);
+    if (e.ok())
+        return;
+    static const std::string_view servingKeys[] = {"batch", "context", "prompt",  "group-size",
+                                                   "gpus",  "gpu",     "weights", "kv-cache"};
+    std::string key = e.field;
+    if (std::find(std::begin(servingKeys), std::end(servingKeys), key) == std::end(servingKeys))
+        key = "preset";
+    std::replace(key.begin(), key.end(), '-', '_');
+    throw Refusal{"inference." + key + ": " + e.message};
+}
+
 } // namespace
 
 void readInference(const Section& s, InferenceScenario& i) {
@@ -59,6 +76,7 @@ void readInference(const Section& s, InferenceScenario& i) {
     s.name("kv_cache", in.kvCache, kvCacheFromName);
     s.name("gpu", in.gpu, inferenceGpuFromName);
     wholeIn(s, "gpus", in.gpus, ranges::inference::gpus);
+    refuseInvalidInference(in);
 }
 
 json inferenceJson(const InferenceScenario& i) {

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the scenario loader (scenario*.cpp): one JSON object of the file with typed, range-checked
 // getters whose refusals name the field's dotted path. Not part of the engine's interface.
+#include "engine/numerics/printable_text.h"
 #include "engine/scenario/control_ranges.h"
 
 #include <nlohmann/json.hpp>
@@ -103,7 +104,7 @@ public:
             return;
         const auto parsed = fromName(s);
         if (!parsed)
-            refuse(key, "unknown value '" + s + "'");
+            refuse(key, "unknown value '" + printable(s) + "'");
         target = *parsed;
     }
 
@@ -123,7 +124,7 @@ public:
 
 private:
     std::string where(std::string_view key) const {
-        return m_path.empty() ? std::string(key) : m_path + "." + std::string(key);
+        return m_path.empty() ? printable(key) : m_path + "." + printable(key);
     }
 
     static std::string formatPlain(double x) {

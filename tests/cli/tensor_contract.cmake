@@ -66,4 +66,4 @@ napkin_add_cli_test(tensor_zero_d
   CHECKS steps.0.numel=1 steps.0.storage_bytes=4 steps.1.shape.0=1 steps.1.stride.0=1 error:null)
 # (An empty argument cannot pass through these lists; tst_cli_tensor checks --shape '' in-process.)
 napkin_add_cli_test(tensor_blank_shape EXPECT_EXIT 2
-  ARGS tensor "--shape=  " "x" --json CHECKS "stderr~--shape: the shape is blank; write () for a 0-d tensor")
+  ARGS tensor "--shape=  " "x" --json CHECKS "stderr~--shape: empty value; write () for a 0-d tensor")

@@ -25,9 +25,9 @@ void TestCliTensor::shapeArgument_data() {
     QTest::newRow("() is a 0-d tensor") << "()" << 0 << "1";
     QTest::newRow("0,4 has no elements") << "0,4" << 0 << "0";
     QTest::newRow("empty argument, as from an unset variable")
-        << "" << 2 << "napkin-cli: --shape: the shape is blank; write () for a 0-d tensor\n";
+        << "" << 2 << "napkin-cli: --shape: empty value; write () for a 0-d tensor\n";
     QTest::newRow("spaces only") << "   " << 2
-                                 << "napkin-cli: --shape: the shape is blank; write () for a 0-d tensor\n";
+                                 << "napkin-cli: --shape: empty value; write () for a 0-d tensor\n";
 }
 
 void TestCliTensor::shapeArgument() {

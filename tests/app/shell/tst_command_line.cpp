@@ -66,6 +66,7 @@ void TestCommandLine::scenarioFile() {
     if (!error.isEmpty()) {
         QVERIFY2(!r.ok(), "expected an error");
         QVERIFY2(r.error.contains(error), qPrintable(r.error));
+        QVERIFY2(!r.error.contains(QLatin1Char('\n')), qPrintable(r.error)); // one line on stderr
         return;
     }
     QVERIFY2(r.ok(), qPrintable(r.error));
@@ -148,6 +149,21 @@ void TestCommandLine::parse_data() {
         << "" << standard;
     QTest::newRow("export needs a file") << QStringList{"--export"} << "export" << window << ""
                                          << "" << standard;
+    // Once passed the parser and failed later with three lines on stderr, or exported the default.
+    const auto refused = [&](const char* name, const QStringList& args, const char* error) {
+        QTest::newRow(name) << (QStringList{"--export", "x.png"} + args) << error << window << ""
+                            << "" << standard;
+    };
+    refused("scale nan", {"--scale", "nan"}, "--scale: must be from 0.25 to 8");
+    refused("scale 1e-300", {"--scale", "1e-300"}, "--scale: must be from 0.25 to 8");
+    refused("scale 0.0001", {"--scale", "0.0001"}, "--scale: must be from 0.25 to 8");
+    refused("16 x 16 at scale 0.25", {"--width", "16", "--height", "16", "--scale", "0.25"},
+            "is 4 × 4 device pixels");
+    refused("16384 x 16384 at scale 8", {"--width", "16384", "--height", "16384", "--scale", "8"},
+            "at most 2.684e+08");
+    refused("empty preset", {"--preset", ""}, "--preset: empty value");
+    refused("blank page", {"--page", " "}, "--page: empty value");
+    refused("empty width", {"--width", ""}, "--width: empty value");
 }
 
 void TestCommandLine::parse() {
@@ -162,6 +178,7 @@ void TestCommandLine::parse() {
     if (!error.isEmpty()) {
         QVERIFY2(!r.ok(), "expected an error");
         QVERIFY2(r.error.contains(error), qPrintable(r.error));
+        QVERIFY2(!r.error.contains(QLatin1Char('\n')), qPrintable(r.error)); // one line on stderr
         return;
     }
     QVERIFY2(r.ok(), qPrintable(r.error));

@@ -10,6 +10,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/stat.h>
+
+#include <algorithm>
+
 namespace {
 
 // Distinct colours on a coarse grid: a blank or single-colour picture has one or two.
@@ -48,6 +52,7 @@ private slots:
     void everyPageEveryFormat_data();
     void everyPageEveryFormat();
     void scenarioChangesThePicture();
+    void badScenarioWritesNothing_data();
     void badScenarioWritesNothing();
     void versionAndHelp();
     void chartCarriesTitleAndSettings();
@@ -154,17 +159,57 @@ void TestHeadlessExport::scenarioChangesThePicture() {
     QVERIFY(b.contains("one of 8"));
 }
 
+// Each refused with exit 2 and one stderr line naming --scenario; no file is written.
+void TestHeadlessExport::badScenarioWritesNothing_data() {
+    QTest::addColumn<QByteArray>("content"); // null: a FIFO at the path instead of a file
+    QTest::addColumn<QString>("page");
+    QTest::addColumn<QByteArray>("error");
+    QTest::newRow("a newer version") << QByteArray(R"({"format": "napkin-scenario", "version": 9})")
+                                     << "accounting" << QByteArray("newer Napkin");
+    // Crashed with SIGSEGV: the message about the bad item dumped it recursively.
+    QTest::newRow("dtypes nested 60,000 deep")
+        << QByteArray(R"({"format": "napkin-scenario", "version": 2, "benchmarks": {"dtypes": )") +
+               QByteArray(60000, '[') + QByteArray(60000, ']') + "}}"
+        << "benchmarks" << QByteArray("nested deeper than 32 levels");
+    QTest::newRow("a newline in a name")
+        << QByteArray(R"({"format": "napkin-scenario", "version": 2, "accounting": {"gpu": "H100\nSXM"}})")
+        << "accounting" << QByteArray("unknown value 'H100?SXM'");
+    QTest::newRow("tp 7 with 12 heads")
+        << QByteArray(R"({"format": "napkin-scenario", "version": 2, "accounting": {"model": {"kind": )"
+                      R"("transformer"}, "gpus": 7, "parallel": {"tp": 7}}})")
+        << "accounting" << QByteArray("accounting.parallel.tp: must divide heads (12)");
+    // Waited for a writer that never came.
+    QTest::newRow("a FIFO") << QByteArray() << "accounting" << QByteArray("is not a regular file");
+}
+
 void TestHeadlessExport::badScenarioWritesNothing() {
+    QFETCH(QByteArray, content);
+    QFETCH(QString, page);
+    QFETCH(QByteArray, error);
     QTemporaryDir dir;
     const QString bad = dir.filePath(QStringLiteral("bad.json"));
-    QFile f(bad);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(R"({"format": "napkin-scenario", "version": 9})");
-    f.close();
-    const QString out = dir.filePath(QStringLiteral("out.png"));
-    const Run run = runNapkin({QStringLiteral("--export"), out, QStringLiteral("--scenario"), bad});
+    if (content.isNull()) {
+        QCOMPARE(::mkfifo(QFile::encodeName(bad).constData(), 0600), 0);
+    } else {
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(content);
+        f.close();
+    }
+    const QString out = dir.filePath(QStringLiteral("out.svg"));
+    const Run run = runNapkin(
+        {QStringLiteral("--export"), out, QStringLiteral("--page"), page, QStringLiteral("--scenario"), bad});
     QCOMPARE(run.exitCode, 2);
-    QVERIFY2(run.err.contains("--scenario") && run.err.contains("newer Napkin"), run.err.constData());
+    QVERIFY2(run.err.contains("--scenario"), run.err.constData());
+    QVERIFY2(run.err.contains(error), run.err.constData());
+    // One line of napkin's own (Qt may add a line of its own about the environment, XDG_RUNTIME_DIR).
+    const QList<QByteArray> lines = run.err.split('\n');
+    QCOMPARE(std::count_if(lines.begin(), lines.end(),
+                           [](const QByteArray& l) { return l.startsWith("napkin:"); }),
+             1);
+    for (const QByteArray& line : lines)
+        QVERIFY2(line.isEmpty() || line.startsWith("napkin:") || line.startsWith("QStandardPaths:"),
+                 run.err.constData());
     QVERIFY(!QFile::exists(out));
 }
 

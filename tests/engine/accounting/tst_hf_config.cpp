@@ -46,6 +46,11 @@ void TestHfConfig::refused_data() {
     QTest::newRow("not an object") << "[1, 2, 3]" << "expected a JSON object";
     QTest::newRow("deep nesting") << QString("[").repeated(100000) + QString("]").repeated(100000)
                                   << "nested deeper than 16";
+    // Quoted in one short line, whatever the file holds (issue 29: a message never spans lines).
+    QTest::newRow("model_type with a newline")
+        << QString(kLlama).replace("llama", "lla\\nma") << "model_type: 'lla?ma' is not supported";
+    QTest::newRow("model_type 100 KB long") << QString(kLlama).replace("llama", QString(100000, 'x'))
+                                            << "model_type: '" + QString(64, 'x') + "…' is not supported";
     QTest::newRow("model_type a number") << R"({"model_type": 7})" << "model_type: expected a string";
     QTest::newRow("invalid model") << QString(kLlama).replace("\"num_hidden_layers\": 32",
                                                               "\"num_hidden_layers\": 32, \"num_key_value_heads\": 5")

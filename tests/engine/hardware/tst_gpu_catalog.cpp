@@ -18,6 +18,7 @@ private slots:
     void customGpuIsAdded();
     void malformedCustomGpuIsRefused_data();
     void malformedCustomGpuIsRefused();
+    void catalogFileIsBounded();
 };
 
 void TestGpuCatalog::builtInPeaks_data() {
@@ -128,6 +129,16 @@ void TestGpuCatalog::malformedCustomGpuIsRefused_data() {
     QTest::newRow("fractional link GPUs")
         << R"({"gpus":[{"id":"x","memory_bytes":1,"memory_bandwidth_bytes_per_second":1,"dense_peak_flops_per_second":{"fp32":1},"gpu_link_bytes_per_second_per_direction":1,"gpu_link_gpus":2.5}]})"
         << "gpu_link_gpus";
+    // Figures whose answers would overflow to inf (a time at 1e-300 FLOP/s, memory × GPUs at 1e308 B).
+    QTest::newRow("peak 1e-300")
+        << R"({"gpus":[{"id":"x","memory_bytes":8e10,"memory_bandwidth_bytes_per_second":1e12,"dense_peak_flops_per_second":{"fp32":1e-300}}]})"
+        << "fp32' must be from 1 to 1e21";
+    QTest::newRow("memory 1e308")
+        << R"({"gpus":[{"id":"x","memory_bytes":1e308,"memory_bandwidth_bytes_per_second":1e12,"dense_peak_flops_per_second":{"fp32":1e13}}]})"
+        << "memory_bytes";
+    QTest::newRow("bandwidth 1e-300")
+        << R"({"gpus":[{"id":"x","memory_bytes":8e10,"memory_bandwidth_bytes_per_second":1e-300,"dense_peak_flops_per_second":{"fp32":1e13}}]})"
+        << "memory_bandwidth_bytes_per_second' must be 0 or from 1 to 1e21";
     QTest::newRow("peak is text")
         << R"({"gpus":[{"id":"x","memory_bytes":1,"memory_bandwidth_bytes_per_second":1,"dense_peak_flops_per_second":{"fp32":"fast"}}]})"
         << "fp32";
@@ -139,6 +150,14 @@ void TestGpuCatalog::malformedCustomGpuIsRefused() {
     GpuCatalog catalog;
     const std::string error = catalog.addFromJson(json.toStdString());
     QVERIFY(QString::fromStdString(error).contains(mentions));
+    QVERIFY(catalog.gpus().empty());
+}
+
+void TestGpuCatalog::catalogFileIsBounded() {
+    GpuCatalog catalog;
+    const std::string zero = catalog.addFromFile("/dev/zero"); // read until memory ran out, once
+    QVERIFY2(zero == "/dev/zero is not a regular file", zero.c_str());
+    QVERIFY(catalog.addFromFile("/nonexistent/catalog.json").find("cannot open") != std::string::npos);
     QVERIFY(catalog.gpus().empty());
 }
 

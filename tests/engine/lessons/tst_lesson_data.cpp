@@ -10,6 +10,8 @@
 
 #include <set>
 
+#include <sys/stat.h>
+
 using namespace napkin;
 
 Q_DECLARE_METATYPE(napkin::TokenType)
@@ -123,25 +125,36 @@ void TestLessonData::sameSeedSameBatches() {
 }
 
 void TestLessonData::errors_data() {
-    QTest::addColumn<QByteArray>("content"); // empty: the file is not created
+    QTest::addColumn<QByteArray>("content"); // null: no file is written
     QTest::addColumn<TokenType>("type");
     QTest::addColumn<QString>("message");
-    QTest::newRow("missing file") << QByteArray() << TokenType::uint16 << QStringLiteral("cannot open");
-    QTest::newRow("empty file") << QByteArray("") << TokenType::uint16 << QStringLiteral("is empty");
+    QTest::addColumn<QString>("node"); // what else sits at the path: "", "folder" or "fifo"
+    QTest::newRow("missing file") << QByteArray() << TokenType::uint16 << QStringLiteral("cannot open") << "";
+    QTest::newRow("empty file") << QByteArray("") << TokenType::uint16 << QStringLiteral("is empty") << "";
     QTest::newRow("5 bytes of uint16")
-        << QByteArray("abcde") << TokenType::uint16 << QStringLiteral("not a whole number");
+        << QByteArray("abcde") << TokenType::uint16 << QStringLiteral("not a whole number") << "";
     QTest::newRow("6 bytes of int32")
-        << QByteArray("abcdef") << TokenType::int32 << QStringLiteral("not a whole number");
+        << QByteArray("abcdef") << TokenType::int32 << QStringLiteral("not a whole number") << "";
+    QTest::newRow("a folder") << QByteArray() << TokenType::uint16 << QStringLiteral("not a regular file")
+                              << "folder";
+    // Opening a FIFO waited for a writer that never came: the lesson hung instead of refusing.
+    QTest::newRow("a FIFO") << QByteArray() << TokenType::uint16 << QStringLiteral("not a regular file")
+                            << "fifo";
 }
 
 void TestLessonData::errors() {
     QFETCH(QByteArray, content);
     QFETCH(TokenType, type);
     QFETCH(QString, message);
+    QFETCH(QString, node);
     const QTemporaryDir dir = makeDir();
     const QString path = dir.filePath(QStringLiteral("bad.bin"));
     if (!content.isNull())
         writeBytes(path, content);
+    if (node == QLatin1String("folder"))
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("bad.bin")));
+    if (node == QLatin1String("fifo"))
+        QCOMPARE(::mkfifo(path.toLocal8Bit().constData(), 0600), 0);
     try {
         const TokenDataset data(path.toStdString(), type);
         QFAIL("no exception");

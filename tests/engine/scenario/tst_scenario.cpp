@@ -3,12 +3,16 @@
 #include "engine/scenario/scenario.h"
 #include "tests/support/scenario_samples.h"
 
+#include <QDir>
 #include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
 #include <limits>
 #include <string>
+
+#include <sys/stat.h>
 
 using namespace napkin;
 
@@ -37,6 +41,8 @@ private slots:
     void refused_data();
     void refused();
     void everyTruncationIsRefused();
+    void fileIsReadBounded_data();
+    void fileIsReadBounded();
     void unknownKeysWarnButLoad();
     void pinnedPatternSetsTheValue();
 };
@@ -387,7 +393,47 @@ void TestScenario::refused_data() {
     QTest::newRow("roofline not an object") << file(R"(, "roofline": [])") << "roofline: must be an object";
     QTest::newRow("text too long") << file(R"(, "tensor": {"expression": ")" + std::string(5000, 'x') + "\"}")
                                    << "tensor.expression: is longer";
-    QTest::newRow("deep nesting") << std::string(100000, '[') << "not valid JSON";
+    QTest::newRow("deep nesting") << std::string(100000, '[') << "nested deeper than 32 levels";
+    // A dtypes list nested 60,000 deep crashed (SIGSEGV) the message that dumped it; 33 is refused first.
+    QTest::newRow("dtypes nested 60000 deep")
+        << file(R"(, "benchmarks": {"dtypes": )" + std::string(60000, '[') + std::string(60000, ']') + "}")
+        << "nested deeper than 32 levels";
+    QTest::newRow("dtypes nested 33 deep")
+        << file(R"(, "benchmarks": {"dtypes": )" + std::string(31, '[') + std::string(31, ']') + "}")
+        << "nested deeper than 32 levels";
+    QTest::newRow("dtypes item a list") << file(R"(, "benchmarks": {"dtypes": [[["fp32"]]]})")
+                                        << "benchmarks.dtypes: unknown type (an array)";
+    QTest::newRow("brackets inside strings do not count")
+        << file(R"(, "tensor": {"expression": ")" + std::string(100, '[') + R"(", "dtype": "fp128"})")
+        << "tensor.dtype: unknown value";
+    // One line, whatever the file holds.
+    QTest::newRow("a name with a newline")
+        << file(R"(, "accounting": {"gpu": "H100\nSXM"})") << "accounting.gpu: unknown value 'H100?SXM'";
+    QTest::newRow("a key with a newline")
+        << file(R"(, "accounting": {"gpu\n": 1}, "page": "x")") << "page: unknown value 'x'";
+    QTest::newRow("version 2^63") << std::string(
+                                         R"({"format": "napkin-scenario", "version": 9223372036854775808})")
+                                  << "newer Napkin (format version 9223372036854775808)";
+    // The accounting page's own rules, named by section and key.
+    QTest::newRow("gpus 1.5") << file(R"(, "accounting": {"gpus": 1.5})")
+                              << "accounting.gpus: must be a whole";
+    QTest::newRow("batch 2.5") << file(R"(, "accounting": {"batch": 2.5})")
+                               << "accounting.batch: must be a whole";
+    QTest::newRow("layers 3.5") << file(
+                                       R"(, "accounting": {"model": {"kind": "transformer", "layers": 3.5}})")
+                                << "accounting.model.layers: must be a whole";
+    QTest::newRow("tp 7 with 12 heads")
+        << file(R"(, "accounting": {"model": {"kind": "transformer"}, "gpus": 7, "parallel": {"tp": 7}})")
+        << "accounting.parallel.tp: must divide heads (12)";
+    QTest::newRow("LoRA on a dense model") << file(R"(, "accounting": {"fine_tuning": {"method": "lora"}})")
+                                           << "accounting.fine_tuning.method: lora adapts a transformer";
+    // The Inference tab's own rules too: once loaded, the tab showed its last valid result.
+    QTest::newRow("inference gpus 3 with 32 heads")
+        << file(R"(, "inference": {"preset": "llama3-8b", "gpus": 3})")
+        << "inference.gpus: tensor parallelism over 3 GPUs must divide heads (32)";
+    QTest::newRow("inference prompt beyond the context")
+        << file(R"(, "inference": {"context": 1024, "prompt": 2048, "prompt_is_context": false})")
+        << "inference.prompt: must be a whole number from 1 to 1024";
     QTest::newRow("over 1 MiB") << file(R"(, "pad": ")" + std::string(kScenarioMaxBytes, ' ') + "\"")
                                 << "larger than 1 MiB";
     QTest::newRow("v1 tokens 5")
@@ -401,6 +447,7 @@ void TestScenario::refused() {
     const ScenarioParse p = parseScenario(text);
     QVERIFY(!p.ok());
     QVERIFY2(QString::fromStdString(p.error).contains(message), p.error.c_str());
+    QVERIFY2(p.error.find('\n') == std::string::npos, p.error.c_str()); // one line, whatever the file holds
     QVERIFY(p.warnings.empty());
 }
 
@@ -414,6 +461,50 @@ void TestScenario::everyTruncationIsRefused() {
             QFAIL(qPrintable(QStringLiteral("a prefix of %1 bytes was accepted").arg(n)));
         QVERIFY(!p.error.empty());
     }
+}
+
+// readScenarioFile, behind the app's Open and `napkin --scenario`: only a regular file of at most 1 MiB is
+// read, checked before a byte is; a FIFO made the loader wait for a writer, /dev/zero was read for a MiB.
+void TestScenario::fileIsReadBounded_data() {
+    QTest::addColumn<QString>("node"); // what sits at the path: "file", "folder", "fifo", "missing" or a path
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("error"); // substring; empty: loads
+    QTest::newRow("a scenario file") << "file" << QByteArray(R"({"format": "napkin-scenario", "version": 2})")
+                                     << "";
+    QTest::newRow("a damaged file, named") << "file" << QByteArray("{") << "scenario.json: not valid JSON";
+    QTest::newRow("/dev/zero") << "/dev/zero" << QByteArray() << "/dev/zero is not a regular file";
+    QTest::newRow("a folder") << "folder" << QByteArray() << "scenario.json is not a regular file";
+    QTest::newRow("a FIFO") << "fifo" << QByteArray() << "scenario.json is not a regular file";
+    QTest::newRow("missing") << "missing" << QByteArray() << "cannot open";
+    QTest::newRow("over 1 MiB") << "file" << QByteArray(static_cast<int>(kScenarioMaxBytes) + 1, ' ')
+                                << "more than the 1048576 bytes allowed";
+}
+
+void TestScenario::fileIsReadBounded() {
+    QFETCH(QString, node);
+    QFETCH(QByteArray, content);
+    QFETCH(QString, error);
+    QTemporaryDir dir;
+    QString path = dir.filePath(QStringLiteral("scenario.json"));
+    if (node == QLatin1String("file")) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QCOMPARE(file.write(content), content.size());
+    } else if (node == QLatin1String("folder")) {
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("scenario.json")));
+    } else if (node == QLatin1String("fifo")) {
+        QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    } else if (node != QLatin1String("missing")) {
+        path = node;
+    }
+    const ScenarioParse p = readScenarioFile(QFile::encodeName(path).toStdString());
+    if (error.isEmpty()) {
+        QVERIFY2(p.ok(), p.error.c_str());
+        return;
+    }
+    QVERIFY(!p.ok());
+    QVERIFY2(QString::fromStdString(p.error).contains(error), p.error.c_str());
+    QVERIFY2(p.error.find('\n') == std::string::npos, p.error.c_str());
 }
 
 void TestScenario::unknownKeysWarnButLoad() {

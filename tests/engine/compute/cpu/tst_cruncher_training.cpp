@@ -3,6 +3,7 @@
 #include "engine/accounting/accounting.h"
 #include "engine/compute/cpu/cpu_backend.h"
 #include "engine/compute/cpu/optimizer_step.h"
+#include "engine/io/crc32.h"
 #include "tests/support/cruncher_configs.h"
 
 #include <QtTest>
@@ -11,6 +12,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <numeric>
 
 using namespace napkin;
@@ -203,28 +205,51 @@ void TestCruncherTraining::checkpointResumesTheSameLosses() {
     std::remove(path.toStdString().c_str());
 }
 
-// A checkpoint that is cut short, padded, or not one at all is refused with a message before anything is
-// read into the trainer: its weights, optimizer state, step count and data stream stay as they were.
+// A checkpoint that is cut short, padded, damaged, of another version or not one at all is refused with a
+// message before anything is read into the trainer: its weights, optimizer state, step count and data
+// stream stay as they were.
 void TestCruncherTraining::damagedCheckpointChangesNothing_data() {
     QTest::addColumn<int>("keepBytes"); // bytes of the good file kept; -1: all of it
     QTest::addColumn<QByteArray>("append");
+    QTest::addColumn<int>("at"); // where `overwrite` goes; -1: nowhere
+    QTest::addColumn<QByteArray>("overwrite");
+    QTest::addColumn<bool>("reseal"); // recompute the payload's CRC-32 after overwriting
     QTest::addColumn<QString>("message");
-    // Adam, D=6, L=3: 3·(3·36) + 3·6 = 342 floats after the 48-byte header, then the generator's text.
-    QTest::newRow("empty") << 0 << QByteArray() << "is not a napkin Cruncher checkpoint";
-    QTest::newRow("magic only") << 8 << QByteArray() << "is truncated";
-    QTest::newRow("header cut") << 30 << QByteArray() << "is truncated";
-    QTest::newRow("tensors cut") << 48 + 4 * 200 << QByteArray() << "is truncated";
-    QTest::newRow("before generator") << 48 + 4 * 342 << QByteArray() << "is truncated";
-    QTest::newRow("generator cut") << 48 + 4 * 342 + 8 + 100 << QByteArray() << "is truncated";
-    QTest::newRow("last byte cut") << -2 << QByteArray() << "is truncated";
-    QTest::newRow("bytes after the end") << -1 << QByteArray("x") << "has bytes after the checkpoint's end";
-    QTest::newRow("not a checkpoint")
-        << 0 << QByteArray("PK\x03\x04 a zip file, say") << "is not a napkin Cruncher checkpoint";
+    // Adam, D=6, L=3: 3·(3·36) + 3·6 = 342 floats after the 64-byte header, then the generator's text.
+    const auto bytesOf = [](auto value) {
+        return QByteArray(reinterpret_cast<const char*>(&value), sizeof value);
+    };
+    const QByteArray none;
+    QTest::newRow("empty") << 0 << none << -1 << none << false << "is not a napkin Cruncher checkpoint";
+    QTest::newRow("magic only") << 8 << none << -1 << none << false << "is truncated";
+    QTest::newRow("header cut") << 30 << none << -1 << none << false << "is truncated";
+    QTest::newRow("tensors cut") << 64 + 4 * 200 << none << -1 << none << false << "is truncated";
+    QTest::newRow("before generator") << 64 + 4 * 342 << none << -1 << none << false << "is truncated";
+    QTest::newRow("generator cut") << 64 + 4 * 342 + 8 + 100 << none << -1 << none << false << "is truncated";
+    QTest::newRow("last byte cut") << -2 << none << -1 << none << false << "is truncated";
+    QTest::newRow("bytes after the end")
+        << -1 << QByteArray("x") << -1 << none << false << "has bytes after the checkpoint's end";
+    QTest::newRow("not a checkpoint") << 0 << QByteArray("PK\x03\x04 a zip file, say") << -1 << none << false
+                                      << "is not a napkin Cruncher checkpoint";
+    QTest::newRow("version 1") << -1 << none << 7 << QByteArray("1") << false
+                               << "is a version 1 Cruncher checkpoint";
+    QTest::newRow("weight NaN, checksum stale")
+        << -1 << none << 64 << bytesOf(std::numeric_limits<float>::quiet_NaN()) << false << "CRC-32";
+    QTest::newRow("weight 3e38, checksum stale") << -1 << none << 64 << bytesOf(3e38f) << false << "CRC-32";
+    QTest::newRow("weight inf, checksum resealed")
+        << -1 << none << 64 + 4 * 7 << bytesOf(std::numeric_limits<float>::infinity()) << true
+        << "not a finite number (tensor 0, element 7)";
+    QTest::newRow("step INT64_MAX") << -1 << none << 40 << bytesOf(std::numeric_limits<qint64>::max())
+                                    << false << "outside 0 to 2^53";
+    QTest::newRow("step -1") << -1 << none << 40 << bytesOf(qint64{-1}) << false << "outside 0 to 2^53";
 }
 
 void TestCruncherTraining::damagedCheckpointChangesNothing() {
     QFETCH(int, keepBytes);
     QFETCH(QByteArray, append);
+    QFETCH(int, at);
+    QFETCH(QByteArray, overwrite);
+    QFETCH(bool, reseal);
     QFETCH(QString, message);
     const QString path = QDir::temp().filePath("napkin_tst_cruncher_damaged.ckpt");
     const CruncherConfig config = cruncherConfig(6, 3, 4, OptimizerKind::adam);
@@ -236,10 +261,21 @@ void TestCruncherTraining::damagedCheckpointChangesNothing() {
     QVERIFY(file.open(QIODevice::ReadOnly));
     QByteArray bytes = file.readAll();
     file.close();
-    // The layout: 48-byte header, 342 floats, an int64 length, then that many bytes of generator text.
+    // The layout: 64-byte header (magic, 5 int64, payload bytes, CRC-32, 0), then the payload: 342 floats,
+    // an int64 length, then that many bytes of generator text.
     qint64 length = 0;
-    std::memcpy(&length, bytes.constData() + 48 + 4 * 342, sizeof length);
-    QCOMPARE(bytes.size(), 48 + 4 * 342 + 8 + length);
+    std::memcpy(&length, bytes.constData() + 64 + std::ptrdiff_t{4} * 342, sizeof length);
+    QCOMPARE(bytes.size(), 64 + 4 * 342 + 8 + length);
+    quint64 payloadBytes = 0;
+    std::memcpy(&payloadBytes, bytes.constData() + 48, sizeof payloadBytes);
+    QCOMPARE(payloadBytes, quint64(bytes.size() - 64));
+    if (at >= 0)
+        bytes.replace(at, overwrite.size(), overwrite);
+    if (reseal) {
+        const std::uint32_t crc =
+            napkin::crc32(bytes.constData() + 64, static_cast<std::size_t>(bytes.size() - 64));
+        bytes.replace(56, sizeof crc, QByteArray(reinterpret_cast<const char*>(&crc), sizeof crc));
+    }
     if (keepBytes == -2)
         bytes.chop(1);
     else if (keepBytes >= 0)
