@@ -3,6 +3,7 @@
 #include "cli/accounting_text.h"
 #include "cli/config_option.h"
 #include "cli/enum_option.h"
+#include "cli/fine_tune_options.h"
 #include "cli/model_options.h"
 #include "cli/number_option.h"
 #include "engine/accounting/accounting.h"
@@ -24,6 +25,7 @@ namespace {
 // Raw option text; empty: not given, so the preset's value (or the default) stands.
 struct AccountOptions {
     ModelOptions model;
+    FineTuneOptions fineTune;
     std::string tp, pp, cp, ep, microbatches;
     bool sp = false;
     std::string batch, tokens, precision, optimizer, gpu, gpus, mfu, zero, recompute, attention, gpuCatalog;
@@ -83,6 +85,7 @@ AccountingInput toInput(const AccountOptions& o) {
     }
     setEnum(in.recompute, o.recompute, recomputeFromName);
     setEnum(in.attention, o.attention, attentionMaskFromName);
+    applyFineTuneOptions(o.fineTune, in.fineTuning);
     return in;
 }
 
@@ -162,6 +165,7 @@ Command addAccountCommand(CLI::App& parent) {
         ->check(CLI::IsMember(enumNames(allRecomputes(), recomputeName)));
     sub->add_option("--attention", o.attention, "attention mask for the score FLOPs (default causal)")
         ->check(CLI::IsMember(enumNames(allAttentionMasks(), attentionMaskName)));
+    addFineTuneOptions(*sub, o.fineTune);
     sub->add_flag("--json", o.json, "print one JSON document");
     return {sub, [options](std::ostream& out, std::ostream&) { return execute(*options, out); }};
 }

@@ -1,6 +1,7 @@
 #include "app/accounting/accounting_controls.h"
 
 #include "app/accounting/architecture_controls.h"
+#include "app/accounting/fine_tuning_controls.h"
 #include "app/accounting/parallelism_controls.h"
 #include "app/accounting/presets.h"
 #include "widgets/controls/log_slider_field.h"
@@ -157,6 +158,8 @@ AccountingControls::AccountingControls(QWidget* parent)
     layout->addWidget(hardware);
     m_parallelism = new ParallelismControls(this);
     layout->addWidget(m_parallelism);
+    m_fineTuning = new FineTuningControls(this);
+    layout->addWidget(m_fineTuning);
     layout->addStretch(1);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &AccountingControls::showRowsForModel);
@@ -170,6 +173,7 @@ AccountingControls::AccountingControls(QWidget* parent)
     connect(m_mfu, &QDoubleSpinBox::valueChanged, this, &AccountingControls::emitChanged);
     connect(m_architecture, &ArchitectureControls::changed, this, &AccountingControls::emitChanged);
     connect(m_parallelism, &ParallelismControls::changed, this, &AccountingControls::emitChanged);
+    connect(m_fineTuning, &FineTuningControls::changed, this, &AccountingControls::emitChanged);
 
     // Every kind's fields start with sensible values (GPT-2 small, the lecture's Cruncher), hidden rows
     // included: setInput() fills only the selected kind's rows, which left D, L and K at 0 (out of
@@ -214,6 +218,7 @@ AccountingInput AccountingControls::input() const {
     in.attention = currentEnum<AttentionMask>(m_attention);
     m_architecture->writeTo(in.model);
     in.parallel = m_parallelism->parallel();
+    in.fineTuning = m_fineTuning->fineTuning();
     return in;
 }
 
@@ -263,6 +268,8 @@ QWidget* AccountingControls::controlFor(const std::string& field) const {
     if (QWidget* w = m_architecture->controlFor(field))
         return w;
     if (QWidget* w = m_parallelism->controlFor(field))
+        return w;
+    if (QWidget* w = m_fineTuning->controlFor(field))
         return w;
     const std::pair<const char*, QWidget*> controls[] = {
         {"params", m_params},  {"dim", m_dim},     {"layers", m_layers}, {"out", m_out},
@@ -346,6 +353,7 @@ void AccountingControls::setFieldValues(const AccountingScenario& values) {
     selectEnum(m_attention, in.attention);
     m_architecture->setModel(in.model);
     m_parallelism->setParallel(in.parallel);
+    m_fineTuning->setFineTuning(in.fineTuning);
     showRowsForModel();
     m_updating = false;
 }

@@ -9,6 +9,7 @@
 
 class ArchitectureControls;
 class LogSliderField;
+class FineTuningControls;
 class ParallelismControls;
 class NumberField;
 class QCheckBox;
@@ -57,6 +58,7 @@ public:
     NumberField* ffnMultField() const { return m_ffn; }
     ArchitectureControls* architecture() const { return m_architecture; }
     ParallelismControls* parallelism() const { return m_parallelism; }
+    FineTuningControls* fineTuning() const { return m_fineTuning; }
 
     /// Shows `message` right under the control that validation `field` names ("tp", "kv-heads", "heads",
     /// ...), replacing any earlier one; a field with no control of its own shows nothing here.
@@ -95,6 +97,7 @@ private:
     QComboBox* m_attention;
     ArchitectureControls* m_architecture;
     ParallelismControls* m_parallelism;
+    FineTuningControls* m_fineTuning;
     QLabel* m_fieldError = nullptr;
     QWidget* m_fieldErrorControl = nullptr;
     QFormLayout* m_fieldErrorForm = nullptr;

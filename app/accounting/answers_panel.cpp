@@ -41,6 +41,7 @@ QString readable(double v) {
 const QStringList& AnswersPanel::keys() {
     static const QStringList k{QStringLiteral("parameters"),
                                QStringLiteral("activeParameters"),
+                               QStringLiteral("trainableParameters"),
                                QStringLiteral("bytesPerParameter"),
                                QStringLiteral("memoryPerGpu"),
                                QStringLiteral("peakOverStep"),
@@ -74,6 +75,7 @@ AnswersPanel::AnswersPanel(QWidget* parent)
     grid->setHorizontalSpacing(12);
     const QStringList titles{tr("Parameters"),
                              tr("Active per token"),
+                             tr("Trainable (fine-tuning)"),
                              tr("Bytes per parameter"),
                              tr("Memory per GPU (sum)"),
                              tr("Peak over one step"),
@@ -136,6 +138,11 @@ void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
     setRow(QStringLiteral("parameters"), grouped(r.parameters.total), q(r.parameters.formula));
     setRow(QStringLiteral("activeParameters"), grouped(r.parameters.active), q(r.parameters.activeFormula));
     setRowVisible(QStringLiteral("activeParameters"), r.parameters.active != r.parameters.total);
+    if (r.fineTune)
+        setRow(QStringLiteral("trainableParameters"),
+               tr("%1 of %2").arg(grouped(r.trainableParameters), grouped(r.fineTune->allParameters.value)),
+               q(r.fineTune->trainableParameters.formula));
+    setRowVisible(QStringLiteral("trainableParameters"), r.fineTune.has_value());
 
     const PrecisionLedger& p = r.precision;
     const BytesPerParameter& b = r.bytesPerParameter;

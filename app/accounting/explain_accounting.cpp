@@ -1,5 +1,6 @@
 #include "app/accounting/explain_accounting.h"
 
+#include "app/accounting/explain_fine_tuning.h"
 #include "app/accounting/explain_html.h"
 #include "app/accounting/explain_ledgers.h"
 #include "app/accounting/memory_timeline_section.h"
@@ -121,7 +122,7 @@ QString mfuSection(const AccountingResult& r, const AccountingInput& in) {
 } // namespace
 
 QString explainAccounting(const AccountingInput& input, const AccountingResult& result, ByteUnits units) {
-    return parametersSection(result) + bytesSection(result, input, units) +
+    return parametersSection(result) + explainFineTuning(input, result, units) + bytesSection(result, input, units) +
            explainMemoryTimeline(input, result, units) + flopsSection(result) + trainingSection(result, input) +
            mfuSection(result, input) + explainLedgers(input, result, units);
 }

@@ -3,6 +3,7 @@
 // questions (largest model, largest batch). Pure functions of plain structs; microseconds per call.
 #include "engine/accounting/activation_memory.h"
 #include "engine/accounting/communication.h"
+#include "engine/accounting/fine_tuning_memory.h"
 #include "engine/accounting/flop_count.h"
 #include "engine/accounting/input_error.h"
 #include "engine/accounting/model_spec.h"
@@ -33,6 +34,7 @@ struct AccountingInput {
     Recompute recompute = Recompute::none;
     AttentionMask attention = AttentionMask::causal;
     ParallelLayout parallel; ///< tp, pp, cp, ep, sp, micro-batches; data parallel over the rest of `gpus`
+    FineTuning fineTuning;   ///< full training by default; LoRA/QLoRA adapters, offloading (fine_tuning.h)
     bool operator==(const AccountingInput&) const = default;
 };
 
@@ -78,6 +80,13 @@ struct AccountingResult {
     CommunicationLedger communication;        ///< bytes and seconds one GPU sends per step
     Quantity maxParametersPooled;             ///< largest N whose model states fit all GPUs' memory pooled
     std::string fitAdvice;                    ///< when even batch 1 does not fit: what would; else empty
+
+    // Fine-tuning (fine_tuning.h); set when isFineTuningSet(input.fineTuning).
+    std::optional<FineTuneMemory> fineTune; ///< trainable and frozen counts, the frozen base, host memory
+    /// Offload: the seconds one step's host-link traffic takes, and those of its compute at the MFU; the
+    /// step takes the longer. Unset without offload, or where the catalog gives no host-link figure.
+    std::optional<Quantity> hostLinkSecondsPerStep, computeSecondsPerStep;
+    double trainableParameters = 0; ///< what gets gradients: parameters.total, or the adapters
 };
 
 /// Checks every input; the first problem found, or an InputError with an empty field.

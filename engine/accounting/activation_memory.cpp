@@ -62,7 +62,8 @@ LayerBytes korthikantiLayer(const ModelSpec& m, Recompute recompute, const Paral
 }
 
 ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageType type, Recompute recompute,
-                                        const ParallelLayout& l, PipelineStage stage) {
+                                        const ParallelLayout& l, PipelineStage stage,
+                                        double adapterElementsPerToken) {
     const double s = m.seq, L = m.layers, V = m.vocab;
     ActivationMemory memory;
     memory.layers = L / l.pp;
@@ -77,6 +78,16 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
         memory.ledger.push_back({t.name, t.savedFor, t.dtype, b * elementsPerSample,
                                  b * elementsPerSample * t.bytesPerElement, true});
     }
+    if (adapterElementsPerToken > 0 && recompute != Recompute::full) {
+        // LoRA: each adapted matrix a token passes keeps its r-wide x·A for B's weight gradient; A's
+        // input x is the frozen matrix's input, already a row above.
+        const double elementsPerSample = adapterElementsPerToken * s / splitOf(ActivationSplit::tensorParallel, l);
+        const double elementBytes = bytesPerElement(type);
+        ledgerPerSample += elementsPerSample * elementBytes;
+        memory.ledger.push_back({"LoRA x·A (r per adapted matrix)", "each adapter's B weight gradient",
+                                 std::string(storageTypeName(type)), b * elementsPerSample,
+                                 b * elementsPerSample * elementBytes, true});
+    }
     const ActivationTensor logits = logitsActivation(m);
     const double logitsPerSample = logitsHere ? 4 * s * V / l.tp / l.cp : 0.0;
     if (logitsHere)
@@ -86,7 +97,7 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     // Korthikanti's block with 16-bit activations keeps their closed form so that their numbers come out
     // exactly; everything else sums the ledger. Scaling the closed form for fp32 would double the 1-byte
     // dropout masks too, which stay torch.bool in every precision.
-    const bool closedForm = hasKorthikantiBlock(m) && bytesPerElement(type) == 2;
+    const bool closedForm = hasKorthikantiBlock(m) && bytesPerElement(type) == 2 && adapterElementsPerToken == 0;
     LayerBytes layer;
     if (closedForm) {
         layer = korthikantiLayer(m, recompute, l);
@@ -119,12 +130,15 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
 
 } // namespace
 
-ActivationMemory activationMemory(const ModelSpec& m, double batch, StorageType type, Recompute recompute) {
-    return activationMemory(m, batch, type, recompute, ParallelLayout{}, PipelineStage::first);
+ActivationMemory activationMemory(const ModelSpec& m, double batch, StorageType type, Recompute recompute,
+                                  double adapterElementsPerToken) {
+    return activationMemory(m, batch, type, recompute, ParallelLayout{}, PipelineStage::first,
+                            adapterElementsPerToken);
 }
 
 ActivationMemory activationMemory(const ModelSpec& m, double batch, StorageType type, Recompute recompute,
-                                  const ParallelLayout& layout, PipelineStage stage) {
+                                  const ParallelLayout& layout, PipelineStage stage,
+                                  double adapterElementsPerToken) {
     const double elementBytes = bytesPerElement(type);
     ActivationMemory memory;
     switch (m.kind) {
@@ -146,7 +160,7 @@ ActivationMemory activationMemory(const ModelSpec& m, double batch, StorageType 
                          n(elementBytes) + " = " + n(memory.bytes) + " B";
         return memory;
     case ModelKind::transformer:
-        return transformerActivations(m, batch, type, recompute, layout, stage);
+        return transformerActivations(m, batch, type, recompute, layout, stage, adapterElementsPerToken);
     }
     return memory;
 }

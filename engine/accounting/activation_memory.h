@@ -34,14 +34,17 @@ struct ActivationMemory {
 ///   per layer s·b·h·(18 + 4F + 5·a·s/h) bytes with no recompute (34 + 5as/h for F = 4),
 ///   s·b·h·(18 + 4F) selective, 2·s·b·h full; plus the fp32 logits 4·s·b·V. Other architectures, and
 ///   every architecture with fp32 activations (1-byte masks, 4-byte tensors), sum layerActivationLedger().
+/// adapterElementsPerToken: LoRA's r-wide x·A per layer per token (fine_tuning.h), a ledger row of its
+/// own unless full recompute drops it.
 ActivationMemory activationMemory(const ModelSpec& model, double batch, StorageType activations,
-                                  Recompute recompute);
+                                  Recompute recompute, double adapterElementsPerToken = 0);
 
 /// As above on one GPU of `stage` under `layout` (Korthikanti et al. 2022, Table 2): per layer
 /// s·b·h·(10 + 24/t + 5·a·s/(h·t)) with tensor parallelism, s·b·h·(34 + 5·a·s/h)/t with sequence
 /// parallelism too, 34·s·b·h/t selective, 2·s·b·h (/t with sp) full; everything /cp; L/p layers; the
 /// first stage holds min(p, m) micro-batches, the last one plus the logits 4·s·b·V/t.
 ActivationMemory activationMemory(const ModelSpec& model, double batch, StorageType activations,
-                                  Recompute recompute, const ParallelLayout& layout, PipelineStage stage);
+                                  Recompute recompute, const ParallelLayout& layout, PipelineStage stage,
+                                  double adapterElementsPerToken = 0);
 
 } // namespace napkin

@@ -25,14 +25,16 @@ void addLayerComponents(StepFlops& flops, double layers, double perLayer,
     }
 }
 
-// Query-key pairs one sequence scores in one layer: s² (full) or s²/2 (causal); a layer windowed at
-// W < s scores each query against at most W keys, s·W − W²/2 pairs causally.
+} // namespace
+
 double scoredPairs(double s, double window, AttentionMask mask) {
     const double maskFactor = mask == AttentionMask::causal ? 0.5 : 1.0;
     if (window <= 0 || window >= s)
         return maskFactor * s * s;
     return maskFactor * 2 * (s * window - window * window / 2);
 }
+
+namespace {
 
 // Today's families (head_dim, MLA, windows, shared experts, dense-first layers): projections from the
 // layers' matmul weights, scores 2·b·pairs·a·(d_qk + d_v) per layer with windowed layers capped.

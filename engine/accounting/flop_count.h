@@ -29,6 +29,10 @@ struct StepFlops {
 /// 3 matrices of d·f; a mixture of experts runs K of its E experts per token plus the d×E router.
 StepFlops countStepFlops(const ModelSpec& model, double batch, Recompute recompute, AttentionMask mask);
 
+/// Query-key pairs one sequence scores in one layer: s² (full) or s²/2 (causal); a layer windowed at
+/// W < s scores each query against at most W keys, s·W − W²/2 pairs causally.
+double scoredPairs(double s, double window, AttentionMask mask);
+
 /// One GPU's share when a model replica of `gpus` GPUs (tp·pp·cp) does `replica`'s work: every FLOP
 /// count divided by `gpus`, the formulas saying so; `tokens` stays the replica's.
 StepFlops perGpu(const StepFlops& replica, double gpus);

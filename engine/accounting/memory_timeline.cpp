@@ -40,7 +40,7 @@ public:
     /// Sharded as model_state_memory.h shards them, in the same expression, so that the last event's
     /// bytes are memory_bytes.gradients to the bit.
     void addGradients(double count, bool last) {
-        gradientCount_ = last ? r_.parameters.total : gradientCount_ + count;
+        gradientCount_ = last ? r_.trainableParameters : gradientCount_ + count;
         now.gradients = gradientCount_ * gradientBytesPerParameter_ / gradientDivisor_;
     }
 
@@ -48,7 +48,7 @@ public:
     void activationsComplete() { now.activations = r_.memory.activations.value; }
     /// Every gradient this GPU holds exists, as memory_bytes.gradients counts them.
     void gradientsComplete() {
-        gradientCount_ = r_.parameters.total;
+        gradientCount_ = r_.trainableParameters;
         now.gradients = r_.memory.gradients.value;
     }
 
@@ -141,11 +141,16 @@ void transformerTimeline(TimelineBuilder& t, const AccountingInput& in, const Ac
     const ModelSpec& m = in.model;
     const StorageType type = r.precision.activations;
     const ModelSpec one = withLayers(m, 1), none = withLayers(m, 0);
+    const double adapters = countAdapters(m, in.fineTuning).elementsPerToken; // LoRA's x·A per layer
     const double logits = activationMemory(none, in.batch, type, in.recompute).bytes; // fp32 4·s·b·V
-    const double kept = activationMemory(one, in.batch, type, in.recompute).bytes - logits;
-    const double whole = activationMemory(one, in.batch, type, Recompute::none).bytes - logits;
-    const double layerParameters = countParameters(one).total - countParameters(none).total;
-    const double headParameters = m.vocab * m.dModel; // the LM head's weight (tied: the token embedding)
+    const double kept = activationMemory(one, in.batch, type, in.recompute, adapters).bytes - logits;
+    const double whole = activationMemory(one, in.batch, type, Recompute::none, adapters).bytes - logits;
+    // What gets a gradient: each layer's parameters and the LM head's weight (tied: the token embedding),
+    // or under LoRA each layer's adapters alone.
+    const bool frozenBase = hasAdapters(in.fineTuning);
+    const double layerParameters = frozenBase ? r.trainableParameters / m.layers
+                                              : countParameters(one).total - countParameters(none).total;
+    const double headParameters = frozenBase ? 0.0 : m.vocab * m.dModel;
     const double dh = tokensPerStep(m, in.batch) * m.dModel * bytesPerElement(type); // dL/dh, s·b·h
     const auto L = static_cast<long>(m.layers);
 

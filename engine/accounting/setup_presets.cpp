@@ -128,6 +128,33 @@ SetupPreset mixtral() {
     return p;
 }
 
+// QLoRA's setting (Dettmers et al. 2023): NF4 base, rank-16 adapters on every linear layer, bf16 compute
+// with fp32 optimizer state, gradient checkpointing; one 2048-token sequence per step.
+SetupPreset llama3_8bQlora() {
+    SetupPreset p{"llama3-8b-qlora-24gb", "Llama 3 8B QLoRA r=16 on one 24 GB GPU",
+                  "41,943,040 trainable of 8,072,204,288; NF4 base ≈ 5.7 GB", {}};
+    p.input.model = publishedModel("llama3-8b");
+    p.input.model.seq = 2048;
+    p.input.batch = 1;
+    p.input.precision = PrecisionRecipe::mixedBf16;
+    p.input.optimizer = OptimizerKind::adamw;
+    p.input.gpu = "RTX-4090";
+    p.input.recompute = Recompute::full;
+    p.input.fineTuning.method = FineTuneMethod::qlora;
+    return p;
+}
+
+// The same adapters on a bf16 base that one H100 holds whole: LoRA without quantisation.
+SetupPreset llama3_8bLora() {
+    SetupPreset p = llama3_8bQlora();
+    p.id = "llama3-8b-lora-h100";
+    p.name = "Llama 3 8B LoRA r=16 on one H100";
+    p.expectation = "bf16 base 16.06 GB + adapters; full fine-tuning (16 B/param) needs 128 GB";
+    p.input.gpu = "H100-SXM";
+    p.input.fineTuning.method = FineTuneMethod::lora;
+    return p;
+}
+
 const std::vector<SetupPreset>& table() {
     static const std::vector<SetupPreset> presets{
         lectureTraining(),
@@ -140,7 +167,9 @@ const std::vector<SetupPreset>& table() {
         llamaTraining("llama3-70b", "Llama 3 70B, tp 8 × pp 4 on 512 H100s",
                       "70,553,706,496 parameters; bubble 3/11 with 8 micro-batches", 512, 8, 4, 8),
         llama3_405b(),
-        mixtral()};
+        mixtral(),
+        llama3_8bQlora(),
+        llama3_8bLora()};
     return presets;
 }
 

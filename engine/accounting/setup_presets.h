@@ -18,7 +18,7 @@ struct SetupPreset {
 };
 
 /// 70b-15t-1024-h100, largest-8-h100, cruncher, gpt2-small, gpt3-175b, llama3-8b, llama3-70b,
-/// llama3-405b, mixtral-8x7b, in the order the app offers them.
+/// llama3-405b, mixtral-8x7b, llama3-8b-qlora-24gb, llama3-8b-lora-h100, in the order the app offers them.
 std::span<const SetupPreset> setupPresets();
 /// By id or by name, case-insensitively; nullptr when unknown.
 const SetupPreset* findSetupPreset(std::string_view idOrName);

@@ -10,7 +10,12 @@ StageMemory stageMemory(const AccountingInput& in, double totalParameters,
     StageMemory s;
     s.stage = stage;
     s.parameters = parametersOnGpu(in.model, l, stage);
-    if (isDataParallelOnly(l)) {
+    if (isFineTuningSet(in.fineTuning)) { // data parallelism alone (validateFineTuning)
+        const PrecisionLedger ledger = ledgerFor(in.precision, in.fp32Gradients);
+        s.states = fineTuneMemory(in.model, in.fineTuning, totalParameters, perParameter, ledger.parameters,
+                                  in.zeroStage, in.gpus, in.recompute == Recompute::full)
+                       .states;
+    } else if (isDataParallelOnly(l)) {
         s.states = modelStateMemory(totalParameters, perParameter, in.zeroStage, in.gpus);
     } else {
         // The GPUs holding the same weights: dp data-parallel replicas times the cp context-parallel ranks
@@ -29,7 +34,8 @@ StageMemory stageMemory(const AccountingInput& in, double totalParameters,
             s.states = modelStateMemory(std::span(&group, 1), perParameter, in.zeroStage);
         }
     }
-    s.activations = activationMemory(in.model, in.batch, activations, in.recompute, l, stage);
+    s.activations = activationMemory(in.model, in.batch, activations, in.recompute, l, stage,
+                                     countAdapters(in.model, in.fineTuning).elementsPerToken);
     s.statesBytes = s.states.parameters.value + s.states.gradients.value + s.states.masterWeights.value +
                     s.states.optimizerState.value;
     s.totalBytes = s.statesBytes + s.activations.bytes;

@@ -4,6 +4,7 @@
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/accounting_layout_json.h"
 #include "engine/report/cli_command_line.h"
+#include "engine/report/fine_tuning_json.h"
 #include "engine/report/json_values.h"
 #include "engine/report/memory_timeline_report.h"
 
@@ -128,6 +129,7 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     addFormula(formulas, "max_batch", r.maxBatch);
     formulas["fits"] = r.fitsFormula;
     addLayoutJson(doc, formulas, in, r);
+    addFineTuningJson(doc, formulas, in, r);
     doc["formulas"] = formulas;
     doc["notes"] = r.notes;
     doc["command"] = accountCommandLine(in);

@@ -71,6 +71,12 @@ ModelSpec relevant(const ModelSpec& m) {
 
 AccountingInput relevant(AccountingInput in) {
     in.model = relevant(in.model);
+    if (!hasAdapters(in.fineTuning)) { // the LoRA setting plays no part without adapters
+        const FineTuning plain;
+        in.fineTuning.rank = plain.rank;
+        in.fineTuning.alpha = plain.alpha;
+        in.fineTuning.targets = plain.targets;
+    }
     return in;
 }
 
@@ -280,6 +286,15 @@ std::string accountCommandLine(const AccountingInput& input, const CommandModelB
     numberOption(w, "--cp", l.cp, d.parallel.cp);
     numberOption(w, "--ep", l.ep, d.parallel.ep);
     numberOption(w, "--microbatches", l.microbatches, d.parallel.microbatches);
+    const FineTuning& ft = in.fineTuning;
+    enumOption(w, "--finetune", ft.method, d.fineTuning.method, fineTuneMethodName);
+    if (hasAdapters(ft)) {
+        numberOption(w, "--lora-rank", ft.rank, d.fineTuning.rank);
+        numberOption(w, "--lora-alpha", ft.alpha, d.fineTuning.alpha);
+        if (ft.targets != d.fineTuning.targets)
+            w.option("--lora-targets", loraTargetsText(ft.targets));
+    }
+    enumOption(w, "--offload", ft.offload, d.fineTuning.offload, offloadName);
     return w.finish();
 }
 

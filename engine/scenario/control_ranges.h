@@ -33,6 +33,8 @@ inline constexpr ControlRange pipelineParallel{1, 1e5};
 inline constexpr ControlRange contextParallel{1, 1024};
 inline constexpr ControlRange expertParallel{1, 1024};
 inline constexpr ControlRange microbatches{1, 1e6};
+inline constexpr ControlRange loraRank{1, 65536};
+inline constexpr ControlRange loraAlpha{0.001, 1e6};
 } // namespace accounting
 
 namespace inference {

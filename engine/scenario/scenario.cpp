@@ -82,6 +82,17 @@ void readParallel(const Section& p, ParallelLayout& l) {
     wholeNumber(p, "microbatches", l.microbatches, ranges::accounting::microbatches);
 }
 
+// Fine-tuning (added within version 2): the method, the LoRA setting and the offload. A bad value is
+// refused like any other; the whole setting is checked against the model when the page accounts it.
+void readFineTuning(const Section& f, FineTuning& ft) {
+    f.expectKeys({"method", "lora_rank", "lora_alpha", "lora_targets", "offload"});
+    f.name("method", ft.method, fineTuneMethodFromName);
+    wholeNumber(f, "lora_rank", ft.rank, ranges::accounting::loraRank);
+    f.number("lora_alpha", ft.alpha, ranges::accounting::loraAlpha);
+    f.name("lora_targets", ft.targets, loraTargetsFromText);
+    f.name("offload", ft.offload, offloadFromName);
+}
+
 // The ranges are the controls' own (control_ranges.h), so a loaded file never shows a clamped value.
 void readAccountingInput(const Section& s, AccountingScenario& a, bool flatModel) {
     AccountingInput& in = a.input;
@@ -151,10 +162,12 @@ void readAccountingV1(const Section& s, AccountingScenario& a) {
 void readAccounting(const Section& s, AccountingScenario& a) {
     s.expectKeys({"model", "batch", "count_tokens", "training_tokens", "precision", "fp32_gradients",
                   "optimizer", "gpu", "gpus", "mfu", "zero", "recompute", "attention", "units", "preset",
-                  "parallel"});
+                  "parallel", "fine_tuning"});
     readAccountingInput(s, a, false);
     if (const auto p = s.child("parallel"))
         readParallel(*p, a.input.parallel);
+    if (const auto f = s.child("fine_tuning"))
+        readFineTuning(*f, a.input.fineTuning);
     bool count = a.input.trainingTokens.has_value();
     s.boolean("count_tokens", count);
     s.number("training_tokens", a.tokensShown, ranges::accounting::trainingTokens);

@@ -19,6 +19,14 @@ std::string str(std::string_view s) {
     return std::string(s);
 }
 
+json fineTuningJson(const FineTuning& ft) {
+    return {{"method", str(fineTuneMethodName(ft.method))},
+            {"lora_rank", ft.rank},
+            {"lora_alpha", ft.alpha},
+            {"lora_targets", loraTargetsText(ft.targets)},
+            {"offload", str(offloadName(ft.offload))}};
+}
+
 json accountingJson(const AccountingScenario& a) {
     const AccountingInput& in = a.input;
     const ModelSpec& m = in.model;
@@ -61,7 +69,8 @@ json accountingJson(const AccountingScenario& a) {
             {"attention", str(attentionMaskName(in.attention))},
             {"units", a.binaryUnits ? "GiB" : "GB"},
             {"preset", a.preset},
-            {"parallel", std::move(parallel)}};
+            {"parallel", std::move(parallel)},
+            {"fine_tuning", fineTuningJson(in.fineTuning)}};
 }
 
 json formatsJson(const FormatsScenario& f) {

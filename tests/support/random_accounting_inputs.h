@@ -136,6 +136,20 @@ private:
         in.gpus = l.tp * l.pp * l.cp * pick<double>({1, 2, 8});
         if (m.kind == ModelKind::transformer && m.experts > 1 && coin())
             l.ep = 2;
+        // Fine-tuning, now and then, where it is modelled (data parallelism alone): LoRA or QLoRA on a
+        // transformer with a random rank and target set, or offloading.
+        if (isDataParallelOnly(l) && whole(0, 3) == 0) {
+            FineTuning& ft = in.fineTuning;
+            if (m.kind == ModelKind::transformer && coin()) {
+                ft.method = coin() ? FineTuneMethod::lora : FineTuneMethod::qlora;
+                ft.rank = pick<double>({1, 2, 4, 8});
+                ft.alpha = pick<double>({8, 16, 32});
+                ft.targets = pick<std::vector<LoraTarget>>(
+                    {FineTuning{}.targets, {LoraTarget::q, LoraTarget::v}, {LoraTarget::k}, {LoraTarget::down},
+                     {LoraTarget::o, LoraTarget::up}});
+            }
+            ft.offload = pick<Offload>({Offload::none, Offload::optimizer, Offload::optimizerAndParams});
+        }
         return in;
     }
 

@@ -101,7 +101,13 @@ void TestAccountingInvariants::recomputeKeepsTimeAndRaisesHfu() {
                 continue;
             const AccountingResult with = accountStep(in, gpuOf(in));
             const QByteArray name = caseName(i, in) + " " + recomputeName(mode).data();
-            QVERIFY2(with.trainingSeconds->value == none.trainingSeconds->value, name);
+            // At a given MFU the compute time stays; an offloaded step bound by its host link is another
+            // matter (recompute streams host-held weights once more).
+            const auto linkBound = [](const AccountingResult& r) {
+                return r.hostLinkSecondsPerStep && r.hostLinkSecondsPerStep->value > r.computeSecondsPerStep->value;
+            };
+            if (!linkBound(with) && !linkBound(none))
+                QVERIFY2(with.trainingSeconds->value == none.trainingSeconds->value, name);
             QVERIFY2(with.trainingFlops->value == none.trainingFlops->value, name);
             QVERIFY2(with.hfu.value >= none.hfu.value, name);
             QVERIFY2(with.trainingHardwareFlops->value >= with.trainingFlops->value, name);

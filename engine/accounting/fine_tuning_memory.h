@@ -1,0 +1,32 @@
+#pragma once
+// What fine-tuning does to the model states of one data-parallel GPU: gradients, master weights and
+// optimizer state for the trainable parameters only, the frozen base in its storage format (NF4 for
+// QLoRA), and the states ZeRO-Offload moves to the host with the bytes its link carries each step.
+#include "engine/accounting/fine_tuning.h"
+#include "engine/accounting/model_state_memory.h"
+
+#include <optional>
+#include <string>
+
+namespace napkin {
+
+struct FineTuneMemory {
+    AdapterCount adapters;
+    Quantity trainableParameters;             ///< adapters (LoRA, QLoRA) or every parameter (full)
+    Quantity frozenParameters;                ///< the base under LoRA and QLoRA; 0 for full
+    Quantity allParameters;                   ///< base + adapters: PEFT's "all params"
+    Quantity frozenWeightBytes;               ///< the frozen base as stored, before ZeRO-3 sharding
+    std::string frozenWeightFormat;           ///< "bf16", "NF4 layers + bf16 embeddings, head and norms"
+    ModelStateMemory states;                  ///< on the GPU (offloaded states are 0 here)
+    Quantity hostBytes;                       ///< what the host holds for this GPU's process (offload)
+    Quantity linkBytesToHost, linkBytesToGpu; ///< per step, over the host link (offload)
+};
+
+/// `parameters`: the base model's count (countParameters); `perParameter`: the recipe's bytes per
+/// trainable parameter; over `gpus` data-parallel GPUs at `zeroStage`. `recomputeFull`: the layer's
+/// weights are streamed once more for recompute when they live on the host.
+FineTuneMemory fineTuneMemory(const ModelSpec& model, const FineTuning& fineTuning, double parameters,
+                              const BytesPerParameter& perParameter, StorageType parameterType, int zeroStage,
+                              double gpus, bool recomputeFull);
+
+} // namespace napkin
