@@ -1,5 +1,6 @@
 #include "engine/accounting/accounting.h"
 
+#include "engine/accounting/fine_tuning_answers.h"
 #include "engine/accounting/fine_tuning_flops.h"
 #include "engine/accounting/finite_answers.h"
 #include "engine/accounting/fit_advice.h"
@@ -60,15 +61,16 @@ void addMemory(AccountingResult& r, const AccountingInput& in) {
     std::string perParameterLedger = r.bytesPerParameter.ledger;
     double perParameter = r.bytesPerParameter.total;
     if (r.fineTune) { // the model states of one unsharded copy, per base parameter
-        const FineTuneMemory one = fineTuneMemory(in.model, in.fineTuning, r.parameters.total, r.bytesPerParameter,
-                                                  r.precision.parameters, 0, 1, in.recompute == Recompute::full);
+        const FineTuneMemory one =
+            fineTuneMemory(in.model, in.fineTuning, r.parameters.total, r.bytesPerParameter,
+                           r.precision.parameters, 0, 1, in.recompute == Recompute::full);
         perParameter = one.states.bytesPerParameterPerGpu;
         perParameterLedger = one.states.bytesPerParameterPerGpuFormula;
     }
     const double pooled = std::floor(in.gpus * r.capacityBytes.value / perParameter);
     r.maxParametersPooled = {pooled, "GPUs × capacity / bytes per parameter = " + n(in.gpus) + " × " +
-                                         n(r.capacityBytes.value) + " B / (" + perParameterLedger + ") = " +
-                                         n(pooled) + " parameters"};
+                                         n(r.capacityBytes.value) + " B / (" + perParameterLedger +
+                                         ") = " + n(pooled) + " parameters"};
 }
 
 // The step's peak decides whether it fits: the timeline's largest total, or the sum where the order of the
@@ -216,48 +218,6 @@ void addTraining(AccountingResult& r, const AccountingInput& in, const StepFlops
     r.trainingDays = Quantity{days, n(seconds) + " s / 86400 = " + n(days) + " days"};
     r.gpuDays =
         Quantity{days * in.gpus, n(days) + " × " + n(in.gpus) + " = " + n(days * in.gpus) + " GPU-days"};
-}
-
-// Offloading: one step's traffic over the host link against its compute at the MFU.
-void addHostLink(AccountingResult& r, const AccountingInput& in, const GpuSpec& gpu, const StepFlops& f) {
-    if (!r.fineTune || in.fineTuning.offload == Offload::none)
-        return;
-    const double compute = (f.forward + f.backward) / (r.densePeakFlopsPerSecond.value * in.mfu);
-    r.computeSecondsPerStep = Quantity{compute, "model FLOPs per step / (peak × MFU) = " +
-                                                    n(f.forward + f.backward) + " / (" +
-                                                    n(r.densePeakFlopsPerSecond.value) + " × " + n(in.mfu) +
-                                                    ") = " + n(compute) + " s"};
-    if (!gpu.hostLinkBytesPerSecondPerDirection) {
-        r.notes.push_back("the catalog gives no host-link figure for the " + gpu.id +
-                          ": the offload's transfer time is not known and the time assumes compute alone");
-        return;
-    }
-    const double link = *gpu.hostLinkBytesPerSecondPerDirection;
-    const double toHost = r.fineTune->linkBytesToHost.value, toGpu = r.fineTune->linkBytesToGpu.value;
-    const double seconds = std::max(toHost, toGpu) / link;
-    r.hostLinkSecondsPerStep = Quantity{
-        seconds, "max(to host, to GPU) / host link = max(" + n(toHost) + ", " + n(toGpu) + ") B / " + n(link) +
-                     " B/s per direction = " + n(seconds) + " s"};
-}
-
-void addFineTuneNotes(AccountingResult& r, const AccountingInput& in) {
-    if (!r.fineTune)
-        return;
-    const FineTuning& ft = in.fineTuning;
-    if (hasAdapters(ft))
-        r.notes.push_back(std::string(fineTuneMethodName(ft.method)) + ": " +
-                          formatExact(r.trainableParameters) + " trainable of " +
-                          formatExact(r.fineTune->allParameters.value) +
-                          "; the frozen layers keep their activations, since backward passes through every "
-                          "layer to reach the adapters below; FLOPs are not 6·N·T (no weight gradient for "
-                          "a frozen matrix)");
-    if (ft.method == FineTuneMethod::qlora)
-        r.notes.emplace_back("qlora: each NF4 matrix is dequantised to the compute dtype as it is used; that "
-                             "one-matrix temporary is not in the ledger");
-    if (ft.offload != Offload::none)
-        r.notes.emplace_back("offload: the GPU keeps its gradients until the step and sends them to the host, "
-                             "which updates and sends the weights back (ZeRO-Offload); host memory is "
-                             "host_memory_bytes");
 }
 
 void addNotes(AccountingResult& r, const AccountingInput& in) {
@@ -430,15 +390,16 @@ AccountingResult accountStep(const AccountingInput& in, const GpuSpec& gpu) {
         replica = fineTuneStepFlops(replica, in.model, in.fineTuning, sequences, in.recompute, in.attention);
     r.trainableParameters = r.parameters.total;
     if (isFineTuningSet(in.fineTuning)) {
-        r.fineTune = fineTuneMemory(in.model, in.fineTuning, r.parameters.total, r.bytesPerParameter,
-                                    r.precision.parameters, in.zeroStage, in.gpus, in.recompute == Recompute::full);
+        r.fineTune =
+            fineTuneMemory(in.model, in.fineTuning, r.parameters.total, r.bytesPerParameter,
+                           r.precision.parameters, in.zeroStage, in.gpus, in.recompute == Recompute::full);
         r.trainableParameters = r.fineTune->trainableParameters.value;
     }
     r.flopsPerStep = perGpu(replica, modelParallelSize(in.parallel));
     addLayout(r, in);
     addMemory(r, in);
     addPeak(r, in);
-    addHostLink(r, in, gpu, replica);
+    addHostLinkTime(r, in, gpu, replica);
     addTraining(r, in, replica);
     addCommunication(r, in, gpu);
     addNotes(r, in);

@@ -1,6 +1,6 @@
 #include "engine/accounting/fine_tuning.h"
 
-#include "engine/numerics/ascii_case.h"
+#include "engine/numerics/name_table.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <algorithm>
@@ -14,10 +14,21 @@ std::string n(double v) {
     return formatNumber(v);
 }
 
-constexpr std::array kMethods{FineTuneMethod::full, FineTuneMethod::lora, FineTuneMethod::qlora};
-constexpr std::array kOffloads{Offload::none, Offload::optimizer, Offload::optimizerAndParams};
-constexpr std::array kTargets{LoraTarget::q,    LoraTarget::k,  LoraTarget::v,   LoraTarget::o,
-                              LoraTarget::gate, LoraTarget::up, LoraTarget::down};
+constexpr NameTable<FineTuneMethod, 3> kMethodNames{
+    {{FineTuneMethod::full, "full"}, {FineTuneMethod::lora, "lora"}, {FineTuneMethod::qlora, "qlora"}}};
+constexpr NameTable<Offload, 3> kOffloadNames{{{Offload::none, "none"},
+                                               {Offload::optimizer, "optimizer"},
+                                               {Offload::optimizerAndParams, "optimizer+params"}}};
+constexpr NameTable<LoraTarget, 7> kTargetNames{{{LoraTarget::q, "q"},
+                                                 {LoraTarget::k, "k"},
+                                                 {LoraTarget::v, "v"},
+                                                 {LoraTarget::o, "o"},
+                                                 {LoraTarget::gate, "gate"},
+                                                 {LoraTarget::up, "up"},
+                                                 {LoraTarget::down, "down"}}};
+constexpr auto kMethods = valuesIn(kMethodNames);
+constexpr auto kOffloads = valuesIn(kOffloadNames);
+constexpr auto kTargets = valuesIn(kTargetNames);
 
 bool isWhole(double v) {
     return std::isfinite(v) && v == std::floor(v);
@@ -102,22 +113,11 @@ double nf4BytesPerWeight() {
 }
 
 std::string_view fineTuneMethodName(FineTuneMethod method) {
-    switch (method) {
-    case FineTuneMethod::full:
-        return "full";
-    case FineTuneMethod::lora:
-        return "lora";
-    case FineTuneMethod::qlora:
-        return "qlora";
-    }
-    return "full";
+    return nameIn(kMethodNames, method);
 }
 
 std::optional<FineTuneMethod> fineTuneMethodFromName(std::string_view name) {
-    for (FineTuneMethod m : kMethods)
-        if (equalsIgnoringCase(fineTuneMethodName(m), name))
-            return m;
-    return std::nullopt;
+    return valueIn(kMethodNames, name);
 }
 
 std::span<const FineTuneMethod> allFineTuneMethods() {
@@ -125,22 +125,11 @@ std::span<const FineTuneMethod> allFineTuneMethods() {
 }
 
 std::string_view offloadName(Offload offload) {
-    switch (offload) {
-    case Offload::none:
-        return "none";
-    case Offload::optimizer:
-        return "optimizer";
-    case Offload::optimizerAndParams:
-        return "optimizer+params";
-    }
-    return "none";
+    return nameIn(kOffloadNames, offload);
 }
 
 std::optional<Offload> offloadFromName(std::string_view name) {
-    for (Offload o : kOffloads)
-        if (equalsIgnoringCase(offloadName(o), name))
-            return o;
-    return std::nullopt;
+    return valueIn(kOffloadNames, name);
 }
 
 std::span<const Offload> allOffloads() {
@@ -148,27 +137,11 @@ std::span<const Offload> allOffloads() {
 }
 
 std::string_view loraTargetName(LoraTarget target) {
-    switch (target) {
-    case LoraTarget::q:
-        return "q";
-    case LoraTarget::k:
-        return "k";
-    case LoraTarget::v:
-        return "v";
-    case LoraTarget::o:
-        return "o";
-    case LoraTarget::gate:
-        return "gate";
-    case LoraTarget::up:
-        return "up";
-    case LoraTarget::down:
-        return "down";
-    }
-    return "q";
+    return nameIn(kTargetNames, target);
 }
 
 std::optional<std::vector<LoraTarget>> loraTargetsFromText(std::string_view text) {
-    if (equalsIgnoringCase(text, "all-linear"))
+    if (text == "all-linear")
         return std::vector<LoraTarget>(kTargets.begin(), kTargets.end());
     std::array<bool, kTargets.size()> seen{};
     while (true) {
@@ -176,15 +149,13 @@ std::optional<std::vector<LoraTarget>> loraTargetsFromText(std::string_view text
         std::string_view word = text.substr(0, comma);
         if (word.ends_with("_proj")) // PEFT's module names: q_proj, gate_proj, ...
             word.remove_suffix(5);
-        bool known = false;
-        for (std::size_t i = 0; i < kTargets.size(); ++i)
-            if (equalsIgnoringCase(loraTargetName(kTargets[i]), word)) {
-                if (seen[i])
-                    return std::nullopt;
-                seen[i] = known = true;
-            }
-        if (!known)
+        const std::optional<LoraTarget> target = valueIn(kTargetNames, word);
+        if (!target)
             return std::nullopt;
+        const auto i = static_cast<std::size_t>(*target); // the table's order is the enum's
+        if (seen[i])
+            return std::nullopt;
+        seen[i] = true;
         if (comma == std::string_view::npos)
             break;
         text.remove_prefix(comma + 1);
