@@ -64,8 +64,9 @@ ModelSpec qwen2(HfConfigKeys& k) {
         const double from = k.optionalWhole("max_window_layers").value_or(m.layers);
         if (window < m.seq && from < m.layers) {
             m.slidingWindow = window;
-            for (double i = 0; i < m.layers; ++i)
-                m.windowedLayers.push_back(i >= from); // modeling_qwen2: layer_idx >= max_window_layers
+            const auto layers = static_cast<long long>(m.layers); // whole: k.whole("num_hidden_layers")
+            for (long long i = 0; i < layers; ++i)
+                m.windowedLayers.push_back(static_cast<double>(i) >= from); // modeling_qwen2: layer_idx >= max_window_layers
         }
     } else {
         k.touch("sliding_window");
