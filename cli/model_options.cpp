@@ -49,6 +49,7 @@ void applyArchitecture(const ModelOptions& o, ModelSpec& m) {
     setNumber(m.topK, "--top-k", o.topK);
     setEnum(m.dropout, o.dropout, onOffFromName);
     setEnum(m.attentionImpl, o.attentionImpl, attentionImplFromName);
+    setEnum(m.activationsOf, o.activationsOf, activationProfileFromName);
     setNumber(m.headDim, "--head-dim", o.headDim);
     auto setSwitch = [](std::optional<bool>& target, const std::string& text) {
         if (!text.empty())
@@ -89,6 +90,7 @@ void refuseTransformerOptions(const ModelOptions& o, const std::string& kind) {
                                                   {"--top-k", !o.topK.empty()},
                                                   {"--dropout", !o.dropout.empty()},
                                                   {"--attention-impl", !o.attentionImpl.empty()},
+                                                  {"--activations-of", !o.activationsOf.empty()},
                                                   {"--config", !o.config.empty()},
                                                   {"--head-dim", !o.headDim.empty()},
                                                   {"--qkv-bias", !o.qkvBias.empty()},
@@ -248,6 +250,10 @@ void addModelOptions(CLI::App& sub, ModelOptions& o) {
         ->check(CLI::IsMember(onOff));
     sub.add_option("--attention-impl", o.attentionImpl, "transformer: attention kernel (default eager)")
         ->check(CLI::IsMember(enumNames(allAttentionImpls(), attentionImplName)));
+    sub.add_option("--activations-of", o.activationsOf,
+                   "transformer: whose saved activations the ledger lists, megatron (Korthikanti et al., "
+                   "default) or pytorch-eager (what PyTorch autograd keeps, checked by tests/validation/)")
+        ->check(CLI::IsMember(enumNames(allActivationProfiles(), activationProfileName)));
     sub.add_option("--config", o.config,
                    "a Hugging Face config.json (llama, mistral, qwen2, gemma2, deepseek_v3, ...); other options "
                    "override what it says");

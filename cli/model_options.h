@@ -18,7 +18,8 @@ struct ModelOptions {
     /// published model alone (model_presets.h).
     std::string preset, modelPreset;
     // Architecture (transformer); empty text: the preset's or GPT-2's default.
-    std::string kvHeads, ffnDim, mlp, norm, bias, embeddings, position, experts, topK, dropout, attentionImpl;
+    std::string kvHeads, ffnDim, mlp, norm, bias, embeddings, position, experts, topK, dropout, attentionImpl,
+        activationsOf;
     // A Hugging Face config.json (--config), and the knobs of today's families; empty: the file's or
     // the default.
     std::string config, headDim, qkvBias, outBias, mlpBias, normBias, normPlacement, qkNorm, slidingWindow,

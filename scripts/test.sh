@@ -3,8 +3,8 @@
 # UndefinedBehaviorSanitizer, and runs the whole test suite headless in that build: every test, the
 # PyTorch checks included, runs under the sanitizers, so one build serves the plain and the sanitized
 # pass (CI used to build twice). Exits non-zero if anything fails or a sanitizer reports.
-#   scripts/test.sh            RelWithDebInfo + -fsanitize=address,undefined in build-test/
-#   scripts/test.sh --plain    the same suite without the sanitizers (a quicker local run, same folder)
+#   scripts/test.sh            Debug + -fsanitize=address,undefined in build-test/
+#   scripts/test.sh --plain    the same suite, RelWithDebInfo without the sanitizers (same folder)
 # Benchmark figures come from the Release build in build/ (scripts/start.sh), never from build-test/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,9 +14,12 @@ export QT_QPA_PLATFORM=offscreen
 export NAPKIN_REQUIRE_TORCH=1
 jobs="$(nproc)"
 
-sanitize=ON
+# Debug (-O0): with the sanitizers it compiles 2.4× faster than a plain -O2 build, where -O2 with them
+# takes 3× as long (memory_timeline.cpp: 3.7 s, 9.0 s, 27.7 s), so one Debug build costs less than the
+# plain build alone did.
+sanitize=ON build_type=Debug
 if [ "${1:-}" = "--plain" ]; then
-  sanitize=OFF
+  sanitize=OFF build_type=RelWithDebInfo
 elif [ -n "${1:-}" ]; then
   echo "usage: scripts/test.sh [--plain]" >&2
   exit 2
@@ -25,6 +28,6 @@ fi
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
-cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNAPKIN_SANITIZE="$sanitize"
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE="$build_type" -DNAPKIN_SANITIZE="$sanitize"
 cmake --build build-test -j"$jobs"
 ctest --test-dir build-test --output-on-failure -j"$jobs"

@@ -5,6 +5,7 @@
 #include "engine/accounting/finite_answers.h"
 #include "engine/accounting/fit_advice.h"
 #include "engine/accounting/memory_timeline.h"
+#include "engine/accounting/pytorch_eager_ledger.h"
 #include "engine/accounting/stage_memory.h"
 #include "engine/numerics/quantity_format.h"
 
@@ -347,6 +348,8 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
     if (!(e = validateLayout(in.parallel, m, in.gpus)).ok())
         return e;
     if (!(e = validateFineTuning(in.fineTuning, m, isDataParallelOnly(in.parallel))).ok())
+        return e;
+    if (!(e = validateActivationProfile(m, in.recompute, in.parallel, hasAdapters(in.fineTuning))).ok())
         return e;
     const GpuSpec* gpu = catalog.find(in.gpu);
     if (!gpu)

@@ -1,5 +1,7 @@
 #include "engine/accounting/activation_ledger.h"
 
+#include "engine/accounting/pytorch_eager_ledger.h"
+
 #include <algorithm>
 
 namespace napkin {
@@ -130,6 +132,8 @@ double dropoutMaskBytes(StorageType /*activations*/) {
 
 std::vector<ActivationTensor> layerActivationLedger(const ModelSpec& m, StorageType activations,
                                                     Recompute recompute) {
+    if (m.activationsOf == ActivationProfile::pytorchEager)
+        return pytorchEagerLayerLedger(m, activations, recompute);
     LedgerBuilder b;
     b.act = bytesPerElement(activations);
     b.mask = dropoutMaskBytes(activations);
@@ -146,6 +150,12 @@ std::vector<ActivationTensor> layerActivationLedger(const ModelSpec& m, StorageT
 ActivationTensor logitsActivation(const ModelSpec& m) {
     return {"logits", "the cross-entropy's backward",  m.vocab, kFp32Bytes,
             "fp32",   ActivationSplit::tensorParallel, false};
+}
+
+std::vector<ActivationTensor> headActivationLedger(const ModelSpec& m, StorageType activations) {
+    if (m.activationsOf == ActivationProfile::pytorchEager)
+        return pytorchEagerHeadLedger(m, activations);
+    return {logitsActivation(m)};
 }
 
 } // namespace napkin

@@ -24,6 +24,7 @@ struct ActivationTensor {
     std::string dtype;           ///< "bf16", "fp32", "mask"
     ActivationSplit split = ActivationSplit::tensorParallel;
     bool attentionScores = false; ///< one of the a·s-per-token score tensors selective recompute drops
+    double fixedElements = 0;     ///< elements whatever the tokens and the batch (a causal mask: s²)
 };
 
 /// Bytes per dropout-mask element: 1 in every precision. PyTorch keeps the mask as torch.bool (and
@@ -39,5 +40,9 @@ std::vector<ActivationTensor> layerActivationLedger(const ModelSpec& model, Stor
 
 /// The fp32 logits the cross-entropy keeps: V per token, split over the vocabulary by tensor parallelism.
 ActivationTensor logitsActivation(const ModelSpec& model);
+
+/// What the last stage keeps once, after the layers: Megatron's fp32 logits alone, or for pytorch-eager
+/// the final norm's tensors and the loss's (pytorch_eager_ledger.h).
+std::vector<ActivationTensor> headActivationLedger(const ModelSpec& model, StorageType activations);
 
 } // namespace napkin

@@ -64,19 +64,27 @@ LayerBytes korthikantiLayer(const ModelSpec& m, Recompute recompute, const Paral
 ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageType type, Recompute recompute,
                                         const ParallelLayout& l, PipelineStage stage,
                                         double adapterElementsPerToken) {
-    const double s = m.seq, L = m.layers, V = m.vocab;
+    const double s = m.seq, L = m.layers;
     ActivationMemory memory;
     memory.layers = L / l.pp;
     memory.microBatchesInFlight = microBatchesInFlight(l, stage);
+    memory.describes =
+        m.activationsOf == ActivationProfile::pytorchEager
+            ? "pytorch-eager: the tensors PyTorch eager autograd saves for a nanoGPT-style GPT-2 (dropout "
+              "masks and LayerNorm statistics as the CUDA kernels keep them), matched tensor by tensor "
+              "against PyTorch 1.13 by tests/validation/"
+            : "megatron: the tensors Megatron-LM keeps (Korthikanti et al. 2022, section 4.1), generalised "
+              "to today's architectures";
     const bool logitsHere = l.pp == 1 || stage == PipelineStage::last;
 
     // The ledger, on this GPU, for one layer and one micro-batch of b sequences.
-    double ledgerPerSample = 0;
+    double ledgerPerSample = 0, ledgerFixed = 0; // fixed: whatever the batch (a causal mask's s²)
     for (const ActivationTensor& t : layerActivationLedger(m, type, recompute)) {
         const double elementsPerSample = t.elementsPerToken * s / splitOf(t.split, l);
         ledgerPerSample += elementsPerSample * t.bytesPerElement;
-        memory.ledger.push_back({t.name, t.savedFor, t.dtype, b * elementsPerSample,
-                                 b * elementsPerSample * t.bytesPerElement, true});
+        ledgerFixed += t.fixedElements * t.bytesPerElement;
+        const double elements = b * elementsPerSample + t.fixedElements;
+        memory.ledger.push_back({t.name, t.savedFor, t.dtype, elements, elements * t.bytesPerElement, true});
     }
     if (adapterElementsPerToken > 0 && recompute != Recompute::full) {
         // LoRA: each adapted matrix a token passes keeps its r-wide x·A for B's weight gradient; A's
@@ -88,11 +96,18 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
                                  std::string(storageTypeName(type)), b * elementsPerSample,
                                  b * elementsPerSample * elementBytes, true});
     }
-    const ActivationTensor logits = logitsActivation(m);
-    const double logitsPerSample = logitsHere ? 4 * s * V / l.tp / l.cp : 0.0;
-    if (logitsHere)
-        memory.ledger.push_back({logits.name, logits.savedFor, logits.dtype, b * logitsPerSample / 4,
-                                 b * logitsPerSample, false});
+    // The head: Megatron's fp32 logits, 4·s·b·V split over the vocabulary by t; pytorch-eager's final norm
+    // and loss tensors (one GPU: the profile refuses model parallelism).
+    double logitsPerSample = 0, headFixed = 0;
+    if (logitsHere) {
+        for (const ActivationTensor& t : headActivationLedger(m, type)) {
+            const double elementsPerSample = t.elementsPerToken * s / splitOf(t.split, l);
+            logitsPerSample += elementsPerSample * t.bytesPerElement;
+            headFixed += t.fixedElements * t.bytesPerElement;
+            const double elements = b * elementsPerSample + t.fixedElements;
+            memory.ledger.push_back({t.name, t.savedFor, t.dtype, elements, elements * t.bytesPerElement, false});
+        }
+    }
 
     // Korthikanti's block with 16-bit activations keeps their closed form so that their numbers come out
     // exactly; everything else sums the ledger. Scaling the closed form for fp32 would double the 1-byte
@@ -107,7 +122,8 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     }
     const double layers = memory.layers * memory.microBatchesInFlight;
     memory.bytesPerSample = layers * layer.perSample + logitsPerSample;
-    memory.bytes = b * memory.bytesPerSample;
+    const double fixed = memory.layers * ledgerFixed + headFixed; // one mask per layer, not per micro-batch
+    memory.bytes = b * memory.bytesPerSample + fixed;
 
     std::string layersText = "L·", layersNumbers = n(L);
     if (l.pp > 1) {
@@ -116,13 +132,18 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
                         (memory.microBatchesInFlight > 1 ? " × " + n(memory.microBatchesInFlight) : "");
     }
     const std::string cpText = l.cp > 1 ? "/cp" : "";
-    std::string logitsText = l.tp > 1 ? "4·s·b·V/t" : "4·s·b·V";
+    const bool eager = m.activationsOf == ActivationProfile::pytorchEager;
+    std::string logitsText = eager ? "s·b·Σhead" : l.tp > 1 ? "4·s·b·V/t" : "4·s·b·V";
     logitsText += cpText;
     memory.formula = layersText + layer.text + cpText;
     std::string numbers = layersNumbers + " × " + n(b * layer.perSample);
+    if (ledgerFixed > 0) {
+        memory.formula += " + L·Σfixed";
+        numbers += " + " + n(memory.layers) + " × " + n(ledgerFixed);
+    }
     if (logitsHere) {
-        memory.formula += " + " + logitsText;
-        numbers += " + " + n(b * logitsPerSample);
+        memory.formula += " + " + logitsText + (headFixed > 0 ? " + Σfixed" : "");
+        numbers += " + " + n(b * logitsPerSample) + (headFixed > 0 ? " + " + n(headFixed) : "");
     }
     memory.formula += " = " + numbers + " = " + n(memory.bytes) + " B";
     return memory;

@@ -26,6 +26,7 @@ struct ActivationMemory {
     std::vector<ActivationLedgerRow> ledger; ///< transformer: the tensors behind `bytes`, on this GPU
     double layers = 0;                       ///< transformer: layers on this GPU (L/p)
     double microBatchesInFlight = 1;         ///< transformer: micro-batches whose activations are held
+    std::string describes; ///< transformer: whose saved tensors the ledger lists, and what checks them
 };
 
 /// cruncher: B·D·L elements (the lecture's count: each layer's B×D output).

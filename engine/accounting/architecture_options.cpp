@@ -19,6 +19,8 @@ constexpr NameTable<EmbeddingTying, 2> kEmbeddingTyings{
     {{EmbeddingTying::tied, "tied"}, {EmbeddingTying::untied, "untied"}}};
 constexpr NameTable<AttentionImpl, 2> kAttentionImpls{
     {{AttentionImpl::eager, "eager"}, {AttentionImpl::flash, "flash"}}};
+constexpr NameTable<ActivationProfile, 2> kActivationProfiles{
+    {{ActivationProfile::megatron, "megatron"}, {ActivationProfile::pytorchEager, "pytorch-eager"}}};
 constexpr NameTable<bool, 2> kOnOff{{{true, "on"}, {false, "off"}}};
 constexpr auto kAllMlpKinds = valuesIn(kMlpKinds);
 constexpr auto kAllNormKinds = valuesIn(kNormKinds);
@@ -27,6 +29,7 @@ constexpr auto kAllQkNorms = valuesIn(kQkNorms);
 constexpr auto kAllPositionKinds = valuesIn(kPositionKinds);
 constexpr auto kAllEmbeddingTyings = valuesIn(kEmbeddingTyings);
 constexpr auto kAllAttentionImpls = valuesIn(kAttentionImpls);
+constexpr auto kAllActivationProfiles = valuesIn(kActivationProfiles);
 } // namespace
 
 std::string_view mlpKindName(MlpKind kind) {
@@ -91,6 +94,15 @@ std::optional<AttentionImpl> attentionImplFromName(std::string_view name) {
 }
 std::span<const AttentionImpl> allAttentionImpls() {
     return kAllAttentionImpls;
+}
+std::string_view activationProfileName(ActivationProfile profile) {
+    return nameIn(kActivationProfiles, profile);
+}
+std::optional<ActivationProfile> activationProfileFromName(std::string_view name) {
+    return valueIn(kActivationProfiles, name);
+}
+std::span<const ActivationProfile> allActivationProfiles() {
+    return kAllActivationProfiles;
 }
 std::string_view onOffName(bool on) {
     return nameIn(kOnOff, on);

@@ -28,6 +28,9 @@ enum class EmbeddingTying { tied, untied };
 /// Eager attention keeps the a·s² scores for backward; flash attention (Dao et al. 2022) keeps none,
 /// only an fp32 log-sum-exp per row, and recomputes the scores in backward.
 enum class AttentionImpl { eager, flash };
+/// Whose saved activations the ledger lists: Megatron-LM's (Korthikanti et al. 2022, the default) or what
+/// PyTorch eager autograd keeps for a nanoGPT-style model (tests/validation/ checks it against torch).
+enum class ActivationProfile { megatron, pytorchEager };
 
 std::string_view mlpKindName(MlpKind kind);
 std::optional<MlpKind> mlpKindFromName(std::string_view name);
@@ -50,6 +53,9 @@ std::span<const EmbeddingTying> allEmbeddingTyings();
 std::string_view attentionImplName(AttentionImpl impl);
 std::optional<AttentionImpl> attentionImplFromName(std::string_view name);
 std::span<const AttentionImpl> allAttentionImpls();
+std::string_view activationProfileName(ActivationProfile profile);
+std::optional<ActivationProfile> activationProfileFromName(std::string_view name);
+std::span<const ActivationProfile> allActivationProfiles();
 /// "on" / "off", for the switches (--bias, --dropout).
 std::string_view onOffName(bool on);
 std::optional<bool> onOffFromName(std::string_view name);

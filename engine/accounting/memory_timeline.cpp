@@ -160,13 +160,18 @@ void transformerTimeline(TimelineBuilder& t, const AccountingInput& in, const Ac
     }
     t.activationsComplete(); // the fp32 logits, kept for the loss's backward
     t.emit(StepPhase::forward, StepPart::head);
-    t.now.temporary += logits; // dL/dlogits, fp32
+    // dL/dlogits: Megatron's fp32 logits' size; pytorch-eager's in the activations' dtype (its head
+    // ledger also holds the final norm's tensors, so its size is not the head's bytes).
+    const double logitsGrad = m.activationsOf == ActivationProfile::pytorchEager
+                                  ? tokensPerStep(m, in.batch) * m.vocab * bytesPerElement(type)
+                                  : logits;
+    t.now.temporary += logitsGrad;
     t.emit(StepPhase::backward, StepPart::loss);
     t.now.activations -= logits;
     t.addGradients(headParameters, false);
     t.now.temporary += dh;
     t.emit(StepPhase::backward, StepPart::head);
-    t.now.temporary -= logits;
+    t.now.temporary -= logitsGrad;
     for (long l = L; l >= 1; --l) {
         double held = kept;
         if (in.recompute != Recompute::none) { // the layer's forward again, keeping everything this time

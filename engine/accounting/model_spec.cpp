@@ -122,7 +122,7 @@ bool hasModernArchitecture(const ModelSpec& m) {
 
 bool hasKorthikantiBlock(const ModelSpec& m) {
     return !hasModernArchitecture(m) && m.mlp == MlpKind::gelu && kvHeadCount(m) == m.heads && !isMixtureOfExperts(m) &&
-           m.attentionImpl == AttentionImpl::eager && m.dropout;
+           m.attentionImpl == AttentionImpl::eager && m.dropout && m.activationsOf == ActivationProfile::megatron;
 }
 
 namespace {

@@ -44,6 +44,7 @@ struct ModelSpec {
     double topK = 1;     ///< K experts each token is routed to
     bool dropout = true; ///< dropout layers (and their 1-byte masks) in training
     AttentionImpl attentionImpl = AttentionImpl::eager; ///< eager (keeps a·s² scores) or flash attention
+    ActivationProfile activationsOf = ActivationProfile::megatron; ///< whose saved tensors the ledger lists
     // What today's families add (Qwen, Gemma, OLMo-2, Falcon, DeepSeek). Every default leaves the numbers
     // of the fields above unchanged, so a model that does not use a knob is accounted as before.
     double headDim = 0;            ///< d_h per attention head; 0: d/a (Gemma 7B: 256 on d = 3072, a = 16)

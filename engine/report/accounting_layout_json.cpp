@@ -14,7 +14,12 @@ std::string str(std::string_view s) {
 json architectureJson(const ModelSpec& m) {
     if (m.kind != ModelKind::transformer)
         return nullptr;
-    return {{"kv_heads", jsonNumber(kvHeadCount(m))},
+    return {{"d_model", jsonNumber(m.dModel)},
+            {"heads", jsonNumber(m.heads)},
+            {"layers", jsonNumber(m.layers)},
+            {"vocab", jsonNumber(m.vocab)},
+            {"seq", jsonNumber(m.seq)},
+            {"kv_heads", jsonNumber(kvHeadCount(m))},
             {"ffn_dim", jsonNumber(ffnWidth(m))},
             {"mlp", str(mlpKindName(m.mlp))},
             {"norm", str(normKindName(m.norm))},
@@ -24,7 +29,24 @@ json architectureJson(const ModelSpec& m) {
             {"experts", jsonNumber(m.experts)},
             {"top_k", jsonNumber(m.topK)},
             {"dropout", str(onOffName(m.dropout))},
-            {"attention_impl", str(attentionImplName(m.attentionImpl))}};
+            {"attention_impl", str(attentionImplName(m.attentionImpl))},
+            {"activations_of", str(activationProfileName(m.activationsOf))},
+            // The knobs of today's families, resolved (an unset per-projection bias follows `bias`), so that
+            // a script can rebuild the model from this object alone (tests/validation/ does, in torch).
+            {"head_dim", jsonNumber(headWidth(m))},
+            {"qkv_bias", str(onOffName(hasQkvBias(m)))},
+            {"out_bias", str(onOffName(hasOutBias(m)))},
+            {"mlp_bias", str(onOffName(hasMlpBias(m)))},
+            {"norm_bias", str(onOffName(hasNormBias(m)))},
+            {"norm_placement", str(normPlacementName(m.normPlacement))},
+            {"qk_norm", str(qkNormName(m.qkNorm))},
+            {"sliding_window", jsonNumber(m.slidingWindow)},
+            {"kv_lora_rank", jsonNumber(m.kvLoraRank)},
+            {"expert_ffn_dim", jsonNumber(expertWidth(m))},
+            {"shared_ffn_dim", jsonNumber(m.sharedFfnDim)},
+            {"shared_expert_gate", str(onOffName(m.sharedExpertGate))},
+            {"dense_layers", jsonNumber(m.denseLayers)},
+            {"router_bias", str(onOffName(m.routerBias))}};
 }
 
 json activationLedgerJson(const ActivationMemory& a) {
@@ -38,7 +60,8 @@ json activationLedgerJson(const ActivationMemory& a) {
                            {"elements", jsonNumber(row.elements)},
                            {"bytes", jsonNumber(row.bytes)},
                            {"per_layer", row.perLayer}});
-    return {{"layers", jsonNumber(a.layers)},
+    return {{"describes", a.describes},
+            {"layers", jsonNumber(a.layers)},
             {"micro_batches_in_flight", jsonNumber(a.microBatchesInFlight)},
             {"tensors", tensors}};
 }

@@ -125,6 +125,7 @@ void transformerFlags(CommandWords& w, const ModelSpec& m, const ModelSpec& base
     numberOption(w, "--top-k", m.topK, base.topK);
     enumOption(w, "--dropout", m.dropout, base.dropout, onOffName);
     enumOption(w, "--attention-impl", m.attentionImpl, base.attentionImpl, attentionImplName);
+    enumOption(w, "--activations-of", m.activationsOf, base.activationsOf, activationProfileName);
     // Today's families' knobs (model_spec.h). An unset per-projection bias follows --bias: spelled out as the
     // value it resolves to, which gives the same model.
     numberOption(w, "--head-dim", m.headDim, base.headDim);

@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""Napkin against PyTorch itself: parameters, matmul FLOPs and the tensors autograd saves for backward.
+
+1. Parameters: for every model preset napkin-cli lists whose architecture the torch.nn reference
+   (reference_models.py) builds, sum(p.numel()) on the meta device equals napkin's `parameters`.
+2. FLOPs: nanoGPT-style GPT-2 stacks at small, odd shapes; one forward and one backward of the
+   cross-entropy under a TorchDispatchMode that counts 2·m·n·k per aten.mm/addmm/bmm/baddbmm equal
+   napkin's forward and backward (+ recompute, with torch.utils.checkpoint around each block) FLOPs
+   with --attention full (eager PyTorch computes every score whatever the mask).
+3. Saved activations: the same stacks in fp32 and bf16, dropout off and on, recompute none and full:
+   every tensor autograd saves (walking the graph's _saved_* fields and checkpoint's saved_tensors,
+   deduplicated by storage, parameters, buffers and the token/target inputs excluded) against napkin's
+   `--activations-of pytorch-eager` ledger, as a multiset of (dtype, bytes) and in total, to the byte.
+   Two rows follow CUDA's kernels where the CPU's differ, and are translated here: a dropout mask is
+   torch.bool on CUDA (native_dropout) and a scaled mask in the activations' dtype on the CPU; LayerNorm's
+   mean and 1/σ are fp32 on CUDA and the input's dtype on the CPU.
+
+usage: check_against_pytorch.py --cli PATH [--markdown]   (--markdown prints docs/validation.md's table)
+Exit status: 0 all agree, 1 a disagreement, 77 torch missing (skipped; NAPKIN_REQUIRE_TORCH=1: failure).
+"""
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+
+SKIPPED = 77
+try:
+    import torch
+    import torch.nn.functional as F
+    from torch.utils._python_dispatch import TorchDispatchMode
+except ImportError:
+    if os.environ.get("NAPKIN_REQUIRE_TORCH") == "1":
+        print("torch is required (NAPKIN_REQUIRE_TORCH=1) but not installed", file=sys.stderr)
+        sys.exit(1)
+    print("torch not installed: skipped")
+    sys.exit(SKIPPED)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reference_models  # noqa: E402
+
+aten = torch.ops.aten
+DTYPES = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float64: "fp64", torch.bool: "bool",
+          torch.int64: "int64"}
+
+
+class MatmulFlops(TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.phase = "forward"
+        self.flops = collections.Counter()
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        packet = func._overloadpacket
+        if packet in (aten.mm, aten.addmm):
+            a, b = (args[0], args[1]) if packet is aten.mm else (args[1], args[2])
+            self.flops[self.phase] += 2 * a.shape[0] * a.shape[1] * b.shape[1]
+        elif packet in (aten.bmm, aten.baddbmm):
+            a, b = (args[0], args[1]) if packet is aten.bmm else (args[1], args[2])
+            self.flops[self.phase] += 2 * a.shape[0] * a.shape[1] * a.shape[2] * b.shape[2]
+        return func(*args, **(kwargs or {}))
+
+
+def napkin(cli, args):
+    out = subprocess.run([cli, "account", *args, "--json"], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(" ".join(args) + " → " + out.stderr.strip())
+    return json.loads(out.stdout)
+
+
+def gpt2_args(s, batch, dtype, recompute, attention="causal"):
+    args = ["--model", "transformer", "--d-model", s["d"], "--heads", s["heads"], "--layers", s["layers"],
+            "--vocab", s["vocab"], "--seq", s["seq"], "--ffn-dim", s["ffn"], "--batch", batch,
+            "--bias", "on" if s["bias"] else "off", "--embeddings", "tied" if s["tied"] else "untied",
+            "--dropout", "on" if s["dropout"] else "off", "--precision", dtype, "--recompute", recompute,
+            "--attention", attention, "--activations-of", "pytorch-eager"]
+    return [str(a) for a in args]
+
+
+def saved_tensors(loss, excluded):
+    """(dtype, bytes, where) per storage autograd saved, parameters/buffers/inputs excluded."""
+    found, seen, stack = {}, set(), [loss.grad_fn]
+    while stack:
+        fn = stack.pop()
+        if fn is None or fn in seen:
+            continue
+        seen.add(fn)
+        values = []
+        for name in dir(fn):
+            if name.startswith("_saved_"):
+                try:
+                    values.append((name, getattr(fn, name)))
+                except Exception:  # noqa: BLE001 (a field freed or not a tensor)
+                    pass
+        if hasattr(fn, "saved_tensors"):  # torch.utils.checkpoint's Function keeps its inputs there
+            values += [("saved_tensors", t) for t in fn.saved_tensors]
+        for name, value in values:
+            for t in value if isinstance(value, (tuple, list)) else [value]:
+                if isinstance(t, torch.Tensor):
+                    storage = t.storage()
+                    if storage.data_ptr() not in excluded:
+                        found[storage.data_ptr()] = (DTYPES[t.dtype], storage.nbytes(),
+                                                     type(fn).__name__ + "." + name)
+        stack += [n for n, _ in fn.next_functions]
+    return list(found.values())
+
+
+def expected_on_cpu(doc, act):
+    """Napkin's rows as the CPU keeps them: (dtype, bytes) per tensor, per-layer rows once per layer."""
+    act_bytes = 2 if act == "bf16" else 4
+    layers = int(doc["activation_ledger"]["layers"])
+    out = []
+    batch = int(doc["batch"])
+    for row in doc["activation_ledger"]["tensors"]:
+        copies = layers if row["per_layer"] else 1
+        elements = int(row["elements"])
+        if batch == 1 and "contiguous copy" in row["name"]:
+            # At batch 1 matmul's reshape of (1, a, s, d_h) is a view: bmm saves views of the QKV output,
+            # one 3·h-wide storage with the same bytes as the three copies (the ledger's note says so).
+            if row["name"].startswith("Q "):
+                out += [(row["dtype"], 3 * int(row["bytes"]))] * copies
+            continue
+        if row["dtype"] == "mask":  # CPU dropout: the scaled mask in the activations' dtype
+            tensors = [(act, elements * act_bytes)]
+        elif "mean and 1/σ" in row["name"]:  # CPU LayerNorm: mean and rstd in the input's dtype
+            tensors = [(act, elements // 2 * act_bytes)] * 2
+        else:
+            tensors = [(row["dtype"], int(row["bytes"]))]
+        out += tensors * copies
+    return out
+
+
+def run_gpt2(s, batch, dtype, recompute):
+    torch.manual_seed(0)
+    model = reference_models.Gpt2(dict(s, checkpoint=recompute == "full"))
+    if dtype == "bf16":
+        model = model.to(torch.bfloat16)
+    model.train()
+    idx = torch.randint(0, s["vocab"], (batch, s["seq"]))
+    targets = torch.randint(0, s["vocab"], (batch, s["seq"]))
+    excluded = {p.data_ptr() for p in model.parameters()} | {b.data_ptr() for b in model.buffers()}
+    excluded |= {idx.data_ptr(), targets.data_ptr()}
+    counter = MatmulFlops()
+    with counter:
+        loss = model(idx, targets)
+        saved = saved_tensors(loss, excluded)
+        counter.phase = "backward"
+        loss.backward()
+    return saved, counter.flops
+
+
+SHAPES = [  # d, heads, layers, vocab, seq, ffn: small, with odd sizes
+    {"d": 64, "heads": 4, "layers": 2, "vocab": 100, "seq": 16, "ffn": 256, "bias": True, "tied": True},
+    {"d": 48, "heads": 3, "layers": 3, "vocab": 37, "seq": 7, "ffn": 120, "bias": False, "tied": False},
+    {"d": 40, "heads": 5, "layers": 1, "vocab": 53, "seq": 11, "ffn": 160, "bias": True, "tied": False},
+]
+
+
+def check_activations_and_flops(cli, rows):
+    failures = cases = 0
+    for s in SHAPES:
+        for dropout in (0.0, 0.1):
+            shape = dict(s, dropout=dropout)
+            for dtype in ("fp32", "bf16"):
+                for recompute in ("none", "full"):
+                    batch = 1 + cases % 3
+                    cases += 1
+                    saved, flops = run_gpt2(shape, batch, dtype, recompute)
+                    doc = napkin(cli, gpt2_args(shape, batch, dtype, recompute))
+                    want = collections.Counter(expected_on_cpu(doc, dtype))
+                    got = collections.Counter((d, b) for d, b, _ in saved)
+                    total_torch = sum(b for _, b, _ in saved)
+                    total_napkin = doc["memory_bytes"]["activations"]
+                    label = (f"d {s['d']} a {s['heads']} L {s['layers']} V {s['vocab']} s {s['seq']} b {batch} "
+                             f"{dtype} dropout {'on' if dropout else 'off'} recompute {recompute}")
+                    # CPU-kept bytes against napkin's expectation translated to the CPU (masks, statistics).
+                    cpu_total = sum(b for _, b in expected_on_cpu(doc, dtype))
+                    if want != got or cpu_total != total_torch:
+                        failures += 1
+                        print(f"saved activations differ: {label}\n  napkin (as the CPU keeps them) "
+                              f"{sorted((want - got).items())}\n  torch {sorted((got - want).items())}")
+                    f_doc = napkin(cli, gpt2_args(shape, batch, dtype, recompute, "full"))["flops_per_step"]
+                    if (flops["forward"], flops["backward"]) != (f_doc["forward"], f_doc["backward"] + f_doc["recompute"]):
+                        failures += 1
+                        print(f"FLOPs differ: {label}: torch {dict(flops)}, napkin {f_doc}")
+                    rows.append((label, "saved activations (B)", total_napkin, total_torch, cpu_total))
+                    rows.append((label, "forward + backward FLOPs", f_doc["total"], sum(flops.values()), None))
+    return cases, failures
+
+
+def reference_description(arch):
+    """The reference's knobs from napkin's architecture object, or None with the reason it is not built."""
+    why = []
+    if arch["norm_placement"] != "pre":
+        why.append("norm placement " + arch["norm_placement"])
+    if arch["qk_norm"] != "none":
+        why.append("QK-norm")
+    if arch["kv_lora_rank"]:
+        why.append("MLA")
+    if arch["shared_ffn_dim"] or arch["dense_layers"] or arch["router_bias"] == "on":
+        why.append("shared experts / dense-first layers / router bias")
+    if arch["mlp"] == "geglu":
+        why.append("GeGLU")
+    if why:
+        return None, ", ".join(why)
+    return {"d": int(arch["d_model"]), "heads": int(arch["heads"]), "kv_heads": int(arch["kv_heads"]),
+            "head_dim": int(arch["head_dim"]), "layers": int(arch["layers"]),
+            "vocab": int(arch["vocab"]), "seq": int(arch["seq"]), "ffn": int(arch["expert_ffn_dim"]
+            if arch["experts"] > 1 else arch["ffn_dim"]), "mlp": arch["mlp"], "norm": arch["norm"],
+            "norm_bias": arch["norm_bias"] == "on", "qkv_bias": arch["qkv_bias"] == "on",
+            "bias": arch["mlp_bias"] == "on" and arch["out_bias"] == "on", "experts": int(arch["experts"]),
+            "position": arch["position"], "tied": arch["embeddings"] == "tied"}, ""
+
+
+def check_parameters(cli, rows):
+    presets = json.loads(subprocess.run([cli, "presets", "--json"], capture_output=True, text=True,
+                                        check=True).stdout)["model_presets"]
+    failures = checked = 0
+    skipped = []
+    for p in presets:
+        doc = napkin(cli, ["--model-preset", p["id"]])
+        s, why = reference_description(doc["architecture"])
+        if s is None:
+            skipped.append(f"{p['id']} ({why})")
+            continue
+        if s["bias"] != (doc["architecture"]["out_bias"] == "on"):
+            skipped.append(f"{p['id']} (an output bias apart from the MLP's)")
+            continue
+        with torch.device("meta") if hasattr(torch, "device") and hasattr(torch.device, "__enter__") else _meta():
+            model = reference_models.Decoder(s)
+        total = sum(t.numel() for t in model.parameters())
+        checked += 1
+        rows.append((p["id"], "parameters", doc["parameters"], total, None))
+        if total != doc["parameters"]:
+            failures += 1
+            print(f"parameters differ: {p['id']}: torch {total}, napkin {doc['parameters']}")
+    return checked, failures, skipped
+
+
+class _meta:
+    """torch 1.13 has no `with torch.device('meta')`: build every module's tensors on meta."""
+
+    def __enter__(self):
+        self.saved = torch.nn.Module.register_parameter
+        original = self.saved
+
+        def register(module, name, param):
+            if param is not None:
+                param = torch.nn.Parameter(param.to("meta"), param.requires_grad)
+            original(module, name, param)
+
+        torch.nn.Module.register_parameter = register
+
+    def __exit__(self, *exc):
+        torch.nn.Module.register_parameter = self.saved
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cli", required=True)
+    parser.add_argument("--markdown", action="store_true")
+    options = parser.parse_args()
+    rows = []
+    cases, failures = check_activations_and_flops(options.cli, rows)
+    checked, parameter_failures, skipped = check_parameters(options.cli, rows)
+    failures += parameter_failures
+    if options.markdown:
+        print(f"PyTorch {torch.__version__}\n")
+        print("| model | quantity | Napkin | PyTorch | ratio |\n|---|---|---:|---:|---:|")
+        for label, quantity, ours, theirs, cpu in rows:
+            note = f" (CPU-kept: {cpu:,})" if cpu is not None and cpu != ours else ""
+            print(f"| {label} | {quantity} | {int(ours):,}{note} | {int(theirs):,} | "
+                  f"{(cpu if cpu is not None else ours) / theirs:.6f} |")
+    print(f"{cases} GPT-2-style cases (saved activations and FLOPs), {checked} presets' parameters; "
+          f"{failures} disagreements; parameters not built by the reference: {', '.join(skipped) or 'none'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

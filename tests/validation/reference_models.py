@@ -1,0 +1,145 @@
+"""Plain torch.nn transformers built from the description `napkin-cli account --json` prints, for
+tests/validation/. GPT2 is nanoGPT's model (Karpathy's model.py: pre-LayerNorm, GELU MLP, eager causal
+attention written as q @ kᵀ · scale, masked_fill, softmax, @ v, learned positions, tied head, dropout
+after the embeddings, the attention probabilities, the attention output and the MLP). Decoder is a
+Llama/Mistral/Qwen2/Mixtral-style stack (RMSNorm, SwiGLU, grouped-query attention, RoPE without
+parameters, separate expert Linear modules behind a router) used for parameter counts on the meta
+device, where no memory is allocated."""
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torch.utils.checkpoint
+
+
+class CausalSelfAttention(nn.Module):
+    def __init__(self, s):
+        super().__init__()
+        d, self.heads, self.p = s["d"], s["heads"], s["dropout"]
+        self.c_attn = nn.Linear(d, 3 * d, bias=s["bias"])
+        self.c_proj = nn.Linear(d, d, bias=s["bias"])
+        self.register_buffer("bias", torch.tril(torch.ones(s["seq"], s["seq"])).view(1, 1, s["seq"], s["seq"]))
+
+    def forward(self, x):
+        b, t, c = x.size()
+        q, k, v = self.c_attn(x).split(c, dim=2)
+        k = k.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+        q = q.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+        v = v.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = att.masked_fill(self.bias[:, :, :t, :t] == 0, float("-inf"))
+        att = F.softmax(att, dim=-1)
+        if self.p:
+            att = F.dropout(att, self.p, self.training)
+        y = (att @ v).transpose(1, 2).contiguous().view(b, t, c)
+        y = self.c_proj(y)
+        return F.dropout(y, self.p, self.training) if self.p else y
+
+
+class Mlp(nn.Module):
+    def __init__(self, s):
+        super().__init__()
+        self.c_fc = nn.Linear(s["d"], s["ffn"], bias=s["bias"])
+        self.c_proj = nn.Linear(s["ffn"], s["d"], bias=s["bias"])
+        self.p = s["dropout"]
+
+    def forward(self, x):
+        y = self.c_proj(F.gelu(self.c_fc(x)))
+        return F.dropout(y, self.p, self.training) if self.p else y
+
+
+class Gpt2Block(nn.Module):
+    def __init__(self, s):
+        super().__init__()
+        self.ln_1 = nn.LayerNorm(s["d"], elementwise_affine=True)
+        self.attn = CausalSelfAttention(s)
+        self.ln_2 = nn.LayerNorm(s["d"])
+        self.mlp = Mlp(s)
+
+    def forward(self, x):
+        x = x + self.attn(self.ln_1(x))
+        return x + self.mlp(self.ln_2(x))
+
+
+class Gpt2(nn.Module):
+    """s: d, heads, layers, vocab, seq, ffn, bias, tied, dropout (a probability, 0: no dropout modules),
+    checkpoint (torch.utils.checkpoint around each block)."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.s = s
+        self.wte = nn.Embedding(s["vocab"], s["d"])
+        self.wpe = nn.Embedding(s["seq"], s["d"])
+        self.h = nn.ModuleList(Gpt2Block(s) for _ in range(s["layers"]))
+        self.ln_f = nn.LayerNorm(s["d"])
+        self.lm_head = nn.Linear(s["d"], s["vocab"], bias=False)
+        if s["tied"]:
+            self.lm_head.weight = self.wte.weight
+        if not s["bias"]:  # nanoGPT's bias=False: LayerNorm without bias too
+            for m in self.modules():
+                if isinstance(m, nn.LayerNorm):
+                    m.bias = None
+
+    def forward(self, idx, targets):
+        pos = torch.arange(0, idx.size(1), dtype=torch.long, device=idx.device)
+        x = self.wte(idx) + self.wpe(pos)
+        if self.s["dropout"]:
+            x = F.dropout(x, self.s["dropout"], self.training)
+        for block in self.h:
+            if self.s["checkpoint"]:
+                x = torch.utils.checkpoint.checkpoint(block, x)
+            else:
+                x = block(x)
+        logits = self.lm_head(self.ln_f(x))
+        return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+
+
+class RmsNorm(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(d))
+
+
+class Expert(nn.Module):
+    def __init__(self, d, f, gated, bias):
+        super().__init__()
+        self.up = nn.Linear(d, f, bias=bias)
+        self.gate = nn.Linear(d, f, bias=bias) if gated else None
+        self.down = nn.Linear(f, d, bias=bias)
+
+
+class DecoderLayer(nn.Module):
+    def __init__(self, s):
+        super().__init__()
+        d, a, g = s["d"], s["heads"], s["kv_heads"]
+        dh = s["head_dim"]
+        norm = (lambda: nn.LayerNorm(d)) if s["norm"] == "layernorm" else (lambda: RmsNorm(d))
+        self.norm1, self.norm2 = norm(), norm()
+        if s["norm"] == "layernorm" and not s["norm_bias"]:
+            self.norm1.bias = None
+            self.norm2.bias = None
+        self.q = nn.Linear(d, a * dh, bias=s["qkv_bias"])
+        self.k = nn.Linear(d, g * dh, bias=s["qkv_bias"])
+        self.v = nn.Linear(d, g * dh, bias=s["qkv_bias"])
+        self.o = nn.Linear(a * dh, d, bias=s["bias"])
+        gated = s["mlp"] != "gelu"
+        if s["experts"] > 1:
+            self.router = nn.Linear(d, s["experts"], bias=False)
+            self.experts = nn.ModuleList(Expert(d, s["ffn"], gated, s["bias"]) for _ in range(s["experts"]))
+        else:
+            self.mlp = Expert(d, s["ffn"], gated, s["bias"])
+
+
+class Decoder(nn.Module):
+    """Parameters only (built on the meta device): the forward is nanoGPT's above for GPT-2 shapes."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.embed = nn.Embedding(s["vocab"], s["d"])
+        self.positions = nn.Embedding(s["seq"], s["d"]) if s["position"] == "learned" else None
+        self.layers = nn.ModuleList(DecoderLayer(s) for _ in range(s["layers"]))
+        self.norm = nn.LayerNorm(s["d"]) if s["norm"] == "layernorm" else RmsNorm(s["d"])
+        if s["norm"] == "layernorm" and not s["norm_bias"]:
+            self.norm.bias = None
+        self.head = None if s["tied"] else nn.Linear(s["d"], s["vocab"], bias=False)
