@@ -1,6 +1,6 @@
 #include "app/accounting/accounting_controls.h"
 
-#include "app/accounting/architecture_controls.h"
+#include "app/model/architecture_controls.h"
 #include "app/accounting/fine_tuning_controls.h"
 #include "app/accounting/parallelism_controls.h"
 #include "app/accounting/presets.h"
@@ -285,6 +285,7 @@ QWidget* AccountingControls::controlFor(const std::string& field) const {
 void AccountingControls::showFieldError(const std::string& field, const QString& message) {
     clearFieldError();
     QWidget* control = controlFor(field);
+    m_architecture->reveal(control); // a knob of the collapsed advanced section opens it
     auto* form = control ? qobject_cast<QFormLayout*>(control->parentWidget()->layout()) : nullptr;
     int row = -1;
     QFormLayout::ItemRole role{};

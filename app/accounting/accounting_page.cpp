@@ -77,10 +77,10 @@ AccountingPage::AccountingPage(QWidget* parent)
     , m_flopChart(new FlopChart(this))
     , m_timelineChart(new MemoryTimelineChart(this))
     , m_answers(new AnswersPanel(this)) {
-    m_presets->addItem(tr("Choose a lecture question…"));
-    for (const Preset& p : builtInPresets())
-        m_presets->addItem(p.name, p.id);
-    m_presets->setToolTip(tr("Load one of the lecture's worked examples into every control."));
+    m_presets->addItem(tr("Choose a lecture question or a model…"));
+    addPresetEntries(m_presets);
+    m_presets->setToolTip(tr("A lecture's worked example sets every control; a model's config.json "
+                             "(\"· config.json\") sets the model and keeps the training and hardware."));
     // Its width does not follow the chosen name: "… (modified)" must not widen the panel past a
     // projector's 1024 pixels.
     m_presets->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -144,7 +144,7 @@ AccountingPage::AccountingPage(QWidget* parent)
 }
 
 void AccountingPage::applyPreset(const Preset& preset) {
-    m_controls->setInput(preset.input);
+    m_controls->setFieldValues(withPreset(m_controls->fieldValues(), preset));
     m_presetInput = m_controls->input();
     const int index = m_presets->findData(preset.id);
     if (index >= 0)

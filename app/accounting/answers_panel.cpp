@@ -121,6 +121,11 @@ AnswersPanel::AnswersPanel(QWidget* parent)
 void AnswersPanel::setRow(const QString& key, const QString& value, const QString& formula) {
     const Row& row = m_rows[key];
     row.value->setText(value);
+    // A value is a number ("2 + 2 + 4 + 4 + 4 = 16 B" stays on its line), or a verdict with its reason
+    // ("NO — peak …", the fit advice for DeepSeek-V3 on one GPU: 200 characters), which wraps rather than
+    // widen the panel past a projector's width.
+    constexpr qsizetype kSentence = 48;
+    row.value->setWordWrap(value.size() > kSentence || value.contains(QStringLiteral(" — ")));
     row.formula->setText(formula);
 }
 

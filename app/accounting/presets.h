@@ -1,10 +1,13 @@
 #pragma once
 // The lecture's questions and today's models as ready-made scenarios: the engine's setup presets
-// (engine/accounting/setup_presets.h, the same table napkin-cli's --preset reads), in Qt's strings.
+// (engine/accounting/setup_presets.h, the same table napkin-cli's --preset reads), in Qt's strings, and
+// the shipped config.json files (engine/accounting/model_zoo.h, --model-preset), which set the model only.
 #include "engine/accounting/accounting.h"
 #include "engine/scenario/scenario.h"
 
 #include <QString>
+
+class QComboBox;
 
 #include <vector>
 
@@ -13,18 +16,28 @@ struct Preset {
     QString name;        ///< shown in the preset box
     QString expectation; ///< what the lecture says the answer is
     napkin::AccountingInput input;
+    /// A shipped config.json: applying it sets the transformer and keeps the training and hardware.
+    bool modelOnly = false;
 };
 
-/// All built-in presets, in the order they are offered.
+/// The whole setups (napkin-cli account --preset), in the engine's order.
 const std::vector<Preset>& builtInPresets();
-/// By id or by name, case-insensitively; nullptr when unknown.
+/// The shipped config.json files, each its model on a fresh page's training and hardware.
+const std::vector<Preset>& modelPresets();
+/// A setup or a shipped config, by id or by name, case-insensitively; nullptr when unknown.
 const Preset* findPreset(const QString& idOrName);
-/// "70b-15t-1024-h100, largest-8-h100, ..." for error messages.
+/// "70b-15t-1024-h100, largest-8-h100, ..., deepseek-v3" for error messages.
 QString presetIdList();
+/// Fills `box` with every preset grouped by family (preset_groups.h) under headers, each entry's data its
+/// id and its tooltip what it gives; the first item (a prompt, no data) is the caller's.
+void addPresetEntries(QComboBox* box);
 
 /// The accounting page's fields after `input` is entered as the page enters it (a preset, the tour):
 /// its model kind with that kind's sizes, every training and hardware setting, the tokens; the sizes
 /// of the other kinds keep the values they had, so switching kind back restores them.
 napkin::AccountingScenario withInput(napkin::AccountingScenario fields, const napkin::AccountingInput& input);
-/// As withInput, and the preset box showing `preset`.
+/// The page's fields with `transformer` as the model (kind transformer and every transformer field); the
+/// training, hardware and the other kinds' sizes stay. A shipped or opened config.json enters this way.
+napkin::AccountingScenario withModel(napkin::AccountingScenario fields, const napkin::ModelSpec& transformer);
+/// As withInput (withModel for a model-only preset), and the preset box showing `preset`.
 napkin::AccountingScenario withPreset(const napkin::AccountingScenario& fields, const Preset& preset);

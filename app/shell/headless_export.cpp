@@ -91,7 +91,12 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
             error = saveChart(*chart, cl.exportPath, cl.size, cl.scale, cl.caption);
         }
     } else if (cl.page == QLatin1String("inference")) {
-        if (!cl.preset.isEmpty()) { // a setup preset's model (a published transformer) on its GPU
+        if (!cl.preset.isEmpty() && findPreset(cl.preset)->modelOnly) { // a shipped config, at its context
+            const Preset& preset = *findPreset(cl.preset);
+            scenario.inference.preset = preset.id.toStdString();
+            scenario.inference.input.model = preset.input.model;
+            scenario.inference.input.context = preset.input.model.seq;
+        } else if (!cl.preset.isEmpty()) { // a setup preset's model (a published transformer) on its GPU
             const Preset& preset = *findPreset(cl.preset);
             const QString model = modelPresetIdFor(preset.input.model);
             if (model.isEmpty())

@@ -27,12 +27,12 @@ struct Entry {
     double parameters;
 };
 constexpr std::array<Entry, 15> kEntries{{
-    {"gpt2", "GPT-2", "GPT-2 (124M)", 124439808},
+    {"gpt2", "GPT-2 / GPT-3", "GPT-2 (124M)", 124439808},
     {"gpt-neox-20b", "GPT-NeoX", "GPT-NeoX-20B", 20554567680},
     {"falcon-7b", "Falcon", "Falcon 7B", 6921720704},
     {"llama-2-7b", "Llama", "Llama 2 7B", 6738415616},
-    {"mistral-7b-v0.1", "Mistral", "Mistral 7B v0.1", 7241732096},
-    {"mixtral-8x7b-v0.1", "Mistral", "Mixtral 8x7B v0.1", 46702792704},
+    {"mistral-7b-v0.1", "Mistral / Mixtral", "Mistral 7B v0.1", 7241732096},
+    {"mixtral-8x7b-v0.1", "Mistral / Mixtral", "Mixtral 8x7B v0.1", 46702792704},
     {"phi-3-mini-4k", "Phi", "Phi-3 mini 4k", 3821079552},
     {"qwen2.5-7b", "Qwen", "Qwen2.5 7B", 7615616512},
     {"qwen1.5-moe-a2.7b", "Qwen", "Qwen1.5-MoE-A2.7B", 14315784192},

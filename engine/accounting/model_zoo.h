@@ -11,7 +11,7 @@ namespace napkin {
 
 struct ZooModel {
     std::string_view id;         ///< "mistral-7b-v0.1": the file resources/models/<id>.json
-    std::string_view family;     ///< "Mistral", for grouping in a preset box
+    std::string_view family;     ///< "Mistral / Mixtral": its group in a preset box (preset_groups.h)
     std::string_view name;       ///< "Mistral 7B v0.1"
     double publishedParameters;  ///< the exact count its checkpoint has (tests cite the derivation)
     std::string_view configJson; ///< the shipped config.json text

@@ -27,6 +27,14 @@ inline constexpr ControlRange zeroStage{0, 3};
 inline constexpr ControlRange kvHeads{0, 1e5}; ///< 0: as many as the heads (no grouped-query attention)
 inline constexpr ControlRange ffnDim{0, 1e7};  ///< 0: the FFN multiple × d
 inline constexpr ControlRange experts{1, 1024};
+// What today's families add (0 everywhere: the knob is off, or follows the other fields).
+inline constexpr ControlRange headDim{0, 1e5};       ///< 0: d / heads
+inline constexpr ControlRange slidingWindow{0, 1e8}; ///< 0: every layer attends to the whole context
+inline constexpr ControlRange globalEvery{0, 1e5};   ///< 0: every layer windowed (with a window)
+inline constexpr ControlRange latentRank{0, 1e5};    ///< MLA's ranks and head widths; kv_lora_rank 0: no MLA
+inline constexpr ControlRange expertFfnDim{0, 1e7};  ///< 0: the dense width
+inline constexpr ControlRange sharedFfnDim{0, 1e7};  ///< 0: no shared expert
+inline constexpr ControlRange denseLayers{0, 1e5};
 inline constexpr ControlRange topK{1, 1024};
 inline constexpr ControlRange tensorParallel{1, 1024};
 inline constexpr ControlRange pipelineParallel{1, 1e5};

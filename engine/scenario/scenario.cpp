@@ -53,36 +53,15 @@ std::optional<std::string> dtypeFromName(std::string_view name) {
     return std::nullopt;
 }
 
-void wholeNumber(const Section& s, const char* key, double& target, ControlRange range) {
-    s.number(key, target, range);
-    if (target != std::floor(target))
-        s.refuse(key, "must be a whole number");
-}
-
-// The transformer's architecture options (added within version 2: absent keys keep GPT-2's defaults).
-void readArchitecture(const Section& m, ModelSpec& model) {
-    wholeNumber(m, "kv_heads", model.kvHeads, ranges::accounting::kvHeads);
-    wholeNumber(m, "ffn_dim", model.ffnDim, ranges::accounting::ffnDim);
-    m.name("mlp", model.mlp, mlpKindFromName);
-    m.name("norm", model.norm, normKindFromName);
-    m.name("bias", model.bias, onOffFromName);
-    m.name("embeddings", model.embeddings, embeddingTyingFromName);
-    m.name("position", model.position, positionKindFromName);
-    wholeNumber(m, "experts", model.experts, ranges::accounting::experts);
-    wholeNumber(m, "top_k", model.topK, ranges::accounting::topK);
-    m.name("dropout", model.dropout, onOffFromName);
-    m.name("attention_impl", model.attentionImpl, attentionImplFromName);
-}
-
 // The parallel layout (added within version 2, like the architecture).
 void readParallel(const Section& p, ParallelLayout& l) {
     p.expectKeys({"tp", "pp", "sp", "cp", "ep", "microbatches"});
-    wholeNumber(p, "tp", l.tp, ranges::accounting::tensorParallel);
-    wholeNumber(p, "pp", l.pp, ranges::accounting::pipelineParallel);
+    p.wholeNumber("tp", l.tp, ranges::accounting::tensorParallel);
+    p.wholeNumber("pp", l.pp, ranges::accounting::pipelineParallel);
     p.boolean("sp", l.sp);
-    wholeNumber(p, "cp", l.cp, ranges::accounting::contextParallel);
-    wholeNumber(p, "ep", l.ep, ranges::accounting::expertParallel);
-    wholeNumber(p, "microbatches", l.microbatches, ranges::accounting::microbatches);
+    p.wholeNumber("cp", l.cp, ranges::accounting::contextParallel);
+    p.wholeNumber("ep", l.ep, ranges::accounting::expertParallel);
+    p.wholeNumber("microbatches", l.microbatches, ranges::accounting::microbatches);
 }
 
 // Fine-tuning (added within version 2): the method, the LoRA setting and the offload. A bad value is
@@ -90,7 +69,7 @@ void readParallel(const Section& p, ParallelLayout& l) {
 void readFineTuning(const Section& f, FineTuning& ft) {
     f.expectKeys({"method", "lora_rank", "lora_alpha", "lora_targets", "offload"});
     f.name("method", ft.method, fineTuneMethodFromName);
-    wholeNumber(f, "lora_rank", ft.rank, ranges::accounting::loraRank);
+    f.wholeNumber("lora_rank", ft.rank, ranges::accounting::loraRank);
     f.number("lora_alpha", ft.alpha, ranges::accounting::loraAlpha);
     f.name("lora_targets", ft.targets, loraTargetsFromText);
     f.name("offload", ft.offload, offloadFromName);
@@ -105,11 +84,12 @@ void readAccountingInput(const Section& s, AccountingScenario& a, bool flatModel
         const char* paramsKey = flatModel ? "params" : "parameters";
         const char* dModelKey = flatModel ? "dModel" : "d_model";
         const char* ffnKey = flatModel ? "ffnMult" : "ffn_mult";
-        if (!flatModel)
-            m.expectKeys({"kind",  "parameters", "dim",           "layers",     "out",      "d_model",
-                          "heads", "vocab",      "seq",           "ffn_mult",   "kv_heads", "ffn_dim",
-                          "mlp",   "norm",       "bias",          "embeddings", "position", "experts",
-                          "top_k", "dropout",    "attention_impl"});
+        if (!flatModel) {
+            std::vector<std::string_view> known{"kind",  "parameters", "dim", "layers",  "out",
+                                                "d_model", "heads",    "vocab", "seq",   "ffn_mult"};
+            known.insert(known.end(), architectureKeys().begin(), architectureKeys().end());
+            m.expectKeys(known);
+        }
         m.name(flatModel ? "model" : "kind", in.model.kind, modelKindFromName);
         m.number(paramsKey, in.model.parameters, ranges::accounting::parameters);
         m.number("dim", in.model.dim, ranges::accounting::dim);

@@ -30,7 +30,14 @@ namespace napkin {
 /// older build warns "inference: unknown key, ignored", but refuses a file whose "page" is "inference").
 /// The "roofline" section {device, dtype} and the page name "roofline" were added the same way: absent,
 /// the Roofline tab opens on H100-SXM bf16 (an older build warns "roofline: unknown key, ignored"; only a
-/// file saved with the Roofline tab in front names a page it does not know).
+/// file saved with the Roofline tab in front names a page it does not know). The knobs of today's
+/// families (issue 26) were added the same way, under accounting.model and in a new inference.model:
+/// head_dim, qkv_bias, out_bias, mlp_bias, norm_bias ("on", "off", or "default": follows bias),
+/// norm_placement, qk_norm, sliding_window, global_every, windowed_layers (a config's per-layer pattern,
+/// one letter a layer: "w" windowed, "g" global; "" none), q_lora_rank, kv_lora_rank, qk_nope_head_dim,
+/// qk_rope_head_dim, v_head_dim, expert_ffn_dim, shared_ffn_dim, shared_expert_gate, dense_layers,
+/// router_bias (scenario_model.cpp). Absent, each keeps its default (off, or following the older keys), so
+/// an older file opens with every number it had; inference.model absent is the preset's model.
 inline constexpr int kScenarioFormatVersion = 2;
 /// Larger files are refused before parsing: a real scenario is about 2 KB.
 inline constexpr std::size_t kScenarioMaxBytes = 1 << 20;
@@ -58,10 +65,12 @@ struct AccountingScenario {
 /// What a fresh Inference tab shows: Llama 3 8B in bf16 on one H100-SXM, 8192 tokens of context, batch 1.
 InferenceInput freshInferenceInput();
 
-/// The Inference tab: a published model (model_presets.h) served on GPUs. Keys use napkin-cli infer's
-/// spelling; `input.model` is not written: it is the preset's.
+/// The Inference tab: a model served on GPUs. Keys use napkin-cli infer's spelling. `input.model` is
+/// written as "model": the preset's, or that model with its architecture edited, or a config.json's.
 struct InferenceScenario {
-    std::string preset = "llama3-8b"; ///< a model_presets.h id
+    /// The model box's entry: a published model (model_presets.h) or a shipped config (model_zoo.h) id;
+    /// empty for a model of the user's own (a config.json opened in the app).
+    std::string preset = "llama3-8b";
     InferenceInput input = freshInferenceInput();
     double promptShown = 8192; ///< the prompt field, also while "prompt = context" is on (input.prompt unset)
     bool operator==(const InferenceScenario&) const = default;

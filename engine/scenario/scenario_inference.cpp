@@ -1,11 +1,14 @@
-// The scenario's "inference" section: the Inference tab's model preset and serving setup, keyed as
-// napkin-cli infer's options. The ranges are the controls' own (control_ranges.h).
+// The scenario's "inference" section: the Inference tab's model (a preset, and the model as shown, which
+// an edited architecture or a config.json makes differ from it) and serving setup, keyed as napkin-cli
+// infer's options. The ranges are the controls' own (control_ranges.h).
 #include "engine/scenario/scenario.h"
 #include "engine/scenario/scenario_section.h"
 
 #include "engine/accounting/inference_accounting.h"
-#include "engine/accounting/model_presets.h"
+#include "engine/accounting/preset_groups.h"
 #include "engine/hardware/gpu_catalog.h"
+
+#include "engine/numerics/ascii_case.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,9 +18,14 @@ namespace napkin {
 namespace scenario_detail {
 namespace {
 
+// A published model or a shipped config (the model box's entries), or "" for a model of the user's own.
 std::optional<std::string> presetFromName(std::string_view name) {
-    if (const ModelPreset* p = findModelPreset(name))
-        return std::string(p->id);
+    if (name.empty())
+        return std::string();
+    for (const PresetGroup& g : inferencePresetGroups())
+        for (const PresetEntry& e : g.entries)
+            if (equalsIgnoringCase(e.id, name))
+                return std::string(e.id);
     return std::nullopt;
 }
 
@@ -35,15 +43,9 @@ std::optional<StorageType> kvCacheFromName(std::string_view name) {
     return std::nullopt;
 }
 
-void wholeIn(const Section& s, const char* key, double& target, ControlRange range) {
-    s.number(key, target, range);
-    if (target != std::floor(target))
-        s.refuse(key, "must be a whole number");
-}
-
 // The Inference tab's own rules (validateInference: a prompt within the context, a group size that
 // divides d, GPUs that divide the heads), named by the key the file holds, so a file never loads a
-// setup the tab would refuse to compute. A rule about the model itself names the preset.
+// setup the tab would refuse to compute. A rule about the model itself names its key under "model".
 void refuseInvalidInference(const InferenceInput& in) {
     const InputError e = validateInference(in);
     if (e.ok())
@@ -51,37 +53,44 @@ void refuseInvalidInference(const InferenceInput& in) {
     static const std::string_view servingKeys[] = {"batch", "context", "prompt",  "group-size",
                                                    "gpus",  "gpu",     "weights", "kv-cache"};
     std::string key = e.field;
-    if (std::find(std::begin(servingKeys), std::end(servingKeys), key) == std::end(servingKeys))
-        key = "preset";
     std::replace(key.begin(), key.end(), '-', '_');
+    if (std::find(std::begin(servingKeys), std::end(servingKeys), e.field) == std::end(servingKeys))
+        key = "model." + key;
     throw Refusal{"inference." + key + ": " + e.message};
 }
 
 } // namespace
 
 void readInference(const Section& s, InferenceScenario& i) {
-    s.expectKeys({"preset", "context", "prompt", "prompt_is_context", "batch", "weights", "group_size",
-                  "kv_cache", "gpu", "gpus"});
+    s.expectKeys({"preset", "model", "context", "prompt", "prompt_is_context", "batch", "weights",
+                  "group_size", "kv_cache", "gpu", "gpus"});
     InferenceInput& in = i.input;
     s.name("preset", i.preset, presetFromName);
-    in.model = findModelPreset(i.preset)->model;
-    wholeIn(s, "context", in.context, ranges::inference::context);
-    wholeIn(s, "prompt", i.promptShown, ranges::inference::context);
+    // The preset's model, and what the file says on top: an older file has no "model" (the preset's).
+    const std::optional<Section> model = s.child("model");
+    if (i.preset.empty() && !model)
+        s.refuse("preset", "is empty (a model of its own), so \"model\" must say what it is");
+    in.model = i.preset.empty() ? freshInferenceInput().model : *namedModel(i.preset);
+    if (model)
+        readTransformerModel(*model, in.model);
+    s.wholeNumber("context", in.context, ranges::inference::context);
+    s.wholeNumber("prompt", i.promptShown, ranges::inference::context);
     bool promptIsContext = !in.prompt.has_value();
     s.boolean("prompt_is_context", promptIsContext);
     in.prompt = promptIsContext ? std::nullopt : std::optional<double>(i.promptShown);
-    wholeIn(s, "batch", in.batch, ranges::inference::batch);
+    s.wholeNumber("batch", in.batch, ranges::inference::batch);
     s.name("weights", in.weights, weightFormatFromName);
-    wholeIn(s, "group_size", in.groupSize, ranges::inference::groupSize);
+    s.wholeNumber("group_size", in.groupSize, ranges::inference::groupSize);
     s.name("kv_cache", in.kvCache, kvCacheFromName);
     s.name("gpu", in.gpu, inferenceGpuFromName);
-    wholeIn(s, "gpus", in.gpus, ranges::inference::gpus);
+    s.wholeNumber("gpus", in.gpus, ranges::inference::gpus);
     refuseInvalidInference(in);
 }
 
 json inferenceJson(const InferenceScenario& i) {
     const InferenceInput& in = i.input;
     return {{"preset", i.preset},
+            {"model", transformerModelJson(in.model)},
             {"context", in.context},
             {"prompt", in.prompt.value_or(i.promptShown)},
             {"prompt_is_context", !in.prompt.has_value()},
@@ -97,7 +106,7 @@ json inferenceJson(const InferenceScenario& i) {
 
 InferenceInput freshInferenceInput() {
     InferenceInput in;
-    in.model = findModelPreset("llama3-8b")->model;
+    in.model = *namedModel("llama3-8b");
     in.context = 8192;
     return in;
 }

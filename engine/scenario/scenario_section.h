@@ -10,6 +10,7 @@
 #include <cmath>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,10 @@ public:
 
     /// Warns about keys that are not in `known` (a newer minor addition, or a typo), and goes on.
     void expectKeys(std::initializer_list<std::string_view> known) const {
+        expectKeys(std::span<const std::string_view>(known.begin(), known.size()));
+    }
+
+    void expectKeys(std::span<const std::string_view> known) const {
         for (const auto& [key, value] : m_object.items())
             if (std::find(known.begin(), known.end(), key) == known.end())
                 m_warnings.push_back(where(key) + ": unknown key, ignored");
@@ -61,6 +66,13 @@ public:
 
     void number(const char* key, double& target, ControlRange range) const {
         number(key, target, range.minimum, range.maximum);
+    }
+
+    /// A count held in a double (the model's sizes): in range and whole.
+    void wholeNumber(const char* key, double& target, ControlRange range) const {
+        number(key, target, range);
+        if (target != std::floor(target))
+            refuse(key, "must be a whole number");
     }
 
     void whole(const char* key, long& target, ControlRange range) const {
@@ -143,6 +155,7 @@ private:
 } // namespace napkin::scenario_detail
 
 namespace napkin {
+struct ModelSpec;
 struct InferenceScenario;
 struct RooflineScenario;
 struct TrainingScenario;
@@ -155,6 +168,15 @@ void readTraining(const Section& s, napkin::TrainingScenario& t);
 /// The "roofline" section, read and written (scenario_roofline.cpp).
 void readRoofline(const Section& s, napkin::RooflineScenario& r);
 json rooflineJson(const napkin::RooflineScenario& r);
+
+/// The model's architecture keys, shared by accounting.model and inference.model (scenario_model.cpp):
+/// their names, read (absent keys keep the target's values) and written into `object`.
+std::span<const std::string_view> architectureKeys();
+void readArchitecture(const Section& m, napkin::ModelSpec& model);
+void writeArchitecture(const napkin::ModelSpec& model, json& object);
+/// A transformer's sizes (d_model, layers, heads, vocab, seq, ffn_mult) and architecture: inference.model.
+void readTransformerModel(const Section& m, napkin::ModelSpec& model);
+json transformerModelJson(const napkin::ModelSpec& model);
 
 /// The "inference" section (scenario_inference.cpp), read and written.
 void readInference(const Section& s, napkin::InferenceScenario& i);

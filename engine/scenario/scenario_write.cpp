@@ -39,18 +39,8 @@ json accountingJson(const AccountingScenario& a) {
                   {"heads", m.heads},
                   {"vocab", m.vocab},
                   {"seq", m.seq},
-                  {"ffn_mult", m.ffnMult},
-                  {"kv_heads", m.kvHeads},
-                  {"ffn_dim", m.ffnDim},
-                  {"mlp", str(mlpKindName(m.mlp))},
-                  {"norm", str(normKindName(m.norm))},
-                  {"bias", str(onOffName(m.bias))},
-                  {"embeddings", str(embeddingTyingName(m.embeddings))},
-                  {"position", str(positionKindName(m.position))},
-                  {"experts", m.experts},
-                  {"top_k", m.topK},
-                  {"dropout", str(onOffName(m.dropout))},
-                  {"attention_impl", str(attentionImplName(m.attentionImpl))}};
+                  {"ffn_mult", m.ffnMult}};
+    scenario_detail::writeArchitecture(m, model);
     const ParallelLayout& l = in.parallel;
     json parallel = {{"tp", l.tp}, {"pp", l.pp}, {"sp", l.sp},
                      {"cp", l.cp}, {"ep", l.ep}, {"microbatches", l.microbatches}};

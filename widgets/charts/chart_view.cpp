@@ -244,6 +244,13 @@ double ChartView::topLeavingRoom(double value, double pixels, double factor) con
     return std::max(value * factor, value / (1.0 - fraction));
 }
 
+QString ChartView::fittedText(const QString& text, const QFont& font, int room) {
+    QStringList lines;
+    for (const QString& line : text.split(QLatin1Char('\n')))
+        lines << fittedTitle(line, font, room);
+    return lines.join(QLatin1Char('\n'));
+}
+
 double ChartView::labelHeight(const QCPItemText& label) {
     const int lines = static_cast<int>(label.text().count(QLatin1Char('\n'))) + 1;
     return QFontMetrics(label.font()).lineSpacing() * lines + label.padding().top() +

@@ -84,6 +84,8 @@ protected:
     double topLeavingRoom(double value, double pixels, double factor) const;
     /// The height of a label drawn on the plot, its lines and padding included.
     static double labelHeight(const QCPItemText& label);
+    /// `text` with each of its lines broken at spaces into as many as it needs to fit `room` pixels.
+    static QString fittedText(const QString& text, const QFont& font, int room);
     /// Redraws at the next event-loop turn; many calls in one turn draw once.
     void queueReplot();
     /// The legend in its own row under the axes (inside them it would hide data), in `columns` columns,

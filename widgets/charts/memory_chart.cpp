@@ -66,6 +66,9 @@ MemoryChart::MemoryChart(QWidget* parent)
     connect(chart, &QCustomPlot::mouseMove, this, &MemoryChart::onMouseMove);
     // The verdict over the bar keeps its room as the chart's size and font change.
     connect(chart, &QCustomPlot::beforeReplot, this, [this] {
+        // Over a narrow bar chart (DeepSeek-V3's "sum …, peak … at backward loss — does not fit" at
+        // 1024×768) the verdict breaks into more lines rather than run past the chart's edges.
+        m_verdict->setText(fittedText(m_verdictText, m_verdict->font(), plot().axisRect()->width() - 8));
         const double total = m_data.totalBytes();
         const double top = m_capacityOffScale
                                ? std::max(total, m_data.peakBytes)
@@ -186,12 +189,12 @@ void MemoryChart::rebuild() {
     const QString sumText = QString::fromStdString(napkin::formatBytes(total, m_units));
     const QString verdict = m_data.fits ? tr("fits") : tr("does not fit");
     if (m_data.peakBytes > 0 && m_data.peakBytes != total)
-        m_verdict->setText(tr("sum %1, peak %2\nat %3 — %4")
-                               .arg(sumText,
-                                    QString::fromStdString(napkin::formatBytes(m_data.peakBytes, m_units)),
-                                    m_data.peakEvent, verdict));
+        m_verdictText = tr("sum %1, peak %2\nat %3 — %4")
+                            .arg(sumText, QString::fromStdString(napkin::formatBytes(m_data.peakBytes, m_units)),
+                                 m_data.peakEvent, verdict);
     else
-        m_verdict->setText(tr("%1 — %2").arg(sumText, verdict));
+        m_verdictText = tr("%1 — %2").arg(sumText, verdict);
+    m_verdict->setText(m_verdictText);
     m_verdict->setVisible(total > 0);
     queueReplot();
 }

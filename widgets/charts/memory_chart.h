@@ -64,6 +64,7 @@ private:
     QCPItemStraightLine* m_capacityLine = nullptr;
     QCPItemText* m_capacityLabel = nullptr;
     QCPItemText* m_verdict = nullptr;
+    QString m_verdictText; ///< the verdict as worded; fitted to the plot's width at each replot
     MemoryChartData m_data;
     napkin::ByteUnits m_units = napkin::ByteUnits::decimal;
     bool m_capacityOffScale = false;

@@ -3,7 +3,7 @@
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/answers_panel.h"
-#include "app/accounting/architecture_controls.h"
+#include "app/model/architecture_controls.h"
 #include "app/accounting/explain_accounting.h"
 #include "app/accounting/parallelism_controls.h"
 #include "app/accounting/presets.h"

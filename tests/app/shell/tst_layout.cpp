@@ -3,8 +3,11 @@
 // or by a parent (a scroll area's viewport may hide it: that panel scrolls), no chart's legend covers plotted
 // data, no chart label lands on another, no axis title is cut. Each page at each size is written as a
 // PNG under the build directory, so a reviewer sees what the test judged.
+#include "app/accounting/accounting_controls.h"
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/presets.h"
+#include "app/model/advanced_architecture_controls.h"
+#include "app/model/architecture_controls.h"
 #include "app/shell/main_window.h"
 #include "widgets/charts/chart_view.h"
 
@@ -240,22 +243,28 @@ void TestLayout::everyPageEverySize_data() {
     QTest::addColumn<bool>("dark");
     QTest::addColumn<int>("page");
     QTest::addColumn<QString>("preset"); // empty: the page as it opens
+    QTest::addColumn<bool>("advanced");  // the Architecture group's advanced section open
     const QSize sizes[] = {{1024, 768}, {1280, 720}, {1600, 900}, {1920, 1080}};
     MainWindow probe; // the tabs' names, for readable rows
     for (int p = 0; p < probe.pages()->count(); ++p) {
         const QByteArray name = probe.pages()->tabText(p).toLower().replace(' ', '-').toLatin1();
         for (const QSize& s : sizes)
             QTest::addRow("%s-%dx%d", name.constData(), s.width(), s.height())
-                << s << false << false << p << QString();
+                << s << false << false << p << QString() << false;
         // The dark palette (Fusion) at the smallest projector, and presentation mode's larger text.
         QTest::addRow("%s-dark-1024x768", name.constData())
-            << QSize(1024, 768) << false << true << p << QString();
+            << QSize(1024, 768) << false << true << p << QString() << false;
         QTest::addRow("%s-presentation-1600x900", name.constData())
-            << QSize(1600, 900) << true << false << p << QString();
+            << QSize(1600, 900) << true << false << p << QString() << false;
     }
     // The lecture tour's Cruncher: a 496-byte bar whose capacity is off the scale.
     QTest::addRow("accounting-cruncher-presentation-1600x900")
-        << QSize(1600, 900) << true << false << 0 << QStringLiteral("cruncher");
+        << QSize(1600, 900) << true << false << 0 << QStringLiteral("cruncher") << false;
+    // DeepSeek-V3's config with every advanced knob shown: the panel scrolls down, never sideways.
+    QTest::addRow("accounting-deepseek-v3-advanced-1024x768")
+        << QSize(1024, 768) << false << false << 0 << QStringLiteral("deepseek-v3") << true;
+    QTest::addRow("accounting-deepseek-v3-advanced-presentation-1600x900")
+        << QSize(1600, 900) << true << false << 0 << QStringLiteral("deepseek-v3") << true;
 }
 
 void TestLayout::everyPageEverySize() {
@@ -264,9 +273,11 @@ void TestLayout::everyPageEverySize() {
     QFETCH(bool, dark);
     QFETCH(int, page);
     QFETCH(QString, preset);
+    QFETCH(bool, advanced);
     MainWindow& w = *m_window;
     if (!preset.isEmpty())
         w.accountingPage()->applyPreset(*findPreset(preset));
+    w.accountingPage()->controls()->architecture()->advanced()->setExpanded(advanced);
     if (m_dark != dark) {
         w.setDarkPalette(dark);
         m_dark = dark;

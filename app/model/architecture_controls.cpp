@@ -1,5 +1,6 @@
-#include "app/accounting/architecture_controls.h"
+#include "app/model/architecture_controls.h"
 
+#include "app/model/advanced_architecture_controls.h"
 #include "engine/accounting/model_presets.h"
 #include "engine/scenario/control_ranges.h"
 #include "widgets/controls/spin_box_range.h"
@@ -51,7 +52,8 @@ constexpr int kCustom = -1; // the family box's entry for a mix of options
 
 ArchitectureControls::ArchitectureControls(QWidget* parent)
     : QGroupBox(tr("Architecture"), parent) {
-    auto* form = new QFormLayout(this);
+    m_form = new QFormLayout(this);
+    QFormLayout* form = m_form;
     m_family = new QComboBox(this);
     for (ArchitectureFamily f : allArchitectureFamilies())
         m_family->addItem(familyLabel(f), static_cast<int>(f));
@@ -61,29 +63,40 @@ ArchitectureControls::ArchitectureControls(QWidget* parent)
     setRangeOf(m_kvHeads, ranges::accounting::kvHeads);
     m_kvHeads->setSpecialValueText(tr("= heads (MHA)"));
     m_kvHeads->setToolTip(tr("Key/value heads g: grouped-query attention shares each K and V head among a/g "
-                             "query heads (Llama 3: 8). Must divide the heads."));
+                             "query heads (Llama 3: 8). Must divide the heads. config.json: "
+                             "num_key_value_heads."));
     m_ffnDim = new QSpinBox(this);
     setRangeOf(m_ffnDim, ranges::accounting::ffnDim);
     m_ffnDim->setSpecialValueText(tr("= multiple × d"));
-    m_ffnDim->setToolTip(tr("MLP width f in elements (Llama 3 8B: 14336); overrides the FFN multiple."));
+    m_ffnDim->setToolTip(tr("MLP width f in elements (Llama 3 8B: 14336); overrides the FFN multiple. "
+                            "config.json: intermediate_size (GPT-2: n_inner)."));
     m_mlp = enumBox(this, allMlpKinds(), mlpKindName);
     m_mlp->setToolTip(
-        tr("GELU: up and down projections (GPT-2). SwiGLU: gate, up and down, 3·d·f weights (Llama)."));
+        tr("GELU: up and down projections (GPT-2). SwiGLU: gate, up and down, 3·d·f weights (Llama). "
+           "GeGLU: the same three with GELU on the gate (Gemma). config.json: hidden_act (silu: "
+           "SwiGLU, gelu: GeGLU) in the gated families."));
     m_norm = enumBox(this, allNormKinds(), normKindName);
-    m_norm->setToolTip(tr("LayerNorm has a weight and a bias per channel; RMSNorm only a weight."));
+    m_norm->setToolTip(tr("LayerNorm has a weight and a bias per channel; RMSNorm only a weight. config.json: "
+                            "follows model_type (rms_norm_eps in the Llama family)."));
     m_bias = new QCheckBox(tr("&Biases"), this);
-    m_bias->setToolTip(tr("Biases in the linear layers and LayerNorms (GPT-2 has them, Llama none)."));
+    m_bias->setToolTip(tr("Biases in the linear layers and LayerNorms (GPT-2 has them, Llama none); the "
+                          "advanced section sets them per projection. config.json: attention_bias, "
+                          "mlp_bias, bias (Falcon)."));
     m_embeddings = enumBox(this, allEmbeddingTyings(), embeddingTyingName);
-    m_embeddings->setToolTip(tr("Tied: the output head is the token embedding. Untied: its own V×d matrix."));
+    m_embeddings->setToolTip(tr("Tied: the output head is the token embedding. Untied: its own V×d matrix. "
+                                "config.json: tie_word_embeddings."));
     m_position = enumBox(this, allPositionKinds(), positionKindName);
-    m_position->setToolTip(tr("Learned: an S×d table of parameters. RoPE: rotations, no parameters."));
+    m_position->setToolTip(tr("Learned: an S×d table of parameters (GPT-2). RoPE: rotations, no parameters. "
+                              "config.json: follows model_type (rope_theta)."));
     m_experts = new QSpinBox(this);
     setRangeOf(m_experts, ranges::accounting::experts);
     m_experts->setToolTip(
-        tr("Expert MLPs per layer (mixture of experts) with a d×E router; 1 is a dense MLP."));
+        tr("Expert MLPs per layer (mixture of experts) with a d×E router; 1 is a dense MLP. "
+           "config.json: num_local_experts, num_experts or n_routed_experts."));
     m_topK = new QSpinBox(this);
     setRangeOf(m_topK, ranges::accounting::topK);
-    m_topKTip = tr("Experts each token is routed to: the FLOPs count these, the memory all experts.");
+    m_topKTip = tr("Experts each token is routed to: the FLOPs count these, the memory all experts. "
+                  "config.json: num_experts_per_tok.");
     m_topK->setToolTip(m_topKTip);
     m_dropout = new QCheckBox(tr("&Dropout"), this);
     m_dropout->setToolTip(
@@ -104,6 +117,8 @@ ArchitectureControls::ArchitectureControls(QWidget* parent)
     form->addRow(tr("&Top-k:"), m_topK);
     form->addRow(QString(), m_dropout);
     form->addRow(tr("Attention &kernel:"), m_attentionImpl);
+    m_advanced = new AdvancedArchitectureControls(this);
+    form->addRow(m_advanced);
 
     connect(m_family, &QComboBox::activated, this, &ArchitectureControls::onFamilyChosen);
     for (QComboBox* box : {m_mlp, m_norm, m_embeddings, m_position, m_attentionImpl})
@@ -114,6 +129,7 @@ ArchitectureControls::ArchitectureControls(QWidget* parent)
     }
     for (QCheckBox* check : {m_bias, m_dropout})
         connect(check, &QCheckBox::toggled, this, &ArchitectureControls::onEdited);
+    connect(m_advanced, &AdvancedArchitectureControls::changed, this, &ArchitectureControls::onEdited);
     setModel(ModelSpec{});
 }
 
@@ -129,6 +145,7 @@ void ArchitectureControls::writeTo(ModelSpec& m) const {
     m.topK = m_topK->value();
     m.dropout = m_dropout->isChecked();
     m.attentionImpl = currentEnum<AttentionImpl>(m_attentionImpl);
+    m_advanced->writeTo(m);
 }
 
 void ArchitectureControls::setModel(const ModelSpec& m) {
@@ -144,6 +161,7 @@ void ArchitectureControls::setModel(const ModelSpec& m) {
     m_topK->setValue(static_cast<int>(m.topK));
     m_dropout->setChecked(m.dropout);
     selectEnum(m_attentionImpl, m.attentionImpl);
+    m_advanced->setModel(m);
     showFamily(m);
     updateApplicability();
     m_updating = false;
@@ -163,7 +181,17 @@ QWidget* ArchitectureControls::controlFor(const std::string& field) const {
         return m_experts;
     if (field == "top-k")
         return m_topK;
-    return nullptr;
+    return m_advanced->controlFor(field);
+}
+
+void ArchitectureControls::reveal(const QWidget* control) {
+    if (control && m_advanced->isAncestorOf(control))
+        m_advanced->setExpanded(true);
+}
+
+void ArchitectureControls::hideTrainingRows() {
+    m_form->setRowVisible(m_dropout, false);
+    m_form->setRowVisible(m_attentionImpl, false);
 }
 
 void ArchitectureControls::showFamily(const ModelSpec& m) {
@@ -203,5 +231,7 @@ void ArchitectureControls::updateApplicability() {
     const bool topKApplies = m_experts->value() > 1 || m_topK->value() != 1;
     m_topK->setEnabled(topKApplies);
     m_topK->setToolTip(topKApplies ? m_topKTip
-                                   : tr("Top-k routes tokens among experts: set experts above 1 first."));
+                                   : tr("Top-k routes tokens among experts: set experts above 1 first "
+                                        "(config.json: num_experts_per_tok)."));
+    m_advanced->setMixtureOfExperts(m_experts->value() > 1);
 }
