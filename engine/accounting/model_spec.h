@@ -23,6 +23,7 @@ enum class AttentionMask { causal, full };      ///< causal attention does half 
 /// Sizes are doubles holding whole numbers (validated), so products never overflow an integer.
 struct ModelSpec {
     ModelKind kind = ModelKind::dense;
+    ActivationProfile activationsOf = ActivationProfile::megatron; ///< transformer: whose saved tensors the ledger lists
     double parameters = 0; ///< dense: N
     double dim = 0;        ///< cruncher, linear2: width D
     double layers = 0;     ///< cruncher, transformer: L
@@ -44,7 +45,6 @@ struct ModelSpec {
     double topK = 1;     ///< K experts each token is routed to
     bool dropout = true; ///< dropout layers (and their 1-byte masks) in training
     AttentionImpl attentionImpl = AttentionImpl::eager; ///< eager (keeps a·s² scores) or flash attention
-    ActivationProfile activationsOf = ActivationProfile::megatron; ///< whose saved tensors the ledger lists
     // What today's families add (Qwen, Gemma, OLMo-2, Falcon, DeepSeek). Every default leaves the numbers
     // of the fields above unchanged, so a model that does not use a knob is accounted as before.
     double headDim = 0;            ///< d_h per attention head; 0: d/a (Gemma 7B: 256 on d = 3072, a = 16)
