@@ -147,7 +147,7 @@ double weightBytesNotRead(const InferenceInput& in, const TransformerParameters&
                           double tokens) {
     const double r = otherBytes(in);
     const double unreadExperts =
-        p.layers * (p.experts - expertsRead) *
+        p.expertLayers() * (p.experts - expertsRead) *
         (p.expertWeights * quantizedBytes(in) + (p.expertInBiases + p.expertOutBias) * r);
     const double tokenTable = p.outputHead > 0 ? p.tokenEmbedding : 0; // tied: the head reads it whole
     double lookups = 0;
@@ -275,7 +275,11 @@ InferenceResult accountInference(const InferenceInput& in, const GpuSpec& gpu) {
     const ParameterCount count = countParameters(in.model);
     const TransformerParameters p = transformerParameters(in.model);
     r.parameters = count.total;
-    r.quantizedParameters = p.layers * (p.attentionWeights + p.experts * p.expertWeights);
+    // The layers' matmul weights: attention in every layer; the routed and shared experts in the MoE
+    // layers; the dense MLP in the dense-first layers (DeepSeek-V3's first 3 have no experts).
+    r.quantizedParameters = p.layers * p.attentionWeights +
+                            p.expertLayers() * (p.experts * p.expertWeights + p.sharedWeights) +
+                            p.denseLayers * p.denseMlpWeights;
     r.otherParameters = count.total - r.quantizedParameters;
     const double weights = r.quantizedParameters * quantizedBytes(in) + r.otherParameters * otherBytes(in);
     r.weightsBytes = {weights, "Q·" + quantizedBytesText(in) + " + R·" + n(otherBytes(in)) + " = " +

@@ -43,6 +43,7 @@ private slots:
     void kvBytesPerToken();
     void windowCapsPastTheWindow_data();
     void windowCapsPastTheWindow();
+    void quantizedWeightsAreTheLayersMatmuls();
 };
 
 void TestModelZoo::everyShippedConfigReads() {
@@ -155,6 +156,33 @@ void TestModelZoo::windowCapsPastTheWindow() {
     const InferenceResult r = infer(zooModel(id.toUtf8().constData()), context);
     QCOMPARE(r.kvCacheBytes.value, bytes);
     QVERIFY(r.kvCacheBytes.value < context * r.kvCacheBytesPerToken.value);
+}
+
+// The weight format stores the layers' matmul weights; the rest (embeddings, norms, router) stays 16-bit.
+// DeepSeek-V3: MLA per layer q_a d×1536 + q_b 1536×128·192 + kv_a d×576 + kv_b 512×128·256 + o 128·128×d
+// = 187,105,280 in all 61 layers; the 58 MoE layers 256 routed and 1 shared expert of 3·d·2048 =
+// 44,040,192 each; the 3 dense-first layers an MLP of 3·d·18432 = 396,361,728. Q = 61 × 187,105,280 +
+// 58 × 257 × 44,040,192 + 3 × 396,361,728 = 669,065,609,216 (before, every layer counted 256 experts and
+// none the shared expert or the dense MLP: 699,145,060,352, more than the model holds).
+void TestModelZoo::quantizedWeightsAreTheLayersMatmuls() {
+    const InferenceResult deepseek = infer(zooModel("deepseek-v3"), 4096);
+    QCOMPARE(deepseek.quantizedParameters, 669065609216.0);
+    QCOMPARE(deepseek.otherParameters, 671026419200.0 - 669065609216.0);
+    // One decode step of one sequence reads what one token touches: the active parameters, less the
+    // untied embedding's V − 1 rows not looked up. Before, the 3 dense layers' 248 idle experts (which do not
+    // exist) were also subtracted, and the step read 19 GB instead of 73 GB.
+    const ModelSpec v3 = zooModel("deepseek-v3");
+    const double notLookedUp = (v3.vocab - 1) * v3.dModel;
+    QCOMPARE(deepseek.decodeBytesPerToken.value - deepseek.kvCacheBytes.value,
+             2 * (countParameters(v3).active - notLookedUp)); // 73,251,251,200 B in bf16
+    for (const ZooModel& z : zooModels()) {
+        const ModelSpec m = zooModel(std::string(z.id).c_str());
+        const InferenceResult r = infer(m, std::min(m.seq, 2048.0));
+        const double embeddings = m.vocab * m.dModel * (m.embeddings == EmbeddingTying::tied ? 1 : 2);
+        QVERIFY2(r.otherParameters >= embeddings, std::string(z.id).c_str());
+        // Besides the embeddings only norms, biases, routers and GPT-2's 1024 positions: under 1 %.
+        QVERIFY2(r.otherParameters < embeddings + 0.01 * r.parameters, std::string(z.id).c_str());
+    }
 }
 
 QTEST_APPLESS_MAIN(TestModelZoo)
