@@ -170,7 +170,8 @@ void AccountingPage::setOwnModel(const ModelSpec& model, const QString& label) {
 int AccountingPage::ownModelEntry(const QString& label) {
     int index = -1;
     for (int i = 1; i < m_presets->count() && index < 0; ++i)
-        if (m_presets->itemData(i).toString().isEmpty() && !m_presets->itemData(i, kNameRole).toString().isEmpty())
+        if (m_presets->itemData(i).toString().isEmpty() &&
+            !m_presets->itemData(i, kNameRole).toString().isEmpty())
             index = i;
     if (index < 0) {
         addGroupHeader(m_presets, tr("Opened"));

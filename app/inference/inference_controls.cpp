@@ -98,7 +98,8 @@ InferenceControls::InferenceControls(QWidget* parent)
             m_preset->setItemData(m_preset->count() - 1, q(e.name), kNameRole);
             const ModelPreset* published = findModelPreset(e.id);
             m_preset->setItemData(m_preset->count() - 1,
-                                  published ? q(published->source) : tr("Its shipped config.json (%1.json)").arg(q(e.id)),
+                                  published ? q(published->source)
+                                            : tr("Its shipped config.json (%1.json)").arg(q(e.id)),
                                   Qt::ToolTipRole);
         }
     }
@@ -275,7 +276,8 @@ void InferenceControls::setValues(const InferenceScenario& s) {
     if (s.preset.empty()) { // a config of its own: the file holds the whole model
         m_ownModel = in.model;
         const int own = ownModelIndex(m_preset);
-        showOwnModelEntry(own >= 0 ? m_preset->itemData(own, kNameRole).toString() : tr("Model from the scenario"));
+        showOwnModelEntry(own >= 0 ? m_preset->itemData(own, kNameRole).toString()
+                                   : tr("Model from the scenario"));
         m_entryModel = m_ownModel;
     } else {
         selectData(m_preset, QString::fromStdString(s.preset));

@@ -28,8 +28,9 @@ void ModelConfigController::addActions(QMenu* menu) {
     open->setStatusTip(tr("Read a Hugging Face config.json as the model of the Accounting and Inference "
                           "pages (or drop one on the window)"));
     connect(open, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(&m_window, tr("Open model config"), QString(),
-                                                          tr("Model configs (config.json *.json);;All files (*)"));
+        const QString path =
+            QFileDialog::getOpenFileName(&m_window, tr("Open model config"), QString(),
+                                         tr("Model configs (config.json *.json);;All files (*)"));
         if (!path.isEmpty())
             openModelConfig(path);
     });
@@ -38,20 +39,21 @@ void ModelConfigController::addActions(QMenu* menu) {
 QString ModelConfigController::openModelConfig(const QString& path) {
     const napkin::HfConfigResult read = napkin::readHfConfigFile(QFile::encodeName(path).toStdString());
     if (!read.ok()) {
-        const QString error = QString::fromStdString(read.error);
+        QString error = QString::fromStdString(read.error);
         showMessage(error);
         return error;
     }
-    // "DeepSeek-V3/config.json (deepseek_v3)": files are all called config.json; their folder tells them apart.
+    // "DeepSeek-V3/config.json (deepseek_v3)": files are all called config.json; their folder tells them
+    // apart.
     const QFileInfo file(path);
     const QString folder = file.absoluteDir().dirName();
-    const QString label = tr("%1 (%2)").arg(folder.isEmpty() ? file.fileName() : folder + QLatin1Char('/') +
-                                                                                         file.fileName(),
-                                            QString::fromStdString(read.config->modelType));
+    const QString label =
+        tr("%1 (%2)").arg(folder.isEmpty() ? file.fileName() : folder + QLatin1Char('/') + file.fileName(),
+                          QString::fromStdString(read.config->modelType));
     m_accounting.setOwnModel(read.config->model, label);
     m_inference.setOwnModel(read.config->model, label);
-    m_window.statusBar()->showMessage(tr("Opened %1 as the model of the Accounting and Inference pages").arg(label),
-                                      8000);
+    m_window.statusBar()->showMessage(
+        tr("Opened %1 as the model of the Accounting and Inference pages").arg(label), 8000);
     return {};
 }
 
@@ -67,9 +69,10 @@ QStringList ModelConfigController::droppedFiles(const QMimeData* mime) {
 
 void ModelConfigController::showMessage(const QString& text) {
     m_window.statusBar()->showMessage(tr("Model config not opened: %1").arg(text), 8000);
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Open model config"),
-                                tr("Could not read the model config; the model was not changed.\n\n%1").arg(text),
-                                QMessageBox::Ok, &m_window);
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("Open model config"),
+                        tr("Could not read the model config; the model was not changed.\n\n%1").arg(text),
+                        QMessageBox::Ok, &m_window);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setObjectName(QStringLiteral("modelConfigMessage"));
     box->open(); // non-blocking: a drop or a test never waits on a click

@@ -169,7 +169,8 @@ void DecodeThroughputChart::addMarkers(double top) {
     // 1024×768) drew it over the note.
     if (m_data.maxBatch < 1)
         m_note = tr("not one sequence fits;\n") + m_note;
-    QCPItemText* note = label(chart, m_note, m_data.maxBatch < 1 ? kLimitColor : text, Qt::AlignLeft | Qt::AlignTop);
+    QCPItemText* note =
+        label(chart, m_note, m_data.maxBatch < 1 ? kLimitColor : text, Qt::AlignLeft | Qt::AlignTop);
     note->setBrush(palette().color(QPalette::Base)); // readable over the marker lines
     note->position->setType(QCPItemPosition::ptAxisRectRatio);
     note->position->setCoords(0.01, 0.01);

@@ -192,13 +192,14 @@ void MemoryChart::rebuild() {
     m_verdict->position->setCoords(kBarX, total);
     m_verdict->setColor(capacityColor);
     // The verdict judges the step's peak; where it differs from the bar (the sum), both are named.
-    const auto bytes = [this](double value) { return QString::fromStdString(napkin::formatBytes(value, m_units)); };
+    const auto bytes = [this](double value) {
+        return QString::fromStdString(napkin::formatBytes(value, m_units));
+    };
     const QString sumText = bytes(total);
     const QString verdict = m_data.fits ? tr("fits") : tr("does not fit");
     if (m_data.peakBytes > 0 && m_data.peakBytes != total)
         m_verdictText = tr("sum %1, peak %2\nat %3 — %4")
-                            .arg(sumText, bytes(m_data.peakBytes),
-                                 m_data.peakEvent, verdict);
+                            .arg(sumText, bytes(m_data.peakBytes), m_data.peakEvent, verdict);
     else
         m_verdictText = tr("%1 — %2").arg(sumText, verdict);
     m_verdict->setText(m_verdictText);

@@ -130,7 +130,8 @@ void TestModelConfig::everyShippedConfigCountsAsTheCliDoes() {
     QCOMPARE(accounting.controls()->input().gpus, before.gpus); // the training and hardware stay
     QCOMPARE(accounting.controls()->input().precision, before.precision);
     const QString label = id + QStringLiteral("/config.json (");
-    QVERIFY2(accounting.presetBox()->currentText().startsWith(label), qPrintable(accounting.presetBox()->currentText()));
+    QVERIFY2(accounting.presetBox()->currentText().startsWith(label),
+             qPrintable(accounting.presetBox()->currentText()));
     InferencePage& inference = *w.inferencePage();
     QVERIFY2(inference.lastError().isEmpty(), qPrintable(inference.lastError()));
     QCOMPARE(inference.lastResult()->parameters, cliParameters);
@@ -148,11 +149,11 @@ void TestModelConfig::badFileKeepsTheModel_data() {
     QTest::newRow("truncated") << "truncated.json" << llama.left(60) << "not valid JSON";
     QTest::newRow("wrong type") << "wrong-type.json" << QByteArray(llama).replace("4096,", "\"4096\",")
                                 << "hidden_size: expected";
-    QTest::newRow("unknown model_type") << "mamba.json" << QByteArray(llama).replace("llama", "mamba")
-                                        << "model_type";
-    QTest::newRow("tokenizer config") << "tokenizer_config.json"
-                                      << QByteArray(R"({"tokenizer_class": "LlamaTokenizer", "bos_token": "<s>"})")
-                                      << "model_type";
+    QTest::newRow("unknown model_type")
+        << "mamba.json" << QByteArray(llama).replace("llama", "mamba") << "model_type";
+    QTest::newRow("tokenizer config")
+        << "tokenizer_config.json"
+        << QByteArray(R"({"tokenizer_class": "LlamaTokenizer", "bos_token": "<s>"})") << "model_type";
     QTest::newRow("deep nesting") << "deep.json" << QByteArray(100000, '[') + QByteArray(100000, ']')
                                   << "nested deeper than 16";
     QTest::newRow("empty") << "empty.json" << QByteArray() << "";
@@ -171,7 +172,8 @@ void TestModelConfig::badFileKeepsTheModel() {
         QDir().mkpath(path);
     } else if (name == QStringLiteral("huge.json")) {
         std::ofstream(path.toStdString()).put('{');
-        std::filesystem::resize_file(path.toStdString(), 100 * 1024 * 1024); // sparse: nothing written
+        std::filesystem::resize_file(path.toStdString(),
+                                     std::uintmax_t{100} * 1024 * 1024); // sparse: nothing written
     } else if (name != QStringLiteral("missing.json")) {
         writeFile(path, bytes);
     }
@@ -183,8 +185,9 @@ void TestModelConfig::badFileKeepsTheModel() {
     MainWindow w;
     // A model on screen first, so that "kept" means something other than a fresh page.
     const ZooModel& mistral = *findZooModel("mistral-7b-v0.1");
-    QCOMPARE(w.openModelConfig(writeFile(m_dir.filePath(QStringLiteral("good/config.json")),
-                                         QByteArray(mistral.configJson.data(), qsizetype(mistral.configJson.size())))),
+    QCOMPARE(w.openModelConfig(
+                 writeFile(m_dir.filePath(QStringLiteral("good/config.json")),
+                           QByteArray(mistral.configJson.data(), qsizetype(mistral.configJson.size())))),
              QString());
     const Shown before = shown(w);
     const QString boxBefore = w.accountingPage()->presetBox()->currentText();
@@ -207,7 +210,8 @@ void TestModelConfig::droppedConfigOpens() {
     QVERIFY(!message(w));
     QCOMPARE(w.accountingPage()->lastResult()->parameters.total, gemma.publishedParameters);
     QCOMPARE(w.inferencePage()->lastResult()->parameters, gemma.publishedParameters);
-    QVERIFY(w.accountingPage()->presetBox()->currentText().startsWith(QStringLiteral("gemma-2-9b/config.json")));
+    QVERIFY(
+        w.accountingPage()->presetBox()->currentText().startsWith(QStringLiteral("gemma-2-9b/config.json")));
 }
 
 void TestModelConfig::droppedBadFileKeepsTheModel() {
@@ -237,7 +241,8 @@ void TestModelConfig::droppedScenarioOpensAsAScenario() {
 void TestModelConfig::dragOfNoFileIsRefused() {
     MainWindow w;
     const Shown before = shown(w);
-    QVERIFY(!drop(w, {QUrl(QStringLiteral("https://huggingface.co/deepseek-ai/DeepSeek-V3/raw/main/config.json"))}));
+    QVERIFY(!drop(
+        w, {QUrl(QStringLiteral("https://huggingface.co/deepseek-ai/DeepSeek-V3/raw/main/config.json"))}));
     QVERIFY(!drop(w, {}));
     QVERIFY(shown(w) == before);
     QVERIFY(!message(w));

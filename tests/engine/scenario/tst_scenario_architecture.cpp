@@ -78,8 +78,8 @@ void TestScenarioArchitecture::everyShippedModelRoundTrips() {
     QCOMPARE(back.scenario->inference.preset, id.toStdString());
     QVERIFY(*back.scenario == s);
     // The same parameters as the config's own published count: nothing was lost on the way.
-    QCOMPARE(countParameters(back.scenario->accounting.input.model).total, findZooModel(id.toStdString())
-                                                                               ->publishedParameters);
+    QCOMPARE(countParameters(back.scenario->accounting.input.model).total,
+             findZooModel(id.toStdString())->publishedParameters);
 }
 
 // A per-projection bias set against `bias`, one left following it, and a per-layer window pattern.
