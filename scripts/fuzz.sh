@@ -23,7 +23,7 @@ for target in "${targets[@]}"; do
   echo "== $target ${bound[*]}"
   # Crash inputs land in build-fuzz/ (never in the source tree); the exit status says whether any did.
   max_len=512
-  [ "$target" = fuzz_scenario ] && max_len=4096 # a whole scenario file is about 1.8 KB
+  [ "$target" = fuzz_scenario ] && max_len=8192 # a whole scenario file is about 4.2 KB (two models' keys)
   [ "$target" = fuzz_checkpoint ] && max_len=8192 # the seeds' checkpoint is about 7 KB (6.5 KB generator text)
   [ "$target" = fuzz_hf_config ] && max_len=2048  # a shipped config.json is at most 800 bytes
   if ! build-fuzz/tests/fuzz/"$target" "${bound[@]}" -max_len="$max_len" -timeout=10 -print_final_stats=1 \

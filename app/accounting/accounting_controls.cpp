@@ -1,9 +1,9 @@
 #include "app/accounting/accounting_controls.h"
 
-#include "app/model/architecture_controls.h"
 #include "app/accounting/fine_tuning_controls.h"
 #include "app/accounting/parallelism_controls.h"
 #include "app/accounting/presets.h"
+#include "app/model/architecture_controls.h"
 #include "widgets/controls/log_slider_field.h"
 #include "widgets/controls/number_field.h"
 #include "widgets/controls/spin_box_range.h"

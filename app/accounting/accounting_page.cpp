@@ -11,6 +11,7 @@
 #include "widgets/charts/memory_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/controls/explain_pane.h"
+#include "widgets/controls/grouped_combo_box.h"
 #include "widgets/controls/panel_scroll_area.h"
 
 #include <QComboBox>
@@ -27,6 +28,9 @@
 using namespace napkin;
 
 namespace {
+
+/// An entry's name as listed, kept while its shown text says "(modified)".
+constexpr int kNameRole = Qt::UserRole + 1;
 
 QString q(const std::string& s) {
     return QString::fromStdString(s);
@@ -79,6 +83,9 @@ AccountingPage::AccountingPage(QWidget* parent)
     , m_answers(new AnswersPanel(this)) {
     m_presets->addItem(tr("Choose a lecture question or a model…"));
     addPresetEntries(m_presets);
+    for (int i = 1; i < m_presets->count(); ++i)
+        if (m_presets->itemData(i).isValid())
+            m_presets->setItemData(i, m_presets->itemText(i), kNameRole);
     m_presets->setToolTip(tr("A lecture's worked example sets every control; a model's config.json "
                              "(\"· config.json\") sets the model and keeps the training and hardware."));
     // Its width does not follow the chosen name: "… (modified)" must not widen the panel past a
@@ -152,13 +159,39 @@ void AccountingPage::applyPreset(const Preset& preset) {
     recompute();
 }
 
+void AccountingPage::setOwnModel(const ModelSpec& model, const QString& label) {
+    m_ownModel = model;
+    m_controls->setFieldValues(withModel(m_controls->fieldValues(), model));
+    m_presetInput = m_controls->input();
+    m_presets->setCurrentIndex(ownModelEntry(label));
+    recompute();
+}
+
+int AccountingPage::ownModelEntry(const QString& label) {
+    int index = -1;
+    for (int i = 1; i < m_presets->count() && index < 0; ++i)
+        if (m_presets->itemData(i).toString().isEmpty() &&
+            !m_presets->itemData(i, kNameRole).toString().isEmpty())
+            index = i;
+    if (index < 0) {
+        addGroupHeader(m_presets, tr("Opened"));
+        m_presets->addItem(label, QString());
+        index = m_presets->count() - 1;
+    }
+    m_presets->setItemText(index, label);
+    m_presets->setItemData(index, label, kNameRole);
+    m_presets->setItemData(index, tr("A config.json you opened: File ▸ Open model config… or a drop."),
+                           Qt::ToolTipRole);
+    return index;
+}
+
 void AccountingPage::showPresetModified() {
     const int index = m_presets->currentIndex();
-    const Preset* preset = index > 0 ? findPreset(m_presets->itemData(index).toString()) : nullptr;
-    if (!preset)
+    const QString name = index > 0 ? m_presets->itemData(index, kNameRole).toString() : QString();
+    if (name.isEmpty())
         return;
     const bool modified = m_presetInput && m_controls->input() != *m_presetInput;
-    const QString text = modified ? tr("%1 (modified)").arg(preset->name) : preset->name;
+    const QString text = modified ? tr("%1 (modified)").arg(name) : name;
     if (m_presets->itemText(index) != text)
         m_presets->setItemText(index, text);
 }
@@ -166,6 +199,8 @@ void AccountingPage::showPresetModified() {
 void AccountingPage::onPresetChosen(int index) {
     if (const Preset* p = findPreset(m_presets->itemData(index).toString()))
         applyPreset(*p);
+    else if (index > 0 && m_ownModel) // the config opened before
+        setOwnModel(*m_ownModel, m_presets->itemData(index, kNameRole).toString());
 }
 
 void AccountingPage::setByteUnits(ByteUnits units) {

@@ -27,6 +27,9 @@ public:
 
     /// Sets every control from the preset and recomputes.
     void applyPreset(const Preset& preset);
+    /// Shows `model` (a config.json the user opened) as the transformer, listed as `label` in the preset
+    /// box; the training and hardware stay. Recomputes. The box keeps one such entry; the next replaces it.
+    void setOwnModel(const napkin::ModelSpec& model, const QString& label);
     /// GB (1e9) or GiB (2^30) in the memory chart and the answers.
     void setByteUnits(napkin::ByteUnits units);
 
@@ -60,6 +63,8 @@ public slots:
 private:
     /// "GPT-3 … (modified)" in the preset box while the controls differ from what the preset entered.
     void showPresetModified();
+    /// The preset box's entry for a config the user opened, added under a header when first needed.
+    int ownModelEntry(const QString& label);
     void onPresetChosen(int index);
 
     // Declared (and so created) in tab order: preset and units first, then the controls.
@@ -74,5 +79,7 @@ private:
     std::optional<napkin::AccountingResult> m_result;
     /// The controls as the chosen preset left them: an edit away from these marks the preset "(modified)".
     std::optional<napkin::AccountingInput> m_presetInput;
+    /// The last config.json opened, for when its entry is chosen again.
+    std::optional<napkin::ModelSpec> m_ownModel;
     QString m_error;
 };

@@ -101,6 +101,13 @@ AnswersPanel::AnswersPanel(QWidget* parent)
         value->setFont(bold);
         formula->setFont(mono);
         formula->setWordWrap(true);
+        // A number keeps its line ("2 + 2 + 4 + 4 + 4 = 16 B"); a phrase wraps rather than widen the
+        // panel past a projector's width ("29.81 TB at backward loss", "NO — peak …", the fit advice,
+        // 200 characters for DeepSeek-V3 on one GPU).
+        static const QStringList phrases{QStringLiteral("peakOverStep"), QStringLiteral("fits"),
+                                         QStringLiteral("layout"), QStringLiteral("communication"),
+                                         QStringLiteral("maxBatch")};
+        value->setWordWrap(phrases.contains(keys()[i]));
         formula->setForegroundRole(QPalette::PlaceholderText);
         for (QLabel* l : {value, formula})
             l->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -121,11 +128,6 @@ AnswersPanel::AnswersPanel(QWidget* parent)
 void AnswersPanel::setRow(const QString& key, const QString& value, const QString& formula) {
     const Row& row = m_rows[key];
     row.value->setText(value);
-    // A value is a number ("2 + 2 + 4 + 4 + 4 = 16 B" stays on its line), or a verdict with its reason
-    // ("NO — peak …", the fit advice for DeepSeek-V3 on one GPU: 200 characters), which wraps rather than
-    // widen the panel past a projector's width.
-    constexpr qsizetype kSentence = 48;
-    row.value->setWordWrap(value.size() > kSentence || value.contains(QStringLiteral(" — ")));
     row.formula->setText(formula);
 }
 

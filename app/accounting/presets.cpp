@@ -68,12 +68,13 @@ void addPresetEntries(QComboBox* box) {
             if (!p)
                 continue;
             box->addItem(p->name, p->id);
-            box->setItemData(box->count() - 1,
-                             p->modelOnly ? QCoreApplication::translate("Preset", "Sets the model from its config.json "
-                                                                                  "(%1); the training and hardware stay.")
-                                                .arg(p->expectation)
-                                          : p->expectation,
-                             Qt::ToolTipRole);
+            box->setItemData(
+                box->count() - 1,
+                p->modelOnly ? QCoreApplication::translate("Preset", "Sets the model from its config.json "
+                                                                     "(%1); the training and hardware stay.")
+                                   .arg(p->expectation)
+                             : p->expectation,
+                Qt::ToolTipRole);
         }
     }
 }
@@ -112,7 +113,8 @@ napkin::AccountingScenario withInput(napkin::AccountingScenario fields, const na
     return fields;
 }
 
-napkin::AccountingScenario withModel(napkin::AccountingScenario fields, const napkin::ModelSpec& transformer) {
+napkin::AccountingScenario withModel(napkin::AccountingScenario fields,
+                                     const napkin::ModelSpec& transformer) {
     napkin::ModelSpec& m = fields.input.model;
     const double parameters = m.parameters, dim = m.dim, out = m.out;
     m = transformer;

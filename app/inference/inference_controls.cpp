@@ -1,8 +1,11 @@
 #include "app/inference/inference_controls.h"
 
+#include "app/model/architecture_controls.h"
 #include "engine/accounting/model_presets.h"
+#include "engine/accounting/preset_groups.h"
 #include "engine/hardware/gpu_catalog.h"
 #include "engine/scenario/control_ranges.h"
+#include "widgets/controls/grouped_combo_box.h"
 #include "widgets/controls/log_slider_field.h"
 
 #include <QCheckBox>
@@ -11,6 +14,7 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -25,6 +29,22 @@ QString q(std::string_view s) {
 
 void selectData(QComboBox* box, const QString& data) {
     box->setCurrentIndex(std::max(0, box->findData(data)));
+}
+
+/// An entry's name as listed, kept while its shown text says "(modified)".
+constexpr int kNameRole = Qt::UserRole + 1;
+
+/// The model box's entry for a config the user opened: the one entry whose data is empty.
+int ownModelIndex(const QComboBox* box) {
+    for (int i = 0; i < box->count(); ++i)
+        if (!isGroupHeader(box, i) && box->itemData(i).toString().isEmpty())
+            return i;
+    return -1;
+}
+
+/// A new model starts at its own context (napkin-cli infer's default), within the slider's range.
+double startingContext(const ModelSpec& model) {
+    return std::min(model.seq, ranges::inference::context.maximum);
 }
 
 LogSliderField* makeSlider(ControlRange range, const QString& tip, QWidget* parent) {
@@ -47,6 +67,8 @@ InferenceControls::InferenceControls(QWidget* parent)
     : QWidget(parent)
     , m_form(new QFormLayout)
     , m_preset(new QComboBox(this))
+    , m_architecture(new ArchitectureControls(this))
+    , m_architectureToggle(new QToolButton(this))
     , m_gpu(new QComboBox(this))
     , m_gpus(makeSpin(ranges::inference::gpus,
                       tr("GPUs N, all tensor parallel: weights, KV cache and work split N ways. Must divide "
@@ -69,9 +91,31 @@ InferenceControls::InferenceControls(QWidget* parent)
     , m_prompt(makeSlider(ranges::inference::context,
                           tr("Prompt P: tokens prefilled per sequence in one pass; at most the context."),
                           this)) {
-    for (const ModelPreset& p : modelPresets())
-        m_preset->addItem(q(p.name), q(p.id));
-    m_preset->setToolTip(tr("A published model; its configuration's source is in the preset table."));
+    for (const PresetGroup& group : inferencePresetGroups()) {
+        addGroupHeader(m_preset, q(group.family));
+        for (const PresetEntry& e : group.entries) {
+            m_preset->addItem(q(e.name), q(e.id));
+            m_preset->setItemData(m_preset->count() - 1, q(e.name), kNameRole);
+            const ModelPreset* published = findModelPreset(e.id);
+            m_preset->setItemData(m_preset->count() - 1,
+                                  published ? q(published->source)
+                                            : tr("Its shipped config.json (%1.json)").arg(q(e.id)),
+                                  Qt::ToolTipRole);
+        }
+    }
+    m_preset->setToolTip(tr("A published model or a shipped config.json, grouped by family; File ▸ Open "
+                            "model config… adds your own. The Architecture group below edits it."));
+    // Its width does not follow the chosen name: "… (modified)" must not widen the panel.
+    m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_preset->setMinimumContentsLength(20);
+    m_architecture->hideTrainingRows(); // dropout and the attention kernel do not change serving
+    m_architectureToggle->setText(tr("Edit the architecture"));
+    m_architectureToggle->setCheckable(true);
+    m_architectureToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_architectureToggle->setAutoRaise(true);
+    m_architectureToggle->setToolTip(tr("The chosen model's architecture (KV heads, MLP, experts, sliding "
+                                        "window, latent attention, ...), to change one knob and see what "
+                                        "serving it costs; the model box then says \"(modified)\"."));
     for (const GpuSpec& g : GpuCatalog::builtIn().gpus())
         m_gpu->addItem(q(g.id), q(g.id));
     m_gpu->setToolTip(tr("The GPU's datasheet memory, bandwidth and peak (the catalog's figures)."));
@@ -98,17 +142,18 @@ InferenceControls::InferenceControls(QWidget* parent)
     m_form->addRow(tr("&Prompt P:"), m_promptIsContext);
     m_form->addRow(QString(), m_prompt);
     layout->addLayout(m_form);
+    layout->addWidget(m_architectureToggle, 0, Qt::AlignLeft);
+    layout->addWidget(m_architecture);
     layout->addStretch(1);
     setValues(InferenceScenario{});
+    setArchitectureShown(false);
+    connect(m_architectureToggle, &QToolButton::toggled, this, &InferenceControls::setArchitectureShown);
 
     // A new model starts at its own context (napkin-cli infer's default), so that GPT-2's 1024 learned
     // positions are not asked for 8192 tokens.
-    connect(m_preset, &QComboBox::currentIndexChanged, this, [this] {
-        const double seq = findModelPreset(m_preset->currentData().toString().toStdString())->model.seq;
-        m_context->setValue(seq);
-        m_ownPrompt = std::min(m_ownPrompt, seq);
-        showPrompt();
-    });
+    connect(m_preset, &QComboBox::currentIndexChanged, this, &InferenceControls::onModelChosen);
+    connect(m_architecture, &ArchitectureControls::changed, this, &InferenceControls::inputChanged);
+    connect(this, &InferenceControls::inputChanged, this, &InferenceControls::showModified);
     for (QComboBox* box : {m_preset, m_gpu, m_weights, m_kvCache})
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
             updateEnabled();
@@ -129,6 +174,69 @@ InferenceControls::InferenceControls(QWidget* parent)
     });
 }
 
+void InferenceControls::onModelChosen() {
+    const QString id = m_preset->currentData().toString();
+    if (id.isEmpty()) {
+        m_entryModel = m_ownModel;
+    } else if (const std::optional<ModelSpec> model = namedModel(id.toStdString())) {
+        m_entryModel = *model;
+    }
+    m_model = m_entryModel;
+    m_architecture->setModel(m_model);
+    const double seq = startingContext(m_model);
+    m_context->setValue(seq);
+    m_ownPrompt = std::min(m_ownPrompt, seq);
+    showPrompt();
+}
+
+void InferenceControls::setOwnModel(const ModelSpec& model, const QString& label) {
+    m_ownModel = model;
+    {
+        const QSignalBlocker blockPreset(m_preset), blockContext(m_context), blockPrompt(m_prompt);
+        showOwnModelEntry(label);
+        onModelChosen();
+    }
+    updateEnabled();
+    showModified();
+}
+
+void InferenceControls::showOwnModelEntry(const QString& label) {
+    int index = ownModelIndex(m_preset);
+    if (index < 0) {
+        addGroupHeader(m_preset, tr("Opened"));
+        m_preset->addItem(label, QString());
+        index = m_preset->count() - 1;
+    }
+    m_preset->setItemText(index, label);
+    m_preset->setItemData(index, label, kNameRole);
+    m_preset->setItemData(index, tr("A config.json you opened: File ▸ Open model config… or a drop."),
+                          Qt::ToolTipRole);
+    m_preset->setCurrentIndex(index);
+}
+
+bool InferenceControls::isArchitectureShown() const {
+    return m_architectureToggle->isChecked();
+}
+
+void InferenceControls::setArchitectureShown(bool shown) {
+    if (m_architectureToggle->isChecked() != shown)
+        m_architectureToggle->setChecked(shown); // re-enters through toggled
+    m_architectureToggle->setArrowType(shown ? Qt::DownArrow : Qt::RightArrow);
+    m_architecture->setVisible(shown);
+}
+
+void InferenceControls::showModified() {
+    const int index = m_preset->currentIndex();
+    const QString name = m_preset->itemData(index, kNameRole).toString();
+    if (index < 0 || name.isEmpty())
+        return;
+    ModelSpec shown = m_model;
+    m_architecture->writeTo(shown);
+    const QString text = shown == m_entryModel ? name : tr("%1 (modified)").arg(name);
+    if (m_preset->itemText(index) != text)
+        m_preset->setItemText(index, text);
+}
+
 void InferenceControls::showPrompt() {
     m_prompt->setValue(m_promptIsContext->isChecked() ? m_context->value() : m_ownPrompt);
 }
@@ -147,7 +255,8 @@ InferenceScenario InferenceControls::values() const {
     InferenceScenario s;
     s.preset = m_preset->currentData().toString().toStdString();
     InferenceInput& in = s.input;
-    in.model = findModelPreset(s.preset)->model;
+    in.model = m_model;
+    m_architecture->writeTo(in.model);
     in.gpu = m_gpu->currentData().toString().toStdString();
     in.gpus = m_gpus->value();
     in.weights = *weightFormatFromName(m_weights->currentData().toString().toStdString());
@@ -164,7 +273,18 @@ void InferenceControls::setValues(const InferenceScenario& s) {
     const QSignalBlocker b1(m_preset), b2(m_gpu), b3(m_gpus), b4(m_weights), b5(m_groupSize), b6(m_kvCache),
         b7(m_context), b8(m_batch), b9(m_promptIsContext), b10(m_prompt);
     const InferenceInput& in = s.input;
-    selectData(m_preset, QString::fromStdString(s.preset));
+    if (s.preset.empty()) { // a config of its own: the file holds the whole model
+        m_ownModel = in.model;
+        const int own = ownModelIndex(m_preset);
+        showOwnModelEntry(own >= 0 ? m_preset->itemData(own, kNameRole).toString()
+                                   : tr("Model from the scenario"));
+        m_entryModel = m_ownModel;
+    } else {
+        selectData(m_preset, QString::fromStdString(s.preset));
+        m_entryModel = namedModel(s.preset).value_or(in.model);
+    }
+    m_model = in.model;
+    m_architecture->setModel(in.model);
     selectData(m_gpu, QString::fromStdString(in.gpu));
     m_gpus->setValue(static_cast<int>(in.gpus));
     selectData(m_weights, q(weightFormatName(in.weights)));
@@ -176,9 +296,12 @@ void InferenceControls::setValues(const InferenceScenario& s) {
     m_ownPrompt = in.prompt.value_or(s.promptShown);
     showPrompt();
     updateEnabled();
+    showModified();
 }
 
 QWidget* InferenceControls::controlFor(const std::string& field) const {
+    if (QWidget* w = m_architecture->controlFor(field))
+        return w;
     const std::pair<const char*, QWidget*> controls[] = {
         {"gpu", m_gpu},          {"gpus", m_gpus},       {"weights", m_weights}, {"group-size", m_groupSize},
         {"kv-cache", m_kvCache}, {"context", m_context}, {"batch", m_batch},     {"prompt", m_prompt}};
@@ -191,24 +314,35 @@ QWidget* InferenceControls::controlFor(const std::string& field) const {
 void InferenceControls::showFieldError(const std::string& field, const QString& message) {
     clearFieldError();
     QWidget* control = controlFor(field);
+    if (m_architecture->isAncestorOf(control)) { // a knob of a collapsed section opens it
+        setArchitectureShown(true);
+        m_architecture->reveal(control);
+    }
+    // The serving controls sit in this widget's form; the architecture's in the group's own forms.
+    QFormLayout* form = m_architecture->isAncestorOf(control)
+                            ? qobject_cast<QFormLayout*>(control->parentWidget()->layout())
+                            : m_form;
     int row = -1;
     QFormLayout::ItemRole role{};
-    m_form->getWidgetPosition(control, &row, &role);
+    if (form)
+        form->getWidgetPosition(control, &row, &role);
     if (row < 0)
         return;
-    m_fieldError = new QLabel(message, this);
+    m_fieldError = new QLabel(message, control->parentWidget());
     m_fieldError->setObjectName(QStringLiteral("fieldError"));
     m_fieldError->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_fieldError->setWordWrap(true);
-    m_form->insertRow(row + 1, QString(), m_fieldError);
+    form->insertRow(row + 1, QString(), m_fieldError);
+    m_fieldErrorForm = form;
     m_fieldErrorControl = control;
 }
 
 void InferenceControls::clearFieldError() {
     if (!m_fieldError)
         return;
-    m_form->removeRow(m_fieldError); // deletes the label
+    m_fieldErrorForm->removeRow(m_fieldError); // deletes the label
     m_fieldError = nullptr;
+    m_fieldErrorForm = nullptr;
     m_fieldErrorControl = nullptr;
 }
 

@@ -1,18 +1,21 @@
 #pragma once
-// The Inference page's controls: a published model, the GPU and how many, the weight and KV-cache
-// formats, and sliders for context S and batch B (prompt P optional). They map to and from
-// napkin::InferenceScenario; a refused combination is shown next to the control that caused it.
+// The Inference page's controls: a model (published, a shipped config.json, or one the user opened),
+// its Architecture group, the GPU and how many, the weight and KV-cache formats, and sliders for context S
+// and batch B (prompt P optional). They map to and from napkin::InferenceScenario; a refused combination
+// is shown next to the control that caused it.
 #include "engine/scenario/scenario.h"
 
 #include <QString>
 #include <QWidget>
 
+class ArchitectureControls;
 class LogSliderField;
 class QCheckBox;
 class QComboBox;
 class QFormLayout;
 class QLabel;
 class QSpinBox;
+class QToolButton;
 
 class InferenceControls : public QWidget {
     Q_OBJECT
@@ -25,8 +28,12 @@ public:
     napkin::InferenceScenario values() const;
     void setValues(const napkin::InferenceScenario& values);
 
-    /// A red message under the control that `field` (validateInference's field name) names; the preset
-    /// box when the field belongs to the model. One message at a time.
+    /// Shows `model` (a config.json the user opened) as the model, under `label` in the model box at its
+    /// own context, without emitting inputChanged. The box keeps one such entry; the next replaces it.
+    void setOwnModel(const napkin::ModelSpec& model, const QString& label);
+
+    /// A red message under the control that `field` (validateInference's field name) names; the model
+    /// box when the field belongs to the model and no architecture control holds it. One at a time.
     void showFieldError(const std::string& field, const QString& message);
     void clearFieldError();
     QString fieldErrorText() const;
@@ -36,6 +43,11 @@ public:
     QWidget* fieldErrorControl() const { return m_fieldErrorControl; }
 
     QComboBox* presetBox() const { return m_preset; }
+    ArchitectureControls* architecture() const { return m_architecture; }
+    /// Shows or hides the Architecture group (hidden on a fresh page: the model box is the first choice).
+    QToolButton* architectureToggle() const { return m_architectureToggle; }
+    bool isArchitectureShown() const;
+    void setArchitectureShown(bool shown);
     QComboBox* gpuBox() const { return m_gpu; }
     QSpinBox* gpusBox() const { return m_gpus; }
     QComboBox* weightsBox() const { return m_weights; }
@@ -53,9 +65,21 @@ private:
     /// The greyed prompt field shows what the formulas use: the context while "prompt = context" is ticked.
     void showPrompt();
     void updateEnabled();
+    /// The model box's entry chosen: its model in the Architecture group, at its own context.
+    void onModelChosen();
+    /// Selects the model box entry for a config of the user's own, adding it (under a header) if needed.
+    void showOwnModelEntry(const QString& label);
+    /// "Llama 3 70B (modified)" while the architecture differs from the entry's model.
+    void showModified();
 
     QFormLayout* m_form;
     QComboBox* m_preset;
+    ArchitectureControls* m_architecture;
+    QToolButton* m_architectureToggle;
+    /// The model shown, with its sizes; the Architecture group's options are applied on top.
+    napkin::ModelSpec m_model;
+    /// The chosen entry's own model (what "(modified)" compares with), and the last config opened.
+    napkin::ModelSpec m_entryModel, m_ownModel;
     QComboBox* m_gpu;
     QSpinBox* m_gpus;
     QComboBox* m_weights;
@@ -69,4 +93,5 @@ private:
     double m_ownPrompt = 0;
     QLabel* m_fieldError = nullptr;
     QWidget* m_fieldErrorControl = nullptr;
+    QFormLayout* m_fieldErrorForm = nullptr;
 };

@@ -61,8 +61,8 @@ InferencePage::InferencePage(QWidget* parent)
     qRegisterMetaType<napkin::InferenceInput>();
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
-    auto* intro = new QLabel(tr("Serving a published model: memory per GPU, and decode speed as the "
-                                "roofline's lower bound on time (so tokens/s are at most these)."),
+    auto* intro = new QLabel(tr("Serving a model: memory per GPU, and decode speed as the roofline's lower "
+                                "bound on time (so tokens/s are at most these)."),
                              left);
     intro->setWordWrap(true);
     leftLayout->addWidget(intro);
@@ -138,4 +138,9 @@ QStringList InferencePage::applyScenario(const InferenceScenario& s) {
     m_controls->setValues(s);
     recompute();
     return {};
+}
+
+void InferencePage::setOwnModel(const ModelSpec& model, const QString& label) {
+    m_controls->setOwnModel(model, label);
+    recompute();
 }

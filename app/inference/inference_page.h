@@ -1,8 +1,9 @@
 #pragma once
-// The Inference page: serving a published transformer. Controls on the left; on the right the memory
-// bar (weights, KV cache, activations against the GPU's memory), decode tokens/s against batch size
-// with the memory- and compute-bound regimes, and the answers with their formulas. Every change
-// recomputes synchronously (a sweep is a hundred accountings, about a millisecond).
+// The Inference page: serving a transformer (published, a shipped config.json, or one the user opened).
+// Controls on the left; on the right the memory bar (weights, KV cache, activations against the GPU's
+// memory), decode tokens/s against batch size with the memory- and compute-bound regimes, and the answers
+// with their formulas. Every change recomputes synchronously (a sweep is a hundred accountings, about a
+// millisecond).
 #include "engine/accounting/inference_batch_sweep.h"
 #include "engine/scenario/scenario.h"
 
@@ -34,6 +35,8 @@ public:
     /// already refused what the controls cannot show.
     napkin::InferenceScenario scenario() const;
     QStringList applyScenario(const napkin::InferenceScenario& scenario);
+    /// Serves `model` (a config.json the user opened), listed as `label`, at its own context; recomputes.
+    void setOwnModel(const napkin::ModelSpec& model, const QString& label);
 
     InferenceControls* controls() const { return m_controls; }
     InferenceMemoryChart* memoryChart() const { return m_memoryChart; }

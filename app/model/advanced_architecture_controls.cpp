@@ -90,9 +90,10 @@ AdvancedArchitectureControls::AdvancedArchitectureControls(QWidget* parent)
                                 "Gemma 3: 6); none: every layer is windowed. config.json: "
                                 "sliding_window_pattern (2 for gemma2)."));
     m_pattern = new QCheckBox(b);
-    m_pattern->setToolTip(tr("The config's own choice per layer, windowed or global. config.json: layer_types "
-                             "(\"sliding_attention\", \"full_attention\") or Qwen2's max_window_layers. "
-                             "Untick to use \"Global every\" instead."));
+    m_pattern->setToolTip(
+        tr("The config's own choice per layer, windowed or global. config.json: layer_types "
+           "(\"sliding_attention\", \"full_attention\") or Qwen2's max_window_layers. "
+           "Untick to use \"Global every\" instead."));
     m_normPlacement = enumBox(b, allNormPlacements(), normPlacementName,
                               tr("pre: a norm before attention and before the MLP (GPT-2, Llama; 2 a layer); "
                                  "post: after them (OLMo-2; 2); sandwich: both (Gemma 2 and 3; 4); parallel: "
@@ -178,7 +179,8 @@ AdvancedArchitectureControls::AdvancedArchitectureControls(QWidget* parent)
     setExpanded(false);
 }
 
-QSpinBox* AdvancedArchitectureControls::makeSpin(ControlRange range, const QString& none, const QString& tip) {
+QSpinBox* AdvancedArchitectureControls::makeSpin(ControlRange range, const QString& none,
+                                                 const QString& tip) {
     auto* box = new QSpinBox(m_body);
     setRangeOf(box, range);
     box->setSpecialValueText(none); // shown at 0, the knob's "off"
@@ -257,12 +259,12 @@ void AdvancedArchitectureControls::setMixtureOfExperts(bool moe) {
 
 QWidget* AdvancedArchitectureControls::controlFor(const std::string& field) const {
     const std::pair<const char*, QWidget*> controls[] = {
-        {"head-dim", m_headDim},          {"sliding-window", m_slidingWindow},
-        {"global-every", m_globalEvery},  {"windowed-layers", m_pattern},
-        {"q-lora-rank", m_qLoraRank},     {"kv-lora-rank", m_kvLoraRank},
-        {"qk-nope-head-dim", m_qkNope},   {"qk-rope-head-dim", m_qkRope},
-        {"v-head-dim", m_vHead},          {"expert-ffn-dim", m_expertFfn},
-        {"shared-ffn-dim", m_sharedFfn},  {"dense-layers", m_denseLayers}};
+        {"head-dim", m_headDim},         {"sliding-window", m_slidingWindow},
+        {"global-every", m_globalEvery}, {"windowed-layers", m_pattern},
+        {"q-lora-rank", m_qLoraRank},    {"kv-lora-rank", m_kvLoraRank},
+        {"qk-nope-head-dim", m_qkNope},  {"qk-rope-head-dim", m_qkRope},
+        {"v-head-dim", m_vHead},         {"expert-ffn-dim", m_expertFfn},
+        {"shared-ffn-dim", m_sharedFfn}, {"dense-layers", m_denseLayers}};
     for (const auto& [fieldName, control] : controls)
         if (field == fieldName)
             return control;

@@ -76,8 +76,9 @@ ArchitectureControls::ArchitectureControls(QWidget* parent)
            "GeGLU: the same three with GELU on the gate (Gemma). config.json: hidden_act (silu: "
            "SwiGLU, gelu: GeGLU) in the gated families."));
     m_norm = enumBox(this, allNormKinds(), normKindName);
-    m_norm->setToolTip(tr("LayerNorm has a weight and a bias per channel; RMSNorm only a weight. config.json: "
-                            "follows model_type (rms_norm_eps in the Llama family)."));
+    m_norm->setToolTip(
+        tr("LayerNorm has a weight and a bias per channel; RMSNorm only a weight. config.json: "
+           "follows model_type (rms_norm_eps in the Llama family)."));
     m_bias = new QCheckBox(tr("&Biases"), this);
     m_bias->setToolTip(tr("Biases in the linear layers and LayerNorms (GPT-2 has them, Llama none); the "
                           "advanced section sets them per projection. config.json: attention_bias, "
@@ -96,7 +97,7 @@ ArchitectureControls::ArchitectureControls(QWidget* parent)
     m_topK = new QSpinBox(this);
     setRangeOf(m_topK, ranges::accounting::topK);
     m_topKTip = tr("Experts each token is routed to: the FLOPs count these, the memory all experts. "
-                  "config.json: num_experts_per_tok.");
+                   "config.json: num_experts_per_tok.");
     m_topK->setToolTip(m_topKTip);
     m_dropout = new QCheckBox(tr("&Dropout"), this);
     m_dropout->setToolTip(

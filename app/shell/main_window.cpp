@@ -12,6 +12,7 @@
 #include "app/inference/inference_page.h"
 #include "app/roofline/roofline_page.h"
 #include "app/shell/help_menu.h"
+#include "app/shell/model_config_controller.h"
 #include "app/shell/page_command.h"
 #include "app/tensor/tensor_page.h"
 #include "app/training/training_page.h"
@@ -29,6 +30,9 @@
 #include <QAction>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
 #include <QGuiApplication>
 #include <QMenuBar>
 #include <QSettings>
@@ -62,6 +66,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_roofline(new RooflinePage(m_pages))
     , m_training(new TrainingPage(m_pages))
     , m_scenarios(new ScenarioController(*this, this))
+    , m_modelConfigs(new ModelConfigController(*this, *m_accounting, *m_inference, this))
     , m_exports(new ExportController(
           this, m_pages,
           {m_accounting->memoryChart(), m_accounting->flopChart(), m_formats->rangeChart(),
@@ -97,6 +102,7 @@ MainWindow::MainWindow(QWidget* parent)
     // Every page's panels scroll under the wheel; a control changes only once the user focused it.
     (new WheelGuard(this))->guard(*m_pages);
     resize(1200, 800);
+    setAcceptDrops(true);
     addMenus();
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
@@ -106,6 +112,7 @@ MainWindow::MainWindow(QWidget* parent)
 void MainWindow::addMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     m_scenarios->addActions(file);
+    m_modelConfigs->addActions(file);
     file->addSeparator();
     m_exports->addActions(file);
     file->addSeparator();
@@ -191,6 +198,29 @@ QString MainWindow::openScenario(const QString& path) {
 
 QString MainWindow::saveScenario(const QString& path) {
     return m_scenarios->saveScenario(path);
+}
+
+QString MainWindow::openModelConfig(const QString& path) {
+    return m_modelConfigs->openModelConfig(path);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (!ModelConfigController::droppedFiles(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QStringList files = ModelConfigController::droppedFiles(event->mimeData());
+    if (files.isEmpty())
+        return;
+    event->acceptProposedAction();
+    // One file: the first, whatever the drag carried. The scenario reader is bounded (1 MiB, regular
+    // files only) like the config reader, so a hostile file costs neither of them more than that.
+    const QString& path = files.front();
+    if (napkin::readScenarioFile(QFile::encodeName(path).toStdString()).ok())
+        openScenario(path);
+    else
+        openModelConfig(path);
 }
 
 LectureTourController* MainWindow::tour() const {

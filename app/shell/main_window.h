@@ -1,7 +1,8 @@
 #pragma once
 // The main window only wires pages together: it builds the pages, is their ScenarioHost (every control
 // as one scenario, in and out), and hands the File and View menus to the controllers that own them:
-// scenario files (document), exports (export), presentation mode and the lecture tour (classroom).
+// scenario files (document), model configs (a config.json opened or dropped), exports (export),
+// presentation mode and the lecture tour (classroom).
 #include "app/document/scenario_host.h"
 
 #include <QMainWindow>
@@ -15,6 +16,7 @@ class ExportController;
 class HelpMenu;
 class InferencePage;
 class LectureTourController;
+class ModelConfigController;
 class NumberFormatsPage;
 class QTabWidget;
 class RooflinePage;
@@ -54,6 +56,9 @@ public:
     QString openScenario(const QString& path);
     /// Writes the scenario to `path` atomically; returns an error message or an empty string.
     QString saveScenario(const QString& path);
+    /// Reads a Hugging Face config.json as both pages' model (ModelConfigController); returns the
+    /// engine's message, or "".
+    QString openModelConfig(const QString& path);
 
     // Classroom (ClassroomController): presentation mode, the lecture tour, the dark palette.
     LectureTourController* tour() const;
@@ -64,6 +69,9 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    /// A dropped file: a Napkin scenario opens as one; anything else is read as a model's config.json.
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void addMenus();
@@ -77,6 +85,7 @@ private:
     RooflinePage* m_roofline;
     TrainingPage* m_training;
     ScenarioController* m_scenarios;
+    ModelConfigController* m_modelConfigs;
     ExportController* m_exports;
     ClassroomController* m_classroom;
     HelpMenu* m_help;

@@ -4,7 +4,8 @@
 // Usage: bench_accounting_page [ticks] [preset]   (target: p95 < 16 ms, one frame at 60 Hz)
 // The default preset, 70b-15t-1024-h100, drags the parameters slider; any other (llama3-70b, gpt3-175b:
 // a timeline of hundreds of events, ...) drags the training-tokens slider instead, so that every tick runs
-// the transformer's activation and communication ledgers and its timeline.
+// the transformer's activation and communication ledgers and its timeline. A shipped config's id
+// (deepseek-v3: 61 layers of MLA and 256 experts) sets that model on a fresh page's training and hardware.
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/presets.h"

@@ -85,8 +85,8 @@ void readAccountingInput(const Section& s, AccountingScenario& a, bool flatModel
         const char* dModelKey = flatModel ? "dModel" : "d_model";
         const char* ffnKey = flatModel ? "ffnMult" : "ffn_mult";
         if (!flatModel) {
-            std::vector<std::string_view> known{"kind",  "parameters", "dim", "layers",  "out",
-                                                "d_model", "heads",    "vocab", "seq",   "ffn_mult"};
+            std::vector<std::string_view> known{"kind",    "parameters", "dim",   "layers", "out",
+                                                "d_model", "heads",      "vocab", "seq",    "ffn_mult"};
             known.insert(known.end(), architectureKeys().begin(), architectureKeys().end());
             m.expectKeys(known);
         }

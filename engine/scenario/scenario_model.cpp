@@ -14,14 +14,37 @@
 namespace napkin::scenario_detail {
 namespace {
 
-constexpr std::array<std::string_view, 31> kArchitectureKeys{
-    "kv_heads",       "ffn_dim",          "mlp",          "norm",           "bias",
-    "embeddings",     "position",         "experts",      "top_k",          "dropout",
-    "attention_impl", "head_dim",         "qkv_bias",     "out_bias",       "mlp_bias",
-    "norm_bias",      "norm_placement",   "qk_norm",      "sliding_window", "global_every",
-    "windowed_layers", "q_lora_rank",     "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim",
-    "v_head_dim",     "expert_ffn_dim",   "shared_ffn_dim", "shared_expert_gate", "dense_layers",
-    "router_bias"};
+constexpr std::array<std::string_view, 31> kArchitectureKeys{"kv_heads",
+                                                             "ffn_dim",
+                                                             "mlp",
+                                                             "norm",
+                                                             "bias",
+                                                             "embeddings",
+                                                             "position",
+                                                             "experts",
+                                                             "top_k",
+                                                             "dropout",
+                                                             "attention_impl",
+                                                             "head_dim",
+                                                             "qkv_bias",
+                                                             "out_bias",
+                                                             "mlp_bias",
+                                                             "norm_bias",
+                                                             "norm_placement",
+                                                             "qk_norm",
+                                                             "sliding_window",
+                                                             "global_every",
+                                                             "windowed_layers",
+                                                             "q_lora_rank",
+                                                             "kv_lora_rank",
+                                                             "qk_nope_head_dim",
+                                                             "qk_rope_head_dim",
+                                                             "v_head_dim",
+                                                             "expert_ffn_dim",
+                                                             "shared_ffn_dim",
+                                                             "shared_expert_gate",
+                                                             "dense_layers",
+                                                             "router_bias"};
 
 constexpr std::array<std::string_view, 6> kSizeKeys{"d_model", "layers", "heads", "vocab", "seq", "ffn_mult"};
 

@@ -111,6 +111,9 @@ inline napkin::Scenario everyFieldChanged() {
     InferenceScenario& i = s.inference;
     i.preset = "llama3-70b";
     i.input.model = findModelPreset("llama3-70b")->model;
+    i.input.model.slidingWindow = 2048; // edited in the Architecture group: the preset "(modified)"
+    i.input.model.qkNorm = QkNorm::whole;
+    i.input.model.mlpBias = true;
     i.input.context = 4096;
     i.input.prompt = 1000;
     i.promptShown = 1000;

@@ -165,7 +165,12 @@ void DecodeThroughputChart::addMarkers(double top) {
             tr("memory bound at every B up to %1:\nthe KV cache's reads grow with B\nas fast as the FLOPs")
                 .arg(number(right));
     }
-    QCPItemText* note = label(chart, m_note, text, Qt::AlignLeft | Qt::AlignTop);
+    // Said in the note rather than in a corner of its own, where a narrow chart (DeepSeek-V3 served at
+    // 1024×768) drew it over the note.
+    if (m_data.maxBatch < 1)
+        m_note = tr("not one sequence fits;\n") + m_note;
+    QCPItemText* note =
+        label(chart, m_note, m_data.maxBatch < 1 ? kLimitColor : text, Qt::AlignLeft | Qt::AlignTop);
     note->setBrush(palette().color(QPalette::Base)); // readable over the marker lines
     note->position->setType(QCPItemPosition::ptAxisRectRatio);
     note->position->setCoords(0.01, 0.01);
@@ -178,11 +183,6 @@ void DecodeThroughputChart::addMarkers(double top) {
                                   kLimitColor, Qt::AlignLeft | Qt::AlignBottom);
         fits->position->setCoords(m_data.maxBatch, bottom);
         fits->setRotation(-90);
-    } else if (m_data.maxBatch < 1) {
-        QCPItemText* none =
-            label(chart, tr("not one sequence fits"), kLimitColor, Qt::AlignRight | Qt::AlignTop);
-        none->position->setType(QCPItemPosition::ptAxisRectRatio);
-        none->position->setCoords(0.99, 0.08);
     }
     if (m_data.current.batch >= 1) {
         QCPGraph* dot = chart->addGraph();

@@ -4,6 +4,7 @@
 #include "widgets/charts/unit_axis_ticker.h"
 
 #include <QMouseEvent>
+#include <QRegularExpression>
 #include <QToolTip>
 
 #include <qcustomplot.h>
@@ -68,7 +69,12 @@ MemoryChart::MemoryChart(QWidget* parent)
     connect(chart, &QCustomPlot::beforeReplot, this, [this] {
         // Over a narrow bar chart (DeepSeek-V3's "sum …, peak … at backward loss — does not fit" at
         // 1024×768) the verdict breaks into more lines rather than run past the chart's edges.
-        m_verdict->setText(fittedText(m_verdictText, m_verdict->font(), plot().axisRect()->width() - 8));
+        // A number keeps its unit on its line ("447.6 GB", not "447.6" then "GB").
+        static const QRegularExpression numberThenUnit(QStringLiteral("(\\d) (?=[kMGTPE]?i?B\\b)"));
+        QString glued = m_verdictText;
+        glued.replace(numberThenUnit, QStringLiteral("\\1") + QChar(0x00A0));
+        m_verdict->setText(fittedText(glued, m_verdict->font(), plot().axisRect()->width() - 8)
+                               .replace(QChar(0x00A0), QLatin1Char(' ')));
         const double total = m_data.totalBytes();
         const double top = m_capacityOffScale
                                ? std::max(total, m_data.peakBytes)
@@ -186,12 +192,14 @@ void MemoryChart::rebuild() {
     m_verdict->position->setCoords(kBarX, total);
     m_verdict->setColor(capacityColor);
     // The verdict judges the step's peak; where it differs from the bar (the sum), both are named.
-    const QString sumText = QString::fromStdString(napkin::formatBytes(total, m_units));
+    const auto bytes = [this](double value) {
+        return QString::fromStdString(napkin::formatBytes(value, m_units));
+    };
+    const QString sumText = bytes(total);
     const QString verdict = m_data.fits ? tr("fits") : tr("does not fit");
     if (m_data.peakBytes > 0 && m_data.peakBytes != total)
         m_verdictText = tr("sum %1, peak %2\nat %3 — %4")
-                            .arg(sumText, QString::fromStdString(napkin::formatBytes(m_data.peakBytes, m_units)),
-                                 m_data.peakEvent, verdict);
+                            .arg(sumText, bytes(m_data.peakBytes), m_data.peakEvent, verdict);
     else
         m_verdictText = tr("%1 — %2").arg(sumText, verdict);
     m_verdict->setText(m_verdictText);

@@ -50,13 +50,21 @@ private slots:
 void TestArchitectureControls::everyShippedModelReadsBackUnchanged_data() {
     QTest::addColumn<QString>("id");
     QTest::addColumn<int>("knobs"); // what the advanced toggle counts
-    const std::pair<const char*, int> rows[] = {
-        {"gpt2", 0},              {"gpt-neox-20b", 0},      {"falcon-7b", 2},         // parallel, norm bias
-        {"llama-2-7b", 0},        {"mistral-7b-v0.1", 1},   {"mixtral-8x7b-v0.1", 0}, // window; none
-        {"phi-3-mini-4k", 1},     {"qwen2.5-7b", 1},                                  // window; q, k, v bias
-        {"qwen1.5-moe-a2.7b", 4}, {"qwen3-8b", 1},          {"qwen3-30b-a3b", 3},     // QK-norm, head width
-        {"gemma-7b", 1},          {"gemma-2-9b", 4},        {"olmo-2-7b", 2},         // head width, ...
-        {"deepseek-v3", 9}};                                                          // MLA 5, MoE 4
+    const std::pair<const char*, int> rows[] = {{"gpt2", 0},
+                                                {"gpt-neox-20b", 0},
+                                                {"falcon-7b", 2}, // parallel, norm bias
+                                                {"llama-2-7b", 0},
+                                                {"mistral-7b-v0.1", 1},
+                                                {"mixtral-8x7b-v0.1", 0}, // window; none
+                                                {"phi-3-mini-4k", 1},
+                                                {"qwen2.5-7b", 1}, // window; q, k, v bias
+                                                {"qwen1.5-moe-a2.7b", 4},
+                                                {"qwen3-8b", 1},
+                                                {"qwen3-30b-a3b", 3}, // QK-norm, head width
+                                                {"gemma-7b", 1},
+                                                {"gemma-2-9b", 4},
+                                                {"olmo-2-7b", 2},    // head width, ...
+                                                {"deepseek-v3", 9}}; // MLA 5, MoE 4
     for (const auto& [id, knobs] : rows)
         QTest::newRow(id) << QString::fromLatin1(id) << knobs;
     QCOMPARE(std::size(rows), zooModels().size()); // a new shipped config needs its row
@@ -110,9 +118,9 @@ void TestArchitectureControls::eachKnobReachesTheModel_data() {
     QTest::newRow("norm bias back to Biases")
         << QStringLiteral("falcon-7b") << Edit([](auto& a) { chooseData(a.normBiasBox(), -1); })
         << Check([](const ModelSpec& m) { return !m.normBias.has_value(); });
-    QTest::newRow("sandwich") << gpt2
-                              << Edit([](auto& a) { chooseData(a.normPlacementBox(), int(NormPlacement::sandwich)); })
-                              << Check([](const ModelSpec& m) { return m.normPlacement == NormPlacement::sandwich; });
+    QTest::newRow("sandwich") << gpt2 << Edit([](auto& a) {
+        chooseData(a.normPlacementBox(), int(NormPlacement::sandwich));
+    }) << Check([](const ModelSpec& m) { return m.normPlacement == NormPlacement::sandwich; });
     QTest::newRow("kv rank") << deepseek << Edit([](auto& a) { a.kvLoraRankBox()->setValue(256); })
                              << Check([](const ModelSpec& m) { return m.kvLoraRank == 256; });
     QTest::newRow("q rank") << deepseek << Edit([](auto& a) { a.qLoraRankBox()->setValue(0); })
@@ -127,7 +135,8 @@ void TestArchitectureControls::eachKnobReachesTheModel_data() {
                                   << Check([](const ModelSpec& m) { return m.expertFfnDim == 1024; });
     QTest::newRow("shared width") << deepseek << Edit([](auto& a) { a.sharedFfnDimBox()->setValue(0); })
                                   << Check([](const ModelSpec& m) { return m.sharedFfnDim == 0; });
-    QTest::newRow("shared gate") << deepseek << Edit([](auto& a) { a.sharedExpertGateCheck()->setChecked(true); })
+    QTest::newRow("shared gate") << deepseek
+                                 << Edit([](auto& a) { a.sharedExpertGateCheck()->setChecked(true); })
                                  << Check([](const ModelSpec& m) { return m.sharedExpertGate; });
     QTest::newRow("dense layers") << deepseek << Edit([](auto& a) { a.denseLayersBox()->setValue(5); })
                                   << Check([](const ModelSpec& m) { return m.denseLayers == 5; });

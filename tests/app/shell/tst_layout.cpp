@@ -6,6 +6,8 @@
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/presets.h"
+#include "app/inference/inference_controls.h"
+#include "app/inference/inference_page.h"
 #include "app/model/advanced_architecture_controls.h"
 #include "app/model/architecture_controls.h"
 #include "app/shell/main_window.h"
@@ -265,6 +267,11 @@ void TestLayout::everyPageEverySize_data() {
         << QSize(1024, 768) << false << false << 0 << QStringLiteral("deepseek-v3") << true;
     QTest::addRow("accounting-deepseek-v3-advanced-presentation-1600x900")
         << QSize(1600, 900) << true << false << 0 << QStringLiteral("deepseek-v3") << true;
+    // Served, with the Architecture group and its advanced section open.
+    QTest::addRow("inference-deepseek-v3-advanced-1024x768")
+        << QSize(1024, 768) << false << false << 1 << QStringLiteral("deepseek-v3") << true;
+    QTest::addRow("inference-deepseek-v3-advanced-dark-1024x768")
+        << QSize(1024, 768) << false << true << 1 << QStringLiteral("deepseek-v3") << true;
 }
 
 void TestLayout::everyPageEverySize() {
@@ -275,9 +282,17 @@ void TestLayout::everyPageEverySize() {
     QFETCH(QString, preset);
     QFETCH(bool, advanced);
     MainWindow& w = *m_window;
-    if (!preset.isEmpty())
+    if (!preset.isEmpty() && page == 0)
         w.accountingPage()->applyPreset(*findPreset(preset));
-    w.accountingPage()->controls()->architecture()->advanced()->setExpanded(advanced);
+    w.accountingPage()->controls()->architecture()->advanced()->setExpanded(advanced && page == 0);
+    InferenceControls* inference = w.inferencePage()->controls();
+    if (page == 1) {
+        inference->presetBox()->setCurrentIndex(
+            preset.isEmpty() ? inference->presetBox()->findData(QStringLiteral("llama3-8b"))
+                             : inference->presetBox()->findData(preset));
+        inference->setArchitectureShown(advanced);
+        inference->architecture()->advanced()->setExpanded(advanced);
+    }
     if (m_dark != dark) {
         w.setDarkPalette(dark);
         m_dark = dark;

@@ -168,6 +168,13 @@ void TestModelZoo::quantizedWeightsAreTheLayersMatmuls() {
     const InferenceResult deepseek = infer(zooModel("deepseek-v3"), 4096);
     QCOMPARE(deepseek.quantizedParameters, 669065609216.0);
     QCOMPARE(deepseek.otherParameters, 671026419200.0 - 669065609216.0);
+    // One decode step of one sequence reads what one token touches: the active parameters, less the
+    // untied embedding's V − 1 rows not looked up. Before, the 3 dense layers' 248 idle experts (which do not
+    // exist) were also subtracted, and the step read 19 GB instead of 73 GB.
+    const ModelSpec v3 = zooModel("deepseek-v3");
+    const double notLookedUp = (v3.vocab - 1) * v3.dModel;
+    QCOMPARE(deepseek.decodeBytesPerToken.value - deepseek.kvCacheBytes.value,
+             2 * (countParameters(v3).active - notLookedUp)); // 73,251,251,200 B in bf16
     for (const ZooModel& z : zooModels()) {
         const ModelSpec m = zooModel(std::string(z.id).c_str());
         const InferenceResult r = infer(m, std::min(m.seq, 2048.0));

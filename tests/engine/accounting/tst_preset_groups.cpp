@@ -118,9 +118,10 @@ void TestPresetGroups::families() {
 
 void TestPresetGroups::namedModelIsWhatModelPresetReads() {
     QCOMPARE(namedModel("llama3-70b"), std::optional<ModelSpec>(findModelPreset("llama3-70b")->model));
-    QCOMPARE(namedModel("DeepSeek-V3"), std::optional<ModelSpec>(zooModelConfig(*findZooModel("deepseek-v3"))
-                                                                     .config->model)); // ids ignore case
-    QCOMPARE(namedModel("70b-15t-1024-h100"), std::nullopt); // a setup, not a model
+    QCOMPARE(namedModel("DeepSeek-V3"),
+             std::optional<ModelSpec>(
+                 zooModelConfig(*findZooModel("deepseek-v3")).config->model)); // ids ignore case
+    QCOMPARE(namedModel("70b-15t-1024-h100"), std::nullopt);                   // a setup, not a model
     QCOMPARE(namedModel(""), std::nullopt);
 }
 

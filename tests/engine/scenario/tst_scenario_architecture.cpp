@@ -48,6 +48,7 @@ private slots:
     void everyShippedModelRoundTrips();
     void ownBiasesAndPatternRoundTrip();
     void configModelOfItsOwnOnTheInferencePage();
+    void seedWrittenWithTheKnobsLoads();
     void olderFilesKeepTheirNumbers_data();
     void olderFilesKeepTheirNumbers();
     void badValues_data();
@@ -77,8 +78,8 @@ void TestScenarioArchitecture::everyShippedModelRoundTrips() {
     QCOMPARE(back.scenario->inference.preset, id.toStdString());
     QVERIFY(*back.scenario == s);
     // The same parameters as the config's own published count: nothing was lost on the way.
-    QCOMPARE(countParameters(back.scenario->accounting.input.model).total, findZooModel(id.toStdString())
-                                                                               ->publishedParameters);
+    QCOMPARE(countParameters(back.scenario->accounting.input.model).total,
+             findZooModel(id.toStdString())->publishedParameters);
 }
 
 // A per-projection bias set against `bias`, one left following it, and a per-layer window pattern.
@@ -113,6 +114,25 @@ void TestScenarioArchitecture::configModelOfItsOwnOnTheInferencePage() {
     QVERIFY2(back.ok(), back.error.c_str());
     QCOMPARE(back.scenario->inference.preset, std::string());
     QCOMPARE(back.scenario->inference.input.model, s.inference.input.model);
+}
+
+// The fuzz seed written by this version (DeepSeek-V3 on the Accounting page, an opened config with its
+// own window pattern on the Inference page) opens as written.
+void TestScenarioArchitecture::seedWrittenWithTheKnobsLoads() {
+    QFile f(QFINDTESTDATA("../../fuzz/corpus/fuzz_scenario/v2-config-models.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const std::string text = f.readAll().toStdString();
+    const ScenarioParse p = parseScenario(text);
+    QVERIFY2(p.ok(), p.error.c_str());
+    QVERIFY(p.warnings.empty());
+    ModelSpec deepseek = zooModel(QStringLiteral("deepseek-v3"));
+    deepseek.parameters = p.scenario->accounting.input.model.parameters;
+    deepseek.dim = p.scenario->accounting.input.model.dim;
+    deepseek.out = p.scenario->accounting.input.model.out;
+    QCOMPARE(p.scenario->accounting.input.model, deepseek);
+    QCOMPARE(p.scenario->inference.preset, std::string());
+    QCOMPARE(p.scenario->inference.input.model.windowedLayers.size(), std::size_t(42));
+    QCOMPARE(writeScenario(*p.scenario), text); // written by this version: byte for byte
 }
 
 void TestScenarioArchitecture::olderFilesKeepTheirNumbers_data() {
