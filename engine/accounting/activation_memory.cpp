@@ -78,14 +78,21 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     const bool logitsHere = l.pp == 1 || stage == PipelineStage::last;
 
     // The ledger, on this GPU, for one layer and one micro-batch of b sequences.
-    double ledgerPerSample = 0, ledgerFixed = 0; // fixed: whatever the batch (a causal mask's s²)
-    for (const ActivationTensor& t : layerActivationLedger(m, type, recompute)) {
-        const double elementsPerSample = t.elementsPerToken * s / splitOf(t.split, l);
-        ledgerPerSample += elementsPerSample * t.bytesPerElement;
-        ledgerFixed += t.fixedElements * t.bytesPerElement;
-        const double elements = b * elementsPerSample + t.fixedElements;
-        memory.ledger.push_back({t.name, t.savedFor, t.dtype, elements, elements * t.bytesPerElement, true});
-    }
+    // Each tensor's bytes for one sequence on this GPU and its fixed bytes (whatever the batch: a causal
+    // mask's s²), added to the sums; its row holds the micro-batch's b sequences.
+    auto addRows = [&](const std::vector<ActivationTensor>& tensors, bool perLayer, double& perSample,
+                       double& fixed) {
+        for (const ActivationTensor& t : tensors) {
+            const double elementsPerSample = t.elementsPerToken * s / splitOf(t.split, l);
+            perSample += elementsPerSample * t.bytesPerElement;
+            fixed += t.fixedElements * t.bytesPerElement;
+            const double elements = b * elementsPerSample + t.fixedElements;
+            memory.ledger.push_back(
+                {t.name, t.savedFor, t.dtype, elements, elements * t.bytesPerElement, perLayer});
+        }
+    };
+    double ledgerPerSample = 0, ledgerFixed = 0;
+    addRows(layerActivationLedger(m, type, recompute), true, ledgerPerSample, ledgerFixed);
     if (adapterElementsPerToken > 0 && recompute != Recompute::full) {
         // LoRA: each adapted matrix a token passes keeps its r-wide x·A for B's weight gradient; A's
         // input x is the frozen matrix's input, already a row above.
@@ -99,15 +106,8 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     // The head: Megatron's fp32 logits, 4·s·b·V split over the vocabulary by t; pytorch-eager's final norm
     // and loss tensors (one GPU: the profile refuses model parallelism).
     double logitsPerSample = 0, headFixed = 0;
-    if (logitsHere) {
-        for (const ActivationTensor& t : headActivationLedger(m, type)) {
-            const double elementsPerSample = t.elementsPerToken * s / splitOf(t.split, l);
-            logitsPerSample += elementsPerSample * t.bytesPerElement;
-            headFixed += t.fixedElements * t.bytesPerElement;
-            const double elements = b * elementsPerSample + t.fixedElements;
-            memory.ledger.push_back({t.name, t.savedFor, t.dtype, elements, elements * t.bytesPerElement, false});
-        }
-    }
+    if (logitsHere)
+        addRows(headActivationLedger(m, type), false, logitsPerSample, headFixed);
 
     // Korthikanti's block with 16-bit activations keeps their closed form so that their numbers come out
     // exactly; everything else sums the ledger. Scaling the closed form for fp32 would double the 1-byte

@@ -1,0 +1,95 @@
+#include "engine/accounting/accounting.h"
+
+#include "engine/accounting/finite_answers.h"
+#include "engine/accounting/pytorch_eager_ledger.h"
+#include "engine/numerics/quantity_format.h"
+
+#include <cmath>
+
+// validate(): every input refused before the accounting runs, named by the field a user typed it in.
+namespace napkin {
+namespace {
+
+std::string n(double v) {
+    return formatNumber(v);
+}
+
+bool isWhole(double v) {
+    return std::isfinite(v) && v == std::floor(v);
+}
+
+InputError requireWhole(const char* field, double value, double lo, double hi) {
+    if (!isWhole(value) || value < lo || value > hi)
+        return {field, "must be a whole number from " + n(lo) + " to " + n(hi) + ", got " + n(value)};
+    return {};
+}
+
+} // namespace
+
+InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
+    const ModelSpec& m = in.model;
+    InputError e;
+    switch (m.kind) {
+    case ModelKind::dense:
+        if (!(m.parameters >= 1 && m.parameters <= 1e15) || !isWhole(m.parameters))
+            return {"params", "must be a whole number of parameters from 1 to 1e15, got " + n(m.parameters)};
+        if (!(e = requireWhole("seq", m.seq, 1, 1e7)).ok())
+            return e;
+        break;
+    case ModelKind::cruncher:
+        if (!(e = requireWhole("dim", m.dim, 1, 1e7)).ok() ||
+            !(e = requireWhole("layers", m.layers, 1, 1e5)).ok())
+            return e;
+        break;
+    case ModelKind::linear2:
+        if (!(e = requireWhole("dim", m.dim, 1, 1e7)).ok() || !(e = requireWhole("out", m.out, 1, 1e7)).ok())
+            return e;
+        break;
+    case ModelKind::transformer:
+        if (!(e = requireWhole("d-model", m.dModel, 1, 1e6)).ok() ||
+            !(e = requireWhole("layers", m.layers, 1, 1e5)).ok() ||
+            !(e = requireWhole("heads", m.heads, 1, 1e5)).ok() ||
+            !(e = requireWhole("vocab", m.vocab, 1, 1e8)).ok() ||
+            !(e = requireWhole("seq", m.seq, 1, 1e8)).ok())
+            return e;
+        if (m.headDim == 0 && std::fmod(m.dModel, m.heads) != 0) // with head_dim set, d_h is its own
+            return {"heads", "must divide d-model (" + n(m.dModel) + "), got " + n(m.heads)};
+        if (m.ffnDim == 0 && (!(m.ffnMult > 0 && m.ffnMult <= 64) || !isWhole(m.ffnMult * m.dModel)))
+            return {"ffn-mult", "must be in (0, 64] and give a whole MLP width, got " + n(m.ffnMult)};
+        if (!(e = validateArchitecture(m)).ok())
+            return e;
+        break;
+    }
+    if (countParameters(m).total > 1e15)
+        return {m.kind == ModelKind::transformer ? "d-model" : "dim",
+                "the model would have " + n(countParameters(m).total) +
+                    " parameters; Napkin accounts up to 1e15"};
+    if (!(e = requireWhole("batch", in.batch, 1, 1e9)).ok())
+        return e;
+    if (in.trainingTokens &&
+        !(*in.trainingTokens > 0 && *in.trainingTokens <= 1e18 && std::isfinite(*in.trainingTokens)))
+        return {"tokens", "must be in (0, 1e18], got " + n(*in.trainingTokens)};
+    if (!(e = requireWhole("gpus", in.gpus, 1, 1e7)).ok())
+        return e;
+    if (!(in.mfu > 0 && in.mfu <= 1))
+        return {"mfu", "must be in (0, 1], got " + n(in.mfu)};
+    if (in.zeroStage < 0 || in.zeroStage > 3)
+        return {"zero", "must be 0, 1, 2 or 3, got " + std::to_string(in.zeroStage)};
+    if (!(e = validateLayout(in.parallel, m, in.gpus)).ok())
+        return e;
+    if (!(e = validateFineTuning(in.fineTuning, m, isDataParallelOnly(in.parallel))).ok())
+        return e;
+    if (!(e = validateActivationProfile(m, in.recompute, in.parallel, hasAdapters(in.fineTuning))).ok())
+        return e;
+    const GpuSpec* gpu = catalog.find(in.gpu);
+    if (!gpu)
+        return {"gpu", "unknown GPU '" + in.gpu + "'; known: " + catalog.idList()};
+    const ComputeType compute = ledgerFor(in.precision, in.fp32Gradients).compute;
+    if (densePeakFlopsPerSecond(*gpu, compute) <= 0)
+        return {"precision", std::string(precisionRecipeName(in.precision)) + " computes in " +
+                                 std::string(computeTypeName(compute)) + ", which the " + gpu->id +
+                                 " has no tensor cores for"};
+    return checkFiniteAnswers(in, *gpu);
+}
+
+} // namespace napkin
