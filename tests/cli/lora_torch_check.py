@@ -22,40 +22,10 @@ import os
 import subprocess
 import sys
 
-SKIPPED = 77
-
-try:
-    import torch
-    import torch.nn.functional as F
-    from torch.utils._python_dispatch import TorchDispatchMode
-except ImportError:
-    if os.environ.get("NAPKIN_REQUIRE_TORCH") == "1":
-        print("torch is required (NAPKIN_REQUIRE_TORCH=1) but not installed", file=sys.stderr)
-        sys.exit(1)
-    print("torch not installed: skipped")
-    sys.exit(SKIPPED)
-
-aten = torch.ops.aten
-
-
-class MatmulFlops(TorchDispatchMode):
-    """2·m·n·k for every matrix product dispatched, by phase."""
-
-    def __init__(self):
-        super().__init__()
-        self.phase = "forward"
-        self.flops = {"forward": 0, "backward": 0}
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        packet = func._overloadpacket
-        if packet in (aten.mm, aten.addmm):
-            a, b = (args[0], args[1]) if packet is aten.mm else (args[1], args[2])
-            self.flops[self.phase] += 2 * a.shape[0] * a.shape[1] * b.shape[1]
-        elif packet in (aten.bmm, aten.baddbmm):
-            a, b = (args[0], args[1]) if packet is aten.bmm else (args[1], args[2])
-            self.flops[self.phase] += 2 * a.shape[0] * a.shape[1] * a.shape[2] * b.shape[2]
-        return func(*args, **kwargs)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "validation"))
+from torch_harness import MatmulFlops  # noqa: E402 (exits 77 without torch)
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
 
 
 class Lora(torch.nn.Module):

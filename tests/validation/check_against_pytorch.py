@@ -25,41 +25,13 @@ import os
 import subprocess
 import sys
 
-SKIPPED = 77
-try:
-    import torch
-    import torch.nn.functional as F
-    from torch.utils._python_dispatch import TorchDispatchMode
-except ImportError:
-    if os.environ.get("NAPKIN_REQUIRE_TORCH") == "1":
-        print("torch is required (NAPKIN_REQUIRE_TORCH=1) but not installed", file=sys.stderr)
-        sys.exit(1)
-    print("torch not installed: skipped")
-    sys.exit(SKIPPED)
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from torch_harness import MatmulFlops  # noqa: E402 (exits 77 without torch)
+import torch  # noqa: E402
 import reference_models  # noqa: E402
 
-aten = torch.ops.aten
 DTYPES = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float64: "fp64", torch.bool: "bool",
           torch.int64: "int64"}
-
-
-class MatmulFlops(TorchDispatchMode):
-    def __init__(self):
-        super().__init__()
-        self.phase = "forward"
-        self.flops = collections.Counter()
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        packet = func._overloadpacket
-        if packet in (aten.mm, aten.addmm):
-            a, b = (args[0], args[1]) if packet is aten.mm else (args[1], args[2])
-            self.flops[self.phase] += 2 * a.shape[0] * a.shape[1] * b.shape[1]
-        elif packet in (aten.bmm, aten.baddbmm):
-            a, b = (args[0], args[1]) if packet is aten.bmm else (args[1], args[2])
-            self.flops[self.phase] += 2 * a.shape[0] * a.shape[1] * a.shape[2] * b.shape[2]
-        return func(*args, **(kwargs or {}))
 
 
 def napkin(cli, args):
