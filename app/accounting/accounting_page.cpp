@@ -12,6 +12,7 @@
 #include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/controls/explain_pane.h"
 #include "widgets/controls/grouped_combo_box.h"
+#include "widgets/controls/flow_splitter.h"
 #include "widgets/controls/panel_scroll_area.h"
 
 #include <QComboBox>
@@ -114,7 +115,7 @@ AccountingPage::AccountingPage(QWidget* parent)
     leftLayout->addWidget(m_controls, 1);
     auto* scroll = new PanelScrollArea(left, this);
 
-    auto* charts = new QSplitter(Qt::Horizontal, this);
+    auto* charts = new FlowSplitter(this);
     charts->addWidget(m_memoryChart);
     charts->addWidget(m_flopChart);
     charts->setStretchFactor(0, 1);
@@ -139,7 +140,9 @@ AccountingPage::AccountingPage(QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(scroll);
-    split->addWidget(right);
+    // The charts keep their minimum size and the column scrolls down when the window is too short for
+    // them (presentation mode's type on a projector), rather than squeezing them until labels are cut.
+    split->addWidget(new PanelScrollArea(right, this));
     split->setStretchFactor(1, 1);
     layout->addWidget(split);
 

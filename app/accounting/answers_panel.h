@@ -3,10 +3,9 @@
 #include "engine/accounting/accounting.h"
 #include "engine/numerics/quantity_format.h"
 
-#include <QHash>
 #include <QWidget>
 
-class QGridLayout;
+class AnswersGrid;
 class QLabel;
 
 class AnswersPanel : public QWidget {
@@ -31,17 +30,9 @@ public:
     QString notesText() const;
 
 private:
-    void setRow(const QString& key, const QString& value, const QString& formula);
     void setLayoutRows(const napkin::AccountingResult& result);
-    /// Shows or hides a row that does not apply (active parameters of a dense model, one GPU's layout).
-    void setRowVisible(const QString& key, bool visible);
 
-    struct Row {
-        QLabel* value;
-        QLabel* formula;
-        QLabel* title = nullptr;
-    };
-    QHash<QString, Row> m_rows;
     QLabel* m_error;
+    AnswersGrid* m_grid;
     QLabel* m_notes;
 };

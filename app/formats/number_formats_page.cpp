@@ -9,6 +9,7 @@
 #include "widgets/charts/dynamic_range_chart.h"
 #include "widgets/controls/bit_field_view.h"
 #include "widgets/controls/explain_pane.h"
+#include "widgets/controls/panel_scroll_area.h"
 
 #include <QCheckBox>
 #include <QCoreApplication>
@@ -72,7 +73,10 @@ NumberFormatsPage::NumberFormatsPage(QWidget* parent)
     , m_chart(new DynamicRangeChart(this))
     , m_shapeEdit(new QLineEdit(QStringLiteral("49152, 12288"), this))
     , m_tensorCost(new QLabel(this)) {
-    auto* page = new QVBoxLayout(this);
+    // The page scrolls down when presentation mode's type makes it taller than the window.
+    auto* content = new QWidget(this);
+    auto* page = new QVBoxLayout(content);
+    page->setContentsMargins(0, 0, 0, 0);
 
     auto* input = new QHBoxLayout;
     input->addWidget(new QLabel(tr("Value:"), this));
@@ -89,21 +93,23 @@ NumberFormatsPage::NumberFormatsPage(QWidget* parent)
         input->addWidget(button);
     }
     input->addStretch(1);
-    input->addWidget(m_saturate);
     page->addLayout(input);
+    // On a row of its own: beside the six values it made the page wider than a projector in large type.
+    page->addWidget(m_saturate);
     m_valueError->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_valueError->hide();
     page->addWidget(m_valueError);
 
     auto* grid = new QGridLayout;
-    grid->setHorizontalSpacing(14);
+    grid->setHorizontalSpacing(10);
     const QStringList headers = {tr("Format"),     tr("Bits: sign · exponent · mantissa (click to flip)"),
                                  tr("Hex"),        tr("Stored value"),
                                  tr("Abs. error"), tr("Rel. error"),
                                  tr("Class")};
     for (int c = 0; c < headers.size(); ++c) {
         auto* header = new QLabel(QStringLiteral("<b>%1</b>").arg(headers[c]), this);
-        grid->addWidget(header, 0, c);
+        header->setWordWrap(true); // a header is never what makes the table wider than a projector
+        grid->addWidget(header, 0, c, Qt::AlignBottom);
     }
     int gridRow = 1;
     for (FloatFormat format : napkin::kFloatFormats) {
@@ -156,10 +162,13 @@ NumberFormatsPage::NumberFormatsPage(QWidget* parent)
     m_shapeEdit->setMaximumWidth(200);
     tensor->addWidget(m_shapeEdit);
     m_tensorCost->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_tensorCost->setWordWrap(true); // five formats' sizes are wider than a projector in large type
     tensor->addWidget(m_tensorCost, 1);
     page->addLayout(tensor);
+    auto* outer = new QVBoxLayout(this);
+    outer->addWidget(new PanelScrollArea(content, this), 1);
     m_explain = new ExplainPane(this);
-    page->addWidget(m_explain);
+    outer->addWidget(m_explain);
 
     connect(m_valueEdit, &QLineEdit::editingFinished, this, &NumberFormatsPage::commitValueText);
     connect(m_saturate, &QCheckBox::toggled, this, &NumberFormatsPage::refresh);

@@ -3,10 +3,10 @@
 // page's answers panel shows them.
 #include "engine/accounting/inference_batch_sweep.h"
 
-#include <QHash>
 #include <QStringList>
 #include <QWidget>
 
+class AnswersGrid;
 class QLabel;
 
 class InferenceAnswers : public QWidget {
@@ -31,12 +31,6 @@ public:
     QString errorText() const;
 
 private:
-    void setRow(const QString& key, const QString& value, const QString& formula);
-
-    struct Row {
-        QLabel* value;
-        QLabel* formula;
-    };
-    QHash<QString, Row> m_rows;
     QLabel* m_error;
+    AnswersGrid* m_grid;
 };

@@ -8,6 +8,7 @@
 #include "widgets/charts/decode_throughput_chart.h"
 #include "widgets/charts/inference_memory_chart.h"
 #include "widgets/controls/explain_pane.h"
+#include "widgets/controls/flow_splitter.h"
 #include "widgets/controls/panel_scroll_area.h"
 
 #include <QHBoxLayout>
@@ -69,7 +70,7 @@ InferencePage::InferencePage(QWidget* parent)
     leftLayout->addWidget(m_controls, 1);
     auto* scroll = new PanelScrollArea(left, this);
 
-    auto* charts = new QSplitter(Qt::Horizontal, this);
+    auto* charts = new FlowSplitter(this);
     charts->addWidget(m_memoryChart);
     charts->addWidget(m_throughputChart);
     charts->setStretchFactor(0, 1);
@@ -91,7 +92,8 @@ InferencePage::InferencePage(QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(scroll);
-    split->addWidget(right);
+    // As the Accounting page's: the charts keep their minimum size and the column scrolls down.
+    split->addWidget(new PanelScrollArea(right, this));
     split->setStretchFactor(1, 1);
     layout->addWidget(split);
 

@@ -1,5 +1,6 @@
 #include "widgets/charts/chart_view.h"
 
+#include "widgets/charts/chart_geometry.h"
 #include "widgets/charts/vector_painter.h"
 
 #include <qcustomplot.h>
@@ -69,8 +70,9 @@ ChartView::ChartView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    m_plot->setMinimumSize(240, 180);
+    applyMinimumSize();
     connect(m_plot, &QCustomPlot::beforeReplot, this, &ChartView::applyLineScale);
+    connect(m_plot, &QCustomPlot::afterReplot, this, &ChartView::checkTicksAfterReplot);
     connect(m_plot, &QCustomPlot::afterReplot, this, &ChartView::replotted);
     applyPalette();
 }
@@ -166,75 +168,6 @@ void ChartView::replotNow() {
     m_plot->replot();
 }
 
-namespace {
-
-// Small boxes along a graph's line (or at its points when it draws none), every few pixels, so that a box
-// laid over the line meets at least one of them.
-void addGraphBoxes(const QCPGraph& graph, const QRect& clip, std::vector<QRect>& out) {
-    constexpr double kStep = 4.0;
-    const auto box = [&](QPointF p) {
-        const QRect r(qRound(p.x()) - 1, qRound(p.y()) - 1, 3, 3);
-        if (clip.intersects(r))
-            out.push_back(r);
-    };
-    QPointF previous;
-    bool havePrevious = false;
-    for (auto it = graph.data()->constBegin(); it != graph.data()->constEnd(); ++it) {
-        if (!std::isfinite(it->key) || !std::isfinite(it->value)) {
-            havePrevious = false;
-            continue;
-        }
-        const QPointF p(graph.keyAxis()->coordToPixel(it->key), graph.valueAxis()->coordToPixel(it->value));
-        if (havePrevious && graph.lineStyle() != QCPGraph::lsNone) {
-            // A step line goes across at the old value first, then up or down.
-            const QPointF corner =
-                graph.lineStyle() == QCPGraph::lsStepLeft ? QPointF(p.x(), previous.y()) : p;
-            for (const auto& [a, b] : {std::pair{previous, corner}, std::pair{corner, p}}) {
-                const double length = std::hypot(b.x() - a.x(), b.y() - a.y());
-                const int steps = static_cast<int>(std::ceil(length / kStep)) - 1;
-                for (int k = 1; k <= steps; ++k)
-                    box(a + (b - a) * (k * kStep / length));
-            }
-        }
-        box(p);
-        previous = p;
-        havePrevious = true;
-    }
-}
-
-void addBarBoxes(const QCPBars& bars, const QRect& clip, std::vector<QRect>& out) {
-    const QCPAxis* key = bars.keyAxis();
-    const QCPAxis* value = bars.valueAxis();
-    const double base = value->coordToPixel(std::max(0.0, value->range().lower));
-    int i = 0;
-    for (auto it = bars.data()->constBegin(); it != bars.data()->constEnd(); ++it, ++i) {
-        if (!std::isfinite(it->value) || it->value == 0)
-            continue;
-        const double top = bars.dataPixelPosition(i).y();
-        const double x1 = key->coordToPixel(it->key - bars.width() / 2);
-        const double x2 = key->coordToPixel(it->key + bars.width() / 2);
-        const QRect r = QRectF(QPointF(x1, top), QPointF(x2, base)).normalized().toAlignedRect() & clip;
-        if (!r.isEmpty())
-            out.push_back(r);
-    }
-}
-
-// An axis title is centred on its axis; it is cut when it reaches past the chart's edges.
-bool axisTitleCut(const QCPAxis& axis, const QSize& chart) {
-    if (axis.label().isEmpty() || !axis.visible())
-        return false;
-    int length = 0;
-    for (const QString& line : axis.label().split(QLatin1Char('\n')))
-        length = std::max(length, QFontMetrics(axis.labelFont()).horizontalAdvance(line));
-    const QRect r = axis.axisRect()->rect();
-    const bool vertical = axis.orientation() == Qt::Vertical;
-    const double centre = vertical ? r.center().y() : r.center().x();
-    const int extent = vertical ? chart.height() : chart.width();
-    return centre - length / 2.0 < 0 || centre + length / 2.0 > extent;
-}
-
-} // namespace
-
 double ChartView::topLeavingRoom(double value, double pixels, double factor) const {
     const int height = m_plot->axisRect()->height();
     if (height <= 0 || value <= 0)
@@ -285,9 +218,11 @@ ChartLayout ChartView::layoutGeometry() const {
         else if (const auto* graph = qobject_cast<const QCPGraph*>(p))
             addGraphBoxes(*graph, out.axisRect, out.data);
     }
-    for (QCPAxis* axis : axes->axes())
+    for (QCPAxis* axis : axes->axes()) {
         if (axisTitleCut(*axis, m_plot->size()))
             out.cutText << axis->label();
+        out.crowdedTicks << crowdedTickLabels(*axis);
+    }
     return out;
 }
 
@@ -318,7 +253,27 @@ void ChartView::changeEvent(QEvent* event) {
         applyPalette();
         queueReplot();
     }
+    if (event->type() == QEvent::FontChange)
+        applyMinimumSize();
     QWidget::changeEvent(event);
+}
+
+// The chart's minimum is given at the application's font. A larger font (presentation mode) needs more
+// height for the same tick labels, titles and legend rows, so the minimum height grows with it and the
+// page scrolls instead of squashing the plot until its labels are cut. The width grows only to what a
+// tick label, a two-line axis title and a plot need side by side: titles wrap and category labels slant,
+// and a projector's 1024 pixels have none to spare.
+void ChartView::applyMinimumSize() {
+    const double appPoints = QApplication::font().pointSizeF();
+    const double ratio = appPoints > 0 ? std::max(1.0, font().pointSizeF() / appPoints) : 1.0;
+    const int width = std::max(m_minimum.width(), m_minimumColumns * QFontMetrics(font()).averageCharWidth());
+    m_plot->setMinimumSize(width, qRound(m_minimum.height() * ratio));
+}
+
+void ChartView::setMinimumChartSize(QSize atApplicationFont, int columns) {
+    m_minimum = atApplicationFont;
+    m_minimumColumns = columns;
+    applyMinimumSize();
 }
 
 // Background, axes, text and legend follow the palette, so that a dark theme gets light axes and text.
@@ -380,6 +335,7 @@ void ChartView::applyLineScale() {
     } else {
         m_refitting = false;
     }
+    fitTicks();
     // Labels drawn inside the plot grow with the chart's font relative to the application's.
     const double fontRatio = font().pointSizeF() / QApplication::font().pointSizeF();
     for (int i = 0; i < m_plot->itemCount(); ++i) {
@@ -397,6 +353,26 @@ void ChartView::applyLineScale() {
         QCPAbstractPlottable* p = m_plot->plottable(i);
         if (p->pen().style() != Qt::NoPen)
             p->setPen(scaled(p, "pen", p->pen(), scale));
+    }
+}
+
+void ChartView::fitTicks() {
+    constexpr int kMostTicks = 5; // QCustomPlot's default tick count; no chart asks for more
+    for (QCPAxis* axis : m_plot->axisRect()->axes())
+        fitTickCount(*axis, kMostTicks);
+}
+
+// The ticks were fitted to the axes as last laid out; when this replot moved them (a title gained a line,
+// the widget was resized) the labels may overlap after all: once more with the new lengths.
+void ChartView::checkTicksAfterReplot() {
+    bool crowded = false;
+    for (QCPAxis* axis : m_plot->axisRect()->axes())
+        crowded = crowded || !crowdedTickLabels(*axis).isEmpty();
+    if (crowded && !m_refittingTicks) {
+        m_refittingTicks = true;
+        queueReplot();
+    } else {
+        m_refittingTicks = false;
     }
 }
 

@@ -29,6 +29,7 @@ struct ChartLayout {
     std::vector<QRect> labels;     ///< the text items drawn on the plot (capacity, peak, notes)
     std::vector<QRect> data;       ///< bars' boxes and small boxes along graphs' lines
     QStringList cutText;           ///< axis titles past the chart's edges, labels past their clip: drawn cut
+    QStringList crowdedTicks;      ///< neighbouring tick labels of one axis that overlap ("1.5 GB / 1.75 GB")
 };
 
 class ChartView : public QWidget {
@@ -86,6 +87,11 @@ protected:
     static double labelHeight(const QCPItemText& label);
     /// `text` with each of its lines broken at spaces into as many as it needs to fit `room` pixels.
     static QString fittedText(const QString& text, const QFont& font, int room);
+    /// The smallest the plot may be at the application's font; its height grows with a larger font
+    /// (presentation mode), so a page scrolls rather than squashing the plot until its labels are cut, and
+    /// its width to `columns` average characters (a tick label, a wrapped axis title and the plot, or a
+    /// note's line) when that is wider.
+    void setMinimumChartSize(QSize atApplicationFont, int columns = 30);
     /// Redraws at the next event-loop turn; many calls in one turn draw once.
     void queueReplot();
     /// The legend in its own row under the axes (inside them it would hide data), in `columns` columns,
@@ -99,13 +105,20 @@ protected:
 
 private:
     void applyPalette();
+    void applyMinimumSize();
     void applyLineScale();
+    /// Ticks as many as fit: at most the ticker's usual five, fewer when their labels would overlap.
+    void fitTicks();
+    void checkTicksAfterReplot();
 
     QCustomPlot* m_plot;
     double m_lineScale = 1.0;
     QString m_title;
     QString m_settings;
-    bool m_refitting = false; ///< this replot was queued to lay out refitted axis titles
+    QSize m_minimum{240, 180};     ///< at the application's font
+    int m_minimumColumns = 30;     ///< "300 GFLOPs", a title's line and a plot beside them
+    bool m_refitting = false;      ///< this replot was queued to lay out refitted axis titles
+    bool m_refittingTicks = false; ///< this replot was queued to thin ticks fitted to stale axes
 };
 
 /// The chart library's name and version ("QCustomPlot 2.1.1"), for Help ▸ About: the name stays here,

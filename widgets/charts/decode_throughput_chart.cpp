@@ -50,13 +50,14 @@ DecodeThroughputChart::DecodeThroughputChart(QWidget* parent)
     setTitle(tr("Decode tokens/s against batch"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
-    chart->setMinimumSize(300, 220);
+    setMinimumChartSize({300, 220}, 46); // the note's longest line beside the tick labels and title
     setPowersOfTwoAxis(*chart->xAxis);
     chart->xAxis->setLabel(tr("batch B, sequences decoded together (log scale)"));
     chart->yAxis->setScaleType(QCPAxis::stLogarithmic);
     chart->yAxis->setTicker(QSharedPointer<TokensTicker>::create());
     chart->yAxis->setLabel(tr("decode tokens/s, at most (log scale)"));
     connect(chart, &QCustomPlot::mouseMove, this, &DecodeThroughputChart::onMouseMove);
+    connect(chart, &QCustomPlot::beforeReplot, this, &DecodeThroughputChart::leaveRoomUnderDot);
     rebuild();
 }
 
@@ -94,6 +95,7 @@ void DecodeThroughputChart::rebuild() {
     QCustomPlot* chart = &plot();
     chart->clearGraphs();
     chart->clearItems();
+    m_here = nullptr;
     const std::array<QString, 4> names{tr("memory bound"), tr("compute bound"),
                                        tr("memory bound, does not fit"), tr("compute bound, does not fit")};
     std::array<QCPGraph*, 4> looks{};
@@ -130,10 +132,27 @@ void DecodeThroughputChart::rebuild() {
     const double right = std::max(2.0, m_data.lastBatch);
     const double top = yMax * 6;
     chart->xAxis->setRange(1 / 1.2, right); // B = 1's dot clear of the axis
-    chart->yAxis->setRange(std::pow(10.0, std::floor(std::log10(yMin / 1.5))), top);
+    m_lowest = std::pow(10.0, std::floor(std::log10(yMin / 1.5)));
+    chart->yAxis->setRange(m_lowest, top);
     addMarkers(top);
     setLegendBelow(!m_data.points.empty(), 2);
     queueReplot();
+}
+
+// The setting's label hangs under its dot: the axis starts enough whole decades lower for it to fit at the
+// axes' height as last laid out (presentation mode's type on a short chart).
+void DecodeThroughputChart::leaveRoomUnderDot() {
+    QCPAxis* y = plot().yAxis;
+    const double height = plot().axisRect()->height();
+    const double dot = m_data.current.tokensPerSecond;
+    double lower = m_lowest;
+    const double top = y->range().upper;
+    if (m_here && height > 0 && dot > lower) {
+        const double need = labelHeight(*m_here) + 4;
+        for (int i = 0; i < 6 && height * std::log10(dot / lower) / std::log10(top / lower) < need; ++i)
+            lower /= 10;
+    }
+    y->setRange(lower, top);
 }
 
 void DecodeThroughputChart::addMarkers(double top) {
@@ -179,10 +198,11 @@ void DecodeThroughputChart::addMarkers(double top) {
         line->point1->setCoords(m_data.maxBatch, 1);
         line->point2->setCoords(m_data.maxBatch, 2);
         line->setPen(QPen(kLimitColor, 1.5, Qt::DotLine));
-        QCPItemText* fits = label(chart, tr("largest batch that fits: %1").arg(number(m_data.maxBatch)),
-                                  kLimitColor, Qt::AlignLeft | Qt::AlignBottom);
-        fits->position->setCoords(m_data.maxBatch, bottom);
-        fits->setRotation(-90);
+        // Named in the legend, with the line's own look: written up the line, the name was taller than a
+        // short chart in presentation mode's type and ran into the note.
+        QCPGraph* fits = chart->addGraph();
+        fits->setName(tr("largest batch that fits: %1").arg(number(m_data.maxBatch)));
+        fits->setPen(line->pen());
     }
     if (m_data.current.batch >= 1) {
         QCPGraph* dot = chart->addGraph();
@@ -200,6 +220,7 @@ void DecodeThroughputChart::addMarkers(double top) {
         // Below the dot, on the side away from the right edge: the curve rises to the right of it.
         here->position->setCoords(m_data.current.batch, m_data.current.tokensPerSecond);
         here->setPadding(QMargins(8, 6, 8, 2));
+        m_here = here;
         if (m_data.current.batch > std::sqrt(right))
             here->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
     }

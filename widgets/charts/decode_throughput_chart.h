@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+class QCPItemText;
 class QMouseEvent;
 
 /// What the chart shows, as plain values; tests read it back through data().
@@ -47,7 +48,10 @@ private:
     void onMouseMove(QMouseEvent* event);
     void rebuild();
     void addMarkers(double top);
+    void leaveRoomUnderDot();
 
     DecodeThroughputChartData m_data;
     QString m_note;
+    QCPItemText* m_here = nullptr; ///< the setting's label, under its dot
+    double m_lowest = 1;           ///< the axis's bottom the data alone asks for
 };

@@ -23,7 +23,7 @@ DynamicRangeChart::DynamicRangeChart(QWidget* parent)
     chart->xAxis->setLabel(
         tr("magnitude (log scale): smallest subnormal … largest finite; paler = subnormal"));
     chart->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
-    chart->setMinimumHeight(180);
+    setMinimumChartSize({240, 180});
     rebuild();
 }
 

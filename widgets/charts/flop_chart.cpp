@@ -25,7 +25,7 @@ FlopChart::FlopChart(QWidget* parent)
     setTitle(tr("FLOPs of one training step"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
-    chart->setMinimumSize(240, 200);
+    setMinimumChartSize({240, 200});
     chart->yAxis->setTicker(QSharedPointer<UnitAxisTicker>::create(
         [](double flops) { return QString::fromStdString(napkin::formatFlops(flops)); }, 1000.0));
     chart->yAxis->setLabel(tr("FLOPs per step (per GPU)"));

@@ -41,7 +41,7 @@ InferenceMemoryChart::InferenceMemoryChart(QWidget* parent)
     setTitle(tr("Inference memory per GPU"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
-    chart->setMinimumSize(220, 200);
+    setMinimumChartSize({220, 200});
     chart->yAxis->setTicker(byteAxisTicker(napkin::ByteUnits::decimal));
     chart->yAxis->setLabel(tr("memory per GPU"));
     chart->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());

@@ -33,7 +33,7 @@ MemoryChart::MemoryChart(QWidget* parent)
     setTitle(tr("Training memory per GPU"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
-    chart->setMinimumSize(240, 200);
+    setMinimumChartSize({240, 200});
     chart->yAxis->setTicker(byteAxisTicker(m_units));
     chart->yAxis->setLabel(tr("memory per GPU"));
     auto xTicker = QSharedPointer<QCPAxisTickerText>::create();

@@ -57,7 +57,7 @@ MemoryTimelineChart::MemoryTimelineChart(QWidget* parent)
     setTitle(tr("Memory over one training step"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
-    chart->setMinimumSize(320, 220);
+    setMinimumChartSize({320, 220});
     chart->yAxis->setTicker(byteAxisTicker(m_units));
     chart->yAxis->setLabel(tr("memory per GPU"));
     chart->xAxis->setLabel(tr("one training step, event by event"));
@@ -96,6 +96,14 @@ MemoryTimelineChart::MemoryTimelineChart(QWidget* parent)
 
     connect(chart, &QCustomPlot::mouseMove, this, &MemoryTimelineChart::onMouseMove);
     connect(chart, &QCustomPlot::afterLayout, this, &MemoryTimelineChart::fitToWidth);
+    // Room above the data for the peak's label and the sum's, stacked, whatever the chart's height and
+    // font (presentation mode's larger type on a short chart).
+    connect(chart, &QCustomPlot::beforeReplot, this, [this] {
+        const double room = labelHeight(*m_peakLabel) + labelHeight(*m_sumLabel) + 12;
+        const double rangeTop = topLeavingRoom(m_top, room, m_capacityOffScale ? 1.6 : 1.25);
+        plot().yAxis->setRange(0, rangeTop);
+        placePeak(rangeTop);
+    });
     applySeriesColors();
     rebuild();
 }
@@ -269,7 +277,8 @@ void MemoryTimelineChart::rebuild() {
     // above the peak for its label in presentation mode's larger type.
     const double capacity = m_data.capacityBytes;
     m_capacityOffScale = capacity > 0 && top > 0 && top < capacity / 20;
-    const double rangeTop = m_capacityOffScale ? top * 1.6 : std::max({top, capacity, 1.0}) * 1.25;
+    m_top = m_capacityOffScale ? top : std::max({top, capacity, 1.0});
+    const double rangeTop = m_top * (m_capacityOffScale ? 1.6 : 1.25);
     chart->yAxis->setRange(0, rangeTop);
     chart->xAxis->setRange(-0.7, sum > 0 ? sumX + barWidth : std::max(1.0, n - 0.3));
     m_capacityLine->setVisible(capacity > 0 && !m_capacityOffScale);
@@ -342,6 +351,37 @@ void MemoryTimelineChart::placePeak(double top) {
     m_peakLabel->setText(peakText());
 }
 
+// On a narrow chart the peak's label reaches the sum's, which stands at much the same height: the peak's
+// then goes above it (the range leaves room for both).
+void MemoryTimelineChart::liftPeakOverSum() {
+    if (!m_peakLabel->visible() || !m_sumLabel->visible())
+        return;
+    const QCustomPlot* chart = &plot();
+    const auto span = [](const QCPItemText& label, double anchor) {
+        const double width = QFontMetricsF(label.font()).horizontalAdvance(label.text()) +
+                             label.padding().left() + label.padding().right();
+        const Qt::Alignment a = label.positionAlignment();
+        const double left = a & Qt::AlignLeft    ? anchor
+                            : a & Qt::AlignRight ? anchor - width
+                                                 : anchor - width / 2;
+        return std::pair{left, left + width};
+    };
+    const auto [peakLeft, peakRight] =
+        span(*m_peakLabel, chart->xAxis->coordToPixel(m_peakLabel->position->coords().x()));
+    const auto [sumLeft, sumRight] =
+        span(*m_sumLabel, chart->xAxis->coordToPixel(m_sumLabel->position->coords().x()));
+    if (peakRight + 6 < sumLeft || sumRight + 6 < peakLeft)
+        return;
+    const double sumTop =
+        chart->yAxis->coordToPixel(m_sumLabel->position->coords().y()) - labelHeight(*m_sumLabel);
+    const double peakBottom = chart->yAxis->coordToPixel(m_peakLabel->position->coords().y());
+    if (peakBottom <= sumTop - 2)
+        return;
+    const double y = chart->yAxis->pixelToCoord(sumTop - 2);
+    m_peakLabel->position->setCoords(m_peakLabel->position->coords().x(), y);
+    m_peakArrow->start->setCoords(m_peakArrow->start->coords().x(), y);
+}
+
 // Once the layout knows the width (on screen, or the size of an export): event names slant when they would
 // overlap, and the legend wraps into two rows when one would cut its names. Either changes the margins,
 // so the layout runs again.
@@ -361,6 +401,7 @@ void MemoryTimelineChart::fitToWidth() {
     const bool tight = QFontMetricsF(m_sumLabel->font()).horizontalAdvance(m_sumLabel->text()) / 2 > room;
     m_sumLabel->setPositionAlignment((tight ? Qt::AlignRight : Qt::AlignHCenter) | Qt::AlignBottom);
     m_sumLabel->position->setCoords(tight ? right : m_sumX, m_sumLabel->position->coords().y());
+    liftPeakOverSum();
 
     const double rotation = widest + 8 > perEvent ? 40 : 0;
     // As many legend columns as the widest name allows (icon, its gap and margins included).

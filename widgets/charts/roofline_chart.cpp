@@ -3,6 +3,7 @@
 #include "engine/numerics/quantity_format.h"
 #include "widgets/charts/unit_axis_ticker.h"
 
+#include <QApplication>
 #include <QMouseEvent>
 #include <QResizeEvent>
 #include <QToolTip>
@@ -68,7 +69,7 @@ RooflineChart::RooflineChart(QWidget* parent)
     setTitle(tr("Roofline"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
-    chart->setMinimumSize(320, 240);
+    setMinimumChartSize({320, 240});
     chart->xAxis->setScaleType(QCPAxis::stLogarithmic);
     chart->xAxis->setTicker(QSharedPointer<IntensityTicker>::create());
     chart->xAxis->setLabel(tr("arithmetic intensity, FLOPs per byte of memory traffic (log scale)"));
@@ -128,9 +129,13 @@ void RooflineChart::onMouseMove(QMouseEvent* event) {
 // a 1100 × 600 plot before the first layout), with the label's text size in the label font.
 void RooflineChart::placeLabels(double left, double right, double bottom, double top, const QColor& text) {
     QCustomPlot* chart = &plot();
-    QFont labelFont = font();
+    // Set at the application's size: the base scales labels with presentation mode's font before each
+    // replot (set from the chart's own font, they grew twice). Measured at the size they are drawn.
+    QFont labelFont = QApplication::font();
     labelFont.setPointSizeF(labelFont.pointSizeF() * 0.85);
-    const QFontMetricsF metrics(labelFont);
+    QFont drawnFont = font();
+    drawnFont.setPointSizeF(drawnFont.pointSizeF() * 0.85);
+    const QFontMetricsF metrics(drawnFont);
     // The axis rect is laid out only at the next replot: estimate it from the chart's own size less the
     // axes' labels and the legend row (resizeEvent places the labels again at every new size).
     const double width = std::max(300, this->width() - 110);
@@ -167,8 +172,11 @@ void RooflineChart::placeLabels(double left, double right, double bottom, double
             const Spot& spot = spots[k];
             const QRectF candidate(at.x() + spot.dx * size.width(), at.y() + spot.dy * size.height(),
                                    size.width(), size.height());
+            // A spot past the axes' edges is cut: any spot inside them is better.
+            const bool inside = QRectF(0, 0, width, height).contains(candidate);
             const long overlaps = std::count_if(taken.begin(), taken.end(),
-                                                [&](const QRectF& r) { return r.intersects(candidate); });
+                                                [&](const QRectF& r) { return r.intersects(candidate); }) +
+                                  (inside ? 0 : 1000);
             if (overlaps < fewest) {
                 fewest = overlaps;
                 chosen = &spot;

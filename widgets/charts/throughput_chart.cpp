@@ -33,7 +33,7 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     setTitle(tr("Matrix-multiply throughput"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
-    chart->setMinimumSize(280, 220);
+    setMinimumChartSize({280, 220});
     setPowersOfTwoAxis(*chart->xAxis);
     chart->xAxis->setLabel(tr("matrix size n (n×n×n GEMM, log scale)"));
     chart->yAxis->setScaleType(QCPAxis::stLogarithmic);

@@ -1,7 +1,7 @@
 // The charts at a projector's size: the FLOP chart's legend no longer covers the backward bar, an axis
 // title too long for a small chart breaks onto more lines instead of being cut, the Cruncher's verdict and
 // its off-scale capacity note (now under the axis) keep apart, and an exported chart carries its title and
-// settings line.
+// settings line; tick labels never overlap, and larger type asks for a taller chart.
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/image_format.h"
 #include "widgets/charts/loss_chart.h"
@@ -28,6 +28,8 @@ private slots:
     void longAxisTitleWrapsInsteadOfBeingCut();
     void offScaleCapacityNoteClearsTheVerdict();
     void exportCarriesTitleAndSettings();
+    void tickLabelsThinOutInsteadOfOverlapping();
+    void largerTypeNeedsATallerChart();
 };
 
 void TestChartLayout::flopLegendLeavesTheBarsAlone() {
@@ -102,6 +104,44 @@ void TestChartLayout::exportCarriesTitleAndSettings() {
     QVERIFY(!bare.contains("napkin-cli bench train"));
     const QImage png = QImage::fromData(chart.renderAs(ImageFormat::png, QSize(800, 450), 2.0), "PNG");
     QCOMPARE(png.size(), QSize(1600, 900));
+}
+
+// A chart at its smallest (the timeline in presentation mode at 1024×768 drew eight byte ticks
+// 0 … 1.75 GB into one another): the axis keeps as many ticks as fit.
+void TestChartLayout::tickLabelsThinOutInsteadOfOverlapping() {
+    MemoryChart chart;
+    chart.resize(240, 200);
+    chart.show();
+    MemoryChartData d = chart.data();
+    d.segments[0].bytes = 0.14e9;
+    d.segments[1].bytes = 0.14e9;
+    d.segments[2].bytes = 0.27e9;
+    d.segments[3].bytes = 0.55e9;
+    d.capacityBytes = 80e9;
+    d.peakBytes = 1.1e9;
+    d.fits = true;
+    chart.setData(d);
+    chart.replotNow();
+    QCoreApplication::processEvents(); // the replot that lays out refitted titles and ticks
+    chart.replotNow();
+    const ChartLayout g = chart.layoutGeometry();
+    QVERIFY2(g.crowdedTicks.isEmpty(), qPrintable(g.crowdedTicks.join(QLatin1Char('|'))));
+    QVERIFY2(chart.tickLabels().size() >= 2, qPrintable(chart.tickLabels().join(QLatin1Char('|'))));
+}
+
+// The minimum height follows the font, so that a page scrolls rather than squash a chart in
+// presentation mode; the width grows less (a projector's 1024 pixels hold a control panel too).
+void TestChartLayout::largerTypeNeedsATallerChart() {
+    FlopChart chart;
+    const QSize normal = chart.minimumSizeHint();
+    QFont big = chart.font();
+    big.setPointSizeF(big.pointSizeF() * 1.45);
+    chart.setFont(big);
+    const QSize large = chart.minimumSizeHint();
+    QVERIFY2(large.height() >= normal.height() * 1.4,
+             qPrintable(QStringLiteral("%1 → %2").arg(normal.height()).arg(large.height())));
+    QVERIFY2(large.width() < normal.width() * 1.45,
+             qPrintable(QStringLiteral("%1 → %2").arg(normal.width()).arg(large.width())));
 }
 
 QTEST_MAIN(TestChartLayout)

@@ -1,0 +1,96 @@
+// The answers grid and the flowing row of charts at a projector's width: the grid puts the formula
+// beside its value while there is room, under it when not, and the value under its title when even
+// that is too wide, so that its panel never scrolls sideways (the Accounting answers did, 755 px of
+// content in 487, in presentation mode at 1024×768); the row stacks its panes when they no longer fit
+// side by side.
+#include "widgets/controls/answers_grid.h"
+#include "widgets/controls/flow_splitter.h"
+
+#include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QVBoxLayout>
+#include <QtTest>
+
+class TestAnswersGrid : public QObject {
+    Q_OBJECT
+private slots:
+    void arrangementFollowsTheWidth();
+    void panelNeverScrollsSideways();
+    void rowStacksWhenNarrow();
+};
+
+namespace {
+
+void fill(AnswersGrid& grid) {
+    grid.setFormulaBesideWhenRoom(true);
+    grid.addRow(QStringLiteral("fits"), QStringLiteral("Fits on the GPU"));
+    grid.addRow(QStringLiteral("memory"), QStringLiteral("Memory per GPU (sum)"));
+    grid.setRow(QStringLiteral("fits"), QStringLiteral("yes — peak 1.094 GB of 80 GB"),
+                QStringLiteral("peak 1.09e9 B ≤ 8.00e10 B\nH100-SXM memory = 8.00e10 B (80 GB)"));
+    grid.setRow(QStringLiteral("memory"), QStringLiteral("1.094 GB"),
+                QStringLiteral("1.37e8 + 1.37e8 + 2.73e8 + 5.47e8 + 0 = 1.09e9 B"));
+}
+
+} // namespace
+
+void TestAnswersGrid::arrangementFollowsTheWidth() {
+    AnswersGrid grid;
+    fill(grid);
+    QCOMPARE(grid.fitting(2000), AnswersGrid::Arrangement::formulaBeside);
+    QCOMPARE(grid.fitting(60), AnswersGrid::Arrangement::stacked);
+    const auto middle = grid.fitting(
+        QFontMetrics(grid.font())
+            .horizontalAdvance(QStringLiteral("Memory per GPU (sum) yes — peak 1.094 GB of 80 GB")) +
+        40);
+    QCOMPARE(middle, AnswersGrid::Arrangement::formulaBelow);
+    QCOMPARE(grid.valueText(QStringLiteral("memory")), QStringLiteral("1.094 GB"));
+    QVERIFY(grid.formulaText(QStringLiteral("fits")).startsWith(QStringLiteral("peak 1.09e9 B")));
+    QVERIFY(grid.findChild<QLabel*>(QStringLiteral("value_fits")));
+}
+
+void TestAnswersGrid::panelNeverScrollsSideways() {
+    QScrollArea area;
+    auto* grid = new AnswersGrid;
+    fill(*grid);
+    QFont big = area.font();
+    big.setPointSizeF(big.pointSizeF() * 1.45); // presentation mode's type
+    area.setFont(big);
+    area.setWidget(grid);
+    area.setWidgetResizable(true);
+    area.resize(260, 400);
+    area.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&area));
+    QCoreApplication::processEvents();
+    QVERIFY2(!area.horizontalScrollBar()->isVisible(),
+             qPrintable(
+                 QStringLiteral("%1 px of content in %2").arg(grid->width()).arg(area.viewport()->width())));
+    QCOMPARE(grid->arrangement(), AnswersGrid::Arrangement::stacked);
+    area.resize(1400, 400);
+    QCoreApplication::processEvents();
+    QCOMPARE(grid->arrangement(), AnswersGrid::Arrangement::formulaBeside);
+}
+
+void TestAnswersGrid::rowStacksWhenNarrow() {
+    QWidget window; // a child, as on a page: a top-level splitter takes its side-by-side width as minimum
+    auto* row = new FlowSplitter(&window);
+    auto* layout = new QVBoxLayout(&window);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(row);
+    for (int i = 0; i < 2; ++i) {
+        auto* pane = new QWidget;
+        pane->setMinimumWidth(300);
+        row->addWidget(pane);
+    }
+    QCOMPARE(row->minimumSizeHint().width(), 300); // as narrow as one pane: it stacks, not scrolls
+    window.resize(700, 400);
+    window.show();
+    QTRY_COMPARE(row->orientation(), Qt::Horizontal);
+    window.resize(500, 400);
+    QTRY_COMPARE(row->orientation(), Qt::Vertical);
+    window.resize(row->sideBySideWidth(), 400);
+    QTRY_COMPARE(row->orientation(), Qt::Horizontal);
+}
+
+QTEST_MAIN(TestAnswersGrid)
+#include "tst_answers_grid.moc"

@@ -1,0 +1,137 @@
+#include "widgets/charts/chart_geometry.h"
+
+#include <QFontMetrics>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <utility>
+
+void addGraphBoxes(const QCPGraph& graph, const QRect& clip, std::vector<QRect>& out) {
+    constexpr double kStep = 4.0; // a box laid over the line meets at least one of them
+    const auto box = [&](QPointF p) {
+        const QRect r(qRound(p.x()) - 1, qRound(p.y()) - 1, 3, 3);
+        if (clip.intersects(r))
+            out.push_back(r);
+    };
+    QPointF previous;
+    bool havePrevious = false;
+    for (auto it = graph.data()->constBegin(); it != graph.data()->constEnd(); ++it) {
+        if (!std::isfinite(it->key) || !std::isfinite(it->value)) {
+            havePrevious = false;
+            continue;
+        }
+        const QPointF p(graph.keyAxis()->coordToPixel(it->key), graph.valueAxis()->coordToPixel(it->value));
+        if (havePrevious && graph.lineStyle() != QCPGraph::lsNone) {
+            // A step line goes across at the old value first, then up or down.
+            const QPointF corner =
+                graph.lineStyle() == QCPGraph::lsStepLeft ? QPointF(p.x(), previous.y()) : p;
+            for (const auto& [a, b] : {std::pair{previous, corner}, std::pair{corner, p}}) {
+                const double length = std::hypot(b.x() - a.x(), b.y() - a.y());
+                const int steps = static_cast<int>(std::ceil(length / kStep)) - 1;
+                for (int k = 1; k <= steps; ++k)
+                    box(a + (b - a) * (k * kStep / length));
+            }
+        }
+        box(p);
+        previous = p;
+        havePrevious = true;
+    }
+}
+
+void addBarBoxes(const QCPBars& bars, const QRect& clip, std::vector<QRect>& out) {
+    const QCPAxis* key = bars.keyAxis();
+    const QCPAxis* value = bars.valueAxis();
+    const double base = value->coordToPixel(std::max(0.0, value->range().lower));
+    int i = 0;
+    for (auto it = bars.data()->constBegin(); it != bars.data()->constEnd(); ++it, ++i) {
+        if (!std::isfinite(it->value) || it->value == 0)
+            continue;
+        const double top = bars.dataPixelPosition(i).y();
+        const double x1 = key->coordToPixel(it->key - bars.width() / 2);
+        const double x2 = key->coordToPixel(it->key + bars.width() / 2);
+        const QRect r = QRectF(QPointF(x1, top), QPointF(x2, base)).normalized().toAlignedRect() & clip;
+        if (!r.isEmpty())
+            out.push_back(r);
+    }
+}
+
+bool axisTitleCut(const QCPAxis& axis, const QSize& chart) {
+    if (axis.label().isEmpty() || !axis.visible())
+        return false;
+    int length = 0;
+    for (const QString& line : axis.label().split(QLatin1Char('\n')))
+        length = std::max(length, QFontMetrics(axis.labelFont()).horizontalAdvance(line));
+    const QRect r = axis.axisRect()->rect();
+    const bool vertical = axis.orientation() == Qt::Vertical;
+    const double centre = vertical ? r.center().y() : r.center().x();
+    const int extent = vertical ? chart.height() : chart.width();
+    return centre - length / 2.0 < 0 || centre + length / 2.0 > extent;
+}
+
+QStringList crowdedTickLabels(const QCPAxis& axis, const QVector<double>& ticks,
+                              const QVector<QString>& labels, double gap) {
+    QStringList crowded;
+    if (!axis.visible() || !axis.tickLabels())
+        return crowded;
+    const QFontMetrics fm(axis.tickLabelFont());
+    struct Placed {
+        double at;
+        QSize size;
+        QString text;
+    };
+    std::vector<Placed> placed;
+    for (qsizetype i = 0; i < ticks.size() && i < labels.size(); ++i) {
+        if (labels[i].isEmpty())
+            continue;
+        const QSize size =
+            fm.boundingRect(QRect(0, 0, 100000, 100000), Qt::AlignLeft | Qt::AlignTop, labels[i]).size();
+        placed.push_back({axis.coordToPixel(ticks[i]), size, labels[i]});
+    }
+    std::sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) { return a.at < b.at; });
+    // Labels of one axis are parallel boxes offset along the axis by the ticks' distance d. Turned by θ,
+    // that offset is d·cos θ along their text and d·sin θ across it; they overlap when both are short of
+    // the boxes' extents. A vertical axis stacks unturned labels: across them is its direction.
+    const double theta = axis.tickLabelRotation() * std::numbers::pi / 180.0;
+    const bool vertical = axis.orientation() == Qt::Vertical;
+    for (std::size_t i = 1; i < placed.size(); ++i) {
+        const Placed& a = placed[i - 1];
+        const Placed& b = placed[i];
+        const double d = b.at - a.at;
+        const double along = vertical ? 0.0 : std::fabs(d * std::cos(theta));
+        const double across = vertical ? d : std::fabs(d * std::sin(theta));
+        // Unturned labels are centred on their ticks; turned ones end at them.
+        const double alongNeeded = (theta == 0.0 ? (a.size.width() + b.size.width()) / 2.0
+                                                 : std::max(a.size.width(), b.size.width())) +
+                                   gap;
+        const double acrossNeeded = (a.size.height() + b.size.height()) / 2.0 + gap;
+        const bool overlapAlong = vertical || along < alongNeeded;
+        const bool overlapAcross = (!vertical && theta == 0.0) || across < acrossNeeded;
+        if (overlapAlong && overlapAcross)
+            crowded << QStringLiteral("%1 / %2").arg(a.text, b.text);
+    }
+    return crowded;
+}
+
+QStringList crowdedTickLabels(const QCPAxis& axis) {
+    return crowdedTickLabels(axis, axis.tickVector(), axis.tickVectorLabels(), -2.0);
+}
+
+void fitTickCount(QCPAxis& axis, int most) {
+    const QSharedPointer<QCPAxisTicker> ticker = axis.ticker();
+    if (!ticker || ticker.dynamicCast<QCPAxisTickerText>() || axis.axisRect()->rect().isEmpty())
+        return;
+    const QString format = axis.numberFormat();
+    const QChar formatChar = format.isEmpty() ? QLatin1Char('g') : format.at(0);
+    const QFontMetrics fm(axis.tickLabelFont());
+    const double gap = axis.orientation() == Qt::Vertical ? fm.height() / 2.0 : 2.0 * fm.averageCharWidth();
+    for (int count = most; count >= 2; --count) {
+        ticker->setTickCount(count);
+        QVector<double> ticks;
+        QVector<QString> labels;
+        ticker->generate(axis.range(), axis.parentPlot()->locale(), formatChar, axis.numberPrecision(), ticks,
+                         nullptr, &labels);
+        if (crowdedTickLabels(axis, ticks, labels, gap).isEmpty())
+            return;
+    }
+}

@@ -1,0 +1,30 @@
+#pragma once
+// Internal to widgets/charts: where QCustomPlot drew things, in pixels, for ChartView's layout report and
+// its tick fitting. The boxes along a graph's line and a bar's box (what a legend or a label must not
+// cover), an axis title past the chart's edges, and tick labels that run into their neighbours.
+#include <qcustomplot.h>
+
+#include <QRect>
+#include <QSize>
+#include <QStringList>
+
+#include <vector>
+
+/// Small boxes along a graph's line (or at its points when it draws none), inside `clip`.
+void addGraphBoxes(const QCPGraph& graph, const QRect& clip, std::vector<QRect>& out);
+/// Each non-zero bar's box, inside `clip`.
+void addBarBoxes(const QCPBars& bars, const QRect& clip, std::vector<QRect>& out);
+/// An axis title is centred on its axis; it is cut when it reaches past the chart's edges.
+bool axisTitleCut(const QCPAxis& axis, const QSize& chart);
+
+/// Neighbouring tick labels closer than `gap` pixels ("1.5 GB / 1.75 GB"), for `ticks` and their `labels`
+/// on `axis` as it is laid out now, in its tick label font and rotation. A negative gap tolerates that
+/// much overlap of the text boxes (their leading, not their ink).
+QStringList crowdedTickLabels(const QCPAxis& axis, const QVector<double>& ticks,
+                              const QVector<QString>& labels, double gap);
+/// Tick labels the axis drew at its last replot that overlap (boxes touching are not overlapping).
+QStringList crowdedTickLabels(const QCPAxis& axis);
+/// Sets the axis ticker's tick count to the largest, up to `most`, whose labels keep half a line (or two
+/// characters along the axis) apart at its current length and font (at least 2). A text ticker (named
+/// categories) is left alone.
+void fitTickCount(QCPAxis& axis, int most);

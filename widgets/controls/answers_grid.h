@@ -1,0 +1,60 @@
+#pragma once
+// The answers a lecturer reads out, a row each: a title, the value in bold and the formula that produced
+// it (monospace, wrapped). Side by side while the panel has room; the formula under its title and value
+// when it has not; the value under its title too when even that is too wide (presentation mode's type on
+// a projector). The panel so never scrolls sideways. One grid for the Accounting and Inference answers.
+#include <QHash>
+#include <QStringList>
+#include <QWidget>
+
+class QGridLayout;
+class QLabel;
+
+class AnswersGrid : public QWidget {
+    Q_OBJECT
+public:
+    enum class Arrangement {
+        formulaBeside, ///< title | value | formula
+        formulaBelow,  ///< title | value, the formula under both
+        stacked,       ///< title, value and formula one under the other
+    };
+
+    explicit AnswersGrid(QWidget* parent = nullptr);
+
+    /// Whether the formula may stand beside its value when there is room (else it is always below).
+    void setFormulaBesideWhenRoom(bool beside);
+    /// Appends a row; its labels are named "value_<key>" and "formula_<key>".
+    void addRow(const QString& key, const QString& title);
+    void setRow(const QString& key, const QString& value, const QString& formula);
+    /// Hides a row that does not apply (active parameters of a dense model).
+    void setRowVisible(const QString& key, bool visible);
+
+    QString valueText(const QString& key) const;
+    QString formulaText(const QString& key) const;
+    Arrangement arrangement() const { return m_arrangement; }
+    /// The arrangement that fits `width` with the rows' texts as they are now.
+    Arrangement fitting(int width) const;
+
+    /// As narrow as the stacked arrangement: the grid re-arranges rather than widen its panel.
+    QSize minimumSizeHint() const override;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    struct Row {
+        QLabel* title;
+        QLabel* value;
+        QLabel* formula;
+    };
+    void arrange(Arrangement arrangement);
+    void fitColumns();
+    int widest(QLabel* Row::*label) const;
+
+    QGridLayout* m_grid;
+    QStringList m_keys;
+    QHash<QString, Row> m_rows;
+    Arrangement m_arrangement = Arrangement::formulaBelow;
+    bool m_besideWhenRoom = false;
+};
