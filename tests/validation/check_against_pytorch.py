@@ -204,8 +204,6 @@ def reference_description(arch):
         why.append("MLA")
     if arch["shared_ffn_dim"] or arch["dense_layers"] or arch["router_bias"] == "on":
         why.append("shared experts / dense-first layers / router bias")
-    if arch["mlp"] == "geglu":
-        why.append("GeGLU")
     if why:
         return None, ", ".join(why)
     return {"d": int(arch["d_model"]), "heads": int(arch["heads"]), "kv_heads": int(arch["kv_heads"]),

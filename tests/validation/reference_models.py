@@ -125,14 +125,17 @@ class RmsNorm(nn.Module):
 
 
 class Expert(nn.Module):
-    def __init__(self, d, f, gated, bias):
+    def __init__(self, d, f, mlp, bias):
         super().__init__()
         self.up = nn.Linear(d, f, bias=bias)
-        self.gate = nn.Linear(d, f, bias=bias) if gated else None
+        self.gate = nn.Linear(d, f, bias=bias) if mlp != "gelu" else None
         self.down = nn.Linear(f, d, bias=bias)
+        self.act = F.silu if mlp == "swiglu" else lambda x: F.gelu(x, approximate="tanh")
 
-    def forward(self, x):  # SwiGLU: down(silu(gate(x)) * up(x))
-        return self.down(F.silu(self.gate(x)) * self.up(x))
+    def forward(self, x):  # SwiGLU / GeGLU: down(act(gate(x)) * up(x)); GELU: down(gelu(up(x)))
+        if self.gate is None:
+            return self.down(self.act(self.up(x)))
+        return self.down(self.act(self.gate(x)) * self.up(x))
 
 
 class DecoderLayer(nn.Module):
@@ -150,12 +153,11 @@ class DecoderLayer(nn.Module):
         self.k = nn.Linear(d, g * dh, bias=s["qkv_bias"])
         self.v = nn.Linear(d, g * dh, bias=s["qkv_bias"])
         self.o = nn.Linear(a * dh, d, bias=s["bias"])
-        gated = s["mlp"] != "gelu"
         if s["experts"] > 1:
             self.router = nn.Linear(d, s["experts"], bias=False)
-            self.experts = nn.ModuleList(Expert(d, s["ffn"], gated, s["bias"]) for _ in range(s["experts"]))
+            self.experts = nn.ModuleList(Expert(d, s["ffn"], s["mlp"], s["bias"]) for _ in range(s["experts"]))
         else:
-            self.mlp = Expert(d, s["ffn"], gated, s["bias"])
+            self.mlp = Expert(d, s["ffn"], s["mlp"], s["bias"])
 
     def attention(self, x, cos, sin, mask):
         """modeling_llama.py's eager path: RoPE by rotate_half, repeat_kv, softmax in fp32."""
