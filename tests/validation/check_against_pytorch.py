@@ -198,8 +198,6 @@ def reference_description(arch):
     why = []
     if arch["norm_placement"] != "pre":
         why.append("norm placement " + arch["norm_placement"])
-    if arch["qk_norm"] != "none":
-        why.append("QK-norm")
     if arch["kv_lora_rank"]:
         why.append("MLA")
     if arch["shared_ffn_dim"] or arch["dense_layers"] or arch["router_bias"] == "on":
@@ -212,7 +210,8 @@ def reference_description(arch):
             if arch["experts"] > 1 else arch["ffn_dim"]), "mlp": arch["mlp"], "norm": arch["norm"],
             "norm_bias": arch["norm_bias"] == "on", "qkv_bias": arch["qkv_bias"] == "on",
             "bias": arch["mlp_bias"] == "on" and arch["out_bias"] == "on", "experts": int(arch["experts"]),
-            "position": arch["position"], "tied": arch["embeddings"] == "tied"}, ""
+            "position": arch["position"], "tied": arch["embeddings"] == "tied",
+            "qk_norm": arch["qk_norm"]}, ""
 
 
 def check_parameters(cli, rows):

@@ -153,6 +153,10 @@ class DecoderLayer(nn.Module):
         self.k = nn.Linear(d, g * dh, bias=s["qkv_bias"])
         self.v = nn.Linear(d, g * dh, bias=s["qkv_bias"])
         self.o = nn.Linear(a * dh, d, bias=s["bias"])
+        qk_norm = s.get("qk_norm", "none")  # RMSNorm on queries and keys: per head (Qwen3) or whole (OLMo-2)
+        if qk_norm != "none":
+            self.q_norm = RmsNorm(dh if qk_norm == "head" else a * dh)
+            self.k_norm = RmsNorm(dh if qk_norm == "head" else g * dh)
         if s["experts"] > 1:
             self.router = nn.Linear(d, s["experts"], bias=False)
             self.experts = nn.ModuleList(Expert(d, s["ffn"], s["mlp"], s["bias"]) for _ in range(s["experts"]))
