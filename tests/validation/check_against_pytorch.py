@@ -196,8 +196,6 @@ def check_activations_and_flops(cli, rows):
 def reference_description(arch):
     """The reference's knobs from napkin's architecture object, or None with the reason it is not built."""
     why = []
-    if arch["norm_placement"] != "pre":
-        why.append("norm placement " + arch["norm_placement"])
     if arch["kv_lora_rank"]:
         why.append("MLA")
     if arch["shared_ffn_dim"] or arch["dense_layers"] or arch["router_bias"] == "on":
@@ -211,7 +209,7 @@ def reference_description(arch):
             "norm_bias": arch["norm_bias"] == "on", "qkv_bias": arch["qkv_bias"] == "on",
             "bias": arch["mlp_bias"] == "on" and arch["out_bias"] == "on", "experts": int(arch["experts"]),
             "position": arch["position"], "tied": arch["embeddings"] == "tied",
-            "qk_norm": arch["qk_norm"]}, ""
+            "qk_norm": arch["qk_norm"], "norm_placement": arch["norm_placement"]}, ""
 
 
 def check_parameters(cli, rows):

@@ -145,10 +145,17 @@ class DecoderLayer(nn.Module):
         dh = s["head_dim"]
         self.heads, self.kv_heads, self.head_dim = a, g, dh
         norm = (lambda: nn.LayerNorm(d)) if s["norm"] == "layernorm" else (lambda: RmsNorm(d))
-        self.norm1, self.norm2 = norm(), norm()
+        # Norms per layer by placement: pre and post 2 (OLMo-2's after the attention and the MLP), sandwich
+        # 4 (Gemma 2: before and after each), parallel 1 (Falcon: one norm feeds attention and MLP).
+        placement = s.get("norm_placement", "pre")
+        self.norm1 = norm()
+        self.norm2 = None if placement == "parallel" else norm()
+        if placement == "sandwich":
+            self.norm3, self.norm4 = norm(), norm()
         if s["norm"] == "layernorm" and not s["norm_bias"]:
-            self.norm1.bias = None
-            self.norm2.bias = None
+            for m in self.modules():
+                if isinstance(m, nn.LayerNorm):
+                    m.bias = None
         self.q = nn.Linear(d, a * dh, bias=s["qkv_bias"])
         self.k = nn.Linear(d, g * dh, bias=s["qkv_bias"])
         self.v = nn.Linear(d, g * dh, bias=s["qkv_bias"])
@@ -210,6 +217,9 @@ class Decoder(nn.Module):
         self.register_buffer("mask", mask, persistent=False)
 
     def forward(self, idx, targets):
+        s = self.s  # the forward describes dense pre-norm RMSNorm/SwiGLU/RoPE stacks (pytorch-eager's)
+        assert s["experts"] == 1 and s.get("qk_norm", "none") == "none" and s.get("norm_placement", "pre") == "pre"
+        assert s["norm"] == "rmsnorm" and s["mlp"] == "swiglu" and s["position"] == "rope"
         x = self.embed(idx)
         t = idx.size(1)
         with torch.no_grad():  # LlamaRotaryEmbedding: cos and sin of (1, s, d_h), once per forward
