@@ -198,18 +198,18 @@ def reference_description(arch):
     why = []
     if arch["kv_lora_rank"]:
         why.append("MLA")
-    if arch["shared_ffn_dim"] or arch["dense_layers"] or arch["router_bias"] == "on":
-        why.append("shared experts / dense-first layers / router bias")
     if why:
         return None, ", ".join(why)
     return {"d": int(arch["d_model"]), "heads": int(arch["heads"]), "kv_heads": int(arch["kv_heads"]),
             "head_dim": int(arch["head_dim"]), "layers": int(arch["layers"]),
-            "vocab": int(arch["vocab"]), "seq": int(arch["seq"]), "ffn": int(arch["expert_ffn_dim"]
-            if arch["experts"] > 1 else arch["ffn_dim"]), "mlp": arch["mlp"], "norm": arch["norm"],
+            "vocab": int(arch["vocab"]), "seq": int(arch["seq"]), "ffn": int(arch["ffn_dim"]),
+            "expert_ffn": int(arch["expert_ffn_dim"]), "mlp": arch["mlp"], "norm": arch["norm"],
             "norm_bias": arch["norm_bias"] == "on", "qkv_bias": arch["qkv_bias"] == "on",
             "bias": arch["mlp_bias"] == "on" and arch["out_bias"] == "on", "experts": int(arch["experts"]),
             "position": arch["position"], "tied": arch["embeddings"] == "tied",
-            "qk_norm": arch["qk_norm"], "norm_placement": arch["norm_placement"]}, ""
+            "qk_norm": arch["qk_norm"], "norm_placement": arch["norm_placement"],
+            "shared_ffn": int(arch["shared_ffn_dim"]), "shared_expert_gate": arch["shared_expert_gate"] == "on",
+            "dense_layers": int(arch["dense_layers"]), "router_bias": arch["router_bias"] == "on"}, ""
 
 
 def check_parameters(cli, rows):

@@ -139,7 +139,7 @@ class Expert(nn.Module):
 
 
 class DecoderLayer(nn.Module):
-    def __init__(self, s):
+    def __init__(self, s, index=0):
         super().__init__()
         d, a, g = s["d"], s["heads"], s["kv_heads"]
         dh = s["head_dim"]
@@ -164,9 +164,16 @@ class DecoderLayer(nn.Module):
         if qk_norm != "none":
             self.q_norm = RmsNorm(dh if qk_norm == "head" else a * dh)
             self.k_norm = RmsNorm(dh if qk_norm == "head" else g * dh)
-        if s["experts"] > 1:
+        if s["experts"] > 1 and index >= s.get("dense_layers", 0):  # the first k layers stay dense
             self.router = nn.Linear(d, s["experts"], bias=False)
-            self.experts = nn.ModuleList(Expert(d, s["ffn"], s["mlp"], s["bias"]) for _ in range(s["experts"]))
+            if s.get("router_bias"):  # DeepSeek-V3's e_score_correction_bias
+                self.router_bias = nn.Parameter(torch.zeros(s["experts"]))
+            self.experts = nn.ModuleList(Expert(d, s["expert_ffn"], s["mlp"], s["bias"])
+                                         for _ in range(s["experts"]))
+            if s.get("shared_ffn"):  # shared experts as one MLP of their summed width
+                self.shared = Expert(d, s["shared_ffn"], s["mlp"], s["bias"])
+            if s.get("shared_expert_gate"):  # Qwen2-MoE's sigmoid gate on the shared expert
+                self.shared_gate = nn.Linear(d, 1, bias=False)
         else:
             self.mlp = Expert(d, s["ffn"], s["mlp"], s["bias"])
 
@@ -205,7 +212,7 @@ class Decoder(nn.Module):
         self.s = s
         self.embed = nn.Embedding(s["vocab"], s["d"])
         self.positions = nn.Embedding(s["seq"], s["d"]) if s["position"] == "learned" else None
-        self.layers = nn.ModuleList(DecoderLayer(s) for _ in range(s["layers"]))
+        self.layers = nn.ModuleList(DecoderLayer(s, i) for i in range(s["layers"]))
         self.norm = nn.LayerNorm(s["d"]) if s["norm"] == "layernorm" else RmsNorm(s["d"])
         if s["norm"] == "layernorm" and not s["norm_bias"]:
             self.norm.bias = None
