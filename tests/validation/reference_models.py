@@ -156,10 +156,13 @@ class DecoderLayer(nn.Module):
             for m in self.modules():
                 if isinstance(m, nn.LayerNorm):
                     m.bias = None
-        self.q = nn.Linear(d, a * dh, bias=s["qkv_bias"])
-        self.k = nn.Linear(d, g * dh, bias=s["qkv_bias"])
-        self.v = nn.Linear(d, g * dh, bias=s["qkv_bias"])
-        self.o = nn.Linear(a * dh, d, bias=s["bias"])
+        if s.get("kv_lora_rank"):
+            self.latent_attention(s)
+        else:
+            self.q = nn.Linear(d, a * dh, bias=s["qkv_bias"])
+            self.k = nn.Linear(d, g * dh, bias=s["qkv_bias"])
+            self.v = nn.Linear(d, g * dh, bias=s["qkv_bias"])
+            self.o = nn.Linear(a * dh, d, bias=s["bias"])
         qk_norm = s.get("qk_norm", "none")  # RMSNorm on queries and keys: per head (Qwen3) or whole (OLMo-2)
         if qk_norm != "none":
             self.q_norm = RmsNorm(dh if qk_norm == "head" else a * dh)
@@ -176,6 +179,22 @@ class DecoderLayer(nn.Module):
                 self.shared_gate = nn.Linear(d, 1, bias=False)
         else:
             self.mlp = Expert(d, s["ffn"], s["mlp"], s["bias"])
+
+    def latent_attention(self, s):
+        """DeepSeek-V2/V3's multi-head latent attention (modeling_deepseek.py): queries through a q_lora_rank
+        bottleneck with its RMSNorm, keys and values from one kv_lora_rank latent with its RMSNorm plus a
+        shared qk_rope_head_dim-wide RoPE key; no biases."""
+        d, a = s["d"], s["heads"]
+        qk, rope, v, q_rank, kv_rank = (s["qk_nope_head_dim"] + s["qk_rope_head_dim"], s["qk_rope_head_dim"],
+                                        s["v_head_dim"], s["q_lora_rank"], s["kv_lora_rank"])
+        if q_rank:
+            self.q_a, self.q_a_norm, self.q_b = (nn.Linear(d, q_rank, bias=False), RmsNorm(q_rank),
+                                                 nn.Linear(q_rank, a * qk, bias=False))
+        else:
+            self.q = nn.Linear(d, a * qk, bias=False)
+        self.kv_a, self.kv_a_norm = nn.Linear(d, kv_rank + rope, bias=False), RmsNorm(kv_rank)
+        self.kv_b = nn.Linear(kv_rank, a * (s["qk_nope_head_dim"] + v), bias=False)
+        self.o = nn.Linear(a * v, d, bias=False)
 
     def attention(self, x, cos, sin, mask):
         """modeling_llama.py's eager path: RoPE by rotate_half, repeat_kv, softmax in fp32."""
@@ -225,7 +244,7 @@ class Decoder(nn.Module):
 
     def forward(self, idx, targets):
         s = self.s  # the forward describes dense pre-norm RMSNorm/SwiGLU/RoPE stacks (pytorch-eager's)
-        assert s["experts"] == 1 and s.get("qk_norm", "none") == "none" and s.get("norm_placement", "pre") == "pre"
+        assert s["experts"] == 1 and s.get("qk_norm", "none") == "none" and not s.get("kv_lora_rank") and s.get("norm_placement", "pre") == "pre"
         assert s["norm"] == "rmsnorm" and s["mlp"] == "swiglu" and s["position"] == "rope"
         x = self.embed(idx)
         t = idx.size(1)
