@@ -2,9 +2,9 @@
 tests/validation/. GPT2 is nanoGPT's model (Karpathy's model.py: pre-LayerNorm, GELU MLP, eager causal
 attention written as q @ kᵀ · scale, masked_fill, softmax, @ v, learned positions, tied head, dropout
 after the embeddings, the attention probabilities, the attention output and the MLP). Decoder is a
-Llama/Mistral/Qwen2/Mixtral-style stack (RMSNorm, SwiGLU, grouped-query attention, RoPE without
-parameters, separate expert Linear modules behind a router) used for parameter counts on the meta
-device, where no memory is allocated; its dense RMSNorm/SwiGLU/RoPE form without biases also runs
+Llama/Mistral/Qwen2/Mixtral-style stack (RMSNorm, SwiGLU or GeGLU, grouped-query or DeepSeek's latent
+attention, QK-norm, pre/post/sandwich/parallel norms, RoPE without parameters, separate expert Linear
+modules behind a router, shared experts) used for parameter counts on the meta device, where no memory is allocated; its dense RMSNorm/SwiGLU/RoPE form without biases also runs
 forward and backward, as Hugging Face's modeling_llama.py eager path writes it."""
 import math
 
