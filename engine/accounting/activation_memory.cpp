@@ -71,8 +71,9 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     memory.describes =
         m.activationsOf == ActivationProfile::pytorchEager
             ? "pytorch-eager: the tensors PyTorch eager autograd saves for a nanoGPT-style GPT-2 (dropout "
-              "masks and LayerNorm statistics as the CUDA kernels keep them), matched tensor by tensor "
-              "against PyTorch 1.13 by tests/validation/"
+              "masks and LayerNorm statistics as the CUDA kernels keep them) or a Llama-style decoder "
+              "written as Hugging Face's modeling_llama.py eager path, matched tensor by tensor against "
+              "PyTorch 1.13 by tests/validation/"
             : "megatron: the tensors Megatron-LM keeps (Korthikanti et al. 2022, section 4.1), generalised "
               "to today's architectures";
     const bool logitsHere = l.pp == 1 || stage == PipelineStage::last;
@@ -96,7 +97,8 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     if (adapterElementsPerToken > 0 && recompute != Recompute::full) {
         // LoRA: each adapted matrix a token passes keeps its r-wide x·A for B's weight gradient; A's
         // input x is the frozen matrix's input, already a row above.
-        const double elementsPerSample = adapterElementsPerToken * s / splitOf(ActivationSplit::tensorParallel, l);
+        const double elementsPerSample =
+            adapterElementsPerToken * s / splitOf(ActivationSplit::tensorParallel, l);
         const double elementBytes = bytesPerElement(type);
         ledgerPerSample += elementsPerSample * elementBytes;
         memory.ledger.push_back({"LoRA x·A (r per adapted matrix)", "each adapter's B weight gradient",
@@ -112,7 +114,8 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     // Korthikanti's block with 16-bit activations keeps their closed form so that their numbers come out
     // exactly; everything else sums the ledger. Scaling the closed form for fp32 would double the 1-byte
     // dropout masks too, which stay torch.bool in every precision.
-    const bool closedForm = hasKorthikantiBlock(m) && bytesPerElement(type) == 2 && adapterElementsPerToken == 0;
+    const bool closedForm =
+        hasKorthikantiBlock(m) && bytesPerElement(type) == 2 && adapterElementsPerToken == 0;
     LayerBytes layer;
     if (closedForm) {
         layer = korthikantiLayer(m, recompute, l);

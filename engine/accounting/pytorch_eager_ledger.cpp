@@ -1,53 +1,42 @@
 #include "engine/accounting/pytorch_eager_ledger.h"
 
+#include "engine/accounting/pytorch_eager_llama.h"
+#include "engine/accounting/pytorch_eager_rows.h"
+
 namespace napkin {
 namespace {
 
+using eager::kBoolBytes, eager::kDoubleBytes, eager::kInt64Bytes;
 constexpr auto tensorParallel = ActivationSplit::tensorParallel;
 constexpr auto sequence = ActivationSplit::sequence;
-constexpr double kFp32Bytes = 4, kInt64Bytes = 8, kDoubleBytes = 8, kBoolBytes = 1;
 
-struct Rows {
-    std::vector<ActivationTensor> rows;
-    double act = 4;
-    std::string actName;
-
-    void tensor(std::string name, std::string savedFor, double perToken, ActivationSplit split = sequence,
-                bool scores = false) {
-        rows.push_back({std::move(name), std::move(savedFor), perToken, act, actName, split, scores, 0});
-    }
-    // torch.bool on CUDA: native_dropout returns its mask as bool (the CPU's dropout keeps the scaled
-    // mask in the activations' dtype instead; docs/validation.md).
-    void mask(std::string name, double perToken, bool scores = false) {
-        rows.push_back({std::move(name), "dropout backward", perToken, kBoolBytes, "mask", sequence, scores, 0});
-    }
-    // LayerNorm keeps its per-token mean and 1/σ in the accumulation type: fp32.
-    void normStatistics(const std::string& norm) {
-        rows.push_back({norm + " mean and 1/σ", norm + "'s backward", 2, kFp32Bytes, "fp32", sequence, false, 0});
-    }
-    void fixed(std::string name, std::string savedFor, double elements, double bytes, std::string dtype) {
-        rows.push_back({std::move(name), std::move(savedFor), 0, bytes, std::move(dtype), sequence, false, elements});
-    }
-};
+// LayerNorm keeps its per-token mean and 1/σ in the accumulation type: fp32.
+void normStatistics(eager::Rows& b, const std::string& norm) {
+    b.fp32(norm + " mean and 1/σ", norm + "'s backward", 2);
+}
 
 } // namespace
 
 std::string pytorchEagerUnsupported(const ModelSpec& m) {
     if (m.kind != ModelKind::transformer)
         return "describes a transformer";
-    if (m.norm != NormKind::layernorm || m.mlp != MlpKind::gelu || m.normPlacement != NormPlacement::pre)
-        return "describes nanoGPT-style GPT-2 blocks (pre-LayerNorm, GELU MLP) so far; this model has " +
-               std::string(normKindName(m.norm)) + ", " + std::string(mlpKindName(m.mlp)) + " and " +
-               std::string(normPlacementName(m.normPlacement)) + "-norm";
-    if (kvHeadCount(m) != m.heads || (m.headDim > 0 && m.headDim * m.heads != m.dModel) ||
-        m.qkNorm != QkNorm::none || isLatentAttention(m) || m.slidingWindow > 0)
-        return "describes multi-head attention with d/a-wide heads (no GQA, QK-norm, MLA or window) so far";
     if (isMixtureOfExperts(m))
         return "describes dense MLPs so far, not a mixture of experts";
     if (m.attentionImpl != AttentionImpl::eager)
         return "describes eager attention (q @ kᵀ, softmax, @ v), not flash attention";
-    if (m.position != PositionKind::learned)
-        return "describes learned positions so far, not RoPE";
+    if (m.normPlacement != NormPlacement::pre || m.qkNorm != QkNorm::none || isLatentAttention(m) ||
+        m.slidingWindow > 0)
+        return "describes pre-norm blocks without QK-norm, MLA or a sliding window so far";
+    if (isLlamaStyle(m))
+        return llamaEagerUnsupported(m);
+    if (m.norm != NormKind::layernorm || m.mlp != MlpKind::gelu || m.position != PositionKind::learned)
+        return "describes nanoGPT-style GPT-2 blocks (LayerNorm, GELU MLP, learned positions) and "
+               "Llama-style "
+               "blocks (RMSNorm, SwiGLU MLP, RoPE) so far; this model has " +
+               std::string(normKindName(m.norm)) + ", " + std::string(mlpKindName(m.mlp)) + " and " +
+               std::string(positionKindName(m.position)) + " positions";
+    if (kvHeadCount(m) != m.heads || (m.headDim > 0 && m.headDim * m.heads != m.dModel))
+        return "describes GPT-2-style multi-head attention with d/a-wide heads (no GQA)";
     return {};
 }
 
@@ -71,16 +60,16 @@ InputError validateActivationProfile(const ModelSpec& m, Recompute recompute, co
 
 std::vector<ActivationTensor> pytorchEagerLayerLedger(const ModelSpec& m, StorageType activations,
                                                       Recompute recompute) {
-    Rows b;
-    b.act = bytesPerElement(activations);
-    b.actName = std::string(storageTypeName(activations));
+    if (isLlamaStyle(m))
+        return llamaEagerLayerLedger(m, activations, recompute);
+    eager::Rows b(activations);
     const double h = m.dModel, a = m.heads, s = m.seq, f = ffnWidth(m);
     if (recompute == Recompute::full) {
         b.tensor("layer input (the checkpoint)", "torch.utils.checkpoint re-running the layer", h);
         return b.rows;
     }
     b.tensor("attention norm input", "LayerNorm's backward", h);
-    b.normStatistics("attention norm");
+    normStatistics(b, "attention norm");
     b.tensor("attention norm output (QKV input)", "the QKV projection's weight gradient", h);
     // matmul folds (b, a, s, d_h) into (b·a, s, d_h) with reshape, which copies the transposed views of
     // the QKV output: bmm saves the copies, never the QKV output itself. (At batch 1 the reshape is a
@@ -89,8 +78,9 @@ std::vector<ActivationTensor> pytorchEagerLayerLedger(const ModelSpec& m, Storag
     b.tensor("Kᵀ (matmul's contiguous copy)", "the q @ kᵀ bmm", h, tensorParallel);
     b.fixed("score scale 1/√d_h (0-d double)", "the scaling mul's backward", 1, kDoubleBytes, "fp64");
     b.fixed("causal mask (bias[:s, :s] == 0)", "masked_fill's backward", s * s, kBoolBytes, "bool");
-    b.tensor("softmax output", m.dropout ? "the softmax's backward" : "the softmax's backward and the A·V bmm",
-             a * s, tensorParallel, true);
+    b.tensor("softmax output",
+             m.dropout ? "the softmax's backward" : "the softmax's backward and the A·V bmm", a * s,
+             tensorParallel, true);
     if (m.dropout) {
         b.mask("attention-probability dropout mask", a * s, true);
         b.tensor("dropped-out probabilities (A·V input)", "the A·V bmm", a * s, tensorParallel, true);
@@ -100,7 +90,7 @@ std::vector<ActivationTensor> pytorchEagerLayerLedger(const ModelSpec& m, Storag
     if (m.dropout)
         b.mask("attention-output dropout mask", h);
     b.tensor("MLP norm input", "LayerNorm's backward", h);
-    b.normStatistics("MLP norm");
+    normStatistics(b, "MLP norm");
     b.tensor("MLP norm output (MLP input)", "the up projection", h);
     b.tensor("up projection output (GELU input)", "GELU's backward", f, tensorParallel);
     b.tensor("GELU output (down-projection input)", "the down projection", f, tensorParallel);
@@ -110,14 +100,14 @@ std::vector<ActivationTensor> pytorchEagerLayerLedger(const ModelSpec& m, Storag
 }
 
 std::vector<ActivationTensor> pytorchEagerHeadLedger(const ModelSpec& m, StorageType activations) {
-    Rows b;
-    b.act = bytesPerElement(activations);
-    b.actName = std::string(storageTypeName(activations));
+    if (isLlamaStyle(m))
+        return llamaEagerHeadLedger(m, activations);
+    eager::Rows b(activations);
     if (m.dropout)
         b.mask("embedding dropout mask", m.dModel);
     b.fixed("position ids (arange, int64)", "the position embedding's backward", m.seq, kInt64Bytes, "int64");
     b.tensor("final norm input", "LayerNorm's backward", m.dModel);
-    b.normStatistics("final norm");
+    normStatistics(b, "final norm");
     b.tensor("final norm output (head input)", "the output head's weight gradient", m.dModel);
     b.tensor("log-softmax output", "the cross-entropy's backward", m.vocab, tensorParallel);
     b.fixed("loss total weight (0-d)", "the cross-entropy's backward", 1, b.act, b.actName);

@@ -6,7 +6,8 @@
 // excluded) against these rows. Where the CUDA kernels keep another dtype than the CPU ones the test
 // runs, the rows follow CUDA and docs/validation.md says so: dropout masks are torch.bool
 // (native_dropout; on the CPU dropout keeps a scaled mask in the activations' dtype) and LayerNorm's mean
-// and 1/σ are fp32 (the accumulation type; the CPU keeps bf16 for bf16 input).
+// and 1/σ are fp32 (the accumulation type; the CPU keeps bf16 for bf16 input). Llama-style decoders
+// (RMSNorm, SwiGLU, RoPE, GQA) are pytorch_eager_llama.h's rows; the functions below dispatch to them.
 #include "engine/accounting/activation_ledger.h"
 #include "engine/accounting/input_error.h"
 #include "engine/accounting/parallel_layout.h"
@@ -23,8 +24,8 @@ std::string pytorchEagerUnsupported(const ModelSpec& model);
 /// tensor, pipeline or context parallelism (one GPU's eager PyTorch), frozen bases (autograd then skips
 /// the frozen matrices' inputs; not modelled), and architectures pytorchEagerUnsupported() names.
 /// Field "activations-of".
-InputError validateActivationProfile(const ModelSpec& model, Recompute recompute, const ParallelLayout& layout,
-                                     bool frozenBase);
+InputError validateActivationProfile(const ModelSpec& model, Recompute recompute,
+                                     const ParallelLayout& layout, bool frozenBase);
 
 /// One layer's saved tensors with recompute none or full (torch.utils.checkpoint keeps the layer input).
 std::vector<ActivationTensor> pytorchEagerLayerLedger(const ModelSpec& model, StorageType activations,

@@ -3,11 +3,14 @@
 
 1. Parameters: for every model preset napkin-cli lists whose architecture the torch.nn reference
    (reference_models.py) builds, sum(p.numel()) on the meta device equals napkin's `parameters`.
-2. FLOPs: nanoGPT-style GPT-2 stacks at small, odd shapes; one forward and one backward of the
+2. FLOPs: nanoGPT-style GPT-2 stacks and Llama-style decoders (RMSNorm, SwiGLU, RoPE, grouped-query
+   attention as Hugging Face's modeling_llama.py eager path writes them; GQA, multi-head and multi-query,
+   tied and untied) at small, odd shapes; one forward and one backward of the
    cross-entropy under a TorchDispatchMode that counts 2·m·n·k per aten.mm/addmm/bmm/baddbmm equal
    napkin's forward and backward (+ recompute, with torch.utils.checkpoint around each block) FLOPs
    with --attention full (eager PyTorch computes every score whatever the mask).
-3. Saved activations: the same stacks in fp32 and bf16, dropout off and on, recompute none and full:
+3. Saved activations: the same stacks in fp32 and bf16, recompute none and full (GPT-2: dropout off
+   and on; Llama-style: off, as modeling_llama.py has none):
    every tensor autograd saves (walking the graph's _saved_* fields and checkpoint's saved_tensors,
    deduplicated by storage, parameters, buffers and the token/target inputs excluded) against napkin's
    `--activations-of pytorch-eager` ledger, as a multiset of (dtype, bytes) and in total, to the byte.
@@ -47,6 +50,16 @@ def gpt2_args(s, batch, dtype, recompute, attention="causal"):
             "--bias", "on" if s["bias"] else "off", "--embeddings", "tied" if s["tied"] else "untied",
             "--dropout", "on" if s["dropout"] else "off", "--precision", dtype, "--recompute", recompute,
             "--attention", attention, "--activations-of", "pytorch-eager"]
+    return [str(a) for a in args]
+
+
+def llama_args(s, batch, dtype, recompute, attention="causal"):
+    args = ["--model", "transformer", "--d-model", s["d"], "--heads", s["heads"], "--kv-heads", s["kv_heads"],
+            "--head-dim", s["head_dim"], "--layers", s["layers"], "--vocab", s["vocab"], "--seq", s["seq"],
+            "--ffn-dim", s["ffn"], "--mlp", "swiglu", "--norm", "rmsnorm", "--position", "rope", "--bias", "off",
+            "--embeddings", "tied" if s["tied"] else "untied", "--dropout", "off", "--batch", batch,
+            "--precision", dtype, "--recompute", recompute, "--attention", attention,
+            "--activations-of", "pytorch-eager"]
     return [str(a) for a in args]
 
 
@@ -103,9 +116,10 @@ def expected_on_cpu(doc, act):
     return out
 
 
-def run_gpt2(s, batch, dtype, recompute):
+def run(make, s, batch, dtype, recompute):
+    """Saved tensors and matmul FLOPs of one forward and backward of make(s) (Gpt2 or Decoder)."""
     torch.manual_seed(0)
-    model = reference_models.Gpt2(dict(s, checkpoint=recompute == "full"))
+    model = make(dict(s, checkpoint=recompute == "full"))
     if dtype == "bf16":
         model = model.to(torch.bfloat16)
     model.train()
@@ -122,67 +136,77 @@ def run_gpt2(s, batch, dtype, recompute):
     return saved, counter.flops
 
 
-SHAPES = [  # d, heads, layers, vocab, seq, ffn: small, with odd sizes
+GPT2_SHAPES = [  # d, heads, layers, vocab, seq, ffn: small, with odd sizes
     {"d": 64, "heads": 4, "layers": 2, "vocab": 100, "seq": 16, "ffn": 256, "bias": True, "tied": True},
     {"d": 48, "heads": 3, "layers": 3, "vocab": 37, "seq": 7, "ffn": 120, "bias": False, "tied": False},
     {"d": 40, "heads": 5, "layers": 1, "vocab": 53, "seq": 11, "ffn": 160, "bias": True, "tied": False},
 ]
+LLAMA = {"mlp": "swiglu", "norm": "rmsnorm", "norm_bias": False, "qkv_bias": False, "bias": False, "experts": 1,
+         "position": "rope"}
+LLAMA_SHAPES = [  # GQA (kv_heads < heads), multi-head (=), multi-query with d_h·a != d; tied and untied
+    dict(LLAMA, d=48, heads=6, kv_heads=2, head_dim=8, layers=2, vocab=37, seq=7, ffn=100, tied=False),
+    dict(LLAMA, d=64, heads=4, kv_heads=4, head_dim=16, layers=3, vocab=101, seq=13, ffn=172, tied=True),
+    dict(LLAMA, d=40, heads=4, kv_heads=1, head_dim=12, layers=1, vocab=53, seq=11, ffn=88, tied=False),
+]
+
+
+def cases():
+    """(family, reference, napkin arguments, shape, label) for every case."""
+    for s in GPT2_SHAPES:
+        for dropout in (0.0, 0.1):
+            yield ("GPT-2", reference_models.Gpt2, gpt2_args, dict(s, dropout=dropout),
+                   f"d {s['d']} a {s['heads']} L {s['layers']} V {s['vocab']} s {s['seq']}",
+                   f"dropout {'on' if dropout else 'off'}")
+    for s in LLAMA_SHAPES:
+        yield ("Llama", reference_models.Decoder, llama_args, s,
+               f"d {s['d']} a {s['heads']} g {s['kv_heads']} d_h {s['head_dim']} L {s['layers']} V {s['vocab']} "
+               f"s {s['seq']} f {s['ffn']}", "tied" if s["tied"] else "untied")
 
 
 def check_activations_and_flops(cli, rows):
-    failures = cases = 0
-    for s in SHAPES:
-        for dropout in (0.0, 0.1):
-            shape = dict(s, dropout=dropout)
-            for dtype in ("fp32", "bf16"):
-                for recompute in ("none", "full"):
-                    batch = 1 + cases % 3
-                    cases += 1
-                    saved, flops = run_gpt2(shape, batch, dtype, recompute)
-                    doc = napkin(cli, gpt2_args(shape, batch, dtype, recompute))
-                    want = collections.Counter(expected_on_cpu(doc, dtype))
-                    got = collections.Counter((d, b) for d, b, _ in saved)
-                    total_torch = sum(b for _, b, _ in saved)
-                    total_napkin = doc["memory_bytes"]["activations"]
-                    label = (f"d {s['d']} a {s['heads']} L {s['layers']} V {s['vocab']} s {s['seq']} b {batch} "
-                             f"{dtype} dropout {'on' if dropout else 'off'} recompute {recompute}")
-                    # CPU-kept bytes against napkin's expectation translated to the CPU (masks, statistics).
-                    cpu_total = sum(b for _, b in expected_on_cpu(doc, dtype))
-                    if want != got or cpu_total != total_torch:
-                        failures += 1
-                        print(f"saved activations differ: {label}\n  napkin (as the CPU keeps them) "
-                              f"{sorted((want - got).items())}\n  torch {sorted((got - want).items())}")
-                    f_doc = napkin(cli, gpt2_args(shape, batch, dtype, recompute, "full"))["flops_per_step"]
-                    if (flops["forward"], flops["backward"]) != (f_doc["forward"], f_doc["backward"] + f_doc["recompute"]):
-                        failures += 1
-                        print(f"FLOPs differ: {label}: torch {dict(flops)}, napkin {f_doc}")
-                    rows.append((label, "saved activations (B)", total_napkin, total_torch, cpu_total))
-                    rows.append((label, "forward + backward FLOPs", f_doc["total"], sum(flops.values()), None))
-    return cases, failures
+    failures = 0
+    count = collections.Counter()
+    for family, make, args_of, shape, size, variant in cases():
+        for dtype in ("fp32", "bf16"):
+            for recompute in ("none", "full"):
+                batch = 1 + sum(count.values()) % 3
+                count[family] += 1
+                saved, flops = run(make, shape, batch, dtype, recompute)
+                doc = napkin(cli, args_of(shape, batch, dtype, recompute))
+                want = collections.Counter(expected_on_cpu(doc, dtype))
+                got = collections.Counter((d, b) for d, b, _ in saved)
+                total_torch = sum(b for _, b, _ in saved)
+                total_napkin = doc["memory_bytes"]["activations"]
+                label = f"{family} {size} b {batch} {dtype} {variant} recompute {recompute}"
+                # CPU-kept bytes against napkin's expectation translated to the CPU (masks, statistics).
+                cpu_total = sum(b for _, b in expected_on_cpu(doc, dtype))
+                if want != got or cpu_total != total_torch:
+                    failures += 1
+                    print(f"saved activations differ: {label}\n  napkin (as the CPU keeps them) "
+                          f"{sorted((want - got).items())}\n  torch {sorted((got - want).items())}")
+                f_doc = napkin(cli, args_of(shape, batch, dtype, recompute, "full"))["flops_per_step"]
+                if (flops["forward"], flops["backward"]) != (f_doc["forward"], f_doc["backward"] + f_doc["recompute"]):
+                    failures += 1
+                    print(f"FLOPs differ: {label}: torch {dict(flops)}, napkin {f_doc}")
+                rows.append((label, "saved activations (B)", total_napkin, total_torch, cpu_total))
+                rows.append((label, "forward + backward FLOPs", f_doc["total"], sum(flops.values()), None))
+    return count, failures
 
 
 def reference_description(arch):
-    """The reference's knobs from napkin's architecture object, or None with the reason it is not built."""
-    why = []
-    if arch["norm_placement"] != "pre":
-        why.append("norm placement " + arch["norm_placement"])
-    if arch["qk_norm"] != "none":
-        why.append("QK-norm")
-    if arch["kv_lora_rank"]:
-        why.append("MLA")
-    if arch["shared_ffn_dim"] or arch["dense_layers"] or arch["router_bias"] == "on":
-        why.append("shared experts / dense-first layers / router bias")
-    if arch["mlp"] == "geglu":
-        why.append("GeGLU")
-    if why:
-        return None, ", ".join(why)
+    """The reference's knobs from napkin's architecture object (every knob a shipped preset uses)."""
     return {"d": int(arch["d_model"]), "heads": int(arch["heads"]), "kv_heads": int(arch["kv_heads"]),
             "head_dim": int(arch["head_dim"]), "layers": int(arch["layers"]),
-            "vocab": int(arch["vocab"]), "seq": int(arch["seq"]), "ffn": int(arch["expert_ffn_dim"]
-            if arch["experts"] > 1 else arch["ffn_dim"]), "mlp": arch["mlp"], "norm": arch["norm"],
+            "vocab": int(arch["vocab"]), "seq": int(arch["seq"]), "ffn": int(arch["ffn_dim"]),
+            "expert_ffn": int(arch["expert_ffn_dim"]), "mlp": arch["mlp"], "norm": arch["norm"],
             "norm_bias": arch["norm_bias"] == "on", "qkv_bias": arch["qkv_bias"] == "on",
             "bias": arch["mlp_bias"] == "on" and arch["out_bias"] == "on", "experts": int(arch["experts"]),
-            "position": arch["position"], "tied": arch["embeddings"] == "tied"}, ""
+            "position": arch["position"], "tied": arch["embeddings"] == "tied",
+            "qk_norm": arch["qk_norm"], "norm_placement": arch["norm_placement"],
+            "shared_ffn": int(arch["shared_ffn_dim"]), "shared_expert_gate": arch["shared_expert_gate"] == "on",
+            "dense_layers": int(arch["dense_layers"]), "router_bias": arch["router_bias"] == "on",
+            **{k: int(arch[k]) for k in ("kv_lora_rank", "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim",
+                                         "v_head_dim")}}
 
 
 def check_parameters(cli, rows):
@@ -192,10 +216,7 @@ def check_parameters(cli, rows):
     skipped = []
     for p in presets:
         doc = napkin(cli, ["--model-preset", p["id"]])
-        s, why = reference_description(doc["architecture"])
-        if s is None:
-            skipped.append(f"{p['id']} ({why})")
-            continue
+        s = reference_description(doc["architecture"])
         if s["bias"] != (doc["architecture"]["out_bias"] == "on"):
             skipped.append(f"{p['id']} (an output bias apart from the MLP's)")
             continue
@@ -234,7 +255,7 @@ def main():
     parser.add_argument("--markdown", action="store_true")
     options = parser.parse_args()
     rows = []
-    cases, failures = check_activations_and_flops(options.cli, rows)
+    count, failures = check_activations_and_flops(options.cli, rows)
     checked, parameter_failures, skipped = check_parameters(options.cli, rows)
     failures += parameter_failures
     if options.markdown:
@@ -244,7 +265,8 @@ def main():
             note = f" (CPU-kept: {cpu:,})" if cpu is not None and cpu != ours else ""
             print(f"| {label} | {quantity} | {int(ours):,}{note} | {int(theirs):,} | "
                   f"{(cpu if cpu is not None else ours) / theirs:.6f} |")
-    print(f"{cases} GPT-2-style cases (saved activations and FLOPs), {checked} presets' parameters; "
+    families = ", ".join(f"{n} {family}-style" for family, n in count.items())
+    print(f"{families} cases (saved activations and FLOPs), {checked} presets' parameters; "
           f"{failures} disagreements; parameters not built by the reference: {', '.join(skipped) or 'none'}")
     return 1 if failures else 0
 

@@ -2,9 +2,10 @@
 tests/validation/. GPT2 is nanoGPT's model (Karpathy's model.py: pre-LayerNorm, GELU MLP, eager causal
 attention written as q @ kᵀ · scale, masked_fill, softmax, @ v, learned positions, tied head, dropout
 after the embeddings, the attention probabilities, the attention output and the MLP). Decoder is a
-Llama/Mistral/Qwen2/Mixtral-style stack (RMSNorm, SwiGLU, grouped-query attention, RoPE without
-parameters, separate expert Linear modules behind a router) used for parameter counts on the meta
-device, where no memory is allocated."""
+Llama/Mistral/Qwen2/Mixtral-style stack (RMSNorm, SwiGLU or GeGLU, grouped-query or DeepSeek's latent
+attention, QK-norm, pre/post/sandwich/parallel norms, RoPE without parameters, separate expert Linear
+modules behind a router, shared experts) used for parameter counts on the meta device, where no memory is allocated; its dense RMSNorm/SwiGLU/RoPE form without biases also runs
+forward and backward, as Hugging Face's modeling_llama.py eager path writes it."""
 import math
 
 import torch
@@ -95,51 +96,168 @@ class Gpt2(nn.Module):
         return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
 
 
+def rotate_half(x):
+    x1, x2 = x[..., : x.shape[-1] // 2], x[..., x.shape[-1] // 2:]
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def repeat_kv(x, n_rep):
+    b, g, t, dh = x.shape
+    if n_rep == 1:
+        return x
+    return x[:, :, None, :, :].expand(b, g, n_rep, t, dh).reshape(b, g * n_rep, t, dh)
+
+
 class RmsNorm(nn.Module):
-    def __init__(self, d):
+    """Hugging Face's LlamaRMSNorm: the statistics in fp32, the weight applied in the input's dtype."""
+
+    def __init__(self, d, eps=1e-6):
         super().__init__()
         self.weight = nn.Parameter(torch.ones(d))
+        self.eps = eps
+
+    def forward(self, x):
+        dtype = x.dtype
+        x = x.to(torch.float32)
+        variance = x.pow(2).mean(-1, keepdim=True)
+        x = x * torch.rsqrt(variance + self.eps)
+        return self.weight * x.to(dtype)
 
 
 class Expert(nn.Module):
-    def __init__(self, d, f, gated, bias):
+    def __init__(self, d, f, mlp, bias):
         super().__init__()
         self.up = nn.Linear(d, f, bias=bias)
-        self.gate = nn.Linear(d, f, bias=bias) if gated else None
+        self.gate = nn.Linear(d, f, bias=bias) if mlp != "gelu" else None
         self.down = nn.Linear(f, d, bias=bias)
+        self.act = F.silu if mlp == "swiglu" else lambda x: F.gelu(x, approximate="tanh")
+
+    def forward(self, x):  # SwiGLU / GeGLU: down(act(gate(x)) * up(x)); GELU: down(gelu(up(x)))
+        if self.gate is None:
+            return self.down(self.act(self.up(x)))
+        return self.down(self.act(self.gate(x)) * self.up(x))
 
 
 class DecoderLayer(nn.Module):
-    def __init__(self, s):
+    def __init__(self, s, index=0):
         super().__init__()
         d, a, g = s["d"], s["heads"], s["kv_heads"]
         dh = s["head_dim"]
+        self.heads, self.kv_heads, self.head_dim = a, g, dh
         norm = (lambda: nn.LayerNorm(d)) if s["norm"] == "layernorm" else (lambda: RmsNorm(d))
-        self.norm1, self.norm2 = norm(), norm()
+        # Norms per layer by placement: pre and post 2 (OLMo-2's after the attention and the MLP), sandwich
+        # 4 (Gemma 2: before and after each), parallel 1 (Falcon: one norm feeds attention and MLP).
+        placement = s.get("norm_placement", "pre")
+        self.norm1 = norm()
+        self.norm2 = None if placement == "parallel" else norm()
+        if placement == "sandwich":
+            self.norm3, self.norm4 = norm(), norm()
         if s["norm"] == "layernorm" and not s["norm_bias"]:
-            self.norm1.bias = None
-            self.norm2.bias = None
-        self.q = nn.Linear(d, a * dh, bias=s["qkv_bias"])
-        self.k = nn.Linear(d, g * dh, bias=s["qkv_bias"])
-        self.v = nn.Linear(d, g * dh, bias=s["qkv_bias"])
-        self.o = nn.Linear(a * dh, d, bias=s["bias"])
-        gated = s["mlp"] != "gelu"
-        if s["experts"] > 1:
-            self.router = nn.Linear(d, s["experts"], bias=False)
-            self.experts = nn.ModuleList(Expert(d, s["ffn"], gated, s["bias"]) for _ in range(s["experts"]))
+            for m in self.modules():
+                if isinstance(m, nn.LayerNorm):
+                    m.bias = None
+        if s.get("kv_lora_rank"):
+            self.latent_attention(s)
         else:
-            self.mlp = Expert(d, s["ffn"], gated, s["bias"])
+            self.q = nn.Linear(d, a * dh, bias=s["qkv_bias"])
+            self.k = nn.Linear(d, g * dh, bias=s["qkv_bias"])
+            self.v = nn.Linear(d, g * dh, bias=s["qkv_bias"])
+            self.o = nn.Linear(a * dh, d, bias=s["bias"])
+        qk_norm = s.get("qk_norm", "none")  # RMSNorm on queries and keys: per head (Qwen3) or whole (OLMo-2)
+        if qk_norm != "none":
+            self.q_norm = RmsNorm(dh if qk_norm == "head" else a * dh)
+            self.k_norm = RmsNorm(dh if qk_norm == "head" else g * dh)
+        if s["experts"] > 1 and index >= s.get("dense_layers", 0):  # the first k layers stay dense
+            self.router = nn.Linear(d, s["experts"], bias=False)
+            if s.get("router_bias"):  # DeepSeek-V3's e_score_correction_bias
+                self.router_bias = nn.Parameter(torch.zeros(s["experts"]))
+            self.experts = nn.ModuleList(Expert(d, s["expert_ffn"], s["mlp"], s["bias"])
+                                         for _ in range(s["experts"]))
+            if s.get("shared_ffn"):  # shared experts as one MLP of their summed width
+                self.shared = Expert(d, s["shared_ffn"], s["mlp"], s["bias"])
+            if s.get("shared_expert_gate"):  # Qwen2-MoE's sigmoid gate on the shared expert
+                self.shared_gate = nn.Linear(d, 1, bias=False)
+        else:
+            self.mlp = Expert(d, s["ffn"], s["mlp"], s["bias"])
+
+    def latent_attention(self, s):
+        """DeepSeek-V2/V3's multi-head latent attention (modeling_deepseek.py): queries through a q_lora_rank
+        bottleneck with its RMSNorm, keys and values from one kv_lora_rank latent with its RMSNorm plus a
+        shared qk_rope_head_dim-wide RoPE key; no biases."""
+        d, a = s["d"], s["heads"]
+        qk, rope, v, q_rank, kv_rank = (s["qk_nope_head_dim"] + s["qk_rope_head_dim"], s["qk_rope_head_dim"],
+                                        s["v_head_dim"], s["q_lora_rank"], s["kv_lora_rank"])
+        if q_rank:
+            self.q_a, self.q_a_norm, self.q_b = (nn.Linear(d, q_rank, bias=False), RmsNorm(q_rank),
+                                                 nn.Linear(q_rank, a * qk, bias=False))
+        else:
+            self.q = nn.Linear(d, a * qk, bias=False)
+        self.kv_a, self.kv_a_norm = nn.Linear(d, kv_rank + rope, bias=False), RmsNorm(kv_rank)
+        self.kv_b = nn.Linear(kv_rank, a * (s["qk_nope_head_dim"] + v), bias=False)
+        self.o = nn.Linear(a * v, d, bias=False)
+
+    def attention(self, x, cos, sin, mask):
+        """modeling_llama.py's eager path: RoPE by rotate_half, repeat_kv, softmax in fp32."""
+        b, t, _ = x.shape
+        q = self.q(x).view(b, t, -1, self.head_dim).transpose(1, 2)
+        k = self.k(x).view(b, t, -1, self.head_dim).transpose(1, 2)
+        v = self.v(x).view(b, t, -1, self.head_dim).transpose(1, 2)
+        cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)
+        q = (q * cos) + (rotate_half(q) * sin)
+        k = (k * cos) + (rotate_half(k) * sin)
+        k = repeat_kv(k, self.heads // self.kv_heads)
+        v = repeat_kv(v, self.heads // self.kv_heads)
+        att = torch.matmul(q, k.transpose(2, 3)) * self.head_dim ** -0.5
+        att = att + mask[:t, :t]
+        att = F.softmax(att, dim=-1, dtype=torch.float32).to(q.dtype)
+        y = torch.matmul(att, v).transpose(1, 2).contiguous()
+        return self.o(y.reshape(b, t, -1).contiguous())
+
+    def forward(self, x, cos, sin, mask):
+        x = x + self.attention(self.norm1(x), cos, sin, mask)
+        return x + self.mlp(self.norm2(x))
 
 
 class Decoder(nn.Module):
-    """Parameters only (built on the meta device): the forward is nanoGPT's above for GPT-2 shapes."""
+    """A Llama/Mistral/Qwen2/Mixtral-style stack. Parameters for every such preset (built on the meta
+    device); a forward and backward for dense Llama-style stacks (RMSNorm, SwiGLU, RoPE, GQA, no biases)
+    written as Hugging Face's modeling_llama.py eager path writes them, with two departures that keep
+    the matmul count to the model's own: RoPE's angles are position × inverse frequency as a product
+    (Hugging Face: a matmul with k = 1), and the additive causal mask is a buffer (as nanoGPT's), so
+    that torch.utils.checkpoint does not keep a per-step copy. s adds theta and checkpoint."""
 
     def __init__(self, s):
         super().__init__()
+        self.s = s
         self.embed = nn.Embedding(s["vocab"], s["d"])
         self.positions = nn.Embedding(s["seq"], s["d"]) if s["position"] == "learned" else None
-        self.layers = nn.ModuleList(DecoderLayer(s) for _ in range(s["layers"]))
+        self.layers = nn.ModuleList(DecoderLayer(s, i) for i in range(s["layers"]))
         self.norm = nn.LayerNorm(s["d"]) if s["norm"] == "layernorm" else RmsNorm(s["d"])
         if s["norm"] == "layernorm" and not s["norm_bias"]:
             self.norm.bias = None
         self.head = None if s["tied"] else nn.Linear(s["d"], s["vocab"], bias=False)
+        dh, device = s["head_dim"], self.embed.weight.device  # the meta device for parameter counts
+        inv_freq = 1.0 / (s.get("theta", 10000.0) ** (torch.arange(0, dh, 2, device=device).float() / dh))
+        self.register_buffer("inv_freq", inv_freq, persistent=False)
+        mask = torch.full((s["seq"], s["seq"]), torch.finfo(torch.float32).min, device=device).triu(1)
+        self.register_buffer("mask", mask, persistent=False)
+
+    def forward(self, idx, targets):
+        s = self.s  # the forward describes dense pre-norm RMSNorm/SwiGLU/RoPE stacks (pytorch-eager's)
+        assert s["experts"] == 1 and s.get("qk_norm", "none") == "none" and not s.get("kv_lora_rank") and s.get("norm_placement", "pre") == "pre"
+        assert s["norm"] == "rmsnorm" and s["mlp"] == "swiglu" and s["position"] == "rope"
+        x = self.embed(idx)
+        t = idx.size(1)
+        with torch.no_grad():  # LlamaRotaryEmbedding: cos and sin of (1, s, d_h), once per forward
+            freqs = torch.arange(t, dtype=torch.float32)[None, :, None] * self.inv_freq[None, None, :]
+            angles = torch.cat((freqs, freqs), dim=-1)
+            cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)
+        for layer in self.layers:
+            if self.s.get("checkpoint"):
+                x = torch.utils.checkpoint.checkpoint(layer, x, cos, sin, self.mask)
+            else:
+                x = layer(x, cos, sin, self.mask)
+        x = self.norm(x)
+        logits = F.linear(x, self.embed.weight) if self.head is None else self.head(x)
+        logits = logits.float()  # LlamaForCausalLM's loss upcasts the logits
+        return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))

@@ -1,4 +1,5 @@
-// The pytorch-eager activation profile: the bytes PyTorch eager autograd saves for a nanoGPT-style GPT-2.
+// The pytorch-eager activation profile: the bytes PyTorch eager autograd saves for a nanoGPT-style GPT-2
+// and a Llama-style decoder.
 // Every row's figure was measured with torch 1.13 (Debian's python3-torch) on the CPU by
 // tests/validation/check_against_pytorch.py: the storages autograd saved during one forward (walking
 // grad_fn._saved_* and checkpoint's saved_tensors), deduplicated, parameters, buffers and inputs excluded,
@@ -31,6 +32,19 @@ ModelSpec gpt2(double d, double heads, double layers, double vocab, double seq, 
     return m;
 }
 
+// A Llama-style decoder as tests/validation/reference_models.py's Decoder builds it: RMSNorm, SwiGLU,
+// RoPE, g key/value heads of width d_h, no biases, no dropout.
+ModelSpec llama(double d, double heads, double kvHeads, double headDim, double layers, double vocab,
+                double seq, double ffn, bool tied) {
+    ModelSpec m = gpt2(d, heads, layers, vocab, seq, ffn, false, tied);
+    m.norm = NormKind::rmsnorm;
+    m.mlp = MlpKind::swiglu;
+    m.position = PositionKind::rope;
+    m.kvHeads = kvHeads;
+    m.headDim = headDim;
+    return m;
+}
+
 AccountingInput inputFor(const ModelSpec& m) {
     AccountingInput in;
     in.model = m;
@@ -45,32 +59,52 @@ private slots:
     void savedBytesEqualTorch_data() {
         QTest::addColumn<ModelSpec>("model");
         QTest::addColumn<double>("batch");
+        QTest::addColumn<int>("precision");
         QTest::addColumn<int>("recompute");
         QTest::addColumn<double>("torchBytes");
+        const int fp32 = int(StorageType::fp32), bf16 = int(StorageType::bf16);
+        const int none = int(Recompute::none), full = int(Recompute::full);
         // d, a, L, V, s, f, bias, tied; torch 1.13 CPU, fp32, dropout off (check_against_pytorch.py).
-        QTest::newRow("d64 a4 L2 V100 s16 b2") << gpt2(64, 4, 2, 100, 16, 256, true, true) << 2.0
-                                               << int(Recompute::none) << 309652.0;
-        QTest::newRow("d64 a4 L2 V100 s16 b2, checkpoint") << gpt2(64, 4, 2, 100, 16, 256, true, true) << 2.0
-                                                           << int(Recompute::full) << 45956.0;
-        QTest::newRow("d48 a3 L3 V37 s7 b3, no bias, untied") << gpt2(48, 3, 3, 37, 7, 120, false, false) << 3.0
-                                                              << int(Recompute::none) << 175119.0;
+        QTest::newRow("d64 a4 L2 V100 s16 b2")
+            << gpt2(64, 4, 2, 100, 16, 256, true, true) << 2.0 << fp32 << none << 309652.0;
+        QTest::newRow("d64 a4 L2 V100 s16 b2, checkpoint")
+            << gpt2(64, 4, 2, 100, 16, 256, true, true) << 2.0 << fp32 << full << 45956.0;
+        QTest::newRow("d48 a3 L3 V37 s7 b3, no bias, untied")
+            << gpt2(48, 3, 3, 37, 7, 120, false, false) << 3.0 << fp32 << none << 175119.0;
         // Batch 1: bmm saves views of the QKV output instead of copies, the same bytes.
-        QTest::newRow("d40 a5 L1 V53 s11 b1, untied") << gpt2(40, 5, 1, 53, 11, 160, true, false) << 1.0
-                                                      << int(Recompute::none) << 36917.0;
+        QTest::newRow("d40 a5 L1 V53 s11 b1, untied")
+            << gpt2(40, 5, 1, 53, 11, 160, true, false) << 1.0 << fp32 << none << 36917.0;
+        // Llama-style: d, a, g, d_h, L, V, s, f, tied; torch 1.13 CPU, the "Llama" rows of
+        // `/usr/bin/python3 tests/validation/check_against_pytorch.py --cli build/cli/napkin-cli --markdown`
+        // (the CPU and CUDA kernels keep the same dtypes here: RMSNorm's fp32 and the fp32 softmax).
+        QTest::newRow("Llama d48 a6 g2 d_h8 L2 V37 s7 f100 b1, GQA")
+            << llama(48, 6, 2, 8, 2, 37, 7, 100, false) << 1.0 << fp32 << none << 64028.0;
+        QTest::newRow("Llama d48 a6 g2 d_h8 L2 V37 s7 f100 b3, GQA, bf16")
+            << llama(48, 6, 2, 8, 2, 37, 7, 100, false) << 3.0 << bf16 << none << 124564.0;
+        QTest::newRow("Llama d64 a4 g4 d_h16 L3 V101 s13 f172 b2, tied")
+            << llama(64, 4, 4, 16, 3, 101, 13, 172, true) << 2.0 << fp32 << none << 510044.0;
+        QTest::newRow("Llama d64 a4 g4 d_h16 L3 V101 s13 f172 b3, tied, checkpoint")
+            << llama(64, 4, 4, 16, 3, 101, 13, 172, true) << 3.0 << fp32 << full << 87468.0;
+        QTest::newRow("Llama d40 a4 g1 d_h12 L1 V53 s11 f88 b2, multi-query, bf16")
+            << llama(40, 4, 1, 12, 1, 53, 11, 88, false) << 2.0 << bf16 << none << 66892.0;
     }
     void savedBytesEqualTorch() {
         QFETCH(ModelSpec, model);
         QFETCH(double, batch);
+        QFETCH(int, precision);
         QFETCH(int, recompute);
         QFETCH(double, torchBytes);
-        const ActivationMemory a =
-            activationMemory(model, batch, StorageType::fp32, static_cast<Recompute>(recompute));
+        const ActivationMemory a = activationMemory(model, batch, static_cast<StorageType>(precision),
+                                                    static_cast<Recompute>(recompute));
         QCOMPARE(a.bytes, torchBytes);
         double sum = 0;
         for (const ActivationLedgerRow& row : a.ledger)
             sum += row.bytes * (row.perLayer ? a.layers : 1.0);
         QCOMPARE(sum, torchBytes); // the rows add up to the total
         QVERIFY(a.describes.starts_with("pytorch-eager"));
+        AccountingInput in = inputFor(model);
+        in.batch = batch;
+        QVERIFY(validate(in).ok()); // and the profile accepts the model it describes
     }
 
     void megatronIsUnchanged() {
@@ -86,14 +120,23 @@ private slots:
 
     void refusesWhatItDoesNotDescribe_data() {
         QTest::addColumn<QString>("what");
-        QTest::newRow("rmsnorm") << "rmsnorm";
+        QTest::newRow("rmsnorm in a GPT-2 block") << "rmsnorm";
         QTest::newRow("selective recompute") << "selective";
         QTest::newRow("tensor parallel") << "tp";
         QTest::newRow("flash attention") << "flash";
+        QTest::newRow("Llama-style with dropout") << "llama dropout";
+        QTest::newRow("Llama-style with q, k, v biases") << "llama qkv bias";
+        QTest::newRow("Llama-style mixture of experts") << "llama moe";
+        QTest::newRow("Llama-style sliding window") << "llama window";
+        QTest::newRow("Llama-style QK-norm") << "llama qk-norm";
     }
     void refusesWhatItDoesNotDescribe() {
         QFETCH(QString, what);
-        AccountingInput in = inputFor(gpt2(64, 4, 2, 100, 16, 256, true, true));
+        const bool isLlama = what.startsWith(QStringLiteral("llama"));
+        const ModelSpec base =
+            isLlama ? llama(48, 6, 2, 8, 2, 37, 7, 100, false) : gpt2(64, 4, 2, 100, 16, 256, true, true);
+        AccountingInput in = inputFor(base);
+        QVERIFY(validate(in).ok());
         if (what == "rmsnorm")
             in.model.norm = NormKind::rmsnorm;
         if (what == "selective")
@@ -104,7 +147,18 @@ private slots:
         }
         if (what == "flash")
             in.model.attentionImpl = AttentionImpl::flash;
-        QVERIFY(validate(inputFor(gpt2(64, 4, 2, 100, 16, 256, true, true))).ok());
+        if (what == "llama dropout")
+            in.model.dropout = true;
+        if (what == "llama qkv bias")
+            in.model.qkvBias = true;
+        if (what == "llama moe") {
+            in.model.experts = 8;
+            in.model.topK = 2;
+        }
+        if (what == "llama window")
+            in.model.slidingWindow = 4;
+        if (what == "llama qk-norm")
+            in.model.qkNorm = QkNorm::head;
         const InputError e = validate(in);
         QCOMPARE(QString::fromStdString(e.field), QStringLiteral("activations-of"));
         QVERIFY(!e.message.empty());

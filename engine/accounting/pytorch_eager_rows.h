@@ -1,0 +1,44 @@
+#pragma once
+// The row builder both pytorch-eager ledgers (GPT-2-style in pytorch_eager_ledger.cpp, Llama-style in
+// pytorch_eager_llama.cpp) write their saved tensors with.
+#include "engine/accounting/activation_ledger.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace napkin::eager {
+
+constexpr double kFp32Bytes = 4, kInt64Bytes = 8, kDoubleBytes = 8, kBoolBytes = 1;
+
+struct Rows {
+    std::vector<ActivationTensor> rows;
+    double act = 4;
+    std::string actName;
+
+    explicit Rows(StorageType activations)
+        : act(bytesPerElement(activations))
+        , actName(storageTypeName(activations)) {}
+
+    void tensor(std::string name, std::string savedFor, double perToken,
+                ActivationSplit split = ActivationSplit::sequence, bool scores = false) {
+        rows.push_back({std::move(name), std::move(savedFor), perToken, act, actName, split, scores, 0});
+    }
+    void fp32(std::string name, std::string savedFor, double perToken,
+              ActivationSplit split = ActivationSplit::sequence, bool scores = false) {
+        rows.push_back(
+            {std::move(name), std::move(savedFor), perToken, kFp32Bytes, "fp32", split, scores, 0});
+    }
+    // torch.bool on CUDA: native_dropout returns its mask as bool (the CPU's dropout keeps the scaled
+    // mask in the activations' dtype instead; docs/validation.md).
+    void mask(std::string name, double perToken, bool scores = false) {
+        rows.push_back({std::move(name), "dropout backward", perToken, kBoolBytes, "mask",
+                        ActivationSplit::sequence, scores, 0});
+    }
+    void fixed(std::string name, std::string savedFor, double elements, double bytes, std::string dtype) {
+        rows.push_back({std::move(name), std::move(savedFor), 0, bytes, std::move(dtype),
+                        ActivationSplit::sequence, false, elements});
+    }
+};
+
+} // namespace napkin::eager
