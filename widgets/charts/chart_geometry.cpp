@@ -117,9 +117,71 @@ QStringList crowdedTickLabels(const QCPAxis& axis) {
     return crowdedTickLabels(axis, axis.tickVector(), axis.tickVectorLabels(), -2.0);
 }
 
+namespace {
+
+// The width `columns` columns of entries need: each column as wide as its widest entry.
+int legendWidth(const QCPLegend& legend, int columns) {
+    std::vector<int> widest(static_cast<std::size_t>(columns), 0);
+    int placed = 0; // the grid's empty cells (a last row not full) count as items but are null
+    for (int i = 0; i < legend.itemCount(); ++i) {
+        const QCPAbstractLegendItem* item = legend.item(i);
+        if (!item)
+            continue;
+        int& column = widest[static_cast<std::size_t>(placed++ % columns)];
+        column = std::max(column, item->minimumOuterSizeHint().width());
+    }
+    int width = legend.margins().left() + legend.margins().right() + legend.columnSpacing() * (columns - 1);
+    for (const int w : widest)
+        width += w;
+    return width;
+}
+
+} // namespace
+
+int fittingLegendColumns(const QCPLegend& legend, int most, int width) {
+    int entries = 0;
+    for (int i = 0; i < legend.itemCount(); ++i)
+        entries += legend.item(i) ? 1 : 0;
+    for (int columns = std::min(most, entries); columns > 1; --columns)
+        if (legendWidth(legend, columns) <= width)
+            return columns;
+    return 1;
+}
+
+bool legendCut(const QCPLegend& legend) {
+    if (!legend.visible() || legend.itemCount() == 0)
+        return false;
+    return legendWidth(legend, std::max(1, legend.columnCount())) > legend.outerRect().width() + 1;
+}
+
+void fitTickRotation(QCPAxis& axis) {
+    const auto ticker = axis.ticker().dynamicCast<QCPAxisTickerText>();
+    if (!ticker || axis.orientation() != Qt::Horizontal || axis.axisRect()->rect().isEmpty())
+        return;
+    static const char* const kChosenRotation = "napkinChosenTickRotation";
+    if (!axis.property(kChosenRotation).isValid())
+        axis.setProperty(kChosenRotation, axis.tickLabelRotation());
+    const double chosen = axis.property(kChosenRotation).toDouble();
+    QVector<double> ticks;
+    QVector<QString> labels;
+    ticker->generate(axis.range(), axis.parentPlot()->locale(), QLatin1Char('g'), axis.numberPrecision(),
+                     ticks, nullptr, &labels);
+    for (const double angle : {chosen, 45.0, 60.0, 90.0}) {
+        if (angle < chosen)
+            continue;
+        axis.setTickLabelRotation(angle);
+        if (crowdedTickLabels(axis, ticks, labels, 2.0).isEmpty())
+            return;
+    }
+}
+
 void fitTickCount(QCPAxis& axis, int most) {
     const QSharedPointer<QCPAxisTicker> ticker = axis.ticker();
-    if (!ticker || ticker.dynamicCast<QCPAxisTickerText>() || axis.axisRect()->rect().isEmpty())
+    if (ticker.dynamicCast<QCPAxisTickerText>()) {
+        fitTickRotation(axis);
+        return;
+    }
+    if (!ticker || axis.axisRect()->rect().isEmpty())
         return;
     const QString format = axis.numberFormat();
     const QChar formatChar = format.isEmpty() ? QLatin1Char('g') : format.at(0);

@@ -26,5 +26,14 @@ QStringList crowdedTickLabels(const QCPAxis& axis, const QVector<double>& ticks,
 QStringList crowdedTickLabels(const QCPAxis& axis);
 /// Sets the axis ticker's tick count to the largest, up to `most`, whose labels keep half a line (or two
 /// characters along the axis) apart at its current length and font (at least 2). A text ticker (named
-/// categories) is left alone.
+/// categories) keeps its labels and turns them instead (fitTickRotation).
 void fitTickCount(QCPAxis& axis, int most);
+/// For named categories (a text ticker) on a horizontal axis: the least turn, from the one the chart chose
+/// up to 90°, at which neighbouring labels stop overlapping (DeepSeek-V3's nine FLOP components at
+/// 1024×768 overlapped at 30°). The chart's own angle is kept as the least, so a wider chart turns back.
+void fitTickRotation(QCPAxis& axis);
+/// The most columns, up to `most`, in which the legend's entries (filled row by row) fit `width` pixels
+/// side by side; 1 when even two do not.
+int fittingLegendColumns(const QCPLegend& legend, int most, int width);
+/// Whether the legend as laid out is narrower than its entries need: their names are drawn cut.
+bool legendCut(const QCPLegend& legend);

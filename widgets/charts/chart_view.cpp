@@ -197,6 +197,8 @@ ChartLayout ChartView::layoutGeometry() const {
     if (m_plot->legend->visible() && m_plot->legend->itemCount() > 0) {
         out.legend = m_plot->legend->outerRect();
         out.legendInsideAxes = axes->insetLayout()->elements(false).contains(m_plot->legend);
+        if (legendCut(*m_plot->legend))
+            out.cutText << QStringLiteral("the legend's entries");
     }
     for (int i = 0; i < m_plot->itemCount(); ++i) {
         const auto* text = qobject_cast<QCPItemText*>(m_plot->item(i));
@@ -242,6 +244,7 @@ void ChartView::setLegendBelow(bool shown, int columns) {
         grid->simplify();
     }
     m_plot->legend->setVisible(shown);
+    m_legendColumns = std::max(1, columns);
     // The wrap first: setting the fill order then lays out the entries already there in `columns`.
     m_plot->legend->setWrap(columns);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
@@ -267,7 +270,13 @@ void ChartView::applyMinimumSize() {
     const double appPoints = QApplication::font().pointSizeF();
     const double ratio = appPoints > 0 ? std::max(1.0, font().pointSizeF() / appPoints) : 1.0;
     const int width = std::max(m_minimum.width(), m_minimumColumns * QFontMetrics(font()).averageCharWidth());
-    m_plot->setMinimumSize(width, qRound(m_minimum.height() * ratio));
+    // A legend that dropped columns to keep its names whole takes more rows: the chart asks for their
+    // height too, so that its column scrolls rather than the plot shrinking under it.
+    const int wrap = std::max(1, m_plot->legend->wrap());
+    const int entries = m_plot->legend->visible() ? m_plot->legend->itemCount() : 0;
+    const int extraRows = (entries + wrap - 1) / wrap - (entries + m_legendColumns - 1) / m_legendColumns;
+    const int rowHeight = QFontMetrics(m_plot->legend->font()).height() + m_plot->legend->rowSpacing();
+    m_plot->setMinimumSize(width, qRound(m_minimum.height() * ratio) + std::max(0, extraRows) * rowHeight);
 }
 
 void ChartView::setMinimumChartSize(QSize atApplicationFont, int columns) {
@@ -327,8 +336,18 @@ void ChartView::applyLineScale() {
         axis->setProperty(kFitted, fitted);
         axis->setLabel(fitted);
     }
-    // A title that changed its lines changes the margins, and so the room of the others: one more
-    // replot lays them out with their final lines (once, so that two titles cannot take turns forever).
+    // Fewer legend columns where the entries' names would be cut side by side ("memory bound, does not
+    // fit" beside "memory bound" on the decode chart in presentation mode at 1280×720).
+    const int columns = fittingLegendColumns(*m_plot->legend, m_legendColumns, m_plot->width() - 8);
+    if (m_plot->legend->visible() && columns != m_plot->legend->wrap()) {
+        m_plot->legend->setWrap(columns);
+        m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+        applyMinimumSize();
+        refitted = true;
+    }
+    // A title that changed its lines (or a legend its rows) changes the margins, and so the room of the
+    // others and of the labels over the data: one more replot lays them out with their final lines (once,
+    // so that two titles cannot take turns forever).
     if (refitted && !m_refitting) {
         m_refitting = true;
         queueReplot();

@@ -117,6 +117,7 @@ private:
     QString m_settings;
     QSize m_minimum{240, 180};     ///< at the application's font
     int m_minimumColumns = 30;     ///< "300 GFLOPs", a title's line and a plot beside them
+    int m_legendColumns = 1;       ///< as the chart asked; fewer when the entries are too wide for them
     bool m_refitting = false;      ///< this replot was queued to lay out refitted axis titles
     bool m_refittingTicks = false; ///< this replot was queued to thin ticks fitted to stale axes
 };

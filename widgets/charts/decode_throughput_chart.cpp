@@ -2,7 +2,9 @@
 
 #include "engine/numerics/quantity_format.h"
 #include "widgets/charts/unit_axis_ticker.h"
+#include "widgets/text/engine_text.h"
 
+#include <QFontMetrics>
 #include <QMouseEvent>
 #include <QToolTip>
 
@@ -19,14 +21,10 @@ const QColor kMemoryColor(0x4c, 0x72, 0xb0);
 const QColor kComputeColor(0xdd, 0x84, 0x52);
 const QColor kLimitColor(0xc0, 0x39, 0x2b);
 
-QString number(double v) {
-    return QString::fromStdString(napkin::formatNumber(v));
-}
-
 // Log-scale ticks labelled as plain numbers ("100", "1e+04" → "10,000" style through formatNumber).
 class TokensTicker : public QCPAxisTickerLog {
 protected:
-    QString getTickLabel(double tick, const QLocale&, QChar, int) override { return number(tick); }
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override { return numberText(tick); }
 };
 
 // The curve's four looks: bound (memory, compute) × fits (yes, no).
@@ -70,7 +68,7 @@ void DecodeThroughputChart::setData(const DecodeThroughputChartData& data) {
 
 QString DecodeThroughputChart::tooltipFor(const DecodeThroughputChartData::Point& p) const {
     return tr("B = %1: %2 tokens/s (%3 per sequence)\n%4 bound%5")
-        .arg(number(p.batch), number(p.tokensPerSecond), number(p.tokensPerSecond / p.batch),
+        .arg(numberText(p.batch), numberText(p.tokensPerSecond), numberText(p.tokensPerSecond / p.batch),
              p.computeBound ? tr("compute") : tr("memory"), p.fits ? QString() : tr(", does not fit"));
 }
 
@@ -96,6 +94,7 @@ void DecodeThroughputChart::rebuild() {
     chart->clearGraphs();
     chart->clearItems();
     m_here = nullptr;
+    m_noteItem = nullptr;
     const std::array<QString, 4> names{tr("memory bound"), tr("compute bound"),
                                        tr("memory bound, does not fit"), tr("compute bound, does not fit")};
     std::array<QCPGraph*, 4> looks{};
@@ -142,6 +141,19 @@ void DecodeThroughputChart::rebuild() {
 // The setting's label hangs under its dot: the axis starts enough whole decades lower for it to fit at the
 // axes' height as last laid out (presentation mode's type on a short chart).
 void DecodeThroughputChart::leaveRoomUnderDot() {
+    // The note breaks into more lines rather than run past the axes (presentation mode's type at
+    // 1280×720 cut "…as fast as the FLOPs").
+    if (m_noteItem) {
+        const QMargins pad = m_noteItem->padding(); // it starts 1 % in from the axis
+        const int room = static_cast<int>(plot().axisRect()->width() * 0.98) - pad.left() - pad.right() - 2;
+        QString note = fittedText(m_note, m_noteItem->font(), room);
+        // A short chart (presentation mode at 1024×768) keeps the note's first clause ("memory bound at
+        // every B up to 256", "crossover at B = 46"): the whole of it reached the setting's label.
+        const int lines = static_cast<int>(note.count(QLatin1Char('\n'))) + 1;
+        if (QFontMetrics(m_noteItem->font()).lineSpacing() * lines > plot().axisRect()->height() * 0.35)
+            note = fittedText(m_note.section(QLatin1Char(':'), 0, 0), m_noteItem->font(), room);
+        m_noteItem->setText(note);
+    }
     QCPAxis* y = plot().yAxis;
     const double height = plot().axisRect()->height();
     const double dot = m_data.current.tokensPerSecond;
@@ -174,15 +186,15 @@ void DecodeThroughputChart::addMarkers(double top) {
         line->point1->setCoords(b, 1);
         line->point2->setCoords(b, 2);
         line->setPen(QPen(kComputeColor.darker(120), 1.5, Qt::DashLine));
-        QCPItemText* crossover = label(chart, tr("compute bound from B = %1").arg(number(b)),
+        QCPItemText* crossover = label(chart, tr("compute bound from B = %1").arg(numberText(b)),
                                        kComputeColor.darker(140), Qt::AlignRight | Qt::AlignTop);
         crossover->position->setCoords(b, top);
         crossover->setRotation(-90);
-        m_note = tr("crossover at B = %1: one step's FLOPs/peak = its bytes/bandwidth").arg(number(b));
+        m_note = tr("crossover at B = %1: one step's FLOPs/peak = its bytes/bandwidth").arg(numberText(b));
     } else {
         m_note =
             tr("memory bound at every B up to %1:\nthe KV cache's reads grow with B\nas fast as the FLOPs")
-                .arg(number(right));
+                .arg(numberText(right));
     }
     // Said in the note rather than in a corner of its own, where a narrow chart (DeepSeek-V3 served at
     // 1024×768) drew it over the note.
@@ -193,6 +205,7 @@ void DecodeThroughputChart::addMarkers(double top) {
     note->setBrush(palette().color(QPalette::Base)); // readable over the marker lines
     note->position->setType(QCPItemPosition::ptAxisRectRatio);
     note->position->setCoords(0.01, 0.01);
+    m_noteItem = note;
     if (m_data.maxBatch >= 1 && m_data.maxBatch < right) {
         auto* line = new QCPItemStraightLine(chart);
         line->point1->setCoords(m_data.maxBatch, 1);
@@ -201,7 +214,7 @@ void DecodeThroughputChart::addMarkers(double top) {
         // Named in the legend, with the line's own look: written up the line, the name was taller than a
         // short chart in presentation mode's type and ran into the note.
         QCPGraph* fits = chart->addGraph();
-        fits->setName(tr("largest batch that fits: %1").arg(number(m_data.maxBatch)));
+        fits->setName(tr("largest batch that fits: %1").arg(numberText(m_data.maxBatch)));
         fits->setPen(line->pen());
     }
     if (m_data.current.batch >= 1) {
@@ -215,7 +228,7 @@ void DecodeThroughputChart::addMarkers(double top) {
         QCPItemText* here =
             label(chart,
                   tr("B = %1: %2 tokens/s")
-                      .arg(number(m_data.current.batch), number(m_data.current.tokensPerSecond)),
+                      .arg(numberText(m_data.current.batch), numberText(m_data.current.tokensPerSecond)),
                   text, Qt::AlignLeft | Qt::AlignTop);
         // Below the dot, on the side away from the right edge: the curve rises to the right of it.
         here->position->setCoords(m_data.current.batch, m_data.current.tokensPerSecond);

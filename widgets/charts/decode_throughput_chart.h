@@ -52,6 +52,7 @@ private:
 
     DecodeThroughputChartData m_data;
     QString m_note;
-    QCPItemText* m_here = nullptr; ///< the setting's label, under its dot
-    double m_lowest = 1;           ///< the axis's bottom the data alone asks for
+    QCPItemText* m_here = nullptr;     ///< the setting's label, under its dot
+    QCPItemText* m_noteItem = nullptr; ///< the note in the top-left corner, broken to the axes' width
+    double m_lowest = 1;               ///< the axis's bottom the data alone asks for
 };

@@ -71,10 +71,17 @@ MemoryChart::MemoryChart(QWidget* parent)
         // 1024×768) the verdict breaks into more lines rather than run past the chart's edges.
         // A number keeps its unit on its line ("447.6 GB", not "447.6" then "GB").
         static const QRegularExpression numberThenUnit(QStringLiteral("(\\d) (?=[kMGTPE]?i?B\\b)"));
-        QString glued = m_verdictText;
-        glued.replace(numberThenUnit, QStringLiteral("\\1") + QChar(0x00A0));
-        m_verdict->setText(fittedText(glued, m_verdict->font(), plot().axisRect()->width() - 8)
-                               .replace(QChar(0x00A0), QLatin1Char(' ')));
+        const auto fitted = [this](QString text) {
+            text.replace(numberThenUnit, QStringLiteral("\\1") + QChar(0x00A0));
+            return fittedText(text, m_verdict->font(), plot().axisRect()->width() - 8)
+                .replace(QChar(0x00A0), QLatin1Char(' '));
+        };
+        m_verdict->setText(fitted(m_verdictText));
+        // Still taller than the axes can leave above the bar (DeepSeek-V3 at 1024×768: four lines over
+        // 85 pixels): the peak and the verdict alone, the sum being the bar's height and the timeline's.
+        if (labelHeight(*m_verdict) > 0.6 * plot().axisRect()->height() &&
+            m_verdictText.contains(QLatin1Char('\n')))
+            m_verdict->setText(fitted(m_verdictText.section(QLatin1String(", "), 1)));
         const double total = m_data.totalBytes();
         const double top = m_capacityOffScale
                                ? std::max(total, m_data.peakBytes)

@@ -24,8 +24,8 @@ struct MemoryChartData {
     std::array<Segment, 5> segments;
     double capacityBytes = 0;
     QString capacityFormula;
-    QString gpuLabel; ///< x-axis label, e.g. "per H100-SXM"
-    bool fits = true; ///< the step's peak fits (not the sum: the bar is the sum)
+    QString gpuLabel;     ///< x-axis label, e.g. "per H100-SXM"
+    bool fits = true;     ///< the step's peak fits (not the sum: the bar is the sum)
     double peakBytes = 0; ///< the step's peak; 0: not known, the verdict shows the sum alone
     QString peakEvent;    ///< "backward layer 96"
 

@@ -1,7 +1,10 @@
 // The charts at a projector's size: the FLOP chart's legend no longer covers the backward bar, an axis
 // title too long for a small chart breaks onto more lines instead of being cut, the Cruncher's verdict and
 // its off-scale capacity note (now under the axis) keep apart, and an exported chart carries its title and
-// settings line; tick labels never overlap, and larger type asks for a taller chart.
+// settings line; tick labels never overlap (named categories turn further when they would), a legend drops
+// columns rather than cut its names, a corner note breaks into lines rather than run past the axes, and
+// larger type asks for a taller chart.
+#include "widgets/charts/decode_throughput_chart.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/image_format.h"
 #include "widgets/charts/loss_chart.h"
@@ -30,6 +33,8 @@ private slots:
     void exportCarriesTitleAndSettings();
     void tickLabelsThinOutInsteadOfOverlapping();
     void largerTypeNeedsATallerChart();
+    void manyCategoriesTurnTheirLabels();
+    void legendAndNoteKeepToANarrowChart();
 };
 
 void TestChartLayout::flopLegendLeavesTheBarsAlone() {
@@ -142,6 +147,48 @@ void TestChartLayout::largerTypeNeedsATallerChart() {
              qPrintable(QStringLiteral("%1 → %2").arg(normal.height()).arg(large.height())));
     QVERIFY2(large.width() < normal.width() * 1.45,
              qPrintable(QStringLiteral("%1 → %2").arg(normal.width()).arg(large.width())));
+}
+
+// DeepSeek-V3's FLOP chart on the accounting page at 1024×768: nine categories at 30° overlapped.
+void TestChartLayout::manyCategoriesTurnTheirLabels() {
+    FlopChart chart;
+    chart.resize(330, 300);
+    chart.show();
+    FlopChartData d;
+    d.phases = {{QStringLiteral("forward"), 2e18, {}},
+                {QStringLiteral("backward"), 4e18, {}},
+                {QStringLiteral("recompute"), 2e18, {}}};
+    for (const char* name : {"attention", "experts", "shared expert", "router", "dense-layer mlp", "head"})
+        d.components.push_back({QString::fromLatin1(name), 0.3e18, {}});
+    chart.setData(d);
+    chart.replotNow();
+    chart.replotNow();
+    const ChartLayout g = chart.layoutGeometry();
+    QVERIFY2(g.crowdedTicks.isEmpty(), qPrintable(g.crowdedTicks.join(QLatin1Char('|'))));
+    QVERIFY2(g.cutText.isEmpty(), qPrintable(g.cutText.join(QLatin1Char('|'))));
+}
+
+// The decode chart in presentation mode at 1280×720: its legend's two columns cut "memory bound, does not
+// fit", and its three-line note ran past the axes.
+void TestChartLayout::legendAndNoteKeepToANarrowChart() {
+    DecodeThroughputChart chart;
+    QFont large = chart.font();
+    large.setPointSizeF(large.pointSizeF() * 1.5);
+    chart.setFont(large);
+    chart.resize(420, 360);
+    chart.show();
+    DecodeThroughputChartData d;
+    for (double b = 1; b <= 256; b *= 2)
+        d.points.push_back({b, 200 * b, false, b <= 40});
+    d.current = {1, 200, false, true};
+    d.maxBatch = 40;
+    d.lastBatch = 256;
+    chart.setData(d);
+    chart.replotNow();
+    chart.replotNow();
+    const ChartLayout g = chart.layoutGeometry();
+    QVERIFY(!g.legend.isEmpty());
+    QVERIFY2(g.cutText.isEmpty(), qPrintable(g.cutText.join(QLatin1Char('|'))));
 }
 
 QTEST_MAIN(TestChartLayout)
