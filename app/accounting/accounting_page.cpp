@@ -11,9 +11,10 @@
 #include "widgets/charts/memory_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/controls/explain_pane.h"
-#include "widgets/controls/grouped_combo_box.h"
 #include "widgets/controls/flow_splitter.h"
+#include "widgets/controls/grouped_combo_box.h"
 #include "widgets/controls/panel_scroll_area.h"
+#include "widgets/text/engine_text.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -33,10 +34,6 @@ namespace {
 /// An entry's name as listed, kept while its shown text says "(modified)".
 constexpr int kNameRole = Qt::UserRole + 1;
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 MemoryChartData memoryData(const AccountingResult& r, const AccountingInput& in) {
     MemoryChartData d;
     const std::array<const Quantity*, 5> parts{&r.memory.parameters, &r.memory.gradients,
@@ -47,27 +44,30 @@ MemoryChartData memoryData(const AccountingResult& r, const AccountingInput& in)
                                        AccountingPage::tr("optimizer state"),
                                        AccountingPage::tr("activations")};
     for (std::size_t i = 0; i < parts.size(); ++i)
-        d.segments[i] = {names[i], parts[i]->value, q(parts[i]->formula)};
+        d.segments[i] = {names[i], parts[i]->value, toQString(parts[i]->formula)};
     d.capacityBytes = r.capacityBytes.value;
-    d.capacityFormula = q(r.capacityBytes.formula);
+    d.capacityFormula = toQString(r.capacityBytes.formula);
     d.fits = r.fits;
     d.peakBytes = r.peakMemory.value;
-    d.peakEvent = q(r.peakEvent);
-    d.gpuLabel = in.gpus > 1 ? AccountingPage::tr("one of %1 × %2").arg(q(formatNumber(in.gpus)), q(in.gpu))
-                             : AccountingPage::tr("one %1").arg(q(in.gpu));
+    d.peakEvent = toQString(r.peakEvent);
+    d.gpuLabel =
+        in.gpus > 1
+            ? AccountingPage::tr("one of %1 × %2").arg(toQString(formatNumber(in.gpus)), toQString(in.gpu))
+            : AccountingPage::tr("one %1").arg(toQString(in.gpu));
     if (r.memoryStage) // with a pipeline: the most loaded stage's GPU
-        d.gpuLabel += AccountingPage::tr(", %1 stage").arg(q(std::string(pipelineStageName(*r.memoryStage))));
+        d.gpuLabel +=
+            AccountingPage::tr(", %1 stage").arg(toQString(std::string(pipelineStageName(*r.memoryStage))));
     return d;
 }
 
 FlopChartData flopData(const AccountingResult& r) {
     const StepFlops& f = r.flopsPerStep;
     FlopChartData d;
-    d.phases = {{AccountingPage::tr("forward"), f.forward, q(f.forwardFormula)},
-                {AccountingPage::tr("backward"), f.backward, q(f.backwardFormula)},
-                {AccountingPage::tr("recompute"), f.recompute, q(f.recomputeFormula)}};
+    d.phases = {{AccountingPage::tr("forward"), f.forward, toQString(f.forwardFormula)},
+                {AccountingPage::tr("backward"), f.backward, toQString(f.backwardFormula)},
+                {AccountingPage::tr("recompute"), f.recompute, toQString(f.recomputeFormula)}};
     for (const ComponentFlops& c : f.components)
-        d.components.push_back({q(c.name), c.forward, q(c.formula)});
+        d.components.push_back({toQString(c.name), c.forward, toQString(c.formula)});
     return d;
 }
 
@@ -114,6 +114,7 @@ AccountingPage::AccountingPage(QWidget* parent)
     leftLayout->addLayout(unitsRow);
     leftLayout->addWidget(m_controls, 1);
     auto* scroll = new PanelScrollArea(left, this);
+    m_controlPanel = scroll;
 
     auto* charts = new FlowSplitter(this);
     charts->addWidget(m_memoryChart);
@@ -219,10 +220,10 @@ void AccountingPage::recompute() {
     const InputError error = validate(in);
     if (!error.ok()) {
         // Keep the last good charts and answers; say what is wrong and where.
-        m_error = tr("%1: %2").arg(q(error.field), q(error.message));
+        m_error = tr("%1: %2").arg(toQString(error.field), toQString(error.message));
         m_answers->showError(
             tr("Cannot account for this combination — %1. Showing the last valid result.").arg(m_error));
-        m_controls->showFieldError(error.field, q(error.message));
+        m_controls->showFieldError(error.field, toQString(error.message));
         return;
     }
     m_error.clear();
@@ -233,7 +234,7 @@ void AccountingPage::recompute() {
     const MemoryTimeline timeline = memoryTimeline(in, *m_result);
     m_timelineChart->setData(memoryTimelineChartData(timeline, *m_result));
     // An exported chart says the setup it was drawn for: the command that reproduces it.
-    const QString settings = q(accountCommandLine(in));
+    const QString settings = toQString(accountCommandLine(in));
     for (ChartView* chart : std::initializer_list<ChartView*>{m_memoryChart, m_flopChart, m_timelineChart})
         chart->setSettingsCaption(settings);
     m_answers->setResult(*m_result, m_memoryChart->byteUnits());
@@ -244,7 +245,7 @@ void AccountingPage::recompute() {
 void AccountingPage::saveSettings(QSettings& s) const {
     const AccountingInput in = m_controls->input();
     s.beginGroup(QStringLiteral("accounting"));
-    s.setValue(QStringLiteral("model"), q(std::string(modelKindName(in.model.kind))));
+    s.setValue(QStringLiteral("model"), toQString(std::string(modelKindName(in.model.kind))));
     s.setValue(QStringLiteral("params"), in.model.parameters);
     s.setValue(QStringLiteral("dim"), in.model.dim);
     s.setValue(QStringLiteral("layers"), in.model.layers);
@@ -256,15 +257,15 @@ void AccountingPage::saveSettings(QSettings& s) const {
     s.setValue(QStringLiteral("ffnMult"), in.model.ffnMult);
     s.setValue(QStringLiteral("batch"), in.batch);
     s.setValue(QStringLiteral("tokens"), in.trainingTokens ? *in.trainingTokens : 0.0);
-    s.setValue(QStringLiteral("precision"), q(std::string(precisionRecipeName(in.precision))));
+    s.setValue(QStringLiteral("precision"), toQString(std::string(precisionRecipeName(in.precision))));
     s.setValue(QStringLiteral("fp32Gradients"), in.fp32Gradients);
-    s.setValue(QStringLiteral("optimizer"), q(std::string(optimizerName(in.optimizer))));
-    s.setValue(QStringLiteral("gpu"), q(in.gpu));
+    s.setValue(QStringLiteral("optimizer"), toQString(std::string(optimizerName(in.optimizer))));
+    s.setValue(QStringLiteral("gpu"), toQString(in.gpu));
     s.setValue(QStringLiteral("gpus"), in.gpus);
     s.setValue(QStringLiteral("mfu"), in.mfu);
     s.setValue(QStringLiteral("zero"), in.zeroStage);
-    s.setValue(QStringLiteral("recompute"), q(std::string(recomputeName(in.recompute))));
-    s.setValue(QStringLiteral("attention"), q(std::string(attentionMaskName(in.attention))));
+    s.setValue(QStringLiteral("recompute"), toQString(std::string(recomputeName(in.recompute))));
+    s.setValue(QStringLiteral("attention"), toQString(std::string(attentionMaskName(in.attention))));
     s.setValue(QStringLiteral("units"), m_units->currentData());
     saveLayoutSettings(s, in);
     s.endGroup();

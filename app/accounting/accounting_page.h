@@ -46,6 +46,8 @@ public:
     void restoreSettings(const QSettings& settings);
 
     AccountingControls* controls() const { return m_controls; }
+    /// The left panel (preset, units and the controls), which a page export leaves out.
+    QWidget* controlPanel() const { return m_controlPanel; }
     MemoryChart* memoryChart() const { return m_memoryChart; }
     /// Memory over one training step: the predicted timeline against the capacity and the sum.
     MemoryTimelineChart* timelineChart() const { return m_timelineChart; }
@@ -76,6 +78,7 @@ private:
     MemoryTimelineChart* m_timelineChart;
     AnswersPanel* m_answers;
     ExplainPane* m_explain = nullptr;
+    QWidget* m_controlPanel = nullptr;
     std::optional<napkin::AccountingResult> m_result;
     /// The controls as the chosen preset left them: an edit away from these marks the preset "(modified)".
     std::optional<napkin::AccountingInput> m_presetInput;

@@ -1,6 +1,7 @@
 #include "app/accounting/answers_panel.h"
 
 #include "widgets/controls/answers_grid.h"
+#include "widgets/text/engine_text.h"
 
 #include <QLabel>
 #include <QLocale>
@@ -12,28 +13,22 @@ using namespace napkin;
 
 namespace {
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-QString number(double v) {
-    return q(formatNumber(v));
-}
 QString dtype(StorageType t) {
-    return q(std::string(storageTypeName(t)));
+    return toQString(std::string(storageTypeName(t)));
 }
 
 // Whole counts are easier to check against a paper with digit grouping: "124,439,808".
 QString grouped(double v) {
     if (v < 1e15 && v == std::floor(v))
         return QLocale(QLocale::English).toString(static_cast<qlonglong>(v));
-    return number(v);
+    return numberText(v);
 }
 
 // Large non-whole results (GPU-days) read better rounded and grouped than in e-notation.
 QString readable(double v) {
     if (v >= 1e4 && v < 1e15)
         return grouped(std::round(v));
-    return number(v);
+    return numberText(v);
 }
 
 } // namespace
@@ -101,15 +96,16 @@ AnswersPanel::AnswersPanel(QWidget* parent)
 void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
     m_error->hide();
     m_error->clear();
-    m_grid->setRow(QStringLiteral("parameters"), grouped(r.parameters.total), q(r.parameters.formula));
+    m_grid->setRow(QStringLiteral("parameters"), grouped(r.parameters.total),
+                   toQString(r.parameters.formula));
     m_grid->setRow(QStringLiteral("activeParameters"), grouped(r.parameters.active),
-                   q(r.parameters.activeFormula));
+                   toQString(r.parameters.activeFormula));
     m_grid->setRowVisible(QStringLiteral("activeParameters"), r.parameters.active != r.parameters.total);
     if (r.fineTune)
         m_grid->setRow(
             QStringLiteral("trainableParameters"),
             tr("%1 of %2").arg(grouped(r.trainableParameters), grouped(r.fineTune->allParameters.value)),
-            q(r.fineTune->trainableParameters.formula));
+            toQString(r.fineTune->trainableParameters.formula));
     m_grid->setRowVisible(QStringLiteral("trainableParameters"), r.fineTune.has_value());
 
     const PrecisionLedger& p = r.precision;
@@ -119,84 +115,90 @@ void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
         ledgerNames += tr(" + master %1").arg(dtype(p.masterWeights));
     if (b.optimizerStateTensors > 0)
         ledgerNames += tr(" + %1 × state %2").arg(b.optimizerStateTensors).arg(dtype(p.optimizerState));
-    m_grid->setRow(QStringLiteral("bytesPerParameter"), q(b.ledger), ledgerNames);
+    m_grid->setRow(QStringLiteral("bytesPerParameter"), toQString(b.ledger), ledgerNames);
 
-    m_grid->setRow(QStringLiteral("memoryPerGpu"), q(formatBytes(r.memory.total.value, units)),
-                   q(r.memory.total.formula));
+    m_grid->setRow(QStringLiteral("memoryPerGpu"), toQString(formatBytes(r.memory.total.value, units)),
+                   toQString(r.memory.total.formula));
     if (r.peakFromTimeline)
-        m_grid->setRow(QStringLiteral("peakOverStep"),
-                       tr("%1 at %2").arg(q(formatBytes(r.peakMemory.value, units)), q(r.peakEvent)),
-                       tr("params + grads + master + state + activations + temporaries %1")
-                           .arg(q(r.peakMemory.formula)));
+        m_grid->setRow(
+            QStringLiteral("peakOverStep"),
+            tr("%1 at %2").arg(toQString(formatBytes(r.peakMemory.value, units)), toQString(r.peakEvent)),
+            tr("params + grads + master + state + activations + temporaries %1")
+                .arg(toQString(r.peakMemory.formula)));
     else
         m_grid->setRow(
-            QStringLiteral("peakOverStep"), tr("%1 (the sum)").arg(q(formatBytes(r.peakMemory.value, units))),
+            QStringLiteral("peakOverStep"),
+            tr("%1 (the sum)").arg(toQString(formatBytes(r.peakMemory.value, units))),
             tr("the order of this step is not modelled event by event, so its peak is taken to be the sum"));
     // The verdict judges the peak: what the allocator must hold at the step's worst moment.
-    const QString peak = q(formatBytes(r.peakMemory.value, units));
-    const QString capacity = q(formatBytes(r.capacityBytes.value, units));
+    const QString peak = toQString(formatBytes(r.peakMemory.value, units));
+    const QString capacity = toQString(formatBytes(r.capacityBytes.value, units));
     m_grid->setRow(QStringLiteral("fits"),
                    r.fits ? tr("yes — peak %1 of %2").arg(peak, capacity)
                           : tr("NO — peak %1 > %2").arg(peak, capacity),
-                   q(r.fitsFormula) + QStringLiteral("\n") + q(r.capacityBytes.formula));
-    m_grid->setRow(QStringLiteral("flopsPerStep"), q(formatFlops(r.flopsPerStep.total)),
-                   q(r.flopsPerStep.totalFormula));
+                   toQString(r.fitsFormula) + QStringLiteral("\n") + toQString(r.capacityBytes.formula));
+    m_grid->setRow(QStringLiteral("flopsPerStep"), toQString(formatFlops(r.flopsPerStep.total)),
+                   toQString(r.flopsPerStep.totalFormula));
 
     const QString noTokens = tr("tick “Count training totals” and give the tokens");
     if (r.trainingFlops && r.trainingSeconds && r.trainingDays && r.gpuDays) {
-        m_grid->setRow(QStringLiteral("trainingFlops"), q(formatFlops(r.trainingFlops->value)),
-                       q(r.trainingFlops->formula));
-        m_grid->setRow(QStringLiteral("trainingTime"), tr("%1 days").arg(number(r.trainingDays->value)),
-                       q(r.trainingSeconds->formula) + QStringLiteral("\n") + q(r.trainingDays->formula));
-        m_grid->setRow(QStringLiteral("gpuDays"), readable(r.gpuDays->value), q(r.gpuDays->formula));
+        m_grid->setRow(QStringLiteral("trainingFlops"), toQString(formatFlops(r.trainingFlops->value)),
+                       toQString(r.trainingFlops->formula));
+        m_grid->setRow(QStringLiteral("trainingTime"), tr("%1 days").arg(numberText(r.trainingDays->value)),
+                       toQString(r.trainingSeconds->formula) + QStringLiteral("\n") +
+                           toQString(r.trainingDays->formula));
+        m_grid->setRow(QStringLiteral("gpuDays"), readable(r.gpuDays->value), toQString(r.gpuDays->formula));
     } else {
         for (const QString& key :
              {QStringLiteral("trainingFlops"), QStringLiteral("trainingTime"), QStringLiteral("gpuDays")})
             m_grid->setRow(key, QStringLiteral("—"), noTokens);
     }
-    m_grid->setRow(QStringLiteral("hfu"), number(r.hfu.value), q(r.hfu.formula));
+    m_grid->setRow(QStringLiteral("hfu"), numberText(r.hfu.value), toQString(r.hfu.formula));
     setLayoutRows(r);
     m_grid->setRow(QStringLiteral("maxParameters"), tr("%1 params").arg(grouped(r.maxParameters.value)),
-                   q(r.maxParameters.formula));
+                   toQString(r.maxParameters.formula));
     m_grid->setRow(QStringLiteral("maxParametersPooled"),
                    tr("%1 params").arg(grouped(r.maxParametersPooled.value)),
-                   q(r.maxParametersPooled.formula));
+                   toQString(r.maxParametersPooled.formula));
     if (r.maxBatch && !r.fitAdvice.empty()) // not "0": what would make one sequence fit
-        m_grid->setRow(QStringLiteral("maxBatch"), tr("none — %1").arg(q(r.fitAdvice)),
-                       q(r.maxBatch->formula));
+        m_grid->setRow(QStringLiteral("maxBatch"), tr("none — %1").arg(toQString(r.fitAdvice)),
+                       toQString(r.maxBatch->formula));
     else if (r.maxBatch)
-        m_grid->setRow(QStringLiteral("maxBatch"), grouped(r.maxBatch->value), q(r.maxBatch->formula));
+        m_grid->setRow(QStringLiteral("maxBatch"), grouped(r.maxBatch->value),
+                       toQString(r.maxBatch->formula));
     else
         m_grid->setRow(QStringLiteral("maxBatch"), QStringLiteral("—"),
                        tr("activations are not modelled for this model kind"));
 
     QStringList notes;
     for (const std::string& n : r.notes)
-        notes << QStringLiteral("• ") + q(n);
+        notes << QStringLiteral("• ") + toQString(n);
     m_notes->setText(notes.join(QLatin1Char('\n')));
 }
 
 // The layout in one line (dp, global batch, bubble) and the communication ledger's total.
 void AnswersPanel::setLayoutRows(const AccountingResult& r) {
     QString layout =
-        tr("dp %1, global batch %2").arg(number(r.dataParallel.value), grouped(r.globalBatch.value));
-    QString formulas = q(r.dataParallel.formula) + QStringLiteral("\n") + q(r.globalBatch.formula);
+        tr("dp %1, global batch %2").arg(numberText(r.dataParallel.value), grouped(r.globalBatch.value));
+    QString formulas =
+        toQString(r.dataParallel.formula) + QStringLiteral("\n") + toQString(r.globalBatch.formula);
     if (r.pipelineBubbleFraction.value > 0) {
-        layout += tr(", bubble %1").arg(number(r.pipelineBubbleFraction.value));
-        formulas += QStringLiteral("\n") + q(r.pipelineBubbleFraction.formula);
+        layout += tr(", bubble %1").arg(numberText(r.pipelineBubbleFraction.value));
+        formulas += QStringLiteral("\n") + toQString(r.pipelineBubbleFraction.formula);
     }
     if (r.memoryStage)
-        layout += tr(" (memory: %1 stage)").arg(q(std::string(pipelineStageName(*r.memoryStage))));
+        layout += tr(" (memory: %1 stage)").arg(toQString(std::string(pipelineStageName(*r.memoryStage))));
     m_grid->setRow(QStringLiteral("layout"), layout, formulas);
     const bool oneGpu = r.communication.items.empty() && r.dataParallel.value == 1;
     m_grid->setRowVisible(QStringLiteral("layout"), !oneGpu);
     m_grid->setRowVisible(QStringLiteral("communication"), !oneGpu);
     const CommunicationTotal& c = r.communication.total;
-    const QString time = c.seconds ? tr(" in %1").arg(q(formatDuration(*c.seconds))) : tr(", time unknown");
+    const QString time =
+        c.seconds ? tr(" in %1").arg(toQString(formatDuration(*c.seconds))) : tr(", time unknown");
     // The per-collective formulas are in the explanation pane; a fixed line here keeps a drag from
     // re-wrapping this row on every tick.
     m_grid->setRow(
-        QStringLiteral("communication"), q(formatBytes(c.bytes)) + (c.bytes > 0 ? time : QString()),
+        QStringLiteral("communication"), toQString(formatBytes(c.bytes)) + (c.bytes > 0 ? time : QString()),
         tr("per GPU per step, as if nothing overlapped: the ledger is under “How is this computed?”"));
 }
 

@@ -1,15 +1,13 @@
 #include "app/accounting/layout_settings.h"
 
+#include "widgets/text/engine_text.h"
+
 #include <QSettings>
 #include <QString>
 
 using namespace napkin;
 
 namespace {
-
-QString q(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 template <typename T, typename FromName>
 void readName(const QSettings& s, const char* key, T& target, FromName fromName) {
@@ -28,15 +26,15 @@ void saveLayoutSettings(QSettings& s, const AccountingInput& in) {
     const ModelSpec& m = in.model;
     s.setValue(QStringLiteral("kvHeads"), m.kvHeads);
     s.setValue(QStringLiteral("ffnDim"), m.ffnDim);
-    s.setValue(QStringLiteral("mlp"), q(mlpKindName(m.mlp)));
-    s.setValue(QStringLiteral("norm"), q(normKindName(m.norm)));
-    s.setValue(QStringLiteral("bias"), q(onOffName(m.bias)));
-    s.setValue(QStringLiteral("embeddings"), q(embeddingTyingName(m.embeddings)));
-    s.setValue(QStringLiteral("position"), q(positionKindName(m.position)));
+    s.setValue(QStringLiteral("mlp"), toQString(mlpKindName(m.mlp)));
+    s.setValue(QStringLiteral("norm"), toQString(normKindName(m.norm)));
+    s.setValue(QStringLiteral("bias"), toQString(onOffName(m.bias)));
+    s.setValue(QStringLiteral("embeddings"), toQString(embeddingTyingName(m.embeddings)));
+    s.setValue(QStringLiteral("position"), toQString(positionKindName(m.position)));
     s.setValue(QStringLiteral("experts"), m.experts);
     s.setValue(QStringLiteral("topK"), m.topK);
-    s.setValue(QStringLiteral("dropout"), q(onOffName(m.dropout)));
-    s.setValue(QStringLiteral("attentionImpl"), q(attentionImplName(m.attentionImpl)));
+    s.setValue(QStringLiteral("dropout"), toQString(onOffName(m.dropout)));
+    s.setValue(QStringLiteral("attentionImpl"), toQString(attentionImplName(m.attentionImpl)));
     const ParallelLayout& l = in.parallel;
     s.setValue(QStringLiteral("tp"), l.tp);
     s.setValue(QStringLiteral("pp"), l.pp);

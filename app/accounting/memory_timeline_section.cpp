@@ -1,6 +1,7 @@
 #include "app/accounting/memory_timeline_section.h"
 
 #include "engine/accounting/memory_timeline.h"
+#include "widgets/text/engine_text.h"
 
 #include <QCoreApplication>
 
@@ -13,9 +14,6 @@ namespace {
 QString tr(const char* text) {
     return QCoreApplication::translate("MemoryTimelineSection", text);
 }
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 // The update is modelled fused and in place (as Napkin's trainers run it), so it adds nothing; an
 // unfused per-tensor update does. For the Cruncher, the largest tensor is a D×D weight, and the lecture's
@@ -24,7 +22,7 @@ QString q(const std::string& s) {
 // the CPU shows 3 × 64 B for D = 4.
 QString optimizerTemporaries(const AccountingInput& in, const AccountingResult& r, const MemoryTimeline& t,
                              ByteUnits units) {
-    const auto bytes = [&](double b) { return q(formatBytes(b, units)).toHtmlEscaped(); };
+    const auto bytes = [&](double b) { return toQString(formatBytes(b, units)).toHtmlEscaped(); };
     const auto update = std::find_if(t.events.begin(), t.events.end(), [](const TimelineEvent& e) {
         return e.event.phase == StepPhase::optimizer;
     });
@@ -62,8 +60,8 @@ MemoryTimelineChartData memoryTimelineChartData(const MemoryTimeline& timeline, 
     d.bytes.reserve(d.events.capacity());
     for (const TimelineEvent& e : timeline.events) {
         const StepBytes& b = e.bytes;
-        d.events << q(stepEventName(e.event));
-        d.phases << q(std::string(stepPhaseName(e.event.phase)));
+        d.events << toQString(stepEventName(e.event));
+        d.phases << toQString(std::string(stepPhaseName(e.event.phase)));
         d.bytes.push_back(
             {b.parameters, b.gradients, b.masterWeights, b.optimizerState, b.activations, b.temporary});
     }
@@ -75,7 +73,7 @@ MemoryTimelineChartData memoryTimelineChartData(const MemoryTimeline& timeline, 
 
 QString explainMemoryTimeline(const AccountingInput& in, const AccountingResult& r, ByteUnits units) {
     const MemoryTimeline t = memoryTimeline(in, r);
-    const auto bytes = [&](double b) { return q(formatBytes(b, units)).toHtmlEscaped(); };
+    const auto bytes = [&](double b) { return toQString(formatBytes(b, units)).toHtmlEscaped(); };
     QString text = QStringLiteral("<h3>%1</h3>").arg(tr("Memory over one step"));
     text +=
         tr("<p>The memory above is a sum: every component at its largest. One training step (PyTorch's "
@@ -93,13 +91,13 @@ QString explainMemoryTimeline(const AccountingInput& in, const AccountingResult&
     text += tr("<p>Peak: <code>%1</code> (parameters + gradients + master weights + optimizer state + "
                "activations + temporaries): <b>%2</b>, %3 the sum %4. At that moment %5 of the %6 of "
                "activations are held, %7 of the %8 of gradients exist, and %9 of temporaries.</p>")
-                .arg(q(t.peakFormula).toHtmlEscaped(), bytes(t.peakBytes), relation, bytes(sum),
+                .arg(toQString(t.peakFormula).toHtmlEscaped(), bytes(t.peakBytes), relation, bytes(sum),
                      bytes(peak.activations), bytes(r.memory.activations.value), bytes(peak.gradients),
                      bytes(r.memory.gradients.value), bytes(peak.temporary));
     // The definition every page and command share: the peak, not the sum, decides.
     text += tr("<p><b>Fits</b> judges this peak, because it is what the allocator must hold at the step's "
                "worst moment: <code>%1</code> — %2. The largest batch is the largest whose peak fits.</p>")
-                .arg(q(r.fitsFormula).toHtmlEscaped(), r.fits ? tr("fits") : tr("does not fit"));
+                .arg(toQString(r.fitsFormula).toHtmlEscaped(), r.fits ? tr("fits") : tr("does not fit"));
     text += optimizerTemporaries(in, r, t, units);
     text += tr("<p>Not in the model: the allocator's rounding and cache, fragmentation, the CUDA context, "
                "temporaries inside a layer's backward and an unfused optimizer's temporaries "

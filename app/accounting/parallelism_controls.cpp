@@ -3,6 +3,7 @@
 #include "engine/numerics/quantity_format.h"
 #include "engine/scenario/control_ranges.h"
 #include "widgets/controls/spin_box_range.h"
+#include "widgets/text/engine_text.h"
 
 #include <QCheckBox>
 #include <QFormLayout>
@@ -14,10 +15,6 @@
 using namespace napkin;
 
 namespace {
-
-QString n(double v) {
-    return QString::fromStdString(formatNumber(v));
-}
 
 QSpinBox* sizeBox(QWidget* parent, ControlRange range, const QString& tip) {
     auto* box = new QSpinBox(parent);
@@ -146,7 +143,10 @@ void ParallelismControls::updateApplicability() {
     applies(m_ep, transformer && isMixtureOfExperts(m_model), l.ep == 1,
             tr("Expert parallelism splits the experts: set experts above 1 in Architecture first."));
     const double replica = l.tp * l.pp * l.cp, dp = m_gpus / replica;
-    m_dp->setText(dp == std::floor(dp)
-                      ? tr("dp = %1 / (%2 × %3 × %4) = %5").arg(n(m_gpus), n(l.tp), n(l.pp), n(l.cp), n(dp))
-                      : tr("not whole: %1 GPUs / (tp·pp·cp = %2)").arg(n(m_gpus), n(replica)));
+    m_dp->setText(
+        dp == std::floor(dp)
+            ? tr("dp = %1 / (%2 × %3 × %4) = %5")
+                  .arg(numberText(m_gpus), numberText(l.tp), numberText(l.pp), numberText(l.cp),
+                       numberText(dp))
+            : tr("not whole: %1 GPUs / (tp·pp·cp = %2)").arg(numberText(m_gpus), numberText(replica)));
 }

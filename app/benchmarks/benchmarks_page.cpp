@@ -9,6 +9,7 @@
 #include "engine/benchmarks/matmul_sweep.h"
 #include "engine/numerics/quantity_format.h"
 #include "widgets/controls/explain_pane.h"
+#include "widgets/text/engine_text.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -29,10 +30,6 @@
 using namespace napkin;
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 // The engine's progress callback, as the runner reports it ("fp32 1024³ · repeat 7/11"); false stops the
 // service within one GEMM panel or training step: when superseded (nothing is delivered) or when `stop`
@@ -100,13 +97,13 @@ QWidget* BenchmarksPage::makeDeviceRow() {
     m_deviceNote->setWordWrap(true);
     QStringList notes;
     for (const BackendEntry& e : listBackends()) {
-        m_device->addItem(q(e.name), q(e.name));
+        m_device->addItem(toQString(e.name), toQString(e.name));
         if (!e.available) {
             // Listed so the user sees it exists, disabled with the registry's reason.
             const int index = m_device->count() - 1;
-            m_device->setItemData(index, q(e.unavailableReason), Qt::ToolTipRole);
+            m_device->setItemData(index, toQString(e.unavailableReason), Qt::ToolTipRole);
             m_device->setItemData(index, 0, Qt::UserRole - 1); // Qt::ItemIsEnabled cleared
-            notes << tr("%1: %2").arg(q(e.name), q(e.unavailableReason));
+            notes << tr("%1: %2").arg(toQString(e.name), toQString(e.unavailableReason));
         }
     }
     // The CPU's GEMM library: every one listed, a missing one disabled with its reason; the default is the
@@ -116,16 +113,16 @@ QWidget* BenchmarksPage::makeDeviceRow() {
     m_cpuBackend->setToolTip(tr("The library that runs the CPU's GEMMs: oneDNN (PyTorch's own CPU kernels: "
                                 "AVX-512, bf16 dot products) or Eigen (portable; the numerical reference)."));
     for (const BackendEntry& e : listCpuBackends()) {
-        m_cpuBackend->addItem(q(e.name), q(e.name));
+        m_cpuBackend->addItem(toQString(e.name), toQString(e.name));
         if (!e.available) {
             const int index = m_cpuBackend->count() - 1;
-            m_cpuBackend->setItemData(index, q(e.unavailableReason), Qt::ToolTipRole);
+            m_cpuBackend->setItemData(index, toQString(e.unavailableReason), Qt::ToolTipRole);
             m_cpuBackend->setItemData(index, 0, Qt::UserRole - 1); // Qt::ItemIsEnabled cleared
-            notes << tr("%1: %2").arg(q(e.name), q(e.unavailableReason));
+            notes << tr("%1: %2").arg(toQString(e.name), toQString(e.unavailableReason));
         }
     }
     m_cpuBackend->setCurrentIndex(
-        m_cpuBackend->findData(q(std::string(cpuBackendKindName(defaultCpuBackend())))));
+        m_cpuBackend->findData(toQString(std::string(cpuBackendKindName(defaultCpuBackend())))));
     connect(m_device, &QComboBox::currentIndexChanged, m_cpuBackend,
             [this] { m_cpuBackend->setEnabled(device() == "cpu"); });
     m_deviceNote->setText(notes.join(QLatin1Char('\n')));
@@ -218,7 +215,6 @@ void BenchmarksPage::startTraining(const TrainingRunRequest& request) {
             setRunning(false, run.cancelled ? tr("Cancelled: a partial run, %n step(s) kept.", nullptr,
                                                  static_cast<int>(run.losses.size()))
                                             : tr("Training done."));
-            emit trainingFinished(run);
         });
     });
 }
@@ -249,9 +245,9 @@ void BenchmarksPage::onProgress(const TaskProgress& r) {
     QString text = tr("%1 · %2 % of the run · elapsed %3")
                        .arg(r.phase)
                        .arg(std::lround(r.fraction * 100))
-                       .arg(q(formatDuration(r.elapsedSeconds)));
+                       .arg(toQString(formatDuration(r.elapsedSeconds)));
     if (r.remainingSeconds)
-        text += tr(" · about %1 left").arg(q(formatDuration(*r.remainingSeconds)));
+        text += tr(" · about %1 left").arg(toQString(formatDuration(*r.remainingSeconds)));
     m_status->setText(text);
 }
 
@@ -276,7 +272,8 @@ QStringList BenchmarksPage::applyScenario(const BenchmarksScenario& s) {
                         .arg(QString::fromStdString(s.device), m_device->currentText());
     else
         m_device->setCurrentIndex(index);
-    const QString library = q(std::string(cpuBackendKindName(s.cpuBackend.value_or(defaultCpuBackend()))));
+    const QString library =
+        toQString(std::string(cpuBackendKindName(s.cpuBackend.value_or(defaultCpuBackend()))));
     const int cpuIndex = m_cpuBackend->findData(library);
     if (cpuIndex < 0 ||
         !(m_cpuBackend->model()->flags(m_cpuBackend->model()->index(cpuIndex, 0)) & Qt::ItemIsEnabled))

@@ -56,7 +56,6 @@ public:
 
 signals:
     void sweepFinished(const napkin::MatmulSweep& sweep);
-    void trainingFinished(const napkin::TrainingRun& run);
     /// A run could not start or failed as a whole (no backend, a configuration it cannot train).
     void runFailed(const QString& message);
 

@@ -1,6 +1,7 @@
 #include "app/benchmarks/explain_benchmark.h"
 
 #include "engine/numerics/quantity_format.h"
+#include "widgets/text/engine_text.h"
 
 #include <QCoreApplication>
 
@@ -10,9 +11,6 @@ namespace {
 
 QString tr(const char* text) {
     return QCoreApplication::translate("ExplainBenchmark", text);
-}
-QString n(double v) {
-    return QString::fromStdString(formatNumber(v));
 }
 
 } // namespace
@@ -33,16 +31,17 @@ QString explainBenchmarks(const std::optional<MatmulSweep>& sweep) {
     if (!r)
         return text + tr("<p>Run a sweep to see these formulas with measured numbers.</p>");
     const MatmulCase& c = r->shape;
-    text += tr("<p>%1, n = %2: FLOPs = 2 × %3 × %4 × %5 = %6<br>achieved = %6 / %7 s = %8<br>MFU = %8 / %9 = "
-               "<b>%10</b></p>")
-                .arg(QString::fromStdString(std::string(benchDtypeName(c.dtype))))
-                .arg(c.n)
-                .arg(c.m)
-                .arg(c.n)
-                .arg(c.k)
-                .arg(QString::fromStdString(formatExact(r->flops)), n(r->timing.medianSeconds),
-                     QString::fromStdString(formatFlops(r->flopsPerSecond, true)),
-                     QString::fromStdString(formatFlops(*r->promisedFlopsPerSecond, true)), n(*r->mfu));
+    text +=
+        tr("<p>%1, n = %2: FLOPs = 2 × %3 × %4 × %5 = %6<br>achieved = %6 / %7 s = %8<br>MFU = %8 / %9 = "
+           "<b>%10</b></p>")
+            .arg(QString::fromStdString(std::string(benchDtypeName(c.dtype))))
+            .arg(c.n)
+            .arg(c.m)
+            .arg(c.n)
+            .arg(c.k)
+            .arg(QString::fromStdString(formatExact(r->flops)), numberText(r->timing.medianSeconds),
+                 QString::fromStdString(formatFlops(r->flopsPerSecond, true)),
+                 QString::fromStdString(formatFlops(*r->promisedFlopsPerSecond, true)), numberText(*r->mfu));
     text += tr(
         "<p>Training MFU is the same ratio for a whole step: (6·N·tokens per second) ÷ (GPUs · peak).</p>");
     return text;

@@ -8,6 +8,7 @@
 #include "engine/report/json_values.h"
 #include "engine/report/matmul_report.h"
 #include "widgets/charts/throughput_chart.h"
+#include "widgets/text/engine_text.h"
 
 #include <QCheckBox>
 #include <QFormLayout>
@@ -24,10 +25,6 @@
 using namespace napkin;
 
 namespace {
-
-QString q(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 // Every type the engine benchmarks; the ones the chosen backend refuses are disabled with its reason.
 constexpr BenchDtype kOffered[] = {BenchDtype::fp32, BenchDtype::fp64, BenchDtype::bf16,
@@ -52,7 +49,7 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
     // Three to a row: six in one row do not fit the 340-pixel control column and their names get cut.
     auto* dtypeRow = new QGridLayout;
     for (BenchDtype d : kOffered) {
-        auto* check = new QCheckBox(q(benchDtypeName(d)), this);
+        auto* check = new QCheckBox(toQString(benchDtypeName(d)), this);
         check->setChecked(std::find(defaults.dtypes.begin(), defaults.dtypes.end(), d) !=
                           defaults.dtypes.end());
         connect(check, &QCheckBox::toggled, this, &MatmulSweepPanel::updateFp16Warning);
@@ -144,9 +141,9 @@ void MatmulSweepPanel::setUnsupportedDtypes(const std::map<BenchDtype, std::stri
     for (const auto& [dtype, check] : m_dtypes) {
         const auto it = reasons.find(dtype);
         check->setEnabled(it == reasons.end());
-        check->setToolTip(it == reasons.end() ? QString() : q(it->second));
+        check->setToolTip(it == reasons.end() ? QString() : toQString(it->second));
         if (it != reasons.end())
-            lines << tr("%1: %2").arg(q(benchDtypeName(dtype)), q(it->second));
+            lines << tr("%1: %2").arg(toQString(benchDtypeName(dtype)), toQString(it->second));
     }
     m_unsupported->setText(lines.join(QLatin1Char('\n')));
     m_unsupported->setVisible(!lines.isEmpty());
@@ -167,7 +164,7 @@ void MatmulSweepPanel::showSweep(const std::optional<MatmulSweep>& sweep) {
     }
     data.promisedBasis = QString::fromStdString(sweep->device.promisedBasis);
     for (const MatmulResult& r : sweep->results) {
-        const QString dtype = q(benchDtypeName(r.shape.dtype));
+        const QString dtype = toQString(benchDtypeName(r.shape.dtype));
         auto series = std::find_if(data.series.begin(), data.series.end(),
                                    [&](const auto& s) { return s.dtype == dtype; });
         if (series == data.series.end()) {
@@ -201,7 +198,7 @@ void MatmulSweepPanel::showSweep(const std::optional<MatmulSweep>& sweep) {
                       tr("max over %1 sampled entries of |c − ref| / Σ|a·b|, ref in long double")
                           .arg(r.verifiedEntries));
         if (!r.cpuBackend.empty()) // the library, and the kernel it chose
-            setResultCell(m_results, row, 7, q(r.cpuBackend), q(r.implementation));
+            setResultCell(m_results, row, 7, toQString(r.cpuBackend), toQString(r.implementation));
         setResultCell(m_results, row, 8, tr("ok"));
     }
     for (auto& s : data.series)
@@ -209,9 +206,9 @@ void MatmulSweepPanel::showSweep(const std::optional<MatmulSweep>& sweep) {
                   [](const auto& a, const auto& b) { return a.size < b.size; });
     QString ranOn;
     if (!sweep->device.cpuBackend.empty())
-        ranOn =
-            tr("CPU backend %1 %2, ISA %3. ")
-                .arg(q(sweep->device.cpuBackend), q(sweep->device.cpuBackendVersion), q(sweep->device.isa));
+        ranOn = tr("CPU backend %1 %2, ISA %3. ")
+                    .arg(toQString(sweep->device.cpuBackend), toQString(sweep->device.cpuBackendVersion),
+                         toQString(sweep->device.isa));
     // A cancelled sweep keeps the cases it finished; the basis line says the table is not the whole run.
     const QString partial =
         sweep->cancelled ? tr("Partial run (cancelled): only the cases listed finished. ") : QString();
@@ -254,7 +251,7 @@ QStringList MatmulSweepPanel::readScenario(const BenchmarksScenario& s) {
     for (BenchDtype d : s.dtypes)
         if (!m_dtypes.contains(d))
             warnings << tr("benchmarks.dtypes: %1 has no tick box on this page; ignored")
-                            .arg(q(benchDtypeName(d)));
+                            .arg(toQString(benchDtypeName(d)));
     for (const auto& [dtype, check] : m_dtypes)
         check->setChecked(std::find(s.dtypes.begin(), s.dtypes.end(), dtype) != s.dtypes.end());
     m_sizes->setText(QString::fromStdString(s.sizes));

@@ -11,6 +11,7 @@
 #include "widgets/charts/loss_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/controls/spin_box_range.h"
+#include "widgets/text/engine_text.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -59,10 +60,6 @@ MemoryTimelineChartData timelineData(const MemoryComparison& m) {
     return d;
 }
 
-QString q(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
 // The recipes the CPU Cruncher trainers run (the oneDNN one both; Eigen and CUDA fp32 only).
 constexpr PrecisionRecipe kPrecisions[] = {PrecisionRecipe::fp32, PrecisionRecipe::mixedBf16};
 
@@ -90,7 +87,7 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     m_optimizer->setCurrentIndex(m_optimizer->findData(static_cast<int>(defaults.optimizer)));
     m_precision->setObjectName(QStringLiteral("precision"));
     for (PrecisionRecipe r : kPrecisions)
-        m_precision->addItem(q(precisionRecipeName(r)), static_cast<int>(r));
+        m_precision->addItem(toQString(precisionRecipeName(r)), static_cast<int>(r));
     m_precision->setCurrentIndex(m_precision->findData(static_cast<int>(defaults.precision)));
     m_precision->setToolTip(tr("mixed-bf16: bf16 weights, activations and gradients in the GEMMs (fp32 "
                                "accumulation), fp32 master weights and optimizer state. It runs on the "
@@ -162,10 +159,10 @@ void TrainingRunPanel::setUnsupportedRecipes(const std::map<PrecisionRecipe, std
         m_precision->setItemData(
             i, it == reasons.end() ? QVariant(int(Qt::ItemIsEnabled | Qt::ItemIsSelectable)) : QVariant(0),
             Qt::UserRole - 1);
-        m_precision->setItemData(i, it == reasons.end() ? QVariant() : QVariant(q(it->second)),
+        m_precision->setItemData(i, it == reasons.end() ? QVariant() : QVariant(toQString(it->second)),
                                  Qt::ToolTipRole);
         if (it != reasons.end())
-            lines << tr("%1: %2").arg(q(precisionRecipeName(recipe)), q(it->second));
+            lines << tr("%1: %2").arg(toQString(precisionRecipeName(recipe)), toQString(it->second));
     }
     m_precisionNote->setText(lines.join(QLatin1Char('\n')));
     m_precisionNote->setVisible(!lines.isEmpty());
@@ -197,7 +194,7 @@ void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
             .arg(QString::fromStdString(formatDuration(t.stepTiming.medianSeconds)),
                  QString::fromStdString(formatFlops(t.flopsPerStep)),
                  QString::fromStdString(formatFlops(t.flopsPerSecond, true)),
-                 q(precisionRecipeName(c.precision)));
+                 toQString(precisionRecipeName(c.precision)));
     if (t.mfu)
         summary += tr(", MFU %1%").arg(*t.mfu * 100, 0, 'f', 1);
     if (!t.device.cpuBackend.empty()) // which library trained it

@@ -5,6 +5,7 @@
 #include "engine/numerics/float_rounding.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/tensor/tensor_expression.h"
+#include "widgets/text/engine_text.h"
 
 #include <QCoreApplication>
 
@@ -16,12 +17,6 @@ namespace {
 
 QString tr(const char* text) {
     return QCoreApplication::translate("LectureTour", text);
-}
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-QString n(double v) {
-    return q(formatNumber(v));
 }
 
 QString unavailable() {
@@ -64,8 +59,9 @@ QString answerNapkinMath(const Scenario& s) {
         return unavailable();
     const AccountingInput& in = s.accounting.input;
     return tr("6·N·T = %1; ÷ (%2 GPUs × %3 × MFU %4) = %5 days")
-        .arg(q(r->trainingFlops->formula), n(in.gpus), q(formatFlops(r->densePeakFlopsPerSecond.value, true)),
-             n(in.mfu), n(r->trainingDays->value));
+        .arg(toQString(r->trainingFlops->formula), numberText(in.gpus),
+             toQString(formatFlops(r->densePeakFlopsPerSecond.value, true)), numberText(in.mfu),
+             numberText(r->trainingDays->value));
 }
 
 QString answerLargestModel(const Scenario& s) {
@@ -73,15 +69,16 @@ QString answerLargestModel(const Scenario& s) {
     if (!r)
         return unavailable();
     return tr("AdamW in fp32: %1 per parameter → %2 × %3 / %4 B = %5 parameters")
-        .arg(q(r->bytesPerParameter.ledger), n(s.accounting.input.gpus),
-             q(formatBytes(r->capacityBytes.value)), n(r->bytesPerParameter.total),
-             n(r->maxParameters.value));
+        .arg(toQString(r->bytesPerParameter.ledger), numberText(s.accounting.input.gpus),
+             toQString(formatBytes(r->capacityBytes.value)), numberText(r->bytesPerParameter.total),
+             numberText(r->maxParameters.value));
 }
 
 QString answerDtypes(const Scenario& s) {
     const auto stored = [&](FloatFormat f) {
         const FloatRounding r = roundToFormat(f, s.formats.value);
-        return tr("%1 (%2)").arg(q(formatShortest(r.value)), q(std::string(floatClassName(r.cls))));
+        return tr("%1 (%2)").arg(toQString(formatShortest(r.value)),
+                                 toQString(std::string(floatClassName(r.cls))));
     };
     return tr("fp16(1e-8) = %1: underflow, the update vanishes. bf16(1e-8) = %2: fp32's exponent range, "
               "fewer mantissa bits.")
@@ -94,7 +91,7 @@ QString answerStrides(const Scenario& s) {
         return unavailable();
     const TensorLayout& x = e->steps.front().layout;
     return tr("x has strides %1; x[1, 2] is a view at storage offset %2")
-        .arg(q(formatShape(x.stride)), q(storageOffsetFormula(x, {1, 2})));
+        .arg(toQString(formatShape(x.stride)), toQString(storageOffsetFormula(x, {1, 2})));
 }
 
 QString answerViewError(const Scenario& s) {
@@ -105,8 +102,8 @@ QString answerViewError(const Scenario& s) {
     return tr("Step %1 fails: %2 The transpose has strides %3, not contiguous; .contiguous() copies %4 "
               "first.")
         .arg(e->error->step)
-        .arg(q(e->error->message), q(formatShape(t.stride)),
-             q(formatBytes(static_cast<double>(t.numel() * t.elementBytes))));
+        .arg(toQString(e->error->message), toQString(formatShape(t.stride)),
+             toQString(formatBytes(static_cast<double>(t.numel() * t.elementBytes))));
 }
 
 void editMatmulFlops(Scenario& s) {
@@ -128,7 +125,7 @@ QString answerMatmulFlops(const Scenario& s) {
     if (!r)
         return unavailable();
     return tr("2·m·n·k per matmul: forward %1; backward (two matmuls per matmul) %2")
-        .arg(q(r->flopsPerStep.forwardFormula), q(r->flopsPerStep.backwardFormula));
+        .arg(toQString(r->flopsPerStep.forwardFormula), toQString(r->flopsPerStep.backwardFormula));
 }
 
 QString answerSixN(const Scenario& s) {
@@ -136,7 +133,7 @@ QString answerSixN(const Scenario& s) {
     if (!r)
         return unavailable();
     return tr("forward 2N + backward 4N = %1 = %2 per token")
-        .arg(q(r->flopsPerToken.formula), q(formatFlops(r->flopsPerToken.value)));
+        .arg(toQString(r->flopsPerToken.formula), toQString(formatFlops(r->flopsPerToken.value)));
 }
 
 // The 70B scenario's GPU and MFU, accounted by the engine; the Benchmarks page measures the real thing.
@@ -148,9 +145,9 @@ QString answerMfu(const Scenario&) {
     const AccountingResult r = account(preset->input, *gpu);
     return tr("MFU = achieved model FLOP/s ÷ promised peak. At MFU %1 one %2 (%3 dense) delivers %4; a "
               "matmul sweep here measures it.")
-        .arg(n(preset->input.mfu), q(preset->input.gpu),
-             q(formatFlops(r.densePeakFlopsPerSecond.value, true)),
-             q(formatFlops(preset->input.mfu * r.densePeakFlopsPerSecond.value, true)));
+        .arg(numberText(preset->input.mfu), toQString(preset->input.gpu),
+             toQString(formatFlops(r.densePeakFlopsPerSecond.value, true)),
+             toQString(formatFlops(preset->input.mfu * r.densePeakFlopsPerSecond.value, true)));
 }
 
 QString answerCruncher(const Scenario& s) {
@@ -158,7 +155,7 @@ QString answerCruncher(const Scenario& s) {
     if (!r)
         return unavailable();
     return tr("params + grads + master + AdaGrad state + activations = %1; one step %2")
-        .arg(q(r->memory.total.formula), q(r->flopsPerStep.totalFormula));
+        .arg(toQString(r->memory.total.formula), toQString(r->flopsPerStep.totalFormula));
 }
 
 } // namespace

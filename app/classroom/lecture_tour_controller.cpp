@@ -49,7 +49,6 @@ void LectureTourController::start(int index) {
         m_active = true;
         qApp->installEventFilter(this);
         m_banner->show();
-        emit activeChanged(true);
     }
     goTo(index);
 }
@@ -60,7 +59,6 @@ void LectureTourController::stop() {
     m_active = false;
     qApp->removeEventFilter(this);
     m_banner->hide();
-    emit activeChanged(false);
 }
 
 void LectureTourController::next() {
@@ -86,7 +84,6 @@ void LectureTourController::goTo(int index) {
     if (m_keyAnchor && focusIsText())
         m_keyAnchor->setFocus(Qt::OtherFocusReason);
     m_banner->setCaption(index + 1, stepCount(), step.question, answer);
-    emit stepChanged(index);
 }
 
 bool LectureTourController::eventFilter(QObject* watched, QEvent* event) {

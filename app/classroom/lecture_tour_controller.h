@@ -30,8 +30,6 @@ public slots:
     void goTo(int index);
 
 signals:
-    void activeChanged(bool active);
-    void stepChanged(int index);
     /// Esc was pressed during the tour (the window also leaves presentation mode).
     void escapePressed();
 

@@ -35,11 +35,16 @@ QString saveChart(const ChartView& chart, const QString& path, QSize size, doubl
     return saveFile(path, bytes);
 }
 
-QString savePage(QWidget& page, const QString& path, QSize size, double scale) {
+QString savePage(QWidget& page, const QString& path, QSize size, double scale, QWidget* controls) {
     const std::optional<ImageFormat> format = imageFormatForPath(path);
     if (!format)
         return unknownFormat(path);
+    const bool controlsShown = controls && !controls->isHidden();
+    if (controlsShown)
+        controls->hide();
     const QByteArray bytes = renderWidget(page, *format, size, scale);
+    if (controlsShown)
+        controls->show();
     if (bytes.isEmpty())
         return tr("%1: could not render the page").arg(path);
     return saveFile(path, bytes);

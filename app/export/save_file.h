@@ -14,5 +14,8 @@ QString saveFile(const QString& path, const QByteArray& bytes);
 /// and settings line unless `captioned` is false.
 QString saveChart(const ChartView& chart, const QString& path, QSize size, double scale = 1.0,
                   bool captioned = true);
-/// A whole page (any widget) laid out at `size`; its charts are pictures inside an SVG or PDF.
-QString savePage(QWidget& page, const QString& path, QSize size, double scale = 1.0);
+/// A whole page (any widget) laid out at `size`; its charts are pictures inside an SVG or PDF. `controls`
+/// (the page's input panel), when given, is left out of the picture and given its place back after: a
+/// slide shows the charts and the answers, which say the setting themselves.
+QString savePage(QWidget& page, const QString& path, QSize size, double scale = 1.0,
+                 QWidget* controls = nullptr);

@@ -2,6 +2,7 @@
 
 #include "engine/numerics/quantity_format.h"
 #include "widgets/controls/answers_grid.h"
+#include "widgets/text/engine_text.h"
 
 #include <QLabel>
 #include <QVBoxLayout>
@@ -10,16 +11,10 @@ using namespace napkin;
 
 namespace {
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-QString number(double v) {
-    return q(formatNumber(v));
-}
 // Datasheets count memory in GB, the KV cache comes in powers of two: both, so either can be checked.
 QString bytes(double v) {
-    return QStringLiteral("%1 (%2)").arg(q(formatBytes(v, ByteUnits::decimal)),
-                                         q(formatBytes(v, ByteUnits::binary)));
+    return QStringLiteral("%1 (%2)").arg(toQString(formatBytes(v, ByteUnits::decimal)),
+                                         toQString(formatBytes(v, ByteUnits::binary)));
 }
 
 } // namespace
@@ -61,43 +56,49 @@ InferenceAnswers::InferenceAnswers(QWidget* parent)
 void InferenceAnswers::setResult(const InferenceInput& in, const InferenceResult& r,
                                  const BatchSweep& sweep) {
     m_error->hide();
-    m_grid->setRow(QStringLiteral("weights"), bytes(r.weightsBytes.value), q(r.weightsBytes.formula));
+    m_grid->setRow(QStringLiteral("weights"), bytes(r.weightsBytes.value), toQString(r.weightsBytes.formula));
     m_grid->setRow(QStringLiteral("kvPerToken"),
-                   q(formatBytes(r.kvCacheBytesPerToken.value)) +
-                       tr(" (%1 B)").arg(number(r.kvCacheBytesPerToken.value)),
-                   q(r.kvCacheBytesPerToken.formula));
+                   toQString(formatBytes(r.kvCacheBytesPerToken.value)) +
+                       tr(" (%1 B)").arg(numberText(r.kvCacheBytesPerToken.value)),
+                   toQString(r.kvCacheBytesPerToken.formula));
     const Quantity perSequence = kvCacheBytesPerSequence(in, r);
-    m_grid->setRow(QStringLiteral("kvPerSequence"), bytes(perSequence.value), q(perSequence.formula));
-    m_grid->setRow(QStringLiteral("kvCache"), bytes(r.kvCacheBytes.value), q(r.kvCacheBytes.formula));
-    m_grid->setRow(QStringLiteral("memoryPerGpu"),
-                   tr("%1 of %2").arg(bytes(r.memory.total.value), q(formatBytes(r.capacityBytes.value))),
-                   q(r.memory.total.formula) + QStringLiteral("\n") + q(r.memory.weights.formula) +
-                       QStringLiteral("\n") + q(r.memory.kvCache.formula) + QStringLiteral("\n") +
-                       q(r.memory.activations.formula));
-    m_grid->setRow(QStringLiteral("fits"), r.fits ? tr("yes") : tr("NO"),
-                   tr("total %1 M: %2")
-                       .arg(r.fits ? QStringLiteral("≤") : QStringLiteral(">"), q(r.capacityBytes.formula)));
-    m_grid->setRow(QStringLiteral("prefill"), q(formatDuration(r.prefillSeconds.value)),
-                   q(r.prefillFlops.formula) + QStringLiteral("\n") + q(r.prefillSeconds.formula));
-    m_grid->setRow(QStringLiteral("decodeStep"), q(formatDuration(r.decodeSecondsPerToken.value)),
-                   q(r.decodeStepFlops.formula) + QStringLiteral("\n") + q(r.decodeBytesPerToken.formula) +
-                       QStringLiteral("\n") + q(r.decodeSecondsPerToken.formula));
+    m_grid->setRow(QStringLiteral("kvPerSequence"), bytes(perSequence.value), toQString(perSequence.formula));
+    m_grid->setRow(QStringLiteral("kvCache"), bytes(r.kvCacheBytes.value), toQString(r.kvCacheBytes.formula));
     m_grid->setRow(
-        QStringLiteral("tokensPerSecond"),
-        tr("%1 (%2 per sequence)")
-            .arg(number(r.decodeTokensPerSecond.value), number(r.decodeTokensPerSecond.value / in.batch)),
-        q(r.decodeTokensPerSecond.formula));
+        QStringLiteral("memoryPerGpu"),
+        tr("%1 of %2").arg(bytes(r.memory.total.value), toQString(formatBytes(r.capacityBytes.value))),
+        toQString(r.memory.total.formula) + QStringLiteral("\n") + toQString(r.memory.weights.formula) +
+            QStringLiteral("\n") + toQString(r.memory.kvCache.formula) + QStringLiteral("\n") +
+            toQString(r.memory.activations.formula));
     m_grid->setRow(
-        QStringLiteral("intensity"),
-        tr("%1 FLOP/B vs ridge %2: %3 bound")
-            .arg(number(r.arithmeticIntensity.value), number(r.ridgeFlopsPerByte.value), q(r.bound)),
-        q(r.arithmeticIntensity.formula) + QStringLiteral("\n") + q(r.ridgeFlopsPerByte.formula));
+        QStringLiteral("fits"), r.fits ? tr("yes") : tr("NO"),
+        tr("total %1 M: %2")
+            .arg(r.fits ? QStringLiteral("≤") : QStringLiteral(">"), toQString(r.capacityBytes.formula)));
+    m_grid->setRow(QStringLiteral("prefill"), toQString(formatDuration(r.prefillSeconds.value)),
+                   toQString(r.prefillFlops.formula) + QStringLiteral("\n") +
+                       toQString(r.prefillSeconds.formula));
+    m_grid->setRow(QStringLiteral("decodeStep"), toQString(formatDuration(r.decodeSecondsPerToken.value)),
+                   toQString(r.decodeStepFlops.formula) + QStringLiteral("\n") +
+                       toQString(r.decodeBytesPerToken.formula) + QStringLiteral("\n") +
+                       toQString(r.decodeSecondsPerToken.formula));
+    m_grid->setRow(QStringLiteral("tokensPerSecond"),
+                   tr("%1 (%2 per sequence)")
+                       .arg(numberText(r.decodeTokensPerSecond.value),
+                            numberText(r.decodeTokensPerSecond.value / in.batch)),
+                   toQString(r.decodeTokensPerSecond.formula));
+    m_grid->setRow(QStringLiteral("intensity"),
+                   tr("%1 FLOP/B vs ridge %2: %3 bound")
+                       .arg(numberText(r.arithmeticIntensity.value), numberText(r.ridgeFlopsPerByte.value),
+                            toQString(r.bound)),
+                   toQString(r.arithmeticIntensity.formula) + QStringLiteral("\n") +
+                       toQString(r.ridgeFlopsPerByte.formula));
     m_grid->setRow(QStringLiteral("crossover"),
-                   sweep.crossoverBatch ? tr("B = %1").arg(number(*sweep.crossoverBatch))
+                   sweep.crossoverBatch ? tr("B = %1").arg(numberText(*sweep.crossoverBatch))
                                         : tr("never (memory bound)"),
-                   q(sweep.crossover.formula));
-    m_grid->setRow(QStringLiteral("maxBatch"), number(r.maxBatch.value), q(r.maxBatch.formula));
-    m_grid->setRow(QStringLiteral("maxContext"), number(r.maxContext.value), q(r.maxContext.formula));
+                   toQString(sweep.crossover.formula));
+    m_grid->setRow(QStringLiteral("maxBatch"), numberText(r.maxBatch.value), toQString(r.maxBatch.formula));
+    m_grid->setRow(QStringLiteral("maxContext"), numberText(r.maxContext.value),
+                   toQString(r.maxContext.formula));
 }
 
 void InferenceAnswers::showError(const QString& message) {

@@ -7,6 +7,7 @@
 #include "engine/scenario/control_ranges.h"
 #include "widgets/controls/grouped_combo_box.h"
 #include "widgets/controls/log_slider_field.h"
+#include "widgets/text/engine_text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -22,10 +23,6 @@
 using namespace napkin;
 
 namespace {
-
-QString q(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 void selectData(QComboBox* box, const QString& data) {
     box->setCurrentIndex(std::max(0, box->findData(data)));
@@ -92,14 +89,14 @@ InferenceControls::InferenceControls(QWidget* parent)
                           tr("Prompt P: tokens prefilled per sequence in one pass; at most the context."),
                           this)) {
     for (const PresetGroup& group : inferencePresetGroups()) {
-        addGroupHeader(m_preset, q(group.family));
+        addGroupHeader(m_preset, toQString(group.family));
         for (const PresetEntry& e : group.entries) {
-            m_preset->addItem(q(e.name), q(e.id));
-            m_preset->setItemData(m_preset->count() - 1, q(e.name), kNameRole);
+            m_preset->addItem(toQString(e.name), toQString(e.id));
+            m_preset->setItemData(m_preset->count() - 1, toQString(e.name), kNameRole);
             const ModelPreset* published = findModelPreset(e.id);
             m_preset->setItemData(m_preset->count() - 1,
-                                  published ? q(published->source)
-                                            : tr("Its shipped config.json (%1.json)").arg(q(e.id)),
+                                  published ? toQString(published->source)
+                                            : tr("Its shipped config.json (%1.json)").arg(toQString(e.id)),
                                   Qt::ToolTipRole);
         }
     }
@@ -117,14 +114,14 @@ InferenceControls::InferenceControls(QWidget* parent)
                                         "window, latent attention, ...), to change one knob and see what "
                                         "serving it costs; the model box then says \"(modified)\"."));
     for (const GpuSpec& g : GpuCatalog::builtIn().gpus())
-        m_gpu->addItem(q(g.id), q(g.id));
+        m_gpu->addItem(toQString(g.id), toQString(g.id));
     m_gpu->setToolTip(tr("The GPU's datasheet memory, bandwidth and peak (the catalog's figures)."));
     for (const WeightFormat w : allWeightFormats())
-        m_weights->addItem(q(weightFormatName(w)), q(weightFormatName(w)));
+        m_weights->addItem(toQString(weightFormatName(w)), toQString(weightFormatName(w)));
     m_weights->setToolTip(tr("How the layers' matmul weights are stored; int8 and int4 with an fp16 scale "
                              "per group, computed in bf16."));
     for (const StorageType t : kvCacheTypes())
-        m_kvCache->addItem(q(storageTypeName(t)), q(storageTypeName(t)));
+        m_kvCache->addItem(toQString(storageTypeName(t)), toQString(storageTypeName(t)));
     m_kvCache->setToolTip(tr("Element type of the cached keys and values."));
     m_context->setSignificantDigits(4);
     m_prompt->setSignificantDigits(4);
@@ -287,9 +284,9 @@ void InferenceControls::setValues(const InferenceScenario& s) {
     m_architecture->setModel(in.model);
     selectData(m_gpu, QString::fromStdString(in.gpu));
     m_gpus->setValue(static_cast<int>(in.gpus));
-    selectData(m_weights, q(weightFormatName(in.weights)));
+    selectData(m_weights, toQString(weightFormatName(in.weights)));
     m_groupSize->setValue(static_cast<int>(in.groupSize));
-    selectData(m_kvCache, q(storageTypeName(in.kvCache)));
+    selectData(m_kvCache, toQString(storageTypeName(in.kvCache)));
     m_context->setValue(in.context);
     m_batch->setValue(in.batch);
     m_promptIsContext->setChecked(!in.prompt.has_value());

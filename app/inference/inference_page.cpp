@@ -10,6 +10,7 @@
 #include "widgets/controls/explain_pane.h"
 #include "widgets/controls/flow_splitter.h"
 #include "widgets/controls/panel_scroll_area.h"
+#include "widgets/text/engine_text.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -21,20 +22,19 @@ using namespace napkin;
 
 namespace {
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 InferenceMemoryChartData memoryData(const InferenceInput& in, const InferenceResult& r) {
     InferenceMemoryChartData d;
     d.segments = {
-        {{InferencePage::tr("weights"), r.memory.weights.value, q(r.memory.weights.formula)},
-         {InferencePage::tr("KV cache"), r.memory.kvCache.value, q(r.memory.kvCache.formula)},
-         {InferencePage::tr("activations"), r.memory.activations.value, q(r.memory.activations.formula)}}};
+        {{InferencePage::tr("weights"), r.memory.weights.value, toQString(r.memory.weights.formula)},
+         {InferencePage::tr("KV cache"), r.memory.kvCache.value, toQString(r.memory.kvCache.formula)},
+         {InferencePage::tr("activations"), r.memory.activations.value,
+          toQString(r.memory.activations.formula)}}};
     d.capacityBytes = r.capacityBytes.value;
     d.fits = r.fits;
-    d.gpuLabel = in.gpus > 1 ? InferencePage::tr("one of %1 × %2").arg(q(formatNumber(in.gpus)), q(in.gpu))
-                             : InferencePage::tr("one %1").arg(q(in.gpu));
+    d.gpuLabel =
+        in.gpus > 1
+            ? InferencePage::tr("one of %1 × %2").arg(toQString(formatNumber(in.gpus)), toQString(in.gpu))
+            : InferencePage::tr("one %1").arg(toQString(in.gpu));
     return d;
 }
 
@@ -69,6 +69,7 @@ InferencePage::InferencePage(QWidget* parent)
     leftLayout->addWidget(intro);
     leftLayout->addWidget(m_controls, 1);
     auto* scroll = new PanelScrollArea(left, this);
+    m_controlPanel = scroll;
 
     auto* charts = new FlowSplitter(this);
     charts->addWidget(m_memoryChart);
@@ -107,10 +108,10 @@ void InferencePage::recompute() {
     const InputError error = validateInference(in, catalog);
     if (!error.ok()) {
         // Keep the last good charts and answers; say what is wrong and where.
-        m_error = tr("%1: %2").arg(q(error.field), q(error.message));
+        m_error = tr("%1: %2").arg(toQString(error.field), toQString(error.message));
         m_answers->showError(
             tr("Cannot account for this combination — %1. Showing the last valid result.").arg(m_error));
-        m_controls->showFieldError(error.field, q(error.message));
+        m_controls->showFieldError(error.field, toQString(error.message));
         return;
     }
     m_error.clear();

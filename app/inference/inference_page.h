@@ -39,6 +39,8 @@ public:
     void setOwnModel(const napkin::ModelSpec& model, const QString& label);
 
     InferenceControls* controls() const { return m_controls; }
+    /// The left panel with the controls, which a page export leaves out.
+    QWidget* controlPanel() const { return m_controlPanel; }
     InferenceMemoryChart* memoryChart() const { return m_memoryChart; }
     DecodeThroughputChart* throughputChart() const { return m_throughputChart; }
     InferenceAnswers* answers() const { return m_answers; }
@@ -60,6 +62,7 @@ private:
     DecodeThroughputChart* m_throughputChart;
     InferenceAnswers* m_answers;
     ExplainPane* m_explain;
+    QWidget* m_controlPanel = nullptr;
     std::optional<napkin::InferenceInput> m_input;
     std::optional<napkin::InferenceResult> m_result;
     QString m_error;

@@ -9,6 +9,7 @@
 #include "engine/numerics/quantity_format.h"
 #include "widgets/charts/roofline_chart.h"
 #include "widgets/controls/explain_pane.h"
+#include "widgets/text/engine_text.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -26,10 +27,6 @@
 using namespace napkin;
 
 namespace {
-
-QString q(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 constexpr ComputeType kDtypes[] = {ComputeType::fp32, ComputeType::tf32, ComputeType::fp16, ComputeType::bf16,
                                    ComputeType::fp8};
@@ -88,12 +85,12 @@ QWidget* RooflinePage::makeControls() {
     m_device = new QComboBox(row);
     m_device->setObjectName(QStringLiteral("device"));
     for (const GpuSpec& gpu : GpuCatalog::builtIn().gpus())
-        m_device->addItem(tr("%1 (datasheet)").arg(q(gpu.id)), q(gpu.id));
+        m_device->addItem(tr("%1 (datasheet)").arg(toQString(gpu.id)), toQString(gpu.id));
     m_device->addItem(tr("this CPU (measured)"), QString::fromLatin1(kCpu));
     m_dtype = new QComboBox(row);
     m_dtype->setObjectName(QStringLiteral("dtype"));
     for (ComputeType d : kDtypes)
-        m_dtype->addItem(q(computeTypeName(d)), static_cast<int>(d));
+        m_dtype->addItem(toQString(computeTypeName(d)), static_cast<int>(d));
     m_measure = new QPushButton(tr("Measure"), row);
     m_measure->setObjectName(QStringLiteral("measure"));
     m_cancel = new QPushButton(tr("Cancel"), row);
@@ -118,7 +115,7 @@ QWidget* RooflinePage::makeControls() {
     layout->addWidget(exportPng);
 
     const RooflineScenario defaults;
-    m_device->setCurrentIndex(std::max(0, m_device->findData(q(defaults.device))));
+    m_device->setCurrentIndex(std::max(0, m_device->findData(toQString(defaults.device))));
     m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(static_cast<int>(defaults.dtype))));
     connect(m_device, &QComboBox::currentIndexChanged, this, &RooflinePage::rebuild);
     connect(m_dtype, &QComboBox::currentIndexChanged, this, &RooflinePage::rebuild);
@@ -185,7 +182,7 @@ void RooflinePage::measureCpuRoof() {
     m_progress->show();
     m_roofNote->setText(tr("Measuring this CPU's %1 roof: the FMA-loop peak and a STREAM-style triad (a few "
                            "seconds)…")
-                            .arg(q(computeTypeName(type))));
+                            .arg(toQString(computeTypeName(type))));
     m_runner->start([this, type, bytes = m_bytesPerArray](const TaskContext& task) {
         task.progress(0, QStringLiteral("measure"));
         std::string whyNot;
@@ -220,7 +217,7 @@ void RooflinePage::setInferenceSetting(const InferenceInput& input) {
     const InputError error = validateInference(input);
     if (!error.ok()) {
         m_inferenceError = tr("Inference setting not shown: %1: %2 (keeping the last one). ")
-                               .arg(q(error.field), q(error.message));
+                               .arg(toQString(error.field), toQString(error.message));
         rebuild();
         return;
     }
@@ -233,14 +230,14 @@ void RooflinePage::setInferenceSetting(const InferenceInput& input) {
     m_inferenceModel = isDefault ? tr("Llama 3 8B") : tr("the Inference tab's model");
     m_inferenceResult = accountInference(input, *gpu);
     m_inferenceText =
-        (isDefault
-             ? tr("Inference points (diamonds): Llama 3 8B on H100-SXM, bf16 weights and KV cache, "
-                  "context 8192, batch 1: the Inference tab's opening setting. ")
-             : tr("Inference points (diamonds): the Inference tab's setting on %1. ").arg(q(input.gpu))) +
+        (isDefault ? tr("Inference points (diamonds): Llama 3 8B on H100-SXM, bf16 weights and KV cache, "
+                        "context 8192, batch 1: the Inference tab's opening setting. ")
+                   : tr("Inference points (diamonds): the Inference tab's setting on %1. ")
+                         .arg(toQString(input.gpu))) +
         tr("Decode at %1 FLOPs/byte is %2-bound; both points are the model's roofline lower bounds, so they "
            "sit on %3's roof by construction.")
-            .arg(q(formatNumber(m_inferenceResult->arithmeticIntensity.value)), q(m_inferenceResult->bound),
-                 q(input.gpu));
+            .arg(toQString(formatNumber(m_inferenceResult->arithmeticIntensity.value)),
+                 toQString(m_inferenceResult->bound), toQString(input.gpu));
     rebuild();
 }
 
@@ -267,24 +264,26 @@ void RooflinePage::rebuild() {
 
     RooflineChartData data;
     if (m_roof) {
-        data.roof = RooflineChartData::Roof{m_roof->peakFlopsPerSecond, m_roof->bandwidthBytesPerSecond,
-                                            tr("%1 %2").arg(q(m_roof->device), q(m_roof->dtype))};
+        data.roof =
+            RooflineChartData::Roof{m_roof->peakFlopsPerSecond, m_roof->bandwidthBytesPerSecond,
+                                    tr("%1 %2").arg(toQString(m_roof->device), toQString(m_roof->dtype))};
         const Roofline& r = *m_roof;
         const QString sources =
             r.peakSource == r.bandwidthSource
-                ? tr("Both from the %1").arg(q(r.peakSource))
-                : tr("Peak: %1. Bandwidth: %2").arg(q(r.peakSource), q(r.bandwidthSource));
+                ? tr("Both from the %1").arg(toQString(r.peakSource))
+                : tr("Peak: %1. Bandwidth: %2").arg(toQString(r.peakSource), toQString(r.bandwidthSource));
         m_roofNote->setText(tr("Roof of %1 in %2: peak %3, bandwidth %4/s, ridge at %5 FLOPs/byte. %6.")
-                                .arg(q(r.device), q(r.dtype), q(formatFlops(r.peakFlopsPerSecond, true)),
-                                     q(formatBytes(r.bandwidthBytesPerSecond)),
-                                     q(formatNumber(r.ridgeFlopsPerByte())), sources));
+                                .arg(toQString(r.device), toQString(r.dtype),
+                                     toQString(formatFlops(r.peakFlopsPerSecond, true)),
+                                     toQString(formatBytes(r.bandwidthBytesPerSecond)),
+                                     toQString(formatNumber(r.ridgeFlopsPerByte())), sources));
     } else {
-        data.note = cpu ? tr("this CPU: not measured") : tr("no roof: %1").arg(q(whyNot));
+        data.note = cpu ? tr("this CPU: not measured") : tr("no roof: %1").arg(toQString(whyNot));
         m_roofNote->setText(
             cpu ? tr("This CPU: not measured. Its %1 roof needs a measured peak and memory "
                      "bandwidth: press Measure (a few seconds); no figure is shown until then.")
-                      .arg(q(computeTypeName(type)))
-                : tr("No roof: %1.").arg(q(whyNot)));
+                      .arg(toQString(computeTypeName(type)))
+                : tr("No roof: %1.").arg(toQString(whyNot)));
     }
 
     const DrawnRoof drawn{dev, type};
@@ -298,7 +297,8 @@ void RooflinePage::rebuild() {
             ++measured;
             if (p.style == RooflineChartData::Style::aboveRoof)
                 above << tr("%1 on %2 (%3)")
-                             .arg(p.label, q(sweep.device.name), q(formatFlops(p.flopsPerSecond, true)));
+                             .arg(p.label, toQString(sweep.device.name),
+                                  toQString(formatFlops(p.flopsPerSecond, true)));
             if (p.style == RooflineChartData::Style::otherRoof)
                 ++grey;
             data.points.push_back(std::move(p));
@@ -311,8 +311,9 @@ void RooflinePage::rebuild() {
             data.points.push_back(std::move(p));
     m_inferenceNote->setText(
         m_inferenceError + m_inferenceText +
-        (inferenceHere ? QString()
-                       : tr(" Not drawn on this roof: choose %1 to see them.").arg(q(m_inference.gpu))));
+        (inferenceHere
+             ? QString()
+             : tr(" Not drawn on this roof: choose %1 to see them.").arg(toQString(m_inference.gpu))));
 
     m_aboveRoof->setText(
         above.isEmpty()
@@ -342,16 +343,16 @@ RooflineScenario RooflinePage::scenario() const {
 
 QStringList RooflinePage::applyScenario(const RooflineScenario& s) {
     QStringList warnings;
-    const int index = m_device->findData(q(s.device));
+    const int index = m_device->findData(toQString(s.device));
     if (index < 0)
         warnings << tr("roofline.device: '%1' is not offered here; keeping %2")
-                        .arg(q(s.device), m_device->currentText());
+                        .arg(toQString(s.device), m_device->currentText());
     else
         m_device->setCurrentIndex(index);
     const int type = m_dtype->findData(static_cast<int>(s.dtype));
     if (type < 0)
         warnings << tr("roofline.dtype: '%1' is not offered here; keeping %2")
-                        .arg(q(computeTypeName(s.dtype)), m_dtype->currentText());
+                        .arg(toQString(computeTypeName(s.dtype)), m_dtype->currentText());
     else
         m_dtype->setCurrentIndex(type);
     rebuild();

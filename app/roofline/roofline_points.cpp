@@ -4,6 +4,7 @@
 #include "engine/compute/bench_dtype.h"
 #include "engine/hardware/gpu_catalog.h"
 #include "engine/numerics/quantity_format.h"
+#include "widgets/text/engine_text.h"
 
 #include <QCoreApplication>
 
@@ -15,16 +16,12 @@ QString tr(const char* text) {
     return QCoreApplication::translate("RooflinePoints", text);
 }
 
-QString q(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
 QString flopsPerSecond(double value) {
-    return q(formatFlops(value, true));
+    return toQString(formatFlops(value, true));
 }
 
 QString intensity(double value) {
-    return tr("%1 FLOPs/byte").arg(q(formatNumber(value)));
+    return tr("%1 FLOPs/byte").arg(toQString(formatNumber(value)));
 }
 
 QString shapeLabel(const MatmulCase& c) {
@@ -79,12 +76,12 @@ std::vector<RooflineChartData::Point> sweepPoints(const MatmulSweep& sweep, cons
         p.flopsPerByte = gemmArithmeticIntensity(static_cast<double>(c.m), static_cast<double>(c.n),
                                                  static_cast<double>(c.k), bytesPerElement);
         p.flopsPerSecond = r.flopsPerSecond;
-        p.label = tr("%1 %2").arg(shapeLabel(c), q(benchDtypeName(c.dtype)));
+        p.label = tr("%1 %2").arg(shapeLabel(c), toQString(benchDtypeName(c.dtype)));
         QString tip = tr("%1 %2, measured on %3\nintensity %4: 2·m·n·k / ((m·k + k·n + m·n) · %5 B)\n"
                          "measured %6 (median)")
-                          .arg(shapeLabel(c), q(benchDtypeName(c.dtype)), q(sweep.device.name),
-                               intensity(p.flopsPerByte), q(formatNumber(bytesPerElement)),
-                               flopsPerSecond(p.flopsPerSecond));
+                          .arg(shapeLabel(c), toQString(benchDtypeName(c.dtype)),
+                               toQString(sweep.device.name), intensity(p.flopsPerByte),
+                               toQString(formatNumber(bytesPerElement)), flopsPerSecond(p.flopsPerSecond));
         const std::optional<ComputeType> compute = computeTypeOf(c.dtype);
         std::string whyNot;
         std::optional<Roofline> own;
@@ -96,7 +93,7 @@ std::vector<RooflineChartData::Point> sweepPoints(const MatmulSweep& sweep, cons
             own = roofFor(device, *compute, &whyNot);
         if (!own) {
             p.style = RooflineChartData::Style::otherRoof;
-            tip += tr("\nits roof: not known (%1), so not checked").arg(q(whyNot));
+            tip += tr("\nits roof: not known (%1), so not checked").arg(toQString(whyNot));
         } else {
             const double attainable = own->attainableFlopsPerSecond(p.flopsPerByte);
             const bool above = isAboveRoof(*own, p.flopsPerByte, p.flopsPerSecond);
@@ -106,8 +103,8 @@ std::vector<RooflineChartData::Point> sweepPoints(const MatmulSweep& sweep, cons
                                 : RooflineChartData::Style::otherRoof;
             tip += tr("\n%1 of its roof (%2 %3: %4 at this intensity, %5-bound)")
                        .arg(QString::number(100 * p.flopsPerSecond / attainable, 'f', 1) + QLatin1Char('%'),
-                            q(own->device), q(own->dtype), flopsPerSecond(attainable),
-                            q(own->boundAt(p.flopsPerByte)));
+                            toQString(own->device), toQString(own->dtype), flopsPerSecond(attainable),
+                            toQString(own->boundAt(p.flopsPerByte)));
             if (above)
                 tip += tr("\nABOVE THE ROOF: a measurement or unit error, or the wrong roof");
             else if (!onDrawn)
@@ -124,19 +121,19 @@ std::vector<RooflineChartData::Point> inferencePoints(const InferenceInput& in, 
     std::vector<RooflineChartData::Point> points;
     const double gpus = in.gpus > 0 ? in.gpus : 1;
     const QString setting = tr("%1 on %2, weights %3, B=%4, S=%5")
-                                .arg(modelName, q(in.gpu), q(weightFormatName(in.weights)),
-                                     q(formatNumber(in.batch)), q(formatNumber(in.context)));
+                                .arg(modelName, toQString(in.gpu), toQString(weightFormatName(in.weights)),
+                                     toQString(formatNumber(in.batch)), toQString(formatNumber(in.context)));
     if (r.decodeSecondsPerToken.value > 0 && r.arithmeticIntensity.value > 0) {
         RooflineChartData::Point decode;
         decode.style = RooflineChartData::Style::analytic;
         decode.flopsPerByte = r.arithmeticIntensity.value;
         decode.flopsPerSecond = r.decodeStepFlops.value / (gpus * r.decodeSecondsPerToken.value);
-        decode.label = tr("decode B=%1").arg(q(formatNumber(in.batch)));
+        decode.label = tr("decode B=%1").arg(toQString(formatNumber(in.batch)));
         decode.tooltip =
             tr("decode step (model, a roofline lower bound on time)\n%1\nintensity %2 = %3\n%4 per GPU = "
                "decode_step_flops / (N · decode_seconds_per_token); %5-bound")
-                .arg(setting, intensity(decode.flopsPerByte), q(r.arithmeticIntensity.formula),
-                     flopsPerSecond(decode.flopsPerSecond), q(r.bound));
+                .arg(setting, intensity(decode.flopsPerByte), toQString(r.arithmeticIntensity.formula),
+                     flopsPerSecond(decode.flopsPerSecond), toQString(r.bound));
         points.push_back(decode);
     }
     if (r.prefillSeconds.value > 0 && r.prefillBytes.value > 0) {
@@ -144,7 +141,7 @@ std::vector<RooflineChartData::Point> inferencePoints(const InferenceInput& in, 
         prefill.style = RooflineChartData::Style::analytic;
         prefill.flopsPerByte = r.prefillFlops.value / r.prefillBytes.value;
         prefill.flopsPerSecond = r.prefillFlops.value / (gpus * r.prefillSeconds.value);
-        prefill.label = tr("prefill P=%1").arg(q(formatNumber(in.prompt.value_or(in.context))));
+        prefill.label = tr("prefill P=%1").arg(toQString(formatNumber(in.prompt.value_or(in.context))));
         prefill.tooltip =
             tr("prefill (model, a roofline lower bound on time)\n%1\nintensity %2 = "
                "prefill_flops / prefill_bytes (the weights read; KV writes not counted)\n"

@@ -82,7 +82,7 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
                 return failed(2, tr("--page accounting: %1").arg(document.error));
             error = saveFile(cl.exportPath, document.json);
         } else if (cl.page == QLatin1String("accounting")) {
-            error = savePage(page, cl.exportPath, cl.size, cl.scale);
+            error = savePage(page, cl.exportPath, cl.size, cl.scale, page.controlPanel());
         } else {
             const ChartView* chart =
                 cl.page == QLatin1String("memory")  ? static_cast<const ChartView*>(page.memoryChart())
@@ -117,7 +117,7 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
                 return failed(2, tr("--page inference: %1").arg(document.error));
             error = saveFile(cl.exportPath, document.json);
         } else {
-            error = savePage(page, cl.exportPath, cl.size, cl.scale);
+            error = savePage(page, cl.exportPath, cl.size, cl.scale, page.controlPanel());
         }
     } else if (cl.page == QLatin1String("formats")) {
         NumberFormatsPage page;

@@ -2,6 +2,7 @@
 
 #include "engine/benchmarks/backend_registry.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/text/engine_text.h"
 
 #include <QAction>
 #include <QCoreApplication>
@@ -14,14 +15,6 @@
 #include <utility>
 
 using napkin::ScenarioPage;
-
-namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
-} // namespace
 
 HelpMenu::HelpMenu(QWidget& window, std::function<ScenarioPage()> currentPage, QObject* parent)
     : QObject(parent)
@@ -135,14 +128,16 @@ QString HelpMenu::aboutText() {
     // The registry says what this build has and why something is missing: no #ifdef here.
     for (const napkin::BackendEntry& e : napkin::listCpuBackends())
         if (e.name == "onednn")
-            html += e.available ? tr("<li>oneDNN %1</li>").arg(q(e.version))
+            html += e.available ? tr("<li>oneDNN %1</li>").arg(toQString(e.version))
                                 : tr("<li>oneDNN: not in this build</li>");
     for (const napkin::BackendEntry& e : napkin::listBackends())
         if (e.name == "cuda")
-            html += e.version.empty() ? tr("<li>CUDA: %1</li>").arg(q(e.unavailableReason).toHtmlEscaped())
-                    : e.available     ? tr("<li>CUDA %1</li>").arg(q(e.version))
-                                      : tr("<li>CUDA %1 (built; %2)</li>")
-                                        .arg(q(e.version), q(e.unavailableReason).toHtmlEscaped());
+            html += e.version.empty()
+                        ? tr("<li>CUDA: %1</li>").arg(toQString(e.unavailableReason).toHtmlEscaped())
+                    : e.available
+                        ? tr("<li>CUDA %1</li>").arg(toQString(e.version))
+                        : tr("<li>CUDA %1 (built; %2)</li>")
+                              .arg(toQString(e.version), toQString(e.unavailableReason).toHtmlEscaped());
     html += QStringLiteral("</ul>");
     return html;
 }

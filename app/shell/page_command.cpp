@@ -4,12 +4,9 @@
 #include "engine/report/cli_command_line.h"
 #include "engine/report/inference_report.h"
 #include "engine/report/json_values.h"
+#include "widgets/text/engine_text.h"
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QByteArray bytes(const nlohmann::json& document) {
     return QByteArray::fromStdString(napkin::jsonText(document));
@@ -21,15 +18,15 @@ QString pageCommandLine(const napkin::Scenario& s, napkin::ScenarioPage page) {
     using napkin::ScenarioPage;
     switch (page) {
     case ScenarioPage::accounting:
-        return q(napkin::accountCommandLine(s.accounting.input));
+        return toQString(napkin::accountCommandLine(s.accounting.input));
     case ScenarioPage::inference:
-        return q(napkin::inferCommandLine(s.inference.input));
+        return toQString(napkin::inferCommandLine(s.inference.input));
     case ScenarioPage::formats:
-        return q(napkin::dtypeCommandLine(s.formats.value, s.formats.saturate));
+        return toQString(napkin::dtypeCommandLine(s.formats.value, s.formats.saturate));
     case ScenarioPage::tensor:
-        return q(napkin::tensorCommandLine(s.tensor.shape, s.tensor.dtype, s.tensor.expression));
+        return toQString(napkin::tensorCommandLine(s.tensor.shape, s.tensor.dtype, s.tensor.expression));
     case ScenarioPage::roofline:
-        return q(napkin::rooflineCommandLine(s.roofline.device, s.roofline.dtype));
+        return toQString(napkin::rooflineCommandLine(s.roofline.device, s.roofline.dtype));
     case ScenarioPage::benchmarks:
     case ScenarioPage::training:
         return {};
@@ -41,7 +38,7 @@ PageDocument accountingPageDocument(const napkin::AccountingInput& input) {
     const napkin::GpuCatalog& catalog = napkin::GpuCatalog::builtIn();
     const napkin::InputError error = napkin::validate(input, catalog);
     if (!error.ok())
-        return {{}, QStringLiteral("--%1: %2").arg(q(error.field), q(error.message))};
+        return {{}, QStringLiteral("--%1: %2").arg(toQString(error.field), toQString(error.message))};
     const napkin::GpuSpec& gpu = *catalog.find(input.gpu);
     return {bytes(napkin::accountingToJson(input, gpu, napkin::account(input, gpu))), {}};
 }
@@ -50,7 +47,7 @@ PageDocument inferencePageDocument(const napkin::InferenceInput& input) {
     const napkin::GpuCatalog& catalog = napkin::GpuCatalog::builtIn();
     const napkin::InputError error = napkin::validateInference(input, catalog);
     if (!error.ok())
-        return {{}, QStringLiteral("--%1: %2").arg(q(error.field), q(error.message))};
+        return {{}, QStringLiteral("--%1: %2").arg(toQString(error.field), toQString(error.message))};
     const napkin::GpuSpec& gpu = *catalog.find(input.gpu);
     return {bytes(napkin::inferenceToJson(input, gpu, napkin::accountInference(input, gpu))), {}};
 }

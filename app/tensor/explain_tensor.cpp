@@ -1,6 +1,7 @@
 #include "app/tensor/explain_tensor.h"
 
 #include "engine/numerics/quantity_format.h"
+#include "widgets/text/engine_text.h"
 
 #include <QCoreApplication>
 #include <QStringList>
@@ -13,13 +14,6 @@ namespace {
 
 QString tr(const char* text) {
     return QCoreApplication::translate("ExplainTensor", text);
-}
-
-QString tuple(const std::vector<int64_t>& values) {
-    QStringList parts;
-    for (int64_t v : values)
-        parts << QString::number(v);
-    return QLatin1Char('(') + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
 }
 
 } // namespace
@@ -42,22 +36,23 @@ QString explainTensorStep(const TensorEvaluation& evaluation, int row) {
         const TensorStep& step = evaluation.steps[static_cast<std::size_t>(row)];
         const TensorLayout& t = step.layout;
         text += tr("<p><code>%1</code>: shape %2, stride %3, offset %4.</p>")
-                    .arg(QString::fromStdString(step.expr).toHtmlEscaped(), tuple(t.shape), tuple(t.stride))
+                    .arg(QString::fromStdString(step.expr).toHtmlEscaped(), tupleText(t.shape),
+                         tupleText(t.stride))
                     .arg(t.offset);
         const std::vector<int64_t> index = exampleIndex(t);
         if (!index.empty() || t.dim() == 0)
             text += tr("<p>Element %1 is at storage offset <b>%2</b>.</p>")
-                        .arg(tuple(index),
+                        .arg(tupleText(index),
                              QString::fromStdString(storageOffsetFormula(t, index)).toHtmlEscaped());
         const std::vector<int64_t> contiguous = contiguousStrides(t.shape);
         text +=
             isContiguous(t)
                 ? tr("<p>Contiguous: the strides %1 are the row-major ones, stride[d] = Π size[d+1…], so "
                      "<code>view</code> can reinterpret the shape without copying.</p>")
-                      .arg(tuple(t.stride))
+                      .arg(tupleText(t.stride))
                 : tr("<p>Not contiguous: the strides %1 differ from the row-major %2, so the elements are "
                      "not in reading order in storage.</p>")
-                      .arg(tuple(t.stride), tuple(contiguous));
+                      .arg(tupleText(t.stride), tupleText(contiguous));
         // A copy that is not row-major can only be clone()'s: contiguous() and reshape() copy row-major.
         if (row > 0 && !step.isView && !isContiguous(t)) {
             const TensorLayout& input = evaluation.steps[static_cast<std::size_t>(row - 1)].layout;
@@ -65,12 +60,12 @@ QString explainTensorStep(const TensorEvaluation& evaluation, int row) {
                 isNonOverlappingAndDense(input)
                     ? tr("<p><code>clone()</code> (<code>torch.preserve_format</code>) keeps the strides %1 "
                          "of its input, which fills a block of storage without gaps or overlaps.</p>")
-                          .arg(tuple(input.stride))
+                          .arg(tupleText(input.stride))
                     : tr("<p><code>clone()</code> (<code>torch.preserve_format</code>) packs the elements "
                          "densely in the order of its input's strides %1: the smallest stride innermost, "
                          "a broadcast (stride 0) dimension in its row-major place. Hence %2, not the "
                          "row-major %3.</p>")
-                          .arg(tuple(input.stride), tuple(t.stride), tuple(contiguous));
+                          .arg(tupleText(input.stride), tupleText(t.stride), tupleText(contiguous));
         }
         const double bytes = static_cast<double>(t.numel() * t.elementBytes);
         text += tr("<p>Storage #%1 holds %2 elements × %3 B = %4. <code>.contiguous()</code> on this tensor "

@@ -5,6 +5,7 @@
 #include "engine/tensor/tensor_storage_values.h"
 #include "widgets/controls/explain_pane.h"
 #include "widgets/controls/stride_view.h"
+#include "widgets/text/engine_text.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -20,14 +21,6 @@
 #include <QVBoxLayout>
 
 namespace {
-
-QString tuple(const std::vector<int64_t>& values) {
-    QStringList parts;
-    for (int64_t v : values)
-        parts << QString::number(v);
-    return QLatin1Char('(') + parts.join(QStringLiteral(", ")) +
-           (values.size() == 1 ? QStringLiteral(",)") : QStringLiteral(")"));
-}
 
 QString bytes(int64_t n) {
     return QString::fromStdString(napkin::formatBytes(static_cast<double>(n)));
@@ -203,7 +196,7 @@ void TensorPage::recompute() {
         QString line =
             QStringLiteral("%1  %2\n    %3 stride %4")
                 .arg(i)
-                .arg(QString::fromStdString(s.expr), tuple(s.layout.shape), tuple(s.layout.stride));
+                .arg(QString::fromStdString(s.expr), tupleText(s.layout.shape), tupleText(s.layout.stride));
         if (i > 0 && !s.isView)
             line += tr("  · copy, %1").arg(bytes(s.bytesCopied));
         steps_->addItem(line);
@@ -256,7 +249,7 @@ void TensorPage::showStep(int row) {
                    .arg(bytes(step.bytesAllocated), bytes(step.bytesCopied));
     details_->setText(
         tr("<b>%1</b><br>shape %2 · stride %3 (elements) · storage offset %4 · %5<br>%6")
-            .arg(QString::fromStdString(step.expr).toHtmlEscaped(), tuple(t.shape), tuple(t.stride))
+            .arg(QString::fromStdString(step.expr).toHtmlEscaped(), tupleText(t.shape), tupleText(t.stride))
             .arg(t.offset)
             .arg(napkin::isContiguous(t) ? tr("contiguous") : tr("not contiguous"), what));
     view_->setTensor(strips, t);

@@ -2,6 +2,7 @@
 
 #include "engine/numerics/quantity_format.h"
 #include "widgets/charts/unit_axis_ticker.h"
+#include "widgets/text/engine_text.h"
 
 #include <QApplication>
 #include <QMouseEvent>
@@ -23,10 +24,6 @@ protected:
         return QString::fromStdString(napkin::formatNumber(tick));
     }
 };
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 const QColor kRoofColor{0x33, 0x33, 0x33};
 const QColor kMeasuredColor{0x4c, 0x72, 0xb0};
@@ -95,7 +92,7 @@ void RooflineChart::setData(const RooflineChartData& data) {
 QString RooflineChart::ridgeLabel() const {
     if (!m_data.roof || m_data.roof->ridgeFlopsPerByte() <= 0)
         return {};
-    return tr("ridge %1 FLOP/B").arg(q(napkin::formatNumber(m_data.roof->ridgeFlopsPerByte())));
+    return tr("ridge %1 FLOP/B").arg(toQString(napkin::formatNumber(m_data.roof->ridgeFlopsPerByte())));
 }
 
 int RooflineChart::pointAt(QPointF pixel, double radius) const {
@@ -266,7 +263,7 @@ void RooflineChart::rebuild() {
         peakText->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
         peakText->setPadding(QMargins(0, 0, 6, 4));
         peakText->setColor(text);
-        peakText->setText(tr("peak %1").arg(q(napkin::formatFlops(roof.peakFlopsPerSecond, true))));
+        peakText->setText(tr("peak %1").arg(toQString(napkin::formatFlops(roof.peakFlopsPerSecond, true))));
         auto* slopeText = new QCPItemText(chart);
         slopeText->position->setType(QCPItemPosition::ptPlotCoords);
         const double slopeX = std::sqrt(left * ridge) / 1.5; // on the slanted roof, left of the ridge
@@ -274,7 +271,8 @@ void RooflineChart::rebuild() {
         slopeText->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
         slopeText->setPadding(QMargins(0, 0, 6, 2));
         slopeText->setColor(text);
-        slopeText->setText(tr("%1/s × intensity").arg(q(napkin::formatBytes(roof.bandwidthBytesPerSecond))));
+        slopeText->setText(
+            tr("%1/s × intensity").arg(toQString(napkin::formatBytes(roof.bandwidthBytesPerSecond))));
     }
 
     // One graph per style, so that the legend names each once; labels beside each point, alternately

@@ -1,6 +1,7 @@
 #include "widgets/controls/stride_view.h"
 
 #include "engine/numerics/quantity_format.h"
+#include "widgets/text/engine_text.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -14,14 +15,6 @@ QString storedValueText(const StorageStripSpec& spec, int64_t cell) {
     if (cell < 0 || cell >= static_cast<int64_t>(spec.values.size()))
         return QString::number(cell);
     return QString::number(spec.values[static_cast<std::size_t>(cell)]);
-}
-
-QString tuple(const std::vector<int64_t>& values) {
-    QStringList parts;
-    for (int64_t v : values)
-        parts << QString::number(v);
-    return QLatin1Char('(') + parts.join(QStringLiteral(", ")) +
-           (values.size() == 1 ? QStringLiteral(",)") : QStringLiteral(")"));
 }
 
 } // namespace
@@ -49,7 +42,7 @@ void StrideView::setHoveredIndex(const std::vector<int64_t>& index) {
 }
 
 QString StrideView::offsetFormula(const napkin::TensorLayout& tensor, const std::vector<int64_t>& index) {
-    return tuple(index) + QStringLiteral(" → ") +
+    return tupleText(index) + QStringLiteral(" → ") +
            QString::fromStdString(napkin::storageOffsetFormula(tensor, index));
 }
 
@@ -149,7 +142,7 @@ void StrideView::paintEvent(QPaintEvent*) {
     p.setFont(font());
     p.setPen(text);
     QString gridLabel = tr("tensor: shape %1 · stride %2 · offset %3")
-                            .arg(tuple(tensor_.shape), tuple(tensor_.stride))
+                            .arg(tupleText(tensor_.shape), tupleText(tensor_.stride))
                             .arg(tensor_.offset);
     if (geometry_.gridCutOff)
         gridLabel += tr(" — %1 elements, too many to draw").arg(tensor_.numel());

@@ -33,6 +33,7 @@ private slots:
     void executableRejects_data();
     void executableRejects();
     void helpNeedsNoDisplay();
+    void pageLeavesItsControlsOut();
 };
 
 void TestChartExport::inProcess_data() {
@@ -144,4 +145,47 @@ void TestChartExport::helpNeedsNoDisplay() {
 }
 
 QTEST_MAIN(TestChartExport)
+namespace {
+
+// Where a widget was when it was last painted, relative to `page`.
+class PaintSpy : public QObject {
+public:
+    PaintSpy(QWidget* watched, QWidget* page)
+        : m_watched(watched)
+        , m_page(page) {
+        watched->installEventFilter(this);
+    }
+    QPoint at{-1, -1};
+
+protected:
+    bool eventFilter(QObject* object, QEvent* event) override {
+        if (object == m_watched && event->type() == QEvent::Paint)
+            at = m_watched->mapTo(m_page, QPoint(0, 0));
+        return false;
+    }
+
+private:
+    QWidget* m_watched;
+    QWidget* m_page;
+};
+
+} // namespace
+
+// `napkin --export page.png --page accounting` drew the presets box, the sliders and the fields beside
+// the charts; a slide shows the charts and the answers. The controls come back after the picture.
+void TestChartExport::pageLeavesItsControlsOut() {
+    QTemporaryDir dir;
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("gpt3-175b")));
+    PaintSpy chart(page.memoryChart()->findChild<QWidget*>(), &page); // the plot inside the chart
+    QCOMPARE(savePage(page, dir.filePath(QStringLiteral("with.png")), QSize(1024, 768)), QString());
+    const int withControls = chart.at.x();
+    QCOMPARE(savePage(page, dir.filePath(QStringLiteral("without.png")), QSize(1024, 768), 1.0,
+                      page.controlPanel()),
+             QString());
+    QVERIFY2(withControls > 250, qPrintable(QString::number(withControls)));
+    QVERIFY2(chart.at.x() < 40, qPrintable(QString::number(chart.at.x())));
+    QVERIFY(!page.controlPanel()->isHidden());
+}
+
 #include "tst_chart_export.moc"
