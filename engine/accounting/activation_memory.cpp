@@ -1,5 +1,6 @@
 #include "engine/accounting/activation_memory.h"
 
+#include "engine/accounting/frozen_layers.h"
 #include "engine/numerics/quantity_format.h"
 
 namespace napkin {
@@ -96,7 +97,8 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     if (adapterElementsPerToken > 0 && recompute != Recompute::full) {
         // LoRA: each adapted matrix a token passes keeps its r-wide x·A for B's weight gradient; A's
         // input x is the frozen matrix's input, already a row above.
-        const double elementsPerSample = adapterElementsPerToken * s / splitOf(ActivationSplit::tensorParallel, l);
+        const double elementsPerSample =
+            adapterElementsPerToken * s / splitOf(ActivationSplit::tensorParallel, l);
         const double elementBytes = bytesPerElement(type);
         ledgerPerSample += elementsPerSample * elementBytes;
         memory.ledger.push_back({"LoRA x·A (r per adapted matrix)", "each adapter's B weight gradient",
@@ -112,7 +114,8 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     // Korthikanti's block with 16-bit activations keeps their closed form so that their numbers come out
     // exactly; everything else sums the ledger. Scaling the closed form for fp32 would double the 1-byte
     // dropout masks too, which stay torch.bool in every precision.
-    const bool closedForm = hasKorthikantiBlock(m) && bytesPerElement(type) == 2 && adapterElementsPerToken == 0;
+    const bool closedForm =
+        hasKorthikantiBlock(m) && bytesPerElement(type) == 2 && adapterElementsPerToken == 0;
     LayerBytes layer;
     if (closedForm) {
         layer = korthikantiLayer(m, recompute, l);
@@ -169,11 +172,7 @@ ActivationMemory activationMemory(const ModelSpec& m, double batch, StorageType 
                          "(choose cruncher, linear2 or transformer)";
         return memory;
     case ModelKind::cruncher:
-        memory.bytesPerSample = m.dim * m.layers * elementBytes;
-        memory.bytes = batch * memory.bytesPerSample;
-        memory.formula = "B·D·L × " + n(elementBytes) + " B = " + n(batch) + " × " + n(m.dim) + " × " +
-                         n(m.layers) + " × " + n(elementBytes) + " = " + n(memory.bytes) + " B";
-        return memory;
+        return cruncherActivations(m, batch, type, {});
     case ModelKind::linear2:
         memory.bytesPerSample = m.dim * elementBytes;
         memory.bytes = batch * memory.bytesPerSample;
