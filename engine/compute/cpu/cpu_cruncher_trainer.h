@@ -31,6 +31,7 @@ private:
     void backward();
     void optimizerStep();
     void createOptimizerState();
+    bool trains(std::size_t layer) const; ///< layer (from 0) is not frozen
     std::vector<std::size_t> checkpointSizes() const;
     std::vector<AccountedBuffer*> parameterTensors();
     std::vector<const AccountedBuffer*> parameterTensors() const;
