@@ -3,7 +3,8 @@
 // every buffer allocated through a MemoryLedger under its tag, in PyTorch's eager order: activations
 // made in forward and freed in backward after their last use, gradients made in backward and freed at
 // zero_grad(set_to_none=True), optimizer state made at the first update. The ledger's bytes are
-// recorded at the events of engine/accounting/memory_timeline.h.
+// recorded at the events of engine/accounting/memory_timeline.h. Frozen layers (config.frozenLayers)
+// follow engine/accounting/frozen_layers.h, as the prediction does.
 #include "engine/compute/benchmark_backend.h"
 #include "engine/compute/memory_timeline_recorder.h"
 #include "engine/numerics/gaussian_source.h"
