@@ -4,6 +4,7 @@
 #include "cli/enum_option.h"
 #include "cli/number_option.h"
 #include "cli/option_policy.h"
+#include "engine/accounting/frozen_layers.h"
 #include "engine/benchmarks/training_run.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/json_values.h"
@@ -24,7 +25,7 @@ struct TrainOptions {
                 lr;
     std::uint64_t seedInit = 0, seedData = 1;
     int threads = 0;
-    std::string save, resume, backend;
+    std::string save, resume, backend, freeze;
 };
 
 long wholeOption(const std::string& option, const std::string& text, double max) {
@@ -42,6 +43,13 @@ CruncherConfig configFrom(const TrainOptions& o) {
     c.dim = wholeOption("--dim", o.dim, 65536);
     c.layers = wholeOption("--layers", o.layers, 4096);
     c.batch = wholeOption("--batch", o.batch, 1e7);
+    if (!o.freeze.empty()) {
+        const auto frozen = frozenLayersFromText(o.freeze, c.layers);
+        if (!frozen)
+            throw UsageError("--freeze: '" + o.freeze + "' is not a list of layers from 1 to " +
+                             std::to_string(c.layers) + ", each once (for example 1-2,4)");
+        c.frozenLayers = *frozen;
+    }
     const auto optimizer = optimizerFromName(o.optimizer);
     if (!optimizer)
         throw UsageError("--optimizer: unknown '" + o.optimizer + "' (" +
@@ -66,6 +74,8 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
     request.steps = wholeOption("--steps", o.steps, 1e7);
     request.resumeFrom = o.resume;
     request.saveTo = o.save;
+    if (!request.config.frozenLayers.empty() && o.device != "cpu")
+        throw UsageError("--freeze: frozen layers train on the CPU trainers only (--device cpu)");
     auto backend = backendForDevice(o.device, o.threads, o.backend);
     if (std::string why = backend->unsupportedPrecisionReason(request.config.precision); !why.empty())
         throw UsageError(why.rfind("--precision", 0) == 0 ? why : "--precision " + o.precision + ": " + why);
@@ -95,6 +105,7 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
         << (config.precision == PrecisionRecipe::fp32
                 ? ""
                 : " " + std::string(precisionRecipeName(config.precision)))
+        << (config.frozenLayers.empty() ? "" : " frozen " + frozenLayersText(config.frozenLayers))
         << ": loss " << run.losses.front() << " -> " << run.losses.back() << ", step "
         << formatDuration(run.stepTiming.medianSeconds) << " (median), " << run.flopsPerSecond / 1e9
         << " GFLOP/s; memory measured " << run.memory.total.measured << " B, predicted "
@@ -123,6 +134,8 @@ Command addBenchTrainCommand(CLI::App& bench) {
     cmd->add_option("--threads", o->threads, "cpu threads (default: one per physical core)")
         ->check(CLI::Range(1, 1024));
     cmd->add_option("--backend", o->backend, cpuBackendHelp());
+    cmd->add_option("--freeze", o->freeze,
+                    "layers that do not train, from 1: 1-2,4 (default none; the head always trains)");
     cmd->add_option("--save", o->save, "write a checkpoint here after the last step");
     cmd->add_option("--resume", o->resume, "start from this checkpoint");
     cmd->add_flag("--json", o->json, "print one JSON document");

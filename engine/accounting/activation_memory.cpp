@@ -1,5 +1,6 @@
 #include "engine/accounting/activation_memory.h"
 
+#include "engine/accounting/frozen_layers.h"
 #include "engine/numerics/quantity_format.h"
 
 namespace napkin {
@@ -172,11 +173,7 @@ ActivationMemory activationMemory(const ModelSpec& m, double batch, StorageType 
                          "(choose cruncher, linear2 or transformer)";
         return memory;
     case ModelKind::cruncher:
-        memory.bytesPerSample = m.dim * m.layers * elementBytes;
-        memory.bytes = batch * memory.bytesPerSample;
-        memory.formula = "B·D·L × " + n(elementBytes) + " B = " + n(batch) + " × " + n(m.dim) + " × " +
-                         n(m.layers) + " × " + n(elementBytes) + " = " + n(memory.bytes) + " B";
-        return memory;
+        return cruncherActivations(m, batch, type, {});
     case ModelKind::linear2:
         memory.bytesPerSample = m.dim * elementBytes;
         memory.bytes = batch * memory.bytesPerSample;

@@ -57,7 +57,7 @@ bool hasAdapters(const FineTuning& ft) {
 }
 
 bool isFineTuningSet(const FineTuning& ft) {
-    return hasAdapters(ft) || ft.offload != Offload::none;
+    return hasAdapters(ft) || ft.offload != Offload::none || !ft.frozenLayers.empty();
 }
 
 bool targets(const FineTuning& ft, LoraTarget target) {
@@ -182,6 +182,16 @@ InputError validateFineTuning(const FineTuning& ft, const ModelSpec& m, bool dat
     if (!dataParallelOnly)
         return {ft.offload != Offload::none && !hasAdapters(ft) ? "offload" : "finetune",
                 "fine-tuning and offloading are modelled on data parallelism alone (tp = pp = cp = ep = 1)"};
+    if (!ft.frozenLayers.empty()) {
+        if (m.kind != ModelKind::cruncher)
+            return {"freeze", "frozen layers are modelled for the Cruncher only"};
+        if (hasAdapters(ft))
+            return {"freeze", "LoRA and QLoRA already freeze every base layer"};
+        const std::vector<long>& f = ft.frozenLayers;
+        if (!std::is_sorted(f.begin(), f.end()) || std::adjacent_find(f.begin(), f.end()) != f.end() ||
+            f.front() < 1 || static_cast<double>(f.back()) > m.layers)
+            return {"freeze", "name layers from 1 to " + n(m.layers) + ", each once"};
+    }
     if (!hasAdapters(ft))
         return {};
     if (m.kind != ModelKind::transformer)

@@ -35,12 +35,15 @@ struct FineTuning {
     std::vector<LoraTarget> targets{LoraTarget::q,    LoraTarget::k,  LoraTarget::v,   LoraTarget::o,
                                     LoraTarget::gate, LoraTarget::up, LoraTarget::down}; ///< "all-linear"
     Offload offload = Offload::none;
+    /// Whole layers that do not train, counted from 1, ascending (frozen_layers.h): no gradient, optimizer
+    /// state or master weights; the head still trains. The Cruncher only (napkin-cli bench train --freeze).
+    std::vector<long> frozenLayers;
     bool operator==(const FineTuning&) const = default;
 };
 
 /// LoRA or QLoRA: a frozen base with adapters.
 bool hasAdapters(const FineTuning& fineTuning);
-/// Anything but full training with every state on the GPU.
+/// Anything but full training of every layer with every state on the GPU.
 bool isFineTuningSet(const FineTuning& fineTuning);
 bool targets(const FineTuning& fineTuning, LoraTarget target);
 

@@ -1,5 +1,6 @@
 #include "engine/accounting/fine_tuning_answers.h"
 
+#include "engine/accounting/frozen_layers.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <algorithm>
@@ -45,6 +46,12 @@ void addFineTuneNotes(AccountingResult& r, const AccountingInput& in) {
                           "; the frozen layers keep their activations, since backward passes through every "
                           "layer to reach the adapters below; FLOPs are not 6·N·T (no weight gradient for "
                           "a frozen matrix)");
+    if (!ft.frozenLayers.empty())
+        r.notes.push_back(
+            "layers " + frozenLayersText(ft.frozenLayers) + " frozen: " + formatExact(r.trainableParameters) +
+            " trainable of " + formatExact(r.parameters.total) +
+            "; backward ends at the lowest layer that trains, and a frozen layer keeps no input "
+            "(passing back through y = x·W with W frozen needs W alone)");
     if (ft.method == FineTuneMethod::qlora)
         r.notes.emplace_back("qlora: each NF4 matrix is dequantised to the compute dtype as it is used; that "
                              "one-matrix temporary is not in the ledger");

@@ -1,5 +1,6 @@
 #include "engine/accounting/fine_tuning_memory.h"
 
+#include "engine/accounting/frozen_layers.h"
 #include "engine/accounting/transformer_parameters.h"
 #include "engine/numerics/quantity_format.h"
 
@@ -56,12 +57,26 @@ FineTuneMemory fineTuneMemory(const ModelSpec& m, const FineTuning& ft, double p
     FineTuneMemory r;
     const bool adapters = hasAdapters(ft);
     r.adapters = countAdapters(m, ft);
-    const double trainable = adapters ? r.adapters.parameters : parameters;
-    const double frozen = adapters ? parameters : 0;
-    r.trainableParameters = {trainable, adapters ? "adapters: " + r.adapters.formula
-                                                 : "every parameter trains = " + formatExact(parameters)};
-    r.frozenParameters = {frozen, adapters ? "the base model, frozen = " + formatExact(frozen)
-                                           : std::string("none frozen = 0")};
+    // Whole frozen layers (the Cruncher's, frozen_layers.h) are P_frozen as the base is under LoRA.
+    const double frozenLayers = adapters ? 0.0 : frozenLayerParameters(m, ft.frozenLayers);
+    const double trainable = adapters ? r.adapters.parameters : parameters - frozenLayers;
+    const double frozen = adapters ? parameters : frozenLayers;
+    const bool someFrozen = frozen > 0;
+    if (adapters)
+        r.trainableParameters = {trainable, "adapters: " + r.adapters.formula};
+    else if (someFrozen)
+        r.trainableParameters = {trainable, "P − P_frozen = " + formatExact(parameters) + " − " +
+                                                formatExact(frozen) + " = " + formatExact(trainable)};
+    else
+        r.trainableParameters = {trainable, "every parameter trains = " + formatExact(parameters)};
+    if (adapters)
+        r.frozenParameters = {frozen, "the base model, frozen = " + formatExact(frozen)};
+    else if (someFrozen)
+        r.frozenParameters = {frozen, "layers " + frozenLayersText(ft.frozenLayers) + " frozen: " +
+                                          formatExact(static_cast<double>(ft.frozenLayers.size())) +
+                                          " × D² = " + formatExact(frozen)};
+    else
+        r.frozenParameters = {frozen, "none frozen = 0"};
     r.allParameters = {parameters + r.adapters.parameters,
                        formatExact(parameters) + " + " + formatExact(r.adapters.parameters) + " = " +
                            formatExact(parameters + r.adapters.parameters)};
@@ -80,7 +95,7 @@ FineTuneMemory fineTuneMemory(const ModelSpec& m, const FineTuning& ft, double p
         frozenSymbols = "P_layers × " + n(nf4BytesPerWeight()) + " B + P_rest × " + n(elementBytes) + " B";
         frozenNumbers = formatExact(matrices) + " × " + n(nf4BytesPerWeight()) + " + " + formatExact(rest) +
                         " × " + n(elementBytes);
-    } else if (adapters) {
+    } else if (someFrozen) {
         r.frozenWeightBytes = {frozen * elementBytes, "P_frozen × " + n(elementBytes) + " B = " +
                                                           formatExact(frozen) + " × " + n(elementBytes)};
         r.frozenWeightFormat = dtype;
@@ -89,7 +104,7 @@ FineTuneMemory fineTuneMemory(const ModelSpec& m, const FineTuning& ft, double p
     }
     r.frozenWeightBytes.formula += " = " + n(r.frozenWeightBytes.value) + " B";
 
-    const std::string t = adapters ? "P_lora" : "P";
+    const std::string t = adapters ? "P_lora" : someFrozen ? "P_trainable" : "P";
     const std::string tn = formatExact(trainable);
     const auto trainableShare = [&](double bytes, const char* what, bool sharded) -> Quantity {
         if (bytes == 0)
@@ -99,9 +114,9 @@ FineTuneMemory fineTuneMemory(const ModelSpec& m, const FineTuning& ft, double p
     // Weights: the frozen base plus the trainable copies, both sharded by ZeRO-3.
     const double weightBytes = r.frozenWeightBytes.value + trainable * b.parameters;
     r.states.parameters =
-        adapters ? shard(weightBytes, frozenSymbols + " + " + t + " × " + n(b.parameters) + " B",
-                         frozenNumbers + " + " + tn + " × " + n(b.parameters), zeroStage >= 3, gpus)
-                 : trainableShare(b.parameters, "parameters", zeroStage >= 3);
+        someFrozen ? shard(weightBytes, frozenSymbols + " + " + t + " × " + n(b.parameters) + " B",
+                           frozenNumbers + " + " + tn + " × " + n(b.parameters), zeroStage >= 3, gpus)
+                   : trainableShare(b.parameters, "parameters", zeroStage >= 3);
     r.states.gradients = trainableShare(b.gradients, "gradients", zeroStage >= 2);
     r.states.masterWeights = trainableShare(b.masterWeights, "master weights", zeroStage >= 1);
     r.states.optimizerState = trainableShare(b.optimizerState, "optimizer state", zeroStage >= 1);

@@ -13,7 +13,7 @@ namespace napkin {
 struct FineTuneMemory {
     AdapterCount adapters;
     Quantity trainableParameters;             ///< adapters (LoRA, QLoRA) or every parameter (full)
-    Quantity frozenParameters;                ///< the base under LoRA and QLoRA; 0 for full
+    Quantity frozenParameters;                ///< the base under LoRA and QLoRA, frozen layers; else 0
     Quantity allParameters;                   ///< base + adapters: PEFT's "all params"
     Quantity frozenWeightBytes;               ///< the frozen base as stored, before ZeRO-3 sharding
     std::string frozenWeightFormat;           ///< "bf16", "NF4 layers + bf16 embeddings, head and norms"

@@ -1,5 +1,6 @@
 #include "engine/accounting/memory_timeline.h"
 
+#include "engine/accounting/frozen_layers.h"
 #include "engine/numerics/name_table.h"
 #include "engine/numerics/quantity_format.h"
 
@@ -93,38 +94,48 @@ private:
     std::vector<TimelineEvent> events_;
 };
 
-/// One bias-free matmul of a chain: `weights` parameters, `in` features in, `out` features out.
+/// One bias-free matmul of a chain: `weights` parameters, `in` features in, `out` features out; `trains`:
+/// its weight gets a gradient (frozen_layers.h).
 struct ChainLayer {
     double weights, in, out;
+    bool trains = true;
 };
 
-/// cruncher and linear2: layers then a head, each y = x·W. Each layer keeps its input for backward
-/// (dW = xᵀ·dy); the first layer's input is the data, which is not counted (nor freed).
+/// cruncher and linear2: layers then a head, each y = x·W. A layer that trains keeps its input for
+/// backward (dW = xᵀ·dy); the first layer's input is the data, which is not counted (nor freed). An input
+/// no backward needs (that of a frozen layer) is a temporary, freed once the layer's forward has read it.
+/// Backward runs from the head down to the lowest layer that trains, which computes no dL/dx.
 void chainTimeline(TimelineBuilder& t, const std::vector<ChainLayer>& chain, double batch,
                    double elementBytes) {
     const auto tensor = [&](double width) { return batch * width * elementBytes; };
     const std::size_t n = chain.size(); // the head is chain[n − 1]
     const ChainLayer& head = chain.back();
+    std::size_t lowest = 0; // the lowest that trains (the head, at worst): backward stops there
+    while (!chain[lowest].trains)
+        ++lowest;
     for (std::size_t i = 0; i + 1 < n; ++i) {
-        t.now.activations += tensor(chain[i].out);
+        (chain[i + 1].trains ? t.now.activations : t.now.temporary) += tensor(chain[i].out);
         if (i + 2 == n)
             t.activationsComplete();
         t.emit(StepPhase::forward, StepPart::layer, static_cast<long>(i + 1));
+        if (i > 0 && !chain[i].trains)
+            t.now.temporary -= tensor(chain[i].in); // not kept: this forward was its last use
     }
     t.now.temporary += tensor(head.out); // y: the loss needs it, autograd does not keep it for the head
     t.emit(StepPhase::forward, StepPart::head);
     t.now.temporary += tensor(head.out); // dL/dy
     t.emit(StepPhase::backward, StepPart::loss);
     t.now.temporary -= tensor(head.out); // y's last use was dL/dy
-    for (std::size_t i = n; i-- > 0;) {
-        const bool inputIsData = i == 0;
-        t.addGradients(chain[i].weights, i == 0);
-        if (!inputIsData)
+    for (std::size_t i = n; i-- > lowest;) {
+        const bool inputGradient = i > lowest;
+        if (chain[i].trains)
+            t.addGradients(chain[i].weights, i == lowest);
+        if (inputGradient)
             t.now.temporary += tensor(chain[i].in); // dL/dx, the next layer down's dL/dy
         t.emit(StepPhase::backward, i + 1 == n ? StepPart::head : StepPart::layer,
                i + 1 == n ? 0 : static_cast<long>(i + 1));
         t.now.temporary -= tensor(chain[i].out); // dL/dy of this layer: used
-        if (!inputIsData)
+        if (chain[i].trains && i > 0)
             t.now.activations -= tensor(chain[i].in); // its saved input: dW was its last use
     }
     t.endBackward();
@@ -141,7 +152,7 @@ void transformerTimeline(TimelineBuilder& t, const AccountingInput& in, const Ac
     const ModelSpec& m = in.model;
     const StorageType type = r.precision.activations;
     const ModelSpec one = withLayers(m, 1), none = withLayers(m, 0);
-    const double adapters = countAdapters(m, in.fineTuning).elementsPerToken; // LoRA's x·A per layer
+    const double adapters = countAdapters(m, in.fineTuning).elementsPerToken;         // LoRA's x·A per layer
     const double logits = activationMemory(none, in.batch, type, in.recompute).bytes; // fp32 4·s·b·V
     const double kept = activationMemory(one, in.batch, type, in.recompute, adapters).bytes - logits;
     const double whole = activationMemory(one, in.batch, type, Recompute::none, adapters).bytes - logits;
@@ -208,7 +219,9 @@ MemoryTimeline memoryTimeline(const AccountingInput& in, const AccountingResult&
         t.emit(StepPhase::backward, StepPart::model);
         break;
     case ModelKind::cruncher: {
-        std::vector<ChainLayer> chain(static_cast<std::size_t>(m.layers), {m.dim * m.dim, m.dim, m.dim});
+        std::vector<ChainLayer> chain;
+        for (long l = 1; l <= static_cast<long>(m.layers); ++l)
+            chain.push_back({m.dim * m.dim, m.dim, m.dim, layerTrains(in.fineTuning.frozenLayers, l)});
         chain.push_back({m.dim, m.dim, 1});
         chainTimeline(t, chain, in.batch, elementBytes);
         break;

@@ -65,7 +65,9 @@ struct MemoryTimeline {
 ///   backward layer l for l = L…1, [backward embeddings]; optimizer step; zero_grad.
 /// cruncher and linear2 (a chain of bias-free matmuls): a layer keeps its input for backward (the
 /// first layer's input is the data, not counted); the head's output y (B·K) and dL/dy are temporaries,
-/// as is each dL/dh (B·D) from the backward of the layer above to that of the layer below.
+/// as is each dL/dh (B·D) from the backward of the layer above to that of the layer below. With frozen
+/// Cruncher layers (fineTuning.frozenLayers, frozen_layers.h) a frozen layer's input is a temporary
+/// until its forward, it makes no gradient, and backward ends at the lowest layer that trains.
 /// transformer: a layer's activations are Korthikanti et al.'s per-layer count under the recompute
 /// mode; the fp32 logits are kept until the loss's backward; dL/dlogits (fp32) and dL/dh (s·b·h) are
 /// temporaries; selective and full recompute re-create a layer's dropped activations just before its

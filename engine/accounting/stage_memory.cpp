@@ -1,5 +1,7 @@
 #include "engine/accounting/stage_memory.h"
 
+#include "engine/accounting/frozen_layers.h"
+
 #include <array>
 
 namespace napkin {
@@ -34,8 +36,10 @@ StageMemory stageMemory(const AccountingInput& in, double totalParameters,
             s.states = modelStateMemory(std::span(&group, 1), perParameter, in.zeroStage);
         }
     }
-    s.activations = activationMemory(in.model, in.batch, activations, in.recompute, l, stage,
-                                     countAdapters(in.model, in.fineTuning).elementsPerToken);
+    s.activations = in.fineTuning.frozenLayers.empty()
+                        ? activationMemory(in.model, in.batch, activations, in.recompute, l, stage,
+                                           countAdapters(in.model, in.fineTuning).elementsPerToken)
+                        : cruncherActivations(in.model, in.batch, activations, in.fineTuning.frozenLayers);
     s.statesBytes = s.states.parameters.value + s.states.gradients.value + s.states.masterWeights.value +
                     s.states.optimizerState.value;
     s.totalBytes = s.statesBytes + s.activations.bytes;

@@ -1,12 +1,14 @@
 #include "engine/benchmarks/training_run.h"
 
 #include "engine/benchmarks/training_memory_check.h"
+#include "engine/compute/cruncher_checkpoint.h"
 #include "engine/hardware/gpu_catalog.h"
 #include "engine/io/writable_target.h"
 #include "engine/numerics/diverged_loss.h"
 
 #include <chrono>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 namespace napkin {
@@ -19,6 +21,7 @@ AccountingInput cruncherAccountingInput(const CruncherConfig& c) {
     in.batch = static_cast<double>(c.batch);
     in.optimizer = c.optimizer;
     in.precision = c.precision;
+    in.fineTuning.frozenLayers = c.frozenLayers;
     return in;
 }
 
@@ -65,6 +68,14 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
     if (backend.deviceInfo().backend == "cpu")
         if (std::string why = cpuTrainingMemoryRefusal(config, physicalMemoryBytes()); !why.empty())
             throw TrainingRunRefused(TrainingRunRefused::Cause::model, why);
+    if (!config.frozenLayers.empty() && backend.deviceInfo().backend != "cpu")
+        throw std::invalid_argument("frozen layers are trained on the CPU trainers (eigen, onednn) only");
+    if (std::string why = checkpointRefusal(config); !why.empty()) {
+        if (!request.resumeFrom.empty())
+            throw TrainingRunRefused(TrainingRunRefused::Cause::resume, why);
+        if (!request.saveTo.empty())
+            throw TrainingRunRefused(TrainingRunRefused::Cause::save, why);
+    }
     if (!request.saveTo.empty())
         if (std::string why = unwritableTargetReason(request.saveTo); !why.empty())
             throw TrainingRunRefused(TrainingRunRefused::Cause::save, why);

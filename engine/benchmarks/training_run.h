@@ -95,8 +95,9 @@ AccountingInput cruncherAccountingInput(const CruncherConfig& config);
 AccountingResult predictedCruncherAccounting(const CruncherConfig& config);
 
 /// Makes the trainer, resumes if asked, runs the steps (asking `progress` between them), saves if asked.
-/// Throws TrainingRunRefused (see above); std::invalid_argument for a configuration the backend cannot
-/// train (a precision it does not run: BenchmarkBackend::unsupportedPrecisionReason); std::runtime_error
+/// Throws TrainingRunRefused (see above; a checkpoint asked of a run with frozen layers is refused as save
+/// or resume); std::invalid_argument for a configuration the backend cannot train (a precision it does
+/// not run: BenchmarkBackend::unsupportedPrecisionReason; frozen layers off the CPU); std::runtime_error
 /// when the checkpoint cannot be written.
 TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequest& request,
                                 const ProgressCallback& progress = {});

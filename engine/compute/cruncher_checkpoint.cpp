@@ -64,8 +64,17 @@ void checkMagic(const std::string& bytes, const std::string& path) {
 
 } // namespace
 
+std::string checkpointRefusal(const CruncherConfig& config) {
+    if (config.frozenLayers.empty())
+        return {};
+    return "a Cruncher checkpoint holds every layer's optimizer state and does not record frozen layers; "
+           "train without --freeze to save or resume";
+}
+
 void saveCruncherCheckpoint(const std::string& path, const CruncherConfig& config,
                             const CruncherCheckpoint& checkpoint) {
+    if (std::string why = checkpointRefusal(config); !why.empty())
+        throw std::runtime_error(why);
     std::string payload;
     for (const std::vector<float>& t : checkpoint.tensors)
         payload.append(reinterpret_cast<const char*>(t.data()), t.size() * sizeof(float));
@@ -91,6 +100,8 @@ void saveCruncherCheckpoint(const std::string& path, const CruncherConfig& confi
 
 CruncherCheckpoint loadCruncherCheckpoint(const std::string& path, const CruncherConfig& config,
                                           std::span<const std::size_t> tensorSizes) {
+    if (std::string why = checkpointRefusal(config); !why.empty())
+        throw std::runtime_error(path + ": " + why);
     // The largest file this configuration's checkpoint can be: nothing larger is read at all.
     std::uint64_t tensorBytes = 0;
     for (std::size_t size : tensorSizes)

@@ -24,8 +24,14 @@ struct CruncherCheckpoint {
     std::mt19937_64 dataGenerator;           ///< the batches' generator, as it was after `step` steps
 };
 
+/// Why a Cruncher trained with `config` cannot be checkpointed, or empty. Frozen layers (config.frozenLayers)
+/// are refused: the format records neither the frozen set nor a per-tensor step count, so a run resumed
+/// with another set would start a newly trained layer's Adam state at the run's step, and a frozen layer's
+/// missing state could not be told from an optimizer's zeros.
+std::string checkpointRefusal(const CruncherConfig& config);
+
 /// Writes `checkpoint` of a Cruncher trained with `config` through napkin::AtomicFile (never a half
-/// file at `path`). Throws std::runtime_error.
+/// file at `path`). Throws std::runtime_error (also with checkpointRefusal's reason).
 void saveCruncherCheckpoint(const std::string& path, const CruncherConfig& config,
                             const CruncherCheckpoint& checkpoint);
 

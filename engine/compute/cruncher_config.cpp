@@ -1,5 +1,7 @@
 #include "engine/compute/cruncher_config.h"
 
+#include "engine/accounting/frozen_layers.h"
+
 #include <algorithm>
 
 namespace napkin {
@@ -27,9 +29,26 @@ double cruncherParameters(const CruncherConfig& c) {
     return static_cast<double>(c.layers) * d * d + d;
 }
 
+double cruncherTrainableParameters(const CruncherConfig& c) {
+    const double d = static_cast<double>(c.dim);
+    return cruncherParameters(c) - static_cast<double>(c.frozenLayers.size()) * d * d;
+}
+
 double cruncherCountedFlopsPerStep(const CruncherConfig& c) {
     const double b = static_cast<double>(c.batch), d = static_cast<double>(c.dim);
-    return 6.0 * b * cruncherParameters(c) - 2.0 * b * d * d;
+    if (c.frozenLayers.empty())
+        return 6.0 * b * cruncherParameters(c) - 2.0 * b * d * d;
+    const long lowest = lowestTrainingLayer(c.frozenLayers, c.layers);
+    double backward = 2.0 * b * d; // the head's dw
+    for (long l = lowest; l <= c.layers + 1; ++l) {
+        const bool head = l == c.layers + 1;
+        const double gemm = head ? 2.0 * b * d : 2.0 * b * d * d;
+        if (!head && layerTrains(c.frozenLayers, l))
+            backward += gemm; // dW_l
+        if (l > lowest)
+            backward += gemm; // dL/dh_{l−1}
+    }
+    return 2.0 * b * cruncherParameters(c) + backward;
 }
 
 } // namespace napkin

@@ -4,6 +4,7 @@
 #include "engine/accounting/precision_recipe.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace napkin {
 
@@ -34,12 +35,19 @@ struct CruncherConfig {
     PrecisionRecipe precision = PrecisionRecipe::fp32;
     std::uint64_t seedInit = 0; ///< weights: N(0,1)/√fan_in
     std::uint64_t seedData = 1; ///< the target function and every batch
+    /// Layers that do not train, counted from 1, ascending (engine/accounting/frozen_layers.h): no
+    /// gradient, no optimizer state, no master weights; the head always trains.
+    std::vector<long> frozenLayers;
 };
 
 /// P = L·D² + D.
 double cruncherParameters(const CruncherConfig& config);
+/// P less the frozen layers' |frozen|·D².
+double cruncherTrainableParameters(const CruncherConfig& config);
 /// FLOPs of the GEMMs one training step issues (2·m·n·k each): forward 2·B·P, backward 4·B·P − 2·B·D²
 /// (the first layer needs no gradient with respect to the input batch). Total 6·B·P − 2·B·D².
+/// With frozen layers, backward issues 2·B·D² less per frozen layer (no dW) and stops at the lowest layer
+/// that trains (no dL/dx there or below).
 double cruncherCountedFlopsPerStep(const CruncherConfig& config);
 
 } // namespace napkin

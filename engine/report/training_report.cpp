@@ -80,6 +80,8 @@ nlohmann::json trainingRunJson(const TrainingRun& run) {
               {"layers", config.layers},
               {"batch", config.batch},
               {"parameters", jsonNumber(cruncherParameters(config))},
+              {"frozen_layers", config.frozenLayers},
+              {"trainable_parameters", jsonNumber(cruncherTrainableParameters(config))},
               {"optimizer", optimizerName(config.optimizer)},
               {"learning_rate", config.hyper.learningRate},
               {"precision", precisionRecipeName(config.precision)},
@@ -89,7 +91,11 @@ nlohmann::json trainingRunJson(const TrainingRun& run) {
             {"steps", run.request.steps},
             {"first_step", run.firstStep},
             {"flops_per_step", jsonNumber(run.flopsPerStep)},
-            {"flops_per_step_formula", "6·B·P − 2·B·D² (every GEMM issued, 2·m·n·k each)"},
+            {"flops_per_step_formula",
+             config.frozenLayers.empty()
+                 ? "6·B·P − 2·B·D² (every GEMM issued, 2·m·n·k each)"
+                 : "2·B·P forward + backward from the head down to the lowest trained layer: dW of each "
+                   "trained layer, dX above the lowest (every GEMM issued, 2·m·n·k each)"},
             {"flops_per_step_6bp", jsonNumber(run.flopsPerStep6BP)},
             {"flops_note",
              "6·B·P also counts dX = dh_1·W_1ᵀ for the first layer (2·B·D²), which no one needs: the "

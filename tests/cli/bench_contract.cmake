@@ -47,6 +47,33 @@ napkin_add_cli_test(bench_train_lecture_first_step_timeline
   CHECKS memory.timeline_agree=ON memory.timeline_step=first memory.peak_measured_bytes=432
          "memory.peak_measured_event=optimizer step" memory.timeline.0.measured_bytes=144 memory.measured_bytes=496)
 
+# Frozen layers (--freeze 1,3 of L = 3: layer 2 and the head train; tst_frozen_cruncher.cpp derives the
+# bytes): P = 52, trainable 16 + 4 = 20; gradients 80 B, Adam's state 160 B, activations h_1 and h_3
+# (h_2 feeds frozen layer 3) 64 B; backward stops at layer 2, and its peak is there: 368 + 144 = 512 B.
+# FLOPs: forward 208, the head's dw and dL/dh_3 32, dL/dh_2 through layer 3 64, dW_2 64 = 368.
+napkin_add_cli_test(bench_train_frozen_layers
+  ARGS bench train --backend eigen --dim 4 --layers 3 --batch 2 --steps 3 --optimizer adam --freeze 1,3 --json
+  CHECKS model.frozen_layers.0=1 model.frozen_layers.1=3 model.trainable_parameters=20 flops_per_step=368
+         memory.timeline_agree=ON memory.peak_predicted_bytes=512 memory.peak_measured_bytes=512
+         "memory.peak_measured_event=backward layer 2" memory.gradients.measured_bytes=80
+         memory.optimizer_state.measured_bytes=160 memory.activations.measured_bytes=64
+         memory.predicted_bytes=512 memory.measured_bytes=512)
+napkin_add_cli_test(bench_train_frozen_every_layer
+  ARGS bench train --dim 4 --layers 3 --batch 2 --steps 2 --optimizer sgd --freeze 1-3 --json
+  CHECKS model.trainable_parameters=4 flops_per_step=224 memory.timeline_agree=ON
+         memory.gradients.measured_bytes=16 memory.activations.measured_bytes=32)
+napkin_add_cli_test(bench_train_freeze_out_of_range EXPECT_EXIT 2
+  ARGS bench train --dim 4 --layers 3 --batch 2 --freeze 4 --json
+  CHECKS "stderr~--freeze: '4' is not a list of layers from 1 to 3")
+napkin_add_cli_test(bench_train_freeze_blank EXPECT_EXIT 2
+  ARGS bench train --dim 4 --layers 3 --batch 2 "--freeze= " --json CHECKS "stderr~--freeze: empty value")
+napkin_add_cli_test(bench_train_freeze_save_refused EXPECT_EXIT 2
+  ARGS bench train --dim 4 --layers 3 --batch 2 --freeze 1 --save frozen.ckpt --json
+  CHECKS "stderr~--save: a Cruncher checkpoint holds every layer's optimizer state and does not record frozen")
+napkin_add_cli_test(bench_train_freeze_cuda EXPECT_EXIT 2
+  ARGS bench train --device cuda --dim 4 --layers 3 --batch 2 --freeze 1 --json
+  CHECKS "stderr~--freeze: frozen layers train on the CPU trainers only")
+
 napkin_add_cli_test(bench_train_seeds_adamw
   ARGS bench train --dim 8 --layers 3 --batch 5 --steps 3 --optimizer adamw --seed-init 3 --seed-data 4 --json
   CHECKS memory.predicted_bytes=3680 memory.measured_bytes=3680 model.seed_init=3 model.seed_data=4)

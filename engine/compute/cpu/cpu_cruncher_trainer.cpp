@@ -1,5 +1,6 @@
 #include "engine/compute/cpu/cpu_cruncher_trainer.h"
 
+#include "engine/accounting/frozen_layers.h"
 #include "engine/compute/cpu/optimizer_step.h"
 #include "engine/compute/cruncher_checkpoint.h"
 
@@ -55,6 +56,10 @@ CpuCruncherTrainer::CpuCruncherTrainer(const CruncherConfig& config)
         w = static_cast<float>(data_.next() * scale);
 }
 
+bool CpuCruncherTrainer::trains(std::size_t layer) const {
+    return layerTrains(config_.frozenLayers, static_cast<long>(layer) + 1);
+}
+
 void CpuCruncherTrainer::createOptimizerState() {
     if (haveState_)
         return;
@@ -65,6 +70,8 @@ void CpuCruncherTrainer::createOptimizerState() {
         return states > which ? ledger_.allocateFloats(MemoryTag::optimizerState, n) : AccountedBuffer();
     };
     for (std::size_t l = 0; l < weights_.size(); ++l) {
+        if (!trains(l))
+            continue; // a frozen layer has no state
         state1_[l] = stateOf(0, d * d);
         state2_[l] = stateOf(1, d * d);
     }
@@ -97,13 +104,18 @@ double CpuCruncherTrainer::forwardAndLoss() {
     const long B = config_.batch, D = config_.dim, L = config_.layers;
     const auto bd = static_cast<std::size_t>(B * D);
     // h_0 = X, h_l = h_{l−1}·W_l (B×D·D×D), y = h_L·w (B×D·D×1).
+    // An output that no backward needs (it feeds a frozen layer) is a temporary until that layer has read it.
     for (long l = 0; l < L; ++l) {
         const auto li = static_cast<std::size_t>(l);
-        outputs_[li] = ledger_.allocateFloatsForOverwrite(MemoryTag::activations, bd);
+        const bool kept = outputKept(config_.frozenLayers, L, l + 1);
+        outputs_[li] =
+            ledger_.allocateFloatsForOverwrite(kept ? MemoryTag::activations : MemoryTag::workspace, bd);
         const AccountedBuffer& in = l == 0 ? batch_ : outputs_[li - 1];
         asMatrix(outputs_[li], B, D).noalias() =
             asMatrix(in, B, D) * asMatrix(std::as_const(weights_[li]), D, D);
         recorder_.record(StepPhase::forward, StepPart::layer, l + 1);
+        if (l > 0 && !trains(li))
+            outputs_[li - 1] = {}; // h_l−1 feeds a frozen layer: this forward was its last use
     }
     prediction_ = ledger_.allocateFloatsForOverwrite(MemoryTag::workspace, static_cast<std::size_t>(B));
     const ConstMatrixMap last = asMatrix(std::as_const(outputs_.back()), B, D);
@@ -129,33 +141,40 @@ double CpuCruncherTrainer::forwardAndLoss() {
 void CpuCruncherTrainer::backward() {
     const long B = config_.batch, D = config_.dim, L = config_.layers;
     const auto d = static_cast<std::size_t>(D), bd = static_cast<std::size_t>(B * D);
-    // Head: dw = h_Lᵀ·dy (D×B·B×1); dh_L = dy·wᵀ (B×1·1×D).
+    // Backward runs down to the lowest layer that trains (engine/accounting/frozen_layers.h); the head
+    // always trains. Head: dw = h_Lᵀ·dy (D×B·B×1); dh_L = dy·wᵀ (B×1·1×D) when a layer trains.
+    const long lowest = lowestTrainingLayer(config_.frozenLayers, L) - 1; // 0-based; L: the head alone
     headGrad_ = ledger_.allocateFloatsForOverwrite(MemoryTag::gradients, d);
-    upstream_ = ledger_.allocateFloatsForOverwrite(MemoryTag::workspace, bd);
+    if (lowest < L)
+        upstream_ = ledger_.allocateFloatsForOverwrite(MemoryTag::workspace, bd);
     {
         const ConstMatrixMap last = asMatrix(std::as_const(outputs_.back()), B, D);
         Eigen::Map<Eigen::VectorXf> dy(lossGrad_.data(), B);
         Eigen::Map<Eigen::VectorXf>(headGrad_.data(), D).noalias() = last.transpose() * dy;
-        asMatrix(upstream_, B, D).noalias() = dy * Eigen::Map<const Eigen::RowVectorXf>(head_.data(), D);
+        if (lowest < L)
+            asMatrix(upstream_, B, D).noalias() = dy * Eigen::Map<const Eigen::RowVectorXf>(head_.data(), D);
     }
     recorder_.record(StepPhase::backward, StepPart::head);
     lossGrad_ = {};
     outputs_.back() = {}; // h_L: dw was its last use
-    // For l = L..1: dW_l = h_{l−1}ᵀ·dh_l (D×B·B×D); dh_{l−1} = dh_l·W_lᵀ (B×D·D×D), skipped for l = 1.
-    for (long l = L - 1; l >= 0; --l) {
+    // For l = L..lowest: dW_l = h_{l−1}ᵀ·dh_l (D×B·B×D) where layer l trains; dh_{l−1} = dh_l·W_lᵀ
+    // (B×D·D×D) above the lowest layer that trains.
+    for (long l = L - 1; l >= lowest; --l) {
         const auto li = static_cast<std::size_t>(l);
-        weightGrads_[li] = ledger_.allocateFloatsForOverwrite(MemoryTag::gradients, d * d);
-        const AccountedBuffer& in = l == 0 ? batch_ : outputs_[li - 1];
-        asMatrix(weightGrads_[li], D, D).noalias() =
-            asMatrix(in, B, D).transpose() * asMatrix(std::as_const(upstream_), B, D);
-        if (l > 0) {
+        if (trains(li)) {
+            weightGrads_[li] = ledger_.allocateFloatsForOverwrite(MemoryTag::gradients, d * d);
+            const AccountedBuffer& in = l == 0 ? batch_ : outputs_[li - 1];
+            asMatrix(weightGrads_[li], D, D).noalias() =
+                asMatrix(in, B, D).transpose() * asMatrix(std::as_const(upstream_), B, D);
+        }
+        if (l > lowest) {
             downstream_ = ledger_.allocateFloatsForOverwrite(MemoryTag::workspace, bd);
             asMatrix(downstream_, B, D).noalias() = asMatrix(std::as_const(upstream_), B, D) *
                                                     asMatrix(std::as_const(weights_[li]), D, D).transpose();
         }
         recorder_.record(StepPhase::backward, StepPart::layer, l + 1);
-        upstream_ = std::move(downstream_); // frees dh_l (and, below layer 1, leaves none)
-        if (l > 0)
+        upstream_ = std::move(downstream_); // frees dh_l (and, at the lowest, leaves none)
+        if (l > 0 && trains(li))
             outputs_[li - 1] = {}; // h_{l−1}: dW_l was its last use
     }
 }
@@ -163,8 +182,9 @@ void CpuCruncherTrainer::backward() {
 void CpuCruncherTrainer::optimizerStep() {
     createOptimizerState(); // the first update makes it, as torch.optim's Adam and momentum SGD do
     for (std::size_t l = 0; l < weights_.size(); ++l)
-        applyOptimizerStep(config_.optimizer, config_.hyper, steps_, weights_[l].span(),
-                           weightGrads_[l].span(), state1_[l].span(), state2_[l].span());
+        if (trains(l)) // a frozen layer's weights never change
+            applyOptimizerStep(config_.optimizer, config_.hyper, steps_, weights_[l].span(),
+                               weightGrads_[l].span(), state1_[l].span(), state2_[l].span());
     applyOptimizerStep(config_.optimizer, config_.hyper, steps_, head_.span(), headGrad_.span(),
                        headState1_.span(), headState2_.span());
     recorder_.record(StepPhase::optimizer);

@@ -3,7 +3,8 @@
 // every buffer allocated through a MemoryLedger under its tag, in PyTorch's eager order: activations
 // made in forward and freed in backward after their last use, gradients made in backward and freed at
 // zero_grad(set_to_none=True), optimizer state made at the first update. The ledger's bytes are
-// recorded at the events of engine/accounting/memory_timeline.h.
+// recorded at the events of engine/accounting/memory_timeline.h. Frozen layers (config.frozenLayers)
+// follow engine/accounting/frozen_layers.h, as the prediction does.
 #include "engine/compute/benchmark_backend.h"
 #include "engine/compute/memory_timeline_recorder.h"
 #include "engine/numerics/gaussian_source.h"
@@ -31,6 +32,7 @@ private:
     void backward();
     void optimizerStep();
     void createOptimizerState();
+    bool trains(std::size_t layer) const; ///< layer (from 0) is not frozen
     std::vector<std::size_t> checkpointSizes() const;
     std::vector<AccountedBuffer*> parameterTensors();
     std::vector<const AccountedBuffer*> parameterTensors() const;

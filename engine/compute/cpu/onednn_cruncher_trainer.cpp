@@ -1,5 +1,6 @@
 #include "engine/compute/cpu/onednn_cruncher_trainer.h"
 
+#include "engine/accounting/frozen_layers.h"
 #include "engine/compute/accounted_bf16_buffer.h"
 #include "engine/compute/cpu/bf16_bits.h"
 #include "engine/compute/cpu/onednn_gemm.h"
@@ -43,13 +44,22 @@ public:
         const double scale = 1.0 / std::sqrt(static_cast<double>(config.dim)); // N(0,1)/√fan_in, fan_in = D
         // Gradients, activations, temporaries and the optimizer state are made and freed during the step,
         // in PyTorch's eager order (see step()), so that the ledger's timeline is the predicted one.
-        auto parameter = [&](std::size_t n) {
+        // A frozen layer (engine/accounting/frozen_layers.h) keeps its weights as stored: in mixed precision
+        // bf16 alone, with no fp32 master (its draws are rounded from a short-lived copy made here).
+        auto parameter = [&](std::size_t n, bool trains) {
             Tensor t{allocate(MemoryTag::parameters, n),
-                     kMixed ? ledger_.allocateFloats(MemoryTag::masterWeights, n) : AccountedBuffer(),
+                     kMixed && trains ? ledger_.allocateFloats(MemoryTag::masterWeights, n)
+                                      : AccountedBuffer(),
                      {},
                      {},
-                     {}};
+                     {},
+                     trains};
+            std::vector<float> drawn;
             std::span<float> fp32 = t.fp32();
+            if (fp32.empty()) {
+                drawn.resize(n);
+                fp32 = drawn;
+            }
             for (float& w : fp32) // the same draws, in the same order, as the Eigen trainer's
                 w = static_cast<float>(init.next() * scale);
             if constexpr (kMixed)
@@ -57,9 +67,9 @@ public:
             return t;
         };
         for (long l = 0; l < config.layers; ++l)
-            layers_.push_back(parameter(d * d));
+            layers_.push_back(parameter(d * d, layerTrains(config.frozenLayers, l + 1)));
         outputs_.resize(static_cast<std::size_t>(config.layers));
-        head_ = parameter(d);
+        head_ = parameter(d, true);
         batch_ = allocate(MemoryTag::inputs, b * d);
         targets_ = ledger_.allocateFloats(MemoryTag::inputs, b);
         truth_ = ledger_.allocateFloats(MemoryTag::inputs, d);
@@ -84,10 +94,14 @@ public:
         recorder_.beginStep();
         drawBatch();
         recorder_.record(StepPhase::start);
-        for (long l = 0; l < L; ++l) { // h_l = h_{l−1}·W_l (B×D·D×D)
-            outputs_[idx(l)] = allocate(MemoryTag::activations, b * d);
+        // h_l = h_{l−1}·W_l (B×D·D×D). An output that feeds a frozen layer is a temporary until it is read.
+        for (long l = 0; l < L; ++l) {
+            const bool kept = outputKept(config_.frozenLayers, L, l + 1);
+            outputs_[idx(l)] = allocate(kept ? MemoryTag::activations : MemoryTag::workspace, b * d);
             gemm_.run(layerForward(), input(l), layers_[idx(l)].weights.data(), outputs_[idx(l)].data());
             recorder_.record(StepPhase::forward, StepPart::layer, l + 1);
+            if (l > 0 && !layers_[idx(l)].trains)
+                outputs_[idx(l - 1)] = {}; // h_{l−1} feeds a frozen layer: this forward was its last use
         }
         prediction_ = allocate(MemoryTag::workspace, b);
         gemm_.run(headForward(), outputs_.back().data(), head_.weights.data(),
@@ -104,32 +118,41 @@ public:
         loss /= static_cast<double>(B);
         recorder_.record(StepPhase::backward, StepPart::loss);
         prediction_ = {}; // y: dL/dy was its last use
-        // Backward: dw = h_Lᵀ·dy; dh_L = dy·wᵀ; for l = L..1: dW_l = h_{l−1}ᵀ·dh_l and, but for the first
-        // layer (the batch needs no gradient), dh_{l−1} = dh_l·W_lᵀ.
+        // Backward runs down to the lowest layer that trains (0-based here; L: the head alone): dw = h_Lᵀ·dy;
+        // dh_L = dy·wᵀ; for l = L..lowest: dW_l = h_{l−1}ᵀ·dh_l where layer l trains and, above the lowest,
+        // dh_{l−1} = dh_l·W_lᵀ.
+        const long lowest = lowestTrainingLayer(config_.frozenLayers, L) - 1;
         head_.gradients = allocate(MemoryTag::gradients, d);
-        upstream_ = allocate(MemoryTag::workspace, b * d);
+        if (lowest < L)
+            upstream_ = allocate(MemoryTag::workspace, b * d);
         gemm_.run(headBackward(), outputs_.back().data(), lossGrad_.data(), head_.gradients.data());
-        gemm_.run(headToUpstream(), lossGrad_.data(), head_.weights.data(), upstream_.data());
+        if (lowest < L)
+            gemm_.run(headToUpstream(), lossGrad_.data(), head_.weights.data(), upstream_.data());
         recorder_.record(StepPhase::backward, StepPart::head);
         lossGrad_ = {};
         outputs_.back() = {}; // h_L: dw was its last use
-        for (long l = L - 1; l >= 0; --l) {
-            layers_[idx(l)].gradients = allocate(MemoryTag::gradients, d * d);
-            gemm_.run(layerWeightGradient(), input(l), upstream_.data(), layers_[idx(l)].gradients.data());
-            if (l > 0) {
+        for (long l = L - 1; l >= lowest; --l) {
+            const bool trains = layers_[idx(l)].trains;
+            if (trains) {
+                layers_[idx(l)].gradients = allocate(MemoryTag::gradients, d * d);
+                gemm_.run(layerWeightGradient(), input(l), upstream_.data(),
+                          layers_[idx(l)].gradients.data());
+            }
+            if (l > lowest) {
                 downstream_ = allocate(MemoryTag::workspace, b * d);
                 gemm_.run(layerInputGradient(), upstream_.data(), layers_[idx(l)].weights.data(),
                           downstream_.data());
             }
             recorder_.record(StepPhase::backward, StepPart::layer, l + 1);
-            upstream_ = std::move(downstream_); // frees dh_l (and, below layer 1, leaves none)
-            if (l > 0)
+            upstream_ = std::move(downstream_); // frees dh_l (and, at the lowest, leaves none)
+            if (l > 0 && trains)
                 outputs_[idx(l - 1)] = {}; // h_{l−1}: dW_l was its last use
         }
         ++steps_;
         createOptimizerState(); // the first update makes it, as torch.optim's Adam and momentum SGD do
         for (Tensor& t : layers_)
-            update(t);
+            if (t.trains) // a frozen layer's weights never change
+                update(t);
         update(head_);
         recorder_.record(StepPhase::optimizer);
         for (Tensor* t : tensors()) // zero_grad(set_to_none=True)
@@ -148,6 +171,9 @@ public:
         for (const Tensor* t : tensors()) {
             const std::span<const float> p = t->fp32();
             all.insert(all.end(), p.begin(), p.end());
+            if (p.empty()) // frozen in mixed precision: the bf16 weights it trains with, widened
+                for (std::size_t i = 0; i < t->weights.size(); ++i)
+                    all.push_back(widened(t->weights.data()[i]));
         }
         return all;
     }
@@ -203,6 +229,7 @@ private:
         AccountedBuffer master; // mixed precision: the fp32 weights the optimizer updates; else empty
         Working gradients;
         AccountedBuffer state1, state2; // fp32 optimizer state (empty when the optimizer has none)
+        bool trains = true;             // false: a frozen layer, with no gradient, state or master
         std::span<float> fp32() {
             if constexpr (kMixed)
                 return master.span();
@@ -231,7 +258,9 @@ private:
             return;
         haveState_ = true;
         const int states = stateTensorsPerParameter(config_.optimizer);
-        for (Tensor* t : tensors()) { // zeros: every optimizer's state starts there
+        for (Tensor* t : tensors()) { // zeros: every optimizer's state starts there; frozen: none
+            if (!t->trains)
+                continue;
             const std::size_t n = t->fp32().size();
             if (states > 0)
                 t->state1 = ledger_.allocateFloats(MemoryTag::optimizerState, n);
@@ -316,12 +345,12 @@ private:
     OnednnGemm gemm_;     // its scratchpad is charged to the ledger's workspace
     std::vector<Tensor> layers_;
     Tensor head_;
-    std::vector<Working> outputs_;          // activations kept for backward: outputs_[l] = h_{l+1}, B×D each
-    Working batch_;                         // X (B×D)
-    AccountedBuffer targets_, truth_;       // t (B) and the target function w* (D), fp32
-    Working prediction_, lossGrad_;         // workspace: y, dL/dy (B each)
-    AccountedBuffer updateChunk_;           // mixed precision: gradients widened for the optimizer (scratch)
-    Working upstream_, downstream_;         // workspace: dL/dh of the layer above and below (B×D each)
+    std::vector<Working> outputs_;    // activations kept for backward: outputs_[l] = h_{l+1}, B×D each
+    Working batch_;                   // X (B×D)
+    AccountedBuffer targets_, truth_; // t (B) and the target function w* (D), fp32
+    Working prediction_, lossGrad_;   // workspace: y, dL/dy (B each)
+    AccountedBuffer updateChunk_;     // mixed precision: gradients widened for the optimizer (scratch)
+    Working upstream_, downstream_;   // workspace: dL/dh of the layer above and below (B×D each)
     GaussianSource data_;
     MemoryTimelineRecorder recorder_{ledger_};
     long steps_ = 0;

@@ -4,6 +4,8 @@
 // GEMMs (fp32 accumulation), fp32 master weights that the optimizer updates with fp32 state, the bf16
 // weights rounded from them after each step. Every buffer is allocated through the trainer's MemoryLedger
 // under its tag, in its own dtype, so the measured bytes are the accounting recipe's component by component.
+// Frozen layers (config.frozenLayers) follow engine/accounting/frozen_layers.h: bf16 weights alone in mixed
+// precision, with no master, gradient or state.
 #include "engine/compute/benchmark_backend.h"
 
 #include <memory>
