@@ -43,7 +43,8 @@ QString modelKindLabel(ModelKind kind) {
     case ModelKind::linear2:
         return AccountingControls::tr("Two-layer linear");
     case ModelKind::transformer:
-        return AccountingControls::tr("Transformer (GPT, Llama, MoE)");
+        // Short enough for the control panel in presentation mode's type; the tooltip names the families.
+        return AccountingControls::tr("Transformer");
     }
     return name(modelKindName(kind));
 }
@@ -61,7 +62,8 @@ AccountingControls::AccountingControls(QWidget* parent)
     for (ModelKind kind : allModelKinds())
         m_kind->addItem(modelKindLabel(kind), static_cast<int>(kind));
     m_kind->setToolTip(
-        tr("Which model to account for: a bare parameter count or one of the lecture's architectures."));
+        tr("Which model to account for: a bare parameter count or one of the lecture's architectures "
+           "(Transformer: GPT, Llama, MoE and every config.json)."));
     m_params = new LogSliderField(model);
     m_params->setRange(ranges::accounting::parameters.minimum, ranges::accounting::parameters.maximum);
     m_params->setToolTip(tr("Number of parameters N; drag across decades or type 70B."));

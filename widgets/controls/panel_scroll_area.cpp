@@ -22,15 +22,9 @@ QSize PanelScrollArea::minimumSizeHint() const {
     return {std::max(base.width(), width), base.height()};
 }
 
-// As wide as the content would like (its combo boxes' whole texts) where the window has room; a splitter
-// then gives the panel that width, and squeezes it to the minimum only when it must.
 QSize PanelScrollArea::sizeHint() const {
     const QSize base = QScrollArea::sizeHint();
-    int width = minimumSizeHint().width();
-    if (widget())
-        width = std::max(width, widget()->sizeHint().width() + verticalScrollBar()->sizeHint().width() +
-                                    2 * frameWidth());
-    return {std::max(base.width(), width), base.height()};
+    return {std::max(base.width(), minimumSizeHint().width()), base.height()};
 }
 
 bool PanelScrollArea::eventFilter(QObject* watched, QEvent* event) {
