@@ -151,12 +151,21 @@ AccountingControls::AccountingControls(QWidget* parent)
     for (AttentionMask mask : allAttentionMasks())
         m_attention->addItem(name(attentionMaskName(mask)), static_cast<int>(mask));
     m_attention->setToolTip(tr("Causal attention computes half the score FLOPs of full attention."));
+    m_activationsOf = new QComboBox(hardware);
+    m_activationsOf->addItem(tr("Megatron's formula"), static_cast<int>(ActivationProfile::megatron));
+    m_activationsOf->addItem(tr("PyTorch eager, tensor by tensor"),
+                             static_cast<int>(ActivationProfile::pytorchEager));
+    m_activationsOf->setToolTip(
+        tr("Whose saved activations the ledger lists: Megatron-LM's (Korthikanti et al. 2022), or what "
+           "PyTorch eager autograd keeps for a GPT-2- or Llama-style model, checked byte for byte against "
+           "torch (docs/validation.md). --activations-of on the command line."));
     hardwareForm->addRow(tr("&GPU:"), m_gpu);
     hardwareForm->addRow(tr("GPU &count:"), m_gpus);
     hardwareForm->addRow(tr("MF&U:"), m_mfu);
     hardwareForm->addRow(tr("&ZeRO stage:"), m_zero);
     hardwareForm->addRow(tr("R&ecompute:"), m_recompute);
     hardwareForm->addRow(tr("&Attention:"), m_attention);
+    hardwareForm->addRow(tr("Acti&vations of:"), m_activationsOf);
     layout->addWidget(hardware);
     m_parallelism = new ParallelismControls(this);
     layout->addWidget(m_parallelism);
@@ -165,7 +174,8 @@ AccountingControls::AccountingControls(QWidget* parent)
     layout->addStretch(1);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &AccountingControls::showRowsForModel);
-    for (QComboBox* box : {m_kind, m_precision, m_optimizer, m_gpu, m_zero, m_recompute, m_attention})
+    for (QComboBox* box :
+         {m_kind, m_precision, m_optimizer, m_gpu, m_zero, m_recompute, m_attention, m_activationsOf})
         connect(box, &QComboBox::currentIndexChanged, this, &AccountingControls::emitChanged);
     for (LogSliderField* f : {m_params, m_tokens})
         connect(f, &LogSliderField::valueChanged, this, &AccountingControls::emitChanged);
@@ -219,6 +229,7 @@ AccountingInput AccountingControls::input() const {
     in.recompute = currentEnum<Recompute>(m_recompute);
     in.attention = currentEnum<AttentionMask>(m_attention);
     m_architecture->writeTo(in.model);
+    in.model.activationsOf = currentEnum<ActivationProfile>(m_activationsOf);
     in.parallel = m_parallelism->parallel();
     in.fineTuning = m_fineTuning->fineTuning();
     return in;
@@ -243,6 +254,7 @@ void AccountingControls::showRowsForModel() {
     m_modelForm->setRowVisible(m_ffn, transformer);
     m_recompute->setEnabled(transformer);
     m_attention->setEnabled(transformer);
+    m_activationsOf->setEnabled(transformer);
     updateApplicability();
 }
 
@@ -273,11 +285,23 @@ QWidget* AccountingControls::controlFor(const std::string& field) const {
         return w;
     if (QWidget* w = m_fineTuning->controlFor(field))
         return w;
-    const std::pair<const char*, QWidget*> controls[] = {
-        {"params", m_params},  {"dim", m_dim},     {"layers", m_layers}, {"out", m_out},
-        {"d-model", m_dModel}, {"heads", m_heads}, {"vocab", m_vocab},   {"seq", m_seq},
-        {"ffn-mult", m_ffn},   {"batch", m_batch}, {"tokens", m_tokens}, {"gpus", m_gpus},
-        {"mfu", m_mfu},        {"zero", m_zero},   {"gpu", m_gpu},       {"precision", m_precision}};
+    const std::pair<const char*, QWidget*> controls[] = {{"params", m_params},
+                                                         {"dim", m_dim},
+                                                         {"layers", m_layers},
+                                                         {"out", m_out},
+                                                         {"d-model", m_dModel},
+                                                         {"heads", m_heads},
+                                                         {"vocab", m_vocab},
+                                                         {"seq", m_seq},
+                                                         {"ffn-mult", m_ffn},
+                                                         {"batch", m_batch},
+                                                         {"tokens", m_tokens},
+                                                         {"gpus", m_gpus},
+                                                         {"mfu", m_mfu},
+                                                         {"zero", m_zero},
+                                                         {"gpu", m_gpu},
+                                                         {"precision", m_precision},
+                                                         {"activations-of", m_activationsOf}};
     for (const auto& [name, control] : controls)
         if (field == name)
             return control;
@@ -354,6 +378,7 @@ void AccountingControls::setFieldValues(const AccountingScenario& values) {
     m_zero->setCurrentIndex(m_zero->findData(in.zeroStage));
     selectEnum(m_recompute, in.recompute);
     selectEnum(m_attention, in.attention);
+    selectEnum(m_activationsOf, in.model.activationsOf);
     m_architecture->setModel(in.model);
     m_parallelism->setParallel(in.parallel);
     m_fineTuning->setFineTuning(in.fineTuning);

@@ -55,6 +55,7 @@ public:
     QComboBox* zeroBox() const { return m_zero; }
     QComboBox* recomputeBox() const { return m_recompute; }
     QComboBox* attentionBox() const { return m_attention; }
+    QComboBox* activationsOfBox() const { return m_activationsOf; }
     NumberField* ffnMultField() const { return m_ffn; }
     ArchitectureControls* architecture() const { return m_architecture; }
     ParallelismControls* parallelism() const { return m_parallelism; }
@@ -95,6 +96,7 @@ private:
     QComboBox* m_zero;
     QComboBox* m_recompute;
     QComboBox* m_attention;
+    QComboBox* m_activationsOf;
     ArchitectureControls* m_architecture;
     ParallelismControls* m_parallelism;
     FineTuningControls* m_fineTuning;

@@ -29,6 +29,8 @@ QString activationSection(const AccountingResult& r, ByteUnits units) {
         tr("<p>Every tensor a layer's backward pass reads is kept from the forward pass until then "
            "(Korthikanti et al. 2022 count them to reach 34·s·b·h + 5·a·s²·b bytes per layer). One row per "
            "tensor, on this GPU, for one layer and one micro-batch:</p>");
+    if (!a.describes.empty())
+        text += tr("<p><b>Whose tensors:</b> %1</p>").arg(q(a.describes));
     text += QStringLiteral("<table cellspacing=\"6\"><tr><th align=\"left\">%1</th><th>%2</th><th>%3</th>"
                            "<th>%4</th><th align=\"left\">%5</th></tr>")
                 .arg(tr("tensor"), tr("elements"), tr("dtype"), tr("bytes"), tr("kept for"));

@@ -14,7 +14,7 @@
 namespace napkin::scenario_detail {
 namespace {
 
-constexpr std::array<std::string_view, 31> kArchitectureKeys{"kv_heads",
+constexpr std::array<std::string_view, 32> kArchitectureKeys{"kv_heads",
                                                              "ffn_dim",
                                                              "mlp",
                                                              "norm",
@@ -25,6 +25,7 @@ constexpr std::array<std::string_view, 31> kArchitectureKeys{"kv_heads",
                                                              "top_k",
                                                              "dropout",
                                                              "attention_impl",
+                                                             "activations_of",
                                                              "head_dim",
                                                              "qkv_bias",
                                                              "out_bias",
@@ -114,6 +115,7 @@ void readArchitecture(const Section& m, ModelSpec& model) {
     m.wholeNumber("top_k", model.topK, ranges::accounting::topK);
     m.name("dropout", model.dropout, onOffFromName);
     m.name("attention_impl", model.attentionImpl, attentionImplFromName);
+    m.name("activations_of", model.activationsOf, activationProfileFromName);
     m.wholeNumber("head_dim", model.headDim, ranges::accounting::headDim);
     m.name("qkv_bias", model.qkvBias, biasSwitchFromName);
     m.name("out_bias", model.outBias, biasSwitchFromName);
@@ -148,6 +150,7 @@ void writeArchitecture(const ModelSpec& m, json& o) {
     o["top_k"] = m.topK;
     o["dropout"] = str(onOffName(m.dropout));
     o["attention_impl"] = str(attentionImplName(m.attentionImpl));
+    o["activations_of"] = str(activationProfileName(m.activationsOf));
     o["head_dim"] = m.headDim;
     o["qkv_bias"] = biasSwitchName(m.qkvBias);
     o["out_bias"] = biasSwitchName(m.outBias);

@@ -97,6 +97,7 @@ private slots:
     void refusedLayoutShowsNextToTheControl();
     void noFitSaysWhatWould();
     void explainShowsTheLedgers();
+    void activationProfileIsAControl();
 };
 
 void TestAccountingPage::presets_data() {
@@ -598,6 +599,32 @@ void TestAccountingPage::explainShowsTheLedgers() {
           "Parallel layout and communication", "all-gathers and reduce-scatters in the layers",
           "activations to the next stage"})
         QVERIFY2(html.contains(QLatin1String(text)), text);
+}
+
+// --activations-of had no control: the page could only show Megatron's ledger. Chosen, PyTorch eager's
+// ledger drives the charts with napkin-cli's numbers, the explain
+// pane says whose tensors they are, and the page's scenario keeps the choice; where the profile does not
+// describe the setup (tensor parallel), the refusal stands next to the box.
+void TestAccountingPage::activationProfileIsAControl() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+    const double megatron = page.lastResult()->memory.activations.value;
+    choose(page.controls()->activationsOfBox(), int(ActivationProfile::pytorchEager));
+    QVERIFY2(page.lastError().isEmpty(), qPrintable(page.lastError()));
+    // The CLI's figures for the same setup: `napkin-cli account --preset gpt2-small --activations-of P
+    // --json`, memory_bytes.activations: megatron 10253533184, pytorch-eager 9475809378 (bool dropout
+    // masks of 1 byte where Megatron counts its own).
+    QCOMPARE(megatron, 10253533184.0);
+    QCOMPARE(page.lastResult()->memory.activations.value, 9475809378.0);
+    QCOMPARE(page.scenario().input.model.activationsOf, ActivationProfile::pytorchEager);
+    const QString html = explainAccounting(page.controls()->input(), *page.lastResult(), ByteUnits::decimal);
+    QVERIFY2(html.contains(QLatin1String("Whose tensors:</b> pytorch-eager")), qPrintable(html.left(400)));
+    page.applyPreset(*findPreset(QStringLiteral("llama3-70b"))); // back to Megatron's, as presets say
+    QCOMPARE(page.controls()->activationsOfBox()->currentData().toInt(), int(ActivationProfile::megatron));
+    choose(page.controls()->activationsOfBox(), int(ActivationProfile::pytorchEager));
+    QVERIFY2(page.lastError().startsWith(QStringLiteral("activations-of:")), qPrintable(page.lastError()));
+    QCOMPARE(page.controls()->fieldErrorControl(),
+             static_cast<QWidget*>(page.controls()->activationsOfBox()));
 }
 
 QTEST_MAIN(TestAccountingPage)

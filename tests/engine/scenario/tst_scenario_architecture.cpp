@@ -116,8 +116,8 @@ void TestScenarioArchitecture::configModelOfItsOwnOnTheInferencePage() {
     QCOMPARE(back.scenario->inference.input.model, s.inference.input.model);
 }
 
-// The fuzz seed written by this version (DeepSeek-V3 on the Accounting page, an opened config with its
-// own window pattern on the Inference page) opens as written.
+// The fuzz seed written by this version (activations_of included; DeepSeek-V3 on the Accounting page, an
+// opened config with its own window pattern on the Inference page) opens as written.
 void TestScenarioArchitecture::seedWrittenWithTheKnobsLoads() {
     QFile f(QFINDTESTDATA("../../fuzz/corpus/fuzz_scenario/v2-config-models.json"));
     QVERIFY(f.open(QIODevice::ReadOnly));
