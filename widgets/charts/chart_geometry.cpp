@@ -119,10 +119,18 @@ QStringList crowdedTickLabels(const QCPAxis& axis) {
 
 namespace {
 
+// The legend's entries; its grid's empty cells (a last row not full) count as items but are null.
+int legendEntries(const QCPLegend& legend) {
+    int entries = 0;
+    for (int i = 0; i < legend.itemCount(); ++i)
+        entries += legend.item(i) ? 1 : 0;
+    return entries;
+}
+
 // The width `columns` columns of entries need: each column as wide as its widest entry.
 int legendWidth(const QCPLegend& legend, int columns) {
     std::vector<int> widest(static_cast<std::size_t>(columns), 0);
-    int placed = 0; // the grid's empty cells (a last row not full) count as items but are null
+    int placed = 0;
     for (int i = 0; i < legend.itemCount(); ++i) {
         const QCPAbstractLegendItem* item = legend.item(i);
         if (!item)
@@ -138,14 +146,23 @@ int legendWidth(const QCPLegend& legend, int columns) {
 
 } // namespace
 
-int fittingLegendColumns(const QCPLegend& legend, int most, int width) {
-    int entries = 0;
-    for (int i = 0; i < legend.itemCount(); ++i)
-        entries += legend.item(i) ? 1 : 0;
-    for (int columns = std::min(most, entries); columns > 1; --columns)
-        if (legendWidth(legend, columns) <= width)
-            return columns;
-    return 1;
+bool fitLegendColumns(QCPLegend& legend, int most, int width) {
+    const int entries = legendEntries(legend);
+    int columns = std::max(1, std::min(most, entries));
+    while (columns > 1 && legendWidth(legend, columns) > width)
+        --columns;
+    if (!legend.visible() || columns == legend.wrap())
+        return false;
+    legend.setWrap(columns);
+    legend.setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // re-wraps the entries already there
+    return true;
+}
+
+int extraLegendHeight(const QCPLegend& legend, int asked) {
+    const int entries = legend.visible() ? legendEntries(legend) : 0;
+    const int wrap = std::max(1, legend.wrap());
+    const int extraRows = (entries + wrap - 1) / wrap - (entries + asked - 1) / std::max(1, asked);
+    return std::max(0, extraRows) * (QFontMetrics(legend.font()).height() + legend.rowSpacing());
 }
 
 bool legendCut(const QCPLegend& legend) {

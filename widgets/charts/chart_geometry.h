@@ -32,8 +32,10 @@ void fitTickCount(QCPAxis& axis, int most);
 /// up to 90°, at which neighbouring labels stop overlapping (DeepSeek-V3's nine FLOP components at
 /// 1024×768 overlapped at 30°). The chart's own angle is kept as the least, so a wider chart turns back.
 void fitTickRotation(QCPAxis& axis);
-/// The most columns, up to `most`, in which the legend's entries (filled row by row) fit `width` pixels
-/// side by side; 1 when even two do not.
-int fittingLegendColumns(const QCPLegend& legend, int most, int width);
+/// Wraps the legend's entries (row by row) into the most columns, up to `most`, that fit `width` pixels side
+/// by side (1 when even two do not); whether that changed its columns.
+bool fitLegendColumns(QCPLegend& legend, int most, int width);
+/// The height of the rows the legend takes beyond those it would in the `asked` columns (0 when as asked).
+int extraLegendHeight(const QCPLegend& legend, int asked);
 /// Whether the legend as laid out is narrower than its entries need: their names are drawn cut.
 bool legendCut(const QCPLegend& legend);

@@ -272,11 +272,8 @@ void ChartView::applyMinimumSize() {
     const int width = std::max(m_minimum.width(), m_minimumColumns * QFontMetrics(font()).averageCharWidth());
     // A legend that dropped columns to keep its names whole takes more rows: the chart asks for their
     // height too, so that its column scrolls rather than the plot shrinking under it.
-    const int wrap = std::max(1, m_plot->legend->wrap());
-    const int entries = m_plot->legend->visible() ? m_plot->legend->itemCount() : 0;
-    const int extraRows = (entries + wrap - 1) / wrap - (entries + m_legendColumns - 1) / m_legendColumns;
-    const int rowHeight = QFontMetrics(m_plot->legend->font()).height() + m_plot->legend->rowSpacing();
-    m_plot->setMinimumSize(width, qRound(m_minimum.height() * ratio) + std::max(0, extraRows) * rowHeight);
+    m_plot->setMinimumSize(width, qRound(m_minimum.height() * ratio) +
+                                      extraLegendHeight(*m_plot->legend, m_legendColumns));
 }
 
 void ChartView::setMinimumChartSize(QSize atApplicationFont, int columns) {
@@ -338,10 +335,7 @@ void ChartView::applyLineScale() {
     }
     // Fewer legend columns where the entries' names would be cut side by side ("memory bound, does not
     // fit" beside "memory bound" on the decode chart in presentation mode at 1280×720).
-    const int columns = fittingLegendColumns(*m_plot->legend, m_legendColumns, m_plot->width() - 8);
-    if (m_plot->legend->visible() && columns != m_plot->legend->wrap()) {
-        m_plot->legend->setWrap(columns);
-        m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    if (fitLegendColumns(*m_plot->legend, m_legendColumns, m_plot->width() - 8)) {
         applyMinimumSize();
         refitted = true;
     }

@@ -95,7 +95,7 @@ MemoryTimelineChart::MemoryTimelineChart(QWidget* parent)
     setLegendBelow(true, 7);
 
     connect(chart, &QCustomPlot::mouseMove, this, &MemoryTimelineChart::onMouseMove);
-    connect(chart, &QCustomPlot::afterLayout, this, &MemoryTimelineChart::fitToWidth);
+    connect(chart, &QCustomPlot::afterLayout, this, &MemoryTimelineChart::placeSumLabel);
     // Room above the data for the peak's label and the sum's, stacked, whatever the chart's height and
     // font (presentation mode's larger type on a short chart).
     connect(chart, &QCustomPlot::beforeReplot, this, [this] {
@@ -314,7 +314,6 @@ void MemoryTimelineChart::placeTicks(double sumX) {
     if (n <= kLabelEveryEventUpTo) {
         for (int i = 0; i < n; ++i)
             ticker->addTick(i, shortEventName(m_data.events[i]));
-        m_labelsNeedRoom = true;
     } else { // where forward, backward and the update begin (recompute interleaves with backward)
         QString previous;
         for (int i = 0; i < n; ++i) {
@@ -327,7 +326,6 @@ void MemoryTimelineChart::placeTicks(double sumX) {
                 ticker->addTick(i, phase);
             previous = phase;
         }
-        m_labelsNeedRoom = false;
     }
     if (m_data.sumBytes() > 0)
         ticker->addTick(sumX, tr("sum"));
@@ -382,19 +380,11 @@ void MemoryTimelineChart::liftPeakOverSum() {
     m_peakArrow->start->setCoords(m_peakArrow->start->coords().x(), y);
 }
 
-// Once the layout knows the width (on screen, or the size of an export): event names slant when they would
-// overlap, and the legend wraps into two rows when one would cut its names. Either changes the margins,
-// so the layout runs again.
-void MemoryTimelineChart::fitToWidth() {
+// Once the layout knows the width (on screen, or the size of an export): the sum's label stays inside the
+// chart and the peak's clears it. Event names that would overlap turn, and the legend drops columns that
+// would cut its names, as on every chart (ChartView's fitting before each replot).
+void MemoryTimelineChart::placeSumLabel() {
     QCustomPlot* chart = &plot();
-    const double perEvent = chart->axisRect()->width() / std::max(1.0, chart->xAxis->range().size());
-    double widest = 0;
-    if (m_labelsNeedRoom) {
-        const QFontMetricsF metrics(chart->xAxis->tickLabelFont());
-        const auto ticker = chart->xAxis->ticker().staticCast<QCPAxisTickerText>();
-        for (const QString& label : ticker->ticks())
-            widest = std::max(widest, metrics.horizontalAdvance(label));
-    }
     // The sum's label is centred on its bar unless that would cut it at the right edge.
     const double right = chart->xAxis->range().upper;
     const double room = chart->xAxis->coordToPixel(right) - chart->xAxis->coordToPixel(m_sumX);
@@ -402,22 +392,4 @@ void MemoryTimelineChart::fitToWidth() {
     m_sumLabel->setPositionAlignment((tight ? Qt::AlignRight : Qt::AlignHCenter) | Qt::AlignBottom);
     m_sumLabel->position->setCoords(tight ? right : m_sumX, m_sumLabel->position->coords().y());
     liftPeakOverSum();
-
-    const double rotation = widest + 8 > perEvent ? 40 : 0;
-    // As many legend columns as the widest name allows (icon, its gap and margins included).
-    const QFontMetricsF legendMetrics(chart->legend->font());
-    double item = 0;
-    for (int i = 0; i < chart->legend->itemCount(); ++i)
-        if (auto* entry = qobject_cast<QCPPlottableLegendItem*>(chart->legend->item(i)))
-            item = std::max(item, legendMetrics.horizontalAdvance(entry->plottable()->name()));
-    item += chart->legend->iconSize().width() + chart->legend->iconTextPadding() + 16;
-    const int columns = std::clamp(static_cast<int>(chart->viewport().width() / item), 1, 7);
-    if (rotation == chart->xAxis->tickLabelRotation() && columns == chart->legend->wrap())
-        return;
-    chart->xAxis->setTickLabelRotation(rotation);
-    chart->legend->setWrap(columns);
-    chart->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // re-wraps the items
-    for (auto phase :
-         {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-        chart->plotLayout()->update(phase);
 }

@@ -73,7 +73,7 @@ private:
     void rebuild();
     void placeTicks(double sumX);
     void placePeak(double top);
-    void fitToWidth();
+    void placeSumLabel();
     void liftPeakOverSum();
     QString bytesText(double bytes) const;
 
@@ -89,7 +89,6 @@ private:
     QVector<int> m_drawn;
     napkin::ByteUnits m_units = napkin::ByteUnits::decimal;
     bool m_capacityOffScale = false;
-    double m_sumX = 0;             ///< where the sum's bar stands on the x axis
-    double m_top = 0;              ///< the highest bytes drawn: the data, and the capacity when on the scale
-    bool m_labelsNeedRoom = false; ///< every event is named on the axis (not only the phases)
+    double m_sumX = 0; ///< where the sum's bar stands on the x axis
+    double m_top = 0;  ///< the highest bytes drawn: the data, and the capacity when on the scale
 };
