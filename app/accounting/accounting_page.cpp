@@ -6,13 +6,13 @@
 #include "app/accounting/layout_settings.h"
 #include "app/accounting/memory_timeline_section.h"
 #include "app/accounting/presets.h"
+#include "app/model/opened_model_entry.h"
 #include "engine/report/cli_command_line.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/controls/explain_pane.h"
 #include "widgets/controls/flow_splitter.h"
-#include "widgets/controls/grouped_combo_box.h"
 #include "widgets/controls/panel_scroll_area.h"
 #include "widgets/text/engine_text.h"
 
@@ -32,7 +32,6 @@ using namespace napkin;
 namespace {
 
 /// An entry's name as listed, kept while its shown text says "(modified)".
-constexpr int kNameRole = Qt::UserRole + 1;
 
 MemoryChartData memoryData(const AccountingResult& r, const AccountingInput& in) {
     MemoryChartData d;
@@ -86,7 +85,7 @@ AccountingPage::AccountingPage(QWidget* parent)
     addPresetEntries(m_presets);
     for (int i = 1; i < m_presets->count(); ++i)
         if (m_presets->itemData(i).isValid())
-            m_presets->setItemData(i, m_presets->itemText(i), kNameRole);
+            m_presets->setItemData(i, m_presets->itemText(i), kPresetNameRole);
     m_presets->setToolTip(tr("A lecture's worked example sets every control; a model's config.json "
                              "(\"· config.json\") sets the model and keeps the training and hardware."));
     // Its width does not follow the chosen name: "… (modified)" must not widen the panel past a
@@ -172,26 +171,12 @@ void AccountingPage::setOwnModel(const ModelSpec& model, const QString& label) {
 }
 
 int AccountingPage::ownModelEntry(const QString& label) {
-    int index = -1;
-    for (int i = 1; i < m_presets->count() && index < 0; ++i)
-        if (m_presets->itemData(i).toString().isEmpty() &&
-            !m_presets->itemData(i, kNameRole).toString().isEmpty())
-            index = i;
-    if (index < 0) {
-        addGroupHeader(m_presets, tr("Opened"));
-        m_presets->addItem(label, QString());
-        index = m_presets->count() - 1;
-    }
-    m_presets->setItemText(index, label);
-    m_presets->setItemData(index, label, kNameRole);
-    m_presets->setItemData(index, tr("A config.json you opened: File ▸ Open model config… or a drop."),
-                           Qt::ToolTipRole);
-    return index;
+    return showOpenedModelEntry(m_presets, label);
 }
 
 void AccountingPage::showPresetModified() {
     const int index = m_presets->currentIndex();
-    const QString name = index > 0 ? m_presets->itemData(index, kNameRole).toString() : QString();
+    const QString name = index > 0 ? m_presets->itemData(index, kPresetNameRole).toString() : QString();
     if (name.isEmpty())
         return;
     const bool modified = m_presetInput && m_controls->input() != *m_presetInput;
@@ -204,7 +189,7 @@ void AccountingPage::onPresetChosen(int index) {
     if (const Preset* p = findPreset(m_presets->itemData(index).toString()))
         applyPreset(*p);
     else if (index > 0 && m_ownModel) // the config opened before
-        setOwnModel(*m_ownModel, m_presets->itemData(index, kNameRole).toString());
+        setOwnModel(*m_ownModel, m_presets->itemData(index, kPresetNameRole).toString());
 }
 
 void AccountingPage::setByteUnits(ByteUnits units) {

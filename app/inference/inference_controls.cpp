@@ -1,6 +1,7 @@
 #include "app/inference/inference_controls.h"
 
 #include "app/model/architecture_controls.h"
+#include "app/model/opened_model_entry.h"
 #include "engine/accounting/model_presets.h"
 #include "engine/accounting/preset_groups.h"
 #include "engine/hardware/gpu_catalog.h"
@@ -26,17 +27,6 @@ namespace {
 
 void selectData(QComboBox* box, const QString& data) {
     box->setCurrentIndex(std::max(0, box->findData(data)));
-}
-
-/// An entry's name as listed, kept while its shown text says "(modified)".
-constexpr int kNameRole = Qt::UserRole + 1;
-
-/// The model box's entry for a config the user opened: the one entry whose data is empty.
-int ownModelIndex(const QComboBox* box) {
-    for (int i = 0; i < box->count(); ++i)
-        if (!isGroupHeader(box, i) && box->itemData(i).toString().isEmpty())
-            return i;
-    return -1;
 }
 
 /// A new model starts at its own context (napkin-cli infer's default), within the slider's range.
@@ -92,7 +82,7 @@ InferenceControls::InferenceControls(QWidget* parent)
         addGroupHeader(m_preset, toQString(group.family));
         for (const PresetEntry& e : group.entries) {
             m_preset->addItem(toQString(e.name), toQString(e.id));
-            m_preset->setItemData(m_preset->count() - 1, toQString(e.name), kNameRole);
+            m_preset->setItemData(m_preset->count() - 1, toQString(e.name), kPresetNameRole);
             const ModelPreset* published = findModelPreset(e.id);
             m_preset->setItemData(m_preset->count() - 1,
                                   published ? toQString(published->source)
@@ -198,17 +188,7 @@ void InferenceControls::setOwnModel(const ModelSpec& model, const QString& label
 }
 
 void InferenceControls::showOwnModelEntry(const QString& label) {
-    int index = ownModelIndex(m_preset);
-    if (index < 0) {
-        addGroupHeader(m_preset, tr("Opened"));
-        m_preset->addItem(label, QString());
-        index = m_preset->count() - 1;
-    }
-    m_preset->setItemText(index, label);
-    m_preset->setItemData(index, label, kNameRole);
-    m_preset->setItemData(index, tr("A config.json you opened: File ▸ Open model config… or a drop."),
-                          Qt::ToolTipRole);
-    m_preset->setCurrentIndex(index);
+    m_preset->setCurrentIndex(showOpenedModelEntry(m_preset, label));
 }
 
 bool InferenceControls::isArchitectureShown() const {
@@ -224,7 +204,7 @@ void InferenceControls::setArchitectureShown(bool shown) {
 
 void InferenceControls::showModified() {
     const int index = m_preset->currentIndex();
-    const QString name = m_preset->itemData(index, kNameRole).toString();
+    const QString name = m_preset->itemData(index, kPresetNameRole).toString();
     if (index < 0 || name.isEmpty())
         return;
     ModelSpec shown = m_model;
@@ -272,8 +252,8 @@ void InferenceControls::setValues(const InferenceScenario& s) {
     const InferenceInput& in = s.input;
     if (s.preset.empty()) { // a config of its own: the file holds the whole model
         m_ownModel = in.model;
-        const int own = ownModelIndex(m_preset);
-        showOwnModelEntry(own >= 0 ? m_preset->itemData(own, kNameRole).toString()
+        const int own = openedModelIndex(m_preset);
+        showOwnModelEntry(own >= 0 ? m_preset->itemData(own, kPresetNameRole).toString()
                                    : tr("Model from the scenario"));
         m_entryModel = m_ownModel;
     } else {
