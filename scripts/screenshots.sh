@@ -8,11 +8,10 @@ cd "$(dirname "$0")/.."
 build="${1:-build-test}"
 shots="$build/layout-screenshots"
 rm -rf "$shots"
-# Qt's hash order pinned, as ctest runs it (tests/app/shell/CMakeLists.txt says why).
-export QT_QPA_PLATFORM=offscreen NAPKIN_LAYOUT_CHARTS=1 QT_HASH_SEED=0
+export QT_QPA_PLATFORM=offscreen NAPKIN_LAYOUT_CHARTS=1
 # A sanitized build (scripts/test.sh) reports leaks inside system libraries that are not ours.
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
-"$build/tests/app/shell/tst_layout" >/dev/null  # not -silent: see tests/app/shell/CMakeLists.txt
+"$build/tests/app/shell/tst_layout" -silent
 # docs/screenshots/NAME <- the layout test's row (its PNG), as README.md links them
 declare -A rows=(
   [accounting-gpt3.png]=accounting-gpt3-175b-1600x900.png

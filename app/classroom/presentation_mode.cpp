@@ -1,6 +1,7 @@
 #include "app/classroom/presentation_mode.h"
 
 #include "widgets/charts/chart_view.h"
+#include "widgets/controls/combo_box_hints.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -43,6 +44,7 @@ void PresentationMode::setOn(bool on) {
         QFont big = QApplication::font();
         big.setPointSizeF(big.pointSizeF() * kFontScale);
         m_window->setFont(big);
+        refreshComboBoxHints(*m_window);
         setChartLineScale(*m_window, kLineScale);
         m_window->setPalette(presentationPalette(QApplication::palette()));
         m_window->showFullScreen();
@@ -53,6 +55,7 @@ void PresentationMode::setOn(bool on) {
     } else {
         // A default QFont / QPalette has no resolved attributes: the window inherits the application's again.
         m_window->setFont(QFont());
+        refreshComboBoxHints(*m_window);
         setChartLineScale(*m_window, 1.0);
         m_window->setPalette(QPalette());
         // The client area is put back where it was, rather than the saved frame: restoring a frame

@@ -391,5 +391,33 @@ void MemoryTimelineChart::placeSumLabel() {
     const bool tight = QFontMetricsF(m_sumLabel->font()).horizontalAdvance(m_sumLabel->text()) / 2 > room;
     m_sumLabel->setPositionAlignment((tight ? Qt::AlignRight : Qt::AlignHCenter) | Qt::AlignBottom);
     m_sumLabel->position->setCoords(tight ? right : m_sumX, m_sumLabel->position->coords().y());
+    keepPeakInside();
     liftPeakOverSum();
+}
+
+// The peak's label slides along the axes to stay inside them, its arrow still on the peak; a label wider
+// than the axes breaks before "at" (the control panel's width in presentation mode left 450 pixels).
+void MemoryTimelineChart::keepPeakInside() {
+    if (!m_peakLabel->visible())
+        return;
+    QCustomPlot* chart = &plot();
+    const QRect axes = chart->axisRect()->rect();
+    const QFontMetricsF fm(m_peakLabel->font());
+    const double padding = m_peakLabel->padding().left() + m_peakLabel->padding().right();
+    const auto widthOf = [&](const QString& text) {
+        double widest = 0;
+        for (const QString& line : text.split(QLatin1Char('\n')))
+            widest = std::max(widest, fm.horizontalAdvance(line));
+        return widest + padding;
+    };
+    QString text = peakText();
+    if (const qsizetype at = text.indexOf(QLatin1String(" at ")); at >= 0 && widthOf(text) > axes.width() - 4)
+        text[at] = QLatin1Char('\n');
+    m_peakLabel->setText(text);
+    const double width = widthOf(text);
+    const double peakX = chart->xAxis->coordToPixel(m_data.peakIndex());
+    const double lowest = axes.left() + 2.0;
+    const double left = std::clamp(peakX - width / 2, lowest, std::max(lowest, axes.right() - 2.0 - width));
+    m_peakLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    m_peakLabel->position->setCoords(chart->xAxis->pixelToCoord(left), m_peakLabel->position->coords().y());
 }

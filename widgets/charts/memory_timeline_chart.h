@@ -75,6 +75,7 @@ private:
     void placePeak(double top);
     void placeSumLabel();
     void liftPeakOverSum();
+    void keepPeakInside();
     QString bytesText(double bytes) const;
 
     std::array<QCPGraph*, 6> m_areas{};
