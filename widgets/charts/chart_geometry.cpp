@@ -119,6 +119,55 @@ QStringList crowdedTickLabels(const QCPAxis& axis) {
 
 namespace {
 
+// Where each drawn tick label of a horizontal axis reaches, left and right, in pixels: QCustomPlot centres
+// an unturned label on its tick; turned clockwise it starts there, counter-clockwise it ends there (the
+// box's height reaching a little the other way).
+template <typename Visit> void tickLabelSpans(const QCPAxis& axis, Visit visit) {
+    if (!axis.visible() || !axis.tickLabels() || axis.orientation() != Qt::Horizontal)
+        return;
+    const QFontMetrics fm(axis.tickLabelFont());
+    const double theta = axis.tickLabelRotation() * std::numbers::pi / 180.0;
+    const QVector<double> ticks = axis.tickVector();
+    const QVector<QString> labels = axis.tickVectorLabels();
+    for (qsizetype i = 0; i < ticks.size() && i < labels.size(); ++i) {
+        if (labels[i].isEmpty() || !axis.range().contains(ticks[i]))
+            continue;
+        const QSize size =
+            fm.boundingRect(QRect(0, 0, 100000, 100000), Qt::AlignLeft | Qt::AlignTop, labels[i]).size();
+        const double along = size.width() * std::cos(theta);
+        const double across = size.height() * std::fabs(std::sin(theta));
+        const double at = axis.coordToPixel(ticks[i]);
+        if (theta == 0.0)
+            visit(labels[i], at - size.width() / 2.0, at + size.width() / 2.0);
+        else if (theta > 0)
+            visit(labels[i], at - across / 2, at + along + across / 2);
+        else
+            visit(labels[i], at - along, at + across / 2);
+    }
+}
+
+} // namespace
+
+QStringList tickLabelsPastEdges(const QCPAxis& axis, int chartWidth) {
+    QStringList past;
+    tickLabelSpans(axis, [&](const QString& label, double left, double right) {
+        if (left < 0 || right > chartWidth)
+            past << label;
+    });
+    return past;
+}
+
+int tickLabelOverhang(const QCPAxis& axis) {
+    double overhang = 0;
+    const int edge = axis.axisRect()->rect().right();
+    tickLabelSpans(axis, [&](const QString&, double, double right) {
+        overhang = std::max(overhang, right - edge);
+    });
+    return static_cast<int>(std::ceil(overhang));
+}
+
+namespace {
+
 // The legend's entries; its grid's empty cells (a last row not full) count as items but are null.
 int legendEntries(const QCPLegend& legend) {
     int entries = 0;
@@ -177,7 +226,7 @@ void fitTickRotation(QCPAxis& axis) {
         return;
     static const char* const kChosenRotation = "napkinChosenTickRotation";
     if (!axis.property(kChosenRotation).isValid())
-        axis.setProperty(kChosenRotation, axis.tickLabelRotation());
+        axis.setProperty(kChosenRotation, std::fabs(axis.tickLabelRotation()));
     const double chosen = axis.property(kChosenRotation).toDouble();
     QVector<double> ticks;
     QVector<QString> labels;
@@ -186,7 +235,10 @@ void fitTickRotation(QCPAxis& axis) {
     for (const double angle : {chosen, 45.0, 60.0, 90.0}) {
         if (angle < chosen)
             continue;
-        axis.setTickLabelRotation(angle);
+        // Turned counter-clockwise, a label ends at its tick (as matplotlib's rotation with ha="right"):
+        // it reads as its bar's, and the last one cannot run past the chart's right edge, where
+        // QCustomPlot leaves out a label it would cut ("model" vanished from the FLOP chart).
+        axis.setTickLabelRotation(-angle);
         if (crowdedTickLabels(axis, ticks, labels, 2.0).isEmpty())
             return;
     }

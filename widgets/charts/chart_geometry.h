@@ -24,12 +24,18 @@ QStringList crowdedTickLabels(const QCPAxis& axis, const QVector<double>& ticks,
                               const QVector<QString>& labels, double gap);
 /// Tick labels the axis drew at its last replot that overlap (boxes touching are not overlapping).
 QStringList crowdedTickLabels(const QCPAxis& axis);
+/// The tick labels of a horizontal axis that reach past the chart's left or right edge: QCustomPlot leaves
+/// such a label out altogether.
+QStringList tickLabelsPastEdges(const QCPAxis& axis, int chartWidth);
+/// How far, in pixels, the tick labels of a horizontal axis as last drawn reach past its axes' right edge
+/// (half of "100000" under the roofline's last decade); 0 when none does.
+int tickLabelOverhang(const QCPAxis& axis);
 /// Sets the axis ticker's tick count to the largest, up to `most`, whose labels keep half a line (or two
 /// characters along the axis) apart at its current length and font (at least 2). A text ticker (named
 /// categories) keeps its labels and turns them instead (fitTickRotation).
 void fitTickCount(QCPAxis& axis, int most);
 /// For named categories (a text ticker) on a horizontal axis: the least turn, from the one the chart chose
-/// up to 90°, at which neighbouring labels stop overlapping (DeepSeek-V3's nine FLOP components at
+/// up to 90° (turned counter-clockwise, so that each label ends at its tick), at which neighbouring labels stop overlapping (DeepSeek-V3's nine FLOP components at
 /// 1024×768 overlapped at 30°). The chart's own angle is kept as the least, so a wider chart turns back.
 void fitTickRotation(QCPAxis& axis);
 /// Wraps the legend's entries (row by row) into the most columns, up to `most`, that fit `width` pixels side

@@ -224,6 +224,8 @@ ChartLayout ChartView::layoutGeometry() const {
         if (axisTitleCut(*axis, m_plot->size()))
             out.cutText << axis->label();
         out.crowdedTicks << crowdedTickLabels(*axis);
+        for (const QString& label : tickLabelsPastEdges(*axis, m_plot->width()))
+            out.cutText << QStringLiteral("tick label ") + label;
     }
     return out;
 }
@@ -339,6 +341,8 @@ void ChartView::applyLineScale() {
         applyMinimumSize();
         refitted = true;
     }
+    // Room at the right end for the last tick label (fitTicks) narrows the axes as well.
+    refitted = fitTicks() || refitted;
     // A title that changed its lines (or a legend its rows) changes the margins, and so the room of the
     // others and of the labels over the data: one more replot lays them out with their final lines (once,
     // so that two titles cannot take turns forever).
@@ -348,7 +352,6 @@ void ChartView::applyLineScale() {
     } else {
         m_refitting = false;
     }
-    fitTicks();
     // Labels drawn inside the plot grow with the chart's font relative to the application's.
     const double fontRatio = font().pointSizeF() / QApplication::font().pointSizeF();
     for (int i = 0; i < m_plot->itemCount(); ++i) {
@@ -369,10 +372,22 @@ void ChartView::applyLineScale() {
     }
 }
 
-void ChartView::fitTicks() {
+bool ChartView::fitTicks() {
     constexpr int kMostTicks = 5; // QCustomPlot's default tick count; no chart asks for more
-    for (QCPAxis* axis : m_plot->axisRect()->axes())
+    int overhang = 0;
+    for (QCPAxis* axis : m_plot->axisRect()->axes()) {
         fitTickCount(*axis, kMostTicks);
+        overhang = std::max(overhang, tickLabelOverhang(*axis));
+    }
+    // A tick label at the axes' right end reaches past them (half of a centred "100000"): the axes leave it
+    // that room, since QCustomPlot leaves out a label the chart's edge would cut.
+    QMargins least = m_plot->axisRect()->minimumMargins();
+    const int right = overhang > 0 ? overhang + 2 : 0;
+    if (least.right() == right)
+        return false;
+    least.setRight(right);
+    m_plot->axisRect()->setMinimumMargins(least);
+    return true;
 }
 
 // The ticks were fitted to the axes as last laid out; when this replot moved them (a title gained a line,
@@ -380,7 +395,8 @@ void ChartView::fitTicks() {
 void ChartView::checkTicksAfterReplot() {
     bool crowded = false;
     for (QCPAxis* axis : m_plot->axisRect()->axes())
-        crowded = crowded || !crowdedTickLabels(*axis).isEmpty();
+        crowded = crowded || !crowdedTickLabels(*axis).isEmpty() ||
+                  !tickLabelsPastEdges(*axis, m_plot->width()).isEmpty();
     if (crowded && !m_refittingTicks) {
         m_refittingTicks = true;
         queueReplot();

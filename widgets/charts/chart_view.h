@@ -107,8 +107,9 @@ private:
     void applyPalette();
     void applyMinimumSize();
     void applyLineScale();
-    /// Ticks as many as fit: at most the ticker's usual five, fewer when their labels would overlap.
-    void fitTicks();
+    /// Ticks as many as fit: at most the ticker's usual five, fewer when their labels would overlap; and
+    /// room at the axes' right end for the last label. Whether that room changed (the axes narrowed).
+    bool fitTicks();
     void checkTicksAfterReplot();
 
     QCustomPlot* m_plot;

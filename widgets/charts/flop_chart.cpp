@@ -33,7 +33,7 @@ FlopChart::FlopChart(QWidget* parent)
     chart->xAxis->grid()->setVisible(false);
     chart->xAxis->setSubTicks(false);
     chart->xAxis->setTickLength(0, 0);
-    chart->xAxis->setTickLabelRotation(30);
+    chart->xAxis->setTickLabelRotation(-30);
 
     m_phaseBars = new QCPBars(chart->xAxis, chart->yAxis);
     m_phaseBars->setName(tr("step: forward, backward, recompute"));

@@ -184,8 +184,11 @@ void TestChartLayout::legendAndNoteKeepToANarrowChart() {
     d.maxBatch = 40;
     d.lastBatch = 256;
     chart.setData(d);
-    chart.replotNow();
-    chart.replotNow();
+    // As on screen: the replots the chart queues for itself (the axes leaving room for "256") run too.
+    for (int pass = 0; pass < 3; ++pass) {
+        chart.replotNow();
+        QCoreApplication::processEvents();
+    }
     const ChartLayout g = chart.layoutGeometry();
     QVERIFY(!g.legend.isEmpty());
     QVERIFY2(g.cutText.isEmpty(), qPrintable(g.cutText.join(QLatin1Char('|'))));
