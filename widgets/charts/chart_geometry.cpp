@@ -176,7 +176,8 @@ int legendEntries(const QCPLegend& legend) {
     return entries;
 }
 
-// The width `columns` columns of entries need: each column as wide as its widest entry.
+} // namespace
+
 int legendWidth(const QCPLegend& legend, int columns) {
     std::vector<int> widest(static_cast<std::size_t>(columns), 0);
     int placed = 0;
@@ -192,8 +193,6 @@ int legendWidth(const QCPLegend& legend, int columns) {
         width += w;
     return width;
 }
-
-} // namespace
 
 bool fitLegendColumns(QCPLegend& legend, int most, int width) {
     const int entries = legendEntries(legend);

@@ -38,6 +38,8 @@ void fitTickCount(QCPAxis& axis, int most);
 /// up to 90° (turned counter-clockwise, so that each label ends at its tick), at which neighbouring labels stop overlapping (DeepSeek-V3's nine FLOP components at
 /// 1024×768 overlapped at 30°). The chart's own angle is kept as the least, so a wider chart turns back.
 void fitTickRotation(QCPAxis& axis);
+/// The width `columns` columns of the legend's entries need, each column as wide as its widest entry.
+int legendWidth(const QCPLegend& legend, int columns);
 /// Wraps the legend's entries (row by row) into the most columns, up to `most`, that fit `width` pixels side
 /// by side (1 when even two do not); whether that changed its columns.
 bool fitLegendColumns(QCPLegend& legend, int most, int width);

@@ -271,7 +271,10 @@ void ChartView::changeEvent(QEvent* event) {
 void ChartView::applyMinimumSize() {
     const double appPoints = QApplication::font().pointSizeF();
     const double ratio = appPoints > 0 ? std::max(1.0, font().pointSizeF() / appPoints) : 1.0;
-    const int width = std::max(m_minimum.width(), m_minimumColumns * QFontMetrics(font()).averageCharWidth());
+    // Nor narrower than its legend's widest entry: a splitter dragged (or a control panel widened) that
+    // far cut "step: forward, backward, recompute" under the FLOP chart.
+    const int width = std::max({m_minimum.width(), m_minimumColumns * QFontMetrics(font()).averageCharWidth(),
+                                m_plot->legend->visible() ? legendWidth(*m_plot->legend, 1) + 8 : 0});
     // A legend that dropped columns to keep its names whole takes more rows: the chart asks for their
     // height too, so that its column scrolls rather than the plot shrinking under it.
     m_plot->setMinimumSize(width, qRound(m_minimum.height() * ratio) +
@@ -337,10 +340,8 @@ void ChartView::applyLineScale() {
     }
     // Fewer legend columns where the entries' names would be cut side by side ("memory bound, does not
     // fit" beside "memory bound" on the decode chart in presentation mode at 1280×720).
-    if (fitLegendColumns(*m_plot->legend, m_legendColumns, m_plot->width() - 8)) {
-        applyMinimumSize();
-        refitted = true;
-    }
+    refitted = fitLegendColumns(*m_plot->legend, m_legendColumns, m_plot->width() - 8) || refitted;
+    applyMinimumSize(); // its legend's rows and widest entry, as they are now
     // Room at the right end for the last tick label (fitTicks) narrows the axes as well.
     refitted = fitTicks() || refitted;
     // A title that changed its lines (or a legend its rows) changes the margins, and so the room of the

@@ -35,6 +35,7 @@ private slots:
     void largerTypeNeedsATallerChart();
     void manyCategoriesTurnTheirLabels();
     void legendAndNoteKeepToANarrowChart();
+    void aChartIsNoNarrowerThanItsLegend();
 };
 
 void TestChartLayout::flopLegendLeavesTheBarsAlone() {
@@ -192,6 +193,27 @@ void TestChartLayout::legendAndNoteKeepToANarrowChart() {
     const ChartLayout g = chart.layoutGeometry();
     QVERIFY(!g.legend.isEmpty());
     QVERIFY2(g.cutText.isEmpty(), qPrintable(g.cutText.join(QLatin1Char('|'))));
+}
+
+// A splitter dragged far (or the control panel widened by presentation mode's type) squeezed the FLOP chart
+// until "step: forward, backward, recompute" was cut: the chart's minimum width keeps its legend whole.
+void TestChartLayout::aChartIsNoNarrowerThanItsLegend() {
+    FlopChart chart;
+    FlopChartData d;
+    d.phases = {{QStringLiteral("forward"), 2e18, {}}, {QStringLiteral("backward"), 4e18, {}}};
+    d.components = {{QStringLiteral("attention"), 1e18, {}}};
+    chart.setData(d);
+    chart.show();
+    chart.resize(120, 300);
+    for (int pass = 0; pass < 3; ++pass) {
+        chart.replotNow();
+        QCoreApplication::processEvents();
+    }
+    const ChartLayout g = chart.layoutGeometry();
+    QVERIFY(!g.legend.isEmpty());
+    QVERIFY2(chart.width() > 120, qPrintable(QString::number(chart.width())));
+    QVERIFY2(!g.cutText.contains(QStringLiteral("the legend's entries")),
+             qPrintable(g.cutText.join(QLatin1Char('|'))));
 }
 
 QTEST_MAIN(TestChartLayout)
