@@ -130,7 +130,7 @@ void InferencePage::recompute() {
     const bool changed = !m_input || !(*m_input == in);
     m_input = in;
     if (changed)
-        emit settingChanged(in);
+        emit settingChanged(in, *m_result);
 }
 
 InferenceScenario InferencePage::scenario() const {

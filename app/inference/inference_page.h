@@ -53,8 +53,9 @@ public slots:
     void recompute();
 
 signals:
-    /// A new valid input was accounted (the roofline page plots its decode and prefill points).
-    void settingChanged(const napkin::InferenceInput& input);
+    /// A new valid input was accounted, with its result (the roofline page draws the result's decode and
+    /// prefill points as they are, never accounting the setting again).
+    void settingChanged(const napkin::InferenceInput& input, const napkin::InferenceResult& result);
 
 private:
     InferenceControls* m_controls;

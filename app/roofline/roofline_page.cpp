@@ -73,7 +73,9 @@ RooflinePage::RooflinePage(QWidget* parent)
         m_measure->setEnabled(true);
         m_roofNote->setText(tr("This CPU: not measured: %1").arg(message));
     });
-    setInferenceSetting(m_inference);
+    // Until the Inference tab sends its setting: its opening one, accounted here once.
+    if (const GpuSpec* gpu = GpuCatalog::builtIn().find(m_inference.gpu))
+        setInferenceSetting(m_inference, accountInference(m_inference, *gpu));
 }
 
 RooflinePage::~RooflinePage() = default;
@@ -213,22 +215,11 @@ void RooflinePage::clearMeasuredPoints() {
     rebuild();
 }
 
-void RooflinePage::setInferenceSetting(const InferenceInput& input) {
-    const InputError error = validateInference(input);
-    if (!error.ok()) {
-        m_inferenceError = tr("Inference setting not shown: %1: %2 (keeping the last one). ")
-                               .arg(toQString(error.field), toQString(error.message));
-        rebuild();
-        return;
-    }
-    const GpuSpec* gpu = GpuCatalog::builtIn().find(input.gpu);
-    if (!gpu) // validateInference checked it; kept for the reader
-        return;
+void RooflinePage::setInferenceSetting(const InferenceInput& input, const InferenceResult& result) {
     const bool isDefault = input == defaultRooflineInference();
     m_inference = input;
-    m_inferenceError.clear();
     m_inferenceModel = isDefault ? tr("Llama 3 8B") : tr("the Inference tab's model");
-    m_inferenceResult = accountInference(input, *gpu);
+    m_inferenceResult = result;
     m_inferenceText =
         (isDefault ? tr("Inference points (diamonds): Llama 3 8B on H100-SXM, bf16 weights and KV cache, "
                         "context 8192, batch 1: the Inference tab's opening setting. ")
@@ -310,7 +301,7 @@ void RooflinePage::rebuild() {
         for (RooflineChartData::Point& p : inferencePoints(m_inference, *m_inferenceResult, m_inferenceModel))
             data.points.push_back(std::move(p));
     m_inferenceNote->setText(
-        m_inferenceError + m_inferenceText +
+        m_inferenceText +
         (inferenceHere
              ? QString()
              : tr(" Not drawn on this roof: choose %1 to see them.").arg(toQString(m_inference.gpu))));

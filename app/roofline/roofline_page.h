@@ -56,9 +56,9 @@ public:
 public slots:
     /// A finished sweep of the Benchmarks page: its successful cases become points (kept until cleared).
     void addMeasuredSweep(const napkin::MatmulSweep& sweep);
-    /// The inference setting whose decode and prefill points are drawn. A setting that does not
-    /// validate keeps the last good points and says why.
-    void setInferenceSetting(const napkin::InferenceInput& input);
+    /// The inference setting whose decode and prefill points are drawn, and its accounting (the Inference
+    /// tab's; `result` is accountInference(input) of a valid input): the points are the result's.
+    void setInferenceSetting(const napkin::InferenceInput& input, const napkin::InferenceResult& result);
     void clearMeasuredPoints();
 
 private:
@@ -89,7 +89,6 @@ private:
     napkin::InferenceInput m_inference;
     QString m_inferenceModel; ///< the model's name as the note and tooltips say it
     QString m_inferenceText;  ///< what the note says about the setting
-    QString m_inferenceError; ///< why the last setting sent was not taken; empty when it was
     std::optional<napkin::InferenceResult> m_inferenceResult;
     std::uint64_t m_bytesPerArray = 0;
     bool m_measuring = false;

@@ -119,34 +119,34 @@ std::vector<RooflineChartData::Point> sweepPoints(const MatmulSweep& sweep, cons
 std::vector<RooflineChartData::Point> inferencePoints(const InferenceInput& in, const InferenceResult& r,
                                                       const QString& modelName) {
     std::vector<RooflineChartData::Point> points;
-    const double gpus = in.gpus > 0 ? in.gpus : 1;
     const QString setting = tr("%1 on %2, weights %3, B=%4, S=%5")
                                 .arg(modelName, toQString(in.gpu), toQString(weightFormatName(in.weights)),
                                      toQString(formatNumber(in.batch)), toQString(formatNumber(in.context)));
-    if (r.decodeSecondsPerToken.value > 0 && r.arithmeticIntensity.value > 0) {
+    if (r.decodeFlopsPerSecondPerGpu.value > 0 && r.arithmeticIntensity.value > 0) {
         RooflineChartData::Point decode;
         decode.style = RooflineChartData::Style::analytic;
         decode.flopsPerByte = r.arithmeticIntensity.value;
-        decode.flopsPerSecond = r.decodeStepFlops.value / (gpus * r.decodeSecondsPerToken.value);
+        decode.flopsPerSecond = r.decodeFlopsPerSecondPerGpu.value;
         decode.label = tr("decode B=%1").arg(toQString(formatNumber(in.batch)));
-        decode.tooltip =
-            tr("decode step (model, a roofline lower bound on time)\n%1\nintensity %2 = %3\n%4 per GPU = "
-               "decode_step_flops / (N · decode_seconds_per_token); %5-bound")
-                .arg(setting, intensity(decode.flopsPerByte), toQString(r.arithmeticIntensity.formula),
-                     flopsPerSecond(decode.flopsPerSecond), toQString(r.bound));
+        decode.tooltip = tr("decode step (model, a roofline lower bound on time)\n%1\nintensity %2 = %3\n%4 per "
+                            "GPU = %5; %6-bound")
+                             .arg(setting, intensity(decode.flopsPerByte), toQString(r.arithmeticIntensity.formula),
+                                  flopsPerSecond(decode.flopsPerSecond),
+                                  toQString(r.decodeFlopsPerSecondPerGpu.formula), toQString(r.bound));
         points.push_back(decode);
     }
-    if (r.prefillSeconds.value > 0 && r.prefillBytes.value > 0) {
+    if (r.prefillFlopsPerSecondPerGpu.value > 0 && r.prefillArithmeticIntensity.value > 0) {
         RooflineChartData::Point prefill;
         prefill.style = RooflineChartData::Style::analytic;
-        prefill.flopsPerByte = r.prefillFlops.value / r.prefillBytes.value;
-        prefill.flopsPerSecond = r.prefillFlops.value / (gpus * r.prefillSeconds.value);
+        prefill.flopsPerByte = r.prefillArithmeticIntensity.value;
+        prefill.flopsPerSecond = r.prefillFlopsPerSecondPerGpu.value;
         prefill.label = tr("prefill P=%1").arg(toQString(formatNumber(in.prompt.value_or(in.context))));
-        prefill.tooltip =
-            tr("prefill (model, a roofline lower bound on time)\n%1\nintensity %2 = "
-               "prefill_flops / prefill_bytes (the weights read; KV writes not counted)\n"
-               "%3 per GPU = prefill_flops / (N · prefill_seconds)")
-                .arg(setting, intensity(prefill.flopsPerByte), flopsPerSecond(prefill.flopsPerSecond));
+        prefill.tooltip = tr("prefill (model, a roofline lower bound on time)\n%1\nintensity %2 = %3 (the "
+                             "weights read; KV writes not counted)\n%4 per GPU = %5")
+                              .arg(setting, intensity(prefill.flopsPerByte),
+                                   toQString(r.prefillArithmeticIntensity.formula),
+                                   flopsPerSecond(prefill.flopsPerSecond),
+                                   toQString(r.prefillFlopsPerSecondPerGpu.formula));
         points.push_back(prefill);
     }
     return points;

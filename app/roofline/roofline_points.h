@@ -41,9 +41,9 @@ napkin::BenchDtype benchDtypeOf(napkin::ComputeType compute);
 std::vector<RooflineChartData::Point> sweepPoints(const napkin::MatmulSweep& sweep, const DrawnRoof& drawn,
                                                   const RoofFor& roofFor);
 
-/// The decode and prefill points of `input` (validated) on one GPU of its setting: decode at
-/// arithmetic_intensity and decode_step_flops / (N · decode_seconds_per_token); prefill at
-/// prefill_flops / prefill_bytes and prefill_flops / (N · prefill_seconds).
+/// The decode and prefill points of `input`'s accounting `result`, as the engine places them (its
+/// decodeFlopsPerSecondPerGpu at arithmeticIntensity, prefillFlopsPerSecondPerGpu at
+/// prefillArithmeticIntensity), labelled and with their formulas in the tooltips.
 std::vector<RooflineChartData::Point> inferencePoints(const napkin::InferenceInput& input,
                                                       const napkin::InferenceResult& result,
                                                       const QString& modelName);

@@ -87,8 +87,8 @@ MainWindow::MainWindow(QWidget* parent)
     // Measured GEMMs land on the roofline as soon as a sweep finishes.
     connect(m_benchmarks, &BenchmarksPage::sweepFinished, m_roofline, &RooflinePage::addMeasuredSweep);
     // The roofline plots the Inference tab's decode and prefill points: its setting now, then each change.
-    if (const auto& input = m_inference->lastInput())
-        m_roofline->setInferenceSetting(*input);
+    if (const auto& input = m_inference->lastInput(); input && m_inference->lastResult())
+        m_roofline->setInferenceSetting(*input, *m_inference->lastResult());
     connect(m_inference, &InferencePage::settingChanged, m_roofline, &RooflinePage::setInferenceSetting);
     m_pages->addTab(m_training, tr("Training"));
     // The tour's caption sits above the tabs; the tabs stay the pages' only parent.

@@ -219,6 +219,17 @@ void accountTime(const InferenceInput& in, const GpuSpec& gpu, const Shape& s, c
     r.arithmeticIntensity = {stepFlops / stepBytes, "step_flops / step_bytes = " + n(stepFlops) + " / " +
                                                         n(stepBytes) + " = " + n(stepFlops / stepBytes)};
     r.ridgeFlopsPerByte = {peak / bw, "peak / bandwidth = " + n(peak) + " / " + n(bw) + " = " + n(peak / bw)};
+    const double decodeRate = stepFlops / (N * step);
+    r.decodeFlopsPerSecondPerGpu = {decodeRate, "step_flops / (N · decode_seconds_per_token) = " +
+                                                    n(stepFlops) + " / (" + n(N) + " × " + n(step) +
+                                                    ") = " + n(decodeRate)};
+    r.prefillArithmeticIntensity = {prefill / prefillWeights, "prefill_flops / prefill_bytes = " + n(prefill) +
+                                                                  " / " + n(prefillWeights) + " = " +
+                                                                  n(prefill / prefillWeights)};
+    const double prefillRate = prefill / (N * prefillSeconds);
+    r.prefillFlopsPerSecondPerGpu = {prefillRate, "prefill_flops / (N · prefill_seconds) = " + n(prefill) +
+                                                      " / (" + n(N) + " × " + n(prefillSeconds) + ") = " +
+                                                      n(prefillRate)};
     r.bound = computeSeconds > memorySeconds ? "compute" : "memory";
 }
 

@@ -55,6 +55,13 @@ struct InferenceResult {
     Quantity decodeTokensPerSecond; ///< B / decodeSecondsPerToken
     Quantity arithmeticIntensity;   ///< decode FLOPs per byte
     Quantity ridgeFlopsPerByte;     ///< peak / bandwidth
+    /// The setting's two points on its GPU's roofline (the Roofline page draws them as they are):
+    /// decode at arithmeticIntensity and decodeStepFlops / (N · decodeSecondsPerToken); prefill at
+    /// prefillFlops / prefillBytes and prefillFlops / (N · prefillSeconds). Lower bounds on time, so each
+    /// sits on the roof.
+    Quantity decodeFlopsPerSecondPerGpu;
+    Quantity prefillArithmeticIntensity;
+    Quantity prefillFlopsPerSecondPerGpu;
     std::string bound;              ///< "memory" or "compute"
     Quantity maxBatch;              ///< largest B that fits (0: not even one sequence)
     Quantity maxContext;            ///< largest S that fits at this batch (0: none)

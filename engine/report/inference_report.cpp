@@ -46,6 +46,9 @@ json inferenceToJson(const InferenceInput& in, const GpuSpec& gpu, const Inferen
         {"decode_tokens_per_second", &r.decodeTokensPerSecond},
         {"arithmetic_intensity", &r.arithmeticIntensity},
         {"ridge_flops_per_byte", &r.ridgeFlopsPerByte},
+        {"decode_flops_per_second_per_gpu", &r.decodeFlopsPerSecondPerGpu},
+        {"prefill_arithmetic_intensity", &r.prefillArithmeticIntensity},
+        {"prefill_flops_per_second_per_gpu", &r.prefillFlopsPerSecondPerGpu},
         {"max_batch", &r.maxBatch},
         {"max_context", &r.maxContext}};
     json formulas;

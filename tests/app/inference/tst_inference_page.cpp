@@ -219,6 +219,11 @@ void TestInferencePage::settingChangedCarriesTheValidInput() {
     page.controls()->gpusBox()->setValue(2);
     QCOMPARE(spy.count(), 2);
     QCOMPARE(spy.at(1).at(0).value<InferenceInput>().gpus, 2.0);
+    // The result travels with it: the roofline page draws these numbers rather than accounting again.
+    const auto sent = spy.at(1).at(1).value<InferenceResult>();
+    QVERIFY(page.lastResult());
+    QCOMPARE(sent.decodeFlopsPerSecondPerGpu.value, page.lastResult()->decodeFlopsPerSecondPerGpu.value);
+    QCOMPARE(sent.prefillArithmeticIntensity.value, page.lastResult()->prefillArithmeticIntensity.value);
 }
 
 QTEST_MAIN(TestInferencePage)

@@ -56,7 +56,7 @@ private slots:
     void thisCpuIsNotMeasuredUntilMeasured();
     void measureRunsOffTheGuiThread();
     void inferencePointsSitOnTheRoof();
-    void badInferenceSettingKeepsTheLastPoints();
+    void theInferenceTabsResultIsDrawn();
     void hoverShowsTheNumbers();
     void scenarioRoundTrip();
     void badScenarioValuesGiveAMessage();
@@ -217,6 +217,7 @@ void TestRooflinePage::inferencePointsSitOnTheRoof() {
     const auto& decode = analytic[0];
     QCOMPARE(decode.flopsPerByte, r.arithmeticIntensity.value);
     QCOMPARE(decode.flopsPerSecond, r.decodeStepFlops.value / r.decodeSecondsPerToken.value);
+    QCOMPARE(decode.flopsPerSecond, r.decodeFlopsPerSecondPerGpu.value);
     QVERIFY(near(decode.flopsPerSecond, page.roof()->attainableFlopsPerSecond(decode.flopsPerByte)));
     QVERIFY(decode.flopsPerByte < page.roof()->ridgeFlopsPerByte()); // batch 1: memory-bound
     const auto& prefill = analytic[1];
@@ -228,19 +229,26 @@ void TestRooflinePage::inferencePointsSitOnTheRoof() {
     QVERIFY2(note->text().contains(QStringLiteral("Llama 3 8B on H100-SXM")), qPrintable(note->text()));
 }
 
-void TestRooflinePage::badInferenceSettingKeepsTheLastPoints() {
+// The Inference tab hands over its setting and its result; the page draws the result's points as they are.
+void TestRooflinePage::theInferenceTabsResultIsDrawn() {
     RooflinePage page;
-    const auto before = page.chart()->data().points.size();
-    InferenceInput bad = defaultRooflineInference();
-    bad.context = 0;
-    page.setInferenceSetting(bad);
-    auto* note = page.findChild<QLabel*>(QStringLiteral("inferenceNote"));
-    QVERIFY2(note->text().contains(QStringLiteral("context")), qPrintable(note->text()));
-    QCOMPARE(page.chart()->data().points.size(), before);
     InferenceInput batch64 = defaultRooflineInference();
     batch64.batch = 64;
-    page.setInferenceSetting(batch64);
+    InferenceResult r = accountInference(batch64, *GpuCatalog::builtIn().find("H100-SXM"));
+    r.decodeFlopsPerSecondPerGpu.value = 1.25e14; // a marker: drawn as given, not accounted again
+    page.setInferenceSetting(batch64, r);
+    auto* note = page.findChild<QLabel*>(QStringLiteral("inferenceNote"));
     QVERIFY2(note->text().contains(QStringLiteral("Inference tab")), qPrintable(note->text()));
+    std::vector<RooflineChartData::Point> analytic;
+    for (const auto& p : page.chart()->data().points)
+        if (p.style == RooflineChartData::Style::analytic)
+            analytic.push_back(p);
+    QCOMPARE(analytic.size(), std::size_t{2});
+    QCOMPARE(analytic[0].flopsPerSecond, 1.25e14);
+    QCOMPARE(analytic[0].flopsPerByte, r.arithmeticIntensity.value);
+    QVERIFY(analytic[0].label.contains(QStringLiteral("B=64")));
+    QCOMPARE(analytic[1].flopsPerByte, r.prefillArithmeticIntensity.value);
+    QCOMPARE(analytic[1].flopsPerSecond, r.prefillFlopsPerSecondPerGpu.value);
 }
 
 void TestRooflinePage::hoverShowsTheNumbers() {

@@ -141,6 +141,13 @@ void TestInferenceAccounting::batchOneDecodeIsMemoryBound() {
     QVERIFY(std::abs(r.decodeTokensPerSecond.value - 208.29) < 0.01);
     QVERIFY(r.arithmeticIntensity.value < r.ridgeFlopsPerByte.value);
     QCOMPARE(r.ridgeFlopsPerByte.value, 989.4e12 / 3.35e12);
+    // Its roofline point lies on the bandwidth slope: 19,304,284,160 / 4.801 ms = 3.35e12 × 1.2002
+    // = 4.021e12 FLOP/s; the 8192-token prefill is compute bound, at the peak.
+    QVERIFY(std::abs(r.decodeFlopsPerSecondPerGpu.value - 4.0208258e12) < 1e6);
+    QVERIFY(std::abs(r.decodeFlopsPerSecondPerGpu.value - 3.35e12 * r.arithmeticIntensity.value) < 1e3);
+    QVERIFY(r.prefillArithmeticIntensity.value > r.ridgeFlopsPerByte.value);
+    QVERIFY(std::abs(r.prefillFlopsPerSecondPerGpu.value / 989.4e12 - 1) < 1e-12);
+    QCOMPARE(r.prefillArithmeticIntensity.value, r.prefillFlops.value / r.prefillBytes.value);
 }
 
 // Batch 1024 at 128 tokens: 1024·(15,009,316,864 + 4·32·128·4096) = 1.544e13 FLOPs = 15.6 ms at peak,
@@ -153,6 +160,7 @@ void TestInferenceAccounting::largeBatchShortContextIsComputeBound() {
     QCOMPARE(r.bound, std::string("compute"));
     QCOMPARE(r.decodeSecondsPerToken.value, r.decodeStepFlops.value / 989.4e12);
     QVERIFY(r.arithmeticIntensity.value > r.ridgeFlopsPerByte.value);
+    QVERIFY(std::abs(r.decodeFlopsPerSecondPerGpu.value / 989.4e12 - 1) < 1e-12); // at the peak
 }
 
 // Llama 3 8B bf16 at 8192 tokens on 80 GB: free 80e9 − 16,060,522,496 = 63,939,477,504 B; each sequence
