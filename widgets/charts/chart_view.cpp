@@ -144,6 +144,14 @@ QStringList ChartView::tickLabels() const {
     return m_plot->yAxis->tickVectorLabels();
 }
 
+QStringList ChartView::legendNames() const {
+    QStringList names;
+    for (int i = 0; i < m_plot->legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(m_plot->legend->item(i)))
+            names << item->plottable()->name();
+    return names;
+}
+
 QColor ChartView::axisTextColor() const {
     return m_plot->xAxis->tickLabelColor();
 }

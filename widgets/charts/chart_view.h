@@ -60,6 +60,8 @@ public:
 
     /// The y-axis tick labels shown (tests check the human units).
     QStringList tickLabels() const;
+    /// The legend's entries as drawn, in order (a chart leaves out what it does not draw).
+    QStringList legendNames() const;
     /// What the axes are drawn with now (tests check that they follow the palette and the line scale).
     QColor axisTextColor() const;
     QPen axisPen() const;

@@ -1,0 +1,69 @@
+#pragma once
+// One GPU's memory as a bar of stacked segments against the GPU's capacity line, with a verdict over the
+// bar: what the training bar (MemoryChart) and the serving bar (InferenceMemoryChart) share, once. Each
+// of them names its segments and colours, words its verdict and places its capacity note.
+#include "engine/numerics/quantity_format.h"
+#include "widgets/charts/chart_view.h"
+
+#include <QColor>
+#include <QString>
+
+#include <span>
+#include <vector>
+
+class QCPBars;
+class QCPItemStraightLine;
+class QCPItemText;
+class QMouseEvent;
+
+/// One segment of the bar: its name, its bytes per GPU and the formula its tooltip shows.
+struct StackedBarSegment {
+    QString name;
+    double bytes = 0;
+    QString formula;
+};
+
+class StackedBarChart : public ChartView {
+    Q_OBJECT
+public:
+    ~StackedBarChart() override;
+
+    /// Index of the segment drawn at `bytes` on the bar (0 at the bottom), or -1 above it; for tooltips.
+    int segmentAt(double bytes) const;
+    /// The tooltip text for segment `index`: name, size and formula.
+    QString tooltipFor(int index) const;
+    napkin::ByteUnits byteUnits() const { return m_units; }
+
+protected:
+    /// The segments' names, bottom to top, and as many colours.
+    StackedBarChart(const std::vector<QString>& names, std::vector<QColor> colors, QWidget* parent);
+
+    /// The bar as `segments` (bottom to top; a zero one leaves the legend) over `gpuLabel`, outlined in red
+    /// when it does not fit.
+    void setBar(std::span<const StackedBarSegment> segments, const QString& gpuLabel, bool fits);
+    /// GB (1e9) or GiB (2^30) on the axis and in the tooltips.
+    void setUnits(napkin::ByteUnits units);
+    QString bytesText(double bytes) const;
+    /// The capacity as a dashed line across the axes in the verdict's colour, or hidden.
+    void drawCapacityLine(double capacityBytes, bool shown, bool fits);
+    /// Green when the bar fits, red when not: the capacity line, the verdict and a bar that does not fit.
+    static QColor verdictColor(bool fits);
+
+    void applySeriesColors() override;
+    QCPItemText* capacityLabel() const { return m_capacityLabel; }
+    QCPItemText* verdict() const { return m_verdict; }
+
+    static constexpr double kBarX = 1.0;
+
+private:
+    void onMouseMove(QMouseEvent* event);
+
+    std::vector<QCPBars*> m_bars;
+    std::vector<QColor> m_colors;
+    std::vector<StackedBarSegment> m_segments;
+    bool m_fits = true;
+    QCPItemStraightLine* m_capacityLine = nullptr;
+    QCPItemText* m_capacityLabel = nullptr;
+    QCPItemText* m_verdict = nullptr;
+    napkin::ByteUnits m_units = napkin::ByteUnits::decimal;
+};
