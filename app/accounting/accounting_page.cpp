@@ -3,7 +3,6 @@
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/answers_panel.h"
 #include "app/accounting/explain_accounting.h"
-#include "app/accounting/layout_settings.h"
 #include "app/accounting/memory_timeline_section.h"
 #include "app/accounting/presets.h"
 #include "app/model/opened_model_entry.h"
@@ -31,7 +30,8 @@ using namespace napkin;
 
 namespace {
 
-/// An entry's name as listed, kept while its shown text says "(modified)".
+/// The page's settings: its scenario section as a scenario file's text.
+constexpr const char* kSettingsKey = "accounting/scenario";
 
 MemoryChartData memoryData(const AccountingResult& r, const AccountingInput& in) {
     MemoryChartData d;
@@ -227,70 +227,23 @@ void AccountingPage::recompute() {
 }
 
 // Control values are stored as the command-line spelling, so settings files stay readable.
+// The page's settings between sessions are its section of a scenario file, as File ▸ Save scenario writes
+// it: one format, so that everything a scenario holds (fine-tuning, the activation profile) comes back.
 void AccountingPage::saveSettings(QSettings& s) const {
-    const AccountingInput in = m_controls->input();
-    s.beginGroup(QStringLiteral("accounting"));
-    s.setValue(QStringLiteral("model"), toQString(std::string(modelKindName(in.model.kind))));
-    s.setValue(QStringLiteral("params"), in.model.parameters);
-    s.setValue(QStringLiteral("dim"), in.model.dim);
-    s.setValue(QStringLiteral("layers"), in.model.layers);
-    s.setValue(QStringLiteral("out"), in.model.out);
-    s.setValue(QStringLiteral("dModel"), in.model.dModel);
-    s.setValue(QStringLiteral("heads"), in.model.heads);
-    s.setValue(QStringLiteral("vocab"), in.model.vocab);
-    s.setValue(QStringLiteral("seq"), in.model.seq);
-    s.setValue(QStringLiteral("ffnMult"), in.model.ffnMult);
-    s.setValue(QStringLiteral("batch"), in.batch);
-    s.setValue(QStringLiteral("tokens"), in.trainingTokens ? *in.trainingTokens : 0.0);
-    s.setValue(QStringLiteral("precision"), toQString(std::string(precisionRecipeName(in.precision))));
-    s.setValue(QStringLiteral("fp32Gradients"), in.fp32Gradients);
-    s.setValue(QStringLiteral("optimizer"), toQString(std::string(optimizerName(in.optimizer))));
-    s.setValue(QStringLiteral("gpu"), toQString(in.gpu));
-    s.setValue(QStringLiteral("gpus"), in.gpus);
-    s.setValue(QStringLiteral("mfu"), in.mfu);
-    s.setValue(QStringLiteral("zero"), in.zeroStage);
-    s.setValue(QStringLiteral("recompute"), toQString(std::string(recomputeName(in.recompute))));
-    s.setValue(QStringLiteral("attention"), toQString(std::string(attentionMaskName(in.attention))));
-    s.setValue(QStringLiteral("units"), m_units->currentData());
-    saveLayoutSettings(s, in);
-    s.endGroup();
+    Scenario document;
+    document.accounting = scenario();
+    s.remove(QStringLiteral("accounting")); // the keys of the hand-written format before it
+    s.setValue(QLatin1String(kSettingsKey), toQString(writeScenario(document)));
 }
 
 void AccountingPage::restoreSettings(const QSettings& s) {
-    const QString g = QStringLiteral("accounting/");
-    if (!s.contains(g + QStringLiteral("model")))
+    const QString text = s.value(QLatin1String(kSettingsKey)).toString();
+    if (text.isEmpty())
         return;
-    AccountingInput in = m_controls->input();
-    auto num = [&](const char* key, double fallback) {
-        return s.value(g + QLatin1String(key), fallback).toDouble();
-    };
-    auto str = [&](const char* key) { return s.value(g + QLatin1String(key)).toString().toStdString(); };
-    in.model.kind = modelKindFromName(str("model")).value_or(in.model.kind);
-    in.model.parameters = num("params", in.model.parameters);
-    in.model.dim = num("dim", in.model.dim);
-    in.model.layers = num("layers", in.model.layers);
-    in.model.out = num("out", in.model.out);
-    in.model.dModel = num("dModel", in.model.dModel);
-    in.model.heads = num("heads", in.model.heads);
-    in.model.vocab = num("vocab", in.model.vocab);
-    in.model.seq = num("seq", in.model.seq);
-    in.model.ffnMult = num("ffnMult", in.model.ffnMult);
-    in.batch = num("batch", in.batch);
-    const double tokens = num("tokens", 0);
-    in.trainingTokens = tokens > 0 ? std::optional<double>(tokens) : std::nullopt;
-    in.precision = precisionRecipeFromName(str("precision")).value_or(in.precision);
-    in.fp32Gradients = s.value(g + QStringLiteral("fp32Gradients"), false).toBool();
-    in.optimizer = optimizerFromName(str("optimizer")).value_or(in.optimizer);
-    if (GpuCatalog::builtIn().find(str("gpu")))
-        in.gpu = str("gpu");
-    in.gpus = num("gpus", in.gpus);
-    in.mfu = num("mfu", in.mfu);
-    in.zeroStage = s.value(g + QStringLiteral("zero"), in.zeroStage).toInt();
-    in.recompute = recomputeFromName(str("recompute")).value_or(in.recompute);
-    in.attention = attentionMaskFromName(str("attention")).value_or(in.attention);
-    restoreLayoutSettings(s, in);
-    m_controls->setInput(in);
-    setByteUnits(static_cast<ByteUnits>(s.value(g + QStringLiteral("units"), 0).toInt()));
+    // Settings that no longer read (a newer version's, or edited by hand) leave the page as it opened.
+    const ScenarioParse parsed = parseScenario(text.toStdString());
+    if (parsed.ok())
+        applyScenario(parsed.scenario->accounting);
 }
 
 // --- scenario: this page's controls to its section of napkin::Scenario and back ---

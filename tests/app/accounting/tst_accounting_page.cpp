@@ -490,6 +490,23 @@ void TestAccountingPage::settingsRoundTrip() {
     third.restoreSettings(settings);
     QCOMPARE(third.controls()->input().model, first.controls()->input().model);
     QCOMPARE(third.controls()->input().parallel, first.controls()->input().parallel);
+
+    // Everything a scenario holds: fine-tuning (QLoRA with offloading) and the activation profile were not
+    // in the hand-written settings format, and a reopened window lost them.
+    first.applyPreset(*findPreset(QStringLiteral("llama3-8b-qlora-24gb")));
+    first.saveSettings(settings);
+    settings.sync();
+    AccountingPage fourth;
+    fourth.restoreSettings(settings);
+    QCOMPARE(fourth.scenario(), first.scenario());
+    QCOMPARE(fourth.controls()->input().fineTuning, first.controls()->input().fineTuning);
+    QCOMPARE(fourth.presetBox()->currentData().toString(), QStringLiteral("llama3-8b-qlora-24gb"));
+
+    // Settings that no longer read leave the page as it opened.
+    settings.setValue(QStringLiteral("accounting/scenario"), QStringLiteral("{\"version\": 2, \"accounting\": 7}"));
+    AccountingPage fifth, fresh;
+    fifth.restoreSettings(settings);
+    QCOMPARE(fifth.scenario(), fresh.scenario());
 }
 
 void TestAccountingPage::familyAndKvHeadsChangeTheCount() {
