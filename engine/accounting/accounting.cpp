@@ -3,6 +3,7 @@
 #include "engine/accounting/fine_tuning_answers.h"
 #include "engine/accounting/fine_tuning_flops.h"
 #include "engine/accounting/fit_advice.h"
+#include "engine/accounting/max_sequence.h"
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/stage_memory.h"
 #include "engine/numerics/quantity_format.h"
@@ -276,10 +277,11 @@ void addPeakNotes(AccountingResult& r, const AccountingInput& in) {
     }
     const double sum = r.memory.total.value, peak = r.peakMemory.value;
     if (peak > sum)
-        r.notes.push_back("the step's peak (" + formatBytes(peak) + " at " + r.peakEvent +
-                          ") is above the sum (" + formatBytes(sum) + "): backward's temporaries" +
-                          (in.recompute != Recompute::none ? " and the recomputed layer's activations" : "") +
-                          " are held on top; fits, max_batch and the fit advice judge the peak");
+        r.notes.push_back(
+            "the step's peak (" + formatBytes(peak) + " at " + r.peakEvent + ") is above the sum (" +
+            formatBytes(sum) + "): backward's temporaries" +
+            (in.recompute != Recompute::none ? " and the recomputed layer's activations" : "") +
+            " are held on top; fits, max_batch, max_sequence and the fit advice judge the peak");
 }
 
 } // namespace
@@ -294,6 +296,7 @@ AccountingResult account(const AccountingInput& in, const GpuSpec& gpu) {
 AccountingResult accountWithoutAdvice(const AccountingInput& in, const GpuSpec& gpu) {
     AccountingResult r = accountStep(in, gpu);
     addMaxBatch(r, in, gpu);
+    r.maxSequence = maxSequence(in, gpu, r);
     addPeakNotes(r, in);
     return r;
 }
