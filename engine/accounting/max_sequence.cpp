@@ -18,6 +18,12 @@ std::string tokens(double v) {
     return formatExact(v);
 }
 
+// Every digit: one token more adds about a megabyte to a peak of tens of gigabytes, which three
+// significant digits would show as the same number.
+std::string bytes(double v) {
+    return (v == std::floor(v) ? formatExact(v) : formatShortest(v)) + " B";
+}
+
 struct Probe {
     double units; ///< S / step
     double peak;
@@ -140,13 +146,13 @@ std::optional<Quantity> maxSequence(const AccountingInput& in, const GpuSpec& gp
 
     const std::string stepText = step > 1 ? " (a multiple of cp = " + n(step) + ", as validate() asks)" : "";
     if (best < step)
-        return Quantity{0, "even S = " + tokens(step) + " peaks at " + n(peaks.peakAt(1)) + " B > " +
-                               n(capacity) + " B"};
+        return Quantity{0, "even S = " + tokens(step) + " peaks at " + bytes(peaks.peakAt(1)) + " > " +
+                               bytes(capacity)};
     std::string formula = "largest sequence whose step peak fits at batch " + n(in.batch) + stepText +
-                          ": at S = " + tokens(best) + " the peak is " + n(peaks.peakAt(best / step)) +
-                          " B ≤ " + n(capacity) + " B";
+                          ": at S = " + tokens(best) + " the peak is " + bytes(peaks.peakAt(best / step)) +
+                          " ≤ " + bytes(capacity);
     if (best / step < top)
-        formula += "; at " + tokens(best + step) + " it is " + n(peaks.peakAt(best / step + 1)) + " B";
+        formula += "; at " + tokens(best + step) + " it is " + bytes(peaks.peakAt(best / step + 1));
     else if (learned && cap == in.model.seq)
         formula += "; learned positions stop at the table's length, seq = " + tokens(cap);
     else
