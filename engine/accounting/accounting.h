@@ -104,5 +104,9 @@ AccountingResult accountWithoutAdvice(const AccountingInput& input, const GpuSpe
 /// the input's own batch and seq (what the searches for the largest batch and sequence and for fit advice
 /// evaluate at each candidate).
 AccountingResult accountStep(const AccountingInput& input, const GpuSpec& gpu);
+/// As accountStep() with only what the step's peak depends on: parameters, precision, bytes per parameter,
+/// capacity, fine-tuning memory, `memory`, `peakMemory` and `fits`; the FLOPs, times, layout, communication
+/// and notes are left empty. What the searches evaluate at each candidate, at a fraction of the cost.
+AccountingResult accountPeak(const AccountingInput& input, const GpuSpec& gpu);
 
 } // namespace napkin
