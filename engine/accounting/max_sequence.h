@@ -16,8 +16,8 @@ inline constexpr double kMaxSequenceSearched = 16777216;
 /// and at most the model's seq with learned positions (the table stops there, as inference's max_context
 /// does; the table is then taken to be S rows long, as the accounting takes it at every S). 0 when even
 /// the shortest valid S does not fit. Unset where activations are not modelled or the model has no
-/// sequence (cruncher, linear2). `step` is accountStep(input, gpu): its peak at the input's seq is reused.
+/// sequence (cruncher, linear2). `atInput` is accountStep(input, gpu): its peak at the input's seq is reused.
 std::optional<Quantity> maxSequence(const AccountingInput& input, const GpuSpec& gpu,
-                                    const AccountingResult& step);
+                                    const AccountingResult& atInput);
 
 } // namespace napkin
