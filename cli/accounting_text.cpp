@@ -46,6 +46,9 @@ std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, cons
         line("largest batch that fits", formatNumber(r.maxBatch->value), r.maxBatch->formula);
     else if (r.maxBatch)
         line("largest batch that fits", "none: " + r.fitAdvice, r.maxBatch->formula);
+    if (r.maxSequence)
+        line("longest sequence that fits", formatExact(r.maxSequence->value) + " tokens",
+             r.maxSequence->formula);
     // What the architecture options and parallel layouts add; absent for GPT-2 on data parallelism alone.
     const bool layout = !isDataParallelOnly(in.parallel) || in.parallel.microbatches > 1;
     if (in.model.kind == ModelKind::transformer && isMixtureOfExperts(in.model))

@@ -3,6 +3,7 @@
 #include "engine/accounting/fine_tuning_answers.h"
 #include "engine/accounting/fine_tuning_flops.h"
 #include "engine/accounting/fit_advice.h"
+#include "engine/accounting/max_sequence.h"
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/stage_memory.h"
 #include "engine/numerics/quantity_format.h"
@@ -103,7 +104,7 @@ void addMaxBatch(AccountingResult& r, const AccountingInput& in, const GpuSpec& 
             return r.peakMemory.value;
         AccountingInput c = in;
         c.batch = batch;
-        return accountStep(c, gpu).peakMemory.value;
+        return accountPeak(c, gpu).peakMemory.value;
     };
     auto fitsAt = [&](double batch) { return peakAt(batch) <= capacity; };
 
@@ -276,10 +277,11 @@ void addPeakNotes(AccountingResult& r, const AccountingInput& in) {
     }
     const double sum = r.memory.total.value, peak = r.peakMemory.value;
     if (peak > sum)
-        r.notes.push_back("the step's peak (" + formatBytes(peak) + " at " + r.peakEvent +
-                          ") is above the sum (" + formatBytes(sum) + "): backward's temporaries" +
-                          (in.recompute != Recompute::none ? " and the recomputed layer's activations" : "") +
-                          " are held on top; fits, max_batch and the fit advice judge the peak");
+        r.notes.push_back(
+            "the step's peak (" + formatBytes(peak) + " at " + r.peakEvent + ") is above the sum (" +
+            formatBytes(sum) + "): backward's temporaries" +
+            (in.recompute != Recompute::none ? " and the recomputed layer's activations" : "") +
+            " are held on top; fits, max_batch, max_sequence and the fit advice judge the peak");
 }
 
 } // namespace
@@ -294,25 +296,18 @@ AccountingResult account(const AccountingInput& in, const GpuSpec& gpu) {
 AccountingResult accountWithoutAdvice(const AccountingInput& in, const GpuSpec& gpu) {
     AccountingResult r = accountStep(in, gpu);
     addMaxBatch(r, in, gpu);
+    r.maxSequence = maxSequence(in, gpu, r);
     addPeakNotes(r, in);
     return r;
 }
 
-AccountingResult accountStep(const AccountingInput& in, const GpuSpec& gpu) {
+AccountingResult accountPeak(const AccountingInput& in, const GpuSpec& gpu) {
     AccountingResult r;
     r.parameters = countParameters(in.model);
     r.precision = ledgerFor(in.precision, in.fp32Gradients);
     r.bytesPerParameter = bytesPerParameter(r.precision, in.optimizer);
-    const double peak = densePeakFlopsPerSecond(gpu, r.precision.compute);
-    r.densePeakFlopsPerSecond = {peak, gpu.id + " dense " +
-                                           std::string(computeTypeName(r.precision.compute)) +
-                                           " peak = " + n(peak) + " FLOP/s"};
     r.capacityBytes = {gpu.memoryBytes, gpu.id + " memory = " + n(gpu.memoryBytes) + " B (" +
                                             formatBytes(gpu.memoryBytes) + ")"};
-    const double sequences = in.batch * in.parallel.microbatches;
-    StepFlops replica = countStepFlops(in.model, sequences, in.recompute, in.attention);
-    if (hasAdapters(in.fineTuning))
-        replica = fineTuneStepFlops(replica, in.model, in.fineTuning, sequences, in.recompute, in.attention);
     r.trainableParameters = r.parameters.total;
     if (isFineTuningSet(in.fineTuning)) {
         r.fineTune =
@@ -320,10 +315,23 @@ AccountingResult accountStep(const AccountingInput& in, const GpuSpec& gpu) {
                            r.precision.parameters, in.zeroStage, in.gpus, in.recompute == Recompute::full);
         r.trainableParameters = r.fineTune->trainableParameters.value;
     }
-    r.flopsPerStep = perGpu(replica, modelParallelSize(in.parallel));
-    addLayout(r, in);
     addMemory(r, in);
     addPeak(r, in);
+    return r;
+}
+
+AccountingResult accountStep(const AccountingInput& in, const GpuSpec& gpu) {
+    AccountingResult r = accountPeak(in, gpu);
+    const double peak = densePeakFlopsPerSecond(gpu, r.precision.compute);
+    r.densePeakFlopsPerSecond = {peak, gpu.id + " dense " +
+                                           std::string(computeTypeName(r.precision.compute)) +
+                                           " peak = " + n(peak) + " FLOP/s"};
+    const double sequences = in.batch * in.parallel.microbatches;
+    StepFlops replica = countStepFlops(in.model, sequences, in.recompute, in.attention);
+    if (hasAdapters(in.fineTuning))
+        replica = fineTuneStepFlops(replica, in.model, in.fineTuning, sequences, in.recompute, in.attention);
+    r.flopsPerStep = perGpu(replica, modelParallelSize(in.parallel));
+    addLayout(r, in);
     addHostLinkTime(r, in, gpu, replica);
     addTraining(r, in, replica);
     addCommunication(r, in, gpu);

@@ -1,6 +1,7 @@
 #pragma once
 // The napkin math of training: memory per GPU, FLOPs per step, training time, and the inverse
-// questions (largest model, largest batch). Pure functions of plain structs; microseconds per call.
+// questions (largest model, largest batch, longest sequence). Pure functions of plain structs; microseconds
+// per call.
 #include "engine/accounting/activation_memory.h"
 #include "engine/accounting/communication.h"
 #include "engine/accounting/fine_tuning_memory.h"
@@ -68,6 +69,9 @@ struct AccountingResult {
     Quantity maxParameters;       ///< largest N whose model states (the peak at the optimizer step) fit
     std::optional<Quantity>
         maxBatch; ///< largest batch whose peak fits; unset when activations are not modelled
+    /// Largest sequence length whose peak fits at this batch (max_sequence.h); unset as maxBatch is, and
+    /// for models without a sequence.
+    std::optional<Quantity> maxSequence;
     std::vector<std::string> notes;   ///< assumptions worth knowing about this result
 
     // Parallel layouts (parallel_layout.h): what they do to the answers above.
@@ -96,8 +100,13 @@ InputError validate(const AccountingInput& input, const GpuCatalog& catalog = Gp
 AccountingResult account(const AccountingInput& input, const GpuSpec& gpu);
 /// As account() without searching for `fitAdvice`.
 AccountingResult accountWithoutAdvice(const AccountingInput& input, const GpuSpec& gpu);
-/// As account() without `fitAdvice` and `maxBatch`: the memory, the step's peak and `fits` at the input's
-/// own batch (what the searches for the largest batch and for fit advice evaluate at each candidate).
+/// As account() without `fitAdvice`, `maxBatch` and `maxSequence`: the memory, the step's peak and `fits` at
+/// the input's own batch and seq (what the searches for the largest batch and sequence and for fit advice
+/// evaluate at each candidate).
 AccountingResult accountStep(const AccountingInput& input, const GpuSpec& gpu);
+/// As accountStep() with only what the step's peak depends on: parameters, precision, bytes per parameter,
+/// capacity, fine-tuning memory, `memory`, `peakMemory` and `fits`; the FLOPs, times, layout, communication
+/// and notes are left empty. What the searches evaluate at each candidate, at a fraction of the cost.
+AccountingResult accountPeak(const AccountingInput& input, const GpuSpec& gpu);
 
 } // namespace napkin

@@ -100,6 +100,7 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
 
     doc["max_parameters"] = jsonNumber(r.maxParameters.value);
     doc["max_batch"] = optionalNumber(r.maxBatch);
+    doc["max_sequence"] = optionalNumber(r.maxSequence);
     doc["fits"] = r.fits;
 
     json formulas;
@@ -127,6 +128,7 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     formulas["dense_peak_flops_per_second"] = r.densePeakFlopsPerSecond.formula;
     formulas["max_parameters"] = r.maxParameters.formula;
     addFormula(formulas, "max_batch", r.maxBatch);
+    addFormula(formulas, "max_sequence", r.maxSequence);
     formulas["fits"] = r.fitsFormula;
     addLayoutJson(doc, formulas, in, r);
     addFineTuningJson(doc, formulas, in, r);

@@ -3,7 +3,8 @@
 napkin_add_cli_test(account_70b_15t_1024_h100
   ARGS account --model dense --params 70e9 --tokens 15T --gpus 1024 --mfu 0.5 --precision mixed-bf16 --json
   CHECKS parameters=70000000000 training_flops~6.29999e24:6.30001e24 training_days~143.9:144.0
-         gpu.dense_peak_flops_per_second=989400000000000 fits:boolean max_batch:null)
+         gpu.dense_peak_flops_per_second=989400000000000 fits:boolean max_batch:null
+         max_sequence:null)
 
 napkin_add_cli_test(account_largest_model_8_h100_adamw_fp32
   ARGS account --model dense --params 1B --gpu H100-SXM --gpus 8 --zero 3 --optimizer adamw --precision fp32 --json

@@ -1,14 +1,17 @@
 // The definitions every page and command share, checked over thousands of random valid settings
 // (tests/support/random_accounting_inputs.h, seeded): the ledger's parts sum to its total; the peak is
 // the largest event of the step's timeline; "fits" is the peak against the capacity; the largest batch
-// fits and one more does not; recompute leaves the time at a given MFU unchanged and raises the HFU.
+// fits and one more does not, and so does the largest sequence (one more valid length, a multiple of cp,
+// does not); recompute leaves the time at a given MFU unchanged and raises the HFU.
 #include "engine/accounting/accounting.h"
+#include "engine/accounting/max_sequence.h"
 #include "engine/accounting/memory_timeline.h"
 #include "tests/support/random_accounting_inputs.h"
 
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace napkin;
 
@@ -31,6 +34,7 @@ class TestAccountingInvariants : public QObject {
 private slots:
     void ledgerPeakAndFits();
     void maxBatchIsTheLargestThatFits();
+    void maxSequenceIsTheLargestThatFits();
     void recomputeKeepsTimeAndRaisesHfu();
 };
 
@@ -78,6 +82,34 @@ void TestAccountingInvariants::maxBatchIsTheLargestThatFits() {
             QVERIFY2(!accountStep(in, gpuOf(in)).fits, name);
         }
     }
+}
+
+void TestAccountingInvariants::maxSequenceIsTheLargestThatFits() {
+    test::RandomAccountingInputs inputs(28);
+    int searched = 0;
+    for (int i = 0; i < kCases; ++i) {
+        AccountingInput in = inputs.next();
+        const AccountingResult r = accountWithoutAdvice(in, gpuOf(in));
+        const QByteArray name = caseName(i, in);
+        if (!r.maxSequence) {
+            QVERIFY2(!r.activationsModelled || in.model.kind != ModelKind::transformer, name);
+            continue;
+        }
+        ++searched;
+        const double best = r.maxSequence->value, step = in.parallel.cp;
+        const double cap = in.model.position == PositionKind::learned ? in.model.seq : kMaxSequenceSearched;
+        QVERIFY2(std::fmod(best, step) == 0 && best <= cap, name);
+        if (best >= step) {
+            in.model.seq = best;
+            QVERIFY2(validate(in).ok(), name);
+            QVERIFY2(accountStep(in, gpuOf(in)).fits, name);
+        }
+        if (best + step <= cap) {
+            in.model.seq = best + step;
+            QVERIFY2(!accountStep(in, gpuOf(in)).fits, name);
+        }
+    }
+    QVERIFY(searched > 500);
 }
 
 void TestAccountingInvariants::recomputeKeepsTimeAndRaisesHfu() {
