@@ -50,7 +50,8 @@ const QStringList& AnswersPanel::keys() {
                                QStringLiteral("communication"),
                                QStringLiteral("maxParameters"),
                                QStringLiteral("maxParametersPooled"),
-                               QStringLiteral("maxBatch")};
+                               QStringLiteral("maxBatch"),
+                               QStringLiteral("maxSequence")};
     return k;
 }
 
@@ -82,7 +83,8 @@ AnswersPanel::AnswersPanel(QWidget* parent)
                              tr("Communication per step"),
                              tr("Largest model that fits"),
                              tr("… pooled over all GPUs"),
-                             tr("Largest batch that fits")};
+                             tr("Largest batch that fits"),
+                             tr("Longest sequence that fits")};
     m_grid->setFormulaBesideWhenRoom(true);
     for (int i = 0; i < keys().size(); ++i)
         m_grid->addRow(keys()[i], titles[i]);
@@ -169,6 +171,16 @@ void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
     else
         m_grid->setRow(QStringLiteral("maxBatch"), QStringLiteral("—"),
                        tr("activations are not modelled for this model kind"));
+    // The context a step can hold at this batch (a fine-tuner's question on a 24 GB GPU).
+    if (r.maxSequence && r.maxSequence->value == 0)
+        m_grid->setRow(QStringLiteral("maxSequence"), tr("none — not even one token per sequence"),
+                       toQString(r.maxSequence->formula));
+    else if (r.maxSequence)
+        m_grid->setRow(QStringLiteral("maxSequence"), tr("%1 tokens").arg(grouped(r.maxSequence->value)),
+                       toQString(r.maxSequence->formula));
+    else
+        m_grid->setRow(QStringLiteral("maxSequence"), QStringLiteral("—"),
+                       tr("this model kind has no sequence"));
 
     QStringList notes;
     for (const std::string& n : r.notes)

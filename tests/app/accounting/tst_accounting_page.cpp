@@ -96,6 +96,7 @@ private slots:
     void inapplicableControlsSayWhy();
     void refusedLayoutShowsNextToTheControl();
     void noFitSaysWhatWould();
+    void longestSequenceIsAnswered();
     void explainShowsTheLedgers();
     void activationProfileIsAControl();
 };
@@ -605,6 +606,19 @@ void TestAccountingPage::noFitSaysWhatWould() {
     const QString value = page.answers()->valueText(QStringLiteral("maxBatch"));
     QVERIFY2(value.startsWith(QStringLiteral("none — even batch 1 does not fit")), qPrintable(value));
     QVERIFY2(value.contains(QStringLiteral("full recompute")), qPrintable(value));
+}
+
+// Issue 30's QLoRA setup (Llama 3 8B, r = 16, batch 1, on a 24 GB GPU): napkin-cli account --preset
+// llama3-8b-qlora-24gb --json gives max_sequence 13748 (tests/engine/accounting/tst_max_sequence.cpp); the
+// page says the same with its formula, and a model kind without a sequence says why not.
+void TestAccountingPage::longestSequenceIsAnswered() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("llama3-8b-qlora-24gb")));
+    QCOMPARE(page.answers()->valueText(QStringLiteral("maxSequence")), QStringLiteral("13,748 tokens"));
+    QVERIFY(page.lastResult()->maxSequence);
+    QCOMPARE(page.lastResult()->maxSequence->value, 13748.0);
+    page.applyPreset(*findPreset(QStringLiteral("cruncher")));
+    QCOMPARE(page.answers()->valueText(QStringLiteral("maxSequence")), QStringLiteral("—"));
 }
 
 void TestAccountingPage::explainShowsTheLedgers() {
