@@ -1,14 +1,13 @@
 #include "widgets/charts/chart_view.h"
 
+#include "widgets/charts/captioned_picture.h"
 #include "widgets/charts/chart_geometry.h"
-#include "widgets/charts/vector_painter.h"
 
 #include <qcustomplot.h>
 
 #include <QApplication>
 #include <QEvent>
 #include <QFontMetrics>
-#include <QPainter>
 #include <QPalette>
 #include <QVBoxLayout>
 
@@ -84,55 +83,11 @@ QPixmap ChartView::render(int width, int height, double scale) const {
 }
 
 QByteArray ChartView::renderAs(ImageFormat format, QSize size, double scale, bool captioned) const {
-    const bool withTitle = captioned && !m_title.isEmpty();
-    const bool withSettings = captioned && !m_settings.isEmpty();
-    if (!withTitle && !withSettings) {
-        if (format == ImageFormat::png)
-            return pngBytes(render(size.width(), size.height(), scale));
-        return paintVector(format, size, QStringLiteral("Napkin chart"), [&](QCPPainter& painter) {
-            m_plot->toPainter(&painter, size.width(), size.height());
-        });
-    }
-    // Title above, settings below, both sized to the picture (a 1600×900 slide gets a 24 px title).
-    QFont titleFont = font();
-    titleFont.setPixelSize(std::max(12, size.height() / 38));
-    titleFont.setBold(true);
-    QFont settingsFont = font();
-    settingsFont.setPixelSize(std::max(10, size.height() / 56));
-    const int titleHeight = withTitle ? QFontMetrics(titleFont).height() * 3 / 2 : 0;
-    const int settingsHeight = withSettings ? QFontMetrics(settingsFont).height() * 3 / 2 : 0;
-    const QRect chartRect(0, titleHeight, size.width(), size.height() - titleHeight - settingsHeight);
-    const auto paintCaptions = [&](QPainter& painter) {
-        painter.fillRect(QRect(QPoint(0, 0), size), palette().color(QPalette::Base));
-        painter.setPen(palette().color(QPalette::Text));
-        if (withTitle) {
-            painter.setFont(titleFont);
-            painter.drawText(QRect(0, 0, size.width(), titleHeight), Qt::AlignCenter, m_title);
-        }
-        if (withSettings) {
-            painter.setFont(settingsFont);
-            const QRect line(8, chartRect.bottom() + 1, size.width() - 16, settingsHeight);
-            painter.drawText(
-                line, Qt::AlignLeft | Qt::AlignVCenter,
-                QFontMetrics(settingsFont).elidedText(m_settings, Qt::ElideMiddle, line.width()));
-        }
-    };
-    if (format == ImageFormat::png) {
-        QPixmap pixmap(size * scale);
-        pixmap.setDevicePixelRatio(scale);
-        QPainter painter(&pixmap);
-        painter.setRenderHint(QPainter::TextAntialiasing);
-        paintCaptions(painter);
-        painter.drawPixmap(chartRect.topLeft(), render(chartRect.width(), chartRect.height(), scale));
-        painter.end();
-        return pngBytes(pixmap);
-    }
-    return paintVector(format, size, m_title.isEmpty() ? QStringLiteral("Napkin chart") : m_title,
-                       [&](QCPPainter& painter) {
-                           paintCaptions(painter);
-                           painter.translate(chartRect.topLeft());
-                           m_plot->toPainter(&painter, chartRect.width(), chartRect.height());
-                       });
+    const PictureCaptions captions{captioned ? m_title : QString(), captioned ? m_settings : QString(), font(),
+                                   palette().color(QPalette::Base), palette().color(QPalette::Text)};
+    return captionedPicture(
+        format, size, scale, captions, [this](QSize s, double k) { return render(s.width(), s.height(), k); },
+        [this](QCPPainter& painter, QSize s) { m_plot->toPainter(&painter, s.width(), s.height()); });
 }
 
 void ChartView::setLineScale(double scale) {

@@ -1,0 +1,30 @@
+#pragma once
+// Internal to widgets/charts: an exported chart's picture with its title above and its settings line
+// below (the command that reproduces it), each sized to the picture, in PNG, SVG or PDF.
+#include "widgets/charts/image_format.h"
+
+#include <QByteArray>
+#include <QColor>
+#include <QFont>
+#include <QPixmap>
+#include <QSize>
+#include <QString>
+
+#include <functional>
+
+class QCPPainter;
+
+struct PictureCaptions {
+    QString title;    ///< above the chart; none when empty
+    QString settings; ///< below it, elided in the middle when long; none when empty
+    QFont font;       ///< the chart's, resized to the picture
+    QColor paper;     ///< the background
+    QColor ink;       ///< the captions' text
+};
+
+/// The chart drawn by `chartPixmap` (for PNG: a pixmap of the given size and scale) or `paintChart` (for SVG
+/// and PDF: onto the painter at its origin, in the given size), with `captions` around it; without
+/// captions, the chart alone at `size`. Empty on failure.
+QByteArray captionedPicture(ImageFormat format, QSize size, double scale, const PictureCaptions& captions,
+                            const std::function<QPixmap(QSize, double)>& chartPixmap,
+                            const std::function<void(QCPPainter&, QSize)>& paintChart);
