@@ -5,6 +5,7 @@
 // per event drawn over the prediction (the Benchmarks page's training run).
 #include "engine/numerics/quantity_format.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/charts/memory_timeline_data.h"
 
 #include <QString>
 #include <QStringList>
@@ -19,28 +20,12 @@ class QCPItemStraightLine;
 class QCPItemText;
 class QMouseEvent;
 
-/// What the chart shows, as plain values (bytes per GPU); tests read it back through data().
-struct MemoryTimelineChartData {
-    QStringList events; ///< event names in step order ("forward layer 1", ...)
-    QStringList phases; ///< each event's phase ("start", "forward", "backward", "optimizer", ...)
-    /// Per event, the bytes of parameters, gradients, master weights, optimizer state, activations and
-    /// temporaries (bottom to top); as long as `events`.
-    QVector<std::array<double, 6>> bytes;
-    QVector<double> measured;    ///< a measured total per event; empty: nothing measured
-    double capacityBytes = 0;    ///< 0: no capacity line (a CPU run)
-    std::array<double, 5> sum{}; ///< the napkin sum's parts (no temporaries); all 0: no sum bar
-
-    double totalAt(int event) const; ///< the predicted total at `event`
-    int peakIndex() const;           ///< the first event with the largest predicted total; -1 for none
-    double sumBytes() const;
-};
-
 class MemoryTimelineChart : public ChartView {
     Q_OBJECT
 public:
     /// Beyond this many events (a transformer of thousands of layers) the chart draws, of each run of
     /// neighbouring events, the one with the largest total, so that the peak is always drawn.
-    static constexpr int kMostDrawn = 1500;
+    static constexpr int kMostDrawn = kMostTimelineEventsDrawn;
 
     explicit MemoryTimelineChart(QWidget* parent = nullptr);
     ~MemoryTimelineChart() override;
@@ -53,7 +38,9 @@ public:
     napkin::ByteUnits byteUnits() const { return m_units; }
 
     /// The events drawn, in order: every event, or `most` of them chosen as described at kMostDrawn.
-    static QVector<int> eventsToDraw(const MemoryTimelineChartData& data, int most = kMostDrawn);
+    static QVector<int> eventsToDraw(const MemoryTimelineChartData& data, int most = kMostDrawn) {
+        return timelineEventsToDraw(data, most);
+    }
     const QVector<int>& drawnEvents() const { return m_drawn; }
     /// The event nearest plot x, or -1 off the timeline (for tooltips).
     int eventAt(double x) const;
