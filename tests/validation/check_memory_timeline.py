@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Napkin's memory timeline against PyTorch's CPU allocator over one training step, event by event.
+
+For small nanoGPT-style GPT-2 stacks and Llama-style decoders (reference_models.py; odd sizes, fp32,
+recompute none, AdamW as napkin's default), one steady step — forward, cross-entropy, backward,
+AdamW.step(), zero_grad(set_to_none=True) — runs on the CPU under torch.profiler(profile_memory=True),
+and step_memory.py reads the bytes the allocator holds at each of napkin's events. Against
+`napkin-cli account ... --activations-of pytorch-eager --json`'s memory_timeline[]:
+
+1. Where napkin claims a component exactly: parameters and optimizer state (AdamW's two moments) at every
+   event; gradients (all of p.grad) at the optimizer step and none at start and zero_grad; the
+   activations at the end of forward (everything held but parameters, moments, buffers and inputs,
+   less the loss value): equal, to the byte.
+2. Every event's total: torch's bytes (less what the step holds that napkin never counts: AdamW's 0-d
+   `step` tensors, the model's buffers, the token and target tensors) minus napkin's must be exactly the
+   sum of the differences this file names for that event, each computed from the shapes and napkin's own
+   ledger, never from the measurement (where napkin places a tensor at another event than PyTorch
+   creates or frees it, and what napkin's high-water mark keeps that PyTorch has freed at the event's
+   end). docs/memory-timeline.md explains each.
+3. The peak inside each event (between two marks) is printed beside it; it is not napkin's to match
+   (temporaries freed inside an op or a layer's backward, AdamW's per-tensor temporaries), so it is
+   reported, not compared.
+
+usage: check_memory_timeline.py --cli PATH [--markdown]   (--markdown prints docs/memory-timeline.md's tables)
+Exit status: 0 all agree, 1 a disagreement, 77 torch missing (skipped; NAPKIN_REQUIRE_TORCH=1: failure).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch_harness  # noqa: E402,F401 (exits 77 without torch)
+import torch  # noqa: E402
+import reference_models  # noqa: E402
+import step_memory  # noqa: E402
+from timeline_differences import differences  # noqa: E402
+
+FP32 = 4
+GPT2 = [  # d, heads, layers, vocab, seq, ffn: small, odd
+    {"d": 48, "heads": 3, "layers": 3, "vocab": 37, "seq": 7, "ffn": 120, "bias": True, "tied": True},
+    {"d": 40, "heads": 5, "layers": 2, "vocab": 53, "seq": 11, "ffn": 160, "bias": False, "tied": False},
+]
+LLAMA_BASE = {"mlp": "swiglu", "norm": "rmsnorm", "norm_bias": False, "qkv_bias": False, "bias": False,
+              "experts": 1, "position": "rope"}
+LLAMA = [  # GQA untied, multi-head tied
+    dict(LLAMA_BASE, d=48, heads=6, kv_heads=2, head_dim=8, layers=3, vocab=37, seq=7, ffn=100, tied=False),
+    dict(LLAMA_BASE, d=40, heads=4, kv_heads=4, head_dim=10, layers=2, vocab=53, seq=11, ffn=88, tied=True),
+]
+
+
+def gpt2_args(s, batch):
+    return ["--model", "transformer", "--d-model", s["d"], "--heads", s["heads"], "--layers", s["layers"],
+            "--vocab", s["vocab"], "--seq", s["seq"], "--ffn-dim", s["ffn"], "--batch", batch,
+            "--bias", "on" if s["bias"] else "off", "--embeddings", "tied" if s["tied"] else "untied",
+            "--dropout", "off"]
+
+
+def llama_args(s, batch):
+    return ["--model", "transformer", "--d-model", s["d"], "--heads", s["heads"], "--kv-heads", s["kv_heads"],
+            "--head-dim", s["head_dim"], "--layers", s["layers"], "--vocab", s["vocab"], "--seq", s["seq"],
+            "--ffn-dim", s["ffn"], "--mlp", "swiglu", "--norm", "rmsnorm", "--position", "rope", "--bias", "off",
+            "--embeddings", "tied" if s["tied"] else "untied", "--dropout", "off", "--batch", batch]
+
+
+def napkin(cli, args):
+    common = ["--precision", "fp32", "--optimizer", "adamw", "--recompute", "none", "--attention", "causal",
+              "--activations-of", "pytorch-eager", "--json"]
+    out = subprocess.run([cli, "account", *[str(a) for a in args], *common], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(" ".join(map(str, args)) + " → " + out.stderr.strip())
+    return json.loads(out.stdout)
+
+
+def cases():
+    """(family, label, model maker, blocks, shape, batch, napkin arguments)."""
+    for i, s in enumerate(GPT2):
+        s = dict(s, dropout=0.0, checkpoint=False)
+        yield ("GPT-2", f"GPT-2 d {s['d']} a {s['heads']} L {s['layers']} V {s['vocab']} s {s['seq']} "
+               f"f {s['ffn']} {'tied' if s['tied'] else 'untied'}", reference_models.Gpt2,
+               lambda m: list(m.h), s, 2 + i, gpt2_args(s, 2 + i))
+    for i, s in enumerate(LLAMA):
+        s = dict(s, checkpoint=False)
+        yield ("Llama", f"Llama d {s['d']} a {s['heads']} g {s['kv_heads']} d_h {s['head_dim']} L {s['layers']} "
+               f"V {s['vocab']} s {s['seq']} f {s['ffn']} {'tied' if s['tied'] else 'untied'}",
+               reference_models.Decoder, lambda m: list(m.layers), s, 3 - i, llama_args(s, 3 - i))
+
+
+def check_case(family, make, blocks_of, s, batch, doc):
+    """Rows (event, napkin, torch, difference, explained, why, peak inside) and failure messages."""
+    marks = step_memory.measure(make, s, batch, blocks_of)
+    events = doc["memory_timeline"]
+    failures = []
+    if [e["event"] for e in events] != [m[0] for m in marks]:
+        return [], [f"events differ: napkin {[e['event'] for e in events]}, torch {[m[0] for m in marks]}"]
+    expected = differences(family, s, batch, doc)
+    rows = []
+    for e, (name, held, peak, named) in zip(events, marks):
+        b = {k: int(v) for k, v in e["bytes"].items()}
+        uncounted = named["adam step"] + named["buffers"] + named["inputs"]
+        torch_bytes = held - uncounted
+        why = expected.get(name, [])
+        explained = sum(n for n, _ in why)
+        diff = torch_bytes - b["total"]
+        if diff != explained:
+            failures.append(f"{name}: torch − napkin = {diff:+,} B, explained {explained:+,} B")
+        # The components napkin claims exactly.
+        if named["parameters"] != b["parameters"]:
+            failures.append(f"{name}: parameters torch {named['parameters']:,}, napkin {b['parameters']:,}")
+        if named["moments"] != b["optimizer_state"]:
+            failures.append(f"{name}: AdamW moments torch {named['moments']:,}, napkin {b['optimizer_state']:,}")
+        if name in ("start", "optimizer step", "zero_grad") and named["gradients"] != b["gradients"]:
+            failures.append(f"{name}: gradients torch {named['gradients']:,}, napkin {b['gradients']:,}")
+        if name == "optimizer step" and b["gradients"] != int(doc["memory_bytes"]["gradients"]):
+            failures.append("optimizer step: napkin's gradients are not memory_bytes.gradients")
+        if name == "forward head":
+            rest = held - uncounted - named["parameters"] - named["moments"] - named["gradients"] - FP32
+            if rest != b["activations"] or b["activations"] != int(doc["memory_bytes"]["activations"]):
+                failures.append(f"forward head: activations torch {rest:,} (less the 4-B loss), napkin "
+                                f"{b['activations']:,}, memory_bytes {doc['memory_bytes']['activations']:,}")
+        rows.append((name, b["total"], torch_bytes, diff, explained, "; ".join(f"{w} {n:+,}" for n, w in why),
+                     peak - uncounted))
+    return rows, failures
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cli", required=True)
+    parser.add_argument("--markdown", action="store_true")
+    options = parser.parse_args()
+    failures = 0
+    for family, label, make, blocks_of, s, batch, args in cases():
+        doc = napkin(options.cli, args)
+        rows, problems = check_case(family, make, blocks_of, s, batch, doc)
+        failures += len(problems)
+        print(f"\n{label}, batch {batch}: napkin's peak {int(doc['peak_memory_bytes']):,} B at {doc['peak_event']}")
+        if rows:
+            at_end, inside = max(rows, key=lambda r: r[2]), max(rows, key=lambda r: r[6])
+            print(f"torch's largest at an event's end {at_end[2]:,} B ({at_end[0]}), "
+                  f"inside an event {inside[6]:,} B ({inside[0]})")
+        if options.markdown:
+            print("\n| event | napkin | torch | difference | why | torch's peak inside |\n"
+                  "|---|---:|---:|---:|---|---:|")
+            for name, ours, theirs, diff, _, why, peak in rows:
+                print(f"| {name} | {ours:,} | {theirs:,} | {diff:+,} | {why or '—'} | {peak:,} |")
+        else:
+            print(f"{'event':22} {'napkin':>10} {'torch':>10} {'diff':>8}  {'peak in':>10}  why")
+            for name, ours, theirs, diff, explained, why, peak in rows:
+                flag = "" if diff == explained else "  ← UNEXPLAINED"
+                print(f"{name:22} {ours:>10,} {theirs:>10,} {diff:>+8,}  {peak:>10,}  {why}{flag}")
+        for p in problems:
+            print("  DISAGREES: " + p)
+    print(f"\ntorch {torch.__version__}; {failures} disagreements")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

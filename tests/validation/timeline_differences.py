@@ -1,0 +1,69 @@
+"""What PyTorch's held bytes at each of napkin's timeline events differ from napkin's by, and why, for
+check_memory_timeline.py: each term from the shapes and napkin's own activation ledger, never from a
+measurement, so that a change on either side shows as an unexplained difference.
+
+Marks are the moment an event is over (step_memory.py); napkin's event bytes are its high-water mark
+(docs/memory-timeline.md). So the differences are of two kinds: a tensor napkin places at another event
+than the one PyTorch creates or frees it at, and what napkin's high-water mark still holds that PyTorch
+has freed by the event's end. fp32, recompute none, no dropout, batch > 1.
+"""
+FP32 = 4
+
+# Rows of napkin's head ledger that PyTorch makes at the embeddings, before the first block; napkin adds
+# the whole head ledger at `forward head` and frees it at `backward head`.
+MADE_AT_EMBEDDINGS = ("position ids", "RoPE cos", "RoPE sin")
+
+
+def differences(family, s, batch, doc):
+    """{event name: [(bytes torch − napkin, why)]}; an event not listed differs by nothing."""
+    n, h, vocab, layers = s["seq"] * batch, s["d"], s["vocab"], s["layers"]
+    rows = doc["activation_ledger"]["tensors"]
+    kept = sum(int(r["bytes"]) for r in rows if r["per_layer"])
+    early = sum(int(r["bytes"]) for r in rows if not r["per_layer"] and r["name"].startswith(MADE_AT_EMBEDDINGS))
+    early_names = ", ".join(r["name"].split(" (")[0] for r in rows
+                            if not r["per_layer"] and r["name"].startswith(MADE_AT_EMBEDDINGS))
+    dh = n * h * FP32  # one s·b·h tensor: a layer's output, dL/dh
+    logits = n * vocab * FP32
+    final_norm = h * FP32 * (2 if family == "GPT-2" and s["bias"] else 1)  # γ (and β)
+    loss = (FP32, "the loss (0-d)")
+    seed = (FP32, "backward's seed 1 (0-d)")
+
+    def made_early(freed_by):
+        return (early, f"{early_names}, made at the embeddings, {freed_by} (napkin: forward head to backward head)")
+
+    def final_norm_grads():
+        return (final_norm, "final norm's gradient, made here (napkin: at backward embeddings)")
+
+    out = {}
+    for l in range(1, layers + 1):
+        out[f"forward layer {l}"] = [
+            (dh, f"layer {l}'s output (napkin: the input {'layer ' + str(l + 1) if l < layers else 'the final norm'} "
+                 "saves)"),
+            made_early("held")]
+        if family == "Llama":  # Decoder.forward's locals, freed when it returns
+            d_h = s["head_dim"]
+            out[f"forward layer {l}"].append(
+                (n // batch * (d_h // 2 + d_h) * FP32, "RoPE's freqs and angles, locals of the forward"))
+    out["forward head"] = [loss]
+    out["backward loss"] = [
+        loss, seed,
+        (-logits, "log-softmax output, freed by its backward (napkin: at backward head)"),
+        (-FP32, "loss total weight (0-d), likewise")]
+    out["backward head"] = [
+        loss, seed,
+        (-logits, "dL/dlogits, freed by the head's backward (napkin: held at the high-water mark)"),
+        final_norm_grads(),
+        made_early("held")]
+    for l in range(layers, 0, -1):
+        terms = [loss, seed,
+                 (-kept, f"layer {l}'s saved tensors, freed by its backward (napkin: held at the high-water mark)"),
+                 (-dh, f"dL/d(layer {l}'s output), likewise"),
+                 final_norm_grads()]
+        # GPT-2's position ids live until the position embedding's backward; RoPE's tables until the
+        # last RoPE mul's backward, layer 1's.
+        if family == "GPT-2" or l > 1:
+            terms.append(made_early("held"))
+        out[f"backward layer {l}"] = terms
+    out["backward embeddings"] = [
+        (-dh, "dL/d(embeddings' output), freed by their backward (napkin: held at the high-water mark)")]
+    return out
