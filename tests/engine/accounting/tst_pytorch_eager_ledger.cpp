@@ -96,6 +96,20 @@ private slots:
             << llama(64, 4, 4, 16, 3, 101, 13, 172, true) << 3.0 << fp32 << full << 87468.0;
         QTest::newRow("Llama d40 a4 g1 d_h12 L1 V53 s11 f88 b2, multi-query, bf16")
             << llama(40, 4, 1, 12, 1, 53, 11, 88, false) << 2.0 << bf16 << none << 66892.0;
+        // Mixtral-style: d, a, g, d_h, L, V, s, f, tied, E, K; torch 1.13 CPU, the "MoE" rows of the same
+        // table (docs/validation.md). How tokens split over the experts follows the data; the bytes do not.
+        QTest::newRow("MoE d48 a6 g2 d_h8 L2 V37 s7 E4 k2 f40 b1")
+            << mixtral(48, 6, 2, 8, 2, 37, 7, 40, false, 4, 2) << 1.0 << fp32 << none << 77524.0;
+        QTest::newRow("MoE d48 a6 g2 d_h8 L2 V37 s7 E4 k2 f40 b3, bf16")
+            << mixtral(48, 6, 2, 8, 2, 37, 7, 40, false, 4, 2) << 3.0 << bf16 << none << 147412.0;
+        QTest::newRow("MoE d40 a4 g4 d_h10 L1 V53 s11 E3 k1 f24 b2, tied")
+            << mixtral(40, 4, 4, 10, 1, 53, 11, 24, true, 3, 1) << 2.0 << fp32 << none << 86604.0;
+        QTest::newRow("MoE d40 a4 g4 d_h10 L1 V53 s11 E3 k1 f24 b3, tied, checkpoint")
+            << mixtral(40, 4, 4, 10, 1, 53, 11, 24, true, 3, 1) << 3.0 << fp32 << full << 34412.0;
+        // Here one layer's expert receives no token (15 of the 2 × 8 experts ran); the loop keeps nothing
+        // for it.
+        QTest::newRow("MoE d36 a3 g1 d_h14 L2 V29 s3 E8 k2 f20 b3, multi-query")
+            << mixtral(36, 3, 1, 14, 2, 29, 3, 20, false, 8, 2) << 3.0 << fp32 << none << 69980.0;
     }
     void savedBytesEqualTorch() {
         QFETCH(ModelSpec, model);
