@@ -5,16 +5,19 @@
    (reference_models.py) builds, sum(p.numel()) on the meta device equals napkin's `parameters`.
 2. FLOPs: nanoGPT-style GPT-2 stacks and Llama-style decoders (RMSNorm, SwiGLU, RoPE, grouped-query
    attention as Hugging Face's modeling_llama.py eager path writes them; GQA, multi-head and multi-query,
-   tied and untied) at small, odd shapes; one forward and one backward of the
+   tied and untied) and Mixtral-style MoE decoders (modeling_mixtral.py's sparse MoE block: top-k router,
+   experts as separate Linear modules) at small, odd shapes; one forward and one backward of the
    cross-entropy under a TorchDispatchMode that counts 2·m·n·k per aten.mm/addmm/bmm/baddbmm equal
    napkin's forward and backward (+ recompute, with torch.utils.checkpoint around each block) FLOPs
    with --attention full (eager PyTorch computes every score whatever the mask).
 3. Saved activations: the same stacks in fp32 and bf16, recompute none and full (GPT-2: dropout off
-   and on; Llama-style: off, as modeling_llama.py has none):
+   and on; Llama-style and MoE: off, as modeling_llama.py has none):
    every tensor autograd saves (walking the graph's _saved_* fields and checkpoint's saved_tensors,
    deduplicated by storage, parameters, buffers and the token/target inputs excluded) against napkin's
    `--activations-of pytorch-eager` ledger, as a multiset of (dtype, bytes) and in total, to the byte.
-   Two rows follow CUDA's kernels where the CPU's differ, and are translated here: a dropout mask is
+   MoE: the tensors each expert keeps are sized by the tokens the data routes to it; saved-tensor hooks in
+   the reference note which storages each expert's run saved, and those are matched expert by expert
+   against the ledger's `routed` rows scaled to that expert's token slots. Two rows follow CUDA's kernels where the CPU's differ, and are translated here: a dropout mask is
    torch.bool on CUDA (native_dropout) and a scaled mask in the activations' dtype on the CPU; LayerNorm's
    mean and 1/σ are fp32 on CUDA and the input's dtype on the CPU.
 
