@@ -220,8 +220,12 @@ def check_activations_and_flops(cli, rows):
             for recompute in ("none", "full"):
                 batch = 1 + sum(count.values()) % 3
                 count[family] += 1
-                saved, flops, routing = run(make, shape, batch, dtype, recompute)
                 doc = napkin(cli, args_of(shape, batch, dtype, recompute))
+                built = shape  # the decoders are built from the description napkin prints
+                if make is reference_models.Decoder:
+                    built = reference_description(doc["architecture"])
+                    assert all(built[k] == v for k, v in shape.items()), (shape, built)
+                saved, flops, routing = run(make, built, batch, dtype, recompute)
                 label = f"{family} {size} b {batch} {dtype} {variant} recompute {recompute}"
                 # MoE: each expert's tensors, whose sizes follow how many token slots chose it, against
                 # the routed rows' share for that many; the rest as for a dense stack.
@@ -270,6 +274,7 @@ def reference_description(arch):
             "qk_norm": arch["qk_norm"], "norm_placement": arch["norm_placement"],
             "shared_ffn": int(arch["shared_ffn_dim"]), "shared_expert_gate": arch["shared_expert_gate"] == "on",
             "dense_layers": int(arch["dense_layers"]), "router_bias": arch["router_bias"] == "on",
+            "top_k": int(arch["top_k"]),
             **{k: int(arch[k]) for k in ("kv_lora_rank", "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim",
                                          "v_head_dim")}}
 
