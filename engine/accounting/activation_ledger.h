@@ -25,6 +25,9 @@ struct ActivationTensor {
     ActivationSplit split = ActivationSplit::tensorParallel;
     bool attentionScores = false; ///< one of the a·s-per-token score tensors selective recompute drops
     double fixedElements = 0;     ///< elements whatever the tokens and the batch (a causal mask: s²)
+    /// pytorch-eager: one tensor per expert a token chose, elementsPerToken counting each token's K routed
+    /// slots; how the b·s·K slots split over the experts follows the data, their sum does not.
+    bool routed = false;
 };
 
 /// Bytes per dropout-mask element: 1 in every precision. PyTorch keeps the mask as torch.bool (and

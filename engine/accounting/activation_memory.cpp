@@ -73,8 +73,8 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
         m.activationsOf == ActivationProfile::pytorchEager
             ? "pytorch-eager: the tensors PyTorch eager autograd saves for a nanoGPT-style GPT-2 (dropout "
               "masks and LayerNorm statistics as the CUDA kernels keep them) or a Llama-style decoder "
-              "written as Hugging Face's modeling_llama.py eager path, matched tensor by tensor against "
-              "PyTorch 1.13 by tests/validation/"
+              "written as Hugging Face's modeling_llama.py eager path (with experts, modeling_mixtral.py's "
+              "sparse MoE block), matched tensor by tensor against PyTorch 1.13 by tests/validation/"
             : "megatron: the tensors Megatron-LM keeps (Korthikanti et al. 2022, section 4.1), generalised "
               "to today's architectures";
     const bool logitsHere = l.pp == 1 || stage == PipelineStage::last;
@@ -90,7 +90,7 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
             fixed += t.fixedElements * t.bytesPerElement;
             const double elements = b * elementsPerSample + t.fixedElements;
             memory.ledger.push_back(
-                {t.name, t.savedFor, t.dtype, elements, elements * t.bytesPerElement, perLayer});
+                {t.name, t.savedFor, t.dtype, elements, elements * t.bytesPerElement, perLayer, t.routed});
         }
     };
     double ledgerPerSample = 0, ledgerFixed = 0;

@@ -16,6 +16,7 @@ struct ActivationLedgerRow {
     double elements = 0;  ///< on this GPU: per layer and micro-batch (`perLayer`), else once
     double bytes = 0;     ///< elements × bytes per element
     bool perLayer = true; ///< false for the logits, kept once on the last stage
+    bool routed = false;  ///< ActivationTensor::routed: in PyTorch one tensor per expert, summed here
 };
 
 struct ActivationMemory {

@@ -1,6 +1,7 @@
 #include "engine/accounting/pytorch_eager_ledger.h"
 
 #include "engine/accounting/pytorch_eager_llama.h"
+#include "engine/accounting/pytorch_eager_moe.h"
 #include "engine/accounting/pytorch_eager_rows.h"
 
 namespace napkin {
@@ -20,15 +21,19 @@ void normStatistics(eager::Rows& b, const std::string& norm) {
 std::string pytorchEagerUnsupported(const ModelSpec& m) {
     if (m.kind != ModelKind::transformer)
         return "describes a transformer";
-    if (isMixtureOfExperts(m))
-        return "describes dense MLPs so far, not a mixture of experts";
+    if (isMixtureOfExperts(m) && !isLlamaStyle(m))
+        return "describes mixtures of experts in Llama-style (Mixtral) blocks only: RMSNorm, SwiGLU experts "
+               "and RoPE";
     if (m.attentionImpl != AttentionImpl::eager)
         return "describes eager attention (q @ kᵀ, softmax, @ v), not flash attention";
     if (m.normPlacement != NormPlacement::pre || m.qkNorm != QkNorm::none || isLatentAttention(m) ||
         m.slidingWindow > 0)
         return "describes pre-norm blocks without QK-norm, MLA or a sliding window so far";
-    if (isLlamaStyle(m))
-        return llamaEagerUnsupported(m);
+    if (isLlamaStyle(m)) {
+        if (const std::string why = llamaEagerUnsupported(m); !why.empty() || !isMixtureOfExperts(m))
+            return why;
+        return moeEagerUnsupported(m);
+    }
     if (m.norm != NormKind::layernorm || m.mlp != MlpKind::gelu || m.position != PositionKind::learned)
         return "describes nanoGPT-style GPT-2 blocks (LayerNorm, GELU MLP, learned positions) and "
                "Llama-style "

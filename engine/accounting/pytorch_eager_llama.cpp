@@ -1,5 +1,6 @@
 #include "engine/accounting/pytorch_eager_llama.h"
 
+#include "engine/accounting/pytorch_eager_moe.h"
 #include "engine/accounting/pytorch_eager_rows.h"
 
 #include <cmath>
@@ -58,6 +59,11 @@ std::vector<ActivationTensor> llamaEagerLayerLedger(const ModelSpec& m, StorageT
         b.tensor("probabilities cast back (A·V input)", "the A·V bmm", a * s, tensorParallel, true);
     b.tensor("V after repeat_kv (bmm's operand)", "the A·V bmm", q, tensorParallel);
     b.tensor("attention output (output-projection input)", "the output projection", q, tensorParallel);
+    if (isMixtureOfExperts(m)) {
+        rmsNormRows(b, "MLP norm", h, "the router's input, gathered for each expert");
+        mixtralMoeRows(b, m);
+        return b.rows;
+    }
     rmsNormRows(b, "MLP norm", h, "the gate and up projections' input");
     b.tensor("gate projection output (SiLU input)", "SiLU's backward", f, tensorParallel);
     b.tensor("SiLU output", "the SiLU · up mul's backward", f, tensorParallel);

@@ -4,6 +4,7 @@
 // (x.float().pow(2).mean(-1), x · rsqrt, weight · x.to(dtype)), RoPE by rotate_half with cos and sin
 // computed once per forward, repeat_kv by expand and reshape, softmax in fp32 cast back, the logits
 // upcast to fp32 for the loss. Every row is a tensor torch 1.13 saves (tests/validation/ measures it).
+// A mixture of experts replaces the SwiGLU MLP with Mixtral's sparse MoE block (pytorch_eager_moe.h).
 #include "engine/accounting/activation_ledger.h"
 
 #include <string>

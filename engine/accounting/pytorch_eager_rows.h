@@ -1,6 +1,6 @@
 #pragma once
-// The row builder both pytorch-eager ledgers (GPT-2-style in pytorch_eager_ledger.cpp, Llama-style in
-// pytorch_eager_llama.cpp) write their saved tensors with.
+// The row builder the pytorch-eager ledgers (GPT-2-style in pytorch_eager_ledger.cpp, Llama-style in
+// pytorch_eager_llama.cpp, Mixtral's experts in pytorch_eager_moe.cpp) write their saved tensors with.
 #include "engine/accounting/activation_ledger.h"
 
 #include <string>
@@ -29,11 +29,23 @@ struct Rows {
         rows.push_back(
             {std::move(name), std::move(savedFor), perToken, kFp32Bytes, "fp32", split, scores, 0});
     }
+    // Per token in a dtype of its own (int64 indices).
+    void typed(std::string name, std::string savedFor, double perToken, double bytes, std::string dtype) {
+        rows.push_back({std::move(name), std::move(savedFor), perToken, bytes, std::move(dtype),
+                        ActivationSplit::sequence, false, 0});
+    }
     // torch.bool on CUDA: native_dropout returns its mask as bool (the CPU's dropout keeps the scaled
     // mask in the activations' dtype instead; docs/validation.md).
     void mask(std::string name, double perToken, bool scores = false) {
         rows.push_back({std::move(name), "dropout backward", perToken, kBoolBytes, "mask",
                         ActivationSplit::sequence, scores, 0});
+    }
+    // A tensor every expert keeps for the tokens routed to it: `perSlot` elements for each of a token's
+    // `slots` (top-k) routed copies, summed over the experts (ActivationTensor::routed).
+    void routed(std::string name, std::string savedFor, double perSlot, double slots, double bytes,
+                std::string dtype) {
+        rows.push_back({std::move(name), std::move(savedFor), perSlot * slots, bytes, std::move(dtype),
+                        ActivationSplit::sequence, false, 0, true});
     }
     void fixed(std::string name, std::string savedFor, double elements, double bytes, std::string dtype) {
         rows.push_back({std::move(name), std::move(savedFor), 0, bytes, std::move(dtype),

@@ -63,7 +63,8 @@ json activationLedgerJson(const ActivationMemory& a) {
                            {"dtype", row.dtype},
                            {"elements", jsonNumber(row.elements)},
                            {"bytes", jsonNumber(row.bytes)},
-                           {"per_layer", row.perLayer}});
+                           {"per_layer", row.perLayer},
+                           {"routed", row.routed}});
     return {{"describes", a.describes},
             {"layers", jsonNumber(a.layers)},
             {"micro_batches_in_flight", jsonNumber(a.microBatchesInFlight)},

@@ -4,8 +4,11 @@ attention written as q @ kᵀ · scale, masked_fill, softmax, @ v, learned posit
 after the embeddings, the attention probabilities, the attention output and the MLP). Decoder is a
 Llama/Mistral/Qwen2/Mixtral-style stack (RMSNorm, SwiGLU or GeGLU, grouped-query or DeepSeek's latent
 attention, QK-norm, pre/post/sandwich/parallel norms, RoPE without parameters, separate expert Linear
-modules behind a router, shared experts) used for parameter counts on the meta device, where no memory is allocated; its dense RMSNorm/SwiGLU/RoPE form without biases also runs
-forward and backward, as Hugging Face's modeling_llama.py eager path writes it."""
+modules behind a router, shared experts) used for parameter counts on the meta device, where no memory
+is allocated; its RMSNorm/SwiGLU/RoPE form without biases also runs forward and backward, as Hugging
+Face's modeling_llama.py eager path writes it, dense or with Mixtral's sparse MoE block
+(modeling_mixtral.py's MixtralSparseMoeBlock: top-k router, experts as separate Linear modules)."""
+import contextlib
 import math
 
 import torch
@@ -169,6 +172,8 @@ class DecoderLayer(nn.Module):
             self.k_norm = RmsNorm(dh if qk_norm == "head" else g * dh)
         if s["experts"] > 1 and index >= s.get("dense_layers", 0):  # the first k layers stay dense
             self.router = nn.Linear(d, s["experts"], bias=False)
+            self.top_k = s["top_k"] if "top_k" in s else 1
+            self.routing = None  # a list: the forward appends (tokens, saved storages) per expert it runs
             if s.get("router_bias"):  # DeepSeek-V3's e_score_correction_bias
                 self.router_bias = nn.Parameter(torch.zeros(s["experts"]))
             self.experts = nn.ModuleList(Expert(d, s["expert_ffn"], s["mlp"], s["bias"])
@@ -213,15 +218,58 @@ class DecoderLayer(nn.Module):
         y = torch.matmul(att, v).transpose(1, 2).contiguous()
         return self.o(y.reshape(b, t, -1).contiguous())
 
+    def sparse_moe(self, x):
+        """modeling_mixtral.py's MixtralSparseMoeBlock.forward (eager): router logits, softmax in fp32,
+        top-k, renormalised, cast back; a loop over the experts that gathers each one's tokens by index,
+        weights its output and index_add_s it into the result, skipping an expert no token chose."""
+        b, t, d = x.shape
+        x = x.view(-1, d)
+        router_logits = self.router(x)
+        routing_weights = F.softmax(router_logits, dim=1, dtype=torch.float)
+        routing_weights, selected_experts = torch.topk(routing_weights, self.top_k, dim=-1)
+        routing_weights /= routing_weights.sum(dim=-1, keepdim=True)
+        routing_weights = routing_weights.to(x.dtype)
+        final = torch.zeros((b * t, d), dtype=x.dtype, device=x.device)
+        expert_mask = F.one_hot(selected_experts, num_classes=len(self.experts)).permute(2, 1, 0)
+        for e, expert in enumerate(self.experts):
+            idx, top_x = torch.where(expert_mask[e])
+            if top_x.shape[0] == 0:
+                continue
+            with self.routed(top_x.shape[0]):
+                top_x_list, idx_list = top_x.tolist(), idx.tolist()
+                current = x[None, top_x_list].reshape(-1, d)
+                current = expert(current) * routing_weights[top_x_list, idx_list, None]
+                final.index_add_(0, top_x, current.to(x.dtype))
+        return final.reshape(b, t, d)
+
+    @contextlib.contextmanager
+    def routed(self, tokens):
+        """For tests/validation/: with `routing` a list, notes the storages autograd saves while one
+        expert runs (saved-tensor hooks that hand the tensor back unchanged), so that the check can tell
+        the per-expert tensors, whose sizes follow the data's routing, from the rest."""
+        if self.routing is None:
+            yield
+            return
+        storages = set()
+
+        def pack(t):
+            storages.add(t.storage().data_ptr())
+            return t
+
+        with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            yield
+        self.routing.append((tokens, storages))
+
     def forward(self, x, cos, sin, mask):
         x = x + self.attention(self.norm1(x), cos, sin, mask)
-        return x + self.mlp(self.norm2(x))
+        return x + (self.sparse_moe(self.norm2(x)) if hasattr(self, "router") else self.mlp(self.norm2(x)))
 
 
 class Decoder(nn.Module):
     """A Llama/Mistral/Qwen2/Mixtral-style stack. Parameters for every such preset (built on the meta
-    device); a forward and backward for dense Llama-style stacks (RMSNorm, SwiGLU, RoPE, GQA, no biases)
-    written as Hugging Face's modeling_llama.py eager path writes them, with two departures that keep
+    device); a forward and backward for Llama-style stacks (RMSNorm, SwiGLU, RoPE, GQA, no biases), dense
+    or with Mixtral's sparse MoE block (s adds top_k), written as Hugging Face's modeling_llama.py and
+    modeling_mixtral.py eager paths write them, with two departures that keep
     the matmul count to the model's own: RoPE's angles are position × inverse frequency as a product
     (Hugging Face: a matmul with k = 1), and the additive causal mask is a buffer (as nanoGPT's), so
     that torch.utils.checkpoint does not keep a per-step copy. s adds theta and checkpoint."""
@@ -243,8 +291,9 @@ class Decoder(nn.Module):
         self.register_buffer("mask", mask, persistent=False)
 
     def forward(self, idx, targets):
-        s = self.s  # the forward describes dense pre-norm RMSNorm/SwiGLU/RoPE stacks (pytorch-eager's)
-        assert s["experts"] == 1 and s.get("qk_norm", "none") == "none" and not s.get("kv_lora_rank") and s.get("norm_placement", "pre") == "pre"
+        s = self.s  # the forward describes pre-norm RMSNorm/SwiGLU/RoPE stacks, dense or Mixtral's MoE
+        assert not s.get("shared_ffn") and not s.get("dense_layers") and not s.get("router_bias")
+        assert s.get("qk_norm", "none") == "none" and not s.get("kv_lora_rank") and s.get("norm_placement", "pre") == "pre"
         assert s["norm"] == "rmsnorm" and s["mlp"] == "swiglu" and s["position"] == "rope"
         x = self.embed(idx)
         t = idx.size(1)
