@@ -274,4 +274,23 @@ ActivationMemory pytorchEagerLoraActivations(const ModelSpec& m, const FineTunin
     return memory;
 }
 
+EagerLoraStepBytes pytorchEagerLoraStepBytes(const ModelSpec& m, const FineTuning& ft, double batch,
+                                             StorageType activations, Recompute recompute) {
+    const auto bytes = [&](const std::vector<ActivationTensor>& rows) {
+        double sum = 0;
+        for (const ActivationTensor& t : rows)
+            sum += (batch * t.elementsPerToken * m.seq + t.fixedElements) * t.bytesPerElement;
+        return sum;
+    };
+    const bool checkpoint = recompute == Recompute::full;
+    EagerLoraStepBytes b;
+    b.head = bytes(pytorchEagerLoraHeadLedger(m, ft, activations, recompute));
+    b.firstLayer = bytes(pytorchEagerLoraLayerLedger(m, ft, activations, recompute, checkpoint));
+    b.laterLayer = bytes(pytorchEagerLoraLayerLedger(m, ft, activations, recompute, true));
+    b.firstLayerRecomputed =
+        bytes(pytorchEagerLoraLayerLedger(m, ft, activations, Recompute::none, checkpoint));
+    b.laterLayerRecomputed = bytes(pytorchEagerLoraLayerLedger(m, ft, activations, Recompute::none, true));
+    return b;
+}
+
 } // namespace napkin

@@ -36,4 +36,12 @@ std::vector<ActivationTensor> pytorchEagerLoraHeadLedger(const ModelSpec& model,
 ActivationMemory pytorchEagerLoraActivations(const ModelSpec& model, const FineTuning& fineTuning,
                                              double batch, StorageType activations, Recompute recompute);
 
+/// One micro-batch's bytes for the memory timeline: the head's, layer 1's and a later layer's as kept, and
+/// as a recompute re-creates them (torch.utils.checkpoint's layer 1 runs with its input requiring grad).
+struct EagerLoraStepBytes {
+    double head = 0, firstLayer = 0, laterLayer = 0, firstLayerRecomputed = 0, laterLayerRecomputed = 0;
+};
+EagerLoraStepBytes pytorchEagerLoraStepBytes(const ModelSpec& model, const FineTuning& fineTuning,
+                                             double batch, StorageType activations, Recompute recompute);
+
 } // namespace napkin

@@ -7,6 +7,7 @@
 // other case (bf16, dropout on, odd shapes) in CTest (validation_against_pytorch).
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/activation_memory.h"
+#include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/pytorch_eager_lora.h"
 
 #include <QTest>
@@ -161,6 +162,19 @@ private slots:
         in.recompute = r;
         in.fineTuning = fineTuning;
         QVERIFY(validate(in).ok());
+        // The step's timeline holds the same bytes at the end of forward, never more, never below 0: layer
+        // 1 adds its own (smaller) rows, the others theirs.
+        const AccountingResult result = account(in, *GpuCatalog::builtIn().find(in.gpu));
+        QCOMPARE(result.memory.activations.value, torchBytes);
+        double most = 0;
+        for (const TimelineEvent& e : memoryTimeline(in, result, TrainingStep::steady).events) {
+            QVERIFY2(e.bytes.activations >= 0, stepEventName(e.event).c_str());
+            most = std::max(most, e.bytes.activations);
+            if (stepEventName(e.event) == "forward head")
+                QCOMPARE(e.bytes.activations, torchBytes);
+        }
+        if (r == Recompute::none)
+            QCOMPARE(most, torchBytes);
     }
 
     void megatronIsUnchanged() {
