@@ -171,11 +171,10 @@ bool anyAdapted(const LayerFlow& f, std::initializer_list<LoraTarget> roles) {
 
 } // namespace
 
-std::string pytorchEagerLoraUnsupported(const ModelSpec& m, const FineTuning& ft) {
+std::string pytorchEagerLoraUnsupported(const ModelSpec& /*model*/, const FineTuning& ft) {
     if (ft.method == FineTuneMethod::qlora)
         return "describes LoRA on a frozen base in the recipe's dtype; QLoRA's NF4 matmuls "
                "(bitsandbytes) are not measured (torch 1.13 has none); use lora or megatron";
-    (void)m;
     return {};
 }
 
