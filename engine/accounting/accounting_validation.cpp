@@ -79,7 +79,7 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
         return e;
     if (!(e = validateFineTuning(in.fineTuning, m, isDataParallelOnly(in.parallel))).ok())
         return e;
-    if (!(e = validateActivationProfile(m, in.recompute, in.parallel, hasAdapters(in.fineTuning))).ok())
+    if (!(e = validateActivationProfile(m, in.recompute, in.parallel, in.fineTuning)).ok())
         return e;
     const GpuSpec* gpu = catalog.find(in.gpu);
     if (!gpu)

@@ -1,6 +1,7 @@
 #include "engine/accounting/memory_timeline.h"
 
 #include "engine/accounting/frozen_layers.h"
+#include "engine/accounting/pytorch_eager_lora.h"
 #include "engine/numerics/name_table.h"
 #include "engine/numerics/quantity_format.h"
 
@@ -152,10 +153,21 @@ void transformerTimeline(TimelineBuilder& t, const AccountingInput& in, const Ac
     const ModelSpec& m = in.model;
     const StorageType type = r.precision.activations;
     const ModelSpec one = withLayers(m, 1), none = withLayers(m, 0);
-    const double adapters = countAdapters(m, in.fineTuning).elementsPerToken;         // LoRA's x·A per layer
-    const double logits = activationMemory(none, in.batch, type, in.recompute).bytes; // fp32 4·s·b·V
-    const double kept = activationMemory(one, in.batch, type, in.recompute, adapters).bytes - logits;
-    const double whole = activationMemory(one, in.batch, type, Recompute::none, adapters).bytes - logits;
+    const double adapters = countAdapters(m, in.fineTuning).elementsPerToken;   // LoRA's x·A per layer
+    double logits = activationMemory(none, in.batch, type, in.recompute).bytes; // fp32 4·s·b·V
+    double kept = activationMemory(one, in.batch, type, in.recompute, adapters).bytes - logits;
+    double whole = activationMemory(one, in.batch, type, Recompute::none, adapters).bytes - logits;
+    double keptFirst = kept, wholeFirst = whole;
+    if (m.activationsOf == ActivationProfile::pytorchEager && hasAdapters(in.fineTuning)) {
+        // pytorch-eager under LoRA: layer 1 keeps less than the others (pytorch_eager_lora.h).
+        const EagerLoraStepBytes e =
+            pytorchEagerLoraStepBytes(m, in.fineTuning, in.batch, type, in.recompute);
+        logits = e.head;
+        kept = e.laterLayer;
+        whole = e.laterLayerRecomputed;
+        keptFirst = e.firstLayer;
+        wholeFirst = e.firstLayerRecomputed;
+    }
     // What gets a gradient: each layer's parameters and the LM head's weight (tied: the token embedding),
     // or under LoRA each layer's adapters alone.
     const bool frozenBase = hasAdapters(in.fineTuning);
@@ -166,7 +178,7 @@ void transformerTimeline(TimelineBuilder& t, const AccountingInput& in, const Ac
     const auto L = static_cast<long>(m.layers);
 
     for (long l = 1; l <= L; ++l) {
-        t.now.activations += kept;
+        t.now.activations += l == 1 ? keptFirst : kept;
         t.emit(StepPhase::forward, StepPart::layer, l);
     }
     t.activationsComplete(); // the fp32 logits, kept for the loss's backward
@@ -184,10 +196,11 @@ void transformerTimeline(TimelineBuilder& t, const AccountingInput& in, const Ac
     t.emit(StepPhase::backward, StepPart::head);
     t.now.temporary -= logitsGrad;
     for (long l = L; l >= 1; --l) {
-        double held = kept;
+        double held = l == 1 ? keptFirst : kept;
         if (in.recompute != Recompute::none) { // the layer's forward again, keeping everything this time
-            t.now.activations += whole - kept;
-            held = whole;
+            const double recreated = l == 1 ? wholeFirst : whole;
+            t.now.activations += recreated - held;
+            held = recreated;
             t.emit(StepPhase::recompute, StepPart::layer, l);
         }
         t.addGradients(layerParameters, false);

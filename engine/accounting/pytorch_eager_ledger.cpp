@@ -2,6 +2,7 @@
 
 #include "engine/accounting/pytorch_eager_llama.h"
 #include "engine/accounting/pytorch_eager_moe.h"
+#include "engine/accounting/pytorch_eager_lora.h"
 #include "engine/accounting/pytorch_eager_rows.h"
 
 namespace napkin {
@@ -46,7 +47,7 @@ std::string pytorchEagerUnsupported(const ModelSpec& m) {
 }
 
 InputError validateActivationProfile(const ModelSpec& m, Recompute recompute, const ParallelLayout& layout,
-                                     bool frozenBase) {
+                                     const FineTuning& fineTuning) {
     if (m.activationsOf != ActivationProfile::pytorchEager)
         return {};
     const std::string field = "activations-of";
@@ -57,9 +58,9 @@ InputError validateActivationProfile(const ModelSpec& m, Recompute recompute, co
     if (layout.tp > 1 || layout.pp > 1 || layout.cp > 1)
         return {field, "pytorch-eager describes one GPU's eager PyTorch; tensor, pipeline and context "
                        "parallelism are Megatron's (--activations-of megatron)"};
-    if (frozenBase)
-        return {field, "pytorch-eager with LoRA or QLoRA is not modelled yet (autograd skips the frozen "
-                       "matrices' inputs); use megatron"};
+    if (hasAdapters(fineTuning))
+        if (const std::string why = pytorchEagerLoraUnsupported(m, fineTuning); !why.empty())
+            return {field, "pytorch-eager " + why};
     return {};
 }
 

@@ -9,6 +9,7 @@
 // and 1/σ are fp32 (the accumulation type; the CPU keeps bf16 for bf16 input). Llama-style decoders
 // (RMSNorm, SwiGLU, RoPE, GQA) are pytorch_eager_llama.h's rows; the functions below dispatch to them.
 #include "engine/accounting/activation_ledger.h"
+#include "engine/accounting/fine_tuning.h"
 #include "engine/accounting/input_error.h"
 #include "engine/accounting/parallel_layout.h"
 
@@ -21,11 +22,10 @@ namespace napkin {
 std::string pytorchEagerUnsupported(const ModelSpec& model);
 
 /// Refuses pytorch-eager where it is not what it describes: selective recompute (no eager equivalent),
-/// tensor, pipeline or context parallelism (one GPU's eager PyTorch), frozen bases (autograd then skips
-/// the frozen matrices' inputs; not modelled), and architectures pytorchEagerUnsupported() names.
-/// Field "activations-of".
+/// tensor, pipeline or context parallelism (one GPU's eager PyTorch), QLoRA (pytorch_eager_lora.h
+/// describes LoRA), and architectures pytorchEagerUnsupported() names. Field "activations-of".
 InputError validateActivationProfile(const ModelSpec& model, Recompute recompute,
-                                     const ParallelLayout& layout, bool frozenBase);
+                                     const ParallelLayout& layout, const FineTuning& fineTuning);
 
 /// One layer's saved tensors with recompute none or full (torch.utils.checkpoint keeps the layer input).
 std::vector<ActivationTensor> pytorchEagerLayerLedger(const ModelSpec& model, StorageType activations,

@@ -1,6 +1,7 @@
 #include "engine/accounting/stage_memory.h"
 
 #include "engine/accounting/frozen_layers.h"
+#include "engine/accounting/pytorch_eager_lora.h"
 
 #include <array>
 
@@ -36,10 +37,15 @@ StageMemory stageMemory(const AccountingInput& in, double totalParameters,
             s.states = modelStateMemory(std::span(&group, 1), perParameter, in.zeroStage);
         }
     }
-    s.activations = in.fineTuning.frozenLayers.empty()
-                        ? activationMemory(in.model, in.batch, activations, in.recompute, l, stage,
-                                           countAdapters(in.model, in.fineTuning).elementsPerToken)
-                        : cruncherActivations(in.model, in.batch, activations, in.fineTuning.frozenLayers);
+    if (!in.fineTuning.frozenLayers.empty())
+        s.activations = cruncherActivations(in.model, in.batch, activations, in.fineTuning.frozenLayers);
+    else if (in.model.activationsOf == ActivationProfile::pytorchEager && hasAdapters(in.fineTuning))
+        // Layer 1 keeps less than the others under LoRA: not a per-layer ledger times L.
+        s.activations =
+            pytorchEagerLoraActivations(in.model, in.fineTuning, in.batch, activations, in.recompute);
+    else
+        s.activations = activationMemory(in.model, in.batch, activations, in.recompute, l, stage,
+                                         countAdapters(in.model, in.fineTuning).elementsPerToken);
     s.statesBytes = s.states.parameters.value + s.states.gradients.value + s.states.masterWeights.value +
                     s.states.optimizerState.value;
     s.totalBytes = s.statesBytes + s.activations.bytes;

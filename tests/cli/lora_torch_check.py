@@ -12,11 +12,20 @@ Napkin's fine-tuning FLOPs claim: no weight gradient for a frozen matrix, and no
 layer until its first adapter. Attention is unmasked (napkin-cli --attention full): eager PyTorch
 computes every score whatever the mask.
 
+Saved activations: the same adapters on tests/validation/reference_models.py's GPT-2 (with q, k and v as
+three Linear modules, the roles LoRA targets) and Llama-style decoder; every tensor autograd saves
+(check_against_pytorch.py's walk: grad_fn._saved_* and checkpoint's saved_tensors, deduplicated by
+storage, parameters, buffers and inputs excluded) against `--activations-of pytorch-eager`'s ledger, as
+a (dtype, bytes) multiset and in total, to the byte, in fp32 and bf16, recompute none and full (with
+PEFT's enable_input_require_grads(): the embeddings' output requires grad, or the reentrant checkpoint
+gives layer 1's adapters no gradient).
+
 usage: lora_torch_check.py --cli PATH
 Exit status: 0 every case agrees, 1 a disagreement, 77 torch is not installed (skipped; with
 NAPKIN_REQUIRE_TORCH=1 that is a failure).
 """
 import argparse
+import collections
 import json
 import os
 import subprocess
@@ -26,6 +35,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from torch_harness import MatmulFlops  # noqa: E402 (exits 77 without torch)
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
+import reference_models  # noqa: E402
+from check_against_pytorch import (LLAMA_SHAPES, GPT2_SHAPES, gpt2_args, llama_args, napkin,  # noqa: E402
+                                   saved_tensors)
 
 
 class Lora(torch.nn.Module):
@@ -154,6 +166,137 @@ TARGET_SETS = [["q", "k", "v", "o", "gate", "up", "down"], ["q", "v"], ["k"], ["
                ["down"], ["gate", "down"], ["q", "down"]]
 
 
+class SplitAttention(reference_models.CausalSelfAttention):
+    """nanoGPT's attention with q, k and v as three Linear modules (LoRA adapts each role on its own)."""
+
+    def __init__(self, s):
+        super().__init__(s)
+        del self.c_attn
+        self.q, self.k, self.v = (torch.nn.Linear(s["d"], s["d"], bias=s["bias"]) for _ in range(3))
+
+    def forward(self, x):
+        b, t, c = x.size()
+        q, k, v = (f(x).view(b, t, self.heads, c // self.heads).transpose(1, 2) for f in (self.q, self.k, self.v))
+        att = (q @ k.transpose(-2, -1)) * (1.0 / (k.size(-1) ** 0.5))
+        att = att.masked_fill(self.bias[:, :, :t, :t] == 0, float("-inf"))
+        att = F.softmax(att, dim=-1)
+        if self.p:
+            att = F.dropout(att, self.p, self.training)
+        y = self.c_proj((att @ v).transpose(1, 2).contiguous().view(b, t, c))
+        return F.dropout(y, self.p, self.training) if self.p else y
+
+
+class PeftLora(torch.nn.Module):
+    """PEFT's lora.Linear forward with lora_dropout 0: base(x) + lora_B(lora_A(x)) * scaling."""
+
+    def __init__(self, base, rank, alpha):
+        super().__init__()
+        self.base_layer = base
+        self.lora_A = torch.nn.Linear(base.in_features, rank, bias=False)
+        self.lora_B = torch.nn.Linear(rank, base.out_features, bias=False)
+        self.scaling = alpha / rank
+
+    def forward(self, x):
+        return self.base_layer(x) + self.lora_B(self.lora_A(x)) * self.scaling
+
+
+GPT2_ROLES = {"q": ("attn", "q"), "k": ("attn", "k"), "v": ("attn", "v"), "o": ("attn", "c_proj"),
+              "up": ("mlp", "c_fc"), "down": ("mlp", "c_proj")}
+LLAMA_ROLES = {"q": (None, "q"), "k": (None, "k"), "v": (None, "v"), "o": (None, "o"), "gate": ("mlp", "gate"),
+               "up": ("mlp", "up"), "down": ("mlp", "down")}
+
+
+def saved_by_torch(gpt2, s, targets, rank, batch, dtype, recompute):
+    torch.manual_seed(0)
+    s = dict(s, checkpoint=recompute == "full")
+    model = reference_models.Gpt2(s) if gpt2 else reference_models.Decoder(s)
+    if gpt2:
+        for block in model.h:
+            block.attn = SplitAttention(s)
+    for p in model.parameters():
+        p.requires_grad_(False)
+    roles = GPT2_ROLES if gpt2 else LLAMA_ROLES
+    for block in model.h if gpt2 else model.layers:
+        for t in targets:
+            owner = block if roles[t][0] is None else getattr(block, roles[t][0])
+            setattr(owner, roles[t][1], PeftLora(getattr(owner, roles[t][1]), rank, 2 * rank))
+    if recompute == "full":  # PEFT's enable_input_require_grads()
+        (model.wte if gpt2 else model.embed).register_forward_hook(lambda m, i, out: out.requires_grad_(True))
+    if dtype == "bf16":
+        model = model.to(torch.bfloat16)
+    model.train()
+    idx = torch.randint(0, s["vocab"], (batch, s["seq"]))
+    targets_ = torch.randint(0, s["vocab"], (batch, s["seq"]))
+    excluded = {p.data_ptr() for p in model.parameters()} | {b.data_ptr() for b in model.buffers()}
+    excluded |= {idx.data_ptr(), targets_.data_ptr()}
+    loss = model(idx, targets_)
+    saved = saved_tensors(loss, excluded)
+    loss.backward()  # the adapters train: every B and A has a gradient
+    assert all(p.grad is not None for p in model.parameters() if p.requires_grad)
+    return [(d, b) for d, b, _ in saved]
+
+
+def napkin_saved(doc, act):
+    """The ledger as the CPU keeps it: (dtype, bytes) per tensor. Per-layer rows once per layer; "layers
+    2–L: " rows hold L − 1 layers' copies; masks and LayerNorm statistics as check_against_pytorch.py
+    translates them (the CPU's dropout keeps a scaled mask, its LayerNorm mean and 1/σ in the input's dtype)."""
+    act_bytes = 2 if act == "bf16" else 4
+    layers = int(doc["activation_ledger"]["layers"])
+    out = []
+    for row in doc["activation_ledger"]["tensors"]:
+        copies = layers if row["per_layer"] else layers - 1 if row["name"].startswith("layers 2–L: ") else 1
+        elements, nbytes = int(row["elements"]) // (copies if not row["per_layer"] else 1), int(row["bytes"])
+        nbytes //= copies if not row["per_layer"] else 1
+        if row["dtype"] == "mask":
+            tensors = [(act, elements * act_bytes)]
+        elif "mean and 1/σ" in row["name"]:
+            tensors = [(act, elements // 2 * act_bytes)] * 2
+        else:
+            tensors = [(row["dtype"], nbytes)]
+        out += tensors * copies
+    return out
+
+
+SAVED_CASES = [  # (GPT-2?, shape, targets, rank): several target sets, odd ranks, GQA and MHA, tied and untied
+    (False, LLAMA_SHAPES[0], ["q", "k", "v", "o", "gate", "up", "down"], 3),
+    (False, LLAMA_SHAPES[0], ["q", "v"], 5),
+    (False, LLAMA_SHAPES[1], ["v"], 3),
+    (False, LLAMA_SHAPES[1], ["k", "down"], 7),
+    (False, LLAMA_SHAPES[2], ["o", "up"], 3),
+    (False, LLAMA_SHAPES[2], ["gate"], 5),
+    (True, dict(GPT2_SHAPES[0], dropout=0.0), ["q", "k", "v", "o", "up", "down"], 3),
+    (True, dict(GPT2_SHAPES[1], dropout=0.0), ["q", "v"], 5),
+    (True, dict(GPT2_SHAPES[1], dropout=0.0), ["k", "o"], 3),
+    (True, dict(GPT2_SHAPES[2], dropout=0.0), ["down"], 7),
+    (True, dict(GPT2_SHAPES[0], dropout=0.1), ["q", "v", "up"], 3),
+    (True, dict(GPT2_SHAPES[1], dropout=0.1), ["o"], 5),
+]
+
+
+def check_saved_activations(cli):
+    failures = cases = 0
+    for gpt2, s, targets, rank in SAVED_CASES:
+        for dtype in ("fp32", "bf16"):
+            for recompute in ("none", "full"):
+                batch = 1 + cases % 3
+                cases += 1
+                got = collections.Counter(saved_by_torch(gpt2, s, targets, rank, batch, dtype, recompute))
+                args = (gpt2_args if gpt2 else llama_args)(s, batch, dtype, recompute)
+                doc = napkin(cli, args + ["--finetune", "lora", "--lora-rank", str(rank), "--lora-alpha",
+                                          str(2 * rank), "--lora-targets", ",".join(targets)])
+                want = collections.Counter(napkin_saved(doc, dtype))
+                torch_total = sum(b * k for (_, b), k in got.items())
+                napkin_total = sum(b * k for (_, b), k in want.items())
+                if want != got or torch_total != napkin_total:
+                    failures += 1
+                    print(f"saved activations differ: {'GPT-2' if gpt2 else 'Llama'}-style L {s['layers']} "
+                          f"targets {','.join(targets)} r {rank} b {batch} {dtype} dropout {s.get('dropout', 0)} "
+                          f"recompute {recompute}: torch {torch_total} B, napkin {napkin_total} B (as the CPU "
+                          f"keeps it; {doc['memory_bytes']['activations']} B)\n  napkin only "
+                          f"{sorted((want - got).items())}\n  torch only {sorted((got - want).items())}")
+    return cases, failures
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cli", required=True)
@@ -173,7 +316,9 @@ def main():
                     print(f"{name} targets {','.join(targets)} r {rank} batch {batch}: torch {want}, "
                           f"napkin {got}")
     print(f"{cases - failures} of {cases} LoRA cases agree with torch")
-    return 1 if failures else 0
+    saved_cases, saved_failures = check_saved_activations(options.cli)
+    print(f"{saved_cases - saved_failures} of {saved_cases} LoRA cases' saved activations agree with torch")
+    return 1 if failures or saved_failures else 0
 
 
 if __name__ == "__main__":

@@ -7,10 +7,13 @@
 // other case (bf16, dropout on, odd shapes) in CTest (validation_against_pytorch).
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/activation_memory.h"
+#include "engine/accounting/memory_timeline.h"
+#include "engine/accounting/pytorch_eager_lora.h"
 
 #include <QTest>
 
 Q_DECLARE_METATYPE(napkin::ModelSpec)
+Q_DECLARE_METATYPE(napkin::FineTuning)
 
 using namespace napkin;
 
@@ -52,6 +55,15 @@ ModelSpec mixtral(double d, double heads, double kvHeads, double headDim, double
     m.experts = experts;
     m.topK = topK;
     return m;
+}
+
+FineTuning lora(std::vector<LoraTarget> targets, double rank) {
+    FineTuning ft;
+    ft.method = FineTuneMethod::lora;
+    ft.targets = std::move(targets);
+    ft.rank = rank;
+    ft.alpha = 2 * rank;
+    return ft;
 }
 
 AccountingInput inputFor(const ModelSpec& m) {
@@ -130,6 +142,64 @@ private slots:
         QVERIFY(validate(in).ok()); // and the profile accepts the model it describes
     }
 
+    // LoRA on a frozen base: autograd keeps no frozen matmul's input and, in layer 1, nothing before the
+    // first adapter. torch 1.13 CPU, fp32, dropout off: the storages autograd saved, as
+    // tests/cli/lora_torch_check.py's saved_by_torch() collects them (PEFT-style adapters on
+    // reference_models.py's models; recompute full with the embeddings' output requiring grad).
+    void loraSavedBytesEqualTorch_data() {
+        QTest::addColumn<ModelSpec>("model");
+        QTest::addColumn<FineTuning>("fineTuning");
+        QTest::addColumn<double>("batch");
+        QTest::addColumn<int>("recompute");
+        QTest::addColumn<double>("torchBytes");
+        using T = LoraTarget;
+        const int none = int(Recompute::none), full = int(Recompute::full);
+        QTest::newRow("Llama d64 a4 g4 d_h16 L3 V101 s13 f172 b2, tied, v r3")
+            << llama(64, 4, 4, 16, 3, 101, 13, 172, true) << lora({T::v}, 3) << 2.0 << none << 330764.0;
+        QTest::newRow("Llama d48 a6 g2 d_h8 L2 V37 s7 f100 b1, all-linear r3")
+            << llama(48, 6, 2, 8, 2, 37, 7, 100, false)
+            << lora({T::q, T::k, T::v, T::o, T::gate, T::up, T::down}, 3) << 1.0 << none << 54536.0;
+        QTest::newRow("GPT-2 d48 a3 L3 V37 s7 b3, untied, q,v r5")
+            << gpt2(48, 3, 3, 37, 7, 120, false, false) << lora({T::q, T::v}, 5) << 3.0 << none << 110935.0;
+        QTest::newRow("GPT-2 d48 a3 L3 V37 s7 b3, untied, q,v r5, checkpoint")
+            << gpt2(48, 3, 3, 37, 7, 120, false, false) << lora({T::q, T::v}, 5) << 3.0 << full << 19408.0;
+    }
+    void loraSavedBytesEqualTorch() {
+        QFETCH(ModelSpec, model);
+        QFETCH(FineTuning, fineTuning);
+        QFETCH(double, batch);
+        QFETCH(int, recompute);
+        QFETCH(double, torchBytes);
+        const auto r = static_cast<Recompute>(recompute);
+        const ActivationMemory a =
+            pytorchEagerLoraActivations(model, fineTuning, batch, StorageType::fp32, r);
+        QCOMPARE(a.bytes, torchBytes);
+        double sum = 0;
+        for (const ActivationLedgerRow& row : a.ledger)
+            sum += row.bytes * (row.perLayer ? a.layers : 1.0);
+        QCOMPARE(sum, torchBytes); // layer 1's rows × L + the later layers' extra and the head's, once
+        // Less than full training keeps: the frozen matrices' inputs and layer 1's early tensors go.
+        QVERIFY(a.bytes < activationMemory(model, batch, StorageType::fp32, r).bytes);
+        AccountingInput in = inputFor(model);
+        in.batch = batch;
+        in.recompute = r;
+        in.fineTuning = fineTuning;
+        QVERIFY(validate(in).ok());
+        // The step's timeline holds the same bytes at the end of forward, never more, never below 0: layer
+        // 1 adds its own (smaller) rows, the others theirs.
+        const AccountingResult result = account(in, *GpuCatalog::builtIn().find(in.gpu));
+        QCOMPARE(result.memory.activations.value, torchBytes);
+        double most = 0;
+        for (const TimelineEvent& e : memoryTimeline(in, result, TrainingStep::steady).events) {
+            QVERIFY2(e.bytes.activations >= 0, stepEventName(e.event).c_str());
+            most = std::max(most, e.bytes.activations);
+            if (stepEventName(e.event) == "forward head")
+                QCOMPARE(e.bytes.activations, torchBytes);
+        }
+        if (r == Recompute::none)
+            QCOMPARE(most, torchBytes);
+    }
+
     void megatronIsUnchanged() {
         // Korthikanti et al.'s GPT-2 ledger: the default profile keeps its closed form (34·s·b·h + 5·a·s²·b
         // per layer in 16 bits, + 4·s·b·V) whatever the new profile does.
@@ -155,6 +225,8 @@ private slots:
         QTest::newRow("Mixtral-style with a router bias") << "llama moe router bias";
         QTest::newRow("Llama-style sliding window") << "llama window";
         QTest::newRow("Llama-style QK-norm") << "llama qk-norm";
+        QTest::newRow("QLoRA (no NF4 in torch to measure)") << "qlora";
+        QTest::newRow("LoRA on a Mixtral-style block") << "llama moe lora";
     }
     void refusesWhatItDoesNotDescribe() {
         QFETCH(QString, what);
@@ -193,6 +265,10 @@ private slots:
             in.model.slidingWindow = 4;
         if (what == "llama qk-norm")
             in.model.qkNorm = QkNorm::head;
+        if (what == "qlora")
+            in.fineTuning.method = FineTuneMethod::qlora;
+        if (what == "llama moe lora")
+            in.fineTuning = lora({LoraTarget::q, LoraTarget::v}, 4);
         const InputError e = validate(in);
         QCOMPARE(QString::fromStdString(e.field), QStringLiteral("activations-of"));
         QVERIFY(!e.message.empty());
