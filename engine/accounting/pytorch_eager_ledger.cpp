@@ -1,8 +1,8 @@
 #include "engine/accounting/pytorch_eager_ledger.h"
 
 #include "engine/accounting/pytorch_eager_llama.h"
-#include "engine/accounting/pytorch_eager_moe.h"
 #include "engine/accounting/pytorch_eager_lora.h"
+#include "engine/accounting/pytorch_eager_moe.h"
 #include "engine/accounting/pytorch_eager_rows.h"
 
 namespace napkin {
@@ -31,7 +31,7 @@ std::string pytorchEagerUnsupported(const ModelSpec& m) {
         m.slidingWindow > 0)
         return "describes pre-norm blocks without QK-norm, MLA or a sliding window so far";
     if (isLlamaStyle(m)) {
-        if (const std::string why = llamaEagerUnsupported(m); !why.empty() || !isMixtureOfExperts(m))
+        if (std::string why = llamaEagerUnsupported(m); !why.empty() || !isMixtureOfExperts(m))
             return why;
         return moeEagerUnsupported(m);
     }
