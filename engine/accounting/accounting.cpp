@@ -226,7 +226,9 @@ void addNotes(AccountingResult& r, const AccountingInput& in) {
             "activations are not modelled for a dense parameter count; memory is model states only");
     if (in.recompute != Recompute::none && in.model.kind != ModelKind::transformer)
         r.notes.emplace_back("activation recompute is modelled for transformers only; ignored here");
-    if (in.model.kind == ModelKind::transformer && bytesPerElement(r.precision.activations) != 2)
+    // The closed forms are Megatron's; the pytorch-eager ledger is tensor by tensor in every dtype.
+    if (in.model.kind == ModelKind::transformer && in.model.activationsOf == ActivationProfile::megatron &&
+        bytesPerElement(r.precision.activations) != 2)
         r.notes.push_back("Korthikanti et al.'s closed forms assume 16-bit activations; with " +
                           std::string(storageTypeName(r.precision.activations)) +
                           " the activation ledger is summed tensor by tensor (dropout masks stay 1 B)");
@@ -257,11 +259,15 @@ void addLayoutNotes(AccountingResult& r, const AccountingInput& in) {
     if (m.kind != ModelKind::transformer)
         return;
     if (isMixtureOfExperts(m))
-        r.notes.push_back("mixture of experts: FLOPs per token count the " + n(m.topK) + " active experts (" +
-                          formatExact(r.parameters.active) + " active parameters); memory holds all " +
-                          n(m.experts) +
-                          ". Routing is taken as balanced, with no capacity factor; the routing "
-                          "indices are left out of the activations");
+        r.notes.push_back(
+            "mixture of experts: FLOPs per token count the " + n(m.topK) + " active experts (" +
+            formatExact(r.parameters.active) + " active parameters); memory holds all " + n(m.experts) +
+            (m.activationsOf == ActivationProfile::pytorchEager
+                 // modeling_mixtral.py's loop saves b·s·K token slots whatever the split.
+                 ? ". The ledger's routed rows (index lists included) hold the b·s·" + n(m.topK) +
+                       " token slots, however the router splits them among the experts"
+                 : ". Routing is taken as balanced, with no capacity factor; the routing "
+                   "indices are left out of the activations"));
     if (in.recompute == Recompute::selective && m.attentionImpl == AttentionImpl::flash)
         r.notes.emplace_back(
             "flash attention keeps no s×s scores, so selective recompute keeps as much as none");

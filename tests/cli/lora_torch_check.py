@@ -230,7 +230,7 @@ def saved_by_torch(gpt2, s, targets, rank, batch, dtype, recompute):
     excluded = {p.data_ptr() for p in model.parameters()} | {b.data_ptr() for b in model.buffers()}
     excluded |= {idx.data_ptr(), targets_.data_ptr()}
     loss = model(idx, targets_)
-    saved = saved_tensors(loss, excluded)
+    saved = saved_tensors(loss, excluded).values()  # {storage: (dtype, bytes, where)}
     loss.backward()  # the adapters train: every B and A has a gradient
     assert all(p.grad is not None for p in model.parameters() if p.requires_grad)
     return [(d, b) for d, b, _ in saved]

@@ -211,6 +211,28 @@ private slots:
                  L * (34 * s * b * h + 5 * a * s * s * b) + 4 * s * b * V);
     }
 
+    void notesDescribeTheChosenProfile() {
+        // The notes beside the ledger must not contradict it: under pytorch-eager the MoE rows include the
+        // routing indices, and the ledger is tensor by tensor in fp32 too (no Korthikanti closed form).
+        AccountingInput in = inputFor(mixtral(48, 6, 2, 8, 2, 37, 7, 40, false, 4, 2));
+        in.precision = PrecisionRecipe::fp32;
+        const GpuSpec& gpu = *GpuCatalog::builtIn().find(in.gpu);
+        const auto joined = [](const AccountingResult& r) {
+            std::string all;
+            for (const std::string& note : r.notes)
+                all += note + "\n";
+            return QString::fromStdString(all);
+        };
+        const QString eager = joined(account(in, gpu));
+        QVERIFY2(!eager.contains(QStringLiteral("left out of the activations")), qPrintable(eager));
+        QVERIFY2(!eager.contains(QStringLiteral("Korthikanti")), qPrintable(eager));
+        QVERIFY2(eager.contains(QStringLiteral("token slots")), qPrintable(eager));
+        in.model.activationsOf = ActivationProfile::megatron;
+        const QString megatron = joined(account(in, gpu));
+        QVERIFY2(megatron.contains(QStringLiteral("left out of the activations")), qPrintable(megatron));
+        QVERIFY2(megatron.contains(QStringLiteral("Korthikanti")), qPrintable(megatron));
+    }
+
     void refusesWhatItDoesNotDescribe_data() {
         QTest::addColumn<QString>("what");
         QTest::newRow("rmsnorm in a GPT-2 block") << "rmsnorm";
