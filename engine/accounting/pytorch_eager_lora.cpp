@@ -34,6 +34,21 @@ struct LayerFlow {
         b.fixed(name + " adapter's scaling alpha/r (0-d double)", "the scaling mul's backward", 1,
                 eager::kDoubleBytes, "fp64");
     }
+
+    // The q, k and v adapters on the attention norm's output: their shared A input (one storage), each
+    // adapter's rows; returns which of Q, K and V need a gradient.
+    struct Qkv {
+        bool q, k, v;
+    };
+    Qkv qkvAdapters(double h, bool gx) {
+        using T = LoraTarget;
+        if (adapted(T::q) || adapted(T::k) || adapted(T::v))
+            b.tensor("attention norm output (q, k, v adapters' A input)", "the A matrices' weight gradient",
+                     h);
+        for (T t : {T::q, T::k, T::v})
+            adapter(t);
+        return {gx || adapted(T::q), gx || adapted(T::k), gx || adapted(T::v)};
+    }
 };
 
 void gpt2Layer(LayerFlow& f, const ModelSpec& m, bool gx) {
@@ -44,11 +59,7 @@ void gpt2Layer(LayerFlow& f, const ModelSpec& m, bool gx) {
         b.tensor("attention norm input", "LayerNorm's backward", h);
         b.fp32("attention norm mean and 1/σ", "LayerNorm's backward", 2);
     }
-    if (f.adapted(T::q) || f.adapted(T::k) || f.adapted(T::v))
-        b.tensor("attention norm output (q, k, v adapters' A input)", "the A matrices' weight gradient", h);
-    for (T t : {T::q, T::k, T::v})
-        f.adapter(t);
-    const bool gq = gx || f.adapted(T::q), gk = gx || f.adapted(T::k), gv = gx || f.adapted(T::v);
+    const auto [gq, gk, gv] = f.qkvAdapters(h, gx);
     // bmm keeps each operand for the other's gradient: Q for dK, Kᵀ for dQ.
     if (gk)
         b.tensor("Q (matmul's contiguous copy)", "the q @ kᵀ bmm (K's gradient)", h, tensorParallel);
@@ -116,11 +127,7 @@ void llamaLayer(LayerFlow& f, const ModelSpec& m, StorageType activations, bool 
     using T = LoraTarget;
     if (gx)
         rmsNormStatistics(b, "attention norm", h);
-    if (f.adapted(T::q) || f.adapted(T::k) || f.adapted(T::v))
-        b.tensor("attention norm output (q, k, v adapters' A input)", "the A matrices' weight gradient", h);
-    for (T t : {T::q, T::k, T::v})
-        f.adapter(t);
-    const bool gq = gx || f.adapted(T::q), gk = gx || f.adapted(T::k), gv = gx || f.adapted(T::v);
+    const auto [gq, gk, gv] = f.qkvAdapters(h, gx);
     if (gk)
         b.tensor("Q after RoPE (bmm's operand)", "the q @ kᵀ bmm (K's gradient)", q, tensorParallel);
     if (gq)
