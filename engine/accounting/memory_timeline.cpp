@@ -2,6 +2,7 @@
 
 #include "engine/accounting/frozen_layers.h"
 #include "engine/accounting/pytorch_eager_lora.h"
+#include "engine/accounting/pytorch_eager_optimizer.h"
 #include "engine/numerics/name_table.h"
 #include "engine/numerics/quantity_format.h"
 
@@ -60,11 +61,14 @@ public:
         now.temporary = 0;
     }
 
-    /// The optimizer's update (the first step creates its state), then zero_grad(set_to_none=True).
-    void finish() {
+    /// The optimizer's update (the first step creates its state) with the temporaries it holds at its
+    /// high-water mark (none for a fused update), then zero_grad(set_to_none=True).
+    void finish(double optimizerTemporaries = 0) {
         if (step_ == TrainingStep::first)
             now.optimizerState = r_.memory.optimizerState.value;
+        now.temporary = optimizerTemporaries;
         emit(StepPhase::optimizer, StepPart::model);
+        now.temporary = 0;
         now.gradients = 0;
         gradientCount_ = 0;
         emit(StepPhase::zeroGrad, StepPart::model);
@@ -258,8 +262,12 @@ MemoryTimeline memoryTimeline(const AccountingInput& in, const AccountingResult&
         t.endBackward();
         break;
     }
-    t.finish();
-    return t.take();
+    const OptimizerTemporaries update = pytorchEagerOptimizerTemporaries(in, r, step);
+    t.finish(update.bytes);
+    MemoryTimeline timeline = t.take();
+    timeline.optimizerTemporaries = update.bytes;
+    timeline.optimizerTemporariesFormula = update.formula;
+    return timeline;
 }
 
 bool isTimelineModelled(const AccountingInput& in) {

@@ -32,7 +32,8 @@ struct StepEvent {
 /// Bytes held at one event, per component (per GPU).
 struct StepBytes {
     double parameters = 0, gradients = 0, masterWeights = 0, optimizerState = 0, activations = 0;
-    double temporary = 0; ///< backward temporaries: the model output, dL/d(output), gradients of activations
+    double temporary = 0; ///< backward temporaries: the model output, dL/d(output), gradients of activations;
+                          ///< pytorch-eager's optimizer step: torch.optim's per-tensor temporaries
     double total() const; ///< the six above
     bool operator==(const StepBytes&) const = default;
 };
@@ -55,6 +56,9 @@ struct MemoryTimeline {
     std::size_t peakIndex = 0; ///< the first event whose total is the largest
     double peakBytes = 0;
     std::string peakFormula; ///< "at backward layer 2: 144 + 80 + 0 + 144 + 32 + 64 = 464 B"
+    /// The optimizer step's temporaries (pytorch_eager_optimizer.h); 0 and empty where the update is fused.
+    double optimizerTemporaries = 0;
+    std::string optimizerTemporariesFormula;
 };
 
 /// The events of one step of `input`'s model, from the same byte counts as account() (`result` must be

@@ -58,6 +58,9 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     doc["peak_memory_bytes"] = jsonNumber(r.peakMemory.value);
     doc["peak_event"] = peakEventJson(timeline.events);
     doc["peak_memory_basis"] = r.peakFromTimeline ? "timeline" : "sum";
+    if (!timeline.optimizerTemporariesFormula.empty()) // pytorch-eager: torch.optim's unfused update
+        doc["optimizer_step_temporaries"] = {{"bytes", jsonNumber(timeline.optimizerTemporaries)},
+                                             {"formula", timeline.optimizerTemporariesFormula}};
 
     const StepFlops& f = r.flopsPerStep;
     doc["tokens_per_step"] = jsonNumber(f.tokens);

@@ -17,9 +17,10 @@ and step_memory.py reads the bytes the allocator holds at each of napkin's event
    ledger, never from the measurement (where napkin places a tensor at another event than PyTorch
    creates or frees it, and what napkin's high-water mark keeps that PyTorch has freed at the event's
    end). docs/memory-timeline.md explains each.
-3. The peak inside each event (between two marks) is printed beside it; it is not napkin's to match
-   (temporaries freed inside an op or a layer's backward, AdamW's per-tensor temporaries), so it is
-   reported, not compared.
+3. The optimizer step's peak inside (between the marks around AdamW.step(), less the same uncounted
+   bytes) must equal napkin's optimizer-step total to the byte: torch.optim's single-tensor update holds
+   per-parameter temporaries there (engine/accounting/pytorch_eager_optimizer.h). Every other event's
+   peak inside is printed beside it, not compared (temporaries freed inside an op or a layer's backward).
 
 usage: check_memory_timeline.py --cli PATH [--markdown]   (--markdown prints docs/memory-timeline.md's tables)
 Exit status: 0 all agree, 1 a disagreement, 77 torch missing (skipped; NAPKIN_REQUIRE_TORCH=1: failure).
@@ -114,6 +115,12 @@ def check_case(family, make, blocks_of, s, batch, doc):
             failures.append(f"{name}: gradients torch {named['gradients']:,}, napkin {b['gradients']:,}")
         if name == "optimizer step" and b["gradients"] != int(doc["memory_bytes"]["gradients"]):
             failures.append("optimizer step: napkin's gradients are not memory_bytes.gradients")
+        if name == "optimizer step":
+            if peak - uncounted != b["total"]:
+                failures.append(f"optimizer step: torch's peak inside {peak - uncounted:,} B, napkin's event "
+                                f"{b['total']:,} B")
+            if b["temporary"] != int(doc.get("optimizer_step_temporaries", {}).get("bytes", -1)):
+                failures.append("optimizer step: napkin's temporary is not optimizer_step_temporaries.bytes")
         if name == "forward head":
             rest = held - uncounted - named["parameters"] - named["moments"] - named["gradients"] - FP32
             if rest != b["activations"] or b["activations"] != int(doc["memory_bytes"]["activations"]):

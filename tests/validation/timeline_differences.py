@@ -66,4 +66,10 @@ def differences(family, s, batch, doc):
         out[f"backward layer {l}"] = terms
     out["backward embeddings"] = [
         (-dh, "dL/d(embeddings' output), freed by their backward (napkin: held at the high-water mark)")]
+    # torch.optim's per-tensor temporaries are gone when step() returns; napkin's event is its high-water
+    # mark. Their size is checked against the profiler's peak inside the step (check_memory_timeline.py).
+    update = int(doc.get("optimizer_step_temporaries", {}).get("bytes", 0))
+    if update:
+        out["optimizer step"] = [(-update, "the update's temporaries, freed by step()'s end (napkin: held at "
+                                           "the high-water mark, equal to torch's peak inside)")]
     return out

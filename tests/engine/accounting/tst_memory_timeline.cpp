@@ -12,6 +12,7 @@
 using namespace napkin;
 
 Q_DECLARE_METATYPE(napkin::AccountingInput)
+Q_DECLARE_METATYPE(napkin::TrainingStep)
 
 namespace {
 
@@ -51,6 +52,8 @@ private slots:
     void transformerRecompute();
     void agreesWithMemoryBytes_data();
     void agreesWithMemoryBytes();
+    void pytorchEagerOptimizerStep_data();
+    void pytorchEagerOptimizerStep();
     void eventNames();
 };
 
@@ -327,6 +330,72 @@ void TestMemoryTimeline::agreesWithMemoryBytes() {
         for (std::size_t i = 0; i < t.peakIndex; ++i)
             QVERIFY(t.events[i].bytes.total() < maxTotal);
     }
+}
+
+// torch 1.13's single-tensor torch.optim holds per-parameter temporaries at its update's high-water
+// mark (pytorch_eager_optimizer.h). Each figure is torch.profiler(profile_memory=True)'s largest running
+// sum inside optimizer.step() above what the step began with, less nothing (the CPU allocator's bytes;
+// for a first step, less the state and AdamW's 0-d `step` tensors), measured by
+// tests/validation/check_memory_timeline.py's models on Debian's torch 1.13 (docs/memory-timeline.md).
+void TestMemoryTimeline::pytorchEagerOptimizerStep_data() {
+    QTest::addColumn<AccountingInput>("input");
+    QTest::addColumn<TrainingStep>("step");
+    QTest::addColumn<double>("temporaries");
+    // nanoGPT GPT-2 d 40, 5 heads, 2 layers, V 53, s 11, f 160, no biases, untied, batch 3.
+    AccountingInput gpt = gptInput(40, 2, 5, 53, 11, 3);
+    gpt.model.ffnDim = 160;
+    gpt.model.bias = false;
+    gpt.model.embeddings = EmbeddingTying::untied;
+    gpt.model.dropout = false;
+    gpt.model.activationsOf = ActivationProfile::pytorchEager;
+    gpt.precision = PrecisionRecipe::fp32;
+    const auto with = [](AccountingInput in, OptimizerKind kind) {
+        in.optimizer = kind;
+        return in;
+    };
+    // 3 × 25,600 (c_fc then c_proj of a layer, the same size) + 12 B of 0-d scalars
+    QTest::newRow("gpt2 adamw") << with(gpt, OptimizerKind::adamw) << TrainingStep::steady << 76812.0;
+    QTest::newRow("gpt2 adam first") << with(gpt, OptimizerKind::adam) << TrainingStep::first << 76812.0;
+    QTest::newRow("gpt2 adagrad") << with(gpt, OptimizerKind::adagrad) << TrainingStep::steady << 51212.0;
+    QTest::newRow("gpt2 rmsprop") << with(gpt, OptimizerKind::rmsprop) << TrainingStep::steady << 51200.0;
+    QTest::newRow("gpt2 sgd") << with(gpt, OptimizerKind::sgd) << TrainingStep::steady << 292.0;
+    QTest::newRow("gpt2 momentum") << with(gpt, OptimizerKind::momentum) << TrainingStep::steady << 292.0;
+    QTest::newRow("gpt2 momentum first") << with(gpt, OptimizerKind::momentum) << TrainingStep::first << 0.0;
+    AccountingInput bf16 = with(gpt, OptimizerKind::adamw);
+    bf16.precision = PrecisionRecipe::bf16;
+    QTest::newRow("gpt2 bf16 adamw") << bf16 << TrainingStep::steady << 38410.0; // 3 × 12,800 + 8 + 2
+    // Llama-style d 48, 6 heads, 2 KV heads, d_h 8, 3 layers, V 37, s 7, f 100, untied, batch 3.
+    AccountingInput llama = with(gpt, OptimizerKind::adamw);
+    llama.model.dModel = 48;
+    llama.model.heads = 6;
+    llama.model.kvHeads = 2;
+    llama.model.headDim = 8;
+    llama.model.layers = 3;
+    llama.model.vocab = 37;
+    llama.model.seq = 7;
+    llama.model.ffnDim = 100;
+    llama.model.mlp = MlpKind::swiglu;
+    llama.model.norm = NormKind::rmsnorm;
+    llama.model.position = PositionKind::rope;
+    QTest::newRow("llama adamw") << llama << TrainingStep::steady << 57612.0;
+    AccountingInput megatron = with(gpt, OptimizerKind::adamw);
+    megatron.model.activationsOf = ActivationProfile::megatron; // fused and in place
+    QTest::newRow("megatron adamw") << megatron << TrainingStep::steady << 0.0;
+}
+
+void TestMemoryTimeline::pytorchEagerOptimizerStep() {
+    QFETCH(AccountingInput, input);
+    QFETCH(TrainingStep, step);
+    QFETCH(double, temporaries);
+    const AccountingResult r = accountValid(input);
+    const MemoryTimeline t = memoryTimeline(input, r, step);
+    const StepBytes& update = t.events.at(t.events.size() - 2).bytes;
+    QCOMPARE(stepEventName(t.events.at(t.events.size() - 2).event), std::string("optimizer step"));
+    COMPARE_EXACT(update.temporary, temporaries);
+    COMPARE_EXACT(t.optimizerTemporaries, temporaries);
+    QCOMPARE(t.optimizerTemporariesFormula.empty(), input.model.activationsOf == ActivationProfile::megatron);
+    COMPARE_EXACT(update.total(), r.memory.parameters.value + r.memory.gradients.value +
+                                      r.memory.optimizerState.value + temporaries);
 }
 
 void TestMemoryTimeline::eventNames() {

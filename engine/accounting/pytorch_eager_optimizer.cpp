@@ -1,0 +1,164 @@
+#include "engine/accounting/pytorch_eager_optimizer.h"
+
+#include "engine/accounting/pytorch_eager_llama.h"
+#include "engine/numerics/quantity_format.h"
+
+#include <algorithm>
+
+namespace napkin {
+namespace {
+
+void linear(std::vector<double>& out, double in, double outFeatures, bool bias) {
+    out.push_back(in * outFeatures);
+    if (bias)
+        out.push_back(outFeatures);
+}
+
+void norm(std::vector<double>& out, const ModelSpec& m) {
+    out.push_back(m.dModel);
+    if (m.norm == NormKind::layernorm && hasNormBias(m))
+        out.push_back(m.dModel);
+}
+
+// What the profiler shows (torch 1.13, CPU, one thread), as allocations of c10's CPU allocator:
+// - every step() first makes and frees 4 + 288 B (its record_function frame) before any update;
+// - a Python float meeting a tensor makes a 0-d double (8 B) and a 0-d tensor of the parameter's dtype,
+//   freed by the op's end: 8 + e B ("wrapped scalars"); with the fp32 `step` tensor, 8 + 4 B.
+constexpr double kFrameBytes = 4 + 288;
+constexpr double kStepScalarBytes = 8 + 4;
+
+/// One moment inside a parameter's update: k × this parameter + the previous one's kept temporary + c.
+struct Moment {
+    double k = 0;
+    bool previous = false;
+    double scalars = 0;
+};
+
+/// The moments of one parameter's update, in the order the profiler lists them (steady step).
+std::vector<Moment> moments(OptimizerKind kind, double wrapped) {
+    switch (kind) {
+    case OptimizerKind::sgd: // param.add_(grad, alpha=-lr): in place, no scalar tensor
+        return {};
+    case OptimizerKind::momentum: // buf.mul_(momentum).add_(grad): in place
+        return {{0, false, wrapped}};
+    case OptimizerKind::adagrad: // std = state_sum.sqrt().add_(eps), the previous std freed at rebinding
+        return {{0, true, kStepScalarBytes}, {1, true, wrapped}};
+    case OptimizerKind::rmsprop: // avg = square_avg.sqrt().add_(eps): the previous avg freed at once
+        return {{0, true, wrapped}, {1, true, 0}, {1, false, wrapped}};
+    case OptimizerKind::adam:
+    case OptimizerKind::adamw: // denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        return {{0, true, kStepScalarBytes}, {0, true, wrapped}, {2, true, wrapped}, {1, true, wrapped}};
+    }
+    return {};
+}
+
+/// Whether torch.optim creates the state inside the first step() (after its frame), rather than at
+/// construction (Adagrad) or never (SGD).
+bool stateMadeInFirstStep(OptimizerKind kind) {
+    return kind != OptimizerKind::sgd && kind != OptimizerKind::adagrad;
+}
+
+} // namespace
+
+std::vector<double> pytorchEagerParameterTensors(const ModelSpec& m) {
+    std::vector<double> t;
+    if (m.kind != ModelKind::transformer)
+        return t;
+    const double d = m.dModel, f = ffnWidth(m);
+    if (isLlamaStyle(m)) { // reference_models.Decoder
+        const double a = m.heads, g = kvHeadCount(m), dh = headWidth(m);
+        t.push_back(m.vocab * d);
+        for (long l = 0; l < static_cast<long>(m.layers); ++l) {
+            norm(t, m);
+            norm(t, m);
+            linear(t, d, a * dh, hasQkvBias(m));
+            linear(t, d, g * dh, hasQkvBias(m));
+            linear(t, d, g * dh, hasQkvBias(m));
+            linear(t, a * dh, d, hasOutBias(m));
+            const bool moe = isMixtureOfExperts(m);
+            const double width = moe ? expertWidth(m) : f;
+            if (moe)
+                t.push_back(d * m.experts);
+            for (long e = 0; e < (moe ? static_cast<long>(m.experts) : 1L); ++e) { // up, gate, down
+                linear(t, d, width, hasMlpBias(m));
+                linear(t, d, width, hasMlpBias(m));
+                linear(t, width, d, hasMlpBias(m));
+            }
+        }
+        norm(t, m);
+    } else { // nanoGPT's GPT-2
+        t.push_back(m.vocab * d);
+        t.push_back(m.seq * d);
+        for (long l = 0; l < static_cast<long>(m.layers); ++l) {
+            norm(t, m);
+            linear(t, d, 3 * d, hasQkvBias(m));
+            linear(t, d, d, hasOutBias(m));
+            norm(t, m);
+            linear(t, d, f, hasMlpBias(m));
+            linear(t, f, d, hasMlpBias(m));
+        }
+        norm(t, m);
+    }
+    if (m.embeddings != EmbeddingTying::tied)
+        t.push_back(m.vocab * d);
+    return t;
+}
+
+OptimizerTemporaries pytorchEagerOptimizerTemporaries(const AccountingInput& in, const AccountingResult& r,
+                                                      TrainingStep step) {
+    const ModelSpec& m = in.model;
+    // Measured for full training of fp32 or pure bf16 weights, state in the weights' dtype, one GPU's
+    // whole optimizer (no ZeRO, no offload); LoRA and master-weight recipes are not.
+    if (m.activationsOf != ActivationProfile::pytorchEager || !isTimelineModelled(in) ||
+        isFineTuningSet(in.fineTuning) || in.zeroStage > 0 ||
+        r.precision.masterWeights != StorageType::none ||
+        (r.precision.parameters != StorageType::fp32 && r.precision.parameters != StorageType::bf16))
+        return {};
+    const std::vector<double> tensors = pytorchEagerParameterTensors(m);
+    const double e = bytesPerElement(r.precision.parameters);
+    const double wrapped = 8 + e;
+    const bool firstMakesState = step == TrainingStep::first && stateMadeInFirstStep(in.optimizer);
+    std::vector<Moment> each = moments(in.optimizer, wrapped);
+    if (firstMakesState && in.optimizer == OptimizerKind::momentum)
+        each.clear(); // the first step clones grad into the buffer (state) and multiplies nothing
+    double best = 0, bestB = 0, bestPrevious = 0;
+    Moment bestMoment;
+    long bestIndex = -1;
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        const double b = tensors[i] * e, previous = i > 0 ? tensors[i - 1] * e : 0.0;
+        for (const Moment& mo : each) {
+            const double held = mo.k * b + (mo.previous ? previous : 0.0) + mo.scalars;
+            if (held > best) {
+                best = held;
+                bestB = b;
+                bestPrevious = mo.previous ? previous : 0.0;
+                bestMoment = mo;
+                bestIndex = static_cast<long>(i);
+            }
+        }
+    }
+    // The frame comes before any update: on top of the state in a steady step; before the state exists
+    // in a first step that makes it.
+    const double frame = firstMakesState ? kFrameBytes - r.memory.optimizerState.value : kFrameBytes;
+    const std::string name(optimizerName(in.optimizer));
+    if (frame <= 0 && best == 0) // a first step whose loop only makes the state (momentum's clone)
+        return {0, name + ", torch.optim single-tensor, first step: nothing beyond the state it makes = 0 B"};
+    if (frame >= best)
+        return {frame, name + ", torch.optim single-tensor: its step's record_function frame 4 + 288 = " +
+                           formatNumber(frame) + " B"};
+    std::string f = name + ", torch.optim single-tensor, parameter " + std::to_string(bestIndex + 1) +
+                    " of " + std::to_string(tensors.size()) + " (model.parameters() order): ";
+    std::vector<std::string> parts;
+    if (bestMoment.k > 0)
+        parts.push_back((bestMoment.k == 1 ? "" : formatNumber(bestMoment.k) + " × ") + formatNumber(bestB) +
+                        " (its temporaries)");
+    if (bestMoment.previous)
+        parts.push_back(formatNumber(bestPrevious) + " (the previous parameter's)");
+    if (bestMoment.scalars > 0)
+        parts.push_back(formatNumber(bestMoment.scalars) + " (0-d scalars)");
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        f += (i > 0 ? " + " : "") + parts[i];
+    return {best, f + " = " + formatNumber(best) + " B"};
+}
+
+} // namespace napkin
