@@ -8,16 +8,31 @@
 namespace napkin {
 namespace {
 
-void linear(std::vector<double>& out, double in, double outFeatures, bool bias) {
-    out.push_back(in * outFeatures);
-    if (bias)
-        out.push_back(outFeatures);
-}
+// The parameter list being written: a name prefix for the tensors that follow.
+struct TensorList {
+    std::vector<ParameterTensor> tensors;
+    std::string where;
 
-void norm(std::vector<double>& out, const ModelSpec& m) {
-    out.push_back(m.dModel);
-    if (m.norm == NormKind::layernorm && hasNormBias(m))
-        out.push_back(m.dModel);
+    void add(const std::string& name, double elements) { tensors.push_back({where + name, elements}); }
+    void linear(const std::string& name, double in, double out, bool bias) {
+        add(name + ".weight", in * out);
+        if (bias)
+            add(name + ".bias", out);
+    }
+    void norm(const std::string& name, const ModelSpec& m) {
+        add(name + ".weight", m.dModel);
+        if (m.norm == NormKind::layernorm && hasNormBias(m))
+            add(name + ".bias", m.dModel);
+    }
+};
+
+// "layer 2" stands for every layer from 2 on (and "expert 2" for every later expert): a pair of
+// neighbours (this parameter, the previous one) that occurs in layer 7 occurs in layer 2 already.
+std::string repeated(const char* what, long index, double count) {
+    std::string s = std::string(what) + " " + std::to_string(index);
+    if (index == 2 && count > 2)
+        s += "–" + formatNumber(count);
+    return s;
 }
 
 // What the profiler shows (torch 1.13, CPU, one thread), as allocations of c10's CPU allocator:
@@ -60,48 +75,58 @@ bool stateMadeInFirstStep(OptimizerKind kind) {
 
 } // namespace
 
-std::vector<double> pytorchEagerParameterTensors(const ModelSpec& m) {
-    std::vector<double> t;
+std::vector<ParameterTensor> pytorchEagerParameterTensors(const ModelSpec& m) {
+    TensorList t;
     if (m.kind != ModelKind::transformer)
-        return t;
+        return {};
     const double d = m.dModel, f = ffnWidth(m);
+    // Two layers and two experts hold every neighbouring pair the whole list has, and keep the list short
+    // whatever the layer and expert counts (up to 1e5 × 1024).
+    const long layers = std::min(static_cast<long>(m.layers), 2L);
     if (isLlamaStyle(m)) { // reference_models.Decoder
         const double a = m.heads, g = kvHeadCount(m), dh = headWidth(m);
-        t.push_back(m.vocab * d);
-        for (long l = 0; l < static_cast<long>(m.layers); ++l) {
-            norm(t, m);
-            norm(t, m);
-            linear(t, d, a * dh, hasQkvBias(m));
-            linear(t, d, g * dh, hasQkvBias(m));
-            linear(t, d, g * dh, hasQkvBias(m));
-            linear(t, a * dh, d, hasOutBias(m));
-            const bool moe = isMixtureOfExperts(m);
-            const double width = moe ? expertWidth(m) : f;
+        t.add("embed.weight", m.vocab * d);
+        const bool moe = isMixtureOfExperts(m);
+        const double width = moe ? expertWidth(m) : f;
+        const long experts = moe ? std::min(static_cast<long>(m.experts), 2L) : 1L;
+        for (long l = 1; l <= layers; ++l) {
+            t.where = repeated("layer", l, m.layers) + " ";
+            t.norm("attention norm", m);
+            t.norm("mlp norm", m);
+            t.linear("q", d, a * dh, hasQkvBias(m));
+            t.linear("k", d, g * dh, hasQkvBias(m));
+            t.linear("v", d, g * dh, hasQkvBias(m));
+            t.linear("o", a * dh, d, hasOutBias(m));
             if (moe)
-                t.push_back(d * m.experts);
-            for (long e = 0; e < (moe ? static_cast<long>(m.experts) : 1L); ++e) { // up, gate, down
-                linear(t, d, width, hasMlpBias(m));
-                linear(t, d, width, hasMlpBias(m));
-                linear(t, width, d, hasMlpBias(m));
+                t.add("router.weight", d * m.experts);
+            for (long e = 1; e <= experts; ++e) {
+                t.where = repeated("layer", l, m.layers) + " " +
+                          (moe ? repeated("expert", e, m.experts) + " " : "");
+                t.linear("up", d, width, hasMlpBias(m));
+                t.linear("gate", d, width, hasMlpBias(m));
+                t.linear("down", width, d, hasMlpBias(m));
             }
         }
-        norm(t, m);
+        t.where.clear();
+        t.norm("final norm", m);
     } else { // nanoGPT's GPT-2
-        t.push_back(m.vocab * d);
-        t.push_back(m.seq * d);
-        for (long l = 0; l < static_cast<long>(m.layers); ++l) {
-            norm(t, m);
-            linear(t, d, 3 * d, hasQkvBias(m));
-            linear(t, d, d, hasOutBias(m));
-            norm(t, m);
-            linear(t, d, f, hasMlpBias(m));
-            linear(t, f, d, hasMlpBias(m));
+        t.add("wte.weight", m.vocab * d);
+        t.add("wpe.weight", m.seq * d);
+        for (long l = 1; l <= layers; ++l) {
+            t.where = repeated("layer", l, m.layers) + " ";
+            t.norm("ln_1", m);
+            t.linear("c_attn", d, 3 * d, hasQkvBias(m));
+            t.linear("attn.c_proj", d, d, hasOutBias(m));
+            t.norm("ln_2", m);
+            t.linear("c_fc", d, f, hasMlpBias(m));
+            t.linear("mlp.c_proj", f, d, hasMlpBias(m));
         }
-        norm(t, m);
+        t.where.clear();
+        t.norm("ln_f", m);
     }
     if (m.embeddings != EmbeddingTying::tied)
-        t.push_back(m.vocab * d);
-    return t;
+        t.add("head.weight", m.vocab * d);
+    return t.tensors;
 }
 
 OptimizerTemporaries pytorchEagerOptimizerTemporaries(const AccountingInput& in, const AccountingResult& r,
@@ -114,7 +139,7 @@ OptimizerTemporaries pytorchEagerOptimizerTemporaries(const AccountingInput& in,
         r.precision.masterWeights != StorageType::none ||
         (r.precision.parameters != StorageType::fp32 && r.precision.parameters != StorageType::bf16))
         return {};
-    const std::vector<double> tensors = pytorchEagerParameterTensors(m);
+    const std::vector<ParameterTensor> tensors = pytorchEagerParameterTensors(m);
     const double e = bytesPerElement(r.precision.parameters);
     const double wrapped = 8 + e;
     const bool firstMakesState = step == TrainingStep::first && stateMadeInFirstStep(in.optimizer);
@@ -125,7 +150,7 @@ OptimizerTemporaries pytorchEagerOptimizerTemporaries(const AccountingInput& in,
     Moment bestMoment;
     long bestIndex = -1;
     for (std::size_t i = 0; i < tensors.size(); ++i) {
-        const double b = tensors[i] * e, previous = i > 0 ? tensors[i - 1] * e : 0.0;
+        const double b = tensors[i].elements * e, previous = i > 0 ? tensors[i - 1].elements * e : 0.0;
         for (const Moment& mo : each) {
             const double held = mo.k * b + (mo.previous ? previous : 0.0) + mo.scalars;
             if (held > best) {
@@ -146,8 +171,10 @@ OptimizerTemporaries pytorchEagerOptimizerTemporaries(const AccountingInput& in,
     if (frame >= best)
         return {frame, name + ", torch.optim single-tensor: its step's record_function frame 4 + 288 = " +
                            formatNumber(frame) + " B"};
-    std::string f = name + ", torch.optim single-tensor, parameter " + std::to_string(bestIndex + 1) +
-                    " of " + std::to_string(tensors.size()) + " (model.parameters() order): ";
+    const auto at = static_cast<std::size_t>(bestIndex);
+    std::string f = name + ", torch.optim single-tensor, at " + tensors[at].name +
+                    (at > 0 ? " (after " + tensors[at - 1].name + ")" : std::string()) +
+                    " in model.parameters() order: ";
     std::vector<std::string> parts;
     if (bestMoment.k > 0)
         parts.push_back((bestMoment.k == 1 ? "" : formatNumber(bestMoment.k) + " × ") + formatNumber(bestB) +

@@ -13,11 +13,17 @@
 
 namespace napkin {
 
-/// Element counts of `model`'s parameter tensors in model.parameters() order as
-/// tests/validation/reference_models.py builds them: nanoGPT's GPT-2 (tied head listed once, as the token
-/// embedding) or the Llama/Mixtral-style Decoder (norms first in a layer, then q, k, v, o, then the
-/// router and each expert's up, gate, down). Empty for a model the pytorch-eager profile does not describe.
-std::vector<double> pytorchEagerParameterTensors(const ModelSpec& model);
+struct ParameterTensor {
+    std::string name; ///< "layer 2–32 expert 2–8 down.weight": layer 2 stands for every later layer
+    double elements = 0;
+};
+
+/// `model`'s parameter tensors in model.parameters() order as tests/validation/reference_models.py builds
+/// them: nanoGPT's GPT-2 (tied head listed once, as the token embedding) or the Llama/Mixtral-style
+/// Decoder (norms first in a layer, then q, k, v, o, then the router and each expert's up, gate, down).
+/// Two layers and two experts at most: they hold every pair of neighbours the whole list has. Empty for a
+/// model the pytorch-eager profile does not describe.
+std::vector<ParameterTensor> pytorchEagerParameterTensors(const ModelSpec& model);
 
 struct OptimizerTemporaries {
     double bytes = 0;

@@ -3,6 +3,7 @@
 // recipe, ZeRO stage and recompute mode.
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/model_presets.h"
+#include "engine/accounting/pytorch_eager_optimizer.h"
 #include "tests/support/accounting_inputs.h"
 
 #include <QtTest>
@@ -54,6 +55,7 @@ private slots:
     void agreesWithMemoryBytes();
     void pytorchEagerOptimizerStep_data();
     void pytorchEagerOptimizerStep();
+    void pytorchEagerParameterListIsBounded();
     void eventNames();
 };
 
@@ -378,9 +380,41 @@ void TestMemoryTimeline::pytorchEagerOptimizerStep_data() {
     llama.model.norm = NormKind::rmsnorm;
     llama.model.position = PositionKind::rope;
     QTest::newRow("llama adamw") << llama << TrainingStep::steady << 57612.0;
+    // Every later layer repeats layer 2's neighbours: a deeper stack holds the same step temporaries.
+    AccountingInput deep = llama;
+    deep.model.layers = 1000;
+    QTest::newRow("llama adamw, 1000 layers") << deep << TrainingStep::steady << 57612.0;
     AccountingInput megatron = with(gpt, OptimizerKind::adamw);
     megatron.model.activationsOf = ActivationProfile::megatron; // fused and in place
     QTest::newRow("megatron adamw") << megatron << TrainingStep::steady << 0.0;
+}
+
+// The parameter list the optimizer step walks stays two layers and two experts long (it was one entry per
+// tensor: a Mixtral-style stack of 1e5 layers × 1024 experts listed 6e8), and names what it stands for.
+void TestMemoryTimeline::pytorchEagerParameterListIsBounded() {
+    ModelSpec m;
+    m.kind = ModelKind::transformer;
+    m.dModel = 48;
+    m.heads = 6;
+    m.kvHeads = 2;
+    m.layers = 1e5;
+    m.vocab = 37;
+    m.seq = 7;
+    m.ffnDim = 100;
+    m.mlp = MlpKind::swiglu;
+    m.norm = NormKind::rmsnorm;
+    m.position = PositionKind::rope;
+    m.experts = 1024;
+    m.topK = 2;
+    m.bias = false;
+    m.embeddings = EmbeddingTying::untied;
+    const std::vector<ParameterTensor> tensors = pytorchEagerParameterTensors(m);
+    // embed, 2 × (2 norms, q, k, v, o, router, 2 experts × 3), final norm, head
+    QCOMPARE(tensors.size(), std::size_t(1 + 2 * (2 + 4 + 1 + 2 * 3) + 1 + 1));
+    QCOMPARE(QString::fromStdString(tensors.at(1).name), QStringLiteral("layer 1 attention norm.weight"));
+    QCOMPARE(QString::fromStdString(tensors.at(tensors.size() - 3).name),
+             QStringLiteral("layer 2–100000 expert 2–1024 down.weight"));
+    COMPARE_EXACT(tensors.at(7).elements, 48.0 * 1024); // the router, d × E
 }
 
 void TestMemoryTimeline::pytorchEagerOptimizerStep() {
