@@ -29,6 +29,11 @@ QString optimizerTemporaries(const AccountingInput& in, const AccountingResult& 
     if (update == t.events.end())
         return {};
     const double atUpdate = update->bytes.total();
+    if (!t.optimizerTemporariesFormula.empty()) // pytorch-eager: torch.optim's single-tensor update
+        return tr("<p>The optimizer step is torch.optim's update as PyTorch eager runs it, one parameter "
+                  "at a time, holding temporaries beside parameters, gradients and state: %1 (measured "
+                  "with torch 1.13's profiler; docs/memory-timeline.md). All coexist at <b>%2</b>.</p>")
+            .arg(toQString(t.optimizerTemporariesFormula).toHtmlEscaped(), bytes(atUpdate));
     QString text =
         tr("<p>The optimizer step is modelled as Napkin's trainers run it: fused, in place, element "
            "by element, so it adds no temporaries: parameters, gradients and state coexist at "

@@ -85,6 +85,35 @@ private slots:
                  qPrintable(QStringLiteral("missing “%1” in:\n%2").arg(expected, text)));
     }
 
+    // The pane and the timeline give one answer about the optimizer step: under pytorch-eager the event
+    // holds torch.optim's single-tensor temporaries, so the pane must not call the update fused.
+    void optimizerStepFollowsTheProfile() {
+        AccountingInput in;
+        in.model.kind = ModelKind::transformer;
+        in.model.dModel = 40;
+        in.model.heads = 5;
+        in.model.layers = 2;
+        in.model.vocab = 53;
+        in.model.seq = 11;
+        in.model.ffnDim = 160;
+        in.model.bias = false;
+        in.model.dropout = false;
+        in.model.embeddings = EmbeddingTying::untied;
+        in.model.activationsOf = ActivationProfile::pytorchEager;
+        in.batch = 3;
+        in.precision = PrecisionRecipe::fp32;
+        in.optimizer = OptimizerKind::adamw;
+        QVERIFY(validate(in).ok());
+        const GpuSpec& gpu = *GpuCatalog::builtIn().find(in.gpu);
+        const QString eager = plain(explainAccounting(in, account(in, gpu), ByteUnits::decimal));
+        QVERIFY2(eager.contains(QStringLiteral("one parameter at a time")), qPrintable(eager));
+        QVERIFY2(eager.contains(QStringLiteral("= 76812 B")), qPrintable(eager)); // torch's profiler
+        QVERIFY2(!eager.contains(QStringLiteral("adds no temporaries")), qPrintable(eager));
+        in.model.activationsOf = ActivationProfile::megatron;
+        const QString megatron = plain(explainAccounting(in, account(in, gpu), ByteUnits::decimal));
+        QVERIFY2(megatron.contains(QStringLiteral("adds no temporaries")), qPrintable(megatron));
+    }
+
     // Two-layer linear model, B=16384, D=32768, K=8192: forward 2·B·(D·D + D·K) = 4.398e13, backward twice.
     void linearModelMatmulFlops() {
         AccountingInput in;
