@@ -35,6 +35,7 @@
 #include <QFile>
 #include <QGuiApplication>
 #include <QMenuBar>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStringList>
@@ -101,7 +102,10 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(central);
     // Every page's panels scroll under the wheel; a control changes only once the user focused it.
     (new WheelGuard(this))->guard(*m_pages);
-    resize(1200, 800);
+    // A first window fits the screen it opens on: a projector at 1024×768 is smaller than 1200×800, and
+    // without a window manager to shrink it the charts and formulas ran off its right and bottom edges.
+    const QSize preferred(1200, 800);
+    resize(screen() ? preferred.boundedTo(screen()->availableGeometry().size()) : preferred);
     setAcceptDrops(true);
     addMenus();
     QSettings settings;

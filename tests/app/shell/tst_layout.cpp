@@ -23,6 +23,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -229,6 +230,7 @@ private slots:
     void initTestCase();
     void everyPageEverySize_data();
     void everyPageEverySize();
+    void firstWindowFitsTheScreen();
     void cleanupTestCase();
 
 private:
@@ -243,6 +245,20 @@ void TestLayout::initTestCase() {
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     QDir().mkpath(QStringLiteral(NAPKIN_LAYOUT_SCREENSHOTS));
+}
+
+// A window opened for the first time (no saved geometry) fits the screen: it was 1200×800 on a 1024×768
+// projector, its charts and formulas past the screen's edges. The offscreen screen is 800×600.
+void TestLayout::firstWindowFitsTheScreen() {
+    const MainWindow w;
+    QVERIFY(w.screen());
+    const QSize available = w.screen()->availableGeometry().size();
+    QVERIFY2(w.width() <= available.width() && w.height() <= available.height(),
+             qPrintable(QStringLiteral("%1×%2 on a %3×%4 screen")
+                            .arg(w.width())
+                            .arg(w.height())
+                            .arg(available.width())
+                            .arg(available.height())));
 }
 
 void TestLayout::everyPageEverySize_data() {
