@@ -100,9 +100,13 @@ std::string fitAdvice(const AccountingInput& in, const GpuSpec& gpu, const Accou
         return {};
     std::vector<std::string> options;
     const bool transformer = in.model.kind == ModelKind::transformer;
+    // pytorch-eager describes one GPU's eager PyTorch: no selective recompute, no tp/pp/cp. Advice it
+    // would then refuse contradicts the refusal on the same page.
+    const bool eagerProfile = in.model.activationsOf == ActivationProfile::pytorchEager;
     if (transformer) {
         AccountingInput c = in;
-        if (in.recompute == Recompute::none && in.model.attentionImpl == AttentionImpl::eager) {
+        if (!eagerProfile && in.recompute == Recompute::none &&
+            in.model.attentionImpl == AttentionImpl::eager) {
             c.recompute = Recompute::selective;
             if (fits(c, gpu))
                 options.emplace_back("selective recompute");
@@ -119,9 +123,15 @@ std::string fitAdvice(const AccountingInput& in, const GpuSpec& gpu, const Accou
         if (fits(c, gpu))
             options.emplace_back("ZeRO-3");
     }
-    const std::string more = transformer ? layoutOption(in, gpu) : gpusOption(in, gpu, r);
+    const std::string more = !transformer   ? gpusOption(in, gpu, r)
+                             : eagerProfile ? std::string()
+                                            : layoutOption(in, gpu);
     if (!more.empty())
         options.push_back(more);
+    if (options.empty() && eagerProfile)
+        return "even batch 1 does not fit, and neither full recompute nor ZeRO-3 makes it fit; "
+               "pytorch-eager describes one GPU's eager PyTorch, so tensor and pipeline parallel layouts "
+               "are --activations-of megatron's";
     if (options.empty())
         return transformer
                    ? "even batch 1 does not fit, and neither recompute, ZeRO-3 nor tp ≤ 8 × pp with "

@@ -233,6 +233,24 @@ private slots:
         QVERIFY2(megatron.contains(QStringLiteral("Korthikanti")), qPrintable(megatron));
     }
 
+    void fitAdviceStaysInTheProfile() {
+        // Mixtral-sized fp32 training on one H100 does not fit at batch 1. The advice named tp 8 × pp 2,
+        // which pytorch-eager refuses (exit 2 naming activations-of) on the same page.
+        AccountingInput in = inputFor(mixtral(4096, 32, 8, 128, 32, 32000, 4096, 14336, false, 8, 2));
+        in.batch = 1;
+        in.precision = PrecisionRecipe::fp32;
+        QVERIFY(validate(in).ok());
+        const AccountingResult eager = account(in, *GpuCatalog::builtIn().find(in.gpu));
+        const QString advice = QString::fromStdString(eager.fitAdvice);
+        QVERIFY2(advice.startsWith(QStringLiteral("even batch 1 does not fit")), qPrintable(advice));
+        QVERIFY2(!advice.contains(QStringLiteral("tp ")) && !advice.contains(QStringLiteral("selective")),
+                 qPrintable(advice));
+        in.model.activationsOf = ActivationProfile::megatron;
+        const AccountingResult megatron = account(in, *GpuCatalog::builtIn().find(in.gpu));
+        QVERIFY2(QString::fromStdString(megatron.fitAdvice).contains(QStringLiteral("tp ")),
+                 megatron.fitAdvice.c_str());
+    }
+
     void refusesWhatItDoesNotDescribe_data() {
         QTest::addColumn<QString>("what");
         QTest::newRow("rmsnorm in a GPT-2 block") << "rmsnorm";
