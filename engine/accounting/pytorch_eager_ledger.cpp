@@ -12,11 +12,6 @@ using eager::kBoolBytes, eager::kDoubleBytes, eager::kInt64Bytes;
 constexpr auto tensorParallel = ActivationSplit::tensorParallel;
 constexpr auto sequence = ActivationSplit::sequence;
 
-// LayerNorm keeps its per-token mean and 1/σ in the accumulation type: fp32.
-void normStatistics(eager::Rows& b, const std::string& norm) {
-    b.fp32(norm + " mean and 1/σ", norm + "'s backward", 2);
-}
-
 } // namespace
 
 std::string pytorchEagerUnsupported(const ModelSpec& m) {
@@ -75,7 +70,7 @@ std::vector<ActivationTensor> pytorchEagerLayerLedger(const ModelSpec& m, Storag
         return b.rows;
     }
     b.tensor("attention norm input", "LayerNorm's backward", h);
-    normStatistics(b, "attention norm");
+    b.layerNormStatistics("attention norm");
     b.tensor("attention norm output (QKV input)", "the QKV projection's weight gradient", h);
     // matmul folds (b, a, s, d_h) into (b·a, s, d_h) with reshape, which copies the transposed views of
     // the QKV output: bmm saves the copies, never the QKV output itself. (At batch 1 the reshape is a
@@ -96,7 +91,7 @@ std::vector<ActivationTensor> pytorchEagerLayerLedger(const ModelSpec& m, Storag
     if (m.dropout)
         b.mask("attention-output dropout mask", h);
     b.tensor("MLP norm input", "LayerNorm's backward", h);
-    normStatistics(b, "MLP norm");
+    b.layerNormStatistics("MLP norm");
     b.tensor("MLP norm output (MLP input)", "the up projection", h);
     b.tensor("up projection output (GELU input)", "GELU's backward", f, tensorParallel);
     b.tensor("GELU output (down-projection input)", "the down projection", f, tensorParallel);
@@ -113,7 +108,7 @@ std::vector<ActivationTensor> pytorchEagerHeadLedger(const ModelSpec& m, Storage
         b.mask("embedding dropout mask", m.dModel);
     b.fixed("position ids (arange, int64)", "the position embedding's backward", m.seq, kInt64Bytes, "int64");
     b.tensor("final norm input", "LayerNorm's backward", m.dModel);
-    normStatistics(b, "final norm");
+    b.layerNormStatistics("final norm");
     b.tensor("final norm output (head input)", "the output head's weight gradient", m.dModel);
     b.tensor("log-softmax output", "the cross-entropy's backward", m.vocab, tensorParallel);
     b.fixed("loss total weight (0-d)", "the cross-entropy's backward", 1, b.act, b.actName);

@@ -13,9 +13,7 @@ constexpr auto tensorParallel = ActivationSplit::tensorParallel;
 // LlamaRMSNorm, x = input.float(); variance = x.pow(2).mean(-1); x = x · rsqrt(variance + ε);
 // weight · x.to(dtype). In bf16 the fp32 copy stands for the input, which nothing then keeps.
 void rmsNormRows(eager::Rows& b, const std::string& norm, double h, const std::string& output) {
-    b.fp32(norm + " input in fp32 (bf16: the upcast copy)", "pow's and the normalising mul's backward", h);
-    b.fp32(norm + " input² (x.pow(2))", "mean's backward (torch 1.13 keeps its whole input)", h);
-    b.fp32(norm + " 1/rms (rsqrt)", "rsqrt's and the normalising mul's backward", 1);
+    b.rmsNormStatistics(norm, h);
     b.tensor(norm + " normalised x, in the activations' dtype", "the norm weight's gradient", h);
     b.tensor(norm + " output (" + output + ")", "the next projection's weight gradient", h);
 }

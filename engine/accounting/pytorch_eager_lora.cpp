@@ -57,7 +57,7 @@ void gpt2Layer(LayerFlow& f, const ModelSpec& m, bool gx) {
     using T = LoraTarget;
     if (gx) { // native_layer_norm keeps input, mean and 1/σ only for dL/dx here (its weight is frozen)
         b.tensor("attention norm input", "LayerNorm's backward", h);
-        b.fp32("attention norm mean and 1/σ", "LayerNorm's backward", 2);
+        b.layerNormStatistics("attention norm");
     }
     const auto [gq, gk, gv] = f.qkvAdapters(h, gx);
     // bmm keeps each operand for the other's gradient: Q for dK, Kᵀ for dQ.
@@ -97,7 +97,7 @@ void gpt2Layer(LayerFlow& f, const ModelSpec& m, bool gx) {
     const bool g2 = gx || go; // the residual stream after attention
     if (g2) {
         b.tensor("MLP norm input", "LayerNorm's backward", h);
-        b.fp32("MLP norm mean and 1/σ", "LayerNorm's backward", 2);
+        b.layerNormStatistics("MLP norm");
     }
     if (f.adapted(T::up))
         b.tensor("MLP norm output (up adapter's A input)", "the A matrix's weight gradient", h);
@@ -113,20 +113,14 @@ void gpt2Layer(LayerFlow& f, const ModelSpec& m, bool gx) {
         b.mask("MLP-output dropout mask", h);
 }
 
-// LlamaRMSNorm with a frozen weight: x.float(), x², 1/rms for dL/dx; not the normalised x (the weight's
-// gradient alone reads it) nor the output.
-void rmsNormStatistics(eager::Rows& b, const std::string& norm, double h) {
-    b.fp32(norm + " input in fp32 (bf16: the upcast copy)", "pow's and the normalising mul's backward", h);
-    b.fp32(norm + " input² (x.pow(2))", "mean's backward (torch 1.13 keeps its whole input)", h);
-    b.fp32(norm + " 1/rms (rsqrt)", "rsqrt's and the normalising mul's backward", 1);
-}
-
 void llamaLayer(LayerFlow& f, const ModelSpec& m, StorageType activations, bool gx) {
     eager::Rows& b = f.b;
     const double h = m.dModel, a = m.heads, s = m.seq, ff = ffnWidth(m), q = a * headWidth(m);
     using T = LoraTarget;
+    // A frozen RMSNorm keeps what dL/dx needs, not the normalised x (its weight's gradient alone reads
+    // it) nor the output.
     if (gx)
-        rmsNormStatistics(b, "attention norm", h);
+        b.rmsNormStatistics("attention norm", h);
     const auto [gq, gk, gv] = f.qkvAdapters(h, gx);
     if (gk)
         b.tensor("Q after RoPE (bmm's operand)", "the q @ kᵀ bmm (K's gradient)", q, tensorParallel);
@@ -153,7 +147,7 @@ void llamaLayer(LayerFlow& f, const ModelSpec& m, StorageType activations, bool 
     f.adapter(T::o);
     const bool g2 = gx || gs || gv || f.adapted(T::o);
     if (g2)
-        rmsNormStatistics(b, "MLP norm", h);
+        b.rmsNormStatistics("MLP norm", h);
     if (f.adapted(T::gate) || f.adapted(T::up))
         b.tensor("MLP norm output (gate and up adapters' A input)", "the A matrices' weight gradient", h);
     f.adapter(T::gate);
@@ -219,7 +213,7 @@ std::vector<ActivationTensor> pytorchEagerLoraHeadLedger(const ModelSpec& m, con
             b.fixed("RoPE cos (1, s, d_h)", "the layers' RoPE muls", table, b.act, b.actName);
             b.fixed("RoPE sin (1, s, d_h)", "the layers' RoPE muls", table, b.act, b.actName);
         }
-        rmsNormStatistics(b, "final norm", m.dModel);
+        b.rmsNormStatistics("final norm", m.dModel);
         b.fp32("log-softmax output (fp32: the loss upcasts the logits)", "the cross-entropy's backward",
                m.vocab, tensorParallel);
         b.fixed("loss total weight (0-d)", "the cross-entropy's backward", 1, eager::kFp32Bytes, "fp32");
@@ -229,7 +223,7 @@ std::vector<ActivationTensor> pytorchEagerLoraHeadLedger(const ModelSpec& m, con
     if (m.dropout && recompute == Recompute::full)
         b.mask("embedding dropout mask", m.dModel);
     b.tensor("final norm input", "LayerNorm's backward", m.dModel);
-    b.fp32("final norm mean and 1/σ", "LayerNorm's backward", 2);
+    b.layerNormStatistics("final norm");
     b.tensor("log-softmax output", "the cross-entropy's backward", m.vocab, tensorParallel);
     b.fixed("loss total weight (0-d)", "the cross-entropy's backward", 1, b.act, b.actName);
     return b.rows;

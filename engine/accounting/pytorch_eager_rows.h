@@ -1,6 +1,7 @@
 #pragma once
 // The row builder the pytorch-eager ledgers (GPT-2-style in pytorch_eager_ledger.cpp, Llama-style in
-// pytorch_eager_llama.cpp, Mixtral's experts in pytorch_eager_moe.cpp) write their saved tensors with.
+// pytorch_eager_llama.cpp, Mixtral's experts in pytorch_eager_moe.cpp, LoRA in pytorch_eager_lora.cpp)
+// write their saved tensors with, and the norms' statistics they share.
 #include "engine/accounting/activation_ledger.h"
 
 #include <string>
@@ -50,6 +51,18 @@ struct Rows {
     void fixed(std::string name, std::string savedFor, double elements, double bytes, std::string dtype) {
         rows.push_back({std::move(name), std::move(savedFor), 0, bytes, std::move(dtype),
                         ActivationSplit::sequence, false, elements});
+    }
+    // LayerNorm keeps its per-token mean and 1/σ in the accumulation type, fp32 (its input is a row of
+    // the caller's: it is kept whether or not the weight trains).
+    void layerNormStatistics(const std::string& norm) {
+        fp32(norm + " mean and 1/σ", "LayerNorm's backward", 2);
+    }
+    // LlamaRMSNorm (x = input.float(); x.pow(2).mean(-1); x · rsqrt) keeps these for dL/dx: its fp32 input
+    // (in bf16 the upcast copy, and nothing keeps the bf16 input), the input² and 1/rms per token.
+    void rmsNormStatistics(const std::string& norm, double h) {
+        fp32(norm + " input in fp32 (bf16: the upcast copy)", "pow's and the normalising mul's backward", h);
+        fp32(norm + " input² (x.pow(2))", "mean's backward (torch 1.13 keeps its whole input)", h);
+        fp32(norm + " 1/rms (rsqrt)", "rsqrt's and the normalising mul's backward", 1);
     }
 };
 
