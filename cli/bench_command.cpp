@@ -12,7 +12,9 @@
 #include <CLI/CLI.hpp>
 
 #include <memory>
+#include <optional>
 #include <ostream>
+#include <string>
 
 namespace napkin::cli {
 namespace {
@@ -20,16 +22,29 @@ namespace {
 struct BenchOptions {
     bool json = false;
     int repeats = 51;
+    std::string setup{kDefaultAccountingBenchmark};
 };
 
-int runAccountBenchmark(const BenchOptions& o, std::ostream& out) {
-    const TimingSummary t = benchmarkAccounting(accountingBenchmarkInput(), o.repeats);
+int runAccountBenchmark(const BenchOptions& o, std::ostream& out, std::ostream& err) {
+    const std::optional<AccountingBenchmarkSetup> setup = accountingBenchmarkSetup(o.setup);
+    if (!setup) {
+        err << "bench account: unknown --setup '" << o.setup << "'; known: " << accountingBenchmarkSetupIds()
+            << "\n";
+        return 2;
+    }
+    const WorkCounts work = accountingWork(setup->input);
+    const TimingSummary t = benchmarkAccounting(setup->input, o.repeats);
     if (o.json) {
-        out << jsonText(accountingBenchmarkJson(t));
+        out << jsonText(accountingBenchmarkJson(*setup, t, work));
     } else {
-        out << "one full accounting recompute (GPT-2 small): median " << formatDuration(t.medianSeconds)
-            << ", p20 " << formatDuration(t.p20Seconds) << ", p80 " << formatDuration(t.p80Seconds)
-            << " over " << t.samples << " samples (target < 20 µs)\n";
+        out << "one full accounting recompute (" << setup->configuration << "): median "
+            << formatDuration(t.medianSeconds) << ", p20 " << formatDuration(t.p20Seconds) << ", p80 "
+            << formatDuration(t.p80Seconds) << " over " << t.samples << " samples (target < "
+            << formatDuration(setup->targetSeconds) << ")\n"
+            << "work per recompute: " << work.peakEvaluations << " peak evaluations with formulas, "
+            << work.fastPeaks << " peaks alone, " << work.timelineBuilds << " timelines, "
+            << work.activationLedgers << " activation ledgers, " << work.formattedNumbers
+            << " numbers formatted\n";
     }
     return 0;
 }
@@ -44,6 +59,8 @@ Command addBenchCommand(CLI::App& parent) {
     account->add_flag("--json", options->json, "print one JSON document");
     account->add_option("--repeats", options->repeats, "timed samples (default 51)")
         ->check(CLI::Range(5, 100000));
+    account->add_option("--setup", options->setup,
+                        "what to account: gpt2-small (default), deepseek-v3, or a setup preset's id");
     const Command matmul = addBenchMatmulCommand(*bench);
     const Command train = addBenchTrainCommand(*bench);
     const Command copy = addBenchCopyCommand(*bench);
@@ -52,7 +69,7 @@ Command addBenchCommand(CLI::App& parent) {
     return {bench,
             [options, account, matmul, train, copy, alloc, memory](std::ostream& out, std::ostream& err) {
                 if (account->parsed())
-                    return runAccountBenchmark(*options, out);
+                    return runAccountBenchmark(*options, out, err);
                 if (matmul.app->parsed())
                     return matmul.execute(out, err);
                 if (train.app->parsed())

@@ -6,10 +6,14 @@
 #include "engine/accounting/max_sequence.h"
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/stage_memory.h"
+#include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/numerics/work_counts.h"
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 namespace napkin {
 namespace {
@@ -46,6 +50,10 @@ void addMemory(AccountingResult& r, const AccountingInput& in) {
 
     const double statesBytes = shown.statesBytes;
     const double total = statesBytes + activations.bytes;
+    if (!formulasWanted()) { // a search's probe: the peak needs the memory, not its texts or the maxima
+        r.memory.total.value = total;
+        return;
+    }
     r.memory.total = {total, n(states.parameters.value) + " + " + n(states.gradients.value) + " + " +
                                  n(states.masterWeights.value) + " + " + n(states.optimizerState.value) +
                                  " + " + n(activations.bytes) + " = " + n(total) + " B"};
@@ -79,9 +87,11 @@ void addPeak(AccountingResult& r, const AccountingInput& in) {
     const MemoryTimeline timeline = memoryTimeline(in, r);
     r.peakFromTimeline = isTimelineModelled(in);
     r.peakMemory = {timeline.peakBytes, timeline.peakFormula};
+    r.fits = r.peakMemory.value <= r.capacityBytes.value;
+    if (!formulasWanted()) // a search's probe: the peak and fits alone
+        return;
     r.peakEvent =
         timeline.events.empty() ? std::string() : stepEventName(timeline.events[timeline.peakIndex].event);
-    r.fits = r.peakMemory.value <= r.capacityBytes.value;
     const double sum = r.memory.total.value;
     r.fitsFormula =
         "peak " + n(r.peakMemory.value) + " B" +
@@ -92,28 +102,35 @@ void addPeak(AccountingResult& r, const AccountingInput& in) {
 }
 
 // The largest batch whose peak fits. The peak is a maximum over events of totals linear in the batch, so
-// two evaluations give each event's slope and the bound; the search then confirms it (rounding) and falls
-// back to bisection should the estimate ever be off.
+// two evaluations give the peak event's slope and the bound; the search then confirms it (rounding) and
+// falls back to bisection should the estimate ever be off. Each probe is a peakBytes(), no text.
 void addMaxBatch(AccountingResult& r, const AccountingInput& in, const GpuSpec& gpu) {
     if (!r.activationsModelled || r.activations.bytesPerSample <= 0)
         return;
     const double capacity = r.capacityBytes.value;
     constexpr double kLargest = 1e9; // the largest batch validate() accepts
+    std::vector<std::pair<double, double>> probes{{in.batch, r.peakMemory.value}}; // (batch, peak)
     auto peakAt = [&](double batch) {
-        if (batch == in.batch)
-            return r.peakMemory.value;
+        for (const auto& [probed, peak] : probes)
+            if (probed == batch)
+                return peak;
         AccountingInput c = in;
         c.batch = batch;
-        return accountPeak(c, gpu).peakMemory.value;
+        probes.emplace_back(batch, peakBytes(c, gpu));
+        return probes.back().second;
     };
     auto fitsAt = [&](double batch) { return peakAt(batch) <= capacity; };
 
-    double best = 0;
-    if (fitsAt(1)) {
-        const double one = peakAt(1), two = peakAt(2);
-        double guess = two > one ? std::floor((capacity - (2 * one - two)) / (two - one)) : kLargest;
-        guess = std::clamp(guess, 1.0, kLargest);
-        double lo = 1, hi = kLargest + 1; // fitsAt(lo); hi: beyond the search, or known not to fit
+    // The input's own batch is known; when it fits, the search starts there, one more probe (b + 1) gives
+    // the slope, and a third lands on the answer while the same event holds the peak.
+    double lo = 0, hi = kLargest + 1; // fitsAt(lo) or lo = 0; hi: beyond the search, or known not to fit
+    (fitsAt(in.batch) ? lo : hi) = in.batch;
+    if (lo == 0 && hi > 1)
+        (fitsAt(1) ? lo : hi) = 1;
+    if (lo >= 1 && hi - lo > 1) {
+        const double at = peakAt(lo), next = peakAt(lo + 1);
+        double guess = next > at ? lo + std::floor((capacity - at) / (next - at)) : kLargest;
+        guess = std::clamp(guess, lo, std::min(hi - 1, kLargest));
         if (fitsAt(guess)) {
             lo = guess;
             if (guess == kLargest || !fitsAt(guess + 1))
@@ -125,8 +142,8 @@ void addMaxBatch(AccountingResult& r, const AccountingInput& in, const GpuSpec& 
             const double mid = std::floor((lo + hi) / 2);
             (fitsAt(mid) ? lo : hi) = mid;
         }
-        best = std::min(lo, kLargest);
     }
+    const double best = std::min(lo, kLargest);
     const std::string over =
         best < kLargest ? "; at " + n(best + 1) + " it is " + n(peakAt(best + 1)) + " B" : std::string();
     r.maxBatch =
@@ -308,12 +325,16 @@ AccountingResult accountWithoutAdvice(const AccountingInput& in, const GpuSpec& 
 }
 
 AccountingResult accountPeak(const AccountingInput& in, const GpuSpec& gpu) {
+    if (formulasWanted())
+        ++workCounts().peakEvaluations;
     AccountingResult r;
     r.parameters = countParameters(in.model);
     r.precision = ledgerFor(in.precision, in.fp32Gradients);
     r.bytesPerParameter = bytesPerParameter(r.precision, in.optimizer);
-    r.capacityBytes = {gpu.memoryBytes, gpu.id + " memory = " + n(gpu.memoryBytes) + " B (" +
-                                            formatBytes(gpu.memoryBytes) + ")"};
+    r.capacityBytes.value = gpu.memoryBytes;
+    if (formulasWanted())
+        r.capacityBytes.formula =
+            gpu.id + " memory = " + n(gpu.memoryBytes) + " B (" + formatBytes(gpu.memoryBytes) + ")";
     r.trainableParameters = r.parameters.total;
     if (isFineTuningSet(in.fineTuning)) {
         r.fineTune =
@@ -324,6 +345,16 @@ AccountingResult accountPeak(const AccountingInput& in, const GpuSpec& gpu) {
     addMemory(r, in);
     addPeak(r, in);
     return r;
+}
+
+double peakBytes(const AccountingInput& in, const GpuSpec& gpu) {
+    const ValuesOnly valuesOnly;
+    ++workCounts().fastPeaks;
+    return accountPeak(in, gpu).peakMemory.value;
+}
+
+bool peakFits(const AccountingInput& in, const GpuSpec& gpu) {
+    return peakBytes(in, gpu) <= gpu.memoryBytes;
 }
 
 AccountingResult accountStep(const AccountingInput& in, const GpuSpec& gpu) {

@@ -49,8 +49,8 @@ struct AccountingResult {
     BytesPerParameter bytesPerParameter;
     MemoryPerGpu memory; ///< bytes on each GPU (the most loaded pipeline stage's)
     bool activationsModelled = true;
-    StepFlops flopsPerStep; ///< per GPU: a replica's batch·microbatches sequences ÷ (tp·pp·cp)
-    Quantity flopsPerToken; ///< the replica's FLOPs per step / its tokens per step
+    StepFlops flopsPerStep;         ///< per GPU: a replica's batch·microbatches sequences ÷ (tp·pp·cp)
+    Quantity flopsPerToken;         ///< the replica's FLOPs per step / its tokens per step
     Quantity hardwareFlopsPerToken; ///< as flopsPerToken with the recompute included
     /// Model FLOPs (forward + backward, recompute excluded: PaLM's MFU numerator) over the training
     /// tokens, and the hardware FLOPs (recompute included) the GPUs actually run.
@@ -72,7 +72,7 @@ struct AccountingResult {
     /// Largest sequence length whose peak fits at this batch (max_sequence.h); unset as maxBatch is, and
     /// for models without a sequence.
     std::optional<Quantity> maxSequence;
-    std::vector<std::string> notes;   ///< assumptions worth knowing about this result
+    std::vector<std::string> notes; ///< assumptions worth knowing about this result
 
     // Parallel layouts (parallel_layout.h): what they do to the answers above.
     Quantity dataParallel;                    ///< dp = GPUs / (tp·pp·cp)
@@ -108,5 +108,11 @@ AccountingResult accountStep(const AccountingInput& input, const GpuSpec& gpu);
 /// capacity, fine-tuning memory, `memory`, `peakMemory` and `fits`; the FLOPs, times, layout, communication
 /// and notes are left empty. What the searches evaluate at each candidate, at a fraction of the cost.
 AccountingResult accountPeak(const AccountingInput& input, const GpuSpec& gpu);
+/// accountPeak(input, gpu).peakMemory.value to the bit, computed without a formula, ledger row or note
+/// (formula_text.h): what the searches for the largest batch and sequence and the fit advice's candidates
+/// evaluate, each probe a few microseconds.
+double peakBytes(const AccountingInput& input, const GpuSpec& gpu);
+/// peakBytes(input, gpu) ≤ gpu's capacity: accountPeak(input, gpu).fits.
+bool peakFits(const AccountingInput& input, const GpuSpec& gpu);
 
 } // namespace napkin

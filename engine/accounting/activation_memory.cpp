@@ -1,7 +1,10 @@
 #include "engine/accounting/activation_memory.h"
 
+#include "engine/accounting/activation_ledger_cache.h"
 #include "engine/accounting/frozen_layers.h"
+#include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/numerics/work_counts.h"
 
 namespace napkin {
 namespace {
@@ -69,14 +72,20 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     ActivationMemory memory;
     memory.layers = L / l.pp;
     memory.microBatchesInFlight = microBatchesInFlight(l, stage);
-    memory.describes =
-        m.activationsOf == ActivationProfile::pytorchEager
-            ? "pytorch-eager: the tensors PyTorch eager autograd saves for a nanoGPT-style GPT-2 (dropout "
-              "masks and LayerNorm statistics as the CUDA kernels keep them) or a Llama-style decoder "
-              "written as Hugging Face's modeling_llama.py eager path (with experts, modeling_mixtral.py's "
-              "sparse MoE block), matched tensor by tensor against PyTorch 1.13 by tests/validation/"
-            : "megatron: the tensors Megatron-LM keeps (Korthikanti et al. 2022, section 4.1), generalised "
-              "to today's architectures";
+    // A search's probe reads the bytes alone: no rows, no texts (formula_text.h).
+    const bool rows = formulasWanted();
+    if (rows)
+        memory.describes =
+            m.activationsOf == ActivationProfile::pytorchEager
+                ? "pytorch-eager: the tensors PyTorch eager autograd saves for a nanoGPT-style GPT-2 "
+                  "(dropout "
+                  "masks and LayerNorm statistics as the CUDA kernels keep them) or a Llama-style decoder "
+                  "written as Hugging Face's modeling_llama.py eager path (with experts, "
+                  "modeling_mixtral.py's "
+                  "sparse MoE block), matched tensor by tensor against PyTorch 1.13 by tests/validation/"
+                : "megatron: the tensors Megatron-LM keeps (Korthikanti et al. 2022, section 4.1), "
+                  "generalised "
+                  "to today's architectures";
     const bool logitsHere = l.pp == 1 || stage == PipelineStage::last;
 
     // The ledger, on this GPU, for one layer and one micro-batch of b sequences.
@@ -88,13 +97,15 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
             const double elementsPerSample = t.elementsPerToken * s / splitOf(t.split, l);
             perSample += elementsPerSample * t.bytesPerElement;
             fixed += t.fixedElements * t.bytesPerElement;
+            if (!rows)
+                continue;
             const double elements = b * elementsPerSample + t.fixedElements;
             memory.ledger.push_back(
                 {t.name, t.savedFor, t.dtype, elements, elements * t.bytesPerElement, perLayer, t.routed});
         }
     };
     double ledgerPerSample = 0, ledgerFixed = 0;
-    addRows(layerActivationLedger(m, type, recompute), true, ledgerPerSample, ledgerFixed);
+    addRows(*cachedLayerActivationLedger(m, type, recompute), true, ledgerPerSample, ledgerFixed);
     if (adapterElementsPerToken > 0 && recompute != Recompute::full) {
         // LoRA: each adapted matrix a token passes keeps its r-wide x·A for B's weight gradient; A's
         // input x is the frozen matrix's input, already a row above.
@@ -102,15 +113,16 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
             adapterElementsPerToken * s / splitOf(ActivationSplit::tensorParallel, l);
         const double elementBytes = bytesPerElement(type);
         ledgerPerSample += elementsPerSample * elementBytes;
-        memory.ledger.push_back({"LoRA x·A (r per adapted matrix)", "each adapter's B weight gradient",
-                                 std::string(storageTypeName(type)), b * elementsPerSample,
-                                 b * elementsPerSample * elementBytes, true});
+        if (rows)
+            memory.ledger.push_back({"LoRA x·A (r per adapted matrix)", "each adapter's B weight gradient",
+                                     std::string(storageTypeName(type)), b * elementsPerSample,
+                                     b * elementsPerSample * elementBytes, true});
     }
     // The head: Megatron's fp32 logits, 4·s·b·V split over the vocabulary by t; pytorch-eager's final norm
     // and loss tensors (one GPU: the profile refuses model parallelism).
     double logitsPerSample = 0, headFixed = 0;
     if (logitsHere)
-        addRows(headActivationLedger(m, type), false, logitsPerSample, headFixed);
+        addRows(*cachedHeadActivationLedger(m, type), false, logitsPerSample, headFixed);
 
     // Korthikanti's block with 16-bit activations keeps their closed form so that their numbers come out
     // exactly; everything else sums the ledger. Scaling the closed form for fp32 would double the 1-byte
@@ -128,6 +140,8 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     memory.bytesPerSample = layers * layer.perSample + logitsPerSample;
     const double fixed = memory.layers * ledgerFixed + headFixed; // one mask per layer, not per micro-batch
     memory.bytes = b * memory.bytesPerSample + fixed;
+    if (!rows)
+        return memory;
 
     std::string layersText = "L·", layersNumbers = n(L);
     if (l.pp > 1) {
@@ -164,6 +178,7 @@ ActivationMemory activationMemory(const ModelSpec& m, double batch, StorageType 
 ActivationMemory activationMemory(const ModelSpec& m, double batch, StorageType type, Recompute recompute,
                                   const ParallelLayout& layout, PipelineStage stage,
                                   double adapterElementsPerToken) {
+    ++workCounts().activationLedgers;
     const double elementBytes = bytesPerElement(type);
     ActivationMemory memory;
     switch (m.kind) {

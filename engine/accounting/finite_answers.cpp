@@ -2,6 +2,7 @@
 
 #include "engine/accounting/fine_tuning.h"
 #include "engine/accounting/fine_tuning_flops.h"
+#include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <cmath>
@@ -15,9 +16,14 @@ InputError checkFiniteAnswers(const AccountingInput& in, const GpuSpec& gpu) {
     // answer cannot disagree. (An offloaded run that waits on the host link takes longer; the catalog's
     // link figures, at least 1 B/s, keep that finite.)
     const double sequences = in.batch * in.parallel.microbatches;
-    StepFlops replica = countStepFlops(in.model, sequences, in.recompute, in.attention);
-    if (hasAdapters(in.fineTuning))
-        replica = fineTuneStepFlops(replica, in.model, in.fineTuning, sequences, in.recompute, in.attention);
+    StepFlops replica;
+    {
+        const ValuesOnly valuesOnly; // the FLOPs alone: the searches call this per probe
+        replica = countStepFlops(in.model, sequences, in.recompute, in.attention);
+        if (hasAdapters(in.fineTuning))
+            replica =
+                fineTuneStepFlops(replica, in.model, in.fineTuning, sequences, in.recompute, in.attention);
+    }
     const double flops = replica.total / replica.tokens * *in.trainingTokens;
     const double peak = densePeakFlopsPerSecond(gpu, ledgerFor(in.precision, in.fp32Gradients).compute);
     const double seconds = flops / (in.gpus * peak * in.mfu);

@@ -18,7 +18,7 @@ bool fits(AccountingInput candidate, const GpuSpec& gpu) {
     candidate.batch = 1;
     if (!validateLayout(candidate.parallel, candidate.model, candidate.gpus).ok())
         return false;
-    return accountPeak(candidate, gpu).fits; // the step's peak at batch 1
+    return peakFits(candidate, gpu); // the step's peak at batch 1
 }
 
 // The divisors of a whole number of layers (at most 1e5, validated).

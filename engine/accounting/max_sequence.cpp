@@ -29,7 +29,7 @@ struct Probe {
     double peak;
 };
 
-// The step's peak at S = units·step, each S evaluated once by accountPeak (the peak `fits` judges).
+// The step's peak at S = units·step, each S evaluated once by peakBytes (the peak `fits` judges).
 class SequencePeaks {
 public:
     SequencePeaks(const AccountingInput& in, const GpuSpec& gpu, double step, double capacity,
@@ -48,7 +48,7 @@ public:
                 return p.peak;
         AccountingInput c = in_;
         c.model.seq = units * step_;
-        const double peak = accountPeak(c, gpu_).peakMemory.value;
+        const double peak = peakBytes(c, gpu_);
         probes_.push_back({units, peak});
         return peak;
     }

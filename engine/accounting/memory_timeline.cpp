@@ -3,8 +3,10 @@
 #include "engine/accounting/frozen_layers.h"
 #include "engine/accounting/pytorch_eager_lora.h"
 #include "engine/accounting/pytorch_eager_optimizer.h"
+#include "engine/numerics/formula_text.h"
 #include "engine/numerics/name_table.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/numerics/work_counts.h"
 
 #include <algorithm>
 
@@ -83,10 +85,11 @@ public:
             const TimelineEvent& peak = t.events[t.peakIndex];
             const StepBytes& b = peak.bytes;
             t.peakBytes = b.total();
-            t.peakFormula = "at " + stepEventName(peak.event) + ": " + formatNumber(b.parameters) + " + " +
-                            formatNumber(b.gradients) + " + " + formatNumber(b.masterWeights) + " + " +
-                            formatNumber(b.optimizerState) + " + " + formatNumber(b.activations) + " + " +
-                            formatNumber(b.temporary) + " = " + formatNumber(t.peakBytes) + " B";
+            if (formulasWanted())
+                t.peakFormula = "at " + stepEventName(peak.event) + ": " + formatNumber(b.parameters) +
+                                " + " + formatNumber(b.gradients) + " + " + formatNumber(b.masterWeights) +
+                                " + " + formatNumber(b.optimizerState) + " + " + formatNumber(b.activations) +
+                                " + " + formatNumber(b.temporary) + " = " + formatNumber(t.peakBytes) + " B";
         }
         return t;
     }
@@ -157,7 +160,8 @@ void transformerTimeline(TimelineBuilder& t, const AccountingInput& in, const Ac
     const ModelSpec& m = in.model;
     const StorageType type = r.precision.activations;
     const ModelSpec one = withLayers(m, 1), none = withLayers(m, 0);
-    const double adapters = countAdapters(m, in.fineTuning).elementsPerToken;   // LoRA's x·A per layer
+    const double adapters = countAdapters(m, in.fineTuning).elementsPerToken; // LoRA's x·A per layer
+    const ValuesOnly bytesOnly; // the three ledgers below are read for their bytes alone
     double logits = activationMemory(none, in.batch, type, in.recompute).bytes; // fp32 4·s·b·V
     double kept = activationMemory(one, in.batch, type, in.recompute, adapters).bytes - logits;
     double whole = activationMemory(one, in.batch, type, Recompute::none, adapters).bytes - logits;
@@ -225,6 +229,7 @@ double StepBytes::total() const {
 }
 
 MemoryTimeline memoryTimeline(const AccountingInput& in, const AccountingResult& r, TrainingStep step) {
+    ++workCounts().timelineBuilds;
     TimelineBuilder t(in, r, step);
     t.emit(StepPhase::start, StepPart::model);
     const ModelSpec& m = in.model;

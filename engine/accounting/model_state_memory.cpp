@@ -1,5 +1,6 @@
 #include "engine/accounting/model_state_memory.h"
 
+#include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 
 namespace napkin {
@@ -15,10 +16,14 @@ struct Share {
     std::string symbols, numbers;
 };
 
+double shareBytes(const ParameterShard& g, double bytes, bool isSharded) {
+    return g.parameters * bytes / (isSharded ? g.ranks : 1.0);
+}
+
 Share share(const ParameterShard& g, double bytes, bool isSharded) {
     const bool divided = isSharded && g.ranks > 1;
     Share s;
-    s.value = g.parameters * bytes / (isSharded ? g.ranks : 1.0);
+    s.value = shareBytes(g, bytes, isSharded);
     s.symbols = g.symbol + " × " + n(bytes) + " B" + (divided ? " / " + g.ranksSymbol : std::string());
     s.numbers = n(g.parameters) + " × " + n(bytes) + (divided ? " / " + n(g.ranks) : std::string());
     return s;
@@ -31,13 +36,19 @@ Quantity sharded(std::span<const ParameterShard> groups, double bytes, bool isSh
         return q;
     }
     std::string symbols, numbers;
+    const bool formulas = formulasWanted();
     for (const ParameterShard& g : groups) {
+        if (!formulas) { // a search's probe: the same sum, no text
+            q.value += shareBytes(g, bytes, isSharded);
+            continue;
+        }
         const Share s = share(g, bytes, isSharded);
         q.value += s.value;
         symbols += (symbols.empty() ? "" : " + ") + s.symbols;
         numbers += (numbers.empty() ? "" : " + ") + s.numbers;
     }
-    q.formula = symbols + " = " + numbers + " = " + n(q.value) + " B";
+    if (formulas)
+        q.formula = symbols + " = " + numbers + " = " + n(q.value) + " B";
     return q;
 }
 
@@ -52,6 +63,8 @@ BytesPerParameter bytesPerParameter(const PrecisionLedger& ledger, OptimizerKind
     b.optimizerStateTensors = stateTensorsPerParameter(optimizer);
     b.optimizerState = b.optimizerStatePerTensor * b.optimizerStateTensors;
     b.total = b.parameters + b.gradients + b.masterWeights + b.optimizerState;
+    if (!formulasWanted())
+        return b;
 
     b.ledger = n(b.parameters) + " + " + n(b.gradients);
     if (b.masterWeights > 0)

@@ -1,6 +1,7 @@
 #include "engine/accounting/parameter_count.h"
 
 #include "engine/accounting/transformer_parameters.h"
+#include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 
 namespace napkin {
@@ -12,9 +13,9 @@ std::string n(double v) {
 
 // GPT-2's own shape: the closed form 12·L·d² + 13·L·d + V·d + S·d + 2·d (generalised to F) applies.
 bool isGpt2Shape(const ModelSpec& m) {
-    return !hasModernArchitecture(m) && m.mlp == MlpKind::gelu && kvHeadCount(m) == m.heads && !isMixtureOfExperts(m) && m.bias &&
-           m.norm == NormKind::layernorm && m.embeddings == EmbeddingTying::tied &&
-           m.position == PositionKind::learned;
+    return !hasModernArchitecture(m) && m.mlp == MlpKind::gelu && kvHeadCount(m) == m.heads &&
+           !isMixtureOfExperts(m) && m.bias && m.norm == NormKind::layernorm &&
+           m.embeddings == EmbeddingTying::tied && m.position == PositionKind::learned;
 }
 
 std::string gpt2Formula(const ModelSpec& m, double total) {
@@ -78,8 +79,8 @@ std::string generalFormula(const ModelSpec& m, const TransformerParameters& p, b
 std::string modernFormula(const TransformerParameters& p, bool activeOnly) {
     const double experts = activeOnly ? p.activeExperts : p.experts;
     std::string text = "L_moe·(attention + " + std::string(activeOnly ? "K" : "E") + "·expert";
-    std::string numbers = n(p.expertLayers()) + " × (" + n(p.attention()) + " + " + n(experts) + " × " +
-                          n(p.expert());
+    std::string numbers =
+        n(p.expertLayers()) + " × (" + n(p.attention()) + " + " + n(experts) + " × " + n(p.expert());
     if (p.experts <= 1) {
         text = "L·(attention + mlp";
         numbers = n(p.layers) + " × (" + n(p.attention()) + " + " + n(p.expert());
@@ -131,10 +132,13 @@ ParameterCount transformerParameterCount(const ModelSpec& m) {
     count.components.push_back({"embeddings", p.tokenEmbedding + p.positionEmbedding});
     if (p.outputHead > 0)
         count.components.push_back({"output", p.outputHead});
+    if (!formulasWanted()) // a search's probe: the counts alone
+        return count;
     if (hasModernArchitecture(m)) {
         count.formula = modernFormula(p, false);
-        count.activeFormula = isMixtureOfExperts(m) ? modernFormula(p, true)
-                                                    : "every parameter is active = " + formatExact(count.active);
+        count.activeFormula = isMixtureOfExperts(m)
+                                  ? modernFormula(p, true)
+                                  : "every parameter is active = " + formatExact(count.active);
         return count;
     }
     count.formula = isGpt2Shape(m) ? gpt2Formula(m, count.total) : generalFormula(m, p, false);

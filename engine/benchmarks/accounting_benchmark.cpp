@@ -1,9 +1,36 @@
 #include "engine/benchmarks/accounting_benchmark.h"
 
+#include "engine/accounting/model_zoo.h"
+#include "engine/accounting/setup_presets.h"
+#include "engine/numerics/ascii_case.h"
+
 #include <chrono>
 #include <vector>
 
 namespace napkin {
+namespace {
+
+// DeepSeek-V3's technical report: pre-trained on 14.8T tokens.
+constexpr double kDeepSeekV3Tokens = 14.8e12;
+
+std::optional<AccountingBenchmarkSetup> zooSetup(std::string_view id) {
+    const ZooModel* zoo = findZooModel(id);
+    if (!zoo)
+        return std::nullopt;
+    const HfConfigResult config = zooModelConfig(*zoo);
+    if (!config.ok())
+        return std::nullopt;
+    AccountingBenchmarkSetup setup;
+    setup.id = std::string(zoo->id);
+    setup.input.model = config.config->model;
+    setup.input.precision = PrecisionRecipe::mixedBf16;
+    setup.input.trainingTokens = kDeepSeekV3Tokens;
+    setup.configuration = std::string(zoo->name) + ", mixed-bf16, AdamW, 1 x H100-SXM, 14.8T tokens";
+    setup.targetSeconds = 50e-6;
+    return setup;
+}
+
+} // namespace
 
 AccountingInput accountingBenchmarkInput() {
     AccountingInput in;
@@ -19,6 +46,23 @@ AccountingInput accountingBenchmarkInput() {
     in.gpus = 8;
     in.zeroStage = 1;
     return in;
+}
+
+std::optional<AccountingBenchmarkSetup> accountingBenchmarkSetup(std::string_view id) {
+    if (equalsIgnoringCase(id, kDefaultAccountingBenchmark))
+        return AccountingBenchmarkSetup{std::string(kDefaultAccountingBenchmark),
+                                        "GPT-2 small, mixed-bf16, AdamW, 8 x H100-SXM, ZeRO-1",
+                                        accountingBenchmarkInput(), kAccountingBenchmarkTargetSeconds};
+    if (equalsIgnoringCase(id, "deepseek-v3"))
+        return zooSetup("deepseek-v3");
+    if (const SetupPreset* preset = findSetupPreset(id))
+        return AccountingBenchmarkSetup{std::string(preset->id), std::string(preset->name), preset->input,
+                                        50e-6};
+    return std::nullopt;
+}
+
+std::string accountingBenchmarkSetupIds() {
+    return std::string(kDefaultAccountingBenchmark) + ", deepseek-v3, " + setupPresetIds();
 }
 
 TimingSummary benchmarkAccounting(const AccountingInput& input, int repeats, int callsPerSample) {
@@ -40,6 +84,13 @@ TimingSummary benchmarkAccounting(const AccountingInput& input, int repeats, int
     if (sink < 0) // never true; makes `sink` observable
         summary.samples = -1;
     return summary;
+}
+
+WorkCounts accountingWork(const AccountingInput& input) {
+    const GpuSpec& gpu = *GpuCatalog::builtIn().find(input.gpu);
+    const WorkCounter counter;
+    (void)account(input, gpu);
+    return counter.counted();
 }
 
 } // namespace napkin

@@ -1,5 +1,9 @@
 #include "engine/numerics/quantity_format.h"
 
+#include "engine/numerics/formula_text.h"
+#include "engine/numerics/work_counts.h"
+
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -24,37 +28,51 @@ std::string significant(double value, int digits) {
 } // namespace
 
 std::string formatNumber(double value) {
+    if (!formulasWanted()) // a search's probe: its texts are never read
+        return {};
+    ++workCounts().formattedNumbers;
     if (std::isnan(value))
         return "nan";
     if (std::isinf(value))
         return value > 0 ? "inf" : "-inf";
+    // Written into one stack buffer and copied once: a recompute spells a few hundred numbers.
+    std::array<char, 64> buffer{};
+    char* const first = buffer.data();
+    char* const last = first + buffer.size();
     const double magnitude = std::fabs(value);
     if (magnitude < 1e6 && value == std::floor(value))
-        return toChars(value, std::chars_format::fixed, 0);
+        return {first, std::to_chars(first, last, value, std::chars_format::fixed, 0).ptr};
     if (magnitude >= 1e-3 && magnitude < 1e6) {
         // Four significant digits, unless that needs an exponent (fractions from 1e4 up).
-        std::string text = significant(value, 4);
-        if (text.find('e') == std::string::npos)
-            return text;
+        char* const end = std::to_chars(first, last, value, std::chars_format::general, 4).ptr;
+        if (std::find(first, end, 'e') == end)
+            return {first, end};
     }
     // Scientific with two decimals prints "6.30e+24"; formulas read better as "6.30e24".
-    const std::string text = toChars(value, std::chars_format::scientific, 2);
-    const auto e = text.find('e');
-    std::string exponent = text.substr(e + 1);
-    const bool negative = exponent[0] == '-';
-    exponent = exponent.substr(1);
-    while (exponent.size() > 1 && exponent[0] == '0')
-        exponent.erase(0, 1);
-    return text.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
+    char* const end = std::to_chars(first, last, value, std::chars_format::scientific, 2).ptr;
+    char* const e = std::find(first, end, 'e');
+    std::string text(first, e + 1);
+    const char* exponent = e + 1;
+    if (*exponent == '-')
+        text += '-';
+    ++exponent; // the sign
+    while (end - exponent > 1 && *exponent == '0')
+        ++exponent;
+    text.append(exponent, static_cast<std::size_t>(end - exponent));
+    return text;
 }
 
 std::string formatExact(double value) {
+    if (!formulasWanted())
+        return {};
     if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 9007199254740992.0)
         return toChars(value, std::chars_format::fixed, 0);
     return formatNumber(value);
 }
 
 std::string formatShortest(double value) {
+    if (!formulasWanted())
+        return {};
     std::array<char, 32> buffer{};
     const auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
     return ec == std::errc() ? std::string(buffer.data(), end) : std::string();

@@ -141,17 +141,28 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     return doc;
 }
 
-nlohmann::json accountingBenchmarkJson(const TimingSummary& t) {
+nlohmann::json workCountsJson(const WorkCounts& work) {
+    return {{"peak_evaluations", work.peakEvaluations},
+            {"fast_peaks", work.fastPeaks},
+            {"timeline_builds", work.timelineBuilds},
+            {"activation_ledgers", work.activationLedgers},
+            {"formatted_numbers", work.formattedNumbers}};
+}
+
+nlohmann::json accountingBenchmarkJson(const AccountingBenchmarkSetup& setup, const TimingSummary& t,
+                                       const WorkCounts& work) {
     return {{"benchmark", "account"},
-            {"configuration", kAccountingBenchmarkConfiguration},
+            {"setup", setup.id},
+            {"configuration", setup.configuration},
             {"seconds_median", t.medianSeconds},
             {"seconds_p20", t.p20Seconds},
             {"seconds_p80", t.p80Seconds},
             {"seconds_min", t.minSeconds},
             {"seconds_max", t.maxSeconds},
             {"samples", t.samples},
-            {"target_seconds", kAccountingBenchmarkTargetSeconds},
-            {"meets_target", t.medianSeconds < kAccountingBenchmarkTargetSeconds}};
+            {"target_seconds", setup.targetSeconds},
+            {"meets_target", t.medianSeconds < setup.targetSeconds},
+            {"work", workCountsJson(work)}};
 }
 
 } // namespace napkin

@@ -2,6 +2,7 @@
 // The accounting as JSON: the document `napkin-cli account --json` prints (its field names are the
 // contract in docs/cli.md).
 #include "engine/accounting/accounting.h"
+#include "engine/benchmarks/accounting_benchmark.h"
 #include "engine/numerics/timing_summary.h"
 
 #include <nlohmann/json.hpp>
@@ -11,8 +12,11 @@ namespace napkin {
 nlohmann::json accountingToJson(const AccountingInput& input, const GpuSpec& gpu,
                                 const AccountingResult& result);
 
-/// {benchmark: "account", configuration, seconds_median, ..., target_seconds, meets_target}: how long one
-/// full recompute took (`napkin-cli bench account --json`).
-nlohmann::json accountingBenchmarkJson(const TimingSummary& timing);
+/// {benchmark: "account", setup, configuration, seconds_median, ..., target_seconds, meets_target, work}:
+/// how long one full recompute of `setup` took and the work it did (`napkin-cli bench account --json`).
+nlohmann::json accountingBenchmarkJson(const AccountingBenchmarkSetup& setup, const TimingSummary& timing,
+                                       const WorkCounts& work);
+/// {peak_evaluations, fast_peaks, timeline_builds, activation_ledgers, formatted_numbers}
+nlohmann::json workCountsJson(const WorkCounts& work);
 
 } // namespace napkin

@@ -187,3 +187,15 @@ else()
   napkin_add_cli_test(bench_matmul_onednn_not_built EXPECT_EXIT 2
     ARGS bench matmul --backend onednn --sizes 16 --json CHECKS "stderr~--backend onednn: the onednn backend is not available")
 endif()
+
+# bench account: one recompute timed, and the work it did counted (deterministic: one evaluation with
+# formulas; GPT-2 small's largest batch takes three probes from its own batch, none of them spelled).
+napkin_add_cli_test(bench_account_work
+  ARGS bench account --repeats 5 --json
+  CHECKS benchmark=account setup=gpt2-small target_seconds~2e-5:2e-5 seconds_median~0:1 meets_target:boolean
+         work.peak_evaluations=1 work.fast_peaks~1:4 work.timeline_builds~2:5 work.formatted_numbers~1:220)
+napkin_add_cli_test(bench_account_deepseek
+  ARGS bench account --setup deepseek-v3 --repeats 5 --json
+  CHECKS setup=deepseek-v3 target_seconds~5e-5:5e-5 work.peak_evaluations=1 work.fast_peaks~1:10)
+napkin_add_cli_test(bench_account_unknown_setup EXPECT_EXIT 2
+  ARGS bench account --setup gpt5 CHECKS stderr~gpt5)
