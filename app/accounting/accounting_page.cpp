@@ -223,7 +223,7 @@ void AccountingPage::recompute() {
     for (ChartView* chart : std::initializer_list<ChartView*>{m_memoryChart, m_flopChart, m_timelineChart})
         chart->setSettingsCaption(settings);
     m_answers->setResult(*m_result, m_memoryChart->byteUnits());
-    m_explain->setHtml(explainAccounting(in, *m_result, m_memoryChart->byteUnits()));
+    m_explain->setHtml(explainAccounting(in, *m_result, timeline, m_memoryChart->byteUnits()));
 }
 
 // Control values are stored as the command-line spelling, so settings files stay readable.

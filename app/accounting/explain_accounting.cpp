@@ -48,12 +48,11 @@ QString bytesSection(const AccountingResult& r, const AccountingInput& in, ByteU
     text += tr("<p>AdamW keeps two moments (m and v) per parameter; with everything in fp32 that is "
                "4 (weights) + 4 (gradients) + 4 + 4 (moments) = 16 B/param. Mixed precision adds a 4 B fp32 "
                "master copy beside 2 B weights and gradients.</p>");
-    text +=
-        tr("<p>Memory per GPU (ZeRO stage %1 over %2 GPU(s)), the sum of every component at its largest: "
-           "<b>%3</b> = %4<br>Largest model whose states (the peak at the optimizer step) fit: %5</p>")
-            .arg(in.zeroStage)
-            .arg(n(in.gpus), q(formatBytes(r.memory.total.value, units)), code(r.memory.total.formula),
-                 code(r.maxParameters.formula));
+    text += tr("<p>Memory per GPU (ZeRO stage %1 over %2 GPU(s)), the sum of every component at its largest: "
+               "<b>%3</b> = %4<br>Largest model whose states (the peak at the optimizer step) fit: %5</p>")
+                .arg(in.zeroStage)
+                .arg(n(in.gpus), q(formatBytes(r.memory.total.value, units)), code(r.memory.total.formula),
+                     code(r.maxParameters.formula));
     return text;
 }
 
@@ -122,7 +121,13 @@ QString mfuSection(const AccountingResult& r, const AccountingInput& in) {
 } // namespace
 
 QString explainAccounting(const AccountingInput& input, const AccountingResult& result, ByteUnits units) {
-    return parametersSection(result) + explainFineTuning(input, result, units) + bytesSection(result, input, units) +
-           explainMemoryTimeline(input, result, units) + flopsSection(result) + trainingSection(result, input) +
-           mfuSection(result, input) + explainLedgers(input, result, units);
+    return explainAccounting(input, result, memoryTimeline(input, result), units);
+}
+
+QString explainAccounting(const AccountingInput& input, const AccountingResult& result,
+                          const MemoryTimeline& timeline, ByteUnits units) {
+    return parametersSection(result) + explainFineTuning(input, result, units) +
+           bytesSection(result, input, units) + explainMemoryTimeline(input, result, timeline, units) +
+           flopsSection(result) + trainingSection(result, input) + mfuSection(result, input) +
+           explainLedgers(input, result, units);
 }

@@ -76,8 +76,8 @@ MemoryTimelineChartData memoryTimelineChartData(const MemoryTimeline& timeline, 
     return d;
 }
 
-QString explainMemoryTimeline(const AccountingInput& in, const AccountingResult& r, ByteUnits units) {
-    const MemoryTimeline t = memoryTimeline(in, r);
+QString explainMemoryTimeline(const AccountingInput& in, const AccountingResult& r, const MemoryTimeline& t,
+                              ByteUnits units) {
     const auto bytes = [&](double b) { return toQString(formatBytes(b, units)).toHtmlEscaped(); };
     QString text = QStringLiteral("<h3>%1</h3>").arg(tr("Memory over one step"));
     text +=

@@ -16,4 +16,4 @@ MemoryTimelineChartData memoryTimelineChartData(const napkin::MemoryTimeline& ti
 /// HTML: the peak's formula, what is held at the peak against the sum (activations still held,
 /// gradients already made, temporaries the sum leaves out), and what the model leaves out.
 QString explainMemoryTimeline(const napkin::AccountingInput& input, const napkin::AccountingResult& result,
-                              napkin::ByteUnits units);
+                              const napkin::MemoryTimeline& timeline, napkin::ByteUnits units);

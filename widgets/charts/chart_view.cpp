@@ -70,6 +70,8 @@ ChartView::ChartView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     applyMinimumSize();
+    // First: the replot that starts now is no longer pending; one the handlers below queue again is.
+    connect(m_plot, &QCustomPlot::beforeReplot, this, [this] { m_replotPending = false; });
     connect(m_plot, &QCustomPlot::beforeReplot, this, &ChartView::applyLineScale);
     connect(m_plot, &QCustomPlot::afterReplot, this, &ChartView::checkTicksAfterReplot);
     connect(m_plot, &QCustomPlot::afterReplot, this, &ChartView::replotted);
@@ -83,8 +85,8 @@ QPixmap ChartView::render(int width, int height, double scale) const {
 }
 
 QByteArray ChartView::renderAs(ImageFormat format, QSize size, double scale, bool captioned) const {
-    const PictureCaptions captions{captioned ? m_title : QString(), captioned ? m_settings : QString(), font(),
-                                   palette().color(QPalette::Base), palette().color(QPalette::Text)};
+    const PictureCaptions captions{captioned ? m_title : QString(), captioned ? m_settings : QString(),
+                                   font(), palette().color(QPalette::Base), palette().color(QPalette::Text)};
     return captionedPicture(
         format, size, scale, captions, [this](QSize s, double k) { return render(s.width(), s.height(), k); },
         [this](QCPPainter& painter, QSize s) { m_plot->toPainter(&painter, s.width(), s.height()); });
@@ -194,6 +196,7 @@ ChartLayout ChartView::layoutGeometry() const {
 }
 
 void ChartView::queueReplot() {
+    m_replotPending = true;
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

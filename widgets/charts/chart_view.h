@@ -71,6 +71,9 @@ public:
     double averageReplotMs() const;
     /// Draws now instead of at the next event-loop turn (tests that read what was drawn).
     void replotNow();
+    /// A replot is queued and has not drawn yet (the page benchmark waits for these alone: a chart whose
+    /// data did not change queues none).
+    bool replotPending() const { return m_replotPending; }
     /// The geometry of the last replot (see ChartLayout).
     ChartLayout layoutGeometry() const;
 
@@ -123,6 +126,7 @@ private:
     int m_legendColumns = 1;       ///< as the chart asked; fewer when the entries are too wide for them
     bool m_refitting = false;      ///< this replot was queued to lay out refitted axis titles
     bool m_refittingTicks = false; ///< this replot was queued to thin ticks fitted to stale axes
+    bool m_replotPending = false;  ///< queueReplot() since the last replot
 };
 
 /// The chart library's name and version ("QCustomPlot 2.1.1"), for Help ▸ About: the name stays here,

@@ -52,6 +52,10 @@ FlopChart::FlopChart(QWidget* parent)
 FlopChart::~FlopChart() = default;
 
 void FlopChart::setData(const FlopChartData& data) {
+    if (m_hasData &&
+        data == m_data) // a change that leaves the chart as it is (training tokens) draws nothing
+        return;
+    m_hasData = true;
     m_data = data;
     rebuild();
 }

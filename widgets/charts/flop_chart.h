@@ -16,9 +16,11 @@ struct FlopChartData {
         QString label;
         double flops = 0;
         QString formula;
+        bool operator==(const Bar&) const = default;
     };
     std::vector<Bar> phases;     ///< forward, backward, recompute (per step, per GPU)
     std::vector<Bar> components; ///< forward FLOPs by component; they sum to the forward bar
+    bool operator==(const FlopChartData&) const = default;
 };
 
 class FlopChart : public ChartView {
@@ -46,4 +48,5 @@ private:
     QCPBars* m_phaseBars = nullptr;
     QCPBars* m_componentBars = nullptr;
     FlopChartData m_data;
+    bool m_hasData = false; ///< setData() was called: an equal setData() draws nothing
 };

@@ -17,11 +17,10 @@ double MemoryChartData::totalBytes() const {
 }
 
 MemoryChart::MemoryChart(QWidget* parent)
-    : StackedBarChart({tr("parameters"), tr("gradients"), tr("master weights"), tr("optimizer state"),
-                       tr("activations")},
-                      // the first five: no temporaries in the sum
-                      std::vector<QColor>(kMemoryComponentColors.begin(), kMemoryComponentColors.begin() + 5),
-                      parent) {
+    : StackedBarChart(
+          {tr("parameters"), tr("gradients"), tr("master weights"), tr("optimizer state"), tr("activations")},
+          // the first five: no temporaries in the sum
+          std::vector<QColor>(kMemoryComponentColors.begin(), kMemoryComponentColors.begin() + 5), parent) {
     setTitle(tr("Training memory per GPU"));
     setMinimumChartSize({240, 200});
     for (std::size_t i = 0; i < m_data.segments.size(); ++i)
@@ -58,6 +57,10 @@ MemoryChart::MemoryChart(QWidget* parent)
 MemoryChart::~MemoryChart() = default;
 
 void MemoryChart::setData(const MemoryChartData& data) {
+    if (m_hasData &&
+        data == m_data) // a change that leaves the chart as it is (training tokens) draws nothing
+        return;
+    m_hasData = true;
     m_data = data;
     rebuild();
 }
@@ -103,8 +106,8 @@ void MemoryChart::rebuild() {
     const QString sumText = bytesText(total);
     const QString judged = m_data.fits ? tr("fits") : tr("does not fit");
     if (m_data.peakBytes > 0 && m_data.peakBytes != total)
-        m_verdictText = tr("sum %1, peak %2\nat %3 — %4")
-                            .arg(sumText, bytes(m_data.peakBytes), m_data.peakEvent, judged);
+        m_verdictText =
+            tr("sum %1, peak %2\nat %3 — %4").arg(sumText, bytes(m_data.peakBytes), m_data.peakEvent, judged);
     else
         m_verdictText = tr("%1 — %2").arg(sumText, judged);
     verdict()->setText(m_verdictText);

@@ -21,6 +21,7 @@ struct MemoryChartData {
     QString peakEvent;    ///< "backward layer 96"
 
     double totalBytes() const;
+    bool operator==(const MemoryChartData&) const = default;
 };
 
 class MemoryChart : public StackedBarChart {
@@ -43,5 +44,6 @@ private:
 
     QString m_verdictText; ///< the verdict as worded; fitted to the plot's width at each replot
     MemoryChartData m_data;
+    bool m_hasData = false; ///< setData() was called: an equal setData() draws nothing
     bool m_capacityOffScale = false;
 };

@@ -74,6 +74,7 @@ private:
     QCPItemLine* m_peakArrow = nullptr;
     QCPItemText* m_sumLabel = nullptr;
     MemoryTimelineChartData m_data;
+    bool m_hasData = false; ///< setData() was called: an equal setData() draws nothing
     QVector<int> m_drawn;
     napkin::ByteUnits m_units = napkin::ByteUnits::decimal;
     bool m_capacityOffScale = false;

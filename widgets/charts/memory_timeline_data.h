@@ -21,6 +21,7 @@ struct MemoryTimelineChartData {
     double totalAt(int event) const; ///< the predicted total at `event`
     int peakIndex() const;           ///< the first event with the largest predicted total; -1 for none
     double sumBytes() const;
+    bool operator==(const MemoryTimelineChartData&) const = default;
 };
 
 /// Beyond this many events the chart draws one per run of neighbouring events.

@@ -21,6 +21,7 @@ struct StackedBarSegment {
     QString name;
     double bytes = 0;
     QString formula;
+    bool operator==(const StackedBarSegment&) const = default;
 };
 
 class StackedBarChart : public ChartView {

@@ -1,5 +1,7 @@
 #include "widgets/controls/answers_grid.h"
 
+#include <QApplication>
+#include <QEnterEvent>
 #include <QEvent>
 #include <QFontMetrics>
 #include <QGridLayout>
@@ -30,6 +32,36 @@ AnswersGrid::AnswersGrid(QWidget* parent)
     , m_grid(new QGridLayout(this)) {
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->setHorizontalSpacing(12);
+    connect(qApp, &QApplication::focusChanged, this, [this] { dropSelectableWhenIdle(); });
+}
+
+void AnswersGrid::enterEvent(QEnterEvent* event) {
+    setSelectable(true);
+    QWidget::enterEvent(event);
+}
+
+void AnswersGrid::leaveEvent(QEvent* event) {
+    dropSelectableWhenIdle();
+    QWidget::leaveEvent(event);
+}
+
+void AnswersGrid::dropSelectableWhenIdle() {
+    if (!m_selectable || underMouse())
+        return;
+    const QWidget* focus = QApplication::focusWidget();
+    if (focus && isAncestorOf(focus))
+        return;
+    setSelectable(false);
+}
+
+void AnswersGrid::setSelectable(bool selectable) {
+    if (selectable == m_selectable)
+        return;
+    m_selectable = selectable;
+    const Qt::TextInteractionFlags flags = selectable ? Qt::TextSelectableByMouse : Qt::NoTextInteraction;
+    for (const Row& row : m_rows)
+        for (QLabel* l : {row.value, row.formula})
+            l->setTextInteractionFlags(flags);
 }
 
 void AnswersGrid::setFormulaBesideWhenRoom(bool beside) {
@@ -50,7 +82,7 @@ void AnswersGrid::addRow(const QString& key, const QString& title) {
     for (QLabel* l : {row.title, row.value, row.formula})
         l->setWordWrap(true); // the longest word is the least a label needs: no sideways scrolling
     for (QLabel* l : {row.value, row.formula})
-        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        l->setTextInteractionFlags(m_selectable ? Qt::TextSelectableByMouse : Qt::NoTextInteraction);
     row.value->setObjectName(QStringLiteral("value_") + key);
     row.formula->setObjectName(QStringLiteral("formula_") + key);
     m_keys << key;

@@ -6,6 +6,7 @@
 #include "widgets/controls/answers_grid.h"
 #include "widgets/controls/flow_splitter.h"
 
+#include <QEnterEvent>
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -18,6 +19,7 @@ private slots:
     void arrangementFollowsTheWidth();
     void panelNeverScrollsSideways();
     void rowStacksWhenNarrow();
+    void selectableUnderThePointer();
 };
 
 namespace {
@@ -90,6 +92,40 @@ void TestAnswersGrid::rowStacksWhenNarrow() {
     QTRY_COMPARE(row->orientation(), Qt::Vertical);
     window.resize(row->sideBySideWidth(), 400);
     QTRY_COMPARE(row->orientation(), Qt::Horizontal);
+}
+
+// A selectable QLabel lays its text out as a document for every size query: during a slider drag (the
+// pointer on the slider) the answers are plain labels; over the grid, and while one has the focus (a
+// selection about to be copied), they take the mouse's selection.
+void TestAnswersGrid::selectableUnderThePointer() {
+    QWidget window;
+    auto* layout = new QVBoxLayout(&window);
+    auto* grid = new AnswersGrid;
+    fill(*grid);
+    auto* elsewhere = new QLabel(QStringLiteral("a slider"));
+    elsewhere->setFocusPolicy(Qt::StrongFocus);
+    layout->addWidget(grid);
+    layout->addWidget(elsewhere);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* formula = grid->findChild<QLabel*>(QStringLiteral("formula_memory"));
+    QVERIFY(formula);
+    QVERIFY(!grid->isSelectable());
+    QCOMPARE(formula->textInteractionFlags(), Qt::NoTextInteraction);
+
+    QEnterEvent enter(QPointF(5, 5), QPointF(5, 5), QPointF(5, 5));
+    QCoreApplication::sendEvent(grid, &enter);
+    QVERIFY(grid->isSelectable());
+    QCOMPARE(formula->textInteractionFlags(), Qt::TextSelectableByMouse);
+
+    formula->setFocus(); // a click selected some of it
+    QEvent leave(QEvent::Leave);
+    QCoreApplication::sendEvent(grid, &leave);
+    QVERIFY2(grid->isSelectable(), "the pointer left, but the selection has the focus");
+
+    elsewhere->setFocus(); // the selection was copied; the user went back to the sliders
+    QTRY_VERIFY(!grid->isSelectable());
+    QCOMPARE(formula->textInteractionFlags(), Qt::NoTextInteraction);
 }
 
 QTEST_MAIN(TestAnswersGrid)
