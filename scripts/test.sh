@@ -28,6 +28,7 @@ fi
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
-cmake -S . -B build-test -DCMAKE_BUILD_TYPE="$build_type" -DNAPKIN_SANITIZE="$sanitize"
+source scripts/build-env.sh
+napkin_configure build-test -DCMAKE_BUILD_TYPE="$build_type" -DNAPKIN_SANITIZE="$sanitize"
 cmake --build build-test -j"$jobs"
 ctest --test-dir build-test --output-on-failure -j"$jobs"

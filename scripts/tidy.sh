@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Runs clang-tidy (the curated checks in .clang-tidy, warnings as errors) over every .cpp in engine/, cli/,
 # widgets/ and app/, using the compile commands of the test build. Exits non-zero on any finding.
-#   scripts/tidy.sh            all files (about 15 minutes on two cores)
+#   scripts/tidy.sh            all files (about 15 minutes on two cores when none is cached)
 #   scripts/tidy.sh FILE...    just these files
+# A file analysed clean is recorded under a key of everything its analysis reads (scripts/tidy_cache.py:
+# its command, source, every header it includes, the checks, clang-tidy's version); a later run skips it
+# while that key is unchanged, so that CI re-analyses what a change can affect. NAPKIN_TIDY_CACHE sets the
+# cache's folder (default ~/.cache/napkin-tidy); NAPKIN_TIDY_CACHE=off analyses everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test --tidy
@@ -17,6 +21,16 @@ if [ $# -gt 0 ]; then
 else
   mapfile -t files < <(git ls-files 'engine/*.cpp' 'cli/*.cpp' 'widgets/*.cpp' 'app/*.cpp')
 fi
-echo "clang-tidy: ${#files[@]} files"
-printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy -p build-test --quiet
+cache="${NAPKIN_TIDY_CACHE:-$HOME/.cache/napkin-tidy}"
+pending=("${files[@]}")
+if [ "$cache" != off ]; then
+  mapfile -t pending < <(python3 scripts/tidy_cache.py pending build-test "$cache" "${files[@]}")
+fi
+echo "clang-tidy: ${#pending[@]} of ${#files[@]} files to analyse (the rest unchanged since analysed clean)"
+if [ ${#pending[@]} -gt 0 ]; then
+  export cache
+  # Each batch of four is recorded as clean only when clang-tidy found nothing in it.
+  printf '%s\n' "${pending[@]}" | xargs -P "$(nproc)" -n 4 sh -c \
+    'clang-tidy -p build-test --quiet "$@" && { [ "$cache" = off ] || python3 scripts/tidy_cache.py record build-test "$cache" "$@"; }' tidy
+fi
 echo "clang-tidy: clean"
