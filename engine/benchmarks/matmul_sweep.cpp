@@ -1,5 +1,7 @@
 #include "engine/benchmarks/matmul_sweep.h"
 
+#include "engine/benchmarks/matmul_error_bound.h"
+
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -159,7 +161,13 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
             r.flopsPerSecond = r.timing.medianSeconds > 0 ? r.flops / r.timing.medianSeconds : 0;
             if (r.promisedFlopsPerSecond && *r.promisedFlopsPerSecond > 0)
                 r.mfu = r.flopsPerSecond / *r.promisedFlopsPerSecond;
-            r.ok = true;
+            // Verification decides ok: a result beyond its dtype's rounding bound is wrong, however fast.
+            const MatmulErrorBound bound =
+                matmulErrorBound(shape, kernel.cpuBackend.empty() ? sweep.device.backend : kernel.cpuBackend);
+            r.maxRelErrorBound = bound.value;
+            r.maxRelErrorBoundFormula = bound.formula;
+            r.error = matmulVerificationFailure(r.maxRelError, bound);
+            r.ok = r.error.empty();
         } catch (const Cancelled&) {
             stop = true;
             break;

@@ -42,7 +42,7 @@ struct MatmulCase {
 struct MatmulResult {
     MatmulCase shape;
     bool ok = false;
-    std::string error;    ///< why the case failed (unsupported dtype, out of memory, ...)
+    std::string error;    ///< why the case failed (unsupported dtype, out of memory, beyond its error bound, ...)
     TimingSummary timing; ///< seconds per GEMM
     int warmupRuns = 0;
     int callsPerSample = 1;
@@ -52,6 +52,10 @@ struct MatmulResult {
     std::optional<double> mfu; ///< flopsPerSecond / promised
     double maxRelError = 0;    ///< max over sampled entries of |c − ref| / Σ_k|a·b| (ref in long double)
     int verifiedEntries = 0;
+    /// What maxRelError must stay within for the case to be ok (engine/benchmarks/matmul_error_bound.h);
+    /// nullopt before verification, or where the worst case is ≥ 1 (then only a finite error is required).
+    std::optional<double> maxRelErrorBound;
+    std::string maxRelErrorBoundFormula; ///< the bound in words, empty before verification
     /// Which library ran the case ("onednn", "eigen"): the default CPU backend runs the types oneDNN lacks
     /// on Eigen. Empty where the device says it all (a GPU).
     std::string cpuBackend;

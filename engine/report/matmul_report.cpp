@@ -32,14 +32,17 @@ nlohmann::json resultJson(const MatmulResult& r) {
                         {"promised_flops_per_second", jsonOptional(r.promisedFlopsPerSecond)}};
     if (!r.cpuBackend.empty()) // which CPU library ran the case, and its kernel (absent on a GPU)
         j.update({{"cpu_backend", r.cpuBackend}, {"implementation", r.implementation}});
-    if (!r.ok)
+    // A case that ran and was verified keeps its figures, also when verification refused it (ok: false).
+    if (r.verifiedEntries == 0)
         return j;
     j.update(timingJson(r.timing));
     j.update({{"calls_per_sample", r.callsPerSample},
               {"warmup_runs", r.warmupRuns},
               {"flops_per_second", r.flopsPerSecond},
               {"mfu", jsonOptional(r.mfu)},
-              {"max_rel_error", r.maxRelError},
+              {"max_rel_error", r.maxRelError}, // NaN prints as null
+              {"max_rel_error_bound", jsonOptional(r.maxRelErrorBound)},
+              {"max_rel_error_bound_formula", r.maxRelErrorBoundFormula},
               {"verified_entries", r.verifiedEntries}});
     return j;
 }
