@@ -63,9 +63,17 @@ struct TrainingRun {
     TimingSummary stepTiming;
     double flopsPerStep = 0;                      ///< every GEMM issued: 6·B·P − 2·B·D²
     double flopsPerStep6BP = 0;                   ///< the napkin rule 6·B·P, for comparison
-    double flopsPerSecond = 0;                    ///< flopsPerStep / median step seconds
+    /// On a device that times itself (CUDA): its part of each step (CUDA events, first GEMM to the
+    /// optimizer's end), the input batch's copy, and the host's share, over the same steps as stepTiming.
+    std::optional<TimingSummary> deviceStepTiming;
+    std::optional<double> batchCopySecondsMedian, hostWaitSecondsMedian, hostDrawSecondsMedian;
+    /// flopsPerStep / median seconds of the device's step where there is one (mfuBasis says which), else of
+    /// the whole step: the MFU of the GPU, not of the host feeding it.
+    double flopsPerSecond = 0;
     std::optional<double> promisedFlopsPerSecond; ///< the device's promise for the GEMMs' dtype (fp32, bf16)
     std::optional<double> mfu;
+    std::optional<double> wallMfu; ///< flopsPerStep / (median whole-step seconds × promise), host included
+    std::string mfuBasis;          ///< "gpu_step_seconds_median (CUDA events)" or "step_seconds_median (...)"
     DeviceInfo device;
     MemoryComparison memory;
     bool cancelled = false; ///< stopped early through the progress callback; the fields cover the steps run

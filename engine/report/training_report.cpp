@@ -5,6 +5,7 @@
 #include "engine/report/json_values.h"
 #include "engine/report/memory_timeline_report.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,6 +70,13 @@ nlohmann::json memoryJson(const MemoryComparison& m, const std::string& note) {
     return doc;
 }
 
+// One statistic of the device's step time, where the trainer gave one.
+std::optional<double> deviceSeconds(const TrainingRun& run, double TimingSummary::*statistic) {
+    if (!run.deviceStepTiming)
+        return std::nullopt;
+    return (*run.deviceStepTiming).*statistic;
+}
+
 } // namespace
 
 nlohmann::json trainingRunJson(const TrainingRun& run) {
@@ -104,9 +112,17 @@ nlohmann::json trainingRunJson(const TrainingRun& run) {
             {"step_seconds_p20", run.stepTiming.p20Seconds},
             {"step_seconds_p80", run.stepTiming.p80Seconds},
             {"timed_steps", run.stepTiming.samples},
+            {"gpu_step_seconds_median", jsonOptional(deviceSeconds(run, &TimingSummary::medianSeconds))},
+            {"gpu_step_seconds_p20", jsonOptional(deviceSeconds(run, &TimingSummary::p20Seconds))},
+            {"gpu_step_seconds_p80", jsonOptional(deviceSeconds(run, &TimingSummary::p80Seconds))},
+            {"h2d_batch_seconds_median", jsonOptional(run.batchCopySecondsMedian)},
+            {"host_wait_seconds_median", jsonOptional(run.hostWaitSecondsMedian)},
+            {"host_batch_seconds_median", jsonOptional(run.hostDrawSecondsMedian)},
             {"flops_per_second", run.flopsPerSecond},
             {"promised_flops_per_second", jsonOptional(run.promisedFlopsPerSecond)},
             {"mfu", jsonOptional(run.mfu)},
+            {"mfu_basis", run.mfuBasis},
+            {"wall_mfu", jsonOptional(run.wallMfu)},
             {"loss", run.losses},
             {"memory", memoryJson(run.memory, onednnScratchNote(run))},
             {"load_average_1min", loadAverageJson()}};

@@ -14,8 +14,7 @@ namespace napkin::cuda {
 
 CudaCruncherTrainer::CudaCruncherTrainer(std::shared_ptr<CudaContext> context, const CruncherConfig& config)
     : ctx_(std::move(context))
-    , config_(config)
-    , data_(config.seedData) {
+    , config_(config) {
     if (config.dim <= 0 || config.layers <= 0 || config.batch <= 0)
         throw std::invalid_argument("the Cruncher needs dim, layers and batch > 0");
     const auto d = static_cast<std::size_t>(config.dim), b = static_cast<std::size_t>(config.batch);
@@ -50,19 +49,22 @@ CudaCruncherTrainer::CudaCruncherTrainer(std::shared_ptr<CudaContext> context, c
     batch_ = allocate(MemoryTag::inputs, b * d);
     targets_ = allocate(MemoryTag::inputs, b);
     truth_ = allocate(MemoryTag::inputs, d);
+    // The data generator draws the target function first, then every batch in order (as the CPU trainer).
+    GaussianSource data(config.seedData);
     std::vector<float> truth(d);
     for (float& w : truth)
-        w = static_cast<float>(data_.next() * scale);
+        w = static_cast<float>(data.next() * scale);
     upload(truth_, truth);
     prediction_ = allocate(MemoryTag::workspace, b);
     lossGrad_ = allocate(MemoryTag::workspace, b);
     upstream_ = allocate(MemoryTag::workspace, b * d);
     downstream_ = allocate(MemoryTag::workspace, b * d);
     lossSum_ = DeviceBuffer(sizeof(double));
-    hostBatch_.resize(b * d);
     ctx_->stream.synchronize();
     NAPKIN_CUDA_CHECK(cudaMemGetInfo(&freeAfter, &total));
     memGetInfoBytes_ = static_cast<double>(freeBefore) - static_cast<double>(freeAfter);
+    // Pinned host memory, after the measurement: it is not device memory.
+    batches_ = std::make_unique<PinnedBatchQueue>(std::move(data), b * d);
 }
 
 CudaCruncherTrainer::Tensor CudaCruncherTrainer::allocate(MemoryTag tag, std::size_t count) {
@@ -103,10 +105,14 @@ void CudaCruncherTrainer::gemm(bool transA, bool transB, long m, long n, long k,
 double CudaCruncherTrainer::step() {
     const long B = config_.batch, D = config_.dim, L = config_.layers;
     const cudaStream_t s = ctx_->stream.get();
-    for (float& x : hostBatch_)
-        x = static_cast<float>(data_.next());
-    NAPKIN_CUDA_CHECK(cudaMemcpyAsync(batch_.data, hostBatch_.data(), hostBatch_.size() * sizeof(float),
+    // This step's batch was drawn on a host thread during the last step (the first is drawn here); the
+    // next one is drawn while the GPU runs this step, into the other pinned buffer.
+    const float* hostBatch = batches_->take();
+    stepStart_.record(s);
+    NAPKIN_CUDA_CHECK(cudaMemcpyAsync(batch_.data, hostBatch, batch_.count * sizeof(float),
                                       cudaMemcpyHostToDevice, s));
+    batchCopied_.record(s);
+    batches_->prefetch();
     gemm(false, false, B, 1, D, batch_.data, truth_.data, targets_.data); // t = X·w*
     // Forward: h_l = h_{l−1}·W_l, y = h_L·w.
     for (long l = 0; l < L; ++l) {
@@ -136,9 +142,16 @@ double CudaCruncherTrainer::step() {
         optimizerStep(args, weights_[l].data, weightGrads_[l].data, state1_[l].data, state2_[l].data,
                       weights_[l].count, s);
     optimizerStep(args, head_.data, headGrad_.data, headState1_.data, headState2_.data, head_.count, s);
+    stepDone_.record(s);
     double lossSum = 0;
     NAPKIN_CUDA_CHECK(cudaMemcpyAsync(&lossSum, lossSum_.get(), sizeof lossSum, cudaMemcpyDeviceToHost, s));
     ctx_->stream.synchronize(); // the step is complete when it returns (the benchmark times whole steps)
+    DeviceStepTiming t;
+    t.deviceSeconds = stepDone_.secondsSince(batchCopied_);
+    t.copySeconds = batchCopied_.secondsSince(stepStart_);
+    t.hostWaitSeconds = batches_->lastTakeSeconds();
+    t.hostDrawSeconds = batches_->lastDrawSeconds();
+    timing_ = t;
     return lossSum / static_cast<double>(B);
 }
 
@@ -167,7 +180,7 @@ void CudaCruncherTrainer::saveCheckpoint(const std::string& path) const {
     checkpoint.step = steps_;
     for (const Tensor& t : checkpointTensors())
         checkpoint.tensors.push_back(download(t));
-    checkpoint.dataGenerator = data_.engine();
+    checkpoint.dataGenerator = batches_->engineAtTake(); // as if the next batch were not drawn yet
     saveCruncherCheckpoint(path, config_, checkpoint);
 }
 
@@ -182,7 +195,7 @@ void CudaCruncherTrainer::loadCheckpoint(const std::string& path) {
     for (std::size_t i = 0; i < tensors.size(); ++i)
         if (tensors[i].count > 0)
             upload(tensors[i], checkpoint.tensors[i]);
-    data_.engine() = checkpoint.dataGenerator;
+    batches_->restart(checkpoint.dataGenerator);
     steps_ = checkpoint.step;
 }
 
