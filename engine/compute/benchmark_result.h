@@ -67,6 +67,9 @@ struct MatmulRunOptions {
     int repeats = 11;                ///< timed samples per case
     int maxWarmupRuns = 20;          ///< warm-up stops here even if timings still move
     double warmupTolerance = 0.05;   ///< warm-up ends when two consecutive runs agree within this fraction
+    /// On a GPU, the sweep's first case first runs back-to-back GEMMs for at least this long (their own
+    /// device time): a fresh process finds the SM clock idle, and it ramps up over the first ~0.1 s.
+    double gpuSpinUpSeconds = 0.2;
     double minSampleSeconds = 0.002; ///< small GEMMs are repeated within one sample to reach this
     int verifySamples = 64;          ///< random output entries checked against the reference
     std::uint64_t seed = 42;

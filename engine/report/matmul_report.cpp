@@ -1,6 +1,7 @@
 #include "engine/report/matmul_report.h"
 
 #include "engine/hardware/roofline.h"
+#include "engine/numerics/quantity_format.h"
 #include "engine/report/csv_values.h"
 #include "engine/report/device_report.h"
 #include "engine/report/json_values.h"
@@ -62,7 +63,11 @@ nlohmann::json matmulSweepJson(const MatmulSweep& sweep) {
                         ? "CUDA events around each GEMM; L2 flushed (memset of twice its size) before each, "
                           "outside the timed span"
                         : "std::chrono::steady_clock"},
-          {"warmup", "single runs until two consecutive ones agree within 5% (at most " +
+          {"warmup", std::string(sweep.device.backend == "cuda"
+                                     ? "first case: GEMMs back to back for at least " +
+                                           formatDuration(run.gpuSpinUpSeconds) + " (SM clock ramp); then "
+                                     : "") +
+                         "single runs until two consecutive ones agree within 5% (at most " +
                          std::to_string(run.maxWarmupRuns) + ")"},
           {"repeats", run.repeats},
           {"data",
