@@ -9,10 +9,12 @@
 namespace napkin {
 namespace {
 
-// A, B and C once each at the case's dtype (engine/hardware/roofline.h): the bytes of the roofline's x axis.
+// A, B and C once each at their element sizes (engine/hardware/roofline.h): the bytes of the roofline's x
+// axis. fp8-e4m3's C is bf16: 2 bytes, not 1.
 double caseBytes(const MatmulResult& r) {
     return gemmBytes(static_cast<double>(r.shape.m), static_cast<double>(r.shape.n),
-                     static_cast<double>(r.shape.k), benchDtypeBytes(r.shape.dtype));
+                     static_cast<double>(r.shape.k), benchDtypeBytes(r.shape.dtype),
+                     benchDtypeOutputBytes(r.shape.dtype));
 }
 
 double caseIntensity(const MatmulResult& r) {
@@ -70,11 +72,15 @@ nlohmann::json matmulSweepJson(const MatmulSweep& sweep) {
                          "single runs until two consecutive ones agree within 5% (at most " +
                          std::to_string(run.maxWarmupRuns) + ")"},
           {"repeats", run.repeats},
-          {"data",
-           "uniform in [-1, 1], std::mt19937_64 seeded with " + std::to_string(run.seed) + " + case index"},
+          {"data", sweep.device.backend == "cuda"
+                       ? "uniform in [-1, 1], drawn on the device: splitmix64 of (seed " + std::to_string(run.seed) +
+                             " + case index, element index), rounded to the dtype"
+                       : "uniform in [-1, 1], std::mt19937_64 seeded with " + std::to_string(run.seed) +
+                             " + case index"},
           {"max_rel_error", "max over sampled entries of |c - ref| / sum_k |a_ik b_kj|, ref in long double"},
           {"flops", "2·m·n·k"},
-          {"bytes", "(m·k + k·n + m·n) · bytes per element: A, B and C once each at the dtype"},
+          {"bytes", "(m·k + k·n) · input bytes + m·n · output bytes: A, B and C once each (fp8-e4m3 writes "
+                    "bf16 C: 2 bytes)"},
           {"arithmetic_intensity", "flops / bytes"}}},
         {"load_average_1min", loadAverageJson()},
         {"cancelled", sweep.cancelled},

@@ -62,6 +62,7 @@ private slots:
     void csvNumbersAndFields();
     void sweepJsonKeepsItsMethod();
     void sweepCsvHasARowPerCase();
+    void gpuSweepSaysWhereItsDataComeFrom();
     void trainingCsvHasItsSections();
     void trainingTimelineMeasuredOrNull();
 };
@@ -116,6 +117,25 @@ void TestReport::sweepJsonKeepsItsMethod() {
     QCOMPARE(failed["error"].get<std::string>(), std::string("fp64: no, \"really\""));
     QVERIFY(!failed.contains("seconds_median")); // measured fields only for a measured case
     QVERIFY(jsonText(doc).back() == '\n');
+}
+
+// On a GPU the inputs are drawn on the device (splitmix64), the first case spins the clock up, and fp8's
+// C is bf16: 2 bytes in the roofline's bytes, not 1. n = 64: (2·64²·1 + 64²·2) = 16384 B, 2·64³ / 16384 = 32.
+void TestReport::gpuSweepSaysWhereItsDataComeFrom() {
+    MatmulSweep sweep;
+    sweep.device.backend = "cuda";
+    MatmulResult fp8;
+    fp8.shape = {64, 64, 64, BenchDtype::fp8e4m3};
+    fp8.flops = 2.0 * 64 * 64 * 64;
+    fp8.error = "not run";
+    sweep.results = {fp8};
+    const nlohmann::json doc = matmulSweepJson(sweep);
+    const std::string data = doc["method"]["data"].get<std::string>();
+    QVERIFY2(data.find("splitmix64") != std::string::npos && data.find("mt19937") == std::string::npos,
+             data.c_str());
+    QVERIFY(doc["method"]["warmup"].get<std::string>().find("back to back") != std::string::npos);
+    QCOMPARE(doc["results"][0]["bytes"].dump(), std::string("16384"));
+    QCOMPARE(doc["results"][0]["arithmetic_intensity"].get<double>(), 32.0);
 }
 
 void TestReport::sweepCsvHasARowPerCase() {
