@@ -64,7 +64,7 @@ CudaCruncherTrainer::CudaCruncherTrainer(std::shared_ptr<CudaContext> context, c
     NAPKIN_CUDA_CHECK(cudaMemGetInfo(&freeAfter, &total));
     memGetInfoBytes_ = static_cast<double>(freeBefore) - static_cast<double>(freeAfter);
     // Pinned host memory, after the measurement: it is not device memory.
-    batches_ = std::make_unique<PinnedBatchQueue>(std::move(data), b * d);
+    batches_ = std::make_unique<PinnedBatchQueue>(data, b * d);
 }
 
 CudaCruncherTrainer::Tensor CudaCruncherTrainer::allocate(MemoryTag tag, std::size_t count) {

@@ -1,14 +1,13 @@
 #include "engine/compute/cuda/pinned_batch_queue.h"
 
 #include <chrono>
-#include <utility>
 
 namespace napkin::cuda {
 
 using Clock = std::chrono::steady_clock;
 
-PinnedBatchQueue::PinnedBatchQueue(GaussianSource source, std::size_t count)
-    : source_(std::move(source))
+PinnedBatchQueue::PinnedBatchQueue(const GaussianSource& source, std::size_t count)
+    : source_(source)
     , count_(count)
     , buffers_{PinnedHostBuffer(count * sizeof(float)), PinnedHostBuffer(count * sizeof(float))} {}
 

@@ -15,8 +15,8 @@ namespace napkin::cuda {
 
 class PinnedBatchQueue {
 public:
-    /// Two pinned buffers of `count` floats; batches come from `source`, which the queue then owns.
-    PinnedBatchQueue(GaussianSource source, std::size_t count);
+    /// Two pinned buffers of `count` floats; batches come from a copy of `source`, which the queue owns.
+    PinnedBatchQueue(const GaussianSource& source, std::size_t count);
     PinnedBatchQueue(const PinnedBatchQueue&) = delete;
     PinnedBatchQueue& operator=(const PinnedBatchQueue&) = delete;
     ~PinnedBatchQueue(); ///< waits for a draw in flight (it writes into this queue's buffers)
