@@ -165,9 +165,14 @@ def memory(doc):
         diff = f", minus every allocation {dev - total:+.0f} B" if total is not None else ""
         lines.append(f"  cudaMemGetInfo drop {dev:.0f} B{diff} (inputs {nc.get('inputs_bytes', 0):.0f} B,"
                      f" workspace {nc.get('workspace_bytes', 0):.0f} B)")
-    for c in m.get("device_components", []) or []:
-        lines.append(f"  {c.get('component')}: predicted {c.get('predicted_bytes')}, allocated"
-                     f" {c.get('allocated_bytes')}, cudaMemGetInfo drop {c.get('mem_get_info_bytes')}")
+    components = m.get("device_components") or []
+    if components:
+        lines.append("  per component: predicted / allocated / cudaMemGetInfo drop (difference: why)")
+    for c in components:
+        pred = c.get("predicted_bytes")
+        lines.append(f"  {c.get('component')}: {'-' if pred is None else f'{pred:.0f}'} /"
+                     f" {c.get('allocated_bytes', 0):.0f} / {c.get('mem_get_info_bytes', 0):.0f} B"
+                     f" ({c.get('difference_bytes', 0):+.0f}: {(c.get('attribution') or '')[:70]})")
     return lines
 
 

@@ -160,6 +160,7 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
     }
     run.memory = compareMemory(*trainer, config);
     run.memory.allocatorReportedBytes = trainer->allocatorReportedBytes();
+    run.memory.deviceAllocations = trainer->deviceAllocations();
     return run;
 }
 

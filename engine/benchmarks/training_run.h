@@ -44,6 +44,9 @@ struct MemoryComparison {
     /// What the device allocator itself reports (CUDA: cudaMemGetInfo around the allocations); unset on
     /// the CPU, which has no such figure.
     std::optional<double> allocatorReportedBytes;
+    /// On a GPU: per component, the bytes asked for and the drop in cudaMemGetInfo as it was allocated,
+    /// then the first step's own (CruncherTrainer::deviceAllocations); empty on the CPU.
+    std::vector<DeviceAllocation> deviceAllocations;
     /// Memory over the last step run: the prediction (the first step's, where the optimizer state is
     /// made, when the last step run was step 1), and the trainer's ledger at the same events; empty
     /// for a trainer that does not record them (the CUDA trainer allocates everything up front).

@@ -57,6 +57,14 @@ struct DeviceStepTiming {
     double hostDrawSeconds = 0; ///< the batch's draw on the host, on whichever thread drew it
 };
 
+/// Device memory one component took, measured as it was allocated (CUDA: cudaMemGetInfo around it).
+struct DeviceAllocation {
+    std::string component;      ///< "parameters", "gradients", ..., or what the driver took on its own
+    double requestedBytes = 0;  ///< the bytes the trainer asked the allocator for (0: not the trainer's)
+    int buffers = 0;            ///< how many allocations that took
+    double memGetInfoBytes = 0; ///< the drop in the device's free memory across them
+};
+
 /// A Cruncher being trained; every buffer it holds is in its ledger().
 class CruncherTrainer {
 public:
@@ -82,6 +90,9 @@ public:
     /// The last step's device and host times, for a trainer on a device that times itself (CUDA);
     /// nullopt on the CPU, whose step is all host time.
     virtual std::optional<DeviceStepTiming> lastStepTiming() const { return std::nullopt; }
+    /// Per component, the device memory each took as it was allocated (parameters, gradients, optimizer
+    /// state, activations, inputs, workspace), then what the first step took beyond them; empty on the CPU.
+    virtual std::vector<DeviceAllocation> deviceAllocations() const { return {}; }
 };
 
 class BenchmarkBackend {

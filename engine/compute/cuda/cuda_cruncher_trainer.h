@@ -34,6 +34,7 @@ public:
     /// bytes rounded up to the allocator's granularity, plus anything else the process allocated meanwhile.
     std::optional<double> allocatorReportedBytes() const override { return memGetInfoBytes_; }
     std::optional<DeviceStepTiming> lastStepTiming() const override { return timing_; }
+    std::vector<DeviceAllocation> deviceAllocations() const override { return deviceAllocations_; }
 
 private:
     struct Tensor {
@@ -57,6 +58,8 @@ private:
     std::unique_ptr<PinnedBatchQueue> batches_; // owns the data generator once the target function is drawn
     Event stepStart_, batchCopied_, stepDone_;
     std::optional<DeviceStepTiming> timing_;
+    std::vector<DeviceAllocation> deviceAllocations_; ///< per component, then the first step's own
+    bool firstStepMeasured_ = false;
     long steps_ = 0;
     double memGetInfoBytes_ = 0;
 };
