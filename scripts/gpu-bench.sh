@@ -18,7 +18,8 @@
 # present, Release, GUI, oneDNN and the Qt tests off, and builds only napkin-cli and tst_cuda_gpu. It runs
 # tst_cuda_gpu once and none of the CLI contract tests (several expect "no CUDA device" and fail on a GPU).
 # Environment: NAPKIN_CUDA_ARCH (default 90), SIZES (default 1024,2048,4096,8192), REPEATS (default 11),
-# COPY_SIZES, PYTHON (default python3: the one with torch), BUDGET_S (default 390; 100 for --dry-run): the
+# COPY_SIZES, PYTHON (default python3: the one with torch), CUDACXX (nvcc where PATH has none), JOBS
+# (build jobs, default all CPUs), BUDGET_S (default 390; 100 for --dry-run): the
 # script stops starting steps and packs up before then, so that the device call's timeout never kills it
 # before the archive is written.
 set -uo pipefail
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
     --dry-run) mode=dry ;;
     --build-dir) build="${2:?--build-dir needs a folder}"; shift ;;
     --build-dir=*) build="${1#--build-dir=}" ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     -*) echo "gpu-bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) out="$1" ;;
   esac
@@ -94,7 +95,7 @@ finish() {
   tar -czf "$out/gpu-bench.tar.gz" -C "$stage" . 2> "$out/tar.err" && rm -f "$out/tar.err"
   cat "$stage/summary.txt"
   echo "archive: $out/gpu-bench.tar.gz ($(wc -c < "$out/gpu-bench.tar.gz" 2> /dev/null || echo 0) bytes); summary: $out/summary.txt"
-  if [ "$mode" = gpu ] && grep -q '^RESULT: FAIL' "$stage/summary.txt"; then
+  if [ "$mode" = gpu ] && [ "$rc" -eq 0 ] && grep -q '^RESULT: FAIL' "$stage/summary.txt"; then
     rc=1
   fi
   if [ "$mode" = dry ]; then
@@ -157,9 +158,15 @@ fail_fast() { # the message says how to fix it; the trap still writes the archiv
 
 if [ "$mode" = gpu ]; then
   # Fail in the first seconds, before a minute of configure and build, with the fix in the message.
-  nvcc="$(command -v nvcc || true)"
-  [ -n "$nvcc" ] || { [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc; }
-  [ -n "$nvcc" ] || fail_fast "nvcc not found (not on PATH, not /usr/local/cuda/bin/nvcc): run on the GPU machine, or put CUDA's bin folder on PATH"
+  # CUDACXX (CMake's own variable) names the compiler where PATH does not.
+  if [ -n "${CUDACXX:-}" ]; then
+    nvcc="$CUDACXX"
+    [ -x "$nvcc" ] || fail_fast "CUDACXX=$nvcc is not an executable nvcc: unset it, or point it at CUDA's bin/nvcc"
+  else
+    nvcc="$(command -v nvcc || true)"
+    [ -n "$nvcc" ] || { [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc; }
+    [ -n "$nvcc" ] || fail_fast "nvcc not found (not on PATH, not /usr/local/cuda/bin/nvcc): run on the GPU machine, or put CUDA's bin folder on PATH or in CUDACXX"
+  fi
   for header in nlohmann/json.hpp CLI/CLI.hpp eigen3/Eigen/Core; do
     [ -e "third_party/install/include/$header" ] || [ -e "/usr/include/$header" ] ||
       fail_fast "third_party/install/include/$header missing (the GPU machine has no apt): run scripts/stage-header-deps.sh on the CPU machine and name third_party/install in the device run's carry list"
@@ -173,7 +180,7 @@ if [ "$mode" = gpu ]; then
     -DCMAKE_BUILD_TYPE=Release -DNAPKIN_BUILD_GUI=OFF -DNAPKIN_BUILD_TESTS=ON -DNAPKIN_ENABLE_CUDA=ON \
     -DNAPKIN_ENABLE_ONEDNN=OFF -DNAPKIN_CUDA_ARCHITECTURES="${NAPKIN_CUDA_ARCH:-90}" -DNAPKIN_NATIVE=OFF \
     -DCMAKE_CUDA_COMPILER="$nvcc"
-  run_step build 300 "$stage/build.log" cmake --build "$build" -j"$(nproc)" --target napkin-cli tst_cuda_gpu
+  run_step build "$budget" "$stage/build.log" cmake --build "$build" -j"${JOBS:-$(nproc)}" --target napkin-cli tst_cuda_gpu
   device=cuda
   sizes="${SIZES:-1024,2048,4096,8192}"
   repeats="${REPEATS:-11}"
