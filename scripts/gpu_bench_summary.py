@@ -61,7 +61,7 @@ def tera(x):
     return f"{x / 1e12:.1f}" if x else "?"
 
 
-def gpu_suite(stage, steps, failures):
+def gpu_suite(stage, steps, failures, gpu_mode):
     s = steps.get("tst_cuda_gpu")
     if s is None:
         return "tst_cuda_gpu: not measured (not run)"
@@ -77,6 +77,8 @@ def gpu_suite(stage, steps, failures):
     if s["exit"] == "0":
         return f"tst_cuda_gpu: PASS ({tally})"
     if s["exit"] == "77":
+        if gpu_mode:  # the GPU run without a GPU measured nothing: not a pass
+            failures.append("no CUDA device")
         return f"tst_cuda_gpu: SKIPPED, no device ({tally})"
     failures.append("tst_cuda_gpu")
     failed = [x for x in lines if x.startswith("FAIL ")][:6]
@@ -92,8 +94,9 @@ def torch_ratios(stage):
     return doc, ratios
 
 
-def matmul(stage, steps, failures, ratios):
+def matmul(stage, steps, failures, ratios, gpu_mode):
     lines = ["matmul (best over the sweep; torch at the same shape, same run):"]
+    measured = 0
     for dtype in DTYPES:
         doc = load_json(stage, f"matmul-{dtype}.json")
         if doc is None:
@@ -102,6 +105,7 @@ def matmul(stage, steps, failures, ratios):
         results = doc.get("results", [])
         good = [r for r in results if r.get("ok")]
         bad = [r for r in results if not r.get("ok")]
+        measured += len(good)
         if good:
             best = max(good, key=lambda r: r.get("flops_per_second") or 0)
             shape = f"{best['m']}x{best['n']}x{best['k']}"
@@ -127,6 +131,8 @@ def matmul(stage, steps, failures, ratios):
                 lines.append(f"  {dtype:9} FAIL {r['m']}x{r['n']}x{r['k']}: {error}")
             else:
                 lines.append(f"  {dtype:9} not measured {r['m']}x{r['n']}x{r['k']}: {error}")
+    if gpu_mode and measured == 0:
+        failures.append("no matmul measured")
     return lines
 
 
@@ -141,7 +147,8 @@ def trainer(stage, steps, name, label):
     line += f" [{doc.get('mfu_basis', 'step wall time')}]"
     parts = []
     for key, what in (("gpu_step_seconds_median", "GPU step"), ("h2d_batch_seconds_median", "batch copy"),
-                      ("host_batch_seconds_median", "host batch"), ("step_seconds_median", "wall step")):
+                      ("host_batch_seconds_median", "host batch draw"),
+                      ("host_wait_seconds_median", "step waited for it"), ("step_seconds_median", "wall step")):
         if doc.get(key) is not None:
             parts.append(f"{what} {doc[key] * 1e3:.2f} ms")
     if doc.get("wall_mfu") is not None:
@@ -222,7 +229,9 @@ def summary(stage):
             meta = [x.rstrip() for x in f]
     except OSError:
         pass
-    out = ["== napkin gpu-bench summary =="] + meta
+    gpu_mode = "mode: gpu" in meta
+    finished = first_line(stage, "finished.txt")
+    out = ["== napkin gpu-bench summary =="] + meta + ([f"finished: {finished}"] if finished else [])
     for name in ("nvidia-smi-start.csv", "nvidia-smi-end.csv"):
         try:
             with open(os.path.join(stage, name), encoding="utf-8") as f:
@@ -239,9 +248,9 @@ def summary(stage):
         if s and s["exit"] != "0":
             out.append(f"{step}: FAIL ({why_missing(stage, steps, step)}; see {step}.log in the archive)")
             failures.append(step)
-    out.append(gpu_suite(stage, steps, failures))
+    out.append(gpu_suite(stage, steps, failures, gpu_mode))
     doc, ratios = torch_ratios(stage)
-    out += matmul(stage, steps, failures, ratios)
+    out += matmul(stage, steps, failures, ratios, gpu_mode)
     if doc:
         out.append(f"torch: {doc.get('torch', '?')}, CUDA {doc.get('cuda', '?')}; {doc.get('note', '')}".rstrip("; "))
     else:

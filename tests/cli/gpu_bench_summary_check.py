@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """scripts/gpu_bench_summary.py on made-up stage folders: a matmul case that verification refused, a
-failed tst_cuda_gpu and a missing step must read FAIL / not measured, and a clean stage PASS.
+failed tst_cuda_gpu and a missing step must read FAIL / not measured, a GPU run that found no GPU FAIL,
+and a clean stage PASS.
 usage: gpu_bench_summary_check.py REPO_ROOT"""
 import json
 import os
@@ -51,6 +52,14 @@ def main():
                        "RESULT: PASS"):
             if needle not in text2:
                 problems.append(f"clean stage: '{needle}' missing")
+    with tempfile.TemporaryDirectory() as nogpu:
+        with open(os.path.join(nogpu, "meta.txt"), "w", encoding="utf-8") as f:
+            f.write("mode: gpu\n")
+        with open(os.path.join(nogpu, "steps.tsv"), "w", encoding="utf-8") as f:
+            f.write("step\texit\tseconds\tnote\ntst_cuda_gpu\t77\t1\t\nmatmul-bf16\t2\t0\t\n")
+        text3 = summary(root, nogpu)
+        if "RESULT: FAIL (no CUDA device, no matmul measured)" not in text3:
+            problems.append("GPU mode without a GPU did not FAIL:\n" + text3)
     for p in problems:
         print(p)
     if problems:
