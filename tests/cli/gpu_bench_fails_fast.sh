@@ -14,6 +14,6 @@ fail() { echo "gpu_bench_fails_fast: $1" >&2; exit 1; }
 [ "$rc" -eq 3 ] || fail "exit $rc, expected 3"
 [ $(( $(date +%s) - start )) -le 10 ] || fail "took more than 10 s"
 [ -s "$out/gpu-bench.tar.gz" ] || fail "no archive"
-grep -q '^RESULT: FAIL (setup)' "$out/summary.txt" || fail "summary does not say FAIL (setup)"
+grep -q '^RESULT: FAIL (setup' "$out/summary.txt" || fail "summary does not say FAIL (setup ...)"
 grep -q 'point it at CUDA' "$out/summary.txt" || fail "summary does not give the fix"
 echo "gpu_bench_fails_fast: ok"
