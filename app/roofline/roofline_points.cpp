@@ -79,12 +79,12 @@ std::vector<RooflineChartData::Point> sweepPoints(const MatmulSweep& sweep, cons
         p.flopsPerByte = 2.0 * m * n * k / gemmBytes(m, n, k, inputBytes, outputBytes);
         p.flopsPerSecond = r.flopsPerSecond;
         p.label = tr("%1 %2").arg(shapeLabel(c), toQString(benchDtypeName(c.dtype)));
-        QString tip = tr("%1 %2, measured on %3\nintensity %4: 2·m·n·k / ((m·k + k·n) · %5 B + m·n · %6 B)\n"
-                         "measured %7 (median)")
-                          .arg(shapeLabel(c), toQString(benchDtypeName(c.dtype)),
-                               toQString(sweep.device.name), intensity(p.flopsPerByte),
-                               toQString(formatNumber(inputBytes)), toQString(formatNumber(outputBytes)),
-                               flopsPerSecond(p.flopsPerSecond));
+        QString tip =
+            tr("%1 %2, measured on %3\nintensity %4: 2·m·n·k / ((m·k + k·n) · %5 B + m·n · %6 B)\n"
+               "measured %7 (median)")
+                .arg(shapeLabel(c), toQString(benchDtypeName(c.dtype)), toQString(sweep.device.name),
+                     intensity(p.flopsPerByte), toQString(formatNumber(inputBytes)),
+                     toQString(formatNumber(outputBytes)), flopsPerSecond(p.flopsPerSecond));
         const std::optional<ComputeType> compute = computeTypeOf(c.dtype);
         std::string whyNot;
         std::optional<Roofline> own;

@@ -18,7 +18,9 @@ constexpr double u64 = 0x1p-53, u32 = 0x1p-24, u32TensorCore = 0x1p-23, uFp8Accu
 constexpr long fp8PromotionInterval = 128;
 
 // Both relative errors in turn: (1 + a)(1 + b) − 1.
-double combine(double a, double b) { return a + b + a * b; }
+double combine(double a, double b) {
+    return a + b + a * b;
+}
 
 std::string number(double v) {
     char buf[32];
@@ -36,7 +38,9 @@ std::optional<double> gammaBound(long k, double u) {
 }
 
 namespace {
-double gammaOrInfinity(long k, double u) { return gammaBound(k, u).value_or(HUGE_VAL); }
+double gammaOrInfinity(long k, double u) {
+    return gammaBound(k, u).value_or(HUGE_VAL);
+}
 } // namespace
 
 MatmulErrorBound matmulErrorBound(const MatmulCase& shape, std::string_view library) {
@@ -48,7 +52,8 @@ MatmulErrorBound matmulErrorBound(const MatmulCase& shape, std::string_view libr
     auto roundedOutput = [&](double uOut, const char* out) {
         const double uSum = cuda ? u32TensorCore : u32;
         b.value = combine(gammaOrInfinity(k, uSum), uOut);
-        b.formula = std::string("γ_k(") + (cuda ? "2^-23" : "2^-24") + ") + " + out + " output rounding, " + kText;
+        b.formula =
+            std::string("γ_k(") + (cuda ? "2^-23" : "2^-24") + ") + " + out + " output rounding, " + kText;
     };
     switch (shape.dtype) {
     case BenchDtype::fp64:
@@ -79,7 +84,8 @@ MatmulErrorBound matmulErrorBound(const MatmulCase& shape, std::string_view libr
     case BenchDtype::fp8e4m3: { // exact products; sums of up to 128 at ~14 bits, then fp32; bf16 C
         const long inner = std::min(k, fp8PromotionInterval);
         const long blocks = (k + fp8PromotionInterval - 1) / fp8PromotionInterval;
-        b.value = combine(combine(gammaOrInfinity(inner, uFp8Accumulator), gammaOrInfinity(blocks, u32TensorCore)), uBf16);
+        b.value = combine(
+            combine(gammaOrInfinity(inner, uFp8Accumulator), gammaOrInfinity(blocks, u32TensorCore)), uBf16);
         b.formula = "γ_min(k,128)(2^-14) + γ_ceil(k/128)(2^-23) + bf16 output rounding, " + kText;
         break;
     }

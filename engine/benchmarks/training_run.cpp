@@ -144,8 +144,9 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
     }
     const double wallSeconds = run.stepTiming.medianSeconds;
     const double timedSeconds = run.deviceStepTiming ? run.deviceStepTiming->medianSeconds : wallSeconds;
-    run.mfuBasis = run.deviceStepTiming ? "gpu_step_seconds_median (CUDA events: first GEMM to the optimizer's end)"
-                                        : "step_seconds_median (steady clock around each step)";
+    run.mfuBasis = run.deviceStepTiming
+                       ? "gpu_step_seconds_median (CUDA events: first GEMM to the optimizer's end)"
+                       : "step_seconds_median (steady clock around each step)";
     run.flopsPerSecond = timedSeconds > 0 ? run.flopsPerStep / timedSeconds : 0;
     // The promise of the dtype the GEMMs run in: bf16 for mixed-bf16, fp32 for fp32.
     const char* computeDtype = config.precision == PrecisionRecipe::mixedBf16 ? "bf16" : "fp32";

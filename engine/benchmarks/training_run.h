@@ -64,8 +64,8 @@ struct TrainingRun {
     std::vector<double> losses; ///< one per step run, from the forward pass before the update
     /// Seconds per step; the first step (page faults, thread start-up) is left out when there are others.
     TimingSummary stepTiming;
-    double flopsPerStep = 0;                      ///< every GEMM issued: 6·B·P − 2·B·D²
-    double flopsPerStep6BP = 0;                   ///< the napkin rule 6·B·P, for comparison
+    double flopsPerStep = 0;    ///< every GEMM issued: 6·B·P − 2·B·D²
+    double flopsPerStep6BP = 0; ///< the napkin rule 6·B·P, for comparison
     /// On a device that times itself (CUDA): its part of each step (CUDA events, first GEMM to the
     /// optimizer's end), the input batch's copy, and the host's share, over the same steps as stepTiming.
     std::optional<TimingSummary> deviceStepTiming;

@@ -42,7 +42,7 @@ struct MatmulCase {
 struct MatmulResult {
     MatmulCase shape;
     bool ok = false;
-    std::string error;    ///< why the case failed (unsupported dtype, out of memory, beyond its error bound, ...)
+    std::string error;    ///< why it failed (unsupported dtype, out of memory, beyond its error bound, ...)
     TimingSummary timing; ///< seconds per GEMM
     int warmupRuns = 0;
     int callsPerSample = 1;
@@ -64,9 +64,9 @@ struct MatmulResult {
 
 /// How a sweep measures (engine/benchmarks/matmul_sweep.h).
 struct MatmulRunOptions {
-    int repeats = 11;                ///< timed samples per case
-    int maxWarmupRuns = 20;          ///< warm-up stops here even if timings still move
-    double warmupTolerance = 0.05;   ///< warm-up ends when two consecutive runs agree within this fraction
+    int repeats = 11;              ///< timed samples per case
+    int maxWarmupRuns = 20;        ///< warm-up stops here even if timings still move
+    double warmupTolerance = 0.05; ///< warm-up ends when two consecutive runs agree within this fraction
     /// On a GPU, the sweep's first case first runs back-to-back GEMMs for at least this long (their own
     /// device time): a fresh process finds the SM clock idle, and it ramps up over the first ~0.1 s.
     double gpuSpinUpSeconds = 0.2;

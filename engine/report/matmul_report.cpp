@@ -73,8 +73,8 @@ nlohmann::json matmulSweepJson(const MatmulSweep& sweep) {
                          std::to_string(run.maxWarmupRuns) + ")"},
           {"repeats", run.repeats},
           {"data", sweep.device.backend == "cuda"
-                       ? "uniform in [-1, 1], drawn on the device: splitmix64 of (seed " + std::to_string(run.seed) +
-                             " + case index, element index), rounded to the dtype"
+                       ? "uniform in [-1, 1], drawn on the device: splitmix64 of (seed " +
+                             std::to_string(run.seed) + " + case index, element index), rounded to the dtype"
                        : "uniform in [-1, 1], std::mt19937_64 seeded with " + std::to_string(run.seed) +
                              " + case index"},
           {"max_rel_error", "max over sampled entries of |c - ref| / sum_k |a_ik b_kj|, ref in long double"},

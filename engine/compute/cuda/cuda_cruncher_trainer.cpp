@@ -149,8 +149,8 @@ double CudaCruncherTrainer::step() {
     if (!firstStepMeasured_)
         NAPKIN_CUDA_CHECK(cudaMemGetInfo(&freeBeforeStep, &total));
     stepStart_.record(s);
-    NAPKIN_CUDA_CHECK(cudaMemcpyAsync(batch_.data, hostBatch, batch_.count * sizeof(float),
-                                      cudaMemcpyHostToDevice, s));
+    NAPKIN_CUDA_CHECK(
+        cudaMemcpyAsync(batch_.data, hostBatch, batch_.count * sizeof(float), cudaMemcpyHostToDevice, s));
     batchCopied_.record(s);
     batches_->prefetch();
     gemm(false, false, B, 1, D, batch_.data, truth_.data, targets_.data); // t = X·w*

@@ -54,7 +54,7 @@ private:
     std::vector<Tensor> weights_, weightGrads_, state1_, state2_, outputs_;
     Tensor head_, headGrad_, headState1_, headState2_;
     Tensor batch_, targets_, truth_, prediction_, lossGrad_, upstream_, downstream_;
-    DeviceBuffer lossSum_; // one double, not a Cruncher tensor (not in the ledger)
+    DeviceBuffer lossSum_;                      // one double, not a Cruncher tensor (not in the ledger)
     std::unique_ptr<PinnedBatchQueue> batches_; // owns the data generator once the target function is drawn
     Event stepStart_, batchCopied_, stepDone_;
     std::optional<DeviceStepTiming> timing_;

@@ -107,7 +107,8 @@ void TestRooflinePage::fp8PointsCountTheirBf16Output() {
                                  [](const auto& p) { return p.label == QStringLiteral("n=1024 fp8-e4m3"); });
     QVERIFY(it != points.end());
     QCOMPARE(it->flopsPerByte, 512.0);
-    QVERIFY2(it->tooltip.contains(QStringLiteral("((m·k + k·n) · 1 B + m·n · 2 B)")), qPrintable(it->tooltip));
+    QVERIFY2(it->tooltip.contains(QStringLiteral("((m·k + k·n) · 1 B + m·n · 2 B)")),
+             qPrintable(it->tooltip));
 }
 
 void TestRooflinePage::pointAboveTheRoofIsFlagged() {
