@@ -71,17 +71,20 @@ std::vector<RooflineChartData::Point> sweepPoints(const MatmulSweep& sweep, cons
         if (!r.ok || r.flopsPerSecond <= 0)
             continue;
         const MatmulCase& c = r.shape;
-        const double bytesPerElement = benchDtypeBytes(c.dtype);
+        // A and B at the dtype's size, C at what the GEMM writes (fp8-e4m3 writes bf16: 2 bytes), as
+        // bench matmul's `bytes` and `arithmetic_intensity` count them.
+        const double inputBytes = benchDtypeBytes(c.dtype), outputBytes = benchDtypeOutputBytes(c.dtype);
+        const auto m = static_cast<double>(c.m), n = static_cast<double>(c.n), k = static_cast<double>(c.k);
         RooflineChartData::Point p;
-        p.flopsPerByte = gemmArithmeticIntensity(static_cast<double>(c.m), static_cast<double>(c.n),
-                                                 static_cast<double>(c.k), bytesPerElement);
+        p.flopsPerByte = 2.0 * m * n * k / gemmBytes(m, n, k, inputBytes, outputBytes);
         p.flopsPerSecond = r.flopsPerSecond;
         p.label = tr("%1 %2").arg(shapeLabel(c), toQString(benchDtypeName(c.dtype)));
-        QString tip = tr("%1 %2, measured on %3\nintensity %4: 2·m·n·k / ((m·k + k·n + m·n) · %5 B)\n"
-                         "measured %6 (median)")
-                          .arg(shapeLabel(c), toQString(benchDtypeName(c.dtype)),
-                               toQString(sweep.device.name), intensity(p.flopsPerByte),
-                               toQString(formatNumber(bytesPerElement)), flopsPerSecond(p.flopsPerSecond));
+        QString tip =
+            tr("%1 %2, measured on %3\nintensity %4: 2·m·n·k / ((m·k + k·n) · %5 B + m·n · %6 B)\n"
+               "measured %7 (median)")
+                .arg(shapeLabel(c), toQString(benchDtypeName(c.dtype)), toQString(sweep.device.name),
+                     intensity(p.flopsPerByte), toQString(formatNumber(inputBytes)),
+                     toQString(formatNumber(outputBytes)), flopsPerSecond(p.flopsPerSecond));
         const std::optional<ComputeType> compute = computeTypeOf(c.dtype);
         std::string whyNot;
         std::optional<Roofline> own;

@@ -1,5 +1,7 @@
 #include "engine/benchmarks/matmul_sweep.h"
 
+#include "engine/benchmarks/matmul_error_bound.h"
+
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -92,6 +94,7 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
     BenchmarkProgress state;
     state.caseCount = count;
     bool stop = false;
+    bool spunUp = false;
     auto report = [&](int index, const char* phase, double within, const std::string& step) {
         state.caseIndex = index;
         state.phase = phase;
@@ -125,6 +128,14 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
             const KeepGoing warmKeepGoing = [&] {
                 return report(index, "warm-up", 0.1, "warm-up run " + std::to_string(r.warmupRuns + 1));
             };
+            // A GPU's clock ramps up from idle: before the first case's warm-up, GEMMs back to back for
+            // gpuSpinUpSeconds of device time (torch's side does the same: scripts/compare_torch_mm.py).
+            if (!spunUp && sweep.device.backend == "cuda") {
+                double spent = 0;
+                for (int calls = 0; spent < options.gpuSpinUpSeconds && calls < 100000; ++calls)
+                    spent += timeRuns(*problem, 1, warmKeepGoing);
+            }
+            spunUp = true;
             // Warm-up: caches, page faults, thread pool start, clock ramp. Stop once two consecutive
             // single-run timings agree within the tolerance (or at the cap).
             double previous = timeRuns(*problem, 1, warmKeepGoing);
@@ -159,7 +170,13 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
             r.flopsPerSecond = r.timing.medianSeconds > 0 ? r.flops / r.timing.medianSeconds : 0;
             if (r.promisedFlopsPerSecond && *r.promisedFlopsPerSecond > 0)
                 r.mfu = r.flopsPerSecond / *r.promisedFlopsPerSecond;
-            r.ok = true;
+            // Verification decides ok: a result beyond its dtype's rounding bound is wrong, however fast.
+            const MatmulErrorBound bound =
+                matmulErrorBound(shape, kernel.cpuBackend.empty() ? sweep.device.backend : kernel.cpuBackend);
+            r.maxRelErrorBound = bound.value;
+            r.maxRelErrorBoundFormula = bound.formula;
+            r.error = matmulVerificationFailure(r.maxRelError, bound);
+            r.ok = r.error.empty();
         } catch (const Cancelled&) {
             stop = true;
             break;

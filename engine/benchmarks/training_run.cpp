@@ -97,6 +97,7 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
     state.caseCount = static_cast<int>(request.steps);
     state.phase = "training";
     std::vector<double> seconds;
+    std::vector<DeviceStepTiming> deviceTimes;
     using Clock = std::chrono::steady_clock;
     for (long s = 0; s < request.steps; ++s) {
         if (progress) {
@@ -111,6 +112,8 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
         const auto start = Clock::now();
         const double loss = trainer->step();
         seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+        if (const std::optional<DeviceStepTiming> t = trainer->lastStepTiming())
+            deviceTimes.push_back(*t);
         if (std::string why = divergedLossReason(loss, run.firstStep + s, config.hyper.learningRate);
             !why.empty())
             throw TrainingRunRefused(TrainingRunRefused::Cause::diverged, why);
@@ -124,18 +127,41 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
     run.device = backend.deviceInfo();
     run.flopsPerStep = cruncherCountedFlopsPerStep(config);
     run.flopsPerStep6BP = 6.0 * static_cast<double>(config.batch) * cruncherParameters(config);
-    run.flopsPerSecond =
-        run.stepTiming.medianSeconds > 0 ? run.flopsPerStep / run.stepTiming.medianSeconds : 0;
+    // A device's own time, where it gives one, over the same steps as the wall clock's (the first left out).
+    if (!deviceTimes.empty() && deviceTimes.size() == seconds.size()) {
+        const std::size_t first = deviceTimes.size() > 1 ? 1 : 0;
+        std::vector<double> device, copy, wait, draw;
+        for (std::size_t i = first; i < deviceTimes.size(); ++i) {
+            device.push_back(deviceTimes[i].deviceSeconds);
+            copy.push_back(deviceTimes[i].copySeconds);
+            wait.push_back(deviceTimes[i].hostWaitSeconds);
+            draw.push_back(deviceTimes[i].hostDrawSeconds);
+        }
+        run.deviceStepTiming = summarizeTimings(std::move(device));
+        run.batchCopySecondsMedian = summarizeTimings(std::move(copy)).medianSeconds;
+        run.hostWaitSecondsMedian = summarizeTimings(std::move(wait)).medianSeconds;
+        run.hostDrawSecondsMedian = summarizeTimings(std::move(draw)).medianSeconds;
+    }
+    const double wallSeconds = run.stepTiming.medianSeconds;
+    const double timedSeconds = run.deviceStepTiming ? run.deviceStepTiming->medianSeconds : wallSeconds;
+    run.mfuBasis = run.deviceStepTiming
+                       ? "gpu_step_seconds_median (CUDA events: first GEMM to the optimizer's end)"
+                       : "step_seconds_median (steady clock around each step)";
+    run.flopsPerSecond = timedSeconds > 0 ? run.flopsPerStep / timedSeconds : 0;
     // The promise of the dtype the GEMMs run in: bf16 for mixed-bf16, fp32 for fp32.
     const char* computeDtype = config.precision == PrecisionRecipe::mixedBf16 ? "bf16" : "fp32";
     if (const auto it = run.device.promisedFlopsPerSecond.find(computeDtype);
         it != run.device.promisedFlopsPerSecond.end()) {
         run.promisedFlopsPerSecond = it->second;
-        if (it->second > 0)
+        if (it->second > 0) {
             run.mfu = run.flopsPerSecond / it->second;
+            if (wallSeconds > 0)
+                run.wallMfu = run.flopsPerStep / wallSeconds / it->second;
+        }
     }
     run.memory = compareMemory(*trainer, config);
     run.memory.allocatorReportedBytes = trainer->allocatorReportedBytes();
+    run.memory.deviceAllocations = trainer->deviceAllocations();
     return run;
 }
 

@@ -44,6 +44,9 @@ struct MemoryComparison {
     /// What the device allocator itself reports (CUDA: cudaMemGetInfo around the allocations); unset on
     /// the CPU, which has no such figure.
     std::optional<double> allocatorReportedBytes;
+    /// On a GPU: per component, the bytes asked for and the drop in cudaMemGetInfo as it was allocated,
+    /// then the first step's own (CruncherTrainer::deviceAllocations); empty on the CPU.
+    std::vector<DeviceAllocation> deviceAllocations;
     /// Memory over the last step run: the prediction (the first step's, where the optimizer state is
     /// made, when the last step run was step 1), and the trainer's ledger at the same events; empty
     /// for a trainer that does not record them (the CUDA trainer allocates everything up front).
@@ -61,11 +64,19 @@ struct TrainingRun {
     std::vector<double> losses; ///< one per step run, from the forward pass before the update
     /// Seconds per step; the first step (page faults, thread start-up) is left out when there are others.
     TimingSummary stepTiming;
-    double flopsPerStep = 0;                      ///< every GEMM issued: 6·B·P − 2·B·D²
-    double flopsPerStep6BP = 0;                   ///< the napkin rule 6·B·P, for comparison
-    double flopsPerSecond = 0;                    ///< flopsPerStep / median step seconds
+    double flopsPerStep = 0;    ///< every GEMM issued: 6·B·P − 2·B·D²
+    double flopsPerStep6BP = 0; ///< the napkin rule 6·B·P, for comparison
+    /// On a device that times itself (CUDA): its part of each step (CUDA events, first GEMM to the
+    /// optimizer's end), the input batch's copy, and the host's share, over the same steps as stepTiming.
+    std::optional<TimingSummary> deviceStepTiming;
+    std::optional<double> batchCopySecondsMedian, hostWaitSecondsMedian, hostDrawSecondsMedian;
+    /// flopsPerStep / median seconds of the device's step where there is one (mfuBasis says which), else of
+    /// the whole step: the MFU of the GPU, not of the host feeding it.
+    double flopsPerSecond = 0;
     std::optional<double> promisedFlopsPerSecond; ///< the device's promise for the GEMMs' dtype (fp32, bf16)
     std::optional<double> mfu;
+    std::optional<double> wallMfu; ///< flopsPerStep / (median whole-step seconds × promise), host included
+    std::string mfuBasis;          ///< "gpu_step_seconds_median (CUDA events)" or "step_seconds_median (...)"
     DeviceInfo device;
     MemoryComparison memory;
     bool cancelled = false; ///< stopped early through the progress callback; the fields cover the steps run

@@ -29,6 +29,10 @@ std::span<const BenchDtype> allBenchDtypes() {
     return kAll;
 }
 
+double benchDtypeOutputBytes(BenchDtype dtype) {
+    return dtype == BenchDtype::fp8e4m3 ? 2 : benchDtypeBytes(dtype);
+}
+
 double benchDtypeBytes(BenchDtype dtype) {
     switch (dtype) {
     case BenchDtype::fp64:

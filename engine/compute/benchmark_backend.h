@@ -49,6 +49,22 @@ public:
     virtual Kernel kernel() const { return {}; }
 };
 
+/// How a device trainer's last step split its time (CUDA events on the device, a steady clock on the host).
+struct DeviceStepTiming {
+    double deviceSeconds = 0;   ///< the step's work on the device: first GEMM to the optimizer's end
+    double copySeconds = 0;     ///< the input batch's host→device copy (pinned), before that span
+    double hostWaitSeconds = 0; ///< the host kept the step waiting for its batch (0 when drawn ahead)
+    double hostDrawSeconds = 0; ///< the batch's draw on the host, on whichever thread drew it
+};
+
+/// Device memory one component took, measured as it was allocated (CUDA: cudaMemGetInfo around it).
+struct DeviceAllocation {
+    std::string component;      ///< "parameters", "gradients", ..., or what the driver took on its own
+    double requestedBytes = 0;  ///< the bytes the trainer asked the allocator for (0: not the trainer's)
+    int buffers = 0;            ///< how many allocations that took
+    double memGetInfoBytes = 0; ///< the drop in the device's free memory across them
+};
+
 /// A Cruncher being trained; every buffer it holds is in its ledger().
 class CruncherTrainer {
 public:
@@ -71,6 +87,12 @@ public:
     /// trainer that allocates in PyTorch's eager order and records them (engine/compute/
     /// memory_timeline_recorder.h); empty for one that allocates everything up front.
     virtual std::vector<TimelineEvent> measuredTimeline() const { return {}; }
+    /// The last step's device and host times, for a trainer on a device that times itself (CUDA);
+    /// nullopt on the CPU, whose step is all host time.
+    virtual std::optional<DeviceStepTiming> lastStepTiming() const { return std::nullopt; }
+    /// Per component, the device memory each took as it was allocated (parameters, gradients, optimizer
+    /// state, activations, inputs, workspace), then what the first step took beyond them; empty on the CPU.
+    virtual std::vector<DeviceAllocation> deviceAllocations() const { return {}; }
 };
 
 class BenchmarkBackend {

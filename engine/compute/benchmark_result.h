@@ -42,7 +42,7 @@ struct MatmulCase {
 struct MatmulResult {
     MatmulCase shape;
     bool ok = false;
-    std::string error;    ///< why the case failed (unsupported dtype, out of memory, ...)
+    std::string error;    ///< why it failed (unsupported dtype, out of memory, beyond its error bound, ...)
     TimingSummary timing; ///< seconds per GEMM
     int warmupRuns = 0;
     int callsPerSample = 1;
@@ -52,6 +52,10 @@ struct MatmulResult {
     std::optional<double> mfu; ///< flopsPerSecond / promised
     double maxRelError = 0;    ///< max over sampled entries of |c − ref| / Σ_k|a·b| (ref in long double)
     int verifiedEntries = 0;
+    /// What maxRelError must stay within for the case to be ok (engine/benchmarks/matmul_error_bound.h);
+    /// nullopt before verification, or where the worst case is ≥ 1 (then only a finite error is required).
+    std::optional<double> maxRelErrorBound;
+    std::string maxRelErrorBoundFormula; ///< the bound in words, empty before verification
     /// Which library ran the case ("onednn", "eigen"): the default CPU backend runs the types oneDNN lacks
     /// on Eigen. Empty where the device says it all (a GPU).
     std::string cpuBackend;
@@ -60,9 +64,12 @@ struct MatmulResult {
 
 /// How a sweep measures (engine/benchmarks/matmul_sweep.h).
 struct MatmulRunOptions {
-    int repeats = 11;                ///< timed samples per case
-    int maxWarmupRuns = 20;          ///< warm-up stops here even if timings still move
-    double warmupTolerance = 0.05;   ///< warm-up ends when two consecutive runs agree within this fraction
+    int repeats = 11;              ///< timed samples per case
+    int maxWarmupRuns = 20;        ///< warm-up stops here even if timings still move
+    double warmupTolerance = 0.05; ///< warm-up ends when two consecutive runs agree within this fraction
+    /// On a GPU, the sweep's first case first runs back-to-back GEMMs for at least this long (their own
+    /// device time): a fresh process finds the SM clock idle, and it ramps up over the first ~0.1 s.
+    double gpuSpinUpSeconds = 0.2;
     double minSampleSeconds = 0.002; ///< small GEMMs are repeated within one sample to reach this
     int verifySamples = 64;          ///< random output entries checked against the reference
     std::uint64_t seed = 42;

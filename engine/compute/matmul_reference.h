@@ -4,13 +4,23 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 
 namespace napkin {
 
+/// The larger of two relative errors, NaN when either is: std::max(worst, NaN) would keep `worst`, and a C
+/// entry that is not a number would pass as exact.
+inline double worseRelativeError(double worst, double error) {
+    if (std::isnan(worst) || std::isnan(error))
+        return std::numeric_limits<double>::quiet_NaN();
+    return std::max(worst, error);
+}
+
 /// Max over `samples` random (i, j) of |c(i, j) − Σ_p a(i, p)·b(p, j)| / Σ_p |a(i, p)·b(p, j)|, the sum in
 /// long double. `a`, `b`, `c` are callables (long row, long col) → double; A is m×k, B k×n, C m×n. The
-/// same seed picks the same entries whatever the backend, so Eigen and oneDNN are checked alike.
+/// same seed picks the same entries whatever the backend, so Eigen and oneDNN are checked alike. NaN when a
+/// sampled entry is NaN or infinite.
 template <typename A, typename B, typename C>
 double sampledMaxRelativeError(long m, long n, long k, const A& a, const B& b, const C& c, int samples,
                                std::uint64_t seed) {
@@ -27,7 +37,7 @@ double sampledMaxRelativeError(long m, long n, long k, const A& a, const B& b, c
         }
         const long double got = c(i, j);
         if (scale > 0)
-            worst = std::max(worst, static_cast<double>(std::fabs(got - ref) / scale));
+            worst = worseRelativeError(worst, static_cast<double>(std::fabs(got - ref) / scale));
     }
     return worst;
 }

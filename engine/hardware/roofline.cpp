@@ -39,6 +39,10 @@ double gemmBytes(double m, double n, double k, double bytesPerElement) {
     return (m * k + k * n + m * n) * bytesPerElement;
 }
 
+double gemmBytes(double m, double n, double k, double inputBytes, double outputBytes) {
+    return (m * k + k * n) * inputBytes + m * n * outputBytes;
+}
+
 double gemmArithmeticIntensity(double m, double n, double k, double bytesPerElement) {
     const double bytes = gemmBytes(m, n, k, bytesPerElement);
     return bytes > 0 ? 2.0 * m * n * k / bytes : 0.0;

@@ -36,6 +36,9 @@ std::optional<Roofline> gpuRoofline(const GpuSpec& gpu, ComputeType compute, std
 double gemmArithmeticIntensity(double m, double n, double k, double bytesPerElement);
 /// The bytes that convention counts: (m·k + k·n + m·n) · bytesPerElement.
 double gemmBytes(double m, double n, double k, double bytesPerElement);
+/// The same where C's elements differ from A's and B's (fp8 inputs, bf16 output):
+/// (m·k + k·n) · inputBytes + m·n · outputBytes.
+double gemmBytes(double m, double n, double k, double inputBytes, double outputBytes);
 
 /// A point that lies above its roof by more than `tolerance` (a fraction: 0.05 = 5 %) cannot be a real
 /// measurement of that device: a timing or unit error, or the wrong roof.

@@ -1,6 +1,7 @@
 #include "engine/report/matmul_report.h"
 
 #include "engine/hardware/roofline.h"
+#include "engine/numerics/quantity_format.h"
 #include "engine/report/csv_values.h"
 #include "engine/report/device_report.h"
 #include "engine/report/json_values.h"
@@ -8,10 +9,12 @@
 namespace napkin {
 namespace {
 
-// A, B and C once each at the case's dtype (engine/hardware/roofline.h): the bytes of the roofline's x axis.
+// A, B and C once each at their element sizes (engine/hardware/roofline.h): the bytes of the roofline's x
+// axis. fp8-e4m3's C is bf16: 2 bytes, not 1.
 double caseBytes(const MatmulResult& r) {
     return gemmBytes(static_cast<double>(r.shape.m), static_cast<double>(r.shape.n),
-                     static_cast<double>(r.shape.k), benchDtypeBytes(r.shape.dtype));
+                     static_cast<double>(r.shape.k), benchDtypeBytes(r.shape.dtype),
+                     benchDtypeOutputBytes(r.shape.dtype));
 }
 
 double caseIntensity(const MatmulResult& r) {
@@ -32,14 +35,17 @@ nlohmann::json resultJson(const MatmulResult& r) {
                         {"promised_flops_per_second", jsonOptional(r.promisedFlopsPerSecond)}};
     if (!r.cpuBackend.empty()) // which CPU library ran the case, and its kernel (absent on a GPU)
         j.update({{"cpu_backend", r.cpuBackend}, {"implementation", r.implementation}});
-    if (!r.ok)
+    // A case that ran and was verified keeps its figures, also when verification refused it (ok: false).
+    if (r.verifiedEntries == 0)
         return j;
     j.update(timingJson(r.timing));
     j.update({{"calls_per_sample", r.callsPerSample},
               {"warmup_runs", r.warmupRuns},
               {"flops_per_second", r.flopsPerSecond},
               {"mfu", jsonOptional(r.mfu)},
-              {"max_rel_error", r.maxRelError},
+              {"max_rel_error", r.maxRelError}, // NaN prints as null
+              {"max_rel_error_bound", jsonOptional(r.maxRelErrorBound)},
+              {"max_rel_error_bound_formula", r.maxRelErrorBoundFormula},
               {"verified_entries", r.verifiedEntries}});
     return j;
 }
@@ -59,14 +65,22 @@ nlohmann::json matmulSweepJson(const MatmulSweep& sweep) {
                         ? "CUDA events around each GEMM; L2 flushed (memset of twice its size) before each, "
                           "outside the timed span"
                         : "std::chrono::steady_clock"},
-          {"warmup", "single runs until two consecutive ones agree within 5% (at most " +
+          {"warmup", std::string(sweep.device.backend == "cuda"
+                                     ? "first case: GEMMs back to back for at least " +
+                                           formatDuration(run.gpuSpinUpSeconds) + " (SM clock ramp); then "
+                                     : "") +
+                         "single runs until two consecutive ones agree within 5% (at most " +
                          std::to_string(run.maxWarmupRuns) + ")"},
           {"repeats", run.repeats},
-          {"data",
-           "uniform in [-1, 1], std::mt19937_64 seeded with " + std::to_string(run.seed) + " + case index"},
+          {"data", sweep.device.backend == "cuda"
+                       ? "uniform in [-1, 1], drawn on the device: splitmix64 of (seed " +
+                             std::to_string(run.seed) + " + case index, element index), rounded to the dtype"
+                       : "uniform in [-1, 1], std::mt19937_64 seeded with " + std::to_string(run.seed) +
+                             " + case index"},
           {"max_rel_error", "max over sampled entries of |c - ref| / sum_k |a_ik b_kj|, ref in long double"},
           {"flops", "2·m·n·k"},
-          {"bytes", "(m·k + k·n + m·n) · bytes per element: A, B and C once each at the dtype"},
+          {"bytes", "(m·k + k·n) · input bytes + m·n · output bytes: A, B and C once each (fp8-e4m3 writes "
+                    "bf16 C: 2 bytes)"},
           {"arithmetic_intensity", "flops / bytes"}}},
         {"load_average_1min", loadAverageJson()},
         {"cancelled", sweep.cancelled},

@@ -5,6 +5,7 @@
 #include "engine/report/json_values.h"
 #include "engine/report/memory_timeline_report.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +34,46 @@ std::string onednnScratchNote(const TrainingRun& run) {
     return note;
 }
 
+// The formula's bytes for a component the device check names; null for those it does not predict.
+nlohmann::json predictedFor(const MemoryComparison& m, const std::string& component) {
+    if (component == "parameters")
+        return jsonNumber(m.parameters.predicted);
+    if (component == "gradients")
+        return jsonNumber(m.gradients.predicted);
+    if (component == "optimizer_state")
+        return jsonNumber(m.optimizerState.predicted);
+    if (component == "activations")
+        return jsonNumber(m.activations.predicted);
+    return nullptr;
+}
+
+// Where a component's cudaMemGetInfo drop differs from the bytes asked for, and why.
+std::string attribution(const DeviceAllocation& a) {
+    const double difference = a.memGetInfoBytes - a.requestedBytes;
+    if (a.requestedBytes == 0)
+        return "not allocated by the trainer: what the driver and cuBLAS took on their own";
+    if (difference == 0)
+        return "equal";
+    if (difference > 0)
+        return "allocation granularity: the driver maps device memory in pages (2 MiB for buffers of this "
+               "size), so the drop is the buffers rounded up to pages, less what fit in pages already mapped";
+    return "less than asked: buffers that fit in pages an earlier component had mapped";
+}
+
+// Per component on a GPU: the prediction, what the trainer asked cudaMalloc for, and cudaMemGetInfo's drop.
+nlohmann::json deviceComponentsJson(const MemoryComparison& m) {
+    nlohmann::json all = nlohmann::json::array();
+    for (const DeviceAllocation& a : m.deviceAllocations)
+        all.push_back({{"component", a.component},
+                       {"predicted_bytes", predictedFor(m, a.component)},
+                       {"allocated_bytes", jsonNumber(a.requestedBytes)},
+                       {"buffers", a.buffers},
+                       {"mem_get_info_bytes", jsonNumber(a.memGetInfoBytes)},
+                       {"difference_bytes", jsonNumber(a.memGetInfoBytes - a.requestedBytes)},
+                       {"attribution", attribution(a)}});
+    return all;
+}
+
 nlohmann::json memoryJson(const MemoryComparison& m, const std::string& note) {
     nlohmann::json doc = {
         {"predicted_bytes", jsonNumber(m.total.predicted)},
@@ -55,6 +96,7 @@ nlohmann::json memoryJson(const MemoryComparison& m, const std::string& note) {
                note}}},
         // Next to the ledger, what the device allocator says (cudaMemGetInfo); null on the CPU.
         {"allocator_reported_bytes", jsonOptional(m.allocatorReportedBytes)},
+        {"device_components", deviceComponentsJson(m)},
         // Memory over the last step: what no single moment of the step exceeds, against the sum above.
         {"timeline", timelineComparisonJson(m.predictedTimeline, m.measuredTimeline)},
         {"timeline_step", trainingStepName(m.predictedTimeline.step)},
@@ -67,6 +109,13 @@ nlohmann::json memoryJson(const MemoryComparison& m, const std::string& note) {
         doc[name] = {{"predicted_bytes", jsonNumber(bytes.predicted)},
                      {"measured_bytes", jsonNumber(bytes.measured)}};
     return doc;
+}
+
+// One statistic of the device's step time, where the trainer gave one.
+std::optional<double> deviceSeconds(const TrainingRun& run, double TimingSummary::*statistic) {
+    if (!run.deviceStepTiming)
+        return std::nullopt;
+    return (*run.deviceStepTiming).*statistic;
 }
 
 } // namespace
@@ -104,9 +153,17 @@ nlohmann::json trainingRunJson(const TrainingRun& run) {
             {"step_seconds_p20", run.stepTiming.p20Seconds},
             {"step_seconds_p80", run.stepTiming.p80Seconds},
             {"timed_steps", run.stepTiming.samples},
+            {"gpu_step_seconds_median", jsonOptional(deviceSeconds(run, &TimingSummary::medianSeconds))},
+            {"gpu_step_seconds_p20", jsonOptional(deviceSeconds(run, &TimingSummary::p20Seconds))},
+            {"gpu_step_seconds_p80", jsonOptional(deviceSeconds(run, &TimingSummary::p80Seconds))},
+            {"h2d_batch_seconds_median", jsonOptional(run.batchCopySecondsMedian)},
+            {"host_wait_seconds_median", jsonOptional(run.hostWaitSecondsMedian)},
+            {"host_batch_seconds_median", jsonOptional(run.hostDrawSecondsMedian)},
             {"flops_per_second", run.flopsPerSecond},
             {"promised_flops_per_second", jsonOptional(run.promisedFlopsPerSecond)},
             {"mfu", jsonOptional(run.mfu)},
+            {"mfu_basis", run.mfuBasis},
+            {"wall_mfu", jsonOptional(run.wallMfu)},
             {"loss", run.losses},
             {"memory", memoryJson(run.memory, onednnScratchNote(run))},
             {"load_average_1min", loadAverageJson()}};

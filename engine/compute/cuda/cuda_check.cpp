@@ -5,9 +5,9 @@
 namespace napkin::cuda {
 namespace {
 
-// "engine/cuda/x.cpp" rather than the build machine's absolute path.
+// "engine/compute/cuda/x.cpp" rather than the build machine's absolute path.
 const char* shortFile(const char* file) {
-    const char* p = std::strstr(file, "engine/cuda/");
+    const char* p = std::strstr(file, "engine/compute/cuda/");
     return p ? p : file;
 }
 

@@ -14,14 +14,31 @@ namespace napkin::cuda {
 
 CudaCruncherTrainer::CudaCruncherTrainer(std::shared_ptr<CudaContext> context, const CruncherConfig& config)
     : ctx_(std::move(context))
-    , config_(config)
-    , data_(config.seedData) {
+    , config_(config) {
     if (config.dim <= 0 || config.layers <= 0 || config.batch <= 0)
         throw std::invalid_argument("the Cruncher needs dim, layers and batch > 0");
     const auto d = static_cast<std::size_t>(config.dim), b = static_cast<std::size_t>(config.batch);
     const int states = stateTensorsPerParameter(config.optimizer);
-    std::size_t freeBefore = 0, freeAfter = 0, total = 0;
+    std::size_t freeBefore = 0, total = 0;
     NAPKIN_CUDA_CHECK(cudaMemGetInfo(&freeBefore, &total));
+    std::size_t freeNow = freeBefore;
+    // One component at a time, each followed by cudaMemGetInfo: the drop in free memory per component,
+    // beside the bytes asked for, shows where the driver's granularity lands.
+    auto component = [&](const char* name, const auto& allocateAll) {
+        const std::size_t first = buffers_.size();
+        allocateAll();
+        ctx_->stream.synchronize();
+        DeviceAllocation a;
+        a.component = name;
+        for (std::size_t i = first; i < buffers_.size(); ++i)
+            a.requestedBytes += static_cast<double>(buffers_[i].bytes());
+        a.buffers = static_cast<int>(buffers_.size() - first);
+        std::size_t freeAfter = 0;
+        NAPKIN_CUDA_CHECK(cudaMemGetInfo(&freeAfter, &total));
+        a.memGetInfoBytes = static_cast<double>(freeNow) - static_cast<double>(freeAfter);
+        freeNow = freeAfter;
+        deviceAllocations_.push_back(std::move(a));
+    };
     auto stateOf = [&](int which, std::size_t n) {
         return states > which ? allocate(MemoryTag::optimizerState, n) : Tensor{};
     };
@@ -34,35 +51,55 @@ CudaCruncherTrainer::CudaCruncherTrainer(std::shared_ptr<CudaContext> context, c
             w = static_cast<float>(init.next() * scale);
         return v;
     };
-    for (long l = 0; l < config.layers; ++l) {
-        weights_.push_back(allocate(MemoryTag::parameters, d * d));
-        upload(weights_.back(), draw(d * d));
-        weightGrads_.push_back(allocate(MemoryTag::gradients, d * d));
-        state1_.push_back(stateOf(0, d * d));
-        state2_.push_back(stateOf(1, d * d));
-        outputs_.push_back(allocate(MemoryTag::activations, b * d));
-    }
-    head_ = allocate(MemoryTag::parameters, d);
-    upload(head_, draw(d));
-    headGrad_ = allocate(MemoryTag::gradients, d);
-    headState1_ = stateOf(0, d);
-    headState2_ = stateOf(1, d);
-    batch_ = allocate(MemoryTag::inputs, b * d);
-    targets_ = allocate(MemoryTag::inputs, b);
-    truth_ = allocate(MemoryTag::inputs, d);
-    std::vector<float> truth(d);
-    for (float& w : truth)
-        w = static_cast<float>(data_.next() * scale);
-    upload(truth_, truth);
-    prediction_ = allocate(MemoryTag::workspace, b);
-    lossGrad_ = allocate(MemoryTag::workspace, b);
-    upstream_ = allocate(MemoryTag::workspace, b * d);
-    downstream_ = allocate(MemoryTag::workspace, b * d);
-    lossSum_ = DeviceBuffer(sizeof(double));
-    hostBatch_.resize(b * d);
+    component("parameters", [&] {
+        for (long l = 0; l < config.layers; ++l) {
+            weights_.push_back(allocate(MemoryTag::parameters, d * d));
+            upload(weights_.back(), draw(d * d));
+        }
+        head_ = allocate(MemoryTag::parameters, d);
+        upload(head_, draw(d));
+    });
+    component("gradients", [&] {
+        for (long l = 0; l < config.layers; ++l)
+            weightGrads_.push_back(allocate(MemoryTag::gradients, d * d));
+        headGrad_ = allocate(MemoryTag::gradients, d);
+    });
+    component("optimizer_state", [&] {
+        for (long l = 0; l < config.layers; ++l) {
+            state1_.push_back(stateOf(0, d * d));
+            state2_.push_back(stateOf(1, d * d));
+        }
+        headState1_ = stateOf(0, d);
+        headState2_ = stateOf(1, d);
+    });
+    component("activations", [&] {
+        for (long l = 0; l < config.layers; ++l)
+            outputs_.push_back(allocate(MemoryTag::activations, b * d));
+    });
+    // The data generator draws the target function first, then every batch in order (as the CPU trainer).
+    GaussianSource data(config.seedData);
+    component("inputs", [&] {
+        batch_ = allocate(MemoryTag::inputs, b * d);
+        targets_ = allocate(MemoryTag::inputs, b);
+        truth_ = allocate(MemoryTag::inputs, d);
+        std::vector<float> truth(d);
+        for (float& w : truth)
+            w = static_cast<float>(data.next() * scale);
+        upload(truth_, truth);
+    });
+    component("workspace", [&] {
+        prediction_ = allocate(MemoryTag::workspace, b);
+        lossGrad_ = allocate(MemoryTag::workspace, b);
+        upstream_ = allocate(MemoryTag::workspace, b * d);
+        downstream_ = allocate(MemoryTag::workspace, b * d);
+    });
+    lossSum_ = DeviceBuffer(sizeof(double)); // one double: not a Cruncher tensor, in the total drop only
     ctx_->stream.synchronize();
+    std::size_t freeAfter = 0;
     NAPKIN_CUDA_CHECK(cudaMemGetInfo(&freeAfter, &total));
     memGetInfoBytes_ = static_cast<double>(freeBefore) - static_cast<double>(freeAfter);
+    // Pinned host memory, after the measurement: it is not device memory.
+    batches_ = std::make_unique<PinnedBatchQueue>(data, b * d);
 }
 
 CudaCruncherTrainer::Tensor CudaCruncherTrainer::allocate(MemoryTag tag, std::size_t count) {
@@ -103,10 +140,18 @@ void CudaCruncherTrainer::gemm(bool transA, bool transB, long m, long n, long k,
 double CudaCruncherTrainer::step() {
     const long B = config_.batch, D = config_.dim, L = config_.layers;
     const cudaStream_t s = ctx_->stream.get();
-    for (float& x : hostBatch_)
-        x = static_cast<float>(data_.next());
-    NAPKIN_CUDA_CHECK(cudaMemcpyAsync(batch_.data, hostBatch_.data(), hostBatch_.size() * sizeof(float),
-                                      cudaMemcpyHostToDevice, s));
+    // This step's batch was drawn on a host thread during the last step (the first is drawn here); the
+    // next one is drawn while the GPU runs this step, into the other pinned buffer.
+    const float* hostBatch = batches_->take();
+    // The first step of this trainer: what the driver allocates on its own (cuBLAS's workspace, kernels
+    // loaded on first use) shows as a drop in free memory across it.
+    std::size_t freeBeforeStep = 0, total = 0;
+    if (!firstStepMeasured_)
+        NAPKIN_CUDA_CHECK(cudaMemGetInfo(&freeBeforeStep, &total));
+    stepStart_.record(s);
+    NAPKIN_CUDA_CHECK(
+        cudaMemcpyAsync(batch_.data, hostBatch, batch_.count * sizeof(float), cudaMemcpyHostToDevice, s));
+    batchCopied_.record(s);
     gemm(false, false, B, 1, D, batch_.data, truth_.data, targets_.data); // t = X·w*
     // Forward: h_l = h_{l−1}·W_l, y = h_L·w.
     for (long l = 0; l < L; ++l) {
@@ -136,9 +181,28 @@ double CudaCruncherTrainer::step() {
         optimizerStep(args, weights_[l].data, weightGrads_[l].data, state1_[l].data, state2_[l].data,
                       weights_[l].count, s);
     optimizerStep(args, head_.data, headGrad_.data, headState1_.data, headState2_.data, head_.count, s);
+    stepDone_.record(s);
     double lossSum = 0;
     NAPKIN_CUDA_CHECK(cudaMemcpyAsync(&lossSum, lossSum_.get(), sizeof lossSum, cudaMemcpyDeviceToHost, s));
+    // The whole step is queued: the next batch is drawn on a host thread while the GPU runs it (started
+    // only now, so that the thread's start-up leaves no gap in the device's timed span).
+    batches_->prefetch();
     ctx_->stream.synchronize(); // the step is complete when it returns (the benchmark times whole steps)
+    if (!firstStepMeasured_) {
+        std::size_t freeAfterStep = 0;
+        NAPKIN_CUDA_CHECK(cudaMemGetInfo(&freeAfterStep, &total));
+        DeviceAllocation a;
+        a.component = "first step (not the trainer's: cuBLAS workspace, kernels loaded on first use)";
+        a.memGetInfoBytes = static_cast<double>(freeBeforeStep) - static_cast<double>(freeAfterStep);
+        deviceAllocations_.push_back(std::move(a));
+        firstStepMeasured_ = true;
+    }
+    DeviceStepTiming t;
+    t.deviceSeconds = stepDone_.secondsSince(batchCopied_);
+    t.copySeconds = batchCopied_.secondsSince(stepStart_);
+    t.hostWaitSeconds = batches_->lastTakeSeconds();
+    t.hostDrawSeconds = batches_->lastDrawSeconds();
+    timing_ = t;
     return lossSum / static_cast<double>(B);
 }
 
@@ -167,7 +231,7 @@ void CudaCruncherTrainer::saveCheckpoint(const std::string& path) const {
     checkpoint.step = steps_;
     for (const Tensor& t : checkpointTensors())
         checkpoint.tensors.push_back(download(t));
-    checkpoint.dataGenerator = data_.engine();
+    checkpoint.dataGenerator = batches_->engineAtTake(); // as if the next batch were not drawn yet
     saveCruncherCheckpoint(path, config_, checkpoint);
 }
 
@@ -182,7 +246,7 @@ void CudaCruncherTrainer::loadCheckpoint(const std::string& path) {
     for (std::size_t i = 0; i < tensors.size(); ++i)
         if (tensors[i].count > 0)
             upload(tensors[i], checkpoint.tensors[i]);
-    data_.engine() = checkpoint.dataGenerator;
+    batches_->restart(checkpoint.dataGenerator);
     steps_ = checkpoint.step;
 }
 

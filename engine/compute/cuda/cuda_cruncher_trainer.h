@@ -2,10 +2,13 @@
 // The lecture's Cruncher trained on the GPU in fp32: the same forward/backward GEMMs as the CPU trainer
 // (engine/cpu/cpu_cruncher_trainer.h) through cuBLAS (TF32 off), MSE loss and the optimizer as fused
 // kernels. Batches and initial weights come from the same seeded host generators as the CPU trainer,
-// so both see identical data and their losses agree to fp32 GEMM rounding. Unlike the CPU trainer it
-// allocates every buffer up front, so it records no memory timeline (measuredTimeline() is empty).
+// so both see identical data and their losses agree to fp32 GEMM rounding; the next batch is drawn on a
+// host thread into pinned memory while the GPU runs the step (pinned_batch_queue.h), and CUDA events
+// time the device's part of each step apart from the host's (lastStepTiming()). Unlike the CPU trainer
+// it allocates every buffer up front, so it records no memory timeline (measuredTimeline() is empty).
 #include "engine/compute/benchmark_backend.h"
 #include "engine/compute/cuda/cuda_handles.h"
+#include "engine/compute/cuda/pinned_batch_queue.h"
 #include "engine/numerics/gaussian_source.h"
 
 #include <memory>
@@ -30,6 +33,8 @@ public:
     /// Device memory the allocations took by cudaMemGetInfo (free before − free after): the ledger's
     /// bytes rounded up to the allocator's granularity, plus anything else the process allocated meanwhile.
     std::optional<double> allocatorReportedBytes() const override { return memGetInfoBytes_; }
+    std::optional<DeviceStepTiming> lastStepTiming() const override { return timing_; }
+    std::vector<DeviceAllocation> deviceAllocations() const override { return deviceAllocations_; }
 
 private:
     struct Tensor {
@@ -49,9 +54,12 @@ private:
     std::vector<Tensor> weights_, weightGrads_, state1_, state2_, outputs_;
     Tensor head_, headGrad_, headState1_, headState2_;
     Tensor batch_, targets_, truth_, prediction_, lossGrad_, upstream_, downstream_;
-    DeviceBuffer lossSum_; // one double, not a Cruncher tensor (not in the ledger)
-    GaussianSource data_;
-    std::vector<float> hostBatch_;
+    DeviceBuffer lossSum_;                      // one double, not a Cruncher tensor (not in the ledger)
+    std::unique_ptr<PinnedBatchQueue> batches_; // owns the data generator once the target function is drawn
+    Event stepStart_, batchCopied_, stepDone_;
+    std::optional<DeviceStepTiming> timing_;
+    std::vector<DeviceAllocation> deviceAllocations_; ///< per component, then the first step's own
+    bool firstStepMeasured_ = false;
     long steps_ = 0;
     double memGetInfoBytes_ = 0;
 };

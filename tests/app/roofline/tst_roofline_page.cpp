@@ -52,6 +52,7 @@ class TestRooflinePage : public QObject {
 private slots:
     void roofAndRidgeOfH100Bf16();
     void pointAboveTheRoofIsFlagged();
+    void fp8PointsCountTheirBf16Output();
     void pointsOfAnotherDeviceAreGrey();
     void thisCpuIsNotMeasuredUntilMeasured();
     void measureRunsOffTheGuiThread();
@@ -96,6 +97,20 @@ void TestRooflinePage::roofAndRidgeOfH100Bf16() {
 
 // n = 1024 bf16 at 700 TFLOP/s is under the roof (intensity 2·1024/(3·2) = 341.3 > ridge: 989.4 T);
 // n = 256 bf16 at 500 TFLOP/s is not: intensity 85.33, roof 85.33 × 3.35e12 = 285.9 TFLOP/s.
+// cuBLASLt's fp8 GEMM writes C in bf16: n = 1024 moves 2·n²·1 + n²·2 bytes, intensity 2n³ / 4n² = 512
+// (bench matmul's arithmetic_intensity), not 2n / 3 = 682.7 as if C were fp8.
+void TestRooflinePage::fp8PointsCountTheirBf16Output() {
+    RooflinePage page;
+    page.addMeasuredSweep(h100Sweep({result(1024, BenchDtype::fp8e4m3, 1000e12)}));
+    const auto& points = page.chart()->data().points;
+    const auto it = std::find_if(points.begin(), points.end(),
+                                 [](const auto& p) { return p.label == QStringLiteral("n=1024 fp8-e4m3"); });
+    QVERIFY(it != points.end());
+    QCOMPARE(it->flopsPerByte, 512.0);
+    QVERIFY2(it->tooltip.contains(QStringLiteral("((m·k + k·n) · 1 B + m·n · 2 B)")),
+             qPrintable(it->tooltip));
+}
+
 void TestRooflinePage::pointAboveTheRoofIsFlagged() {
     RooflinePage page;
     page.addMeasuredSweep(

@@ -79,6 +79,8 @@ void TestRoofline::gemmIntensity() {
     QFETCH(double, intensity);
     QCOMPARE(gemmArithmeticIntensity(m, n, k, bytes), intensity);
     QCOMPARE(gemmBytes(m, n, k, bytes), (m * k + k * n + m * n) * bytes);
+    QCOMPARE(gemmBytes(m, n, k, bytes, bytes), gemmBytes(m, n, k, bytes));
+    QCOMPARE(gemmBytes(m, n, k, 1, 2), m * k + k * n + 2 * m * n); // fp8 A and B, bf16 C
 }
 
 void TestRoofline::attainableIsTheLowerRoof_data() {

@@ -62,8 +62,11 @@ private slots:
     void csvNumbersAndFields();
     void sweepJsonKeepsItsMethod();
     void sweepCsvHasARowPerCase();
+    void gpuSweepSaysWhereItsDataComeFrom();
     void trainingCsvHasItsSections();
     void trainingTimelineMeasuredOrNull();
+    void trainingSplitsGpuFromHostTime();
+    void deviceComponentsAreAttributed();
 };
 
 void TestReport::jsonNumbers_data() {
@@ -116,6 +119,25 @@ void TestReport::sweepJsonKeepsItsMethod() {
     QCOMPARE(failed["error"].get<std::string>(), std::string("fp64: no, \"really\""));
     QVERIFY(!failed.contains("seconds_median")); // measured fields only for a measured case
     QVERIFY(jsonText(doc).back() == '\n');
+}
+
+// On a GPU the inputs are drawn on the device (splitmix64), the first case spins the clock up, and fp8's
+// C is bf16: 2 bytes in the roofline's bytes, not 1. n = 64: (2·64²·1 + 64²·2) = 16384 B, 2·64³ / 16384 = 32.
+void TestReport::gpuSweepSaysWhereItsDataComeFrom() {
+    MatmulSweep sweep;
+    sweep.device.backend = "cuda";
+    MatmulResult fp8;
+    fp8.shape = {64, 64, 64, BenchDtype::fp8e4m3};
+    fp8.flops = 2.0 * 64 * 64 * 64;
+    fp8.error = "not run";
+    sweep.results = {fp8};
+    const nlohmann::json doc = matmulSweepJson(sweep);
+    const std::string data = doc["method"]["data"].get<std::string>();
+    QVERIFY2(data.find("splitmix64") != std::string::npos && data.find("mt19937") == std::string::npos,
+             data.c_str());
+    QVERIFY(doc["method"]["warmup"].get<std::string>().find("back to back") != std::string::npos);
+    QCOMPARE(doc["results"][0]["bytes"].dump(), std::string("16384"));
+    QCOMPARE(doc["results"][0]["arithmetic_intensity"].get<double>(), 32.0);
 }
 
 void TestReport::sweepCsvHasARowPerCase() {
@@ -173,6 +195,55 @@ void TestReport::trainingTimelineMeasuredOrNull() {
     QVERIFY(doc["peak_measured_event"].is_null());
     const std::vector<std::string> unmeasured = lines(trainingRunCsv(run));
     QVERIFY(std::find(unmeasured.begin(), unmeasured.end(), "timeline,start,start,288,") != unmeasured.end());
+}
+
+// A GPU run: MFU over the GPU's step time, the host's share beside it; a CPU run keeps those fields null.
+void TestReport::trainingSplitsGpuFromHostTime() {
+    TrainingRun run;
+    run.stepTiming.medianSeconds = 0.5;
+    run.deviceStepTiming = TimingSummary{0.03, 0.029, 0.031, 0.028, 0.032, 19};
+    run.hostDrawSecondsMedian = 0.45;
+    run.hostWaitSecondsMedian = 0.42;
+    run.batchCopySecondsMedian = 0.0013;
+    run.mfu = 0.6;
+    run.wallMfu = 0.036;
+    run.mfuBasis = "gpu_step_seconds_median (CUDA events)";
+    nlohmann::json doc = trainingRunJson(run);
+    QCOMPARE(doc["gpu_step_seconds_median"].get<double>(), 0.03);
+    QCOMPARE(doc["gpu_step_seconds_p80"].get<double>(), 0.031);
+    QCOMPARE(doc["host_batch_seconds_median"].get<double>(), 0.45);
+    QCOMPARE(doc["host_wait_seconds_median"].get<double>(), 0.42);
+    QCOMPARE(doc["h2d_batch_seconds_median"].get<double>(), 0.0013);
+    QCOMPARE(doc["wall_mfu"].get<double>(), 0.036);
+    QVERIFY(doc["mfu_basis"].get<std::string>().rfind("gpu_step_seconds_median", 0) == 0);
+    run.deviceStepTiming.reset();
+    run.hostDrawSecondsMedian.reset();
+    doc = trainingRunJson(run);
+    QVERIFY(doc["gpu_step_seconds_median"].is_null());
+    QVERIFY(doc["host_batch_seconds_median"].is_null());
+}
+
+// Per component on a GPU: the prediction (where the formula has one), what was asked of cudaMalloc,
+// cudaMemGetInfo's drop and why they differ.
+void TestReport::deviceComponentsAreAttributed() {
+    TrainingRun run;
+    run.memory.parameters = {72, 72};
+    run.memory.deviceAllocations = {{"parameters", 72, 2, 2097152},
+                                    {"gradients", 72, 2, 0},
+                                    {"inputs", 32, 3, 32},
+                                    {"first step (not the trainer's: cuBLAS workspace)", 0, 0, 4194304}};
+    const nlohmann::json c = trainingRunJson(run)["memory"]["device_components"];
+    QCOMPARE(c.size(), std::size_t(4));
+    QCOMPARE(c[0]["predicted_bytes"].dump(), std::string("72"));
+    QCOMPARE(c[0]["difference_bytes"].dump(), std::string("2097080"));
+    QVERIFY(c[0]["attribution"].get<std::string>().find("granularity") != std::string::npos);
+    QVERIFY(c[1]["attribution"].get<std::string>().find("already mapped") != std::string::npos ||
+            c[1]["attribution"].get<std::string>().find("an earlier component") != std::string::npos);
+    QVERIFY(c[2]["predicted_bytes"].is_null()); // the formula has no inputs
+    QCOMPARE(c[2]["attribution"].get<std::string>(), std::string("equal"));
+    QVERIFY(c[3]["attribution"].get<std::string>().find("not allocated by the trainer") != std::string::npos);
+    run.memory.deviceAllocations.clear(); // the CPU
+    QVERIFY(trainingRunJson(run)["memory"]["device_components"].empty());
 }
 
 QTEST_APPLESS_MAIN(TestReport)

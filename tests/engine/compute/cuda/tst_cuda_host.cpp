@@ -240,6 +240,8 @@ void TestCudaHost::cublasTypes() {
     QCOMPARE(int(t.compute), compute);
     QCOMPARE(int(t.abBytes), abBytes);
     QCOMPARE(t.abBytes, static_cast<std::size_t>(benchDtypeBytes(dtype)));
+    // The report's bytes and intensity count C at the size cuBLAS writes it (fp8's C is bf16).
+    QCOMPARE(t.cBytes, static_cast<std::size_t>(benchDtypeOutputBytes(dtype)));
     QCOMPARE(t.lt, lt);
     QCOMPARE(int(t.scale), dtype == BenchDtype::fp64 ? int(CUDA_R_64F) : int(CUDA_R_32F));
 }

@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+"""The short plain-text summary of a scripts/gpu-bench.sh run, read from its stage folder: tst_cuda_gpu's
+verdict, each dtype's best TFLOP/s with the torch ratio at that size, the trainer's MFU and GPU/host time
+split, the memory comparison, copies, the allocation check, device bandwidth. Anything missing reads
+"not measured" with the reason the step left. The last line is "RESULT: PASS" or "RESULT: FAIL (...)".
+
+usage: gpu_bench_summary.py STAGE                  print the summary
+       gpu_bench_summary.py --check-dry-run STAGE  exit 1 unless a --dry-run stage holds what it must
+"""
+import json
+import os
+import sys
+
+DTYPES = ["bf16", "fp8-e4m3", "fp32", "tf32", "fp16"]
+
+
+def read_steps(stage):
+    steps = {}
+    try:
+        with open(os.path.join(stage, "steps.tsv"), encoding="utf-8") as f:
+            next(f, None)
+            for line in f:
+                parts = line.rstrip("\n").split("\t")
+                parts += [""] * (4 - len(parts))
+                steps[parts[0]] = {"exit": parts[1], "seconds": parts[2], "note": parts[3]}
+    except OSError:
+        pass
+    return steps
+
+
+def first_line(stage, name):
+    try:
+        with open(os.path.join(stage, name), encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.strip():
+                    return line.strip()[:300]
+    except OSError:
+        pass
+    return ""
+
+
+def load_json(stage, name):
+    try:
+        with open(os.path.join(stage, name), encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def why_missing(stage, steps, step):
+    s = steps.get(step)
+    if s is None:
+        return "not run"
+    if s["exit"] == "skipped":
+        return s["note"]
+    reason = first_line(stage, step + ".err") or s["note"] or f"exit {s['exit']}"
+    return f"exit {s['exit']}: {reason}"
+
+
+def tera(x):
+    return f"{x / 1e12:.1f}" if x else "?"
+
+
+def gpu_suite(stage, steps, failures, gpu_mode):
+    s = steps.get("tst_cuda_gpu")
+    if s is None:
+        return "tst_cuda_gpu: not measured (not run)"
+    if s["exit"] == "missing":
+        return f"tst_cuda_gpu: not measured ({s['note']})"
+    lines = []
+    try:
+        with open(os.path.join(stage, "tst_cuda_gpu.txt"), encoding="utf-8", errors="replace") as f:
+            lines = [x.rstrip() for x in f]
+    except OSError:
+        pass
+    tally = next((x for x in reversed(lines) if " cases: " in x), "no tally")
+    if s["exit"] == "0":
+        return f"tst_cuda_gpu: PASS ({tally})"
+    if s["exit"] == "77":
+        if gpu_mode:  # the GPU run without a GPU measured nothing: not a pass
+            failures.append("no CUDA device")
+        return f"tst_cuda_gpu: SKIPPED, no device ({tally})"
+    failures.append("tst_cuda_gpu")
+    failed = [x for x in lines if x.startswith("FAIL ")][:6]
+    note = f", {s['note']}" if s["note"] else ""
+    return "\n".join([f"tst_cuda_gpu: FAIL (exit {s['exit']}{note}; {tally})"] + ["  " + x for x in failed])
+
+
+def torch_ratios(stage):
+    doc = load_json(stage, "comparison.json") or {}
+    ratios = {}
+    for r in doc.get("results", []):
+        ratios[(r.get("dtype"), r.get("m"), r.get("n"), r.get("k"))] = r
+    return doc, ratios
+
+
+def matmul(stage, steps, failures, ratios, gpu_mode):
+    lines = ["matmul (best over the sweep; torch at the same shape, same run):"]
+    measured = 0
+    for dtype in DTYPES:
+        doc = load_json(stage, f"matmul-{dtype}.json")
+        if doc is None:
+            lines.append(f"  {dtype:9} not measured ({why_missing(stage, steps, 'matmul-' + dtype)})")
+            continue
+        results = doc.get("results", [])
+        good = [r for r in results if r.get("ok")]
+        bad = [r for r in results if not r.get("ok")]
+        measured += len(good)
+        if good:
+            best = max(good, key=lambda r: r.get("flops_per_second") or 0)
+            shape = f"{best['m']}x{best['n']}x{best['k']}"
+            mfu = best.get("mfu")
+            t = ratios.get((dtype, best["m"], best["n"], best["k"]))
+            if t and t.get("ratio"):
+                vs = f"torch {tera(t.get('torch_flops_per_second'))} TFLOP/s, napkin/torch {t['ratio']:.3f}"
+            elif t:
+                vs = f"torch: {t.get('error', 'no figure')}"
+            else:
+                vs = "torch: not measured"
+            lines.append(f"  {dtype:9} {tera(best.get('flops_per_second')):>7} TFLOP/s at {shape}"
+                         f" (MFU {mfu:.3f})" if mfu is not None else
+                         f"  {dtype:9} {tera(best.get('flops_per_second')):>7} TFLOP/s at {shape} (no MFU)")
+            lines[-1] += f"; {vs}; max_rel_error {max(r.get('max_rel_error', 0) for r in good):.2e}"
+        elif not bad:
+            lines.append(f"  {dtype:9} not measured (no results)")
+        for r in bad:
+            error = (r.get("error") or "?")[:200]
+            unverified = r.get("max_rel_error") is not None  # ran and was timed: verification refused it
+            if unverified:
+                failures.append(f"matmul {dtype}")
+                lines.append(f"  {dtype:9} FAIL {r['m']}x{r['n']}x{r['k']}: {error}")
+            else:
+                lines.append(f"  {dtype:9} not measured {r['m']}x{r['n']}x{r['k']}: {error}")
+    if gpu_mode and measured == 0:
+        failures.append("no matmul measured")
+    return lines
+
+
+def trainer(stage, steps, name, label):
+    doc = load_json(stage, f"{name}.json")
+    if doc is None:
+        return [f"trainer {label}: not measured ({why_missing(stage, steps, name)})"], None
+    model = doc.get("model", {})
+    shape = f"D={model.get('dim')} L={model.get('layers')} B={model.get('batch')} {model.get('optimizer')}"
+    mfu = doc.get("mfu")
+    line = f"trainer {label} ({shape}): MFU {mfu:.3f}" if mfu is not None else f"trainer {label} ({shape}): no MFU"
+    line += f" [{doc.get('mfu_basis', 'step wall time')}]"
+    parts = []
+    for key, what in (("gpu_step_seconds_median", "GPU step"), ("h2d_batch_seconds_median", "batch copy"),
+                      ("host_batch_seconds_median", "host batch draw"),
+                      ("host_wait_seconds_median", "step waited for it"), ("step_seconds_median", "wall step")):
+        if doc.get(key) is not None:
+            parts.append(f"{what} {doc[key] * 1e3:.2f} ms")
+    if doc.get("wall_mfu") is not None:
+        parts.append(f"wall MFU {doc['wall_mfu']:.3f}")
+    return [line, "  " + ", ".join(parts)] if parts else [line], doc
+
+
+def memory(doc):
+    if doc is None:
+        return ["memory: not measured (no training run)"]
+    m = doc.get("memory", {})
+    pred, meas = m.get("predicted_bytes"), m.get("measured_bytes")
+    lines = [f"memory: predicted {pred:.0f} B, ledger {meas:.0f} B, agree {m.get('agree')}"
+             if pred is not None and meas is not None else "memory: not measured"]
+    nc = m.get("not_counted", {})
+    dev = m.get("allocator_reported_bytes")
+    if dev is None:
+        lines.append("  cudaMemGetInfo drop: not measured (no GPU)")
+    else:
+        total = nc.get("total_allocated_bytes")
+        diff = f", minus every allocation {dev - total:+.0f} B" if total is not None else ""
+        lines.append(f"  cudaMemGetInfo drop {dev:.0f} B{diff} (inputs {nc.get('inputs_bytes', 0):.0f} B,"
+                     f" workspace {nc.get('workspace_bytes', 0):.0f} B)")
+    components = m.get("device_components") or []
+    if components:
+        lines.append("  per component: predicted / allocated / cudaMemGetInfo drop (difference: why)")
+    for c in components:
+        pred = c.get("predicted_bytes")
+        lines.append(f"  {c.get('component')}: {'-' if pred is None else f'{pred:.0f}'} /"
+                     f" {c.get('allocated_bytes', 0):.0f} / {c.get('mem_get_info_bytes', 0):.0f} B"
+                     f" ({c.get('difference_bytes', 0):+.0f}: {(c.get('attribution') or '')[:70]})")
+    return lines
+
+
+def copies(stage, steps):
+    doc = load_json(stage, "copy.json")
+    if doc is None:
+        return [f"copies: not measured ({why_missing(stage, steps, 'copy')})"]
+    lines = ["copies (best GB/s, fraction of the link's promise):"]
+    for direction in ("h2d", "d2h"):
+        for host in ("pinned", "pageable"):
+            rs = [r for r in doc.get("results", []) if r.get("direction") == direction
+                  and r.get("host_memory") == host and r.get("ok")]
+            if not rs:
+                lines.append(f"  {direction} {host}: not measured")
+                continue
+            best = max(rs, key=lambda r: r.get("bytes_per_second") or 0)
+            frac = best.get("fraction_of_promise")
+            lines.append(f"  {direction} {host}: {best['bytes_per_second'] / 1e9:.1f} GB/s at {best['bytes']} B"
+                         + (f" ({frac:.2f} of promise)" if frac is not None else " (no promise)"))
+    return lines
+
+
+def alloc_and_bandwidth(stage, steps):
+    lines = []
+    a = load_json(stage, "alloc.json")
+    if a is None:
+        lines.append(f"alloc (two 32x32 fp32): not measured ({why_missing(stage, steps, 'alloc')})")
+    else:
+        lines.append(f"alloc (two 32x32 fp32): expected {a.get('expected_bytes')} B, allocator"
+                     f" {a.get('allocator_bytes')} B, cudaMemGetInfo drop {a.get('mem_get_info_delta_bytes')} B")
+    b = load_json(stage, "memory.json")
+    if b is None:
+        lines.append(f"device bandwidth: not measured ({why_missing(stage, steps, 'memory')})")
+    else:
+        frac = b.get("fraction_of_promise")
+        lines.append(f"device bandwidth ({b.get('device')}): {b.get('bytes_per_second', 0) / 1e9:.1f} GB/s"
+                     + (f" ({frac:.2f} of promise)" if frac is not None else " (no promise)"))
+    return lines
+
+
+def summary(stage):
+    steps = read_steps(stage)
+    failures = []
+    meta = []
+    try:
+        with open(os.path.join(stage, "meta.txt"), encoding="utf-8") as f:
+            meta = [x.rstrip() for x in f]
+    except OSError:
+        pass
+    gpu_mode = "mode: gpu" in meta
+    finished = first_line(stage, "finished.txt")
+    out = ["== napkin gpu-bench summary =="] + meta + ([f"finished: {finished}"] if finished else [])
+    for name in ("nvidia-smi-start.csv", "nvidia-smi-end.csv"):
+        try:
+            with open(os.path.join(stage, name), encoding="utf-8") as f:
+                rows = [x.strip() for x in f if x.strip()]
+            out.append(f"{name[:-4]}: " + " | ".join(rows[1:] or rows))
+        except OSError:
+            pass
+    fatal = first_line(stage, "fatal.txt")
+    if fatal:
+        out.append("FATAL: " + fatal)
+        failures.append("setup")
+    for step in ("configure", "build"):
+        s = steps.get(step)
+        if s and s["exit"] != "0":
+            out.append(f"{step}: FAIL ({why_missing(stage, steps, step)}; see {step}.log in the archive)")
+            failures.append(step)
+    out.append(gpu_suite(stage, steps, failures, gpu_mode))
+    doc, ratios = torch_ratios(stage)
+    out += matmul(stage, steps, failures, ratios, gpu_mode)
+    if doc:
+        out.append(f"torch: {doc.get('torch', '?')}, CUDA {doc.get('cuda', '?')}; {doc.get('note', '')}".rstrip("; "))
+    else:
+        out.append(f"torch: not measured ({first_line(stage, 'comparison.txt') or why_missing(stage, steps, 'torch')})")
+    lines, fp32 = trainer(stage, steps, "train-fp32", "fp32")
+    out += lines
+    out += trainer(stage, steps, "train-mixed-bf16", "mixed-bf16")[0]
+    out += memory(fp32)
+    lecture = load_json(stage, "train-lecture.json")
+    if lecture is not None:
+        m = lecture.get("memory", {})
+        drop = m.get("allocator_reported_bytes")
+        out.append(f"lecture Cruncher (D=4 L=2 B=2 adagrad): predicted {m.get('predicted_bytes')} B,"
+                   f" ledger {m.get('measured_bytes')} B, cudaMemGetInfo drop "
+                   + (f"{drop:.0f} B" if drop is not None else "not measured (no GPU)"))
+    out += copies(stage, steps)
+    out += alloc_and_bandwidth(stage, steps)
+    timed_out = [k for k, s in steps.items() if s["exit"] in ("124", "137", "skipped")]
+    if timed_out:
+        out.append("timed out or skipped: " + ", ".join(timed_out))
+    out.append("RESULT: FAIL (" + ", ".join(failures) + ")" if failures else "RESULT: PASS")
+    return "\n".join(out)
+
+
+def check_dry_run(stage):
+    """What a --dry-run on the CPU must produce: every step ran, the CPU figures are there."""
+    problems = []
+    steps = read_steps(stage)
+    for dtype in ("fp32", "bf16"):
+        doc = load_json(stage, f"matmul-{dtype}.json")
+        if not doc or not all(r.get("ok") for r in doc.get("results", [])) or not doc.get("results"):
+            problems.append(f"matmul-{dtype}: no passing CPU results ({why_missing(stage, steps, 'matmul-' + dtype)})")
+    for dtype in ("tf32", "fp8-e4m3"):  # the CPU refuses them: exit 2 with a reason
+        if steps.get(f"matmul-{dtype}", {}).get("exit") != "2":
+            problems.append(f"matmul-{dtype}: expected exit 2 on the CPU, got {steps.get('matmul-' + dtype)}")
+    for name in ("train-fp32", "train-lecture"):
+        if load_json(stage, f"{name}.json") is None:
+            problems.append(f"{name}: no JSON ({why_missing(stage, steps, name)})")
+    skipped = [k for k, s in steps.items() if s["exit"] in ("skipped", "124", "137")]
+    if skipped:
+        problems.append("steps skipped or timed out: " + ", ".join(skipped))
+    text = summary(stage)
+    for needle in ("tst_cuda_gpu:", "matmul (", "trainer fp32", "memory:", "copies", "alloc", "RESULT:"):
+        if needle not in text:
+            problems.append(f"summary lacks '{needle}'")
+    for p in problems:
+        print("dry run: " + p, file=sys.stderr)
+    return 1 if problems else 0
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "--check-dry-run":
+        return check_dry_run(argv[2])
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    print(summary(argv[1]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
