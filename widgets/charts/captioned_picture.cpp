@@ -9,6 +9,30 @@
 
 #include <algorithm>
 
+namespace {
+
+// Title above, settings below, both sized to the picture (a 1600×900 slide gets a 24 px title).
+QFont titleFontFor(QFont font, QSize size) {
+    font.setPixelSize(std::max(12, size.height() / 38));
+    font.setBold(true);
+    return font;
+}
+
+QFont settingsFontFor(QFont font, QSize size) {
+    font.setPixelSize(std::max(10, size.height() / 56));
+    return font;
+}
+
+} // namespace
+
+QRect chartRectIn(QSize size, const PictureCaptions& captions) {
+    const int titleHeight =
+        captions.title.isEmpty() ? 0 : QFontMetrics(titleFontFor(captions.font, size)).height() * 3 / 2;
+    const int settingsHeight =
+        captions.settings.isEmpty() ? 0 : QFontMetrics(settingsFontFor(captions.font, size)).height() * 3 / 2;
+    return {0, titleHeight, size.width(), size.height() - titleHeight - settingsHeight};
+}
+
 QByteArray captionedPicture(ImageFormat format, QSize size, double scale, const PictureCaptions& captions,
                             const std::function<QPixmap(QSize, double)>& chartPixmap,
                             const std::function<void(QCPPainter&, QSize)>& paintChart) {
@@ -20,15 +44,11 @@ QByteArray captionedPicture(ImageFormat format, QSize size, double scale, const 
             return pngBytes(chartPixmap(size, scale));
         return paintVector(format, size, documentTitle, [&](QCPPainter& painter) { paintChart(painter, size); });
     }
-    // Title above, settings below, both sized to the picture (a 1600×900 slide gets a 24 px title).
-    QFont titleFont = captions.font;
-    titleFont.setPixelSize(std::max(12, size.height() / 38));
-    titleFont.setBold(true);
-    QFont settingsFont = captions.font;
-    settingsFont.setPixelSize(std::max(10, size.height() / 56));
-    const int titleHeight = withTitle ? QFontMetrics(titleFont).height() * 3 / 2 : 0;
-    const int settingsHeight = withSettings ? QFontMetrics(settingsFont).height() * 3 / 2 : 0;
-    const QRect chartRect(0, titleHeight, size.width(), size.height() - titleHeight - settingsHeight);
+    const QFont titleFont = titleFontFor(captions.font, size);
+    const QFont settingsFont = settingsFontFor(captions.font, size);
+    const QRect chartRect = chartRectIn(size, captions);
+    const int titleHeight = chartRect.top();
+    const int settingsHeight = size.height() - chartRect.bottom() - 1;
     const auto paintCaptions = [&](QPainter& painter) {
         painter.fillRect(QRect(QPoint(0, 0), size), captions.paper);
         painter.setPen(captions.ink);

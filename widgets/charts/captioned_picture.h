@@ -7,6 +7,7 @@
 #include <QColor>
 #include <QFont>
 #include <QPixmap>
+#include <QRect>
 #include <QSize>
 #include <QString>
 
@@ -21,6 +22,10 @@ struct PictureCaptions {
     QColor paper;     ///< the background
     QColor ink;       ///< the captions' text
 };
+
+/// Where the chart itself is drawn in a picture of `size` with `captions`: below the title, above the
+/// settings line; the whole picture without captions.
+QRect chartRectIn(QSize size, const PictureCaptions& captions);
 
 /// The chart drawn by `chartPixmap` (for PNG: a pixmap of the given size and scale) or `paintChart` (for SVG
 /// and PDF: onto the painter at its origin, in the given size), with `captions` around it; without

@@ -82,11 +82,18 @@ QPixmap ChartView::render(int width, int height, double scale) const {
     return m_plot->toPixmap(width, height, scale);
 }
 
+PictureCaptions ChartView::captions(bool captioned) const {
+    return {captioned ? m_title : QString(), captioned ? m_settings : QString(), font(),
+            palette().color(QPalette::Base), palette().color(QPalette::Text)};
+}
+
+QRect ChartView::chartRectIn(QSize size, bool captioned) const {
+    return ::chartRectIn(size, captions(captioned));
+}
+
 QByteArray ChartView::renderAs(ImageFormat format, QSize size, double scale, bool captioned) const {
-    const PictureCaptions captions{captioned ? m_title : QString(), captioned ? m_settings : QString(), font(),
-                                   palette().color(QPalette::Base), palette().color(QPalette::Text)};
     return captionedPicture(
-        format, size, scale, captions, [this](QSize s, double k) { return render(s.width(), s.height(), k); },
+        format, size, scale, captions(captioned), [this](QSize s, double k) { return render(s.width(), s.height(), k); },
         [this](QCPPainter& painter, QSize s) { m_plot->toPainter(&painter, s.width(), s.height()); });
 }
 

@@ -18,6 +18,7 @@
 
 class QCPItemText;
 class QCustomPlot;
+struct PictureCaptions;
 
 /// Where a chart drew its text and data, in the chart widget's coordinates, as of its last replot: what
 /// a layout check needs (a legend that covers data, labels that collide, an axis title cut short)
@@ -43,6 +44,9 @@ public:
     /// empty on failure. With `captioned`, the title is drawn above the chart and the settings line
     /// below it (a picture on a slide says what it shows and for which setup).
     QByteArray renderAs(ImageFormat format, QSize size, double scale = 1.0, bool captioned = true) const;
+    /// Where renderAs draws the chart itself in a picture of `size` (logical pixels): under the title and
+    /// above the settings line when captioned, else the whole picture.
+    QRect chartRectIn(QSize size, bool captioned = true) const;
 
     /// What the chart shows ("Memory per GPU"): the title of an exported picture.
     void setTitle(const QString& title) { m_title = title; }
@@ -106,6 +110,8 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    /// The title and settings line an exported picture carries (none when not `captioned`).
+    PictureCaptions captions(bool captioned) const;
     void applyPalette();
     void applyMinimumSize();
     void applyLineScale();
