@@ -10,7 +10,9 @@ for arg in "$@"; do
   case "$arg" in
     --gui) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev) ;;
     # python3-torch: the tensor page's engine is checked against PyTorch itself (cli_tensor_matches_torch).
-    --test) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev xvfb xauth python3-torch) ;;
+    # poppler-utils: exported PDFs are drawn by pdftoppm, as a reader would, and held against the screen
+    # (tst_export_picture); a missing pdftoppm fails that test rather than skipping it.
+    --test) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev xvfb xauth python3-torch poppler-utils) ;;
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
     --tidy) packages+=(clang-tidy) ;;
     *) echo "install-deps.sh: unknown option '$arg' (expected --gui, --test, --fuzz or --tidy)" >&2; exit 2 ;;

@@ -2,6 +2,7 @@
 
 #include "widgets/charts/captioned_picture.h"
 #include "widgets/charts/chart_geometry.h"
+#include "widgets/charts/picture_painter.h"
 
 #include <qcustomplot.h>
 
@@ -79,7 +80,10 @@ ChartView::ChartView(QWidget* parent)
 ChartView::~ChartView() = default;
 
 QPixmap ChartView::render(int width, int height, double scale) const {
-    return m_plot->toPixmap(width, height, scale);
+    const PictureTarget target{
+        QSize(width, height), scale, logicalDpiY(), palette().color(QPalette::Base), {}};
+    return QPixmap::fromImage(paintImage(
+        target, [this, width, height](QCPPainter& painter) { m_plot->toPainter(&painter, width, height); }));
 }
 
 PictureCaptions ChartView::captions(bool captioned) const {
@@ -91,9 +95,10 @@ QRect ChartView::chartRectIn(QSize size, bool captioned) const {
     return ::chartRectIn(size, captions(captioned));
 }
 
+// Every format and scale through one path: the chart painted at its logical size on the picture's painter.
 QByteArray ChartView::renderAs(ImageFormat format, QSize size, double scale, bool captioned) const {
     return captionedPicture(
-        format, size, scale, captions(captioned), [this](QSize s, double k) { return render(s.width(), s.height(), k); },
+        format, {size, scale, logicalDpiY(), {}, {}}, captions(captioned),
         [this](QCPPainter& painter, QSize s) { m_plot->toPainter(&painter, s.width(), s.height()); });
 }
 
