@@ -183,8 +183,19 @@ ChartLayout ChartView::layoutGeometry() const {
                             .normalized()
                             .toAlignedRect();
         out.labels.push_back(r);
+        out.labelColors.push_back(text->color());
         if (text->clipToAxisRect() ? !out.axisRect.contains(r) : !m_plot->rect().contains(r))
             out.cutText << text->text();
+    }
+    for (int i = 0; i < m_plot->itemCount(); ++i) {
+        const auto* line = qobject_cast<QCPItemStraightLine*>(m_plot->item(i));
+        if (!line || !line->visible())
+            continue;
+        const QPointF a = line->point1->pixelPosition(), b = line->point2->pixelPosition();
+        if (std::abs(a.y() - b.y()) < 0.5) // across: the capacity lines are horizontal
+            out.rules.emplace_back(out.axisRect.left(), qRound(a.y()), out.axisRect.right(), qRound(a.y()));
+        else if (std::abs(a.x() - b.x()) < 0.5)
+            out.rules.emplace_back(qRound(a.x()), out.axisRect.top(), qRound(a.x()), out.axisRect.bottom());
     }
     for (int i = 0; i < m_plot->plottableCount(); ++i) {
         const QCPAbstractPlottable* p = m_plot->plottable(i);

@@ -7,6 +7,7 @@
 
 #include <QByteArray>
 #include <QColor>
+#include <QLine>
 #include <QPen>
 #include <QPixmap>
 #include <QRect>
@@ -24,13 +25,15 @@ struct PictureCaptions;
 /// a layout check needs (a legend that covers data, labels that collide, an axis title cut short)
 /// without reaching QCustomPlot.
 struct ChartLayout {
-    QRect axisRect;                ///< the plotted area inside the axes
-    QRect legend;                  ///< the legend's box; empty when hidden
-    bool legendInsideAxes = false; ///< drawn over the plotted area (rather than in its own row)
-    std::vector<QRect> labels;     ///< the text items drawn on the plot (capacity, peak, notes)
-    std::vector<QRect> data;       ///< bars' boxes and small boxes along graphs' lines
-    QStringList cutText;           ///< axis titles past the chart's edges, labels past their clip: drawn cut
-    QStringList crowdedTicks;      ///< neighbouring tick labels of one axis that overlap ("1.5 GB / 1.75 GB")
+    QRect axisRect;                  ///< the plotted area inside the axes
+    QRect legend;                    ///< the legend's box; empty when hidden
+    bool legendInsideAxes = false;   ///< drawn over the plotted area (rather than in its own row)
+    std::vector<QRect> labels;       ///< the text items drawn on the plot (capacity, peak, notes)
+    std::vector<QColor> labelColors; ///< each label's text colour, in the order of `labels`
+    std::vector<QLine> rules;        ///< straight lines across the axes (a capacity), within the axes
+    std::vector<QRect> data;         ///< bars' boxes and small boxes along graphs' lines
+    QStringList cutText;             ///< axis titles past the chart's edges, labels past their clip: drawn cut
+    QStringList crowdedTicks;        ///< neighbouring tick labels of one axis that overlap ("1.5 GB / 1.75 GB")
 };
 
 class ChartView : public QWidget {
