@@ -1,5 +1,6 @@
 #include "widgets/charts/stacked_bar_chart.h"
 
+#include "widgets/charts/alert_colors.h"
 #include "widgets/charts/unit_axis_ticker.h"
 
 #include <QMouseEvent>
@@ -78,9 +79,7 @@ QString StackedBarChart::bytesText(double bytes) const {
 }
 
 QColor StackedBarChart::verdictColor(bool fits) const {
-    if (palette().color(QPalette::Base).lightness() < 128) // 8.9:1 and 6:1 on black
-        return fits ? QColor(0x66, 0xbb, 0x6a) : QColor(0xef, 0x53, 0x50);
-    return fits ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc0, 0x39, 0x2b); // 5.1:1 and 5.4:1 on white
+    return fits ? okColor(palette()) : alertColor(palette());
 }
 
 void StackedBarChart::drawCapacityLine(double capacityBytes, bool shown, bool fits) {
