@@ -10,8 +10,10 @@ for arg in "$@"; do
   case "$arg" in
     --gui) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev) ;;
     # python3-torch: the tensor page's engine is checked against PyTorch itself (cli_tensor_matches_torch).
-    # ninja-build and ccache: the test build's generator and compiler cache (scripts/build-env.sh).
-    --test) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev xvfb xauth python3-torch ninja-build ccache) ;;
+    # poppler-utils: exported PDFs are drawn by pdftoppm, as a reader would, and held against the screen
+    # (tst_export_picture); a missing pdftoppm fails that test rather than skipping it. ninja-build and
+    # ccache: the test build's generator and compiler cache (scripts/build-env.sh).
+    --test) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev xvfb xauth python3-torch poppler-utils ninja-build ccache) ;;
     --fuzz) packages+=(clang libclang-rt-14-dev ninja-build ccache) ;;
     --tidy) packages+=(clang-tidy) ;;
     *) echo "install-deps.sh: unknown option '$arg' (expected --gui, --test, --fuzz or --tidy)" >&2; exit 2 ;;

@@ -170,6 +170,11 @@ void AccountingPage::setOwnModel(const ModelSpec& model, const QString& label) {
     recompute();
 }
 
+bool AccountingPage::showsOpenedModel() const {
+    const int opened = openedModelIndex(m_presets);
+    return opened >= 0 && m_presets->currentIndex() == opened;
+}
+
 int AccountingPage::ownModelEntry(const QString& label) {
     return showOpenedModelEntry(m_presets, label);
 }

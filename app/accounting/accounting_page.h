@@ -30,6 +30,8 @@ public:
     /// Shows `model` (a config.json the user opened) as the transformer, listed as `label` in the preset
     /// box; the training and hardware stay. Recomputes. The box keeps one such entry; the next replaces it.
     void setOwnModel(const napkin::ModelSpec& model, const QString& label);
+    /// Whether the preset box shows the opened config's entry (its model, maybe edited).
+    bool showsOpenedModel() const;
     /// GB (1e9) or GiB (2^30) in the memory chart and the answers.
     void setByteUnits(napkin::ByteUnits units);
 

@@ -11,6 +11,7 @@
 #include "widgets/text/engine_text.h"
 
 #include <QCheckBox>
+#include <QColor>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -199,7 +200,16 @@ void MatmulSweepPanel::showSweep(const std::optional<MatmulSweep>& sweep) {
                           .arg(r.verifiedEntries));
         if (!r.cpuBackend.empty()) // the library, and the kernel it chose
             setResultCell(m_results, row, 7, toQString(r.cpuBackend), toQString(r.implementation));
-        setResultCell(m_results, row, 8, tr("ok"));
+        // A case that cannot be right (faster than the peak) or was timed too briefly says so where its
+        // numbers are, as the Roofline page flags the same point "above the roof".
+        const std::string caveats = matmulCaveatText(r, sweep->options);
+        if (caveats.empty()) {
+            setResultCell(m_results, row, 8, tr("ok"));
+        } else {
+            setResultCell(m_results, row, 8, tr("check: %1").arg(toQString(caveats)), toQString(caveats));
+            for (int column : {4, 5, 8})
+                m_results->item(row, column)->setForeground(QColor(0xc0, 0x39, 0x2b));
+        }
     }
     for (auto& s : data.series)
         std::sort(s.points.begin(), s.points.end(),

@@ -3,6 +3,7 @@
 #include "app/inference/explain_inference.h"
 #include "app/inference/inference_answers.h"
 #include "app/inference/inference_controls.h"
+#include "app/model/opened_model_entry.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/cli_command_line.h"
 #include "widgets/charts/decode_throughput_chart.h"
@@ -12,6 +13,7 @@
 #include "widgets/controls/panel_scroll_area.h"
 #include "widgets/text/engine_text.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
@@ -141,6 +143,11 @@ QStringList InferencePage::applyScenario(const InferenceScenario& s) {
     m_controls->setValues(s);
     recompute();
     return {};
+}
+
+bool InferencePage::showsOpenedModel() const {
+    const int opened = openedModelIndex(m_controls->presetBox());
+    return opened >= 0 && m_controls->presetBox()->currentIndex() == opened;
 }
 
 void InferencePage::setOwnModel(const ModelSpec& model, const QString& label) {

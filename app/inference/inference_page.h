@@ -37,6 +37,8 @@ public:
     QStringList applyScenario(const napkin::InferenceScenario& scenario);
     /// Serves `model` (a config.json the user opened), listed as `label`, at its own context; recomputes.
     void setOwnModel(const napkin::ModelSpec& model, const QString& label);
+    /// Whether the model box shows the opened config's entry (its model, maybe edited).
+    bool showsOpenedModel() const;
 
     InferenceControls* controls() const { return m_controls; }
     /// The left panel with the controls, which a page export leaves out.

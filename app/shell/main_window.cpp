@@ -158,7 +158,11 @@ bool MainWindow::showPageNamed(const QString& name) {
 
 QString MainWindow::pageCommand() const {
     const napkin::Scenario s = scenario();
-    return pageCommandLine(s, s.page);
+    // An opened config is named by its file (it was the nearest published model with flags on top: the
+    // right numbers under another model's name), while the page still shows it.
+    const bool onConfig = (s.page == napkin::ScenarioPage::accounting && m_accounting->showsOpenedModel()) ||
+                          (s.page == napkin::ScenarioPage::inference && m_inference->showsOpenedModel());
+    return pageCommandLine(s, s.page, onConfig ? m_modelConfigs->openedConfig() : nullptr);
 }
 
 void MainWindow::copyPageCommand() {

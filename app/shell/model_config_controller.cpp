@@ -50,6 +50,8 @@ QString ModelConfigController::openModelConfig(const QString& path) {
     const QString label =
         tr("%1 (%2)").arg(folder.isEmpty() ? file.fileName() : folder + QLatin1Char('/') + file.fileName(),
                           QString::fromStdString(read.config->modelType));
+    m_opened = napkin::CommandModelBase{
+        {"--config", QFile::encodeName(file.absoluteFilePath()).toStdString()}, read.config->model};
     m_accounting.setOwnModel(read.config->model, label);
     m_inference.setOwnModel(read.config->model, label);
     m_window.statusBar()->showMessage(

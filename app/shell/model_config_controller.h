@@ -4,9 +4,13 @@
 // model, which the Accounting and Inference pages then show. A file the reader refuses (truncated, wrong
 // types, an unknown model_type, a tokenizer config, over 1 MiB, nested too deep) changes nothing: its
 // one-line message is shown in a non-blocking message box and in the status bar.
+#include "engine/report/cli_command_line.h"
+
 #include <QObject>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 
 class AccountingPage;
 class InferencePage;
@@ -26,6 +30,9 @@ public:
     QString openModelConfig(const QString& path);
     /// The local files a drag carries, in order (a drag of anything else carries none).
     static QStringList droppedFiles(const QMimeData* mime);
+    /// The config last opened, as napkin-cli names it (`--config PATH`, absolute) with the model it gives;
+    /// null before one was.
+    const napkin::CommandModelBase* openedConfig() const { return m_opened ? &*m_opened : nullptr; }
 
 private:
     void showMessage(const QString& text);
@@ -33,4 +40,5 @@ private:
     QMainWindow& m_window;
     AccountingPage& m_accounting;
     InferencePage& m_inference;
+    std::optional<napkin::CommandModelBase> m_opened;
 };

@@ -14,13 +14,14 @@ QByteArray bytes(const nlohmann::json& document) {
 
 } // namespace
 
-QString pageCommandLine(const napkin::Scenario& s, napkin::ScenarioPage page) {
+QString pageCommandLine(const napkin::Scenario& s, napkin::ScenarioPage page,
+                        const napkin::CommandModelBase* model) {
     using napkin::ScenarioPage;
     switch (page) {
     case ScenarioPage::accounting:
-        return toQString(napkin::accountCommandLine(s.accounting.input));
+        return toQString(napkin::accountCommandLine(s.accounting.input, model));
     case ScenarioPage::inference:
-        return toQString(napkin::inferCommandLine(s.inference.input));
+        return toQString(napkin::inferCommandLine(s.inference.input, model));
     case ScenarioPage::formats:
         return toQString(napkin::dtypeCommandLine(s.formats.value, s.formats.saturate));
     case ScenarioPage::tensor:

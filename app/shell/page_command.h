@@ -2,14 +2,17 @@
 // Each page as the napkin-cli command that reproduces it (Edit ▸ Copy as command), and the accounting and
 // inference pages' answers as the JSON document that command prints (napkin --export FILE.json). The
 // lines and documents themselves are the engine's (engine/report), the same ones napkin-cli writes.
+#include "engine/report/cli_command_line.h"
 #include "engine/scenario/scenario.h"
 
 #include <QByteArray>
 #include <QString>
 
 /// The napkin-cli line for `page` as `scenario` sets it; empty for the pages no command reproduces
-/// (benchmarks and training, which measure rather than compute).
-QString pageCommandLine(const napkin::Scenario& scenario, napkin::ScenarioPage page);
+/// (benchmarks and training, which measure rather than compute). `model`, when given, names the accounting
+/// or inference page's model its own way (an opened config.json: `--config PATH`, and the flags on top).
+QString pageCommandLine(const napkin::Scenario& scenario, napkin::ScenarioPage page,
+                        const napkin::CommandModelBase* model = nullptr);
 
 struct PageDocument {
     QByteArray json; ///< napkin-cli's --json document, `command` included

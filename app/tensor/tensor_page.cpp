@@ -188,6 +188,8 @@ void TensorPage::recompute() {
     const auto dtype = napkin::tensorDTypeFromName(dtypeBox_->currentText().toStdString());
     evaluation_ = napkin::evaluateTensorExpression(expressionEdit_->text().toStdString(), *shape,
                                                    dtype ? dtype->bytes : 4);
+    shownShape_ = shapeEdit_->text();
+    shownExpression_ = expressionEdit_->text();
 
     const QSignalBlocker block(steps_);
     steps_->clear();
@@ -262,9 +264,11 @@ using namespace napkin;
 
 TensorScenario TensorPage::scenario() const {
     TensorScenario s;
-    s.shape = shapeEdit_->text().toStdString();
+    // What the page shows, not what the fields hold: Copy as command copied a refused "--shape 2.5,3"
+    // (napkin-cli exits 2) while the page showed x of shape (2, 3).
+    s.shape = shownShape_.toStdString();
     s.dtype = dtypeBox_->currentText().toStdString();
-    s.expression = expressionEdit_->text().toStdString();
+    s.expression = shownExpression_.toStdString();
     const int row = steps_->currentRow();
     s.step = row == static_cast<int>(evaluation_.steps.size()) - 1 ? -1 : row;
     return s;

@@ -28,8 +28,10 @@ public:
     /// Shows step `row` of the chain (0 is x).
     void showStep(int row);
 
-    /// Every control of the page, for a scenario file; and back (page_scenarios.cpp). An unknown dtype
-    /// or a step past the chain's end is returned as a warning (the page shows fp32 / the last step).
+    /// Every control of the page, for a scenario file and Copy as command; and back (page_scenarios.cpp).
+    /// The shape and expression are the ones the page shows: a shape it refused ("2.5,3") or text typed
+    /// but not yet applied is not written. An unknown dtype or a step past the chain's end is returned as
+    /// a warning (the page shows fp32 / the last step).
     napkin::TensorScenario scenario() const;
     QStringList applyScenario(const napkin::TensorScenario& scenario);
 
@@ -57,4 +59,6 @@ private:
     StrideView* view_ = nullptr;
     ExplainPane* explain_ = nullptr;
     napkin::TensorEvaluation evaluation_;
+    QString shownShape_;      ///< the shape and expression evaluation_ was computed from
+    QString shownExpression_;
 };

@@ -1,6 +1,8 @@
 #include "engine/benchmarks/matmul_sweep.h"
 
 #include "engine/benchmarks/matmul_error_bound.h"
+#include "engine/hardware/roofline.h"
+#include "engine/numerics/quantity_format.h"
 
 #include <chrono>
 #include <cmath>
@@ -188,6 +190,30 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
     }
     sweep.cancelled = stop;
     return sweep;
+}
+
+MatmulCaveats matmulCaveats(const MatmulResult& r, const MatmulRunOptions& options) {
+    MatmulCaveats c;
+    if (!r.ok)
+        return c;
+    c.abovePeak = r.mfu && *r.mfu > 1.0 + kAboveRoofTolerance;
+    c.shortSamples = r.timing.medianSeconds * r.callsPerSample < 0.5 * options.minSampleSeconds;
+    return c;
+}
+
+std::string matmulCaveatText(const MatmulResult& r, const MatmulRunOptions& options) {
+    const MatmulCaveats c = matmulCaveats(r, options);
+    std::string text;
+    if (c.abovePeak)
+        text = "above the peak: MFU " + formatNumber(std::round(100 * *r.mfu)) +
+               " %, faster than the device can compute; a timing or unit error";
+    if (c.shortSamples) {
+        if (!text.empty())
+            text += "; ";
+        text += "samples of " + formatDuration(r.timing.medianSeconds * r.callsPerSample) + ", under the " +
+                formatDuration(options.minSampleSeconds) + " a sample needs to be trusted";
+    }
+    return text;
 }
 
 } // namespace napkin

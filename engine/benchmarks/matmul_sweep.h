@@ -22,6 +22,21 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
 /// 2·m·n·k.
 double matmulFlops(const MatmulCase& shape);
 
+/// What a finished case's own numbers warn about, judged here once for every front end.
+struct MatmulCaveats {
+    /// Faster than its promised peak by more than kAboveRoofTolerance (MFU above 105 %): no GEMM on that
+    /// device does that, so a timing or unit error (the Roofline page's "above the roof", compute-bound).
+    bool abovePeak = false;
+    /// Its median sample (median seconds × calls per sample) lasted under half the sweep's minimum sample
+    /// time: too short for the clock to be trusted (fp32 n=128 once timed at 17 µs, an MFU of 171 %).
+    bool shortSamples = false;
+    bool any() const { return abovePeak || shortSamples; }
+};
+/// The caveats of `result` as measured with `options`; none for a failed case.
+MatmulCaveats matmulCaveats(const MatmulResult& result, const MatmulRunOptions& options);
+/// The caveats in words, "; "-separated ("above the peak: MFU 171 % ..."); empty when there are none.
+std::string matmulCaveatText(const MatmulResult& result, const MatmulRunOptions& options);
+
 /// The sizes a sweep accepts from either front end: whole numbers from 1 to 65536 per side.
 SizeListRules matmulSizeRules();
 /// "512,1024" → the n×n×n cases of `dtype`, or nullopt with `error` set to the size list's message.

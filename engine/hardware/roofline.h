@@ -40,8 +40,13 @@ double gemmBytes(double m, double n, double k, double bytesPerElement);
 /// (m·k + k·n) · inputBytes + m·n · outputBytes.
 double gemmBytes(double m, double n, double k, double inputBytes, double outputBytes);
 
-/// A point that lies above its roof by more than `tolerance` (a fraction: 0.05 = 5 %) cannot be a real
-/// measurement of that device: a timing or unit error, or the wrong roof.
-bool isAboveRoof(const Roofline& roof, double flopsPerByte, double flopsPerSecond, double tolerance = 0.05);
+/// How far above a roof (a fraction: 0.05 = 5 %) a point may lie before it is judged impossible: clocks and
+/// datasheet peaks are not exact.
+inline constexpr double kAboveRoofTolerance = 0.05;
+
+/// A point that lies above its roof by more than `tolerance` cannot be a real measurement of that device: a
+/// timing or unit error, or the wrong roof.
+bool isAboveRoof(const Roofline& roof, double flopsPerByte, double flopsPerSecond,
+                 double tolerance = kAboveRoofTolerance);
 
 } // namespace napkin

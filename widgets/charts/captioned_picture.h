@@ -2,11 +2,12 @@
 // Internal to widgets/charts: an exported chart's picture with its title above and its settings line
 // below (the command that reproduces it), each sized to the picture, in PNG, SVG or PDF.
 #include "widgets/charts/image_format.h"
+#include "widgets/charts/picture_painter.h"
 
 #include <QByteArray>
 #include <QColor>
 #include <QFont>
-#include <QPixmap>
+#include <QRect>
 #include <QSize>
 #include <QString>
 
@@ -22,9 +23,12 @@ struct PictureCaptions {
     QColor ink;       ///< the captions' text
 };
 
-/// The chart drawn by `chartPixmap` (for PNG: a pixmap of the given size and scale) or `paintChart` (for SVG
-/// and PDF: onto the painter at its origin, in the given size), with `captions` around it; without
-/// captions, the chart alone at `size`. Empty on failure.
-QByteArray captionedPicture(ImageFormat format, QSize size, double scale, const PictureCaptions& captions,
-                            const std::function<QPixmap(QSize, double)>& chartPixmap,
+/// Where the chart itself is drawn in a picture of `size` with `captions`: below the title, above the
+/// settings line; the whole picture without captions.
+QRect chartRectIn(QSize size, const PictureCaptions& captions);
+
+/// The chart drawn by `paintChart` (onto the painter at its origin, in the size given) with `captions`
+/// around it, through the one picture path (picture_painter.h) at `target`'s size, scale and DPI (its
+/// paper and title are the captions'); without captions, the chart alone. Empty on failure.
+QByteArray captionedPicture(ImageFormat format, PictureTarget target, const PictureCaptions& captions,
                             const std::function<void(QCPPainter&, QSize)>& paintChart);

@@ -2,6 +2,7 @@
 
 #include "widgets/charts/captioned_picture.h"
 #include "widgets/charts/chart_geometry.h"
+#include "widgets/charts/picture_painter.h"
 
 #include <qcustomplot.h>
 
@@ -81,14 +82,25 @@ ChartView::ChartView(QWidget* parent)
 ChartView::~ChartView() = default;
 
 QPixmap ChartView::render(int width, int height, double scale) const {
-    return m_plot->toPixmap(width, height, scale);
+    const PictureTarget target{
+        QSize(width, height), scale, logicalDpiY(), palette().color(QPalette::Base), {}};
+    return QPixmap::fromImage(paintImage(
+        target, [this, width, height](QCPPainter& painter) { m_plot->toPainter(&painter, width, height); }));
 }
 
+PictureCaptions ChartView::captions(bool captioned) const {
+    return {captioned ? m_title : QString(), captioned ? m_settings : QString(), font(),
+            palette().color(QPalette::Base), palette().color(QPalette::Text)};
+}
+
+QRect ChartView::chartRectIn(QSize size, bool captioned) const {
+    return ::chartRectIn(size, captions(captioned));
+}
+
+// Every format and scale through one path: the chart painted at its logical size on the picture's painter.
 QByteArray ChartView::renderAs(ImageFormat format, QSize size, double scale, bool captioned) const {
-    const PictureCaptions captions{captioned ? m_title : QString(), captioned ? m_settings : QString(),
-                                   font(), palette().color(QPalette::Base), palette().color(QPalette::Text)};
     return captionedPicture(
-        format, size, scale, captions, [this](QSize s, double k) { return render(s.width(), s.height(), k); },
+        format, {size, scale, logicalDpiY(), {}, {}}, captions(captioned),
         [this](QCPPainter& painter, QSize s) { m_plot->toPainter(&painter, s.width(), s.height()); });
 }
 
@@ -173,8 +185,19 @@ ChartLayout ChartView::layoutGeometry() const {
                             .normalized()
                             .toAlignedRect();
         out.labels.push_back(r);
+        out.labelColors.push_back(text->color());
         if (text->clipToAxisRect() ? !out.axisRect.contains(r) : !m_plot->rect().contains(r))
             out.cutText << text->text();
+    }
+    for (int i = 0; i < m_plot->itemCount(); ++i) {
+        const auto* line = qobject_cast<QCPItemStraightLine*>(m_plot->item(i));
+        if (!line || !line->visible())
+            continue;
+        const QPointF a = line->point1->pixelPosition(), b = line->point2->pixelPosition();
+        if (std::abs(a.y() - b.y()) < 0.5) // across: the capacity lines are horizontal
+            out.rules.emplace_back(out.axisRect.left(), qRound(a.y()), out.axisRect.right(), qRound(a.y()));
+        else if (std::abs(a.x() - b.x()) < 0.5)
+            out.rules.emplace_back(qRound(a.x()), out.axisRect.top(), qRound(a.x()), out.axisRect.bottom());
     }
     for (int i = 0; i < m_plot->plottableCount(); ++i) {
         const QCPAbstractPlottable* p = m_plot->plottable(i);

@@ -7,6 +7,7 @@
 
 #include <QByteArray>
 #include <QColor>
+#include <QLine>
 #include <QPen>
 #include <QPixmap>
 #include <QRect>
@@ -18,18 +19,21 @@
 
 class QCPItemText;
 class QCustomPlot;
+struct PictureCaptions;
 
 /// Where a chart drew its text and data, in the chart widget's coordinates, as of its last replot: what
 /// a layout check needs (a legend that covers data, labels that collide, an axis title cut short)
 /// without reaching QCustomPlot.
 struct ChartLayout {
-    QRect axisRect;                ///< the plotted area inside the axes
-    QRect legend;                  ///< the legend's box; empty when hidden
-    bool legendInsideAxes = false; ///< drawn over the plotted area (rather than in its own row)
-    std::vector<QRect> labels;     ///< the text items drawn on the plot (capacity, peak, notes)
-    std::vector<QRect> data;       ///< bars' boxes and small boxes along graphs' lines
-    QStringList cutText;           ///< axis titles past the chart's edges, labels past their clip: drawn cut
-    QStringList crowdedTicks;      ///< neighbouring tick labels of one axis that overlap ("1.5 GB / 1.75 GB")
+    QRect axisRect;                  ///< the plotted area inside the axes
+    QRect legend;                    ///< the legend's box; empty when hidden
+    bool legendInsideAxes = false;   ///< drawn over the plotted area (rather than in its own row)
+    std::vector<QRect> labels;       ///< the text items drawn on the plot (capacity, peak, notes)
+    std::vector<QColor> labelColors; ///< each label's text colour, in the order of `labels`
+    std::vector<QLine> rules;        ///< straight lines across the axes (a capacity), within the axes
+    std::vector<QRect> data;         ///< bars' boxes and small boxes along graphs' lines
+    QStringList cutText;             ///< axis titles past the chart's edges, labels past their clip: drawn cut
+    QStringList crowdedTicks;        ///< neighbouring tick labels of one axis that overlap ("1.5 GB / 1.75 GB")
 };
 
 class ChartView : public QWidget {
@@ -43,6 +47,9 @@ public:
     /// empty on failure. With `captioned`, the title is drawn above the chart and the settings line
     /// below it (a picture on a slide says what it shows and for which setup).
     QByteArray renderAs(ImageFormat format, QSize size, double scale = 1.0, bool captioned = true) const;
+    /// Where renderAs draws the chart itself in a picture of `size` (logical pixels): under the title and
+    /// above the settings line when captioned, else the whole picture.
+    QRect chartRectIn(QSize size, bool captioned = true) const;
 
     /// What the chart shows ("Memory per GPU"): the title of an exported picture.
     void setTitle(const QString& title) { m_title = title; }
@@ -109,6 +116,8 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    /// The title and settings line an exported picture carries (none when not `captioned`).
+    PictureCaptions captions(bool captioned) const;
     void applyPalette();
     void applyMinimumSize();
     void applyLineScale();

@@ -1,6 +1,7 @@
 #include "widgets/charts/decode_throughput_chart.h"
 
 #include "engine/numerics/quantity_format.h"
+#include "widgets/charts/alert_colors.h"
 #include "widgets/charts/unit_axis_ticker.h"
 #include "widgets/text/engine_text.h"
 
@@ -19,7 +20,6 @@ namespace {
 
 const QColor kMemoryColor(0x4c, 0x72, 0xb0);
 const QColor kComputeColor(0xdd, 0x84, 0x52);
-const QColor kLimitColor(0xc0, 0x39, 0x2b);
 
 // Log-scale ticks labelled as plain numbers ("100", "1e+04" → "10,000" style through formatNumber).
 class TokensTicker : public QCPAxisTickerLog {
@@ -201,7 +201,7 @@ void DecodeThroughputChart::addMarkers(double top) {
     if (m_data.maxBatch < 1)
         m_note = tr("not one sequence fits;\n") + m_note;
     QCPItemText* note =
-        label(chart, m_note, m_data.maxBatch < 1 ? kLimitColor : text, Qt::AlignLeft | Qt::AlignTop);
+        label(chart, m_note, m_data.maxBatch < 1 ? alertColor(palette()) : text, Qt::AlignLeft | Qt::AlignTop);
     note->setBrush(palette().color(QPalette::Base)); // readable over the marker lines
     note->position->setType(QCPItemPosition::ptAxisRectRatio);
     note->position->setCoords(0.01, 0.01);
@@ -210,7 +210,7 @@ void DecodeThroughputChart::addMarkers(double top) {
         auto* line = new QCPItemStraightLine(chart);
         line->point1->setCoords(m_data.maxBatch, 1);
         line->point2->setCoords(m_data.maxBatch, 2);
-        line->setPen(QPen(kLimitColor, 1.5, Qt::DotLine));
+        line->setPen(QPen(alertColor(palette()), 1.5, Qt::DotLine));
         // Named in the legend, with the line's own look: written up the line, the name was taller than a
         // short chart in presentation mode's type and ran into the note.
         QCPGraph* fits = chart->addGraph();

@@ -1,12 +1,13 @@
 #include "widgets/charts/dynamic_range_chart.h"
 
+#include "widgets/charts/alert_colors.h"
+
 #include <qcustomplot.h>
 
 #include <cmath>
 
 namespace {
 const QColor kBarColour(0x29, 0x80, 0xb9);
-const QColor kMarkColour(0xc0, 0x39, 0x2b);
 } // namespace
 
 DynamicRangeChart::DynamicRangeChart(QWidget* parent)
@@ -74,12 +75,12 @@ void DynamicRangeChart::rebuild() {
         auto* mark = new QCPItemStraightLine(chart);
         mark->point1->setCoords(*m_marked, 0);
         mark->point2->setCoords(*m_marked, 1);
-        mark->setPen(QPen(kMarkColour, 2));
+        mark->setPen(QPen(alertColor(palette()), 2));
         auto* label = new QCPItemText(chart);
         label->position->setCoords(*m_marked, n - 0.5);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         label->setText(QStringLiteral(" %1").arg(*m_marked, 0, 'g', 6));
-        label->setColor(kMarkColour);
+        label->setColor(alertColor(palette())); // a lighter red on a dark palette
         label->setClipToAxisRect(false);
         lo = std::min(lo, *m_marked);
         hi = std::max(hi, *m_marked);

@@ -1,61 +1,12 @@
 #include "widgets/charts/image_format.h"
 
-#include "widgets/charts/vector_painter.h"
+#include "widgets/charts/picture_painter.h"
 
 #include <qcustomplot.h>
 
-#include <QBuffer>
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QLayout>
-#include <QPageLayout>
-#include <QPageSize>
-#include <QPdfWriter>
-#include <QSvgGenerator>
-
-QByteArray paintVector(ImageFormat format, QSize size, const QString& title,
-                       const std::function<void(QCPPainter&)>& paint) {
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    QCPPainter painter;
-    if (format == ImageFormat::svg) {
-        QSvgGenerator svg;
-        svg.setOutputDevice(&buffer);
-        svg.setSize(size);
-        svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(title);
-        if (!painter.begin(&svg))
-            return {};
-        painter.setMode(QCPPainter::pmVectorized);
-        paint(painter);
-        painter.end();
-    } else {
-        // One page exactly the size of the chart, in points, so that it drops into a slide as is.
-        QPdfWriter pdf(&buffer);
-        pdf.setCreator(QStringLiteral("Napkin"));
-        pdf.setTitle(title);
-        pdf.setPageLayout(
-            QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
-                        QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
-        if (!painter.begin(&pdf))
-            return {};
-        painter.setMode(QCPPainter::pmVectorized);
-        painter.setWindow(QRect(QPoint(0, 0), size));
-        paint(painter);
-        painter.end();
-    }
-    return bytes;
-}
-
-QByteArray pngBytes(const QPixmap& pixmap) {
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    if (pixmap.isNull() || !pixmap.save(&buffer, "PNG"))
-        return {};
-    return bytes;
-}
 
 std::optional<ImageFormat> imageFormatForPath(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
@@ -88,15 +39,9 @@ QByteArray renderWidget(QWidget& widget, ImageFormat format, QSize size, double 
     widget.resize(size);
     for (int pass = 0; pass < 3; ++pass)
         QCoreApplication::processEvents();
-    if (format == ImageFormat::png) {
-        QPixmap pixmap(size * scale);
-        pixmap.setDevicePixelRatio(scale);
-        pixmap.fill(widget.palette().color(QPalette::Window));
-        widget.render(&pixmap);
-        return pngBytes(pixmap);
-    }
-    return paintVector(format, size, QStringLiteral("Napkin page"), [&](QCPPainter& painter) {
-        painter.fillRect(QRect(QPoint(0, 0), size), widget.palette().color(QPalette::Window));
+    const PictureTarget target{size, scale, widget.logicalDpiY(), widget.palette().color(QPalette::Window),
+                               QStringLiteral("Napkin page")};
+    return paintPicture(format, target, [&](QCPPainter& painter) {
         widget.render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
     });
 }

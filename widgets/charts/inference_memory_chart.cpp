@@ -28,8 +28,13 @@ InferenceMemoryChart::InferenceMemoryChart(QWidget* parent)
     // The capacity's label and the verdict keep their room as the chart's size and font change.
     connect(&plot(), &QCustomPlot::beforeReplot, this, [this] {
         const double room = std::max(labelHeight(*capacityLabel()), labelHeight(*verdict())) + 6;
-        plot().yAxis->setRange(
-            0, topLeavingRoom(std::max({m_data.totalBytes(), m_data.capacityBytes, 1.0}), room, 1.18));
+        const double top = std::max({m_data.totalBytes(), m_data.capacityBytes, 1.0});
+        plot().yAxis->setRange(0, topLeavingRoom(top, room, 1.18));
+        // A verdict that rose over the capacity line and its label needs the label's height more room.
+        if (placeVerdict(m_data.totalBytes())) {
+            plot().yAxis->setRange(0, topLeavingRoom(top, room + labelHeight(*capacityLabel()) + 2, 1.18));
+            placeVerdict(m_data.totalBytes());
+        }
     });
     rebuild();
 }

@@ -48,8 +48,16 @@ MemoryChart::MemoryChart(QWidget* parent)
         const double top = m_capacityOffScale
                                ? std::max(total, m_data.peakBytes)
                                : std::max({total, m_data.peakBytes, m_data.capacityBytes, 1.0});
-        plot().yAxis->setRange(
-            0, topLeavingRoom(top, labelHeight(*verdict()) + 6, m_capacityOffScale ? 1.6 : 1.18));
+        const auto leaveRoom = [&](double extra) {
+            plot().yAxis->setRange(0, topLeavingRoom(top, labelHeight(*verdict()) + 6 + extra,
+                                                     m_capacityOffScale ? 1.6 : 1.18));
+        };
+        leaveRoom(0);
+        // A verdict that rose over the capacity line and its label needs their height above the top too.
+        if (placeVerdict(total)) {
+            leaveRoom(labelHeight(*capacityLabel()) + 2);
+            placeVerdict(total);
+        }
     });
     rebuild();
 }
@@ -99,7 +107,7 @@ void MemoryChart::rebuild() {
     }
 
     // Not fitting is marked on the bar itself (StackedBarChart's red outline) and in a verdict above it.
-    verdict()->position->setCoords(kBarX, total);
+    verdict()->position->setCoords(kBarX, total); // placeVerdict moves it clear of the capacity
     verdict()->setColor(verdictColor(m_data.fits));
     // The verdict judges the step's peak; where it differs from the bar (the sum), both are named.
     const auto bytes = [this](double value) { return bytesText(value); };

@@ -1,5 +1,6 @@
 #include "widgets/charts/memory_timeline_chart.h"
 
+#include "widgets/charts/alert_colors.h"
 #include "widgets/charts/memory_component_colors.h"
 #include "widgets/charts/unit_axis_ticker.h"
 
@@ -15,7 +16,6 @@
 namespace {
 
 constexpr int kLabelEveryEventUpTo = 24; // beyond, the axis names the phases only
-const QColor kPeakColor(0xc0, 0x39, 0x2b);
 
 // "forward layer 3" → "fwd 3", "backward head" → "bwd head": the axis's labels; tooltips name events in full.
 QString shortEventName(QString name) {
@@ -169,8 +169,8 @@ void MemoryTimelineChart::applySeriesColors() {
     m_measured->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.5), Qt::NoBrush, 7));
     m_capacityLabel->setColor(text);
     m_sumLabel->setColor(text);
-    m_peakLabel->setColor(kPeakColor);
-    m_peakArrow->setPen(QPen(kPeakColor, 1.5));
+    m_peakLabel->setColor(alertColor(palette())); // a lighter red on a dark palette: 4.5:1 at least
+    m_peakArrow->setPen(QPen(alertColor(palette()), 1.5));
 }
 
 void MemoryTimelineChart::rebuild() {

@@ -1,5 +1,6 @@
 #include "widgets/charts/stacked_bar_chart.h"
 
+#include "widgets/charts/alert_colors.h"
 #include "widgets/charts/unit_axis_ticker.h"
 
 #include <QMouseEvent>
@@ -7,6 +8,7 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -76,20 +78,56 @@ QString StackedBarChart::bytesText(double bytes) const {
     return QString::fromStdString(napkin::formatBytes(bytes, m_units));
 }
 
-QColor StackedBarChart::verdictColor(bool fits) {
-    return fits ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc0, 0x39, 0x2b);
+QColor StackedBarChart::verdictColor(bool fits) const {
+    return fits ? okColor(palette()) : alertColor(palette());
 }
 
 void StackedBarChart::drawCapacityLine(double capacityBytes, bool shown, bool fits) {
+    m_capacityShown = shown;
     m_capacityLine->setVisible(shown);
     m_capacityLine->point1->setCoords(0, capacityBytes);
     m_capacityLine->point2->setCoords(2, capacityBytes);
     m_capacityLine->setPen(QPen(verdictColor(fits), 2, Qt::DashLine));
 }
 
+namespace {
+
+QRectF boxOf(const QCPItemText& text) {
+    return QRectF(text.topLeft->pixelPosition(), text.bottomRight->pixelPosition()).normalized();
+}
+
+} // namespace
+
+bool StackedBarChart::placeVerdict(double barTop) {
+    m_verdict->position->setCoords(kBarX, barTop);
+    if (!m_capacityShown || !m_verdict->visible())
+        return false;
+    const double linePx = plot().yAxis->coordToPixel(m_capacityLine->point1->coords().y());
+    const QRectF verdict = boxOf(*m_verdict);
+    const bool struck = verdict.top() - 1 < linePx && linePx < verdict.bottom() + 1;
+    const bool labelShown = m_capacityLabel->visible() && !m_capacityLabel->text().isEmpty();
+    const QRectF label = labelShown ? boxOf(*m_capacityLabel) : QRectF();
+    const bool sameColumns = labelShown && verdict.left() < label.right() && label.left() < verdict.right();
+    if (!struck && !(sameColumns && verdict.intersects(label)))
+        return false;
+    // Its bottom above the line, or above the label where the two share columns.
+    const double bottom = (sameColumns ? std::min(label.top(), linePx) : linePx) - 2;
+    if (bottom >= verdict.bottom())
+        return false;
+    m_verdict->position->setCoords(
+        kBarX,
+        plot().yAxis->pixelToCoord(bottom - (verdict.bottom() - m_verdict->position->pixelPosition().y())));
+    return true;
+}
+
 // Not fitting is marked on the bar itself: a red outline (and the verdict above it, the subclass's).
 void StackedBarChart::applySeriesColors() {
     m_capacityLabel->setColor(palette().color(QPalette::WindowText));
+    // The verdict's colours follow the palette (a dark one gets lighter green and red).
+    m_verdict->setColor(verdictColor(m_fits));
+    QPen line = m_capacityLine->pen();
+    line.setColor(verdictColor(m_fits));
+    m_capacityLine->setPen(line);
     for (std::size_t i = 0; i < m_bars.size() && i < m_colors.size(); ++i) {
         m_bars[i]->setBrush(m_colors[i]);
         m_bars[i]->setPen(m_fits ? QPen(m_colors[i].darker(130)) : QPen(verdictColor(false), 2.5));

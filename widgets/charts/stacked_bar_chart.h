@@ -47,8 +47,15 @@ protected:
     QString bytesText(double bytes) const;
     /// The capacity as a dashed line across the axes in the verdict's colour, or hidden.
     void drawCapacityLine(double capacityBytes, bool shown, bool fits);
-    /// Green when the bar fits, red when not: the capacity line, the verdict and a bar that does not fit.
-    static QColor verdictColor(bool fits);
+    /// Green when the bar fits, red when not: the capacity line, the verdict and a bar that does not fit;
+    /// lighter on a dark palette, so that the verdict keeps WCAG AA's 4.5:1 on its background (dark green
+    /// on a projector's black was about 4:1).
+    QColor verdictColor(bool fits) const;
+    /// Puts the verdict over the bar's top (`barTop` bytes) in the axes as they are now, or higher where
+    /// the capacity line would strike it through or it would cover the capacity's label: above the line,
+    /// and above the label when they share its columns. Whether it rose; the axis then needs the label's
+    /// height more room above (call again after widening the range).
+    bool placeVerdict(double barTop);
 
     void applySeriesColors() override;
     QCPItemText* capacityLabel() const { return m_capacityLabel; }
@@ -63,6 +70,7 @@ private:
     std::vector<QColor> m_colors;
     std::vector<StackedBarSegment> m_segments;
     bool m_fits = true;
+    bool m_capacityShown = false;
     QCPItemStraightLine* m_capacityLine = nullptr;
     QCPItemText* m_capacityLabel = nullptr;
     QCPItemText* m_verdict = nullptr;

@@ -1,10 +1,11 @@
 // Every page at the sizes a classroom projects (1024×768, 1280×720, 1600×900, 1920×1080), in the dark
-// palette, and in presentation mode at 1024×768, 1280×720 and 1600×900: no two visible text widgets
-// overlap, no text widget is cut by its own box or by a parent (a scroll area's viewport may hide it: that
-// panel scrolls), no chart's legend covers plotted data, no chart label lands on another, no two tick
-// labels of an axis overlap, no axis title is cut. Each page at each size is written as a PNG under the
-// build directory, so a reviewer sees what the test judged; with NAPKIN_LAYOUT_CHARTS set, each chart
-// whole as well (a chart the page scrolls past is judged all the same).
+// palette, and in presentation mode at 1024×768, 1280×720 (light and dark) and 1600×900: no two visible
+// text widgets overlap, no text widget is cut by its own box or by a parent (a scroll area's viewport may
+// hide it: that panel scrolls), no chart's legend covers plotted data, no chart label lands on another or
+// has a line across the plot (a capacity) run through it or falls under WCAG AA's 4.5:1 on the plot's
+// background, no two tick labels of an axis overlap, no axis title is cut. Each page at each size is
+// written as a PNG under the build directory, so a reviewer sees what the test judged; with
+// NAPKIN_LAYOUT_CHARTS set, each chart whole as well (a chart the page scrolls past is judged all the same).
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/presets.h"
@@ -32,6 +33,8 @@
 #include <QTabWidget>
 #include <QtTest>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 
 namespace {
@@ -172,6 +175,18 @@ void checkWidgets(QWidget* window, QWidget* page, Problems& out) {
         }
 }
 
+// WCAG 2's contrast ratio of two colours (relative luminance, sRGB).
+double contrast(const QColor& a, const QColor& b) {
+    const auto luminance = [](const QColor& c) {
+        const auto channel = [](double v) {
+            return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+        };
+        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+    };
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
 void checkCharts(QWidget* page, Problems& out) {
     for (ChartView* chart : page->findChildren<ChartView*>()) {
         if (!chart->isVisible())
@@ -189,12 +204,24 @@ void checkCharts(QWidget* page, Problems& out) {
                     out.add(QStringLiteral("%1: the legend covers plotted data").arg(name));
                     break;
                 }
+        const QColor background = chart->palette().color(QPalette::Base);
         for (std::size_t i = 0; i < g.labels.size(); ++i) {
-            if (!g.legend.isEmpty() && g.legend.intersects(g.labels[i]))
+            const QRect& label = g.labels[i];
+            if (!g.legend.isEmpty() && g.legend.intersects(label))
                 out.add(QStringLiteral("%1: the legend covers a label").arg(name));
             for (std::size_t j = i + 1; j < g.labels.size(); ++j)
-                if (g.labels[i].adjusted(1, 1, -1, -1).intersects(g.labels[j].adjusted(1, 1, -1, -1)))
+                if (label.adjusted(1, 1, -1, -1).intersects(g.labels[j].adjusted(1, 1, -1, -1)))
                     out.add(QStringLiteral("%1: two labels overlap").arg(name));
+            // A capacity line through a verdict ("does not fit" struck through at batch 64).
+            for (const QLine& rule : g.rules)
+                if (rule.y1() == rule.y2() && label.top() + 1 < rule.y1() && rule.y1() < label.bottom() - 1 &&
+                    std::max(rule.x1(), rule.x2()) > label.left() &&
+                    std::min(rule.x1(), rule.x2()) < label.right())
+                    out.add(QStringLiteral("%1: a line runs through a label").arg(name));
+            // WCAG AA for text on the plot's background (dark green on a dark palette was about 4:1).
+            if (i < g.labelColors.size() && contrast(g.labelColors[i], background) < 4.5)
+                out.add(QStringLiteral("%1: a label's %2 on %3 is under 4.5:1")
+                            .arg(name, g.labelColors[i].name(), background.name()));
         }
     }
 }
@@ -282,6 +309,9 @@ void TestLayout::everyPageEverySize_data() {
         for (const QSize& s : {QSize(1024, 768), QSize(1280, 720), QSize(1600, 900)})
             QTest::addRow("%s-presentation-%dx%d", name.constData(), s.width(), s.height())
                 << s << true << false << p << QString() << false;
+        // Presentation mode on a dark projector (the tour is taught that way too).
+        QTest::addRow("%s-presentation-dark-1280x720", name.constData())
+            << QSize(1280, 720) << true << true << p << QString() << false;
     }
     // README's first picture (scripts/screenshots.sh copies it to docs/screenshots/accounting-gpt3.png).
     QTest::addRow("accounting-gpt3-175b-1600x900")

@@ -3,6 +3,7 @@
 // one-line message and keeps both pages' model; a drop of a file opens it (a scenario as a scenario).
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/accounting_page.h"
+#include "app/accounting/presets.h"
 #include "app/inference/inference_controls.h"
 #include "app/inference/inference_page.h"
 #include "app/shell/main_window.h"
@@ -17,6 +18,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QUrl>
 #include <QtTest>
@@ -85,6 +87,7 @@ private slots:
     void droppedBadFileKeepsTheModel();
     void droppedScenarioOpensAsAScenario();
     void dragOfNoFileIsRefused();
+    void copyAsCommandNamesTheOpenedFile();
 
 private:
     QTemporaryDir m_dir;
@@ -246,6 +249,39 @@ void TestModelConfig::dragOfNoFileIsRefused() {
     QVERIFY(!drop(w, {}));
     QVERIFY(shown(w) == before);
     QVERIFY(!message(w));
+}
+
+// An opened config was copied as the published model nearest to it with flags on top ("--model-preset
+// qwen3-8b --d-model 5120 …": right numbers, another model's name). Both pages now name it by its file,
+// `--config PATH`, and napkin-cli runs that line to the page's numbers; a preset chosen after it is named
+// as before.
+void TestModelConfig::copyAsCommandNamesTheOpenedFile() {
+    const ZooModel& zoo = *findZooModel("qwen3-8b");
+    const QString path = writeFile(m_dir.filePath(QStringLiteral("copied/config.json")),
+                                   QByteArray(zoo.configJson.data(), qsizetype(zoo.configJson.size())));
+    MainWindow w;
+    QCOMPARE(w.openModelConfig(path), QString());
+    for (QWidget* page :
+         {static_cast<QWidget*>(w.accountingPage()), static_cast<QWidget*>(w.inferencePage())}) {
+        w.pages()->setCurrentWidget(page);
+        const QString command = w.pageCommand();
+        QVERIFY2(command.contains(QStringLiteral(" --config ") + path), qPrintable(command));
+        QVERIFY2(!command.contains(QStringLiteral("--model-preset")), qPrintable(command));
+        std::vector<std::string> args;
+        for (const QString& word : command.split(QLatin1Char(' '), Qt::SkipEmptyParts).mid(1))
+            args.push_back(word.toStdString());
+        const test::CliOutcome cli = test::runCli(args);
+        QVERIFY2(cli.status == 0,
+                 qPrintable(command + QStringLiteral(" → ") + QString::fromStdString(cli.err)));
+        const double parameters = nlohmann::json::parse(cli.out)["parameters"].get<double>();
+        if (page == w.accountingPage())
+            QCOMPARE(parameters, w.accountingPage()->lastResult()->parameters.total);
+        else
+            QCOMPARE(parameters, w.inferencePage()->lastResult()->parameters);
+    }
+    w.accountingPage()->applyPreset(builtInPresets().front()); // a preset after the config: named as ever
+    w.pages()->setCurrentWidget(w.accountingPage());
+    QVERIFY2(!w.pageCommand().contains(QStringLiteral("--config")), qPrintable(w.pageCommand()));
 }
 
 QTEST_MAIN(TestModelConfig)

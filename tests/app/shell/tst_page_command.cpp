@@ -6,6 +6,7 @@
 #include "app/shell/headless_export.h"
 #include "app/shell/main_window.h"
 #include "app/shell/page_command.h"
+#include "app/tensor/tensor_page.h"
 #include "tests/support/cli_outcome.h"
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 #include <QClipboard>
 #include <QFile>
 #include <QGuiApplication>
+#include <QLineEdit>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -80,6 +82,7 @@ private slots:
     void accountingExportIsTheCliDocument();
     void inferenceExportIsTheCliDocument();
     void copyAsCommandNamesThePageInFront();
+    void copyAsCommandLeavesRefusedTextOut();
 };
 
 void TestPageCommand::accountingExportIsTheCliDocument() {
@@ -128,6 +131,28 @@ void TestPageCommand::copyAsCommandNamesThePageInFront() {
         const napkin::test::CliOutcome o = napkin::test::runCli(words(command));
         QVERIFY2(o.status == 0, qPrintable(command + QStringLiteral(" → ") + QString::fromStdString(o.err)));
     }
+}
+
+// The Tensor layout page refuses the shape "2.5,3" (sizes are whole numbers) and goes on showing x of shape
+// (2, 3); Copy as command copied the refused text, a line napkin-cli refuses with exit 2. It copies what the
+// page shows, as it does while a new shape is typed but not yet applied.
+void TestPageCommand::copyAsCommandLeavesRefusedTextOut() {
+    MainWindow window;
+    auto* tensor = window.findChild<TensorPage*>();
+    QVERIFY(tensor);
+    window.pages()->setCurrentWidget(tensor);
+    QLineEdit* shape = tensor->findChildren<QLineEdit*>().value(0); // the first field: the shape of x
+    QVERIFY(shape && shape->text() == QStringLiteral("2,3"));
+    shape->selectAll();
+    QTest::keyClicks(shape, QStringLiteral("2.5,3"));
+    QVERIFY(!tensor->shapeErrorText().isEmpty()); // refused at once
+    QTest::keyClick(shape, Qt::Key_Return);
+    QVERIFY(!tensor->shapeErrorText().isEmpty());
+    QCOMPARE(tensor->evaluation().steps.front().layout.shape, (std::vector<int64_t>{2, 3}));
+    const QString command = window.pageCommand();
+    QVERIFY2(command.contains(QStringLiteral("--shape 2,3 ")), qPrintable(command));
+    const napkin::test::CliOutcome o = napkin::test::runCli(words(command));
+    QVERIFY2(o.status == 0, qPrintable(command + QStringLiteral(" → ") + QString::fromStdString(o.err)));
 }
 
 QTEST_MAIN(TestPageCommand)

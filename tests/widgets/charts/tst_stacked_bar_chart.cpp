@@ -1,15 +1,49 @@
 // The training bar and the serving bar are one StackedBarChart: the same segment under the pointer, the
-// same tooltip (name, size, exact bytes, formula), a zero segment left out of the legend, for both.
+// same tooltip (name, size, exact bytes, formula), a zero segment left out of the legend, for both; and the
+// same verdict, clear of the capacity line and its label and readable on a dark projector palette.
 #include "widgets/charts/inference_memory_chart.h"
 #include "widgets/charts/memory_chart.h"
 
+#include <QPalette>
 #include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+namespace {
+
+// WCAG 2's relative luminance and contrast ratio.
+double luminance(const QColor& c) {
+    const auto channel = [](double v) {
+        return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+}
+
+double contrast(const QColor& a, const QColor& b) {
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+QPalette darkPalette() {
+    QPalette p;
+    p.setColor(QPalette::Window, Qt::black);
+    p.setColor(QPalette::Base, Qt::black);
+    p.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+    p.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+    return p;
+}
+
+} // namespace
 
 class TestStackedBarChart : public QObject {
     Q_OBJECT
 private slots:
     void servingBar();
     void trainingBar();
+    void verdictKeepsClearOfTheCapacity_data();
+    void verdictKeepsClearOfTheCapacity();
 };
 
 // Llama 3 8B on one H100 at 8192 tokens (tests/engine/accounting/tst_inference_accounting.cpp): weights
@@ -49,8 +83,98 @@ void TestStackedBarChart::trainingBar() {
     chart.setByteUnits(napkin::ByteUnits::binary);
     QCOMPARE(chart.byteUnits(), napkin::ByteUnits::binary);
     chart.replotNow();
-    QCOMPARE(chart.legendNames(), QStringList({QStringLiteral("parameters"), QStringLiteral("gradients"),
-                                               QStringLiteral("optimizer state"), QStringLiteral("activations")}));
+    QCOMPARE(chart.legendNames(),
+             QStringList({QStringLiteral("parameters"), QStringLiteral("gradients"),
+                          QStringLiteral("optimizer state"), QStringLiteral("activations")}));
+}
+
+void TestStackedBarChart::verdictKeepsClearOfTheCapacity_data() {
+    QTest::addColumn<QString>("bar");
+    QTest::addColumn<bool>("presentation");
+    QTest::addColumn<bool>("dark");
+    for (const char* bar : {"training fits", "training peak does not fit", "serving fits"})
+        for (const bool presentation : {false, true})
+            for (const bool dark : {false, true})
+                QTest::addRow("%s%s%s", bar, presentation ? ", presentation" : "", dark ? ", dark" : "")
+                    << QString::fromLatin1(bar) << presentation << dark;
+}
+
+// A bar that reaches its GPU's capacity: "80 GB — fits" and "capacity 80 GB" were drawn on top of each
+// other (the lecture tour in presentation mode at 1280×720), a peak that does not fit over a sum that does
+// had its verdict struck through by the capacity line, and the verdict's green was dark green on a dark
+// projector palette (about 4:1, under WCAG AA's 4.5:1).
+void TestStackedBarChart::verdictKeepsClearOfTheCapacity() {
+    QFETCH(QString, bar);
+    QFETCH(bool, presentation);
+    QFETCH(bool, dark);
+    std::unique_ptr<StackedBarChart> chart;
+    if (bar.startsWith(QLatin1String("training"))) {
+        auto training = std::make_unique<MemoryChart>();
+        MemoryChartData d = training->data();
+        const bool fits = bar == QLatin1String("training fits");
+        d.segments[0].bytes = 16e9;
+        d.segments[1].bytes = 16e9;
+        d.segments[3].bytes = fits ? 40e9 : 30e9;
+        d.segments[4].bytes = fits ? 8e9 : 10e9; // 80 GB, or 72 GB
+        d.capacityBytes = 80e9;
+        d.peakBytes = fits ? 0 : 95e9;
+        d.peakEvent = QStringLiteral("backward layer 24");
+        d.fits = fits;
+        d.gpuLabel = QStringLiteral("per H100-SXM");
+        training->setData(d);
+        chart = std::move(training);
+    } else {
+        auto serving = std::make_unique<InferenceMemoryChart>();
+        InferenceMemoryChartData d = serving->data();
+        d.segments[0].bytes = 16e9;
+        d.segments[1].bytes = 63e9; // 79 GB of 80
+        d.capacityBytes = 80e9;
+        d.gpuLabel = QStringLiteral("one of 1 × H100-SXM");
+        serving->setData(d);
+        chart = std::move(serving);
+    }
+    if (dark)
+        chart->setPalette(darkPalette());
+    if (presentation) {
+        QFont big = chart->font();
+        big.setPointSizeF(big.pointSizeF() * 1.45); // presentation mode's type
+        chart->setFont(big);
+        chart->setLineScale(2.5);
+    }
+    chart->resize(presentation ? QSize(440, 320) : QSize(330, 260)); // the pages' bars at 1280×720, 1024×768
+    chart->show();
+    QCoreApplication::processEvents();
+    chart->replotNow();
+    chart->replotNow();
+    const ChartLayout g = chart->layoutGeometry();
+    if (const QString dir = QString::fromLocal8Bit(qgetenv("NAPKIN_PICTURE_DIR"));
+        !dir.isEmpty()) // to look at
+        chart->grab().save(dir + QLatin1Char('/') + QString::fromLatin1(QTest::currentDataTag()) +
+                           QStringLiteral(".png"));
+    QVERIFY(g.labels.size() >= 2); // the verdict and the capacity
+    QCOMPARE(g.labelColors.size(), g.labels.size());
+    QVERIFY(!g.rules.empty()); // the capacity line
+    for (std::size_t i = 0; i < g.labels.size(); ++i) {
+        for (std::size_t j = i + 1; j < g.labels.size(); ++j)
+            QVERIFY2(!g.labels[i].intersects(g.labels[j]),
+                     qPrintable(QStringLiteral("labels %1 and %2").arg(i).arg(j)));
+        for (const QLine& rule : g.rules) {
+            const QRect& r = g.labels[i];
+            const bool across = r.top() < rule.y1() && rule.y1() < r.bottom() &&
+                                std::max(rule.x1(), rule.x2()) > r.left() &&
+                                std::min(rule.x1(), rule.x2()) < r.right();
+            QVERIFY2(!across, qPrintable(QStringLiteral("label %1 (%2..%3) struck by the line at %4")
+                                             .arg(i)
+                                             .arg(r.top())
+                                             .arg(r.bottom())
+                                             .arg(rule.y1())));
+        }
+        const double ratio = contrast(g.labelColors[i], chart->palette().color(QPalette::Base));
+        QVERIFY2(ratio >= 4.5, qPrintable(QStringLiteral("label %1 (%2) contrast %3:1")
+                                              .arg(i)
+                                              .arg(g.labelColors[i].name())
+                                              .arg(ratio, 0, 'f', 2)));
+    }
 }
 
 QTEST_MAIN(TestStackedBarChart)
