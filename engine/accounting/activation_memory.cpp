@@ -105,7 +105,11 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
         }
     };
     double ledgerPerSample = 0, ledgerFixed = 0;
-    addRows(*cachedLayerActivationLedger(m, type, recompute), true, ledgerPerSample, ledgerFixed);
+    const SharedLedger layerLedger = cachedLayerActivationLedger(m, type, recompute);
+    const SharedLedger headLedger = logitsHere ? cachedHeadActivationLedger(m, type) : nullptr;
+    if (rows)
+        memory.ledger.reserve(layerLedger->size() + (headLedger ? headLedger->size() : 0) + 1);
+    addRows(*layerLedger, true, ledgerPerSample, ledgerFixed);
     if (adapterElementsPerToken > 0 && recompute != Recompute::full) {
         // LoRA: each adapted matrix a token passes keeps its r-wide x·A for B's weight gradient; A's
         // input x is the frozen matrix's input, already a row above.
@@ -122,7 +126,7 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     // and loss tensors (one GPU: the profile refuses model parallelism).
     double logitsPerSample = 0, headFixed = 0;
     if (logitsHere)
-        addRows(*cachedHeadActivationLedger(m, type), false, logitsPerSample, headFixed);
+        addRows(*headLedger, false, logitsPerSample, headFixed);
 
     // Korthikanti's block with 16-bit activations keeps their closed form so that their numbers come out
     // exactly; everything else sums the ledger. Scaling the closed form for fp32 would double the 1-byte

@@ -37,6 +37,8 @@ public:
 
     StepBytes now;
 
+    void reserve(std::size_t events) { events_.reserve(events); }
+
     void emit(StepPhase phase, StepPart part, long layer = 0) {
         events_.push_back({{phase, part, layer}, now});
     }
@@ -231,6 +233,10 @@ double StepBytes::total() const {
 MemoryTimeline memoryTimeline(const AccountingInput& in, const AccountingResult& r, TrainingStep step) {
     ++workCounts().timelineBuilds;
     TimelineBuilder t(in, r, step);
+    // Event by event: start, two events per layer (three with recompute), the head, the loss, the
+    // embeddings, the optimizer and zero_grad. (Validated layer counts are whole, at most 1e5.)
+    if (isTimelineModelled(in) && in.model.layers >= 0 && in.model.layers <= 1e5)
+        t.reserve(3 * static_cast<std::size_t>(in.model.layers) + 8);
     t.emit(StepPhase::start, StepPart::model);
     const ModelSpec& m = in.model;
     const double elementBytes = bytesPerElement(r.precision.activations);
