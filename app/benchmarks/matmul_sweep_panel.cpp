@@ -267,6 +267,15 @@ void MatmulSweepPanel::writeScenario(BenchmarksScenario& s) const {
     s.sizes = m_sizes->text().toStdString();
 }
 
+std::vector<BenchDtype> MatmulSweepPanel::runnableDtypes() const {
+    std::vector<BenchDtype> dtypes;
+    for (BenchDtype d : allBenchDtypes())
+        if (const auto it = m_dtypes.find(d);
+            it != m_dtypes.end() && it->second->isChecked() && it->second->isEnabled())
+            dtypes.push_back(d);
+    return dtypes;
+}
+
 QStringList MatmulSweepPanel::readScenario(const BenchmarksScenario& s) {
     QStringList warnings;
     for (BenchDtype d : s.dtypes)

@@ -49,6 +49,9 @@ public:
 
     /// The panel's part of the page's scenario: types and sizes. A type without a tick box is a warning.
     void writeScenario(napkin::BenchmarksScenario& scenario) const;
+    /// The ticked types the chosen backend runs (a disabled box stays ticked in the scenario, not here):
+    /// what a sweep would run, and what Copy as command names.
+    std::vector<napkin::BenchDtype> runnableDtypes() const;
     QStringList readScenario(const napkin::BenchmarksScenario& scenario);
 
 signals:

@@ -155,7 +155,9 @@ bool MainWindow::showPageNamed(const QString& name) {
 }
 
 QString MainWindow::pageCommand() const {
-    const napkin::Scenario s = scenario();
+    napkin::Scenario s = scenario();
+    // A ticked type the backend refuses stays in the scenario but is not run: no line that exits 2.
+    s.benchmarks.dtypes = m_benchmarks->sweepPanel()->runnableDtypes();
     // An opened config is named by its file (it was the nearest published model with flags on top: the
     // right numbers under another model's name), while the page still shows it.
     const bool onConfig = (s.page == napkin::ScenarioPage::accounting && m_accounting->showsOpenedModel()) ||
