@@ -22,7 +22,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <utility>
@@ -33,13 +35,19 @@ namespace {
 
 // The engine's progress callback, as the runner reports it ("fp32 1024³ · repeat 7/11"); false stops the
 // service within one GEMM panel or training step: when superseded (nothing is delivered) or when `stop`
-// is set by Cancel (the finished cases are delivered as a partial run).
-ProgressCallback reportTo(const TaskContext& task, std::shared_ptr<const std::atomic<bool>> stop) {
-    return [&task, stop = std::move(stop)](const BenchmarkProgress& p) {
+// is set by Cancel (the finished cases are delivered as a partial run). `finished` sees each report
+// first, on the worker, to hand what has finished to the GUI thread (TaskContext::deliverPartial).
+ProgressCallback reportTo(const TaskContext& task, std::shared_ptr<const std::atomic<bool>> stop,
+                          std::function<void(const BenchmarkProgress&)> finished) {
+    return [&task, stop = std::move(stop), finished = std::move(finished)](const BenchmarkProgress& p) {
+        finished(p);
         task.progress(p.fraction, QString::fromStdString(p.detail.empty() ? p.phase : p.detail));
         return task.keepGoing() && !stop->load();
     };
 }
+
+// How often a growing loss curve is redrawn: a tiny Cruncher trains thousands of steps a second.
+constexpr auto kLossBatch = std::chrono::milliseconds(100);
 
 } // namespace
 
@@ -179,8 +187,18 @@ void BenchmarksPage::startSweep(const std::vector<MatmulCase>& cases) {
     m_runner->start([this, cases, device = device(), options = backendOptions(), backends = m_backends,
                      stop = m_stop](const TaskContext& task) {
         task.progress(0, QStringLiteral("prepare"));
-        const MatmulSweep sweep =
-            runMatmulSweep(backends->backendFor(device, options), cases, {}, reportTo(task, stop));
+        BenchmarkBackend& backend = backends->backendFor(device, options);
+        // Each case as it finishes: the chart and table grow while the sweep runs.
+        MatmulSweep soFar;
+        soFar.device = backend.deviceInfo();
+        const auto showFinished = [this, &task, &soFar,
+                                   total = static_cast<int>(cases.size())](const BenchmarkProgress& p) {
+            if (!p.finishedCase)
+                return;
+            soFar.results.push_back(*p.finishedCase);
+            task.deliverPartial([this, soFar, total] { m_sweep->showRunningSweep(soFar, total); });
+        };
+        const MatmulSweep sweep = runMatmulSweep(backend, cases, {}, reportTo(task, stop, showFinished));
         return TaskRunner::Deliver([this, sweep, total = cases.size()] {
             m_sweep->showSweep(sweep);
             m_explain->setHtml(explainBenchmarks(sweep));
@@ -209,7 +227,21 @@ void BenchmarksPage::startTraining(const TrainingRunRequest& request) {
         BenchmarkBackend& backend = backends->backendFor(device, options);
         if (std::string why = backend.unsupportedPrecisionReason(request.config.precision); !why.empty())
             throw std::invalid_argument(why); // the runner reports it as the run's failure
-        const TrainingRun run = runCruncherTraining(backend, request, reportTo(task, stop));
+        // Each step's loss as it is known, handed over in batches: the curve grows while the run trains.
+        std::vector<double> losses;
+        auto lastPost = std::chrono::steady_clock::now() - kLossBatch;
+        const auto showLoss = [this, &task, &losses, &lastPost,
+                               steps = request.steps](const BenchmarkProgress& p) {
+            if (!p.stepLoss)
+                return;
+            losses.push_back(*p.stepLoss);
+            const auto now = std::chrono::steady_clock::now();
+            if (now - lastPost < kLossBatch)
+                return;
+            lastPost = now;
+            task.deliverPartial([this, losses, steps] { m_training->showRunningLosses(losses, steps); });
+        };
+        const TrainingRun run = runCruncherTraining(backend, request, reportTo(task, stop, showLoss));
         return TaskRunner::Deliver([this, run] {
             m_training->showRun(run);
             setRunning(false, run.cancelled ? tr("Cancelled: a partial run, %n step(s) kept.", nullptr,

@@ -156,15 +156,29 @@ void MatmulSweepPanel::updateFp16Warning() {
 
 void MatmulSweepPanel::showSweep(const std::optional<MatmulSweep>& sweep) {
     m_sweep = sweep;
-    ThroughputChartData data;
-    m_results->setRowCount(0);
     if (!sweep) {
+        m_results->setRowCount(0);
         m_basis->setText(tr("Run a sweep to see measured FLOP/s against n and the promised peak."));
-        m_chart->setData(data);
+        m_chart->setData({});
         return;
     }
-    data.promisedBasis = QString::fromStdString(sweep->device.promisedBasis);
-    for (const MatmulResult& r : sweep->results) {
+    // A cancelled sweep keeps the cases it finished; the basis line says the table is not the whole run.
+    render(*sweep,
+           sweep->cancelled ? tr("Partial run (cancelled): only the cases listed finished. ") : QString());
+}
+
+void MatmulSweepPanel::showRunningSweep(const MatmulSweep& soFar, int caseCount) {
+    m_sweep.reset();
+    render(soFar, tr("Running: %1 of %2 case(s) finished; the others appear as they finish. ")
+                      .arg(soFar.results.size())
+                      .arg(caseCount));
+}
+
+void MatmulSweepPanel::render(const MatmulSweep& sweep, const QString& state) {
+    ThroughputChartData data;
+    m_results->setRowCount(0);
+    data.promisedBasis = QString::fromStdString(sweep.device.promisedBasis);
+    for (const MatmulResult& r : sweep.results) {
         const QString dtype = toQString(benchDtypeName(r.shape.dtype));
         auto series = std::find_if(data.series.begin(), data.series.end(),
                                    [&](const auto& s) { return s.dtype == dtype; });
@@ -202,7 +216,7 @@ void MatmulSweepPanel::showSweep(const std::optional<MatmulSweep>& sweep) {
             setResultCell(m_results, row, 7, toQString(r.cpuBackend), toQString(r.implementation));
         // A case that cannot be right (faster than the peak) or was timed too briefly says so where its
         // numbers are, as the Roofline page flags the same point "above the roof".
-        const std::string caveats = matmulCaveatText(r, sweep->options);
+        const std::string caveats = matmulCaveatText(r, sweep.options);
         if (caveats.empty()) {
             setResultCell(m_results, row, 8, tr("ok"));
         } else {
@@ -215,15 +229,12 @@ void MatmulSweepPanel::showSweep(const std::optional<MatmulSweep>& sweep) {
         std::sort(s.points.begin(), s.points.end(),
                   [](const auto& a, const auto& b) { return a.size < b.size; });
     QString ranOn;
-    if (!sweep->device.cpuBackend.empty())
+    if (!sweep.device.cpuBackend.empty())
         ranOn = tr("CPU backend %1 %2, ISA %3. ")
-                    .arg(toQString(sweep->device.cpuBackend), toQString(sweep->device.cpuBackendVersion),
-                         toQString(sweep->device.isa));
-    // A cancelled sweep keeps the cases it finished; the basis line says the table is not the whole run.
-    const QString partial =
-        sweep->cancelled ? tr("Partial run (cancelled): only the cases listed finished. ") : QString();
+                    .arg(toQString(sweep.device.cpuBackend), toQString(sweep.device.cpuBackendVersion),
+                         toQString(sweep.device.isa));
     m_basis->setText(
-        partial + ranOn +
+        state + ranOn +
         tr("Dashed: promised peak per type — %1. Small sizes sit far below it: each call is "
            "dominated by fixed overhead (thread hand-off, packing, loop set-up), not arithmetic.")
             .arg(data.promisedBasis));
@@ -254,6 +265,15 @@ void MatmulSweepPanel::writeScenario(BenchmarksScenario& s) const {
         if (const auto it = m_dtypes.find(d); it != m_dtypes.end() && it->second->isChecked())
             s.dtypes.push_back(d);
     s.sizes = m_sizes->text().toStdString();
+}
+
+std::vector<BenchDtype> MatmulSweepPanel::runnableDtypes() const {
+    std::vector<BenchDtype> dtypes;
+    for (BenchDtype d : allBenchDtypes())
+        if (const auto it = m_dtypes.find(d);
+            it != m_dtypes.end() && it->second->isChecked() && it->second->isEnabled())
+            dtypes.push_back(d);
+    return dtypes;
 }
 
 QStringList MatmulSweepPanel::readScenario(const BenchmarksScenario& s) {

@@ -35,6 +35,9 @@ public:
     void setUnsupportedDtypes(const std::map<napkin::BenchDtype, std::string>& reasons);
     /// Shows a finished sweep (or none: the empty chart and table).
     void showSweep(const std::optional<napkin::MatmulSweep>& sweep);
+    /// Shows a sweep still running, as far as it got: `soFar` holds the cases finished of `caseCount`.
+    /// The chart and table grow case by case; sweep() and the exports wait for the whole sweep.
+    void showRunningSweep(const napkin::MatmulSweep& soFar, int caseCount);
     const std::optional<napkin::MatmulSweep>& sweep() const { return m_sweep; }
 
     /// The throughput chart as PNG, the sweep as CSV or JSON; an error message or "".
@@ -46,6 +49,9 @@ public:
 
     /// The panel's part of the page's scenario: types and sizes. A type without a tick box is a warning.
     void writeScenario(napkin::BenchmarksScenario& scenario) const;
+    /// The ticked types the chosen backend runs (a disabled box stays ticked in the scenario, not here):
+    /// what a sweep would run, and what Copy as command names.
+    std::vector<napkin::BenchDtype> runnableDtypes() const;
     QStringList readScenario(const napkin::BenchmarksScenario& scenario);
 
 signals:
@@ -53,6 +59,8 @@ signals:
 
 private:
     void updateFp16Warning();
+    /// The chart, table and basis line of `sweep`; `state` opens the basis line (running, cancelled).
+    void render(const napkin::MatmulSweep& sweep, const QString& state);
 
     std::map<napkin::BenchDtype, QCheckBox*> m_dtypes;
     QLabel* m_fp16Warning;

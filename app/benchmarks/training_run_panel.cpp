@@ -239,6 +239,19 @@ void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
     setResultCell(m_memory, row, 2, bytesText(m.inputsBytes + m.workspaceBytes + m.scratchBytes));
 }
 
+void TrainingRunPanel::showRunningLosses(const std::vector<double>& losses, long steps) {
+    m_run.reset();
+    m_chart->setLosses(losses);
+    if (losses.empty())
+        return;
+    m_summary->setText(tr("Training: step %1 of %2, loss %3 → %4. The step time, FLOP/s and memory come "
+                          "when the run ends.")
+                           .arg(losses.size())
+                           .arg(steps)
+                           .arg(losses.front(), 0, 'g', 4)
+                           .arg(losses.back(), 0, 'g', 4));
+}
+
 QString TrainingRunPanel::exportChartPng(const QString& path) const {
     return saveChart(*m_chart, path, QSize(1600, 900));
 }

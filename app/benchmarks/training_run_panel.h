@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 class LossChart;
 class MemoryTimelineChart;
@@ -34,6 +35,9 @@ public:
     void setUnsupportedRecipes(const std::map<napkin::PrecisionRecipe, std::string>& reasons);
     /// Shows a finished run (or none).
     void showRun(const std::optional<napkin::TrainingRun>& run);
+    /// Shows a run still training, as far as it got: the loss of every step finished (of `steps`). The
+    /// curve grows step by step; the timing, memory and run() wait for the run to end.
+    void showRunningLosses(const std::vector<double>& losses, long steps);
     const std::optional<napkin::TrainingRun>& run() const { return m_run; }
 
     /// The loss chart as PNG, the run as CSV or JSON; an error message or "".

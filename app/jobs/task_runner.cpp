@@ -18,6 +18,13 @@ TaskRunner::TaskRunner(QObject* parent)
                 emit progress(report);
         },
         Qt::QueuedConnection);
+    connect(
+        this, &TaskRunner::partialPosted, this,
+        [this](quint64 generation, const Deliver& partial) {
+            if (generation == m_generation->load() && partial)
+                partial();
+        },
+        Qt::QueuedConnection);
 }
 
 TaskRunner::~TaskRunner() {
@@ -54,6 +61,9 @@ void TaskRunner::start(Work work) {
             if (fraction > 0.01)
                 report.remainingSeconds = report.elapsedSeconds * (1 - fraction) / fraction;
             emit progressPosted(generation, report, QPrivateSignal());
+        };
+        task.deliverPartial = [this, generation](const Deliver& partial) {
+            emit partialPosted(generation, partial, QPrivateSignal());
         };
         Deliver deliver;
         QString error;

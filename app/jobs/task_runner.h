@@ -3,7 +3,7 @@
 // at a time on the runner's own worker thread; a new start supersedes the one in flight, whose
 // keepGoing() turns false, and a generation counter drops whatever a cancelled or superseded run still
 // delivers, so neither a second click nor a slider drag ever shows a stale result. Results come back
-// to the GUI thread as a closure.
+// to the GUI thread as a closure, and so may parts of it while the work runs.
 #include <QMetaType>
 #include <QObject>
 #include <QString>
@@ -27,6 +27,10 @@ struct TaskContext {
     std::function<bool()> keepGoing; ///< false once the work was cancelled or superseded: stop early
     /// Reports progress; cheap to call often (posted at most every 50 ms, or when the phase changes).
     std::function<void(double fraction, const QString& phase)> progress;
+    /// Hands part of the result to the GUI thread as it is made (a finished case, a training step's loss):
+    /// the closure runs there, in order, before the final result, and is dropped like it when the work
+    /// was cancelled or superseded by then. Not throttled: batch what comes faster than the eye follows.
+    std::function<void(std::function<void()> partial)> deliverPartial;
 };
 
 class TaskRunner : public QObject {
@@ -57,6 +61,7 @@ signals:
     void jobEnded(quint64 generation, const TaskRunner::Deliver& deliver, const QString& error,
                   QPrivateSignal);
     void progressPosted(quint64 generation, const TaskProgress& report, QPrivateSignal);
+    void partialPosted(quint64 generation, const TaskRunner::Deliver& partial, QPrivateSignal);
 
 private:
     void onJobEnded(quint64 generation, const Deliver& deliver, const QString& error);

@@ -128,11 +128,9 @@ void MainWindow::addMenus() {
     copyCommand->setObjectName(QStringLiteral("copyAsCommand"));
     copyCommand->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     copyCommand->setStatusTip(tr("Put the napkin-cli line that reproduces this page on the clipboard"));
+    // Enabled on every page: one without a line says so in the status bar (a disabled action said nothing
+    // and left the previous copy's message there).
     connect(copyCommand, &QAction::triggered, this, &MainWindow::copyPageCommand);
-    // Benchmarks and Training measure rather than compute: no command reproduces them.
-    auto enable = [this, copyCommand] { copyCommand->setEnabled(!pageCommand().isEmpty()); };
-    connect(m_pages, &QTabWidget::currentChanged, copyCommand, enable);
-    enable();
     m_classroom->addViewMenu(menuBar());
     m_help->addTo(*menuBar());
 }
@@ -157,7 +155,9 @@ bool MainWindow::showPageNamed(const QString& name) {
 }
 
 QString MainWindow::pageCommand() const {
-    const napkin::Scenario s = scenario();
+    napkin::Scenario s = scenario();
+    // A ticked type the backend refuses stays in the scenario but is not run: no line that exits 2.
+    s.benchmarks.dtypes = m_benchmarks->sweepPanel()->runnableDtypes();
     // An opened config is named by its file (it was the nearest published model with flags on top: the
     // right numbers under another model's name), while the page still shows it.
     const bool onConfig = (s.page == napkin::ScenarioPage::accounting && m_accounting->showsOpenedModel()) ||
@@ -167,10 +167,18 @@ QString MainWindow::pageCommand() const {
 
 void MainWindow::copyPageCommand() {
     const QString command = pageCommand();
-    if (command.isEmpty())
+    if (command.isEmpty()) {
+        statusBar()->showMessage(tr("No napkin-cli line reproduces the %1 page; nothing was copied.")
+                                     .arg(m_pages->tabText(m_pages->currentIndex()).remove(QLatin1Char('&'))),
+                                 8000);
         return;
+    }
     QGuiApplication::clipboard()->setText(command);
-    statusBar()->showMessage(tr("Copied: %1").arg(command), 8000);
+    const QStringList lines = command.split(QLatin1Char('\n')); // the Benchmarks page: one per run
+    statusBar()->showMessage(lines.size() == 1
+                                 ? tr("Copied: %1").arg(command)
+                                 : tr("Copied %1 lines: %2 …").arg(lines.size()).arg(lines.front()),
+                             8000);
 }
 
 napkin::Scenario MainWindow::scenario() const {

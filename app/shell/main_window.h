@@ -46,10 +46,10 @@ public:
     QStringList applyScenario(const napkin::Scenario& scenario) override;
     QWidget* hostWindow() override { return this; }
 
-    /// The napkin-cli line that reproduces the page in front (Edit ▸ Copy as command); empty for the
-    /// Benchmarks and Training pages.
+    /// The napkin-cli line that reproduces the page in front (Edit ▸ Copy as command); the Benchmarks page's
+    /// is one line per run; empty for the Training page.
     QString pageCommand() const;
-    /// Puts pageCommand() on the clipboard and says so in the status bar.
+    /// Puts pageCommand() on the clipboard and says so in the status bar, or says there is none.
     void copyPageCommand();
 
     /// Loads `path` and applies it (ScenarioController::openScenario); returns the error shown, or "".

@@ -6,6 +6,8 @@
 #include "engine/report/json_values.h"
 #include "widgets/text/engine_text.h"
 
+#include <QStringList>
+
 namespace {
 
 QByteArray bytes(const nlohmann::json& document) {
@@ -28,8 +30,23 @@ QString pageCommandLine(const napkin::Scenario& s, napkin::ScenarioPage page,
         return toQString(napkin::tensorCommandLine(s.tensor.shape, s.tensor.dtype, s.tensor.expression));
     case ScenarioPage::roofline:
         return toQString(napkin::rooflineCommandLine(s.roofline.device, s.roofline.dtype));
-    case ScenarioPage::benchmarks:
-    case ScenarioPage::training:
+    case ScenarioPage::benchmarks: {
+        // One sweep per ticked type (bench matmul takes one --dtype), then the training run.
+        const napkin::BenchmarksScenario& b = s.benchmarks;
+        const napkin::BenchCommandDevice where{b.device, b.cpuBackend};
+        QStringList lines;
+        for (napkin::BenchDtype dtype : b.dtypes)
+            lines << toQString(napkin::benchMatmulCommandLine(where, dtype, b.sizes));
+        napkin::CruncherConfig config;
+        config.dim = b.dim;
+        config.layers = b.layers;
+        config.batch = b.batch;
+        config.optimizer = b.optimizer;
+        config.precision = b.precision;
+        lines << toQString(napkin::benchTrainCommandLine(where, config, b.steps));
+        return lines.join(QLatin1Char('\n'));
+    }
+    case ScenarioPage::training: // its lessons are napkin-cli lesson commands, not yet written as lines
         return {};
     }
     return {};

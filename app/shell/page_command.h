@@ -8,9 +8,10 @@
 #include <QByteArray>
 #include <QString>
 
-/// The napkin-cli line for `page` as `scenario` sets it; empty for the pages no command reproduces
-/// (benchmarks and training, which measure rather than compute). `model`, when given, names the accounting
-/// or inference page's model its own way (an opened config.json: `--config PATH`, and the flags on top).
+/// The napkin-cli line for `page` as `scenario` sets it (the Benchmarks page: one line per ticked type's
+/// `bench matmul`, then its `bench train`); empty for a page no line reproduces yet (training). `model`,
+/// when given, names the accounting or inference page's model its own way (an opened config.json:
+/// `--config PATH`, and the flags on top).
 QString pageCommandLine(const napkin::Scenario& scenario, napkin::ScenarioPage page,
                         const napkin::CommandModelBase* model = nullptr);
 

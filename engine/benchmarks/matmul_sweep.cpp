@@ -187,6 +187,16 @@ MatmulSweep runMatmulSweep(BenchmarkBackend& backend, const std::vector<MatmulCa
             r.error = e.what();
         }
         sweep.results.push_back(std::move(r));
+        if (progress) { // the case as it lands, not at the end of the sweep
+            BenchmarkProgress done = state;
+            done.caseIndex = index;
+            done.phase = "done";
+            done.detail = caseName(shape) + " · done";
+            done.fraction = static_cast<double>(index + 1) / count;
+            done.finishedCase = &sweep.results.back();
+            if (!progress(done))
+                stop = index + 1 < count; // every case ran: the sweep is whole, not cancelled
+        }
     }
     sweep.cancelled = stop;
     return sweep;

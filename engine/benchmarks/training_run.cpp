@@ -118,6 +118,17 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
             !why.empty())
             throw TrainingRunRefused(TrainingRunRefused::Cause::diverged, why);
         run.losses.push_back(loss);
+        if (progress) { // the loss as soon as it is known, so a curve grows step by step
+            BenchmarkProgress done = state;
+            done.caseIndex = static_cast<int>(s);
+            done.fraction = static_cast<double>(s + 1) / static_cast<double>(request.steps);
+            done.detail = "step " + std::to_string(s + 1) + "/" + std::to_string(request.steps);
+            done.stepLoss = loss;
+            if (!progress(done) && s + 1 < request.steps) {
+                run.cancelled = true;
+                break;
+            }
+        }
     }
     if (!request.saveTo.empty() && !run.cancelled)
         trainer->saveCheckpoint(request.saveTo);

@@ -344,4 +344,36 @@ std::string tensorCommandLine(std::string_view shape, std::string_view dtype, st
     return w.finish();
 }
 
+namespace {
+
+void benchDevice(CommandWords& w, const BenchCommandDevice& where) {
+    if (where.device != "cpu")
+        w.option("--device", where.device);
+    if (where.cpuBackend)
+        w.option("--backend", cpuBackendKindName(*where.cpuBackend));
+}
+
+} // namespace
+
+std::string benchMatmulCommandLine(const BenchCommandDevice& where, BenchDtype dtype,
+                                   std::string_view sizes) {
+    CommandWords w("bench matmul");
+    benchDevice(w, where);
+    w.option("--dtype", benchDtypeName(dtype));
+    w.option("--sizes", sizes);
+    return w.finish();
+}
+
+std::string benchTrainCommandLine(const BenchCommandDevice& where, const CruncherConfig& config, long steps) {
+    CommandWords w("bench train");
+    benchDevice(w, where);
+    w.number("--dim", static_cast<double>(config.dim));
+    w.number("--layers", static_cast<double>(config.layers));
+    w.number("--batch", static_cast<double>(config.batch));
+    w.number("--steps", static_cast<double>(steps));
+    w.option("--optimizer", optimizerName(config.optimizer));
+    w.option("--precision", precisionRecipeName(config.precision));
+    return w.finish();
+}
+
 } // namespace napkin

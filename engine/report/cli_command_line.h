@@ -4,8 +4,12 @@
 // CLI's echo of its own input and the app's line are the same text.
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/inference_accounting.h"
+#include "engine/compute/bench_dtype.h"
+#include "engine/compute/cpu_backend_kind.h"
+#include "engine/compute/cruncher_config.h"
 #include "engine/numerics/storage_type.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,5 +45,18 @@ std::string dtypeCommandLine(double value, bool saturate);
 
 /// `napkin-cli tensor --shape S --dtype D 'EXPRESSION' --json`.
 std::string tensorCommandLine(std::string_view shape, std::string_view dtype, std::string_view expression);
+
+/// Where a benchmark runs: `--device D` unless "cpu", `--backend B` for a CPU library other than the default.
+struct BenchCommandDevice {
+    std::string device = "cpu";
+    std::optional<CpuBackendKind> cpuBackend;
+};
+
+/// `napkin-cli bench matmul --dtype D --sizes S … --json`: one type's sweep with the default timing.
+std::string benchMatmulCommandLine(const BenchCommandDevice& where, BenchDtype dtype, std::string_view sizes);
+
+/// `napkin-cli bench train --dim D --layers L --batch B --steps S --optimizer O --precision P … --json`, at
+/// the optimizer's default learning rate and the default seeds.
+std::string benchTrainCommandLine(const BenchCommandDevice& where, const CruncherConfig& config, long steps);
 
 } // namespace napkin

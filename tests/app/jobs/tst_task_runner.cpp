@@ -17,6 +17,8 @@ private slots:
     void cancelDropsAndStopsEarly();
     void exceptionBecomesFailed();
     void progressOfTheCurrentRunOnly();
+    void partialResultsArriveInOrderBeforeTheEnd();
+    void supersededPartialResultsAreDropped();
 };
 
 void TestTaskRunner::deliversOnTheGuiThread() {
@@ -97,6 +99,45 @@ void TestTaskRunner::progressOfTheCurrentRunOnly() {
     QCOMPARE(report.fraction, 1.0);
     QVERIFY(report.elapsedSeconds >= 0.02);
     QVERIFY(report.remainingSeconds && *report.remainingSeconds == 0.0);
+}
+
+// What a run hands over while it works (a finished case, a step's loss) reaches the GUI thread in order,
+// each before the final result.
+void TestTaskRunner::partialResultsArriveInOrderBeforeTheEnd() {
+    TaskRunner runner;
+    QStringList seen;
+    QThread* on = nullptr;
+    runner.start([&](const TaskContext& task) {
+        for (int i = 1; i <= 3; ++i)
+            task.deliverPartial([&seen, &on, i] {
+                seen << QString::number(i);
+                on = QThread::currentThread();
+            });
+        return TaskRunner::Deliver([&seen] { seen << QStringLiteral("end"); });
+    });
+    QTRY_VERIFY(!runner.isBusy());
+    QCOMPARE(seen, QStringList({"1", "2", "3", "end"}));
+    QCOMPARE(on, QThread::currentThread());
+}
+
+// A superseded run's partial results are dropped like its final one: no stale point on a new chart.
+void TestTaskRunner::supersededPartialResultsAreDropped() {
+    TaskRunner runner;
+    QStringList seen;
+    std::atomic<bool> release = false;
+    runner.start([&](const TaskContext& task) {
+        while (!release.load())
+            QThread::msleep(1);
+        task.deliverPartial([&seen] { seen << QStringLiteral("old"); });
+        return TaskRunner::Deliver([] {});
+    });
+    runner.start([&](const TaskContext& task) {
+        task.deliverPartial([&seen] { seen << QStringLiteral("new"); });
+        return TaskRunner::Deliver([] {});
+    });
+    release = true;
+    QTRY_VERIFY(!runner.isBusy());
+    QCOMPARE(seen, QStringList({"new"}));
 }
 
 QTEST_MAIN(TestTaskRunner)

@@ -36,6 +36,7 @@ private slots:
     void matchesNaiveReference();
     void sweepRecordsFailuresAndGoesOn();
     void cancelStopsTheSweep();
+    void eachCaseIsReportedAsItFinishes();
     void cancelStopsALongGemmBetweenPanels();
     void cudaIsListedWithAReason();
     void cpuBackendsAreListedWithAReason();
@@ -147,6 +148,36 @@ void TestCpuMatmul::cancelStopsTheSweep() {
     QVERIFY(phases.contains("warm-up") || phases.contains("timing"));
     QCOMPARE(phases.last(), QString("timing"));
     QVERIFY(calls > 2);
+}
+
+// A front end shows each case as it lands (the Benchmarks page's chart grows): the sweep reports every
+// finished case once, in order, with the result it then returns; a "no" to the last report cancels nothing.
+void TestCpuMatmul::eachCaseIsReportedAsItFinishes() {
+    CpuBackend backend(noPeak());
+    const std::vector<MatmulCase> cases{{16, 16, 16, BenchDtype::fp32}, {8, 8, 8, BenchDtype::fp64}};
+    std::vector<MatmulResult> reported;
+    std::vector<double> fractions;
+    std::vector<int> indices;
+    std::vector<std::string> phases;
+    const MatmulSweep sweep = runMatmulSweep(backend, cases, quick(), [&](const BenchmarkProgress& p) {
+        if (!p.finishedCase)
+            return true;
+        reported.push_back(*p.finishedCase);
+        fractions.push_back(p.fraction);
+        indices.push_back(p.caseIndex);
+        phases.push_back(p.phase);
+        return p.caseIndex + 1 < p.caseCount; // "stop" only once every case ran
+    });
+    QVERIFY(!sweep.cancelled);
+    QCOMPARE(reported.size(), std::size_t{2});
+    QCOMPARE(fractions, std::vector<double>({0.5, 1.0}));
+    QCOMPARE(indices, std::vector<int>({0, 1}));
+    QCOMPARE(phases, std::vector<std::string>({"done", "done"}));
+    for (std::size_t i = 0; i < 2; ++i) {
+        QCOMPARE(reported[i].shape.n, sweep.results[i].shape.n);
+        QCOMPARE(reported[i].flopsPerSecond, sweep.results[i].flopsPerSecond);
+        QCOMPARE(reported[i].ok, sweep.results[i].ok);
+    }
 }
 
 void TestCpuMatmul::cancelStopsALongGemmBetweenPanels() {
