@@ -24,7 +24,13 @@ fi
 cache="${NAPKIN_TIDY_CACHE:-$HOME/.cache/napkin-tidy}"
 pending=("${files[@]}")
 if [ "$cache" != off ]; then
-  mapfile -t pending < <(python3 scripts/tidy_cache.py pending build-test "$cache" "${files[@]}")
+  # A cache that cannot be read never skips a file: everything is analysed.
+  if listed="$(python3 scripts/tidy_cache.py pending build-test "$cache" "${files[@]}")"; then
+    pending=()
+    [ -n "$listed" ] && mapfile -t pending <<< "$listed"
+  else
+    echo "clang-tidy: the cache could not be read; analysing every file" >&2
+  fi
 fi
 echo "clang-tidy: ${#pending[@]} of ${#files[@]} files to analyse (the rest unchanged since analysed clean)"
 if [ ${#pending[@]} -gt 0 ]; then
