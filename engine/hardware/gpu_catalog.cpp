@@ -78,6 +78,10 @@ GpuSpec parseGpu(const nlohmann::json& entry, std::size_t index) {
             nonNegative(entry, "network_bytes_per_second_per_direction", where, true);
         gpu.networkSource = entry.value("network_source", std::string("user supplied"));
     }
+    if (entry.contains("driver_memory_bytes")) {
+        gpu.driverMemoryBytes = nonNegative(entry, "driver_memory_bytes", where, true);
+        gpu.driverMemorySource = entry.value("driver_memory_source", std::string("user supplied"));
+    }
     return gpu;
 }
 

@@ -31,6 +31,11 @@ struct GpuSpec {
     /// per GPU, e.g. DGX H100's one 400 Gb/s ConnectX-7 per GPU = 50e9); absent where none is given.
     std::optional<double> networkBytesPerSecondPerDirection;
     std::string networkSource; ///< where the figure came from; empty when absent
+    /// What the driver reports as the card's memory (CUDA's totalGlobalMem, nvidia-smi's "Total"), in
+    /// bytes: an "80 GB" H100 SXM reports 81,559 MiB = 85.52e9 bytes, not 80e9. Absent where no source
+    /// gives it; never derived from the datasheet figure.
+    std::optional<double> driverMemoryBytes;
+    std::string driverMemorySource; ///< where that figure came from; empty when absent
 };
 
 /// Dense peak FLOP/s for matmuls in the given arithmetic; 0 when the GPU has no such path.

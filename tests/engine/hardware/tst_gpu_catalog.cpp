@@ -15,6 +15,8 @@ private slots:
     void sparseIsTwiceDense();
     void interconnects_data();
     void interconnects();
+    void driverMemory_data();
+    void driverMemory();
     void customGpuIsAdded();
     void malformedCustomGpuIsRefused_data();
     void malformedCustomGpuIsRefused();
@@ -97,6 +99,32 @@ void TestGpuCatalog::interconnects() {
         QVERIFY2(gpu.gpuLinkSource.size() > 20 && !gpu.gpuLinkName.empty(), gpu.id.c_str());
     if (network > 0)
         QVERIFY2(gpu.networkSource.size() > 20, gpu.id.c_str());
+}
+
+void TestGpuCatalog::driverMemory_data() {
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<double>("mebibytes"); // 0: the catalog has no source for it
+    // Source: modal-labs/modal-client PR #2797, nvidia-smi's total memory across a cloud fleet.
+    QTest::newRow("H100 SXM 81,559 MiB") << "H100-SXM" << 81559.0;
+    QTest::newRow("A100 SXM 80GB 81,920 MiB") << "A100-SXM" << 81920.0;
+    QTest::newRow("L40S 46,068 MiB") << "L40S" << 46068.0;
+    QTest::newRow("H200: no source, absent") << "H200" << 0.0;
+}
+
+void TestGpuCatalog::driverMemory() {
+    QFETCH(QString, id);
+    QFETCH(double, mebibytes);
+    const GpuSpec* gpu = GpuCatalog::builtIn().find(id.toStdString());
+    QVERIFY(gpu);
+    if (mebibytes == 0) {
+        QVERIFY(!gpu->driverMemoryBytes);
+        QVERIFY(gpu->driverMemorySource.empty());
+        return;
+    }
+    QVERIFY(gpu->driverMemoryBytes);
+    QCOMPARE(*gpu->driverMemoryBytes, mebibytes * 1024 * 1024);
+    QVERIFY(*gpu->driverMemoryBytes > gpu->memoryBytes); // the datasheet's GB are smaller than the card
+    QVERIFY(gpu->driverMemorySource.find("nvidia-smi") != std::string::npos);
 }
 
 void TestGpuCatalog::customGpuIsAdded() {
