@@ -8,6 +8,7 @@
 #include "engine/report/json_values.h"
 #include "engine/report/matmul_report.h"
 #include "widgets/charts/throughput_chart.h"
+#include "widgets/controls/wrapped_label.h"
 #include "widgets/text/engine_text.h"
 
 #include <QCheckBox>
@@ -41,7 +42,7 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
     , m_sizesError(new QLabel(this))
     , m_run(new QPushButton(tr("Run"), this))
     , m_chart(new ThroughputChart(this))
-    , m_basis(new QLabel(this))
+    , m_basis(new WrappedLabel(this))
     , m_results(makeResultTable({tr("dtype"), tr("n"), tr("FLOPs"), tr("median"), tr("FLOP/s"), tr("MFU"),
                                  tr("rel. err"), tr("ran on"), tr("status")},
                                 this)) {

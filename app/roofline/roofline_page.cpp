@@ -9,6 +9,8 @@
 #include "engine/numerics/quantity_format.h"
 #include "widgets/charts/roofline_chart.h"
 #include "widgets/controls/explain_pane.h"
+#include "widgets/controls/panel_scroll_area.h"
+#include "widgets/controls/wrapped_label.h"
 #include "widgets/text/engine_text.h"
 
 #include <QComboBox>
@@ -38,10 +40,10 @@ const char* const kCpu = "cpu";
 RooflinePage::RooflinePage(QWidget* parent)
     : QWidget(parent)
     , m_runner(new TaskRunner(this))
-    , m_roofNote(new QLabel(this))
-    , m_aboveRoof(new QLabel(this))
-    , m_inferenceNote(new QLabel(this))
-    , m_pointsNote(new QLabel(this))
+    , m_roofNote(new WrappedLabel(this))
+    , m_aboveRoof(new WrappedLabel(this))
+    , m_inferenceNote(new WrappedLabel(this))
+    , m_pointsNote(new WrappedLabel(this))
     , m_chart(new RooflineChart(this))
     , m_explain(new ExplainPane(this))
     , m_inference(defaultRooflineInference())
@@ -57,13 +59,19 @@ RooflinePage::RooflinePage(QWidget* parent)
     m_aboveRoof->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold"));
     m_aboveRoof->hide();
     m_pointsNote->setStyleSheet(QStringLiteral("color: gray"));
+    // The chart and its notes scroll when the window is too short for them (a 1280×720 projector in
+    // presentation mode), rather than squeeze the chart until its legend is cut (issue 35).
+    auto* content = new QWidget(this);
+    auto* column = new QVBoxLayout(content);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->addWidget(m_roofNote);
+    column->addWidget(m_chart, 1);
+    column->addWidget(m_aboveRoof);
+    column->addWidget(m_pointsNote);
+    column->addWidget(m_inferenceNote);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(makeControls());
-    layout->addWidget(m_roofNote);
-    layout->addWidget(m_chart, 1);
-    layout->addWidget(m_aboveRoof);
-    layout->addWidget(m_pointsNote);
-    layout->addWidget(m_inferenceNote);
+    layout->addWidget(new PanelScrollArea(content, this), 1);
     layout->addWidget(m_explain);
     connect(m_runner, &TaskRunner::progress, this, &RooflinePage::onProgress);
     connect(m_runner, &TaskRunner::failed, this, [this](const QString& message) {

@@ -3,6 +3,7 @@
 #include "widgets/charts/captioned_picture.h"
 #include "widgets/charts/chart_geometry.h"
 #include "widgets/charts/picture_painter.h"
+#include "widgets/charts/wheel_to_page.h"
 
 #include <qcustomplot.h>
 
@@ -71,6 +72,7 @@ ChartView::ChartView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     applyMinimumSize();
+    m_plot->installEventFilter(new WheelToPage(this));
     // First: the replot that starts now is no longer pending; one the handlers below queue again is.
     connect(m_plot, &QCustomPlot::beforeReplot, this, [this] { m_replotPending = false; });
     connect(m_plot, &QCustomPlot::beforeReplot, this, &ChartView::applyLineScale);
@@ -171,6 +173,10 @@ ChartLayout ChartView::layoutGeometry() const {
     ChartLayout out;
     QCPAxisRect* axes = m_plot->axisRect();
     out.axisRect = axes->rect();
+    // A layout that gave the chart less than the plot's minimum: the plot keeps its size and is drawn cut
+    // at the chart's edge (an axis title lost its last line).
+    if (m_plot->height() > height() || m_plot->width() > width())
+        out.cutText << QStringLiteral("the plot past the chart's %1 × %2").arg(width()).arg(height());
     if (m_plot->legend->visible() && m_plot->legend->itemCount() > 0) {
         out.legend = m_plot->legend->outerRect();
         out.legendInsideAxes = axes->insetLayout()->elements(false).contains(m_plot->legend);

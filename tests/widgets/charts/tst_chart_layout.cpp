@@ -11,6 +11,10 @@
 #include "widgets/charts/memory_chart.h"
 
 #include <QImage>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QVBoxLayout>
+#include <QWheelEvent>
 #include <QtTest>
 
 namespace {
@@ -36,6 +40,7 @@ private slots:
     void manyCategoriesTurnTheirLabels();
     void legendAndNoteKeepToANarrowChart();
     void aChartIsNoNarrowerThanItsLegend();
+    void theWheelOverAChartScrollsThePage();
 };
 
 void TestChartLayout::flopLegendLeavesTheBarsAlone() {
@@ -218,3 +223,31 @@ void TestChartLayout::aChartIsNoNarrowerThanItsLegend() {
 
 QTEST_MAIN(TestChartLayout)
 #include "tst_chart_layout.moc"
+
+// Issue 35: at 1280×720 the tour's charts filled the view and the wheel over them did nothing, so the
+// answers below could not be reached. Failed before WheelToPage: the chart library accepted the turn.
+void TestChartLayout::theWheelOverAChartScrollsThePage() {
+    QScrollArea area;
+    auto* page = new QWidget;
+    auto* layout = new QVBoxLayout(page);
+    auto* chart = new LossChart;
+    chart->setMinimumHeight(400);
+    layout->addWidget(chart);
+    layout->addSpacing(2000); // the answers, far below
+    area.setWidget(page);
+    area.setWidgetResizable(true);
+    area.resize(600, 400);
+    area.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&area));
+    QScrollBar* bar = area.verticalScrollBar();
+    QCOMPARE(bar->value(), 0);
+    QVERIFY(bar->maximum() > 0);
+    // The widget under the pointer is the plot inside the chart, not the chart itself.
+    QWidget* plot = chart->childAt(chart->rect().center());
+    QVERIFY(plot);
+    const QPointF at = plot->rect().center();
+    QWheelEvent down(at, plot->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                     Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(plot, &down);
+    QVERIFY2(bar->value() > 0, "the page did not scroll");
+}
