@@ -200,12 +200,6 @@ void DecodeThroughputChart::addMarkers(double top) {
     // 1024×768) drew it over the note.
     if (m_data.maxBatch < 1)
         m_note = tr("not one sequence fits;\n") + m_note;
-    QCPItemText* note =
-        label(chart, m_note, m_data.maxBatch < 1 ? alertColor(palette()) : text, Qt::AlignLeft | Qt::AlignTop);
-    note->setBrush(palette().color(QPalette::Base)); // readable over the marker lines
-    note->position->setType(QCPItemPosition::ptAxisRectRatio);
-    note->position->setCoords(0.01, 0.01);
-    m_noteItem = note;
     if (m_data.maxBatch >= 1 && m_data.maxBatch < right) {
         auto* line = new QCPItemStraightLine(chart);
         line->point1->setCoords(m_data.maxBatch, 1);
@@ -217,6 +211,14 @@ void DecodeThroughputChart::addMarkers(double top) {
         fits->setName(tr("largest batch that fits: %1").arg(numberText(m_data.maxBatch)));
         fits->setPen(line->pen());
     }
+    // Drawn after the marker lines, so that its background hides them where they cross it (the fit line ran
+    // through "memory bound at every B" in presentation mode at 1280×720).
+    QCPItemText* note = label(chart, m_note, m_data.maxBatch < 1 ? alertColor(palette()) : text,
+                              Qt::AlignLeft | Qt::AlignTop);
+    note->setBrush(palette().color(QPalette::Base)); // readable over the marker lines
+    note->position->setType(QCPItemPosition::ptAxisRectRatio);
+    note->position->setCoords(0.01, 0.01);
+    m_noteItem = note;
     if (m_data.current.batch >= 1) {
         QCPGraph* dot = chart->addGraph();
         dot->setName(tr("this setting"));

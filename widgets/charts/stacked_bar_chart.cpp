@@ -3,6 +3,7 @@
 #include "widgets/charts/alert_colors.h"
 #include "widgets/charts/unit_axis_ticker.h"
 
+#include <QFontMetricsF>
 #include <QMouseEvent>
 #include <QToolTip>
 
@@ -52,7 +53,8 @@ StackedBarChart::StackedBarChart(const std::vector<QString>& names, std::vector<
 
 StackedBarChart::~StackedBarChart() = default;
 
-void StackedBarChart::setBar(std::span<const StackedBarSegment> segments, const QString& gpuLabel, bool fits) {
+void StackedBarChart::setBar(std::span<const StackedBarSegment> segments, const QString& gpuLabel,
+                             bool fits) {
     m_segments.assign(segments.begin(), segments.end());
     m_fits = fits;
     for (std::size_t i = 0; i < m_bars.size(); ++i) {
@@ -98,7 +100,27 @@ QRectF boxOf(const QCPItemText& text) {
 
 } // namespace
 
+void StackedBarChart::narrowBarBesideCapacityLabel(double barTop) {
+    const double pixelsPerUnit = plot().axisRect()->width() / plot().xAxis->range().size();
+    double width = kBarWidth;
+    if (pixelsPerUnit > 0 && m_capacityLabel->visible() && !m_capacityLabel->text().isEmpty() &&
+        barTop > m_capacityLabel->position->coords().y()) {
+        const QFontMetricsF metrics(m_capacityLabel->font());
+        double text = 0;
+        for (const QString& line : m_capacityLabel->text().split(QLatin1Char('\n')))
+            text = std::max(text, metrics.horizontalAdvance(line));
+        const QMargins pad = m_capacityLabel->padding();
+        const double labelRight =
+            m_capacityLabel->position->coords().x() + (text + pad.left() + pad.right() + 4) / pixelsPerUnit;
+        // No narrower than a quarter: a label that wide is better over the bar than the bar a hairline.
+        width = std::clamp(2 * (kBarX - labelRight), 0.25, kBarWidth);
+    }
+    for (QCPBars* bars : m_bars)
+        bars->setWidth(width);
+}
+
 bool StackedBarChart::placeVerdict(double barTop) {
+    narrowBarBesideCapacityLabel(barTop);
     m_verdict->position->setCoords(kBarX, barTop);
     if (!m_capacityShown || !m_verdict->visible())
         return false;

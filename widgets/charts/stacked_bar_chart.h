@@ -56,6 +56,10 @@ protected:
     /// and above the label when they share its columns. Whether it rose; the axis then needs the label's
     /// height more room above (call again after widening the range).
     bool placeVerdict(double barTop);
+    /// The bar (its top at `barTop` bytes) as wide as it may be while the capacity's label, left of it and
+    /// above the line, keeps clear of it in the axes as last laid out: a bar that does not fit, on a narrow
+    /// chart in presentation mode's type, ran under "capacity 80 GB". Full width when it stays below.
+    void narrowBarBesideCapacityLabel(double barTop);
 
     void applySeriesColors() override;
     QCPItemText* capacityLabel() const { return m_capacityLabel; }

@@ -4,9 +4,11 @@
 // settings line; tick labels never overlap (named categories turn further when they would), a legend drops
 // columns rather than cut its names, a corner note breaks into lines rather than run past the axes, and
 // larger type asks for a taller chart.
+#include "widgets/charts/alert_colors.h"
 #include "widgets/charts/decode_throughput_chart.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/image_format.h"
+#include "widgets/charts/inference_memory_chart.h"
 #include "widgets/charts/loss_chart.h"
 #include "widgets/charts/memory_chart.h"
 
@@ -41,6 +43,7 @@ private slots:
     void legendAndNoteKeepToANarrowChart();
     void aChartIsNoNarrowerThanItsLegend();
     void theWheelOverAChartScrollsThePage();
+    void theCapacityLabelKeepsOffABarThatDoesNotFit();
 };
 
 void TestChartLayout::flopLegendLeavesTheBarsAlone() {
@@ -198,6 +201,23 @@ void TestChartLayout::legendAndNoteKeepToANarrowChart() {
     const ChartLayout g = chart.layoutGeometry();
     QVERIFY(!g.legend.isEmpty());
     QVERIFY2(g.cutText.isEmpty(), qPrintable(g.cutText.join(QLatin1Char('|'))));
+    // Issue 35: the "largest batch that fits" line was drawn over the note, through its words. The note
+    // is the label in the axes' top-left corner; no pixel inside it has the line's red.
+    QVERIFY(!g.labels.empty());
+    QRect note = g.labels.front();
+    for (const QRect& label : g.labels)
+        if (label.top() + label.left() < note.top() + note.left())
+            note = label;
+    const QImage picture = chart.grab().toImage();
+    const QColor red = alertColor(chart.palette());
+    for (int y = note.top() + 2; y < note.bottom() - 1; ++y)
+        for (int x = note.left() + 2; x < note.right() - 1; ++x) {
+            const QColor c = picture.pixelColor(x, y);
+            QVERIFY2(std::abs(c.red() - red.red()) + std::abs(c.green() - red.green()) +
+                             std::abs(c.blue() - red.blue()) >
+                         60,
+                     qPrintable(QStringLiteral("the fit line runs through the note at %1,%2").arg(x).arg(y)));
+        }
 }
 
 // A splitter dragged far (or the control panel widened by presentation mode's type) squeezed the FLOP chart
@@ -250,4 +270,39 @@ void TestChartLayout::theWheelOverAChartScrollsThePage() {
                      Qt::NoScrollPhase, false);
     QCoreApplication::sendEvent(plot, &down);
     QVERIFY2(bar->value() > 0, "the page did not scroll");
+}
+
+// Issue 35: DeepSeek-V3 served on one H100 at 1024×768: "capacity 80 GB" (left of the bar, above its line)
+// was drawn over the bar, which reaches far past the line. Failed before the bar narrowed for the label.
+void TestChartLayout::theCapacityLabelKeepsOffABarThatDoesNotFit() {
+    InferenceMemoryChart chart;
+    chart.resize(220, 400); // the Inference page's memory chart at 1024×768
+    chart.show();
+    InferenceMemoryChartData d;
+    d.segments = {{{QStringLiteral("weights"), 1342e9, {}},
+                   {QStringLiteral("KV cache"), 11.5e9, {}},
+                   {QStringLiteral("activations"), 14.4e9, {}}}};
+    d.capacityBytes = 80e9;
+    d.gpuLabel = QStringLiteral("one H100-SXM");
+    d.fits = false;
+    chart.setData(d);
+    for (int pass = 0; pass < 3; ++pass) {
+        chart.replotNow();
+        QCoreApplication::processEvents();
+    }
+    const ChartLayout g = chart.layoutGeometry();
+    QVERIFY(!g.labels.empty());
+    QVERIFY(!g.data.empty());
+    for (const QRect& label : g.labels)
+        for (const QRect& bar : g.data)
+            QVERIFY2(!label.adjusted(1, 1, -1, -1).intersects(bar),
+                     qPrintable(QStringLiteral("a label (%1,%2 %3×%4) covers the bar (%5,%6 %7×%8)")
+                                    .arg(label.x())
+                                    .arg(label.y())
+                                    .arg(label.width())
+                                    .arg(label.height())
+                                    .arg(bar.x())
+                                    .arg(bar.y())
+                                    .arg(bar.width())
+                                    .arg(bar.height())));
 }
