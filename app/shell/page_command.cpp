@@ -1,5 +1,6 @@
 #include "app/shell/page_command.h"
 
+#include "app/training/data_lesson_panel.h"
 #include "engine/report/accounting_report.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/inference_report.h"
@@ -46,8 +47,33 @@ QString pageCommandLine(const napkin::Scenario& s, napkin::ScenarioPage page,
         lines << toQString(napkin::benchTrainCommandLine(where, config, b.steps));
         return lines.join(QLatin1Char('\n'));
     }
-    case ScenarioPage::training: // its lessons are napkin-cli lesson commands, not yet written as lines
+    case ScenarioPage::training: {
+        const napkin::TrainingScenario& t = s.training;
+        switch (t.lesson) {
+        case napkin::TrainingLesson::init:
+            return toQString(napkin::lessonInitCommandLine(t.init.dim, t.init.layers,
+                                                           static_cast<std::uint64_t>(t.init.seed)));
+        case napkin::TrainingLesson::determinism: {
+            const auto seed = [](long v) { return static_cast<std::uint64_t>(v); };
+            const auto& d = t.determinism;
+            return toQString(napkin::lessonDeterminismCommandLine(
+                d.steps, {seed(d.datasetSeed), seed(d.initSeed[0]), seed(d.dataSeed[0]), seed(d.initSeed[1]),
+                          seed(d.dataSeed[1])}));
+        }
+        case napkin::TrainingLesson::data: {
+            // The demo file is named by where the panel keeps it on this machine; the line draws from it
+            // once the page has generated it.
+            const std::string file =
+                t.data.path.empty() ? DataLessonPanel::demoPath().toStdString() : t.data.path;
+            return toQString(napkin::lessonDataCommandLine(file, t.data.tokenType, t.data.batch,
+                                                           t.data.context, t.data.batches,
+                                                           static_cast<std::uint64_t>(t.data.seed)));
+        }
+        case napkin::TrainingLesson::mixedPrecision:
+            return toQString(napkin::lessonMixedPrecisionCommandLine(t.mixedPrecision.steps));
+        }
         return {};
+    }
     }
     return {};
 }

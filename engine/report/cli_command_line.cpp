@@ -376,4 +376,41 @@ std::string benchTrainCommandLine(const BenchCommandDevice& where, const Crunche
     return w.finish();
 }
 
+std::string lessonInitCommandLine(long dim, long layers, std::uint64_t seed) {
+    CommandWords w("lesson init");
+    w.number("--dim", static_cast<double>(dim));
+    w.number("--layers", static_cast<double>(layers));
+    w.option("--seed", std::to_string(seed));
+    return w.finish();
+}
+
+std::string lessonDeterminismCommandLine(long steps, const DeterminismSeeds& seeds) {
+    CommandWords w("lesson determinism");
+    w.number("--steps", static_cast<double>(steps));
+    w.option("--seed-task", std::to_string(seeds.task));
+    w.option("--seed-init", std::to_string(seeds.initA));
+    w.option("--seed-data", std::to_string(seeds.dataA));
+    w.option("--b-seed-init", std::to_string(seeds.initB));
+    w.option("--b-seed-data", std::to_string(seeds.dataB));
+    return w.finish();
+}
+
+std::string lessonDataCommandLine(std::string_view file, std::string_view tokenType, long batch, long context,
+                                  long batches, std::uint64_t seed) {
+    CommandWords w("lesson data");
+    w.option("--file", file);
+    w.option("--dtype", tokenType);
+    w.number("--batch", static_cast<double>(batch));
+    w.number("--context", static_cast<double>(context));
+    w.number("--batches", static_cast<double>(batches));
+    w.option("--seed", std::to_string(seed));
+    return w.finish();
+}
+
+std::string lessonMixedPrecisionCommandLine(long steps) {
+    CommandWords w("lesson mixed-precision");
+    w.number("--steps", static_cast<double>(steps));
+    return w.finish();
+}
+
 } // namespace napkin

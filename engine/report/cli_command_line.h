@@ -9,6 +9,7 @@
 #include "engine/compute/cruncher_config.h"
 #include "engine/numerics/storage_type.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,5 +59,21 @@ std::string benchMatmulCommandLine(const BenchCommandDevice& where, BenchDtype d
 /// `napkin-cli bench train --dim D --layers L --batch B --steps S --optimizer O --precision P … --json`, at
 /// the optimizer's default learning rate and the default seeds.
 std::string benchTrainCommandLine(const BenchCommandDevice& where, const CruncherConfig& config, long steps);
+
+/// The Training page's lessons as `napkin-cli lesson …` lines, each with the settings the panel ran.
+/// `lesson init --dim D --layers L --seed S --json` (16 input rows, the panel's and the CLI's default).
+std::string lessonInitCommandLine(long dim, long layers, std::uint64_t seed);
+/// Two runs of the fp32 Cruncher that differ only in their seeds: run a's, then run b's.
+struct DeterminismSeeds {
+    std::uint64_t task = 2, initA = 0, dataA = 1, initB = 0, dataB = 2;
+};
+/// `lesson determinism --steps S --seed-task T --seed-init … --b-seed-data … --json`.
+std::string lessonDeterminismCommandLine(long steps, const DeterminismSeeds& seeds);
+/// `lesson data --file F --dtype T --batch B --context L --batches N --seed S --json`: draws from the file
+/// the page drew from (a demo file is named by its path on this machine).
+std::string lessonDataCommandLine(std::string_view file, std::string_view tokenType, long batch, long context,
+                                  long batches, std::uint64_t seed);
+/// `lesson mixed-precision --steps S --json`: the five recipes on the default Cruncher.
+std::string lessonMixedPrecisionCommandLine(long steps);
 
 } // namespace napkin

@@ -8,6 +8,7 @@
 #include "app/shell/main_window.h"
 #include "app/shell/page_command.h"
 #include "app/tensor/tensor_page.h"
+#include "app/training/training_page.h"
 #include "tests/support/cli_outcome.h"
 
 #include <nlohmann/json.hpp>
@@ -85,6 +86,7 @@ private slots:
     void inferenceExportIsTheCliDocument();
     void copyAsCommandNamesThePageInFront();
     void copyAsCommandLeavesRefusedTextOut();
+    void trainingLessonsCopyAsTheirLessonLines();
 };
 
 void TestPageCommand::accountingExportIsTheCliDocument() {
@@ -126,13 +128,11 @@ void TestPageCommand::copyAsCommandNamesThePageInFront() {
     small.batch = 4;
     small.steps = 2;
     QVERIFY(benchmarks->applyScenario(small).isEmpty());
-    const QStringList expected{QStringLiteral("napkin-cli account "),
-                               QStringLiteral("napkin-cli infer "),
-                               QStringLiteral("napkin-cli dtype "),
-                               QStringLiteral("napkin-cli tensor "),
-                               QStringLiteral("napkin-cli bench matmul "),
-                               QStringLiteral("napkin-cli roofline "),
-                               QString()};
+    const QStringList expected{
+        QStringLiteral("napkin-cli account "),      QStringLiteral("napkin-cli infer "),
+        QStringLiteral("napkin-cli dtype "),        QStringLiteral("napkin-cli tensor "),
+        QStringLiteral("napkin-cli bench matmul "), QStringLiteral("napkin-cli roofline "),
+        QStringLiteral("napkin-cli lesson init ")};
     for (int tab = 0; tab < window.pages()->count(); ++tab) {
         window.pages()->setCurrentIndex(tab);
         const QString command = window.pageCommand();
@@ -186,6 +186,49 @@ void TestPageCommand::copyAsCommandLeavesRefusedTextOut() {
     QVERIFY2(command.contains(QStringLiteral("--shape 2,3 ")), qPrintable(command));
     const napkin::test::CliOutcome o = napkin::test::runCli(words(command));
     QVERIFY2(o.status == 0, qPrintable(command + QStringLiteral(" → ") + QString::fromStdString(o.err)));
+}
+
+// Issue 35: the Training page copied nothing. Each lesson now copies the `napkin-cli lesson` line that runs
+// it with the panel's settings, and the line runs.
+void TestPageCommand::trainingLessonsCopyAsTheirLessonLines() {
+    MainWindow window;
+    TrainingPage* training = window.trainingPage();
+    QVERIFY(training);
+    window.pages()->setCurrentWidget(training);
+    QTemporaryDir dir;
+    const QString tokens = dir.filePath(QStringLiteral("tokens.bin"));
+    QCOMPARE(
+        napkin::test::runCli({"lesson", "data", "--file", tokens.toStdString(), "--generate", "1M"}).status,
+        0);
+    napkin::TrainingScenario t = training->scenario();
+    t.init = {64, 4, 3};
+    t.determinism.steps = 10;
+    t.determinism.datasetSeed = 7;
+    t.determinism.initSeed[1] = 4;
+    t.data.path = tokens.toStdString();
+    t.data.batch = 3;
+    t.data.context = 5;
+    t.data.seed = 9;
+    t.mixedPrecision.steps = 10;
+    const std::vector<std::pair<napkin::TrainingLesson, QString>> lessons{
+        {napkin::TrainingLesson::init,
+         QStringLiteral("napkin-cli lesson init --dim 64 --layers 4 --seed 3 --json")},
+        {napkin::TrainingLesson::determinism,
+         QStringLiteral("napkin-cli lesson determinism --steps 10 --seed-task 7 --seed-init 0 --seed-data 1 "
+                        "--b-seed-init 4 --b-seed-data 2 --json")},
+        {napkin::TrainingLesson::data,
+         QStringLiteral("napkin-cli lesson data --file ") + tokens +
+             QStringLiteral(" --dtype uint16 --batch 3 --context 5 --batches 1 --seed 9 --json")},
+        {napkin::TrainingLesson::mixedPrecision,
+         QStringLiteral("napkin-cli lesson mixed-precision --steps 10 --json")}};
+    for (const auto& [lesson, expected] : lessons) {
+        t.lesson = lesson;
+        QVERIFY(training->applyScenario(t).isEmpty());
+        const QString command = window.pageCommand();
+        QCOMPARE(command, expected);
+        const napkin::test::CliOutcome o = napkin::test::runCli(words(command));
+        QVERIFY2(o.status == 0, qPrintable(command + QStringLiteral(" → ") + QString::fromStdString(o.err)));
+    }
 }
 
 QTEST_MAIN(TestPageCommand)
