@@ -224,7 +224,8 @@ void AccountingPage::recompute() {
     const MemoryTimeline timeline = memoryTimeline(in, *m_result);
     m_timelineChart->setData(memoryTimelineChartData(timeline, *m_result));
     // An exported chart says the setup it was drawn for: the command that reproduces it.
-    const QString settings = toQString(accountCommandLine(in));
+    const bool opened = m_openedCommand && showsOpenedModel();
+    const QString settings = toQString(accountCommandLine(in, opened ? &*m_openedCommand : nullptr));
     for (ChartView* chart : std::initializer_list<ChartView*>{m_memoryChart, m_flopChart, m_timelineChart})
         chart->setSettingsCaption(settings);
     m_answers->setResult(*m_result, m_memoryChart->byteUnits());

@@ -3,6 +3,7 @@
 // right. Every change recomputes synchronously (the engine takes microseconds) and updates all three.
 #include "engine/accounting/accounting.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/report/cli_command_line.h"
 #include "engine/scenario/scenario.h"
 
 #include <QStringList>
@@ -30,6 +31,11 @@ public:
     /// Shows `model` (a config.json the user opened) as the transformer, listed as `label` in the preset
     /// box; the training and hardware stay. Recomputes. The box keeps one such entry; the next replaces it.
     void setOwnModel(const napkin::ModelSpec& model, const QString& label);
+    /// How the opened model is named on a command line (`--config PATH`): exported charts' settings line
+    /// names it so while the page shows it, as Copy as command does.
+    void setOpenedModelCommand(std::optional<napkin::CommandModelBase> command) {
+        m_openedCommand = std::move(command);
+    }
     /// Whether the preset box shows the opened config's entry (its model, maybe edited).
     bool showsOpenedModel() const;
     /// GB (1e9) or GiB (2^30) in the memory chart and the answers.
@@ -87,4 +93,5 @@ private:
     /// The last config.json opened, for when its entry is chosen again.
     std::optional<napkin::ModelSpec> m_ownModel;
     QString m_error;
+    std::optional<napkin::CommandModelBase> m_openedCommand;
 };

@@ -124,7 +124,9 @@ void InferencePage::recompute() {
     m_memoryChart->setData(memoryData(in, *m_result));
     m_throughputChart->setData(throughputData(in, *m_result, sweep));
     // An exported chart says the setup it was drawn for: the command that reproduces it.
-    const QString settings = QString::fromStdString(inferCommandLine(in));
+    const bool opened = m_openedCommand && showsOpenedModel();
+    const QString settings =
+        QString::fromStdString(inferCommandLine(in, opened ? &*m_openedCommand : nullptr));
     m_memoryChart->setSettingsCaption(settings);
     m_throughputChart->setSettingsCaption(settings);
     m_answers->setResult(in, *m_result, sweep);

@@ -5,6 +5,7 @@
 // with their formulas. Every change recomputes synchronously (a sweep is a hundred accountings, about a
 // millisecond).
 #include "engine/accounting/inference_batch_sweep.h"
+#include "engine/report/cli_command_line.h"
 #include "engine/scenario/scenario.h"
 
 #include <QMetaType>
@@ -37,6 +38,11 @@ public:
     QStringList applyScenario(const napkin::InferenceScenario& scenario);
     /// Serves `model` (a config.json the user opened), listed as `label`, at its own context; recomputes.
     void setOwnModel(const napkin::ModelSpec& model, const QString& label);
+    /// How the opened model is named on a command line (`--config PATH`): exported charts' settings line
+    /// names it so while the page shows it, as Copy as command does.
+    void setOpenedModelCommand(std::optional<napkin::CommandModelBase> command) {
+        m_openedCommand = std::move(command);
+    }
     /// Whether the model box shows the opened config's entry (its model, maybe edited).
     bool showsOpenedModel() const;
 
@@ -69,4 +75,5 @@ private:
     std::optional<napkin::InferenceInput> m_input;
     std::optional<napkin::InferenceResult> m_result;
     QString m_error;
+    std::optional<napkin::CommandModelBase> m_openedCommand;
 };

@@ -52,6 +52,8 @@ QString ModelConfigController::openModelConfig(const QString& path) {
                           QString::fromStdString(read.config->modelType));
     m_opened = napkin::CommandModelBase{
         {"--config", QFile::encodeName(file.absoluteFilePath()).toStdString()}, read.config->model};
+    m_accounting.setOpenedModelCommand(m_opened);
+    m_inference.setOpenedModelCommand(m_opened);
     m_accounting.setOwnModel(read.config->model, label);
     m_inference.setOwnModel(read.config->model, label);
     m_window.statusBar()->showMessage(

@@ -10,6 +10,7 @@
 #include "engine/accounting/hf_config.h"
 #include "engine/accounting/model_zoo.h"
 #include "tests/support/cli_outcome.h"
+#include "widgets/charts/chart_view.h"
 
 #include <nlohmann/json.hpp>
 
@@ -278,10 +279,19 @@ void TestModelConfig::copyAsCommandNamesTheOpenedFile() {
             QCOMPARE(parameters, w.accountingPage()->lastResult()->parameters.total);
         else
             QCOMPARE(parameters, w.inferencePage()->lastResult()->parameters);
+        // Issue 35: an exported chart's settings line named the nearest preset ("--model-preset qwen3-8b
+        // --d-model 5120 …") while Copy as command named the file. Both say the same line now.
+        const QList<ChartView*> charts = page->findChildren<ChartView*>();
+        QVERIFY(!charts.isEmpty());
+        for (const ChartView* chart : charts)
+            QCOMPARE(chart->settingsCaption(), command);
     }
     w.accountingPage()->applyPreset(builtInPresets().front()); // a preset after the config: named as ever
     w.pages()->setCurrentWidget(w.accountingPage());
     QVERIFY2(!w.pageCommand().contains(QStringLiteral("--config")), qPrintable(w.pageCommand()));
+    for (const ChartView* chart : w.accountingPage()->findChildren<ChartView*>())
+        QVERIFY2(!chart->settingsCaption().contains(QStringLiteral("--config")),
+                 qPrintable(chart->settingsCaption()));
 }
 
 QTEST_MAIN(TestModelConfig)
