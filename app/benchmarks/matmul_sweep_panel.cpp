@@ -55,6 +55,11 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
         check->setChecked(std::find(defaults.dtypes.begin(), defaults.dtypes.end(), d) !=
                           defaults.dtypes.end());
         connect(check, &QCheckBox::toggled, this, &MatmulSweepPanel::updateFp16Warning);
+        // A ticked type answers "Tick at least one type." (an error about the sizes stays).
+        connect(check, &QCheckBox::toggled, this, [this](bool ticked) {
+            if (ticked && m_sizesError->property("aboutTypes").toBool())
+                m_sizesError->hide();
+        });
         m_dtypes[d] = check;
         const int index = static_cast<int>(m_dtypes.size()) - 1;
         dtypeRow->addWidget(check, index / 3, index % 3);
@@ -120,6 +125,7 @@ std::optional<std::vector<MatmulCase>> MatmulSweepPanel::cases() {
         const auto some = squareMatmulCases(m_sizes->text().toStdString(), dtype, &error);
         if (!some) {
             m_sizesError->setText(tr("Sizes: %1").arg(QString::fromStdString(error)));
+            m_sizesError->setProperty("aboutTypes", false);
             m_sizesError->show();
             return std::nullopt;
         }
@@ -127,6 +133,7 @@ std::optional<std::vector<MatmulCase>> MatmulSweepPanel::cases() {
     }
     if (all.empty()) {
         m_sizesError->setText(tr("Tick at least one type."));
+        m_sizesError->setProperty("aboutTypes", true);
         m_sizesError->show();
         return std::nullopt;
     }

@@ -258,6 +258,16 @@ void TestBenchmarksPage::badSizesAreRefusedNextToTheField() {
     QTest::mouseClick(button(*m_page, QStringLiteral("Run")), Qt::LeftButton);
     QVERIFY(!m_page->isRunning());
     QVERIFY2(error->text().contains(QStringLiteral("65536")), qPrintable(error->text()));
+    // Issue 35: "Tick at least one type." stayed on screen after a type was ticked.
+    sizes(*m_page)->setText(QStringLiteral("16"));
+    selectOnly({});
+    QTest::mouseClick(button(*m_page, QStringLiteral("Run")), Qt::LeftButton);
+    QVERIFY(!m_page->isRunning());
+    QVERIFY(!error->isHidden());
+    QVERIFY2(error->text().contains(QStringLiteral("Tick")), qPrintable(error->text()));
+    check(QStringLiteral("fp32"))->setChecked(true);
+    QVERIFY(error->isHidden());
+    selectOnly({QStringLiteral("fp32"), QStringLiteral("fp64")}); // as the other tests expect
 }
 
 void TestBenchmarksPage::failedCaseShowsItsMessage() {
