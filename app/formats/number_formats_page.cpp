@@ -229,6 +229,9 @@ void NumberFormatsPage::onBitsEdited(FloatFormat format, std::uint32_t bits) {
 
 void NumberFormatsPage::showValueText() {
     m_valueEdit->setText(exactText(m_value));
+    // The leading digits are what a reader needs: a long exact value ("1.00000011920928955078125") put
+    // the cursor at its end and scrolled them out of the field (issue 35: "476089477539e-05").
+    m_valueEdit->setCursorPosition(0);
 }
 
 void NumberFormatsPage::refresh() {

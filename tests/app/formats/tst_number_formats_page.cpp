@@ -89,6 +89,12 @@ void TestNumberFormatsPage::flippingABitUpdatesTheValue() {
     clickBit(page.bitView(FloatFormat::fp8_e4m3), 0); // E4M3 -0.5 = 0xb0 → 0xb1 = -0.5625
     QCOMPARE(page.value(), -0.5625);
     QCOMPARE(page.bitView(FloatFormat::fp16)->bits(), 0xb880u);
+    // Issue 35: a long exact value showed its end ("…476089477539e-05") with its leading digits hidden.
+    typeValue(page, QStringLiteral("1"));
+    clickBit(page.bitView(FloatFormat::fp32), 0); // 1 + 2^-23 = 1.00000011920928955078125
+    QVERIFY2(page.valueEdit()->text().startsWith(QStringLiteral("1.0000001192")),
+             qPrintable(page.valueEdit()->text()));
+    QCOMPARE(page.valueEdit()->cursorPosition(), 0);
 }
 
 void TestNumberFormatsPage::badTextIsRefusedWithAMessage() {
