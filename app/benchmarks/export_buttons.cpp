@@ -1,8 +1,9 @@
 #include "app/benchmarks/export_buttons.h"
 
+#include "app/export/file_dialogs.h"
+
 #include <QBoxLayout>
 #include <QCoreApplication>
-#include <QFileDialog>
 #include <QMessageBox>
 #include <QPushButton>
 
@@ -29,7 +30,7 @@ void addExportButtons(QBoxLayout* row, QWidget* panel, const PanelExports& expor
         auto* button = new QPushButton(kind.label, panel);
         button->setToolTip(kind.tip);
         QObject::connect(button, &QPushButton::clicked, panel, [panel, kind] {
-            const QString path = QFileDialog::getSaveFileName(panel, tr("Export"), kind.name, kind.filter);
+            const QString path = chooseSaveFile(panel, tr("Export"), kind.name, kind.filter);
             if (path.isEmpty())
                 return;
             if (const QString error = kind.write(path); !error.isEmpty())

@@ -3,9 +3,9 @@
 #include "app/document/recent_files.h"
 #include "app/document/scenario_file.h"
 #include "app/document/scenario_host.h"
+#include "app/export/file_dialogs.h"
 
 #include <QAction>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
@@ -21,16 +21,16 @@ void ScenarioController::addActions(QMenu* menu) {
     QAction* open = menu->addAction(tr("&Open scenario…"));
     open->setShortcut(QKeySequence::Open);
     connect(open, &QAction::triggered, this, [this, window] {
-        const QString path = QFileDialog::getOpenFileName(window, tr("Open scenario"), QString(),
-                                                          tr("Napkin scenarios (*.json);;All files (*)"));
+        const QString path =
+            chooseOpenFile(window, tr("Open scenario"), tr("Napkin scenarios (*.json);;All files (*)"));
         if (!path.isEmpty())
             openScenario(path);
     });
     QAction* save = menu->addAction(tr("&Save scenario as…"));
     save->setShortcut(QKeySequence::SaveAs);
     connect(save, &QAction::triggered, this, [this, window] {
-        QString path = QFileDialog::getSaveFileName(window, tr("Save scenario"), tr("scenario.json"),
-                                                    tr("Napkin scenarios (*.json)"));
+        QString path =
+            chooseSaveFile(window, tr("Save scenario"), tr("scenario.json"), tr("Napkin scenarios (*.json)"));
         if (path.isEmpty())
             return;
         if (QFileInfo(path).suffix().isEmpty())

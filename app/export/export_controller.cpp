@@ -1,6 +1,7 @@
 #include "app/export/export_controller.h"
 
 #include "app/export/chart_data_export.h"
+#include "app/export/file_dialogs.h"
 #include "app/export/save_file.h"
 #include "widgets/charts/dynamic_range_chart.h"
 #include "widgets/charts/flop_chart.h"
@@ -9,7 +10,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
@@ -85,8 +85,7 @@ void ExportController::addActions(QMenu* file) {
 }
 
 void ExportController::exportChart(const ChartView& chart, const QString& suggestedName) {
-    const QString path =
-        QFileDialog::getSaveFileName(m_window, tr("Export chart"), suggestedName, imageFileFilter());
+    const QString path = chooseSaveFile(m_window, tr("Export chart"), suggestedName, imageFileFilter());
     if (path.isEmpty())
         return;
     const QString error = saveChart(chart, path, kSlideSize, kSlideScale);
@@ -99,8 +98,8 @@ void ExportController::exportCurrentPage() {
     QWidget* page = m_pages->currentWidget();
     const QString name =
         m_pages->tabText(m_pages->currentIndex()).toLower().replace(QLatin1Char(' '), QLatin1Char('-'));
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export page"),
-                                                      name + QStringLiteral(".png"), imageFileFilter());
+    const QString path =
+        chooseSaveFile(m_window, tr("Export page"), name + QStringLiteral(".png"), imageFileFilter());
     if (path.isEmpty())
         return;
     const QString error = savePage(*page, path, page->size(), kSlideScale);
@@ -111,8 +110,8 @@ void ExportController::exportCurrentPage() {
 void ExportController::exportChartNumbers(int chart) {
     static const char* const defaults[] = {"memory.csv", "flops.csv", "formats.csv"};
     const QString path =
-        QFileDialog::getSaveFileName(m_window, tr("Export chart numbers"),
-                                     QString::fromLatin1(defaults[chart]), tr("CSV (*.csv);;JSON (*.json)"));
+        chooseSaveFile(m_window, tr("Export chart numbers"), QString::fromLatin1(defaults[chart]),
+                       tr("CSV (*.csv);;JSON (*.json)"));
     if (path.isEmpty())
         return;
     const bool json = QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0;

@@ -1,5 +1,6 @@
 #include "app/roofline/roofline_page.h"
 
+#include "app/export/file_dialogs.h"
 #include "app/export/save_file.h"
 #include "app/jobs/task_runner.h"
 #include "app/roofline/explain_roofline.h"
@@ -14,7 +15,6 @@
 #include "widgets/text/engine_text.h"
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -139,8 +139,8 @@ QWidget* RooflinePage::makeControls() {
     });
     connect(clear, &QPushButton::clicked, this, &RooflinePage::clearMeasuredPoints);
     connect(exportPng, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export chart"), QStringLiteral("roofline.png"), tr("Images (*.png *.svg *.pdf)"));
+        const QString path = chooseSaveFile(this, tr("Export chart"), QStringLiteral("roofline.png"),
+                                            tr("Images (*.png *.svg *.pdf)"));
         if (path.isEmpty())
             return;
         if (const QString error = saveChart(*m_chart, path, QSize(1600, 900), 2.0); !error.isEmpty())

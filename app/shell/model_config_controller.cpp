@@ -1,12 +1,12 @@
 #include "app/shell/model_config_controller.h"
 
 #include "app/accounting/accounting_page.h"
+#include "app/export/file_dialogs.h"
 #include "app/inference/inference_page.h"
 #include "engine/accounting/hf_config.h"
 
 #include <QAction>
 #include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QMainWindow>
 #include <QMenu>
@@ -28,9 +28,8 @@ void ModelConfigController::addActions(QMenu* menu) {
     open->setStatusTip(tr("Read a Hugging Face config.json as the model of the Accounting and Inference "
                           "pages (or drop one on the window)"));
     connect(open, &QAction::triggered, this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(&m_window, tr("Open model config"), QString(),
-                                         tr("Model configs (config.json *.json);;All files (*)"));
+        const QString path = chooseOpenFile(&m_window, tr("Open model config"),
+                                            tr("Model configs (config.json *.json);;All files (*)"));
         if (!path.isEmpty())
             openModelConfig(path);
     });

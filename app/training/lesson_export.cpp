@@ -1,16 +1,15 @@
 #include "app/training/lesson_export.h"
 
+#include "app/export/file_dialogs.h"
 #include "app/export/save_file.h"
 #include "widgets/charts/series_chart.h"
 
-#include <QFileDialog>
 #include <QMessageBox>
 
 namespace {
 QString askPath(QWidget* parent, const QString& suggestedName) {
-    return QFileDialog::getSaveFileName(parent, QObject::tr("Export PNG"),
-                                        suggestedName + QStringLiteral(".png"),
-                                        QObject::tr("PNG images (*.png)"));
+    return chooseSaveFile(parent, QObject::tr("Export PNG"), suggestedName + QStringLiteral(".png"),
+                          QObject::tr("PNG images (*.png)"));
 }
 QString report(QWidget* parent, const QString& error) {
     if (!error.isEmpty())
