@@ -110,12 +110,10 @@ public:
     }
 
     bool start_array(std::size_t) override {
-        Role role = Role::other;
-        if (frames_.empty())
-            role = Role::events; // a trace may be the bare array of events
-        else if (frames_.back().role == Role::root && frames_.back().key == "traceEvents")
-            role = Role::events;
-        return push(role, false);
+        // A trace is the bare array of events, or an object whose "traceEvents" holds them.
+        const bool events =
+            frames_.empty() || (frames_.back().role == Role::root && frames_.back().key == "traceEvents");
+        return push(events ? Role::events : Role::other, false);
     }
 
     bool end_array() override {

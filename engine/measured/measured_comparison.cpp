@@ -111,6 +111,11 @@ MeasuredComparison compareWithMeasured(const MemoryTimeline& predicted, const Me
 
 std::vector<AlignedSample> alignToPredicted(const MemoryTimeline& predicted,
                                             const MeasuredTimeline& timeline) {
+    // Each range's phase once, not once per sample.
+    std::vector<std::optional<StepPhase>> rangePhase;
+    rangePhase.reserve(timeline.phases.size());
+    for (const MeasuredPhase& p : timeline.phases)
+        rangePhase.push_back(phaseOfRangeName(p.name));
     std::vector<AlignedSample> out;
     for (StepPhase phase : kComparedPhases) {
         // The span of the phase's events on the chart's axis: from half before its first to half after its
@@ -126,8 +131,8 @@ std::vector<AlignedSample> alignToPredicted(const MemoryTimeline& predicted,
             continue;
         std::vector<const MeasuredSample*> samples;
         for (const MeasuredSample& s : timeline.samples)
-            if (s.phase >= 0 && static_cast<std::size_t>(s.phase) < timeline.phases.size() &&
-                phaseOfRangeName(timeline.phases[static_cast<std::size_t>(s.phase)].name) == phase)
+            if (s.phase >= 0 && static_cast<std::size_t>(s.phase) < rangePhase.size() &&
+                rangePhase[static_cast<std::size_t>(s.phase)] == phase)
                 samples.push_back(&s);
         const double from = static_cast<double>(*first) - 0.5, to = static_cast<double>(*last) + 0.5;
         for (std::size_t k = 0; k < samples.size(); ++k) {

@@ -7,6 +7,7 @@
 #include "engine/io/bounded_file_read.h"
 #include "engine/measured/chrome_trace_reader.h"
 #include "engine/measured/measured_comparison.h"
+#include "engine/measured/measured_timeline.h"
 #include "engine/measured/memory_snapshot_reader.h"
 #include "engine/measured/pickle_data.h"
 
@@ -172,6 +173,21 @@ private slots:
         const MeasuredRunRead r =
             readMemorySnapshot(dataFile(file.toUtf8().constData()), file.toStdString(), limits);
         QCOMPARE(QString::fromStdString(r.error), error);
+    }
+
+    void readsEitherFormatFromDisk() {
+        // The GUI's one entry: a pickle is a snapshot, anything else a trace; a file's refusal names it.
+        const std::string dir = NAPKIN_MEASURED_DATA;
+        const MeasuredRunRead snapshot = readMeasuredRun(dir + "/snapshot.pickle");
+        QVERIFY2(snapshot.ok(), snapshot.error.c_str());
+        QCOMPARE(snapshot.run.format, std::string("CUDA memory snapshot"));
+        const MeasuredRunRead trace = readMeasuredRun(dir + "/trace_kineto.json");
+        QVERIFY2(trace.ok(), trace.error.c_str());
+        QCOMPARE(trace.run.format, std::string("torch.profiler Chrome trace"));
+        QCOMPARE(readMeasuredRun(dir + "/trace_no_memory.json")
+                     .error.rfind(dir + "/trace_no_memory.json: no memory", 0),
+                 std::size_t{0});
+        QCOMPARE(readMeasuredRun(dir).error, dir + " is not a regular file");
     }
 
     void pickleValues() {
