@@ -189,7 +189,7 @@ def main():
         torch.set_num_threads(1)  # one thread: every allocation in one ordered stream
     if cuda:
         try:
-            torch.cuda.memory._record_memory_history(max_entries=1_000_000)
+            torch.cuda.memory._record_memory_history(max_entries=100_000)  # torch's default ring
         except TypeError:  # torch before 2.1
             torch.cuda.memory._record_memory_history(True)
         torch.cuda.reset_peak_memory_stats()
