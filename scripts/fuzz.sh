@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets with clang (address + undefined sanitizers) and runs each from its seed
 # corpus, bounded by executions or by time. Fails if any target finds a crash, hang or sanitizer report.
 #   scripts/fuzz.sh [RUNS]           executions per target (default 1000000)
-#   scripts/fuzz.sh --seconds N      N seconds per target (CI: 43 s × 7 targets, the 300 s it gave 5 × 60)
+#   scripts/fuzz.sh --seconds N      N seconds per target (CI: 38 s × 8 targets, the 300 s it gave 5 × 60)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --fuzz
@@ -12,7 +12,7 @@ if [ "${1:-}" = "--seconds" ]; then
 elif [ -n "${1:-}" ]; then
   bound=(-runs="$1")
 fi
-targets=(fuzz_number_parse fuzz_cli_args fuzz_tensor_expression fuzz_float_codec fuzz_scenario fuzz_checkpoint fuzz_hf_config)
+targets=(fuzz_number_parse fuzz_cli_args fuzz_tensor_expression fuzz_float_codec fuzz_scenario fuzz_checkpoint fuzz_hf_config fuzz_measured_run)
 source scripts/build-env.sh
 napkin_configure build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DNAPKIN_BUILD_GUI=OFF -DNAPKIN_ENABLE_CUDA=OFF -DNAPKIN_SANITIZE=ON -DNAPKIN_BUILD_FUZZERS=ON >/dev/null
@@ -27,6 +27,7 @@ for target in "${targets[@]}"; do
   [ "$target" = fuzz_scenario ] && max_len=8192 # a whole scenario file is about 4.2 KB (two models' keys)
   [ "$target" = fuzz_checkpoint ] && max_len=8192 # the seeds' checkpoint is about 7 KB (6.5 KB generator text)
   [ "$target" = fuzz_hf_config ] && max_len=2048  # a shipped config.json is at most 800 bytes
+  [ "$target" = fuzz_measured_run ] && max_len=4096 # the seeds: snapshots of 0.6 KB, a trace of 1 KB
   if ! build-fuzz/tests/fuzz/"$target" "${bound[@]}" -max_len="$max_len" -timeout=10 -print_final_stats=1 \
        -artifact_prefix=build-fuzz/ "$work" > "build-fuzz/$target.log" 2>&1; then
     status=1

@@ -298,7 +298,8 @@ class Decoder(nn.Module):
         x = self.embed(idx)
         t = idx.size(1)
         with torch.no_grad():  # LlamaRotaryEmbedding: cos and sin of (1, s, d_h), once per forward
-            freqs = torch.arange(t, dtype=torch.float32)[None, :, None] * self.inv_freq[None, None, :]
+            freqs = (torch.arange(t, dtype=torch.float32, device=idx.device)[None, :, None]
+                     * self.inv_freq[None, None, :])
             angles = torch.cat((freqs, freqs), dim=-1)
             cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)
         for layer in self.layers:

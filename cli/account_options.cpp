@@ -1,0 +1,117 @@
+#include "cli/account_options.h"
+
+#include "cli/enum_option.h"
+#include "cli/number_option.h"
+#include "engine/accounting/setup_presets.h"
+
+#include <CLI/CLI.hpp>
+
+namespace napkin::cli {
+namespace {
+
+// Engine field names → the option a user typed.
+std::string optionFor(const std::string& field) {
+    return "--" + field;
+}
+
+void setNumber(double& target, const char* option, const std::string& text) {
+    if (!text.empty())
+        target = parseNumberOption(option, text);
+}
+
+template <typename Enum>
+void setEnum(Enum& target, const std::string& text, std::optional<Enum> (*fromName)(std::string_view)) {
+    if (!text.empty())
+        target = *fromName(text); // CLI11 checked membership
+}
+
+void applyLayout(const AccountOptions& o, ParallelLayout& l) {
+    setNumber(l.tp, "--tp", o.tp);
+    setNumber(l.pp, "--pp", o.pp);
+    setNumber(l.cp, "--cp", o.cp);
+    setNumber(l.ep, "--ep", o.ep);
+    setNumber(l.microbatches, "--microbatches", o.microbatches);
+    // A preset's sequence parallelism goes with its tensor parallelism: --tp 1 on top of it turns it off.
+    l.sp = o.sp || (l.sp && l.tp > 1);
+}
+
+// The setup preset's input (or the defaults), then every option given on top.
+} // namespace
+
+AccountingInput toAccountingInput(const AccountOptions& o) {
+    AccountingInput in;
+    if (!o.model.preset.empty())
+        if (const SetupPreset* preset = findSetupPreset(o.model.preset))
+            in = preset->input;
+    in.model = toModelSpec(o.model); // refuses an unknown preset
+    applyLayout(o, in.parallel);
+    setNumber(in.batch, "--batch", o.batch);
+    if (!o.tokens.empty())
+        in.trainingTokens = parseNumberOption("--tokens", o.tokens);
+    setEnum(in.precision, o.precision, precisionRecipeFromName);
+    in.fp32Gradients = in.fp32Gradients || o.fp32Gradients;
+    setEnum(in.optimizer, o.optimizer, optimizerFromName);
+    if (!o.gpu.empty())
+        in.gpu = o.gpu;
+    setNumber(in.gpus, "--gpus", o.gpus);
+    setNumber(in.mfu, "--mfu", o.mfu);
+    if (!o.zero.empty()) {
+        const double zero = parseNumberOption("--zero", o.zero);
+        if (zero != 0 && zero != 1 && zero != 2 && zero != 3)
+            throw UsageError("--zero: must be 0, 1, 2 or 3, got '" + o.zero + "'");
+        in.zeroStage = static_cast<int>(zero);
+    }
+    setEnum(in.recompute, o.recompute, recomputeFromName);
+    setEnum(in.attention, o.attention, attentionMaskFromName);
+    applyFineTuneOptions(o.fineTune, in.fineTuning);
+    return in;
+}
+
+GpuCatalog catalogFor(const AccountOptions& o) {
+    GpuCatalog catalog = GpuCatalog::builtIn();
+    if (o.gpuCatalog.empty())
+        return catalog;
+    const std::string error = catalog.addFromFile(o.gpuCatalog); // regular file, size capped
+    if (!error.empty())
+        throw UsageError("--gpu-catalog: " + error);
+    return catalog;
+}
+
+void checkAccountingInput(const AccountingInput& input, const GpuCatalog& catalog) {
+    const InputError error = validate(input, catalog);
+    if (!error.ok())
+        throw UsageError(optionFor(error.field) + ": " + error.message);
+}
+
+void addAccountOptions(CLI::App& sub_, AccountOptions& o) {
+    CLI::App* sub = &sub_;
+    const std::vector<std::string> recipes = enumNames(allPrecisionRecipes(), precisionRecipeName);
+    const std::vector<std::string> optimizers = enumNames(allOptimizers(), optimizerName);
+    addModelOptions(*sub, o.model);
+    sub->add_option("--batch", o.batch, "micro-batch: sequences (examples) per model replica (default 1)");
+    sub->add_option("--tokens", o.tokens, "training tokens (15T); enables training FLOPs and time");
+    sub->add_option("--precision", o.precision, "precision recipe (default fp32)")
+        ->check(CLI::IsMember(recipes));
+    sub->add_flag("--fp32-grads", o.fp32Gradients,
+                  "keep gradients in fp32 under a 16-bit recipe (18 B/param AdamW)");
+    sub->add_option("--optimizer", o.optimizer, joinNames(optimizers) + " (default adamw)")
+        ->check(CLI::IsMember(optimizers));
+    sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM)");
+    sub->add_option("--gpu-catalog", o.gpuCatalog, "JSON file of extra GPUs in the catalog's format");
+    sub->add_option("--gpus", o.gpus, "number of GPUs (default 1)");
+    sub->add_option("--mfu", o.mfu, "model FLOPs utilisation in (0, 1] (default 0.5)");
+    sub->add_option("--zero", o.zero, "ZeRO stage 0..3 (default 0)");
+    sub->add_option("--tp", o.tp, "tensor-parallel GPUs (default 1)");
+    sub->add_option("--pp", o.pp, "pipeline stages (default 1)");
+    sub->add_flag("--sp", o.sp, "sequence parallelism (needs --tp > 1)");
+    sub->add_option("--cp", o.cp, "context-parallel GPUs (default 1; needs --attention-impl flash)");
+    sub->add_option("--ep", o.ep, "expert-parallel GPUs (default 1; divides --experts)");
+    sub->add_option("--microbatches", o.microbatches, "micro-batches per step (default 1)");
+    sub->add_option("--recompute", o.recompute, "activation recompute (default none)")
+        ->check(CLI::IsMember(enumNames(allRecomputes(), recomputeName)));
+    sub->add_option("--attention", o.attention, "attention mask for the score FLOPs (default causal)")
+        ->check(CLI::IsMember(enumNames(allAttentionMasks(), attentionMaskName)));
+    addFineTuneOptions(*sub, o.fineTune);
+}
+
+} // namespace napkin::cli

@@ -1,0 +1,42 @@
+#pragma once
+// The setup options of `napkin-cli account` (model, batch, precision, optimizer, GPU, layout, ZeRO,
+// recompute, fine-tuning): one parser, so `account` and `compare` read a setup the same way and refuse it
+// with the same words.
+#include "cli/fine_tune_options.h"
+#include "cli/model_options.h"
+#include "engine/accounting/accounting.h"
+#include "engine/hardware/gpu_catalog.h"
+
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace napkin::cli {
+
+/// Raw option text; empty: not given, so the preset's value (or the default) stands.
+struct AccountOptions {
+    ModelOptions model;
+    FineTuneOptions fineTune;
+    std::string tp, pp, cp, ep, microbatches;
+    bool sp = false;
+    std::string batch, tokens, precision, optimizer, gpu, gpus, mfu, zero, recompute, attention, gpuCatalog;
+    bool fp32Gradients = false;
+};
+
+/// Registers the model options, then --batch, --tokens, --precision, --fp32-grads, --optimizer, --gpu,
+/// --gpu-catalog, --gpus, --mfu, --zero, --tp, --pp, --sp, --cp, --ep, --microbatches, --recompute,
+/// --attention and the fine-tuning options on `sub`, in that order.
+void addAccountOptions(CLI::App& sub, AccountOptions& o);
+
+/// The setup preset's input (or the defaults), then every option given on top. Throws UsageError.
+AccountingInput toAccountingInput(const AccountOptions& o);
+
+/// The built-in catalog, plus --gpu-catalog's GPUs. Throws UsageError naming the option.
+GpuCatalog catalogFor(const AccountOptions& o);
+
+/// Throws UsageError naming the option when `input` does not pass validate() against `catalog`.
+void checkAccountingInput(const AccountingInput& input, const GpuCatalog& catalog);
+
+} // namespace napkin::cli

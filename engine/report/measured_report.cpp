@@ -1,0 +1,72 @@
+#include "engine/report/measured_report.h"
+
+#include "engine/report/json_values.h"
+
+namespace napkin {
+namespace {
+
+nlohmann::json textOrNull(const std::string& text) {
+    return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);
+}
+
+} // namespace
+
+nlohmann::json measuredComparisonJson(const std::string& file, const MeasuredRun& run,
+                                      const MeasuredTimeline& timeline, const MeasuredComparison& c) {
+    nlohmann::json doc;
+    doc["file"] = file;
+    doc["format"] = run.format;
+    doc["note"] = run.note;
+    doc["device"] = measuredDeviceName(c.device);
+    nlohmann::json devices = nlohmann::json::array();
+    for (const MeasuredTimeline& t : run.devices)
+        devices.push_back(measuredDeviceName(t.device));
+    doc["devices"] = devices;
+    doc["predicted"] = {{"peak_bytes", jsonNumber(c.predictedPeakBytes)},
+                        {"peak_event", textOrNull(c.predictedPeakEvent)}};
+    doc["measured"] = {
+        {"peak_allocated_bytes", jsonNumber(c.measuredPeakBytes)},
+        {"peak_phase", textOrNull(c.measuredPeakPhase)},
+        {"peak_reserved_bytes", c.hasReserved ? jsonNumber(c.measuredReservedPeakBytes) : nullptr},
+        {"samples", c.measuredSamples}};
+    doc["difference_bytes"] = jsonNumber(c.differenceBytes);
+    nlohmann::json attributed = nlohmann::json::array();
+    for (const AttributedBytes& a : c.attributed)
+        attributed.push_back({{"name", a.name}, {"bytes", jsonNumber(a.bytes)}, {"source", a.source}});
+    doc["attributed"] = attributed;
+    doc["unexplained_bytes"] = jsonNumber(c.unexplainedBytes);
+    doc["reserved"] = c.hasReserved
+                          ? nlohmann::json{{"measured_peak_bytes", jsonNumber(c.measuredReservedPeakBytes)},
+                                           {"predicted_bytes", jsonNumber(c.predictedReservedBytes)},
+                                           {"unexplained_bytes", jsonNumber(c.unexplainedReservedBytes)}}
+                          : nlohmann::json(nullptr);
+    nlohmann::json phases = nlohmann::json::array();
+    for (const PhaseComparison& p : c.phases)
+        phases.push_back(
+            {{"phase", p.name},
+             {"predicted_peak_bytes", jsonNumber(p.predictedPeakBytes)},
+             {"predicted_peak_event", p.predictedPeakEvent},
+             {"measured_peak_bytes", p.measuredPeakBytes ? jsonNumber(*p.measuredPeakBytes) : nullptr},
+             {"measured_ranges", p.measuredRanges}});
+    doc["phases"] = phases;
+    nlohmann::json samples = nlohmann::json::array();
+    for (const MeasuredSample& s : timeline.samples) {
+        const bool named = s.phase >= 0 && static_cast<std::size_t>(s.phase) < timeline.phases.size();
+        const std::string range =
+            named ? timeline.phases[static_cast<std::size_t>(s.phase)].name : std::string();
+        const auto stepPhase = named ? phaseOfRangeName(range) : std::nullopt;
+        samples.push_back({{"time_us", jsonNumber(s.timeUs)},
+                           {"bytes", jsonNumber(s.deltaBytes)},
+                           {"allocated_bytes", jsonNumber(s.allocatedBytes)},
+                           {"reserved_bytes", s.reservedBytes >= 0 ? jsonNumber(s.reservedBytes) : nullptr},
+                           {"range", textOrNull(range)},
+                           {"phase", stepPhase ? nlohmann::json(stepPhase == StepPhase::optimizer
+                                                                    ? std::string("optimizer step")
+                                                                    : std::string(stepPhaseName(*stepPhase)))
+                                               : nlohmann::json(nullptr)}});
+    }
+    doc["timeline"] = samples;
+    return doc;
+}
+
+} // namespace napkin

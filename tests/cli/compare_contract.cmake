@@ -1,0 +1,56 @@
+# napkin-cli compare: a measured run beside the prediction. The lecture's Cruncher (D 4, 2 layers, batch 2,
+# AdaGrad, fp32) peaks at 464 B at the backward of layer 2; the runs are tests/engine/measured/data's: a
+# Kineto-style trace (cuda:0 peaks at 1,536 B in "forward", 2 MiB reserved; the CPU at 40 B; it names 112 B
+# of "the batch") and a CUDA memory snapshot (1,536 B at its peak, one 2 MiB segment).
+set(measured "${PROJECT_SOURCE_DIR}/tests/engine/measured/data")
+set(cruncher --model cruncher --dim 4 --layers 2 --batch 2 --optimizer adagrad)
+
+napkin_add_cli_test(compare_trace_cruncher
+  ARGS compare --trace "${measured}/trace_kineto.json" ${cruncher} --json
+  CHECKS "format=torch.profiler Chrome trace" device=cuda:0 devices.0=cuda:0 devices.1=cpu
+         predicted.peak_bytes=464 "predicted.peak_event=backward layer 2"
+         measured.peak_allocated_bytes=1536 measured.peak_phase=forward measured.peak_reserved_bytes=2097152
+         measured.samples=1 difference_bytes=1072 "attributed.0.name=the batch" attributed.0.bytes=112
+         unexplained_bytes=960 reserved.measured_peak_bytes=2097152 reserved.predicted_bytes=576
+         phases.0.phase=forward phases.0.measured_peak_bytes=1536 phases.0.measured_ranges.0=forward
+         "phases.1.predicted_peak_event=backward layer 2" phases.1.measured_peak_bytes:null
+         timeline.0.allocated_bytes=1536 timeline.0.phase=forward timeline.0.range=forward)
+napkin_add_cli_test(compare_trace_cpu_device
+  ARGS compare --trace "${measured}/trace_kineto.json" ${cruncher} --device cpu --json
+  CHECKS device=cpu measured.peak_allocated_bytes=40 measured.peak_reserved_bytes:null reserved:null
+         difference_bytes=-424 unexplained_bytes=-536)
+napkin_add_cli_test(compare_snapshot_cruncher
+  ARGS compare --snapshot "${measured}/snapshot.pickle" ${cruncher} --json
+  CHECKS "format=CUDA memory snapshot" device=cuda:0 measured.peak_allocated_bytes=1536
+         measured.peak_reserved_bytes=2097152 measured.samples=4 measured.peak_phase:null
+         timeline.0.allocated_bytes=0 timeline.0.reserved_bytes=2097152 attributed:array)
+
+# Bad input: one line on stderr naming the option, exit 2.
+napkin_add_cli_test(compare_no_run EXPECT_EXIT 2 ARGS compare ${cruncher} CHECKS "stderr~--trace or --snapshot")
+napkin_add_cli_test(compare_both EXPECT_EXIT 2
+  ARGS compare --trace "${measured}/trace_kineto.json" --snapshot "${measured}/snapshot.pickle" ${cruncher}
+  CHECKS "stderr~give one measured run, not both")
+napkin_add_cli_test(compare_missing_file EXPECT_EXIT 2
+  ARGS compare --trace "${measured}/missing.json" ${cruncher} CHECKS "stderr~--trace: cannot open")
+napkin_add_cli_test(compare_no_memory_events EXPECT_EXIT 2
+  ARGS compare --trace "${measured}/trace_no_memory.json" ${cruncher} CHECKS "stderr~no memory events")
+napkin_add_cli_test(compare_trace_is_a_pickle EXPECT_EXIT 2
+  ARGS compare --trace "${measured}/snapshot.pickle" ${cruncher} CHECKS "stderr~--trace:" "stderr~not JSON")
+napkin_add_cli_test(compare_hostile_pickle EXPECT_EXIT 2
+  ARGS compare --snapshot "${measured}/snapshot_reduce.pickle" ${cruncher}
+  CHECKS "stderr~--snapshot:" "stderr~refused opcode STACK_GLOBAL")
+napkin_add_cli_test(compare_global_pickle EXPECT_EXIT 2
+  ARGS compare --snapshot "${measured}/snapshot_global.pickle" ${cruncher} CHECKS "stderr~refused opcode GLOBAL")
+napkin_add_cli_test(compare_cut_pickle EXPECT_EXIT 2
+  ARGS compare --snapshot "${measured}/snapshot_cut.pickle" ${cruncher} CHECKS "stderr~cut short")
+napkin_add_cli_test(compare_snapshot_without_history EXPECT_EXIT 2
+  ARGS compare --snapshot "${measured}/snapshot_no_history.pickle" ${cruncher} CHECKS "stderr~no allocation history")
+napkin_add_cli_test(compare_snapshot_is_json EXPECT_EXIT 2
+  ARGS compare --snapshot "${measured}/trace_kineto.json" ${cruncher} CHECKS "stderr~not a pickle")
+napkin_add_cli_test(compare_wrong_device EXPECT_EXIT 2
+  ARGS compare --trace "${measured}/trace_kineto.json" ${cruncher} --device cuda:1
+  CHECKS "stderr~--device:" "stderr~no memory events on cuda:1 (the run has cuda:0, cpu)")
+napkin_add_cli_test(compare_bad_device_name EXPECT_EXIT 2
+  ARGS compare --trace "${measured}/trace_kineto.json" ${cruncher} --device gpu CHECKS "stderr~--device")
+napkin_add_cli_test(compare_bad_setup EXPECT_EXIT 2
+  ARGS compare --trace "${measured}/trace_kineto.json" --model cruncher --dim 4 CHECKS "stderr~--layers")
