@@ -182,6 +182,8 @@ ChartLayout ChartView::layoutGeometry() const {
         out.legendInsideAxes = axes->insetLayout()->elements(false).contains(m_plot->legend);
         if (legendCut(*m_plot->legend))
             out.cutText << QStringLiteral("the legend's entries");
+        if (out.legend.bottom() >= m_plot->height())
+            out.cutText << QStringLiteral("the legend's last row");
     }
     for (int i = 0; i < m_plot->itemCount(); ++i) {
         const auto* text = qobject_cast<QCPItemText*>(m_plot->item(i));
