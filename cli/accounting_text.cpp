@@ -1,5 +1,6 @@
 #include "cli/accounting_text.h"
 
+#include "engine/accounting/fine_tuning_memory.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <sstream>
@@ -12,7 +13,13 @@ std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, cons
         s << label << ": " << value << "\n    " << formula << "\n";
     };
     line("parameters", formatNumber(r.parameters.total), r.parameters.formula);
-    line("bytes per parameter", formatNumber(r.bytesPerParameter.total) + " B", r.bytesPerParameter.ledger);
+    // Under LoRA and QLoRA the recipe's ledger is that of the trained parameters; the frozen base is
+    // stored otherwise (NF4 under QLoRA) and says so on its own line.
+    const Quantity frozen = r.fineTune ? frozenBytesPerParameter(*r.fineTune) : Quantity{};
+    line(frozen.value > 0 ? "bytes per trainable parameter" : "bytes per parameter",
+         formatNumber(r.bytesPerParameter.total) + " B", r.bytesPerParameter.ledger);
+    if (frozen.value > 0)
+        line("bytes per frozen parameter", formatNumber(frozen.value) + " B", frozen.formula);
     s << "memory per GPU (" << gpu.id << ", " << formatBytes(gpu.memoryBytes) << "):\n";
     auto memory = [&](const char* label, const Quantity& q) {
         s << "  " << label << ": " << formatBytes(q.value) << "  (" << q.formula << ")\n";

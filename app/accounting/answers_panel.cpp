@@ -117,6 +117,12 @@ void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
         ledgerNames += tr(" + master %1").arg(dtype(p.masterWeights));
     if (b.optimizerStateTensors > 0)
         ledgerNames += tr(" + %1 × state %2").arg(b.optimizerStateTensors).arg(dtype(p.optimizerState));
+    // Under LoRA and QLoRA the ledger is that of the trained parameters; the frozen base is stored
+    // otherwise (NF4 under QLoRA: 2 + 2 + 4 + 4 + 4 = 16 B read as the base's "params bf16").
+    const Quantity frozen = r.fineTune ? frozenBytesPerParameter(*r.fineTune) : Quantity{};
+    if (frozen.value > 0)
+        ledgerNames = tr("per trainable parameter: %1; per frozen parameter %2 B, %3")
+                          .arg(ledgerNames, toQString(formatNumber(frozen.value)), toQString(frozen.formula));
     m_grid->setRow(QStringLiteral("bytesPerParameter"), toQString(b.ledger), ledgerNames);
 
     m_grid->setRow(QStringLiteral("memoryPerGpu"), toQString(formatBytes(r.memory.total.value, units)),

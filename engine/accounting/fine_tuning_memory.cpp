@@ -169,4 +169,14 @@ FineTuneMemory fineTuneMemory(const ModelSpec& m, const FineTuning& ft, double p
     return r;
 }
 
+Quantity frozenBytesPerParameter(const FineTuneMemory& fineTune) {
+    const double frozen = fineTune.frozenParameters.value;
+    if (frozen <= 0)
+        return {};
+    const double bytes = fineTune.frozenWeightBytes.value / frozen;
+    return {bytes, "frozen base as stored / frozen parameters = " +
+                       formatNumber(fineTune.frozenWeightBytes.value) + " / " + formatExact(frozen) + " = " +
+                       formatNumber(bytes) + " B (" + fineTune.frozenWeightFormat + ")"};
+}
+
 } // namespace napkin

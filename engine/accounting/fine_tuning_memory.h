@@ -29,4 +29,9 @@ FineTuneMemory fineTuneMemory(const ModelSpec& model, const FineTuning& fineTuni
                               const BytesPerParameter& perParameter, StorageType parameterType, int zeroStage,
                               double gpus, bool recomputeFull);
 
+/// The frozen base's bytes per parameter as stored (QLoRA's NF4 layers with their scales and the bf16
+/// embeddings, LoRA's bf16 base): what "bytes per parameter" is for the parameters that are not trained,
+/// beside the recipe's ledger for those that are. 0 (and no formula) when nothing is frozen.
+Quantity frozenBytesPerParameter(const FineTuneMemory& fineTune);
+
 } // namespace napkin

@@ -4,7 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QRegularExpression>
 #include <QtTest>
+
+#include <cmath>
 
 using napkin::test::CliOutcome;
 using napkin::test::runCli;
@@ -16,11 +19,12 @@ private slots:
     void badArgumentsExitTwo_data();
     void badArgumentsExitTwo();
     void helpExitsZero();
+    void qloraSaysBytesPerTrainableAndFrozenParameter();
 };
 
 void TestCliAccount::jsonHasTheContractFields() {
-    const CliOutcome o = runCli({"account", "--model", "cruncher", "--dim", "4", "--layers", "2", "--batch", "2",
-                              "--optimizer", "adagrad", "--json"});
+    const CliOutcome o = runCli({"account", "--model", "cruncher", "--dim", "4", "--layers", "2", "--batch",
+                                 "2", "--optimizer", "adagrad", "--json"});
     QCOMPARE(o.status, 0);
     QVERIFY(o.err.empty());
     const auto doc = nlohmann::json::parse(o.out);
@@ -78,6 +82,27 @@ void TestCliAccount::helpExitsZero() {
     const CliOutcome o = runCli({"account", "--help"});
     QCOMPARE(o.status, 0);
     QVERIFY(QString::fromStdString(o.out).contains("--tokens"));
+}
+
+// Issue 35: under QLoRA "bytes per parameter" read 2 + 2 + 4 + 4 + 4 = 16 B, "params bf16", while the base is
+// NF4. The 16 B are now said to be per trainable parameter, and the frozen base has its own line: NF4 at
+// 4.127 bits (the QLoRA paper, Dettmers et al. 2023, §2: double quantization leaves 0.127 bits per
+// parameter of constants, i.e. 0.5 + 1/64 + 4/(64·256) B) in the layers, bf16 in the embeddings and head.
+void TestCliAccount::qloraSaysBytesPerTrainableAndFrozenParameter() {
+    const CliOutcome o = runCli({"account", "--preset", "llama3-8b-qlora-24gb"});
+    QCOMPARE(o.status, 0);
+    const QString text = QString::fromStdString(o.out);
+    QVERIFY2(text.contains(QStringLiteral("bytes per trainable parameter: 16 B")), qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("\nbytes per parameter:")), qPrintable(text));
+    // Llama 3 8B: 6,979,321,856 parameters in the layers, 1,050,939,392 in the embeddings and head (untied).
+    const double layers = 6979321856.0, rest = 1050939392.0;
+    const double nf4 = 0.5 + 1.0 / 64 + 4.0 / (64 * 256);
+    const double expected = (layers * nf4 + rest * 2) / (layers + rest);
+    const QRegularExpression frozen(QStringLiteral("bytes per frozen parameter: ([0-9.]+) B"));
+    const QRegularExpressionMatch m = frozen.match(text);
+    QVERIFY2(m.hasMatch(), qPrintable(text));
+    QVERIFY2(std::abs(m.captured(1).toDouble() / expected - 1) < 1e-3,
+             qPrintable(m.captured(1) + QStringLiteral(" vs ") + QString::number(expected)));
 }
 
 QTEST_APPLESS_MAIN(TestCliAccount)
