@@ -75,6 +75,7 @@ void applyArchitecture(const ModelOptions& o, ModelSpec& m) {
     setEnum(m.sharedExpertGate, o.sharedExpertGate, onOffFromName);
     setNumber(m.denseLayers, "--dense-layers", o.denseLayers);
     setEnum(m.routerBias, o.routerBias, onOffFromName);
+    setEnum(m.attentionSinks, o.attentionSinks, onOffFromName);
 }
 
 // Options that only a transformer has: refused for the other kinds rather than silently ignored.
@@ -110,7 +111,8 @@ void refuseTransformerOptions(const ModelOptions& o, const std::string& kind) {
                                                   {"--shared-ffn-dim", !o.sharedFfnDim.empty()},
                                                   {"--shared-expert-gate", !o.sharedExpertGate.empty()},
                                                   {"--dense-layers", !o.denseLayers.empty()},
-                                                  {"--router-bias", !o.routerBias.empty()}};
+                                                  {"--router-bias", !o.routerBias.empty()},
+                                                  {"--attention-sinks", !o.attentionSinks.empty()}};
     for (const auto& [option, isGiven] : given)
         if (isGiven)
             throw UsageError(std::string(option) + ": applies to --model transformer only, not --model " +
@@ -254,9 +256,10 @@ void addModelOptions(CLI::App& sub, ModelOptions& o) {
                    "transformer: whose saved activations the ledger lists, megatron (Korthikanti et al., "
                    "default) or pytorch-eager (what PyTorch autograd keeps, checked by tests/validation/)")
         ->check(CLI::IsMember(enumNames(allActivationProfiles(), activationProfileName)));
-    sub.add_option("--config", o.config,
-                   "a Hugging Face config.json (llama, mistral, qwen2, gemma2, deepseek_v3, ...); other options "
-                   "override what it says");
+    sub.add_option(
+        "--config", o.config,
+        "a Hugging Face config.json (llama, mistral, qwen2, gemma2, deepseek_v3, ...); other options "
+        "override what it says");
     sub.add_option("--head-dim", o.headDim, "transformer: width of one attention head (default d/heads)");
     for (auto [flag, target, what] :
          {std::tuple{"--qkv-bias", &o.qkvBias, "biases on the q, k, v projections"},
@@ -280,7 +283,8 @@ void addModelOptions(CLI::App& sub, ModelOptions& o) {
     sub.add_option("--qk-nope-head-dim", o.qkNopeHeadDim, "transformer, MLA: query/key width without RoPE");
     sub.add_option("--qk-rope-head-dim", o.qkRopeHeadDim, "transformer, MLA: the shared RoPE key's width");
     sub.add_option("--v-head-dim", o.vHeadDim, "transformer, MLA: value width per head");
-    sub.add_option("--expert-ffn-dim", o.expertFfnDim, "transformer: routed expert width (default --ffn-dim)");
+    sub.add_option("--expert-ffn-dim", o.expertFfnDim,
+                   "transformer: routed expert width (default --ffn-dim)");
     sub.add_option("--shared-ffn-dim", o.sharedFfnDim,
                    "transformer: always-on shared expert width (default 0: none)");
     sub.add_option("--shared-expert-gate", o.sharedExpertGate,
@@ -289,6 +293,9 @@ void addModelOptions(CLI::App& sub, ModelOptions& o) {
     sub.add_option("--dense-layers", o.denseLayers,
                    "transformer: the first k layers dense in a mixture of experts (default 0)");
     sub.add_option("--router-bias", o.routerBias, "transformer: E router biases per layer (default off)")
+        ->check(CLI::IsMember(onOff));
+    sub.add_option("--attention-sinks", o.attentionSinks,
+                   "transformer: one learned sink logit per head per layer, gpt-oss (default off)")
         ->check(CLI::IsMember(onOff));
 }
 

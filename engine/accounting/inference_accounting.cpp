@@ -54,17 +54,13 @@ double promptOf(const InferenceInput& in) {
 
 // Bytes of one quantized weight (scales included) and of one other parameter.
 double quantizedBytes(const InferenceInput& in) {
-    const double bytes = weightFormatBits(in.weights) / 8;
-    return hasGroupScales(in.weights) ? bytes + kGroupScaleBytes / in.groupSize : bytes;
+    return weightFormatBytes(in.weights, in.groupSize);
 }
 double otherBytes(const InferenceInput& in) {
     return in.weights == WeightFormat::fp32 ? 4 : 2;
 }
 std::string quantizedBytesText(const InferenceInput& in) {
-    const std::string bytes = n(weightFormatBits(in.weights) / 8);
-    return hasGroupScales(in.weights)
-               ? "(" + bytes + " + " + n(kGroupScaleBytes) + "/" + n(in.groupSize) + ")"
-               : bytes;
+    return weightFormatBytesText(in.weights, in.groupSize);
 }
 
 // Activation bytes per prefill token on one GPU: the hidden state (d) and one MLP's widest output
@@ -96,9 +92,9 @@ void accountMemory(const InferenceInput& in, const GpuSpec& gpu, const Shape& s,
                                                       x(r.kvCacheBytes.value / N) + " B"};
     const double windowed = windowedLayerCount(in.model);
     if (windowed > 0 && S > in.model.slidingWindow)
-        r.memory.kvCache.formula = "kv_cache_bytes / N (windowed layers capped at W) = " +
-                                   x(r.kvCacheBytes.value) + " / " + n(N) + " = " +
-                                   x(r.kvCacheBytes.value / N) + " B";
+        r.memory.kvCache.formula =
+            "kv_cache_bytes / N (windowed layers capped at W) = " + x(r.kvCacheBytes.value) + " / " + n(N) +
+            " = " + x(r.kvCacheBytes.value / N) + " B";
     const double act = B * (P * actToken + logitBytesPerSequence(s));
     r.memory.activations = {act, "B·(P·" + n(otherBytes(in)) + "·(d + " + n(s.mlpMatrices) +
                                      "·f/N) + 4·V) = " + n(B) + " × (" + n(P) + " × " + n(actToken) + " + " +
@@ -220,16 +216,16 @@ void accountTime(const InferenceInput& in, const GpuSpec& gpu, const Shape& s, c
                                                         n(stepBytes) + " = " + n(stepFlops / stepBytes)};
     r.ridgeFlopsPerByte = {peak / bw, "peak / bandwidth = " + n(peak) + " / " + n(bw) + " = " + n(peak / bw)};
     const double decodeRate = stepFlops / (N * step);
-    r.decodeFlopsPerSecondPerGpu = {decodeRate, "step_flops / (N · decode_seconds_per_token) = " +
-                                                    n(stepFlops) + " / (" + n(N) + " × " + n(step) +
-                                                    ") = " + n(decodeRate)};
-    r.prefillArithmeticIntensity = {prefill / prefillWeights, "prefill_flops / prefill_bytes = " + n(prefill) +
-                                                                  " / " + n(prefillWeights) + " = " +
-                                                                  n(prefill / prefillWeights)};
+    r.decodeFlopsPerSecondPerGpu = {decodeRate,
+                                    "step_flops / (N · decode_seconds_per_token) = " + n(stepFlops) + " / (" +
+                                        n(N) + " × " + n(step) + ") = " + n(decodeRate)};
+    r.prefillArithmeticIntensity = {prefill / prefillWeights,
+                                    "prefill_flops / prefill_bytes = " + n(prefill) + " / " +
+                                        n(prefillWeights) + " = " + n(prefill / prefillWeights)};
     const double prefillRate = prefill / (N * prefillSeconds);
     r.prefillFlopsPerSecondPerGpu = {prefillRate, "prefill_flops / (N · prefill_seconds) = " + n(prefill) +
-                                                      " / (" + n(N) + " × " + n(prefillSeconds) + ") = " +
-                                                      n(prefillRate)};
+                                                      " / (" + n(N) + " × " + n(prefillSeconds) +
+                                                      ") = " + n(prefillRate)};
     r.bound = computeSeconds > memorySeconds ? "compute" : "memory";
 }
 
@@ -291,6 +287,8 @@ InferenceResult accountInference(const InferenceInput& in, const GpuSpec& gpu) {
     r.quantizedParameters = p.layers * p.attentionWeights +
                             p.expertLayers() * (p.experts * p.expertWeights + p.sharedWeights) +
                             p.denseLayers * p.denseMlpWeights;
+    if (in.expertsOnly && isMixtureOfExperts(in.model)) // gpt-oss's MXFP4: the routed experts' matrices alone
+        r.quantizedParameters = p.expertLayers() * p.experts * p.expertWeights;
     r.otherParameters = count.total - r.quantizedParameters;
     const double weights = r.quantizedParameters * quantizedBytes(in) + r.otherParameters * otherBytes(in);
     r.weightsBytes = {weights, "Q·" + quantizedBytesText(in) + " + R·" + n(otherBytes(in)) + " = " +
@@ -303,11 +301,11 @@ InferenceResult accountInference(const InferenceInput& in, const GpuSpec& gpu) {
                                            n(s.hd) + " × " + n(kvBytes) + " = " + x(kvToken) + " B"};
     if (isLatentAttention(in.model)) {
         kvToken = s.L * kvCacheElementsPerLayer(in.model) * kvBytes;
-        r.kvCacheBytesPerToken = {kvToken, "L·(kv_lora_rank + qk_rope_head_dim)·bytes (MLA: the latent and the "
-                                           "shared RoPE key) = " +
-                                               n(s.L) + " × (" + n(in.model.kvLoraRank) + " + " +
-                                               n(in.model.qkRopeHeadDim) + ") × " + n(kvBytes) + " = " +
-                                               x(kvToken) + " B"};
+        r.kvCacheBytesPerToken = {
+            kvToken, "L·(kv_lora_rank + qk_rope_head_dim)·bytes (MLA: the latent and the "
+                     "shared RoPE key) = " +
+                         n(s.L) + " × (" + n(in.model.kvLoraRank) + " + " + n(in.model.qkRopeHeadDim) +
+                         ") × " + n(kvBytes) + " = " + x(kvToken) + " B"};
     } else if (in.model.headDim > 0) {
         kvToken = s.L * kvCacheElementsPerLayer(in.model) * kvBytes;
         r.kvCacheBytesPerToken = {kvToken, "2·L·g·d_h·bytes = 2 × " + n(s.L) + " × " + n(s.g) + " × " +

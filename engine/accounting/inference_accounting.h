@@ -21,6 +21,9 @@ struct InferenceInput {
     std::optional<double> prompt; ///< P tokens prefilled per sequence; unset: P = S
     WeightFormat weights = WeightFormat::bf16;
     double groupSize = 128; ///< G weights per fp16 scale (int8, int4)
+    /// Only the routed experts' matrices are in `weights`, the rest 16-bit (gpt-oss's MXFP4 checkpoint,
+    /// whose quantization_config leaves attention, router, embeddings and head unconverted).
+    bool expertsOnly = false;
     StorageType kvCache = StorageType::bf16;
     std::string gpu = "H100-SXM";
     double gpus = 1; ///< N GPUs, all tensor parallel
@@ -62,9 +65,9 @@ struct InferenceResult {
     Quantity decodeFlopsPerSecondPerGpu;
     Quantity prefillArithmeticIntensity;
     Quantity prefillFlopsPerSecondPerGpu;
-    std::string bound;              ///< "memory" or "compute"
-    Quantity maxBatch;              ///< largest B that fits (0: not even one sequence)
-    Quantity maxContext;            ///< largest S that fits at this batch (0: none)
+    std::string bound;   ///< "memory" or "compute"
+    Quantity maxBatch;   ///< largest B that fits (0: not even one sequence)
+    Quantity maxContext; ///< largest S that fits at this batch (0: none)
 };
 
 /// The element types a KV cache can be stored in: fp32, bf16, fp16, fp8.

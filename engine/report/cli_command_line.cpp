@@ -153,6 +153,7 @@ void transformerFlags(CommandWords& w, const ModelSpec& m, const ModelSpec& base
     enumOption(w, "--shared-expert-gate", m.sharedExpertGate, base.sharedExpertGate, onOffName);
     numberOption(w, "--dense-layers", m.denseLayers, base.denseLayers);
     enumOption(w, "--router-bias", m.routerBias, base.routerBias, onOffName);
+    enumOption(w, "--attention-sinks", m.attentionSinks, base.attentionSinks, onOffName);
 }
 
 // Whether flags can take `base` to `m`: an explicit per-layer window pattern has no flag (a config.json
