@@ -45,6 +45,18 @@ bool attentionUnconverted(const nlohmann::json& q) {
 
 } // namespace
 
+std::string trainingAssumption(const CheckpointFormat& format, bool qlora) {
+    const std::string name(weightFormatName(format.weights));
+    if (qlora)
+        return "the checkpoint ships in " + name +
+               "; QLoRA's frozen base is accounted in NF4 (re-quantized at "
+               "load), its embeddings, head and norms in the recipe's 16-bit dtype";
+    return "the checkpoint ships in " + name +
+           "; training accounts every weight in the precision recipe's "
+           "dtype (the checkpoint dequantized once at load), not in " +
+           name;
+}
+
 CheckpointFormatRead readCheckpointFormat(const nlohmann::json& q) {
     if (!q.is_object())
         throw HfConfigKeyError("quantization_config: expected an object, got " + std::string(q.type_name()));

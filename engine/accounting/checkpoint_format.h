@@ -26,6 +26,11 @@ struct CheckpointFormatRead {
     std::string note;                       ///< what was not modelled, in words; empty otherwise
 };
 
+/// What training and fine-tuning accounting assume about a checkpoint stored in `format`, in words: full
+/// training and LoRA hold the weights in the precision recipe's dtype (the checkpoint dequantized once at
+/// load, as a bf16 fine-tune of an fp8 DeepSeek checkpoint is); QLoRA re-quantizes the frozen base to NF4.
+std::string trainingAssumption(const CheckpointFormat& format, bool qlora);
+
 /// Reads `quantization` (the file's quantization_config). Throws HfConfigKeyError (hf_config_keys.h) for a
 /// key of the wrong type; a method Napkin does not model is not an error: its note says so and the weights
 /// stay 16-bit unless the user picks a format.
