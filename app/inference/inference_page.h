@@ -4,6 +4,7 @@
 // memory), decode tokens/s against batch size with the memory- and compute-bound regimes, and the answers
 // with their formulas. Every change recomputes synchronously (a sweep is a hundred accountings, about a
 // millisecond).
+#include "engine/accounting/checkpoint_format.h"
 #include "engine/accounting/inference_batch_sweep.h"
 #include "engine/scenario/scenario.h"
 
@@ -36,7 +37,9 @@ public:
     napkin::InferenceScenario scenario() const;
     QStringList applyScenario(const napkin::InferenceScenario& scenario);
     /// Serves `model` (a config.json the user opened), listed as `label`, at its own context; recomputes.
-    void setOwnModel(const napkin::ModelSpec& model, const QString& label);
+    /// `checkpoint` (the config's quantization_config) is shown as the weight format.
+    void setOwnModel(const napkin::ModelSpec& model, const QString& label,
+                     const std::optional<napkin::CheckpointFormat>& checkpoint = std::nullopt);
     /// Whether the model box shows the opened config's entry (its model, maybe edited).
     bool showsOpenedModel() const;
 
