@@ -256,10 +256,9 @@ void addModelOptions(CLI::App& sub, ModelOptions& o) {
                    "transformer: whose saved activations the ledger lists, megatron (Korthikanti et al., "
                    "default) or pytorch-eager (what PyTorch autograd keeps, checked by tests/validation/)")
         ->check(CLI::IsMember(enumNames(allActivationProfiles(), activationProfileName)));
-    sub.add_option(
-        "--config", o.config,
-        "a Hugging Face config.json (llama, mistral, qwen2, gemma2, deepseek_v3, ...); other options "
-        "override what it says");
+    sub.add_option("--config", o.config,
+                   "a Hugging Face config.json (llama, mistral, qwen2, gemma2, deepseek_v3, ...); other options "
+                   "override what it says");
     sub.add_option("--head-dim", o.headDim, "transformer: width of one attention head (default d/heads)");
     for (auto [flag, target, what] :
          {std::tuple{"--qkv-bias", &o.qkvBias, "biases on the q, k, v projections"},
@@ -283,8 +282,7 @@ void addModelOptions(CLI::App& sub, ModelOptions& o) {
     sub.add_option("--qk-nope-head-dim", o.qkNopeHeadDim, "transformer, MLA: query/key width without RoPE");
     sub.add_option("--qk-rope-head-dim", o.qkRopeHeadDim, "transformer, MLA: the shared RoPE key's width");
     sub.add_option("--v-head-dim", o.vHeadDim, "transformer, MLA: value width per head");
-    sub.add_option("--expert-ffn-dim", o.expertFfnDim,
-                   "transformer: routed expert width (default --ffn-dim)");
+    sub.add_option("--expert-ffn-dim", o.expertFfnDim, "transformer: routed expert width (default --ffn-dim)");
     sub.add_option("--shared-ffn-dim", o.sharedFfnDim,
                    "transformer: always-on shared expert width (default 0: none)");
     sub.add_option("--shared-expert-gate", o.sharedExpertGate,

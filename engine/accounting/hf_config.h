@@ -16,12 +16,14 @@
 namespace napkin {
 
 struct HfConfig {
-    ModelSpec model;                        ///< kind transformer
-    std::string modelType;                  ///< "llama", "gemma3", ...
-    std::vector<std::string> keysUsed;      ///< the keys read, nested ones as "text_config.hidden_size"
-    std::vector<std::string> keysIgnored;   ///< the keys present that do not change the accounting
-    std::string family;                     ///< the model_type it was read as ("deepseek_v3" for kimi_k2)
-    std::vector<std::string> keysDefaulted; ///< absent keys that took the configuration class's default
+    ModelSpec model;                      ///< kind transformer
+    std::string modelType;                ///< "llama", "gemma3", ...
+    std::vector<std::string> keysUsed;    ///< the keys read, nested ones as "text_config.hidden_size"
+    std::vector<std::string> keysIgnored; ///< the keys present that do not change the accounting
+    /// The model_type it was read as ("deepseek_v3" for kimi_k2).
+    std::string family;
+    /// Absent keys that took the configuration class's default.
+    std::vector<std::string> keysDefaulted;
     /// What the count is of, in words: the alias used, the language model of a multimodal file, what the
     /// family's own card leaves out (DeepSeek's multi-token-prediction layers).
     std::vector<std::string> notes;

@@ -67,8 +67,7 @@ ModelSpec qwen2(HfConfigKeys& k) {
             m.slidingWindow = window;
             const auto layers = static_cast<long long>(m.layers); // whole: k.whole("num_hidden_layers")
             for (long long i = 0; i < layers; ++i)
-                m.windowedLayers.push_back(static_cast<double>(i) >=
-                                           from); // modeling_qwen2: layer_idx >= max_window_layers
+                m.windowedLayers.push_back(static_cast<double>(i) >= from); // modeling_qwen2: layer_idx >= max_window_layers
         }
     } else {
         k.touch("sliding_window");
@@ -114,8 +113,7 @@ ModelSpec deepseek(HfConfigKeys& k, std::string_view type) {
     ModelSpec m = llamaSizes(k, false);
     m.kvHeads = 0; // MLA: num_key_value_heads is unused by the latent attention
     m.headDim = 0;
-    m.qLoraRank =
-        k.optionalWhole("q_lora_rank").value_or(0); // null in DeepSeek-V2-Lite: q projected directly
+    m.qLoraRank = k.optionalWhole("q_lora_rank").value_or(0); // null in DeepSeek-V2-Lite: q projected directly
     m.kvLoraRank = k.whole("kv_lora_rank");
     m.qkNopeHeadDim = k.whole("qk_nope_head_dim");
     m.qkRopeHeadDim = k.whole("qk_rope_head_dim");
@@ -143,8 +141,8 @@ ModelSpec gptNeox(HfConfigKeys& k) {
     m.vocab = k.whole("vocab_size");
     m.seq = k.whole("max_position_embeddings");
     m.position = PositionKind::rope; // rotary on rotary_pct of each head: no parameters either way
-    m.embeddings =
-        k.optionalBool("tie_word_embeddings").value_or(false) ? EmbeddingTying::tied : EmbeddingTying::untied;
+    m.embeddings = k.optionalBool("tie_word_embeddings").value_or(false) ? EmbeddingTying::tied
+                                                                         : EmbeddingTying::untied;
     if (const auto b = k.optionalBool("attention_bias"); b && !*b)
         m.qkvBias = m.outBias = false;
     m.dropout = false;
@@ -181,8 +179,8 @@ ModelSpec falcon(HfConfigKeys& k) {
     if (k.optionalBool("alibi").value_or(false))
         throw HfConfigKeyError("alibi: ALiBi positions are not modelled (true)");
     m.position = PositionKind::rope;
-    m.embeddings =
-        k.optionalBool("tie_word_embeddings").value_or(true) ? EmbeddingTying::tied : EmbeddingTying::untied;
+    m.embeddings = k.optionalBool("tie_word_embeddings").value_or(true) ? EmbeddingTying::tied
+                                                                        : EmbeddingTying::untied;
     m.dropout = false;
     m.attentionImpl = AttentionImpl::flash;
     k.touch("layer_norm_epsilon");
@@ -324,7 +322,7 @@ bool readHfFamily(std::string_view type, HfConfigKeys& k, ModelSpec& m) {
         m = llamaSizes(k, false);
         attentionBias(k, m);
         m.normPlacement = NormPlacement::post; // post_attention_layernorm, post_feedforward_layernorm
-        m.qkNorm = QkNorm::whole;              // q_norm over a·d_h, k_norm over g·d_h
+        m.qkNorm = QkNorm::whole;               // q_norm over a·d_h, k_norm over g·d_h
     } else if (type == "deepseek_v2" || type == "deepseek_v3") {
         m = deepseek(k, type);
     } else if (type == "gpt_neox") {

@@ -7,8 +7,7 @@
 namespace napkin {
 
 HfConfigKeys::HfConfigKeys(const nlohmann::json& object, std::string prefix)
-    : m_object(object)
-    , m_prefix(std::move(prefix)) {}
+    : m_object(object), m_prefix(std::move(prefix)) {}
 
 bool HfConfigKeys::has(const char* key) const {
     const auto it = m_object.find(key);

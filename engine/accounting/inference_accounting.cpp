@@ -92,9 +92,9 @@ void accountMemory(const InferenceInput& in, const GpuSpec& gpu, const Shape& s,
                                                       x(r.kvCacheBytes.value / N) + " B"};
     const double windowed = windowedLayerCount(in.model);
     if (windowed > 0 && S > in.model.slidingWindow)
-        r.memory.kvCache.formula =
-            "kv_cache_bytes / N (windowed layers capped at W) = " + x(r.kvCacheBytes.value) + " / " + n(N) +
-            " = " + x(r.kvCacheBytes.value / N) + " B";
+        r.memory.kvCache.formula = "kv_cache_bytes / N (windowed layers capped at W) = " +
+                                   x(r.kvCacheBytes.value) + " / " + n(N) + " = " +
+                                   x(r.kvCacheBytes.value / N) + " B";
     const double act = B * (P * actToken + logitBytesPerSequence(s));
     r.memory.activations = {act, "B·(P·" + n(otherBytes(in)) + "·(d + " + n(s.mlpMatrices) +
                                      "·f/N) + 4·V) = " + n(B) + " × (" + n(P) + " × " + n(actToken) + " + " +
@@ -216,16 +216,16 @@ void accountTime(const InferenceInput& in, const GpuSpec& gpu, const Shape& s, c
                                                         n(stepBytes) + " = " + n(stepFlops / stepBytes)};
     r.ridgeFlopsPerByte = {peak / bw, "peak / bandwidth = " + n(peak) + " / " + n(bw) + " = " + n(peak / bw)};
     const double decodeRate = stepFlops / (N * step);
-    r.decodeFlopsPerSecondPerGpu = {decodeRate,
-                                    "step_flops / (N · decode_seconds_per_token) = " + n(stepFlops) + " / (" +
-                                        n(N) + " × " + n(step) + ") = " + n(decodeRate)};
-    r.prefillArithmeticIntensity = {prefill / prefillWeights,
-                                    "prefill_flops / prefill_bytes = " + n(prefill) + " / " +
-                                        n(prefillWeights) + " = " + n(prefill / prefillWeights)};
+    r.decodeFlopsPerSecondPerGpu = {decodeRate, "step_flops / (N · decode_seconds_per_token) = " +
+                                                    n(stepFlops) + " / (" + n(N) + " × " + n(step) +
+                                                    ") = " + n(decodeRate)};
+    r.prefillArithmeticIntensity = {prefill / prefillWeights, "prefill_flops / prefill_bytes = " + n(prefill) +
+                                                                  " / " + n(prefillWeights) + " = " +
+                                                                  n(prefill / prefillWeights)};
     const double prefillRate = prefill / (N * prefillSeconds);
     r.prefillFlopsPerSecondPerGpu = {prefillRate, "prefill_flops / (N · prefill_seconds) = " + n(prefill) +
-                                                      " / (" + n(N) + " × " + n(prefillSeconds) +
-                                                      ") = " + n(prefillRate)};
+                                                      " / (" + n(N) + " × " + n(prefillSeconds) + ") = " +
+                                                      n(prefillRate)};
     r.bound = computeSeconds > memorySeconds ? "compute" : "memory";
 }
 
@@ -301,11 +301,11 @@ InferenceResult accountInference(const InferenceInput& in, const GpuSpec& gpu) {
                                            n(s.hd) + " × " + n(kvBytes) + " = " + x(kvToken) + " B"};
     if (isLatentAttention(in.model)) {
         kvToken = s.L * kvCacheElementsPerLayer(in.model) * kvBytes;
-        r.kvCacheBytesPerToken = {
-            kvToken, "L·(kv_lora_rank + qk_rope_head_dim)·bytes (MLA: the latent and the "
-                     "shared RoPE key) = " +
-                         n(s.L) + " × (" + n(in.model.kvLoraRank) + " + " + n(in.model.qkRopeHeadDim) +
-                         ") × " + n(kvBytes) + " = " + x(kvToken) + " B"};
+        r.kvCacheBytesPerToken = {kvToken, "L·(kv_lora_rank + qk_rope_head_dim)·bytes (MLA: the latent and the "
+                                           "shared RoPE key) = " +
+                                               n(s.L) + " × (" + n(in.model.kvLoraRank) + " + " +
+                                               n(in.model.qkRopeHeadDim) + ") × " + n(kvBytes) + " = " +
+                                               x(kvToken) + " B"};
     } else if (in.model.headDim > 0) {
         kvToken = s.L * kvCacheElementsPerLayer(in.model) * kvBytes;
         r.kvCacheBytesPerToken = {kvToken, "2·L·g·d_h·bytes = 2 × " + n(s.L) + " × " + n(s.g) + " × " +

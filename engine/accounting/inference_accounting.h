@@ -65,9 +65,9 @@ struct InferenceResult {
     Quantity decodeFlopsPerSecondPerGpu;
     Quantity prefillArithmeticIntensity;
     Quantity prefillFlopsPerSecondPerGpu;
-    std::string bound;   ///< "memory" or "compute"
-    Quantity maxBatch;   ///< largest B that fits (0: not even one sequence)
-    Quantity maxContext; ///< largest S that fits at this batch (0: none)
+    std::string bound;              ///< "memory" or "compute"
+    Quantity maxBatch;              ///< largest B that fits (0: not even one sequence)
+    Quantity maxContext;            ///< largest S that fits at this batch (0: none)
 };
 
 /// The element types a KV cache can be stored in: fp32, bf16, fp16, fp8.

@@ -114,15 +114,15 @@ bool hasModernArchitecture(const ModelSpec& m) {
     const bool ownHeadWidth = m.headDim > 0 && m.headDim * m.heads != m.dModel;
     const bool ownBias = hasQkvBias(m) != m.bias || hasOutBias(m) != m.bias || hasMlpBias(m) != m.bias ||
                          hasNormBias(m) != m.bias;
-    return ownHeadWidth || ownBias || m.mlp == MlpKind::geglu || m.normPlacement != NormPlacement::pre ||
-           m.qkNorm != QkNorm::none || m.slidingWindow > 0 || isLatentAttention(m) || m.expertFfnDim > 0 ||
-           m.sharedFfnDim > 0 || m.sharedExpertGate || m.denseLayers > 0 || m.routerBias || m.attentionSinks;
+    return ownHeadWidth || ownBias || m.mlp == MlpKind::geglu ||
+           m.normPlacement != NormPlacement::pre || m.qkNorm != QkNorm::none || m.slidingWindow > 0 ||
+           isLatentAttention(m) || m.expertFfnDim > 0 || m.sharedFfnDim > 0 || m.sharedExpertGate ||
+           m.denseLayers > 0 || m.routerBias || m.attentionSinks;
 }
 
 bool hasKorthikantiBlock(const ModelSpec& m) {
-    return !hasModernArchitecture(m) && m.mlp == MlpKind::gelu && kvHeadCount(m) == m.heads &&
-           !isMixtureOfExperts(m) && m.attentionImpl == AttentionImpl::eager && m.dropout &&
-           m.activationsOf == ActivationProfile::megatron;
+    return !hasModernArchitecture(m) && m.mlp == MlpKind::gelu && kvHeadCount(m) == m.heads && !isMixtureOfExperts(m) &&
+           m.attentionImpl == AttentionImpl::eager && m.dropout && m.activationsOf == ActivationProfile::megatron;
 }
 
 namespace {
@@ -145,8 +145,7 @@ InputError validateArchitecture(const ModelSpec& m) {
     if (m.headDim != 0 && !wholeIn(m.headDim, 1, 1e5))
         return {"head-dim", "must be a whole number from 1 to 1e5, got " + formatNumber(m.headDim)};
     if (m.slidingWindow != 0 && !wholeIn(m.slidingWindow, 1, 1e8))
-        return {"sliding-window",
-                "must be a whole number from 1 to 1e8, got " + formatNumber(m.slidingWindow)};
+        return {"sliding-window", "must be a whole number from 1 to 1e8, got " + formatNumber(m.slidingWindow)};
     if (m.globalEvery != 0 && !wholeIn(m.globalEvery, 1, 1e5))
         return {"global-every", "must be a whole number from 1 to 1e5, got " + formatNumber(m.globalEvery)};
     if (!m.windowedLayers.empty() && static_cast<double>(m.windowedLayers.size()) != m.layers)
@@ -164,8 +163,8 @@ InputError validateArchitecture(const ModelSpec& m) {
     }
     if (m.qLoraRank != 0 && !wholeIn(m.qLoraRank, 1, 1e5))
         return {"q-lora-rank", "must be a whole number from 1 to 1e5, got " + formatNumber(m.qLoraRank)};
-    for (const auto& [field, v] : {std::pair<const char*, double>{"expert-ffn-dim", m.expertFfnDim},
-                                   {"shared-ffn-dim", m.sharedFfnDim}})
+    for (const auto& [field, v] :
+         {std::pair<const char*, double>{"expert-ffn-dim", m.expertFfnDim}, {"shared-ffn-dim", m.sharedFfnDim}})
         if (v != 0 && !wholeIn(v, 1, 1e7))
             return {field, "must be a whole number from 1 to 1e7, got " + formatNumber(v)};
     if (m.denseLayers != 0 && !wholeIn(m.denseLayers, 0, m.layers))

@@ -23,17 +23,16 @@ enum class AttentionMask { causal, full };      ///< causal attention does half 
 /// Sizes are doubles holding whole numbers (validated), so products never overflow an integer.
 struct ModelSpec {
     ModelKind kind = ModelKind::dense;
-    ActivationProfile activationsOf =
-        ActivationProfile::megatron; ///< transformer: whose saved tensors the ledger lists
-    double parameters = 0;           ///< dense: N
-    double dim = 0;                  ///< cruncher, linear2: width D
-    double layers = 0;               ///< cruncher, transformer: L
-    double out = 0;                  ///< linear2: output width K
-    double dModel = 0;               ///< transformer: hidden size h (d)
-    double heads = 0;                ///< transformer: attention heads a
-    double vocab = 0;                ///< transformer: vocabulary V
-    double seq = 1;                  ///< transformer: context length S; dense: tokens per sequence
-    double ffnMult = 4;              ///< transformer: MLP width as a multiple of d
+    ActivationProfile activationsOf = ActivationProfile::megatron; ///< transformer: whose saved tensors the ledger lists
+    double parameters = 0; ///< dense: N
+    double dim = 0;        ///< cruncher, linear2: width D
+    double layers = 0;     ///< cruncher, transformer: L
+    double out = 0;        ///< linear2: output width K
+    double dModel = 0;     ///< transformer: hidden size h (d)
+    double heads = 0;      ///< transformer: attention heads a
+    double vocab = 0;      ///< transformer: vocabulary V
+    double seq = 1;        ///< transformer: context length S; dense: tokens per sequence
+    double ffnMult = 4;    ///< transformer: MLP width as a multiple of d
     // Transformer architecture options; the defaults are GPT-2's.
     double kvHeads = 0;                  ///< key/value heads g (grouped-query attention); 0: = heads
     double ffnDim = 0;                   ///< MLP width f; 0: ffnMult·d
@@ -48,15 +47,15 @@ struct ModelSpec {
     AttentionImpl attentionImpl = AttentionImpl::eager; ///< eager (keeps a·s² scores) or flash attention
     // What today's families add (Qwen, Gemma, OLMo-2, Falcon, DeepSeek). Every default leaves the numbers
     // of the fields above unchanged, so a model that does not use a knob is accounted as before.
-    double headDim = 0;           ///< d_h per attention head; 0: d/a (Gemma 7B: 256 on d = 3072, a = 16)
-    std::optional<bool> qkvBias;  ///< biases on the q, k, v projections; unset: `bias` (Qwen2: on alone)
-    std::optional<bool> outBias;  ///< bias on the attention output projection; unset: `bias`
-    std::optional<bool> mlpBias;  ///< biases in the MLP (and experts); unset: `bias`
-    std::optional<bool> normBias; ///< LayerNorm's bias; unset: `bias` (Falcon: on, with linear bias off)
+    double headDim = 0;            ///< d_h per attention head; 0: d/a (Gemma 7B: 256 on d = 3072, a = 16)
+    std::optional<bool> qkvBias;   ///< biases on the q, k, v projections; unset: `bias` (Qwen2: on alone)
+    std::optional<bool> outBias;   ///< bias on the attention output projection; unset: `bias`
+    std::optional<bool> mlpBias;   ///< biases in the MLP (and experts); unset: `bias`
+    std::optional<bool> normBias;  ///< LayerNorm's bias; unset: `bias` (Falcon: on, with linear bias off)
     NormPlacement normPlacement = NormPlacement::pre; ///< norms per layer: pre/post 2, sandwich 4, parallel 1
-    QkNorm qkNorm = QkNorm::none; ///< RMSNorm on queries and keys (OLMo-2: whole, Qwen3/Gemma 3: per head)
-    double slidingWindow = 0;     ///< W: a windowed layer attends to (and caches) the last W tokens; 0: none
-    double globalEvery = 0;       ///< with a window: every k-th layer (k, 2k, ...) attends globally; 0: none
+    QkNorm qkNorm = QkNorm::none;  ///< RMSNorm on queries and keys (OLMo-2: whole, Qwen3/Gemma 3: per head)
+    double slidingWindow = 0;      ///< W: a windowed layer attends to (and caches) the last W tokens; 0: none
+    double globalEvery = 0;        ///< with a window: every k-th layer (k, 2k, ...) attends globally; 0: none
     std::vector<bool> windowedLayers; ///< explicit per-layer pattern (true: windowed); overrides globalEvery
     // Multi-head latent attention (DeepSeek-V2/V3), on when kvLoraRank > 0: queries through an optional
     // q_lora_rank bottleneck, keys and values from a kv_lora_rank latent; the cache keeps the latent and

@@ -50,27 +50,29 @@ private slots:
 void TestArchitectureControls::everyShippedModelReadsBackUnchanged_data() {
     QTest::addColumn<QString>("id");
     QTest::addColumn<int>("knobs"); // what the advanced toggle counts
-    const std::pair<const char*, int> rows[] = {
-        {"gpt2", 0},
-        {"gpt-neox-20b", 0},
-        {"falcon-7b", 2}, // parallel, norm bias
-        {"llama-2-7b", 0},
-        {"mistral-7b-v0.1", 1},
-        {"mixtral-8x7b-v0.1", 0}, // window; none
-        {"phi-3-mini-4k", 1},
-        {"qwen2.5-7b", 1}, // window; q, k, v bias
-        {"qwen1.5-moe-a2.7b", 4},
-        {"qwen3-8b", 1},
-        {"qwen3-30b-a3b", 3}, // QK-norm, head width
-        {"gemma-7b", 1},
-        {"gemma-2-9b", 4},
-        {"olmo-2-7b", 2},     // head width, ...
-        {"deepseek-v3", 9},   // MLA 5, MoE 4
-        {"gemma-3-4b-it", 5}, // head width, QK-norm, window, every 6th, sandwich
-        {"gpt-oss-20b", 8},   // head width, window, pattern, 3 biases, router bias, sinks
-        {"gpt-oss-120b", 8},
-        {"llama-4-maverick-17b-128e", 5}, // chunk as window, pattern, expert, shared, dense
-        {"kimi-k2-instruct", 9}};         // as DeepSeek-V3
+    const std::pair<const char*, int> rows[] = {{"gpt2", 0},
+                                                {"gpt-neox-20b", 0},
+                                                {"falcon-7b", 2}, // parallel, norm bias
+                                                {"llama-2-7b", 0},
+                                                {"mistral-7b-v0.1", 1},
+                                                {"mixtral-8x7b-v0.1", 0}, // window; none
+                                                {"phi-3-mini-4k", 1},
+                                                {"qwen2.5-7b", 1}, // window; q, k, v bias
+                                                {"qwen1.5-moe-a2.7b", 4},
+                                                {"qwen3-8b", 1},
+                                                {"qwen3-30b-a3b", 3}, // QK-norm, head width
+                                                {"gemma-7b", 1},
+                                                {"gemma-2-9b", 4},
+                                                {"olmo-2-7b", 2},    // head width, ...
+                                                {"deepseek-v3", 9}, // MLA 5, MoE 4
+                                                // head width, QK-norm, window, every 6th global, sandwich
+                                                {"gemma-3-4b-it", 5},
+                                                // head width, window, pattern, 3 biases, router bias, sinks
+                                                {"gpt-oss-20b", 8},
+                                                {"gpt-oss-120b", 8},
+                                                // chunks as a window, pattern, expert, shared, dense layers
+                                                {"llama-4-maverick-17b-128e", 5},
+                                                {"kimi-k2-instruct", 9}}; // as DeepSeek-V3
     for (const auto& [id, knobs] : rows)
         QTest::newRow(id) << QString::fromLatin1(id) << knobs;
     QCOMPARE(std::size(rows), zooModels().size()); // a new shipped config needs its row
