@@ -35,6 +35,9 @@ int execute(const AccountCommandOptions& options, std::ostream& out) {
             const CommandModelBase base{{"--config", o.model.config}, config.model};
             doc["command"] = accountCommandLine(input, &base);
             doc["config"] = configJson(o.model.config, config);
+            if (config.checkpointFormat) // what the ledger assumes about a quantized checkpoint
+                doc["config"]["training_assumes"] = trainingAssumption(
+                    *config.checkpointFormat, input.fineTuning.method == FineTuneMethod::qlora);
         }
         if (!o.gpuCatalog.empty()) { // the line names the catalog the GPU came from, before --json
             std::string command = doc["command"];

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <optional>
 #include <string>
 
 namespace napkin::cli {
@@ -12,7 +13,12 @@ namespace napkin::cli {
 /// The config at `path`; throws UsageError "--config: <file>: <problem>" (exit 2, one line).
 HfConfig readConfigOption(const std::string& path);
 
-/// {path, model_type, keys_used, keys_ignored}.
+/// {path, model_type, read_as, keys_used, keys_ignored, keys_defaulted, notes, vision_parameters,
+/// checkpoint_format} (docs/cli.md).
 nlohmann::json configJson(const std::string& path, const HfConfig& config);
+
+/// The config.json behind the model options, if any: --config's file, or a shipped config's
+/// (--model-preset naming the model zoo). Throws UsageError as readConfigOption.
+std::optional<HfConfig> configOfOptions(const std::string& configPath, const std::string& modelPreset);
 
 } // namespace napkin::cli

@@ -22,10 +22,32 @@ namespace {
 
 struct InferOptions {
     ModelOptions model;
-    std::string context, prompt, batch = "1", weights = "bf16", groupSize = "128", kvCache = "bf16", gpu,
-                                 gpus = "1";
+    std::string context, prompt, batch = "1", weights, groupSize, kvCache = "bf16", gpu, gpus = "1";
     bool json = false;
 };
+
+std::optional<CheckpointFormat> checkpointFormatOf(const InferOptions& o) {
+    const std::optional<HfConfig> config = configOfOptions(o.model.config, o.model.modelPreset);
+    return config ? config->checkpointFormat : std::nullopt;
+}
+
+// {format, source, description}: which format the weights are priced in and why (docs/cli.md).
+nlohmann::json weightsSourceJson(const InferOptions& o, const InferenceInput& in) {
+    const std::optional<CheckpointFormat> checkpoint = checkpointFormatOf(o);
+    const std::string source = !o.weights.empty() ? "option" : checkpoint ? "checkpoint" : "default";
+    nlohmann::json doc = {{"format", std::string(weightFormatName(in.weights))},
+                          {"source", source},
+                          {"experts_only", in.expertsOnly}};
+    doc["checkpoint"] = checkpoint ? nlohmann::json(std::string(weightFormatName(checkpoint->weights)))
+                                   : nlohmann::json(nullptr);
+    doc["description"] = checkpoint && checkpoint->weights == in.weights
+                             ? checkpoint->description
+                             : std::string(weightFormatName(in.weights)) +
+                                   (checkpoint ? " (chosen over the checkpoint's " +
+                                                     std::string(weightFormatName(checkpoint->weights)) + ")"
+                                               : "");
+    return doc;
+}
 
 InferenceInput toInput(const InferOptions& o) {
     InferenceInput in;
@@ -37,8 +59,16 @@ InferenceInput toInput(const InferOptions& o) {
     in.context = o.context.empty() ? in.model.seq : parseNumberOption("--context", o.context);
     in.prompt = parseOptionalNumberOption("--prompt", o.prompt);
     in.batch = parseNumberOption("--batch", o.batch);
-    in.weights = *weightFormatFromName(o.weights); // CLI11 checked membership
-    in.groupSize = parseNumberOption("--group-size", o.groupSize);
+    // The weights: --weights, else the checkpoint's own format (its quantization_config), else bf16.
+    const std::optional<CheckpointFormat> checkpoint = checkpointFormatOf(o);
+    in.weights = !o.weights.empty() ? *weightFormatFromName(o.weights) // CLI11 checked membership
+                 : checkpoint       ? checkpoint->weights
+                                    : WeightFormat::bf16;
+    const bool asCheckpoint = checkpoint && checkpoint->weights == in.weights;
+    in.groupSize = !o.groupSize.empty() ? parseNumberOption("--group-size", o.groupSize)
+                   : asCheckpoint       ? checkpoint->groupSize
+                                        : 128;
+    in.expertsOnly = asCheckpoint && checkpoint->expertsOnly;
     in.kvCache = *storageTypeFromName(o.kvCache);
     // The GPU: --gpu, else a setup preset's GPU type (its count is a training layout's, not a server's).
     if (!o.gpu.empty())
@@ -89,14 +119,19 @@ int execute(const InferOptions& o, std::ostream& out) {
     const InferenceResult result = accountInference(input, gpu);
     if (o.json) {
         nlohmann::json document = inferenceToJson(input, gpu, result);
+        document["weights_format"] = weightsSourceJson(o, input);
         if (!o.model.config.empty()) { // the line reads the same file; the JSON says which keys it used
             const HfConfig config = readConfigOption(o.model.config);
-            const CommandModelBase base{{"--config", o.model.config}, config.model};
+            const CommandModelBase base{
+                {"--config", o.model.config}, config.model, config.checkpointFormat.has_value()};
             document["command"] = inferCommandLine(input, &base);
             document["config"] = configJson(o.model.config, config);
         }
         out << jsonText(document);
     } else {
+        const nlohmann::json format = weightsSourceJson(o, input);
+        if (format["source"] == "checkpoint")
+            out << "weights in the checkpoint's format: " << format["description"].get<std::string>() << "\n";
         out << inferenceToText(gpu, result);
     }
     return 0;
@@ -114,9 +149,11 @@ Command addInferCommand(CLI::App& parent) {
                     "tokens in each sequence's KV cache S (default the model's --seq)");
     sub->add_option("--prompt", o.prompt, "tokens prefilled per sequence P (default --context)");
     sub->add_option("--batch", o.batch, "sequences decoded together B (default 1)");
-    sub->add_option("--weights", o.weights, "weight format (default bf16)")
+    sub->add_option("--weights", o.weights,
+                    "weight format (default the checkpoint's quantization_config with --config, else bf16)")
         ->check(CLI::IsMember(enumNames(allWeightFormats(), weightFormatName)));
-    sub->add_option("--group-size", o.groupSize, "int8, int4: weights per fp16 scale G (default 128)");
+    sub->add_option("--group-size", o.groupSize,
+                    "int8, int4: weights per fp16 scale G (default the checkpoint's group_size, else 128)");
     sub->add_option("--kv-cache", o.kvCache, "KV cache element type (default bf16)")
         ->check(CLI::IsMember(enumNames(kvCacheTypes(), storageTypeName)));
     sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM, or the --preset's)");

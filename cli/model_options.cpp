@@ -75,6 +75,7 @@ void applyArchitecture(const ModelOptions& o, ModelSpec& m) {
     setEnum(m.sharedExpertGate, o.sharedExpertGate, onOffFromName);
     setNumber(m.denseLayers, "--dense-layers", o.denseLayers);
     setEnum(m.routerBias, o.routerBias, onOffFromName);
+    setEnum(m.attentionSinks, o.attentionSinks, onOffFromName);
 }
 
 // Options that only a transformer has: refused for the other kinds rather than silently ignored.
@@ -110,7 +111,8 @@ void refuseTransformerOptions(const ModelOptions& o, const std::string& kind) {
                                                   {"--shared-ffn-dim", !o.sharedFfnDim.empty()},
                                                   {"--shared-expert-gate", !o.sharedExpertGate.empty()},
                                                   {"--dense-layers", !o.denseLayers.empty()},
-                                                  {"--router-bias", !o.routerBias.empty()}};
+                                                  {"--router-bias", !o.routerBias.empty()},
+                                                  {"--attention-sinks", !o.attentionSinks.empty()}};
     for (const auto& [option, isGiven] : given)
         if (isGiven)
             throw UsageError(std::string(option) + ": applies to --model transformer only, not --model " +
@@ -289,6 +291,9 @@ void addModelOptions(CLI::App& sub, ModelOptions& o) {
     sub.add_option("--dense-layers", o.denseLayers,
                    "transformer: the first k layers dense in a mixture of experts (default 0)");
     sub.add_option("--router-bias", o.routerBias, "transformer: E router biases per layer (default off)")
+        ->check(CLI::IsMember(onOff));
+    sub.add_option("--attention-sinks", o.attentionSinks,
+                   "transformer: one learned sink logit per head per layer, gpt-oss (default off)")
         ->check(CLI::IsMember(onOff));
 }
 

@@ -24,13 +24,13 @@ struct ModelOptions {
     // the default.
     std::string config, headDim, qkvBias, outBias, mlpBias, normBias, normPlacement, qkNorm, slidingWindow,
         globalEvery, qLoraRank, kvLoraRank, qkNopeHeadDim, qkRopeHeadDim, vHeadDim, expertFfnDim,
-        sharedFfnDim, sharedExpertGate, denseLayers, routerBias;
+        sharedFfnDim, sharedExpertGate, denseLayers, routerBias, attentionSinks;
 };
 
 /// Registers --model, --preset, --model-preset, --params, --dim, --layers, --out, --d-model, --heads,
 /// --vocab, --seq, --ffn-mult, --ffn-dim, --kv-heads, --mlp, --norm, --bias, --embeddings, --position,
 /// --experts, --top-k, --dropout and --attention-impl on `sub`, in that order; then --config and the knobs
-/// of today's families (--head-dim, --qkv-bias, ..., --router-bias).
+/// of today's families (--head-dim, --qkv-bias, ..., --router-bias, --attention-sinks).
 void addModelOptions(CLI::App& sub, ModelOptions& o);
 
 /// The model the options describe: the setup preset's, the model preset's (published or from the zoo of

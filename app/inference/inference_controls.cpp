@@ -3,6 +3,7 @@
 #include "app/model/architecture_controls.h"
 #include "app/model/opened_model_entry.h"
 #include "engine/accounting/model_presets.h"
+#include "engine/accounting/model_zoo.h"
 #include "engine/accounting/preset_groups.h"
 #include "engine/hardware/gpu_catalog.h"
 #include "engine/scenario/control_ranges.h"
@@ -62,6 +63,7 @@ InferenceControls::InferenceControls(QWidget* parent)
                          "the heads and the KV heads."),
                       this))
     , m_weights(new QComboBox(this))
+    , m_weightsNote(new QLabel(this))
     , m_groupSize(makeSpin(ranges::inference::groupSize,
                            tr("int8, int4: weights sharing one fp16 scale G (GPTQ/AWQ use 128). Must divide "
                               "d_model."),
@@ -122,6 +124,10 @@ InferenceControls::InferenceControls(QWidget* parent)
     m_form->addRow(tr("&GPU:"), m_gpu);
     m_form->addRow(tr("GP&Us (tensor parallel):"), m_gpus);
     m_form->addRow(tr("&Weights:"), m_weights);
+    m_weightsNote->setWordWrap(true);
+    m_weightsNote->setObjectName(QStringLiteral("weightsNote"));
+    m_form->addRow(QString(), m_weightsNote);
+    m_form->setRowVisible(m_weightsNote, false);
     m_form->addRow(tr("Gro&up size:"), m_groupSize);
     m_form->addRow(tr("&KV cache:"), m_kvCache);
     m_form->addRow(tr("&Context S:"), m_context);
@@ -170,14 +176,59 @@ void InferenceControls::onModelChosen() {
     }
     m_model = m_entryModel;
     m_architecture->setModel(m_model);
+    m_checkpoint = checkpointOf(id);
+    showCheckpointFormat();
     const double seq = startingContext(m_model);
     m_context->setValue(seq);
     m_ownPrompt = std::min(m_ownPrompt, seq);
     showPrompt();
 }
 
-void InferenceControls::setOwnModel(const ModelSpec& model, const QString& label) {
+std::optional<CheckpointFormat> InferenceControls::checkpointOf(const QString& id) const {
+    if (id.isEmpty())
+        return m_ownCheckpoint;
+    if (const ZooModel* zoo = findZooModel(id.toStdString())) {
+        const HfConfigResult read = zooModelConfig(*zoo);
+        if (read.ok())
+            return read.config->checkpointFormat;
+    }
+    return std::nullopt;
+}
+
+void InferenceControls::showCheckpointFormat() {
+    const QSignalBlocker blockWeights(m_weights), blockGroup(m_groupSize);
+    if (m_checkpoint) {
+        selectData(m_weights, toQString(weightFormatName(m_checkpoint->weights)));
+        if (hasGroupScales(m_checkpoint->weights))
+            m_groupSize->setValue(static_cast<int>(m_checkpoint->groupSize));
+        m_weightsFromCheckpoint = true;
+    } else if (m_weightsFromCheckpoint) {
+        selectData(m_weights, toQString(weightFormatName(WeightFormat::bf16)));
+        m_weightsFromCheckpoint = false;
+    }
+    updateEnabled();
+}
+
+QString InferenceControls::weightsNoteText() const {
+    if (!m_checkpoint)
+        return {};
+    const WeightFormat chosen = *weightFormatFromName(m_weights->currentData().toString().toStdString());
+    if (chosen == m_checkpoint->weights)
+        return tr("The checkpoint's own format: %1").arg(QString::fromStdString(m_checkpoint->description));
+    return tr("The checkpoint ships in %1; priced in the format chosen here.")
+        .arg(toQString(weightFormatName(m_checkpoint->weights)));
+}
+
+void InferenceControls::showWeightsNote() {
+    const QString text = weightsNoteText();
+    m_weightsNote->setText(text);
+    m_form->setRowVisible(m_weightsNote, !text.isEmpty());
+}
+
+void InferenceControls::setOwnModel(const ModelSpec& model, const QString& label,
+                                    const std::optional<CheckpointFormat>& checkpoint) {
     m_ownModel = model;
+    m_ownCheckpoint = checkpoint;
     {
         const QSignalBlocker blockPreset(m_preset), blockContext(m_context), blockPrompt(m_prompt);
         showOwnModelEntry(label);
@@ -221,6 +272,7 @@ void InferenceControls::showPrompt() {
 void InferenceControls::updateEnabled() {
     m_groupSize->setEnabled(
         hasGroupScales(*weightFormatFromName(m_weights->currentData().toString().toStdString())));
+    showWeightsNote();
     m_prompt->setEnabled(!m_promptIsContext->isChecked());
 }
 
@@ -238,6 +290,8 @@ InferenceScenario InferenceControls::values() const {
     in.gpus = m_gpus->value();
     in.weights = *weightFormatFromName(m_weights->currentData().toString().toStdString());
     in.groupSize = m_groupSize->value();
+    // The checkpoint's scope (gpt-oss: the experts alone) goes with its own format only.
+    in.expertsOnly = m_checkpoint && in.weights == m_checkpoint->weights && m_checkpoint->expertsOnly;
     in.kvCache = *storageTypeFromName(m_kvCache->currentData().toString().toStdString());
     in.context = m_context->value();
     in.batch = m_batch->value();
@@ -260,6 +314,8 @@ void InferenceControls::setValues(const InferenceScenario& s) {
         selectData(m_preset, QString::fromStdString(s.preset));
         m_entryModel = namedModel(s.preset).value_or(in.model);
     }
+    m_checkpoint = checkpointOf(QString::fromStdString(s.preset));
+    m_weightsFromCheckpoint = m_checkpoint && m_checkpoint->weights == in.weights;
     m_model = in.model;
     m_architecture->setModel(in.model);
     selectData(m_gpu, QString::fromStdString(in.gpu));

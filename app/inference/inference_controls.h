@@ -3,7 +3,10 @@
 // its Architecture group, the GPU and how many, the weight and KV-cache formats, and sliders for context S
 // and batch B (prompt P optional). They map to and from napkin::InferenceScenario; a refused combination
 // is shown next to the control that caused it.
+#include "engine/accounting/checkpoint_format.h"
 #include "engine/scenario/scenario.h"
+
+#include <optional>
 
 #include <QString>
 #include <QWidget>
@@ -30,7 +33,14 @@ public:
 
     /// Shows `model` (a config.json the user opened) as the model, under `label` in the model box at its
     /// own context, without emitting inputChanged. The box keeps one such entry; the next replaces it.
-    void setOwnModel(const napkin::ModelSpec& model, const QString& label);
+    /// `checkpoint`, the config's quantization_config, becomes the weight format shown (the user can
+    /// still pick another).
+    void setOwnModel(const napkin::ModelSpec& model, const QString& label,
+                     const std::optional<napkin::CheckpointFormat>& checkpoint = std::nullopt);
+    /// The chosen model's checkpoint format (a config's quantization_config), if it has one.
+    const std::optional<napkin::CheckpointFormat>& checkpointFormat() const { return m_checkpoint; }
+    /// "Weights in the checkpoint's format: ..." under the weights box; empty without a checkpoint format.
+    QString weightsNoteText() const;
 
     /// A red message under the control that `field` (validateInference's field name) names; the model
     /// box when the field belongs to the model and no architecture control holds it. One at a time.
@@ -71,6 +81,12 @@ private:
     void showOwnModelEntry(const QString& label);
     /// "Llama 3 70B (modified)" while the architecture differs from the entry's model.
     void showModified();
+    /// The checkpoint format of the model box's entry `id` (empty: the config the user opened).
+    std::optional<napkin::CheckpointFormat> checkpointOf(const QString& id) const;
+    /// Selects the checkpoint's format in the weights box (bf16 when the new model has none and the
+    /// format shown came from the previous model's checkpoint), without emitting inputChanged.
+    void showCheckpointFormat();
+    void showWeightsNote();
 
     QFormLayout* m_form;
     QComboBox* m_preset;
@@ -83,6 +99,7 @@ private:
     QComboBox* m_gpu;
     QSpinBox* m_gpus;
     QComboBox* m_weights;
+    QLabel* m_weightsNote; ///< the checkpoint's own format, under the weights box
     QSpinBox* m_groupSize;
     QComboBox* m_kvCache;
     LogSliderField* m_context;
@@ -91,6 +108,8 @@ private:
     LogSliderField* m_prompt;
     /// The prompt the user chose: kept while "prompt = context" shows the context in the greyed field.
     double m_ownPrompt = 0;
+    std::optional<napkin::CheckpointFormat> m_checkpoint, m_ownCheckpoint;
+    bool m_weightsFromCheckpoint = false;
     QLabel* m_fieldError = nullptr;
     QWidget* m_fieldErrorControl = nullptr;
     QFormLayout* m_fieldErrorForm = nullptr;

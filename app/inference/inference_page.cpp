@@ -152,7 +152,8 @@ bool InferencePage::showsOpenedModel() const {
     return opened >= 0 && m_controls->presetBox()->currentIndex() == opened;
 }
 
-void InferencePage::setOwnModel(const ModelSpec& model, const QString& label) {
-    m_controls->setOwnModel(model, label);
+void InferencePage::setOwnModel(const ModelSpec& model, const QString& label,
+                                const std::optional<napkin::CheckpointFormat>& checkpoint) {
+    m_controls->setOwnModel(model, label, checkpoint);
     recompute();
 }

@@ -4,6 +4,7 @@
 // memory), decode tokens/s against batch size with the memory- and compute-bound regimes, and the answers
 // with their formulas. Every change recomputes synchronously (a sweep is a hundred accountings, about a
 // millisecond).
+#include "engine/accounting/checkpoint_format.h"
 #include "engine/accounting/inference_batch_sweep.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/scenario/scenario.h"
@@ -37,7 +38,9 @@ public:
     napkin::InferenceScenario scenario() const;
     QStringList applyScenario(const napkin::InferenceScenario& scenario);
     /// Serves `model` (a config.json the user opened), listed as `label`, at its own context; recomputes.
-    void setOwnModel(const napkin::ModelSpec& model, const QString& label);
+    /// `checkpoint` (the config's quantization_config) is shown as the weight format.
+    void setOwnModel(const napkin::ModelSpec& model, const QString& label,
+                     const std::optional<napkin::CheckpointFormat>& checkpoint = std::nullopt);
     /// How the opened model is named on a command line (`--config PATH`): exported charts' settings line
     /// names it so while the page shows it, as Copy as command does.
     void setOpenedModelCommand(std::optional<napkin::CommandModelBase> command) {

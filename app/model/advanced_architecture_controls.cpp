@@ -140,12 +140,18 @@ AdvancedArchitectureControls::AdvancedArchitectureControls(QWidget* parent)
     m_routerBias->setToolTip(tr("E router biases per MoE layer (DeepSeek-V3's e_score_correction_bias). "
                                 "config.json: follows model_type (deepseek_v3)."));
 
+    m_attentionSinks = new QCheckBox(tr("&Attention sinks"), b);
+    m_attentionSinks->setToolTip(
+        tr("One learned sink logit per head per layer joins each softmax (gpt-oss): "
+           "a·L parameters, nothing cached. config.json: follows model_type (gpt_oss)."));
+
     m_form->addRow(heading(tr("Attention"), b));
     m_form->addRow(tr("Head &width:"), m_headDim);
     m_form->addRow(tr("QK-nor&m:"), m_qkNorm);
     m_form->addRow(tr("Sliding &window:"), m_slidingWindow);
     m_form->addRow(tr("&Global every:"), m_globalEvery);
     m_form->addRow(QString(), m_pattern);
+    m_form->addRow(QString(), m_attentionSinks);
     m_form->addRow(heading(tr("Norms and biases"), b));
     m_form->addRow(tr("Norm &placement:"), m_normPlacement);
     m_form->addRow(tr("&q, k, v bias:"), m_qkvBias);
@@ -173,7 +179,7 @@ AdvancedArchitectureControls::AdvancedArchitectureControls(QWidget* parent)
     connect(m_toggle, &QToolButton::toggled, this, &AdvancedArchitectureControls::setExpanded);
     for (QComboBox* box : {m_qkNorm, m_normPlacement, m_qkvBias, m_outBias, m_mlpBias, m_normBias})
         connect(box, &QComboBox::currentIndexChanged, this, &AdvancedArchitectureControls::onEdited);
-    for (QCheckBox* check : {m_pattern, m_sharedGate, m_routerBias})
+    for (QCheckBox* check : {m_pattern, m_sharedGate, m_routerBias, m_attentionSinks})
         connect(check, &QCheckBox::toggled, this, &AdvancedArchitectureControls::onEdited);
     setModel(ModelSpec{});
     setExpanded(false);
@@ -220,6 +226,7 @@ void AdvancedArchitectureControls::writeTo(ModelSpec& m) const {
     m.sharedExpertGate = m_sharedGate->isChecked();
     m.denseLayers = m_denseLayers->value();
     m.routerBias = m_routerBias->isChecked();
+    m.attentionSinks = m_attentionSinks->isChecked();
 }
 
 void AdvancedArchitectureControls::setModel(const ModelSpec& m) {
@@ -248,6 +255,7 @@ void AdvancedArchitectureControls::setModel(const ModelSpec& m) {
     m_sharedGate->setChecked(m.sharedExpertGate);
     m_denseLayers->setValue(static_cast<int>(m.denseLayers));
     m_routerBias->setChecked(m.routerBias);
+    m_attentionSinks->setChecked(m.attentionSinks);
     updateApplicability();
     m_updating = false;
 }
@@ -294,7 +302,8 @@ int AdvancedArchitectureControls::knobsSet() const {
                         m.sharedFfnDim != gpt2.sharedFfnDim,
                         m.sharedExpertGate != gpt2.sharedExpertGate,
                         m.denseLayers != gpt2.denseLayers,
-                        m.routerBias != gpt2.routerBias};
+                        m.routerBias != gpt2.routerBias,
+                        m.attentionSinks != gpt2.attentionSinks};
     return static_cast<int>(std::count(std::begin(set), std::end(set), true));
 }
 

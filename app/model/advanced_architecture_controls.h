@@ -60,6 +60,7 @@ public:
     QCheckBox* sharedExpertGateCheck() const { return m_sharedGate; }
     QSpinBox* denseLayersBox() const { return m_denseLayers; }
     QCheckBox* routerBiasCheck() const { return m_routerBias; }
+    QCheckBox* attentionSinksCheck() const { return m_attentionSinks; }
 
 signals:
     /// The user changed a knob.
@@ -79,7 +80,7 @@ private:
     QSpinBox *m_qLoraRank, *m_kvLoraRank, *m_qkNope, *m_qkRope, *m_vHead;
     QSpinBox *m_expertFfn, *m_sharedFfn, *m_denseLayers;
     QComboBox *m_qkNorm, *m_normPlacement, *m_qkvBias, *m_outBias, *m_mlpBias, *m_normBias;
-    QCheckBox *m_pattern, *m_sharedGate, *m_routerBias;
+    QCheckBox *m_pattern, *m_sharedGate, *m_routerBias, *m_attentionSinks;
     /// The per-layer window pattern a config gave (true: windowed), kept while the box is unticked.
     std::vector<bool> m_windowedLayers;
     bool m_moe = false;

@@ -49,12 +49,14 @@ QString ModelConfigController::openModelConfig(const QString& path) {
     const QString label =
         tr("%1 (%2)").arg(folder.isEmpty() ? file.fileName() : folder + QLatin1Char('/') + file.fileName(),
                           QString::fromStdString(read.config->modelType));
-    m_opened = napkin::CommandModelBase{
-        {"--config", QFile::encodeName(file.absoluteFilePath()).toStdString()}, read.config->model};
+    m_opened =
+        napkin::CommandModelBase{{"--config", QFile::encodeName(file.absoluteFilePath()).toStdString()},
+                                 read.config->model,
+                                 read.config->checkpointFormat.has_value()};
     m_accounting.setOpenedModelCommand(m_opened);
     m_inference.setOpenedModelCommand(m_opened);
     m_accounting.setOwnModel(read.config->model, label);
-    m_inference.setOwnModel(read.config->model, label);
+    m_inference.setOwnModel(read.config->model, label, read.config->checkpointFormat);
     m_window.statusBar()->showMessage(
         tr("Opened %1 as the model of the Accounting and Inference pages").arg(label), 8000);
     return {};

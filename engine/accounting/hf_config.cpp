@@ -1,12 +1,16 @@
 #include "engine/accounting/hf_config.h"
 
+#include "engine/accounting/hf_config_aliases.h"
+#include "engine/accounting/hf_config_defaults.h"
 #include "engine/accounting/hf_config_families.h"
 #include "engine/accounting/hf_config_keys.h"
+#include "engine/accounting/hf_config_vision.h"
 #include "engine/numerics/json_nesting.h"
 #include "engine/numerics/printable_text.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <fstream>
@@ -16,9 +20,10 @@
 namespace napkin {
 namespace {
 
-constexpr std::array<std::string_view, 17> kModelTypes{
-    "llama", "mistral",   "mixtral", "qwen2",  "qwen2_moe", "qwen3", "qwen3_moe",   "gemma",      "gemma2",
-    "gemma3", "phi3",     "olmo2",   "gpt_neox", "falcon",  "gpt2",  "deepseek_v2", "deepseek_v3"};
+constexpr std::array<std::string_view, 19> kModelTypes{
+    "llama", "mistral",     "mixtral",     "qwen2",   "qwen2_moe", "qwen3",    "qwen3_moe",
+    "gemma", "gemma2",      "gemma3",      "phi3",    "olmo2",     "gpt_neox", "falcon",
+    "gpt2",  "deepseek_v2", "deepseek_v3", "gpt_oss", "llama4"};
 
 std::string typeList() {
     std::string out;
@@ -58,17 +63,34 @@ HfConfigResult parseHfConfig(std::string_view text, std::string_view source) {
         return failure(source, "model_type: expected a string, got " + std::string(type->type_name()));
     HfConfig config;
     config.modelType = type->get<std::string>();
-    // Gemma 3's multimodal config nests the language model under text_config; gemma3_text is it alone.
-    std::string family = config.modelType == "gemma3_text" ? "gemma3" : config.modelType;
+    std::vector<std::string> architectures;
+    if (const auto a = root.find("architectures"); a != root.end() && a->is_array())
+        for (const nlohmann::json& cls : *a)
+            if (cls.is_string())
+                architectures.push_back(cls.get<std::string>());
+    std::string family = config.modelType;
+    if (std::find(kModelTypes.begin(), kModelTypes.end(), family) == kModelTypes.end()) {
+        const std::optional<HfFamilyAlias> alias = hfFamilyAlias(family, architectures, kModelTypes);
+        if (!alias)
+            return failure(source, "model_type: '" + printable(config.modelType) +
+                                       "' is not supported; supported: " + typeList() + "; nearest: " +
+                                       std::string(nearestHfFamily(config.modelType, kModelTypes)));
+        family = alias->family;
+        config.notes.push_back(alias->reason);
+    }
+    config.family = family;
+    // Gemma 3's and Llama 4's multimodal files nest the language model under text_config.
     const nlohmann::json* object = &root;
     std::string prefix;
-    if (family == "gemma3" && root.contains("text_config")) {
+    if ((family == "gemma3" || family == "llama4") && root.contains("text_config")) {
         object = &root["text_config"];
         prefix = "text_config.";
         if (!object->is_object())
-            return failure(source, "text_config: expected an object, got " + std::string(object->type_name()));
+            return failure(source,
+                           "text_config: expected an object, got " + std::string(object->type_name()));
     }
     HfConfigKeys keys(*object, prefix);
+    keys.setDefaults(hfConfigClassDefaults(family));
     try {
         if (!readHfFamily(family, keys, config.model))
             return failure(source, "model_type: '" + printable(config.modelType) +
@@ -80,19 +102,55 @@ HfConfigResult parseHfConfig(std::string_view text, std::string_view source) {
     }
     const InputError invalid = validateArchitecture(config.model);
     if (!invalid.ok())
-        return failure(source, "the model it describes is invalid: " + invalid.field + ": " + invalid.message);
+        return failure(source,
+                       "the model it describes is invalid: " + invalid.field + ": " + invalid.message);
     std::set<std::string> used = keys.used(), ignored = keys.ignored();
     used.insert("model_type");
     if (object != &root) {
         used.insert("text_config");
+        config.notes.push_back(
+            "the language model (text_config) is counted; the vision tower is not part of it");
+        if (const auto v = root.find("vision_config"); v != root.end() && family == "gemma3") {
+            config.visionParameters = gemma3VisionParameters(*v, config.model.dModel);
+            if (config.visionParameters) {
+                used.insert("vision_config");
+                config.notes.push_back("vision tower and projector (vision_config): " +
+                                       std::to_string(static_cast<long long>(*config.visionParameters)) +
+                                       " parameters, counted apart");
+            }
+        }
         for (auto it = root.begin(); it != root.end(); ++it)
             if (!used.count(it.key()))
                 ignored.insert(it.key());
     } else {
         ignored.erase("model_type");
     }
+    if (family == "deepseek_v3" || family == "deepseek_v2") {
+        const auto mtp = object->find("num_nextn_predict_layers");
+        if (mtp != object->end() && mtp->is_number() && mtp->get<double>() > 0)
+            config.notes.push_back(
+                "the " + mtp->dump() +
+                " multi-token-prediction layer(s) (num_nextn_predict_layers) are not counted, "
+                "as DeepSeek's model card counts the main model without them");
+    }
+    if (const auto q = root.find("quantization_config"); q != root.end() && !q->is_null()) {
+        try {
+            CheckpointFormatRead read = readCheckpointFormat(*q);
+            config.checkpointFormat = std::move(read.format);
+            if (!read.note.empty())
+                config.notes.push_back(read.note);
+        } catch (const HfConfigKeyError& e) {
+            return failure(source, e.what());
+        }
+        used.insert("quantization_config");
+        ignored.erase("quantization_config");
+    }
+    if (!keys.defaulted().empty())
+        config.notes.push_back("keys the file leaves out take " + std::string(hfConfigClassSource(family)) +
+                               "'s defaults");
     config.keysUsed = sorted(used);
     config.keysIgnored = sorted(ignored);
+    config.keysDefaulted = sorted(keys.defaulted());
     return {std::move(config), {}};
 }
 

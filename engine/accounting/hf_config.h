@@ -1,7 +1,10 @@
 #pragma once
 // A model from its Hugging Face config.json: the keys of the llama, mistral, mixtral, qwen2, qwen2_moe,
-// qwen3, qwen3_moe, gemma, gemma2, gemma3 (text), phi3, olmo2, gpt_neox, falcon, gpt2, deepseek_v2 and
-// deepseek_v3 model_types mapped onto ModelSpec. Errors are data: one line naming the file and the key.
+// qwen3, qwen3_moe, gemma, gemma2, gemma3 (text), phi3, olmo2, gpt_neox, falcon, gpt2, deepseek_v2,
+// deepseek_v3, gpt_oss and llama4 (text) model_types mapped onto ModelSpec; kimi_k2 and any model_type whose
+// `architectures` names a class read here through hf_config_aliases.h; a key the file leaves out takes its
+// configuration class's default (hf_config_defaults.h). Errors are data: one line naming the file and key.
+#include "engine/accounting/checkpoint_format.h"
 #include "engine/accounting/model_spec.h"
 
 #include <optional>
@@ -17,6 +20,19 @@ struct HfConfig {
     std::string modelType;                ///< "llama", "gemma3", ...
     std::vector<std::string> keysUsed;    ///< the keys read, nested ones as "text_config.hidden_size"
     std::vector<std::string> keysIgnored; ///< the keys present that do not change the accounting
+    /// The model_type it was read as ("deepseek_v3" for kimi_k2).
+    std::string family;
+    /// Absent keys that took the configuration class's default.
+    std::vector<std::string> keysDefaulted;
+    /// What the count is of, in words: the alias used, the language model of a multimodal file, what the
+    /// family's own card leaves out (DeepSeek's multi-token-prediction layers).
+    std::vector<std::string> notes;
+    /// A multimodal file's vision tower and projector (Gemma 3's SigLIP), counted apart from the model;
+    /// unset where the file does not describe one Napkin counts.
+    std::optional<double> visionParameters;
+    /// The weights' number format from quantization_config; unset when the file has none (16-bit) or one
+    /// Napkin does not model (a note says which).
+    std::optional<CheckpointFormat> checkpointFormat;
 };
 
 struct HfConfigResult {

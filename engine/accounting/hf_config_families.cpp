@@ -3,6 +3,7 @@
 #include "engine/accounting/model_presets.h"
 
 #include <string>
+#include <vector>
 
 namespace napkin {
 namespace {
@@ -206,6 +207,88 @@ ModelSpec gpt2(HfConfigKeys& k) {
     return m;
 }
 
+// gpt-oss (modeling_gpt_oss.py): Llama's sizes with biased q, k, v, o; a learned sink logit per head; every
+// layer a mixture of experts whose router and experts carry biases (gate_up_proj_bias, down_proj_bias),
+// the experts' SwiGLU clamped at swiglu_limit (no parameter); sliding-window and full layers alternating.
+ModelSpec gptOss(HfConfigKeys& k) {
+    ModelSpec m = llamaSizes(k, false);
+    attentionBias(k, m);
+    m.attentionSinks = true;
+    routedExperts(k, m, "num_local_experts");
+    m.mlpBias = true;
+    m.routerBias = true;     // the router is nn.Linear(d, E) with its bias
+    if (!layerTypes(k, m)) { // GptOssConfig: sliding where (i + 1) % 2, i.e. layers 0, 2, 4, ...
+        const auto layers = static_cast<long long>(m.layers);
+        for (long long i = 0; i < layers; ++i)
+            m.windowedLayers.push_back((i + 1) % 2 != 0);
+    }
+    if (const auto w = k.optionalWhole("sliding_window"); w && *w > 0 && *w < m.seq) {
+        m.slidingWindow = *w;
+    } else {
+        m.windowedLayers.clear();
+    }
+    for (const char* key : {"swiglu_limit", "experts_per_token", "initial_context_length", "hidden_act"})
+        k.touch(key);
+    return m;
+}
+
+// Llama 4's language model (modeling_llama4.py): MoE layers at moe_layers (or every
+// interleave_moe_layer_step-th), each with E routed experts of intermediate_size, one shared expert of the
+// same width and a bias-free router; the other layers a dense MLP of intermediate_size_mlp. RoPE layers
+// attend within chunks of attention_chunk_size, NoPE layers (no_rope_layers 0) globally; the QK L2 norm has
+// no weight. A chunked layer caches at most one chunk, as a window of that length does.
+ModelSpec llama4Text(HfConfigKeys& k) {
+    ModelSpec m = llamaSizes(k, false);
+    attentionBias(k, m);
+    m.expertFfnDim = m.ffnDim;                   // intermediate_size: each routed expert's width
+    m.ffnDim = k.whole("intermediate_size_mlp"); // the dense layers' MLP
+    m.experts = k.whole("num_local_experts");
+    m.topK = k.whole("num_experts_per_tok");
+    m.sharedFfnDim = m.expertFfnDim; // Llama4TextMoe.shared_expert: one MLP of intermediate_size
+    const auto layers = static_cast<long long>(m.layers);
+    double moeCount = 0;
+    if (const auto listed = k.optionalWholes("moe_layers")) {
+        for (const double i : *listed)
+            if (i >= m.layers)
+                throw HfConfigKeyError("moe_layers: layer " + std::to_string(static_cast<long long>(i)) +
+                                       " is past num_hidden_layers");
+        moeCount = static_cast<double>(listed->size());
+    } else {
+        const double step = k.whole("interleave_moe_layer_step");
+        if (step < 1)
+            throw HfConfigKeyError("interleave_moe_layer_step: expected 1 or more, got 0");
+        for (long long i = static_cast<long long>(step) - 1; i < layers; i += static_cast<long long>(step))
+            moeCount += 1; // Llama4TextConfig: range(step - 1, L, step)
+    }
+    if (moeCount == 0 || m.experts <= 1) {
+        m.experts = m.topK = 1;
+        m.expertFfnDim = m.sharedFfnDim = 0;
+    } else {
+        m.denseLayers =
+            m.layers - moeCount; // interleaved, not first: counts and memory do not depend on where
+    }
+    std::vector<bool> chunked;
+    if (const auto rope = k.optionalWholes("no_rope_layers"); rope && !rope->empty()) {
+        if (static_cast<double>(rope->size()) < m.layers)
+            throw HfConfigKeyError("no_rope_layers: needs an entry per layer (" + std::to_string(layers) +
+                                   ")");
+        for (long long i = 0; i < layers; ++i)
+            chunked.push_back((*rope)[static_cast<std::size_t>(i)] != 0); // 1: RoPE, chunked; 0: NoPE, global
+    } else {
+        const double interval = k.whole("no_rope_layer_interval");
+        for (long long i = 0; i < layers; ++i)
+            chunked.push_back(interval == 0 || (i + 1) % static_cast<long long>(interval) != 0);
+    }
+    if (const auto chunk = k.optionalWhole("attention_chunk_size"); chunk && *chunk > 0 && *chunk < m.seq) {
+        m.slidingWindow = *chunk;
+        m.windowedLayers = chunked;
+    }
+    for (const char* key :
+         {"use_qk_norm", "hidden_act", "attn_temperature_tuning", "floor_scale", "attn_scale"})
+        k.touch(key);
+    return m;
+}
+
 } // namespace
 
 bool readHfFamily(std::string_view type, HfConfigKeys& k, ModelSpec& m) {
@@ -248,6 +331,10 @@ bool readHfFamily(std::string_view type, HfConfigKeys& k, ModelSpec& m) {
         m = falcon(k);
     } else if (type == "gpt2") {
         m = gpt2(k);
+    } else if (type == "gpt_oss") {
+        m = gptOss(k);
+    } else if (type == "llama4") {
+        m = llama4Text(k);
     } else {
         return false;
     }

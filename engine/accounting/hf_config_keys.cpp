@@ -21,8 +21,15 @@ void HfConfigKeys::touch(const char* key) {
 
 const nlohmann::json* HfConfigKeys::value(const char* key) {
     const auto it = m_object.find(key);
-    if (it == m_object.end())
-        return nullptr;
+    if (it == m_object.end()) {
+        if (!m_defaults)
+            return nullptr;
+        const auto d = m_defaults->find(key);
+        if (d == m_defaults->end() || d->is_null())
+            return nullptr;
+        m_defaulted.insert(m_prefix + key);
+        return &*d;
+    }
     m_used.insert(m_prefix + key);
     return it->is_null() ? nullptr : &*it; // null: "not set" (sliding_window, q_lora_rank, n_inner)
 }
@@ -87,6 +94,22 @@ std::optional<std::vector<std::string>> HfConfigKeys::optionalStrings(const char
         if (!item.is_string())
             wrongType(key, "a list of strings", *v);
         out.push_back(item.get<std::string>());
+    }
+    return out;
+}
+
+std::optional<std::vector<double>> HfConfigKeys::optionalWholes(const char* key) {
+    const nlohmann::json* v = value(key);
+    if (!v)
+        return std::nullopt;
+    if (!v->is_array())
+        wrongType(key, "a list of whole numbers", *v);
+    std::vector<double> out;
+    for (const nlohmann::json& item : *v) {
+        const double d = item.is_number() ? item.get<double>() : -1;
+        if (!std::isfinite(d) || d < 0 || d != std::floor(d) || d > 1e12)
+            wrongType(key, "a list of whole numbers", *v);
+        out.push_back(d);
     }
     return out;
 }

@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace napkin {
 
@@ -19,6 +20,10 @@ public:
     /// `object` must outlive this; `prefix` ("text_config.") is put before the key names it reports.
     HfConfigKeys(const nlohmann::json& object, std::string prefix);
 
+    /// The family's configuration-class defaults (hf_config_defaults.h): a key absent from the object is
+    /// read from `defaults` and reported in defaulted(); a key present as null stays "not set".
+    void setDefaults(const nlohmann::json* defaults) { m_defaults = defaults; }
+
     /// A whole number ≥ 0 (null or absent: nullopt for the optional reads).
     double whole(const char* key);
     std::optional<double> optionalWhole(const char* key);
@@ -26,6 +31,8 @@ public:
     std::optional<std::string> optionalString(const char* key);
     /// A list of strings ("layer_types").
     std::optional<std::vector<std::string>> optionalStrings(const char* key);
+    /// A list of whole numbers ("moe_layers", "no_rope_layers").
+    std::optional<std::vector<double>> optionalWholes(const char* key);
     /// The first of `keys` present (older and newer spellings: n_embd / hidden_size).
     double wholeOf(std::initializer_list<const char*> keys);
     bool has(const char* key) const;
@@ -35,6 +42,8 @@ public:
     const std::set<std::string>& used() const { return m_used; }
     /// Present keys never read, with the prefix.
     std::set<std::string> ignored() const;
+    /// Absent keys read from the defaults, with the prefix.
+    const std::set<std::string>& defaulted() const { return m_defaulted; }
 
 private:
     const nlohmann::json* value(const char* key);
@@ -42,7 +51,8 @@ private:
 
     const nlohmann::json& m_object;
     std::string m_prefix;
-    std::set<std::string> m_used;
+    const nlohmann::json* m_defaults = nullptr;
+    std::set<std::string> m_used, m_defaulted;
 };
 
 } // namespace napkin

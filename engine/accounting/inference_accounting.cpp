@@ -54,17 +54,13 @@ double promptOf(const InferenceInput& in) {
 
 // Bytes of one quantized weight (scales included) and of one other parameter.
 double quantizedBytes(const InferenceInput& in) {
-    const double bytes = weightFormatBits(in.weights) / 8;
-    return hasGroupScales(in.weights) ? bytes + kGroupScaleBytes / in.groupSize : bytes;
+    return weightFormatBytes(in.weights, in.groupSize);
 }
 double otherBytes(const InferenceInput& in) {
     return in.weights == WeightFormat::fp32 ? 4 : 2;
 }
 std::string quantizedBytesText(const InferenceInput& in) {
-    const std::string bytes = n(weightFormatBits(in.weights) / 8);
-    return hasGroupScales(in.weights)
-               ? "(" + bytes + " + " + n(kGroupScaleBytes) + "/" + n(in.groupSize) + ")"
-               : bytes;
+    return weightFormatBytesText(in.weights, in.groupSize);
 }
 
 // Activation bytes per prefill token on one GPU: the hidden state (d) and one MLP's widest output
@@ -291,6 +287,8 @@ InferenceResult accountInference(const InferenceInput& in, const GpuSpec& gpu) {
     r.quantizedParameters = p.layers * p.attentionWeights +
                             p.expertLayers() * (p.experts * p.expertWeights + p.sharedWeights) +
                             p.denseLayers * p.denseMlpWeights;
+    if (in.expertsOnly && isMixtureOfExperts(in.model)) // gpt-oss's MXFP4: the routed experts' matrices alone
+        r.quantizedParameters = p.expertLayers() * p.experts * p.expertWeights;
     r.otherParameters = count.total - r.quantizedParameters;
     const double weights = r.quantizedParameters * quantizedBytes(in) + r.otherParameters * otherBytes(in);
     r.weightsBytes = {weights, "Q·" + quantizedBytesText(in) + " + R·" + n(otherBytes(in)) + " = " +

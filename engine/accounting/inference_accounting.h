@@ -21,6 +21,9 @@ struct InferenceInput {
     std::optional<double> prompt; ///< P tokens prefilled per sequence; unset: P = S
     WeightFormat weights = WeightFormat::bf16;
     double groupSize = 128; ///< G weights per fp16 scale (int8, int4)
+    /// Only the routed experts' matrices are in `weights`, the rest 16-bit (gpt-oss's MXFP4 checkpoint,
+    /// whose quantization_config leaves attention, router, embeddings and head unconverted).
+    bool expertsOnly = false;
     StorageType kvCache = StorageType::bf16;
     std::string gpu = "H100-SXM";
     double gpus = 1; ///< N GPUs, all tensor parallel

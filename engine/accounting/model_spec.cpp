@@ -117,7 +117,7 @@ bool hasModernArchitecture(const ModelSpec& m) {
     return ownHeadWidth || ownBias || m.mlp == MlpKind::geglu ||
            m.normPlacement != NormPlacement::pre || m.qkNorm != QkNorm::none || m.slidingWindow > 0 ||
            isLatentAttention(m) || m.expertFfnDim > 0 || m.sharedFfnDim > 0 || m.sharedExpertGate ||
-           m.denseLayers > 0 || m.routerBias;
+           m.denseLayers > 0 || m.routerBias || m.attentionSinks;
 }
 
 bool hasKorthikantiBlock(const ModelSpec& m) {

@@ -68,6 +68,7 @@ struct ModelSpec {
     bool sharedExpertGate = false; ///< Qwen2-MoE's d×1 sigmoid gate on the shared expert
     double denseLayers = 0;        ///< the first k layers have a dense MLP of width f (first_k_dense_replace)
     bool routerBias = false;       ///< E router biases per MoE layer (DeepSeek-V3's e_score_correction_bias)
+    bool attentionSinks = false;   ///< one learned sink logit per head per layer (gpt-oss's self_attn.sinks)
     bool operator==(const ModelSpec&) const = default;
 };
 

@@ -26,7 +26,7 @@ struct Entry {
     std::string_view id, family, name;
     double parameters;
 };
-constexpr std::array<Entry, 15> kEntries{{
+constexpr std::array<Entry, 20> kEntries{{
     {"gpt2", "GPT-2 / GPT-3", "GPT-2 (124M)", 124439808},
     {"gpt-neox-20b", "GPT-NeoX", "GPT-NeoX-20B", 20554567680},
     {"falcon-7b", "Falcon", "Falcon 7B", 6921720704},
@@ -42,6 +42,11 @@ constexpr std::array<Entry, 15> kEntries{{
     {"gemma-2-9b", "Gemma", "Gemma 2 9B", 9241705984},
     {"olmo-2-7b", "OLMo", "OLMo 2 7B (1124)", 7298617344},
     {"deepseek-v3", "DeepSeek", "DeepSeek-V3 (without MTP)", 671026419200},
+    {"gemma-3-4b-it", "Gemma", "Gemma 3 4B (language model)", 3880263168},
+    {"gpt-oss-20b", "gpt-oss", "gpt-oss-20b", 20914757184},
+    {"gpt-oss-120b", "gpt-oss", "gpt-oss-120b", 116829156672},
+    {"llama-4-maverick-17b-128e", "Llama", "Llama 4 Maverick (language model)", 400711848960},
+    {"kimi-k2-instruct", "Kimi", "Kimi K2 Instruct", 1026408232448},
 }};
 
 const std::array<ZooModel, kEntries.size()>& table() {

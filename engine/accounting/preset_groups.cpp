@@ -11,10 +11,10 @@
 namespace napkin {
 namespace {
 
-constexpr std::array<std::string_view, 11> kFamilies{
+constexpr std::array<std::string_view, 13> kFamilies{
     "Lecture questions", "GPT-2 / GPT-3", "GPT-NeoX", "Falcon", "Llama",
     "Mistral / Mixtral", "Phi",           "Qwen",     "Gemma",  "OLMo",
-    "DeepSeek"};
+    "DeepSeek",          "Kimi",          "gpt-oss"};
 
 // The family of each setup and published preset; a shipped config carries its own (model_zoo.cpp).
 // tst_preset_groups holds every id to a row here; one missing would be shown under "Other".

@@ -49,6 +49,8 @@ TransformerParameters transformerParameters(const ModelSpec& m) {
     p.denseLayers = moe ? m.denseLayers : 0;
     p.attentionWeights = attentionWeightsOf(m);
     p.attentionInBiases = hasQkvBias(m) && !isLatentAttention(m) ? qWidth + 2 * kvWidth : 0;
+    if (m.attentionSinks) // gpt-oss: a learned logit per head joins each softmax (modeling_gpt_oss.py, sinks)
+        p.attentionInBiases += m.heads;
     p.attentionOutBias = hasOutBias(m) ? d : 0;
     p.attentionNorms = attentionNormsOf(m);
     p.expertWeights = matrices * d * (moe ? fe : f);

@@ -11,7 +11,7 @@ struct TransformerParameters {
     double layers = 0;            ///< L
     double denseLayers = 0;       ///< of the L layers, those with a dense MLP in a mixture of experts
     double attentionWeights = 0;  ///< per layer: Wq d×a·d_h, Wk and Wv d×g·d_h, Wo a·d_h×d (MLA: its five)
-    double attentionInBiases = 0; ///< per layer: q, k, v biases d + 2·d_kv (split by tensor parallelism)
+    double attentionInBiases = 0; ///< per layer: q, k, v biases d + 2·d_kv, and a sinks (split by TP, by head)
     double attentionOutBias = 0;  ///< per layer: the output projection's bias d (replicated under TP)
     double attentionNorms = 0;    ///< per layer: QK-norm weights, MLA's q and kv latent norms (replicated)
     double expertWeights = 0;     ///< per expert: GELU 2·d·f, SwiGLU 3·d·f

@@ -50,7 +50,8 @@ json architectureJson(const ModelSpec& m) {
             {"shared_ffn_dim", jsonNumber(m.sharedFfnDim)},
             {"shared_expert_gate", str(onOffName(m.sharedExpertGate))},
             {"dense_layers", jsonNumber(m.denseLayers)},
-            {"router_bias", str(onOffName(m.routerBias))}};
+            {"router_bias", str(onOffName(m.routerBias))},
+            {"attention_sinks", str(onOffName(m.attentionSinks))}};
 }
 
 json activationLedgerJson(const ActivationMemory& a) {

@@ -153,6 +153,7 @@ void transformerFlags(CommandWords& w, const ModelSpec& m, const ModelSpec& base
     enumOption(w, "--shared-expert-gate", m.sharedExpertGate, base.sharedExpertGate, onOffName);
     numberOption(w, "--dense-layers", m.denseLayers, base.denseLayers);
     enumOption(w, "--router-bias", m.routerBias, base.routerBias, onOffName);
+    enumOption(w, "--attention-sinks", m.attentionSinks, base.attentionSinks, onOffName);
 }
 
 // Whether flags can take `base` to `m`: an explicit per-layer window pattern has no flag (a config.json
@@ -162,14 +163,16 @@ bool reachable(const ModelSpec& m, const ModelSpec& base) {
 }
 
 // The model: by its published name when it has one (and the fields that differ), else by kind and size.
-void modelFlags(CommandWords& w, const ModelSpec& model, const CommandModelBase* given) {
+// Returns whether the base named (the caller's config, or a shipped config by --model-preset) has a
+// checkpoint format of its own, which napkin-cli infer takes as its --weights default.
+bool modelFlags(CommandWords& w, const ModelSpec& model, const CommandModelBase* given) {
     const ModelSpec m = relevant(model);
     if (given) { // the caller's own base (napkin-cli --config FILE), and the flags on top of it
         w.word(given->words.front());
         for (std::size_t i = 1; i < given->words.size(); ++i)
             w.word(given->words[i]);
         transformerFlags(w, m, relevant(given->model), false);
-        return;
+        return given->checkpointFormatted;
     }
     if (m.kind == ModelKind::transformer) {
         // The published or shipped model that needs the fewest flags on top, if any needs fewer than the
@@ -179,42 +182,45 @@ void modelFlags(CommandWords& w, const ModelSpec& model, const CommandModelBase*
         ModelSpec gpt2;
         gpt2.kind = ModelKind::transformer;
         transformerFlags(best, m, gpt2, true);
-        bool found = reachable(m, gpt2);
-        const auto consider = [&](std::string_view id, const ModelSpec& base) {
+        bool found = reachable(m, gpt2), bestFormatted = false;
+        const auto consider = [&](std::string_view id, const ModelSpec& base, bool formatted) {
             if (!reachable(m, base))
                 return;
             CommandWords candidate("");
             candidate.option("--model-preset", id);
             transformerFlags(candidate, m, relevant(base), false);
-            if (!found || candidate.length() < best.length())
+            if (!found || candidate.length() < best.length()) {
                 best = candidate;
+                bestFormatted = formatted;
+            }
             found = true;
         };
         for (const ModelPreset& p : modelPresets())
-            consider(p.id, p.model);
+            consider(p.id, p.model, false);
         for (const ZooModel& z : zooModels())
             if (const HfConfigResult read = zooModelConfig(z); read.ok())
-                consider(z.id, read.config->model);
+                consider(z.id, read.config->model, read.config->checkpointFormat.has_value());
         w.append(best);
-        return;
+        return bestFormatted;
     }
     w.option("--model", modelKindName(m.kind));
     switch (m.kind) {
     case ModelKind::dense:
         w.number("--params", m.parameters);
         numberOption(w, "--seq", m.seq, 1);
-        return;
+        return false;
     case ModelKind::cruncher:
         w.number("--dim", m.dim);
         w.number("--layers", m.layers);
-        return;
+        return false;
     case ModelKind::linear2:
         w.number("--dim", m.dim);
         w.number("--out", m.out);
-        return;
+        return false;
     case ModelKind::transformer:
-        return; // above
+        return false; // above
     }
+    return false;
 }
 
 bool isSafeShellCharacter(char c) {
@@ -301,14 +307,20 @@ std::string accountCommandLine(const AccountingInput& input, const CommandModelB
 
 std::string inferCommandLine(const InferenceInput& in, const CommandModelBase* model) {
     CommandWords w("infer");
-    modelFlags(w, in.model, model);
+    const bool checkpointFormatted = modelFlags(w, in.model, model);
     const InferenceInput d; // the CLI's defaults; the context defaults to the model's, so it is always given
     w.number("--context", in.context);
     if (in.prompt)
         w.number("--prompt", *in.prompt);
     numberOption(w, "--batch", in.batch, d.batch);
-    enumOption(w, "--weights", in.weights, d.weights, weightFormatName);
-    numberOption(w, "--group-size", in.groupSize, d.groupSize);
+    if (checkpointFormatted) // the model's own format would be the default: say which one the page used
+        w.option("--weights", weightFormatName(in.weights));
+    else
+        enumOption(w, "--weights", in.weights, d.weights, weightFormatName);
+    if (checkpointFormatted && hasGroupScales(in.weights))
+        w.number("--group-size", in.groupSize);
+    else
+        numberOption(w, "--group-size", in.groupSize, d.groupSize);
     enumOption(w, "--kv-cache", in.kvCache, d.kvCache, storageTypeName);
     if (in.gpu != d.gpu)
         w.option("--gpu", in.gpu);

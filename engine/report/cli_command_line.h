@@ -27,6 +27,8 @@ std::string commandNumber(double value);
 struct CommandModelBase {
     std::vector<std::string> words;
     ModelSpec model;
+    /// The config has a quantization_config Napkin models: infer's line then names --weights always.
+    bool checkpointFormatted = false;
 };
 
 /// `napkin-cli account … --json` for `input`: --preset ID when it is exactly a setup preset; otherwise

@@ -19,6 +19,7 @@ json inferenceToJson(const InferenceInput& in, const GpuSpec& gpu, const Inferen
     doc["context"] = jsonNumber(in.context);
     doc["prompt"] = jsonNumber(in.prompt ? *in.prompt : in.context);
     doc["weights"] = std::string(weightFormatName(in.weights));
+    doc["weights_scope"] = in.expertsOnly ? "experts" : "layers";
     doc["group_size"] = hasGroupScales(in.weights) ? jsonNumber(in.groupSize) : json(nullptr);
     doc["kv_cache"] = std::string(storageTypeName(in.kvCache));
     doc["gpu"] = {{"id", gpu.id},

@@ -36,7 +36,7 @@ namespace napkin {
 /// norm_placement, qk_norm, sliding_window, global_every, windowed_layers (a config's per-layer pattern,
 /// one letter a layer: "w" windowed, "g" global; "" none), q_lora_rank, kv_lora_rank, qk_nope_head_dim,
 /// qk_rope_head_dim, v_head_dim, expert_ffn_dim, shared_ffn_dim, shared_expert_gate, dense_layers,
-/// router_bias (scenario_model.cpp). Absent, each keeps its default (off, or following the older keys), so
+/// router_bias, attention_sinks (scenario_model.cpp). Absent, each keeps its default (off, or following the older keys), so
 /// an older file opens with every number it had; inference.model absent is the preset's model.
 inline constexpr int kScenarioFormatVersion = 2;
 /// Larger files are refused before parsing: a real scenario is about 2 KB.

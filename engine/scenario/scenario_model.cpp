@@ -14,7 +14,7 @@
 namespace napkin::scenario_detail {
 namespace {
 
-constexpr std::array<std::string_view, 32> kArchitectureKeys{"kv_heads",
+constexpr std::array<std::string_view, 33> kArchitectureKeys{"kv_heads",
                                                              "ffn_dim",
                                                              "mlp",
                                                              "norm",
@@ -45,7 +45,8 @@ constexpr std::array<std::string_view, 32> kArchitectureKeys{"kv_heads",
                                                              "shared_ffn_dim",
                                                              "shared_expert_gate",
                                                              "dense_layers",
-                                                             "router_bias"};
+                                                             "router_bias",
+                                                             "attention_sinks"};
 
 constexpr std::array<std::string_view, 6> kSizeKeys{"d_model", "layers", "heads", "vocab", "seq", "ffn_mult"};
 
@@ -136,6 +137,7 @@ void readArchitecture(const Section& m, ModelSpec& model) {
     m.name("shared_expert_gate", model.sharedExpertGate, onOffFromName);
     m.wholeNumber("dense_layers", model.denseLayers, ranges::accounting::denseLayers);
     m.name("router_bias", model.routerBias, onOffFromName);
+    m.name("attention_sinks", model.attentionSinks, onOffFromName);
 }
 
 void writeArchitecture(const ModelSpec& m, json& o) {
@@ -171,6 +173,7 @@ void writeArchitecture(const ModelSpec& m, json& o) {
     o["shared_expert_gate"] = str(onOffName(m.sharedExpertGate));
     o["dense_layers"] = m.denseLayers;
     o["router_bias"] = str(onOffName(m.routerBias));
+    o["attention_sinks"] = str(onOffName(m.attentionSinks));
 }
 
 void readTransformerModel(const Section& m, ModelSpec& model) {

@@ -40,3 +40,35 @@ napkin_add_cli_test(config_missing_file EXPECT_EXIT 2
   ARGS account --config ${configs}/absent.json CHECKS "stderr~no such file")
 napkin_add_cli_test(config_and_preset EXPECT_EXIT 2
   ARGS account --config ${models}/gpt2.json --preset gpt2-small CHECKS "stderr~not both")
+
+# Issue 40. Gemma 3 4B as Google published it: four text keys, Gemma3TextConfig's defaults for the rest;
+# the language model 3,880,263,168 and the SigLIP tower with its projector counted apart, 419,816,304.
+napkin_add_cli_test(config_gemma3_class_defaults
+  ARGS account --config ${models}/gemma-3-4b-it.json --json
+  CHECKS parameters=3880263168 config.read_as=gemma3 config.vision_parameters=419816304
+         config.keys_defaulted:array config.notes:array)
+
+# Kimi K2 (model_type kimi_k2) reads as DeepSeek-V3: 1,026,408,232,448 parameters, derived from the shapes.
+napkin_add_cli_test(config_kimi_k2_alias
+  ARGS account --config ${models}/kimi-k2-instruct.json --json
+  CHECKS parameters=1026408232448 config.model_type=kimi_k2 config.read_as=deepseek_v3
+         config.checkpoint_format.weights=fp8-block128 config.training_assumes:string)
+
+# gpt-oss-20b serves in its checkpoint's format: MXFP4 experts (0.5 + 1/32 B), the rest bf16:
+# 13,761,264,768 B (12.8 GiB, the model card's checkpoint size); --weights bf16 asks for 2 B each.
+napkin_add_cli_test(config_gpt_oss_checkpoint_format
+  ARGS infer --config ${models}/gpt-oss-20b.json --context 8192 --json
+  CHECKS weights=mxfp4 weights_bytes=13761264768 weights_format.source=checkpoint
+         weights_format.experts_only=ON quantized_parameters=19110297600 kv_cache_bytes=204472320)
+napkin_add_cli_test(config_gpt_oss_weights_option_wins
+  ARGS infer --config ${models}/gpt-oss-20b.json --weights bf16 --context 8192 --json
+  CHECKS weights=bf16 weights_bytes=41829514368 weights_format.source=option weights_format.checkpoint=mxfp4)
+
+# Kimi K2 through the zoo's id: fp8 with 128×128 block scales, 1,029,173,196,976 B of weights.
+napkin_add_cli_test(config_kimi_k2_fp8_blocks
+  ARGS infer --model-preset kimi-k2-instruct --context 4096 --gpus 8 --json
+  CHECKS weights=fp8-block128 weights_bytes=1029173196976 weights_format.source=checkpoint)
+
+# An unknown model_type names the families read and the nearest one.
+napkin_add_cli_test(config_unknown_model_type_nearest EXPECT_EXIT 2
+  ARGS account --config ${configs}/unknown_model_type.json CHECKS "stderr~nearest: " "stderr~gpt_oss")

@@ -33,6 +33,7 @@ void TestCliInfer::jsonHasTheContractFields() {
                             "context",
                             "prompt",
                             "weights",
+                            "weights_format",
                             "group_size",
                             "kv_cache",
                             "gpu",

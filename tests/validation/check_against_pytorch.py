@@ -274,6 +274,7 @@ def reference_description(arch):
             "qk_norm": arch["qk_norm"], "norm_placement": arch["norm_placement"],
             "shared_ffn": int(arch["shared_ffn_dim"]), "shared_expert_gate": arch["shared_expert_gate"] == "on",
             "dense_layers": int(arch["dense_layers"]), "router_bias": arch["router_bias"] == "on",
+            "attention_sinks": arch.get("attention_sinks") == "on",
             "top_k": int(arch["top_k"]),
             **{k: int(arch[k]) for k in ("kv_lora_rank", "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim",
                                          "v_head_dim")}}

@@ -166,6 +166,8 @@ class DecoderLayer(nn.Module):
             self.k = nn.Linear(d, g * dh, bias=s["qkv_bias"])
             self.v = nn.Linear(d, g * dh, bias=s["qkv_bias"])
             self.o = nn.Linear(a * dh, d, bias=s["bias"])
+            if s.get("attention_sinks"):  # gpt-oss: a learned logit per head joins the softmax (counted only)
+                self.sinks = nn.Parameter(torch.zeros(a))
         qk_norm = s.get("qk_norm", "none")  # RMSNorm on queries and keys: per head (Qwen3) or whole (OLMo-2)
         if qk_norm != "none":
             self.q_norm = RmsNorm(dh if qk_norm == "head" else a * dh)

@@ -40,6 +40,7 @@ private slots:
     void editedKnobSaysModifiedAndIsSaved();
     void openedConfigIsAnEntryOfItsOwn();
     void refusedKnobOpensTheAdvancedSection();
+    void checkpointFormatIsTheDefault();
 };
 
 void TestInferenceModels::boxIsGroupedByFamily() {
@@ -151,6 +152,27 @@ void TestInferenceModels::refusedKnobOpensTheAdvancedSection() {
     a->vHeadDimBox()->setValue(128);
     QVERIFY(page.lastError().isEmpty());
     QVERIFY(c->fieldErrorText().isEmpty());
+}
+
+// Issue 40: a shipped config with a quantization_config serves in that format unless another is picked.
+void TestInferenceModels::checkpointFormatIsTheDefault() {
+    InferencePage page;
+    InferenceControls* c = page.controls();
+    choose(c->presetBox(), QStringLiteral("gpt-oss-20b"));
+    QCOMPARE(c->weightsBox()->currentData().toString(), QStringLiteral("mxfp4"));
+    QVERIFY(c->input().expertsOnly);
+    QVERIFY(c->weightsNoteText().contains(QStringLiteral("MXFP4")));
+    // MXFP4 experts and the rest bf16: 13,761,264,768 B, the model card's 12.8 GiB checkpoint.
+    QCOMPARE(page.lastResult()->weightsBytes.value, 13761264768.0);
+    choose(c->weightsBox(), QStringLiteral("bf16"));
+    QVERIFY(!c->input().expertsOnly);
+    QCOMPARE(page.lastResult()->weightsBytes.value, 2 * 20914757184.0);
+    QVERIFY(c->weightsNoteText().contains(QStringLiteral("ships in mxfp4")));
+    choose(c->presetBox(), QStringLiteral("kimi-k2-instruct"));
+    QCOMPARE(c->weightsBox()->currentData().toString(), QStringLiteral("fp8-block128"));
+    choose(c->presetBox(), QStringLiteral("llama-2-7b")); // no checkpoint format: back to bf16
+    QCOMPARE(c->weightsBox()->currentData().toString(), QStringLiteral("bf16"));
+    QVERIFY(c->weightsNoteText().isEmpty());
 }
 
 QTEST_MAIN(TestInferenceModels)

@@ -64,7 +64,15 @@ void TestArchitectureControls::everyShippedModelReadsBackUnchanged_data() {
                                                 {"gemma-7b", 1},
                                                 {"gemma-2-9b", 4},
                                                 {"olmo-2-7b", 2},    // head width, ...
-                                                {"deepseek-v3", 9}}; // MLA 5, MoE 4
+                                                {"deepseek-v3", 9}, // MLA 5, MoE 4
+                                                // head width, QK-norm, window, every 6th global, sandwich
+                                                {"gemma-3-4b-it", 5},
+                                                // head width, window, pattern, 3 biases, router bias, sinks
+                                                {"gpt-oss-20b", 8},
+                                                {"gpt-oss-120b", 8},
+                                                // chunks as a window, pattern, expert, shared, dense layers
+                                                {"llama-4-maverick-17b-128e", 5},
+                                                {"kimi-k2-instruct", 9}}; // as DeepSeek-V3
     for (const auto& [id, knobs] : rows)
         QTest::newRow(id) << QString::fromLatin1(id) << knobs;
     QCOMPARE(std::size(rows), zooModels().size()); // a new shipped config needs its row

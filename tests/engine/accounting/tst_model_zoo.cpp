@@ -44,6 +44,8 @@ private slots:
     void windowCapsPastTheWindow_data();
     void windowCapsPastTheWindow();
     void quantizedWeightsAreTheLayersMatmuls();
+    void checkpointFormatWeights_data();
+    void checkpointFormatWeights();
 };
 
 void TestModelZoo::everyShippedConfigReads() {
@@ -103,6 +105,17 @@ void TestModelZoo::exactCounts_data() {
     //   685B adds 14B of MTP weights, num_nextn_predict_layers, which Napkin ignores):
     //   671,026,419,200 and 37,552,297,472 (tst_modern_architectures.cpp has the sum).
     QTest::newRow("deepseek-v3") << "deepseek-v3" << 671026419200.0 << 37552297472.0;
+    // Issue 40 (tst_hf_config.cpp has each sum). Gemma 3 4B's language model (text_config with
+    //   Gemma3TextConfig's defaults; the vision tower's 419,816,304 apart: 4,300,079,472, HF's "4.3B").
+    QTest::newRow("gemma-3-4b-it") << "gemma-3-4b-it" << 3880263168.0 << 3880263168.0;
+    // gpt-oss (OpenAI model card: 20.91B / 116.83B total; active 3.61B / 5.13B without the embedding table).
+    QTest::newRow("gpt-oss-20b") << "gpt-oss-20b" << 20914757184.0 << 4187440704.0;
+    QTest::newRow("gpt-oss-120b") << "gpt-oss-120b" << 116829156672.0 << 5711982912.0;
+    // Llama 4 Maverick's language model (Meta: "400B total, 17B active").
+    QTest::newRow("llama-4-maverick-17b-128e")
+        << "llama-4-maverick-17b-128e" << 400711848960.0 << 17184691200.0;
+    // Kimi K2 (Moonshot: "1T total, 32B activated"), derived from the shapes.
+    QTest::newRow("kimi-k2-instruct") << "kimi-k2-instruct" << 1026408232448.0 << 32861500928.0;
 }
 
 void TestModelZoo::exactCounts() {
@@ -127,6 +140,10 @@ void TestModelZoo::kvBytesPerToken_data() {
     QTest::newRow("gemma-7b head_dim 256: 2·28·16·256·2") << "gemma-7b" << 458752.0;
     QTest::newRow("gemma-2-9b 2·42·8·256·2") << "gemma-2-9b" << 344064.0;
     QTest::newRow("deepseek-v3 MLA 61·(512 + 64)·2") << "deepseek-v3" << 70272.0;
+    // Sinks add no cache: gpt-oss 2·24·8·64·2; Llama 4 2·48·8·128·2; Kimi K2's MLA 61·(512 + 64)·2.
+    QTest::newRow("gpt-oss-20b 2·24·8·64·2") << "gpt-oss-20b" << 49152.0;
+    QTest::newRow("llama-4-maverick 2·48·8·128·2") << "llama-4-maverick-17b-128e" << 196608.0;
+    QTest::newRow("kimi-k2 MLA 61·(512 + 64)·2") << "kimi-k2-instruct" << 70272.0;
 }
 
 void TestModelZoo::kvBytesPerToken() {
@@ -147,6 +164,12 @@ void TestModelZoo::windowCapsPastTheWindow_data() {
     // Phi-3 mini 4k (sliding_window 2047, d_h = 3072/32 = 96) at 4,096: every layer keeps 2,047 tokens of
     //   2·32·96·2 = 12,288 B: 32 × 2047 × 12,288 = 804,913,152.
     QTest::newRow("phi-3 window 2047") << "phi-3-mini-4k" << 4096.0 << 804913152.0;
+    // gpt-oss-20b at 8,192: 12 full layers × 8192 + 12 sliding × 128 tokens of 2·8·64·2 = 2,048 B:
+    //   (98,304 + 1,536) × 2,048 = 204,472,320.
+    QTest::newRow("gpt-oss sliding 128") << "gpt-oss-20b" << 8192.0 << 204472320.0;
+    // Llama 4 Maverick at 16,384: 12 NoPE layers global × 16384 + 36 chunked layers × one 8,192 chunk, of
+    //   2·8·128·2 = 4,096 B: (196,608 + 294,912) × 4,096 = 2,013,265,920.
+    QTest::newRow("llama-4 chunks of 8192") << "llama-4-maverick-17b-128e" << 16384.0 << 2013265920.0;
 }
 
 void TestModelZoo::windowCapsPastTheWindow() {
@@ -183,6 +206,49 @@ void TestModelZoo::quantizedWeightsAreTheLayersMatmuls() {
         // Besides the embeddings only norms, biases, routers and GPT-2's 1024 positions: under 1 %.
         QVERIFY2(r.otherParameters < embeddings + 0.01 * r.parameters, std::string(z.id).c_str());
     }
+}
+
+// The checkpoint's own format (quantization_config): what its weights take to serve.
+void TestModelZoo::checkpointFormatWeights_data() {
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("format");
+    QTest::addColumn<double>("quantized");
+    QTest::addColumn<double>("bytes");
+    // gpt-oss-20b, MXFP4 experts (0.5 + 1/32 B each) and the rest bf16: Q = 24·32·3·2880² = 19,110,297,600;
+    //   Q·17/32 + (20,914,757,184 − Q)·2 = 13,761,264,768 B = 12.8 GiB, the model card's checkpoint size.
+    QTest::newRow("gpt-oss-20b mxfp4") << "gpt-oss-20b"
+                                       << "mxfp4" << 19110297600.0 << 13761264768.0;
+    // gpt-oss-120b: Q = 36·128·3·2880² = 114,661,785,600; 65,248,815,744 B = 60.8 GiB (the card's 60.8 GiB).
+    QTest::newRow("gpt-oss-120b mxfp4") << "gpt-oss-120b"
+                                        << "mxfp4" << 114661785600.0 << 65248815744.0;
+    // Kimi K2, fp8 with an fp32 scale per 128×128 block on every layer matrix: Q = 61 × 101,122,048 (MLA)
+    //   + 60 × 385 × 44,040,192 + 3·7168·18432 = 1,023,893,241,856; Q·(1 + 4/16384) + 2,514,990,592 × 2
+    //   = 1,029,173,196,976 B (half the 2,052,816,464,896 B of bf16).
+    QTest::newRow("kimi-k2 fp8 128x128") << "kimi-k2-instruct"
+                                         << "fp8-block128" << 1023893241856.0 << 1029173196976.0;
+}
+
+void TestModelZoo::checkpointFormatWeights() {
+    QFETCH(QString, id);
+    QFETCH(QString, format);
+    QFETCH(double, quantized);
+    QFETCH(double, bytes);
+    const HfConfigResult config = zooModelConfig(*findZooModel(id.toStdString()));
+    QVERIFY(config.ok() && config.config->checkpointFormat);
+    const CheckpointFormat& f = *config.config->checkpointFormat;
+    QCOMPARE(QString::fromUtf8(weightFormatName(f.weights)), format);
+    InferenceInput in;
+    in.model = config.config->model;
+    in.context = 4096;
+    in.weights = f.weights;
+    in.groupSize = f.groupSize;
+    in.expertsOnly = f.expertsOnly;
+    in.gpus = 8;
+    const InputError e = validateInference(in);
+    QVERIFY2(e.ok(), e.message.c_str());
+    const InferenceResult r = accountInference(in, *GpuCatalog::builtIn().find(in.gpu));
+    QCOMPARE(r.quantizedParameters, quantized);
+    QCOMPARE(r.weightsBytes.value, bytes);
 }
 
 QTEST_APPLESS_MAIN(TestModelZoo)
