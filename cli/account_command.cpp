@@ -7,6 +7,7 @@
 #include "cli/model_options.h"
 #include "cli/number_option.h"
 #include "engine/accounting/accounting.h"
+#include "engine/accounting/capability_rules.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/report/accounting_report.h"
 #include "engine/report/cli_command_line.h"
@@ -29,6 +30,7 @@ struct AccountOptions {
     std::string batch, tokens, precision, optimizer, gpu, gpus, mfu, zero, recompute, attention, gpuCatalog;
     bool fp32Gradients = false;
     bool json = false;
+    std::string price, powerFraction, pue, gridIntensity; // run cost (run_cost.h)
 };
 
 // Engine field names → the option a user typed.
@@ -84,6 +86,12 @@ AccountingInput toInput(const AccountOptions& o) {
     setEnum(in.recompute, o.recompute, recomputeFromName);
     setEnum(in.attention, o.attention, attentionMaskFromName);
     applyFineTuneOptions(o.fineTune, in.fineTuning);
+    if (!o.price.empty())
+        in.cost.pricePerGpuHour = parseNumberOption("--price-per-gpu-hour", o.price);
+    setNumber(in.cost.powerFraction, "--power-fraction", o.powerFraction);
+    setNumber(in.cost.pue, "--pue", o.pue);
+    if (!o.gridIntensity.empty())
+        in.cost.gridKgCo2PerKwh = parseNumberOption("--grid-intensity", o.gridIntensity);
     return in;
 }
 
@@ -97,9 +105,14 @@ GpuCatalog catalogFor(const AccountOptions& o) {
     return catalog;
 }
 
-int execute(const AccountOptions& o, std::ostream& out) {
-    const AccountingInput input = toInput(o);
+int execute(const AccountOptions& o, std::ostream& out, std::ostream& err) {
+    const AccountingInput asGiven = toInput(o);
+    AccountingInput input = asGiven;
     const GpuCatalog catalog = catalogFor(o);
+    // What the part cannot do (capability_rules.h): flash attention falls back, bf16 may run emulated.
+    std::vector<std::string> warnings;
+    if (const GpuSpec* part = catalog.find(input.gpu))
+        warnings = applyCapabilityRules(input, *part);
     const InputError error = validate(input, catalog);
     if (!error.ok())
         throw UsageError(optionFor(error.field) + ": " + error.message);
@@ -107,10 +120,12 @@ int execute(const AccountOptions& o, std::ostream& out) {
     const AccountingResult result = account(input, gpu);
     if (o.json) {
         nlohmann::json doc = accountingToJson(input, gpu, result);
+        doc["warnings"] = warnings;
+        doc["command"] = accountCommandLine(asGiven); // what was asked, before any fallback
         if (!o.model.config.empty()) { // the line reads the same file; the JSON says which keys it used
             const HfConfig config = readConfigOption(o.model.config);
             const CommandModelBase base{{"--config", o.model.config}, config.model};
-            doc["command"] = accountCommandLine(input, &base);
+            doc["command"] = accountCommandLine(asGiven, &base);
             doc["config"] = configJson(o.model.config, config);
         }
         if (!o.gpuCatalog.empty()) { // the line names the catalog the GPU came from, before --json
@@ -121,6 +136,8 @@ int execute(const AccountOptions& o, std::ostream& out) {
         }
         out << jsonText(doc);
     } else {
+        for (const std::string& warning : warnings)
+            err << "warning: " << warning << "\n";
         out << accountingToText(input, gpu, result);
     }
     return 0;
@@ -159,8 +176,16 @@ Command addAccountCommand(CLI::App& parent) {
     sub->add_option("--attention", o.attention, "attention mask for the score FLOPs (default causal)")
         ->check(CLI::IsMember(enumNames(allAttentionMasks(), attentionMaskName)));
     addFineTuneOptions(*sub, o.fineTune);
+    sub->add_option("--price-per-gpu-hour", o.price,
+                    "dollars per GPU-hour; enables the run's cost (no default)");
+    sub->add_option("--power-fraction", o.powerFraction,
+                    "average draw as a fraction of TDP, (0, 1] (default 1)");
+    sub->add_option("--pue", o.pue,
+                    "data-centre power usage effectiveness, [1, 3] (default 1: the GPUs alone)");
+    sub->add_option("--grid-intensity", o.gridIntensity,
+                    "kg CO2eq per kWh, [0, 5] (default 0.387: U.S. average 2020, U.S. EIA)");
     sub->add_flag("--json", o.json, "print one JSON document");
-    return {sub, [options](std::ostream& out, std::ostream&) { return execute(*options, out); }};
+    return {sub, [options](std::ostream& out, std::ostream& err) { return execute(*options, out, err); }};
 }
 
 } // namespace napkin::cli

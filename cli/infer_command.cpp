@@ -4,7 +4,9 @@
 #include "cli/enum_option.h"
 #include "cli/model_options.h"
 #include "cli/number_option.h"
+#include "engine/accounting/capability_rules.h"
 #include "engine/accounting/inference_accounting.h"
+#include "engine/accounting/run_cost.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/cli_command_line.h"
@@ -23,7 +25,7 @@ namespace {
 struct InferOptions {
     ModelOptions model;
     std::string context, prompt, batch = "1", weights = "bf16", groupSize = "128", kvCache = "bf16", gpu,
-                                 gpus = "1";
+                                 gpus = "1", price;
     bool json = false;
 };
 
@@ -46,10 +48,12 @@ InferenceInput toInput(const InferOptions& o) {
     else if (const SetupPreset* preset = findSetupPreset(o.model.preset); preset && !o.model.preset.empty())
         in.gpu = preset->input.gpu;
     in.gpus = parseNumberOption("--gpus", o.gpus);
+    if (!o.price.empty())
+        in.pricePerGpuHour = parseNumberOption("--price-per-gpu-hour", o.price);
     return in;
 }
 
-std::string inferenceToText(const GpuSpec& gpu, const InferenceResult& r) {
+std::string inferenceToText(const InferenceInput& in, const GpuSpec& gpu, const InferenceResult& r) {
     std::ostringstream s;
     auto line = [&](const std::string& label, const std::string& value, const std::string& formula) {
         s << label << ": " << value << "\n    " << formula << "\n";
@@ -76,19 +80,28 @@ std::string inferenceToText(const GpuSpec& gpu, const InferenceResult& r) {
          r.arithmeticIntensity.formula + "; ridge " + r.ridgeFlopsPerByte.formula);
     line("largest batch that fits", formatNumber(r.maxBatch.value), r.maxBatch.formula);
     line("largest context that fits", formatNumber(r.maxContext.value), r.maxContext.formula);
+    RunCostInput price;
+    price.pricePerGpuHour = in.pricePerGpuHour;
+    if (const auto perMillion = dollarsPerMillionTokens(r.decodeTokensPerSecond.value, in.gpus, price))
+        line("cost per million tokens", "$" + formatNumber(perMillion->value), perMillion->formula);
+    else
+        s << "cost per million tokens: give --price-per-gpu-hour\n";
     return s.str();
 }
 
-int execute(const InferOptions& o, std::ostream& out) {
+int execute(const InferOptions& o, std::ostream& out, std::ostream& err) {
     const InferenceInput input = toInput(o);
     const GpuCatalog& catalog = GpuCatalog::builtIn();
+    std::vector<std::string> warnings; // what the part cannot do (capability_rules.h)
+    if (const GpuSpec* part = catalog.find(input.gpu))
+        warnings = capabilityWarnings(input, *part);
     const InputError error = validateInference(input, catalog);
     if (!error.ok())
         throw UsageError("--" + error.field + ": " + error.message);
     const GpuSpec& gpu = *catalog.find(input.gpu);
     const InferenceResult result = accountInference(input, gpu);
     if (o.json) {
-        nlohmann::json document = inferenceToJson(input, gpu, result);
+        nlohmann::json document = inferenceToJson(input, gpu, result); // its warnings[] as below
         if (!o.model.config.empty()) { // the line reads the same file; the JSON says which keys it used
             const HfConfig config = readConfigOption(o.model.config);
             const CommandModelBase base{{"--config", o.model.config}, config.model};
@@ -97,7 +110,9 @@ int execute(const InferOptions& o, std::ostream& out) {
         }
         out << jsonText(document);
     } else {
-        out << inferenceToText(gpu, result);
+        for (const std::string& warning : warnings)
+            err << "warning: " << warning << "\n";
+        out << inferenceToText(input, gpu, result);
     }
     return 0;
 }
@@ -121,8 +136,10 @@ Command addInferCommand(CLI::App& parent) {
         ->check(CLI::IsMember(enumNames(kvCacheTypes(), storageTypeName)));
     sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM, or the --preset's)");
     sub->add_option("--gpus", o.gpus, "GPUs, all tensor parallel (default 1)");
+    sub->add_option("--price-per-gpu-hour", o.price,
+                    "dollars per GPU-hour; enables the cost per million tokens");
     sub->add_flag("--json", o.json, "print one JSON document");
-    return {sub, [options](std::ostream& out, std::ostream&) { return execute(*options, out); }};
+    return {sub, [options](std::ostream& out, std::ostream& err) { return execute(*options, out, err); }};
 }
 
 } // namespace napkin::cli
