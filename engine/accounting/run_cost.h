@@ -34,13 +34,13 @@ struct RunCostInput {
 
 struct RunCost {
     Quantity gpuHours;
-    std::optional<Quantity> dollars;       ///< unset without a price
-    std::optional<Quantity> energyJoules;  ///< unset where the catalog gives no TDP for the part
-    std::optional<Quantity> emissionsKg;   ///< kg CO2eq; unset with the energy
-    std::optional<Quantity> powerWatts;    ///< per GPU: TDP × fraction × PUE
-    double gridKgCo2PerKwh = 0;            ///< the intensity used
-    bool gridIsDefault = true;             ///< the intensity is kDefaultGridKgCo2PerKwh
-    std::string missing;                   ///< why an answer is absent ("no TDP in the catalog"), or empty
+    std::optional<Quantity> dollars;      ///< unset without a price
+    std::optional<Quantity> energyJoules; ///< unset where the catalog gives no TDP for the part
+    std::optional<Quantity> emissionsKg;  ///< kg CO2eq; unset with the energy
+    std::optional<Quantity> powerWatts;   ///< per GPU: TDP × fraction × PUE
+    double gridKgCo2PerKwh = 0;           ///< the intensity used
+    bool gridIsDefault = true;            ///< the intensity is kDefaultGridKgCo2PerKwh
+    std::string missing;                  ///< why an answer is absent ("no TDP in the catalog"), or empty
 };
 
 /// Checks the inputs: a price in (0, 1e6] $/GPU-hour, a fraction in (0, 1], a PUE in [1, 3], an intensity
@@ -54,6 +54,7 @@ RunCost runCost(double gpus, double seconds, const GpuSpec& gpu, const RunCostIn
 RunCost runCostFromGpuHours(double gpuHours, std::optional<double> wattsPerGpu, const RunCostInput& input);
 
 /// Dollars per million tokens at `tokensPerSecond` on `gpus` GPUs: price × GPUs / (tokens/s × 3600) × 1e6.
-std::optional<Quantity> dollarsPerMillionTokens(double tokensPerSecond, double gpus, const RunCostInput& input);
+std::optional<Quantity> dollarsPerMillionTokens(double tokensPerSecond, double gpus,
+                                                const RunCostInput& input);
 
 } // namespace napkin

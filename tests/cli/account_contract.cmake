@@ -187,7 +187,7 @@ napkin_add_cli_test(account_run_cost_needs_tokens
 
 napkin_add_cli_test(account_run_cost_user_grid_and_pue
   ARGS account --preset 70b-15t-1024-h100 --pue 1.1 --power-fraction 0.5 --grid-intensity 0.1 --json
-  CHECKS run_cost.power_watts_per_gpu~384.999:385.001 run_cost.grid_kg_co2_per_kwh=0.1 run_cost.dollars:null
+  CHECKS run_cost.power_watts_per_gpu~384.999:385.001 run_cost.grid_kg_co2_per_kwh~0.0999:0.1001 run_cost.dollars:null
          "run_cost.grid_intensity_source=user supplied")
 
 napkin_add_cli_test(account_bad_pue EXPECT_EXIT 2
