@@ -21,13 +21,12 @@ QString bytes(double v) {
 } // namespace
 
 const QStringList& InferenceAnswers::keys() {
-    static const QStringList k{QStringLiteral("weights"),         QStringLiteral("kvPerToken"),
-                               QStringLiteral("kvPerSequence"),   QStringLiteral("kvCache"),
-                               QStringLiteral("memoryPerGpu"),    QStringLiteral("fits"),
-                               QStringLiteral("prefill"),         QStringLiteral("decodeStep"),
-                               QStringLiteral("tokensPerSecond"), QStringLiteral("intensity"),
-                               QStringLiteral("crossover"),       QStringLiteral("maxBatch"),
-                               QStringLiteral("maxContext"),      QStringLiteral("costPerMillionTokens")};
+    static const QStringList k{
+        QStringLiteral("weights"),   QStringLiteral("kvPerToken"),   QStringLiteral("kvPerSequence"),
+        QStringLiteral("kvCache"),   QStringLiteral("memoryPerGpu"), QStringLiteral("fits"),
+        QStringLiteral("prefill"),   QStringLiteral("decodeStep"),   QStringLiteral("tokensPerSecond"),
+        QStringLiteral("intensity"), QStringLiteral("crossover"),    QStringLiteral("maxBatch"),
+        QStringLiteral("maxContext")};
     return k;
 }
 
@@ -47,23 +46,18 @@ InferenceAnswers::InferenceAnswers(QWidget* parent)
     m_error->setWordWrap(true);
     m_error->hide();
     outer->addWidget(m_error);
-    const QStringList titles{tr("Weights (all GPUs)"),
-                             tr("KV cache per token"),
-                             tr("KV cache per sequence"),
-                             tr("KV cache (B sequences)"),
-                             tr("Memory per GPU"),
-                             tr("Fits on the GPU"),
-                             tr("Prefill (B × P tokens)"),
-                             tr("Decode step (whole batch)"),
-                             tr("Decode tokens/s"),
-                             tr("Arithmetic intensity"),
-                             tr("Compute bound from"),
-                             tr("Largest batch that fits"),
-                             tr("Largest context that fits"),
-                             tr("Cost per million tokens")};
+    const QStringList titles{tr("Weights (all GPUs)"),       tr("KV cache per token"),
+                             tr("KV cache per sequence"),    tr("KV cache (B sequences)"),
+                             tr("Memory per GPU"),           tr("Fits on the GPU"),
+                             tr("Prefill (B × P tokens)"),   tr("Decode step (whole batch)"),
+                             tr("Decode tokens/s"),          tr("Arithmetic intensity"),
+                             tr("Compute bound from"),       tr("Largest batch that fits"),
+                             tr("Largest context that fits")};
     // The formula under its answer, across the panel: at 1024×768 a third column left it a hundred pixels.
     for (int i = 0; i < keys().size(); ++i)
         m_grid->addRow(keys()[i], titles[i]);
+    // What the tokens cost at the decode rate (run_cost.h), after the rows above.
+    m_grid->addRow(QStringLiteral("costPerMillionTokens"), tr("Cost per million tokens"));
     outer->addWidget(m_grid);
     outer->addStretch(1);
 }

@@ -25,7 +25,7 @@ public:
 
     /// The value / formula text of row `key` ("weights", "kvPerToken", "kvPerSequence", "kvCache",
     /// "memoryPerGpu", "fits", "prefill", "decodeStep", "tokensPerSecond", "intensity", "crossover",
-    /// "maxBatch", "maxContext", "costPerMillionTokens").
+    /// "maxBatch", "maxContext"), and "costPerMillionTokens" after them.
     QString valueText(const QString& key) const;
     QString formulaText(const QString& key) const;
     QString errorText() const;

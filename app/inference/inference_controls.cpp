@@ -308,18 +308,14 @@ void InferenceControls::setValues(const InferenceScenario& s) {
 QWidget* InferenceControls::controlFor(const std::string& field) const {
     if (QWidget* w = m_architecture->controlFor(field))
         return w;
-    const std::pair<const char*, QWidget*> controls[] = {{"gpu", m_gpu},
-                                                         {"gpus", m_gpus},
-                                                         {"weights", m_weights},
-                                                         {"group-size", m_groupSize},
-                                                         {"kv-cache", m_kvCache},
-                                                         {"context", m_context},
-                                                         {"batch", m_batch},
-                                                         {"prompt", m_prompt},
-                                                         {"price-per-gpu-hour", m_price->parentWidget()}};
+    const std::pair<const char*, QWidget*> controls[] = {
+        {"gpu", m_gpu},          {"gpus", m_gpus},       {"weights", m_weights}, {"group-size", m_groupSize},
+        {"kv-cache", m_kvCache}, {"context", m_context}, {"batch", m_batch},     {"prompt", m_prompt}};
     for (const auto& [name, control] : controls)
         if (field == name)
             return control;
+    if (field == "price-per-gpu-hour") // the row of the checkbox and the price: a row of the form
+        return m_price->parentWidget();
     return m_preset; // the model's own fields come from the preset
 }
 

@@ -6,6 +6,9 @@
 #include "app/accounting/answers_panel.h"
 #include "app/accounting/explain_accounting.h"
 #include "app/accounting/run_cost_controls.h"
+#include "app/inference/inference_answers.h"
+#include "app/inference/inference_controls.h"
+#include "app/inference/inference_page.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -20,6 +23,7 @@ private slots:
     void bf16OnT4IsSaidBesideThePrecision();
     void fp8OnA100IsRefusedBesideThePrecision();
     void lectureRunCost();
+    void inferenceCostPerMillionTokens();
 };
 
 namespace {
@@ -79,6 +83,18 @@ void TestRunCostPage::lectureRunCost() {
     QVERIFY(explain.contains(QStringLiteral("Hopper")));
     cost->pueBox()->setValue(1.5);
     QVERIFY(std::abs(page.lastResult()->runCost->powerWatts->value - 1050) < 1e-9);
+}
+
+void TestRunCostPage::inferenceCostPerMillionTokens() {
+    InferencePage page;
+    QCOMPARE(page.answers()->valueText(QStringLiteral("costPerMillionTokens")), QStringLiteral("—"));
+    page.controls()->priceCheck()->setChecked(true);
+    page.controls()->priceBox()->setValue(3.6);
+    QVERIFY(page.controls()->input().pricePerGpuHour);
+    // $3.6/GPU-h over N GPUs at the decode rate: 3.6 × N / (tokens/s × 3600) × 1e6.
+    const QString formula = page.answers()->formulaText(QStringLiteral("costPerMillionTokens"));
+    QVERIFY2(formula.contains(QStringLiteral("per million tokens")), qPrintable(formula));
+    QVERIFY(page.answers()->valueText(QStringLiteral("costPerMillionTokens")).startsWith(QLatin1Char('$')));
 }
 
 QTEST_MAIN(TestRunCostPage)
