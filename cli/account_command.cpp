@@ -4,6 +4,7 @@
 #include "cli/accounting_text.h"
 #include "cli/config_option.h"
 #include "engine/accounting/accounting.h"
+#include "engine/accounting/capability_rules.h"
 #include "engine/report/accounting_report.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/json_values.h"
@@ -12,6 +13,8 @@
 
 #include <memory>
 #include <ostream>
+#include <string>
+#include <vector>
 
 namespace napkin::cli {
 namespace {
@@ -21,19 +24,26 @@ struct AccountCommandOptions {
     bool json = false;
 };
 
-int execute(const AccountCommandOptions& options, std::ostream& out) {
+int execute(const AccountCommandOptions& options, std::ostream& out, std::ostream& err) {
     const AccountOptions& o = options.setup;
-    const AccountingInput input = toAccountingInput(o);
+    const AccountingInput asGiven = toAccountingInput(o);
+    AccountingInput input = asGiven;
     const GpuCatalog catalog = catalogFor(o);
+    // What the part cannot do (capability_rules.h): flash attention falls back, bf16 may run emulated.
+    std::vector<std::string> warnings;
+    if (const GpuSpec* part = catalog.find(input.gpu))
+        warnings = applyCapabilityRules(input, *part);
     checkAccountingInput(input, catalog);
     const GpuSpec& gpu = *catalog.find(input.gpu);
     const AccountingResult result = account(input, gpu);
     if (options.json) {
         nlohmann::json doc = accountingToJson(input, gpu, result);
+        doc["warnings"] = warnings;
+        doc["command"] = accountCommandLine(asGiven); // what was asked, before any fallback
         if (!o.model.config.empty()) { // the line reads the same file; the JSON says which keys it used
             const HfConfig config = readConfigOption(o.model.config);
             const CommandModelBase base{{"--config", o.model.config}, config.model};
-            doc["command"] = accountCommandLine(input, &base);
+            doc["command"] = accountCommandLine(asGiven, &base);
             doc["config"] = configJson(o.model.config, config);
             if (config.checkpointFormat) // what the ledger assumes about a quantized checkpoint
                 doc["config"]["training_assumes"] = trainingAssumption(
@@ -47,6 +57,8 @@ int execute(const AccountCommandOptions& options, std::ostream& out) {
         }
         out << jsonText(doc);
     } else {
+        for (const std::string& warning : warnings)
+            err << "warning: " << warning << "\n";
         out << accountingToText(input, gpu, result);
     }
     return 0;
@@ -59,7 +71,7 @@ Command addAccountCommand(CLI::App& parent) {
     CLI::App* sub = parent.add_subcommand("account", "Memory, FLOPs and time of training a model");
     addAccountOptions(*sub, options->setup);
     sub->add_flag("--json", options->json, "print one JSON document");
-    return {sub, [options](std::ostream& out, std::ostream&) { return execute(*options, out); }};
+    return {sub, [options](std::ostream& out, std::ostream& err) { return execute(*options, out, err); }};
 }
 
 } // namespace napkin::cli

@@ -64,6 +64,12 @@ AccountingInput toAccountingInput(const AccountOptions& o) {
     setEnum(in.recompute, o.recompute, recomputeFromName);
     setEnum(in.attention, o.attention, attentionMaskFromName);
     applyFineTuneOptions(o.fineTune, in.fineTuning);
+    if (!o.price.empty())
+        in.cost.pricePerGpuHour = parseNumberOption("--price-per-gpu-hour", o.price);
+    setNumber(in.cost.powerFraction, "--power-fraction", o.powerFraction);
+    setNumber(in.cost.pue, "--pue", o.pue);
+    if (!o.gridIntensity.empty())
+        in.cost.gridKgCo2PerKwh = parseNumberOption("--grid-intensity", o.gridIntensity);
     return in;
 }
 
@@ -112,6 +118,14 @@ void addAccountOptions(CLI::App& sub_, AccountOptions& o) {
     sub->add_option("--attention", o.attention, "attention mask for the score FLOPs (default causal)")
         ->check(CLI::IsMember(enumNames(allAttentionMasks(), attentionMaskName)));
     addFineTuneOptions(*sub, o.fineTune);
+    sub->add_option("--price-per-gpu-hour", o.price,
+                    "dollars per GPU-hour; enables the run's cost (no default)");
+    sub->add_option("--power-fraction", o.powerFraction,
+                    "average draw as a fraction of TDP, (0, 1] (default 1)");
+    sub->add_option("--pue", o.pue,
+                    "data-centre power usage effectiveness, [1, 3] (default 1: the GPUs alone)");
+    sub->add_option("--grid-intensity", o.gridIntensity,
+                    "kg CO2eq per kWh, [0, 5] (default 0.387: U.S. average 2020, U.S. EIA)");
 }
 
 } // namespace napkin::cli

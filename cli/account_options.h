@@ -23,11 +23,13 @@ struct AccountOptions {
     bool sp = false;
     std::string batch, tokens, precision, optimizer, gpu, gpus, mfu, zero, recompute, attention, gpuCatalog;
     bool fp32Gradients = false;
+    std::string price, powerFraction, pue, gridIntensity; // run cost (run_cost.h)
 };
 
 /// Registers the model options, then --batch, --tokens, --precision, --fp32-grads, --optimizer, --gpu,
 /// --gpu-catalog, --gpus, --mfu, --zero, --tp, --pp, --sp, --cp, --ep, --microbatches, --recompute,
-/// --attention and the fine-tuning options on `sub`, in that order.
+/// --attention, the fine-tuning options and the run cost's --price-per-gpu-hour, --power-fraction, --pue
+/// and --grid-intensity on `sub`, in that order.
 void addAccountOptions(CLI::App& sub, AccountOptions& o);
 
 /// The setup preset's input (or the defaults), then every option given on top. Throws UsageError.

@@ -7,6 +7,24 @@
 
 namespace napkin::cli {
 
+std::string runCostText(const RunCost& c) {
+    std::ostringstream s;
+    s << "GPU-hours: " << formatNumber(c.gpuHours.value) << "\n    " << c.gpuHours.formula << "\n";
+    if (c.dollars)
+        s << "cost: $" << formatNumber(c.dollars->value) << "\n    " << c.dollars->formula << "\n";
+    else
+        s << "cost: give --price-per-gpu-hour to see the money\n";
+    if (c.energyJoules) {
+        s << "energy: " << formatNumber(c.energyJoules->value / 3.6e9) << " MWh\n    "
+          << c.powerWatts->formula << "; " << c.energyJoules->formula << "\n";
+        s << "emissions: " << formatNumber(c.emissionsKg->value / 1000) << " t CO2eq\n    "
+          << c.emissionsKg->formula << "\n";
+    } else {
+        s << "energy and emissions: " << c.missing << "\n";
+    }
+    return s.str();
+}
+
 std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r) {
     std::ostringstream s;
     auto line = [&](const std::string& label, const std::string& value, const std::string& formula) {
@@ -45,6 +63,8 @@ std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, cons
              r.trainingSeconds->formula);
         line("HFU", formatNumber(r.hfu.value), r.hfu.formula);
         line("GPU-days", formatNumber(r.gpuDays->value), r.gpuDays->formula);
+        if (r.runCost)
+            s << runCostText(*r.runCost);
     } else {
         s << "training totals: give --tokens to see training FLOPs and time\n";
     }

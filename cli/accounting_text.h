@@ -9,4 +9,7 @@ namespace napkin::cli {
 std::string accountingToText(const AccountingInput& input, const GpuSpec& gpu,
                              const AccountingResult& result);
 
+/// GPU-hours, money, energy and emissions with their formulas, a line each.
+std::string runCostText(const RunCost& cost);
+
 } // namespace napkin::cli

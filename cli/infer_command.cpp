@@ -4,7 +4,9 @@
 #include "cli/enum_option.h"
 #include "cli/model_options.h"
 #include "cli/number_option.h"
+#include "engine/accounting/capability_rules.h"
 #include "engine/accounting/inference_accounting.h"
+#include "engine/accounting/run_cost.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/cli_command_line.h"
@@ -22,7 +24,7 @@ namespace {
 
 struct InferOptions {
     ModelOptions model;
-    std::string context, prompt, batch = "1", weights, groupSize, kvCache = "bf16", gpu, gpus = "1";
+    std::string context, prompt, batch = "1", weights, groupSize, kvCache = "bf16", gpu, gpus = "1", price;
     bool json = false;
 };
 
@@ -76,10 +78,12 @@ InferenceInput toInput(const InferOptions& o) {
     else if (const SetupPreset* preset = findSetupPreset(o.model.preset); preset && !o.model.preset.empty())
         in.gpu = preset->input.gpu;
     in.gpus = parseNumberOption("--gpus", o.gpus);
+    if (!o.price.empty())
+        in.pricePerGpuHour = parseNumberOption("--price-per-gpu-hour", o.price);
     return in;
 }
 
-std::string inferenceToText(const GpuSpec& gpu, const InferenceResult& r) {
+std::string inferenceToText(const InferenceInput& in, const GpuSpec& gpu, const InferenceResult& r) {
     std::ostringstream s;
     auto line = [&](const std::string& label, const std::string& value, const std::string& formula) {
         s << label << ": " << value << "\n    " << formula << "\n";
@@ -106,19 +110,28 @@ std::string inferenceToText(const GpuSpec& gpu, const InferenceResult& r) {
          r.arithmeticIntensity.formula + "; ridge " + r.ridgeFlopsPerByte.formula);
     line("largest batch that fits", formatNumber(r.maxBatch.value), r.maxBatch.formula);
     line("largest context that fits", formatNumber(r.maxContext.value), r.maxContext.formula);
+    RunCostInput price;
+    price.pricePerGpuHour = in.pricePerGpuHour;
+    if (const auto perMillion = dollarsPerMillionTokens(r.decodeTokensPerSecond.value, in.gpus, price))
+        line("cost per million tokens", "$" + formatNumber(perMillion->value), perMillion->formula);
+    else
+        s << "cost per million tokens: give --price-per-gpu-hour\n";
     return s.str();
 }
 
-int execute(const InferOptions& o, std::ostream& out) {
+int execute(const InferOptions& o, std::ostream& out, std::ostream& err) {
     const InferenceInput input = toInput(o);
     const GpuCatalog& catalog = GpuCatalog::builtIn();
+    std::vector<std::string> warnings; // what the part cannot do (capability_rules.h)
+    if (const GpuSpec* part = catalog.find(input.gpu))
+        warnings = capabilityWarnings(input, *part);
     const InputError error = validateInference(input, catalog);
     if (!error.ok())
         throw UsageError("--" + error.field + ": " + error.message);
     const GpuSpec& gpu = *catalog.find(input.gpu);
     const InferenceResult result = accountInference(input, gpu);
     if (o.json) {
-        nlohmann::json document = inferenceToJson(input, gpu, result);
+        nlohmann::json document = inferenceToJson(input, gpu, result); // its warnings[] as below
         document["weights_format"] = weightsSourceJson(o, input);
         if (!o.model.config.empty()) { // the line reads the same file; the JSON says which keys it used
             const HfConfig config = readConfigOption(o.model.config);
@@ -129,10 +142,12 @@ int execute(const InferOptions& o, std::ostream& out) {
         }
         out << jsonText(document);
     } else {
+        for (const std::string& warning : warnings)
+            err << "warning: " << warning << "\n";
         const nlohmann::json format = weightsSourceJson(o, input);
         if (format["source"] == "checkpoint")
             out << "weights in the checkpoint's format: " << format["description"].get<std::string>() << "\n";
-        out << inferenceToText(gpu, result);
+        out << inferenceToText(input, gpu, result);
     }
     return 0;
 }
@@ -158,8 +173,10 @@ Command addInferCommand(CLI::App& parent) {
         ->check(CLI::IsMember(enumNames(kvCacheTypes(), storageTypeName)));
     sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM, or the --preset's)");
     sub->add_option("--gpus", o.gpus, "GPUs, all tensor parallel (default 1)");
+    sub->add_option("--price-per-gpu-hour", o.price,
+                    "dollars per GPU-hour; enables the cost per million tokens");
     sub->add_flag("--json", o.json, "print one JSON document");
-    return {sub, [options](std::ostream& out, std::ostream&) { return execute(*options, out); }};
+    return {sub, [options](std::ostream& out, std::ostream& err) { return execute(*options, out, err); }};
 }
 
 } // namespace napkin::cli

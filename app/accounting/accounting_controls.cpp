@@ -3,6 +3,7 @@
 #include "app/accounting/fine_tuning_controls.h"
 #include "app/accounting/parallelism_controls.h"
 #include "app/accounting/presets.h"
+#include "app/accounting/run_cost_controls.h"
 #include "app/model/architecture_controls.h"
 #include "widgets/controls/log_slider_field.h"
 #include "widgets/controls/number_field.h"
@@ -118,6 +119,14 @@ AccountingControls::AccountingControls(QWidget* parent)
     trainingForm->addRow(QString(), m_tokensOn);
     trainingForm->addRow(tr("Toke&ns:"), m_tokens);
     trainingForm->addRow(tr("P&recision:"), m_precision);
+    // What the chosen GPU cannot do with this precision, said beside the choice (gpu_capabilities.h).
+    m_capabilityNote = new QLabel(training);
+    m_capabilityNote->setObjectName(QStringLiteral("capabilityNote"));
+    m_capabilityNote->setStyleSheet(QStringLiteral("color: #b9770e;"));
+    m_capabilityNote->setWordWrap(true);
+    trainingForm->addRow(QString(), m_capabilityNote);
+    trainingForm->setRowVisible(m_capabilityNote, false);
+    m_trainingForm = trainingForm;
     trainingForm->addRow(QString(), m_fp32Gradients);
     trainingForm->addRow(tr("Optim&izer:"), m_optimizer);
     layout->addWidget(training);
@@ -171,6 +180,8 @@ AccountingControls::AccountingControls(QWidget* parent)
     layout->addWidget(m_parallelism);
     m_fineTuning = new FineTuningControls(this);
     layout->addWidget(m_fineTuning);
+    m_runCost = new RunCostControls(this);
+    layout->addWidget(m_runCost);
     layout->addStretch(1);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &AccountingControls::showRowsForModel);
@@ -186,6 +197,7 @@ AccountingControls::AccountingControls(QWidget* parent)
     connect(m_architecture, &ArchitectureControls::changed, this, &AccountingControls::emitChanged);
     connect(m_parallelism, &ParallelismControls::changed, this, &AccountingControls::emitChanged);
     connect(m_fineTuning, &FineTuningControls::changed, this, &AccountingControls::emitChanged);
+    connect(m_runCost, &RunCostControls::changed, this, &AccountingControls::emitChanged);
 
     // Every kind's fields start with sensible values (GPT-2 small, the lecture's Cruncher), hidden rows
     // included: setInput() fills only the selected kind's rows, which left D, L and K at 0 (out of
@@ -232,6 +244,7 @@ AccountingInput AccountingControls::input() const {
     in.model.activationsOf = currentEnum<ActivationProfile>(m_activationsOf);
     in.parallel = m_parallelism->parallel();
     in.fineTuning = m_fineTuning->fineTuning();
+    in.cost = m_runCost->cost();
     return in;
 }
 
@@ -285,6 +298,8 @@ QWidget* AccountingControls::controlFor(const std::string& field) const {
         return w;
     if (QWidget* w = m_fineTuning->controlFor(field))
         return w;
+    if (QWidget* w = m_runCost->controlFor(field))
+        return w;
     const std::pair<const char*, QWidget*> controls[] = {{"params", m_params},
                                                          {"dim", m_dim},
                                                          {"layers", m_layers},
@@ -337,6 +352,15 @@ void AccountingControls::clearFieldError() {
     m_fieldErrorControl = nullptr;
 }
 
+void AccountingControls::setCapabilityNote(const QString& note) {
+    m_capabilityNote->setText(note);
+    m_trainingForm->setRowVisible(m_capabilityNote, !note.isEmpty());
+}
+
+QString AccountingControls::capabilityNoteText() const {
+    return m_capabilityNote->text();
+}
+
 QString AccountingControls::fieldErrorText() const {
     return m_fieldError ? m_fieldError->text() : QString();
 }
@@ -382,6 +406,7 @@ void AccountingControls::setFieldValues(const AccountingScenario& values) {
     m_architecture->setModel(in.model);
     m_parallelism->setParallel(in.parallel);
     m_fineTuning->setFineTuning(in.fineTuning);
+    m_runCost->setCost(in.cost);
     showRowsForModel();
     m_updating = false;
 }

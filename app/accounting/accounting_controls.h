@@ -11,6 +11,7 @@ class ArchitectureControls;
 class LogSliderField;
 class FineTuningControls;
 class ParallelismControls;
+class RunCostControls;
 class NumberField;
 class QCheckBox;
 class QComboBox;
@@ -60,6 +61,12 @@ public:
     ArchitectureControls* architecture() const { return m_architecture; }
     ParallelismControls* parallelism() const { return m_parallelism; }
     FineTuningControls* fineTuning() const { return m_fineTuning; }
+    RunCostControls* runCost() const { return m_runCost; }
+
+    /// Shows under the precision what the GPU cannot do with it ("no bf16 tensor cores: the fp32 rate"),
+    /// or hides the note when `note` is empty.
+    void setCapabilityNote(const QString& note);
+    QString capabilityNoteText() const;
 
     /// Shows `message` right under the control that validation `field` names ("tp", "kv-heads", "heads",
     /// ...), replacing any earlier one; a field with no control of its own shows nothing here.
@@ -100,6 +107,9 @@ private:
     ArchitectureControls* m_architecture;
     ParallelismControls* m_parallelism;
     FineTuningControls* m_fineTuning;
+    RunCostControls* m_runCost;
+    QLabel* m_capabilityNote = nullptr;
+    QFormLayout* m_trainingForm = nullptr;
     QLabel* m_fieldError = nullptr;
     QWidget* m_fieldErrorControl = nullptr;
     QFormLayout* m_fieldErrorForm = nullptr;

@@ -6,6 +6,7 @@
 #include "app/accounting/memory_timeline_section.h"
 #include "app/accounting/presets.h"
 #include "app/model/opened_model_entry.h"
+#include "engine/accounting/capability_rules.h"
 #include "engine/report/cli_command_line.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
@@ -206,7 +207,14 @@ void AccountingPage::setByteUnits(ByteUnits units) {
 
 void AccountingPage::recompute() {
     showPresetModified();
-    const AccountingInput in = m_controls->input();
+    AccountingInput in = m_controls->input();
+    // What the GPU cannot do (capability_rules.h): flash attention falls back below Ampere, bf16 may run
+    // at the fp32 rate. Said beside the precision and in the answers; fp8 on Ampere is validate()'s error.
+    QStringList warnings;
+    if (const GpuSpec* gpu = GpuCatalog::builtIn().find(in.gpu))
+        for (const std::string& w : applyCapabilityRules(in, *gpu))
+            warnings << toQString(w);
+    m_controls->setCapabilityNote(warnings.join(QLatin1Char('\n')));
     const InputError error = validate(in);
     if (!error.ok()) {
         // Keep the last good charts and answers; say what is wrong and where.
@@ -224,11 +232,14 @@ void AccountingPage::recompute() {
     const MemoryTimeline timeline = memoryTimeline(in, *m_result);
     m_timelineChart->setData(memoryTimelineChartData(timeline, *m_result));
     // An exported chart says the setup it was drawn for: the command that reproduces it.
+    // The command as asked, before any fallback the GPU forced; an opened config.json named by its file.
     const bool opened = m_openedCommand && showsOpenedModel();
-    const QString settings = toQString(accountCommandLine(in, opened ? &*m_openedCommand : nullptr));
+    const QString settings =
+        toQString(accountCommandLine(m_controls->input(), opened ? &*m_openedCommand : nullptr));
     for (ChartView* chart : std::initializer_list<ChartView*>{m_memoryChart, m_flopChart, m_timelineChart})
         chart->setSettingsCaption(settings);
     m_answers->setResult(*m_result, m_memoryChart->byteUnits());
+    m_answers->setWarnings(warnings);
     m_explain->setHtml(explainAccounting(in, *m_result, timeline, m_memoryChart->byteUnits()));
 }
 

@@ -46,6 +46,10 @@ const QStringList& AnswersPanel::keys() {
                                QStringLiteral("trainingTime"),
                                QStringLiteral("hfu"),
                                QStringLiteral("gpuDays"),
+                               QStringLiteral("gpuHours"), // what the run costs, beside its time
+                               QStringLiteral("runCost"),
+                               QStringLiteral("energy"),
+                               QStringLiteral("emissions"),
                                QStringLiteral("layout"),
                                QStringLiteral("communication"),
                                QStringLiteral("maxParameters"),
@@ -59,8 +63,14 @@ AnswersPanel::AnswersPanel(QWidget* parent)
     : QWidget(parent)
     , m_error(new QLabel(this))
     , m_grid(new AnswersGrid(this))
-    , m_notes(new QLabel(this)) {
+    , m_notes(new QLabel(this))
+    , m_warnings(new QLabel(this)) {
     auto* outer = new QVBoxLayout(this);
+    m_warnings->setObjectName(QStringLiteral("capabilityWarnings"));
+    m_warnings->setStyleSheet(QStringLiteral("color: #b9770e;"));
+    m_warnings->setWordWrap(true);
+    m_warnings->hide();
+    outer->addWidget(m_warnings);
     m_error->setObjectName(QStringLiteral("accountingError"));
     m_error->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold;"));
     m_error->setWordWrap(true);
@@ -79,6 +89,10 @@ AnswersPanel::AnswersPanel(QWidget* parent)
                              tr("Training time at the MFU"),
                              tr("HFU (with recompute)"),
                              tr("GPU-days"),
+                             tr("GPU-hours"),
+                             tr("Cost of the run"),
+                             tr("Energy"),
+                             tr("Emissions"),
                              tr("Parallel layout"),
                              tr("Communication per step"),
                              tr("Largest model that fits"),
@@ -188,10 +202,55 @@ void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
         m_grid->setRow(QStringLiteral("maxSequence"), QStringLiteral("—"),
                        tr("this model kind has no sequence"));
 
+    setRunCostRows(r);
+
     QStringList notes;
     for (const std::string& n : r.notes)
         notes << QStringLiteral("• ") + toQString(n);
     m_notes->setText(notes.join(QLatin1Char('\n')));
+}
+
+void AnswersPanel::setWarnings(const QStringList& warnings) {
+    QStringList lines;
+    for (const QString& w : warnings)
+        lines << QStringLiteral("⚠ ") + w;
+    m_warnings->setText(lines.join(QLatin1Char('\n')));
+    m_warnings->setVisible(!warnings.isEmpty());
+}
+
+QString AnswersPanel::warningsText() const {
+    return m_warnings->text();
+}
+
+// What the run costs (run_cost.h): GPU-hours, money at the user's price, energy and emissions.
+void AnswersPanel::setRunCostRows(const AccountingResult& r) {
+    const QStringList keys{QStringLiteral("gpuHours"), QStringLiteral("runCost"), QStringLiteral("energy"),
+                           QStringLiteral("emissions")};
+    if (!r.runCost) {
+        for (const QString& key : keys)
+            m_grid->setRow(key, QStringLiteral("—"), tr("tick “Count training totals” and give the tokens"));
+        return;
+    }
+    const RunCost& c = *r.runCost;
+    m_grid->setRow(keys[0], readable(c.gpuHours.value), toQString(c.gpuHours.formula));
+    if (c.dollars)
+        m_grid->setRow(keys[1], QStringLiteral("$") + readable(c.dollars->value),
+                       toQString(c.dollars->formula));
+    else
+        m_grid->setRow(keys[1], QStringLiteral("—"), tr("give a price per GPU-hour under Cost and energy"));
+    if (c.energyJoules) {
+        m_grid->setRow(keys[2], tr("%1 MWh").arg(numberText(c.energyJoules->value / 3.6e9)),
+                       toQString(c.powerWatts->formula) + QStringLiteral("\n") +
+                           toQString(c.energyJoules->formula));
+        m_grid->setRow(keys[3],
+                       tr("%1 t CO2eq%2")
+                           .arg(numberText(c.emissionsKg->value / 1000),
+                                c.gridIsDefault ? tr(" (default grid)") : QString()),
+                       toQString(c.emissionsKg->formula));
+    } else {
+        m_grid->setRow(keys[2], QStringLiteral("—"), toQString(c.missing));
+        m_grid->setRow(keys[3], QStringLiteral("—"), toQString(c.missing));
+    }
 }
 
 // The layout in one line (dp, global batch, bubble) and the communication ledger's total.

@@ -20,10 +20,14 @@ public:
     void setResult(const napkin::AccountingResult& result, napkin::ByteUnits units);
     /// Shows why the current input is invalid; the last result stays on screen, marked stale.
     void showError(const QString& message);
+    /// What the GPU cannot do with this setup (capability_rules.h), above the answers; hidden when empty.
+    void setWarnings(const QStringList& warnings);
+    QString warningsText() const;
 
     /// The value / formula text of row `key` ("parameters", "activeParameters", "bytesPerParameter",
     /// "memoryPerGpu", "peakOverStep", "fits", "flopsPerStep", "trainingFlops", "trainingTime", "hfu",
-    /// "gpuDays", "layout", "communication", "maxParameters", "maxParametersPooled", "maxBatch").
+    /// "gpuDays", "layout", "communication", "maxParameters", "maxParametersPooled", "maxBatch",
+    /// "gpuHours", "runCost", "energy", "emissions").
     QString valueText(const QString& key) const;
     QString formulaText(const QString& key) const;
     QString errorText() const;
@@ -35,4 +39,6 @@ private:
     QLabel* m_error;
     AnswersGrid* m_grid;
     QLabel* m_notes;
+    QLabel* m_warnings;
+    void setRunCostRows(const napkin::AccountingResult& result);
 };

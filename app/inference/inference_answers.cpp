@@ -1,5 +1,6 @@
 #include "app/inference/inference_answers.h"
 
+#include "engine/accounting/run_cost.h"
 #include "engine/numerics/quantity_format.h"
 #include "widgets/controls/answers_grid.h"
 #include "widgets/text/engine_text.h"
@@ -32,8 +33,14 @@ const QStringList& InferenceAnswers::keys() {
 InferenceAnswers::InferenceAnswers(QWidget* parent)
     : QWidget(parent)
     , m_error(new QLabel(this))
-    , m_grid(new AnswersGrid(this)) {
+    , m_grid(new AnswersGrid(this))
+    , m_warnings(new QLabel(this)) {
     auto* outer = new QVBoxLayout(this);
+    m_warnings->setObjectName(QStringLiteral("capabilityWarnings"));
+    m_warnings->setStyleSheet(QStringLiteral("color: #b9770e;"));
+    m_warnings->setWordWrap(true);
+    m_warnings->hide();
+    outer->addWidget(m_warnings);
     m_error->setObjectName(QStringLiteral("inferenceError"));
     m_error->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold;"));
     m_error->setWordWrap(true);
@@ -49,6 +56,8 @@ InferenceAnswers::InferenceAnswers(QWidget* parent)
     // The formula under its answer, across the panel: at 1024×768 a third column left it a hundred pixels.
     for (int i = 0; i < keys().size(); ++i)
         m_grid->addRow(keys()[i], titles[i]);
+    // What the tokens cost at the decode rate (run_cost.h), after the rows above.
+    m_grid->addRow(QStringLiteral("costPerMillionTokens"), tr("Cost per million tokens"));
     outer->addWidget(m_grid);
     outer->addStretch(1);
 }
@@ -99,6 +108,27 @@ void InferenceAnswers::setResult(const InferenceInput& in, const InferenceResult
     m_grid->setRow(QStringLiteral("maxBatch"), numberText(r.maxBatch.value), toQString(r.maxBatch.formula));
     m_grid->setRow(QStringLiteral("maxContext"), numberText(r.maxContext.value),
                    toQString(r.maxContext.formula));
+    // The tokens' cost at the decode rate above (run_cost.h), at the user's price.
+    RunCostInput price;
+    price.pricePerGpuHour = in.pricePerGpuHour;
+    if (const auto perMillion = dollarsPerMillionTokens(r.decodeTokensPerSecond.value, in.gpus, price))
+        m_grid->setRow(QStringLiteral("costPerMillionTokens"),
+                       QStringLiteral("$") + numberText(perMillion->value), toQString(perMillion->formula));
+    else
+        m_grid->setRow(QStringLiteral("costPerMillionTokens"), QStringLiteral("—"),
+                       tr("give a price per GPU-hour"));
+}
+
+void InferenceAnswers::setWarnings(const QStringList& warnings) {
+    QStringList lines;
+    for (const QString& w : warnings)
+        lines << QStringLiteral("⚠ ") + w;
+    m_warnings->setText(lines.join(QLatin1Char('\n')));
+    m_warnings->setVisible(!warnings.isEmpty());
+}
+
+QString InferenceAnswers::warningsText() const {
+    return m_warnings->text();
 }
 
 void InferenceAnswers::showError(const QString& message) {

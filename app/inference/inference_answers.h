@@ -25,12 +25,16 @@ public:
 
     /// The value / formula text of row `key` ("weights", "kvPerToken", "kvPerSequence", "kvCache",
     /// "memoryPerGpu", "fits", "prefill", "decodeStep", "tokensPerSecond", "intensity", "crossover",
-    /// "maxBatch", "maxContext").
+    /// "maxBatch", "maxContext"), and "costPerMillionTokens" after them.
     QString valueText(const QString& key) const;
     QString formulaText(const QString& key) const;
     QString errorText() const;
+    /// What the GPU cannot do with the weight format (capability_rules.h); hidden when empty.
+    void setWarnings(const QStringList& warnings);
+    QString warningsText() const;
 
 private:
     QLabel* m_error;
     AnswersGrid* m_grid;
+    QLabel* m_warnings;
 };

@@ -13,7 +13,9 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -134,6 +136,23 @@ InferenceControls::InferenceControls(QWidget* parent)
     m_form->addRow(tr("&Batch B:"), m_batch);
     m_form->addRow(tr("&Prompt P:"), m_promptIsContext);
     m_form->addRow(QString(), m_prompt);
+    // The price of a GPU-hour, for the cost of a million tokens (the same flag as training's cost).
+    m_priceOn = new QCheckBox(tr("$ per GPU-hour"), this);
+    m_price = new QDoubleSpinBox(this);
+    m_price->setRange(0.01, 1e6);
+    m_price->setDecimals(2);
+    m_price->setSingleStep(0.1);
+    m_price->setValue(2.0);
+    m_price->setEnabled(false);
+    m_priceOn->setToolTip(tr("What one GPU-hour costs you, in dollars (no default). --price-per-gpu-hour"));
+    m_price->setToolTip(m_priceOn->toolTip());
+    auto* priceRow = new QWidget(this);
+    auto* priceLayout = new QHBoxLayout(priceRow);
+    priceLayout->setContentsMargins(0, 0, 0, 0);
+    priceLayout->addWidget(m_priceOn);
+    priceLayout->addWidget(m_price, 1);
+    priceRow->setFocusProxy(m_priceOn);
+    m_form->addRow(tr("P&rice:"), priceRow);
     layout->addLayout(m_form);
     layout->addWidget(m_architectureToggle, 0, Qt::AlignLeft);
     layout->addWidget(m_architecture);
@@ -154,6 +173,11 @@ InferenceControls::InferenceControls(QWidget* parent)
         });
     for (QSpinBox* spin : {m_gpus, m_groupSize})
         connect(spin, &QSpinBox::valueChanged, this, &InferenceControls::inputChanged);
+    connect(m_priceOn, &QCheckBox::toggled, this, [this](bool on) {
+        m_price->setEnabled(on);
+        emit inputChanged();
+    });
+    connect(m_price, &QDoubleSpinBox::valueChanged, this, &InferenceControls::inputChanged);
     connect(m_context, &LogSliderField::valueChanged, this, &InferenceControls::showPrompt);
     connect(m_prompt, &LogSliderField::valueChanged, this, [this](double prompt) { m_ownPrompt = prompt; });
     for (LogSliderField* slider : {m_context, m_batch, m_prompt})
@@ -297,12 +321,14 @@ InferenceScenario InferenceControls::values() const {
     in.batch = m_batch->value();
     s.promptShown = m_ownPrompt;
     in.prompt = m_promptIsContext->isChecked() ? std::nullopt : std::optional<double>(s.promptShown);
+    if (m_priceOn->isChecked())
+        in.pricePerGpuHour = m_price->value();
     return s;
 }
 
 void InferenceControls::setValues(const InferenceScenario& s) {
     const QSignalBlocker b1(m_preset), b2(m_gpu), b3(m_gpus), b4(m_weights), b5(m_groupSize), b6(m_kvCache),
-        b7(m_context), b8(m_batch), b9(m_promptIsContext), b10(m_prompt);
+        b7(m_context), b8(m_batch), b9(m_promptIsContext), b10(m_prompt), b11(m_priceOn), b12(m_price);
     const InferenceInput& in = s.input;
     if (s.preset.empty()) { // a config of its own: the file holds the whole model
         m_ownModel = in.model;
@@ -327,6 +353,9 @@ void InferenceControls::setValues(const InferenceScenario& s) {
     m_batch->setValue(in.batch);
     m_promptIsContext->setChecked(!in.prompt.has_value());
     m_ownPrompt = in.prompt.value_or(s.promptShown);
+    m_priceOn->setChecked(in.pricePerGpuHour.has_value());
+    m_price->setValue(in.pricePerGpuHour.value_or(2.0));
+    m_price->setEnabled(in.pricePerGpuHour.has_value());
     showPrompt();
     updateEnabled();
     showModified();
@@ -341,6 +370,8 @@ QWidget* InferenceControls::controlFor(const std::string& field) const {
     for (const auto& [name, control] : controls)
         if (field == name)
             return control;
+    if (field == "price-per-gpu-hour") // the row of the checkbox and the price: a row of the form
+        return m_price->parentWidget();
     return m_preset; // the model's own fields come from the preset
 }
 

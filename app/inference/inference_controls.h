@@ -14,6 +14,7 @@
 class ArchitectureControls;
 class LogSliderField;
 class QCheckBox;
+class QDoubleSpinBox;
 class QComboBox;
 class QFormLayout;
 class QLabel;
@@ -66,6 +67,8 @@ public:
     LogSliderField* contextSlider() const { return m_context; }
     LogSliderField* batchSlider() const { return m_batch; }
     QCheckBox* promptIsContextBox() const { return m_promptIsContext; }
+    QCheckBox* priceCheck() const { return m_priceOn; }
+    QDoubleSpinBox* priceBox() const { return m_price; }
     LogSliderField* promptSlider() const { return m_prompt; }
 
 signals:
@@ -106,6 +109,8 @@ private:
     LogSliderField* m_batch;
     QCheckBox* m_promptIsContext;
     LogSliderField* m_prompt;
+    QCheckBox* m_priceOn = nullptr; ///< a price per GPU-hour is given (run_cost.h)
+    QDoubleSpinBox* m_price = nullptr;
     /// The prompt the user chose: kept while "prompt = context" shows the context in the greyed field.
     double m_ownPrompt = 0;
     std::optional<napkin::CheckpointFormat> m_checkpoint, m_ownCheckpoint;

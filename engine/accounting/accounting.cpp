@@ -6,6 +6,7 @@
 #include "engine/accounting/max_sequence.h"
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/stage_memory.h"
+#include "engine/hardware/gpu_capabilities.h"
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/numerics/work_counts.h"
@@ -359,10 +360,11 @@ bool peakFits(const AccountingInput& in, const GpuSpec& gpu) {
 
 AccountingResult accountStep(const AccountingInput& in, const GpuSpec& gpu) {
     AccountingResult r = accountPeak(in, gpu);
-    const double peak = densePeakFlopsPerSecond(gpu, r.precision.compute);
-    r.densePeakFlopsPerSecond = {peak, gpu.id + " dense " +
-                                           std::string(computeTypeName(r.precision.compute)) +
-                                           " peak = " + n(peak) + " FLOP/s"};
+    const EffectivePeak effective = effectiveDensePeak(gpu, r.precision.compute);
+    const double peak = effective.flopsPerSecond;
+    r.densePeakFlopsPerSecond = {
+        peak, gpu.id + " dense " + std::string(computeTypeName(r.precision.compute)) + " peak = " + n(peak) +
+                  " FLOP/s" + (effective.reason.empty() ? "" : " (" + effective.reason + ")")};
     const double sequences = in.batch * in.parallel.microbatches;
     StepFlops replica = countStepFlops(in.model, sequences, in.recompute, in.attention);
     if (hasAdapters(in.fineTuning))
@@ -371,6 +373,8 @@ AccountingResult accountStep(const AccountingInput& in, const GpuSpec& gpu) {
     addLayout(r, in);
     addHostLinkTime(r, in, gpu, replica);
     addTraining(r, in, replica);
+    if (r.trainingSeconds)
+        r.runCost = runCost(in.gpus, r.trainingSeconds->value, gpu, in.cost);
     addCommunication(r, in, gpu);
     addNotes(r, in);
     addFineTuneNotes(r, in);

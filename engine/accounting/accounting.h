@@ -13,6 +13,7 @@
 #include "engine/accounting/parallel_layout.h"
 #include "engine/accounting/parameter_count.h"
 #include "engine/accounting/precision_recipe.h"
+#include "engine/accounting/run_cost.h"
 #include "engine/hardware/gpu_catalog.h"
 
 #include <optional>
@@ -36,6 +37,7 @@ struct AccountingInput {
     AttentionMask attention = AttentionMask::causal;
     ParallelLayout parallel; ///< tp, pp, cp, ep, sp, micro-batches; data parallel over the rest of `gpus`
     FineTuning fineTuning;   ///< full training by default; LoRA/QLoRA adapters, offloading (fine_tuning.h)
+    RunCostInput cost;       ///< price per GPU-hour, power fraction, PUE, grid intensity (run_cost.h)
     bool operator==(const AccountingInput&) const = default;
 };
 
@@ -91,6 +93,9 @@ struct AccountingResult {
     /// step takes the longer. Unset without offload, or where the catalog gives no host-link figure.
     std::optional<Quantity> hostLinkSecondsPerStep, computeSecondsPerStep;
     double trainableParameters = 0; ///< what gets gradients: parameters.total, or the adapters
+
+    /// GPU-hours, money, energy and emissions of the training run (run_cost.h); set with trainingSeconds.
+    std::optional<RunCost> runCost;
 };
 
 /// Checks every input; the first problem found, or an InputError with an empty field.

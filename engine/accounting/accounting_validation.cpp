@@ -2,6 +2,7 @@
 
 #include "engine/accounting/finite_answers.h"
 #include "engine/accounting/pytorch_eager_ledger.h"
+#include "engine/hardware/gpu_capabilities.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <cmath>
@@ -81,14 +82,15 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
         return e;
     if (!(e = validateActivationProfile(m, in.recompute, in.parallel, in.fineTuning)).ok())
         return e;
+    if (const auto [field, why] = validateRunCost(in.cost); !field.empty())
+        return {field, why};
     const GpuSpec* gpu = catalog.find(in.gpu);
     if (!gpu)
         return {"gpu", "unknown GPU '" + in.gpu + "'; known: " + catalog.idList()};
     const ComputeType compute = ledgerFor(in.precision, in.fp32Gradients).compute;
-    if (densePeakFlopsPerSecond(*gpu, compute) <= 0)
+    if (const EffectivePeak peak = effectiveDensePeak(*gpu, compute); peak.refused)
         return {"precision", std::string(precisionRecipeName(in.precision)) + " computes in " +
-                                 std::string(computeTypeName(compute)) + ", which the " + gpu->id +
-                                 " has no tensor cores for"};
+                                 std::string(computeTypeName(compute)) + ": " + peak.reason};
     return checkFiniteAnswers(in, *gpu);
 }
 

@@ -2,6 +2,7 @@
 
 #include "engine/accounting/fine_tuning.h"
 #include "engine/accounting/fine_tuning_flops.h"
+#include "engine/hardware/gpu_capabilities.h"
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 
@@ -25,7 +26,8 @@ InputError checkFiniteAnswers(const AccountingInput& in, const GpuSpec& gpu) {
                 fineTuneStepFlops(replica, in.model, in.fineTuning, sequences, in.recompute, in.attention);
     }
     const double flops = replica.total / replica.tokens * *in.trainingTokens;
-    const double peak = densePeakFlopsPerSecond(gpu, ledgerFor(in.precision, in.fp32Gradients).compute);
+    const double peak =
+        effectiveDensePeak(gpu, ledgerFor(in.precision, in.fp32Gradients).compute).flopsPerSecond;
     const double seconds = flops / (in.gpus * peak * in.mfu);
     if (!(std::isfinite(seconds) && seconds <= kMaxAnsweredSeconds))
         return {"mfu", "at MFU " + formatNumber(in.mfu) + " the run never ends: time exceeds " +

@@ -4,6 +4,7 @@
 #include "engine/accounting/parameter_count.h"
 #include "engine/accounting/parameter_sharding.h"
 #include "engine/accounting/transformer_parameters.h"
+#include "engine/hardware/gpu_capabilities.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <algorithm>
@@ -158,10 +159,12 @@ void accountTime(const InferenceInput& in, const GpuSpec& gpu, const Shape& s, c
     const double N = in.gpus, B = in.batch, S = in.context, P = promptOf(in);
     const double Nmm = count.matmulParameters;
     const ComputeType compute = weightComputeType(in.weights);
-    const double peak = densePeakFlopsPerSecond(gpu, compute);
+    const EffectivePeak effective = effectiveDensePeak(gpu, compute);
+    const double peak = effective.flopsPerSecond;
     const double bw = gpu.memoryBandwidthBytesPerSecond;
     r.peakFlopsPerSecond = {peak, gpu.id + " dense " + std::string(computeTypeName(compute)) +
-                                      " peak = " + formatFlops(peak, true)};
+                                      " peak = " + formatFlops(peak, true) +
+                                      (effective.reason.empty() ? "" : " (" + effective.reason + ")")};
     r.bandwidthBytesPerSecond = {bw, gpu.id + " memory bandwidth = " + n(bw) + " B/s"};
 
     double prefill = B * (2 * Nmm * P + 2 * s.L * P * P * s.d);
@@ -242,6 +245,8 @@ InputError validateInference(const InferenceInput& in, const GpuCatalog& catalog
     if (in.model.kind != ModelKind::transformer)
         return {"model", "inference is accounted for transformers only, got " +
                              std::string(modelKindName(in.model.kind))};
+    if (in.pricePerGpuHour && !(*in.pricePerGpuHour > 0 && *in.pricePerGpuHour <= 1e6))
+        return {"price-per-gpu-hour", "must be in (0, 1e6] dollars, got " + n(*in.pricePerGpuHour)};
     AccountingInput training;
     training.model = in.model;
     training.gpu = in.gpu;
@@ -269,10 +274,11 @@ InputError validateInference(const InferenceInput& in, const GpuCatalog& catalog
         return {"kv-cache", "must be fp32, bf16, fp16 or fp8"};
     const GpuSpec* gpu = catalog.find(in.gpu);
     const ComputeType compute = weightComputeType(in.weights);
-    if (densePeakFlopsPerSecond(*gpu, compute) <= 0 || gpu->memoryBandwidthBytesPerSecond <= 0)
+    if (const EffectivePeak peak = effectiveDensePeak(*gpu, compute); peak.refused)
         return {"weights", std::string(weightFormatName(in.weights)) + " computes in " +
-                               std::string(computeTypeName(compute)) + ", for which the " + gpu->id +
-                               " has no peak or no memory bandwidth in the catalog"};
+                               std::string(computeTypeName(compute)) + ": " + peak.reason};
+    if (gpu->memoryBandwidthBytesPerSecond <= 0)
+        return {"weights", "the " + gpu->id + " has no memory bandwidth in the catalog"};
     return {};
 }
 

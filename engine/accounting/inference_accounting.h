@@ -27,6 +27,8 @@ struct InferenceInput {
     StorageType kvCache = StorageType::bf16;
     std::string gpu = "H100-SXM";
     double gpus = 1; ///< N GPUs, all tensor parallel
+    /// Dollars per GPU-hour (the same price as training's, run_cost.h); unset: no cost per token.
+    std::optional<double> pricePerGpuHour;
     bool operator==(const InferenceInput&) const = default;
 };
 

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace napkin {
 
@@ -33,6 +34,28 @@ double nonNegative(const nlohmann::json& object, const char* key, const std::str
     return value;
 }
 
+// A dense peak: a figure, 0 or "none" (the part has no such path), or absent (no source gives it).
+// fp32 is `positive`: every part has an fp32 path, so where it is given it is a figure.
+std::optional<double> peakValue(const nlohmann::json& peaks, const char* key, const std::string& where,
+                                bool positive = false) {
+    if (!peaks.contains(key))
+        return std::nullopt;
+    if (!positive && peaks.at(key).is_string() && peaks.at(key).get<std::string>() == "none")
+        return 0.0;
+    return nonNegative(peaks, key, where, positive);
+}
+
+std::optional<double> optionalFigure(const nlohmann::json& entry, const char* key, const std::string& where) {
+    if (!entry.contains(key))
+        return std::nullopt;
+    return nonNegative(entry, key, where, true);
+}
+
+std::string text(const nlohmann::json& entry, const char* key) {
+    return entry.contains(key) && entry.at(key).is_string() ? entry.at(key).get<std::string>()
+                                                            : std::string();
+}
+
 GpuSpec parseGpu(const nlohmann::json& entry, std::size_t index) {
     std::string where = "gpus[" + std::to_string(index) + "]";
     if (!entry.is_object())
@@ -51,11 +74,42 @@ GpuSpec parseGpu(const nlohmann::json& entry, std::size_t index) {
         throw std::runtime_error(where + ": 'dense_peak_flops_per_second' must be an object");
     const auto& peaks = entry.at("dense_peak_flops_per_second");
     const std::string peakWhere = where + ".dense_peak_flops_per_second";
-    gpu.densePeakFp32 = nonNegative(peaks, "fp32", peakWhere, true);
-    gpu.densePeakTf32 = peaks.contains("tf32") ? nonNegative(peaks, "tf32", peakWhere, false) : 0.0;
-    gpu.densePeakFp16 = peaks.contains("fp16") ? nonNegative(peaks, "fp16", peakWhere, false) : 0.0;
-    gpu.densePeakBf16 = peaks.contains("bf16") ? nonNegative(peaks, "bf16", peakWhere, false) : 0.0;
-    gpu.densePeakFp8 = peaks.contains("fp8") ? nonNegative(peaks, "fp8", peakWhere, false) : 0.0;
+    // A dtype left out is "not given" (reads 0, flagged in peaksNotGiven); "none" or 0 is "no such path".
+    const std::pair<const char*, double*> fivePeaks[] = {{"fp32", &gpu.densePeakFp32},
+                                                         {"tf32", &gpu.densePeakTf32},
+                                                         {"fp16", &gpu.densePeakFp16},
+                                                         {"bf16", &gpu.densePeakBf16},
+                                                         {"fp8", &gpu.densePeakFp8}};
+    for (unsigned i = 0; i < 5; ++i) {
+        const std::optional<double> peak = peakValue(peaks, fivePeaks[i].first, peakWhere, i == 0);
+        *fivePeaks[i].second = peak.value_or(0.0);
+        if (!peak)
+            gpu.peaksNotGiven |= 1u << i; // the order of ComputeType
+    }
+    gpu.densePeakFp64 = peakValue(peaks, "fp64", peakWhere);
+    gpu.densePeakInt8 = peakValue(peaks, "int8", peakWhere);
+    gpu.densePeakFp4 = peakValue(peaks, "fp4", peakWhere);
+    gpu.extraPeaksSource = text(entry, "extra_peaks_source");
+    gpu.vendor = text(entry, "vendor");
+    if (entry.contains("kind")) {
+        gpu.kind = text(entry, "kind");
+        if (gpu.kind != "gpu" && gpu.kind != "tpu" && gpu.kind != "unified")
+            throw std::runtime_error(where + ": 'kind' must be \"gpu\", \"tpu\" or \"unified\"");
+    }
+    gpu.architecture = text(entry, "architecture");
+    gpu.computeCapability = text(entry, "compute_capability");
+    gpu.vendorArch = text(entry, "vendor_arch");
+    gpu.architectureSource = text(entry, "architecture_source");
+    gpu.tdpWatts = optionalFigure(entry, "tdp_watts", where);
+    if (gpu.tdpWatts)
+        gpu.tdpSource = entry.value("tdp_source", std::string("user supplied"));
+    gpu.hostLinkName = text(entry, "host_link_name");
+    gpu.interconnect = text(entry, "interconnect");
+    gpu.interconnectSource = text(entry, "interconnect_source");
+    gpu.unifiedMemoryBytes = optionalFigure(entry, "unified_memory_bytes", where);
+    if (gpu.unifiedMemoryBytes)
+        gpu.unifiedMemorySource = entry.value("unified_memory_source", std::string("user supplied"));
+    gpu.memoryNote = text(entry, "memory_note");
     // Optional: only GPUs whose datasheet states the host link get a copy-bandwidth promise.
     if (entry.contains("host_link_bytes_per_second_per_direction"))
         gpu.hostLinkBytesPerSecondPerDirection =
@@ -107,14 +161,31 @@ std::string catalogIdForDeviceName(std::string_view deviceName) {
             return "H100-PCIe";
         return "H100-SXM"; // "NVIDIA H100 80GB HBM3" is the SXM5 part's name
     }
-    if (has("a100"))
-        return has("pcie") ? "A100-PCIe" : "A100-SXM";
+    if (has("a100")) {
+        if (has("pcie"))
+            return "A100-PCIe";
+        return has("40gb") ? "A100-SXM-40GB" : "A100-SXM"; // "NVIDIA A100-SXM4-40GB"
+    }
     if (has("b200"))
         return "B200";
     if (has("l40s"))
         return "L40S";
     if (has("rtx 4090"))
         return "RTX-4090";
+    if (has("rtx 5090"))
+        return "RTX-5090";
+    if (has("rtx a6000"))
+        return "RTX-A6000";
+    if (has("v100"))
+        return has("32gb") ? "V100-32GB" : "V100-16GB"; // "Tesla V100-SXM2-16GB"
+    if (has("a10g"))
+        return "A10G";
+    if (n.ends_with(" a10") || has(" a10 "))
+        return "A10"; // "NVIDIA A10", not A100
+    if (has("tesla t4") || n.ends_with(" t4"))
+        return "T4";
+    if (n.ends_with(" l4") || has(" l4 "))
+        return "L4"; // "NVIDIA L4", not L40S
     return {};
 }
 

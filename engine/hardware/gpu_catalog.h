@@ -36,7 +36,36 @@ struct GpuSpec {
     /// gives it; never derived from the datasheet figure.
     std::optional<double> driverMemoryBytes;
     std::string driverMemorySource; ///< where that figure came from; empty when absent
+
+    // What the part is, and what it can and cannot do (gpu_capabilities.h reads these).
+    std::string vendor;            ///< "NVIDIA", "AMD", "Google", "Apple"; empty when not given
+    std::string kind = "gpu";      ///< "gpu", "tpu", or "unified" (Apple: CPU and GPU share one memory)
+    std::string architecture;      ///< "Turing", "Hopper", "CDNA 3", "TPU v5e"; empty when not given
+    std::string computeCapability; ///< CUDA compute capability "7.5"; empty for other vendors / not given
+    std::string vendorArch;        ///< the vendor's target name where not CUDA, e.g. AMD's "gfx942"
+    std::string architectureSource;
+    /// Bit i set: no source gives the dense peak of ComputeType(i), so it reads 0 without meaning "none".
+    unsigned peaksNotGiven = 0;
+    /// Further dense peaks, per second: absent where no source gives one, 0 where the part has no such
+    /// path. int8 counts integer operations.
+    std::optional<double> densePeakFp64, densePeakInt8, densePeakFp4;
+    std::string extraPeaksSource;   ///< where fp64/int8/fp4 came from when not from `source`
+    std::optional<double> tdpWatts; ///< the board's thermal design (maximum) power, watts
+    std::string tdpSource;
+    std::string hostLinkName; ///< "PCIe Gen3 x16", where a source names it
+    std::string interconnect; ///< what links the parts where no per-direction figure fits: TPU ICI
+    std::string interconnectSource;
+    /// Apple: the whole unified memory; `memoryBytes` is then the GPU's usable share (macOS's default
+    /// wired limit, which `sudo sysctl iogpu.wired_limit_mb=N` raises).
+    std::optional<double> unifiedMemoryBytes;
+    std::string unifiedMemorySource;
+    std::string memoryNote; ///< how `memoryBytes` relates to the datasheet where it is not the datasheet's
 };
+
+/// Whether a source gives the dense peak of `compute` for this part (0 then means "no such path").
+inline bool densePeakGiven(const GpuSpec& gpu, ComputeType compute) {
+    return (gpu.peaksNotGiven & (1u << static_cast<unsigned>(compute))) == 0;
+}
 
 /// Dense peak FLOP/s for matmuls in the given arithmetic; 0 when the GPU has no such path.
 double densePeakFlopsPerSecond(const GpuSpec& gpu, ComputeType compute);

@@ -1,5 +1,6 @@
 #include "engine/report/accounting_report.h"
 
+#include "engine/accounting/capability_rules.h"
 #include "engine/benchmarks/accounting_benchmark.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/accounting_layout_json.h"
@@ -7,6 +8,7 @@
 #include "engine/report/fine_tuning_json.h"
 #include "engine/report/json_values.h"
 #include "engine/report/memory_timeline_report.h"
+#include "engine/report/run_cost_json.h"
 
 namespace napkin {
 namespace {
@@ -135,6 +137,9 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     formulas["fits"] = r.fitsFormula;
     addLayoutJson(doc, formulas, in, r);
     addFineTuningJson(doc, formulas, in, r);
+    addRunCostJson(doc, formulas, in, r);
+    doc["warnings"] = capabilityWarnings(in, gpu); // the CLI adds what fell back before (capability_rules.h)
+    doc["gpu"]["capabilities"] = gpuCapabilityJson(gpu);
     doc["formulas"] = formulas;
     doc["notes"] = r.notes;
     doc["command"] = accountCommandLine(in);

@@ -261,12 +261,30 @@ std::string commandNumber(double value) {
     return text;
 }
 
+namespace {
+
+// The run's price and power (run_cost.h): flags after the setup's, whether it is a preset or not.
+void costFlags(CommandWords& w, const RunCostInput& c) {
+    const RunCostInput d;
+    if (c.pricePerGpuHour)
+        w.number("--price-per-gpu-hour", *c.pricePerGpuHour);
+    numberOption(w, "--power-fraction", c.powerFraction, d.powerFraction);
+    numberOption(w, "--pue", c.pue, d.pue);
+    if (c.gridKgCo2PerKwh)
+        w.number("--grid-intensity", *c.gridKgCo2PerKwh);
+}
+
+} // namespace
+
 std::string accountCommandLine(const AccountingInput& input, const CommandModelBase* model) {
     CommandWords w("account");
     const AccountingInput in = relevant(input);
+    AccountingInput setupOnly = in;
+    setupOnly.cost = {};
     for (const SetupPreset& p : setupPresets())
-        if (!model && relevant(p.input) == in) {
+        if (!model && relevant(p.input) == setupOnly) {
             w.option("--preset", p.id);
+            costFlags(w, in.cost);
             return w.finish();
         }
     modelFlags(w, in.model, model);
@@ -302,6 +320,7 @@ std::string accountCommandLine(const AccountingInput& input, const CommandModelB
             w.option("--lora-targets", loraTargetsText(ft.targets));
     }
     enumOption(w, "--offload", ft.offload, d.fineTuning.offload, offloadName);
+    costFlags(w, in.cost);
     return w.finish();
 }
 
@@ -325,6 +344,8 @@ std::string inferCommandLine(const InferenceInput& in, const CommandModelBase* m
     if (in.gpu != d.gpu)
         w.option("--gpu", in.gpu);
     numberOption(w, "--gpus", in.gpus, d.gpus);
+    if (in.pricePerGpuHour)
+        w.number("--price-per-gpu-hour", *in.pricePerGpuHour);
     return w.finish();
 }
 

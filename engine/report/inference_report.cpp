@@ -1,5 +1,7 @@
 #include "engine/report/inference_report.h"
 
+#include "engine/accounting/capability_rules.h"
+#include "engine/accounting/run_cost.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/json_values.h"
 
@@ -67,6 +69,16 @@ json inferenceToJson(const InferenceInput& in, const GpuSpec& gpu, const Inferen
     formulas["memory_bytes.total"] = r.memory.total.formula;
     doc["fits"] = r.fits;
     doc["bound"] = r.bound;
+    // The cost of the tokens at the decode rate (run_cost.h): price × GPUs / (tokens/s × 3600) × 1e6.
+    RunCostInput price;
+    price.pricePerGpuHour = in.pricePerGpuHour;
+    const std::optional<Quantity> perMillion =
+        dollarsPerMillionTokens(r.decodeTokensPerSecond.value, in.gpus, price);
+    doc["warnings"] = capabilityWarnings(in, gpu); // what the part cannot do (capability_rules.h)
+    doc["price_per_gpu_hour"] = in.pricePerGpuHour ? jsonNumber(*in.pricePerGpuHour) : json(nullptr);
+    doc["dollars_per_million_tokens"] = perMillion ? jsonNumber(perMillion->value) : json(nullptr);
+    if (perMillion)
+        formulas["dollars_per_million_tokens"] = perMillion->formula;
     doc["formulas"] = formulas;
     doc["command"] = inferCommandLine(in);
     return doc;

@@ -142,15 +142,38 @@ void readAccountingV1(const Section& s, AccountingScenario& a) {
     a.binaryUnits = units == 1;
 }
 
+// The run's price and power (run_cost.h): a number or null (not set) for the price and the intensity.
+void readRunCost(const Section& s, RunCostInput& c) {
+    s.expectKeys({"price_per_gpu_hour", "power_fraction", "pue", "grid_kg_co2_per_kwh"});
+    auto readOptional = [&](const char* key, std::optional<double>& target, double lo, double hi) {
+        const auto* v = s.find(key);
+        if (!v)
+            return;
+        if (v->is_null()) {
+            target.reset();
+            return;
+        }
+        double x = target.value_or(lo);
+        s.number(key, x, lo, hi);
+        target = x;
+    };
+    readOptional("price_per_gpu_hour", c.pricePerGpuHour, 1e-9, 1e6);
+    s.number("power_fraction", c.powerFraction, 1e-6, 1);
+    s.number("pue", c.pue, 1, 3);
+    readOptional("grid_kg_co2_per_kwh", c.gridKgCo2PerKwh, 0, 5);
+}
+
 void readAccounting(const Section& s, AccountingScenario& a) {
     s.expectKeys({"model", "batch", "count_tokens", "training_tokens", "precision", "fp32_gradients",
                   "optimizer", "gpu", "gpus", "mfu", "zero", "recompute", "attention", "units", "preset",
-                  "parallel", "fine_tuning"});
+                  "parallel", "fine_tuning", "cost"});
     readAccountingInput(s, a, false);
     if (const auto p = s.child("parallel"))
         readParallel(*p, a.input.parallel);
     if (const auto f = s.child("fine_tuning"))
         readFineTuning(*f, a.input.fineTuning);
+    if (const auto c = s.child("cost"))
+        readRunCost(*c, a.input.cost);
     bool count = a.input.trainingTokens.has_value();
     s.boolean("count_tokens", count);
     s.number("training_tokens", a.tokensShown, ranges::accounting::trainingTokens);

@@ -63,7 +63,7 @@ void refuseInvalidInference(const InferenceInput& in) {
 
 void readInference(const Section& s, InferenceScenario& i) {
     s.expectKeys({"preset", "model", "context", "prompt", "prompt_is_context", "batch", "weights",
-                  "group_size", "kv_cache", "gpu", "gpus"});
+                  "group_size", "kv_cache", "gpu", "gpus", "price_per_gpu_hour"});
     InferenceInput& in = i.input;
     s.name("preset", i.preset, presetFromName);
     // The preset's model, and what the file says on top: an older file has no "model" (the preset's).
@@ -84,6 +84,15 @@ void readInference(const Section& s, InferenceScenario& i) {
     s.name("kv_cache", in.kvCache, kvCacheFromName);
     s.name("gpu", in.gpu, inferenceGpuFromName);
     s.wholeNumber("gpus", in.gpus, ranges::inference::gpus);
+    if (const auto* price = s.find("price_per_gpu_hour")) { // null: no price (run_cost.h)
+        if (price->is_null()) {
+            in.pricePerGpuHour.reset();
+        } else {
+            double dollars = 1;
+            s.number("price_per_gpu_hour", dollars, 1e-9, 1e6);
+            in.pricePerGpuHour = dollars;
+        }
+    }
     refuseInvalidInference(in);
 }
 
@@ -99,7 +108,8 @@ json inferenceJson(const InferenceScenario& i) {
             {"group_size", in.groupSize},
             {"kv_cache", std::string(storageTypeName(in.kvCache))},
             {"gpu", in.gpu},
-            {"gpus", in.gpus}};
+            {"gpus", in.gpus},
+            {"price_per_gpu_hour", in.pricePerGpuHour ? json(*in.pricePerGpuHour) : json(nullptr)}};
 }
 
 } // namespace scenario_detail

@@ -44,6 +44,11 @@ json accountingJson(const AccountingScenario& a) {
     const ParallelLayout& l = in.parallel;
     json parallel = {{"tp", l.tp}, {"pp", l.pp}, {"sp", l.sp},
                      {"cp", l.cp}, {"ep", l.ep}, {"microbatches", l.microbatches}};
+    const RunCostInput& c = in.cost; // null: no price / the default grid (run_cost.h)
+    json cost = {{"price_per_gpu_hour", c.pricePerGpuHour ? json(*c.pricePerGpuHour) : json(nullptr)},
+                 {"power_fraction", c.powerFraction},
+                 {"pue", c.pue},
+                 {"grid_kg_co2_per_kwh", c.gridKgCo2PerKwh ? json(*c.gridKgCo2PerKwh) : json(nullptr)}};
     return {{"model", std::move(model)},
             {"batch", in.batch},
             {"count_tokens", in.trainingTokens.has_value()},
@@ -60,7 +65,8 @@ json accountingJson(const AccountingScenario& a) {
             {"units", a.binaryUnits ? "GiB" : "GB"},
             {"preset", a.preset},
             {"parallel", std::move(parallel)},
-            {"fine_tuning", fineTuningJson(in.fineTuning)}};
+            {"fine_tuning", fineTuningJson(in.fineTuning)},
+            {"cost", std::move(cost)}};
 }
 
 json formatsJson(const FormatsScenario& f) {

@@ -169,3 +169,41 @@ napkin_add_cli_test(presets_lists_both
   ARGS presets --json
   CHECKS presets.0.id=70b-15t-1024-h100 "presets.0.command=napkin-cli account --preset 70b-15t-1024-h100 --json"
          model_presets.0.id=gpt2-small)
+
+# The lecture's run priced and powered (run_cost.h): 1024 × 1.2437e7 s / 3600 = 3.5375e6 GPU-hours; at $2
+# per GPU-hour ≈ $7.075e6; at the H100 SXM's 700 W TDP ≈ 2,476 MWh; on the default U.S. grid (854 lb/MWh,
+# U.S. EIA 2020) ≈ 959 t CO2eq.
+napkin_add_cli_test(account_lecture_run_cost
+  ARGS account --preset 70b-15t-1024-h100 --price-per-gpu-hour 2 --json
+  CHECKS run_cost.gpu_hours~3.5374e6:3.5376e6 run_cost.dollars~7.074e6:7.076e6 run_cost.energy_mwh~2476.1:2476.4
+         run_cost.emissions_tonnes~959.1:959.3 run_cost.power_watts_per_gpu=700 run_cost.pue=1
+         run_cost.grid_intensity_source:string run_cost.missing:null gpu.capabilities.tdp_watts=700
+         gpu.capabilities.compute_capability=9.0 warnings:array
+         "command=napkin-cli account --preset 70b-15t-1024-h100 --price-per-gpu-hour 2 --json")
+
+napkin_add_cli_test(account_run_cost_needs_tokens
+  ARGS account --model dense --params 1e9 --json
+  CHECKS run_cost:null)
+
+napkin_add_cli_test(account_run_cost_user_grid_and_pue
+  ARGS account --preset 70b-15t-1024-h100 --pue 1.1 --power-fraction 0.5 --grid-intensity 0.1 --json
+  CHECKS run_cost.power_watts_per_gpu~384.999:385.001 run_cost.grid_kg_co2_per_kwh~0.0999:0.1001 run_cost.dollars:null
+         "run_cost.grid_intensity_source=user supplied")
+
+napkin_add_cli_test(account_bad_pue EXPECT_EXIT 2
+  ARGS account --preset 70b-15t-1024-h100 --pue 0.5 --json CHECKS stderr~--pue)
+
+# What a part cannot do: bf16 on a T4 runs emulated at the fp32 rate (a warning); fp8 on an A100 is refused
+# with the reason; FlashAttention 2 falls back on a T4.
+napkin_add_cli_test(account_bf16_on_t4_warns
+  ARGS account --preset 70b-15t-1024-h100 --gpu T4 --json
+  CHECKS gpu.dense_peak_flops_per_second=8100000000000 warnings.0:string
+         gpu.capabilities.dense_peaks.bf16=none gpu.capabilities.architecture=Turing)
+
+napkin_add_cli_test(account_fp8_on_a100_says_why EXPECT_EXIT 2
+  ARGS account --model dense --params 1e9 --gpu A100-SXM --precision fp8-mixed --json
+  CHECKS "stderr~fp8 needs Ada Lovelace or Hopper")
+
+napkin_add_cli_test(account_flash_on_t4_falls_back
+  ARGS account --model-preset llama3-8b --seq 512 --gpu T4 --precision mixed-fp16 --json
+  CHECKS warnings.0:string architecture.attention_impl=eager)

@@ -40,3 +40,19 @@ napkin_add_cli_test(infer_dense_model_refused EXPECT_EXIT 2
   ARGS infer --model dense --params 1e9 --json CHECKS stderr~--model)
 napkin_add_cli_test(infer_unknown_gpu EXPECT_EXIT 2
   ARGS infer --preset llama3-8b --gpu Z100 --json CHECKS stderr~--gpu)
+
+# The cost of a million generated tokens at the decode rate: $3.6 per GPU-hour on one H100 at 1 / 0.0048010 s
+# = 208.29 tokens/s: 3.6 / (208.29 × 3600) × 1e6 = $4.801.
+napkin_add_cli_test(infer_llama3_8b_cost_per_million_tokens
+  ARGS infer --preset llama3-8b --context 8192 --price-per-gpu-hour 3.6 --json
+  CHECKS dollars_per_million_tokens~4.800:4.802 price_per_gpu_hour~3.599:3.601 warnings:array
+         command:string)
+
+napkin_add_cli_test(infer_no_price_no_cost
+  ARGS infer --preset llama3-8b --json
+  CHECKS dollars_per_million_tokens:null)
+
+# bf16 weights on a V100: no bf16 tensor cores, the fp32 rate (15.7e12), said in warnings.
+napkin_add_cli_test(infer_bf16_on_v100_warns
+  ARGS infer --preset llama3-8b --gpu V100-32GB --context 1024 --json
+  CHECKS gpu.dense_peak_flops_per_second=15700000000000 warnings.0:string)

@@ -21,7 +21,355 @@ private slots:
     void malformedCustomGpuIsRefused_data();
     void malformedCustomGpuIsRefused();
     void catalogFileIsBounded();
+    void partFigures_data();
+    void partFigures();
+    void noneDiffersFromNotGiven();
+    void architectures_data();
+    void architectures();
+    void appleUnifiedMemory();
+    void newFieldsParse();
+    void deviceNamesMatchNewParts_data();
+    void deviceNamesMatchNewParts();
 };
+
+namespace {
+// One figure of a part: a dense peak, memory, bandwidth or TDP. `absent` (-1): no source gives it.
+constexpr double absent = -1;
+
+double figure(const GpuSpec& gpu, const QString& field) {
+    auto opt = [](const std::optional<double>& v) { return v ? *v : absent; };
+    auto peak = [&](ComputeType c) {
+        return densePeakGiven(gpu, c) ? densePeakFlopsPerSecond(gpu, c) : absent;
+    };
+    if (field == "fp32")
+        return peak(ComputeType::fp32);
+    if (field == "tf32")
+        return peak(ComputeType::tf32);
+    if (field == "fp16")
+        return peak(ComputeType::fp16);
+    if (field == "bf16")
+        return peak(ComputeType::bf16);
+    if (field == "fp8")
+        return peak(ComputeType::fp8);
+    if (field == "fp64")
+        return opt(gpu.densePeakFp64);
+    if (field == "int8")
+        return opt(gpu.densePeakInt8);
+    if (field == "memory")
+        return gpu.memoryBytes;
+    if (field == "bandwidth")
+        return gpu.memoryBandwidthBytesPerSecond;
+    if (field == "tdp")
+        return opt(gpu.tdpWatts);
+    if (field == "driver")
+        return opt(gpu.driverMemoryBytes);
+    if (field == "link")
+        return opt(gpu.gpuLinkBytesPerSecondPerDirection);
+    return -2;
+}
+} // namespace
+
+void TestGpuCatalog::partFigures_data() {
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<double>("expected"); // 0: the part has no such path; -1: no source gives it
+    // T4: Tom's Hardware / geektopia on NVIDIA's launch: FP32 8.1 TFLOPS, mixed FP16/FP32 65 TFLOPS, INT8
+    // 130 TOPS, 16 GB; Turing tensor cores do FP16/INT8/INT4 only (hpctech.co.jp); 70 W; 320 GB/s.
+    QTest::newRow("T4 fp32 8.1") << "T4"
+                                 << "fp32" << 8.1e12;
+    QTest::newRow("T4 fp16 65") << "T4"
+                                << "fp16" << 65e12;
+    QTest::newRow("T4 int8 130 TOPS") << "T4"
+                                      << "int8" << 130e12;
+    QTest::newRow("T4 bf16: none") << "T4"
+                                   << "bf16" << 0.0;
+    QTest::newRow("T4 tf32: none") << "T4"
+                                   << "tf32" << 0.0;
+    QTest::newRow("T4 fp8: none") << "T4"
+                                  << "fp8" << 0.0;
+    QTest::newRow("T4 fp64: not given") << "T4"
+                                        << "fp64" << absent;
+    QTest::newRow("T4 16 GB") << "T4"
+                              << "memory" << 16e9;
+    QTest::newRow("T4 320 GB/s") << "T4"
+                                 << "bandwidth" << 320e9;
+    QTest::newRow("T4 70 W") << "T4"
+                             << "tdp" << 70.0;
+    QTest::newRow("T4 15,360 MiB reported") << "T4"
+                                            << "driver" << 15360.0 * 1024 * 1024; // modal PR #2797
+    // V100: NVIDIA developer blog, 125 Tensor TFLOPS; datasheet FP64 7.8, FP32 15.7; 900 GB/s; 300 W.
+    QTest::newRow("V100 16GB tensor 125") << "V100-16GB"
+                                          << "fp16" << 125e12;
+    QTest::newRow("V100 16GB fp32 15.7") << "V100-16GB"
+                                         << "fp32" << 15.7e12;
+    QTest::newRow("V100 16GB fp64 7.8") << "V100-16GB"
+                                        << "fp64" << 7.8e12;
+    QTest::newRow("V100 16GB bf16: none") << "V100-16GB"
+                                          << "bf16" << 0.0;
+    QTest::newRow("V100 16GB 900 GB/s") << "V100-16GB"
+                                        << "bandwidth" << 900e9;
+    QTest::newRow("V100 32GB 32 GB") << "V100-32GB"
+                                     << "memory" << 32e9;
+    QTest::newRow("V100 32GB 300 W") << "V100-32GB"
+                                     << "tdp" << 300.0;
+    // A10: Baseten, 24 GB at 600 GB/s; sysrqmts FP32 31.24, 150 W; tensor peaks not sourced.
+    QTest::newRow("A10 24 GB") << "A10"
+                               << "memory" << 24e9;
+    QTest::newRow("A10 600 GB/s") << "A10"
+                                  << "bandwidth" << 600e9;
+    QTest::newRow("A10 fp32 31.24") << "A10"
+                                    << "fp32" << 31.24e12;
+    QTest::newRow("A10 bf16: not given") << "A10"
+                                         << "bf16" << absent;
+    QTest::newRow("A10 150 W") << "A10"
+                               << "tdp" << 150.0;
+    QTest::newRow("A10 23,028 MiB reported") << "A10"
+                                             << "driver" << 23028.0 * 1024 * 1024;
+    QTest::newRow("A10G 300 W (nvidia-smi)") << "A10G"
+                                             << "tdp" << 300.0;
+    QTest::newRow("A10G fp32: not given") << "A10G"
+                                          << "fp32" << absent;
+    // L4 datasheet figures with sparsity, halved: TF32 120 → 60, BF16 242 → 121, FP8 485 → 242.
+    QTest::newRow("L4 bf16 121") << "L4"
+                                 << "bf16" << 121e12;
+    QTest::newRow("L4 tf32 60") << "L4"
+                                << "tf32" << 60e12;
+    QTest::newRow("L4 fp8 242") << "L4"
+                                << "fp8" << 242e12;
+    QTest::newRow("L4 int8 242.5") << "L4"
+                                   << "int8" << 242.5e12;
+    QTest::newRow("L4 300 GB/s") << "L4"
+                                 << "bandwidth" << 300e9;
+    QTest::newRow("L4 72 W") << "L4"
+                             << "tdp" << 72.0;
+    QTest::newRow("L4 23,034 MiB reported") << "L4"
+                                            << "driver" << 23034.0 * 1024 * 1024;
+    // A100 40GB SXM4: datasheet (glennklockwood): FP64 matrix 19.5, INT8 624; 1,555 GB/s; 400 W.
+    QTest::newRow("A100 40GB 1,555 GB/s") << "A100-SXM-40GB"
+                                          << "bandwidth" << 1.555e12;
+    QTest::newRow("A100 40GB bf16 312") << "A100-SXM-40GB"
+                                        << "bf16" << 312e12;
+    QTest::newRow("A100 40GB fp8: none") << "A100-SXM-40GB"
+                                         << "fp8" << 0.0;
+    QTest::newRow("A100 40GB 400 W") << "A100-SXM-40GB"
+                                     << "tdp" << 400.0;
+    QTest::newRow("A100 80GB fp64 19.5") << "A100-SXM"
+                                         << "fp64" << 19.5e12;
+    QTest::newRow("A100 80GB int8 624") << "A100-SXM"
+                                        << "int8" << 624e12;
+    QTest::newRow("A100 PCIe 80GB 300 W") << "A100-PCIe"
+                                          << "tdp" << 300.0;
+    QTest::newRow("H100 SXM 700 W") << "H100-SXM"
+                                    << "tdp" << 700.0;
+    QTest::newRow("H100 SXM fp64 66.9") << "H100-SXM"
+                                        << "fp64" << 66.9e12;
+    QTest::newRow("H100 SXM int8 1978.9") << "H100-SXM"
+                                          << "int8" << 1978.9e12;
+    QTest::newRow("H100 PCIe 350 W (product brief)") << "H100-PCIe"
+                                                     << "tdp" << 350.0;
+    QTest::newRow("H200 TDP: not given") << "H200"
+                                         << "tdp" << absent;
+    // RTX A6000 (ServeTheHome): 48 GB, 768 GB/s, 300 W, NVLink 112.5 GB/s bidirectional.
+    QTest::newRow("RTX A6000 768 GB/s") << "RTX-A6000"
+                                        << "bandwidth" << 768e9;
+    QTest::newRow("RTX A6000 NVLink 56.25 GB/s a way") << "RTX-A6000"
+                                                       << "link" << 56.25e9;
+    QTest::newRow("RTX A6000 bf16: not given") << "RTX-A6000"
+                                               << "bf16" << absent;
+    // RTX 5090 (Linux Format review): 32 GB, 1,792 GB/s, 104 FP32, TBP 575 W.
+    QTest::newRow("RTX 5090 1,792 GB/s") << "RTX-5090"
+                                         << "bandwidth" << 1.792e12;
+    QTest::newRow("RTX 5090 fp32 104") << "RTX-5090"
+                                       << "fp32" << 104e12;
+    QTest::newRow("RTX 5090 575 W") << "RTX-5090"
+                                    << "tdp" << 575.0;
+    // AMD: Vultr's ROCm cookbook (from AMD's pages) and MLCommons' MI300X system description.
+    QTest::newRow("MI300X 192 GB") << "MI300X"
+                                   << "memory" << 192e9;
+    QTest::newRow("MI300X 5.3 TB/s") << "MI300X"
+                                     << "bandwidth" << 5.3e12;
+    QTest::newRow("MI300X 750 W") << "MI300X"
+                                  << "tdp" << 750.0;
+    QTest::newRow("MI300X bf16: not given") << "MI300X"
+                                            << "bf16" << absent;
+    QTest::newRow("MI325X 256 GB") << "MI325X"
+                                   << "memory" << 256e9;
+    QTest::newRow("MI325X 6.0 TB/s") << "MI325X"
+                                     << "bandwidth" << 6.0e12;
+    QTest::newRow("MI325X fp16 1,307") << "MI325X"
+                                       << "fp16" << 1307e12;
+    // Google Cloud TPU documentation, key chip specifications.
+    QTest::newRow("TPU v5e bf16 197") << "TPU-v5e"
+                                      << "bf16" << 197e12;
+    QTest::newRow("TPU v5e int8 393") << "TPU-v5e"
+                                      << "int8" << 393e12;
+    QTest::newRow("TPU v5e 16 GB") << "TPU-v5e"
+                                   << "memory" << 16e9;
+    QTest::newRow("TPU v5e 819 GB/s") << "TPU-v5e"
+                                      << "bandwidth" << 819e9;
+    QTest::newRow("TPU v5e fp32: not given") << "TPU-v5e"
+                                             << "fp32" << absent;
+    QTest::newRow("TPU v5p bf16 459") << "TPU-v5p"
+                                      << "bf16" << 459e12;
+    QTest::newRow("TPU v5p 95 GB") << "TPU-v5p"
+                                   << "memory" << 95e9;
+    QTest::newRow("TPU v5p 2,765 GB/s") << "TPU-v5p"
+                                        << "bandwidth" << 2765e9;
+    QTest::newRow("TPU v6e bf16 918") << "TPU-v6e"
+                                      << "bf16" << 918e12;
+    QTest::newRow("TPU v6e int8 1836") << "TPU-v6e"
+                                       << "int8" << 1836e12;
+    QTest::newRow("TPU v6e 32 GB") << "TPU-v6e"
+                                   << "memory" << 32e9;
+    QTest::newRow("TPU v6e 1,638 GB/s") << "TPU-v6e"
+                                        << "bandwidth" << 1638e9;
+    // Apple M4 Max (MacRumors on Apple's announcement): up to 546 GB/s; no published FLOP/s.
+    QTest::newRow("M4 Max 546 GB/s") << "M4-Max-128GB"
+                                     << "bandwidth" << 546e9;
+    QTest::newRow("M4 Max bf16: not given") << "M4-Max-128GB"
+                                            << "bf16" << absent;
+}
+
+void TestGpuCatalog::partFigures() {
+    QFETCH(QString, id);
+    QFETCH(QString, field);
+    QFETCH(double, expected);
+    const GpuSpec* gpu = GpuCatalog::builtIn().find(id.toStdString());
+    QVERIFY2(gpu, qPrintable(id));
+    QCOMPARE(figure(*gpu, field), expected);
+    if (field == "tdp" && expected > 0)
+        QVERIFY(gpu->tdpSource.size() > 20);
+}
+
+void TestGpuCatalog::noneDiffersFromNotGiven() {
+    const GpuSpec& t4 = *GpuCatalog::builtIn().find("T4");
+    QVERIFY(densePeakGiven(t4, ComputeType::bf16)); // given: Turing has no bf16 path
+    QCOMPARE(t4.densePeakBf16, 0.0);
+    const GpuSpec& a10 = *GpuCatalog::builtIn().find("A10");
+    QVERIFY(!densePeakGiven(a10, ComputeType::bf16)); // no source quoted: unknown, not "none"
+    QVERIFY(densePeakGiven(a10, ComputeType::fp32));
+    for (const GpuSpec& gpu : GpuCatalog::builtIn().gpus()) // every part of the first catalog gave all five
+        if (gpu.id == "H100-SXM" || gpu.id == "RTX-4090" || gpu.id == "L40S")
+            QCOMPARE(gpu.peaksNotGiven, 0u);
+}
+
+void TestGpuCatalog::architectures_data() {
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("architecture");
+    QTest::addColumn<QString>("computeCapability"); // developer.nvidia.com/cuda-gpus
+    QTest::newRow("T4 Turing 7.5") << "T4"
+                                   << "Turing"
+                                   << "7.5";
+    QTest::newRow("V100 Volta 7.0") << "V100-32GB"
+                                    << "Volta"
+                                    << "7.0";
+    QTest::newRow("A100 Ampere 8.0") << "A100-SXM"
+                                     << "Ampere"
+                                     << "8.0";
+    QTest::newRow("A10 Ampere 8.6") << "A10"
+                                    << "Ampere"
+                                    << "8.6";
+    QTest::newRow("L4 Ada 8.9") << "L4"
+                                << "Ada Lovelace"
+                                << "8.9";
+    QTest::newRow("H100 Hopper 9.0") << "H100-SXM"
+                                     << "Hopper"
+                                     << "9.0";
+    QTest::newRow("B200 Blackwell 10.0") << "B200"
+                                         << "Blackwell"
+                                         << "10.0";
+    QTest::newRow("RTX 5090 Blackwell 12.0") << "RTX-5090"
+                                             << "Blackwell"
+                                             << "12.0";
+    QTest::newRow("MI300X CDNA 3, no CUDA") << "MI300X"
+                                            << "CDNA 3"
+                                            << "";
+    QTest::newRow("TPU v5e") << "TPU-v5e"
+                             << "TPU v5e"
+                             << "";
+}
+
+void TestGpuCatalog::architectures() {
+    QFETCH(QString, id);
+    QFETCH(QString, architecture);
+    QFETCH(QString, computeCapability);
+    const GpuSpec& gpu = *GpuCatalog::builtIn().find(id.toStdString());
+    QCOMPARE(QString::fromStdString(gpu.architecture), architecture);
+    QCOMPARE(QString::fromStdString(gpu.computeCapability), computeCapability);
+    QVERIFY2(gpu.architectureSource.size() > 20, gpu.id.c_str());
+    QVERIFY(!gpu.vendor.empty());
+}
+
+void TestGpuCatalog::appleUnifiedMemory() {
+    const GpuSpec& mac = *GpuCatalog::builtIn().find("M4-Max-128GB");
+    QCOMPARE(QString::fromStdString(mac.kind), QString("unified"));
+    QVERIFY(mac.unifiedMemoryBytes);
+    QCOMPARE(*mac.unifiedMemoryBytes, 128e9);
+    // The GPU's share: Metal's recommendedMaxWorkingSetSize on 128 GiB Macs, 107.52 GiB (antirez/ds4 #893).
+    QCOMPARE(mac.memoryBytes, 107.52 * 1024 * 1024 * 1024);
+    QVERIFY(mac.memoryNote.find("iogpu.wired_limit_mb") != std::string::npos);
+}
+
+void TestGpuCatalog::newFieldsParse() {
+    GpuCatalog catalog;
+    const std::string error = catalog.addFromJson(R"({"gpus": [{"id": "Mine", "memory_bytes": 8e9,
+        "memory_bandwidth_bytes_per_second": 1e11, "tdp_watts": 120, "kind": "gpu", "compute_capability": "7.5",
+        "dense_peak_flops_per_second": {"fp16": 2e13, "bf16": "none", "fp64": 1e11}}]})");
+    QVERIFY2(error.empty(), error.c_str());
+    const GpuSpec& gpu = *catalog.find("Mine");
+    QVERIFY(!densePeakGiven(gpu, ComputeType::fp32)); // fp32 may be left out: not given
+    QVERIFY(densePeakGiven(gpu, ComputeType::bf16));
+    QCOMPARE(gpu.densePeakBf16, 0.0);
+    QCOMPARE(*gpu.tdpWatts, 120.0);
+    QCOMPARE(gpu.tdpSource, std::string("user supplied"));
+    QCOMPARE(*gpu.densePeakFp64, 1e11);
+    QVERIFY(!gpu.densePeakInt8);
+    QVERIFY(catalog
+                .addFromJson(R"({"gpus":[{"id":"x","memory_bytes":1,"memory_bandwidth_bytes_per_second":1,
+        "kind":"fpga","dense_peak_flops_per_second":{}}]})")
+                .find("kind") != std::string::npos);
+    QVERIFY(catalog
+                .addFromJson(R"({"gpus":[{"id":"x","memory_bytes":1,"memory_bandwidth_bytes_per_second":1,
+        "dense_peak_flops_per_second":{"bf16":"fast"}}]})")
+                .find("bf16") != std::string::npos);
+    QVERIFY(catalog
+                .addFromJson(R"({"gpus":[{"id":"x","memory_bytes":1,"memory_bandwidth_bytes_per_second":1,
+        "tdp_watts":-5,"dense_peak_flops_per_second":{}}]})")
+                .find("tdp_watts") != std::string::npos);
+}
+
+void TestGpuCatalog::deviceNamesMatchNewParts_data() {
+    QTest::addColumn<QString>("deviceName");
+    QTest::addColumn<QString>("id");
+    QTest::newRow("Colab T4") << "Tesla T4"
+                              << "T4";
+    QTest::newRow("V100 SXM2 16GB") << "Tesla V100-SXM2-16GB"
+                                    << "V100-16GB";
+    QTest::newRow("V100 SXM2 32GB") << "Tesla V100-SXM2-32GB"
+                                    << "V100-32GB";
+    QTest::newRow("A10G") << "NVIDIA A10G"
+                          << "A10G";
+    QTest::newRow("A10") << "NVIDIA A10"
+                         << "A10";
+    QTest::newRow("L4 is not L40S") << "NVIDIA L4"
+                                    << "L4";
+    QTest::newRow("L40S") << "NVIDIA L40S"
+                          << "L40S";
+    QTest::newRow("A100 40GB") << "NVIDIA A100-SXM4-40GB"
+                               << "A100-SXM-40GB";
+    QTest::newRow("A100 80GB") << "NVIDIA A100-SXM4-80GB"
+                               << "A100-SXM";
+    QTest::newRow("RTX A6000") << "NVIDIA RTX A6000"
+                               << "RTX-A6000";
+    QTest::newRow("RTX 5090") << "NVIDIA GeForce RTX 5090"
+                              << "RTX-5090";
+}
+
+void TestGpuCatalog::deviceNamesMatchNewParts() {
+    QFETCH(QString, deviceName);
+    QFETCH(QString, id);
+    QCOMPARE(QString::fromStdString(catalogIdForDeviceName(deviceName.toStdString())), id);
+}
 
 void TestGpuCatalog::builtInPeaks_data() {
     QTest::addColumn<QString>("id");

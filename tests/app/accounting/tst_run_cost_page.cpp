@@ -1,0 +1,101 @@
+// The accounting page says what the GPU cannot do beside the precision and in the answers (bf16 on a T4,
+// flash attention falling back), refuses fp8 on an A100 next to the control, and answers the run's cost,
+// energy and emissions from the Cost and energy group.
+#include "app/accounting/accounting_controls.h"
+#include "app/accounting/accounting_page.h"
+#include "app/accounting/answers_panel.h"
+#include "app/accounting/explain_accounting.h"
+#include "app/accounting/run_cost_controls.h"
+#include "app/inference/inference_answers.h"
+#include "app/inference/inference_controls.h"
+#include "app/inference/inference_page.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QtTest>
+
+using namespace napkin;
+
+class TestRunCostPage : public QObject {
+    Q_OBJECT
+private slots:
+    void bf16OnT4IsSaidBesideThePrecision();
+    void fp8OnA100IsRefusedBesideThePrecision();
+    void lectureRunCost();
+    void inferenceCostPerMillionTokens();
+};
+
+namespace {
+void choosePreset(AccountingPage& page, const QString& id) {
+    const int index = page.presetBox()->findData(id);
+    QVERIFY(index >= 0);
+    page.presetBox()->setCurrentIndex(index);
+    emit page.presetBox()->activated(index);
+}
+
+void chooseGpu(AccountingPage& page, const QString& id) {
+    QComboBox* box = page.controls()->gpuBox();
+    box->setCurrentIndex(box->findData(id));
+}
+} // namespace
+
+void TestRunCostPage::bf16OnT4IsSaidBesideThePrecision() {
+    AccountingPage page;
+    choosePreset(page, QStringLiteral("70b-15t-1024-h100")); // mixed bf16
+    QVERIFY(page.controls()->capabilityNoteText().isEmpty());
+    chooseGpu(page, QStringLiteral("T4"));
+    QVERIFY2(page.lastError().isEmpty(), qPrintable(page.lastError()));
+    QVERIFY(page.controls()->capabilityNoteText().contains(QStringLiteral("no bf16 tensor cores")));
+    QVERIFY(page.answers()->warningsText().contains(QStringLiteral("fp16 with loss scaling")));
+    QCOMPARE(page.lastResult()->densePeakFlopsPerSecond.value, 8.1e12);
+    chooseGpu(page, QStringLiteral("A100-SXM")); // Ampere has bf16: the note goes
+    QVERIFY(page.controls()->capabilityNoteText().isEmpty());
+}
+
+void TestRunCostPage::fp8OnA100IsRefusedBesideThePrecision() {
+    AccountingPage page;
+    choosePreset(page, QStringLiteral("70b-15t-1024-h100"));
+    chooseGpu(page, QStringLiteral("A100-SXM"));
+    QComboBox* precision = page.controls()->precisionBox();
+    precision->setCurrentIndex(precision->findData(static_cast<int>(PrecisionRecipe::fp8Mixed)));
+    QVERIFY(page.lastError().contains(QStringLiteral("fp8 needs Ada Lovelace or Hopper")));
+    QCOMPARE(page.controls()->fieldErrorControl(), static_cast<QWidget*>(precision));
+    QVERIFY(page.controls()->fieldErrorText().contains(QStringLiteral("fp8")));
+}
+
+void TestRunCostPage::lectureRunCost() {
+    AccountingPage page;
+    choosePreset(page, QStringLiteral("70b-15t-1024-h100"));
+    RunCostControls* cost = page.controls()->runCost();
+    QCOMPARE(page.answers()->valueText(QStringLiteral("runCost")), QStringLiteral("—")); // no price yet
+    cost->priceCheck()->setChecked(true);
+    cost->priceBox()->setValue(2.0);
+    QVERIFY2(page.lastError().isEmpty(), qPrintable(page.lastError()));
+    QVERIFY(page.lastResult()->runCost && page.lastResult()->runCost->dollars);
+    QVERIFY(std::abs(page.lastResult()->runCost->dollars->value - 7.075e6) < 0.001e6);
+    QCOMPARE(page.answers()->valueText(QStringLiteral("runCost")), QStringLiteral("$7,074,995"));
+    QVERIFY(page.answers()->valueText(QStringLiteral("energy")).contains(QStringLiteral("MWh")));
+    QVERIFY(page.answers()->valueText(QStringLiteral("emissions")).contains(QStringLiteral("default grid")));
+    const QString explain =
+        explainAccounting(page.controls()->input(), *page.lastResult(), ByteUnits::decimal);
+    QVERIFY(explain.contains(QStringLiteral("Cost, energy and carbon")));
+    QVERIFY(explain.contains(QStringLiteral("Hopper")));
+    cost->pueBox()->setValue(1.5);
+    QVERIFY(std::abs(page.lastResult()->runCost->powerWatts->value - 1050) < 1e-9);
+}
+
+void TestRunCostPage::inferenceCostPerMillionTokens() {
+    InferencePage page;
+    QCOMPARE(page.answers()->valueText(QStringLiteral("costPerMillionTokens")), QStringLiteral("—"));
+    page.controls()->priceCheck()->setChecked(true);
+    page.controls()->priceBox()->setValue(3.6);
+    QVERIFY(page.controls()->input().pricePerGpuHour);
+    // $3.6/GPU-h over N GPUs at the decode rate: 3.6 × N / (tokens/s × 3600) × 1e6.
+    const QString formula = page.answers()->formulaText(QStringLiteral("costPerMillionTokens"));
+    QVERIFY2(formula.contains(QStringLiteral("per million tokens")), qPrintable(formula));
+    QVERIFY(page.answers()->valueText(QStringLiteral("costPerMillionTokens")).startsWith(QLatin1Char('$')));
+}
+
+QTEST_MAIN(TestRunCostPage)
+#include "tst_run_cost_page.moc"

@@ -1,0 +1,118 @@
+// What the chosen part cannot do, applied before accounting: flash attention falls back to the eager kernel
+// below Ampere (and the activation ledger then keeps the a·s² scores), bf16 on Turing runs at the fp32 rate,
+// fp8 on Ampere is refused with the reason. Plus the run's cost on the lecture's setup.
+#include "engine/accounting/capability_rules.h"
+#include "engine/accounting/setup_presets.h"
+
+#include <QtTest>
+
+using namespace napkin;
+
+class TestCapabilityRules : public QObject {
+    Q_OBJECT
+private slots:
+    void flashFallsBackBelowAmpere();
+    void ampereKeepsFlash();
+    void bf16OnT4RunsAtTheFp32Rate();
+    void fp8OnA100IsRefused();
+    void notGivenPeakIsRefused();
+    void lectureRunCost();
+    void inferenceWarnings();
+};
+
+namespace {
+AccountingInput llamaOn(const std::string& gpu) {
+    AccountingInput in = findSetupPreset("llama3-8b-qlora-24gb")->input;
+    in.gpu = gpu;
+    in.recompute = Recompute::none;
+    in.model.seq = 1024;
+    return in;
+}
+} // namespace
+
+void TestCapabilityRules::flashFallsBackBelowAmpere() {
+    AccountingInput in = llamaOn("T4");
+    QCOMPARE(in.model.attentionImpl, AttentionImpl::flash);
+    const AccountingInput asked = in;
+    const GpuSpec& t4 = *GpuCatalog::builtIn().find("T4");
+    const std::vector<std::string> warnings = applyCapabilityRules(in, t4);
+    QCOMPARE(in.model.attentionImpl, AttentionImpl::eager);
+    QCOMPARE(warnings.size(), std::size_t(2)); // bf16 emulated, attention falls back
+    QVERIFY(QString::fromStdString(warnings[1]).contains("FlashAttention 2 needs Ampere"));
+    QVERIFY(validate(in).ok());
+    // The ledger follows: the eager kernel keeps the scores, so the activations grow.
+    const AccountingResult fallback = account(in, t4);
+    const AccountingResult flash = account(asked, t4);
+    QVERIFY(fallback.memory.activations.value > flash.memory.activations.value);
+}
+
+void TestCapabilityRules::ampereKeepsFlash() {
+    AccountingInput in = llamaOn("A100-SXM");
+    const std::vector<std::string> warnings =
+        applyCapabilityRules(in, *GpuCatalog::builtIn().find("A100-SXM"));
+    QVERIFY(warnings.empty());
+    QCOMPARE(in.model.attentionImpl, AttentionImpl::flash);
+}
+
+void TestCapabilityRules::bf16OnT4RunsAtTheFp32Rate() {
+    AccountingInput in = findSetupPreset("70b-15t-1024-h100")->input; // mixed bf16
+    in.gpu = "T4";
+    const GpuSpec& t4 = *GpuCatalog::builtIn().find("T4");
+    const std::vector<std::string> warnings = applyCapabilityRules(in, t4);
+    QCOMPARE(warnings.size(), std::size_t(1));
+    QVERIFY(QString::fromStdString(warnings[0]).contains("no bf16 tensor cores"));
+    QVERIFY(validate(in).ok());
+    const AccountingResult r = account(in, t4);
+    QCOMPARE(r.densePeakFlopsPerSecond.value, 8.1e12);
+    QVERIFY(QString::fromStdString(r.densePeakFlopsPerSecond.formula).contains("emulated"));
+}
+
+void TestCapabilityRules::fp8OnA100IsRefused() {
+    AccountingInput in = findSetupPreset("70b-15t-1024-h100")->input;
+    in.gpu = "A100-SXM";
+    in.precision = PrecisionRecipe::fp8Mixed;
+    const InputError error = validate(in);
+    QCOMPARE(QString::fromStdString(error.field), QString("precision"));
+    QVERIFY2(QString::fromStdString(error.message).contains("fp8 needs Ada Lovelace or Hopper"),
+             error.message.c_str());
+}
+
+void TestCapabilityRules::notGivenPeakIsRefused() {
+    AccountingInput in = findSetupPreset("70b-15t-1024-h100")->input;
+    in.gpu = "MI300X";
+    const InputError error = validate(in);
+    QCOMPARE(QString::fromStdString(error.field), QString("precision"));
+    QVERIFY2(error.message.find("no source gives") != std::string::npos, error.message.c_str());
+}
+
+void TestCapabilityRules::lectureRunCost() {
+    // The lecture: 70B, 15T tokens, 1024 H100s, MFU 0.5 → ≈144 days; at $2/GPU-h, TDP 700 W, PUE 1 and
+    // the default U.S. grid: ≈3.54e6 GPU-hours, ≈$7.07e6, ≈2,476 MWh, ≈959 t CO2eq.
+    AccountingInput in = findSetupPreset("70b-15t-1024-h100")->input;
+    in.cost.pricePerGpuHour = 2;
+    QVERIFY(validate(in).ok());
+    const AccountingResult r = account(in, *GpuCatalog::builtIn().find("H100-SXM"));
+    QVERIFY(r.runCost);
+    QCOMPARE(r.runCost->gpuHours.value, 1024 * r.trainingSeconds->value / 3600);
+    QVERIFY(std::abs(r.trainingDays->value - 143.94) < 0.01);
+    QVERIFY(std::abs(r.runCost->dollars->value - 7.075e6) < 0.001e6);
+    QVERIFY(std::abs(r.runCost->energyJoules->value / 3.6e9 - 2476.2) < 0.1);
+    QVERIFY(std::abs(r.runCost->emissionsKg->value / 1000 - 959.2) < 0.1);
+    in.cost.pue = 0.5;
+    QCOMPARE(QString::fromStdString(validate(in).field), QString("pue"));
+}
+
+void TestCapabilityRules::inferenceWarnings() {
+    InferenceInput in;
+    in.gpu = "V100-16GB";
+    in.weights = WeightFormat::bf16;
+    const std::vector<std::string> warnings =
+        capabilityWarnings(in, *GpuCatalog::builtIn().find("V100-16GB"));
+    QCOMPARE(warnings.size(), std::size_t(1));
+    QVERIFY(QString::fromStdString(warnings[0]).contains("Volta"));
+    in.gpu = "H100-SXM";
+    QVERIFY(capabilityWarnings(in, *GpuCatalog::builtIn().find("H100-SXM")).empty());
+}
+
+QTEST_APPLESS_MAIN(TestCapabilityRules)
+#include "tst_capability_rules.moc"
