@@ -2,6 +2,8 @@
 // 2022): s·b·h·(34 + 5·a·s/h).
 #include "engine/drills/drill_generators.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/accounting/activation_memory.h"
 #include "engine/numerics/quantity_format.h"
 
@@ -46,6 +48,19 @@ DrillQuestion activationsDrill(DrillRandom& dice) {
                 formatExact(b) + " × " + formatExact(h) + " × (34 + 5 × " + formatExact(heads) + " × " +
                 formatExact(s) + " / " + formatExact(h) + ") = " + formatExact(perLayer) + " B";
     q.page = ScenarioPage::accounting;
+    q.setupJson = nlohmann::json{{"accounting",
+                                  {{"model",
+                                    {{"kind", "transformer"},
+                                     {"d_model", h},
+                                     {"heads", heads},
+                                     {"seq", s},
+                                     {"layers", model.layers},
+                                     {"vocab", model.vocab}}},
+                                   {"batch", b},
+                                   {"recompute", "none"},
+                                   {"precision", "mixed-bf16"},
+                                   {"preset", ""}}}}
+                      .dump();
     q.parameters = {numberParameter("hidden", h), numberParameter("heads", heads), numberParameter("seq", s),
                     numberParameter("batch", b)};
     return q;

@@ -223,10 +223,16 @@ DrillVerdict checkDrillAnswer(const DrillQuestion& q, std::string_view text) {
         v.summary = "not quite: the answer is " + q.answerText;
     } else {
         const double factor = v.ratio >= 1 ? v.ratio : 1 / v.ratio;
+        // Two significant digits are what a room can say: "3.6× too low", "12× too high", "1.5e+03×".
+        char factorText[32];
+        std::snprintf(factorText, sizeof factorText,
+                      factor < 10    ? "%.1f"
+                      : factor < 100 ? "%.0f"
+                                     : "%.2g",
+                      factor);
         char text[96];
-        std::snprintf(text, sizeof text, "%s× too %s (%.2g orders of magnitude)",
-                      formatNumber(factor).c_str(), v.ratio >= 1 ? "high" : "low",
-                      std::abs(v.ordersOfMagnitude));
+        std::snprintf(text, sizeof text, "%s× too %s (%.2g orders of magnitude)", factorText,
+                      v.ratio >= 1 ? "high" : "low", std::abs(v.ordersOfMagnitude));
         v.summary = text;
     }
     return v;

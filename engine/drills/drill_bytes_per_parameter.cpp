@@ -1,6 +1,8 @@
 // Model-state bytes per parameter: weights + gradients + master copy + each optimizer state tensor.
 #include "engine/drills/drill_generators.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/accounting/model_state_memory.h"
 
 namespace napkin {
@@ -26,6 +28,12 @@ DrillQuestion bytesPerParameterDrill(DrillRandom& dice) {
     q.formula = "weights + gradients + master + " + std::to_string(b.optimizerStateTensors) +
                 " state tensor(s)\n" + b.ledger;
     q.page = ScenarioPage::accounting;
+    q.setupJson = nlohmann::json{{"accounting",
+                                  {{"precision", recipeName},
+                                   {"optimizer", optimizerName_},
+                                   {"fp32_gradients", false},
+                                   {"preset", ""}}}}
+                      .dump();
     q.parameters = {textParameter("precision", recipeName), textParameter("optimizer", optimizerName_)};
     return q;
 }

@@ -1,6 +1,8 @@
 // A float format's facts (torch.finfo's max, eps, smallest subnormal) and what a value rounds to in it.
 #include "engine/drills/drill_generators.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/numerics/float_rounding.h"
 #include "engine/numerics/quantity_format.h"
 
@@ -31,6 +33,7 @@ DrillQuestion dtypeDrill(DrillRandom& dice) {
     q.kind = kind;
     q.unit = DrillUnit::number;
     q.page = ScenarioPage::formats;
+    q.setupJson = nlohmann::json{{"formats", {{"value", q.answer}, {"pinned", nullptr}}}}.dump();
     q.parameters = {textParameter("format", std::string(layout.name)), textParameter("fact", kind)};
     const std::string name(layout.name);
     const int m = layout.mantissaBits, bias = layout.bias;

@@ -53,6 +53,7 @@ json drillQuestionJson(const DrillQuestion& q) {
                 {"relative_tolerance", number(q.relativeTolerance)},
                 {"formula", lines(q.formula)},
                 {"page", std::string(scenarioPageName(q.page))},
+                {"setup", json::parse(q.setupJson)},
                 {"parameters", parameters}};
     if (q.unit == DrillUnit::choice)
         doc["choices"] = q.choices;

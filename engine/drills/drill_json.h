@@ -12,7 +12,8 @@
 namespace napkin {
 
 /// One question: topic, kind, text, unit, answer, answer_text, choices, relative_tolerance, formula
-/// (one string per line), page, parameters (an object of numbers, strings and lists).
+/// (one string per line), page, setup (the page's inputs as a scenario merge patch), parameters (an object of
+/// numbers, strings and lists).
 nlohmann::json drillQuestionJson(const DrillQuestion& question);
 /// {"format": "napkin-drill", "version": 1, "seed", "topic" (null: every topic), "count", "questions"}.
 nlohmann::json drillDocumentJson(std::uint64_t seed, std::optional<DrillTopic> topic,

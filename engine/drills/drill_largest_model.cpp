@@ -2,6 +2,8 @@
 #include "engine/drills/drill_accounting.h"
 #include "engine/drills/drill_generators.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/numerics/quantity_format.h"
 
 namespace napkin {
@@ -33,6 +35,15 @@ DrillQuestion largestModelDrill(DrillRandom& dice) {
     q.relativeTolerance = 0.02; // "4.4B" for 4.44e9
     q.formula = "bytes per parameter: " + r.bytesPerParameter.ledger + "\n" + r.maxParameters.formula;
     q.page = ScenarioPage::accounting;
+    q.setupJson = nlohmann::json{{"accounting",
+                                  {{"gpu", in.gpu},
+                                   {"gpus", 1},
+                                   {"precision", recipeName},
+                                   {"optimizer", optimizer},
+                                   {"fp32_gradients", false},
+                                   {"zero", 0},
+                                   {"preset", ""}}}}
+                      .dump();
     q.parameters = {textParameter("gpu", in.gpu), numberParameter("capacity_bytes", r.capacityBytes.value),
                     textParameter("precision", recipeName), textParameter("optimizer", optimizer)};
     return q;

@@ -2,6 +2,8 @@
 // backward twice that (gradients for the inputs and for the weights).
 #include "engine/drills/drill_generators.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/accounting/flop_count.h"
 #include "engine/numerics/quantity_format.h"
 
@@ -40,6 +42,12 @@ DrillQuestion linearStackFlopsDrill(DrillRandom& dice) {
     if (kind == "forward+backward")
         q.formula += "\nforward + backward = " + formatExact(q.answer);
     q.page = ScenarioPage::accounting;
+    q.setupJson = nlohmann::json{
+        {"accounting",
+         {{"model", {{"kind", "cruncher"}, {"dim", model.dim}, {"layers", model.layers}}},
+          {"batch", batch},
+          {"preset",
+           ""}}}}.dump();
     q.parameters = {numberParameter("layers", model.layers), numberParameter("width", model.dim),
                     numberParameter("batch", batch)};
     return q;

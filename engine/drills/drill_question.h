@@ -65,6 +65,9 @@ struct DrillQuestion {
     double relativeTolerance = 0;
     std::string formula; ///< the derivation with the numbers in, one line per step ('\n')
     ScenarioPage page = ScenarioPage::accounting; ///< where the app shows this
+    /// The page set up for this question, as a tour step's edit (tour_file.h): a JSON merge patch over the
+    /// scenario file, "{}" where the page has no control for these inputs.
+    std::string setupJson = "{}";
     std::vector<DrillParameter> parameters;
 };
 

@@ -1,6 +1,8 @@
 // Bytes of a dense tensor: Π shape × bytes per element (torch.Tensor.element_size()).
 #include "engine/drills/drill_generators.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/numerics/quantity_format.h"
 #include "engine/tensor/tensor_layout.h"
 
@@ -42,6 +44,18 @@ DrillQuestion tensorBytesDrill(DrillRandom& dice) {
                 "bytes = elements × " + std::to_string(dtype.bytes) + " B (" + dtypeName +
                 ") = " + formatExact(q.answer) + " B";
     q.page = ScenarioPage::tensor;
+    q.setupJson = nlohmann::json{{"tensor",
+                                  {{"shape",
+                                    [&] {
+                                        std::string text;
+                                        for (std::size_t i = 0; i < shape.size(); ++i)
+                                            text += (i ? "," : "") + std::to_string(shape[i]);
+                                        return text;
+                                    }()},
+                                   {"dtype", dtypeName},
+                                   {"expression", "x"},
+                                   {"step", -1}}}}
+                      .dump();
     std::vector<double> shapeValues(shape.begin(), shape.end());
     q.parameters = {listParameter("shape", shapeValues), textParameter("dtype", dtypeName)};
     return q;

@@ -2,6 +2,8 @@
 #include "engine/drills/drill_accounting.h"
 #include "engine/drills/drill_generators.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/numerics/quantity_format.h"
 
 namespace napkin {
@@ -35,6 +37,16 @@ DrillQuestion trainingTimeDrill(DrillRandom& dice) {
     q.relativeTolerance = 0.05; // a napkin estimate: "144 days" for 143.9
     q.formula = r.trainingFlops->formula + "\n" + r.trainingSeconds->formula + "\n" + r.trainingDays->formula;
     q.page = ScenarioPage::accounting;
+    q.setupJson = nlohmann::json{{"accounting",
+                                  {{"model", {{"kind", "dense"}, {"parameters", parameters}}},
+                                   {"count_tokens", true},
+                                   {"training_tokens", *in.trainingTokens},
+                                   {"gpu", in.gpu},
+                                   {"gpus", in.gpus},
+                                   {"mfu", in.mfu},
+                                   {"precision", "mixed-bf16"},
+                                   {"preset", ""}}}}
+                      .dump();
     q.parameters = {numberParameter("parameters", parameters),
                     numberParameter("tokens", *in.trainingTokens),
                     numberParameter("gpus", in.gpus),

@@ -1,6 +1,8 @@
 // Views are free (new shape, strides and offset over the same storage); some operations must copy.
 #include "engine/drills/drill_generators.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/tensor/tensor_expression.h"
 
 #include <algorithm>
@@ -57,6 +59,8 @@ DrillQuestion viewsDrill(DrillRandom& dice) {
                      tupleText(s.layout.stride) + ", offset " + std::to_string(s.layout.offset) + what;
     }
     q.page = ScenarioPage::tensor;
+    q.setupJson =
+        nlohmann::json{{"tensor", {{"shape", r + "," + c}, {"expression", expression}, {"step", -1}}}}.dump();
     q.parameters = {listParameter("shape", {static_cast<double>(rows), static_cast<double>(cols)}),
                     textParameter("expression", expression)};
     return q;

@@ -10,6 +10,7 @@ napkin_add_cli_test(drill_document
          questions.1.topic=dtype questions.1.page=formats
          questions.2.topic=strides questions.2.unit=elements questions.2.relative_tolerance=0
          questions.3.topic=views questions.3.unit=choice questions.3.choices.0=view questions.3.choices.1=copy
+         questions.3.setup.tensor.expression:string questions.4.setup:object
          questions.4.topic=matmul-flops questions.5.topic=linear-stack-flops
          questions.6.topic=training-time questions.6.unit=days questions.6.relative_tolerance~0.0499:0.0501
          questions.7.topic=bytes-per-parameter questions.7.relative_tolerance=0

@@ -1,8 +1,10 @@
 // The drills: same seed → same questions; every topic in any 11 in a row; each question's own answer
 // judged right; and the engine's answers against published figures where a topic has one.
+#include "engine/accounting/accounting.h"
 #include "engine/accounting/activation_memory.h"
 #include "engine/drills/drill_answer.h"
 #include "engine/drills/drill_json.h"
+#include "engine/drills/drill_page.h"
 #include "engine/drills/drill_random.h"
 #include "engine/drills/drill_set.h"
 #include "engine/numerics/quantity_format.h"
@@ -27,6 +29,7 @@ private slots:
     void activationLayerIsKorthikanti_data();
     void activationLayerIsKorthikanti();
     void lectureNumbers();
+    void pageSetsUp();
 };
 
 void TestDrills::diceArePortable() {
@@ -148,6 +151,30 @@ void TestDrills::lectureNumbers() {
             QCOMPARE(q.answer, 8.0);
     }
     QVERIFY(sawAdamwFp32);
+}
+
+void TestDrills::pageSetsUp() {
+    // Every question's setup is a valid edit of any window; where the page has the controls, it shows the
+    // question's inputs, and the page computes the drill's answer from them.
+    for (const DrillQuestion& q : generateDrills(2, 44)) {
+        std::string why;
+        const auto s = applyTourStep(Scenario{}, drillTourStep(q), &why);
+        QVERIFY2(s, (q.text + ": " + why).c_str());
+        QCOMPARE(s->page, q.page);
+        if (q.topic == DrillTopic::views)
+            QCOMPARE(s->tensor.expression, q.parameters[1].text);
+        if (q.topic == DrillTopic::trainingTime) {
+            const AccountingResult r =
+                account(s->accounting.input, *GpuCatalog::builtIn().find(s->accounting.input.gpu));
+            QVERIFY(r.trainingDays);
+            QCOMPARE(r.trainingDays->value, q.answer);
+        }
+        if (q.topic == DrillTopic::bytesPerParameter) {
+            const AccountingResult r =
+                account(s->accounting.input, *GpuCatalog::builtIn().find(s->accounting.input.gpu));
+            QCOMPARE(r.bytesPerParameter.total, q.answer);
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestDrills)
