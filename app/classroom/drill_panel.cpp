@@ -94,10 +94,10 @@ void DrillPanel::showQuestion(quint64 seed, int index) {
 
 QString DrillPanel::check(const QString& text) {
     const napkin::DrillVerdict verdict = napkin::checkDrillAnswer(m_question, text.toStdString());
-    const QString line = verdict.guess.ok()
-                             ? (verdict.correct ? tr("Right: %1").arg(toQString(m_question.answerText))
-                                                : toQString(verdict.summary))
-                             : toQString(verdict.guess.error);
+    QString line = verdict.guess.ok()
+                       ? (verdict.correct ? tr("Right: %1").arg(toQString(m_question.answerText))
+                                          : toQString(verdict.summary))
+                       : toQString(verdict.guess.error);
     m_verdict->setText(line);
     return line;
 }

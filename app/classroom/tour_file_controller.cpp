@@ -65,7 +65,7 @@ void TourFileController::addActions(QMenu* menu) {
 QString TourFileController::openTour(const QString& path) {
     const napkin::TourParse parsed = napkin::readTourFile(QFile::encodeName(path).toStdString());
     if (!parsed.ok()) {
-        const QString error = toQString(parsed.error);
+        QString error = toQString(parsed.error);
         showMessage(tr("Open tour"), tr("Could not open the tour; nothing was changed.\n\n%1").arg(error));
         return error;
     }

@@ -2,6 +2,8 @@
 
 #include "engine/drills/drill_generators.h"
 
+#include <algorithm>
+
 namespace napkin {
 namespace {
 
@@ -52,6 +54,7 @@ DrillQuestion generateDrill(std::uint64_t seed, int index, std::optional<DrillTo
 
 std::vector<DrillQuestion> generateDrills(std::uint64_t seed, int count, std::optional<DrillTopic> topic) {
     std::vector<DrillQuestion> questions;
+    questions.reserve(static_cast<std::size_t>(std::max(count, 0)));
     for (int i = 0; i < count; ++i)
         questions.push_back(generateDrill(seed, i, topic));
     return questions;

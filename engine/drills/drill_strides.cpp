@@ -15,6 +15,7 @@ using namespace drill_detail;
 DrillQuestion stridesDrill(DrillRandom& dice) {
     const int dims = static_cast<int>(dice.between(2, 4));
     std::vector<std::int64_t> shape;
+    shape.reserve(static_cast<std::size_t>(dims));
     for (int d = 0; d < dims; ++d)
         shape.push_back(dice.between(2, 9));
     TensorLayout t = freshTensor(shape, 4, 0);
