@@ -3,6 +3,7 @@
 #include "cli/account_command.h"
 #include "cli/bench_command.h"
 #include "cli/compare_command.h"
+#include "cli/drill_command.h"
 #include "cli/dtype_command.h"
 #include "cli/infer_command.h"
 #include "cli/lesson_command.h"
@@ -45,6 +46,7 @@ int parseAndRun(const std::vector<std::string>& args, std::ostream& out, std::os
     commands.push_back(addLessonCommand(app));
     commands.push_back(addRooflineCommand(app));
     commands.push_back(addCompareCommand(app));
+    commands.push_back(addDrillCommand(app));
 
     std::vector<std::string> reversed(args.rbegin(), args.rend()); // CLI11 consumes from the back
     try {

@@ -24,6 +24,7 @@ declare -A allowed=(
   [engine/benchmarks]="engine/compute engine/accounting engine/hardware engine/io engine/numerics"
   [engine/lessons]="engine/io engine/numerics"
   [engine/scenario]="engine/io engine/accounting engine/compute/benchmark engine/compute/bench_dtype engine/compute/cpu_backend_kind engine/lessons engine/tensor engine/hardware engine/numerics"
+  [engine/drills]="engine/scenario engine/benchmarks engine/accounting engine/hardware engine/tensor engine/numerics"
   [engine/report]="engine/measured engine/benchmarks engine/compute engine/accounting engine/hardware engine/lessons engine/tensor engine/numerics"
   [cli]="engine/"
   [widgets/text]="engine/numerics"

@@ -12,7 +12,7 @@ if [ "${1:-}" = "--seconds" ]; then
 elif [ -n "${1:-}" ]; then
   bound=(-runs="$1")
 fi
-targets=(fuzz_number_parse fuzz_cli_args fuzz_tensor_expression fuzz_float_codec fuzz_scenario fuzz_checkpoint fuzz_hf_config fuzz_measured_run)
+targets=(fuzz_number_parse fuzz_cli_args fuzz_tensor_expression fuzz_float_codec fuzz_scenario fuzz_tour fuzz_checkpoint fuzz_hf_config fuzz_measured_run)
 source scripts/build-env.sh
 napkin_configure build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DNAPKIN_BUILD_GUI=OFF -DNAPKIN_ENABLE_CUDA=OFF -DNAPKIN_SANITIZE=ON -DNAPKIN_BUILD_FUZZERS=ON >/dev/null
@@ -25,6 +25,7 @@ for target in "${targets[@]}"; do
   # Crash inputs land in build-fuzz/ (never in the source tree); the exit status says whether any did.
   max_len=512
   [ "$target" = fuzz_scenario ] && max_len=8192 # a whole scenario file is about 4.2 KB (two models' keys)
+  [ "$target" = fuzz_tour ] && max_len=8192     # a tour of a few steps with their edits
   [ "$target" = fuzz_checkpoint ] && max_len=8192 # the seeds' checkpoint is about 7 KB (6.5 KB generator text)
   [ "$target" = fuzz_hf_config ] && max_len=2048  # a shipped config.json is at most 800 bytes
   [ "$target" = fuzz_measured_run ] && max_len=4096 # the seeds: snapshots of 0.6 KB, a trace of 1 KB

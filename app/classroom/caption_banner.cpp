@@ -3,13 +3,15 @@
 #include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
+#include <QLineEdit>
 
 CaptionBanner::CaptionBanner(QWidget* parent)
     : QFrame(parent)
     , m_step(new QLabel(this))
     , m_question(new QLabel(this))
     , m_answer(new QLabel(this))
-    , m_keys(new QLabel(tr("→ next · ← back · Esc leave"), this)) {
+    , m_keys(new QLabel(tr("→ next · ← back · Esc leave"), this))
+    , m_guess(new QLineEdit(this)) {
     setObjectName(QStringLiteral("captionBanner"));
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::Highlight);
@@ -21,21 +23,76 @@ CaptionBanner::CaptionBanner(QWidget* parent)
     }
     m_step->setWordWrap(false);
     m_keys->setWordWrap(false);
+    m_answer->setTextFormat(Qt::PlainText);
+    m_guess->setObjectName(QStringLiteral("tourGuess"));
+    m_guess->setPlaceholderText(tr("guess, Enter"));
+    m_guess->setToolTip(tr("The room's guess, with units; Enter judges it and reveals the answer"));
+    m_guess->setClearButtonEnabled(true);
+    m_guess->hide();
+    connect(m_guess, &QLineEdit::returnPressed, this, [this] { emit guessEntered(m_guess->text()); });
     updateFonts();
     auto* layout = new QGridLayout(this);
-    layout->setContentsMargins(16, 10, 16, 10);
+    layout->setContentsMargins(16, 8, 16, 8);
+    layout->setVerticalSpacing(4);
     layout->addWidget(m_step, 0, 0, Qt::AlignTop);
     layout->addWidget(m_question, 0, 1);
     layout->addWidget(m_keys, 0, 2, Qt::AlignTop | Qt::AlignRight);
+    // The guess sits beside the prompt rather than below it: the banner keeps its two rows, so the
+    // pages keep their room at a projector's 1024×768 and 1280×720.
     layout->addWidget(m_answer, 1, 1, 1, 2);
+    layout->addWidget(m_guess, 1, 2);
     layout->setColumnStretch(1, 1);
     layout->setHorizontalSpacing(16);
 }
 
-void CaptionBanner::setCaption(int step, int steps, const QString& question, const QString& answer) {
+void CaptionBanner::setHeader(int step, int steps, const QString& question) {
     m_step->setText(tr("%1 / %2").arg(step).arg(steps));
     m_question->setText(question);
+    m_guessError.clear();
+}
+
+void CaptionBanner::placeAnswer(bool besideGuess) {
+    auto* grid = static_cast<QGridLayout*>(layout());
+    grid->removeWidget(m_answer);
+    grid->addWidget(m_answer, 1, 1, 1, besideGuess ? 1 : 2);
+    m_guess->setVisible(besideGuess);
+}
+
+void CaptionBanner::setCaption(int step, int steps, const QString& question, const QString& answer) {
+    setHeader(step, steps, question);
+    m_keys->setText(tr("→ next · ← back · Esc leave"));
     m_answer->setText(answer);
+    placeAnswer(false);
+}
+
+void CaptionBanner::setPrediction(int step, int steps, const QString& question) {
+    setHeader(step, steps, question);
+    m_keys->setText(tr("→ next · ← back · Esc leave"));
+    m_answer->setText(tr("What does the room say? Type the guess, or press Space to reveal."));
+    m_guess->clear();
+    placeAnswer(true);
+}
+
+void CaptionBanner::setRevealed(int step, int steps, const QString& question, const QString& headline,
+                                const QString& verdict, const QStringList& lines, bool more) {
+    setHeader(step, steps, question);
+    m_keys->setText(tr("→ next · ← back · Esc leave"));
+    // One paragraph, wrapping as the caption always did (a taller banner would take the pages' room at
+    // 1280×720): the answer, the verdict, then the derivation as far as revealed, one step per press.
+    QString text = tr("= %1").arg(headline);
+    if (!verdict.isEmpty())
+        text += tr("  —  %1").arg(verdict);
+    if (!lines.isEmpty())
+        text += tr("  ▸ %1").arg(lines.join(tr("  ▸ ")));
+    if (more)
+        text += tr("  (Space: how)");
+    m_answer->setText(text);
+    placeAnswer(false);
+}
+
+void CaptionBanner::setGuessError(const QString& error) {
+    m_guessError = error;
+    m_answer->setText(error);
 }
 
 QString CaptionBanner::stepText() const {
@@ -46,6 +103,9 @@ QString CaptionBanner::questionText() const {
 }
 QString CaptionBanner::answerText() const {
     return m_answer->text();
+}
+QString CaptionBanner::guessErrorText() const {
+    return m_guessError;
 }
 
 // Sizes relative to the banner's own font, so presentation mode's larger window font scales the banner.
@@ -58,6 +118,7 @@ void CaptionBanner::updateFonts() {
     QFont answer = font();
     answer.setPointSizeF(answer.pointSizeF() * 1.15);
     m_answer->setFont(answer);
+    m_guess->setFont(answer);
 }
 
 void CaptionBanner::changeEvent(QEvent* event) {

@@ -2,8 +2,10 @@
 
 #include "app/classroom/caption_banner.h"
 #include "app/classroom/colour_scheme.h"
+#include "app/classroom/drill_panel.h"
 #include "app/classroom/lecture_tour_controller.h"
 #include "app/classroom/presentation_mode.h"
+#include "app/classroom/tour_file_controller.h"
 #include "app/document/scenario_host.h"
 
 #include <QAction>
@@ -21,7 +23,19 @@ ClassroomController::ClassroomController(ScenarioHost& host, QWidget* keyAnchor,
     , m_window(host.hostWindow())
     , m_banner(new CaptionBanner(m_window))
     , m_tour(new LectureTourController(host, m_banner, keyAnchor, this))
-    , m_presentation(new PresentationMode(m_window)) {}
+    , m_presentation(new PresentationMode(m_window))
+    , m_tourFiles(new TourFileController(host, *m_tour, this))
+    , m_host(host) {}
+
+DrillPanel* ClassroomController::drillPanel() {
+    if (!m_drill)
+        m_drill = new DrillPanel(m_host, m_window);
+    return m_drill;
+}
+
+void ClassroomController::addTourActions(QMenu* fileMenu) {
+    m_tourFiles->addActions(fileMenu);
+}
 
 void ClassroomController::addViewMenu(QMenuBar* menuBar) {
     QMenu* view = menuBar->addMenu(tr("&View"));
@@ -34,6 +48,18 @@ void ClassroomController::addViewMenu(QMenuBar* menuBar) {
     QAction* tour = view->addAction(tr("Start the &lecture tour"));
     tour->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
     connect(tour, &QAction::triggered, m_tour, [this] { m_tour->start(0); });
+    QAction* hide = view->addAction(tr("&Hide answers until revealed"));
+    hide->setCheckable(true);
+    hide->setChecked(m_tour->isHidingEnabled());
+    hide->setToolTip(
+        tr("Predict, then reveal: each tour step opens with its answer hidden; Space reveals it"));
+    connect(hide, &QAction::toggled, m_tour, &LectureTourController::setHidingEnabled);
+    QAction* drill = view->addAction(tr("Napkin-math &drill…"));
+    drill->setToolTip(tr("Questions with fresh numbers on the lecture's topics; answers checked with units"));
+    connect(drill, &QAction::triggered, this, [this] {
+        drillPanel()->show();
+        drillPanel()->raise();
+    });
     // Esc leaves presentation mode when no tour is running (the tour handles Esc itself).
     auto* leave = new QAction(tr("Leave presentation mode"), m_window);
     leave->setShortcut(Qt::Key_Escape);

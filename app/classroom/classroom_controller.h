@@ -5,12 +5,15 @@
 #include <QObject>
 
 class CaptionBanner;
+class DrillPanel;
 class LectureTourController;
 class PresentationMode;
 class QAction;
+class QMenu;
 class QMenuBar;
 class QWidget;
 class ScenarioHost;
+class TourFileController;
 
 class ClassroomController : public QObject {
     Q_OBJECT
@@ -23,6 +26,11 @@ public:
     /// The tour's caption, for the window to place above its pages.
     CaptionBanner* banner() const { return m_banner; }
     LectureTourController* tour() const { return m_tour; }
+    TourFileController* tourFiles() const { return m_tourFiles; }
+    /// The Drill panel (View ▸ Napkin-math drill…), made on first use.
+    DrillPanel* drillPanel();
+    /// Adds Open tour… and the recording actions to the File menu.
+    void addTourActions(QMenu* fileMenu);
 
     bool isPresentationMode() const;
     void setPresentationMode(bool on);
@@ -35,4 +43,7 @@ private:
     PresentationMode* m_presentation;
     QAction* m_presentationAction = nullptr;
     QAction* m_darkAction = nullptr;
+    TourFileController* m_tourFiles;
+    ScenarioHost& m_host;
+    DrillPanel* m_drill = nullptr;
 };

@@ -1,13 +1,15 @@
 #pragma once
-// The lecture tour: the lecture's questions in order, each as an edit of the window's scenario (the
-// inputs the question sets, the page that shows the answer) and a caption whose answer is formatted from
-// what the engine computes for that scenario, the numbers the page shows, never typed in. A plain table,
-// so tests can iterate it; the controller applies each step through the pages' own applyScenario.
+// Tour steps as the app runs them: each a scenario edit (a tour file's merge patch, applied through the
+// pages' own applyScenario), a question, and the answer it hides and reveals, formatted from what the
+// engine computes for that scenario (tour_answers.h), never typed in. The lecture's tour is a tour file
+// shipped as a resource (resources/tours/lecture.napkin-tour.json); File ▸ Open tour… loads others.
 #include "engine/scenario/scenario.h"
+#include "engine/scenario/tour_file.h"
 
 #include <QString>
 
 #include <functional>
+#include <string>
 #include <vector>
 
 struct LectureTourStep {
@@ -18,7 +20,17 @@ struct LectureTourStep {
     std::function<void(napkin::Scenario&)> edit;
     /// The answer for the edited scenario, formatted from the engine's results.
     std::function<QString(const napkin::Scenario&)> answer;
+    std::string answerField; ///< which answer (napkin::tourAnswerFields()); empty: nothing to reveal
+    QString notes;           ///< the instructor's notes
 };
 
-/// The steps, in the lecture's order.
+/// The app's steps for a tour read from a file.
+std::vector<LectureTourStep> tourSteps(const napkin::Tour& tour);
+
+/// The shipped lecture tour's resource path.
+QString lectureTourResource();
+/// The lecture tour as a Tour, read from the resource (empty when the resource is missing or refused,
+/// which the tests rule out).
+const napkin::Tour& lectureTour();
+/// The lecture tour's steps, in the lecture's order.
 const std::vector<LectureTourStep>& lectureTourSteps();

@@ -1,11 +1,14 @@
 #include "app/classroom/lecture_tour_controller.h"
 
 #include "app/classroom/caption_banner.h"
-#include "app/classroom/lecture_tour.h"
+#include "app/classroom/tour_answers.h"
 #include "app/document/scenario_host.h"
+#include "engine/drills/drill_answer.h"
 
+#include <QAbstractItemView>
 #include <QAbstractSpinBox>
 #include <QApplication>
+#include <QGraphicsBlurEffect>
 #include <QKeyEvent>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -24,6 +27,16 @@ bool focusIsText() {
            qobject_cast<QPlainTextEdit*>(w);
 }
 
+// The parts of a page that show an answer: the answers grid, the charts, "How is this computed?", the
+// stride and bit views, and result tables. Matched by class name, so the classroom needs no page's header.
+bool bearsAnswer(const QWidget* w) {
+    for (const char* name :
+         {"AnswersGrid", "InferenceAnswers", "ExplainPane", "ChartView", "StrideView", "BitFieldView"})
+        if (w->inherits(name))
+            return true;
+    return qobject_cast<const QAbstractItemView*>(w) != nullptr;
+}
+
 } // namespace
 
 LectureTourController::LectureTourController(ScenarioHost& host, CaptionBanner* banner, QWidget* keyAnchor,
@@ -31,8 +44,11 @@ LectureTourController::LectureTourController(ScenarioHost& host, CaptionBanner* 
     : QObject(parent)
     , m_host(host)
     , m_banner(banner)
-    , m_keyAnchor(keyAnchor) {
+    , m_keyAnchor(keyAnchor)
+    , m_steps(lectureTourSteps())
+    , m_title(QString::fromStdString(lectureTour().title)) {
     m_banner->hide();
+    connect(m_banner, &CaptionBanner::guessEntered, this, &LectureTourController::submitGuess);
 }
 
 LectureTourController::~LectureTourController() {
@@ -40,8 +56,13 @@ LectureTourController::~LectureTourController() {
         qApp->removeEventFilter(this);
 }
 
-int LectureTourController::stepCount() {
-    return static_cast<int>(lectureTourSteps().size());
+void LectureTourController::setTour(const napkin::Tour& tour) {
+    veilPage(false);
+    m_steps = tourSteps(tour);
+    m_title = QString::fromStdString(tour.title);
+    m_index = -1;
+    if (m_active)
+        goTo(0);
 }
 
 void LectureTourController::start(int index) {
@@ -58,6 +79,7 @@ void LectureTourController::stop() {
         return;
     m_active = false;
     qApp->removeEventFilter(this);
+    veilPage(false);
     m_banner->hide();
 }
 
@@ -72,18 +94,118 @@ void LectureTourController::previous() {
 void LectureTourController::goTo(int index) {
     if (index < 0 || index >= stepCount())
         return;
+    veilPage(false);
     m_index = index;
-    const LectureTourStep& step = lectureTourSteps()[static_cast<std::size_t>(index)];
+    m_revealed = 0;
+    m_verdict.clear();
+    const LectureTourStep& step = m_steps[static_cast<std::size_t>(index)];
     napkin::Scenario scenario = m_host.scenario();
     step.edit(scenario);
     scenario.page = step.page;
     m_host.applyScenario(scenario); // what this machine cannot show (no GPU) does not matter to the tour
-    const QString answer = step.answer(scenario);
     // Switching pages hands focus to the new page's first field, where → would move a text cursor;
     // the anchor keeps the keys for the tour (and cannot be typed into by accident).
     if (m_keyAnchor && focusIsText())
         m_keyAnchor->setFocus(Qt::OtherFocusReason);
-    m_banner->setCaption(index + 1, stepCount(), step.question, answer);
+    showCaption();
+    veilPage(isAnswerHidden());
+}
+
+void LectureTourController::setHidingEnabled(bool on) {
+    if (m_hiding == on)
+        return;
+    m_hiding = on;
+    if (m_active && m_index >= 0) {
+        showCaption();
+        veilPage(isAnswerHidden());
+    }
+}
+
+bool LectureTourController::hasAnswer() const {
+    return m_index >= 0 && m_index < stepCount() &&
+           !m_steps[static_cast<std::size_t>(m_index)].answerField.empty();
+}
+
+void LectureTourController::revealMore() {
+    if (!m_active || !m_hiding || !hasAnswer())
+        return;
+    const TourAnswer answer =
+        tourAnswer(m_steps[static_cast<std::size_t>(m_index)].answerField, m_host.scenario());
+    if (m_revealed >= 1 + static_cast<int>(answer.derivation.size()))
+        return;
+    ++m_revealed;
+    veilPage(false);
+    showCaption();
+}
+
+void LectureTourController::submitGuess(const QString& text) {
+    if (!m_active || !hasAnswer())
+        return;
+    const TourAnswer answer =
+        tourAnswer(m_steps[static_cast<std::size_t>(m_index)].answerField, m_host.scenario());
+    if (!answer.value) {
+        m_verdict = tr("You said %1; this answer is not one number: compare below.").arg(text.trimmed());
+    } else {
+        napkin::DrillQuestion question;
+        question.unit = answer.unit;
+        question.answer = *answer.value;
+        question.answerText = answer.headline.toStdString();
+        question.relativeTolerance = answer.relativeTolerance;
+        const napkin::DrillVerdict verdict = napkin::checkDrillAnswer(question, text.toStdString());
+        if (!verdict.guess.ok()) { // nonsense changes nothing: one line, the answer stays hidden
+            m_banner->setGuessError(QString::fromStdString(verdict.guess.error));
+            return;
+        }
+        m_verdict = tr("You said %1: %2").arg(text.trimmed(), QString::fromStdString(verdict.summary));
+    }
+    if (m_keyAnchor)
+        m_keyAnchor->setFocus(Qt::OtherFocusReason); // Space now reveals the derivation
+    if (m_revealed == 0)
+        m_revealed = 1;
+    veilPage(false);
+    showCaption();
+}
+
+void LectureTourController::showCaption() {
+    const LectureTourStep& step = m_steps[static_cast<std::size_t>(m_index)];
+    const napkin::Scenario scenario = m_host.scenario();
+    if (!m_hiding || !hasAnswer()) {
+        m_banner->setCaption(m_index + 1, stepCount(), step.question, step.answer(scenario));
+        return;
+    }
+    if (m_revealed == 0) {
+        m_banner->setPrediction(m_index + 1, stepCount(), step.question);
+        return;
+    }
+    const TourAnswer answer = tourAnswer(step.answerField, scenario);
+    m_banner->setRevealed(m_index + 1, stepCount(), step.question, answer.headline, m_verdict,
+                          answer.derivation.mid(0, m_revealed - 1),
+                          m_revealed - 1 < answer.derivation.size());
+}
+
+void LectureTourController::veilPage(bool veiled) {
+    for (const QPointer<QWidget>& w : m_veiled)
+        if (w)
+            w->setGraphicsEffect(nullptr); // deletes the effect
+    m_veiled.clear();
+    if (!veiled)
+        return;
+    QWidget* window = m_host.hostWindow();
+    for (QWidget* w : window->findChildren<QWidget*>()) {
+        if (!w->isVisible() || !bearsAnswer(w) || m_banner->isAncestorOf(w) || w->graphicsEffect())
+            continue;
+        // One veil per subtree: a widget inside one already veiled is hidden with it.
+        bool inside = false;
+        for (const QPointer<QWidget>& v : m_veiled)
+            inside = inside || (v && v->isAncestorOf(w));
+        if (inside)
+            continue;
+        auto* blur = new QGraphicsBlurEffect(w);
+        blur->setBlurRadius(28);
+        blur->setBlurHints(QGraphicsBlurEffect::PerformanceHint);
+        w->setGraphicsEffect(blur);
+        m_veiled.emplace_back(w);
+    }
 }
 
 bool LectureTourController::eventFilter(QObject* watched, QEvent* event) {
@@ -112,6 +234,11 @@ bool LectureTourController::eventFilter(QObject* watched, QEvent* event) {
         if (focusIsText())
             return false;
         previous();
+        return true;
+    case Qt::Key_Space:
+        if (focusIsText() || !m_hiding || !hasAnswer())
+            return false;
+        revealMore();
         return true;
     case Qt::Key_Escape:
         stop();

@@ -1,8 +1,20 @@
 #pragma once
-// Steps through lectureTourSteps(): applies each step's scenario edit through the host (which brings
-// its page to the front) and shows its caption. While the tour runs it reads the keyboard of the host's
-// window (→/PgDn next, ←/PgUp back, Esc leaves), except that arrows typed into a text field stay there.
+// Steps through a tour (the lecture's, or one opened from a file): applies each step's scenario edit
+// through the host (which brings its page to the front) and shows its caption. While the tour runs it
+// reads the keyboard of the host's window (→/PgDn next, ←/PgUp back, Esc leaves), except that arrows
+// typed into a text field stay there.
+//
+// Predict, then reveal (on unless setHidingEnabled(false)): a step opens with its question and its page
+// set up, the answer hidden in the caption and the page's answer-bearing parts (answers grid, charts,
+// "How is this computed?") veiled. The room's guess goes into the caption's field (Enter); Space reveals
+// the engine's answer and how far the guess was, then the derivation one line per press.
+#include "app/classroom/lecture_tour.h"
+
 #include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <vector>
 
 class CaptionBanner;
 class QWidget;
@@ -19,7 +31,19 @@ public:
 
     bool isActive() const { return m_active; }
     int currentIndex() const { return m_index; }
-    static int stepCount();
+    int stepCount() const { return static_cast<int>(m_steps.size()); }
+    const std::vector<LectureTourStep>& steps() const { return m_steps; }
+    QString title() const { return m_title; }
+
+    /// Replaces the steps (the lecture's by default) by those of `tour`; the tour restarts at its first
+    /// step when it was running.
+    void setTour(const napkin::Tour& tour);
+
+    bool isHidingEnabled() const { return m_hiding; }
+    /// Whether the current step's answer is still hidden (nothing revealed yet).
+    bool isAnswerHidden() const { return m_hiding && m_revealed == 0 && hasAnswer(); }
+    /// Lines of the derivation shown so far (0 before the answer is revealed).
+    int revealedLines() const { return m_revealed > 0 ? m_revealed - 1 : 0; }
 
 public slots:
     /// Shows the banner and goes to the first step (or `index`).
@@ -28,6 +52,13 @@ public slots:
     void next();
     void previous();
     void goTo(int index);
+    /// Off: every step shows its answer at once (the tour as it was before predict-then-reveal).
+    void setHidingEnabled(bool on);
+    /// Space: the answer first, then one more line of its derivation per call.
+    void revealMore();
+    /// The room's guess, as typed ("40B", "144 days"): judged, then the answer revealed. A guess that
+    /// cannot be read is refused with one line in the caption and reveals nothing.
+    void submitGuess(const QString& text);
 
 signals:
     /// Esc was pressed during the tour (the window also leaves presentation mode).
@@ -37,9 +68,19 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    bool hasAnswer() const;
+    void showCaption();
+    void veilPage(bool veiled);
+
     ScenarioHost& m_host;
     CaptionBanner* m_banner;
     QWidget* m_keyAnchor;
+    std::vector<LectureTourStep> m_steps;
+    QString m_title;
     int m_index = -1;
     bool m_active = false;
+    bool m_hiding = true;
+    int m_revealed = 0; ///< 0 hidden; 1 the answer; 1 + k: k derivation lines too
+    QString m_verdict;  ///< how far the room's guess was, once given
+    std::vector<QPointer<QWidget>> m_veiled;
 };

@@ -117,6 +117,7 @@ void MainWindow::addMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     m_scenarios->addActions(file);
     m_modelConfigs->addActions(file);
+    m_classroom->addTourActions(file);
     file->addSeparator();
     m_exports->addActions(file);
     file->addSeparator();
@@ -241,6 +242,10 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 LectureTourController* MainWindow::tour() const {
     return m_classroom->tour();
+}
+
+TourFileController* MainWindow::tourFiles() const {
+    return m_classroom->tourFiles();
 }
 
 CaptionBanner* MainWindow::captionBanner() const {

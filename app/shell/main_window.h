@@ -16,6 +16,7 @@ class ExportController;
 class HelpMenu;
 class InferencePage;
 class LectureTourController;
+class TourFileController;
 class ModelConfigController;
 class NumberFormatsPage;
 class QTabWidget;
@@ -62,6 +63,8 @@ public:
 
     // Classroom (ClassroomController): presentation mode, the lecture tour, the dark palette.
     LectureTourController* tour() const;
+    /// Open tour…, and the tour recorded from this window.
+    TourFileController* tourFiles() const;
     CaptionBanner* captionBanner() const;
     bool isPresentationMode() const;
     void setPresentationMode(bool on);

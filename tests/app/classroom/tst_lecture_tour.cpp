@@ -5,16 +5,21 @@
 #include "app/classroom/caption_banner.h"
 #include "app/classroom/lecture_tour.h"
 #include "app/classroom/lecture_tour_controller.h"
+#include "app/classroom/tour_file_controller.h"
 #include "app/shell/main_window.h"
 #include "engine/accounting/accounting.h"
 #include "engine/numerics/float_rounding.h"
 #include "engine/numerics/quantity_format.h"
 #include <QComboBox>
 
+#include <QFile>
+#include <QGraphicsEffect>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSet>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <charconv>
@@ -86,7 +91,7 @@ void checkStep(MainWindow& window, int index) {
              QString::fromLatin1(expectedClass));
     QCOMPARE(window.captionBanner()->questionText(), step.question);
     QCOMPARE(window.captionBanner()->stepText(),
-             QStringLiteral("%1 / %2").arg(index + 1).arg(LectureTourController::stepCount()));
+             QStringLiteral("%1 / %2").arg(index + 1).arg(window.tour()->stepCount()));
     const QString answer = window.captionBanner()->answerText();
     for (const QString& fragment : expectedFragments(step.id))
         QVERIFY2(answer.contains(fragment),
@@ -138,8 +143,9 @@ private slots:
         QVERIFY(QTest::qWaitForWindowActive(&window));
         window.accountingPage()->presetBox()->setFocus(); // as after a click on the page
         QVERIFY(window.captionBanner()->isHidden());
+        window.tour()->setHidingEnabled(false); // the answers at once, as before predict-then-reveal
         window.tour()->start();
-        const int n = LectureTourController::stepCount();
+        const int n = window.tour()->stepCount();
         for (int i = 0; i < n; ++i) {
             checkStep(window, i);
             if (i + 1 < n)
@@ -174,6 +180,217 @@ private slots:
         QTest::keyClick(edit, Qt::Key_PageDown);
         QCOMPARE(window.tour()->currentIndex(), 3);
         window.tour()->stop();
+    }
+
+    // The lecture's steps come from the tour file shipped as a resource, each naming an answer it reveals.
+    void lectureTourIsTheShippedFile() {
+        QFile file(lectureTourResource());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray bytes = file.readAll();
+        const TourParse parsed = parseTour(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+        QVERIFY2(parsed.ok(), parsed.error.c_str());
+        QVERIFY(parsed.warnings.empty());
+        QCOMPARE(parsed.tour->steps.size(), lectureTourSteps().size());
+        QCOMPARE(lectureTourSteps().size(), std::size_t{9});
+        for (const LectureTourStep& step : lectureTourSteps())
+            QVERIFY2(!step.answerField.empty(), qPrintable(step.id));
+    }
+
+    // Predict, then reveal: the answer hidden and the page's answers veiled; the guess judged; Space
+    // reveals the derivation line by line until the whole caption is there.
+    void predictThenReveal() {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.tour()->isHidingEnabled());
+        window.tour()->start(0);
+        QVERIFY(window.tour()->isAnswerHidden());
+        QVERIFY(!window.captionBanner()->answerText().contains(QStringLiteral("6.30e24")));
+        QVERIFY(window.captionBanner()->guessField()->isVisible());
+        int veiled = 0;
+        for (QWidget* w : window.pages()->currentWidget()->findChildren<QWidget*>())
+            veiled += w->graphicsEffect() != nullptr;
+        QVERIFY(veiled > 0);
+
+        QLineEdit* guess = window.captionBanner()->guessField();
+        guess->setFocus();
+        QTest::keyClicks(guess, QStringLiteral("14 days"));
+        QTest::keyClick(guess, Qt::Key_Return);
+        QVERIFY(!window.tour()->isAnswerHidden());
+        const AccountingResult r = accountPreset("70b-15t-1024-h100");
+        const QString answer = window.captionBanner()->answerText();
+        QVERIFY2(answer.contains(q(formatNumber(r.trainingDays->value)) + QStringLiteral(" days")),
+                 qPrintable(answer));
+        QVERIFY2(answer.contains(QStringLiteral("too low")), qPrintable(answer)); // 14 days for 143.9
+        QVERIFY2(answer.contains(QStringLiteral("orders of magnitude")), qPrintable(answer));
+        for (QWidget* w : window.pages()->currentWidget()->findChildren<QWidget*>())
+            QVERIFY(!w->graphicsEffect());
+
+        // Space: one derivation line per press, then nothing more.
+        QCOMPARE(window.tour()->revealedLines(), 0);
+        QTest::keyClick(&window, Qt::Key_Space);
+        QCOMPARE(window.tour()->revealedLines(), 1);
+        for (int i = 0; i < 10; ++i)
+            QTest::keyClick(&window, Qt::Key_Space);
+        const QString all = window.captionBanner()->answerText();
+        for (const QString& fragment : expectedFragments(QStringLiteral("napkin-math")))
+            QVERIFY2(all.contains(fragment), qPrintable(fragment + QStringLiteral(" not in ") + all));
+        // The next step opens hidden again.
+        QTest::keyClick(&window, Qt::Key_Right);
+        QCOMPARE(window.tour()->currentIndex(), 1);
+        QVERIFY(window.tour()->isAnswerHidden());
+        window.tour()->stop();
+    }
+
+    // A guess that is not a quantity is refused with one line; nothing is revealed.
+    void nonsenseGuessChangesNothing() {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.tour()->start(0);
+        window.tour()->submitGuess(QStringLiteral("a fortnight-ish"));
+        QVERIFY(window.tour()->isAnswerHidden());
+        const QString error = window.captionBanner()->guessErrorText();
+        QCOMPARE(window.captionBanner()->answerText(), error); // in place of the prompt; no answer shown
+        QVERIFY(!error.contains(QStringLiteral("143.9")));
+        QVERIFY(window.captionBanner()->guessField()->isVisible());
+        QVERIFY2(error.contains(QStringLiteral("144 days")), qPrintable(error)); // says what it reads
+        QVERIFY(!error.contains(QLatin1Char('\n')));
+        window.tour()->stop();
+    }
+
+    // File ▸ Open tour…: a good file replaces the steps; a bad one changes nothing.
+    void openTourFile() {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile badFile(bad);
+        QVERIFY(badFile.open(QIODevice::WriteOnly));
+        badFile.write(
+            R"({"format": "napkin-tour", "version": 1, "steps": [{"page": "kitchen", "question": "q"}]})");
+        badFile.close();
+        const napkin::Scenario before = window.scenario();
+        const QString error = window.tourFiles()->openTour(bad);
+        QVERIFY2(error.contains(QStringLiteral("steps[0].page")), qPrintable(error));
+        QVERIFY(!error.contains(QLatin1Char('\n')));
+        QCOMPARE(window.tour()->stepCount(), 9);
+        QVERIFY(!window.tour()->isActive());
+        QVERIFY(window.scenario() == before);
+
+        const QString good = dir.filePath(QStringLiteral("good.json"));
+        QFile goodFile(good);
+        QVERIFY(goodFile.open(QIODevice::WriteOnly));
+        goodFile.write(R"({"format": "napkin-tour", "version": 1, "title": "Mine", "steps": [
+            {"page": "formats", "question": "fp16 of 1e-9?", "edit": {"formats": {"value": 1e-9}},
+             "answer": "dtype-underflow"},
+            {"page": "tensor", "question": "Where is x[1, 2]?",
+             "edit": {"tensor": {"shape": "5,7", "expression": "x[1, 2]"}}, "answer": "storage-offset"}]})");
+        goodFile.close();
+        QCOMPARE(window.tourFiles()->openTour(good), QString());
+        QVERIFY(window.tour()->isActive());
+        QCOMPARE(window.tour()->stepCount(), 2);
+        QCOMPARE(window.scenario().formats.value, 1e-9);
+        QTest::keyClick(&window, Qt::Key_Right);
+        QCOMPARE(window.scenario().tensor.shape, std::string("5,7"));
+        window.tour()->submitGuess(QStringLiteral("9"));
+        QVERIFY2(window.captionBanner()->answerText().contains(QStringLiteral("right")),
+                 qPrintable(window.captionBanner()->answerText())); // 1·7 + 2·1
+        window.tour()->stop();
+    }
+
+    // Recording: two pages as they are now, saved, reopened: the same steps replay.
+    void recordSaveReopen() {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        napkin::Scenario s = window.scenario();
+        s.page = ScenarioPage::tensor;
+        s.tensor.shape = "3,8";
+        s.tensor.expression = "x.t()";
+        window.applyScenario(s);
+        window.tourFiles()->recordStep(QStringLiteral("What are the strides of x.t()?"), QString());
+        s.page = ScenarioPage::formats;
+        s.formats.value = 65520;
+        window.applyScenario(s);
+        window.tourFiles()->recordStep(QStringLiteral("What is fp16(65520)?"),
+                                       QStringLiteral("dtype-underflow"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("recorded.json"));
+        QCOMPARE(window.tourFiles()->saveRecordedTour(path, QStringLiteral("Recorded")), QString());
+
+        MainWindow other; // a fresh window replays it
+        other.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&other));
+        QCOMPARE(other.tourFiles()->openTour(path), QString());
+        QCOMPARE(other.tour()->stepCount(), 2);
+        QCOMPARE(other.scenario().page, ScenarioPage::tensor);
+        QCOMPARE(other.scenario().tensor.shape, std::string("3,8"));
+        QCOMPARE(other.scenario().tensor.expression, std::string("x.t()"));
+        QCOMPARE(other.captionBanner()->questionText(), QStringLiteral("What are the strides of x.t()?"));
+        other.tour()->next();
+        QCOMPARE(other.scenario().page, ScenarioPage::formats);
+        QCOMPARE(other.scenario().formats.value, 65520.0);
+        QVERIFY(other.tour()->isAnswerHidden());
+        other.tour()->stop();
+    }
+
+    // Presentation mode at a projector's sizes: the question, the guess field and the revealed answer
+    // with its whole derivation fit the banner, nothing cut. NAPKIN_TOUR_SCREENSHOTS=DIR saves each state.
+    void readableOnProjectors_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1024x768") << QSize(1024, 768);
+        QTest::newRow("1280x720") << QSize(1280, 720);
+    }
+    void readableOnProjectors() {
+        QFETCH(QSize, size);
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setPresentationMode(true);
+        QCoreApplication::processEvents();
+        window.setWindowState(Qt::WindowNoState); // the offscreen screen is 800×800: the projector's size
+        window.showNormal();
+        const auto settle = [&] {
+            for (int i = 0; i < 3; ++i) {
+                window.resize(size);
+                QCoreApplication::processEvents();
+            }
+        };
+        const auto fits = [&](const char* state) {
+            settle();
+            QCOMPARE(window.size(), size);
+            CaptionBanner* banner = window.captionBanner();
+            for (QLabel* label : banner->findChildren<QLabel*>()) {
+                if (!label->isVisible())
+                    continue;
+                const int needed =
+                    label->wordWrap() ? label->heightForWidth(label->width()) : label->sizeHint().height();
+                QVERIFY2(label->height() >= needed,
+                         qPrintable(QStringLiteral("%1: “%2” needs %3 px, has %4")
+                                        .arg(QLatin1String(state), label->text().left(40))
+                                        .arg(needed)
+                                        .arg(label->height())));
+                QVERIFY2(label->width() >= label->minimumSizeHint().width() || label->wordWrap(),
+                         qPrintable(label->text()));
+            }
+            QVERIFY(banner->geometry().bottom() < window.height() / 2 + 120); // the page stays in view
+            const QByteArray dir = qgetenv("NAPKIN_TOUR_SCREENSHOTS");
+            if (!dir.isEmpty())
+                QVERIFY(window.grab().save(QStringLiteral("%1/tour-%2-%3x%4.png")
+                                               .arg(QString::fromLocal8Bit(dir), QLatin1String(state))
+                                               .arg(size.width())
+                                               .arg(size.height())));
+        };
+        QVERIFY(window.tour()->isActive());
+        fits("predict");
+        QVERIFY(window.captionBanner()->guessField()->isVisible());
+        window.tour()->submitGuess(QStringLiteral("40 days"));
+        for (int i = 0; i < 10; ++i)
+            window.tour()->revealMore();
+        fits("revealed");
+        window.setPresentationMode(false);
     }
 
     void f5PresentationAndEscape() {

@@ -9,6 +9,7 @@
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/presets.h"
+#include "app/classroom/lecture_tour_controller.h"
 #include "app/inference/inference_controls.h"
 #include "app/inference/inference_page.h"
 #include "app/model/advanced_architecture_controls.h"
@@ -269,6 +270,9 @@ void TestLayout::initTestCase() {
     QStandardPaths::setTestModeEnabled(true); // no saved geometry or settings from a real session
     QSettings().clear();                      // nor from this suite's last run (the dark palette)
     m_window = std::make_unique<MainWindow>();
+    // Presentation mode starts the tour; its answers shown (not blurred while the room guesses), so the
+    // pictures show the charts this suite judges. tst_lecture_tour checks the hidden state's banner fits.
+    m_window->tour()->setHidingEnabled(false);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     QDir().mkpath(QStringLiteral(NAPKIN_LAYOUT_SCREENSHOTS));

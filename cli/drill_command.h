@@ -1,0 +1,10 @@
+#pragma once
+// `napkin-cli drill`: napkin-math questions with fresh numbers, the engine's answers, and a checker for
+// answers typed with units.
+#include "cli/command.h"
+
+namespace napkin::cli {
+
+Command addDrillCommand(CLI::App& parent);
+
+} // namespace napkin::cli

@@ -1,0 +1,41 @@
+// Model-state bytes per parameter: weights + gradients + master copy + each optimizer state tensor.
+#include "engine/drills/drill_generators.h"
+
+#include <nlohmann/json.hpp>
+
+#include "engine/accounting/model_state_memory.h"
+
+namespace napkin {
+
+using namespace drill_detail;
+
+DrillQuestion bytesPerParameterDrill(DrillRandom& dice) {
+    const PrecisionRecipe recipe = dice.pick(allPrecisionRecipes());
+    const OptimizerKind optimizer = dice.pick(allOptimizers());
+    const BytesPerParameter b = bytesPerParameter(ledgerFor(recipe), optimizer);
+    const std::string recipeName(precisionRecipeName(recipe)), optimizerName_(optimizerName(optimizer));
+
+    DrillQuestion q;
+    q.topic = DrillTopic::bytesPerParameter;
+    q.kind = "bytes-per-parameter";
+    q.text = "Training with " + optimizerName_ + " under the " + recipeName +
+             " precision recipe: how many bytes of model state (weights, gradients, master copy, optimizer "
+             "state) does each parameter cost?";
+    q.unit = DrillUnit::bytes;
+    q.answer = b.total;
+    q.answerText = std::to_string(static_cast<int>(b.total)) + " B";
+    q.relativeTolerance = 0;
+    q.formula = "weights + gradients + master + " + std::to_string(b.optimizerStateTensors) +
+                " state tensor(s)\n" + b.ledger;
+    q.page = ScenarioPage::accounting;
+    q.setupJson = nlohmann::json{{"accounting",
+                                  {{"precision", recipeName},
+                                   {"optimizer", optimizerName_},
+                                   {"fp32_gradients", false},
+                                   {"preset", ""}}}}
+                      .dump();
+    q.parameters = {textParameter("precision", recipeName), textParameter("optimizer", optimizerName_)};
+    return q;
+}
+
+} // namespace napkin
