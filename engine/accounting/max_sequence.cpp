@@ -48,7 +48,7 @@ public:
                 return p.peak;
         AccountingInput c = in_;
         c.model.seq = units * step_;
-        const double peak = peakBytes(c, gpu_);
+        const double peak = requiredBytes(c, gpu_); // the peak + overheads `fits` judges
         probes_.push_back({units, peak});
         return peak;
     }
@@ -134,14 +134,14 @@ std::optional<Quantity> maxSequence(const AccountingInput& in, const GpuSpec& gp
     const bool learned = in.model.position == PositionKind::learned;
     const double cap = learned ? std::min(in.model.seq, kMaxSequenceSearched) : kMaxSequenceSearched;
     const double top = std::floor(cap / step);
-    const double capacity = r.capacityBytes.value;
+    const double capacity = r.usableBytes.value;
 
     AccountingInput atCap = in;
     atCap.model.seq = top * step;
     SequencePeaks peaks(in, gpu, step, capacity, checkFiniteAnswers(atCap, gpu).ok());
     const double own = in.model.seq / step;
     if (own <= top)
-        peaks.seed(own, r.peakMemory.value);
+        peaks.seed(own, r.predictedBytes.value);
     const double best = largestFitting(peaks, top, capacity) * step;
 
     const std::string stepText = step > 1 ? " (a multiple of cp = " + n(step) + ", as validate() asks)" : "";
