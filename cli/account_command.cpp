@@ -6,6 +6,7 @@
 #include "cli/fine_tune_options.h"
 #include "cli/model_options.h"
 #include "cli/number_option.h"
+#include "cli/overhead_options.h"
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/report/accounting_report.h"
@@ -24,6 +25,7 @@ namespace {
 struct AccountOptions {
     ModelOptions model;
     FineTuneOptions fineTune;
+    OverheadOptions overheads;
     std::string tp, pp, cp, ep, microbatches;
     bool sp = false;
     std::string batch, tokens, precision, optimizer, gpu, gpus, mfu, zero, recompute, attention, gpuCatalog;
@@ -84,6 +86,7 @@ AccountingInput toInput(const AccountOptions& o) {
     setEnum(in.recompute, o.recompute, recomputeFromName);
     setEnum(in.attention, o.attention, attentionMaskFromName);
     applyFineTuneOptions(o.fineTune, in.fineTuning);
+    applyOverheadOptions(o.overheads, in.overheads);
     return in;
 }
 
@@ -159,6 +162,7 @@ Command addAccountCommand(CLI::App& parent) {
     sub->add_option("--attention", o.attention, "attention mask for the score FLOPs (default causal)")
         ->check(CLI::IsMember(enumNames(allAttentionMasks(), attentionMaskName)));
     addFineTuneOptions(*sub, o.fineTune);
+    addOverheadOptions(*sub, o.overheads);
     sub->add_flag("--json", o.json, "print one JSON document");
     return {sub, [options](std::ostream& out, std::ostream&) { return execute(*options, out); }};
 }

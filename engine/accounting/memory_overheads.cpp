@@ -121,6 +121,80 @@ std::string_view overheadKindName(OverheadKind kind) {
     return "";
 }
 
+namespace {
+
+struct SwitchName {
+    std::string_view name;
+    bool MemoryOverheadSettings::*flag;
+};
+constexpr std::array kSwitches{SwitchName{"context", &MemoryOverheadSettings::cudaContext},
+                               SwitchName{"workspaces", &MemoryOverheadSettings::libraryWorkspaces},
+                               SwitchName{"rounding", &MemoryOverheadSettings::allocatorRounding},
+                               SwitchName{"nccl", &MemoryOverheadSettings::ncclBuffers},
+                               SwitchName{"fp8", &MemoryOverheadSettings::fp8Copies}};
+
+bool isWholeIn(double v, double lo, double hi) {
+    return v >= lo && v <= hi && std::floor(v) == v;
+}
+
+} // namespace
+
+InputError validateOverheads(const MemoryOverheadSettings& s) {
+    if (!(s.fragmentation >= 0 && s.fragmentation < 1))
+        return {"fragmentation", "must be a fraction in [0, 1), got " + n(s.fragmentation)};
+    if (!isWholeIn(s.cudaMajor, 1, 99))
+        return {"cuda-major", "must be a CUDA major version from 1 to 99, got " + n(s.cudaMajor)};
+    if (s.cudaContextBytes && !(*s.cudaContextBytes >= 0 && *s.cudaContextBytes <= 1e12))
+        return {"cuda-context", "must be bytes from 0 to 1e12, got " + n(*s.cudaContextBytes)};
+    if (s.ncclChannels && !isWholeIn(*s.ncclChannels, 1, 1024))
+        return {"nccl-channels",
+                "must be a whole number of channels from 1 to 1024, got " + n(*s.ncclChannels)};
+    if (!isWholeIn(s.ncclBufferBytes, 1, 1e10))
+        return {"nccl-buffsize", "must be whole bytes from 1 to 1e10, got " + n(s.ncclBufferBytes)};
+    return {};
+}
+
+std::string overheadSwitchesText(const MemoryOverheadSettings& s) {
+    std::string text;
+    int on = 0;
+    for (const SwitchName& sw : kSwitches)
+        if (s.*sw.flag) {
+            text += (on++ ? "," : "") + std::string(sw.name);
+        }
+    return on == int(kSwitches.size()) ? "all" : on == 0 ? "none" : text;
+}
+
+bool setOverheadSwitches(std::string_view text, MemoryOverheadSettings& settings) {
+    MemoryOverheadSettings s = settings;
+    if (equalsIgnoringCase(text, "all") || equalsIgnoringCase(text, "none")) {
+        const bool on = equalsIgnoringCase(text, "all");
+        for (const SwitchName& sw : kSwitches)
+            s.*sw.flag = on;
+        settings = s;
+        return true;
+    }
+    for (const SwitchName& sw : kSwitches)
+        s.*sw.flag = false;
+    std::array<bool, kSwitches.size()> seen{};
+    while (!text.empty()) {
+        const std::size_t comma = text.find(',');
+        const std::string_view word = text.substr(0, comma);
+        bool known = false;
+        for (std::size_t i = 0; i < kSwitches.size(); ++i)
+            if (equalsIgnoringCase(word, kSwitches[i].name)) {
+                if (seen[i])
+                    return false;
+                seen[i] = known = true;
+                s.*kSwitches[i].flag = true;
+            }
+        if (!known)
+            return false;
+        text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    }
+    settings = s;
+    return true;
+}
+
 std::optional<int> computeCapability(std::string_view gpuId) {
     for (const Capability& c : kCapabilities)
         if (equalsIgnoringCase(c.id, gpuId))

@@ -5,6 +5,8 @@
 // its formula and source and a switch, and the card's usable memory (what the driver reports, not the
 // datasheet's decimal GB). "Fits" is judged on the step's peak plus the counted lines against it; the
 // datasheet basis (the lecture's: 80 GB = 80e9 bytes, no overheads) counts none.
+#include "engine/accounting/input_error.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,6 +50,17 @@ struct MemoryOverheadSettings {
 
 /// The settings a page or script gets when it asks for the lecture's convention.
 MemoryOverheadSettings datasheetOverheads();
+
+/// Checks the settings: fragmentation in [0, 1), CUDA major 1…99, a context of 0…1e12 bytes, 1…1024 NCCL
+/// channels, an NCCL buffer of 1…1e10 bytes. The field names the command-line option ("fragmentation").
+InputError validateOverheads(const MemoryOverheadSettings& settings);
+
+/// The switches as text: "all", "none", or the comma list of those on, in the order
+/// context,workspaces,rounding,nccl,fp8 (what --overheads takes and a scenario file stores).
+std::string overheadSwitchesText(const MemoryOverheadSettings& settings);
+/// Sets the five switches from such a text; false (and `settings` unchanged) for an unknown name or a
+/// name given twice.
+bool setOverheadSwitches(std::string_view text, MemoryOverheadSettings& settings);
 
 enum class OverheadKind {
     cudaContext,

@@ -7,6 +7,7 @@
 #include "engine/report/fine_tuning_json.h"
 #include "engine/report/json_values.h"
 #include "engine/report/memory_timeline_report.h"
+#include "engine/report/overheads_json.h"
 
 namespace napkin {
 namespace {
@@ -136,6 +137,7 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     addLayoutJson(doc, formulas, in, r);
     addFineTuningJson(doc, formulas, in, r);
     doc["formulas"] = formulas;
+    addOverheadsJson(doc, in, r);
     doc["notes"] = r.notes;
     doc["command"] = accountCommandLine(in);
     return doc;

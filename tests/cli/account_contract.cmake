@@ -6,9 +6,13 @@ napkin_add_cli_test(account_70b_15t_1024_h100
          gpu.dense_peak_flops_per_second=989400000000000 fits:boolean max_batch:null
          max_sequence:null)
 
+# The lecture's convention: the datasheet's 80 GB = 80e9 B and no overheads (--memory-basis datasheet).
 napkin_add_cli_test(account_largest_model_8_h100_adamw_fp32
-  ARGS account --model dense --params 1B --gpu H100-SXM --gpus 8 --zero 3 --optimizer adamw --precision fp32 --json
-  CHECKS bytes_per_parameter=16 max_parameters=40000000000 "bytes_per_parameter_ledger=4 + 4 + 4 + 4 = 16 B")
+  ARGS account --model dense --params 1B --gpu H100-SXM --gpus 8 --zero 3 --optimizer adamw --precision fp32
+       --memory-basis datasheet --json
+  CHECKS bytes_per_parameter=16 max_parameters=40000000000 "bytes_per_parameter_ledger=4 + 4 + 4 + 4 = 16 B"
+         memory_basis=datasheet usable_memory_bytes=80000000000 overheads.total_bytes=0
+         "command=napkin-cli account --model dense --params 1e9 --optimizer adamw --gpus 8 --zero 3 --memory-basis datasheet --json")
 
 napkin_add_cli_test(account_cruncher_lecture
   ARGS account --model cruncher --dim 4 --layers 2 --batch 2 --optimizer adagrad --precision fp32 --json
@@ -169,3 +173,40 @@ napkin_add_cli_test(presets_lists_both
   ARGS presets --json
   CHECKS presets.0.id=70b-15t-1024-h100 "presets.0.command=napkin-cli account --preset 70b-15t-1024-h100 --json"
          model_presets.0.id=gpt2-small)
+
+# The overhead ledger (docs/cli.md): an H100 SXM reports 81,559 MiB = 85,520,809,984 B (the catalog's
+# driver_memory_bytes); PyTorch's cuBLAS workspace is 32 MiB on sm 9.0 (CublasHandlePool.cpp), one per
+# handle, two handles in a training step; cuBLASLt's 1024 KiB each; the CUDA context has no cited figure
+# for an H100 and counts 0.
+napkin_add_cli_test(account_overheads_h100
+  ARGS account --model-preset gpt2-small --precision mixed-bf16 --json
+  CHECKS memory_basis=usable nominal_memory_bytes=80000000000 usable_memory_bytes=85520809984
+         overheads.lines.cublas_workspace.bytes=67108864 overheads.lines.cublas_workspace.counted=ON
+         overheads.lines.cublaslt_workspace.bytes=2097152 overheads.lines.cuda_context.measured=OFF
+         overheads.lines.cuda_context.bytes=0 overheads.lines.cuda_context.source:string
+         overheads.lines.allocator_rounding.formula:string overheads.lines.nccl_buffers.bytes=0
+         predicted_memory_bytes:number peak_memory_bytes:number formulas.usable_memory_bytes:string
+         overheads.settings.switches=all overheads.settings.nccl_channels:null)
+# NCCL_BUFFSIZE's default 4 MiB × 16 channels × 2 communicators (tp 2, dp 4).
+napkin_add_cli_test(account_overheads_nccl_per_layout
+  ARGS account --model-preset gpt2-small --gpus 8 --tp 2 --nccl-channels 16 --json
+  CHECKS overheads.lines.nccl_buffers.bytes=134217728 overheads.lines.nccl_buffers.counted=ON
+         "command=napkin-cli account --model-preset gpt2-small --gpus 8 --tp 2 --nccl-channels 16 --json")
+# Switches and the user's own figures, reproduced by the command line.
+napkin_add_cli_test(account_overheads_settings_round_trip
+  ARGS account --model-preset gpt2-small --overheads context,rounding --fragmentation 0.1 --cuda-context 5e8
+       --cuda-major 13 --json
+  CHECKS overheads.lines.cuda_context.bytes=500000000 overheads.lines.cuda_context.counted=ON
+         overheads.lines.cublas_workspace.counted=OFF overheads.lines.fragmentation.counted=ON
+         overheads.settings.switches=context,rounding overheads.settings.fragmentation=0.1
+         "command=napkin-cli account --model-preset gpt2-small --overheads context,rounding --fragmentation 0.1 --cuda-major 13 --cuda-context 5e8 --json")
+napkin_add_cli_test(account_overheads_bad_fragmentation EXPECT_EXIT 2
+  ARGS account --model-preset gpt2-small --fragmentation 1.5 --json CHECKS stderr~--fragmentation)
+napkin_add_cli_test(account_overheads_bad_switch EXPECT_EXIT 2
+  ARGS account --model-preset gpt2-small --overheads context,cuda --json CHECKS stderr~--overheads)
+napkin_add_cli_test(account_overheads_bad_cuda_major EXPECT_EXIT 2
+  ARGS account --model-preset gpt2-small --cuda-major 12.5 --json CHECKS stderr~--cuda-major)
+napkin_add_cli_test(account_overheads_bad_channels EXPECT_EXIT 2
+  ARGS account --model-preset gpt2-small --gpus 8 --nccl-channels 0 --json CHECKS stderr~--nccl-channels)
+napkin_add_cli_test(account_overheads_bad_basis EXPECT_EXIT 2
+  ARGS account --model-preset gpt2-small --memory-basis marketing --json CHECKS stderr~--memory-basis)
