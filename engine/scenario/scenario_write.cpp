@@ -60,7 +60,8 @@ json accountingJson(const AccountingScenario& a) {
             {"units", a.binaryUnits ? "GiB" : "GB"},
             {"preset", a.preset},
             {"parallel", std::move(parallel)},
-            {"fine_tuning", fineTuningJson(in.fineTuning)}};
+            {"fine_tuning", fineTuningJson(in.fineTuning)},
+            {"overheads", scenario_detail::overheadsJson(in.overheads)}};
 }
 
 json formatsJson(const FormatsScenario& f) {
