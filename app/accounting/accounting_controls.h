@@ -12,6 +12,7 @@ class LogSliderField;
 class FineTuningControls;
 class ParallelismControls;
 class NumberField;
+class OverheadControls;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -60,6 +61,7 @@ public:
     ArchitectureControls* architecture() const { return m_architecture; }
     ParallelismControls* parallelism() const { return m_parallelism; }
     FineTuningControls* fineTuning() const { return m_fineTuning; }
+    OverheadControls* overheads() const { return m_overheads; }
 
     /// Shows `message` right under the control that validation `field` names ("tp", "kv-heads", "heads",
     /// ...), replacing any earlier one; a field with no control of its own shows nothing here.
@@ -98,6 +100,7 @@ private:
     QComboBox* m_attention;
     QComboBox* m_activationsOf;
     ArchitectureControls* m_architecture;
+    OverheadControls* m_overheads = nullptr;
     ParallelismControls* m_parallelism;
     FineTuningControls* m_fineTuning;
     QLabel* m_fieldError = nullptr;

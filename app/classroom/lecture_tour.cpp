@@ -23,10 +23,17 @@ QString unavailable() {
     return tr("(the page has no valid result)");
 }
 
+// The lecture's convention, which every answer of the tour uses: the datasheet's capacity (an H100's
+// "80 GB" = 80e9 B) and no overheads (memory_overheads.h). The page shows it selected.
+void useLectureMemoryBasis(Scenario& s) {
+    s.accounting.input.overheads = datasheetOverheads();
+}
+
 // The edits: what each question sets, on top of whatever the pages showed.
 void showPreset(Scenario& s, const char* id) {
     if (const Preset* preset = findPreset(QString::fromLatin1(id)))
         s.accounting = withPreset(s.accounting, *preset);
+    useLectureMemoryBasis(s);
 }
 
 void showTensor(Scenario& s, const char* shape, const char* expression) {
@@ -68,7 +75,8 @@ QString answerLargestModel(const Scenario& s) {
     const auto r = accounted(s);
     if (!r)
         return unavailable();
-    return tr("AdamW in fp32: %1 per parameter → %2 × %3 / %4 B = %5 parameters")
+    return tr("AdamW in fp32: %1 per parameter → %2 × %3 / %4 B = %5 parameters (the lecture's convention: "
+              "the datasheet's %3 per GPU, no overheads; “Fits against” shows it)")
         .arg(toQString(r->bytesPerParameter.ledger), numberText(s.accounting.input.gpus),
              toQString(formatBytes(r->capacityBytes.value)), numberText(r->bytesPerParameter.total),
              numberText(r->maxParameters.value));
@@ -116,6 +124,7 @@ void editMatmulFlops(Scenario& s) {
     in.precision = PrecisionRecipe::fp32;
     in.gpus = 1;
     in.zeroStage = 0;
+    in.overheads = datasheetOverheads(); // the lecture's convention, as every step of the tour
     s.accounting = withInput(s.accounting, in);
     s.accounting.preset.clear(); // no preset describes this input
 }
