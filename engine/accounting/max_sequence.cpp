@@ -148,9 +148,11 @@ std::optional<Quantity> maxSequence(const AccountingInput& in, const GpuSpec& gp
     if (best < step)
         return Quantity{0, "even S = " + tokens(step) + " peaks at " + bytes(peaks.peakAt(1)) + " > " +
                                bytes(capacity)};
-    std::string formula = "largest sequence whose step peak fits at batch " + n(in.batch) + stepText +
-                          ": at S = " + tokens(best) + " the peak is " + bytes(peaks.peakAt(best / step)) +
-                          " ≤ " + bytes(capacity);
+    std::string formula =
+        "largest sequence whose step peak fits at batch " + n(in.batch) + stepText +
+        ": at S = " + tokens(best) +
+        (in.overheads.basis == MemoryBasis::datasheet ? " the peak is " : " the peak + overheads is ") +
+        bytes(peaks.peakAt(best / step)) + " ≤ " + bytes(capacity);
     if (best / step < top)
         formula += "; at " + tokens(best + step) + " it is " + bytes(peaks.peakAt(best / step + 1));
     else if (learned && cap == in.model.seq)

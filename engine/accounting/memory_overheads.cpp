@@ -57,7 +57,7 @@ constexpr double kCublasDefaultWorkspace = 4096.0 * 1024 * 2 + 16.0 * 1024 * 8;
 constexpr double kCublasSm90Workspace = 4096.0 * 8 * 1024;
 constexpr double kCublasLtWorkspace = 1024.0 * 1024;
 constexpr std::string_view kCublasSource =
-    "PyTorch aten/src/ATen/cuda/CublasHandlePool.cpp (pytorch/pytorch 26a3905, 2025; PyTorch 2.8–2.9): "
+    "PyTorch aten/src/ATen/cuda/CublasHandlePool.cpp (pytorch/pytorch 26a3905, 2025): "
     "parseChosenWorkspaceSize(), CUBLAS_WORKSPACE_CONFIG default :4096:2:16:8, 32 MiB on sm 9.0; one "
     "workspace per cuBLAS handle and stream, from the caching allocator";
 constexpr std::string_view kCublasLtSource =
