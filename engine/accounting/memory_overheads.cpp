@@ -228,7 +228,14 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
                                    "for " +
                                    gpu.id;
 
-    const std::optional<int> capability = computeCapability(gpu.id);
+    // A search probes the same GPU again and again: one comparison instead of the table's.
+    thread_local std::string lastGpu;
+    thread_local std::optional<int> lastCapability;
+    if (gpu.id != lastGpu) {
+        lastGpu = gpu.id;
+        lastCapability = computeCapability(gpu.id);
+    }
+    const std::optional<int> capability = lastCapability;
     const double layersHere = in.model.kind == ModelKind::transformer ? in.model.layers / in.parallel.pp
                               : in.model.kind == ModelKind::cruncher  ? in.model.layers
                                                                       : 0;
