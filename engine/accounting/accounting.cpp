@@ -66,9 +66,11 @@ ModelStateMemory addMemory(AccountingResult& r, const AccountingInput& in) {
 void addMaxParameters(AccountingResult& r, const AccountingInput& in, const ModelStateMemory& states) {
     const double room = modelStateBudgetBytes(r.overheads, in.overheads.fragmentation);
     const bool whole = in.overheads.basis == MemoryBasis::datasheet;
-    const std::string roomText = whole ? n(room) + " B"
-                                       : "(" + n(r.usableBytes.value) + " − " + n(r.overheads.fixedBytes) +
-                                             ") B / " + n(1 + in.overheads.fragmentation);
+    const double f = in.overheads.fragmentation;
+    const std::string roomText =
+        whole ? n(room) + " B"
+              : "(" + n(r.usableBytes.value) + " − " + n(r.overheads.fixedBytes) + ") B" +
+                    (f > 0 ? " / " + n(1 + f) : std::string()); // usable less the fixed overheads
 
     // Each GPU holds 1/(tp·pp) of a dense model's weights, which ZeRO shards further. The model states
     // alone are the step's peak at the optimizer step, where no activation is held.
