@@ -70,7 +70,7 @@ MemoryTimelineChartData memoryTimelineChartData(const MemoryTimeline& timeline, 
         d.bytes.push_back(
             {b.parameters, b.gradients, b.masterWeights, b.optimizerState, b.activations, b.temporary});
     }
-    d.capacityBytes = r.usableBytes.value;
+    d.capacityBytes = r.capacityBytes.value;
     d.sum = {r.memory.parameters.value, r.memory.gradients.value, r.memory.masterWeights.value,
              r.memory.optimizerState.value, r.memory.activations.value};
     return d;
