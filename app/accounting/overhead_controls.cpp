@@ -24,16 +24,16 @@ OverheadControls::OverheadControls(QWidget* parent)
     , m_fragmentation(new QDoubleSpinBox(this))
     , m_ncclChannels(new QSpinBox(this)) {
     auto* form = new QFormLayout(this);
-    m_basis->addItem(tr("usable memory + overheads"), static_cast<int>(MemoryBasis::usable));
-    m_basis->addItem(tr("datasheet, no overheads (the lecture's)"), static_cast<int>(MemoryBasis::datasheet));
+    m_basis->addItem(tr("usable + overheads"), static_cast<int>(MemoryBasis::usable));
+    m_basis->addItem(tr("datasheet (lecture)"), static_cast<int>(MemoryBasis::datasheet));
     m_basis->setToolTip(
         tr("What “fits” is judged against. Usable: the memory the driver reports (an H100 SXM "
            "shows 81,559 MiB, not 80e9 B) against the step's peak plus the overheads below. "
            "Datasheet: the lecture's 80 GB = 80e9 B and no overheads. --memory-basis on the "
            "command line."));
     form->addRow(tr("Fits a&gainst:"), m_basis);
-    const std::array<QString, 5> labels{tr("CUDA context"), tr("cuBLAS/cuBLASLt workspaces"),
-                                        tr("allocator rounding"), tr("NCCL buffers"), tr("fp8 copies")};
+    const std::array<QString, 5> labels{tr("CUDA context"), tr("cuBLAS workspaces"), tr("allocator rounding"),
+                                        tr("NCCL buffers"), tr("fp8 copies")};
     const std::array<QString, 5> tips{
         tr("The CUDA context: a cited figure for the GPU and CUDA version, else “not measured” (0)."),
         tr("PyTorch's cuBLAS workspaces (32 MiB each on Hopper) and cuBLASLt's (1 MiB)."),
