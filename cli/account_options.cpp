@@ -64,6 +64,7 @@ AccountingInput toAccountingInput(const AccountOptions& o) {
     setEnum(in.recompute, o.recompute, recomputeFromName);
     setEnum(in.attention, o.attention, attentionMaskFromName);
     applyFineTuneOptions(o.fineTune, in.fineTuning);
+    applyOverheadOptions(o.overheads, in.overheads);
     if (!o.price.empty())
         in.cost.pricePerGpuHour = parseNumberOption("--price-per-gpu-hour", o.price);
     setNumber(in.cost.powerFraction, "--power-fraction", o.powerFraction);
@@ -118,6 +119,7 @@ void addAccountOptions(CLI::App& sub_, AccountOptions& o) {
     sub->add_option("--attention", o.attention, "attention mask for the score FLOPs (default causal)")
         ->check(CLI::IsMember(enumNames(allAttentionMasks(), attentionMaskName)));
     addFineTuneOptions(*sub, o.fineTune);
+    addOverheadOptions(*sub, o.overheads);
     sub->add_option("--price-per-gpu-hour", o.price,
                     "dollars per GPU-hour; enables the run's cost (no default)");
     sub->add_option("--power-fraction", o.powerFraction,

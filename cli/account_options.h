@@ -4,6 +4,7 @@
 // with the same words.
 #include "cli/fine_tune_options.h"
 #include "cli/model_options.h"
+#include "cli/overhead_options.h"
 #include "engine/accounting/accounting.h"
 #include "engine/hardware/gpu_catalog.h"
 
@@ -19,6 +20,7 @@ namespace napkin::cli {
 struct AccountOptions {
     ModelOptions model;
     FineTuneOptions fineTune;
+    OverheadOptions overheads;
     std::string tp, pp, cp, ep, microbatches;
     bool sp = false;
     std::string batch, tokens, precision, optimizer, gpu, gpus, mfu, zero, recompute, attention, gpuCatalog;
@@ -28,8 +30,8 @@ struct AccountOptions {
 
 /// Registers the model options, then --batch, --tokens, --precision, --fp32-grads, --optimizer, --gpu,
 /// --gpu-catalog, --gpus, --mfu, --zero, --tp, --pp, --sp, --cp, --ep, --microbatches, --recompute,
-/// --attention, the fine-tuning options and the run cost's --price-per-gpu-hour, --power-fraction, --pue
-/// and --grid-intensity on `sub`, in that order.
+/// --attention, the fine-tuning options, the overhead ledger's (overhead_options.h) and the run cost's
+/// --price-per-gpu-hour, --power-fraction, --pue and --grid-intensity on `sub`, in that order.
 void addAccountOptions(CLI::App& sub, AccountOptions& o);
 
 /// The setup preset's input (or the defaults), then every option given on top. Throws UsageError.

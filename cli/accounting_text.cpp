@@ -50,6 +50,16 @@ std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, cons
     memory("total (sum)    ", r.memory.total);
     s << "  peak over one step: " << formatBytes(r.peakMemory.value) << "  (" << r.peakMemory.formula
       << ")\n";
+    const MemoryOverheads& o = r.overheads;
+    s << "  overheads (" << memoryBasisName(o.basis) << " basis";
+    s << (o.basis == MemoryBasis::datasheet ? ": none counted, the lecture's convention" : "") << "):\n";
+    for (const OverheadLine& l : o.lines)
+        s << "    " << l.label << ": " << (l.measured ? formatBytes(l.bytes) : std::string("not measured"))
+          << (l.counted ? "" : "  [not counted]") << "  (" << l.formula << "; " << l.source << ")\n";
+    s << "  nominal memory: " << formatBytes(o.nominalBytes)
+      << ", usable: " << formatBytes(r.usableBytes.value) << "  (" << r.usableBytes.formula << ")\n";
+    s << "  prediction: " << formatBytes(r.peakMemory.value) << " without overheads, "
+      << formatBytes(r.predictedBytes.value) << " with them\n";
     s << "  fits: " << (r.fits ? "yes" : "NO") << "  (" << r.fitsFormula << ")\n";
     line("FLOPs per step", formatNumber(r.flopsPerStep.total), r.flopsPerStep.totalFormula);
     s << "    forward: " << r.flopsPerStep.forwardFormula

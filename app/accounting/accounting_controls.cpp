@@ -1,6 +1,7 @@
 #include "app/accounting/accounting_controls.h"
 
 #include "app/accounting/fine_tuning_controls.h"
+#include "app/accounting/overhead_controls.h"
 #include "app/accounting/parallelism_controls.h"
 #include "app/accounting/presets.h"
 #include "app/accounting/run_cost_controls.h"
@@ -182,6 +183,8 @@ AccountingControls::AccountingControls(QWidget* parent)
     layout->addWidget(m_fineTuning);
     m_runCost = new RunCostControls(this);
     layout->addWidget(m_runCost);
+    m_overheads = new OverheadControls(this);
+    layout->addWidget(m_overheads);
     layout->addStretch(1);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &AccountingControls::showRowsForModel);
@@ -198,6 +201,7 @@ AccountingControls::AccountingControls(QWidget* parent)
     connect(m_parallelism, &ParallelismControls::changed, this, &AccountingControls::emitChanged);
     connect(m_fineTuning, &FineTuningControls::changed, this, &AccountingControls::emitChanged);
     connect(m_runCost, &RunCostControls::changed, this, &AccountingControls::emitChanged);
+    connect(m_overheads, &OverheadControls::changed, this, &AccountingControls::emitChanged);
 
     // Every kind's fields start with sensible values (GPT-2 small, the lecture's Cruncher), hidden rows
     // included: setInput() fills only the selected kind's rows, which left D, L and K at 0 (out of
@@ -245,6 +249,7 @@ AccountingInput AccountingControls::input() const {
     in.parallel = m_parallelism->parallel();
     in.fineTuning = m_fineTuning->fineTuning();
     in.cost = m_runCost->cost();
+    in.overheads = m_overheads->settings();
     return in;
 }
 
@@ -299,6 +304,8 @@ QWidget* AccountingControls::controlFor(const std::string& field) const {
     if (QWidget* w = m_fineTuning->controlFor(field))
         return w;
     if (QWidget* w = m_runCost->controlFor(field))
+        return w;
+    if (QWidget* w = m_overheads->controlFor(field))
         return w;
     const std::pair<const char*, QWidget*> controls[] = {{"params", m_params},
                                                          {"dim", m_dim},
@@ -407,6 +414,7 @@ void AccountingControls::setFieldValues(const AccountingScenario& values) {
     m_parallelism->setParallel(in.parallel);
     m_fineTuning->setFineTuning(in.fineTuning);
     m_runCost->setCost(in.cost);
+    m_overheads->setSettings(in.overheads);
     showRowsForModel();
     m_updating = false;
 }

@@ -13,6 +13,7 @@ class FineTuningControls;
 class ParallelismControls;
 class RunCostControls;
 class NumberField;
+class OverheadControls;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -67,6 +68,7 @@ public:
     /// or hides the note when `note` is empty.
     void setCapabilityNote(const QString& note);
     QString capabilityNoteText() const;
+    OverheadControls* overheads() const { return m_overheads; }
 
     /// Shows `message` right under the control that validation `field` names ("tp", "kv-heads", "heads",
     /// ...), replacing any earlier one; a field with no control of its own shows nothing here.
@@ -105,6 +107,7 @@ private:
     QComboBox* m_attention;
     QComboBox* m_activationsOf;
     ArchitectureControls* m_architecture;
+    OverheadControls* m_overheads = nullptr;
     ParallelismControls* m_parallelism;
     FineTuningControls* m_fineTuning;
     RunCostControls* m_runCost;

@@ -45,10 +45,12 @@ MemoryChartData memoryData(const AccountingResult& r, const AccountingInput& in)
                                        AccountingPage::tr("activations")};
     for (std::size_t i = 0; i < parts.size(); ++i)
         d.segments[i] = {names[i], parts[i]->value, toQString(parts[i]->formula)};
-    d.capacityBytes = r.capacityBytes.value;
-    d.capacityFormula = toQString(r.capacityBytes.formula);
+    d.capacityBytes = r.usableBytes.value; // what fits is judged against (memory_overheads.h)
+    d.capacityFormula = toQString(r.usableBytes.formula);
+    d.usableCapacity = r.overheads.basis == MemoryBasis::usable;
     d.fits = r.fits;
     d.peakBytes = r.peakMemory.value;
+    d.overheadBytes = r.overheads.totalBytes;
     d.peakEvent = toQString(r.peakEvent);
     d.gpuLabel =
         in.gpus > 1

@@ -40,6 +40,8 @@ const QStringList& AnswersPanel::keys() {
                                QStringLiteral("bytesPerParameter"),
                                QStringLiteral("memoryPerGpu"),
                                QStringLiteral("peakOverStep"),
+                               QStringLiteral("overheads"),
+                               QStringLiteral("usableMemory"),
                                QStringLiteral("fits"),
                                QStringLiteral("flopsPerStep"),
                                QStringLiteral("trainingFlops"),
@@ -83,6 +85,8 @@ AnswersPanel::AnswersPanel(QWidget* parent)
                              tr("Bytes per parameter"),
                              tr("Memory per GPU (sum)"),
                              tr("Peak over one step"),
+                             tr("Overheads (CUDA, libraries, allocator)"),
+                             tr("Usable memory"),
                              tr("Fits on the GPU"),
                              tr("FLOPs per step"),
                              tr("Training FLOPs (model)"),
@@ -152,13 +156,19 @@ void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
             QStringLiteral("peakOverStep"),
             tr("%1 (the sum)").arg(toQString(formatBytes(r.peakMemory.value, units))),
             tr("the order of this step is not modelled event by event, so its peak is taken to be the sum"));
-    // The verdict judges the peak: what the allocator must hold at the step's worst moment.
+    setOverheadRows(r, units);
+    // The verdict judges the peak plus the counted overheads against the usable memory (the peak against
+    // the datasheet's capacity in the lecture's basis).
     const QString peak = toQString(formatBytes(r.peakMemory.value, units));
-    const QString capacity = toQString(formatBytes(r.capacityBytes.value, units));
+    const QString predicted = toQString(formatBytes(r.predictedBytes.value, units));
+    const QString capacity = toQString(formatBytes(r.usableBytes.value, units));
+    const bool datasheet = r.overheads.basis == MemoryBasis::datasheet;
     m_grid->setRow(QStringLiteral("fits"),
-                   r.fits ? tr("yes — peak %1 of %2").arg(peak, capacity)
-                          : tr("NO — peak %1 > %2").arg(peak, capacity),
-                   toQString(r.fitsFormula) + QStringLiteral("\n") + toQString(r.capacityBytes.formula));
+                   datasheet ? (r.fits ? tr("yes — peak %1 of %2").arg(peak, capacity)
+                                       : tr("NO — peak %1 > %2").arg(peak, capacity))
+                             : (r.fits ? tr("yes — %1 with overheads, of %2 usable").arg(predicted, capacity)
+                                       : tr("NO — %1 with overheads > %2 usable").arg(predicted, capacity)),
+                   toQString(r.fitsFormula) + QStringLiteral("\n") + toQString(r.usableBytes.formula));
     m_grid->setRow(QStringLiteral("flopsPerStep"), toQString(formatFlops(r.flopsPerStep.total)),
                    toQString(r.flopsPerStep.totalFormula));
 
@@ -295,4 +305,28 @@ QString AnswersPanel::errorText() const {
 }
 QString AnswersPanel::notesText() const {
     return m_notes->text();
+}
+
+// The overhead ledger's answers: the counted lines' sum with each line beside it, and the usable memory
+// against the datasheet's (memory_overheads.h).
+void AnswersPanel::setOverheadRows(const AccountingResult& r, ByteUnits units) {
+    const MemoryOverheads& o = r.overheads;
+    const bool datasheet = o.basis == MemoryBasis::datasheet;
+    QStringList lines;
+    for (const OverheadLine& l : o.lines)
+        lines << tr("%1: %2%3 — %4")
+                     .arg(toQString(l.label),
+                          l.measured ? toQString(formatBytes(l.bytes, units)) : tr("not measured"),
+                          l.counted ? QString() : tr(" (not counted)"), toQString(l.formula));
+    m_grid->setRow(QStringLiteral("overheads"),
+                   datasheet ? tr("none counted (datasheet basis)")
+                             : tr("%1 → %2 with the peak")
+                                   .arg(toQString(formatBytes(o.totalBytes, units)),
+                                        toQString(formatBytes(r.predictedBytes.value, units))),
+                   lines.join(QStringLiteral("\n")));
+    m_grid->setRow(QStringLiteral("usableMemory"),
+                   tr("%1 (datasheet %2)")
+                       .arg(toQString(formatBytes(r.usableBytes.value, units)),
+                            toQString(formatBytes(o.nominalBytes, units))),
+                   toQString(r.usableBytes.formula));
 }

@@ -35,6 +35,7 @@ public:
 
 private:
     void setLayoutRows(const napkin::AccountingResult& result);
+    void setOverheadRows(const napkin::AccountingResult& result, napkin::ByteUnits units);
 
     QLabel* m_error;
     AnswersGrid* m_grid;

@@ -3,6 +3,7 @@
 #include "app/accounting/explain_fine_tuning.h"
 #include "app/accounting/explain_html.h"
 #include "app/accounting/explain_ledgers.h"
+#include "app/accounting/explain_overheads.h"
 #include "app/accounting/explain_run_cost.h"
 #include "app/accounting/memory_timeline_section.h"
 #include "engine/numerics/storage_type.h"
@@ -129,7 +130,7 @@ QString explainAccounting(const AccountingInput& input, const AccountingResult& 
                           const MemoryTimeline& timeline, ByteUnits units) {
     return parametersSection(result) + explainFineTuning(input, result, units) +
            bytesSection(result, input, units) + explainMemoryTimeline(input, result, timeline, units) +
-           flopsSection(result) + trainingSection(result, input) + mfuSection(result, input) +
-           explainRunCost(input, result) + explainGpuCapabilities(input) +
+           explainOverheads(input, result, units) + flopsSection(result) + trainingSection(result, input) +
+           mfuSection(result, input) + explainRunCost(input, result) + explainGpuCapabilities(input) +
            explainLedgers(input, result, units);
 }

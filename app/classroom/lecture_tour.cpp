@@ -1,6 +1,7 @@
 #include "app/classroom/lecture_tour.h"
 
 #include "app/classroom/tour_answers.h"
+#include "engine/accounting/memory_overheads.h"
 #include "widgets/text/engine_text.h"
 
 #include <QFile>
@@ -46,6 +47,16 @@ const Tour& lectureTour() {
 }
 
 const std::vector<LectureTourStep>& lectureTourSteps() {
-    static const std::vector<LectureTourStep> steps = tourSteps(lectureTour());
+    static const std::vector<LectureTourStep> steps = [] {
+        std::vector<LectureTourStep> lecture = tourSteps(lectureTour());
+        // The lecture's convention, which every answer of its tour uses: the datasheet's capacity (an
+        // H100's "80 GB" = 80e9 B) and no overheads (memory_overheads.h). The page shows it selected.
+        for (LectureTourStep& step : lecture)
+            step.edit = [edit = std::move(step.edit)](Scenario& s) {
+                edit(s);
+                s.accounting.input.overheads = datasheetOverheads();
+            };
+        return lecture;
+    }();
     return steps;
 }

@@ -88,7 +88,8 @@ TourAnswer largestModel(const Scenario& s) {
     const auto r = accounted(s);
     if (!r)
         return unavailable();
-    return made(tr("%1 in %2: %3 per parameter → %4 × %5 / %6 B = %7 parameters")
+    return made(tr("%1 in %2: %3 per parameter → %4 × %5 / %6 B = %7 parameters (the lecture's convention: "
+                   "the datasheet's %5 per GPU, no overheads; “Fits against” shows it)")
                     .arg(toQString(optimizerName(s.accounting.input.optimizer)),
                          toQString(precisionRecipeName(s.accounting.input.precision)),
                          toQString(r->bytesPerParameter.ledger), numberText(s.accounting.input.gpus),

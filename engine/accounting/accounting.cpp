@@ -27,7 +27,7 @@ constexpr double kSecondsPerDay = 86400.0;
 
 // Memory of the most loaded GPU: with a pipeline, the first stage (embedding, min(p, m) micro-batches in
 // flight) or the last (output layer, logits), whichever holds more.
-void addMemory(AccountingResult& r, const AccountingInput& in) {
+ModelStateMemory addMemory(AccountingResult& r, const AccountingInput& in) {
     const StageMemory first = stageMemory(in, r.parameters.total, r.bytesPerParameter,
                                           r.precision.activations, PipelineStage::first);
     std::optional<StageMemory> last;
@@ -53,20 +53,33 @@ void addMemory(AccountingResult& r, const AccountingInput& in) {
     const double total = statesBytes + activations.bytes;
     if (!formulasWanted()) { // a search's probe: the peak needs the memory, not its texts or the maxima
         r.memory.total.value = total;
-        return;
+        return states;
     }
     r.memory.total = {total, n(states.parameters.value) + " + " + n(states.gradients.value) + " + " +
                                  n(states.masterWeights.value) + " + " + n(states.optimizerState.value) +
                                  " + " + n(activations.bytes) + " = " + n(total) + " B"};
+    return states;
+}
+
+// The largest models whose states fit: on this GPU, and pooled over all of them. The room is the
+// capacity `fits` is judged against less the overheads that do not grow with the model's activations
+// (memory_overheads.h), all of it in the datasheet basis.
+void addMaxParameters(AccountingResult& r, const AccountingInput& in, const ModelStateMemory& states) {
+    const double room = modelStateBudgetBytes(r.overheads, in.overheads.fragmentation);
+    const bool whole = in.overheads.basis == MemoryBasis::datasheet;
+    const double f = in.overheads.fragmentation;
+    const std::string roomText =
+        whole ? n(room) + " B"
+              : "(" + n(r.usableBytes.value) + " − " + n(r.overheads.fixedBytes) + ") B" +
+                    (f > 0 ? " / " + n(1 + f) : std::string()); // usable less the fixed overheads
 
     // Each GPU holds 1/(tp·pp) of a dense model's weights, which ZeRO shards further. The model states
     // alone are the step's peak at the optimizer step, where no activation is held.
     const double split = in.parallel.tp * in.parallel.pp;
-    const double maxParams = std::floor(r.capacityBytes.value * split / states.bytesPerParameterPerGpu);
+    const double maxParams = std::floor(room * split / states.bytesPerParameterPerGpu);
     const std::string splitText = split > 1 ? " × " + n(split) + " (tp·pp)" : "";
-    r.maxParameters = {maxParams, n(r.capacityBytes.value) + " B" + splitText + " / (" +
-                                      states.bytesPerParameterPerGpuFormula + ") = " + n(maxParams) +
-                                      " parameters"};
+    r.maxParameters = {maxParams, roomText + splitText + " / (" + states.bytesPerParameterPerGpuFormula +
+                                      ") = " + n(maxParams) + " parameters"};
     std::string perParameterLedger = r.bytesPerParameter.ledger;
     double perParameter = r.bytesPerParameter.total;
     if (r.fineTune) { // the model states of one unsharded copy, per base parameter
@@ -76,29 +89,40 @@ void addMemory(AccountingResult& r, const AccountingInput& in) {
         perParameter = one.states.bytesPerParameterPerGpu;
         perParameterLedger = one.states.bytesPerParameterPerGpuFormula;
     }
-    const double pooled = std::floor(in.gpus * r.capacityBytes.value / perParameter);
-    r.maxParametersPooled = {pooled, "GPUs × capacity / bytes per parameter = " + n(in.gpus) + " × " +
-                                         n(r.capacityBytes.value) + " B / (" + perParameterLedger +
-                                         ") = " + n(pooled) + " parameters"};
+    const double pooled = std::floor(in.gpus * room / perParameter);
+    r.maxParametersPooled = {pooled, (whole ? "GPUs × capacity" : "GPUs × room") +
+                                         std::string(" / bytes per parameter = ") + n(in.gpus) + " × " +
+                                         roomText + " / (" + perParameterLedger + ") = " + n(pooled) +
+                                         " parameters"};
 }
 
 // The step's peak decides whether it fits: the timeline's largest total, or the sum where the order of the
 // step is not modelled (its timeline then has phases only, whose peak is the sum).
-void addPeak(AccountingResult& r, const AccountingInput& in) {
+void addPeak(AccountingResult& r, const AccountingInput& in, const GpuSpec& gpu) {
     const MemoryTimeline timeline = memoryTimeline(in, r);
     r.peakFromTimeline = isTimelineModelled(in);
     r.peakMemory = {timeline.peakBytes, timeline.peakFormula};
-    r.fits = r.peakMemory.value <= r.capacityBytes.value;
+    r.overheads = memoryOverheads(in, gpu, r);
+    r.usableBytes.value = r.overheads.usableBytes;
+    r.predictedBytes.value = r.peakMemory.value + r.overheads.totalBytes;
+    r.fits = r.predictedBytes.value <= r.usableBytes.value;
     if (!formulasWanted()) // a search's probe: the peak and fits alone
         return;
+    r.usableBytes.formula = r.overheads.usableSource;
+    r.predictedBytes.formula = "peak + overheads = " + n(r.peakMemory.value) + " + " +
+                               n(r.overheads.totalBytes) + " = " + n(r.predictedBytes.value) + " B";
     r.peakEvent =
         timeline.events.empty() ? std::string() : stepEventName(timeline.events[timeline.peakIndex].event);
     const double sum = r.memory.total.value;
+    const bool datasheet = in.overheads.basis == MemoryBasis::datasheet;
     r.fitsFormula =
         "peak " + n(r.peakMemory.value) + " B" +
         (r.peakFromTimeline ? " at " + r.peakEvent
                             : std::string(" (the sum: the step's order is not modelled)")) +
-        (r.fits ? " ≤ " : " > ") + n(r.capacityBytes.value) + " B" +
+        (datasheet
+             ? std::string()
+             : " + overheads " + n(r.overheads.totalBytes) + " B = " + n(r.predictedBytes.value) + " B") +
+        (r.fits ? " ≤ " : " > ") + n(r.usableBytes.value) + " B" + (datasheet ? "" : " usable") +
         (r.peakFromTimeline && sum != r.peakMemory.value ? "; the sum is " + n(sum) + " B" : std::string());
 }
 
@@ -108,16 +132,17 @@ void addPeak(AccountingResult& r, const AccountingInput& in) {
 void addMaxBatch(AccountingResult& r, const AccountingInput& in, const GpuSpec& gpu) {
     if (!r.activationsModelled || r.activations.bytesPerSample <= 0)
         return;
-    const double capacity = r.capacityBytes.value;
+    const double capacity = r.usableBytes.value;
     constexpr double kLargest = 1e9; // the largest batch validate() accepts
-    std::vector<std::pair<double, double>> probes{{in.batch, r.peakMemory.value}}; // (batch, peak)
+    // (batch, peak + overheads): what `fits` compares with the usable memory
+    std::vector<std::pair<double, double>> probes{{in.batch, r.predictedBytes.value}};
     auto peakAt = [&](double batch) {
         for (const auto& [probed, peak] : probes)
             if (probed == batch)
                 return peak;
         AccountingInput c = in;
         c.batch = batch;
-        probes.emplace_back(batch, peakBytes(c, gpu));
+        probes.emplace_back(batch, requiredBytes(c, gpu));
         return probes.back().second;
     };
     auto fitsAt = [&](double batch) { return peakAt(batch) <= capacity; };
@@ -147,10 +172,13 @@ void addMaxBatch(AccountingResult& r, const AccountingInput& in, const GpuSpec& 
     const double best = std::min(lo, kLargest);
     const std::string over =
         best < kLargest ? "; at " + n(best + 1) + " it is " + n(peakAt(best + 1)) + " B" : std::string();
+    const bool datasheet = in.overheads.basis == MemoryBasis::datasheet;
+    const std::string what = datasheet ? "the peak" : "the peak + overheads";
     r.maxBatch =
-        Quantity{best, best >= 1 ? "largest batch whose step peak fits: at " + n(best) + " the peak is " +
+        Quantity{best, best >= 1 ? "largest batch whose step peak fits: at " + n(best) + " " + what + " is " +
                                        n(peakAt(best)) + " B ≤ " + n(capacity) + " B" + over
-                                 : "even batch 1 peaks at " + n(peakAt(1)) + " B > " + n(capacity) + " B"};
+                                 : "even batch 1 " + std::string(datasheet ? "peaks at " : "needs ") +
+                                       n(peakAt(1)) + " B > " + n(capacity) + " B"};
 }
 
 void addLayout(AccountingResult& r, const AccountingInput& in) {
@@ -343,8 +371,10 @@ AccountingResult accountPeak(const AccountingInput& in, const GpuSpec& gpu) {
                            r.precision.parameters, in.zeroStage, in.gpus, in.recompute == Recompute::full);
         r.trainableParameters = r.fineTune->trainableParameters.value;
     }
-    addMemory(r, in);
-    addPeak(r, in);
+    const ModelStateMemory states = addMemory(r, in);
+    addPeak(r, in, gpu);
+    if (formulasWanted())
+        addMaxParameters(r, in, states);
     return r;
 }
 
@@ -354,8 +384,19 @@ double peakBytes(const AccountingInput& in, const GpuSpec& gpu) {
     return accountPeak(in, gpu).peakMemory.value;
 }
 
+double requiredBytes(const AccountingInput& in, const GpuSpec& gpu) {
+    const ValuesOnly valuesOnly;
+    ++workCounts().fastPeaks;
+    return accountPeak(in, gpu).predictedBytes.value;
+}
+
+double usableBytes(const AccountingInput& in, const GpuSpec& gpu) {
+    return in.overheads.basis == MemoryBasis::usable && gpu.driverMemoryBytes ? *gpu.driverMemoryBytes
+                                                                              : gpu.memoryBytes;
+}
+
 bool peakFits(const AccountingInput& in, const GpuSpec& gpu) {
-    return peakBytes(in, gpu) <= gpu.memoryBytes;
+    return requiredBytes(in, gpu) <= usableBytes(in, gpu);
 }
 
 AccountingResult accountStep(const AccountingInput& in, const GpuSpec& gpu) {

@@ -7,6 +7,7 @@
 #include "engine/accounting/fine_tuning_memory.h"
 #include "engine/accounting/flop_count.h"
 #include "engine/accounting/input_error.h"
+#include "engine/accounting/memory_overheads.h"
 #include "engine/accounting/model_spec.h"
 #include "engine/accounting/model_state_memory.h"
 #include "engine/accounting/optimizer_kind.h"
@@ -38,6 +39,9 @@ struct AccountingInput {
     ParallelLayout parallel; ///< tp, pp, cp, ep, sp, micro-batches; data parallel over the rest of `gpus`
     FineTuning fineTuning;   ///< full training by default; LoRA/QLoRA adapters, offloading (fine_tuning.h)
     RunCostInput cost;       ///< price per GPU-hour, power fraction, PUE, grid intensity (run_cost.h)
+    /// What "fits" is judged against and which overhead lines count (memory_overheads.h): usable memory
+    /// with the overheads by default; datasheetOverheads() for the lecture's 80 GB = 80e9 and none.
+    MemoryOverheadSettings overheads;
     bool operator==(const AccountingInput&) const = default;
 };
 
@@ -66,9 +70,13 @@ struct AccountingResult {
     Quantity peakMemory;
     std::string peakEvent;        ///< "backward layer 96": the first event at the peak
     bool peakFromTimeline = true; ///< false: the step's order is not modelled, the peak is the sum
-    bool fits = false;            ///< peakMemory ≤ capacityBytes
+    bool fits = false;            ///< predictedBytes ≤ usableBytes
     std::string fitsFormula;      ///< "peak 95.4e9 B at backward layer 96 > 80e9 B; the sum is 65.65e9 B"
-    Quantity maxParameters;       ///< largest N whose model states (the peak at the optimizer step) fit
+    MemoryOverheads overheads;    ///< the overhead ledger (memory_overheads.h): its lines, usable memory
+    Quantity usableBytes; ///< what `fits` is judged against: the datasheet's, or what the driver reports
+    Quantity
+        predictedBytes;     ///< peakMemory + the counted overhead lines (= peakMemory in the datasheet basis)
+    Quantity maxParameters; ///< largest N whose model states (the peak at the optimizer step) fit
     std::optional<Quantity>
         maxBatch; ///< largest batch whose peak fits; unset when activations are not modelled
     /// Largest sequence length whose peak fits at this batch (max_sequence.h); unset as maxBatch is, and
@@ -117,7 +125,12 @@ AccountingResult accountPeak(const AccountingInput& input, const GpuSpec& gpu);
 /// (formula_text.h): what the searches for the largest batch and sequence and the fit advice's candidates
 /// evaluate, each probe a few microseconds.
 double peakBytes(const AccountingInput& input, const GpuSpec& gpu);
-/// peakBytes(input, gpu) ≤ gpu's capacity: accountPeak(input, gpu).fits.
+/// accountPeak(input, gpu).predictedBytes.value: the peak plus the counted overheads, what `fits` compares
+/// with usableBytes and what the searches probe; computed as peakBytes() is, with no text.
+double requiredBytes(const AccountingInput& input, const GpuSpec& gpu);
+/// The capacity `fits` is judged against (memory_overheads.h): accountPeak(input, gpu).usableBytes.value.
+double usableBytes(const AccountingInput& input, const GpuSpec& gpu);
+/// requiredBytes(input, gpu) ≤ usableBytes(input, gpu): accountPeak(input, gpu).fits.
 bool peakFits(const AccountingInput& input, const GpuSpec& gpu);
 
 } // namespace napkin

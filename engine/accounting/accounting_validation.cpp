@@ -80,6 +80,8 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
         return e;
     if (!(e = validateFineTuning(in.fineTuning, m, isDataParallelOnly(in.parallel))).ok())
         return e;
+    if (!(e = validateOverheads(in.overheads)).ok())
+        return e;
     if (!(e = validateActivationProfile(m, in.recompute, in.parallel, in.fineTuning)).ok())
         return e;
     if (const auto [field, why] = validateRunCost(in.cost); !field.empty())

@@ -1,5 +1,7 @@
 #include "engine/accounting/activation_memory.h"
 
+#include "engine/accounting/caching_allocator.h"
+
 #include "engine/accounting/activation_ledger_cache.h"
 #include "engine/accounting/frozen_layers.h"
 #include "engine/numerics/formula_text.h"
@@ -92,11 +94,12 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     // Each tensor's bytes for one sequence on this GPU and its fixed bytes (whatever the batch: a causal
     // mask's s²), added to the sums; its row holds the micro-batch's b sequences.
     auto addRows = [&](const std::vector<ActivationTensor>& tensors, bool perLayer, double& perSample,
-                       double& fixed) {
+                       double& fixed, double& rounding) {
         for (const ActivationTensor& t : tensors) {
             const double elementsPerSample = t.elementsPerToken * s / splitOf(t.split, l);
             perSample += elementsPerSample * t.bytesPerElement;
             fixed += t.fixedElements * t.bytesPerElement;
+            rounding += allocatorRoundingBytes((b * elementsPerSample + t.fixedElements) * t.bytesPerElement);
             if (!rows)
                 continue;
             const double elements = b * elementsPerSample + t.fixedElements;
@@ -104,12 +107,12 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
                 {t.name, t.savedFor, t.dtype, elements, elements * t.bytesPerElement, perLayer, t.routed});
         }
     };
-    double ledgerPerSample = 0, ledgerFixed = 0;
+    double ledgerPerSample = 0, ledgerFixed = 0, layerRounding = 0, headRounding = 0;
     const SharedLedger layerLedger = cachedLayerActivationLedger(m, type, recompute);
     const SharedLedger headLedger = logitsHere ? cachedHeadActivationLedger(m, type) : nullptr;
     if (rows)
         memory.ledger.reserve(layerLedger->size() + (headLedger ? headLedger->size() : 0) + 1);
-    addRows(*layerLedger, true, ledgerPerSample, ledgerFixed);
+    addRows(*layerLedger, true, ledgerPerSample, ledgerFixed, layerRounding);
     if (adapterElementsPerToken > 0 && recompute != Recompute::full) {
         // LoRA: each adapted matrix a token passes keeps its r-wide x·A for B's weight gradient; A's
         // input x is the frozen matrix's input, already a row above.
@@ -117,6 +120,7 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
             adapterElementsPerToken * s / splitOf(ActivationSplit::tensorParallel, l);
         const double elementBytes = bytesPerElement(type);
         ledgerPerSample += elementsPerSample * elementBytes;
+        layerRounding += allocatorRoundingBytes(b * elementsPerSample * elementBytes);
         if (rows)
             memory.ledger.push_back({"LoRA x·A (r per adapted matrix)", "each adapter's B weight gradient",
                                      std::string(storageTypeName(type)), b * elementsPerSample,
@@ -126,7 +130,7 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     // and loss tensors (one GPU: the profile refuses model parallelism).
     double logitsPerSample = 0, headFixed = 0;
     if (logitsHere)
-        addRows(*headLedger, false, logitsPerSample, headFixed);
+        addRows(*headLedger, false, logitsPerSample, headFixed, headRounding);
 
     // Korthikanti's block with 16-bit activations keeps their closed form so that their numbers come out
     // exactly; everything else sums the ledger. Scaling the closed form for fp32 would double the 1-byte
@@ -144,6 +148,7 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     memory.bytesPerSample = layers * layer.perSample + logitsPerSample;
     const double fixed = memory.layers * ledgerFixed + headFixed; // one mask per layer, not per micro-batch
     memory.bytes = b * memory.bytesPerSample + fixed;
+    memory.allocatorRoundingBytes = layers * layerRounding + headRounding;
     if (!rows)
         return memory;
 

@@ -28,6 +28,9 @@ struct ActivationMemory {
     double layers = 0;                       ///< transformer: layers on this GPU (L/p)
     double microBatchesInFlight = 1;         ///< transformer: micro-batches whose activations are held
     std::string describes; ///< transformer: whose saved tensors the ledger lists, and what checks them
+    /// What PyTorch's caching allocator adds by rounding each saved tensor up to 512 bytes
+    /// (caching_allocator.h), summed over the tensors `bytes` counts; computed in a search's probe too.
+    double allocatorRoundingBytes = 0;
 };
 
 /// cruncher: B·D·L elements (the lecture's count: each layer's B×D output).

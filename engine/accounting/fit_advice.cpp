@@ -75,7 +75,8 @@ std::string layoutOption(const AccountingInput& in, const GpuSpec& gpu) {
 
 // Dense, cruncher, linear2: the fewest GPUs whose pooled memory holds the states under ZeRO-3.
 std::string gpusOption(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r) {
-    const double room = r.capacityBytes.value - (r.activationsModelled ? r.activations.bytesPerSample : 0.0);
+    const double room = modelStateBudgetBytes(r.overheads, in.overheads.fragmentation) -
+                        (r.activationsModelled ? r.activations.bytesPerSample : 0.0);
     if (room <= 0)
         return {};
     double gpus = std::max(in.gpus, std::ceil(r.parameters.total * r.bytesPerParameter.total / room));

@@ -48,7 +48,7 @@ public:
                 return p.peak;
         AccountingInput c = in_;
         c.model.seq = units * step_;
-        const double peak = peakBytes(c, gpu_);
+        const double peak = requiredBytes(c, gpu_); // the peak + overheads `fits` judges
         probes_.push_back({units, peak});
         return peak;
     }
@@ -134,23 +134,25 @@ std::optional<Quantity> maxSequence(const AccountingInput& in, const GpuSpec& gp
     const bool learned = in.model.position == PositionKind::learned;
     const double cap = learned ? std::min(in.model.seq, kMaxSequenceSearched) : kMaxSequenceSearched;
     const double top = std::floor(cap / step);
-    const double capacity = r.capacityBytes.value;
+    const double capacity = r.usableBytes.value;
 
     AccountingInput atCap = in;
     atCap.model.seq = top * step;
     SequencePeaks peaks(in, gpu, step, capacity, checkFiniteAnswers(atCap, gpu).ok());
     const double own = in.model.seq / step;
     if (own <= top)
-        peaks.seed(own, r.peakMemory.value);
+        peaks.seed(own, r.predictedBytes.value);
     const double best = largestFitting(peaks, top, capacity) * step;
 
     const std::string stepText = step > 1 ? " (a multiple of cp = " + n(step) + ", as validate() asks)" : "";
     if (best < step)
         return Quantity{0, "even S = " + tokens(step) + " peaks at " + bytes(peaks.peakAt(1)) + " > " +
                                bytes(capacity)};
-    std::string formula = "largest sequence whose step peak fits at batch " + n(in.batch) + stepText +
-                          ": at S = " + tokens(best) + " the peak is " + bytes(peaks.peakAt(best / step)) +
-                          " ≤ " + bytes(capacity);
+    std::string formula =
+        "largest sequence whose step peak fits at batch " + n(in.batch) + stepText +
+        ": at S = " + tokens(best) +
+        (in.overheads.basis == MemoryBasis::datasheet ? " the peak is " : " the peak + overheads is ") +
+        bytes(peaks.peakAt(best / step)) + " ≤ " + bytes(capacity);
     if (best / step < top)
         formula += "; at " + tokens(best + step) + " it is " + bytes(peaks.peakAt(best / step + 1));
     else if (learned && cap == in.model.seq)

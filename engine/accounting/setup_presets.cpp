@@ -45,6 +45,9 @@ SetupPreset lectureLargestModel() {
     p.input.gpu = "H100-SXM";
     p.input.gpus = 8;
     p.input.zeroStage = 3; // the lecture pools the 8 GPUs' memory: every state sharded
+    // The lecture's question in the lecture's convention: the datasheet's 80 GB = 80e9 B and no overheads
+    // (memory_overheads.h); the usable basis (85.52e9 B less the workspaces) would answer ≈ 42.7e9.
+    p.input.overheads = datasheetOverheads();
     return p;
 }
 

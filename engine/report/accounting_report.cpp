@@ -9,6 +9,7 @@
 #include "engine/report/json_values.h"
 #include "engine/report/memory_timeline_report.h"
 #include "engine/report/run_cost_json.h"
+#include "engine/report/overheads_json.h"
 
 namespace napkin {
 namespace {
@@ -141,6 +142,7 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     doc["warnings"] = capabilityWarnings(in, gpu); // the CLI adds what fell back before (capability_rules.h)
     doc["gpu"]["capabilities"] = gpuCapabilityJson(gpu);
     doc["formulas"] = formulas;
+    addOverheadsJson(doc, in, r);
     doc["notes"] = r.notes;
     doc["command"] = accountCommandLine(in);
     return doc;

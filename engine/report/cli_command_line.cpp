@@ -77,6 +77,8 @@ AccountingInput relevant(AccountingInput in) {
         in.fineTuning.alpha = plain.alpha;
         in.fineTuning.targets = plain.targets;
     }
+    if (in.overheads.basis == MemoryBasis::datasheet) // no overhead counts: the other settings do nothing
+        in.overheads = datasheetOverheads();
     return in;
 }
 
@@ -321,6 +323,19 @@ std::string accountCommandLine(const AccountingInput& input, const CommandModelB
     }
     enumOption(w, "--offload", ft.offload, d.fineTuning.offload, offloadName);
     costFlags(w, in.cost);
+    const MemoryOverheadSettings& o = in.overheads;
+    enumOption(w, "--memory-basis", o.basis, d.overheads.basis, memoryBasisName);
+    if (o.basis == MemoryBasis::usable) { // the datasheet basis counts no overhead: its settings do nothing
+        if (overheadSwitchesText(o) != overheadSwitchesText(d.overheads))
+            w.option("--overheads", overheadSwitchesText(o));
+        numberOption(w, "--fragmentation", o.fragmentation, d.overheads.fragmentation);
+        numberOption(w, "--cuda-major", o.cudaMajor, d.overheads.cudaMajor);
+        if (o.cudaContextBytes)
+            w.number("--cuda-context", *o.cudaContextBytes);
+        if (o.ncclChannels)
+            w.number("--nccl-channels", *o.ncclChannels);
+        numberOption(w, "--nccl-buffsize", o.ncclBufferBytes, d.overheads.ncclBufferBytes);
+    }
     return w.finish();
 }
 

@@ -78,6 +78,9 @@ void readFineTuning(const Section& f, FineTuning& ft) {
 // The ranges are the controls' own (control_ranges.h), so a loaded file never shows a clamped value.
 void readAccountingInput(const Section& s, AccountingScenario& a, bool flatModel) {
     AccountingInput& in = a.input;
+    // Saved before the overhead ledger existed (no accounting.overheads): the datasheet basis is what the
+    // file's answers meant, so it opens with every number it had.
+    in.overheads = datasheetOverheads();
     const std::optional<Section> nested = flatModel ? std::nullopt : s.child("model");
     if (nested || flatModel) {
         const Section& m = flatModel ? s : *nested;
@@ -166,8 +169,10 @@ void readRunCost(const Section& s, RunCostInput& c) {
 void readAccounting(const Section& s, AccountingScenario& a) {
     s.expectKeys({"model", "batch", "count_tokens", "training_tokens", "precision", "fp32_gradients",
                   "optimizer", "gpu", "gpus", "mfu", "zero", "recompute", "attention", "units", "preset",
-                  "parallel", "fine_tuning", "cost"});
+                  "parallel", "fine_tuning", "cost", "overheads"});
     readAccountingInput(s, a, false);
+    if (const auto o = s.child("overheads"))
+        readOverheads(*o, a.input.overheads);
     if (const auto p = s.child("parallel"))
         readParallel(*p, a.input.parallel);
     if (const auto f = s.child("fine_tuning"))

@@ -38,6 +38,9 @@ namespace napkin {
 /// qk_rope_head_dim, v_head_dim, expert_ffn_dim, shared_ffn_dim, shared_expert_gate, dense_layers,
 /// router_bias, attention_sinks (scenario_model.cpp). Absent, each keeps its default (off, or following the older keys), so
 /// an older file opens with every number it had; inference.model absent is the preset's model.
+/// accounting.overheads {basis, switches, fragmentation, cuda_major, cuda_context_bytes, nccl_channels,
+/// nccl_buffsize_bytes} (the overhead ledger, issue 38) was added the same way, except that absent it is
+/// the datasheet basis (what every older file's answers meant), while a fresh page uses the usable basis.
 inline constexpr int kScenarioFormatVersion = 2;
 /// Larger files are refused before parsing: a real scenario is about 2 KB.
 inline constexpr std::size_t kScenarioMaxBytes = 1 << 20;

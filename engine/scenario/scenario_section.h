@@ -155,6 +155,7 @@ private:
 } // namespace napkin::scenario_detail
 
 namespace napkin {
+struct MemoryOverheadSettings;
 struct ModelSpec;
 struct InferenceScenario;
 struct RooflineScenario;
@@ -177,6 +178,11 @@ void writeArchitecture(const napkin::ModelSpec& model, json& object);
 /// A transformer's sizes (d_model, layers, heads, vocab, seq, ffn_mult) and architecture: inference.model.
 void readTransformerModel(const Section& m, napkin::ModelSpec& model);
 json transformerModelJson(const napkin::ModelSpec& model);
+
+/// accounting.overheads, the overhead ledger's settings (scenario_overheads.cpp), read and written. A file
+/// without it was saved before the ledger existed and meant the datasheet basis.
+void readOverheads(const Section& s, napkin::MemoryOverheadSettings& settings);
+json overheadsJson(const napkin::MemoryOverheadSettings& settings);
 
 /// The "inference" section (scenario_inference.cpp), read and written.
 void readInference(const Section& s, napkin::InferenceScenario& i);

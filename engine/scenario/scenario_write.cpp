@@ -66,7 +66,8 @@ json accountingJson(const AccountingScenario& a) {
             {"preset", a.preset},
             {"parallel", std::move(parallel)},
             {"fine_tuning", fineTuningJson(in.fineTuning)},
-            {"cost", std::move(cost)}};
+            {"cost", std::move(cost)},
+            {"overheads", scenario_detail::overheadsJson(in.overheads)}};
 }
 
 json formatsJson(const FormatsScenario& f) {

@@ -6,9 +6,13 @@ napkin_add_cli_test(account_70b_15t_1024_h100
          gpu.dense_peak_flops_per_second=989400000000000 fits:boolean max_batch:null
          max_sequence:null)
 
+# The lecture's convention: the datasheet's 80 GB = 80e9 B and no overheads (--memory-basis datasheet).
 napkin_add_cli_test(account_largest_model_8_h100_adamw_fp32
-  ARGS account --model dense --params 1B --gpu H100-SXM --gpus 8 --zero 3 --optimizer adamw --precision fp32 --json
-  CHECKS bytes_per_parameter=16 max_parameters=40000000000 "bytes_per_parameter_ledger=4 + 4 + 4 + 4 = 16 B")
+  ARGS account --model dense --params 1B --gpu H100-SXM --gpus 8 --zero 3 --optimizer adamw --precision fp32
+       --memory-basis datasheet --json
+  CHECKS bytes_per_parameter=16 max_parameters=40000000000 "bytes_per_parameter_ledger=4 + 4 + 4 + 4 = 16 B"
+         memory_basis=datasheet usable_memory_bytes=80000000000 overheads.total_bytes=0
+         "command=napkin-cli account --model dense --params 1e9 --gpus 8 --zero 3 --memory-basis datasheet --json")
 
 napkin_add_cli_test(account_cruncher_lecture
   ARGS account --model cruncher --dim 4 --layers 2 --batch 2 --optimizer adagrad --precision fp32 --json
@@ -110,14 +114,16 @@ napkin_add_cli_test(account_gpt3_tp8_sp_selective
          communication_seconds_per_step.tensor_parallel:number fit_advice:string max_batch=0)
 # Llama 3 70B, tp 8 × pp 4 × dp 2, 8 micro-batches: bubble 3/11, global batch 1 × 8 × 2 = 16.
 napkin_add_cli_test(account_llama3_70b_3d_layout
-  ARGS account --model-preset llama3-70b --precision mixed-bf16 --gpus 64 --tp 8 --pp 4 --sp --microbatches 8 --zero 1 --json
+  ARGS account --model-preset llama3-70b --precision mixed-bf16 --gpus 64 --tp 8 --pp 4 --sp --microbatches 8 --zero 1
+       --memory-basis datasheet --json
   CHECKS parallelism.dp=2 parallelism.pp=4 parallelism.global_batch=16 pipeline_bubble_fraction~0.27272:0.27273
          pipeline_stage=first max_parameters_pooled=320000000000 fits=ON fit_advice:null
          activation_ledger.micro_batches_in_flight=4 activation_ledger.layers=20
          communication_ledger:array communication_bytes_per_step.pipeline_parallel:number
          formulas.pipeline_bubble_fraction:string formulas.max_parameters_pooled:string)
 napkin_add_cli_test(account_default_layout_fields
-  ARGS account --model transformer --d-model 768 --layers 12 --heads 12 --vocab 50257 --seq 1024 --json
+  ARGS account --model transformer --d-model 768 --layers 12 --heads 12 --vocab 50257 --seq 1024
+       --memory-basis datasheet --json
   CHECKS parallelism.dp=1 parallelism.microbatches=1 pipeline_bubble_fraction=0 pipeline_stage:null
          communication_bytes_per_step.total=0 max_parameters_pooled=5000000000 fit_advice:null
          activation_ledger.tensors:array architecture.mlp=gelu)
@@ -207,3 +213,40 @@ napkin_add_cli_test(account_fp8_on_a100_says_why EXPECT_EXIT 2
 napkin_add_cli_test(account_flash_on_t4_falls_back
   ARGS account --model-preset llama3-8b --seq 512 --gpu T4 --precision mixed-fp16 --json
   CHECKS warnings.0:string architecture.attention_impl=eager)
+
+# The overhead ledger (docs/cli.md): an H100 SXM reports 81,559 MiB = 85,520,809,984 B (the catalog's
+# driver_memory_bytes); PyTorch's cuBLAS workspace is 32 MiB on sm 9.0 (CublasHandlePool.cpp), one per
+# handle, two handles in a training step; cuBLASLt's 1024 KiB each; the CUDA context has no cited figure
+# for an H100 and counts 0.
+napkin_add_cli_test(account_overheads_h100
+  ARGS account --model-preset gpt2-small --precision mixed-bf16 --json
+  CHECKS memory_basis=usable nominal_memory_bytes=80000000000 usable_memory_bytes=85520809984
+         overheads.lines.cublas_workspace.bytes=67108864 overheads.lines.cublas_workspace.counted=ON
+         overheads.lines.cublaslt_workspace.bytes=2097152 overheads.lines.cuda_context.measured=OFF
+         overheads.lines.cuda_context.bytes=0 overheads.lines.cuda_context.source:string
+         overheads.lines.allocator_rounding.formula:string overheads.lines.nccl_buffers.bytes=0
+         predicted_memory_bytes:number peak_memory_bytes:number formulas.usable_memory_bytes:string
+         overheads.settings.switches=all overheads.settings.nccl_channels:null)
+# NCCL_BUFFSIZE's default 4 MiB × 16 channels × 2 communicators (tp 2, dp 4).
+napkin_add_cli_test(account_overheads_nccl_per_layout
+  ARGS account --model-preset gpt2-small --gpus 8 --tp 2 --nccl-channels 16 --json
+  CHECKS overheads.lines.nccl_buffers.bytes=134217728 overheads.lines.nccl_buffers.counted=ON
+         "command=napkin-cli account --model-preset gpt2 --gpus 8 --tp 2 --nccl-channels 16 --json")
+# Switches and the user's own figures, reproduced by the command line.
+napkin_add_cli_test(account_overheads_settings_round_trip
+  ARGS account --model-preset gpt2-small --overheads context,rounding --fragmentation 0.1 --cuda-context 5e8
+       --cuda-major 13 --json
+  CHECKS overheads.lines.cuda_context.bytes=500000000 overheads.lines.cuda_context.counted=ON
+         overheads.lines.cublas_workspace.counted=OFF overheads.lines.fragmentation.counted=ON
+         overheads.settings.switches=context,rounding overheads.settings.fragmentation~0.0999:0.1001
+         "command=napkin-cli account --model-preset gpt2 --overheads context,rounding --fragmentation 0.1 --cuda-major 13 --cuda-context 5e8 --json")
+napkin_add_cli_test(account_overheads_bad_fragmentation EXPECT_EXIT 2
+  ARGS account --model-preset gpt2-small --fragmentation 1.5 --json CHECKS stderr~--fragmentation)
+napkin_add_cli_test(account_overheads_bad_switch EXPECT_EXIT 2
+  ARGS account --model-preset gpt2-small --overheads context,cuda --json CHECKS stderr~--overheads)
+napkin_add_cli_test(account_overheads_bad_cuda_major EXPECT_EXIT 2
+  ARGS account --model-preset gpt2-small --cuda-major 12.5 --json CHECKS stderr~--cuda-major)
+napkin_add_cli_test(account_overheads_bad_channels EXPECT_EXIT 2
+  ARGS account --model-preset gpt2-small --gpus 8 --nccl-channels 0 --json CHECKS stderr~--nccl-channels)
+napkin_add_cli_test(account_overheads_bad_basis EXPECT_EXIT 2
+  ARGS account --model-preset gpt2-small --memory-basis marketing --json CHECKS stderr~--memory-basis)

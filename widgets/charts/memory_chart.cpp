@@ -45,12 +45,13 @@ MemoryChart::MemoryChart(QWidget* parent)
             m_verdictText.contains(QLatin1Char('\n')))
             verdict()->setText(fitted(m_verdictText.section(QLatin1String(", "), 1)));
         const double total = m_data.totalBytes();
-        const double top = m_capacityOffScale
-                               ? std::max(total, m_data.peakBytes)
-                               : std::max({total, m_data.peakBytes, m_data.capacityBytes, 1.0});
+        const double top =
+            m_capacityOffScale
+                ? std::max(total, m_data.peakBytes + m_data.overheadBytes)
+                : std::max({total, m_data.peakBytes + m_data.overheadBytes, m_data.capacityBytes, 1.0});
         const auto leaveRoom = [&](double extra) {
-            plot().yAxis->setRange(0, topLeavingRoom(top, labelHeight(*verdict()) + 6 + extra,
-                                                     m_capacityOffScale ? 1.6 : 1.18));
+            plot().yAxis->setRange(
+                0, topLeavingRoom(top, labelHeight(*verdict()) + 6 + extra, m_capacityOffScale ? 1.6 : 1.18));
         };
         leaveRoom(0);
         // A verdict that rose over the capacity line and its label needs their height above the top too.
@@ -85,9 +86,10 @@ void MemoryChart::rebuild() {
     // invisible at full scale: zoom to the bar and say where the capacity is instead of drawing it.
     const double total = m_data.totalBytes();
     m_capacityOffScale = m_data.capacityBytes > 0 && total > 0 && total < m_data.capacityBytes / 20;
-    const double top = m_capacityOffScale
-                           ? std::max(total, m_data.peakBytes) * 1.6 // room for the verdict
-                           : std::max({total, m_data.peakBytes, m_data.capacityBytes, 1.0}) * 1.18;
+    const double top =
+        m_capacityOffScale
+            ? std::max(total, m_data.peakBytes + m_data.overheadBytes) * 1.6 // room for the verdict
+            : std::max({total, m_data.peakBytes + m_data.overheadBytes, m_data.capacityBytes, 1.0}) * 1.18;
     chart->yAxis->setRange(0, top);
 
     const QString capacity = bytesText(m_data.capacityBytes);
@@ -103,7 +105,8 @@ void MemoryChart::rebuild() {
                 .arg(capacity, QString::fromStdString(napkin::formatNumber(m_data.capacityBytes / total))));
     } else {
         capacityNote->position->setCoords(0.03, m_data.capacityBytes);
-        capacityNote->setText(tr("capacity %1").arg(capacity));
+        capacityNote->setText(m_data.usableCapacity ? tr("usable %1").arg(capacity)
+                                                    : tr("capacity %1").arg(capacity));
     }
 
     // Not fitting is marked on the bar itself (StackedBarChart's red outline) and in a verdict above it.
@@ -113,7 +116,10 @@ void MemoryChart::rebuild() {
     const auto bytes = [this](double value) { return bytesText(value); };
     const QString sumText = bytesText(total);
     const QString judged = m_data.fits ? tr("fits") : tr("does not fit");
-    if (m_data.peakBytes > 0 && m_data.peakBytes != total)
+    if (m_data.peakBytes > 0 && m_data.overheadBytes > 0)
+        m_verdictText = tr("sum %1, peak %2\n+ overheads %3 — %4")
+                            .arg(sumText, bytes(m_data.peakBytes), bytes(m_data.overheadBytes), judged);
+    else if (m_data.peakBytes > 0 && m_data.peakBytes != total)
         m_verdictText =
             tr("sum %1, peak %2\nat %3 — %4").arg(sumText, bytes(m_data.peakBytes), m_data.peakEvent, judged);
     else

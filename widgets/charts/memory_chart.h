@@ -15,10 +15,12 @@ struct MemoryChartData {
     std::array<Segment, 5> segments;
     double capacityBytes = 0;
     QString capacityFormula;
-    QString gpuLabel;     ///< x-axis label, e.g. "per H100-SXM"
-    bool fits = true;     ///< the step's peak fits (not the sum: the bar is the sum)
-    double peakBytes = 0; ///< the step's peak; 0: not known, the verdict shows the sum alone
-    QString peakEvent;    ///< "backward layer 96"
+    QString gpuLabel;            ///< x-axis label, e.g. "per H100-SXM"
+    bool fits = true;            ///< the step's peak fits (not the sum: the bar is the sum)
+    double peakBytes = 0;        ///< the step's peak; 0: not known, the verdict shows the sum alone
+    QString peakEvent;           ///< "backward layer 96"
+    double overheadBytes = 0;    ///< the counted overheads on top of the peak (memory_overheads.h); 0: none
+    bool usableCapacity = false; ///< the capacity line is the usable memory, not the datasheet's
 
     double totalBytes() const;
     bool operator==(const MemoryChartData&) const = default;

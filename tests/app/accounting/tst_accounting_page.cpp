@@ -4,6 +4,7 @@
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/answers_panel.h"
 #include "app/accounting/explain_accounting.h"
+#include "app/accounting/overhead_controls.h"
 #include "app/accounting/parallelism_controls.h"
 #include "app/accounting/presets.h"
 #include "app/model/architecture_controls.h"
@@ -45,7 +46,7 @@ void checkMemoryChart(const AccountingPage& page, const AccountingResult& r) {
     QCOMPARE(d.segments[3].bytes, r.memory.optimizerState.value);
     QCOMPARE(d.segments[4].bytes, r.memory.activations.value);
     QCOMPARE(d.segments[0].formula, QString::fromStdString(r.memory.parameters.formula));
-    QCOMPARE(d.capacityBytes, r.capacityBytes.value);
+    QCOMPARE(d.capacityBytes, r.usableBytes.value); // what fits is judged against (memory_overheads.h)
     QCOMPARE(d.fits, r.fits);
 }
 
@@ -64,7 +65,7 @@ void checkTimelineChart(const AccountingPage& page, const AccountingInput& in, c
     QCOMPARE(d.peakIndex(), static_cast<int>(t.peakIndex));
     QCOMPARE(d.totalAt(d.peakIndex()), t.peakBytes);
     QCOMPARE(d.sumBytes(), r.memory.total.value);
-    QCOMPARE(d.capacityBytes, r.capacityBytes.value);
+    QCOMPARE(d.capacityBytes, r.capacityBytes.value); // the timeline keeps the datasheet line
     QVERIFY(d.measured.isEmpty()); // a prediction only
 }
 
@@ -99,6 +100,7 @@ private slots:
     void longestSequenceIsAnswered();
     void explainShowsTheLedgers();
     void activationProfileIsAControl();
+    void overheadsAreControlsAndAnswers();
 };
 
 void TestAccountingPage::presets_data() {
@@ -504,7 +506,8 @@ void TestAccountingPage::settingsRoundTrip() {
     QCOMPARE(fourth.presetBox()->currentData().toString(), QStringLiteral("llama3-8b-qlora-24gb"));
 
     // Settings that no longer read leave the page as it opened.
-    settings.setValue(QStringLiteral("accounting/scenario"), QStringLiteral("{\"version\": 2, \"accounting\": 7}"));
+    settings.setValue(QStringLiteral("accounting/scenario"),
+                      QStringLiteral("{\"version\": 2, \"accounting\": 7}"));
     AccountingPage fifth, fresh;
     fifth.restoreSettings(settings);
     QCOMPARE(fifth.scenario(), fresh.scenario());
@@ -609,14 +612,15 @@ void TestAccountingPage::noFitSaysWhatWould() {
 }
 
 // Issue 30's QLoRA setup (Llama 3 8B, r = 16, batch 1, on a 24 GB GPU): napkin-cli account --preset
-// llama3-8b-qlora-24gb --json gives max_sequence 13748 (tests/engine/accounting/tst_max_sequence.cpp); the
-// page says the same with its formula, and a model kind without a sequence says why not.
+// llama3-8b-qlora-24gb --json gives max_sequence 13733 with the overheads in the usable basis (13748 in the
+// datasheet basis; tests/engine/accounting/tst_max_sequence.cpp); the page says the same with its formula,
+// and a model kind without a sequence says why not.
 void TestAccountingPage::longestSequenceIsAnswered() {
     AccountingPage page;
     page.applyPreset(*findPreset(QStringLiteral("llama3-8b-qlora-24gb")));
-    QCOMPARE(page.answers()->valueText(QStringLiteral("maxSequence")), QStringLiteral("13,748 tokens"));
+    QCOMPARE(page.answers()->valueText(QStringLiteral("maxSequence")), QStringLiteral("13,733 tokens"));
     QVERIFY(page.lastResult()->maxSequence);
-    QCOMPARE(page.lastResult()->maxSequence->value, 13748.0);
+    QCOMPARE(page.lastResult()->maxSequence->value, 13733.0);
     page.applyPreset(*findPreset(QStringLiteral("cruncher")));
     QCOMPARE(page.answers()->valueText(QStringLiteral("maxSequence")), QStringLiteral("—"));
 }
@@ -656,6 +660,34 @@ void TestAccountingPage::activationProfileIsAControl() {
     QVERIFY2(page.lastError().startsWith(QStringLiteral("activations-of:")), qPrintable(page.lastError()));
     QCOMPARE(page.controls()->fieldErrorControl(),
              static_cast<QWidget*>(page.controls()->activationsOfBox()));
+}
+
+// The overhead ledger on the page: a fresh page judges fits against the H100's usable 81,559 MiB with the
+// overheads; "Fits against: datasheet" is the lecture's 80e9 B with none, in the answers and on the bar.
+void TestAccountingPage::overheadsAreControlsAndAnswers() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+    QVERIFY(page.lastResult());
+    QCOMPARE(int(page.lastResult()->overheads.basis), int(MemoryBasis::usable));
+    QCOMPARE(page.memoryChart()->data().capacityBytes, 81559.0 * 1048576);
+    QVERIFY(page.memoryChart()->data().overheadBytes > 0);
+    QVERIFY2(page.answers()->valueText(QStringLiteral("usableMemory")).contains(QStringLiteral("85.52 GB")),
+             qPrintable(page.answers()->valueText(QStringLiteral("usableMemory"))));
+    QVERIFY(page.answers()
+                ->formulaText(QStringLiteral("overheads"))
+                .contains(QStringLiteral("cuBLAS workspace")));
+    QVERIFY(page.answers()->valueText(QStringLiteral("fits")).contains(QStringLiteral("usable")));
+    QVERIFY(explainAccounting(page.controls()->input(), *page.lastResult(), ByteUnits::decimal)
+                .contains(QStringLiteral("Overheads and usable memory")));
+
+    OverheadControls* o = page.controls()->overheads();
+    o->basisBox()->setCurrentIndex(o->basisBox()->findData(int(MemoryBasis::datasheet)));
+    QCOMPARE(int(page.controls()->input().overheads.basis), int(MemoryBasis::datasheet));
+    QCOMPARE(page.lastResult()->usableBytes.value, 80e9);
+    QCOMPARE(page.memoryChart()->data().capacityBytes, 80e9);
+    QCOMPARE(page.memoryChart()->data().overheadBytes, 0.0);
+    QVERIFY(page.answers()->valueText(QStringLiteral("overheads")).contains(QStringLiteral("none counted")));
+    QVERIFY(!o->fragmentationBox()->isEnabled()); // the datasheet basis counts no overhead
 }
 
 QTEST_MAIN(TestAccountingPage)

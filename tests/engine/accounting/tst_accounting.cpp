@@ -166,6 +166,7 @@ void TestAccounting::largestModelOnEightH100() {
     in.gpus = 8;
     in.zeroStage = 3; // the lecture pools all 8 × 80 GB
     in.optimizer = OptimizerKind::adamw;
+    in.overheads = datasheetOverheads(); // the lecture's convention: 80 GB = 80e9 B, no overheads
     const AccountingResult r = run(in);
     QCOMPARE(r.bytesPerParameter.total, 16.0);
     QCOMPARE(r.maxParameters.value, 40e9);

@@ -56,7 +56,8 @@ void TestAccountingInvariants::ledgerPeakAndFits() {
         QVERIFY2(r.peakMemory.value >=
                      m.parameters.value + m.gradients.value + m.masterWeights.value + m.optimizerState.value,
                  name); // the optimizer step holds every model state
-        QVERIFY2(r.fits == (r.peakMemory.value <= r.capacityBytes.value), name);
+        QVERIFY2(r.fits == (r.predictedBytes.value <= r.usableBytes.value), name);
+        QVERIFY2(r.predictedBytes.value == r.peakMemory.value + r.overheads.totalBytes, name);
         if (!r.peakFromTimeline)
             QVERIFY2(r.peakMemory.value == m.total.value, name);
     }

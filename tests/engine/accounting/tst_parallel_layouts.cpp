@@ -297,6 +297,7 @@ void TestParallelLayouts::largestModelPooled() {
     in.model.kind = ModelKind::dense;
     in.model.parameters = 1e9;
     in.gpus = 8;
+    in.overheads = datasheetOverheads(); // the lecture's convention: 80 GB = 80e9 B, no overheads
     const AccountingResult r = run(in);
     QCOMPARE(r.maxParametersPooled.value, 40e9);
     QCOMPARE(r.maxParameters.value, 5e9);
@@ -386,6 +387,7 @@ void TestParallelLayouts::adviceWhenBatchOneDoesNotFit() {
     AccountingInput dense;
     dense.model.parameters = 1e12;
     dense.gpus = 8;
+    dense.overheads = datasheetOverheads(); // 80e9 B each, as the lecture counts
     QCOMPARE(QString::fromStdString(run(dense).fitAdvice),
              QString("even batch 1 does not fit; it would with ZeRO-3 over 200 GPUs"));
     // A configuration that fits needs no advice.

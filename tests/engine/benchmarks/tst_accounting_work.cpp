@@ -66,7 +66,8 @@ void TestAccountingWork::oneRecomputeStaysWithinItsBudget_data() {
     QTest::newRow("gpt2-small") << "gpt2-small" << 4 << 220;                     // 1, 3, 4, 184
     QTest::newRow("deepseek-v3") << "deepseek-v3" << 10 << 280;                  // 1, 9, 10, 237: fit advice
     QTest::newRow("70b-15t-1024-h100") << "70b-15t-1024-h100" << 1 << 170;       // 1, 0, 1, 139: dense
-    QTest::newRow("cruncher") << "cruncher" << 3 << 120;                         // 1, 2, 3, 101
+    // + the overhead ledger's lines (memory_overheads.h), about 20 numbers a recompute, none in a probe
+    QTest::newRow("cruncher") << "cruncher" << 3 << 130;                         // 1, 2, 3, 123
     QTest::newRow("gpt3-175b") << "gpt3-175b" << 4 << 230;                       // 1, 3, 4, 194
     QTest::newRow("llama3-8b") << "llama3-8b" << 7 << 260;                       // 1, 6, 7, 220: max sequence
     QTest::newRow("llama3-70b") << "llama3-70b" << 6 << 310;                     // 1, 5, 6, 261

@@ -1,0 +1,435 @@
+#include "engine/accounting/memory_overheads.h"
+
+#include "engine/accounting/accounting.h"
+#include "engine/accounting/caching_allocator.h"
+#include "engine/numerics/ascii_case.h"
+#include "engine/numerics/formula_text.h"
+#include "engine/numerics/quantity_format.h"
+
+#include <array>
+#include <cmath>
+
+namespace napkin {
+namespace {
+
+std::string n(double v) {
+    return formatNumber(v);
+}
+
+constexpr double kMiB = 1048576;
+
+// Compute capabilities, from NVIDIA's "CUDA GPUs – Compute Capability" table
+// (developer.nvidia.com/cuda-gpus): Hopper 9.0, Ampere A100 8.0, A10 8.6, Ada 8.9, Blackwell B200 10.0,
+// Turing T4 7.5, Volta V100 7.0.
+struct Capability {
+    std::string_view id;
+    int capability;
+};
+constexpr std::array kCapabilities{
+    Capability{"H100-SXM", 90},  Capability{"H100-PCIe", 90}, Capability{"H100-NVL", 90},
+    Capability{"H200", 90},      Capability{"GH200", 90},     Capability{"A100-SXM", 80},
+    Capability{"A100-PCIe", 80}, Capability{"A100-40GB", 80}, Capability{"A10", 86},
+    Capability{"A10G", 86},      Capability{"L40S", 89},      Capability{"L40", 89},
+    Capability{"L4", 89},        Capability{"RTX-4090", 89},  Capability{"RTX-6000-Ada", 89},
+    Capability{"RTX-3090", 86},  Capability{"B200", 100},     Capability{"T4", 75},
+    Capability{"V100", 70}};
+
+// CUDA contexts with a cited measurement: the GPU, the CUDA major version, what nvidia-smi showed for a
+// process that had only created its context through PyTorch (lazy module loading, PyTorch's default since
+// 1.13), and where. A GPU and version not listed is "not measured": Napkin does not guess one.
+struct ContextFigure {
+    std::string_view id;
+    int cudaMajor;
+    double bytes;
+    std::string_view source;
+};
+constexpr std::array kContextFigures{
+    ContextFigure{"RTX-6000-Ada", 13, 426 * kMiB,
+                  "unslothai/unsloth-zoo PR #1053: torch.cuda.mem_get_info(0) alone, PyTorch 2.10.0+cu130, "
+                  "NVIDIA RTX 6000 Ada: nvidia-smi 426 MiB, torch allocated/reserved 0"}};
+
+// PyTorch's cuBLAS workspace (aten/src/ATen/cuda/CublasHandlePool.cpp, parseChosenWorkspaceSize(), as at
+// pytorch/pytorch 26a3905, 2025): CUBLAS_WORKSPACE_CONFIG's default ":4096:2:16:8" = 4096 KiB·2 +
+// 16 KiB·8 = 8,519,680 B, and 4096 KiB·8 = 32 MiB on compute capability 9.0; allocated from the caching
+// allocator once per (handle, stream). The cuBLASLt workspace (parseCUDABlasLtWorkspaceSize()):
+// CUBLASLT_WORKSPACE_SIZE's default 1024 KiB, its own allocation per (handle, stream).
+constexpr double kCublasDefaultWorkspace = 4096.0 * 1024 * 2 + 16.0 * 1024 * 8;
+constexpr double kCublasSm90Workspace = 4096.0 * 8 * 1024;
+constexpr double kCublasLtWorkspace = 1024.0 * 1024;
+constexpr std::string_view kCublasSource =
+    "PyTorch aten/src/ATen/cuda/CublasHandlePool.cpp (pytorch/pytorch 26a3905, 2025): "
+    "parseChosenWorkspaceSize(), CUBLAS_WORKSPACE_CONFIG default :4096:2:16:8, 32 MiB on sm 9.0; one "
+    "workspace per cuBLAS handle and stream, from the caching allocator";
+constexpr std::string_view kCublasLtSource =
+    "PyTorch aten/src/ATen/cuda/CublasHandlePool.cpp (pytorch/pytorch 26a3905, 2025): "
+    "parseCUDABlasLtWorkspaceSize(), CUBLASLT_WORKSPACE_SIZE default 1024 KiB (PyTorch PR #73328), one "
+    "per handle and stream";
+// A training step runs matmuls on two threads, each with its own cuBLAS handle from its thread-local pool
+// window: forward on the Python thread, backward on autograd's device thread.
+constexpr double kMatmulThreads = 2;
+
+// TransformerEngine's DelayedScaling recipe: amax_history_len = 1024 by default (TE common API docs,
+// transformer_engine.common.recipe.DelayedScaling, 1.x and 2.x), one fp32 history per quantized tensor.
+constexpr double kAmaxHistoryLength = 1024;
+
+OverheadLine line(OverheadKind kind, bool enabled) {
+    OverheadLine l;
+    l.kind = kind;
+    l.enabled = enabled;
+    return l;
+}
+
+} // namespace
+
+std::string_view memoryBasisName(MemoryBasis basis) {
+    return basis == MemoryBasis::datasheet ? "datasheet" : "usable";
+}
+
+std::optional<MemoryBasis> memoryBasisFromName(std::string_view name) {
+    if (equalsIgnoringCase(name, "datasheet"))
+        return MemoryBasis::datasheet;
+    if (equalsIgnoringCase(name, "usable"))
+        return MemoryBasis::usable;
+    return std::nullopt;
+}
+
+MemoryOverheadSettings datasheetOverheads() {
+    MemoryOverheadSettings s;
+    s.basis = MemoryBasis::datasheet;
+    return s;
+}
+
+std::string_view overheadKindName(OverheadKind kind) {
+    switch (kind) {
+    case OverheadKind::cudaContext:
+        return "cuda_context";
+    case OverheadKind::cublasWorkspace:
+        return "cublas_workspace";
+    case OverheadKind::cublasLtWorkspace:
+        return "cublaslt_workspace";
+    case OverheadKind::allocatorRounding:
+        return "allocator_rounding";
+    case OverheadKind::fragmentation:
+        return "fragmentation";
+    case OverheadKind::ncclBuffers:
+        return "nccl_buffers";
+    case OverheadKind::fp8WeightCopies:
+        return "fp8_weight_copies";
+    case OverheadKind::fp8AmaxHistory:
+        return "fp8_amax_history";
+    }
+    return "";
+}
+
+namespace {
+
+struct SwitchName {
+    std::string_view name;
+    bool MemoryOverheadSettings::*flag;
+};
+constexpr std::array kSwitches{SwitchName{"context", &MemoryOverheadSettings::cudaContext},
+                               SwitchName{"workspaces", &MemoryOverheadSettings::libraryWorkspaces},
+                               SwitchName{"rounding", &MemoryOverheadSettings::allocatorRounding},
+                               SwitchName{"nccl", &MemoryOverheadSettings::ncclBuffers},
+                               SwitchName{"fp8", &MemoryOverheadSettings::fp8Copies}};
+
+bool isWholeIn(double v, double lo, double hi) {
+    return v >= lo && v <= hi && std::floor(v) == v;
+}
+
+} // namespace
+
+InputError validateOverheads(const MemoryOverheadSettings& s) {
+    if (!(s.fragmentation >= 0 && s.fragmentation < 1))
+        return {"fragmentation", "must be a fraction in [0, 1), got " + n(s.fragmentation)};
+    if (!isWholeIn(s.cudaMajor, 1, 99))
+        return {"cuda-major", "must be a CUDA major version from 1 to 99, got " + n(s.cudaMajor)};
+    if (s.cudaContextBytes && !(*s.cudaContextBytes >= 0 && *s.cudaContextBytes <= 1e12))
+        return {"cuda-context", "must be bytes from 0 to 1e12, got " + n(*s.cudaContextBytes)};
+    if (s.ncclChannels && !isWholeIn(*s.ncclChannels, 1, 1024))
+        return {"nccl-channels",
+                "must be a whole number of channels from 1 to 1024, got " + n(*s.ncclChannels)};
+    if (!isWholeIn(s.ncclBufferBytes, 1, 1e10))
+        return {"nccl-buffsize", "must be whole bytes from 1 to 1e10, got " + n(s.ncclBufferBytes)};
+    return {};
+}
+
+std::string overheadSwitchesText(const MemoryOverheadSettings& s) {
+    std::string text;
+    int on = 0;
+    for (const SwitchName& sw : kSwitches)
+        if (s.*sw.flag) {
+            text += (on++ ? "," : "") + std::string(sw.name);
+        }
+    return on == int(kSwitches.size()) ? "all" : on == 0 ? "none" : text;
+}
+
+bool setOverheadSwitches(std::string_view text, MemoryOverheadSettings& settings) {
+    MemoryOverheadSettings s = settings;
+    if (equalsIgnoringCase(text, "all") || equalsIgnoringCase(text, "none")) {
+        const bool on = equalsIgnoringCase(text, "all");
+        for (const SwitchName& sw : kSwitches)
+            s.*sw.flag = on;
+        settings = s;
+        return true;
+    }
+    for (const SwitchName& sw : kSwitches)
+        s.*sw.flag = false;
+    std::array<bool, kSwitches.size()> seen{};
+    while (!text.empty()) {
+        const std::size_t comma = text.find(',');
+        const std::string_view word = text.substr(0, comma);
+        bool known = false;
+        for (std::size_t i = 0; i < kSwitches.size(); ++i)
+            if (equalsIgnoringCase(word, kSwitches[i].name)) {
+                if (seen[i])
+                    return false;
+                seen[i] = known = true;
+                s.*kSwitches[i].flag = true;
+            }
+        if (!known)
+            return false;
+        text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    }
+    settings = s;
+    return true;
+}
+
+std::optional<int> computeCapability(std::string_view gpuId) {
+    for (const Capability& c : kCapabilities)
+        if (equalsIgnoringCase(c.id, gpuId))
+            return c.capability;
+    return std::nullopt;
+}
+
+double modelStateBudgetBytes(const MemoryOverheads& o, double fragmentation) {
+    if (o.basis == MemoryBasis::datasheet)
+        return o.usableBytes;
+    return std::max(0.0, o.usableBytes - o.fixedBytes) / (1 + fragmentation);
+}
+
+MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r) {
+    const MemoryOverheadSettings& s = in.overheads;
+    const bool usable = s.basis == MemoryBasis::usable;
+    const bool texts = formulasWanted();
+    MemoryOverheads o;
+    o.basis = s.basis;
+    o.nominalBytes = gpu.memoryBytes;
+    o.usableBytes = usable && gpu.driverMemoryBytes ? *gpu.driverMemoryBytes : gpu.memoryBytes;
+    if (texts)
+        o.usableSource = !usable ? "datasheet basis: " + gpu.id + "'s datasheet " + n(gpu.memoryBytes) +
+                                       " B, no overheads (the lecture's convention)"
+                         : gpu.driverMemoryBytes
+                             ? "what the driver reports for " + gpu.id +
+                                   " (CUDA totalGlobalMem, nvidia-smi): " + n(*gpu.driverMemoryBytes) +
+                                   " B; " + gpu.driverMemorySource
+                             : "the datasheet's " + n(gpu.memoryBytes) +
+                                   " B: the catalog has no driver-reported figure "
+                                   "for " +
+                                   gpu.id;
+
+    // A search probes the same GPU again and again: one comparison instead of the table's.
+    thread_local std::string lastGpu;
+    thread_local std::optional<int> lastCapability;
+    if (gpu.id != lastGpu) {
+        lastGpu = gpu.id;
+        lastCapability = computeCapability(gpu.id);
+    }
+    const std::optional<int> capability = lastCapability;
+    const double layersHere = in.model.kind == ModelKind::transformer ? in.model.layers / in.parallel.pp
+                              : in.model.kind == ModelKind::cruncher  ? in.model.layers
+                                                                      : 0;
+    auto add = [&](OverheadLine&& l, bool batchDependent) {
+        l.counted = usable && l.enabled && l.measured;
+        if (l.counted) {
+            o.totalBytes += l.bytes;
+            if (!batchDependent)
+                o.fixedBytes += l.bytes;
+        }
+        if (texts)
+            o.lines.push_back(std::move(l));
+    };
+
+    // CUDA context.
+    {
+        OverheadLine l = line(OverheadKind::cudaContext, s.cudaContext);
+        const ContextFigure* figure = nullptr;
+        for (const ContextFigure& f : kContextFigures)
+            if (equalsIgnoringCase(f.id, gpu.id) && f.cudaMajor == s.cudaMajor)
+                figure = &f;
+        if (s.cudaContextBytes) {
+            l.bytes = *s.cudaContextBytes;
+            if (texts) {
+                l.formula = "your measured figure: " + n(l.bytes) + " B";
+                l.source = "set by you (--cuda-context)";
+            }
+        } else if (figure) {
+            l.bytes = figure->bytes;
+            if (texts) {
+                l.formula = gpu.id + ", CUDA " + n(s.cudaMajor) + ": " + n(l.bytes) + " B (" +
+                            formatBytes(l.bytes, ByteUnits::binary) + ")";
+                l.source = std::string(figure->source);
+            }
+        } else {
+            l.measured = false;
+            if (texts) {
+                l.formula = "not measured for " + gpu.id + " with CUDA " + n(s.cudaMajor) +
+                            ": counted as 0 (set your own with --cuda-context)";
+                l.source = "no cited or measured figure; reports of a few hundred MB (PyTorch issues #20532, "
+                           "#109888) name no GPU and version";
+            }
+        }
+        if (texts)
+            l.label = "CUDA context";
+        add(std::move(l), false);
+    }
+
+    // cuBLAS and cuBLASLt workspaces.
+    {
+        OverheadLine ws = line(OverheadKind::cublasWorkspace, s.libraryWorkspaces);
+        OverheadLine lt = line(OverheadKind::cublasLtWorkspace, s.libraryWorkspaces);
+        if (capability) {
+            const double one = *capability == 90 ? kCublasSm90Workspace : kCublasDefaultWorkspace;
+            ws.bytes = kMatmulThreads * one;
+            lt.bytes = kMatmulThreads * kCublasLtWorkspace;
+            if (texts) {
+                ws.formula = n(kMatmulThreads) +
+                             " handles (forward's thread, autograd's backward thread) × " +
+                             (*capability == 90 ? "4096 KiB·8 (sm 9.0)" : "(4096 KiB·2 + 16 KiB·8)") + " = " +
+                             n(kMatmulThreads) + " × " + n(one) + " = " + n(ws.bytes) + " B";
+                lt.formula = n(kMatmulThreads) + " handles × 1024 KiB = " + n(lt.bytes) + " B";
+            }
+        } else {
+            ws.measured = lt.measured = false;
+            if (texts)
+                ws.formula = lt.formula =
+                    "compute capability of " + gpu.id + " not in Napkin's table: not counted";
+        }
+        if (texts) {
+            ws.label = "cuBLAS workspace";
+            lt.label = "cuBLASLt workspace";
+            ws.source = std::string(kCublasSource);
+            lt.source = std::string(kCublasLtSource);
+        }
+        add(std::move(ws), false);
+        add(std::move(lt), false);
+    }
+
+    // The caching allocator's rounding of the saved tensors.
+    const double peak = r.peakMemory.value;
+    {
+        OverheadLine l = line(OverheadKind::allocatorRounding, s.allocatorRounding);
+        double tensors = 0, each = 0;
+        if (in.model.kind == ModelKind::transformer) {
+            l.bytes = r.activations.allocatorRoundingBytes;
+        } else if (r.activationsModelled && r.activations.bytes > 0) {
+            // cruncher: one B×D input kept per layer; linear2: its one hidden B×D.
+            tensors = in.model.kind == ModelKind::cruncher ? layersHere : 1;
+            each = r.activations.bytes / tensors;
+            l.bytes = tensors * allocatorRoundingBytes(each);
+        }
+        if (texts) {
+            l.label = "allocator rounding";
+            l.formula = tensors > 0 ? n(tensors) + " saved tensors × (512·⌈" + n(each) + "/512⌉ − " +
+                                          n(each) + ") = " + n(l.bytes) + " B"
+                                    : "Σ over the saved tensors (the activation ledger, every layer and "
+                                      "micro-batch) of 512·⌈bytes/512⌉ − bytes = " +
+                                          n(l.bytes) + " B";
+            l.formula += "; parameter, gradient and optimizer-state tensors not enumerated (< 512 B each)";
+            l.source = "PyTorch c10/cuda/CUDACachingAllocator.cpp round_size(): kMinBlockSize = 512, every "
+                       "request rounded up to a multiple of 512 bytes";
+        }
+        add(std::move(l), true);
+    }
+    const double rounding = usable && s.allocatorRounding ? o.totalBytes - o.fixedBytes : 0;
+    o.roundingBytes = rounding;
+
+    // Fragmentation allowance.
+    {
+        OverheadLine l = line(OverheadKind::fragmentation, s.fragmentation > 0);
+        l.bytes = s.fragmentation * (peak + rounding);
+        if (texts) {
+            l.label = "fragmentation allowance";
+            l.formula = n(s.fragmentation) + " × (peak + rounding) = " + n(s.fragmentation) + " × (" +
+                        n(peak) + " + " + n(rounding) + ") = " + n(l.bytes) + " B";
+            l.source = s.fragmentation > 0
+                           ? "set by you (--fragmentation)"
+                           : "0 by default: PyTorch documents no typical figure (its memory notes name "
+                             "fragmentation and expandable_segments, with no number); a run's "
+                             "max_memory_reserved / max_memory_allocated − 1 is yours";
+        }
+        add(std::move(l), true);
+        o.fragmentationBytes = usable && s.fragmentation > 0 ? s.fragmentation * (peak + rounding) : 0;
+    }
+
+    // NCCL buffers: one communicator per parallel group of more than one GPU.
+    {
+        OverheadLine l = line(OverheadKind::ncclBuffers, s.ncclBuffers);
+        const ParallelLayout& p = in.parallel;
+        const double dp = dataParallelSize(p, in.gpus);
+        double groups = 0;
+        for (const double size : {dp, p.tp, p.pp, p.cp, p.ep})
+            groups += size > 1 ? 1 : 0;
+        if (groups == 0) {
+            if (texts)
+                l.formula = "one GPU in every group: no NCCL communicator, 0 B";
+        } else if (!s.ncclChannels) {
+            l.measured = false;
+            if (texts)
+                l.formula =
+                    n(groups) + (groups == 1 ? " communicator" : " communicators") +
+                    " × channels × NCCL_BUFFSIZE: channels not set (NCCL picks them from the topology; "
+                    "NCCL_DEBUG=INFO prints them): not counted";
+        } else {
+            l.bytes = groups * *s.ncclChannels * s.ncclBufferBytes;
+            if (texts)
+                l.formula = n(groups) + (groups == 1 ? " communicator" : " communicators") + " × " +
+                            n(*s.ncclChannels) + " channels × " + n(s.ncclBufferBytes) +
+                            " B = " + n(l.bytes) +
+                            " B (the Simple protocol's buffer, one per ring channel; LL, LL128, tree and "
+                            "NVLS buffers not counted: a lower bound)";
+        }
+        if (texts) {
+            l.label = "NCCL buffers";
+            l.source =
+                "NCCL src/init.cc: DEFAULT_BUFFSIZE (1 << 22) = 4 MiB, NCCL_BUFFSIZE overrides it; one "
+                "set of buffers per communicator (dp, tp, pp, cp, ep groups of more than one GPU)";
+        }
+        add(std::move(l), false);
+    }
+
+    // fp8 (TransformerEngine-style): the weights cast to fp8 and kept for backward, and the amax histories.
+    if (in.precision == PrecisionRecipe::fp8Mixed) {
+        OverheadLine copies = line(OverheadKind::fp8WeightCopies, s.fp8Copies);
+        OverheadLine amax = line(OverheadKind::fp8AmaxHistory, s.fp8Copies);
+        const double share = r.parameters.total > 0 ? r.parametersOnGpu.value / r.parameters.total : 0;
+        const double weights = r.parameters.matmulParameters * share;
+        // Hopper and Ada run fp8 GEMMs in the TN layout only, so TE keeps a transposed (column-wise) copy.
+        const bool transposes = capability && (*capability == 90 || *capability == 89);
+        const double perWeight = transposes ? 2 : 1;
+        copies.bytes = weights * perWeight;
+        const double gemms = in.model.kind == ModelKind::transformer ? 4 * layersHere
+                             : in.model.kind == ModelKind::cruncher  ? layersHere + 1
+                             : in.model.kind == ModelKind::linear2   ? 2
+                                                                     : 0;
+        amax.bytes = gemms * 3 * kAmaxHistoryLength * 4;
+        if (texts) {
+            copies.label = "fp8 weight copies";
+            copies.formula = "matmul weights on this GPU × " + n(perWeight) + " B" +
+                             (transposes ? " (row-wise + transposed)" : " (row-wise)") + " = " + n(weights) +
+                             " × " + n(perWeight) + " = " + n(copies.bytes) + " B";
+            copies.source = "TransformerEngine docs, low-precision training, \"Handling transposes\": fp8 "
+                            "GEMMs on Hopper need some tensors physically transposed; each fp8 weight is "
+                            "kept from forward to backward";
+            amax.label = "fp8 amax history";
+            amax.formula = n(gemms) + " fp8 GEMMs × 3 quantized tensors × amax_history_len 1024 × 4 B = " +
+                           n(amax.bytes) + " B";
+            amax.source = "TransformerEngine common API: DelayedScaling(amax_history_len=1024) by default";
+        }
+        add(std::move(copies), false);
+        add(std::move(amax), false);
+    }
+    return o;
+}
+
+} // namespace napkin
