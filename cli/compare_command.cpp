@@ -2,6 +2,7 @@
 
 #include "cli/account_options.h"
 #include "cli/number_option.h"
+#include "engine/accounting/memory_overheads.h"
 #include "engine/accounting/memory_timeline.h"
 #include "engine/io/bounded_file_read.h"
 #include "engine/measured/chrome_trace_reader.h"
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <memory>
 #include <ostream>
+#include <vector>
 
 namespace napkin::cli {
 namespace {
@@ -99,6 +101,29 @@ void printText(std::ostream& out, const std::string& path, const MeasuredRun& ru
     }
 }
 
+// The overhead ledger's counted lines (memory_overheads.h) as the comparison takes them, for a run on a
+// CUDA device only: on the CPU there is no context, no cuBLAS workspace and no caching allocator. Where
+// each shows: library workspaces, the allocator's rounding and fp8's extra copies inside
+// memory_allocated(); fragmentation between allocated and reserved; the CUDA context and NCCL's buffers
+// outside the allocator altogether.
+std::vector<MeasuredOverhead> measuredOverheadsOf(const AccountingResult& result,
+                                                  const MeasuredTimeline& run) {
+    std::vector<MeasuredOverhead> out;
+    if (run.device.type != MeasuredDeviceType::cuda)
+        return out;
+    for (const OverheadLine& line : result.overheads.lines) {
+        if (!line.counted || line.bytes <= 0)
+            continue;
+        OverheadScope scope = OverheadScope::allocated;
+        if (line.kind == OverheadKind::fragmentation)
+            scope = OverheadScope::reserved;
+        else if (line.kind == OverheadKind::cudaContext || line.kind == OverheadKind::ncclBuffers)
+            scope = OverheadScope::device;
+        out.push_back({line.label, line.bytes, scope, line.formula});
+    }
+    return out;
+}
+
 int execute(const CompareOptions& o, std::ostream& out) {
     const AccountingInput input = toAccountingInput(o.setup);
     const GpuCatalog catalog = catalogFor(o.setup);
@@ -121,9 +146,8 @@ int execute(const CompareOptions& o, std::ostream& out) {
     const GpuSpec& gpu = *catalog.find(input.gpu);
     const AccountingResult result = account(input, gpu);
     const MemoryTimeline predicted = memoryTimeline(input, result);
-    // The overhead ledger (CUDA context, workspaces, allocator rounding) is wired here once it exists;
-    // until then its share of the difference shows as unexplained.
-    const MeasuredComparison comparison = compareWithMeasured(predicted, read.run, *timeline, {});
+    const std::vector<MeasuredOverhead> overheads = measuredOverheadsOf(result, *timeline);
+    const MeasuredComparison comparison = compareWithMeasured(predicted, read.run, *timeline, overheads);
     if (o.json)
         out << jsonText(measuredComparisonJson(path, read.run, *timeline, comparison));
     else

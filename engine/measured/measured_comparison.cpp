@@ -43,7 +43,7 @@ std::optional<StepPhase> phaseOfRangeName(const std::string& name) {
 
 MeasuredComparison compareWithMeasured(const MemoryTimeline& predicted, const MeasuredRun& run,
                                        const MeasuredTimeline& timeline,
-                                       std::span<const OverheadLine> overheads) {
+                                       std::span<const MeasuredOverhead> overheads) {
     MeasuredComparison c;
     c.device = timeline.device;
     c.predictedPeakBytes = predicted.peakBytes;
@@ -60,7 +60,7 @@ MeasuredComparison compareWithMeasured(const MemoryTimeline& predicted, const Me
             {n.name, n.bytes, "named by the run: held through it, outside the prediction"});
         explained += n.bytes;
     }
-    for (const OverheadLine& line : overheads) {
+    for (const MeasuredOverhead& line : overheads) {
         if (line.scope == OverheadScope::allocated) {
             c.attributed.push_back({line.name, line.bytes, line.source});
             explained += line.bytes;

@@ -20,7 +20,7 @@ namespace napkin {
 enum class OverheadScope { allocated, reserved, device };
 
 /// One line of the overhead ledger as a comparison takes it: the hook where that ledger is wired in.
-struct OverheadLine {
+struct MeasuredOverhead {
     std::string name; ///< "cuBLAS workspace"
     double bytes = 0; ///< per GPU
     OverheadScope scope = OverheadScope::allocated;
@@ -71,7 +71,7 @@ std::optional<StepPhase> phaseOfRangeName(const std::string& name);
 /// `overheads` (empty until that ledger is wired: its whole share then shows as unexplained).
 MeasuredComparison compareWithMeasured(const MemoryTimeline& predicted, const MeasuredRun& run,
                                        const MeasuredTimeline& timeline,
-                                       std::span<const OverheadLine> overheads = {});
+                                       std::span<const MeasuredOverhead> overheads = {});
 
 /// A measured sample placed on the predicted timeline's axis (event indices): the samples of each phase
 /// spread evenly over that phase's events, so the measured curve lies over the predicted one phase by

@@ -241,7 +241,7 @@ private slots:
         QCOMPARE(predicted.peakBytes, 464.0);
         const MeasuredRunRead r = readChromeTrace(kTrace, "t.json");
         const MeasuredTimeline& cuda = *r.run.find({MeasuredDeviceType::cuda, 0});
-        const OverheadLine lines[] = {{"cuBLAS workspace", 1000, OverheadScope::allocated, "cited"},
+        const MeasuredOverhead lines[] = {{"cuBLAS workspace", 1000, OverheadScope::allocated, "cited"},
                                       {"allocator cache", 5000, OverheadScope::reserved, "cited"},
                                       {"CUDA context", 9e8, OverheadScope::device, "cited"}};
         const MeasuredComparison c = compareWithMeasured(predicted, r.run, cuda, lines);
