@@ -1,5 +1,7 @@
 #include "engine/drills/drill_accounting.h"
 
+#include "engine/accounting/memory_overheads.h"
+
 #include <stdexcept>
 
 namespace napkin::drill_detail {
@@ -11,6 +13,9 @@ AccountingInput denseTrainingInput(double parameters, const std::string& gpu, do
     in.model.seq = 2048;
     in.gpu = gpu;
     in.gpus = gpus;
+    // A napkin question states the datasheet's capacity ("One B200 (180 GB)") and counts no overheads:
+    // the lecture's convention (memory_overheads.h), which the page it opens then shows selected.
+    in.overheads = datasheetOverheads();
     return in;
 }
 

@@ -106,7 +106,9 @@ void TestPageCommand::inferenceExportIsTheCliDocument() {
     for (const QString& preset : {QStringLiteral("llama3-8b"), QStringLiteral("gpt3-175b")}) {
         const nlohmann::json page = exported(QStringLiteral("inference"), preset);
         const QString line = QString::fromStdString(page["command"].get<std::string>());
-        QVERIFY2(cli(words(line)) == page, qPrintable(line));
+        nlohmann::json document = cli(words(line));
+        document.erase("weights_format"); // how the CLI chose its format (napkin-cli infer only, docs/cli.md)
+        QVERIFY2(document == page, qPrintable(line));
     }
 }
 

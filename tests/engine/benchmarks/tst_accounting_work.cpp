@@ -65,7 +65,8 @@ void TestAccountingWork::oneRecomputeStaysWithinItsBudget_data() {
     QTest::addColumn<int>("maxNumbers");
     QTest::newRow("gpt2-small") << "gpt2-small" << 4 << 220;                     // 1, 3, 4, 184
     QTest::newRow("deepseek-v3") << "deepseek-v3" << 10 << 280;                  // 1, 9, 10, 237: fit advice
-    QTest::newRow("70b-15t-1024-h100") << "70b-15t-1024-h100" << 1 << 170;       // 1, 0, 1, 139: dense
+    // + the run's cost and energy (run_cost.h, given --tokens) and the overhead ledger's lines
+    QTest::newRow("70b-15t-1024-h100") << "70b-15t-1024-h100" << 1 << 200;       // 1, 0, 1, 173: dense
     // + the overhead ledger's lines (memory_overheads.h), about 20 numbers a recompute, none in a probe
     QTest::newRow("cruncher") << "cruncher" << 3 << 130;                         // 1, 2, 3, 123
     QTest::newRow("gpt3-175b") << "gpt3-175b" << 4 << 230;                       // 1, 3, 4, 194
