@@ -26,13 +26,13 @@ void rememberFolderOf(const QString& chosenPath) {
 
 QString chooseSaveFile(QWidget* parent, const QString& title, const QString& suggestedName,
                        const QString& filter) {
-    const QString path = QFileDialog::getSaveFileName(parent, title, inLastFolder(suggestedName), filter);
+    QString path = QFileDialog::getSaveFileName(parent, title, inLastFolder(suggestedName), filter);
     rememberFolderOf(path);
     return path;
 }
 
 QString chooseOpenFile(QWidget* parent, const QString& title, const QString& filter) {
-    const QString path = QFileDialog::getOpenFileName(parent, title, inLastFolder(), filter);
+    QString path = QFileDialog::getOpenFileName(parent, title, inLastFolder(), filter);
     rememberFolderOf(path);
     return path;
 }

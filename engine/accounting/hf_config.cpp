@@ -108,7 +108,7 @@ HfConfigResult parseHfConfig(std::string_view text, std::string_view source) {
     used.insert("model_type");
     if (object != &root) {
         used.insert("text_config");
-        config.notes.push_back(
+        config.notes.emplace_back(
             "the language model (text_config) is counted; the vision tower is not part of it");
         if (const auto v = root.find("vision_config"); v != root.end() && family == "gemma3") {
             config.visionParameters = gemma3VisionParameters(*v, config.model.dModel);

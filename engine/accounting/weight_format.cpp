@@ -67,7 +67,7 @@ double weightFormatBytes(WeightFormat format, double groupSize) {
 }
 
 std::string weightFormatBytesText(WeightFormat format, double groupSize) {
-    const std::string bytes = num(weightFormatBits(format) / 8);
+    std::string bytes = num(weightFormatBits(format) / 8);
     switch (format) {
     case WeightFormat::int8:
     case WeightFormat::int4:
