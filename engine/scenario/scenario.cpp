@@ -352,17 +352,10 @@ ScenarioParse parseScenario(std::string_view text) {
             "nested deeper than " + std::to_string(kScenarioMaxDepth) + " levels; a scenario nests 4 deep";
         return result;
     }
-    json root;
-    try {
-        root = json::parse(text);
-    } catch (const json::exception& e) {
-        // Parse errors, and out_of_range for a number such as 1e999 that overflows a double. e.what()
-        // reads "[json.exception.parse_error.101] parse error at line 3, column 5: ..."; drop the tag.
-        const std::string what = e.what();
-        const auto tagEnd = what.find("] ");
-        result.error = "not valid JSON: " + (tagEnd == std::string::npos ? what : what.substr(tagEnd + 2));
+    std::optional<json> parsed = scenario_detail::parseJsonText(text, result.error);
+    if (!parsed)
         return result;
-    }
+    json& root = *parsed;
     if (!root.is_object()) {
         result.error = "not a Napkin scenario: the file is JSON but not an object";
         return result;

@@ -24,6 +24,20 @@ struct Refusal {
     std::string message;
 };
 
+/// `text` parsed as JSON, or nullopt with `error` set to "not valid JSON: …" (nlohmann's message without
+/// its "[json.exception.parse_error.101]" tag; out_of_range for a number such as 1e999 included): the
+/// words a scenario file and a tour file are refused with.
+inline std::optional<json> parseJsonText(std::string_view text, std::string& error) {
+    try {
+        return json::parse(text);
+    } catch (const json::exception& e) {
+        const std::string what = e.what();
+        const auto tagEnd = what.find("] ");
+        error = "not valid JSON: " + (tagEnd == std::string::npos ? what : what.substr(tagEnd + 2));
+        return std::nullopt;
+    }
+}
+
 /// Longest text a scenario field may hold (expressions, shapes, sizes): far above any real one.
 inline constexpr std::size_t kMaxText = 4096;
 

@@ -4,6 +4,7 @@
 
 #include "engine/io/bounded_file_read.h"
 #include "engine/numerics/json_nesting.h"
+#include "engine/scenario/scenario_section.h"
 
 #include <nlohmann/json.hpp>
 
@@ -110,15 +111,10 @@ TourParse parseTour(std::string_view text) {
         result.error = "nested deeper than " + std::to_string(kTourMaxDepth) + " levels; a tour nests 7 deep";
         return result;
     }
-    json root;
-    try {
-        root = json::parse(text);
-    } catch (const json::exception& e) {
-        const std::string what = e.what();
-        const auto tagEnd = what.find("] ");
-        result.error = "not valid JSON: " + (tagEnd == std::string::npos ? what : what.substr(tagEnd + 2));
+    std::optional<json> parsed = scenario_detail::parseJsonText(text, result.error);
+    if (!parsed)
         return result;
-    }
+    json& root = *parsed;
     if (!root.is_object() || !root.contains("format") || root["format"] != "napkin-tour") {
         result.error = "not a Napkin tour: \"format\" must be \"napkin-tour\"";
         return result;
