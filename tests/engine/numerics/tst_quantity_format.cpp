@@ -36,6 +36,21 @@ void TestQuantityFormat::numbers_data() {
     QTest::newRow("fraction rounding up to 1e4") << 9999.5 << "1.00e4";
     QTest::newRow("fraction below 1e4") << 1234.56 << "1235";
     QTest::newRow("whole above 1e4") << 147396.0 << "147396";
+    // Whole numbers below a million take the integer conversion: the same text as "%.0f".
+    QTest::newRow("largest whole below 1e6") << 999999.0 << "999999";
+    QTest::newRow("one million") << 1e6 << "1.00e6";
+    QTest::newRow("negative whole") << -768.0 << "-768";
+    QTest::newRow("zero") << 0.0 << "0";
+    QTest::newRow("negative zero") << -0.0 << "-0";
+    // Whole numbers from 1e6 take an integer rounding; these rows are what "%.2e" prints (half to even
+    // at an exact tie, carried into the exponent at 9.995).
+    QTest::newRow("GPT-2 small parameters") << 124439808.0 << "1.24e8";
+    QTest::newRow("exact tie rounds to even, up") << 1235000.0 << "1.24e6";
+    QTest::newRow("exact tie rounds to even, down") << 1225000.0 << "1.22e6";
+    QTest::newRow("just above a tie") << 1225001.0 << "1.23e6";
+    QTest::newRow("carry into the exponent") << 9995000.0 << "1.00e7";
+    QTest::newRow("negative whole above 1e6") << -124439808.0 << "-1.24e8";
+    QTest::newRow("whole near 2^63") << 9.1e18 << "9.10e18";
 }
 
 void TestQuantityFormat::numbers() {
