@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -28,13 +29,13 @@ constexpr double kSecondsPerDay = 86400.0;
 // Memory of the most loaded GPU: with a pipeline, the first stage (embedding, min(p, m) micro-batches in
 // flight) or the last (output layer, logits), whichever holds more.
 ModelStateMemory addMemory(AccountingResult& r, const AccountingInput& in) {
-    const StageMemory first = stageMemory(in, r.parameters.total, r.bytesPerParameter,
-                                          r.precision.activations, PipelineStage::first);
+    StageMemory first = stageMemory(in, r.parameters.total, r.bytesPerParameter, r.precision.activations,
+                                    PipelineStage::first);
     std::optional<StageMemory> last;
     if (in.parallel.pp > 1)
         last = stageMemory(in, r.parameters.total, r.bytesPerParameter, r.precision.activations,
                            PipelineStage::last);
-    const StageMemory& shown = last && last->totalBytes > first.totalBytes ? *last : first;
+    StageMemory& shown = last && last->totalBytes > first.totalBytes ? *last : first;
     if (last)
         r.memoryStage = shown.stage;
     const ModelStateMemory& states = shown.states;
@@ -44,8 +45,8 @@ ModelStateMemory addMemory(AccountingResult& r, const AccountingInput& in) {
     r.memory.optimizerState = states.optimizerState;
     r.parametersOnGpu = {shown.parameters.total(), shown.parameters.formula};
 
-    const ActivationMemory& activations = shown.activations;
-    r.activations = activations;
+    r.activations = std::move(shown.activations); // its ledger rows are many strings: moved, not copied
+    const ActivationMemory& activations = r.activations;
     r.activationsModelled = activations.modelled;
     r.memory.activations = {activations.bytes, activations.formula};
 
@@ -99,20 +100,25 @@ void addMaxParameters(AccountingResult& r, const AccountingInput& in, const Mode
 // The step's peak decides whether it fits: the timeline's largest total, or the sum where the order of the
 // step is not modelled (its timeline then has phases only, whose peak is the sum).
 void addPeak(AccountingResult& r, const AccountingInput& in, const GpuSpec& gpu) {
-    const MemoryTimeline timeline = memoryTimeline(in, r);
     r.peakFromTimeline = isTimelineModelled(in);
-    r.peakMemory = {timeline.peakBytes, timeline.peakFormula};
+    std::optional<MemoryTimeline> timeline;
+    if (formulasWanted()) {
+        timeline = memoryTimeline(in, r);
+        r.peakMemory = {timeline->peakBytes, timeline->peakFormula};
+    } else { // a search's probe: the peak and fits alone, no event kept
+        r.peakMemory.value = memoryTimelinePeakBytes(in, r);
+    }
     r.overheads = memoryOverheads(in, gpu, r);
     r.usableBytes.value = r.overheads.usableBytes;
     r.predictedBytes.value = r.peakMemory.value + r.overheads.totalBytes;
     r.fits = r.predictedBytes.value <= r.usableBytes.value;
-    if (!formulasWanted()) // a search's probe: the peak and fits alone
+    if (!timeline)
         return;
     r.usableBytes.formula = r.overheads.usableSource;
     r.predictedBytes.formula = "peak + overheads = " + n(r.peakMemory.value) + " + " +
                                n(r.overheads.totalBytes) + " = " + n(r.predictedBytes.value) + " B";
-    r.peakEvent =
-        timeline.events.empty() ? std::string() : stepEventName(timeline.events[timeline.peakIndex].event);
+    r.peakEvent = timeline->events.empty() ? std::string()
+                                           : stepEventName(timeline->events[timeline->peakIndex].event);
     const double sum = r.memory.total.value;
     const bool datasheet = in.overheads.basis == MemoryBasis::datasheet;
     r.fitsFormula =
@@ -357,7 +363,14 @@ AccountingResult accountPeak(const AccountingInput& in, const GpuSpec& gpu) {
     if (formulasWanted())
         ++workCounts().peakEvaluations;
     AccountingResult r;
-    r.parameters = countParameters(in.model);
+    if (formulasWanted()) {
+        r.parameters = countParameters(in.model);
+    } else { // a search's probe: the counts alone
+        const ParameterTotals totals = parameterTotals(in.model);
+        r.parameters.total = totals.total;
+        r.parameters.matmulParameters = totals.matmulParameters;
+        r.parameters.active = totals.active;
+    }
     r.precision = ledgerFor(in.precision, in.fp32Gradients);
     r.bytesPerParameter = bytesPerParameter(r.precision, in.optimizer);
     r.capacityBytes.value = gpu.memoryBytes;

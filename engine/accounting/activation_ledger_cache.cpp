@@ -1,7 +1,9 @@
 #include "engine/accounting/activation_ledger_cache.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 
 namespace napkin {
@@ -15,27 +17,45 @@ struct LedgerKey {
 };
 
 // A search probes one model at several batches, and the timeline asks for it with 0 and 1 layers under two
-// recompute modes: eight entries hold one recompute's working set with room to spare.
+// recompute modes; the fit advice then tries selective and full recompute and the parallel layouts, which
+// with the stage's own model and head make about twenty ledgers (DeepSeek-V3 on one GPU). Least recently
+// used first out, and the most recent looked at first, so a recompute's repeated asks hit at once.
 class LedgerCache {
 public:
     template <typename Build> SharedLedger get(const LedgerKey& key, Build build) {
-        for (const Entry& e : entries_)
-            if (e.ledger && e.key == key)
-                return e.ledger;
-        Entry& slot = entries_[next_];
-        next_ = (next_ + 1) % entries_.size();
+        for (std::size_t i = 0; i < used_; ++i) {
+            if (entries_[order_[i]].key == key) {
+                std::rotate(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(i),
+                            order_.begin() + static_cast<std::ptrdiff_t>(i) + 1); // now the most recent
+                return entries_[order_.front()].ledger;
+            }
+        }
+        if (used_ < entries_.size())
+            ++used_;
+        // The least recently used slot (or a blank one) takes the new ledger and becomes the most recent.
+        std::rotate(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(used_) - 1,
+                    order_.begin() + static_cast<std::ptrdiff_t>(used_));
+        Entry& slot = entries_[order_.front()];
         slot.key = key;
         slot.ledger = std::make_shared<const std::vector<ActivationTensor>>(build());
         return slot.ledger;
     }
 
 private:
+    static constexpr std::size_t kSlots = 32;
     struct Entry {
         LedgerKey key;
         SharedLedger ledger;
     };
-    std::array<Entry, 8> entries_;
-    std::size_t next_ = 0;
+    static std::array<std::uint8_t, kSlots> slotOrder() {
+        std::array<std::uint8_t, kSlots> order{};
+        for (std::size_t i = 0; i < kSlots; ++i)
+            order[i] = static_cast<std::uint8_t>(i);
+        return order;
+    }
+    std::array<Entry, kSlots> entries_;
+    std::array<std::uint8_t, kSlots> order_ = slotOrder(); ///< slots, the most recently used first
+    std::size_t used_ = 0;                                  ///< order_[0, used_) hold ledgers
 };
 
 LedgerCache& cache() {

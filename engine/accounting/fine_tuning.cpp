@@ -1,5 +1,6 @@
 #include "engine/accounting/fine_tuning.h"
 
+#include "engine/numerics/formula_text.h"
 #include "engine/numerics/name_table.h"
 #include "engine/numerics/quantity_format.h"
 
@@ -92,17 +93,21 @@ std::vector<AdaptedMatrix> adaptedMatrices(const ModelSpec& m, const FineTuning&
 AdapterCount countAdapters(const ModelSpec& m, const FineTuning& ft) {
     AdapterCount c;
     const double r = ft.rank;
-    std::string symbols, numbers;
+    const bool formulas = formulasWanted(); // the stage memory and the timeline ask per probe: no text
+    std::string numbers;
     for (const AdaptedMatrix& a : adaptedMatrices(m, ft)) {
         const double each = r * (a.in + a.out);
         c.parameters += a.layers * a.count * each;
         c.elementsPerToken += a.layers * a.activePerToken * r;
         c.forwardPerToken += a.layers * a.activePerToken * 2 * each;
-        numbers += (numbers.empty() ? "" : " + ") + n(a.layers) + " × " +
-                   (a.count > 1 ? n(a.count) + " × " : std::string()) + n(r) + " × (" + n(a.in) + " + " +
-                   n(a.out) + ")";
+        if (formulas)
+            numbers += (numbers.empty() ? "" : " + ") + n(a.layers) + " × " +
+                       (a.count > 1 ? n(a.count) + " × " : std::string()) + n(r) + " × (" + n(a.in) +
+                       " + " + n(a.out) + ")";
     }
     c.elementsPerToken /= std::max(m.layers, 1.0);
+    if (!formulas)
+        return c;
     c.formula = "Σ layers·count·r·(in + out) over " + loraTargetsText(ft.targets) + " = " +
                 (numbers.empty() ? std::string("0") : numbers) + " = " + formatExact(c.parameters);
     return c;

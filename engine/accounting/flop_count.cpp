@@ -144,7 +144,7 @@ StepFlops countStepFlops(const ModelSpec& m, double batch, Recompute recompute, 
     StepFlops flops;
     flops.tokens = tokensPerStep(m, batch);
     const double T = flops.tokens;
-    const ParameterCount params = countParameters(m);
+    const ParameterTotals params = parameterTotals(m);
     double headForward = 0; // the head is never recomputed
 
     switch (m.kind) {

@@ -25,11 +25,14 @@ constexpr NameTable<TrainingStep, 2> kStepNames{
 /// The bytes held now, changed tensor by tensor, and the events taken of them.
 class TimelineBuilder {
 public:
-    TimelineBuilder(const AccountingInput& in, const AccountingResult& r, TrainingStep step)
+    /// `keepEvents` false: a search's probe, which needs the peak alone; the events are not stored.
+    TimelineBuilder(const AccountingInput& in, const AccountingResult& r, TrainingStep step,
+                    bool keepEvents = true)
         : r_(r)
         , gradientBytesPerParameter_(r.bytesPerParameter.gradients)
         , gradientDivisor_(in.zeroStage >= 2 ? in.gpus : 1.0)
-        , step_(step) {
+        , step_(step)
+        , keepEvents_(keepEvents) {
         now.parameters = r.memory.parameters.value;
         now.masterWeights = r.memory.masterWeights.value;
         now.optimizerState = step == TrainingStep::steady ? r.memory.optimizerState.value : 0.0;
@@ -37,11 +40,24 @@ public:
 
     StepBytes now;
 
-    void reserve(std::size_t events) { events_.reserve(events); }
+    void reserve(std::size_t events) {
+        if (keepEvents_)
+            events_.reserve(events);
+    }
 
     void emit(StepPhase phase, StepPart part, long layer = 0) {
-        events_.push_back({{phase, part, layer}, now});
+        if (keepEvents_) {
+            events_.push_back({{phase, part, layer}, now});
+            return;
+        }
+        const double total = now.total(); // the first largest, as peakEventIndex() picks it
+        if (!anyEvent_ || total > peakBytes_)
+            peakBytes_ = total;
+        anyEvent_ = true;
     }
+
+    /// The peak of the events emitted without keeping them.
+    double peakBytes() const { return peakBytes_; }
 
     /// The gradients of `count` more parameters exist; `last`: these complete the model's.
     /// Sharded as model_state_memory.h shards them, in the same expression, so that the last event's
@@ -100,6 +116,9 @@ private:
     const AccountingResult& r_;
     double gradientBytesPerParameter_, gradientDivisor_;
     TrainingStep step_;
+    bool keepEvents_;
+    bool anyEvent_ = false;
+    double peakBytes_ = 0;
     double gradientCount_ = 0;
     std::vector<TimelineEvent> events_;
 };
@@ -166,7 +185,10 @@ void transformerTimeline(TimelineBuilder& t, const AccountingInput& in, const Ac
     const ValuesOnly bytesOnly; // the three ledgers below are read for their bytes alone
     double logits = activationMemory(none, in.batch, type, in.recompute).bytes; // fp32 4·s·b·V
     double kept = activationMemory(one, in.batch, type, in.recompute, adapters).bytes - logits;
-    double whole = activationMemory(one, in.batch, type, Recompute::none, adapters).bytes - logits;
+    // Without recompute no layer is re-created, so the whole layer's bytes are not read.
+    double whole = in.recompute == Recompute::none
+                       ? kept
+                       : activationMemory(one, in.batch, type, Recompute::none, adapters).bytes - logits;
     double keptFirst = kept, wholeFirst = whole;
     if (m.activationsOf == ActivationProfile::pytorchEager && hasAdapters(in.fineTuning)) {
         // pytorch-eager under LoRA: layer 1 keeps less than the others (pytorch_eager_lora.h).
@@ -182,7 +204,7 @@ void transformerTimeline(TimelineBuilder& t, const AccountingInput& in, const Ac
     // or under LoRA each layer's adapters alone.
     const bool frozenBase = hasAdapters(in.fineTuning);
     const double layerParameters = frozenBase ? r.trainableParameters / m.layers
-                                              : countParameters(one).total - countParameters(none).total;
+                                              : parameterTotals(one).total - parameterTotals(none).total;
     const double headParameters = frozenBase ? 0.0 : m.vocab * m.dModel;
     const double dh = tokensPerStep(m, in.batch) * m.dModel * bytesPerElement(type); // dL/dh, s·b·h
     const auto L = static_cast<long>(m.layers);
@@ -230,9 +252,11 @@ double StepBytes::total() const {
     return parameters + gradients + masterWeights + optimizerState + activations + temporary;
 }
 
-MemoryTimeline memoryTimeline(const AccountingInput& in, const AccountingResult& r, TrainingStep step) {
-    ++workCounts().timelineBuilds;
-    TimelineBuilder t(in, r, step);
+namespace {
+
+/// Every event of the step into `t`; returns the optimizer step's temporaries.
+OptimizerTemporaries buildTimeline(TimelineBuilder& t, const AccountingInput& in, const AccountingResult& r,
+                                   TrainingStep step) {
     // Event by event: start, two events per layer (three with recompute), the head, the loss, the
     // embeddings, the optimizer and zero_grad. (Validated layer counts are whole, at most 1e5.)
     if (isTimelineModelled(in) && in.model.layers >= 0 && in.model.layers <= 1e5)
@@ -273,12 +297,28 @@ MemoryTimeline memoryTimeline(const AccountingInput& in, const AccountingResult&
         t.endBackward();
         break;
     }
-    const OptimizerTemporaries update = pytorchEagerOptimizerTemporaries(in, r, step);
+    OptimizerTemporaries update = pytorchEagerOptimizerTemporaries(in, r, step);
     t.finish(update.bytes);
+    return update;
+}
+
+} // namespace
+
+MemoryTimeline memoryTimeline(const AccountingInput& in, const AccountingResult& r, TrainingStep step) {
+    ++workCounts().timelineBuilds;
+    TimelineBuilder t(in, r, step);
+    const OptimizerTemporaries update = buildTimeline(t, in, r, step);
     MemoryTimeline timeline = t.take();
     timeline.optimizerTemporaries = update.bytes;
     timeline.optimizerTemporariesFormula = update.formula;
     return timeline;
+}
+
+double memoryTimelinePeakBytes(const AccountingInput& in, const AccountingResult& r, TrainingStep step) {
+    ++workCounts().timelineBuilds; // walked event by event all the same
+    TimelineBuilder t(in, r, step, false);
+    buildTimeline(t, in, r, step);
+    return t.peakBytes();
 }
 
 bool isTimelineModelled(const AccountingInput& in) {

@@ -80,6 +80,10 @@ struct MemoryTimeline {
 MemoryTimeline memoryTimeline(const AccountingInput& input, const AccountingResult& result,
                               TrainingStep step = TrainingStep::steady);
 
+/// memoryTimeline(input, result, step).peakBytes, bit for bit, with no event stored: a search's probe.
+double memoryTimelinePeakBytes(const AccountingInput& input, const AccountingResult& result,
+                               TrainingStep step = TrainingStep::steady);
+
 /// Whether memoryTimeline() follows `input`'s step event by event (cruncher, linear2, a transformer on data
 /// parallelism alone); false where it has phases only from the memory totals, whose peak is their sum
 /// (dense; a transformer with tensor, pipeline, context or expert parallelism).

@@ -4,6 +4,9 @@
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 
+#include <algorithm>
+#include <array>
+
 namespace napkin {
 namespace {
 
@@ -179,6 +182,34 @@ ParameterCount countParameters(const ModelSpec& m) {
     count.active = count.total;
     count.activeFormula = "every parameter is active = " + formatExact(count.active);
     return count;
+}
+
+ParameterTotals parameterTotals(const ModelSpec& model) {
+    struct Entry {
+        ModelSpec model;
+        ParameterTotals totals;
+    };
+    constexpr std::size_t kSlots = 8;
+    thread_local std::array<Entry, kSlots> entries;
+    thread_local std::array<std::size_t, kSlots> order{0, 1, 2, 3, 4, 5, 6, 7}; // most recently used first
+    thread_local std::size_t used = 0;
+    const auto toFront = [](std::size_t i) { // order[i] becomes the most recent; the slots stay in place
+        std::rotate(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(i),
+                    order.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    };
+    for (std::size_t i = 0; i < used; ++i) {
+        if (entries[order[i]].model == model) {
+            toFront(i);
+            return entries[order.front()].totals;
+        }
+    }
+    used = std::min(used + 1, kSlots);
+    toFront(used - 1); // the least recently used slot, or a blank one
+    Entry& slot = entries[order.front()];
+    const ValuesOnly numbersOnly;
+    const ParameterCount count = countParameters(model);
+    slot = {model, {count.total, count.matmulParameters, count.active}};
+    return slot.totals;
 }
 
 } // namespace napkin

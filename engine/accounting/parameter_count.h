@@ -26,4 +26,12 @@ struct ParameterCount {
 /// other architectures sum transformerParameters()'s pieces (Llama 3 8B: 8,030,261,248).
 ParameterCount countParameters(const ModelSpec& model);
 
+/// countParameters(model)'s numbers alone (no formula, no components), kept for this thread's last few
+/// models: a recompute asks for the same model's counts in every probe of its searches, in the memory
+/// timeline (one layer and none) and in the FLOP count.
+struct ParameterTotals {
+    double total = 0, matmulParameters = 0, active = 0;
+};
+ParameterTotals parameterTotals(const ModelSpec& model);
+
 } // namespace napkin

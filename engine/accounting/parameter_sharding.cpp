@@ -16,7 +16,7 @@ std::string n(double v) {
 GpuParameters parametersOnGpu(const ModelSpec& m, const ParallelLayout& l, PipelineStage stage) {
     GpuParameters g;
     if (m.kind != ModelKind::transformer) {
-        g.dense = countParameters(m).total;
+        g.dense = parameterTotals(m).total;
         g.formula = "P = " + formatExact(g.dense);
         return g;
     }
