@@ -21,6 +21,11 @@ std::string n(double v) {
     return formatNumber(v);
 }
 
+// Parameter counts with every digit, as DeepSpeed's own table prints them ("2851M total params").
+std::string count(double v) {
+    return formatExact(v);
+}
+
 // Python's int() of a non-negative float: toward zero.
 double pyInt(double v) {
     return std::trunc(v);
@@ -123,8 +128,8 @@ PeerEstimate deepSpeedEstimate(const AccountingInput& in, const AccountingResult
     if (in.zeroStage == 2) {
         const DeepSpeedMemory m = deepSpeedZero2(N, G, 1, offloadOptimizer);
         q.peer = m.gpuBytes;
-        q.peerFormula = offloadOptimizer ? "2·N = 2 × " + n(N) + " = " + n(q.peer) + " B"
-                                         : "2·N + int(18·N/G) = 2 × " + n(N) + " + int(18 × " + n(N) + "/" +
+        q.peerFormula = offloadOptimizer ? "2·N = 2 × " + count(N) + " = " + n(q.peer) + " B"
+                                         : "2·N + int(18·N/G) = 2 × " + count(N) + " + int(18 × " + count(N) + "/" +
                                                n(G) + ") = " + n(q.peer) + " B";
         const double shard = offloadOptimizer ? 0.0 : N / G;
         q.terms = {
@@ -146,18 +151,18 @@ PeerEstimate deepSpeedEstimate(const AccountingInput& in, const AccountingResult
         }
         const DeepSpeedMemory m = deepSpeedZero3(N, *largest, G, 1, offloadOptimizer, offloadParams, true);
         q.peer = m.gpuBytes;
-        const std::string gathered = "4 × " + n(*largest);
+        const std::string gathered = "4 × " + count(*largest);
         q.peerFormula = offloadParams      ? "4·largest = " + gathered + " = " + n(q.peer) + " B"
-                        : offloadOptimizer ? "4·largest + int(2·N/G) = " + gathered + " + int(2 × " + n(N) +
+                        : offloadOptimizer ? "4·largest + int(2·N/G) = " + gathered + " + int(2 × " + count(N) +
                                                  "/" + n(G) + ") = " + n(q.peer) + " B"
-                                           : "4·largest + int(18·N/G) = " + gathered + " + int(18 × " + n(N) +
+                                           : "4·largest + int(18·N/G) = " + gathered + " + int(18 × " + count(N) +
                                                  "/" + n(G) + ") = " + n(q.peer) + " B";
         const double paramShard = offloadParams ? 0.0 : N / G, stateShard = offloadOptimizer ? 0.0 : N / G;
         q.terms = {
             {"gathered largest layer", 4 * *largest, 0,
              "the largest module's 16-bit parameters gathered whole and its 16-bit gradients computed whole: "
              "4 B × " +
-                 n(*largest) + " (memory.rst); Napkin's model states hold no gather buffer"},
+                 count(*largest) + " (memory.rst); Napkin's model states hold no gather buffer"},
             {"parameters", 2 * paramShard, r.memory.parameters.value, "16-bit parameter partition, 2·N/G"},
             {"gradients", 4 * stateShard, r.memory.gradients.value,
              "fp32 gradient partition, 4·N/G; " + napkinGrad},

@@ -58,12 +58,13 @@ PeerQuantity modelStates(const AccountingInput& in, const AccountingResult& r, c
     const double shard = megatronMostLoadedShardParameters(a), bytes = megatronBytesPerParameter(a);
     q.peer = shard * bytes;
     q.peerFormula = "most loaded shard × " + std::string(a.distributedOptimizer ? "(6 + 12/dp)" : "18") +
-                    " = " + n(shard) + " × " + n(bytes) + " = " + n(q.peer) + " B";
+                    " = " + formatExact(shard) + " × " + n(bytes) + " = " + n(q.peer) + " B";
     q.napkin = napkinModelStates(r);
     q.napkinMeaning = "memory_bytes: parameters + gradients + master_weights + optimizer_state";
     const double napkinShard = r.parametersOnGpu.value;
+    const auto exact = [](double v) { return formatExact(v); };
     q.terms.push_back({"parameters on the GPU", shard * bytes, napkinShard * bytes,
-                       n(shard) + " (Megatron) against " + n(napkinShard) + " (Napkin) parameters, at " +
+                       exact(shard) + " (Megatron) against " + exact(napkinShard) + " (Napkin) parameters, at " +
                            n(bytes) + " B each: " + parameterReasons(in, r, a)});
     std::string perParameter =
         a.distributedOptimizer
