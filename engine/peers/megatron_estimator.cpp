@@ -1,5 +1,6 @@
 #include "engine/peers/megatron_estimator.h"
 
+#include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/peers/peer_terms.h"
 
@@ -72,10 +73,6 @@ PeerQuantity modelStates(const AccountingInput& in, const AccountingResult& r, c
               "weights and Adam's moments sharded (the distributed optimizer, ZeRO-1)"
             : "18 B: 2 B 16-bit parameters, 4 B fp32 main gradients, 4 B master weights, 8 B Adam moments";
     perParameter += "; Napkin's " + r.bytesPerParameter.ledger + " under the recipe";
-    if (in.zeroStage >= 2)
-        perParameter += ", and ZeRO-" + std::to_string(in.zeroStage) +
-                        " shards gradients" + (in.zeroStage == 3 ? " and parameters" : "") +
-                        ", which Megatron's estimate does not";
     q.terms.push_back({"bytes per parameter", napkinShard * bytes, *q.napkin, perParameter});
     closeTerms(q);
     return q;
@@ -155,7 +152,10 @@ PeerQuantity flops(const AccountingInput& in, const AccountingResult& r, const M
                     n(tokens) + " = " + n(q.peer);
     q.napkin = r.flopsPerToken.value;
     q.napkinMeaning = "flops_per_token (model FLOPs: forward + backward, no recompute)";
-    const StepFlops napkin = countStepFlops(in.model, 1, Recompute::none, in.attention);
+    const StepFlops napkin = [&] {
+        const ValuesOnly numbersOnly; // only its attention and head counts are read, not its formulas
+        return countStepFlops(in.model, 1, Recompute::none, in.attention);
+    }();
     double napkinHead = 0;
     for (const ComponentFlops& c : napkin.components)
         if (c.name == "head")
@@ -236,7 +236,14 @@ PeerEstimate megatronEstimate(const AccountingInput& in, const AccountingResult&
         return e;
     }
     const MegatronArgs a = megatronArgs(in);
-    e.quantities.push_back(modelStates(in, r, a));
+    // Its distributed optimizer is ZeRO-1; with gradients or parameters sharded too the weights estimate
+    // describes another layout, so only the activations and FLOPs are set beside Napkin's.
+    if (in.zeroStage <= 1)
+        e.quantities.push_back(modelStates(in, r, a));
+    else
+        e.conventions.push_back("no ZeRO-2/3 (its distributed optimizer shards the optimizer alone): the "
+                                "weights and optimizer are not compared for ZeRO-" +
+                                std::to_string(in.zeroStage));
     if (r.activationsModelled)
         e.quantities.push_back(activations(in, r, a));
     e.quantities.push_back(flops(in, r, a));
