@@ -4,6 +4,7 @@
 // {stage_1_and_2,stage3}.py; NVIDIA/Megatron-LM megatron/training/theoretical_memory_usage.py and
 // training.py (num_floating_point_operations).
 #include "engine/peers/deepspeed_estimator.h"
+#include "engine/peers/llm_analysis_estimator.h"
 #include "engine/peers/megatron_estimator.h"
 #include "engine/peers/peer_estimates.h"
 
@@ -75,6 +76,9 @@ private slots:
     void megatronFlopsGpt3();
     void megatronTermsAddUpToTheDifference_data();
     void megatronTermsAddUpToTheDifference();
+    void llmAnalysisPublishedExample();
+    void llmAnalysisCurrentFormula();
+    void llmAnalysisNamesNormsDividedByTp();
     void peersListedInOrder();
 };
 
@@ -329,12 +333,67 @@ void TestPeerEstimates::megatronTermsAddUpToTheDifference() {
         QVERIFY(term(e.quantities[0], "parameters on the GPU")->why.find("no linear biases") != std::string::npos);
 }
 
+// llm-analysis's Megatron-LM 175B config (llm_analysis/model_configs/megatron-lm-175b.json: 96 layers, 96
+// heads, hidden 12288, vocab 50272, ffn 49152) on tp 8 × pp 12 × dp 8, no ZeRO, w16a16e16.
+static LlmAnalysisArgs llmAnalysis175b() {
+    LlmAnalysisArgs a;
+    a.hidden = 12288;
+    a.heads = a.kvHeads = 96;
+    a.ffn = 49152;
+    a.layers = 96;
+    a.vocab = 50272;
+    a.tp = 8;
+    a.pp = 12;
+    a.dp = 8;
+    return a;
+}
+
+void TestPeerEstimates::llmAnalysisPublishedExample() {
+    // examples/megatron-lm/outputs_train/megatron-lm-175b-a100-sxm-40gb-w16a16e16-tp8-pp12-dp8-sp1-...
+    // -summary.json (commit b60b392): "num_params_total": 174563917824, "weight_memory_per_gpu":
+    // 3778314240.0, "gradient_memory_per_gpu": 3623878656.0, "optimizer_state_memory_per_gpu": 28991029248.0.
+    const LlmAnalysisModelStates s = llmAnalysisModelStates(llmAnalysis175b(), LlmAnalysisRelease::examplesB60b392);
+    QCOMPARE(s.parameters, 174563917824.0);
+    QCOMPARE(s.weights, 3778314240.0);
+    QCOMPARE(s.gradients, 3623878656.0);
+    QCOMPARE(s.optimizerState, 28991029248.0);
+}
+
+void TestPeerEstimates::llmAnalysisCurrentFormula() {
+    // analysis.py at commit 08d7f8f, by hand: norms 2·h per layer and h final join the count
+    // (174,563,917,824 + 96 × 24,576 + 12,288 = 174,566,289,408); weights (12·h² + 2·h) × 2 B / 8 × 8 layers
+    // + the embedding 50272 × 12288 × 2 / 8 + the final norm 12288 × 2 / 8 = 3,778,366,464 B; gradients at
+    // 4 B and optimizer state at 12 B of the same per-GPU parameters (1,889,183,232 of them).
+    const LlmAnalysisModelStates s = llmAnalysisModelStates(llmAnalysis175b());
+    QCOMPARE(s.parameters, 174566289408.0);
+    QCOMPARE(s.weights, 3778366464.0);
+    QCOMPARE(s.gradients, 3778366464.0 * 2);
+    QCOMPARE(s.optimizerState, 3778366464.0 * 6);
+}
+
+void TestPeerEstimates::llmAnalysisNamesNormsDividedByTp() {
+    // Llama 3 8B on tp 8: llm-analysis divides the RMSNorm weights by tp (they are replicated), counts two
+    // MLP matrices of a SwiGLU's three and ties the untied head; the terms add up to the difference.
+    AccountingInput in = preset("llama3-8b", 8, 1);
+    in.parallel.tp = 8;
+    const PeerEstimate e = llmAnalysisEstimate(in, run(in));
+    QVERIFY2(e.notApplicable.empty(), e.notApplicable.c_str());
+    const PeerQuantity& q = e.quantities.at(0);
+    const std::string& why = term(q, "weights")->why;
+    QVERIFY(why.find("divides the norms by tp") != std::string::npos);
+    QVERIFY(why.find("a gated MLP's third is missing") != std::string::npos);
+    QVERIFY(why.find("untied head") != std::string::npos);
+    QVERIFY(!term(q, "other"));
+    QVERIFY(std::abs(termSum(q) - q.difference()) < 1);
+}
+
 void TestPeerEstimates::peersListedInOrder() {
     const AccountingInput in = preset("gpt2-small", 8, 2);
     const std::vector<PeerEstimate> all = peerEstimates(in, run(in));
-    QCOMPARE(all.size(), size_t(2));
+    QCOMPARE(all.size(), size_t(3));
     QCOMPARE(QString::fromStdString(all[0].peer), QString("DeepSpeed ZeRO-2 estimator"));
     QCOMPARE(QString::fromStdString(all[1].peer), QString("Megatron-LM"));
+    QCOMPARE(QString::fromStdString(all[2].peer), QString("llm-analysis"));
 }
 
 QTEST_GUILESS_MAIN(TestPeerEstimates)
