@@ -2,7 +2,8 @@
 // Every peer's answer for one setup: what Megatron-LM's theoretical memory and FLOP count, DeepSpeed's
 // ZeRO estimators and llm-analysis would report, beside Napkin's. Computed on request (the CLI's
 // `account --json`, the "How is this computed?" pane), never inside account(): a slider tick does not
-// pay for it.
+// pay for it. The Ultra-Scale Playbook is not among them: its page and widget code were not readable where
+// this was written, and a peer's number is given only from its own text.
 #include "engine/accounting/accounting.h"
 #include "engine/peers/peer_estimate.h"
 
