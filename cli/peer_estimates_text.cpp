@@ -33,7 +33,8 @@ std::string peerEstimatesText(const std::vector<PeerEstimate>& estimates) {
             s << "\n    " << q.peerFormula << "\n";
             for (const PeerTerm& t : q.terms)
                 if (t.difference() != 0)
-                    s << "    " << t.name << " " << signedValue(t.difference(), q.unit) << ": " << t.why << "\n";
+                    s << "    " << t.name << " " << signedValue(t.difference(), q.unit) << ": " << t.why
+                      << "\n";
         }
         s << "    source: " << e.source << "\n";
     }

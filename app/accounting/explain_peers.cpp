@@ -31,7 +31,8 @@ QString signedValue(double v, const PeerQuantity& quantity, ByteUnits units) {
 }
 
 QString quantityRows(const PeerQuantity& quantity, ByteUnits units) {
-    QString text = QStringLiteral("<tr>") + cell(q(quantity.name)) + cell(value(quantity.peer, quantity, units)) +
+    QString text = QStringLiteral("<tr>") + cell(q(quantity.name)) +
+                   cell(value(quantity.peer, quantity, units)) +
                    cell(quantity.napkin ? value(*quantity.napkin, quantity, units) : tr("not counted")) +
                    cell(quantity.napkin ? signedValue(quantity.difference(), quantity, units) : QString()) +
                    QStringLiteral("</tr>");
@@ -63,10 +64,11 @@ QString peerSection(const PeerEstimate& e, ByteUnits units) {
 
 QString explainPeers(const AccountingInput& input, const AccountingResult& result, ByteUnits units) {
     QString text = heading(tr("Compared with other calculators"));
-    text += tr("<p>What other calculators would report for this setup, each from its published formula, beside "
-               "Napkin's number. The named terms add up to the difference: each is a convention the peer "
-               "holds (its bytes per parameter, its first pipeline stage) or an error in its formula, with "
-               "the file it comes from.</p>");
+    text +=
+        tr("<p>What other calculators would report for this setup, each from its published formula, beside "
+           "Napkin's number. The named terms add up to the difference: each is a convention the peer "
+           "holds (its bytes per parameter, its first pipeline stage) or an error in its formula, with "
+           "the file it comes from.</p>");
     for (const PeerEstimate& e : peerEstimates(input, result))
         text += peerSection(e, units);
     return text;

@@ -47,8 +47,8 @@ DeepSpeedMemory deepSpeedZero2(double N, double gpusPerNode, double nodes, bool 
         m.cpuBytes = pyInt(N * std::max(4 * G, 16.0) * bufferFactor);
         return m;
     }
-    m.gpuBytes = formula == DeepSpeedZero2Formula::current ? 2 * N + pyInt(18 * N / G)
-                                                           : 4 * N + pyInt(16 * N / G);
+    m.gpuBytes =
+        formula == DeepSpeedZero2Formula::current ? 2 * N + pyInt(18 * N / G) : 4 * N + pyInt(16 * N / G);
     m.cpuBytes = pyInt(N * 4 * gpusPerNode * bufferFactor);
     return m;
 }
@@ -123,14 +123,14 @@ PeerEstimate deepSpeedEstimate(const AccountingInput& in, const AccountingResult
     q.unit = "bytes";
     q.napkin = napkinModelStates(r);
     q.napkinMeaning = "memory_bytes: parameters + gradients + master_weights + optimizer_state";
-    const std::string napkinGrad = "Napkin: " + std::string(storageTypeName(r.precision.gradients)) +
-                                   " gradients under the recipe";
+    const std::string napkinGrad =
+        "Napkin: " + std::string(storageTypeName(r.precision.gradients)) + " gradients under the recipe";
     if (in.zeroStage == 2) {
         const DeepSpeedMemory m = deepSpeedZero2(N, G, 1, offloadOptimizer);
         q.peer = m.gpuBytes;
         q.peerFormula = offloadOptimizer ? "2·N = 2 × " + count(N) + " = " + n(q.peer) + " B"
-                                         : "2·N + int(18·N/G) = 2 × " + count(N) + " + int(18 × " + count(N) + "/" +
-                                               n(G) + ") = " + n(q.peer) + " B";
+                                         : "2·N + int(18·N/G) = 2 × " + count(N) + " + int(18 × " + count(N) +
+                                               "/" + n(G) + ") = " + n(q.peer) + " B";
         const double shard = offloadOptimizer ? 0.0 : N / G;
         q.terms = {
             {"parameters", 2 * N, r.memory.parameters.value,
@@ -153,10 +153,10 @@ PeerEstimate deepSpeedEstimate(const AccountingInput& in, const AccountingResult
         q.peer = m.gpuBytes;
         const std::string gathered = "4 × " + count(*largest);
         q.peerFormula = offloadParams      ? "4·largest = " + gathered + " = " + n(q.peer) + " B"
-                        : offloadOptimizer ? "4·largest + int(2·N/G) = " + gathered + " + int(2 × " + count(N) +
-                                                 "/" + n(G) + ") = " + n(q.peer) + " B"
-                                           : "4·largest + int(18·N/G) = " + gathered + " + int(18 × " + count(N) +
-                                                 "/" + n(G) + ") = " + n(q.peer) + " B";
+                        : offloadOptimizer ? "4·largest + int(2·N/G) = " + gathered + " + int(2 × " +
+                                                 count(N) + "/" + n(G) + ") = " + n(q.peer) + " B"
+                                           : "4·largest + int(18·N/G) = " + gathered + " + int(18 × " +
+                                                 count(N) + "/" + n(G) + ") = " + n(q.peer) + " B";
         const double paramShard = offloadParams ? 0.0 : N / G, stateShard = offloadOptimizer ? 0.0 : N / G;
         q.terms = {
             {"gathered largest layer", 4 * *largest, 0,

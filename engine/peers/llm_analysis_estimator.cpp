@@ -43,7 +43,8 @@ std::string countingReasons(const AccountingInput& in) {
         why.emplace_back("the embedding shared with the output layer (shared_embedding=True): the untied "
                          "head's V·h is missing");
     if (m.norm == NormKind::layernorm && hasNormBias(m))
-        why.emplace_back("norms with a weight only (2·h per layer, h final): the LayerNorm biases are missing");
+        why.emplace_back(
+            "norms with a weight only (2·h per layer, h final): the LayerNorm biases are missing");
     if (headWidth(m) * m.heads != m.dModel)
         why.emplace_back("heads of width h/a (the attention's projections are h wide)");
     if (kvHeadCount(m) < in.parallel.tp)
@@ -81,8 +82,9 @@ LlmAnalysisModelStates llmAnalysisModelStates(const LlmAnalysisArgs& a, LlmAnaly
         return s;
     }
     const double op = a.masterBytes + a.otherOptimizerBytes;
-    s.optimizerState = layersHere * (op * mlp / a.ep / a.tp / expertShard(1) + op * others / a.tp / shard(1)) +
-                       op * embedding / a.tp / shard(1) + op * lastNorm / a.tp / shard(1);
+    s.optimizerState =
+        layersHere * (op * mlp / a.ep / a.tp / expertShard(1) + op * others / a.tp / shard(1)) +
+        op * embedding / a.tp / shard(1) + op * lastNorm / a.tp / shard(1);
     s.gradients = layersHere * (a.masterBytes * mlp / a.ep / a.tp / expertShard(2) +
                                 a.masterBytes * others / a.tp / shard(2)) +
                   a.masterBytes * embedding / a.tp / shard(2) + a.masterBytes * lastNorm / a.tp / shard(2);
@@ -137,16 +139,16 @@ PeerEstimate llmAnalysisEstimate(const AccountingInput& in, const AccountingResu
                r.memory.optimizerState.value;
     q.napkinMeaning = "memory_bytes: parameters + gradients + master_weights + optimizer_state";
     const std::string counted = "; counting: " + countingReasons(in);
-    q.terms = {{"weights", s.weights, r.memory.parameters.value,
-                n(a.weightBytes) + " B per parameter" + counted},
-               {"gradients", s.gradients, r.memory.gradients.value,
-                "4 B: gradients counted in the master weights' fp32 (get_memory_optimizer_state_and_gradient_"
-                "per_layer); Napkin: " +
-                    std::string(storageTypeName(r.precision.gradients))},
-               {"optimizer state and master weights", s.optimizerState,
-                r.memory.masterWeights.value + r.memory.optimizerState.value,
-                "12 B: fp32 master weights and Adam's two moments, whatever the optimizer; Napkin: " +
-                    r.bytesPerParameter.ledger}};
+    q.terms = {
+        {"weights", s.weights, r.memory.parameters.value, n(a.weightBytes) + " B per parameter" + counted},
+        {"gradients", s.gradients, r.memory.gradients.value,
+         "4 B: gradients counted in the master weights' fp32 (get_memory_optimizer_state_and_gradient_"
+         "per_layer); Napkin: " +
+             std::string(storageTypeName(r.precision.gradients))},
+        {"optimizer state and master weights", s.optimizerState,
+         r.memory.masterWeights.value + r.memory.optimizerState.value,
+         "12 B: fp32 master weights and Adam's two moments, whatever the optimizer; Napkin: " +
+             r.bytesPerParameter.ledger}};
     closeTerms(q);
     e.quantities.push_back(std::move(q));
     return e;

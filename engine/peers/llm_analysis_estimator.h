@@ -9,13 +9,13 @@ namespace napkin {
 /// The ModelConfig, ParallelismConfig and DtypeConfig fields the memory formulas read.
 struct LlmAnalysisArgs {
     double hidden = 0, heads = 0, kvHeads = 0, ffn = 0, layers = 0, vocab = 0; ///< hidden_dim, n_head, ...
-    double experts = 1;           ///< moe_num_experts
+    double experts = 1;                                                        ///< moe_num_experts
     double tp = 1, pp = 1, dp = 1, ep = 1;
-    double weightBytes = 2;       ///< weight_bits / 8
-    double embeddingBytes = 2;    ///< embedding_bits / 8
-    double masterBytes = 4;       ///< master_weights_dtype_bytes (the gradients' bytes too)
+    double weightBytes = 2;         ///< weight_bits / 8
+    double embeddingBytes = 2;      ///< embedding_bits / 8
+    double masterBytes = 4;         ///< master_weights_dtype_bytes (the gradients' bytes too)
     double otherOptimizerBytes = 8; ///< other_op_bytes: Adam's momentum and variance
-    int zero = 0;                 ///< ds_zero
+    int zero = 0;                   ///< ds_zero
 };
 
 /// Which code: the analysis.py read (commit 08d7f8f), or the one that wrote the repository's

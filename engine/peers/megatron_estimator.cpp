@@ -45,8 +45,9 @@ std::string parameterReasons(const AccountingInput& in, const AccountingResult& 
     if (!a.rmsnorm && !hasNormBias(m))
         why.emplace_back("norm_size 2: a LayerNorm bias counted that this model does not have");
     if (in.parallel.pp > 1 && r.memoryStage)
-        why.emplace_back("Megatron's most loaded shard is the first stage with the embedding; Napkin's is the " +
-                         std::string(pipelineStageName(*r.memoryStage)) + " stage's");
+        why.emplace_back(
+            "Megatron's most loaded shard is the first stage with the embedding; Napkin's is the " +
+            std::string(pipelineStageName(*r.memoryStage)) + " stage's");
     if (in.parallel.cp > 1 || in.parallel.ep > 1)
         why.emplace_back("no context or expert parallelism in the shard");
     return why.empty() ? "the same parameters on this GPU" : join(why);
@@ -65,8 +66,9 @@ PeerQuantity modelStates(const AccountingInput& in, const AccountingResult& r, c
     const double napkinShard = r.parametersOnGpu.value;
     const auto exact = [](double v) { return formatExact(v); };
     q.terms.push_back({"parameters on the GPU", shard * bytes, napkinShard * bytes,
-                       exact(shard) + " (Megatron) against " + exact(napkinShard) + " (Napkin) parameters, at " +
-                           n(bytes) + " B each: " + parameterReasons(in, r, a)});
+                       exact(shard) + " (Megatron) against " + exact(napkinShard) +
+                           " (Napkin) parameters, at " + n(bytes) +
+                           " B each: " + parameterReasons(in, r, a)});
     std::string perParameter =
         a.distributedOptimizer
             ? "6 + 12/dp B: 2 B 16-bit parameters and 4 B fp32 main gradients on every rank, master "
@@ -125,16 +127,18 @@ PeerQuantity activations(const AccountingInput& in, const AccountingResult& r, c
         (row.perLayer ? napkinLayer : napkinRest) += row.bytes;
     napkinLayer *= act.layers * act.microBatchesInFlight;
     // The ledger may not add up to the total (a probe without rows); the remainder then shows as "other".
-    q.terms.push_back({"transformer layers", m.layers, napkinLayer, layerReasons(in, r, a, m.withSequenceParallel)});
+    q.terms.push_back(
+        {"transformer layers", m.layers, napkinLayer, layerReasons(in, r, a, m.withSequenceParallel)});
     q.terms.push_back({"embedding input", m.embedding, 0,
                        "input ids (8 B, int64) and the embedding's dropout mask (1 B), p micro-batches in "
                        "flight; Napkin's ledger keeps neither"});
-    q.terms.push_back({"output layer", m.output, napkinRest,
-                       m.withSequenceParallel
-                           ? "4·s·b·h·(1 + V/h)/t: the final norm's output and fp32 logits over the padded "
-                             "vocabulary; Napkin: the logits over V"
-                           : "(s·b·V/t + s·b·h) × 2 B: 16-bit logits over the padded vocabulary and the final "
-                             "norm's output; Napkin keeps fp32 logits, 4·s·b·V/t"});
+    q.terms.push_back(
+        {"output layer", m.output, napkinRest,
+         m.withSequenceParallel
+             ? "4·s·b·h·(1 + V/h)/t: the final norm's output and fp32 logits over the padded "
+               "vocabulary; Napkin: the logits over V"
+             : "(s·b·V/t + s·b·h) × 2 B: 16-bit logits over the padded vocabulary and the final "
+               "norm's output; Napkin keeps fp32 logits, 4·s·b·V/t"});
     q.terms.push_back({"5 % overhead", m.overhead, 0,
                        "\"buffer for optimizer and miscellaneous temporaries\" (without SP only); Napkin "
                        "counts the allocator's overheads apart (overheads)"});
@@ -169,15 +173,16 @@ PeerQuantity flops(const AccountingInput& in, const AccountingResult& r, const M
     if (in.model.slidingWindow > 0)
         scores += "; no sliding window (Napkin scores at most W keys in windowed layers)";
     q.terms.push_back({"attention scores", peerScores, napkinScores, scores});
-    q.terms.push_back({"logits", peerLogits, napkinHead,
-                       a.paddedVocab != in.model.vocab
-                           ? "6·h·V over the padded vocabulary " + n(a.paddedVocab) + " (Napkin: " +
-                                 n(in.model.vocab) + ")"
-                           : "6·h·V"});
-    q.terms.push_back({"linear layers", q.peer - peerScores - peerLogits, *q.napkin - napkinScores - napkinHead,
-                       isMixtureOfExperts(in.model)
-                           ? "6 FLOPs per weight of the matrices a token passes; Napkin also counts the router"
-                           : "6 FLOPs per weight of the matrices a token passes (no biases, norms in either)"});
+    q.terms.push_back(
+        {"logits", peerLogits, napkinHead,
+         a.paddedVocab != in.model.vocab
+             ? "6·h·V over the padded vocabulary " + n(a.paddedVocab) + " (Napkin: " + n(in.model.vocab) + ")"
+             : "6·h·V"});
+    q.terms.push_back(
+        {"linear layers", q.peer - peerScores - peerLogits, *q.napkin - napkinScores - napkinHead,
+         isMixtureOfExperts(in.model)
+             ? "6 FLOPs per weight of the matrices a token passes; Napkin also counts the router"
+             : "6 FLOPs per weight of the matrices a token passes (no biases, norms in either)"});
     closeTerms(q);
     return q;
 }

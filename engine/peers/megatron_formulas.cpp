@@ -51,9 +51,9 @@ double megatronPaddedVocab(double vocab, double tp, double divisibleBy) {
 double megatronTransformerBlockParameters(const MegatronArgs& a) {
     const double gated = gatedMultiplier(a), norm = normSize(a), attention = selfAttentionParameters(a);
     const double dense = 2 * a.hidden * (a.ffnHidden * gated + norm) + attention;
-    const double moe = 2 * a.hidden *
-                           (a.moeFfnHidden * a.experts.value_or(1) * gated + a.sharedExpertFfn * gated + norm) +
-                       attention;
+    const double moe =
+        2 * a.hidden * (a.moeFfnHidden * a.experts.value_or(1) * gated + a.sharedExpertFfn * gated + norm) +
+        attention;
     return dense * denseLayers(a) + moe * moeLayers(a) + norm * a.hidden;
 }
 

@@ -9,29 +9,29 @@ namespace napkin {
 
 /// The Megatron arguments these formulas read (their names in parentheses).
 struct MegatronArgs {
-    double hidden = 0;         ///< hidden_size h
-    double ffnHidden = 0;      ///< ffn_hidden_size f
-    double heads = 0;          ///< num_attention_heads a
-    double queryGroups = 0;    ///< num_query_groups g (= a without group_query_attention)
-    double kvChannels = 0;     ///< kv_channels: the width of one head
-    double layers = 0;         ///< num_layers L
-    double paddedVocab = 0;    ///< padded_vocab_size
-    double seq = 0;            ///< seq_length s
-    double microBatch = 1;     ///< micro_batch_size b
+    double hidden = 0;      ///< hidden_size h
+    double ffnHidden = 0;   ///< ffn_hidden_size f
+    double heads = 0;       ///< num_attention_heads a
+    double queryGroups = 0; ///< num_query_groups g (= a without group_query_attention)
+    double kvChannels = 0;  ///< kv_channels: the width of one head
+    double layers = 0;      ///< num_layers L
+    double paddedVocab = 0; ///< padded_vocab_size
+    double seq = 0;         ///< seq_length s
+    double microBatch = 1;  ///< micro_batch_size b
     double tp = 1, pp = 1, dp = 1;
     std::optional<double> virtualPipeline; ///< virtual_pipeline_model_parallel_size
     bool swiglu = false;
-    bool rmsnorm = false;      ///< normalization == "RMSNorm" (norm_size 1, else 2)
+    bool rmsnorm = false; ///< normalization == "RMSNorm" (norm_size 1, else 2)
     bool untiedEmbeddings = false;
     bool distributedOptimizer = false;
     bool sequenceParallel = false;
     bool selectiveRecompute = false; ///< recompute_granularity == "selective"
     // Mixture of experts (num_experts unset: dense).
     std::optional<double> experts;
-    double moeLayers = 0;      ///< layers with experts (the 1s of moe_layer_freq)
-    double moeFfnHidden = 0;   ///< moe_ffn_hidden_size
-    double sharedExpertFfn = 0;///< moe_shared_expert_intermediate_size
-    double topK = 1;           ///< moe_router_topk
+    double moeLayers = 0;       ///< layers with experts (the 1s of moe_layer_freq)
+    double moeFfnHidden = 0;    ///< moe_ffn_hidden_size
+    double sharedExpertFfn = 0; ///< moe_shared_expert_intermediate_size
+    double topK = 1;            ///< moe_router_topk
 };
 
 /// --make-vocab-size-divisible-by (128 by default) × tp: the vocabulary rounded up to that multiple.

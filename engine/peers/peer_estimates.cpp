@@ -7,7 +7,8 @@
 namespace napkin {
 
 std::vector<PeerEstimate> peerEstimates(const AccountingInput& input, const AccountingResult& result) {
-    return {deepSpeedEstimate(input, result), megatronEstimate(input, result), llmAnalysisEstimate(input, result)};
+    return {deepSpeedEstimate(input, result), megatronEstimate(input, result),
+            llmAnalysisEstimate(input, result)};
 }
 
 } // namespace napkin

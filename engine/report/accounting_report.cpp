@@ -3,6 +3,7 @@
 #include "engine/accounting/capability_rules.h"
 #include "engine/benchmarks/accounting_benchmark.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/peers/peer_estimates.h"
 #include "engine/report/accounting_layout_json.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/fine_tuning_json.h"
@@ -11,7 +12,6 @@
 #include "engine/report/run_cost_json.h"
 #include "engine/report/overheads_json.h"
 #include "engine/report/peer_estimates_json.h"
-#include "engine/peers/peer_estimates.h"
 
 namespace napkin {
 namespace {

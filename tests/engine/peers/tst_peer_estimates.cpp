@@ -97,8 +97,7 @@ void TestPeerEstimates::deepSpeedZero2Docs() {
     QFETCH(bool, offload);
     QFETCH(double, cpuGiB);
     QFETCH(double, gpuGiB);
-    const DeepSpeedMemory m =
-        deepSpeedZero2(2851e6, 8, 1, offload, 1.5, DeepSpeedZero2Formula::beforePr5099);
+    const DeepSpeedMemory m = deepSpeedZero2(2851e6, 8, 1, offload, 1.5, DeepSpeedZero2Formula::beforePr5099);
     QCOMPARE(printedGiB(m.cpuBytes), cpuGiB);
     QCOMPARE(printedGiB(m.gpuBytes), gpuGiB);
 }
@@ -158,9 +157,9 @@ void TestPeerEstimates::deepSpeedZero3DocsDiscussion() {
 }
 
 void TestPeerEstimates::deepSpeedZero2NamesTheFp32GradientPartition() {
-    // GPT-2 small (124,439,808 parameters) on 8 GPUs, mixed bf16 AdamW, ZeRO-2. Napkin: 2·N + (2 + 4 + 8)·N/8;
-    // DeepSpeed: 2·N + 18·N/8. The 4·N/8 between them is DeepSpeed's fp32 gradient partition beside the
-    // 16-bit one (stage_1_and_2.py: "18 = 2_grads_16bit + 4_grads_32bit + ...").
+    // GPT-2 small (124,439,808 parameters) on 8 GPUs, mixed bf16 AdamW, ZeRO-2. Napkin: 2·N + (2 + 4 +
+    // 8)·N/8; DeepSpeed: 2·N + 18·N/8. The 4·N/8 between them is DeepSpeed's fp32 gradient partition beside
+    // the 16-bit one (stage_1_and_2.py: "18 = 2_grads_16bit + 4_grads_32bit + ...").
     const AccountingInput in = preset("gpt2-small", 8, 2);
     const AccountingResult r = run(in);
     const PeerEstimate e = deepSpeedEstimate(in, r);
@@ -229,7 +228,8 @@ void TestPeerEstimates::megatronGpt3ParameterCount() {
     const MegatronArgs a = gpt3(8, 8, 8);
     QCOMPARE(megatronTransformerBlockParameters(a), 173950918656.0);
     QCOMPARE(megatronParameters(a), 174580064256.0);
-    QCOMPARE(megatronPaddedVocab(50257, 1), 50304.0); // GPT-2's vocabulary, --make-vocab-size-divisible-by 128
+    QCOMPARE(megatronPaddedVocab(50257, 1),
+             50304.0); // GPT-2's vocabulary, --make-vocab-size-divisible-by 128
     QCOMPARE(megatronPaddedVocab(50257, 8), 51200.0);
 }
 
@@ -324,13 +324,15 @@ void TestPeerEstimates::megatronTermsAddUpToTheDifference() {
     QCOMPARE(e.quantities.size(), size_t(3));
     for (const PeerQuantity& q : e.quantities) {
         QVERIFY(q.napkin);
-        QVERIFY2(std::abs(termSum(q) - q.difference()) <= 1e-6 * std::max(1.0, std::abs(q.peer)), q.name.c_str());
+        QVERIFY2(std::abs(termSum(q) - q.difference()) <= 1e-6 * std::max(1.0, std::abs(q.peer)),
+                 q.name.c_str());
         for (const PeerTerm& t : q.terms)
             QVERIFY2(!t.why.empty(), t.name.c_str());
     }
     // Megatron's count has no biases: GPT-2's would make the parameters differ.
     if (presetId == "gpt2-small")
-        QVERIFY(term(e.quantities[0], "parameters on the GPU")->why.find("no linear biases") != std::string::npos);
+        QVERIFY(term(e.quantities[0], "parameters on the GPU")->why.find("no linear biases") !=
+                std::string::npos);
 }
 
 // llm-analysis's Megatron-LM 175B config (llm_analysis/model_configs/megatron-lm-175b.json: 96 layers, 96
@@ -352,7 +354,8 @@ void TestPeerEstimates::llmAnalysisPublishedExample() {
     // examples/megatron-lm/outputs_train/megatron-lm-175b-a100-sxm-40gb-w16a16e16-tp8-pp12-dp8-sp1-...
     // -summary.json (commit b60b392): "num_params_total": 174563917824, "weight_memory_per_gpu":
     // 3778314240.0, "gradient_memory_per_gpu": 3623878656.0, "optimizer_state_memory_per_gpu": 28991029248.0.
-    const LlmAnalysisModelStates s = llmAnalysisModelStates(llmAnalysis175b(), LlmAnalysisRelease::examplesB60b392);
+    const LlmAnalysisModelStates s =
+        llmAnalysisModelStates(llmAnalysis175b(), LlmAnalysisRelease::examplesB60b392);
     QCOMPARE(s.parameters, 174563917824.0);
     QCOMPARE(s.weights, 3778314240.0);
     QCOMPARE(s.gradients, 3623878656.0);
