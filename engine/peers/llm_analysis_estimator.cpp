@@ -148,7 +148,8 @@ PeerEstimate llmAnalysisEstimate(const AccountingInput& in, const AccountingResu
         {"optimizer state and master weights", s.optimizerState,
          r.memory.masterWeights.value + r.memory.optimizerState.value,
          "12 B: fp32 master weights and Adam's two moments, whatever the optimizer; Napkin: " +
-             r.bytesPerParameter.ledger}};
+             n(r.bytesPerParameter.masterWeights) + " B master weights + " +
+             n(r.bytesPerParameter.optimizerState) + " B optimizer state"}};
     closeTerms(q);
     e.quantities.push_back(std::move(q));
     return e;
