@@ -74,6 +74,8 @@ private slots:
     void megatronGpt3ActivationsWithSequenceParallel();
     void megatronActivationsWithoutSpHardCodeA4hMlp();
     void megatronFlopsGpt3();
+    void megatronNamesItsActivationErrors_data();
+    void megatronNamesItsActivationErrors();
     void megatronTermsAddUpToTheDifference_data();
     void megatronTermsAddUpToTheDifference();
     void llmAnalysisPublishedExample();
@@ -291,6 +293,42 @@ void TestPeerEstimates::megatronFlopsGpt3() {
     const double expected = 72 * s * L * h * h * (1 + s / (12 * h) + V / (12 * h * L));
     QVERIFY(std::abs(megatronFlops(a, 1) / expected - 1) < 1e-12);
     QCOMPARE(megatronLogitFlops(a, 1), 6 * s * h * V);
+}
+
+void TestPeerEstimates::megatronNamesItsActivationErrors_data() {
+    QTest::addColumn<QString>("presetId");
+    QTest::addColumn<double>("tp");
+    QTest::addColumn<bool>("sp");
+    QTest::addColumn<int>("recompute");
+    QTest::addColumn<QString>("named");
+    // compute_activation_memory_without_sp's s·b·h·(10 + 24/t): 24/t is (8 + 4·F)/t at F = 4, whatever F is.
+    QTest::newRow("Llama 3 8B (F = 3.5), tp 8") << "llama3-8b" << 8.0 << false << 1 << "hard-codes a 4·h MLP";
+    // It is Korthikanti's selective form, so without recompute the a·s² scores are missing ...
+    QTest::newRow("GPT-2 small, no recompute")
+        << "gpt2-small" << 1.0 << false << 0 << "leaves out the 5·a·s/h attention scores";
+    // ... with full recompute the layers' tensors are still counted ...
+    QTest::newRow("GPT-2 small, full recompute")
+        << "gpt2-small" << 1.0 << false << 2 << "ignores full recompute";
+    // ... and sequence parallelism counts only with selective recompute (report_theoretical_memory).
+    QTest::newRow("GPT-3, tp 8 + SP, no recompute")
+        << "gpt3-175b" << 8.0 << true << 0 << "ignores sequence parallelism outside selective recompute";
+}
+
+void TestPeerEstimates::megatronNamesItsActivationErrors() {
+    QFETCH(QString, presetId);
+    QFETCH(double, tp);
+    QFETCH(bool, sp);
+    QFETCH(int, recompute);
+    QFETCH(QString, named);
+    AccountingInput in = preset(presetId.toStdString().c_str(), tp, 0);
+    in.parallel.tp = tp;
+    in.parallel.sp = sp;
+    in.recompute = static_cast<Recompute>(recompute);
+    const PeerEstimate e = megatronEstimate(in, run(in));
+    const PeerQuantity& activations = e.quantities.at(1);
+    QCOMPARE(QString::fromStdString(activations.name), QString("activations per GPU"));
+    const std::string& why = term(activations, "transformer layers")->why;
+    QVERIFY2(why.find(named.toStdString()) != std::string::npos, why.c_str());
 }
 
 void TestPeerEstimates::megatronTermsAddUpToTheDifference_data() {
