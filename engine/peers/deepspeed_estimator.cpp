@@ -89,7 +89,9 @@ std::optional<double> largestModuleParameters(const ModelSpec& m) {
 
 PeerEstimate deepSpeedEstimate(const AccountingInput& in, const AccountingResult& r) {
     PeerEstimate e;
-    e.peer = in.zeroStage == 3 ? "DeepSpeed ZeRO-3 estimator" : "DeepSpeed ZeRO-2 estimator";
+    e.peer = in.zeroStage == 3   ? "DeepSpeed ZeRO-3 estimator"
+             : in.zeroStage == 2 ? "DeepSpeed ZeRO-2 estimator"
+                                 : "DeepSpeed ZeRO-2/3 estimators";
     e.source = in.zeroStage == 3 ? zero3Source : zero2Source;
     e.conventions = {
         "mixed-precision Adam whatever the recipe: 16-bit parameters, fp32 gradients, fp32 master "
