@@ -130,6 +130,12 @@ PeerEstimate deepSpeedEstimate(const AccountingInput& in, const AccountingResult
     if (in.zeroStage == 2) {
         const DeepSpeedMemory m = deepSpeedZero2(N, G, 1, offloadOptimizer);
         q.peer = m.gpuBytes;
+        if (!offloadOptimizer) // a user holding the docs' table holds the earlier formula's number
+            e.conventions.push_back(
+                "memory.rst's printed tables predate DeepSpeed PR #5099 (commit f4cb866: \"was considering 4 "
+                "bytes per model param\"): 4·N + int(16·N/G) = " +
+                n(deepSpeedZero2(N, G, 1, false, 1.5, DeepSpeedZero2Formula::beforePr5099).gpuBytes) +
+                " B for this setup");
         q.peerFormula = offloadOptimizer ? "2·N = 2 × " + count(N) + " = " + n(q.peer) + " B"
                                          : "2·N + int(18·N/G) = 2 × " + count(N) + " + int(18 × " + count(N) +
                                                "/" + n(G) + ") = " + n(q.peer) + " B";

@@ -176,6 +176,8 @@ void TestPeerEstimates::deepSpeedZero2NamesTheFp32GradientPartition() {
     QCOMPARE(gradients->difference(), 4 * N / 8);
     QVERIFY(!term(q, "other"));
     QVERIFY(std::abs(termSum(q) - q.difference()) < 1);
+    // The docs' tables use the formula before PR #5099: 4·N + 16·N/8 = 746,638,848 B.
+    QVERIFY(e.conventions.back().find("4·N + int(16·N/G) = 7.47e8 B") != std::string::npos);
 }
 
 void TestPeerEstimates::deepSpeedZero3NamesTheGatheredLayer() {
