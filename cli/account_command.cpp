@@ -3,8 +3,10 @@
 #include "cli/account_options.h"
 #include "cli/accounting_text.h"
 #include "cli/config_option.h"
+#include "cli/peer_estimates_text.h"
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/capability_rules.h"
+#include "engine/peers/peer_estimates.h"
 #include "engine/report/accounting_report.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/json_values.h"
@@ -59,7 +61,7 @@ int execute(const AccountCommandOptions& options, std::ostream& out, std::ostrea
     } else {
         for (const std::string& warning : warnings)
             err << "warning: " << warning << "\n";
-        out << accountingToText(input, gpu, result);
+        out << accountingToText(input, gpu, result) << peerEstimatesText(peerEstimates(input, result));
     }
     return 0;
 }

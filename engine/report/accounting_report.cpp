@@ -3,6 +3,7 @@
 #include "engine/accounting/capability_rules.h"
 #include "engine/benchmarks/accounting_benchmark.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/peers/peer_estimates.h"
 #include "engine/report/accounting_layout_json.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/fine_tuning_json.h"
@@ -10,6 +11,7 @@
 #include "engine/report/memory_timeline_report.h"
 #include "engine/report/run_cost_json.h"
 #include "engine/report/overheads_json.h"
+#include "engine/report/peer_estimates_json.h"
 
 namespace napkin {
 namespace {
@@ -139,6 +141,7 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     addLayoutJson(doc, formulas, in, r);
     addFineTuningJson(doc, formulas, in, r);
     addRunCostJson(doc, formulas, in, r);
+    doc["peer_estimates"] = peerEstimatesJson(peerEstimates(in, r)); // other calculators' answers
     doc["warnings"] = capabilityWarnings(in, gpu); // the CLI adds what fell back before (capability_rules.h)
     doc["gpu"]["capabilities"] = gpuCapabilityJson(gpu);
     doc["formulas"] = formulas;

@@ -250,3 +250,21 @@ napkin_add_cli_test(account_overheads_bad_channels EXPECT_EXIT 2
   ARGS account --model-preset gpt2-small --gpus 8 --nccl-channels 0 --json CHECKS stderr~--nccl-channels)
 napkin_add_cli_test(account_overheads_bad_basis EXPECT_EXIT 2
   ARGS account --model-preset gpt2-small --memory-basis marketing --json CHECKS stderr~--memory-basis)
+
+# Compared with other calculators (docs/cli.md, peer_estimates): GPT-2 small on 8 GPUs, ZeRO-2, mixed bf16.
+# DeepSpeed's ZeRO-2 estimator gives 2·N + int(18·N/8) = 528,869,184 B, Napkin 2·N + 14·N/8: the 4·N/8 =
+# 62,219,904 B between them is DeepSpeed's fp32 gradient partition beside the 16-bit one. Megatron's FLOP
+# count pads the vocabulary to 50304: 6·768·47 = 216,576 FLOPs per token above Napkin's (its weights estimate,
+# the distributed optimizer being ZeRO-1, is not set beside a ZeRO-2 setup).
+napkin_add_cli_test(account_peer_estimates_gpt2_zero2
+  ARGS account --model-preset gpt2-small --gpus 8 --zero 2 --precision mixed-bf16 --json
+  CHECKS "peer_estimates.0.peer=DeepSpeed ZeRO-2 estimator" peer_estimates.0.applicable=ON
+         peer_estimates.0.quantities.0.peer=528869184 peer_estimates.0.quantities.0.napkin=466649280
+         peer_estimates.0.quantities.0.terms.1.name=gradients peer_estimates.0.quantities.0.terms.1.difference=62219904
+         peer_estimates.1.peer=Megatron-LM "peer_estimates.1.quantities.1.name=FLOPs per token"
+         peer_estimates.1.quantities.1.difference=216576 "peer_estimates.1.quantities.1.terms.1.name=logits")
+
+napkin_add_cli_test(account_peer_estimates_not_applicable
+  ARGS account --model dense --params 1e9 --gpus 8 --zero 1 --json
+  CHECKS peer_estimates.0.applicable=OFF peer_estimates.0.not_applicable:string
+         peer_estimates.1.applicable=OFF)

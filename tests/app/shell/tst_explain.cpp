@@ -255,6 +255,19 @@ private slots:
         tensor.setExample(QStringLiteral("2,3"), QStringLiteral("x.transpose(1, 0).view(2, 3)"));
         QVERIFY(tensor.explainPane()->plainText().contains(QStringLiteral("fails")));
     }
+
+    // "Compared with other calculators" (engine/peers): the GPT-3 preset is ZeRO-3 on 1024 GPUs, so
+    // DeepSpeed's ZeRO-3 estimator adds 4 B × the 50257 × 12288 token embedding, its largest module
+    // (4 × 617,558,016 = 2.47 GB), and Megatron's activations ignore the preset's full recompute.
+    void comparedWithOtherCalculators() {
+        const QString text = explainPreset("gpt3-175b");
+        QVERIFY(text.contains("Compared with other calculators"));
+        QVERIFY(text.contains("DeepSpeed ZeRO-3 estimator"));
+        QVERIFY2(text.contains("gathered largest layer +2.47 GB"), qPrintable(text.right(3000)));
+        QVERIFY(text.contains("ignores full recompute"));
+        // A peer without an answer says why: the lecture's dense 1e9 has no largest layer for ZeRO-3.
+        QVERIFY(explainPreset("largest-8-h100").contains("No answer for this setup"));
+    }
 };
 
 QTEST_MAIN(TestExplain)
