@@ -44,7 +44,7 @@ QString MeasuredRunController::openMeasuredRun(const QString& path) {
     const napkin::MeasuredRunRead read = napkin::readMeasuredRun(QFile::encodeName(path).toStdString());
     m_pages.setCurrentWidget(&m_accounting);
     if (!read.ok()) {
-        const QString error = QString::fromStdString(read.error);
+        QString error = QString::fromStdString(read.error);
         m_accounting.showMeasuredRunError(error);
         m_window.statusBar()->showMessage(tr("Measured run not opened: %1").arg(error), 8000);
         return error;
@@ -64,6 +64,6 @@ bool MeasuredRunController::isMeasuredRunFile(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return false;
-    const QByteArray head = file.read(64 * 1024);
+    const QByteArray head = file.read(qint64{64} * 1024);
     return napkin::looksLikeMeasuredRun(std::string_view(head.constData(), static_cast<std::size_t>(head.size())));
 }
