@@ -2,11 +2,11 @@
 
 #include "cli/account_options.h"
 #include "cli/number_option.h"
-#include "engine/accounting/memory_overheads.h"
 #include "engine/accounting/memory_timeline.h"
 #include "engine/io/bounded_file_read.h"
 #include "engine/measured/chrome_trace_reader.h"
 #include "engine/measured/measured_comparison.h"
+#include "engine/measured/measured_overheads.h"
 #include "engine/measured/memory_snapshot_reader.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/json_values.h"
@@ -101,29 +101,6 @@ void printText(std::ostream& out, const std::string& path, const MeasuredRun& ru
     }
 }
 
-// The overhead ledger's counted lines (memory_overheads.h) as the comparison takes them, for a run on a
-// CUDA device only: on the CPU there is no context, no cuBLAS workspace and no caching allocator. Where
-// each shows: library workspaces, the allocator's rounding and fp8's extra copies inside
-// memory_allocated(); fragmentation between allocated and reserved; the CUDA context and NCCL's buffers
-// outside the allocator altogether.
-std::vector<MeasuredOverhead> measuredOverheadsOf(const AccountingResult& result,
-                                                  const MeasuredTimeline& run) {
-    std::vector<MeasuredOverhead> out;
-    if (run.device.type != MeasuredDeviceType::cuda)
-        return out;
-    for (const OverheadLine& line : result.overheads.lines) {
-        if (!line.counted || line.bytes <= 0)
-            continue;
-        OverheadScope scope = OverheadScope::allocated;
-        if (line.kind == OverheadKind::fragmentation)
-            scope = OverheadScope::reserved;
-        else if (line.kind == OverheadKind::cudaContext || line.kind == OverheadKind::ncclBuffers)
-            scope = OverheadScope::device;
-        out.push_back({line.label, line.bytes, scope, line.formula});
-    }
-    return out;
-}
-
 int execute(const CompareOptions& o, std::ostream& out) {
     const AccountingInput input = toAccountingInput(o.setup);
     const GpuCatalog catalog = catalogFor(o.setup);
@@ -146,7 +123,7 @@ int execute(const CompareOptions& o, std::ostream& out) {
     const GpuSpec& gpu = *catalog.find(input.gpu);
     const AccountingResult result = account(input, gpu);
     const MemoryTimeline predicted = memoryTimeline(input, result);
-    const std::vector<MeasuredOverhead> overheads = measuredOverheadsOf(result, *timeline);
+    const std::vector<MeasuredOverhead> overheads = measuredOverheadsOf(result.overheads, timeline->device);
     const MeasuredComparison comparison = compareWithMeasured(predicted, read.run, *timeline, overheads);
     if (o.json)
         out << jsonText(measuredComparisonJson(path, read.run, *timeline, comparison));

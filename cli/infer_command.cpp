@@ -4,6 +4,7 @@
 #include "cli/enum_option.h"
 #include "cli/model_options.h"
 #include "cli/number_option.h"
+#include "cli/overhead_options.h"
 #include "engine/accounting/capability_rules.h"
 #include "engine/accounting/inference_accounting.h"
 #include "engine/accounting/run_cost.h"
@@ -25,6 +26,7 @@ namespace {
 struct InferOptions {
     ModelOptions model;
     std::string context, prompt, batch = "1", weights, groupSize, kvCache = "bf16", gpu, gpus = "1", price;
+    OverheadOptions overheads;
     bool json = false;
 };
 
@@ -73,10 +75,15 @@ InferenceInput toInput(const InferOptions& o) {
     in.expertsOnly = asCheckpoint && checkpoint->expertsOnly;
     in.kvCache = *storageTypeFromName(o.kvCache);
     // The GPU: --gpu, else a setup preset's GPU type (its count is a training layout's, not a server's).
+    // The memory basis: the preset's (the lecture's datasheet convention), then the options on top.
+    const SetupPreset* preset = o.model.preset.empty() ? nullptr : findSetupPreset(o.model.preset);
     if (!o.gpu.empty())
         in.gpu = o.gpu;
-    else if (const SetupPreset* preset = findSetupPreset(o.model.preset); preset && !o.model.preset.empty())
+    else if (preset)
         in.gpu = preset->input.gpu;
+    if (preset)
+        in.overheads = preset->input.overheads;
+    applyOverheadOptions(o.overheads, in.overheads);
     in.gpus = parseNumberOption("--gpus", o.gpus);
     if (!o.price.empty())
         in.pricePerGpuHour = parseNumberOption("--price-per-gpu-hour", o.price);
@@ -99,7 +106,13 @@ std::string inferenceToText(const InferenceInput& in, const GpuSpec& gpu, const 
     memory("KV cache   ", r.memory.kvCache);
     memory("activations", r.memory.activations);
     memory("total      ", r.memory.total);
-    s << "  fits: " << (r.fits ? "yes" : "NO") << "\n";
+    s << "  overheads (" << memoryBasisName(r.overheads.basis) << " basis): " << formatBytes(r.overheads.totalBytes)
+      << "\n";
+    for (const OverheadLine& l : r.overheads.lines)
+        s << "    " << l.label << ": " << (l.measured ? formatBytes(l.bytes) : std::string("not measured"))
+          << (l.counted ? "" : " (not counted)") << "  (" << l.formula << ")\n";
+    s << "  usable: " << formatBytes(r.usableBytes.value) << "  (" << r.usableBytes.formula << ")\n";
+    s << "  fits: " << (r.fits ? "yes" : "NO") << "  (" << r.fitsFormula << ")\n";
     line("prefill", formatDuration(r.prefillSeconds.value), r.prefillSeconds.formula);
     line("decode step (roofline lower bound)", formatDuration(r.decodeSecondsPerToken.value),
          r.decodeSecondsPerToken.formula);
@@ -175,6 +188,7 @@ Command addInferCommand(CLI::App& parent) {
     sub->add_option("--gpus", o.gpus, "GPUs, all tensor parallel (default 1)");
     sub->add_option("--price-per-gpu-hour", o.price,
                     "dollars per GPU-hour; enables the cost per million tokens");
+    addOverheadOptions(*sub, o.overheads);
     sub->add_flag("--json", o.json, "print one JSON document");
     return {sub, [options](std::ostream& out, std::ostream& err) { return execute(*options, out, err); }};
 }

@@ -3,6 +3,7 @@
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/answers_panel.h"
 #include "app/accounting/explain_accounting.h"
+#include "app/accounting/measured_run_section.h"
 #include "app/accounting/memory_timeline_section.h"
 #include "app/accounting/presets.h"
 #include "app/model/opened_model_entry.h"
@@ -19,6 +20,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSignalBlocker>
@@ -125,7 +127,25 @@ AccountingPage::AccountingPage(QWidget* parent)
     charts->setStretchFactor(1, 1);
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(charts);
-    right->addWidget(m_timelineChart);
+    // Under the timeline, a measured run's one line (or why a file was refused) and its Clear button.
+    auto* timelineBox = new QWidget(this);
+    auto* timelineLayout = new QVBoxLayout(timelineBox);
+    timelineLayout->setContentsMargins(0, 0, 0, 0);
+    timelineLayout->addWidget(m_timelineChart, 1);
+    auto* measuredRow = new QHBoxLayout;
+    m_measuredNote = new QLabel(timelineBox);
+    m_measuredNote->setObjectName(QStringLiteral("measuredRunNote"));
+    m_measuredNote->setTextFormat(Qt::PlainText);
+    m_measuredNote->setWordWrap(true);
+    m_measuredNote->hide();
+    m_clearMeasured = new QPushButton(tr("Clear measured run"), timelineBox);
+    m_clearMeasured->setObjectName(QStringLiteral("clearMeasuredRunButton"));
+    m_clearMeasured->hide();
+    measuredRow->addWidget(m_measuredNote, 1);
+    measuredRow->addWidget(m_clearMeasured);
+    timelineLayout->addLayout(measuredRow);
+    connect(m_clearMeasured, &QPushButton::clicked, this, &AccountingPage::clearMeasuredRun);
+    right->addWidget(timelineBox);
     auto* answersScroll = new QScrollArea(this);
     answersScroll->setWidget(m_answers);
     answersScroll->setWidgetResizable(true);
@@ -228,11 +248,22 @@ void AccountingPage::recompute() {
     }
     m_error.clear();
     m_controls->clearFieldError();
+    const ByteUnits byteUnits = m_memoryChart->byteUnits();
     m_result = account(in, *GpuCatalog::builtIn().find(in.gpu));
     m_memoryChart->setData(memoryData(*m_result, in));
     m_flopChart->setData(flopData(*m_result));
     const MemoryTimeline timeline = memoryTimeline(in, *m_result);
-    m_timelineChart->setData(memoryTimelineChartData(timeline, *m_result));
+    MemoryTimelineChartData timelineData = memoryTimelineChartData(timeline, *m_result);
+    m_measuredComparison.reset();
+    if (m_measuredRun) {
+        std::string deviceError;
+        if (const MeasuredTimeline* device = chooseDevice(*m_measuredRun, std::nullopt, deviceError)) {
+            m_measuredComparison = compareMeasuredRun(*m_result, timeline, *m_measuredRun, *device);
+            timelineData.run = measuredRunCurve(timeline, *device, m_measuredLabel);
+        }
+    }
+    showMeasuredNote(byteUnits);
+    m_timelineChart->setData(timelineData);
     // An exported chart says the setup it was drawn for: the command that reproduces it.
     // The command as asked, before any fallback the GPU forced; an opened config.json named by its file.
     const bool opened = m_openedCommand && showsOpenedModel();
@@ -240,9 +271,50 @@ void AccountingPage::recompute() {
         toQString(accountCommandLine(m_controls->input(), opened ? &*m_openedCommand : nullptr));
     for (ChartView* chart : std::initializer_list<ChartView*>{m_memoryChart, m_flopChart, m_timelineChart})
         chart->setSettingsCaption(settings);
-    m_answers->setResult(*m_result, m_memoryChart->byteUnits());
+    m_answers->setResult(*m_result, byteUnits);
+    m_answers->setMeasuredRun(measuredComparison(), m_measuredLabel, byteUnits);
     m_answers->setWarnings(warnings);
-    m_explain->setHtml(explainAccounting(in, *m_result, timeline, m_memoryChart->byteUnits()));
+    QString explain = explainAccounting(in, *m_result, timeline, byteUnits);
+    if (m_measuredComparison)
+        explain += explainMeasuredRun(*m_measuredComparison, *m_measuredRun, m_measuredLabel, byteUnits);
+    m_explain->setHtml(explain);
+}
+
+void AccountingPage::setMeasuredRun(MeasuredRun run, const QString& label) {
+    m_measuredRun = std::move(run);
+    m_measuredLabel = label;
+    m_measuredError.clear();
+    recompute();
+    emit measuredRunChanged(true);
+}
+
+void AccountingPage::showMeasuredRunError(const QString& message) {
+    m_measuredError = message;
+    showMeasuredNote(m_memoryChart->byteUnits());
+}
+
+void AccountingPage::clearMeasuredRun() {
+    const bool had = m_measuredRun.has_value();
+    m_measuredRun.reset();
+    m_measuredLabel.clear();
+    m_measuredError.clear();
+    recompute();
+    if (had)
+        emit measuredRunChanged(false);
+}
+
+// A refused file's reason stays until the next file or Clear; else the shown run's comparison.
+void AccountingPage::showMeasuredNote(ByteUnits units) {
+    const bool error = !m_measuredError.isEmpty();
+    m_measuredNote->setStyleSheet(error ? QStringLiteral("color: #c0392b;") : QString());
+    if (error)
+        m_measuredNote->setText(tr("Measured run not opened: %1").arg(m_measuredError));
+    else if (m_measuredComparison)
+        m_measuredNote->setText(::measuredRunNote(*m_measuredComparison, m_measuredLabel, units));
+    else
+        m_measuredNote->clear();
+    m_measuredNote->setVisible(!m_measuredNote->text().isEmpty());
+    m_clearMeasured->setVisible(m_measuredRun.has_value() || error);
 }
 
 // Control values are stored as the command-line spelling, so settings files stay readable.

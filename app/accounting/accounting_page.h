@@ -2,6 +2,8 @@
 // The live accounting page: controls on the left; the memory and FLOP charts and the answers on the
 // right. Every change recomputes synchronously (the engine takes microseconds) and updates all three.
 #include "engine/accounting/accounting.h"
+#include "engine/measured/measured_comparison.h"
+#include "engine/measured/measured_timeline.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/scenario/scenario.h"
@@ -18,6 +20,8 @@ class FlopChart;
 class MemoryChart;
 class MemoryTimelineChart;
 class QComboBox;
+class QLabel;
+class QPushButton;
 class QSettings;
 struct Preset;
 
@@ -66,6 +70,26 @@ public:
     /// "How is this computed?": the derivation of the answers with the current numbers.
     ExplainPane* explainPane() const { return m_explain; }
 
+    /// A run the user measured (a profiler trace or a CUDA memory snapshot, engine/measured/), drawn over
+    /// the timeline and compared in the answers until cleared or replaced; `label` names it (its file).
+    /// Recomputes. The run's device: its only one, or its first GPU (engine's chooseDevice).
+    void setMeasuredRun(napkin::MeasuredRun run, const QString& label);
+    /// Says under the timeline why a file was not opened; the run shown before, if any, stays.
+    void showMeasuredRunError(const QString& message);
+    /// Takes the measured run off the chart and the answers.
+    void clearMeasuredRun();
+    bool hasMeasuredRun() const { return m_measuredRun.has_value(); }
+    /// The comparison shown (null without a run).
+    const napkin::MeasuredComparison* measuredComparison() const {
+        return m_measuredComparison ? &*m_measuredComparison : nullptr;
+    }
+    /// The line under the timeline: the comparison's summary, or why a file was refused.
+    QLabel* measuredRunNote() const { return m_measuredNote; }
+
+signals:
+    /// Whether a measured run is shown changed (File ▸ Clear measured run follows it).
+    void measuredRunChanged(bool shown);
+
 public slots:
     /// Validates the controls' input; shows the error, or accounts and updates charts and answers.
     void recompute();
@@ -76,6 +100,7 @@ private:
     /// The preset box's entry for a config the user opened, added under a header when first needed.
     int ownModelEntry(const QString& label);
     void onPresetChosen(int index);
+    void showMeasuredNote(napkin::ByteUnits units);
 
     // Declared (and so created) in tab order: preset and units first, then the controls.
     QComboBox* m_presets;
@@ -94,4 +119,10 @@ private:
     std::optional<napkin::ModelSpec> m_ownModel;
     QString m_error;
     std::optional<napkin::CommandModelBase> m_openedCommand;
+    std::optional<napkin::MeasuredRun> m_measuredRun;
+    QString m_measuredLabel;
+    QString m_measuredError; ///< why the last file was refused; shown until the next file or Clear
+    std::optional<napkin::MeasuredComparison> m_measuredComparison;
+    QLabel* m_measuredNote = nullptr;
+    QPushButton* m_clearMeasured = nullptr;
 };

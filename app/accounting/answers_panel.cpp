@@ -43,6 +43,8 @@ const QStringList& AnswersPanel::keys() {
                                QStringLiteral("overheads"),
                                QStringLiteral("usableMemory"),
                                QStringLiteral("fits"),
+                               QStringLiteral("measuredPeak"),
+                               QStringLiteral("measuredDifference"),
                                QStringLiteral("flopsPerStep"),
                                QStringLiteral("trainingFlops"),
                                QStringLiteral("trainingTime"),
@@ -88,6 +90,8 @@ AnswersPanel::AnswersPanel(QWidget* parent)
                              tr("Overheads (CUDA, libraries, allocator)"),
                              tr("Usable memory"),
                              tr("Fits on the GPU"),
+                             tr("Measured peak (your run)"),
+                             tr("… measured − predicted"),
                              tr("FLOPs per step"),
                              tr("Training FLOPs (model)"),
                              tr("Training time at the MFU"),
@@ -106,6 +110,7 @@ AnswersPanel::AnswersPanel(QWidget* parent)
     m_grid->setFormulaBesideWhenRoom(true);
     for (int i = 0; i < keys().size(); ++i)
         m_grid->addRow(keys()[i], titles[i]);
+    setMeasuredRun(nullptr, {}, ByteUnits::decimal);
     outer->addWidget(m_grid);
     m_notes->setWordWrap(true);
     m_notes->setForegroundRole(QPalette::PlaceholderText);
@@ -329,4 +334,26 @@ void AnswersPanel::setOverheadRows(const AccountingResult& r, ByteUnits units) {
                        .arg(toQString(formatBytes(r.usableBytes.value, units)),
                             toQString(formatBytes(o.nominalBytes, units))),
                    toQString(r.usableBytes.formula));
+}
+
+void AnswersPanel::setMeasuredRun(const MeasuredComparison* c, const QString& label, ByteUnits units) {
+    const QString peak = QStringLiteral("measuredPeak"), difference = QStringLiteral("measuredDifference");
+    m_grid->setRowVisible(peak, c != nullptr);
+    m_grid->setRowVisible(difference, c != nullptr);
+    if (!c)
+        return;
+    const auto bytes = [units](double b) { return toQString(formatBytes(b, units)); };
+    const auto exact = [](double b) { return (b > 0 ? QStringLiteral("+") : QString()) + grouped(b) + tr(" B"); };
+    m_grid->setRow(peak, tr("%1 (predicted %2)").arg(bytes(c->measuredPeakBytes), bytes(c->predictedPeakBytes)),
+                   tr("%1, %2: largest allocated of %3 samples%4; predicted at %5")
+                       .arg(label, toQString(measuredDeviceName(c->device)))
+                       .arg(c->measuredSamples)
+                       .arg(c->measuredPeakPhase.empty() ? QString()
+                                                         : tr(", in %1").arg(toQString(c->measuredPeakPhase)),
+                            toQString(c->predictedPeakEvent)));
+    QString parts;
+    for (const AttributedBytes& a : c->attributed)
+        parts += tr(" %1 %2 +").arg(toQString(a.name), exact(a.bytes));
+    m_grid->setRow(difference, tr("%1, %2 unexplained").arg(exact(c->differenceBytes), exact(c->unexplainedBytes)),
+                   tr("measured − predicted =%1 unexplained %2").arg(parts, exact(c->unexplainedBytes)));
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The answers a lecturer reads out: each number with the formula that produced it beside it.
 #include "engine/accounting/accounting.h"
+#include "engine/measured/measured_comparison.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <QWidget>
@@ -18,6 +19,10 @@ public:
 
     /// Shows a valid result, its step's peak and the verdict on it, and hides any error message.
     void setResult(const napkin::AccountingResult& result, napkin::ByteUnits units);
+    /// The user's measured run beside the prediction (rows "measuredPeak" and "measuredDifference"), or
+    /// none (`comparison` null: the rows hide).
+    void setMeasuredRun(const napkin::MeasuredComparison* comparison, const QString& label,
+                        napkin::ByteUnits units);
     /// Shows why the current input is invalid; the last result stays on screen, marked stale.
     void showError(const QString& message);
     /// What the GPU cannot do with this setup (capability_rules.h), above the answers; hidden when empty.

@@ -70,7 +70,10 @@ MemoryTimelineChartData memoryTimelineChartData(const MemoryTimeline& timeline, 
         d.bytes.push_back(
             {b.parameters, b.gradients, b.masterWeights, b.optimizerState, b.activations, b.temporary});
     }
-    d.capacityBytes = r.capacityBytes.value;
+    // The line the memory bar draws: what fits is judged against, in the page's basis (the usable memory
+    // the driver reports, or the datasheet's in the lecture's convention), so that the two never disagree.
+    d.capacityBytes = r.usableBytes.value;
+    d.usableCapacity = r.overheads.basis == MemoryBasis::usable;
     d.sum = {r.memory.parameters.value, r.memory.gradients.value, r.memory.masterWeights.value,
              r.memory.optimizerState.value, r.memory.activations.value};
     return d;

@@ -9,7 +9,8 @@
 #include <QString>
 
 /// The predicted timeline of one steady step (`timeline`: engine/accounting/memory_timeline.h's
-/// memoryTimeline of the same input as `result`), the GPU's capacity and the napkin sum's parts.
+/// memoryTimeline of the same input as `result`), the memory fits is judged against (result.usableBytes,
+/// as the memory bar draws it) and the napkin sum's parts.
 MemoryTimelineChartData memoryTimelineChartData(const napkin::MemoryTimeline& timeline,
                                                 const napkin::AccountingResult& result);
 

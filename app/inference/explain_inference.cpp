@@ -32,10 +32,16 @@ QString explainInference(const InferenceInput& in, const InferenceResult& r) {
     html += row(tr("KV cache"), r.memory.kvCache, formatBytes(r.memory.kvCache.value));
     html += row(tr("activations"), r.memory.activations, formatBytes(r.memory.activations.value));
     html += row(tr("total"), r.memory.total, formatBytes(r.memory.total.value));
-    html += row(tr("capacity"), r.capacityBytes, formatBytes(r.capacityBytes.value));
-    html += QStringLiteral("</table><p>%1</p>")
-                .arg(r.fits ? tr("The total fits in the GPU's memory.")
-                            : tr("The total does not fit in the GPU's memory."));
+    html += row(tr("capacity (datasheet)"), r.capacityBytes, formatBytes(r.capacityBytes.value));
+    for (const OverheadLine& l : r.overheads.lines)
+        html += row(l.label.empty() ? tr("overhead") : QString::fromStdString(l.label) +
+                                                         (l.counted ? QString() : tr(" (not counted)")),
+                    {l.bytes, l.formula + "; " + l.source}, l.measured ? formatBytes(l.bytes) : "not measured");
+    html += row(tr("usable"), r.usableBytes, formatBytes(r.usableBytes.value));
+    html += QStringLiteral("</table><p>%1 <code>%2</code></p>")
+                .arg(r.fits ? tr("The total and the counted overheads fit (the same rule as training's):")
+                            : tr("The total and the counted overheads do not fit (the same rule as training's):"),
+                     esc(r.fitsFormula));
     html += QStringLiteral("<h3>%1</h3><p>%2</p><table>")
                 .arg(tr("Prefill: the prompt in one pass"),
                      tr("Time is at least the larger of FLOPs / peak and bytes / bandwidth (the roofline)."));

@@ -75,14 +75,16 @@ void InferenceAnswers::setResult(const InferenceInput& in, const InferenceResult
     m_grid->setRow(QStringLiteral("kvCache"), bytes(r.kvCacheBytes.value), toQString(r.kvCacheBytes.formula));
     m_grid->setRow(
         QStringLiteral("memoryPerGpu"),
-        tr("%1 of %2").arg(bytes(r.memory.total.value), toQString(formatBytes(r.capacityBytes.value))),
+        tr("%1 of %2").arg(bytes(r.memory.total.value), toQString(formatBytes(r.usableBytes.value))),
         toQString(r.memory.total.formula) + QStringLiteral("\n") + toQString(r.memory.weights.formula) +
             QStringLiteral("\n") + toQString(r.memory.kvCache.formula) + QStringLiteral("\n") +
             toQString(r.memory.activations.formula));
     m_grid->setRow(
         QStringLiteral("fits"), r.fits ? tr("yes") : tr("NO"),
-        tr("total %1 M: %2")
-            .arg(r.fits ? QStringLiteral("≤") : QStringLiteral(">"), toQString(r.capacityBytes.formula)));
+        toQString(r.fitsFormula) + QStringLiteral("\n") + toQString(r.usableBytes.formula) +
+            (r.overheads.totalBytes > 0
+                 ? QStringLiteral("\n") + toQString(r.predictedBytes.formula)
+                 : QString()));
     m_grid->setRow(QStringLiteral("prefill"), toQString(formatDuration(r.prefillSeconds.value)),
                    toQString(r.prefillFlops.formula) + QStringLiteral("\n") +
                        toQString(r.prefillSeconds.formula));

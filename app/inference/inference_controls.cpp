@@ -117,6 +117,14 @@ InferenceControls::InferenceControls(QWidget* parent)
     for (const StorageType t : kvCacheTypes())
         m_kvCache->addItem(toQString(storageTypeName(t)), toQString(storageTypeName(t)));
     m_kvCache->setToolTip(tr("Element type of the cached keys and values."));
+    m_memoryBasis = new QComboBox(this);
+    m_memoryBasis->setObjectName(QStringLiteral("inferenceMemoryBasis"));
+    m_memoryBasis->addItem(tr("usable + overheads"), QStringLiteral("usable"));
+    m_memoryBasis->addItem(tr("datasheet, no overheads"), QStringLiteral("datasheet"));
+    m_memoryBasis->setToolTip(tr("What “fits” is judged against: the memory the driver reports with the CUDA "
+                                 "context, a cuBLAS workspace and NCCL's buffers on top of the total, as "
+                                 "training is judged; or the datasheet's figure and nothing else. "
+                                 "--memory-basis"));
     m_context->setSignificantDigits(4);
     m_prompt->setSignificantDigits(4);
 
@@ -132,6 +140,7 @@ InferenceControls::InferenceControls(QWidget* parent)
     m_form->setRowVisible(m_weightsNote, false);
     m_form->addRow(tr("Gro&up size:"), m_groupSize);
     m_form->addRow(tr("&KV cache:"), m_kvCache);
+    m_form->addRow(tr("Memory &basis:"), m_memoryBasis);
     m_form->addRow(tr("&Context S:"), m_context);
     m_form->addRow(tr("&Batch B:"), m_batch);
     m_form->addRow(tr("&Prompt P:"), m_promptIsContext);
@@ -166,7 +175,7 @@ InferenceControls::InferenceControls(QWidget* parent)
     connect(m_preset, &QComboBox::currentIndexChanged, this, &InferenceControls::onModelChosen);
     connect(m_architecture, &ArchitectureControls::changed, this, &InferenceControls::inputChanged);
     connect(this, &InferenceControls::inputChanged, this, &InferenceControls::showModified);
-    for (QComboBox* box : {m_preset, m_gpu, m_weights, m_kvCache})
+    for (QComboBox* box : {m_preset, m_gpu, m_weights, m_kvCache, m_memoryBasis})
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
             updateEnabled();
             emit inputChanged();
@@ -323,12 +332,15 @@ InferenceScenario InferenceControls::values() const {
     in.prompt = m_promptIsContext->isChecked() ? std::nullopt : std::optional<double>(s.promptShown);
     if (m_priceOn->isChecked())
         in.pricePerGpuHour = m_price->value();
+    in.overheads = m_overheads;
+    in.overheads.basis = *memoryBasisFromName(m_memoryBasis->currentData().toString().toStdString());
     return s;
 }
 
 void InferenceControls::setValues(const InferenceScenario& s) {
     const QSignalBlocker b1(m_preset), b2(m_gpu), b3(m_gpus), b4(m_weights), b5(m_groupSize), b6(m_kvCache),
-        b7(m_context), b8(m_batch), b9(m_promptIsContext), b10(m_prompt), b11(m_priceOn), b12(m_price);
+        b7(m_context), b8(m_batch), b9(m_promptIsContext), b10(m_prompt), b11(m_priceOn), b12(m_price),
+        b13(m_memoryBasis);
     const InferenceInput& in = s.input;
     if (s.preset.empty()) { // a config of its own: the file holds the whole model
         m_ownModel = in.model;
@@ -349,6 +361,8 @@ void InferenceControls::setValues(const InferenceScenario& s) {
     selectData(m_weights, toQString(weightFormatName(in.weights)));
     m_groupSize->setValue(static_cast<int>(in.groupSize));
     selectData(m_kvCache, toQString(storageTypeName(in.kvCache)));
+    m_overheads = in.overheads;
+    selectData(m_memoryBasis, toQString(memoryBasisName(in.overheads.basis)));
     m_context->setValue(in.context);
     m_batch->setValue(in.batch);
     m_promptIsContext->setChecked(!in.prompt.has_value());

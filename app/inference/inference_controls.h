@@ -64,6 +64,7 @@ public:
     QComboBox* weightsBox() const { return m_weights; }
     QSpinBox* groupSizeBox() const { return m_groupSize; }
     QComboBox* kvCacheBox() const { return m_kvCache; }
+    QComboBox* memoryBasisBox() const { return m_memoryBasis; }
     LogSliderField* contextSlider() const { return m_context; }
     LogSliderField* batchSlider() const { return m_batch; }
     QCheckBox* promptIsContextBox() const { return m_promptIsContext; }
@@ -105,6 +106,10 @@ private:
     QLabel* m_weightsNote; ///< the checkpoint's own format, under the weights box
     QSpinBox* m_groupSize;
     QComboBox* m_kvCache;
+    /// What fits is judged against (memory_overheads.h): usable memory with the overheads, or the
+    /// datasheet's; the ledger's other settings come from the scenario and are kept as they are.
+    QComboBox* m_memoryBasis = nullptr;
+    napkin::MemoryOverheadSettings m_overheads;
     LogSliderField* m_context;
     LogSliderField* m_batch;
     QCheckBox* m_promptIsContext;

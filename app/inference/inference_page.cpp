@@ -32,7 +32,9 @@ InferenceMemoryChartData memoryData(const InferenceInput& in, const InferenceRes
          {InferencePage::tr("KV cache"), r.memory.kvCache.value, toQString(r.memory.kvCache.formula)},
          {InferencePage::tr("activations"), r.memory.activations.value,
           toQString(r.memory.activations.formula)}}};
-    d.capacityBytes = r.capacityBytes.value;
+    d.capacityBytes = r.usableBytes.value; // what fits is judged against, in the chosen basis
+    d.usableCapacity = r.overheads.basis == MemoryBasis::usable;
+    d.overheadBytes = r.overheads.totalBytes;
     d.fits = r.fits;
     d.gpuLabel =
         in.gpus > 1

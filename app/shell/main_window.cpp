@@ -12,6 +12,7 @@
 #include "app/inference/inference_page.h"
 #include "app/roofline/roofline_page.h"
 #include "app/shell/help_menu.h"
+#include "app/shell/measured_run_controller.h"
 #include "app/shell/model_config_controller.h"
 #include "app/shell/page_command.h"
 #include "app/tensor/tensor_page.h"
@@ -68,6 +69,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_training(new TrainingPage(m_pages))
     , m_scenarios(new ScenarioController(*this, this))
     , m_modelConfigs(new ModelConfigController(*this, *m_accounting, *m_inference, this))
+    , m_measuredRuns(new MeasuredRunController(*this, *m_pages, *m_accounting, this))
     , m_exports(new ExportController(
           this, m_pages,
           {m_accounting->memoryChart(), m_accounting->flopChart(), m_formats->rangeChart(),
@@ -117,6 +119,7 @@ void MainWindow::addMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     m_scenarios->addActions(file);
     m_modelConfigs->addActions(file);
+    m_measuredRuns->addActions(file);
     m_classroom->addTourActions(file);
     file->addSeparator();
     m_exports->addActions(file);
@@ -221,6 +224,10 @@ QString MainWindow::openModelConfig(const QString& path) {
     return m_modelConfigs->openModelConfig(path);
 }
 
+QString MainWindow::openMeasuredRun(const QString& path) {
+    return m_measuredRuns->openMeasuredRun(path);
+}
+
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     if (!ModelConfigController::droppedFiles(event->mimeData()).isEmpty())
         event->acceptProposedAction();
@@ -236,6 +243,8 @@ void MainWindow::dropEvent(QDropEvent* event) {
     const QString& path = files.front();
     if (napkin::readScenarioFile(QFile::encodeName(path).toStdString()).ok())
         openScenario(path);
+    else if (MeasuredRunController::isMeasuredRunFile(path)) // a trace or a snapshot
+        openMeasuredRun(path);
     else
         openModelConfig(path);
 }

@@ -17,6 +17,7 @@ class HelpMenu;
 class InferencePage;
 class LectureTourController;
 class TourFileController;
+class MeasuredRunController;
 class ModelConfigController;
 class NumberFormatsPage;
 class QTabWidget;
@@ -60,6 +61,9 @@ public:
     /// Reads a Hugging Face config.json as both pages' model (ModelConfigController); returns the
     /// engine's message, or "".
     QString openModelConfig(const QString& path);
+    /// Reads a profiler trace or CUDA memory snapshot onto the Accounting page (MeasuredRunController);
+    /// returns the engine's message, "" when read.
+    QString openMeasuredRun(const QString& path);
 
     // Classroom (ClassroomController): presentation mode, the lecture tour, the dark palette.
     LectureTourController* tour() const;
@@ -89,6 +93,7 @@ private:
     TrainingPage* m_training;
     ScenarioController* m_scenarios;
     ModelConfigController* m_modelConfigs;
+    MeasuredRunController* m_measuredRuns;
     ExportController* m_exports;
     ClassroomController* m_classroom;
     HelpMenu* m_help;

@@ -1,6 +1,7 @@
 #include "engine/accounting/inference_accounting.h"
 
 #include "engine/accounting/accounting.h"
+#include "engine/accounting/inference_overheads.h"
 #include "engine/accounting/parameter_count.h"
 #include "engine/accounting/parameter_sharding.h"
 #include "engine/accounting/transformer_parameters.h"
@@ -105,16 +106,34 @@ void accountMemory(const InferenceInput& in, const GpuSpec& gpu, const Shape& s,
                                  x(r.memory.kvCache.value) + " + " + x(act) + " = " + x(total) + " B"};
     r.capacityBytes = {gpu.memoryBytes, gpu.id + " memory = " + n(gpu.memoryBytes) + " B (" +
                                             formatBytes(gpu.memoryBytes) + ")"};
-    r.fits = total <= gpu.memoryBytes;
+    // Judged as training is: the tensors' total plus the counted overheads against the usable memory.
+    r.overheads = inferenceOverheads(in, gpu, total);
+    const bool datasheet = r.overheads.basis == MemoryBasis::datasheet;
+    r.usableBytes = {r.overheads.usableBytes, r.overheads.usableSource};
+    const double predicted = total + r.overheads.totalBytes;
+    r.predictedBytes = {predicted, "total + overheads = " + n(total) + " + " + n(r.overheads.totalBytes) +
+                                       " = " + n(predicted) + " B"};
+    r.fits = predicted <= r.usableBytes.value;
+    r.fitsFormula = "total " + n(total) + " B" +
+                    (datasheet ? "" : " + overheads " + n(r.overheads.totalBytes) + " B = " + n(predicted) + " B") +
+                    (r.fits ? " ≤ " : " > ") + n(r.usableBytes.value) + " B" +
+                    (datasheet ? " (datasheet)" : " usable");
 
-    const double free = gpu.memoryBytes - r.memory.weights.value;
+    // M: the room for weights, cache and activations once the fixed overheads are out and the
+    // fragmentation allowance is on what is left.
+    const double M = modelStateBudgetBytes(r.overheads, in.overheads.fragmentation);
+    const double free = M - r.memory.weights.value;
     const double kvToken = r.kvCacheBytesPerToken.value / N;
     const double kvSequence = r.kvCacheBytes.value / (B * N); // S·kv_per_token/N, windows capped
     const double perSequence = kvSequence + P * actToken + logitBytesPerSequence(s);
     const double maxBatch = std::max(0.0, std::floor(free / perSequence));
+    const std::string budget =
+        datasheet ? "M = " + n(M) + " B (datasheet)"
+                  : "M = (usable − fixed overheads) / (1 + fragmentation) = (" + n(r.usableBytes.value) + " − " +
+                        n(r.overheads.fixedBytes) + ") / " + n(1 + in.overheads.fragmentation) + " = " + n(M) + " B";
     r.maxBatch = {maxBatch,
                   "floor((M − weights_per_gpu) / (S·kv_per_token/N + P·act_per_token + 4·V)) = floor(" +
-                      n(free) + " / " + n(perSequence) + ") = " + n(maxBatch)};
+                      n(free) + " / " + n(perSequence) + ") = " + n(maxBatch) + "; " + budget};
     // With --prompt given the prompt stays P; otherwise the whole context is the prompt and grows with it.
     const double perContextToken = in.prompt ? kvToken : kvToken + actToken;
     const double fixed = B * (logitBytesPerSequence(s) + (in.prompt ? P * actToken : 0));
@@ -135,7 +154,7 @@ void accountMemory(const InferenceInput& in, const GpuSpec& gpu, const Shape& s,
                                     ") / (B·(kv_per_token/N" + (in.prompt ? "" : " + act_per_token") +
                                     "))) = floor(" + n(free - fixed) + " / " + n(B * perContextToken) + ")" +
                                     (capped ? ", capped at the learned position table's " : " = ") +
-                                    n(maxContext)};
+                                    n(maxContext) + "; " + budget};
 }
 
 // Weight bytes a pass over `tokens` tokens does not read: the experts no token routes to, and of the
@@ -279,7 +298,7 @@ InputError validateInference(const InferenceInput& in, const GpuCatalog& catalog
                                std::string(computeTypeName(compute)) + ": " + peak.reason};
     if (gpu->memoryBandwidthBytesPerSecond <= 0)
         return {"weights", "the " + gpu->id + " has no memory bandwidth in the catalog"};
-    return {};
+    return validateOverheads(in.overheads);
 }
 
 InferenceResult accountInference(const InferenceInput& in, const GpuSpec& gpu) {

@@ -3,6 +3,7 @@
 // prefill and decode time as roofline lower bounds, and the largest batch and context that fit.
 // Pure functions of plain structs; the fields are napkin-cli infer's (docs/cli.md, "napkin-cli infer").
 #include "engine/accounting/input_error.h"
+#include "engine/accounting/memory_overheads.h"
 #include "engine/accounting/model_spec.h"
 #include "engine/accounting/model_state_memory.h"
 #include "engine/accounting/weight_format.h"
@@ -29,6 +30,10 @@ struct InferenceInput {
     double gpus = 1; ///< N GPUs, all tensor parallel
     /// Dollars per GPU-hour (the same price as training's, run_cost.h); unset: no cost per token.
     std::optional<double> pricePerGpuHour;
+    /// What "fits" is judged against and which overhead lines count (inference_overheads.h): usable
+    /// memory with the overheads by default, as training; datasheetOverheads() for the datasheet's figure
+    /// and none (a scenario saved before the ledger reads so).
+    MemoryOverheadSettings overheads;
     bool operator==(const InferenceInput&) const = default;
 };
 
@@ -46,7 +51,11 @@ struct InferenceResult {
     Quantity kvCacheBytes;         ///< B·S tokens, all GPUs together
     InferenceMemory memory;        ///< per GPU
     Quantity capacityBytes;        ///< the GPU's datasheet memory
-    bool fits = false;
+    MemoryOverheads overheads;     ///< the serving overhead ledger (inference_overheads.h)
+    Quantity usableBytes;          ///< what fits is judged against: the datasheet's, or the driver's
+    Quantity predictedBytes;       ///< memory.total + the counted overhead lines
+    bool fits = false;             ///< predictedBytes ≤ usableBytes
+    std::string fitsFormula;       ///< "total 1.6e10 B + overheads 6.9e7 B = 1.607e10 B ≤ 8.552e10 B usable"
     Quantity peakFlopsPerSecond;      ///< dense peak of one GPU in the weight format's arithmetic
     Quantity bandwidthBytesPerSecond; ///< datasheet memory bandwidth of one GPU
     Quantity prefillFlops;            ///< B sequences of P tokens, all GPUs together
@@ -68,8 +77,10 @@ struct InferenceResult {
     Quantity prefillArithmeticIntensity;
     Quantity prefillFlopsPerSecondPerGpu;
     std::string bound;              ///< "memory" or "compute"
-    Quantity maxBatch;              ///< largest B that fits (0: not even one sequence)
-    Quantity maxContext;            ///< largest S that fits at this batch (0: none)
+    /// Largest B that fits (0: not even one sequence), and the largest S at this batch: against
+    /// M = (usable − fixed overheads) / (1 + fragmentation), the datasheet's capacity in its basis.
+    Quantity maxBatch;
+    Quantity maxContext;
 };
 
 /// The element types a KV cache can be stored in: fp32, bf16, fp16, fp8.

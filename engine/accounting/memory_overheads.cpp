@@ -378,8 +378,10 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
             if (texts)
                 l.formula =
                     n(groups) + (groups == 1 ? " communicator" : " communicators") +
-                    " × channels × NCCL_BUFFSIZE: channels not set (NCCL picks them from the topology; "
-                    "NCCL_DEBUG=INFO prints them): not counted";
+                    " × channels × NCCL_BUFFSIZE: channels not set, and NCCL has no default count to "
+                    "cite (NCCL_MIN_NCHANNELS and NCCL_MAX_NCHANNELS default to unset; its topology search "
+                    "picks the count at run time, NCCL_DEBUG=INFO prints it): not counted, 0 B; give "
+                    "--nccl-channels";
         } else {
             l.bytes = groups * *s.ncclChannels * s.ncclBufferBytes;
             if (texts)
@@ -393,7 +395,10 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
             l.label = "NCCL buffers";
             l.source =
                 "NCCL src/init.cc: DEFAULT_BUFFSIZE (1 << 22) = 4 MiB, NCCL_BUFFSIZE overrides it; one "
-                "set of buffers per communicator (dp, tp, pp, cp, ep groups of more than one GPU)";
+                "set of buffers per communicator (dp, tp, pp, cp, ep groups of more than one GPU); channels: "
+                "NCCL src/graph/connect.cc, NCCL_PARAM(MinNchannels, \"MIN_NCHANNELS\", -2) and "
+                "MaxNchannels likewise: no fixed default, the count comes from the topology (0 to "
+                "MAXCHANNELS)";
         }
         add(std::move(l), false);
     }

@@ -103,6 +103,17 @@ const MeasuredTimeline* chooseDevice(const MeasuredRun& run, const std::optional
     return &run.devices.front();
 }
 
+bool looksLikeMeasuredRun(std::string_view head) {
+    if (!head.empty() && static_cast<unsigned char>(head.front()) == 0x80)
+        return true;
+    const std::size_t first = head.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos)
+        return false;
+    // A scenario or a config.json is an object and never names "traceEvents"; torch writes the object
+    // form with it, other tools the bare array of events.
+    return head[first] == '[' || head.find("\"traceEvents\"") != std::string_view::npos;
+}
+
 MeasuredRunRead readMeasuredRun(const std::string& path) {
     // The larger of the two caps: the file's first byte then says which reader (and cap) applies.
     const BoundedFileRead file = readBoundedFile(path, std::max(kChromeTraceMaxBytes, kSnapshotMaxBytes));

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace napkin {
@@ -83,6 +84,11 @@ void finishTimeline(MeasuredTimeline& timeline);
 /// the run's only device, or its first CUDA device when it has several.
 const MeasuredTimeline* chooseDevice(const MeasuredRun& run, const std::optional<MeasuredDevice>& wanted,
                                      std::string& error);
+
+/// Whether a file starting with `head` (its first bytes, a few KiB) is a measured run rather than another
+/// JSON the app opens (a scenario, a config.json): a pickle (first byte 0x80), a trace object naming
+/// "traceEvents", or a JSON array of events. Says nothing of whether the rest reads.
+bool looksLikeMeasuredRun(std::string_view head);
 
 /// Reads a measured run whatever its format: a pickle (first byte 0x80) as a CUDA memory snapshot, else a
 /// Chrome trace. Never throws; a bad file gives one line.

@@ -265,6 +265,22 @@ std::string commandNumber(double value) {
 
 namespace {
 
+// The overhead ledger's settings, as account and infer both take them.
+void overheadFlags(CommandWords& w, const MemoryOverheadSettings& o, const MemoryOverheadSettings& d) {
+    enumOption(w, "--memory-basis", o.basis, d.basis, memoryBasisName);
+    if (o.basis != MemoryBasis::usable) // the datasheet basis counts no overhead: its settings do nothing
+        return;
+    if (overheadSwitchesText(o) != overheadSwitchesText(d))
+        w.option("--overheads", overheadSwitchesText(o));
+    numberOption(w, "--fragmentation", o.fragmentation, d.fragmentation);
+    numberOption(w, "--cuda-major", o.cudaMajor, d.cudaMajor);
+    if (o.cudaContextBytes)
+        w.number("--cuda-context", *o.cudaContextBytes);
+    if (o.ncclChannels)
+        w.number("--nccl-channels", *o.ncclChannels);
+    numberOption(w, "--nccl-buffsize", o.ncclBufferBytes, d.ncclBufferBytes);
+}
+
 // The run's price and power (run_cost.h): flags after the setup's, whether it is a preset or not.
 void costFlags(CommandWords& w, const RunCostInput& c) {
     const RunCostInput d;
@@ -323,19 +339,7 @@ std::string accountCommandLine(const AccountingInput& input, const CommandModelB
     }
     enumOption(w, "--offload", ft.offload, d.fineTuning.offload, offloadName);
     costFlags(w, in.cost);
-    const MemoryOverheadSettings& o = in.overheads;
-    enumOption(w, "--memory-basis", o.basis, d.overheads.basis, memoryBasisName);
-    if (o.basis == MemoryBasis::usable) { // the datasheet basis counts no overhead: its settings do nothing
-        if (overheadSwitchesText(o) != overheadSwitchesText(d.overheads))
-            w.option("--overheads", overheadSwitchesText(o));
-        numberOption(w, "--fragmentation", o.fragmentation, d.overheads.fragmentation);
-        numberOption(w, "--cuda-major", o.cudaMajor, d.overheads.cudaMajor);
-        if (o.cudaContextBytes)
-            w.number("--cuda-context", *o.cudaContextBytes);
-        if (o.ncclChannels)
-            w.number("--nccl-channels", *o.ncclChannels);
-        numberOption(w, "--nccl-buffsize", o.ncclBufferBytes, d.overheads.ncclBufferBytes);
-    }
+    overheadFlags(w, in.overheads, d.overheads);
     return w.finish();
 }
 
@@ -361,6 +365,7 @@ std::string inferCommandLine(const InferenceInput& in, const CommandModelBase* m
     numberOption(w, "--gpus", in.gpus, d.gpus);
     if (in.pricePerGpuHour)
         w.number("--price-per-gpu-hour", *in.pricePerGpuHour);
+    overheadFlags(w, in.overheads, d.overheads);
     return w.finish();
 }
 

@@ -4,6 +4,7 @@
 #include "engine/accounting/run_cost.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/json_values.h"
+#include "engine/report/overheads_json.h"
 
 #include <utility>
 
@@ -68,6 +69,10 @@ json inferenceToJson(const InferenceInput& in, const GpuSpec& gpu, const Inferen
     formulas["memory_bytes.activations"] = r.memory.activations.formula;
     formulas["memory_bytes.total"] = r.memory.total.formula;
     doc["fits"] = r.fits;
+    doc["formulas"] = formulas;
+    addOverheadsJson(doc, in.overheads, r.overheads, r.usableBytes, r.predictedBytes);
+    formulas = doc["formulas"];
+    formulas["fits"] = r.fitsFormula;
     doc["bound"] = r.bound;
     // The cost of the tokens at the decode rate (run_cost.h): price × GPUs / (tokens/s × 3600) × 1e6.
     RunCostInput price;

@@ -7,12 +7,15 @@ namespace napkin {
 using nlohmann::json;
 
 void addOverheadsJson(json& doc, const AccountingInput& in, const AccountingResult& r) {
-    const MemoryOverheads& o = r.overheads;
-    const MemoryOverheadSettings& s = in.overheads;
+    addOverheadsJson(doc, in.overheads, r.overheads, r.usableBytes, r.predictedBytes);
+}
+
+void addOverheadsJson(json& doc, const MemoryOverheadSettings& s, const MemoryOverheads& o, const Quantity& usable,
+                      const Quantity& predicted) {
     doc["memory_basis"] = std::string(memoryBasisName(o.basis));
     doc["nominal_memory_bytes"] = jsonNumber(o.nominalBytes);
-    doc["usable_memory_bytes"] = jsonNumber(r.usableBytes.value);
-    doc["predicted_memory_bytes"] = jsonNumber(r.predictedBytes.value);
+    doc["usable_memory_bytes"] = jsonNumber(usable.value);
+    doc["predicted_memory_bytes"] = jsonNumber(predicted.value);
     json lines = json::object();
     for (const OverheadLine& l : o.lines)
         lines[std::string(overheadKindName(l.kind))] = {
@@ -35,8 +38,8 @@ void addOverheadsJson(json& doc, const AccountingInput& in, const AccountingResu
           {"nccl_buffsize_bytes", jsonNumber(s.ncclBufferBytes)}}},
         {"lines", lines}};
     json& formulas = doc["formulas"];
-    formulas["usable_memory_bytes"] = r.usableBytes.formula;
-    formulas["predicted_memory_bytes"] = r.predictedBytes.formula;
+    formulas["usable_memory_bytes"] = usable.formula;
+    formulas["predicted_memory_bytes"] = predicted.formula;
 }
 
 } // namespace napkin

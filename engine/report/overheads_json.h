@@ -11,4 +11,9 @@ namespace napkin {
 /// Adds the keys above to `doc` (an account document), and their formulas to doc["formulas"].
 void addOverheadsJson(nlohmann::json& doc, const AccountingInput& input, const AccountingResult& result);
 
+/// The same keys for any ledger (napkin-cli infer's too): `settings` as given, `overheads` as computed,
+/// what fits is judged against (`usable`) and the prediction with the overheads (`predicted`).
+void addOverheadsJson(nlohmann::json& doc, const MemoryOverheadSettings& settings,
+                      const MemoryOverheads& overheads, const Quantity& usable, const Quantity& predicted);
+
 } // namespace napkin

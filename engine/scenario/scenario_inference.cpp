@@ -63,8 +63,13 @@ void refuseInvalidInference(const InferenceInput& in) {
 
 void readInference(const Section& s, InferenceScenario& i) {
     s.expectKeys({"preset", "model", "context", "prompt", "prompt_is_context", "batch", "weights",
-                  "group_size", "kv_cache", "gpu", "gpus", "price_per_gpu_hour"});
+                  "group_size", "kv_cache", "gpu", "gpus", "price_per_gpu_hour", "overheads"});
     InferenceInput& in = i.input;
+    // Saved before serving had an overhead ledger (no inference.overheads): the datasheet basis is what
+    // the file's "fits" meant, so it opens with every answer it had.
+    in.overheads = datasheetOverheads();
+    if (const auto o = s.child("overheads"))
+        readOverheads(*o, in.overheads);
     s.name("preset", i.preset, presetFromName);
     // The preset's model, and what the file says on top: an older file has no "model" (the preset's).
     const std::optional<Section> model = s.child("model");
@@ -109,7 +114,8 @@ json inferenceJson(const InferenceScenario& i) {
             {"kv_cache", std::string(storageTypeName(in.kvCache))},
             {"gpu", in.gpu},
             {"gpus", in.gpus},
-            {"price_per_gpu_hour", in.pricePerGpuHour ? json(*in.pricePerGpuHour) : json(nullptr)}};
+            {"price_per_gpu_hour", in.pricePerGpuHour ? json(*in.pricePerGpuHour) : json(nullptr)},
+            {"overheads", overheadsJson(in.overheads)}};
 }
 
 } // namespace scenario_detail

@@ -6,9 +6,23 @@ napkin_add_cli_test(infer_llama3_8b_kv_one_gib
   ARGS infer --preset llama3-8b --context 8192 --json
   CHECKS kv_cache_bytes_per_token=131072 kv_cache_bytes=1073741824 memory_bytes.kv_cache=1073741824
          weights_bytes=16060522496 memory_bytes.weights=16060522496 fits=ON bound=memory weights=bf16
-         kv_cache=bf16 group_size:null prompt=8192 max_batch=39 gpu.dense_peak_flops_per_second=989400000000000
+         kv_cache=bf16 group_size:null prompt=8192 max_batch=43 gpu.dense_peak_flops_per_second=989400000000000
          decode_bytes_per_token=16083599360 decode_seconds_per_token~0.0048010:0.0048011
          "formulas.kv_cache_bytes_per_token=2·L·g·(d/a)·bytes = 2 × 32 × 8 × 128 × 2 = 131072 B")
+
+# "fits" as training judges it (tests/engine/accounting/tst_inference_accounting.cpp, maxBatchFormula): the
+# usable basis counts one cuBLAS and one cuBLASLt workspace (34,603,008 B) against the H100's 81,559 MiB;
+# the datasheet basis the lecture's 80e9 B and nothing else.
+napkin_add_cli_test(infer_llama3_8b_usable_basis
+  ARGS infer --preset llama3-8b --context 8192 --json
+  CHECKS memory_basis=usable usable_memory_bytes=85520809984 overheads.total_bytes=34603008
+         predicted_memory_bytes=17706251264 overheads.lines.cublas_workspace.bytes=33554432
+         overheads.lines.allocator_rounding.counted=OFF "formulas.fits:string")
+napkin_add_cli_test(infer_llama3_8b_datasheet_basis
+  ARGS infer --preset llama3-8b --context 8192 --memory-basis datasheet --json
+  CHECKS memory_basis=datasheet usable_memory_bytes=80000000000 overheads.total_bytes=0 max_batch=39)
+napkin_add_cli_test(infer_bad_fragmentation EXPECT_EXIT 2
+  ARGS infer --preset llama3-8b --fragmentation 2 --json CHECKS stderr~--fragmentation)
 
 # int4 with one fp16 scale per 128 weights: 6,979,321,856 × (0.5 + 2/128) + 1,050,939,392 × 2.
 napkin_add_cli_test(infer_llama3_8b_int4_group_scales

@@ -54,7 +54,8 @@ void InferenceMemoryChart::rebuild() {
     capacityLabel()->setVisible(m_data.capacityBytes > 0);
     capacityLabel()->position->setCoords(0.03, m_data.capacityBytes);
     // Two lines, as the verdict: one ran past the narrow chart's edge in presentation mode.
-    capacityLabel()->setText(tr("capacity\n%1").arg(bytesText(m_data.capacityBytes)));
+    capacityLabel()->setText(m_data.usableCapacity ? tr("usable\n%1").arg(bytesText(m_data.capacityBytes))
+                                                   : tr("capacity\n%1").arg(bytesText(m_data.capacityBytes)));
     verdict()->position->setCoords(kBarX, total);
     verdict()->setColor(verdictColor(m_data.fits));
     // Two lines: the bar is narrow, and a one-line verdict would run off the axes.

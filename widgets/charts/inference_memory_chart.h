@@ -12,6 +12,8 @@ struct InferenceMemoryChartData {
     using Segment = StackedBarSegment;
     std::array<Segment, 3> segments; ///< weights, KV cache, activations — bottom to top
     double capacityBytes = 0;
+    bool usableCapacity = false; ///< the line is the usable memory (memory_overheads.h), not the datasheet's
+    double overheadBytes = 0;    ///< counted overheads on top of the total; 0: none
     QString gpuLabel; ///< x-axis label, e.g. "one of 4 × H100-SXM"
     bool fits = true;
 

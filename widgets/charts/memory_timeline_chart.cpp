@@ -1,6 +1,7 @@
 #include "widgets/charts/memory_timeline_chart.h"
 
 #include "widgets/charts/alert_colors.h"
+#include "widgets/charts/measured_run_graphs.h"
 #include "widgets/charts/memory_component_colors.h"
 #include "widgets/charts/unit_axis_ticker.h"
 
@@ -55,6 +56,7 @@ MemoryTimelineChart::MemoryTimelineChart(QWidget* parent)
     m_measured = chart->addGraph();
     m_measured->setName(tr("measured (ledger)"));
     m_measured->setLineStyle(QCPGraph::lsNone); // a mark on each event's block
+    m_run = std::make_unique<MeasuredRunGraphs>(*chart);
     for (std::size_t k = 0; k < m_sumBars.size(); ++k) {
         m_sumBars[k] = new QCPBars(chart->xAxis, chart->yAxis);
         if (k > 0)
@@ -167,6 +169,7 @@ void MemoryTimelineChart::applySeriesColors() {
     }
     m_measured->setPen(QPen(text, 1.5, Qt::DashLine));
     m_measured->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.5), Qt::NoBrush, 7));
+    m_run->applyColors(palette());
     m_capacityLabel->setColor(text);
     m_sumLabel->setColor(text);
     m_peakLabel->setColor(alertColor(palette())); // a lighter red on a dark palette: 4.5:1 at least
@@ -212,6 +215,8 @@ void MemoryTimelineChart::rebuild() {
     m_measured->removeFromLegend();
     if (!measured.isEmpty())
         m_measured->addToLegend();
+    m_run->setCurve(m_data.run);
+    top = std::max(top, m_run->top());
 
     // The napkin sum as a bar after the step, as wide as a few events, so that the two read together.
     const double sum = m_data.sumBytes();
@@ -250,13 +255,14 @@ void MemoryTimelineChart::rebuild() {
     chart->xAxis->setLabel(axisTitle);
     if (m_capacityOffScale) {
         chart->xAxis->setLabel(
-            tr("%1 — capacity %2 is off the scale: %3 × the peak")
-                .arg(axisTitle, capacityText, QString::fromStdString(napkin::formatNumber(capacity / top))));
+            tr("%1 — %2 %3 is off the scale: %4 × the peak")
+                .arg(axisTitle, m_data.usableCapacity ? tr("usable") : tr("capacity"), capacityText, QString::fromStdString(napkin::formatNumber(capacity / top))));
     } else {
         m_capacityLabel->position->setType(QCPItemPosition::ptPlotCoords);
         m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         m_capacityLabel->position->setCoords(-0.5, capacity);
-        m_capacityLabel->setText(tr("capacity %1").arg(capacityText));
+        m_capacityLabel->setText(m_data.usableCapacity ? tr("usable %1").arg(capacityText)
+                                                       : tr("capacity %1").arg(capacityText));
     }
     placeTicks(sumX);
     placePeak(rangeTop);

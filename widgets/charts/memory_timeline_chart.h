@@ -1,8 +1,10 @@
 #pragma once
 // Memory over one training step: stacked areas per component (parameters, gradients, master weights,
 // optimizer state, activations, temporaries) against the step's events, the peak marked, the GPU's
-// capacity as a line, and the napkin sum as a bar beside it for contrast. Optionally a measured total
-// per event drawn over the prediction (the Benchmarks page's training run).
+// capacity as a line (the usable memory or the datasheet's, as the memory bar draws it), and the napkin
+// sum as a bar beside it for contrast. Optionally a measured total per event drawn over the prediction
+// (the Benchmarks page's training run), and a run the user measured (a profiler trace, a memory snapshot)
+// as allocated and reserved lines over the step's phases.
 #include "engine/numerics/quantity_format.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/charts/memory_timeline_data.h"
@@ -12,7 +14,9 @@
 #include <QVector>
 
 #include <array>
+#include <memory>
 
+class MeasuredRunGraphs;
 class QCPBars;
 class QCPGraph;
 class QCPItemLine;
@@ -67,6 +71,7 @@ private:
 
     std::array<QCPGraph*, 6> m_areas{};
     QCPGraph* m_measured = nullptr;
+    std::unique_ptr<MeasuredRunGraphs> m_run;
     std::array<QCPBars*, 5> m_sumBars{};
     QCPItemStraightLine* m_capacityLine = nullptr;
     QCPItemText* m_capacityLabel = nullptr;

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+double MeasuredRunCurve::peakAllocated() const {
+    return allocated.isEmpty() ? 0.0 : *std::max_element(allocated.begin(), allocated.end());
+}
+
 double MemoryTimelineChartData::totalAt(int event) const {
     double total = 0;
     if (event >= 0 && event < bytes.size())

@@ -7,6 +7,18 @@
 
 #include <array>
 
+/// A run the user measured (a profiler trace, a memory snapshot), its samples placed on the events' axis
+/// by step phase (engine/measured/measured_comparison.h's alignToPredicted): drawn over the prediction.
+struct MeasuredRunCurve {
+    QVector<double> x;         ///< on the events' axis (event i spans i − ½ … i + ½)
+    QVector<double> allocated; ///< bytes allocated after each sample
+    QVector<double> reserved;  ///< bytes reserved after each sample; empty where the run has no figure
+    QString label;             ///< the run's file, for the legend ("run.json")
+    bool isEmpty() const { return x.isEmpty(); }
+    double peakAllocated() const; ///< the largest allocated drawn; 0 without samples
+    bool operator==(const MeasuredRunCurve&) const = default;
+};
+
 /// What the chart shows, as plain values (bytes per GPU); tests read it back through data().
 struct MemoryTimelineChartData {
     QStringList events; ///< event names in step order ("forward layer 1", ...)
@@ -15,7 +27,9 @@ struct MemoryTimelineChartData {
     /// temporaries (bottom to top); as long as `events`.
     QVector<std::array<double, 6>> bytes;
     QVector<double> measured;    ///< a measured total per event; empty: nothing measured
+    MeasuredRunCurve run;        ///< the user's measured run; empty: none
     double capacityBytes = 0;    ///< 0: no capacity line (a CPU run)
+    bool usableCapacity = false; ///< the capacity line is the usable memory (memory_overheads.h), not the datasheet's
     std::array<double, 5> sum{}; ///< the napkin sum's parts (no temporaries); all 0: no sum bar
 
     double totalAt(int event) const; ///< the predicted total at `event`

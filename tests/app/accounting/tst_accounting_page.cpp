@@ -65,8 +65,12 @@ void checkTimelineChart(const AccountingPage& page, const AccountingInput& in, c
     QCOMPARE(d.peakIndex(), static_cast<int>(t.peakIndex));
     QCOMPARE(d.totalAt(d.peakIndex()), t.peakBytes);
     QCOMPARE(d.sumBytes(), r.memory.total.value);
-    QCOMPARE(d.capacityBytes, r.capacityBytes.value); // the timeline keeps the datasheet line
+    // The line the memory bar draws, in the same basis: usable memory, or the datasheet's in the lecture's.
+    QCOMPARE(d.capacityBytes, r.usableBytes.value);
+    QCOMPARE(d.capacityBytes, page.memoryChart()->data().capacityBytes);
+    QCOMPARE(d.usableCapacity, r.overheads.basis == MemoryBasis::usable);
     QVERIFY(d.measured.isEmpty()); // a prediction only
+    QVERIFY(d.run.isEmpty());
 }
 
 } // namespace

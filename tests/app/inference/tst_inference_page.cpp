@@ -43,7 +43,9 @@ void checkShows(const InferencePage& page) {
     QCOMPARE(m.segments[1].bytes, r.memory.kvCache.value);
     QCOMPARE(m.segments[2].bytes, r.memory.activations.value);
     QCOMPARE(m.segments[1].formula, q(r.memory.kvCache.formula));
-    QCOMPARE(m.capacityBytes, r.capacityBytes.value);
+    QCOMPARE(m.capacityBytes, r.usableBytes.value); // judged as training is: the usable memory
+    QCOMPARE(m.usableCapacity, r.overheads.basis == MemoryBasis::usable);
+    QCOMPARE(m.overheadBytes, r.overheads.totalBytes);
     QCOMPARE(m.fits, r.fits);
     const DecodeThroughputChartData& t = page.throughputChart()->data();
     QCOMPARE(t.current.batch, in.batch);
@@ -71,7 +73,32 @@ private slots:
     void badGroupSizeShowsMessageAndKeepsResult();
     void scenarioRoundTrips();
     void settingChangedCarriesTheValidInput();
+    void memoryBasisJudgesFits();
 };
+
+// "Fits" as training judges it (tst_inference_accounting.cpp, maxBatchFormula): Llama 3 8B at 8192 tokens
+// on one H100 SXM, 43 sequences against the usable 81,559 MiB less one cuBLAS and one cuBLASLt workspace;
+// 39 against the datasheet's 80e9 B with no overheads.
+void TestInferencePage::memoryBasisJudgesFits() {
+    InferencePage page;
+    QCOMPARE(page.controls()->memoryBasisBox()->currentData().toString(), QStringLiteral("usable"));
+    QCOMPARE(page.memoryChart()->data().capacityBytes, 85520809984.0);
+    QVERIFY(page.memoryChart()->data().usableCapacity);
+    QCOMPARE(page.throughputChart()->data().maxBatch, 43.0);
+    QVERIFY(page.answers()->formulaText(QStringLiteral("fits")).contains(QStringLiteral("usable")));
+    page.controls()->memoryBasisBox()->setCurrentIndex(
+        page.controls()->memoryBasisBox()->findData(QStringLiteral("datasheet")));
+    QCOMPARE(int(page.controls()->input().overheads.basis), int(MemoryBasis::datasheet));
+    QCOMPARE(page.memoryChart()->data().capacityBytes, 80e9);
+    QVERIFY(!page.memoryChart()->data().usableCapacity);
+    QCOMPARE(page.memoryChart()->data().overheadBytes, 0.0);
+    QCOMPARE(page.throughputChart()->data().maxBatch, 39.0);
+    checkShows(page);
+    // The basis goes into the scenario and back.
+    InferencePage other;
+    other.applyScenario(page.scenario());
+    QCOMPARE(int(other.controls()->input().overheads.basis), int(MemoryBasis::datasheet));
+}
 
 // The figures: 131,072 KV bytes per token, 1 GiB per sequence at 8192 tokens; batch 1 decode
 // memory bound.

@@ -38,6 +38,7 @@ private slots:
     void weightBytes();
     void batchOneDecodeIsMemoryBound();
     void largeBatchShortContextIsComputeBound();
+    void maxBatchFormula_data();
     void maxBatchFormula();
     void maxContextFits();
     void tensorParallelSplitsPerGpu();
@@ -163,16 +164,37 @@ void TestInferenceAccounting::largeBatchShortContextIsComputeBound() {
     QVERIFY(std::abs(r.decodeFlopsPerSecondPerGpu.value / 989.4e12 - 1) < 1e-12); // at the peak
 }
 
-// Llama 3 8B bf16 at 8192 tokens on 80 GB: free 80e9 − 16,060,522,496 = 63,939,477,504 B; each sequence
-// takes 8192·131072 (cache) + 8192·2·(4096 + 2·14336) (activations) + 4·128256 (logits) =
-// 1,611,125,760 B: floor(39.69) = 39 sequences; 39 fit and 40 do not.
+// Llama 3 8B bf16 at 8192 tokens; each sequence takes 8192·131072 (cache) + 8192·2·(4096 + 2·14336)
+// (activations) + 4·128256 (logits) = 1,611,125,760 B.
+// Datasheet basis (the lecture's 80 GB = 80e9, no overheads): free 80e9 − 16,060,522,496 =
+// 63,939,477,504 B: floor(39.69) = 39 sequences.
+// Usable basis: the H100 SXM's 81,559 MiB = 85,520,809,984 B (modal-labs/modal-client PR #2797) less one
+// cuBLAS workspace 4096 KiB·8 = 33,554,432 B and one cuBLASLt 1 MiB (aten/src/ATen/cuda/CublasHandlePool.cpp;
+// serving has no backward thread): free 85,520,809,984 − 34,603,008 − 16,060,522,496 = 69,425,684,480 B:
+// floor(43.09) = 43 sequences. In each basis that many fit and one more does not.
+void TestInferenceAccounting::maxBatchFormula_data() {
+    QTest::addColumn<bool>("datasheet");
+    QTest::addColumn<double>("maxBatch");
+    QTest::addColumn<double>("overheadBytes");
+    QTest::newRow("datasheet basis") << true << 39.0 << 0.0;
+    QTest::newRow("usable basis") << false << 43.0 << 34603008.0;
+}
+
 void TestInferenceAccounting::maxBatchFormula() {
+    QFETCH(bool, datasheet);
+    QFETCH(double, maxBatch);
+    QFETCH(double, overheadBytes);
     InferenceInput in = presetInput("llama3-8b", 8192);
+    if (datasheet)
+        in.overheads = datasheetOverheads();
     const InferenceResult r = run(in);
-    QCOMPARE(r.maxBatch.value, 39.0);
-    in.batch = 39;
+    QCOMPARE(r.maxBatch.value, maxBatch);
+    QCOMPARE(r.overheads.totalBytes, overheadBytes);
+    QCOMPARE(r.usableBytes.value, datasheet ? 80e9 : 85520809984.0);
+    QCOMPARE(r.predictedBytes.value, r.memory.total.value + overheadBytes);
+    in.batch = maxBatch;
     QVERIFY(run(in).fits);
-    in.batch = 40;
+    in.batch = maxBatch + 1;
     QVERIFY(!run(in).fits);
 }
 
@@ -263,7 +285,7 @@ void TestInferenceAccounting::learnedPositionsBoundTheContext() {
     const InferenceResult r = run(in);
     QCOMPARE(r.maxContext.value, 1024.0);
     QVERIFY(
-        QString::fromStdString(r.maxContext.formula).endsWith("capped at the learned position table's 1024"));
+        QString::fromStdString(r.maxContext.formula).contains("capped at the learned position table's 1024; M = "));
     in.context = 1025;
     QCOMPARE(QString::fromStdString(validateInference(in).field), QString("context"));
 }

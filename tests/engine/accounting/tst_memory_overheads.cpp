@@ -301,6 +301,11 @@ void TestMemoryOverheads::ncclPerLayout() {
     const OverheadLine* nccl = lineOf(r, OverheadKind::ncclBuffers);
     QCOMPARE(nccl->bytes, bytes);
     QCOMPARE(nccl->measured, counted);
+    // NCCL src/graph/connect.cc: MIN_NCHANNELS and MAX_NCHANNELS default to -2 (unset): no count to cite,
+    // which the line says rather than guess one.
+    QVERIFY(nccl->source.find("src/graph/connect.cc") != std::string::npos);
+    if (!counted)
+        QVERIFY2(nccl->formula.find("no default count to cite") != std::string::npos, nccl->formula.c_str());
 }
 
 // TransformerEngine: fp8 weights kept row-wise and transposed on Hopper; DelayedScaling's

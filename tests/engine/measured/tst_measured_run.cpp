@@ -7,6 +7,7 @@
 #include "engine/io/bounded_file_read.h"
 #include "engine/measured/chrome_trace_reader.h"
 #include "engine/measured/measured_comparison.h"
+#include "engine/measured/measured_overheads.h"
 #include "engine/measured/measured_timeline.h"
 #include "engine/measured/memory_snapshot_reader.h"
 #include "engine/measured/pickle_data.h"
@@ -265,6 +266,85 @@ private slots:
         QCOMPARE(aligned[0].x, 2.0); // forward layer 1 … forward head are events 1–3: the middle of 0.5–3.5
         QCOMPARE(aligned[1].x, 3.5); // backward loss … backward layer 1 are events 4–7
         QCOMPARE(aligned[2].x, 7.5);
+    }
+
+    // data/cpu_trace_gpt2_one_layer.json: scripts/measure-run.py --device cpu (torch 1.13 on the CPU) with
+    // the flags below, two AdamW steps; kept are its memory events and named ranges (the op ranges, which
+    // no reader keeps, were left out to keep the file small). The measured step's peak less the bytes the
+    // run names (the tokens, the model's buffers, AdamW's step counters) is napkin's peak to the byte,
+    // and so is the curve the chart draws over the prediction.
+    void cpuTraceMadeByTorchMatchesToTheByte() {
+        // --model transformer --d-model 24 --heads 2 --layers 1 --vocab 17 --seq 5 --ffn-dim 40 --batch 2
+        // --bias on --embeddings tied --dropout off --precision fp32 --optimizer adamw --recompute none
+        // --attention causal --activations-of pytorch-eager
+        AccountingInput in;
+        in.model.kind = ModelKind::transformer;
+        in.model.dModel = 24;
+        in.model.heads = 2;
+        in.model.layers = 1;
+        in.model.vocab = 17;
+        in.model.seq = 5;
+        in.model.ffnDim = 40;
+        in.model.dropout = false;
+        in.model.activationsOf = ActivationProfile::pytorchEager;
+        in.batch = 2;
+        const GpuSpec& gpu = *GpuCatalog::builtIn().find(in.gpu);
+        const AccountingResult result = account(in, gpu);
+        const MemoryTimeline predicted = memoryTimeline(in, result);
+        const MeasuredRunRead r = readMeasuredRun(std::string(NAPKIN_MEASURED_DATA) + "/cpu_trace_gpt2_one_layer.json");
+        QVERIFY2(r.ok(), r.error.c_str());
+        std::string error;
+        const MeasuredTimeline* cpu = chooseDevice(r.run, std::nullopt, error);
+        QVERIFY(cpu);
+        QVERIFY(measuredOverheadsOf(result.overheads, cpu->device).empty()); // no CUDA overhead on the CPU
+        const MeasuredComparison c = compareWithMeasured(predicted, r.run, *cpu);
+        QCOMPARE(c.predictedPeakBytes, 94828.0);
+        QCOMPARE(c.measuredPeakBytes, 95152.0);
+        QCOMPARE(c.attributed.size(), std::size_t{3}); // 160 + 100 + 64 B named by the run
+        QCOMPARE(c.unexplainedBytes, 0.0);
+        double overlayPeak = 0;
+        for (const AlignedSample& s : alignToPredicted(predicted, *cpu))
+            overlayPeak = std::max(overlayPeak, s.allocatedBytes);
+        QCOMPARE(overlayPeak - 324, c.predictedPeakBytes);
+    }
+
+    void overheadScopesOnCuda() {
+        // On a GPU, in the usable basis: workspaces inside allocated, the context outside the allocator.
+        AccountingInput in;
+        in.model.kind = ModelKind::dense;
+        in.model.parameters = 1e9;
+        in.overheads.fragmentation = 0.1;
+        const AccountingResult result = account(in, *GpuCatalog::builtIn().find(in.gpu));
+        const std::vector<MeasuredOverhead> lines =
+            measuredOverheadsOf(result.overheads, {MeasuredDeviceType::cuda, 0});
+        QVERIFY(!lines.empty());
+        bool workspace = false, fragmentation = false;
+        for (const MeasuredOverhead& l : lines) {
+            if (l.name.find("cuBLAS") != std::string::npos)
+                workspace = workspace || l.scope == OverheadScope::allocated;
+            if (l.name.find("ragmentation") != std::string::npos)
+                fragmentation = l.scope == OverheadScope::reserved;
+            QVERIFY(l.name.find("CUDA context") == std::string::npos || l.scope == OverheadScope::device);
+        }
+        QVERIFY(workspace);
+        QVERIFY(fragmentation);
+    }
+
+    void sniffsMeasuredRuns_data() {
+        QTest::addColumn<QByteArray>("head");
+        QTest::addColumn<bool>("measured");
+        QTest::newRow("pickle") << QByteArray("\x80\x04}", 3) << true;
+        QTest::newRow("trace object") << QByteArray(R"({"schemaVersion": 1, "traceEvents": [)") << true;
+        QTest::newRow("event array") << QByteArray("\n [{\"ph\": \"X\"") << true;
+        QTest::newRow("config.json") << QByteArray(R"({"model_type": "gpt2", "n_embd": 768})") << false;
+        QTest::newRow("scenario") << QByteArray(R"({"format": "napkin-scenario", "version": 1})") << false;
+        QTest::newRow("empty") << QByteArray() << false;
+    }
+    void sniffsMeasuredRuns() {
+        QFETCH(QByteArray, head);
+        QFETCH(bool, measured);
+        QCOMPARE(looksLikeMeasuredRun(std::string_view(head.constData(), static_cast<std::size_t>(head.size()))),
+                 measured);
     }
 
     void phaseNames_data() {

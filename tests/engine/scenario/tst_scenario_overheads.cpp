@@ -15,6 +15,7 @@ private slots:
     void freshPageIsUsable();
     void roundTrip();
     void olderFileIsDatasheet();
+    void inferenceKeepsItsBasis();
     void badValues_data();
     void badValues();
 };
@@ -51,6 +52,23 @@ void TestScenarioOverheads::olderFileIsDatasheet() {
     const ScenarioParse back = parseScenario(doc.dump());
     QVERIFY2(back.ok(), back.error.c_str());
     QCOMPARE(back.scenario->accounting.input.overheads, datasheetOverheads());
+}
+
+// The Inference page judges "fits" as training does (inference_overheads.h): its settings round-trip under
+// inference.overheads, and a file saved before that key opens in the datasheet basis it meant.
+void TestScenarioOverheads::inferenceKeepsItsBasis() {
+    Scenario s;
+    QCOMPARE(int(s.inference.input.overheads.basis), int(MemoryBasis::usable));
+    s.inference.input.overheads.fragmentation = 0.05;
+    s.inference.input.overheads.ncclChannels = 16;
+    const ScenarioParse back = parseScenario(writeScenario(s));
+    QVERIFY2(back.ok(), back.error.c_str());
+    QCOMPARE(back.scenario->inference.input.overheads, s.inference.input.overheads);
+    nlohmann::json doc = nlohmann::json::parse(writeScenario(s));
+    doc["inference"].erase("overheads");
+    const ScenarioParse older = parseScenario(doc.dump());
+    QVERIFY2(older.ok(), older.error.c_str());
+    QCOMPARE(older.scenario->inference.input.overheads, datasheetOverheads());
 }
 
 void TestScenarioOverheads::badValues_data() {

@@ -1,0 +1,121 @@
+#include "app/accounting/measured_run_section.h"
+
+#include "app/accounting/explain_html.h"
+#include "engine/measured/measured_overheads.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+#include <cmath>
+
+using namespace napkin;
+using explain_html::heading;
+using explain_html::q;
+
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("MeasuredRunSection", text);
+}
+
+// "95,152 B (95.15 kB)": every byte, which the comparison is exact to, then the rounded figure.
+QString exactBytes(double bytes, ByteUnits units) {
+    const QString digits = std::abs(bytes) < 1e15
+                               ? QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(bytes)))
+                               : q(formatExact(bytes));
+    return tr("%1 B (%2)").arg(digits, q(formatBytes(bytes, units)));
+}
+
+QString signedBytes(double bytes, ByteUnits units) {
+    return (bytes > 0 ? QStringLiteral("+") : QString()) + exactBytes(bytes, units);
+}
+
+double attributedBytes(const MeasuredComparison& c) {
+    double total = 0;
+    for (const AttributedBytes& a : c.attributed)
+        total += a.bytes;
+    return total;
+}
+
+} // namespace
+
+MeasuredComparison compareMeasuredRun(const AccountingResult& result, const MemoryTimeline& predicted,
+                                      const MeasuredRun& run, const MeasuredTimeline& timeline) {
+    const std::vector<MeasuredOverhead> overheads = measuredOverheadsOf(result.overheads, timeline.device);
+    return compareWithMeasured(predicted, run, timeline, overheads);
+}
+
+MeasuredRunCurve measuredRunCurve(const MemoryTimeline& predicted, const MeasuredTimeline& timeline,
+                                  const QString& label) {
+    MeasuredRunCurve curve;
+    curve.label = label;
+    const std::vector<AlignedSample> samples = alignToPredicted(predicted, timeline);
+    curve.x.reserve(static_cast<qsizetype>(samples.size()));
+    curve.allocated.reserve(curve.x.capacity());
+    for (const AlignedSample& s : samples) {
+        curve.x.push_back(s.x);
+        curve.allocated.push_back(s.allocatedBytes);
+    }
+    if (timeline.hasReserved)
+        for (const AlignedSample& s : samples)
+            curve.reserved.push_back(std::max(0.0, s.reservedBytes));
+    return curve;
+}
+
+QString measuredRunNote(const MeasuredComparison& c, const QString& label, ByteUnits units) {
+    const QString device = QString::fromStdString(measuredDeviceName(c.device));
+    QString text = tr("Measured run %1 (%2): peak %3 allocated against %4 predicted, %5: %6 named, %7 "
+                      "unexplained.")
+                       .arg(label, device, QString::fromStdString(formatBytes(c.measuredPeakBytes, units)),
+                            QString::fromStdString(formatBytes(c.predictedPeakBytes, units)), signedBytes(c.differenceBytes, units),
+                            signedBytes(attributedBytes(c), units), signedBytes(c.unexplainedBytes, units));
+    if (c.hasReserved)
+        text += tr(" Reserved peak %1, %2 unexplained.")
+                    .arg(QString::fromStdString(formatBytes(c.measuredReservedPeakBytes, units)),
+                         signedBytes(c.unexplainedReservedBytes, units));
+    return text;
+}
+
+QString explainMeasuredRun(const MeasuredComparison& c, const MeasuredRun& run, const QString& label,
+                           ByteUnits units) {
+    QString text = heading(tr("Your measured run"));
+    text += tr("<p>%1: %2 on %3, %4 samples; %5.</p>")
+                .arg(label.toHtmlEscaped(), q(run.format), q(measuredDeviceName(c.device)))
+                .arg(c.measuredSamples)
+                .arg(q(run.note));
+    text += tr("<p>Predicted peak <b>%1</b> at %2; measured peak <b>%3</b> allocated%4. Difference "
+               "(measured − predicted): <b>%5</b>.</p>")
+                .arg(exactBytes(c.predictedPeakBytes, units), q(c.predictedPeakEvent),
+                     exactBytes(c.measuredPeakBytes, units),
+                     c.measuredPeakPhase.empty() ? QString() : tr(", in %1").arg(q(c.measuredPeakPhase)),
+                     signedBytes(c.differenceBytes, units));
+    text += QStringLiteral("<table cellspacing=\"4\"><tr><th align=\"left\">%1</th><th align=\"right\">%2"
+                           "</th><th align=\"left\">%3</th></tr>")
+                .arg(tr("part of the difference"), tr("bytes"), tr("source"));
+    for (const AttributedBytes& a : c.attributed)
+        text += QStringLiteral("<tr><td>%1</td><td align=\"right\">%2</td><td>%3</td></tr>")
+                    .arg(q(a.name), signedBytes(a.bytes, units), q(a.source));
+    text += QStringLiteral("<tr><td><b>%1</b></td><td align=\"right\"><b>%2</b></td><td>%3</td></tr></table>")
+                .arg(tr("unexplained"), signedBytes(c.unexplainedBytes, units),
+                     tr("the difference less every named line"));
+    if (c.device.type == MeasuredDeviceType::cpu)
+        text += tr("<p>A run on the CPU takes none of the overhead ledger's lines: it has no CUDA context, "
+                   "no cuBLAS workspace and no caching allocator.</p>");
+    if (c.hasReserved)
+        text += tr("<p>Reserved: measured peak %1; the prediction with every named line and the ledger's "
+                   "reserved lines %2; unexplained %3.</p>")
+                    .arg(exactBytes(c.measuredReservedPeakBytes, units),
+                         exactBytes(c.predictedReservedBytes, units),
+                         signedBytes(c.unexplainedReservedBytes, units));
+    text += tr("<p>By phase (napkin's largest event; the run's largest sample in the ranges it named):</p><ul>");
+    for (const PhaseComparison& p : c.phases) {
+        const QString measured =
+            p.measuredPeakBytes ? tr("%1 measured, %2").arg(exactBytes(*p.measuredPeakBytes, units),
+                                                            signedBytes(*p.measuredPeakBytes - p.predictedPeakBytes,
+                                                                        units))
+                                : tr("not named by the run");
+        text += tr("<li>%1: %2 predicted at %3; %4</li>")
+                    .arg(q(p.name), exactBytes(p.predictedPeakBytes, units), q(p.predictedPeakEvent), measured);
+    }
+    return text + QStringLiteral("</ul>");
+}

@@ -1,0 +1,36 @@
+#pragma once
+// A run the user measured (File ▸ Open measured run…, or a trace or snapshot dropped on the window) beside
+// the Accounting page's prediction: the curve the timeline chart draws over the predicted step, the
+// one-line note under the chart, and the "How is this computed?" section. The comparison itself is the
+// engine's (engine/measured/measured_comparison.h, measured_overheads.h), the same that
+// `napkin-cli compare` prints.
+#include "engine/accounting/accounting.h"
+#include "engine/accounting/memory_timeline.h"
+#include "engine/measured/measured_comparison.h"
+#include "engine/measured/measured_timeline.h"
+#include "engine/numerics/quantity_format.h"
+#include "widgets/charts/memory_timeline_data.h"
+
+#include <QString>
+
+/// The prediction of `result` beside `timeline` (one device of `run`): the engine's comparison, with the
+/// overhead ledger's lines a run on that device can show.
+napkin::MeasuredComparison compareMeasuredRun(const napkin::AccountingResult& result,
+                                              const napkin::MemoryTimeline& predicted,
+                                              const napkin::MeasuredRun& run,
+                                              const napkin::MeasuredTimeline& timeline);
+
+/// The run's samples placed on the predicted step's events by phase, as the chart draws them; `label`
+/// names the run in the legend.
+MeasuredRunCurve measuredRunCurve(const napkin::MemoryTimeline& predicted,
+                                  const napkin::MeasuredTimeline& timeline, const QString& label);
+
+/// One line under the chart: "run.json (cpu): measured peak 95.15 kB against 94.83 kB predicted,
+/// +324 B: 324 B named by the run, 0 B unexplained".
+QString measuredRunNote(const napkin::MeasuredComparison& comparison, const QString& label,
+                        napkin::ByteUnits units);
+
+/// HTML: predicted against measured peak, each attributed line with its source, what is unexplained, and
+/// the step's phases side by side.
+QString explainMeasuredRun(const napkin::MeasuredComparison& comparison, const napkin::MeasuredRun& run,
+                           const QString& label, napkin::ByteUnits units);

@@ -1,0 +1,192 @@
+// File ▸ Open measured run… and a dropped trace: through the window, a trace torch made on the CPU lies
+// over the predicted step, its peak less the bytes the run names equal to napkin's peak to the byte, with
+// the answers and the note under the chart saying so; a bad file shows its one line under the chart and in
+// the status bar and changes nothing; Clear takes the run off.
+#include "app/accounting/accounting_page.h"
+#include "app/accounting/answers_panel.h"
+#include "app/shell/main_window.h"
+#include "engine/accounting/memory_timeline.h"
+#include "widgets/charts/image_format.h"
+#include "widgets/charts/memory_timeline_chart.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QMimeData>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QUrl>
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace napkin;
+
+namespace {
+
+const QString kCpuTrace = QStringLiteral(NAPKIN_MEASURED_DATA "/cpu_trace_gpt2_one_layer.json");
+
+// The setup scripts/measure-run.py ran for that trace (tests/engine/measured/tst_measured_run.cpp).
+AccountingScenario traceSetup() {
+    AccountingScenario s;
+    AccountingInput& in = s.input;
+    in.model.kind = ModelKind::transformer;
+    in.model.dModel = 24;
+    in.model.heads = 2;
+    in.model.layers = 1;
+    in.model.vocab = 17;
+    in.model.seq = 5;
+    in.model.ffnDim = 40;
+    in.model.bias = true;
+    in.model.embeddings = EmbeddingTying::tied;
+    in.model.dropout = false;
+    in.model.activationsOf = ActivationProfile::pytorchEager;
+    in.batch = 2;
+    in.precision = PrecisionRecipe::fp32;
+    in.optimizer = OptimizerKind::adamw;
+    in.recompute = Recompute::none;
+    in.attention = AttentionMask::causal;
+    return s;
+}
+
+bool drop(MainWindow& w, const QString& path) {
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    const QPoint at = w.rect().center();
+    QDragEnterEvent enter(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&w, &enter);
+    if (!enter.isAccepted())
+        return false;
+    QDropEvent dropped(QPointF(at), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&w, &dropped);
+    return dropped.isAccepted();
+}
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes) {
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+} // namespace
+
+class TestMeasuredRunWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+    }
+
+    void cpuTraceOverlaysThePrediction() {
+        MainWindow w;
+        AccountingPage& page = *w.accountingPage();
+        page.applyScenario(traceSetup());
+        QVERIFY(page.lastResult());
+        QCOMPARE(page.lastResult()->peakMemory.value, 94828.0);
+        QAction* clear = w.findChild<QAction*>(QStringLiteral("clearMeasuredRun"));
+        QVERIFY(clear);
+        QVERIFY(!clear->isEnabled());
+
+        QCOMPARE(w.openMeasuredRun(kCpuTrace), QString());
+        const MeasuredRunCurve& curve = page.timelineChart()->data().run;
+        QVERIFY(!curve.isEmpty());
+        QCOMPARE(curve.label, QStringLiteral("cpu_trace_gpt2_one_layer.json"));
+        QVERIFY(curve.reserved.isEmpty()); // the CPU allocator reserves nothing
+        // Every sample lies on the predicted step's axis, and the overlay's peak less the 324 B the run
+        // names (tokens 160, buffers 100, AdamW's step counters 64) is the prediction's peak.
+        const double events = static_cast<double>(page.timelineChart()->data().events.size());
+        for (double x : curve.x)
+            QVERIFY(x >= -0.5 && x <= events - 0.5);
+        QCOMPARE(curve.peakAllocated() - 324, page.timelineChart()->data().totalAt(
+                                                  page.timelineChart()->data().peakIndex()));
+        const MeasuredComparison* c = page.measuredComparison();
+        QVERIFY(c);
+        QCOMPARE(c->measuredPeakBytes, 95152.0);
+        QCOMPARE(c->unexplainedBytes, 0.0);
+        QVERIFY(page.answers()->valueText(QStringLiteral("measuredPeak")).contains(QStringLiteral("95.15 kB")));
+        QCOMPARE(page.answers()->valueText(QStringLiteral("measuredDifference")),
+                 QStringLiteral("+324 B, 0 B unexplained"));
+        QVERIFY(page.measuredRunNote()->isVisibleTo(&page));
+        QVERIFY(page.measuredRunNote()->text().contains(QStringLiteral("0 B (0 B) unexplained")));
+        QVERIFY(clear->isEnabled());
+
+        // The exported chart carries the overlay (set NAPKIN_MEASURED_SCREENSHOT=FILE.png to look at it).
+        const QByteArray png = page.timelineChart()->renderAs(ImageFormat::png, QSize(1000, 520));
+        QVERIFY(png.startsWith("\x89PNG"));
+        if (const QString out = qEnvironmentVariable("NAPKIN_MEASURED_SCREENSHOT"); !out.isEmpty()) {
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::WriteOnly) && f.write(png) == png.size());
+        }
+
+        // A change of setup recomputes the comparison against the new prediction; the run stays.
+        AccountingScenario bigger = traceSetup();
+        bigger.input.batch = 4;
+        page.applyScenario(bigger);
+        QVERIFY(page.measuredComparison());
+        QVERIFY(page.measuredComparison()->unexplainedBytes < 0); // the prediction grew, the run did not
+
+        clear->trigger();
+        QVERIFY(page.timelineChart()->data().run.isEmpty());
+        QVERIFY(!page.measuredComparison());
+        QVERIFY(!page.measuredRunNote()->isVisibleTo(&page));
+        QVERIFY(!clear->isEnabled());
+    }
+
+    void badFileShowsItsLineAndKeepsTheRun_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("cut trace") << QByteArray(R"({"traceEvents": [{"ph": "i", "name": "[memory]")")
+                                   << QStringLiteral("not JSON at byte 48");
+        QTest::newRow("no memory events")
+            << QByteArray(R"({"traceEvents": [{"ph": "X", "name": "aten::mm", "ts": 1, "dur": 2}]})")
+            << QStringLiteral("no memory");
+        QTest::newRow("pickle naming code") << QByteArray("\x80\x04\x63os\nsystem\n.", 15)
+                                            << QStringLiteral("refused opcode GLOBAL");
+    }
+    void badFileShowsItsLineAndKeepsTheRun() {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, error);
+        MainWindow w;
+        AccountingPage& page = *w.accountingPage();
+        page.applyScenario(traceSetup());
+        QCOMPARE(w.openMeasuredRun(kCpuTrace), QString());
+        const MeasuredRunCurve before = page.timelineChart()->data().run;
+        const QString path = writeFile(m_dir, QStringLiteral("bad.json"), bytes);
+        const QString message = w.openMeasuredRun(path);
+        QVERIFY2(message.contains(error), qPrintable(message));
+        QVERIFY(!message.contains(QLatin1Char('\n'))); // one line
+        QVERIFY(message.startsWith(path));             // naming the file
+        QCOMPARE(page.measuredRunNote()->text(), QStringLiteral("Measured run not opened: %1").arg(message));
+        QVERIFY(page.measuredRunNote()->isVisibleTo(&page));
+        QVERIFY(w.statusBar()->currentMessage().contains(message));
+        QCOMPARE(page.timelineChart()->data().run, before); // nothing lost
+        QVERIFY(page.measuredComparison());
+        // The line stays through a recompute, until the next file or Clear.
+        page.recompute();
+        QVERIFY(page.measuredRunNote()->text().startsWith(QStringLiteral("Measured run not opened")));
+    }
+
+    void droppedTraceOpensOnTheAccountingPage() {
+        MainWindow w;
+        w.accountingPage()->applyScenario(traceSetup());
+        QVERIFY(drop(w, kCpuTrace));
+        QVERIFY(w.accountingPage()->measuredComparison());
+        QCOMPARE(w.accountingPage()->measuredComparison()->unexplainedBytes, 0.0);
+        // A dropped pickle that names code is a measured run refused, not a model config.
+        const QString hostile = writeFile(m_dir, QStringLiteral("hostile.pickle"),
+                                          QByteArray("\x80\x04\x63os\nsystem\n.", 15));
+        QVERIFY(drop(w, hostile));
+        QVERIFY(w.accountingPage()->measuredRunNote()->text().contains(QStringLiteral("refused opcode")));
+        QVERIFY(w.accountingPage()->measuredComparison()); // the trace opened before stays
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(TestMeasuredRunWindow)
+#include "tst_measured_run_window.moc"
