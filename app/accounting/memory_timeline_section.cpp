@@ -71,6 +71,7 @@ MemoryTimelineChartData memoryTimelineChartData(const MemoryTimeline& timeline, 
             {b.parameters, b.gradients, b.masterWeights, b.optimizerState, b.activations, b.temporary});
     }
     d.capacityBytes = r.capacityBytes.value;
+    d.eventByEvent = r.peakFromTimeline;
     d.sum = {r.memory.parameters.value, r.memory.gradients.value, r.memory.masterWeights.value,
              r.memory.optimizerState.value, r.memory.activations.value};
     return d;
