@@ -5,6 +5,9 @@
 #include <QApplication>
 #include <QEvent>
 #include <QScrollArea>
+#include <QScrollBar>
+
+#include <algorithm>
 
 void AnswerSpotlight::show(QWidget* widget) {
     clear();
@@ -41,8 +44,14 @@ void AnswerSpotlight::bringIntoView() {
     // Innermost first: a panel that scrolls inside a page that scrolls.
     for (QWidget* w = target->parentWidget(); w; w = w->parentWidget())
         if (auto* area = qobject_cast<QScrollArea*>(w);
-            area && area->widget() && area->widget()->isAncestorOf(target))
+            area && area->widget() && area->widget()->isAncestorOf(target)) {
+            const bool known = std::any_of(m_scrolled.begin(), m_scrolled.end(),
+                                           [area](const Scrolled& s) { return s.area == area; });
+            if (!known)
+                m_scrolled.push_back(
+                    {area, area->horizontalScrollBar()->value(), area->verticalScrollBar()->value()});
             area->ensureWidgetVisible(target, 8, 8);
+        }
 }
 
 bool AnswerSpotlight::eventFilter(QObject* watched, QEvent* event) {
@@ -50,6 +59,15 @@ bool AnswerSpotlight::eventFilter(QObject* watched, QEvent* event) {
     if (watched == m_window && event->type() == QEvent::Resize)
         QMetaObject::invokeMethod(this, &AnswerSpotlight::bringIntoView, Qt::QueuedConnection);
     return QObject::eventFilter(watched, event);
+}
+
+void AnswerSpotlight::restoreScrolling() {
+    for (const Scrolled& s : m_scrolled)
+        if (s.area) {
+            s.area->horizontalScrollBar()->setValue(s.x);
+            s.area->verticalScrollBar()->setValue(s.y);
+        }
+    m_scrolled.clear();
 }
 
 void AnswerSpotlight::clear() {

@@ -10,6 +10,10 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <vector>
+
+class QScrollArea;
+
 class AnswerSpotlight : public QObject {
     Q_OBJECT
 public:
@@ -21,6 +25,9 @@ public:
     void show(QWidget* widget);
     /// Gives the widget back its own size.
     void clear();
+    /// Scrolls every panel this spotlight scrolled back to where it was before the first step (leaving
+    /// the tour gives the pages back as they were).
+    void restoreScrolling();
     /// The widget in the spotlight (a chart's too); nullptr when none.
     QWidget* widget() const { return m_widget ? m_widget.data() : m_chart.data(); }
 
@@ -34,6 +41,11 @@ private:
     QPointer<QWidget> m_widget; ///< enlarged
     QPointer<QWidget> m_chart;  ///< a chart: in view, its own size
     QPointer<QWidget> m_window;
+    struct Scrolled {
+        QPointer<QScrollArea> area;
+        int x = 0, y = 0; ///< the scroll bars' values before the tour moved them
+    };
+    std::vector<Scrolled> m_scrolled;
     QFont m_before;
     bool m_hadOwnFont = false;
 };

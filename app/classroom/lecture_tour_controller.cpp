@@ -89,6 +89,7 @@ void LectureTourController::stop() {
     if (m_before)
         m_host.applyScenario(*m_before);
     m_before.reset();
+    m_spotlight.restoreScrolling();
 }
 
 void LectureTourController::next() {

@@ -19,6 +19,8 @@
 #include <QGraphicsEffect>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSet>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -487,13 +489,25 @@ private slots:
         window.applyScenario(mine);
         window.accountingPage()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
         const napkin::Scenario before = window.scenario();
+        // Where each panel was scrolled: the tour scrolls answers into view, and gives the panels back.
+        const auto scrolled = [&window] {
+            QList<int> values;
+            for (QScrollArea* area : window.findChildren<QScrollArea*>())
+                values << area->verticalScrollBar()->value();
+            return values;
+        };
+        const QList<int> scrolledBefore = scrolled();
         window.tour()->start();
-        for (int i = 0; i < window.tour()->stepCount(); ++i)
+        for (int i = 0; i < window.tour()->stepCount(); ++i) {
             window.tour()->next();
+            QCoreApplication::processEvents();
+        }
         QVERIFY(!(window.scenario() == before));
+        QVERIFY(scrolled() != scrolledBefore);
         QTest::keyClick(&window, Qt::Key_Escape);
         QVERIFY(!window.tour()->isActive());
         QVERIFY(window.scenario() == before);
+        QCOMPARE(scrolled(), scrolledBefore);
         QCOMPARE(window.pages()->currentWidget(), static_cast<QWidget*>(window.tensorPage()));
         // The same through presentation mode (F5, Esc).
         QTest::keyClick(&window, Qt::Key_F5);
