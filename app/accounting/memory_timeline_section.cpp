@@ -74,6 +74,7 @@ MemoryTimelineChartData memoryTimelineChartData(const MemoryTimeline& timeline, 
     // the driver reports, or the datasheet's in the lecture's convention), so that the two never disagree.
     d.capacityBytes = r.usableBytes.value;
     d.usableCapacity = r.overheads.basis == MemoryBasis::usable;
+    d.eventByEvent = r.peakFromTimeline;
     d.sum = {r.memory.parameters.value, r.memory.gradients.value, r.memory.masterWeights.value,
              r.memory.optimizerState.value, r.memory.activations.value};
     return d;

@@ -8,6 +8,7 @@
 #include "engine/report/json_values.h"
 #include "engine/report/matmul_report.h"
 #include "widgets/charts/throughput_chart.h"
+#include "widgets/controls/flow_splitter.h"
 #include "widgets/controls/wrapped_label.h"
 #include "widgets/text/engine_text.h"
 
@@ -102,13 +103,22 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
 
     m_basis->setWordWrap(true);
     m_results->setObjectName(QStringLiteral("results"));
-    auto* chartColumn = new QVBoxLayout;
+    auto* chartPane = new QWidget(this);
+    auto* chartColumn = new QVBoxLayout(chartPane);
+    chartColumn->setContentsMargins(0, 0, 0, 0);
     chartColumn->addWidget(m_chart, 1);
     chartColumn->addWidget(m_basis);
+    // Chart and table side by side while both have room, the table under the chart when not: squeezed
+    // beside it at 1280×720 in presentation type, the table scrolled sideways (or, fitted, wrapped every
+    // number). The table's minimum width is what its columns need (result_table.h).
+    auto* results = new FlowSplitter(this);
+    results->addWidget(chartPane);
+    results->addWidget(m_results);
+    results->setStretchFactor(0, 1);
+    results->setStretchFactor(1, 1);
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(controls);
-    layout->addLayout(chartColumn, 1);
-    layout->addWidget(m_results, 1);
+    layout->addWidget(results, 1);
 
     connect(m_run, &QPushButton::clicked, this, &MatmulSweepPanel::runClicked);
     connect(m_sizes, &QLineEdit::textEdited, m_sizesError, &QWidget::hide);

@@ -1,15 +1,105 @@
 #include "app/benchmarks/result_table.h"
 
+#include <QEvent>
 #include <QHeaderView>
+#include <QScrollBar>
 #include <QTableWidget>
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+namespace {
+
+// Sizes the columns to their contents while they fit the table's width, and shares the width out in
+// proportion to what each needs when they do not: a long status wraps (its row grows) and a header is
+// elided, but the table never scrolls sideways (at 1280×720 in presentation type it hid the status).
+class ColumnFitter : public QObject {
+public:
+    explicit ColumnFitter(QTableWidget* table)
+        : QObject(table)
+        , m_table(table) {
+        table->viewport()->installEventFilter(this);
+        QAbstractItemModel* model = table->model();
+        for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+            connect(model, signal, this, &ColumnFitter::queue);
+        connect(model, &QAbstractItemModel::dataChanged, this, &ColumnFitter::queue);
+        connect(model, &QAbstractItemModel::modelReset, this, &ColumnFitter::queue);
+        connect(model, &QAbstractItemModel::headerDataChanged, this, &ColumnFitter::queue);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::Resize || event->type() == QEvent::FontChange)
+            fit();
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    void queue() {
+        if (m_queued)
+            return;
+        m_queued = true;
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_queued = false;
+                fit();
+            },
+            Qt::QueuedConnection);
+    }
+
+    void fit() {
+        QHeaderView* header = m_table->horizontalHeader();
+        const int columns = m_table->columnCount();
+        const int room = m_table->viewport()->width();
+        if (columns == 0 || room <= 0)
+            return;
+        std::vector<int> need(static_cast<std::size_t>(columns));
+        for (int c = 0; c < columns; ++c) {
+            int widest = header->sectionSizeHint(c);
+            for (int r = 0; r < m_table->rowCount(); ++r)
+                widest = std::max(widest, m_table->sizeHintForIndex(m_table->model()->index(r, c)).width());
+            need[std::size_t(c)] = widest;
+        }
+        const int least = m_table->fontMetrics().averageCharWidth() * 3;
+        header->setMinimumSectionSize(least); // the style's minimum is wider than "n" needs
+        // As narrow as the numbers whole and the last column (status, verdicts) wrapped to 16 characters:
+        // a row of panes around the table (FlowSplitter) puts it under its neighbour rather than squeeze.
+        const int wrapped = std::min(need.back(), m_table->fontMetrics().averageCharWidth() * 16);
+        const int frame = m_table->width() - room; // frame and vertical scroll bar
+        m_table->setMinimumWidth(std::accumulate(need.begin(), need.end() - 1, 0) + wrapped + frame);
+        // Narrow columns first, each given what it needs up to an equal share of what is left: the short
+        // numbers stay whole and the long texts (a status that explains a flag) share the rest, wrapped.
+        std::vector<int> order(static_cast<std::size_t>(columns));
+        std::iota(order.begin(), order.end(), 0);
+        std::sort(order.begin(), order.end(),
+                  [&](int a, int b) { return need[std::size_t(a)] < need[std::size_t(b)]; });
+        int left = room;
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            const int share = left / static_cast<int>(order.size() - k);
+            const int width = std::max(least, std::min(need[std::size_t(order[k])], share));
+            header->resizeSection(order[k], width);
+            left -= width;
+        }
+        m_table->resizeRowsToContents(); // a cell narrower than its text wraps onto more lines
+    }
+
+    QTableWidget* m_table;
+    bool m_queued = false;
+};
+
+} // namespace
 
 QTableWidget* makeResultTable(const QStringList& headers, QWidget* parent) {
     auto* table = new QTableWidget(0, static_cast<int>(headers.size()), parent);
     table->setHorizontalHeaderLabels(headers);
     table->verticalHeader()->setVisible(false);
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     table->horizontalHeader()->setStretchLastSection(true);
+    table->setWordWrap(true);
+    new ColumnFitter(table);
     return table;
 }
 

@@ -2,6 +2,7 @@
 
 #include "app/classroom/caption_banner.h"
 #include "app/classroom/tour_answers.h"
+#include "app/classroom/tour_keys.h"
 #include "app/document/scenario_host.h"
 #include "engine/drills/drill_answer.h"
 
@@ -58,6 +59,7 @@ LectureTourController::~LectureTourController() {
 
 void LectureTourController::setTour(const napkin::Tour& tour) {
     veilPage(false);
+    m_spotlight.clear();
     m_steps = tourSteps(tour);
     m_title = QString::fromStdString(tour.title);
     m_index = -1;
@@ -67,6 +69,7 @@ void LectureTourController::setTour(const napkin::Tour& tour) {
 
 void LectureTourController::start(int index) {
     if (!m_active) {
+        m_before = m_host.scenario();
         m_active = true;
         qApp->installEventFilter(this);
         m_banner->show();
@@ -80,7 +83,13 @@ void LectureTourController::stop() {
     m_active = false;
     qApp->removeEventFilter(this);
     veilPage(false);
+    m_spotlight.clear();
     m_banner->hide();
+    // The tour's setups were the lecture's questions, not the user's work: give that back.
+    if (m_before)
+        m_host.applyScenario(*m_before);
+    m_before.reset();
+    m_spotlight.restoreScrolling();
 }
 
 void LectureTourController::next() {
@@ -108,6 +117,7 @@ void LectureTourController::goTo(int index) {
     if (m_keyAnchor && focusIsText())
         m_keyAnchor->setFocus(Qt::OtherFocusReason);
     showCaption();
+    m_spotlight.show(step.answerField.empty() ? nullptr : m_host.answerWidget(step.answerField));
     veilPage(isAnswerHidden());
 }
 
@@ -218,33 +228,25 @@ bool LectureTourController::eventFilter(QObject* watched, QEvent* event) {
     const auto* key = static_cast<QKeyEvent*>(event);
     if (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
         return false;
-    switch (key->key()) {
-    case Qt::Key_PageDown:
+    const TourKey* bound = findTourKey(key->key());
+    if (!bound || (bound->textFieldKeepsIt && focusIsText()))
+        return false;
+    switch (bound->command) {
+    case TourCommand::next:
         next();
         return true;
-    case Qt::Key_PageUp:
+    case TourCommand::previous:
         previous();
         return true;
-    case Qt::Key_Right:
-        if (focusIsText())
-            return false;
-        next();
-        return true;
-    case Qt::Key_Left:
-        if (focusIsText())
-            return false;
-        previous();
-        return true;
-    case Qt::Key_Space:
-        if (focusIsText() || !m_hiding || !hasAnswer())
+    case TourCommand::reveal:
+        if (!m_hiding || !hasAnswer())
             return false;
         revealMore();
         return true;
-    case Qt::Key_Escape:
+    case TourCommand::leave:
         stop();
         emit escapePressed();
         return true;
-    default:
-        return false;
     }
+    return false;
 }

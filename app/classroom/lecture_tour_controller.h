@@ -1,19 +1,22 @@
 #pragma once
 // Steps through a tour (the lecture's, or one opened from a file): applies each step's scenario edit
 // through the host (which brings its page to the front) and shows its caption. While the tour runs it
-// reads the keyboard of the host's window (→/PgDn next, ←/PgUp back, Esc leaves), except that arrows
-// typed into a text field stay there.
+// reads the keyboard of the host's window (tour_keys.h: →/PgDn next, ←/PgUp back, Esc leaves), except
+// that arrows typed into a text field stay there. Each step brings the widget holding its answer into view
+// and enlarges it (AnswerSpotlight); leaving the tour gives the pages back the setup from before it.
 //
 // Predict, then reveal (on unless setHidingEnabled(false)): a step opens with its question and its page
 // set up, the answer hidden in the caption and the page's answer-bearing parts (answers grid, charts,
 // "How is this computed?") veiled. The room's guess goes into the caption's field (Enter); Space reveals
 // the engine's answer and how far the guess was, then the derivation one line per press.
+#include "app/classroom/answer_spotlight.h"
 #include "app/classroom/lecture_tour.h"
 
 #include <QObject>
 #include <QPointer>
 #include <QString>
 
+#include <optional>
 #include <vector>
 
 class CaptionBanner;
@@ -46,8 +49,9 @@ public:
     int revealedLines() const { return m_revealed > 0 ? m_revealed - 1 : 0; }
 
 public slots:
-    /// Shows the banner and goes to the first step (or `index`).
+    /// Shows the banner and goes to the first step (or `index`); the setup before the tour is kept.
     void start(int index = 0);
+    /// Hides the banner and gives every page back the setup it had before the tour started.
     void stop();
     void next();
     void previous();
@@ -83,4 +87,6 @@ private:
     int m_revealed = 0; ///< 0 hidden; 1 the answer; 1 + k: k derivation lines too
     QString m_verdict;  ///< how far the room's guess was, once given
     std::vector<QPointer<QWidget>> m_veiled;
+    AnswerSpotlight m_spotlight;              ///< the step's answer, in view and enlarged
+    std::optional<napkin::Scenario> m_before; ///< the user's setup, restored when the tour ends
 };

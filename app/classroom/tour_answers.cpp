@@ -167,7 +167,8 @@ TourAnswer flopsPerToken(const Scenario& s) {
                 r->flopsPerToken.value, DrillUnit::flops);
 }
 
-// The 70B scenario's GPU and MFU, accounted by the engine; the Benchmarks page measures the real thing.
+// The 70B scenario's GPU and MFU, accounted by the engine: the Roofline page draws that GPU's roof; the
+// Benchmarks page measures the real thing.
 TourAnswer mfu(const Scenario&) {
     const Preset* preset = findPreset(QStringLiteral("70b-15t-1024-h100"));
     const GpuSpec* gpu = preset ? GpuCatalog::builtIn().find(preset->input.gpu) : nullptr;
@@ -175,8 +176,8 @@ TourAnswer mfu(const Scenario&) {
         return unavailable();
     const AccountingResult r = account(preset->input, *gpu);
     const double delivered = preset->input.mfu * r.densePeakFlopsPerSecond.value;
-    return made(tr("MFU = achieved model FLOP/s ÷ promised peak. At MFU %1 one %2 (%3 dense) delivers %4; a "
-                   "matmul sweep here measures it.")
+    return made(tr("MFU = achieved model FLOP/s ÷ promised peak (the roof). At MFU %1 one %2 (%3 dense) "
+                   "delivers %4; a matmul sweep on the Benchmarks page measures this machine.")
                     .arg(numberText(preset->input.mfu), toQString(preset->input.gpu),
                          toQString(formatFlops(r.densePeakFlopsPerSecond.value, true)),
                          toQString(formatFlops(delivered, true))),

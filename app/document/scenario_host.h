@@ -5,6 +5,8 @@
 
 #include <QStringList>
 
+#include <string_view>
+
 class QWidget;
 
 class ScenarioHost {
@@ -17,4 +19,7 @@ public:
     virtual QStringList applyScenario(const napkin::Scenario& scenario) = 0;
     /// The window the pages live in: the parent of dialogs, the window whose keys the tour reads.
     virtual QWidget* hostWindow() = 0;
+    /// The widget of the pages that shows a tour's answer `field` (napkin::tourAnswerFields()), so the
+    /// tour can bring it into view; nullptr where no page shows it.
+    virtual QWidget* answerWidget(std::string_view field) = 0;
 };

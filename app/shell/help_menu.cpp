@@ -1,5 +1,6 @@
 #include "app/shell/help_menu.h"
 
+#include "app/classroom/tour_keys.h"
 #include "engine/benchmarks/backend_registry.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/text/engine_text.h"
@@ -99,6 +100,9 @@ QString HelpMenu::shortcutsHelp(const QWidget& window) {
         rows.append({a->shortcut().toString(QKeySequence::NativeText), name});
     }
     std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    // The tour reads its keys from the window while it runs (no action holds them): its own table.
+    for (const TourKey& k : tourKeys())
+        rows.append({QKeySequence(k.key).toString(QKeySequence::NativeText), tourCommandName(k.command)});
     QString html = QStringLiteral("<table>");
     for (const auto& [keys, name] : rows)
         html += QStringLiteral("<tr><td><b>%1</b></td><td>&nbsp;&nbsp;%2</td></tr>")

@@ -23,7 +23,8 @@ public:
 
     /// A few lines (HTML): what `page` shows and the lecture concept behind it.
     static QString pageHelp(napkin::ScenarioPage page);
-    /// Every action of `window` that has a shortcut, as "shortcut — action" rows (HTML).
+    /// Every action of `window` that has a shortcut, then the lecture tour's keys (tour_keys.h), as
+    /// "shortcut — action" rows (HTML).
     static QString shortcutsHelp(const QWidget& window);
     /// napkin-cli: where its contract is written and how a page becomes a command (HTML).
     static QString commandLineHelp();

@@ -15,6 +15,7 @@
 #include "app/shell/measured_run_controller.h"
 #include "app/shell/model_config_controller.h"
 #include "app/shell/page_command.h"
+#include "app/shell/tour_answer_widget.h"
 #include "app/tensor/tensor_page.h"
 #include "app/training/training_page.h"
 #include "widgets/charts/decode_throughput_chart.h"
@@ -196,6 +197,10 @@ napkin::Scenario MainWindow::scenario() const {
     s.training = m_training->scenario();
     s.inference = m_inference->scenario();
     return s;
+}
+
+QWidget* MainWindow::answerWidget(std::string_view field) {
+    return tourAnswerWidget(*this, field);
 }
 
 QStringList MainWindow::applyScenario(const napkin::Scenario& s) {

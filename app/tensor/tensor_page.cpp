@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPalette>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalBlocker>
@@ -64,7 +65,11 @@ TensorPage::TensorPage(QWidget* parent)
     for (QLabel* label : {shapeErrorLabel_, errorLabel_}) {
         label->setWordWrap(true);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        label->setStyleSheet(QStringLiteral("color: #c62828;"));
+        // Red through the palette, not a style sheet: a style sheet pins the label's font, so presentation
+        // mode's large type (and the tour's enlarged answer) passed the error line by.
+        QPalette red = label->palette();
+        red.setColor(QPalette::WindowText, QColor(0xc6, 0x28, 0x28));
+        label->setPalette(red);
     }
     shapeErrorLabel_->hide();
 

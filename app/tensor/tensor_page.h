@@ -42,6 +42,9 @@ public:
     /// The message next to the shape field (empty while the shape reads).
     QString shapeErrorText() const;
     ExplainPane* explainPane() const { return explain_; }
+    /// The step's shape, strides and storage offset; the chain's failure (the tour points at both).
+    QLabel* stepDetailsLabel() const { return details_; }
+    QLabel* chainErrorLabel() const { return errorLabel_; }
 
 private:
     void recompute();

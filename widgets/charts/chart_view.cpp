@@ -123,6 +123,14 @@ QStringList ChartView::legendNames() const {
     return names;
 }
 
+QString ChartView::xAxisTitle() const {
+    const QCPAxis* axis = m_plot->xAxis;
+    const QVariant original = axis->property(kTitle);
+    // The title as the chart set it, unless ChartView fitted it (wrapped) since.
+    return original.isValid() && axis->label() == axis->property(kFitted).toString() ? original.toString()
+                                                                                     : axis->label();
+}
+
 QColor ChartView::axisTextColor() const {
     return m_plot->xAxis->tickLabelColor();
 }

@@ -69,6 +69,8 @@ public:
     QStringList tickLabels() const;
     /// The legend's entries as drawn, in order (a chart leaves out what it does not draw).
     QStringList legendNames() const;
+    /// The bottom axis's title as set (before it is wrapped to the chart's width).
+    QString xAxisTitle() const;
     /// What the axes are drawn with now (tests check that they follow the palette and the line scale).
     QColor axisTextColor() const;
     QPen axisPen() const;

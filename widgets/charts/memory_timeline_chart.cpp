@@ -251,7 +251,10 @@ void MemoryTimelineChart::rebuild() {
     // the peak's label (the lecture tour's Cruncher, in presentation mode's larger type).
     m_capacityLabel->setVisible(capacity > 0 && !m_capacityOffScale);
     const QString capacityText = bytesText(capacity);
-    const QString axisTitle = tr("one training step, event by event");
+    // "Event by event" only where it is: a step whose order is not modelled has its phases alone.
+    const QString axisTitle = m_data.eventByEvent
+                                  ? tr("one training step, event by event")
+                                  : tr("one training step, phase by phase (order not modelled)");
     chart->xAxis->setLabel(axisTitle);
     if (m_capacityOffScale) {
         chart->xAxis->setLabel(

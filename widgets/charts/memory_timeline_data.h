@@ -31,6 +31,9 @@ struct MemoryTimelineChartData {
     double capacityBytes = 0;    ///< 0: no capacity line (a CPU run)
     bool usableCapacity = false; ///< the capacity line is the usable memory (memory_overheads.h), not the datasheet's
     std::array<double, 5> sum{}; ///< the napkin sum's parts (no temporaries); all 0: no sum bar
+    /// The step's events in their order; false: phases only, from the memory totals (the order of a
+    /// dense or a tensor-parallel step is not modelled), whose peak is the sum.
+    bool eventByEvent = true;
 
     double totalAt(int event) const; ///< the predicted total at `event`
     int peakIndex() const;           ///< the first event with the largest predicted total; -1 for none

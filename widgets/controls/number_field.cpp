@@ -2,8 +2,8 @@
 
 #include "engine/numerics/number_parse.h"
 #include "engine/numerics/quantity_format.h"
+#include "widgets/controls/error_overlay.h"
 
-#include <QLabel>
 #include <QLineEdit>
 #include <QVBoxLayout>
 
@@ -12,15 +12,11 @@
 NumberField::NumberField(QWidget* parent)
     : QWidget(parent)
     , m_edit(new QLineEdit(this))
-    , m_error(new QLabel(this)) {
+    , m_error(new ErrorOverlay(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(1);
     layout->addWidget(m_edit);
-    layout->addWidget(m_error);
-    m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
-    m_error->setWordWrap(true);
-    m_error->hide();
     m_edit->setPlaceholderText(tr("e.g. 70B, 15T, 1.5e9"));
     connect(m_edit, &QLineEdit::editingFinished, this, &NumberField::commit);
 }
@@ -28,8 +24,7 @@ NumberField::NumberField(QWidget* parent)
 void NumberField::setValue(double value) {
     m_value = value;
     m_edit->setText(QString::fromStdString(napkin::formatNumber(value)));
-    m_error->hide();
-    m_error->clear();
+    m_error->clearMessage();
 }
 
 void NumberField::setRange(double minimum, double maximum) {
@@ -64,12 +59,10 @@ void NumberField::commit() {
                            QString::fromStdString(napkin::formatNumber(m_value)));
     }
     if (!message.isEmpty()) {
-        m_error->setText(message);
-        m_error->show();
+        m_error->showMessage(message);
         return;
     }
-    m_error->hide();
-    m_error->clear();
+    m_error->clearMessage();
     if (parsed.value != m_value) {
         m_value = parsed.value;
         emit valueEdited(m_value);

@@ -1,9 +1,10 @@
 #pragma once
 // A line edit for quantities people type as "70B", "15T" or "1.5e9". Invalid text is refused with a
-// visible message next to the field, and the last valid value is kept.
+// visible message under the field, drawn over what lies below (ErrorOverlay: the form does not jump), and
+// the last valid value is kept.
 #include <QWidget>
 
-class QLabel;
+class ErrorOverlay;
 class QLineEdit;
 
 class NumberField : public QWidget {
@@ -32,7 +33,7 @@ private:
     void commit();
 
     QLineEdit* m_edit;
-    QLabel* m_error;
+    ErrorOverlay* m_error;
     double m_value = 0;
     double m_minimum = 0;
     double m_maximum = 1e300;

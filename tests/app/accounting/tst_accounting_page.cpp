@@ -83,6 +83,7 @@ private slots:
     void cruncherCharts();
     void cruncherTimeline();
     void timelineDrawsThePeakOfLongSteps();
+    void timelineSaysWhetherItIsEventByEvent();
     void typingParametersUpdatesEverything();
     void draggingSliderUpdatesEverything();
     void controlsChangeTheLedger_data();
@@ -247,6 +248,24 @@ void TestAccountingPage::cruncherTimeline() {
     typeInto(page.controls()->batchField(), QStringLiteral("4"));
     checkTimelineChart(page, page.controls()->input(), expected(page));
     QCOMPARE(page.timelineChart()->data().totalAt(6), 144.0 + 80 + 144 + 64 + 128);
+}
+
+// A step whose order is not modelled (a dense N-parameter model; a tensor-parallel transformer) has phases
+// only, and the answers say so: its chart said "event by event" beside them. The Cruncher's is.
+void TestAccountingPage::timelineSaysWhetherItIsEventByEvent() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("70b-15t-1024-h100")));
+    QVERIFY(
+        page.answers()->formulaText(QStringLiteral("peakOverStep")).contains(QStringLiteral("not modelled")));
+    const QString phases = page.timelineChart()->xAxisTitle();
+    QVERIFY2(!phases.contains(QStringLiteral("event by event")), qPrintable(phases));
+    QVERIFY2(phases.contains(QStringLiteral("phase")), qPrintable(phases));
+    page.applyPreset(*findPreset(QStringLiteral("cruncher")));
+    QVERIFY(!page.answers()
+                 ->formulaText(QStringLiteral("peakOverStep"))
+                 .contains(QStringLiteral("not modelled")));
+    const QString events = page.timelineChart()->xAxisTitle();
+    QVERIFY2(events.contains(QStringLiteral("event by event")), qPrintable(events));
 }
 
 // GPT-3 with full recompute has 295 events; a step of thousands of layers is thinned to kMostDrawn, and

@@ -19,15 +19,18 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QVBoxLayout>
 #include <QtTest>
 
 #include <memory>
@@ -93,6 +96,7 @@ class TestBenchmarksPage : public QObject {
 private slots:
     void initTestCase();
     void aboveThePeakIsFlagged();
+    void resultsFitWithoutScrollingSideways();
     void cudaIsListedButDisabled();
     void unsupportedTypesAreDisabledWithTheirReason();
     void refusedChoicesFollowTheBackend();
@@ -567,6 +571,56 @@ void TestBenchmarksPage::aboveThePeakIsFlagged() {
     QVERIFY2(flagged.contains(QStringLiteral("MFU 171")), qPrintable(flagged));
     QVERIFY2(flagged.contains(QStringLiteral("samples of 17.")), qPrintable(flagged));
     QCOMPARE(table->item(1, status)->text(), QStringLiteral("ok"));
+}
+
+// At a projector's 1280×720 in presentation mode's type (×1.45), the panel gets about 1240 px: the results
+// table shares it with the controls and the chart, and scrolled sideways (its status column, "above the
+// peak: …", out of view). The table goes under the chart when the row is too narrow for both, and its
+// columns fit its width (numbers whole, the status wrapped): it never scrolls sideways.
+void TestBenchmarksPage::resultsFitWithoutScrollingSideways() {
+    using namespace napkin;
+    QWidget window;
+    QFont big = window.font();
+    big.setPointSizeF(big.pointSizeF() * 1.45);
+    window.setFont(big);
+    auto* layout = new QVBoxLayout(&window);
+    auto* panel = new MatmulSweepPanel(&window);
+    layout->addWidget(panel);
+    window.resize(1240, 420);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* table = panel->findChild<QTableWidget*>(QStringLiteral("results"));
+    const auto fits = [&](const char* when) {
+        for (int i = 0; i < 3; ++i)
+            QCoreApplication::processEvents();
+        QVERIFY2(!table->horizontalScrollBar()->isVisible() &&
+                     table->horizontalHeader()->length() <= table->viewport()->width(),
+                 qPrintable(QStringLiteral("%1: %2 px of columns in %3 px")
+                                .arg(QLatin1String(when))
+                                .arg(table->horizontalHeader()->length())
+                                .arg(table->viewport()->width())));
+    };
+    fits("empty");
+    MatmulSweep sweep;
+    sweep.device.backend = "cpu";
+    sweep.device.name = "test CPU";
+    for (const long n : {128L, 256L, 512L, 1024L}) {
+        MatmulResult r;
+        r.shape = {n, n, n, BenchDtype::fp32};
+        r.ok = true;
+        r.flops = 2.0 * double(n) * double(n) * double(n);
+        r.flopsPerSecond = n == 128 ? 244.5e9 : 100e9; // the first above its peak: the long status
+        r.timing.medianSeconds = r.flops / r.flopsPerSecond;
+        r.timing.samples = 11;
+        r.callsPerSample = 1;
+        r.promisedFlopsPerSecond = 143e9;
+        r.mfu = r.flopsPerSecond / 143e9;
+        sweep.results.push_back(r);
+    }
+    panel->showSweep(sweep);
+    fits("after a sweep");
+    window.resize(1000, 420);
+    fits("narrower");
 }
 
 QTEST_MAIN(TestBenchmarksPage)

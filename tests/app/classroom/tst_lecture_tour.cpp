@@ -7,15 +7,20 @@
 #include "app/classroom/lecture_tour_controller.h"
 #include "app/classroom/tour_file_controller.h"
 #include "app/shell/main_window.h"
+#include "app/tensor/tensor_page.h"
 #include "engine/accounting/accounting.h"
 #include "engine/numerics/float_rounding.h"
 #include "engine/numerics/quantity_format.h"
+#include "tests/support/answer_text_size.h"
+#include "widgets/charts/chart_view.h"
 #include <QComboBox>
 
 #include <QFile>
 #include <QGraphicsEffect>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSet>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -87,6 +92,7 @@ void checkStep(MainWindow& window, int index) {
     const char* expectedClass = step.page == ScenarioPage::accounting ? "AccountingPage"
                                 : step.page == ScenarioPage::formats  ? "NumberFormatsPage"
                                 : step.page == ScenarioPage::tensor   ? "TensorPage"
+                                : step.page == ScenarioPage::roofline ? "RooflinePage"
                                                                       : "BenchmarksPage";
     QCOMPARE(QString::fromLatin1(window.pages()->currentWidget()->metaObject()->className()),
              QString::fromLatin1(expectedClass));
@@ -392,6 +398,124 @@ private slots:
             window.tour()->revealMore();
         fits("revealed");
         window.setPresentationMode(false);
+    }
+
+    // The tour shows its answer: in presentation mode at a projector's sizes, each step of the lecture
+    // brings the widget that holds its answer inside the window's viewport (not scrolled away in a panel)
+    // and draws its text at least as large as the caption's answer. NAPKIN_TOUR_SCREENSHOTS=DIR saves each.
+    void answerInView_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1024x768") << QSize(1024, 768);
+        QTest::newRow("1280x720") << QSize(1280, 720);
+    }
+    void answerInView() {
+        QFETCH(QSize, size);
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setPresentationMode(true);
+        QCoreApplication::processEvents();
+        window.setWindowState(Qt::WindowNoState); // the offscreen screen is 800×800: the projector's size
+        window.showNormal();
+        window.tour()->setHidingEnabled(false); // the answer shown, as after the reveal
+        const int n = window.tour()->stepCount();
+        QCOMPARE(n, int(lectureTourSteps().size()));
+        for (int i = 0; i < n; ++i) {
+            const LectureTourStep& step = lectureTourSteps()[std::size_t(i)];
+            window.tour()->goTo(i);
+            for (int k = 0; k < 3; ++k) {
+                window.resize(size);
+                QCoreApplication::processEvents();
+            }
+            QCOMPARE(window.size(), size);
+            QWidget* answer = window.answerWidget(step.answerField);
+            QVERIFY2(answer, qPrintable(step.id));
+            QVERIFY2(answer->isVisible(), qPrintable(step.id));
+            QVERIFY2(window.pages()->currentWidget()->isAncestorOf(answer), qPrintable(step.id));
+            // What of it a viewer sees: its box clipped by every parent up to the window.
+            QRect shown(answer->mapTo(&window, QPoint(0, 0)), answer->size());
+            for (QWidget* p = answer->parentWidget(); p && p != &window; p = p->parentWidget())
+                shown &= QRect(p->mapTo(&window, QPoint(0, 0)), p->size());
+            shown &= window.rect();
+            QVERIFY2(shown.size() == answer->size(),
+                     qPrintable(QStringLiteral("step %1 (%2): %3×%4 of its %5×%6 px in view")
+                                    .arg(i + 1)
+                                    .arg(step.id)
+                                    .arg(shown.width())
+                                    .arg(shown.height())
+                                    .arg(answer->width())
+                                    .arg(answer->height())));
+            // Text at least the caption answer's size; a chart, whole, with data, nothing cut (step 8's was
+            // the Benchmarks page's throughput chart, empty before a sweep is run).
+            auto* chart = qobject_cast<ChartView*>(answer);
+            const int pixels = QFontInfo(answer->font()).pixelSize();
+            QVERIFY2(
+                chart || pixels >= kMinimumAnswerPixels,
+                qPrintable(QStringLiteral("step %1 (%2): %3 px text").arg(i + 1).arg(step.id).arg(pixels)));
+            if (chart) {
+                chart->replotNow();
+                const ChartLayout g = chart->layoutGeometry();
+                QVERIFY2(!g.data.empty(), qPrintable(step.id + QStringLiteral(": an empty chart")));
+                QVERIFY2(g.cutText.isEmpty(),
+                         qPrintable(step.id + QStringLiteral(": cut ") + g.cutText.join(',')));
+            }
+            const QByteArray dir = qgetenv("NAPKIN_TOUR_SCREENSHOTS");
+            if (!dir.isEmpty())
+                QVERIFY(window.grab().save(QStringLiteral("%1/tour-step%2-%3x%4.png")
+                                               .arg(QString::fromLocal8Bit(dir))
+                                               .arg(i + 1)
+                                               .arg(size.width())
+                                               .arg(size.height())));
+        }
+        // The last step's answer gets its own size back when the tour ends.
+        QWidget* last = window.answerWidget(lectureTourSteps().back().answerField);
+        const int enlarged = QFontInfo(last->font()).pixelSize();
+        window.setPresentationMode(false);
+        QVERIFY(QFontInfo(last->font()).pixelSize() < enlarged);
+        QCOMPARE(last->font().pointSizeF(), window.font().pointSizeF());
+    }
+
+    // Leaving the tour gives back the setup from before it: every page's controls and the page in front
+    // (the tour's 70B on 1024 H100s stayed on the Accounting page, the user's own model gone).
+    void leavingRestoresTheSetup() {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        napkin::Scenario mine = window.scenario();
+        mine.page = ScenarioPage::tensor;
+        mine.tensor.shape = "3,5";
+        mine.tensor.expression = "x.t()";
+        mine.formats.value = 3.25;
+        window.applyScenario(mine);
+        window.accountingPage()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        const napkin::Scenario before = window.scenario();
+        // Where each panel was scrolled: the tour scrolls answers into view, and gives the panels back.
+        const auto scrolled = [&window] {
+            QList<int> values;
+            for (QScrollArea* area : window.findChildren<QScrollArea*>())
+                values << area->verticalScrollBar()->value();
+            return values;
+        };
+        const QList<int> scrolledBefore = scrolled();
+        window.tour()->start();
+        for (int i = 0; i < window.tour()->stepCount(); ++i) {
+            window.tour()->next();
+            QCoreApplication::processEvents();
+        }
+        QVERIFY(!(window.scenario() == before));
+        QVERIFY(scrolled() != scrolledBefore);
+        QTest::keyClick(&window, Qt::Key_Escape);
+        QVERIFY(!window.tour()->isActive());
+        QVERIFY(window.scenario() == before);
+        QCOMPARE(scrolled(), scrolledBefore);
+        QCOMPARE(window.pages()->currentWidget(), static_cast<QWidget*>(window.tensorPage()));
+        // The same through presentation mode (F5, Esc).
+        QTest::keyClick(&window, Qt::Key_F5);
+        QVERIFY(window.tour()->isActive());
+        QTest::keyClick(&window, Qt::Key_Right);
+        QTest::keyClick(&window, Qt::Key_Escape);
+        QVERIFY(!window.isPresentationMode());
+        QVERIFY(window.scenario() == before);
     }
 
     void f5PresentationAndEscape() {

@@ -2,6 +2,7 @@
 // lecture idea it shows, shortcuts read from the window's own actions, the CLI's contract, and About
 // with the versions the engine's registry reports.
 #include "app/accounting/accounting_page.h"
+#include "app/classroom/tour_keys.h"
 #include "app/roofline/roofline_page.h"
 #include "app/shell/help_menu.h"
 #include "app/shell/main_window.h"
@@ -26,6 +27,7 @@ private slots:
     void everyPageHasItsIdea();
     void menuOpensThePageInFront();
     void shortcutsComeFromTheActions();
+    void shortcutsListTheTourKeys();
     void commandLinePointsToTheContract();
     void aboutNamesTheLibraries();
     void windowOpensAtTheNamedPage();
@@ -88,6 +90,23 @@ void TestHelpMenu::shortcutsComeFromTheActions() {
     QVERIFY2(html.contains(QStringLiteral("Copy as command")), qPrintable(html));
     QVERIFY(html.contains(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C).toString(QKeySequence::NativeText)));
     QVERIFY(html.contains(QStringLiteral("F5")));
+}
+
+// The tour's keys (→, PgDn, Space, Esc…) are no QAction's: the list reads them from the table the tour
+// acts on. It left them out.
+void TestHelpMenu::shortcutsListTheTourKeys() {
+    MainWindow w;
+    const QString html = HelpMenu::shortcutsHelp(w);
+    QVERIFY(!tourKeys().empty());
+    for (const TourKey& k : tourKeys()) {
+        const QString key = QKeySequence(k.key).toString(QKeySequence::NativeText);
+        QVERIFY2(html.contains(QStringLiteral("<b>%1</b>").arg(key.toHtmlEscaped())) ||
+                     html.contains(QStringLiteral(", %1</b>").arg(key.toHtmlEscaped())),
+                 qPrintable(key + QStringLiteral(" not in ") + html));
+        QVERIFY2(html.contains(tourCommandName(k.command).toHtmlEscaped()), qPrintable(html));
+    }
+    QVERIFY(html.contains(QKeySequence(Qt::Key_PageDown).toString(QKeySequence::NativeText)));
+    QVERIFY(html.contains(QKeySequence(Qt::Key_Space).toString(QKeySequence::NativeText)));
 }
 
 void TestHelpMenu::commandLinePointsToTheContract() {

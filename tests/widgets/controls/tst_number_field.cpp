@@ -2,6 +2,7 @@
 // fraction is fine where the field is not a count; a valid entry clears the message.
 #include "widgets/controls/number_field.h"
 
+#include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -14,7 +15,58 @@ private slots:
     void entries();
     void oneMessageAtATime();
     void emptyCountSuggestsCounts();
+    void messageMovesNothing();
 };
+
+// A refused entry's message appears under its field without moving the field or the controls below it (it
+// took a row of the layout, and the form jumped down while the message was shown, back up when it went).
+void TestNumberField::messageMovesNothing() {
+    QWidget window;
+    auto* form = new QFormLayout(&window);
+    auto* field = new NumberField;
+    form->addRow(QStringLiteral("Batch"), field);
+    auto* below = new QLineEdit;
+    form->addRow(QStringLiteral("Below"), below);
+    auto* last = new QLineEdit;
+    form->addRow(QStringLiteral("Last"), last);
+    window.resize(420, 260);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    field->setRange(1, 1e6);
+    field->setWholeNumbers(true);
+    field->setValue(8);
+    const auto settle = [] {
+        for (int i = 0; i < 3; ++i)
+            QCoreApplication::processEvents();
+    };
+    settle();
+    const QRect fieldBefore = field->geometry(), belowBefore = below->geometry(),
+                lastBefore = last->geometry();
+    field->lineEdit()->setText(QStringLiteral("2.5"));
+    emit field->lineEdit()->editingFinished();
+    settle();
+    QVERIFY(!field->errorText().isEmpty());
+    QCOMPARE(field->geometry(), fieldBefore);
+    QCOMPARE(below->geometry(), belowBefore);
+    QCOMPARE(last->geometry(), lastBefore);
+    // The message is on screen, under its field, whole.
+    QLabel* message = nullptr;
+    for (QLabel* label : window.findChildren<QLabel*>())
+        if (label->isVisible() && label->text() == field->errorText())
+            message = label;
+    QVERIFY(message);
+    const QRect shown(message->mapTo(&window, QPoint(0, 0)), message->size());
+    QVERIFY2(shown.top() >= field->mapTo(&window, QPoint(0, 0)).y() + field->height(),
+             qPrintable(QStringLiteral("message at y %1").arg(shown.top())));
+    QVERIFY(window.rect().contains(shown));
+    QVERIFY(message->height() >= message->heightForWidth(message->width()));
+    field->lineEdit()->setText(QStringLiteral("16"));
+    emit field->lineEdit()->editingFinished();
+    settle();
+    QVERIFY(field->errorText().isEmpty());
+    QVERIFY(!message->isVisible());
+    QCOMPARE(below->geometry(), belowBefore);
+}
 
 // An empty batch field suggests counts, not a model's "70B, 15T".
 void TestNumberField::emptyCountSuggestsCounts() {
