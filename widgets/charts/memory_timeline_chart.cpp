@@ -257,9 +257,10 @@ void MemoryTimelineChart::rebuild() {
                                   : tr("one training step, phase by phase (order not modelled)");
     chart->xAxis->setLabel(axisTitle);
     if (m_capacityOffScale) {
-        chart->xAxis->setLabel(
-            tr("%1 — %2 %3 is off the scale: %4 × the peak")
-                .arg(axisTitle, m_data.usableCapacity ? tr("usable") : tr("capacity"), capacityText, QString::fromStdString(napkin::formatNumber(capacity / top))));
+        chart->xAxis->setLabel(tr("%1 — %2 %3 is off the scale: %4 × the peak")
+                                   .arg(axisTitle, m_data.usableCapacity ? tr("usable") : tr("capacity"),
+                                        capacityText,
+                                        QString::fromStdString(napkin::formatNumber(capacity / top))));
     } else {
         m_capacityLabel->position->setType(QCPItemPosition::ptPlotCoords);
         m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
