@@ -1,0 +1,15 @@
+#pragma once
+// The catalog's JSON format written back: what GpuCatalog::addFromJson reads, so a part the user defined in
+// the app is a file that `napkin-cli --gpu-catalog FILE` reads (one format, written and read here only).
+#include "engine/hardware/gpu_catalog.h"
+
+#include <string>
+#include <vector>
+
+namespace napkin {
+
+/// {"version": 1, "gpus": [...]} for `gpus`, every field addFromJson reads: a dense peak that no source
+/// gives is left out, one the part lacks is "none". Reading the text back yields the same parts.
+std::string gpuCatalogJson(const std::vector<GpuSpec>& gpus);
+
+} // namespace napkin
