@@ -1,5 +1,6 @@
 // The catalog's later parts (RTX 3090, MI250X, Apple M1/M2 Max): one row per figure against its cited
 // source; a figure no source gives is absent (-1), and 0 means the part has no such path.
+#include "engine/hardware/device_match.h"
 #include "engine/hardware/gpu_catalog.h"
 #include "tests/support/gpu_figure.h"
 
@@ -16,6 +17,8 @@ private slots:
     void architectures_data();
     void architectures();
     void appleUsableShareIsBelowThePool();
+    void thisMachinesGpu_data();
+    void thisMachinesGpu();
 };
 
 void TestGpuCatalogParts::partFigures_data() {
@@ -142,6 +145,45 @@ void TestGpuCatalogParts::appleUsableShareIsBelowThePool() {
         QVERIFY2(gpu.memoryNote.find("iogpu.wired_limit_mb") != std::string::npos, gpu.id.c_str());
         QVERIFY2(gpu.memoryNote.find("recommendedMaxWorkingSetSize") != std::string::npos, gpu.id.c_str());
     }
+}
+
+// "This machine's GPU": a device's name (as nvidia-smi and cudaGetDeviceProperties give it) and its
+// memory (totalGlobalMem) → the catalog part, or no part with the reason.
+void TestGpuCatalogParts::thisMachinesGpu_data() {
+    QTest::addColumn<QString>("deviceName");
+    QTest::addColumn<double>("mebibytes"); // 0: the memory is not known
+    QTest::addColumn<QString>("id");       // empty: no match
+    // Names: skypilot-org/skypilot PR #2945 (RunPod's GPU names: "NVIDIA H100 80GB HBM3", "NVIDIA H100
+    // PCIe", "NVIDIA GeForce RTX 4090"); akash-network/provider-configs PR #91 (nvidia-smi: "NVIDIA H100
+    // NVL"); vllm-project/aibrix PR #2388 (node labels "Tesla-T4", "NVIDIA-A10", "A100-PCIE-40GB", spaces
+    // as dashes). Memory: modal-labs/modal-client PR #2797, nvidia-smi's totals across a cloud fleet.
+    QTest::newRow("H100 SXM, 81,559 MiB") << "NVIDIA H100 80GB HBM3" << 81559.0 << "H100-SXM";
+    QTest::newRow("A100 SXM 80GB, 81,920 MiB") << "NVIDIA A100-SXM4-80GB" << 81920.0 << "A100-SXM";
+    QTest::newRow("A100 SXM 40GB, 40,960 MiB") << "NVIDIA A100-SXM4-40GB" << 40960.0 << "A100-SXM-40GB";
+    QTest::newRow("T4, 15,360 MiB") << "Tesla T4" << 15360.0 << "T4";
+    QTest::newRow("A10, 23,028 MiB") << "NVIDIA A10" << 23028.0 << "A10";
+    QTest::newRow("L4, 23,034 MiB") << "NVIDIA L4" << 23034.0 << "L4";
+    QTest::newRow("L40S, 46,068 MiB") << "NVIDIA L40S" << 46068.0 << "L40S";
+    QTest::newRow("H100 PCIe, memory unknown") << "NVIDIA H100 PCIe" << 0.0 << "H100-PCIe";
+    QTest::newRow("H100 NVL, 94 GiB") << "NVIDIA H100 NVL" << 94.0 * 1024 << "H100-NVL";
+    QTest::newRow("A10G, memory unknown") << "NVIDIA A10G" << 0.0 << "A10G";
+    QTest::newRow("RTX 4090, 24 GiB") << "NVIDIA GeForce RTX 4090" << 24.0 * 1024 << "RTX-4090";
+    // The catalog's A100 PCIe is the 80 GB card: a 40 GB one is not it, whatever its name says.
+    QTest::newRow("A100 PCIe 40GB: not the 80 GB part") << "NVIDIA A100-PCIE-40GB" << 40960.0 << "";
+    // A MIG slice of an H100 reports its slice's memory, not the card's.
+    QTest::newRow("H100 MIG 1g.10gb slice") << "NVIDIA H100 80GB HBM3" << 9984.0 << "";
+    QTest::newRow("unknown part") << "NVIDIA GeForce GTX 1080" << 8192.0 << "";
+}
+
+void TestGpuCatalogParts::thisMachinesGpu() {
+    QFETCH(QString, deviceName);
+    QFETCH(double, mebibytes);
+    QFETCH(QString, id);
+    const DeviceMatch match = matchDevice(deviceName.toStdString(), mebibytes * 1024 * 1024, GpuCatalog::builtIn());
+    QCOMPARE(QString::fromStdString(match.catalogId), id);
+    QVERIFY(!match.reason.empty());
+    if (id.isEmpty())
+        QVERIFY2(match.reason.find(deviceName.toStdString()) != std::string::npos, match.reason.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestGpuCatalogParts)
