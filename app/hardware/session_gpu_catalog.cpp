@@ -1,0 +1,24 @@
+#include "app/hardware/session_gpu_catalog.h"
+
+#include "engine/numerics/ascii_case.h"
+
+#include <algorithm>
+
+SessionGpuCatalog& SessionGpuCatalog::instance() {
+    static SessionGpuCatalog session; // lives until the app exits; no parent, no thread of its own
+    return session;
+}
+
+void SessionGpuCatalog::add(const napkin::GpuSpec& gpu) {
+    m_catalog.add(gpu);
+    auto same = [&](const napkin::GpuSpec& g) { return napkin::equalsIgnoringCase(g.id, gpu.id); };
+    if (auto it = std::find_if(m_userParts.begin(), m_userParts.end(), same); it != m_userParts.end())
+        *it = gpu;
+    else
+        m_userParts.push_back(gpu);
+    emit changed();
+}
+
+const napkin::GpuCatalog& sessionGpuCatalog() {
+    return SessionGpuCatalog::instance().catalog();
+}
