@@ -17,7 +17,8 @@ public:
     const napkin::GpuCatalog& catalog() const { return m_catalog; }
     /// The parts added this session, in the order they were added (a scenario file carries them).
     const std::vector<napkin::GpuSpec>& userParts() const { return m_userParts; }
-    /// Adds `gpu` (replacing a user part with its id) and emits changed().
+    /// Adds `gpu` (replacing a user part with its id) and emits changed(); a part the catalog's reader
+    /// refuses (a figure out of range) is not added.
     void add(const napkin::GpuSpec& gpu);
 
 signals:

@@ -232,18 +232,15 @@ std::string GpuCatalog::addFromJson(std::string_view jsonText) {
     } catch (const std::exception& e) {
         return e.what();
     }
-    for (GpuSpec& gpu : parsed)
-        add(std::move(gpu));
+    for (GpuSpec& gpu : parsed) {
+        auto existing = std::find_if(m_gpus.begin(), m_gpus.end(),
+                                     [&](const GpuSpec& g) { return equalsIgnoringCase(g.id, gpu.id); });
+        if (existing != m_gpus.end())
+            *existing = std::move(gpu);
+        else
+            m_gpus.push_back(std::move(gpu));
+    }
     return {};
-}
-
-void GpuCatalog::add(GpuSpec gpu) {
-    auto existing = std::find_if(m_gpus.begin(), m_gpus.end(),
-                                 [&](const GpuSpec& g) { return equalsIgnoringCase(g.id, gpu.id); });
-    if (existing != m_gpus.end())
-        *existing = std::move(gpu);
-    else
-        m_gpus.push_back(std::move(gpu));
 }
 
 std::string GpuCatalog::addFromFile(const std::string& path) {

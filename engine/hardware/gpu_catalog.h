@@ -92,9 +92,6 @@ public:
     /// Largest catalog file read: 1 MiB, about 100 times the built-in catalog.
     static constexpr std::uint64_t kMaxFileBytes = 1 << 20;
 
-    /// Adds `gpu`, or replaces the part with its id (case-insensitively): a part the user defined.
-    void add(GpuSpec gpu);
-
     /// Case-insensitive lookup by id; nullptr when unknown.
     const GpuSpec* find(std::string_view id) const;
     const std::vector<GpuSpec>& gpus() const { return m_gpus; }

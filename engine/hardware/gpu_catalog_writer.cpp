@@ -85,6 +85,10 @@ nlohmann::json gpuJson(const GpuSpec& gpu) {
 
 } // namespace
 
+std::string addGpu(GpuCatalog& catalog, const GpuSpec& gpu) {
+    return catalog.addFromJson(gpuCatalogJson({gpu}));
+}
+
 std::string gpuCatalogJson(const std::vector<GpuSpec>& gpus) {
     nlohmann::json list = nlohmann::json::array();
     for (const GpuSpec& gpu : gpus)

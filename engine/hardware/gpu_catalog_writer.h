@@ -12,4 +12,8 @@ namespace napkin {
 /// gives is left out, one the part lacks is "none". Reading the text back yields the same parts.
 std::string gpuCatalogJson(const std::vector<GpuSpec>& gpus);
 
+/// Adds `gpu` to `catalog`, or replaces the part with its id: through the catalog's own reader, so a part
+/// added here is checked exactly as a file's. Returns the reader's error (a figure out of range), or "".
+std::string addGpu(GpuCatalog& catalog, const GpuSpec& gpu);
+
 } // namespace napkin

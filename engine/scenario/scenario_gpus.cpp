@@ -23,7 +23,7 @@ GpuCatalog readScenarioGpus(const nlohmann::json& root, std::vector<GpuSpec>& pa
     for (const GpuSpec& gpu : own.gpus()) {
         if (GpuCatalog::builtIn().find(gpu.id))
             throw Refusal{"gpus: '" + gpu.id + "' is a built-in GPU; a scenario's own GPUs need other ids"};
-        catalog.add(gpu);
+        (void)addGpu(catalog, gpu); // read above by the same reader: cannot fail
         parts.push_back(gpu);
     }
     return catalog;

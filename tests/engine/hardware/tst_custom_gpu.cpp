@@ -163,6 +163,12 @@ void TestCustomGpu::customPartRoundTrips() {
     GpuCatalog readBack;
     QVERIFY(readBack.addFromJson(gpuCatalogJson({typed})).empty());
     requireSame(*readBack.find("My-H100"), typed);
+    GpuCatalog session = GpuCatalog::builtIn(); // addGpu: the app's way in, through the same reader
+    QCOMPARE(addGpu(session, typed), std::string());
+    requireSame(*session.find("my-h100"), typed);
+    QCOMPARE(session.gpus().size(), GpuCatalog::builtIn().gpus().size() + 1);
+    QCOMPARE(addGpu(session, typed), std::string()); // again: replaced, not added twice
+    QCOMPARE(session.gpus().size(), GpuCatalog::builtIn().gpus().size() + 1);
 }
 
 QTEST_APPLESS_MAIN(TestCustomGpu)
