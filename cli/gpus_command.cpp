@@ -51,10 +51,11 @@ void printMachine(const ThisMachineGpus& machine, std::ostream& out) {
     }
     for (const LocalGpuAnswer& a : machine.gpus) {
         const LocalGpu& d = a.device;
-        out << "device " << d.index << ": " << d.name << " — " << formatBytes(d.memoryBytes, ByteUnits::binary)
-            << ", " << d.smCount << " SMs, " << formatNumber(d.clockHz / 1e9) << " GHz, compute capability "
-            << d.computeCapability << "\n  catalog: " << (a.match.catalogId.empty() ? "none" : a.match.catalogId)
-            << " (" << a.match.reason << ")\n";
+        out << "device " << d.index << ": " << d.name << " — "
+            << formatBytes(d.memoryBytes, ByteUnits::binary) << ", " << d.smCount << " SMs, "
+            << formatNumber(d.clockHz / 1e9) << " GHz, compute capability " << d.computeCapability
+            << "\n  catalog: " << (a.match.catalogId.empty() ? "none" : a.match.catalogId) << " ("
+            << a.match.reason << ")\n";
     }
 }
 

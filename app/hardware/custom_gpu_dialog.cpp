@@ -20,7 +20,8 @@ QString q(const std::string& s) {
 }
 } // namespace
 
-CustomGpuDialog::CustomGpuDialog(QWidget* parent) : QDialog(parent) {
+CustomGpuDialog::CustomGpuDialog(QWidget* parent)
+    : QDialog(parent) {
     setWindowTitle(tr("Custom GPU"));
     auto* layout = new QVBoxLayout(this);
     auto* intro = new QLabel(tr("A GPU of your own, in the units its datasheet prints. Leave a peak empty "
@@ -48,8 +49,9 @@ CustomGpuDialog::CustomGpuDialog(QWidget* parent) : QDialog(parent) {
         m_errors[key] = error;
         connect(edit, &QLineEdit::textChanged, this, &CustomGpuDialog::check);
     };
-    addField("name", tr("&Name:"), tr("e.g. Lab A100"), tr("Shown in the GPU boxes; its id is the name with "
-                                                           "dashes for spaces."));
+    addField("name", tr("&Name:"), tr("e.g. Lab A100"),
+             tr("Shown in the GPU boxes; its id is the name with "
+                "dashes for spaces."));
     addField("memory", tr("&Memory (GB):"), tr("80"), tr("The datasheet's capacity in GB (1e9 bytes)."));
     addField("bandwidth", tr("&Bandwidth (GB/s):"), tr("2039"), tr("The datasheet's memory bandwidth."));
     const std::array<QString, 5> peakLabels = {tr("FP&32 peak (TFLOP/s):"), tr("&TF32 peak (TFLOP/s):"),
@@ -60,6 +62,7 @@ CustomGpuDialog::CustomGpuDialog(QWidget* parent) : QDialog(parent) {
                  tr("The dense (no sparsity) peak for matmuls in this dtype."));
     addField("tdp", tr("T&DP (W):"), tr("optional"), tr("The board's power; energy and carbon need it."));
 
+    layout->addStretch(1); // a taller dialog grows below the fields, not around the introduction
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     m_add = buttons->addButton(tr("&Add to this session"), QDialogButtonBox::AcceptRole);
     m_save = buttons->addButton(tr("&Save as catalog file…"), QDialogButtonBox::ActionRole);

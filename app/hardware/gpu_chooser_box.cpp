@@ -28,7 +28,9 @@ void showInBox(QWidget* parent, const QString& message) {
 } // namespace
 
 GpuChooserBox::GpuChooserBox(QWidget* parent)
-    : QComboBox(parent), m_askCustomGpu(askWithDialog), m_showMessage(showInBox) {
+    : QComboBox(parent)
+    , m_askCustomGpu(askWithDialog)
+    , m_showMessage(showInBox) {
     refill();
     // Connected first, so the page's own slots (connected later) already see the reverted GPU.
     connect(this, &QComboBox::currentIndexChanged, this, &GpuChooserBox::onIndexChanged);
@@ -56,7 +58,8 @@ void GpuChooserBox::refill() {
         addItem(q(gpu.id), q(gpu.id));
     insertSeparator(count());
     addItem(tr("This machine's GPU"), QString::fromLatin1(kThisMachine));
-    setItemData(count() - 1, tr("Read this machine's CUDA device and choose its catalog part"), Qt::ToolTipRole);
+    setItemData(count() - 1, tr("Read this machine's CUDA device and choose its catalog part"),
+                Qt::ToolTipRole);
     addItem(tr("Custom GPU…"), QString::fromLatin1(kCustom));
     setItemData(count() - 1, tr("Define a GPU of your own: memory, bandwidth, peaks, TDP"), Qt::ToolTipRole);
     setCurrentIndex(std::max(0, findData(keep)));

@@ -45,8 +45,8 @@ ThisMachineGpus matchLocalGpus(const LocalGpuReport& report, const GpuCatalog& c
     ThisMachineGpus answer;
     if (!report.noDeviceReason.empty() || report.devices.empty()) {
         answer.noDeviceReason =
-            "no CUDA device found: " + (report.noDeviceReason.empty() ? std::string("none reported")
-                                                                      : report.noDeviceReason);
+            "no CUDA device found: " +
+            (report.noDeviceReason.empty() ? std::string("none reported") : report.noDeviceReason);
         return answer;
     }
     for (const LocalGpu& device : report.devices)

@@ -12,7 +12,8 @@ namespace {
 constexpr double kSmallest = 1, kLargest = 1e21;
 
 std::string trimmed(const std::string& text) {
-    const auto first = std::find_if_not(text.begin(), text.end(), [](unsigned char c) { return std::isspace(c); });
+    const auto first =
+        std::find_if_not(text.begin(), text.end(), [](unsigned char c) { return std::isspace(c); });
     const auto last =
         std::find_if_not(text.rbegin(), text.rend(), [](unsigned char c) { return std::isspace(c); }).base();
     return first < last ? std::string(first, last) : std::string();
@@ -22,7 +23,7 @@ std::string trimmed(const std::string& text) {
 std::optional<double> figure(const std::string& typed, double scale, const char* unit, std::string& error) {
     const ParsedNumber parsed = parseNumber(trimmed(typed));
     if (!parsed.ok()) {
-        error = "not a number: " + parsed.error;
+        error = parsed.error; // "not a number; expected something like 70e9, 15T or 1.5B"
         return std::nullopt;
     }
     const double value = parsed.value * scale;
@@ -49,7 +50,9 @@ std::string CustomGpuCheck::errorFor(const std::string& field) const {
 
 CustomGpuCheck checkCustomGpu(const CustomGpuForm& form) {
     CustomGpuCheck check;
-    auto fail = [&](const char* field, std::string message) { check.errors.push_back({field, std::move(message)}); };
+    auto fail = [&](const char* field, std::string message) {
+        check.errors.push_back({field, std::move(message)});
+    };
     GpuSpec gpu;
     gpu.name = trimmed(form.name);
     gpu.id = gpu.name;

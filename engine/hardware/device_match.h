@@ -11,13 +11,13 @@ namespace napkin {
 /// One device as the driver reports it (cudaGetDeviceProperties), in base units.
 struct LocalGpu {
     int index = 0;
-    std::string name;                ///< "NVIDIA H100 80GB HBM3", as nvidia-smi prints it
-    double memoryBytes = 0;          ///< totalGlobalMem
-    int smCount = 0;                 ///< multiProcessorCount
-    double clockHz = 0;              ///< peak SM clock
-    double memoryClockHz = 0;        ///< peak memory clock
-    int memoryBusBits = 0;           ///< memory bus width
-    std::string computeCapability;   ///< "9.0"
+    std::string name;              ///< "NVIDIA H100 80GB HBM3", as nvidia-smi prints it
+    double memoryBytes = 0;        ///< totalGlobalMem
+    int smCount = 0;               ///< multiProcessorCount
+    double clockHz = 0;            ///< peak SM clock
+    double memoryClockHz = 0;      ///< peak memory clock
+    int memoryBusBits = 0;         ///< memory bus width
+    std::string computeCapability; ///< "9.0"
 };
 
 /// What the runtime found: the devices, or why there are none ("no CUDA device found: …").

@@ -37,7 +37,8 @@ const GpuCatalog& scenarioGpuCatalog() {
     return t_catalog ? *t_catalog : GpuCatalog::builtIn();
 }
 
-ScenarioGpuScope::ScenarioGpuScope(const GpuCatalog& catalog) : m_previous(t_catalog) {
+ScenarioGpuScope::ScenarioGpuScope(const GpuCatalog& catalog)
+    : m_previous(t_catalog) {
     t_catalog = &catalog;
 }
 

@@ -114,20 +114,23 @@ void TestCliGpus::customGpuGivesTheCliTheAppsAnswers() {
     QVERIFY(app.trainingSeconds);
 
     // The CLI: the same preset and part, read from the file.
-    const CliOutcome o =
-        runCli({"account", "--preset", "70b-15t-1024-h100", "--gpu", mine.id, "--gpu-catalog", path, "--json"});
+    const CliOutcome o = runCli(
+        {"account", "--preset", "70b-15t-1024-h100", "--gpu", mine.id, "--gpu-catalog", path, "--json"});
     QVERIFY2(o.status == 0, o.err.c_str());
     const auto doc = nlohmann::json::parse(o.out);
     QCOMPARE(doc["training_seconds"].get<double>(), app.trainingSeconds->value);
     QCOMPARE(doc["memory_bytes"]["total"].get<double>(), app.memory.total.value);
     QCOMPARE(doc["fits"].get<bool>(), app.fits);
     // The same figures as the built-in A100 SXM give the same time: the dialog lost nothing on the way.
-    const CliOutcome builtIn = runCli({"account", "--preset", "70b-15t-1024-h100", "--gpu", "A100-SXM", "--json"});
-    QCOMPARE(nlohmann::json::parse(builtIn.out)["training_seconds"].get<double>(), app.trainingSeconds->value);
+    const CliOutcome builtIn =
+        runCli({"account", "--preset", "70b-15t-1024-h100", "--gpu", "A100-SXM", "--json"});
+    QCOMPARE(nlohmann::json::parse(builtIn.out)["training_seconds"].get<double>(),
+             app.trainingSeconds->value);
 
     const CliOutcome listed = runCli({"gpus", "--gpu-catalog", path});
     QCOMPARE(listed.status, 0);
-    QVERIFY(listed.out.find("Lab-A100: Lab A100 — 80 GB, 2.039 TB/s, bf16 312 TFLOP/s dense") != std::string::npos);
+    QVERIFY(listed.out.find("Lab-A100: Lab A100 — 80 GB, 2.039 TB/s, bf16 312 TFLOP/s dense") !=
+            std::string::npos);
 }
 
 void TestCliGpus::badCatalogFileExitsTwo() {

@@ -179,7 +179,8 @@ void TestGpuCatalogParts::thisMachinesGpu() {
     QFETCH(QString, deviceName);
     QFETCH(double, mebibytes);
     QFETCH(QString, id);
-    const DeviceMatch match = matchDevice(deviceName.toStdString(), mebibytes * 1024 * 1024, GpuCatalog::builtIn());
+    const DeviceMatch match =
+        matchDevice(deviceName.toStdString(), mebibytes * 1024 * 1024, GpuCatalog::builtIn());
     QCOMPARE(QString::fromStdString(match.catalogId), id);
     QVERIFY(!match.reason.empty());
     if (id.isEmpty())
