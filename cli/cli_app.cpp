@@ -5,6 +5,7 @@
 #include "cli/compare_command.h"
 #include "cli/drill_command.h"
 #include "cli/dtype_command.h"
+#include "cli/gpus_command.h"
 #include "cli/infer_command.h"
 #include "cli/lesson_command.h"
 #include "cli/number_option.h"
@@ -40,6 +41,7 @@ int parseAndRun(const std::vector<std::string>& args, std::ostream& out, std::os
     commands.push_back(addAccountCommand(app));
     commands.push_back(addBenchCommand(app));
     commands.push_back(addDtypeCommand(app));
+    commands.push_back(addGpusCommand(app));
     commands.push_back(addInferCommand(app));
     commands.push_back(addPresetsCommand(app));
     commands.push_back(addTensorCommand(app));

@@ -5,6 +5,7 @@
 #include "app/accounting/parallelism_controls.h"
 #include "app/accounting/presets.h"
 #include "app/accounting/run_cost_controls.h"
+#include "app/hardware/gpu_chooser_box.h"
 #include "app/model/architecture_controls.h"
 #include "widgets/controls/log_slider_field.h"
 #include "widgets/controls/number_field.h"
@@ -135,10 +136,9 @@ AccountingControls::AccountingControls(QWidget* parent)
     // --- hardware ---
     auto* hardware = new QGroupBox(tr("Hardware"), this);
     auto* hardwareForm = new QFormLayout(hardware);
-    m_gpu = new QComboBox(hardware);
-    for (const GpuSpec& gpu : GpuCatalog::builtIn().gpus())
-        m_gpu->addItem(QString::fromStdString(gpu.id), QString::fromStdString(gpu.id));
-    m_gpu->setToolTip(tr("GPU type: its datasheet memory and dense peak FLOP/s are used."));
+    m_gpu = new GpuChooserBox(hardware); // the session's parts, this machine's GPU, a custom GPU
+    m_gpu->setToolTip(tr("GPU type: its datasheet memory and dense peak FLOP/s are used. \"Custom GPU…\" "
+                         "defines your own; \"This machine's GPU\" reads the CUDA device here."));
     m_gpus = makeField(ranges::accounting::gpus, tr("Number of GPUs training data-parallel."));
     m_mfu = new QDoubleSpinBox(hardware);
     setRangeOf(m_mfu, ranges::accounting::mfu);

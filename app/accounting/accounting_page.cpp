@@ -6,6 +6,7 @@
 #include "app/accounting/measured_run_section.h"
 #include "app/accounting/memory_timeline_section.h"
 #include "app/accounting/presets.h"
+#include "app/hardware/session_gpu_catalog.h"
 #include "app/model/opened_model_entry.h"
 #include "engine/accounting/capability_rules.h"
 #include "engine/report/cli_command_line.h"
@@ -233,11 +234,11 @@ void AccountingPage::recompute() {
     // What the GPU cannot do (capability_rules.h): flash attention falls back below Ampere, bf16 may run
     // at the fp32 rate. Said beside the precision and in the answers; fp8 on Ampere is validate()'s error.
     QStringList warnings;
-    if (const GpuSpec* gpu = GpuCatalog::builtIn().find(in.gpu))
+    if (const GpuSpec* gpu = sessionGpuCatalog().find(in.gpu))
         for (const std::string& w : applyCapabilityRules(in, *gpu))
             warnings << toQString(w);
     m_controls->setCapabilityNote(warnings.join(QLatin1Char('\n')));
-    const InputError error = validate(in);
+    const InputError error = validate(in, sessionGpuCatalog()); // a custom GPU is known here
     if (!error.ok()) {
         // Keep the last good charts and answers; say what is wrong and where.
         m_error = tr("%1: %2").arg(toQString(error.field), toQString(error.message));
@@ -249,7 +250,7 @@ void AccountingPage::recompute() {
     m_error.clear();
     m_controls->clearFieldError();
     const ByteUnits byteUnits = m_memoryChart->byteUnits();
-    m_result = account(in, *GpuCatalog::builtIn().find(in.gpu));
+    m_result = account(in, *sessionGpuCatalog().find(in.gpu));
     m_memoryChart->setData(memoryData(*m_result, in));
     m_flopChart->setData(flopData(*m_result));
     const MemoryTimeline timeline = memoryTimeline(in, *m_result);

@@ -1,6 +1,7 @@
 #include "app/accounting/explain_run_cost.h"
 
 #include "app/accounting/explain_html.h"
+#include "app/hardware/session_gpu_catalog.h"
 #include "engine/hardware/gpu_capabilities.h"
 
 #include <QCoreApplication>
@@ -47,7 +48,7 @@ QString explainRunCost(const AccountingInput& in, const AccountingResult& r) {
 }
 
 QString explainGpuCapabilities(const AccountingInput& in) {
-    const GpuSpec* gpu = GpuCatalog::builtIn().find(in.gpu);
+    const GpuSpec* gpu = sessionGpuCatalog().find(in.gpu);
     if (!gpu)
         return {};
     QString text = heading(tr("What the %1 can and cannot do").arg(q(gpu->id)));

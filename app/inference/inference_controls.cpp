@@ -1,11 +1,11 @@
 #include "app/inference/inference_controls.h"
 
+#include "app/hardware/gpu_chooser_box.h"
 #include "app/model/architecture_controls.h"
 #include "app/model/opened_model_entry.h"
 #include "engine/accounting/model_presets.h"
 #include "engine/accounting/model_zoo.h"
 #include "engine/accounting/preset_groups.h"
-#include "engine/hardware/gpu_catalog.h"
 #include "engine/scenario/control_ranges.h"
 #include "widgets/controls/grouped_combo_box.h"
 #include "widgets/controls/log_slider_field.h"
@@ -59,7 +59,7 @@ InferenceControls::InferenceControls(QWidget* parent)
     , m_preset(new QComboBox(this))
     , m_architecture(new ArchitectureControls(this))
     , m_architectureToggle(new QToolButton(this))
-    , m_gpu(new QComboBox(this))
+    , m_gpu(new GpuChooserBox(this))
     , m_gpus(makeSpin(ranges::inference::gpus,
                       tr("GPUs N, all tensor parallel: weights, KV cache and work split N ways. Must divide "
                          "the heads and the KV heads."),
@@ -107,8 +107,6 @@ InferenceControls::InferenceControls(QWidget* parent)
     m_architectureToggle->setToolTip(tr("The chosen model's architecture (KV heads, MLP, experts, sliding "
                                         "window, latent attention, ...), to change one knob and see what "
                                         "serving it costs; the model box then says \"(modified)\"."));
-    for (const GpuSpec& g : GpuCatalog::builtIn().gpus())
-        m_gpu->addItem(toQString(g.id), toQString(g.id));
     m_gpu->setToolTip(tr("The GPU's datasheet memory, bandwidth and peak (the catalog's figures)."));
     for (const WeightFormat w : allWeightFormats())
         m_weights->addItem(toQString(weightFormatName(w)), toQString(weightFormatName(w)));

@@ -3,6 +3,7 @@
 #include "app/inference/explain_inference.h"
 #include "app/inference/inference_answers.h"
 #include "app/inference/inference_controls.h"
+#include "app/hardware/session_gpu_catalog.h"
 #include "app/model/opened_model_entry.h"
 #include "engine/accounting/capability_rules.h"
 #include "engine/numerics/quantity_format.h"
@@ -109,7 +110,7 @@ InferencePage::InferencePage(QWidget* parent)
 
 void InferencePage::recompute() {
     const InferenceInput in = m_controls->input();
-    const GpuCatalog& catalog = GpuCatalog::builtIn();
+    const GpuCatalog& catalog = sessionGpuCatalog(); // with the user's own parts
     const InputError error = validateInference(in, catalog);
     if (!error.ok()) {
         // Keep the last good charts and answers; say what is wrong and where.

@@ -2,6 +2,7 @@
 
 #include "app/export/file_dialogs.h"
 #include "app/export/save_file.h"
+#include "app/hardware/session_gpu_catalog.h"
 #include "app/jobs/task_runner.h"
 #include "app/roofline/explain_roofline.h"
 #include "app/roofline/roofline_points.h"
@@ -82,7 +83,7 @@ RooflinePage::RooflinePage(QWidget* parent)
         m_roofNote->setText(tr("This CPU: not measured: %1").arg(message));
     });
     // Until the Inference tab sends its setting: its opening one, accounted here once.
-    if (const GpuSpec* gpu = GpuCatalog::builtIn().find(m_inference.gpu))
+    if (const GpuSpec* gpu = sessionGpuCatalog().find(m_inference.gpu))
         setInferenceSetting(m_inference, accountInference(m_inference, *gpu));
 }
 
@@ -94,9 +95,16 @@ QWidget* RooflinePage::makeControls() {
     layout->setContentsMargins(0, 0, 0, 0);
     m_device = new QComboBox(row);
     m_device->setObjectName(QStringLiteral("device"));
-    for (const GpuSpec& gpu : GpuCatalog::builtIn().gpus())
+    for (const GpuSpec& gpu : sessionGpuCatalog().gpus())
         m_device->addItem(tr("%1 (datasheet)").arg(toQString(gpu.id)), toQString(gpu.id));
     m_device->addItem(tr("this CPU (measured)"), QString::fromLatin1(kCpu));
+    // A part the user defines on another page is a roof here too, listed before the CPU.
+    connect(&SessionGpuCatalog::instance(), &SessionGpuCatalog::changed, m_device, [this] {
+        for (const GpuSpec& gpu : sessionGpuCatalog().gpus())
+            if (m_device->findData(toQString(gpu.id)) < 0)
+                m_device->insertItem(m_device->findData(QString::fromLatin1(kCpu)),
+                                     tr("%1 (datasheet)").arg(toQString(gpu.id)), toQString(gpu.id));
+    });
     m_dtype = new QComboBox(row);
     m_dtype->setObjectName(QStringLiteral("dtype"));
     for (ComputeType d : kDtypes)
@@ -166,7 +174,7 @@ std::optional<Roofline> RooflinePage::roofFor(const std::string& device, Compute
             *whyNot = "this CPU's " + std::string(computeTypeName(dtype)) + " roof is not measured";
         return std::nullopt;
     }
-    const GpuSpec* gpu = GpuCatalog::builtIn().find(device);
+    const GpuSpec* gpu = sessionGpuCatalog().find(device);
     if (!gpu) {
         if (whyNot)
             *whyNot = "'" + device + "' is not in the GPU catalog";

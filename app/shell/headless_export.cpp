@@ -6,6 +6,7 @@
 #include "app/document/scenario_file.h"
 #include "app/export/save_file.h"
 #include "app/formats/number_formats_page.h"
+#include "app/hardware/session_gpu_catalog.h"
 #include "app/inference/inference_page.h"
 #include "app/roofline/roofline_page.h"
 #include "app/shell/command_line.h"
@@ -65,6 +66,8 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
         if (!load.ok())
             return failed(2, tr("--scenario: %1").arg(load.error));
         scenario = *load.scenario;
+        for (const napkin::GpuSpec& gpu : scenario.gpus.parts) // the GPUs of the user's own it names
+            SessionGpuCatalog::instance().add(gpu);
     }
     // Warnings (a device not available here, ...) do not matter for a picture of the page.
     const bool json = cl.exportPath.endsWith(QLatin1String(".json"), Qt::CaseInsensitive);

@@ -9,6 +9,7 @@
 #include "app/document/scenario_controller.h"
 #include "app/export/export_controller.h"
 #include "app/formats/number_formats_page.h"
+#include "app/hardware/session_gpu_catalog.h"
 #include "app/inference/inference_page.h"
 #include "app/roofline/roofline_page.h"
 #include "app/shell/help_menu.h"
@@ -196,6 +197,7 @@ napkin::Scenario MainWindow::scenario() const {
     s.roofline = m_roofline->scenario();
     s.training = m_training->scenario();
     s.inference = m_inference->scenario();
+    s.gpus.parts = SessionGpuCatalog::instance().userParts(); // the file carries the GPUs its pages name
     return s;
 }
 
@@ -204,6 +206,8 @@ QWidget* MainWindow::answerWidget(std::string_view field) {
 }
 
 QStringList MainWindow::applyScenario(const napkin::Scenario& s) {
+    for (const napkin::GpuSpec& gpu : s.gpus.parts) // before any page names one
+        SessionGpuCatalog::instance().add(gpu);
     QStringList warnings = m_accounting->applyScenario(s.accounting);
     m_formats->applyScenario(s.formats);
     warnings += m_tensor->applyScenario(s.tensor);

@@ -1,5 +1,6 @@
 #include "app/shell/page_command.h"
 
+#include "app/hardware/session_gpu_catalog.h"
 #include "app/training/data_lesson_panel.h"
 #include "engine/report/accounting_report.h"
 #include "engine/report/cli_command_line.h"
@@ -79,7 +80,7 @@ QString pageCommandLine(const napkin::Scenario& s, napkin::ScenarioPage page,
 }
 
 PageDocument accountingPageDocument(const napkin::AccountingInput& input) {
-    const napkin::GpuCatalog& catalog = napkin::GpuCatalog::builtIn();
+    const napkin::GpuCatalog& catalog = sessionGpuCatalog(); // a custom GPU is known here
     const napkin::InputError error = napkin::validate(input, catalog);
     if (!error.ok())
         return {{}, QStringLiteral("--%1: %2").arg(toQString(error.field), toQString(error.message))};
@@ -88,7 +89,7 @@ PageDocument accountingPageDocument(const napkin::AccountingInput& input) {
 }
 
 PageDocument inferencePageDocument(const napkin::InferenceInput& input) {
-    const napkin::GpuCatalog& catalog = napkin::GpuCatalog::builtIn();
+    const napkin::GpuCatalog& catalog = sessionGpuCatalog();
     const napkin::InputError error = napkin::validateInference(input, catalog);
     if (!error.ok())
         return {{}, QStringLiteral("--%1: %2").arg(toQString(error.field), toQString(error.message))};

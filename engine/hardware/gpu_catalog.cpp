@@ -174,6 +174,8 @@ std::string catalogIdForDeviceName(std::string_view deviceName) {
         return "RTX-4090";
     if (has("rtx 5090"))
         return "RTX-5090";
+    if (has("rtx 3090"))
+        return has("3090 ti") ? std::string() : "RTX-3090"; // the Ti is another part, not in the catalog
     if (has("rtx a6000"))
         return "RTX-A6000";
     if (has("v100"))

@@ -1,4 +1,5 @@
 #include "engine/scenario/scenario.h"
+#include "engine/scenario/scenario_gpus.h"
 #include "engine/scenario/scenario_section.h"
 
 #include "engine/numerics/json_nesting.h"
@@ -42,7 +43,7 @@ std::optional<bool> unitsFromName(std::string_view name) {
 }
 
 std::optional<std::string> gpuFromName(std::string_view name) {
-    if (const GpuSpec* gpu = GpuCatalog::builtIn().find(name))
+    if (const GpuSpec* gpu = scenario_detail::scenarioGpuCatalog().find(name)) // the file's own GPUs too
         return gpu->id;
     return std::nullopt;
 }
@@ -279,7 +280,7 @@ void readBenchmarks(const Section& s, BenchmarksScenario& b) {
 // The accounting page's own rules (validate(): whole counts, heads that tp divides, ...), named by the
 // key the file holds, so a file never loads a state the page would refuse to compute.
 void refuseInvalidAccounting(const AccountingInput& in) {
-    const InputError e = validate(in);
+    const InputError e = validate(in, scenario_detail::scenarioGpuCatalog());
     if (e.ok())
         return;
     std::string key = e.field; // the CLI's spelling: "d-model", "tp", "tokens"
@@ -308,9 +309,11 @@ void refuseInvalidAccounting(const AccountingInput& in) {
 
 Scenario readScenario(const json& root, int version, std::vector<std::string>& warnings) {
     Scenario scenario;
+    const GpuCatalog catalog = scenario_detail::readScenarioGpus(root, scenario.gpus.parts); // before any page
+    const scenario_detail::ScenarioGpuScope scope(catalog);
     const Section top(root, "", warnings);
     if (version == 1) {
-        top.expectKeys({"format", "version", "accounting"});
+        top.expectKeys({"format", "version", "accounting", "gpus"});
         if (const auto s = top.child("accounting")) {
             readAccountingV1(*s, scenario.accounting);
             refuseInvalidAccounting(scenario.accounting.input);
@@ -318,7 +321,7 @@ Scenario readScenario(const json& root, int version, std::vector<std::string>& w
         return scenario;
     }
     top.expectKeys({"format", "version", "page", "accounting", "formats", "tensor", "benchmarks", "training",
-                    "inference", "roofline"});
+                    "inference", "roofline", "gpus"});
     top.name("page", scenario.page, scenarioPageFromName);
     if (const auto s = top.child("accounting")) {
         readAccounting(*s, scenario.accounting);

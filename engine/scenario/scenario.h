@@ -41,6 +41,9 @@ namespace napkin {
 /// accounting.overheads {basis, switches, fragmentation, cuda_major, cuda_context_bytes, nccl_channels,
 /// nccl_buffsize_bytes} (the overhead ledger, issue 38) was added the same way, except that absent it is
 /// the datasheet basis (what every older file's answers meant), while a fresh page uses the usable basis.
+/// "gpus" (the user's own GPUs, in the GPU catalog's format) was added the same way: written only when a
+/// page may name one, absent it is none; an older build warns "gpus: unknown key, ignored" and refuses
+/// the page that names such a GPU.
 inline constexpr int kScenarioFormatVersion = 2;
 /// Larger files are refused before parsing: a real scenario is about 2 KB.
 inline constexpr std::size_t kScenarioMaxBytes = 1 << 20;
@@ -152,6 +155,13 @@ struct TrainingScenario {
     bool operator==(const TrainingScenario&) const = default;
 };
 
+/// GPUs of the user's own that a scenario carries. Equal when they write the same catalog JSON (the
+/// one lossless serialization, gpu_catalog_writer.h).
+struct ScenarioGpus {
+    std::vector<GpuSpec> parts;
+    bool operator==(const ScenarioGpus& other) const;
+};
+
 struct Scenario {
     ScenarioPage page = ScenarioPage::accounting; ///< the page in front
     AccountingScenario accounting;
@@ -161,6 +171,9 @@ struct Scenario {
     RooflineScenario roofline;
     TrainingScenario training;
     InferenceScenario inference;
+    /// The user's own GPUs (the app's "Custom GPU…"), which the pages may name: written as "gpus" in the
+    /// GPU catalog's format when there are any, and known to every page while the file is read.
+    ScenarioGpus gpus;
     bool operator==(const Scenario&) const = default;
 };
 

@@ -2,6 +2,7 @@
 // an edited architecture or a config.json makes differ from it) and serving setup, keyed as napkin-cli
 // infer's options. The ranges are the controls' own (control_ranges.h).
 #include "engine/scenario/scenario.h"
+#include "engine/scenario/scenario_gpus.h"
 #include "engine/scenario/scenario_section.h"
 
 #include "engine/accounting/inference_accounting.h"
@@ -30,7 +31,7 @@ std::optional<std::string> presetFromName(std::string_view name) {
 }
 
 std::optional<std::string> inferenceGpuFromName(std::string_view name) {
-    if (const GpuSpec* gpu = GpuCatalog::builtIn().find(name))
+    if (const GpuSpec* gpu = scenarioGpuCatalog().find(name)) // the file's own GPUs too
         return gpu->id;
     return std::nullopt;
 }
@@ -47,7 +48,7 @@ std::optional<StorageType> kvCacheFromName(std::string_view name) {
 // divides d, GPUs that divide the heads), named by the key the file holds, so a file never loads a
 // setup the tab would refuse to compute. A rule about the model itself names its key under "model".
 void refuseInvalidInference(const InferenceInput& in) {
-    const InputError e = validateInference(in);
+    const InputError e = validateInference(in, scenarioGpuCatalog());
     if (e.ok())
         return;
     static const std::string_view servingKeys[] = {"batch", "context", "prompt",  "group-size",

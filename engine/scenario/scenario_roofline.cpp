@@ -4,6 +4,7 @@
 #include "engine/hardware/gpu_catalog.h"
 #include "engine/numerics/storage_type.h"
 #include "engine/scenario/scenario.h"
+#include "engine/scenario/scenario_gpus.h"
 #include "engine/scenario/scenario_section.h"
 
 #include <optional>
@@ -17,7 +18,7 @@ namespace {
 std::optional<std::string> rooflineDeviceFromName(std::string_view name) {
     if (name == "cpu")
         return std::string(name);
-    if (const GpuSpec* gpu = GpuCatalog::builtIn().find(name))
+    if (const GpuSpec* gpu = scenarioGpuCatalog().find(name)) // the file's own GPUs too
         return gpu->id;
     return std::nullopt;
 }

@@ -1,6 +1,7 @@
 // Writing a scenario: the current format version only. Keys use the napkin-cli spelling of every name,
 // so a scenario file reads like the command line that would compute the same numbers.
 #include "engine/scenario/scenario.h"
+#include "engine/scenario/scenario_gpus.h"
 #include "engine/scenario/scenario_section.h"
 
 #include "engine/accounting/model_spec.h"
@@ -143,7 +144,7 @@ AccountingInput freshAccountingInput() {
 
 std::string writeScenario(const Scenario& s) {
     // nlohmann's json object keeps keys sorted; "format" and "version" are found by name, not position.
-    const json root = {{"format", "napkin-scenario"},
+    json root = {{"format", "napkin-scenario"},
                        {"version", kScenarioFormatVersion},
                        {"page", str(scenarioPageName(s.page))},
                        {"accounting", accountingJson(s.accounting)},
@@ -153,6 +154,8 @@ std::string writeScenario(const Scenario& s) {
                        {"training", trainingJson(s.training)},
                        {"inference", scenario_detail::inferenceJson(s.inference)},
                        {"roofline", scenario_detail::rooflineJson(s.roofline)}};
+    if (!s.gpus.parts.empty()) // the user's own GPUs the pages may name, so the file opens anywhere
+        root["gpus"] = scenario_detail::scenarioGpusJson(s.gpus.parts);
     // Text fields come from the GUI as valid UTF-8; replace rather than throw if one ever is not.
     return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

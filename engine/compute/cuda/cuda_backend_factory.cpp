@@ -7,6 +7,8 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace napkin {
 
@@ -16,6 +18,29 @@ std::string cudaRuntimeVersion() {
 
 std::string cudaBackendUnavailableReason() {
     return cuda::noDeviceReason();
+}
+
+std::vector<LocalGpu> cudaLocalGpus() {
+    std::vector<LocalGpu> gpus;
+    if (!cuda::noDeviceReason().empty())
+        return gpus;
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess)
+        return gpus;
+    for (int i = 0; i < count; ++i) {
+        const cuda::CudaDeviceFacts f = cuda::queryDevice(i);
+        LocalGpu gpu;
+        gpu.index = f.index;
+        gpu.name = f.name;
+        gpu.memoryBytes = f.memoryBytes;
+        gpu.smCount = f.smCount;
+        gpu.clockHz = f.clockHz;
+        gpu.memoryClockHz = f.memoryClockHz;
+        gpu.memoryBusBits = f.memoryBusBits;
+        gpu.computeCapability = std::to_string(f.cc.major) + "." + std::to_string(f.cc.minor);
+        gpus.push_back(std::move(gpu));
+    }
+    return gpus;
 }
 
 std::unique_ptr<BenchmarkBackend> makeCudaBackend() {

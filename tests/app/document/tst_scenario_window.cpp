@@ -119,6 +119,7 @@ private slots:
     void trainingAppliesOffTheGuiThread();
     void recentFilesNewestFirst();
     void saveFailureLeavesOldFile();
+    void customGpuTravelsWithTheScenario(); // last: it adds a part to the session's catalog
 
 private:
     QTemporaryDir m_dir;
@@ -363,6 +364,30 @@ void TestScenarioWindow::saveFailureLeavesOldFile() {
     QCOMPARE(f.readAll(), before);
     // No temporary files left next to it.
     QCOMPARE(QDir(m_dir.path()).entryList({QStringLiteral("*keep*")}, QDir::Files | QDir::Hidden).size(), 1);
+}
+
+// A GPU of the user's own, chosen on the pages, is written into the scenario and known again when the file
+// is opened (here in the same process, whose session already has it; tst_scenario_gpus reads it cold).
+void TestScenarioWindow::customGpuTravelsWithTheScenario() {
+    GpuSpec mine = *GpuCatalog::builtIn().find("A100-SXM");
+    mine.id = "Window-A100";
+    mine.name = "Window A100";
+    mine.source = "user defined";
+    MainWindow w;
+    Scenario s = w.scenario();
+    s.gpus.parts = {mine};
+    s.accounting.input.gpu = mine.id;
+    s.accounting.preset.clear();
+    s.inference.input.gpu = mine.id;
+    QVERIFY(w.applyScenario(s).isEmpty());
+    QCOMPARE(w.accountingPage()->controls()->gpuBox()->currentData().toString(), QStringLiteral("Window-A100"));
+    QVERIFY2(w.accountingPage()->lastError().isEmpty(), qPrintable(w.accountingPage()->lastError()));
+    const Scenario saved = w.scenario();
+    QCOMPARE(saved.gpus.parts.size(), std::size_t(1));
+    QCOMPARE(saved.gpus.parts.front().id, std::string("Window-A100"));
+    const ScenarioParse back = parseScenario(writeScenario(saved));
+    QVERIFY2(back.ok(), back.error.c_str());
+    QCOMPARE(back.scenario->accounting.input.gpu, std::string("Window-A100"));
 }
 
 QTEST_MAIN(TestScenarioWindow)

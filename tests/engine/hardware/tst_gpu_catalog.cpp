@@ -1,5 +1,6 @@
 // The GPU catalog: datasheet numbers, dense vs sparse, user-supplied GPUs.
 #include "engine/hardware/gpu_catalog.h"
+#include "tests/support/gpu_figure.h"
 
 #include <QtTest>
 
@@ -32,42 +33,8 @@ private slots:
     void deviceNamesMatchNewParts();
 };
 
-namespace {
-// One figure of a part: a dense peak, memory, bandwidth or TDP. `absent` (-1): no source gives it.
-constexpr double absent = -1;
-
-double figure(const GpuSpec& gpu, const QString& field) {
-    auto opt = [](const std::optional<double>& v) { return v ? *v : absent; };
-    auto peak = [&](ComputeType c) {
-        return densePeakGiven(gpu, c) ? densePeakFlopsPerSecond(gpu, c) : absent;
-    };
-    if (field == "fp32")
-        return peak(ComputeType::fp32);
-    if (field == "tf32")
-        return peak(ComputeType::tf32);
-    if (field == "fp16")
-        return peak(ComputeType::fp16);
-    if (field == "bf16")
-        return peak(ComputeType::bf16);
-    if (field == "fp8")
-        return peak(ComputeType::fp8);
-    if (field == "fp64")
-        return opt(gpu.densePeakFp64);
-    if (field == "int8")
-        return opt(gpu.densePeakInt8);
-    if (field == "memory")
-        return gpu.memoryBytes;
-    if (field == "bandwidth")
-        return gpu.memoryBandwidthBytesPerSecond;
-    if (field == "tdp")
-        return opt(gpu.tdpWatts);
-    if (field == "driver")
-        return opt(gpu.driverMemoryBytes);
-    if (field == "link")
-        return opt(gpu.gpuLinkBytesPerSecondPerDirection);
-    return -2;
-}
-} // namespace
+using gpu_figure::absent;
+using gpu_figure::figure;
 
 void TestGpuCatalog::partFigures_data() {
     QTest::addColumn<QString>("id");
@@ -363,6 +330,10 @@ void TestGpuCatalog::deviceNamesMatchNewParts_data() {
                                << "RTX-A6000";
     QTest::newRow("RTX 5090") << "NVIDIA GeForce RTX 5090"
                               << "RTX-5090";
+    QTest::newRow("RTX 3090") << "NVIDIA GeForce RTX 3090"
+                              << "RTX-3090";
+    QTest::newRow("RTX 3090 Ti is not the 3090") << "NVIDIA GeForce RTX 3090 Ti"
+                                                 << "";
 }
 
 void TestGpuCatalog::deviceNamesMatchNewParts() {
