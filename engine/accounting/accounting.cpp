@@ -218,6 +218,7 @@ void addCommunication(AccountingResult& r, const AccountingInput& in, const GpuS
     c.activationBytes = bytesPerElement(r.precision.activations);
     c.stage = r.memoryStage.value_or(PipelineStage::first);
     c.onGpu = parametersOnGpu(in.model, in.parallel, c.stage);
+    c.shardGroup = in.sharding.shardGroup;
     r.communication = communicationPerStep(c, gpu);
 }
 

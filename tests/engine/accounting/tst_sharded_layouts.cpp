@@ -67,6 +67,7 @@ private slots:
     void interleavedInFlight();
     void interleavedRefusals();
     void perStageTable();
+    void hybridSharding();
 };
 
 void TestShardedLayouts::twoGradientCopies_data() {
@@ -351,6 +352,33 @@ void TestShardedLayouts::perStageTable() {
     in.parallel = {};
     in.gpus = 1;
     QVERIFY(run(in).pipelineStages.empty());
+}
+
+void TestShardedLayouts::hybridSharding() {
+    // HSDP (PyTorch FSDP's ShardingStrategy.HYBRID_SHARD: "shard within a node, replicate across nodes";
+    // llm-analysis's rdp_size): 1e9 parameters on 16 GPUs, ZeRO-3 in groups of 8. Each rank holds the
+    // ZeRO paper's (2 + 2 + 12)Ψ/N_d with N_d = 8, not 16.
+    AccountingInput in = denseModel(1e9, 16, 3);
+    in.sharding.shardGroup = 8;
+    const AccountingResult r = run(in);
+    QCOMPARE(states(r), 16e9 / 8);
+    // The ledger: ZeRO-3's gathers and reduce-scatter within the 8 (ring: (n−1)/n), then the gradient shard
+    // P·2 B/8 all-reduced across the 2 replicas: 2·(1/2)·2.5e8.
+    double gathers = 0, reduceScatter = 0, acrossReplicas = 0;
+    for (const CommunicationItem& i : r.communication.items) {
+        if (i.name.rfind("parameter all-gather", 0) == 0)
+            gathers += i.bytes;
+        else if (i.name == "gradient reduce-scatter")
+            reduceScatter = i.bytes;
+        else if (i.name == "gradient-shard all-reduce across replicas (HSDP)")
+            acrossReplicas = i.bytes;
+    }
+    QCOMPARE(gathers, 2 * 7.0 / 8 * 1e9 * 2);
+    QCOMPARE(reduceScatter, 7.0 / 8 * 1e9 * 2);
+    QCOMPARE(acrossReplicas, 2 * 0.5 * 1e9 * 2 / 8);
+    // A group of all 16 is plain ZeRO-3.
+    in.sharding.shardGroup = 16;
+    QCOMPARE(states(run(in)), 16e9 / 16);
 }
 
 QTEST_APPLESS_MAIN(TestShardedLayouts)
