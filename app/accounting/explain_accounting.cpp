@@ -5,6 +5,7 @@
 #include "app/accounting/explain_ledgers.h"
 #include "app/accounting/explain_overheads.h"
 #include "app/accounting/explain_run_cost.h"
+#include "app/accounting/explain_sharding.h"
 #include "app/accounting/memory_timeline_section.h"
 #include "engine/numerics/storage_type.h"
 
@@ -132,5 +133,5 @@ QString explainAccounting(const AccountingInput& input, const AccountingResult& 
            bytesSection(result, input, units) + explainMemoryTimeline(input, result, timeline, units) +
            explainOverheads(input, result, units) + flopsSection(result) + trainingSection(result, input) +
            mfuSection(result, input) + explainRunCost(input, result) + explainGpuCapabilities(input) +
-           explainLedgers(input, result, units);
+           explainLedgers(input, result, units) + explainSharding(input, result, units);
 }
