@@ -214,7 +214,8 @@ void addCommunication(AccountingResult& r, const AccountingInput& in, const GpuS
     c.zeroStage = in.zeroStage;
     c.recompute = in.recompute;
     c.parameterBytes = r.bytesPerParameter.parameters;
-    c.gradientBytes = r.bytesPerParameter.gradients;
+    // FSDP2's MixedPrecisionPolicy(reduce_dtype=torch.float32): the gradients are reduced in fp32.
+    c.gradientBytes = in.sharding.fp32Reduce ? 4.0 : r.bytesPerParameter.gradients;
     c.activationBytes = bytesPerElement(r.precision.activations);
     c.stage = r.memoryStage.value_or(PipelineStage::first);
     c.onGpu = parametersOnGpu(in.model, in.parallel, c.stage);

@@ -58,6 +58,7 @@ private slots:
     void gatheredLayers_data();
     void gatheredLayers();
     void gatheredLayersAreEventsWithALifetime();
+    void fp32ReduceSendsFp32Gradients();
     void refusals_data();
     void refusals();
     void phaseOnlyPeakCountsTheWorkingSet();
@@ -184,6 +185,24 @@ void TestShardedLayouts::gatheredLayersAreEventsWithALifetime() {
             QCOMPARE(t.events[i].bytes.temporary - before.events[i].bytes.temporary,
                      r.gathered.backwardBytes - r.gathered.parameterBytes);
     QVERIFY(r.peakMemory.value > run(plain).peakMemory.value);
+}
+
+void TestShardedLayouts::fp32ReduceSendsFp32Gradients() {
+    // FSDP2 with reduce_dtype=torch.float32 reduce-scatters 4 B per gradient (_fsdp_collectives.py), the
+    // ring's (n − 1)/n of them: 7/8 × P × 4 on 8 GPUs, against 7/8 × P × 2 in bf16.
+    AccountingInput in = preset("gpt2-small", 8, 3);
+    in.sharding.gathered = GatheredLayers::fsdp;
+    const auto reduceScatter = [](const AccountingResult& r) {
+        for (const CommunicationItem& i : r.communication.items)
+            if (i.name == "gradient reduce-scatter")
+                return i.bytes;
+        return 0.0;
+    };
+    const AccountingResult bf16 = run(in);
+    in.sharding.fp32Reduce = true;
+    const AccountingResult fp32 = run(in);
+    QCOMPARE(reduceScatter(bf16), 7.0 / 8 * bf16.parameters.total * 2);
+    QCOMPARE(reduceScatter(fp32), 7.0 / 8 * fp32.parameters.total * 4);
 }
 
 void TestShardedLayouts::refusals_data() {
