@@ -1,5 +1,6 @@
 // Scenario files: every field survives a write/read round trip, older versions migrate, and malformed,
 // truncated or future-version files are refused with a message that says what and where.
+#include "engine/report/cli_command_line.h"
 #include "engine/scenario/scenario.h"
 #include "tests/support/scenario_samples.h"
 
@@ -563,6 +564,12 @@ void TestScenario::roundTripKeepsShardingAndInterleaving() {
     const ScenarioParse refused = parseScenario(doc.dump());
     QVERIFY(!refused.ok());
     QVERIFY2(refused.error.find("sharding.two_gradient_copies") != std::string::npos, refused.error.c_str());
+    // Copy as command says them too (the defaults say nothing).
+    QVERIFY(accountCommandLine(AccountingInput{}).find("--gathered-layers") == std::string::npos);
+    const std::string line = accountCommandLine(in);
+    for (const char* flag : {"--virtual-stages 3", "--gathered-layers fsdp", "--prefetch-layers 2", "--fp32-reduce",
+                             "--shard-group 2"})
+        QVERIFY2(line.find(flag) != std::string::npos, line.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestScenario)
