@@ -31,6 +31,7 @@ void applyLayout(const AccountOptions& o, ParallelLayout& l) {
     setNumber(l.cp, "--cp", o.cp);
     setNumber(l.ep, "--ep", o.ep);
     setNumber(l.microbatches, "--microbatches", o.microbatches);
+    setNumber(l.virtualStages, "--virtual-stages", o.virtualStages);
     // A preset's sequence parallelism goes with its tensor parallelism: --tp 1 on top of it turns it off.
     l.sp = o.sp || (l.sp && l.tp > 1);
 }
@@ -61,6 +62,11 @@ AccountingInput toAccountingInput(const AccountOptions& o) {
             throw UsageError("--zero: must be 0, 1, 2 or 3, got '" + o.zero + "'");
         in.zeroStage = static_cast<int>(zero);
     }
+    in.sharding.twoGradientCopies = in.sharding.twoGradientCopies || o.twoGradientCopies;
+    setEnum(in.sharding.gathered, o.gatheredLayers, gatheredLayersFromName);
+    setNumber(in.sharding.prefetchLayers, "--prefetch-layers", o.prefetchLayers);
+    in.sharding.fp32Reduce = in.sharding.fp32Reduce || o.fp32Reduce;
+    setNumber(in.sharding.shardGroup, "--shard-group", o.shardGroup);
     setEnum(in.recompute, o.recompute, recomputeFromName);
     setEnum(in.attention, o.attention, attentionMaskFromName);
     applyFineTuneOptions(o.fineTune, in.fineTuning);
@@ -114,10 +120,24 @@ void addAccountOptions(CLI::App& sub_, AccountOptions& o) {
     sub->add_option("--cp", o.cp, "context-parallel GPUs (default 1; needs --attention-impl flash)");
     sub->add_option("--ep", o.ep, "expert-parallel GPUs (default 1; divides --experts)");
     sub->add_option("--microbatches", o.microbatches, "micro-batches per step (default 1)");
+    sub->add_option("--virtual-stages", o.virtualStages,
+                    "model chunks per pipeline stage, Megatron's interleaved 1F1B (default 1)");
     sub->add_option("--recompute", o.recompute, "activation recompute (default none)")
         ->check(CLI::IsMember(enumNames(allRecomputes(), recomputeName)));
     sub->add_option("--attention", o.attention, "attention mask for the score FLOPs (default causal)")
         ->check(CLI::IsMember(enumNames(allAttentionMasks(), attentionMaskName)));
+    sub->add_flag("--two-gradient-copies", o.twoGradientCopies,
+                  "ZeRO-1/2 as DeepSpeed keeps it: the 16-bit gradients whole plus an fp32 partition");
+    sub->add_option("--gathered-layers", o.gatheredLayers,
+                    "ZeRO-3's working set: none, fsdp (root + layer + prefetch gathered, reduce buffers) or "
+                    "deepspeed (its estimator's 4 B x largest layer) (default none)")
+        ->check(CLI::IsMember(enumNames(allGatheredLayers(), gatheredLayersName)));
+    sub->add_option("--prefetch-layers", o.prefetchLayers,
+                    "layers FSDP gathers ahead of the one computed, 0..8 (default 1)");
+    sub->add_flag("--fp32-reduce", o.fp32Reduce,
+                  "FSDP2 MixedPrecisionPolicy(reduce_dtype=float32): reduce-scatter in fp32");
+    sub->add_option("--shard-group", o.shardGroup,
+                    "HSDP: GPUs per shard group (within a node); groups replicate (default 0: all)");
     addFineTuneOptions(*sub, o.fineTune);
     addOverheadOptions(*sub, o.overheads);
     sub->add_option("--price-per-gpu-hour", o.price,

@@ -21,16 +21,19 @@ struct AccountOptions {
     ModelOptions model;
     FineTuneOptions fineTune;
     OverheadOptions overheads;
-    std::string tp, pp, cp, ep, microbatches;
+    std::string tp, pp, cp, ep, microbatches, virtualStages;
     bool sp = false;
     std::string batch, tokens, precision, optimizer, gpu, gpus, mfu, zero, recompute, attention, gpuCatalog;
     bool fp32Gradients = false;
+    bool twoGradientCopies = false, fp32Reduce = false; // sharding_options.h
+    std::string gatheredLayers, prefetchLayers, shardGroup;
     std::string price, powerFraction, pue, gridIntensity; // run cost (run_cost.h)
 };
 
 /// Registers the model options, then --batch, --tokens, --precision, --fp32-grads, --optimizer, --gpu,
 /// --gpu-catalog, --gpus, --mfu, --zero, --tp, --pp, --sp, --cp, --ep, --microbatches, --recompute,
-/// --attention, the fine-tuning options, the overhead ledger's (overhead_options.h) and the run cost's
+/// --attention, the sharding options (--two-gradient-copies, --gathered-layers, --prefetch-layers,
+/// --fp32-reduce, --shard-group), the fine-tuning options, the overhead ledger's (overhead_options.h) and the run cost's
 /// --price-per-gpu-hour, --power-fraction, --pue and --grid-intensity on `sub`, in that order.
 void addAccountOptions(CLI::App& sub, AccountOptions& o);
 

@@ -100,7 +100,17 @@ std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, cons
         for (const CommunicationItem& item : r.communication.items)
             s << "  " << communicationGroupName(item.group) << ": " << item.name << "\n    " << item.formula
               << "\n";
+        if (!r.pipelineStages.empty())
+            s << "memory per pipeline stage (one GPU each; states + activations in flight = total):\n";
+        for (const PipelineStageRow& row : r.pipelineStages)
+            s << "  stage " << formatNumber(row.index) << (row.holds.empty() ? "" : " (" + row.holds + ")")
+              << ": " << formatBytes(row.statesBytes) << " + " << formatBytes(row.activationBytes) << " ("
+              << formatNumber(row.microBatchesInFlight) << " micro-batches)"
+              << (row.gatheredBytes > 0 ? " + " + formatBytes(row.gatheredBytes) + " gathered" : "") << " = "
+              << formatBytes(row.totalBytes) << "\n";
     }
+    if (r.gathered.peakBytes() > 0)
+        line("gathered layers (ZeRO-3 working set)", formatBytes(r.gathered.peakBytes()), r.gathered.formula);
     for (const std::string& note : r.notes)
         s << "note: " << note << "\n";
     return s.str();

@@ -3,6 +3,7 @@
 #include "app/accounting/fine_tuning_controls.h"
 #include "app/accounting/overhead_controls.h"
 #include "app/accounting/parallelism_controls.h"
+#include "app/accounting/sharding_controls.h"
 #include "app/accounting/presets.h"
 #include "app/accounting/run_cost_controls.h"
 #include "app/hardware/gpu_chooser_box.h"
@@ -179,6 +180,8 @@ AccountingControls::AccountingControls(QWidget* parent)
     layout->addWidget(hardware);
     m_parallelism = new ParallelismControls(this);
     layout->addWidget(m_parallelism);
+    m_sharding = new ShardingControls(this);
+    layout->addWidget(m_sharding);
     m_fineTuning = new FineTuningControls(this);
     layout->addWidget(m_fineTuning);
     m_runCost = new RunCostControls(this);
@@ -199,6 +202,7 @@ AccountingControls::AccountingControls(QWidget* parent)
     connect(m_mfu, &QDoubleSpinBox::valueChanged, this, &AccountingControls::emitChanged);
     connect(m_architecture, &ArchitectureControls::changed, this, &AccountingControls::emitChanged);
     connect(m_parallelism, &ParallelismControls::changed, this, &AccountingControls::emitChanged);
+    connect(m_sharding, &ShardingControls::changed, this, &AccountingControls::emitChanged);
     connect(m_fineTuning, &FineTuningControls::changed, this, &AccountingControls::emitChanged);
     connect(m_runCost, &RunCostControls::changed, this, &AccountingControls::emitChanged);
     connect(m_overheads, &OverheadControls::changed, this, &AccountingControls::emitChanged);
@@ -247,6 +251,7 @@ AccountingInput AccountingControls::input() const {
     m_architecture->writeTo(in.model);
     in.model.activationsOf = currentEnum<ActivationProfile>(m_activationsOf);
     in.parallel = m_parallelism->parallel();
+    in.sharding = m_sharding->options();
     in.fineTuning = m_fineTuning->fineTuning();
     in.cost = m_runCost->cost();
     in.overheads = m_overheads->settings();
@@ -288,6 +293,7 @@ void AccountingControls::updateApplicability() {
     const AccountingInput in = input();
     m_architecture->setModelKind(in.model.kind);
     m_parallelism->setContext(in.model, in.gpus);
+    m_sharding->setZeroStage(in.zeroStage);
     const bool widthSet = in.model.ffnDim > 0;
     m_ffn->setEnabled(!widthSet);
     m_ffn->setToolTip(widthSet
@@ -300,6 +306,8 @@ QWidget* AccountingControls::controlFor(const std::string& field) const {
     if (QWidget* w = m_architecture->controlFor(field))
         return w;
     if (QWidget* w = m_parallelism->controlFor(field))
+        return w;
+    if (QWidget* w = m_sharding->controlFor(field))
         return w;
     if (QWidget* w = m_fineTuning->controlFor(field))
         return w;
@@ -412,6 +420,8 @@ void AccountingControls::setFieldValues(const AccountingScenario& values) {
     selectEnum(m_activationsOf, in.model.activationsOf);
     m_architecture->setModel(in.model);
     m_parallelism->setParallel(in.parallel);
+    m_sharding->setOptions(in.sharding);
+    m_sharding->setZeroStage(in.zeroStage);
     m_fineTuning->setFineTuning(in.fineTuning);
     m_runCost->setCost(in.cost);
     m_overheads->setSettings(in.overheads);

@@ -12,6 +12,7 @@ class LogSliderField;
 class FineTuningControls;
 class ParallelismControls;
 class RunCostControls;
+class ShardingControls;
 class NumberField;
 class OverheadControls;
 class QCheckBox;
@@ -61,6 +62,7 @@ public:
     NumberField* ffnMultField() const { return m_ffn; }
     ArchitectureControls* architecture() const { return m_architecture; }
     ParallelismControls* parallelism() const { return m_parallelism; }
+    ShardingControls* sharding() const { return m_sharding; }
     FineTuningControls* fineTuning() const { return m_fineTuning; }
     RunCostControls* runCost() const { return m_runCost; }
 
@@ -109,6 +111,7 @@ private:
     ArchitectureControls* m_architecture;
     OverheadControls* m_overheads = nullptr;
     ParallelismControls* m_parallelism;
+    ShardingControls* m_sharding;
     FineTuningControls* m_fineTuning;
     RunCostControls* m_runCost;
     QLabel* m_capabilityNote = nullptr;

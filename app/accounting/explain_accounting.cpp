@@ -6,6 +6,7 @@
 #include "app/accounting/explain_overheads.h"
 #include "app/accounting/explain_peers.h"
 #include "app/accounting/explain_run_cost.h"
+#include "app/accounting/explain_sharding.h"
 #include "app/accounting/memory_timeline_section.h"
 #include "engine/numerics/storage_type.h"
 
@@ -133,5 +134,6 @@ QString explainAccounting(const AccountingInput& input, const AccountingResult& 
            bytesSection(result, input, units) + explainMemoryTimeline(input, result, timeline, units) +
            explainOverheads(input, result, units) + flopsSection(result) + trainingSection(result, input) +
            mfuSection(result, input) + explainRunCost(input, result) + explainGpuCapabilities(input) +
-           explainLedgers(input, result, units) + explainPeers(input, result, units);
+           explainLedgers(input, result, units) + explainSharding(input, result, units) +
+           explainPeers(input, result, units);
 }

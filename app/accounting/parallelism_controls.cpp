@@ -55,6 +55,10 @@ ParallelismControls::ParallelismControls(QWidget* parent)
     m_microbatches = sizeBox(this, ranges::accounting::microbatches,
                              tr("Micro-batches per step: gradient accumulation, and what fills the pipeline. "
                                 "The global batch is batch × micro-batches × dp."));
+    m_virtualStages = sizeBox(this, ControlRange{1, 64},
+                              tr("Virtual stages v: Megatron-LM's interleaved 1F1B, v model chunks per stage. "
+                                 "The bubble shrinks to (p − 1)/(v·m + p − 1); the first stage holds "
+                                 "p + (p − 1)/v micro-batches. p·v must divide the layers, p the micro-batches."));
     m_dp = new QLabel(this);
     m_dp->setObjectName(QStringLiteral("dataParallel"));
     m_dp->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -64,8 +68,9 @@ ParallelismControls::ParallelismControls(QWidget* parent)
     form->addRow(tr("&Context (cp):"), m_cp);
     form->addRow(tr("E&xpert (ep):"), m_ep);
     form->addRow(tr("&Micro-batches:"), m_microbatches);
+    form->addRow(tr("&Virtual stages (v):"), m_virtualStages);
     form->addRow(tr("Data parallel:"), m_dp);
-    for (QSpinBox* box : {m_tp, m_pp, m_cp, m_ep, m_microbatches})
+    for (QSpinBox* box : {m_tp, m_pp, m_cp, m_ep, m_microbatches, m_virtualStages})
         connect(box, &QSpinBox::valueChanged, this, &ParallelismControls::onEdited);
     connect(m_sp, &QCheckBox::toggled, this, &ParallelismControls::onEdited);
     setParallel(ParallelLayout{});
@@ -79,6 +84,7 @@ ParallelLayout ParallelismControls::parallel() const {
     l.cp = m_cp->value();
     l.ep = m_ep->value();
     l.microbatches = m_microbatches->value();
+    l.virtualStages = m_virtualStages->value();
     return l;
 }
 
@@ -90,6 +96,7 @@ void ParallelismControls::setParallel(const ParallelLayout& l) {
     m_cp->setValue(static_cast<int>(l.cp));
     m_ep->setValue(static_cast<int>(l.ep));
     m_microbatches->setValue(static_cast<int>(l.microbatches));
+    m_virtualStages->setValue(static_cast<int>(l.virtualStages));
     updateApplicability();
     m_updating = false;
 }
@@ -113,6 +120,8 @@ QWidget* ParallelismControls::controlFor(const std::string& field) const {
         return m_ep;
     if (field == "microbatches")
         return m_microbatches;
+    if (field == "virtual-stages")
+        return m_virtualStages;
     return nullptr;
 }
 
@@ -140,6 +149,8 @@ void ParallelismControls::updateApplicability() {
     applies(m_cp, transformer && m_model.attentionImpl == AttentionImpl::flash, l.cp == 1,
             tr("Context parallelism runs ring attention over flash-attention blocks: choose the flash kernel "
                "in Architecture first."));
+    applies(m_virtualStages, transformer && l.pp > 1, l.virtualStages == 1,
+            tr("Interleaving splits each pipeline stage into chunks: set pp above 1 first."));
     applies(m_ep, transformer && isMixtureOfExperts(m_model), l.ep == 1,
             tr("Expert parallelism splits the experts: set experts above 1 in Architecture first."));
     const double replica = l.tp * l.pp * l.cp, dp = m_gpus / replica;

@@ -31,6 +31,7 @@ public:
     QSpinBox* cpBox() const { return m_cp; }
     QSpinBox* epBox() const { return m_ep; }
     QSpinBox* microbatchesBox() const { return m_microbatches; }
+    QSpinBox* virtualStagesBox() const { return m_virtualStages; }
     /// "dp = 64 / (8 × 4 × 1) = 2", or why it is not whole.
     QString dataParallelText() const;
 
@@ -41,7 +42,7 @@ private:
     void onEdited();
     void updateApplicability();
 
-    QSpinBox *m_tp, *m_pp, *m_cp, *m_ep, *m_microbatches;
+    QSpinBox *m_tp, *m_pp, *m_cp, *m_ep, *m_microbatches, *m_virtualStages;
     QCheckBox* m_sp;
     QLabel* m_dp;
     napkin::ModelSpec m_model;

@@ -5,6 +5,7 @@
 #include "engine/accounting/fit_advice.h"
 #include "engine/accounting/max_sequence.h"
 #include "engine/accounting/memory_timeline.h"
+#include "engine/accounting/pipeline_stages.h"
 #include "engine/accounting/stage_memory.h"
 #include "engine/hardware/gpu_capabilities.h"
 #include "engine/numerics/formula_text.h"
@@ -36,6 +37,8 @@ ModelStateMemory addMemory(AccountingResult& r, const AccountingInput& in) {
         last = stageMemory(in, r.parameters.total, r.bytesPerParameter, r.precision.activations,
                            PipelineStage::last);
     StageMemory& shown = last && last->totalBytes > first.totalBytes ? *last : first;
+    if (last && formulasWanted()) // the table, not a search's probe (before the shown stage's rows move)
+        r.pipelineStages = pipelineStageRows(in, first, *last, r.bytesPerParameter);
     if (last)
         r.memoryStage = shown.stage;
     const ModelStateMemory& states = shown.states;
@@ -50,15 +53,19 @@ ModelStateMemory addMemory(AccountingResult& r, const AccountingInput& in) {
     r.activationsModelled = activations.modelled;
     r.memory.activations = {activations.bytes, activations.formula};
 
+    r.gathered = shown.gathered;
     const double statesBytes = shown.statesBytes;
-    const double total = statesBytes + activations.bytes;
+    const double gathered = shown.gathered.peakBytes();
+    const double total = gathered > 0 ? statesBytes + activations.bytes + gathered : statesBytes + activations.bytes;
     if (!formulasWanted()) { // a search's probe: the peak needs the memory, not its texts or the maxima
         r.memory.total.value = total;
         return states;
     }
     r.memory.total = {total, n(states.parameters.value) + " + " + n(states.gradients.value) + " + " +
                                  n(states.masterWeights.value) + " + " + n(states.optimizerState.value) +
-                                 " + " + n(activations.bytes) + " = " + n(total) + " B"};
+                                 " + " + n(activations.bytes) +
+                                 (gathered > 0 ? " + " + n(gathered) + " (gathered layers)" : std::string()) +
+                                 " = " + n(total) + " B"};
     return states;
 }
 
@@ -198,6 +205,10 @@ void addLayout(AccountingResult& r, const AccountingInput& in) {
     const double bubble = pipelineBubbleFraction(l);
     r.pipelineBubbleFraction = {bubble, "(p − 1)/(m + p − 1) = (" + n(l.pp) + " − 1)/(" + n(l.microbatches) +
                                             " + " + n(l.pp) + " − 1) = " + n(bubble)};
+    if (l.virtualStages > 1) // Narayanan et al. 2021, section 2.2.2: the bubble shrinks v-fold
+        r.pipelineBubbleFraction.formula = "interleaved: (p − 1)/(v·m + p − 1) = (" + n(l.pp) + " − 1)/(" +
+                                           n(l.virtualStages) + " × " + n(l.microbatches) + " + " + n(l.pp) +
+                                           " − 1) = " + n(bubble);
 }
 
 void addCommunication(AccountingResult& r, const AccountingInput& in, const GpuSpec& gpu) {
@@ -209,10 +220,12 @@ void addCommunication(AccountingResult& r, const AccountingInput& in, const GpuS
     c.zeroStage = in.zeroStage;
     c.recompute = in.recompute;
     c.parameterBytes = r.bytesPerParameter.parameters;
-    c.gradientBytes = r.bytesPerParameter.gradients;
+    // FSDP2's MixedPrecisionPolicy(reduce_dtype=torch.float32): the gradients are reduced in fp32.
+    c.gradientBytes = in.sharding.fp32Reduce ? 4.0 : r.bytesPerParameter.gradients;
     c.activationBytes = bytesPerElement(r.precision.activations);
     c.stage = r.memoryStage.value_or(PipelineStage::first);
     c.onGpu = parametersOnGpu(in.model, in.parallel, c.stage);
+    c.shardGroup = in.sharding.shardGroup;
     r.communication = communicationPerStep(c, gpu);
 }
 
@@ -306,8 +319,11 @@ void addLayoutNotes(AccountingResult& r, const AccountingInput& in) {
         r.notes.emplace_back("batch is the micro-batch: activations are held for one micro-batch at a time "
                              "(gradient accumulation); FLOPs per step cover all of them");
     if (l.pp > 1)
-        r.notes.push_back("pipeline bubble: " + n(r.pipelineBubbleFraction.value) +
-                          " of each step is idle, (p − 1)/(m + p − 1); the MFU is taken to include it");
+        r.notes.push_back("pipeline bubble: " + n(r.pipelineBubbleFraction.value) + " of each step is idle, " +
+                          (l.virtualStages > 1 ? "(p − 1)/(v·m + p − 1) with " + n(l.virtualStages) +
+                                                     " interleaved chunks per stage"
+                                               : std::string("(p − 1)/(m + p − 1)")) +
+                          "; the MFU is taken to include it");
     if (m.kind != ModelKind::transformer)
         return;
     if (isMixtureOfExperts(m))

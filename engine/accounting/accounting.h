@@ -6,6 +6,7 @@
 #include "engine/accounting/communication.h"
 #include "engine/accounting/fine_tuning_memory.h"
 #include "engine/accounting/flop_count.h"
+#include "engine/accounting/gathered_layers.h"
 #include "engine/accounting/input_error.h"
 #include "engine/accounting/memory_overheads.h"
 #include "engine/accounting/model_spec.h"
@@ -13,8 +14,10 @@
 #include "engine/accounting/optimizer_kind.h"
 #include "engine/accounting/parallel_layout.h"
 #include "engine/accounting/parameter_count.h"
+#include "engine/accounting/pipeline_stage_row.h"
 #include "engine/accounting/precision_recipe.h"
 #include "engine/accounting/run_cost.h"
+#include "engine/accounting/sharding_options.h"
 #include "engine/hardware/gpu_catalog.h"
 
 #include <optional>
@@ -37,6 +40,7 @@ struct AccountingInput {
     Recompute recompute = Recompute::none;
     AttentionMask attention = AttentionMask::causal;
     ParallelLayout parallel; ///< tp, pp, cp, ep, sp, micro-batches; data parallel over the rest of `gpus`
+    ShardingOptions sharding; ///< DeepSpeed's two gradient copies, ZeRO-3/FSDP's gathered layers, HSDP
     FineTuning fineTuning;   ///< full training by default; LoRA/QLoRA adapters, offloading (fine_tuning.h)
     RunCostInput cost;       ///< price per GPU-hour, power fraction, PUE, grid intensity (run_cost.h)
     /// What "fits" is judged against and which overhead lines count (memory_overheads.h): usable memory
@@ -92,6 +96,12 @@ struct AccountingResult {
     Quantity parametersOnGpu;                 ///< weights on that GPU before ZeRO (parameter_sharding.h)
     ActivationMemory activations;             ///< the activation ledger behind memory.activations
     CommunicationLedger communication;        ///< bytes and seconds one GPU sends per step
+    /// ZeRO-3/FSDP's gathered layers and reduce buffers above the shards (gathered_layers.h), counted in
+    /// memory.total and the timeline; empty without --gathered-layers.
+    GatheredWorkingSet gathered;
+    /// Every pipeline stage's GPU, first to last (pipeline_stages.h); empty without a pipeline and in a
+    /// search's probe.
+    std::vector<PipelineStageRow> pipelineStages;
     Quantity maxParametersPooled;             ///< largest N whose model states fit all GPUs' memory pooled
     std::string fitAdvice;                    ///< when even batch 1 does not fit: what would; else empty
 

@@ -25,6 +25,28 @@ InputError requireWhole(const char* field, double value, double lo, double hi) {
     return {};
 }
 
+// The sharding options (sharding_options.h) against the rest of the setup.
+InputError validateShardingFor(const AccountingInput& in) {
+    const ShardingOptions& o = in.sharding;
+    if (o == ShardingOptions{})
+        return {};
+    const bool masterWeights = ledgerFor(in.precision, in.fp32Gradients).masterWeights != StorageType::none;
+    const double dpcp = dataParallelSize(in.parallel, in.gpus) * in.parallel.cp;
+    if (InputError e = validateSharding(o, in.zeroStage, masterWeights, dpcp); !e.ok())
+        return e;
+    const char* field = o.twoGradientCopies ? "two-gradient-copies"
+                        : o.gathered != GatheredLayers::none ? "gathered-layers"
+                                                             : "shard-group";
+    if (isFineTuningSet(in.fineTuning))
+        return {field, "is modelled for full training; fine-tuning keeps its own ledger (drop the fine-tuning "
+                       "options or this one)"};
+    if (o.gathered != GatheredLayers::none && in.model.kind != ModelKind::transformer)
+        return {"gathered-layers", "gathers a transformer's layers one by one; it needs --model transformer"};
+    if (o.shardGroup > 0 && in.parallel.ep > 1)
+        return {"shard-group", "HSDP with expert parallelism is not modelled; use --ep 1"};
+    return {};
+}
+
 } // namespace
 
 InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
@@ -79,6 +101,8 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
     if (!(e = validateLayout(in.parallel, m, in.gpus)).ok())
         return e;
     if (!(e = validateFineTuning(in.fineTuning, m, isDataParallelOnly(in.parallel))).ok())
+        return e;
+    if (!(e = validateShardingFor(in)).ok())
         return e;
     if (!(e = validateOverheads(in.overheads)).ok())
         return e;

@@ -148,13 +148,18 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
     memory.bytesPerSample = layers * layer.perSample + logitsPerSample;
     const double fixed = memory.layers * ledgerFixed + headFixed; // one mask per layer, not per micro-batch
     memory.bytes = b * memory.bytesPerSample + fixed;
+    memory.layerBytesPerMicroBatch = b * memory.layers * layer.perSample;
+    memory.layerFixedBytes = memory.layers * ledgerFixed;
+    memory.headBytes = b * logitsPerSample + headFixed;
     memory.allocatorRoundingBytes = layers * layerRounding + headRounding;
     if (!rows)
         return memory;
 
     std::string layersText = "L·", layersNumbers = n(L);
     if (l.pp > 1) {
-        layersText = memory.microBatchesInFlight > 1 ? "(L/p)·min(p, m)·" : "(L/p)·";
+        layersText = l.virtualStages > 1               ? "(L/p)·in-flight(p, m, v)·"
+                     : memory.microBatchesInFlight > 1 ? "(L/p)·min(p, m)·"
+                                                       : "(L/p)·";
         layersNumbers = n(memory.layers) +
                         (memory.microBatchesInFlight > 1 ? " × " + n(memory.microBatchesInFlight) : "");
     }

@@ -26,6 +26,9 @@ struct ActivationMemory {
     std::string formula;
     std::vector<ActivationLedgerRow> ledger; ///< transformer: the tensors behind `bytes`, on this GPU
     double layers = 0;                       ///< transformer: layers on this GPU (L/p)
+    /// transformer: the parts of `bytes` (pipeline_stages.h rebuilds other stages from them): one
+    /// micro-batch's L/p layers, what the layers hold whatever the batch (masks), and the head's (logits)
+    double layerBytesPerMicroBatch = 0, layerFixedBytes = 0, headBytes = 0;
     double microBatchesInFlight = 1;         ///< transformer: micro-batches whose activations are held
     std::string describes; ///< transformer: whose saved tensors the ledger lists, and what checks them
     /// What PyTorch's caching allocator adds by rounding each saved tensor up to 512 bytes

@@ -230,8 +230,21 @@ CommunicationLedger communicationPerStep(const CommunicationInput& in, const Gpu
     const bool split = moe && l.ep > 1;
     // The experts are replicated over dp·cp/ep GPUs, the rest over dp·cp; without expert parallelism
     // both share one group and one collective.
-    dataParallelRows(b, in, split ? in.onGpu.dense : in.onGpu.total(), dpcp, l.tp, "",
-                     isDataParallelOnly(l) ? "P" : "P_gpu");
+    const double dense = split ? in.onGpu.dense : in.onGpu.total();
+    const std::string denseSymbol = isDataParallelOnly(l) ? "P" : "P_gpu";
+    if (in.shardGroup > 0 && in.shardGroup < dpcp && in.zeroStage > 0) {
+        // HSDP: ZeRO within each group of g GPUs (tp apart), then the groups all-reduce their gradient shard.
+        const double g = in.shardGroup, groups = dpcp / g;
+        dataParallelRows(b, in, dense, g, l.tp, "", denseSymbol);
+        const double r = (groups - 1) / groups;
+        const double bytes = 2 * r * dense * in.gradientBytes / g;
+        b.add(CommunicationGroup::dataParallel, "gradient-shard all-reduce across replicas (HSDP)", bytes,
+              "2·(n−1)/n·" + denseSymbol + "·" + n(in.gradientBytes) + " B/g = 2 × " + ring(groups) + " × " +
+                  n(dense) + " × " + n(in.gradientBytes) + " / " + n(g) + " = " + n(bytes),
+              l.tp * g, groups);
+    } else {
+        dataParallelRows(b, in, dense, dpcp, l.tp, "", denseSymbol);
+    }
     if (split)
         dataParallelRows(b, in, in.onGpu.experts, dpcp / l.ep, l.tp * l.ep, "expert ", "P_experts");
     if (in.model.kind == ModelKind::transformer)

@@ -57,12 +57,16 @@ struct CommunicationInput {
     double parameterBytes = 4, gradientBytes = 4, activationBytes = 4; ///< per element
     GpuParameters onGpu;                                               ///< this GPU's weights
     PipelineStage stage = PipelineStage::first;                        ///< which stage's GPU
+    double shardGroup = 0; ///< HSDP: ZeRO's collectives within groups of this many GPUs; 0: all dp·cp
 };
 
 /// Ring collectives over n GPUs send (n−1)/n of the data per reduce-scatter or all-gather and twice
 /// that per all-reduce (Patarasuk & Yuan 2009). Data parallel (over dp·cp; experts over dp·cp/ep):
 /// all-reduce of the gradients (ZeRO-0), reduce-scatter of gradients + all-gather of parameters
-/// (ZeRO-1/2), the parameters gathered twice (ZeRO-3; Rajbhandari et al. 2020). Tensor parallel:
+/// (ZeRO-1/2), the parameters gathered twice (ZeRO-3; Rajbhandari et al. 2020). HSDP (shardGroup g):
+/// those collectives within the g GPUs of a group, and the gradient shard P·g_B/g all-reduced across the
+/// dp·cp/g groups that replicate it (PyTorch FSDP's HYBRID_SHARD; FSDP2's foreach_reduce all_reduce after
+/// the reduce-scatter). Tensor parallel:
 /// per layer and micro-batch 2 all-reduces forward and 2 backward of s·b·h (with sequence parallelism
 /// the same volume as all-gathers and reduce-scatters; Korthikanti et al. 2022), one more forward's worth
 /// with full recompute, plus the vocabulary-parallel embedding and output layer. Context parallel: the

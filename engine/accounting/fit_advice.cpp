@@ -45,6 +45,7 @@ std::string layoutOption(const AccountingInput& in, const GpuSpec& gpu) {
             l.tp = tp;
             l.pp = pp;
             l.sp = tp > 1;
+            l.virtualStages = 1; // plain 1F1B: interleaving's divisibility rules need not hold for p
             l.microbatches = std::max(l.microbatches, pp); // 1F1B wants m ≥ p; the first stage then holds p
             if (l != in.parallel)
                 candidates.push_back(l);
@@ -61,6 +62,7 @@ std::string layoutOption(const AccountingInput& in, const GpuSpec& gpu) {
         for (const ParallelLayout& l : candidates) {
             AccountingInput c = in;
             c.parallel = l;
+            c.sharding.shardGroup = 0; // HSDP's group need not divide the new dp: shard over all of it
             if (validateLayout(l, m, in.gpus).ok() != sameGpus)
                 continue;
             if (!sameGpus)
@@ -82,6 +84,8 @@ std::string gpusOption(const AccountingInput& in, const GpuSpec& gpu, const Acco
     double gpus = std::max(in.gpus, std::ceil(r.parameters.total * r.bytesPerParameter.total / room));
     AccountingInput c = in;
     c.zeroStage = 3;
+    c.sharding.twoGradientCopies = false;
+    c.sharding.shardGroup = 0;
     for (int tries = 0; tries < 4; ++tries, ++gpus) { // rounding: the shards are floating-point divisions
         c.gpus = gpus;
         if (gpus <= 1e7 && fits(c, gpu))
@@ -121,6 +125,7 @@ std::string fitAdvice(const AccountingInput& in, const GpuSpec& gpu, const Accou
     if (dataParallelSize(in.parallel, in.gpus) * in.parallel.cp > 1 && in.zeroStage < 3) {
         AccountingInput c = in;
         c.zeroStage = 3;
+        c.sharding.twoGradientCopies = false; // DeepSpeed's ZeRO-1/2 buffers: not ZeRO-3's
         if (fits(c, gpu))
             options.emplace_back("ZeRO-3");
     }

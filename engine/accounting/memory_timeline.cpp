@@ -3,6 +3,7 @@
 #include "engine/accounting/frozen_layers.h"
 #include "engine/accounting/pytorch_eager_lora.h"
 #include "engine/accounting/pytorch_eager_optimizer.h"
+#include "engine/accounting/stage_memory.h"
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/name_table.h"
 #include "engine/numerics/quantity_format.h"
@@ -30,7 +31,8 @@ public:
                     bool keepEvents = true)
         : r_(r)
         , gradientBytesPerParameter_(r.bytesPerParameter.gradients)
-        , gradientDivisor_(in.zeroStage >= 2 ? in.gpus : 1.0)
+        , gradientDivisor_(in.zeroStage >= 2 && !in.sharding.twoGradientCopies ? zeroShardGpus(in) : 1.0)
+        , partitionDivisor_(in.sharding.twoGradientCopies ? zeroShardGpus(in) : 0.0)
         , step_(step)
         , keepEvents_(keepEvents) {
         now.parameters = r.memory.parameters.value;
@@ -65,7 +67,23 @@ public:
     void addGradients(double count, bool last) {
         gradientCount_ = last ? r_.trainableParameters : gradientCount_ + count;
         now.gradients = gradientCount_ * gradientBytesPerParameter_ / gradientDivisor_;
+        if (partitionDivisor_ > 0) // DeepSpeed's fp32 partition beside the whole 16-bit buffer
+            now.gradients += gradientCount_ * kFp32GradientBytes / partitionDivisor_;
     }
+
+    /// ZeRO-3/FSDP's gathered weights (forward: `backward` false) or weights and reduce buffers (backward)
+    /// held above the shards at the next events; none() drops them.
+    void gather(bool backward) {
+        const GatheredWorkingSet& w = r_.gathered;
+        now.parameters = r_.memory.parameters.value + w.parameterBytes;
+        gatheredGradients_ = backward ? w.backwardBytes - w.parameterBytes : 0.0;
+    }
+    void releaseGathered() {
+        now.parameters = r_.memory.parameters.value;
+        gatheredGradients_ = 0;
+    }
+    /// The layer's unsharded gradients and the reduce-scatter input, held at a backward layer's event.
+    double gatheredGradients() const { return gatheredGradients_; }
 
     /// The end of forward: every activation the formula counts is held.
     void activationsComplete() { now.activations = r_.memory.activations.value; }
@@ -113,8 +131,10 @@ public:
     }
 
 private:
+    static constexpr double kFp32GradientBytes = 4; // model_state_memory.cpp's, DeepSpeed's partition
     const AccountingResult& r_;
-    double gradientBytesPerParameter_, gradientDivisor_;
+    double gradientBytesPerParameter_, gradientDivisor_, partitionDivisor_;
+    double gatheredGradients_ = 0;
     TrainingStep step_;
     bool keepEvents_;
     bool anyEvent_ = false;
@@ -209,6 +229,9 @@ void transformerTimeline(TimelineBuilder& t, const AccountingInput& in, const Ac
     const double dh = tokensPerStep(m, in.batch) * m.dModel * bytesPerElement(type); // dL/dh, s·b·h
     const auto L = static_cast<long>(m.layers);
 
+    const bool gathered = r.gathered.forwardBytes > 0; // ZeRO-3/FSDP: the root and layers gathered
+    if (gathered)
+        t.gather(false);
     for (long l = 1; l <= L; ++l) {
         t.now.activations += l == 1 ? keptFirst : kept;
         t.emit(StepPhase::forward, StepPart::layer, l);
@@ -237,13 +260,19 @@ void transformerTimeline(TimelineBuilder& t, const AccountingInput& in, const Ac
         }
         t.addGradients(layerParameters, false);
         t.now.temporary += dh; // dL/d(this layer's input)
+        if (gathered)
+            t.gather(true);
+        t.now.temporary += t.gatheredGradients(); // its unsharded gradients, the reduce-scatter's input
         t.emit(StepPhase::backward, StepPart::layer, l);
+        t.now.temporary -= t.gatheredGradients();
         t.now.temporary -= dh; // dL/d(its output): used
         t.now.activations = l == 1 ? 0.0 : t.now.activations - held;
     }
     t.addGradients(0, true); // position embeddings, the final norm: every gradient not yet created
     t.emit(StepPhase::backward, StepPart::embeddings);
     t.endBackward();
+    if (gathered)
+        t.releaseGathered(); // resharded after backward
 }
 
 } // namespace
@@ -291,10 +320,16 @@ OptimizerTemporaries buildTimeline(TimelineBuilder& t, const AccountingInput& in
         // per-layer order of one GPU under a 1F1B schedule (micro-batches' forwards and backwards
         // interleaved, L/p layers, split tensors) is not modelled, so the peak shown is the sum's.
         t.activationsComplete();
+        if (r.gathered.forwardBytes > 0)
+            t.gather(false);
         t.emit(StepPhase::forward, StepPart::model);
         t.gradientsComplete();
+        if (r.gathered.forwardBytes > 0)
+            t.gather(true);
+        t.now.temporary += t.gatheredGradients();
         t.emit(StepPhase::backward, StepPart::model);
         t.endBackward();
+        t.releaseGathered();
         break;
     }
     OptimizerTemporaries update = pytorchEagerOptimizerTemporaries(in, r, step);

@@ -10,6 +10,8 @@ std::string n(double v) {
     return formatNumber(v);
 }
 
+constexpr double kFp32GradientBytes = 4; // DeepSpeed's single_partition_of_fp32_groups[i].grad
+
 // One group's share: "P × 4 B / GPUs" and its numbers "1.24e8 × 4 / 8".
 struct Share {
     double value = 0;
@@ -81,17 +83,26 @@ ModelStateMemory modelStateMemory(double parameters, const BytesPerParameter& b,
 }
 
 ModelStateMemory modelStateMemory(std::span<const ParameterShard> groups, const BytesPerParameter& b,
-                                  int zeroStage) {
+                                  int zeroStage, bool twoGradientCopies) {
     ModelStateMemory m;
     m.parameters = sharded(groups, b.parameters, zeroStage >= 3, "parameters");
-    m.gradients = sharded(groups, b.gradients, zeroStage >= 2, "gradients");
+    m.gradients = sharded(groups, b.gradients, zeroStage >= 2 && !twoGradientCopies, "gradients");
+    if (twoGradientCopies) { // DeepSpeed: the buffer autograd fills, whole, and the fp32 partition
+        const Quantity partition = sharded(groups, kFp32GradientBytes, true, "fp32 gradient partition");
+        m.gradients.value += partition.value;
+        if (formulasWanted())
+            m.gradients.formula = "gradient buffer + fp32 partition: " + m.gradients.formula + " + " +
+                                  partition.formula + " = " + n(m.gradients.value) + " B";
+    }
     m.masterWeights = sharded(groups, b.masterWeights, zeroStage >= 1, "master weights");
     m.optimizerState = sharded(groups, b.optimizerState, zeroStage >= 1, "optimizer state");
 
     // Bytes per parameter of the first group (the dense weights: what "the largest model" scales).
     const double gpus = groups.empty() ? 1.0 : groups.front().ranks;
     const double p = zeroStage >= 3 ? b.parameters / gpus : b.parameters;
-    const double g = zeroStage >= 2 ? b.gradients / gpus : b.gradients;
+    const double g = twoGradientCopies ? b.gradients + kFp32GradientBytes / gpus
+                     : zeroStage >= 2  ? b.gradients / gpus
+                                       : b.gradients;
     const double rest =
         zeroStage >= 1 ? (b.masterWeights + b.optimizerState) / gpus : b.masterWeights + b.optimizerState;
     m.bytesPerParameterPerGpu = p + g + rest;

@@ -48,8 +48,11 @@ struct ParameterShard {
 
 /// As above for a GPU holding several such groups (a mixture of experts under expert parallelism: the
 /// dense weights replicated over dp·cp GPUs, the experts over dp·cp/ep); each is sharded over its own.
-/// bytesPerParameterPerGpu is that of the first group.
+/// bytesPerParameterPerGpu is that of the first group. `twoGradientCopies` (ZeRO-1/2 as DeepSpeed's
+/// stage_1_and_2.py keeps them): the gradients are the recipe's gradient buffer whole plus an fp32
+/// partition, P × g B + P × 4 B / ranks (estimate_zero2_model_states_mem_needs: 4Ψ + 16Ψ/N with bf16).
 ModelStateMemory modelStateMemory(std::span<const ParameterShard> groups,
-                                  const BytesPerParameter& perParameter, int zeroStage);
+                                  const BytesPerParameter& perParameter, int zeroStage,
+                                  bool twoGradientCopies = false);
 
 } // namespace napkin

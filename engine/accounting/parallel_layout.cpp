@@ -41,11 +41,20 @@ double dataParallelSize(const ParallelLayout& l, double gpus) {
 }
 
 double pipelineBubbleFraction(const ParallelLayout& l) {
+    if (l.virtualStages > 1)
+        return (l.pp - 1) / (l.virtualStages * l.microbatches + l.pp - 1);
     return (l.pp - 1) / (l.microbatches + l.pp - 1);
 }
 
 double microBatchesInFlight(const ParallelLayout& l, PipelineStage stage) {
-    return stage == PipelineStage::first ? std::min(l.pp, l.microbatches) : 1.0;
+    return microBatchesInFlight(l, stage == PipelineStage::first || l.pp == 1 ? 0.0 : l.pp - 1);
+}
+
+double microBatchesInFlight(const ParallelLayout& l, double i) {
+    const double p = l.pp, m = l.microbatches, v = l.virtualStages;
+    if (v <= 1 || p == 1)
+        return i == p - 1 ? 1.0 : std::min(p - i, m);
+    return std::min(2 * (p - i - 1) + (v - 1) * p + 1, v * m) / v;
 }
 
 bool isDataParallelOnly(const ParallelLayout& l) {
@@ -58,6 +67,8 @@ std::string layoutText(const ParallelLayout& l) {
         text += " × cp " + n(l.cp);
     if (l.ep > 1)
         text += ", ep " + n(l.ep);
+    if (l.virtualStages > 1)
+        text += ", interleaved v " + n(l.virtualStages);
     if (l.sp)
         text += ", sequence parallel";
     return text;
@@ -69,6 +80,14 @@ InputError validateLayout(const ParallelLayout& l, const ModelSpec& m, double gp
         !(e = requireSize("cp", l.cp, 1024)).ok() || !(e = requireSize("ep", l.ep, 1024)).ok() ||
         !(e = requireSize("microbatches", l.microbatches, 1e6)).ok())
         return e;
+    if (!(e = requireSize("virtual-stages", l.virtualStages, 64)).ok())
+        return e;
+    if (l.virtualStages > 1 && l.pp == 1)
+        return {"virtual-stages", "interleaves model chunks over pipeline stages; it needs --pp > 1"};
+    if (l.virtualStages > 1 && !divides(l.pp, l.microbatches))
+        return {"virtual-stages", "Megatron-LM's interleaved schedule needs the micro-batches to be a multiple "
+                                  "of the pipeline stages (" + n(l.pp) + "), got --microbatches " +
+                                      n(l.microbatches)};
     if (l.sp && l.tp == 1)
         return {"sp",
                 "sequence parallelism splits activations over the tensor-parallel GPUs; it needs --tp > 1"};
@@ -89,6 +108,9 @@ InputError validateLayout(const ParallelLayout& l, const ModelSpec& m, double gp
     if (!divides(l.pp, m.layers))
         return {"pp",
                 "must divide layers (" + n(m.layers) + "): each stage holds L/p layers, got " + n(l.pp)};
+    if (!divides(l.pp * l.virtualStages, m.layers))
+        return {"virtual-stages", "p·v must divide layers (" + n(m.layers) + "): each chunk holds L/(p·v) layers, got " +
+                                      n(l.pp) + " × " + n(l.virtualStages)};
     if (l.cp > 1 && m.attentionImpl != AttentionImpl::flash)
         return {"cp", "context parallelism runs ring attention over flash-attention blocks; it needs "
                       "--attention-impl flash"};

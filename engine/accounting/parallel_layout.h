@@ -17,6 +17,9 @@ struct ParallelLayout {
     bool sp = false; ///< sequence parallel (Korthikanti et al. 2022): also splits the norms' and
                      ///< dropouts' activations by t
     double microbatches = 1; ///< m micro-batches of `batch` sequences per step (gradient accumulation)
+    /// v model chunks per pipeline stage: Megatron-LM's interleaved 1F1B (Narayanan et al. 2021, section
+    /// 2.2.2); 1 is the plain 1F1B schedule.
+    double virtualStages = 1;
     bool operator==(const ParallelLayout&) const = default;
 };
 
@@ -29,11 +32,19 @@ std::string_view pipelineStageName(PipelineStage stage);
 double modelParallelSize(const ParallelLayout& layout);
 /// dp = GPUs / (tp·pp·cp), whole when the layout is valid.
 double dataParallelSize(const ParallelLayout& layout, double gpus);
-/// Idle fraction of a 1F1B (or GPipe) step: (p − 1) / (m + p − 1) (Narayanan et al. 2021, eq. 1).
+/// Idle fraction of a 1F1B (or GPipe) step: (p − 1) / (m + p − 1) (Narayanan et al. 2021, eq. 1); with v
+/// interleaved chunks the bubble shrinks v-fold, (p − 1)/v against m micro-batches' work: (p − 1) / (v·m +
+/// p − 1), the paper's bubble ratio (p − 1)/(v·m) (section 2.2.2) as a share of the whole step.
 double pipelineBubbleFraction(const ParallelLayout& layout);
 /// Micro-batches whose activations a stage holds at the peak of 1F1B: min(p, m) on the first stage,
 /// 1 on the last (Narayanan et al. 2021, section 2.2.1; Korthikanti et al. 2022, section 4.2.3).
 double microBatchesInFlight(const ParallelLayout& layout, PipelineStage stage);
+/// The same for stage `index` (0 … p − 1), in whole-stage micro-batches: min(p − i, m) under 1F1B; with v
+/// chunks, Megatron-LM's interleaved warm-up ((p − i − 1)·2 + (v − 1)·p chunk micro-batches,
+/// megatron/core/pipeline_parallel/schedules.py) plus the one in 1F1B, each 1/v of the stage's layers,
+/// capped at the v·m there are: min(2·(p − i − 1) + (v − 1)·p + 1, v·m) / v. On the first stage that is
+/// p + (p − 1)/v, theoretical_memory_usage.py's interleaved_schedule_memory_penalty 1 + (p − 1)/(p·v) × p.
+double microBatchesInFlight(const ParallelLayout& layout, double stageIndex);
 /// Nothing but data parallelism (the only layout before tensor/pipeline/context/expert parallelism).
 bool isDataParallelOnly(const ParallelLayout& layout);
 /// "tp 8 × pp 2 × cp 1, sp" for notes and advice.

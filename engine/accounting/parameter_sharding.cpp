@@ -61,6 +61,8 @@ GpuParameters parametersOnGpu(const ModelSpec& m, const ParallelLayout& l, Pipel
         else if (!first)
             add(p.tokenEmbedding / t, t > 1 ? "V·d/t (tied copy)" : "V·d (tied copy)");
     }
+    g.perLayer = layerDense + layerExperts;
+    g.outside = outside;
     g.dense = layers * layerDense + outside;
     g.experts = layers * layerExperts;
     // A layer's share on this GPU: matrices, column biases and E/ep experts divided, the rest replicated.

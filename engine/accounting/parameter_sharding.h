@@ -11,6 +11,8 @@ namespace napkin {
 struct GpuParameters {
     double dense = 0;   ///< replicated over the dp·cp GPUs that hold the same shard
     double experts = 0; ///< expert MLPs, replicated over dp·cp/ep GPUs
+    double perLayer = 0; ///< transformer: one layer's share on this GPU (dense and experts)
+    double outside = 0;  ///< transformer: the embeddings, final norm and output layer on this GPU
     std::string formula;
     double total() const { return dense + experts; }
 };

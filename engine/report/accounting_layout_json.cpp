@@ -111,11 +111,37 @@ void addLayoutJson(json& doc, json& formulas, const AccountingInput& in, const A
                           {"ep", jsonNumber(l.ep)},
                           {"sp", l.sp},
                           {"microbatches", jsonNumber(l.microbatches)},
+                          {"virtual_stages", jsonNumber(l.virtualStages)},
                           {"global_batch", jsonNumber(r.globalBatch.value)}};
     formulas["parallelism.dp"] = r.dataParallel.formula;
     formulas["parallelism.global_batch"] = r.globalBatch.formula;
+    const ShardingOptions& z = in.sharding;
+    doc["sharding"] = {{"two_gradient_copies", z.twoGradientCopies},
+                       {"gathered_layers", str(gatheredLayersName(z.gathered))},
+                       {"prefetch_layers", jsonNumber(z.prefetchLayers)},
+                       {"fp32_reduce", z.fp32Reduce},
+                       {"shard_group", jsonNumber(z.shardGroup)}};
+    const GatheredWorkingSet& g = r.gathered;
+    doc["gathered_working_set"] = g.peakBytes() > 0 ? json{{"forward_bytes", jsonNumber(g.forwardBytes)},
+                                                           {"backward_bytes", jsonNumber(g.backwardBytes)},
+                                                           {"parameter_bytes", jsonNumber(g.parameterBytes)}}
+                                                     : json(nullptr);
+    if (g.peakBytes() > 0)
+        formulas["gathered_working_set"] = g.formula;
     doc["pipeline_bubble_fraction"] = jsonNumber(r.pipelineBubbleFraction.value);
     formulas["pipeline_bubble_fraction"] = r.pipelineBubbleFraction.formula;
+    json stages = json::array();
+    for (const PipelineStageRow& row : r.pipelineStages)
+        stages.push_back({{"stage", jsonNumber(row.index)},
+                          {"layers", jsonNumber(row.layers)},
+                          {"holds", row.holds},
+                          {"parameters", jsonNumber(row.parameters)},
+                          {"model_state_bytes", jsonNumber(row.statesBytes)},
+                          {"micro_batches_in_flight", jsonNumber(row.microBatchesInFlight)},
+                          {"activation_bytes", jsonNumber(row.activationBytes)},
+                          {"gathered_bytes", jsonNumber(row.gatheredBytes)},
+                          {"total_bytes", jsonNumber(row.totalBytes)}});
+    doc["pipeline_stages"] = r.pipelineStages.empty() ? json(nullptr) : stages;
     doc["pipeline_stage"] = r.memoryStage ? json(str(pipelineStageName(*r.memoryStage))) : json(nullptr);
     doc["parameters_per_gpu"] = jsonNumber(r.parametersOnGpu.value);
     formulas["parameters_per_gpu"] = r.parametersOnGpu.formula;

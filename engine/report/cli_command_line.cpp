@@ -329,6 +329,15 @@ std::string accountCommandLine(const AccountingInput& input, const CommandModelB
     numberOption(w, "--cp", l.cp, d.parallel.cp);
     numberOption(w, "--ep", l.ep, d.parallel.ep);
     numberOption(w, "--microbatches", l.microbatches, d.parallel.microbatches);
+    numberOption(w, "--virtual-stages", l.virtualStages, d.parallel.virtualStages);
+    const ShardingOptions& z = in.sharding;
+    if (z.twoGradientCopies)
+        w.flag("--two-gradient-copies");
+    enumOption(w, "--gathered-layers", z.gathered, d.sharding.gathered, gatheredLayersName);
+    numberOption(w, "--prefetch-layers", z.prefetchLayers, d.sharding.prefetchLayers);
+    if (z.fp32Reduce)
+        w.flag("--fp32-reduce");
+    numberOption(w, "--shard-group", z.shardGroup, d.sharding.shardGroup);
     const FineTuning& ft = in.fineTuning;
     enumOption(w, "--finetune", ft.method, d.fineTuning.method, fineTuneMethodName);
     if (hasAdapters(ft)) {

@@ -56,13 +56,24 @@ std::optional<std::string> dtypeFromName(std::string_view name) {
 
 // The parallel layout (added within version 2, like the architecture).
 void readParallel(const Section& p, ParallelLayout& l) {
-    p.expectKeys({"tp", "pp", "sp", "cp", "ep", "microbatches"});
+    p.expectKeys({"tp", "pp", "sp", "cp", "ep", "microbatches", "virtual_stages"});
     p.wholeNumber("tp", l.tp, ranges::accounting::tensorParallel);
     p.wholeNumber("pp", l.pp, ranges::accounting::pipelineParallel);
     p.boolean("sp", l.sp);
     p.wholeNumber("cp", l.cp, ranges::accounting::contextParallel);
     p.wholeNumber("ep", l.ep, ranges::accounting::expertParallel);
     p.wholeNumber("microbatches", l.microbatches, ranges::accounting::microbatches);
+    p.wholeNumber("virtual_stages", l.virtualStages, ControlRange{1, 64});
+}
+
+// ZeRO/FSDP's layout options (sharding_options.h; added within version 2): absent, every option off.
+void readSharding(const Section& z, ShardingOptions& o) {
+    z.expectKeys({"two_gradient_copies", "gathered_layers", "prefetch_layers", "fp32_reduce", "shard_group"});
+    z.boolean("two_gradient_copies", o.twoGradientCopies);
+    z.name("gathered_layers", o.gathered, gatheredLayersFromName);
+    z.wholeNumber("prefetch_layers", o.prefetchLayers, ControlRange{0, 8});
+    z.boolean("fp32_reduce", o.fp32Reduce);
+    z.wholeNumber("shard_group", o.shardGroup, ControlRange{0, 1e7});
 }
 
 // Fine-tuning (added within version 2): the method, the LoRA setting and the offload. A bad value is
@@ -170,12 +181,14 @@ void readRunCost(const Section& s, RunCostInput& c) {
 void readAccounting(const Section& s, AccountingScenario& a) {
     s.expectKeys({"model", "batch", "count_tokens", "training_tokens", "precision", "fp32_gradients",
                   "optimizer", "gpu", "gpus", "mfu", "zero", "recompute", "attention", "units", "preset",
-                  "parallel", "fine_tuning", "cost", "overheads"});
+                  "parallel", "sharding", "fine_tuning", "cost", "overheads"});
     readAccountingInput(s, a, false);
     if (const auto o = s.child("overheads"))
         readOverheads(*o, a.input.overheads);
     if (const auto p = s.child("parallel"))
         readParallel(*p, a.input.parallel);
+    if (const auto z = s.child("sharding"))
+        readSharding(*z, a.input.sharding);
     if (const auto f = s.child("fine_tuning"))
         readFineTuning(*f, a.input.fineTuning);
     if (const auto c = s.child("cost"))
@@ -285,7 +298,9 @@ void refuseInvalidAccounting(const AccountingInput& in) {
         return;
     std::string key = e.field; // the CLI's spelling: "d-model", "tp", "tokens"
     std::replace(key.begin(), key.end(), '-', '_');
-    static const std::string_view parallelKeys[] = {"tp", "pp", "cp", "ep", "sp", "microbatches"};
+    static const std::string_view parallelKeys[] = {"tp", "pp", "cp", "ep", "sp", "microbatches", "virtual_stages"};
+    static const std::string_view shardingKeys[] = {"two_gradient_copies", "gathered_layers", "prefetch_layers",
+                                                    "fp32_reduce", "shard_group"};
     static const std::string_view topKeys[] = {"batch", "precision", "optimizer", "gpu",      "gpus",
                                                "mfu",   "zero",      "recompute", "attention"};
     static const std::string_view fineTuningKeys[] = {"lora_rank", "lora_alpha", "lora_targets", "offload"};
@@ -302,6 +317,8 @@ void refuseInvalidAccounting(const AccountingInput& in) {
         key = "fine_tuning." + key;
     else if (listed(parallelKeys))
         key = "parallel." + key;
+    else if (listed(shardingKeys))
+        key = "sharding." + key;
     else if (!listed(topKeys))
         key = "model." + key;
     throw Refusal{"accounting." + key + ": " + e.message};

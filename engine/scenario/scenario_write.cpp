@@ -44,7 +44,14 @@ json accountingJson(const AccountingScenario& a) {
     scenario_detail::writeArchitecture(m, model);
     const ParallelLayout& l = in.parallel;
     json parallel = {{"tp", l.tp}, {"pp", l.pp}, {"sp", l.sp},
-                     {"cp", l.cp}, {"ep", l.ep}, {"microbatches", l.microbatches}};
+                     {"cp", l.cp}, {"ep", l.ep}, {"microbatches", l.microbatches},
+                     {"virtual_stages", l.virtualStages}};
+    const ShardingOptions& z = in.sharding;
+    json sharding = {{"two_gradient_copies", z.twoGradientCopies},
+                     {"gathered_layers", str(gatheredLayersName(z.gathered))},
+                     {"prefetch_layers", z.prefetchLayers},
+                     {"fp32_reduce", z.fp32Reduce},
+                     {"shard_group", z.shardGroup}};
     const RunCostInput& c = in.cost; // null: no price / the default grid (run_cost.h)
     json cost = {{"price_per_gpu_hour", c.pricePerGpuHour ? json(*c.pricePerGpuHour) : json(nullptr)},
                  {"power_fraction", c.powerFraction},
@@ -66,6 +73,7 @@ json accountingJson(const AccountingScenario& a) {
             {"units", a.binaryUnits ? "GiB" : "GB"},
             {"preset", a.preset},
             {"parallel", std::move(parallel)},
+            {"sharding", std::move(sharding)},
             {"fine_tuning", fineTuningJson(in.fineTuning)},
             {"cost", std::move(cost)},
             {"overheads", scenario_detail::overheadsJson(in.overheads)}};

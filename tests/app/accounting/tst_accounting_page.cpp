@@ -7,6 +7,7 @@
 #include "app/accounting/overhead_controls.h"
 #include "app/accounting/parallelism_controls.h"
 #include "app/accounting/presets.h"
+#include "app/accounting/sharding_controls.h"
 #include "app/model/architecture_controls.h"
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/model_presets.h"
@@ -99,6 +100,7 @@ private slots:
     void settingsRoundTrip();
     void familyAndKvHeadsChangeTheCount();
     void parallelismSplitsTheMemory();
+    void shardingAndStagesAreControls();
     void inapplicableControlsSayWhy();
     void refusedLayoutShowsNextToTheControl();
     void noFitSaysWhatWould();
@@ -579,6 +581,38 @@ void TestAccountingPage::parallelismSplitsTheMemory() {
     QCOMPARE(r.pipelineBubbleFraction.value, 3.0 / 11);
     QVERIFY(page.memoryChart()->data().gpuLabel.contains(QStringLiteral("first stage")));
     QVERIFY(page.answers()->valueText(QStringLiteral("communication")).contains(QStringLiteral(" in ")));
+}
+
+// The frameworks' layouts as controls: interleaved 1F1B and ZeRO-3's gathered layers change the answers
+// the page shows, the explain pane lists every pipeline stage, and what does not apply says why.
+void TestAccountingPage::shardingAndStagesAreControls() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("llama3-8b")));
+    ParallelismControls* par = page.controls()->parallelism();
+    ShardingControls* sharding = page.controls()->sharding();
+    QVERIFY(!par->virtualStagesBox()->isEnabled()); // pp 1
+    par->ppBox()->setValue(4);
+    par->microbatchesBox()->setValue(8);
+    const double bubble = page.lastResult()->pipelineBubbleFraction.value;
+    par->virtualStagesBox()->setValue(2);
+    QVERIFY2(page.lastError().isEmpty(), qPrintable(page.lastError()));
+    QCOMPARE(page.lastResult()->pipelineBubbleFraction.value, 3.0 / 19); // (p − 1)/(v·m + p − 1)
+    QVERIFY(page.lastResult()->pipelineBubbleFraction.value < bubble);
+    QCOMPARE(page.lastResult()->pipelineStages.size(), std::size_t(4));
+    QString html = explainAccounting(page.controls()->input(), *page.lastResult(), ByteUnits::decimal);
+    for (const char* text : {"Every pipeline stage", "Interleaved 1F1B", "head and loss"})
+        QVERIFY2(html.contains(QLatin1String(text)), text);
+    QVERIFY(!sharding->gatheredBox()->isEnabled()); // ZeRO 0
+    QVERIFY(sharding->gatheredBox()->toolTip().contains(QStringLiteral("stage 3")));
+    choose(page.controls()->zeroBox(), 3);
+    QVERIFY(sharding->gatheredBox()->isEnabled());
+    const double total = page.lastResult()->memory.total.value;
+    choose(sharding->gatheredBox(), int(GatheredLayers::fsdp));
+    QVERIFY2(page.lastError().isEmpty(), qPrintable(page.lastError()));
+    QCOMPARE(page.lastResult()->memory.total.value, total + page.lastResult()->gathered.backwardBytes);
+    html = explainAccounting(page.controls()->input(), *page.lastResult(), ByteUnits::decimal);
+    QVERIFY(html.contains(QLatin1String("Gathered layers")));
+    QVERIFY(!sharding->twoGradientCopiesCheck()->isEnabled()); // ZeRO-3: DeepSpeed's are ZeRO-1/2's
 }
 
 void TestAccountingPage::inapplicableControlsSayWhy() {

@@ -1,7 +1,10 @@
 // Scenario files: every field survives a write/read round trip, older versions migrate, and malformed,
 // truncated or future-version files are refused with a message that says what and where.
+#include "engine/report/cli_command_line.h"
 #include "engine/scenario/scenario.h"
 #include "tests/support/scenario_samples.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QDir>
 #include <QFile>
@@ -28,6 +31,7 @@ class TestScenario : public QObject {
     Q_OBJECT
 private slots:
     void roundTripKeepsEveryField();
+    void roundTripKeepsShardingAndInterleaving();
     void roundTripKeepsNonFiniteValues_data();
     void roundTripKeepsNonFiniteValues();
     void emptyFileGetsFreshWindowDefaults();
@@ -531,6 +535,44 @@ void TestScenario::pinnedPatternSetsTheValue() {
         parseScenario(file(R"(, "formats": {"pinned": {"format": "fp8-e4m3", "bits": 65535}})"));
     QVERIFY2(masked.ok(), masked.error.c_str());
     QCOMPARE(masked.scenario->formats.pinnedBits, std::uint32_t(0xff)); // 8 bits kept
+}
+
+// ZeRO/FSDP's options and the interleaved schedule are kept; a file without them (older) has them off, and
+// a combination the page would refuse is refused naming its key.
+void TestScenario::roundTripKeepsShardingAndInterleaving() {
+    Scenario s;
+    AccountingInput& in = s.accounting.input;
+    in.model.kind = ModelKind::transformer; // the fresh scenario's GPT-2 small fields
+    in.model.layers = 12;                   // p·v = 4 × 3
+    in.gpus = 8;
+    in.parallel.pp = 4;
+    in.parallel.microbatches = 8;
+    in.parallel.virtualStages = 3;
+    in.zeroStage = 3;
+    in.precision = PrecisionRecipe::mixedBf16;
+    in.sharding.gathered = GatheredLayers::fsdp;
+    in.sharding.prefetchLayers = 2;
+    in.sharding.fp32Reduce = true;
+    in.sharding.shardGroup = 2;
+    const ScenarioParse back = parseScenario(writeScenario(s));
+    QVERIFY2(back.ok(), back.error.c_str());
+    QVERIFY(back.scenario->accounting.input.sharding == in.sharding);
+    QCOMPARE(back.scenario->accounting.input.parallel.virtualStages, 3.0);
+    nlohmann::json doc = nlohmann::json::parse(writeScenario(s));
+    doc["accounting"].erase("sharding");
+    const ScenarioParse older = parseScenario(doc.dump());
+    QVERIFY2(older.ok(), older.error.c_str());
+    QVERIFY(older.scenario->accounting.input.sharding == ShardingOptions{});
+    doc["accounting"]["sharding"] = {{"two_gradient_copies", true}}; // under ZeRO-3: refused
+    const ScenarioParse refused = parseScenario(doc.dump());
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error.find("sharding.two_gradient_copies") != std::string::npos, refused.error.c_str());
+    // Copy as command says them too (the defaults say nothing).
+    QVERIFY(accountCommandLine(AccountingInput{}).find("--gathered-layers") == std::string::npos);
+    const std::string line = accountCommandLine(in);
+    for (const char* flag : {"--virtual-stages 3", "--gathered-layers fsdp", "--prefetch-layers 2", "--fp32-reduce",
+                             "--shard-group 2"})
+        QVERIFY2(line.find(flag) != std::string::npos, line.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestScenario)
