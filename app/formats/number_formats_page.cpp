@@ -8,6 +8,7 @@
 #include "engine/numerics/size_list.h"
 #include "widgets/charts/dynamic_range_chart.h"
 #include "widgets/controls/bit_field_view.h"
+#include "widgets/controls/error_overlay.h"
 #include "widgets/controls/explain_pane.h"
 #include "widgets/controls/panel_scroll_area.h"
 
@@ -68,7 +69,7 @@ QString factsTooltip(FloatFormat format) {
 NumberFormatsPage::NumberFormatsPage(QWidget* parent)
     : QWidget(parent)
     , m_valueEdit(new QLineEdit(this))
-    , m_valueError(new QLabel(this))
+    , m_valueError(new ErrorOverlay(m_valueEdit))
     , m_saturate(new QCheckBox(tr("fp8 saturates (clamp to ±max instead of NaN / inf)"), this))
     , m_chart(new DynamicRangeChart(this))
     , m_shapeEdit(new QLineEdit(QStringLiteral("49152, 12288"), this))
@@ -96,9 +97,8 @@ NumberFormatsPage::NumberFormatsPage(QWidget* parent)
     page->addLayout(input);
     // On a row of its own: beside the six values it made the page wider than a projector in large type.
     page->addWidget(m_saturate);
-    m_valueError->setStyleSheet(QStringLiteral("color: #c0392b;"));
-    m_valueError->hide();
-    page->addWidget(m_valueError);
+    // The refused value's message is drawn over what lies under the field (ErrorOverlay): a row of its
+    // own made the table of formats jump down while it was shown.
 
     auto* grid = new QGridLayout;
     grid->setHorizontalSpacing(10);
@@ -206,14 +206,13 @@ void NumberFormatsPage::setValue(double value) {
 void NumberFormatsPage::commitValueText() {
     const napkin::ParsedNumber parsed = napkin::parseFloatValue(m_valueEdit->text().toStdString());
     if (!parsed.ok()) {
-        m_valueError->setText(tr("“%1”: %2 (character %3); keeping %4")
-                                  .arg(m_valueEdit->text(), QString::fromStdString(parsed.error))
-                                  .arg(parsed.errorAt + 1)
-                                  .arg(exactText(m_value)));
-        m_valueError->show();
+        m_valueError->showMessage(tr("“%1”: %2 (character %3); keeping %4")
+                                      .arg(m_valueEdit->text(), QString::fromStdString(parsed.error))
+                                      .arg(parsed.errorAt + 1)
+                                      .arg(exactText(m_value)));
         return;
     }
-    m_valueError->hide();
+    m_valueError->clearMessage();
     m_pinned.reset();
     m_value = parsed.value;
     refresh();
@@ -222,7 +221,7 @@ void NumberFormatsPage::commitValueText() {
 void NumberFormatsPage::onBitsEdited(FloatFormat format, std::uint32_t bits) {
     m_pinned = std::make_pair(format, napkin::maskFloatBits(format, bits));
     m_value = napkin::decodeFloat(format, bits);
-    m_valueError->hide();
+    m_valueError->clearMessage();
     showValueText();
     refresh();
 }
@@ -319,7 +318,7 @@ void NumberFormatsPage::applyScenario(const FormatsScenario& s) {
     m_pinned.reset();
     if (s.pinnedFormat)
         m_pinned = std::make_pair(*s.pinnedFormat, maskFloatBits(*s.pinnedFormat, s.pinnedBits));
-    m_valueError->hide();
+    m_valueError->clearMessage();
     showValueText();
     refresh();
     refreshTensorCost();

@@ -4,6 +4,7 @@
 // dynamic ranges on a log axis, and what a tensor of a chosen shape costs in each format.
 #include "engine/numerics/float_format.h"
 #include "engine/scenario/scenario.h"
+#include "widgets/controls/error_overlay.h"
 
 #include <QWidget>
 
@@ -60,7 +61,7 @@ private:
     void showValueText();
 
     QLineEdit* m_valueEdit;
-    QLabel* m_valueError;
+    ErrorOverlay* m_valueError;
     QCheckBox* m_saturate;
     std::array<Row, napkin::kFloatFormats.size()> m_rows;
     DynamicRangeChart* m_chart;

@@ -3,6 +3,7 @@
 #include "app/tensor/explain_tensor.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/tensor/tensor_storage_values.h"
+#include "widgets/controls/error_overlay.h"
 #include "widgets/controls/explain_pane.h"
 #include "widgets/controls/stride_view.h"
 #include "widgets/text/engine_text.h"
@@ -60,9 +61,11 @@ TensorPage::TensorPage(QWidget* parent)
     expressionEdit_->setPlaceholderText(tr("a PyTorch chain from x, e.g. x[:, 1:3].T"));
     // Two messages, each next to the field it is about: a shape the page cannot read (the page keeps
     // showing the last good chain), and the chain's own failure.
-    shapeErrorLabel_ = new QLabel(this);
+    // The shape's message is drawn over what lies under its field (ErrorOverlay): a row of its own made
+    // the Expression field and everything under it jump down while it was shown.
+    shapeErrorLabel_ = new ErrorOverlay(shapeEdit_);
     errorLabel_ = new QLabel(this);
-    for (QLabel* label : {shapeErrorLabel_, errorLabel_}) {
+    for (QLabel* label : {errorLabel_}) {
         label->setWordWrap(true);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
         // Red through the palette, not a style sheet: a style sheet pins the label's font, so presentation
@@ -71,7 +74,6 @@ TensorPage::TensorPage(QWidget* parent)
         red.setColor(QPalette::WindowText, QColor(0xc6, 0x28, 0x28));
         label->setPalette(red);
     }
-    shapeErrorLabel_->hide();
 
     auto* inputs = new QFormLayout;
     auto* shapeRow = new QHBoxLayout;
@@ -79,7 +81,6 @@ TensorPage::TensorPage(QWidget* parent)
     shapeRow->addWidget(new QLabel(tr("dtype"), this));
     shapeRow->addWidget(dtypeBox_);
     inputs->addRow(tr("Shape of x"), shapeRow);
-    inputs->addRow(QString(), shapeErrorLabel_);
     inputs->addRow(tr("Expression"), expressionEdit_);
     inputs->addRow(QString(), errorLabel_);
 
@@ -177,11 +178,9 @@ std::optional<std::vector<int64_t>> TensorPage::showShapeError() {
     std::string shapeError;
     auto shape = napkin::parseShapeText(shapeEdit_->text().toStdString(), &shapeError);
     if (!shape) {
-        shapeErrorLabel_->setText(tr("Shape: %1").arg(QString::fromStdString(shapeError)));
-        shapeErrorLabel_->show();
+        shapeErrorLabel_->showMessage(tr("Shape: %1").arg(QString::fromStdString(shapeError)));
     } else {
-        shapeErrorLabel_->clear();
-        shapeErrorLabel_->hide();
+        shapeErrorLabel_->clearMessage();
     }
     return shape;
 }

@@ -13,6 +13,7 @@
 
 class QComboBox;
 class QLabel;
+class ErrorOverlay;
 class QLineEdit;
 class QListWidget;
 class StrideView;
@@ -54,7 +55,7 @@ private:
     QLineEdit* shapeEdit_ = nullptr;
     QComboBox* dtypeBox_ = nullptr;
     QLineEdit* expressionEdit_ = nullptr;
-    QLabel* shapeErrorLabel_ = nullptr;
+    ErrorOverlay* shapeErrorLabel_ = nullptr;
     QLabel* errorLabel_ = nullptr;
     QListWidget* steps_ = nullptr;
     QLabel* details_ = nullptr;
@@ -62,6 +63,6 @@ private:
     StrideView* view_ = nullptr;
     ExplainPane* explain_ = nullptr;
     napkin::TensorEvaluation evaluation_;
-    QString shownShape_;      ///< the shape and expression evaluation_ was computed from
+    QString shownShape_; ///< the shape and expression evaluation_ was computed from
     QString shownExpression_;
 };

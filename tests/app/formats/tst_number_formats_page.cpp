@@ -6,6 +6,7 @@
 #include "widgets/controls/bit_field_view.h"
 
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QtTest>
 
@@ -35,6 +36,7 @@ private slots:
     void typingUpdatesTheBits();
     void flippingABitUpdatesTheValue();
     void badTextIsRefusedWithAMessage();
+    void valueMessageMovesNothing();
     void tensorCost();
     void renderToPng();
 };
@@ -141,4 +143,21 @@ void TestNumberFormatsPage::renderToPng() {
 }
 
 QTEST_MAIN(TestNumberFormatsPage)
+// Issue 35: the refused value's message took a row of its own when it appeared, and the table of formats
+// under it jumped down; its line is kept, shown or not.
+void TestNumberFormatsPage::valueMessageMovesNothing() {
+    NumberFormatsPage page;
+    page.resize(1200, 800);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    auto* bits = page.findChild<BitFieldView*>();
+    QVERIFY(bits);
+    const QPoint before = bits->mapTo(&page, QPoint(0, 0));
+    typeValue(page, QStringLiteral("lots"));
+    QVERIFY(page.valueError()->isVisible());
+    QCoreApplication::sendPostedEvents();
+    page.layout()->activate();
+    QCOMPARE(bits->mapTo(&page, QPoint(0, 0)), before);
+}
+
 #include "tst_number_formats_page.moc"

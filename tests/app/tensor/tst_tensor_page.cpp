@@ -3,6 +3,7 @@
 #include "app/tensor/tensor_page.h"
 #include "widgets/controls/stride_view.h"
 
+#include <QLayout>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
@@ -16,6 +17,7 @@ private slots:
     void typingReevaluates();
     void typedShapeAppliesOnEnterOnly();
     void blankShapeIsRefusedNextToTheField();
+    void shapeMessageMovesNothing();
     void hoverShowsOffsetArithmetic();
     void screenshots();
 
@@ -148,4 +150,22 @@ void TestTensorPage::screenshots() {
 }
 
 QTEST_MAIN(TestTensorPage)
+// Issue 35: a refused shape's message took a row of its own when it appeared, and the Expression field
+// and everything under it jumped down; its line is kept, shown or not.
+void TestTensorPage::shapeMessageMovesNothing() {
+    TensorPage page;
+    page.resize(1000, 700);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    const auto edits = page.findChildren<QLineEdit*>();
+    QLineEdit* shape = edits.at(0);
+    QLineEdit* expression = edits.at(1);
+    const QRect before = expression->geometry();
+    shape->setText(QStringLiteral("3,x"));
+    QVERIFY(page.shapeErrorText().startsWith(QStringLiteral("Shape:")));
+    QCoreApplication::sendPostedEvents();
+    page.layout()->activate();
+    QCOMPARE(expression->geometry(), before);
+}
+
 #include "tst_tensor_page.moc"
