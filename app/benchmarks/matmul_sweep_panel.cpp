@@ -8,6 +8,7 @@
 #include "engine/report/json_values.h"
 #include "engine/report/matmul_report.h"
 #include "widgets/charts/throughput_chart.h"
+#include "widgets/controls/error_overlay.h"
 #include "widgets/controls/flow_splitter.h"
 #include "widgets/controls/wrapped_label.h"
 #include "widgets/text/engine_text.h"
@@ -40,7 +41,7 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
     , m_fp16Warning(new QLabel(this))
     , m_unsupported(new QLabel(this))
     , m_sizes(new QLineEdit(this))
-    , m_sizesError(new QLabel(this))
+    , m_sizesError(new ErrorOverlay(m_sizes))
     , m_run(new QPushButton(tr("Run"), this))
     , m_chart(new ThroughputChart(this))
     , m_basis(new WrappedLabel(this))
@@ -59,7 +60,7 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
         // A ticked type answers "Tick at least one type." (an error about the sizes stays).
         connect(check, &QCheckBox::toggled, this, [this](bool ticked) {
             if (ticked && m_sizesError->property("aboutTypes").toBool())
-                m_sizesError->hide();
+                m_sizesError->clearMessage();
         });
         m_dtypes[d] = check;
         const int index = static_cast<int>(m_dtypes.size()) - 1;
@@ -83,11 +84,9 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
     m_sizes->setObjectName(QStringLiteral("sizes"));
     m_sizes->setToolTip(tr("Square sizes n, comma-separated: each case is an n×n×n GEMM (2·n³ FLOPs)"));
     form->addRow(tr("Sizes n"), m_sizes);
+    // Drawn over the controls under the field (ErrorOverlay): a row of its own made the Run button and the
+    // chart jump down while it was shown.
     m_sizesError->setObjectName(QStringLiteral("sizesError"));
-    m_sizesError->setWordWrap(true);
-    m_sizesError->setStyleSheet(QStringLiteral("color: #c0392b"));
-    m_sizesError->hide();
-    form->addRow(m_sizesError);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
     addExportButtons(buttons, this,
@@ -121,7 +120,7 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
     layout->addWidget(results, 1);
 
     connect(m_run, &QPushButton::clicked, this, &MatmulSweepPanel::runClicked);
-    connect(m_sizes, &QLineEdit::textEdited, m_sizesError, &QWidget::hide);
+    connect(m_sizes, &QLineEdit::textEdited, m_sizesError, &ErrorOverlay::clearMessage);
     updateFp16Warning();
     showSweep(std::nullopt);
 }
@@ -134,20 +133,18 @@ std::optional<std::vector<MatmulCase>> MatmulSweepPanel::cases() {
             continue;
         const auto some = squareMatmulCases(m_sizes->text().toStdString(), dtype, &error);
         if (!some) {
-            m_sizesError->setText(tr("Sizes: %1").arg(QString::fromStdString(error)));
             m_sizesError->setProperty("aboutTypes", false);
-            m_sizesError->show();
+            m_sizesError->showMessage(tr("Sizes: %1").arg(QString::fromStdString(error)));
             return std::nullopt;
         }
         all.insert(all.end(), some->begin(), some->end());
     }
     if (all.empty()) {
-        m_sizesError->setText(tr("Tick at least one type."));
         m_sizesError->setProperty("aboutTypes", true);
-        m_sizesError->show();
+        m_sizesError->showMessage(tr("Tick at least one type."));
         return std::nullopt;
     }
-    m_sizesError->hide();
+    m_sizesError->clearMessage();
     return all;
 }
 
@@ -303,6 +300,6 @@ QStringList MatmulSweepPanel::readScenario(const BenchmarksScenario& s) {
     for (const auto& [dtype, check] : m_dtypes)
         check->setChecked(std::find(s.dtypes.begin(), s.dtypes.end(), dtype) != s.dtypes.end());
     m_sizes->setText(QString::fromStdString(s.sizes));
-    m_sizesError->hide();
+    m_sizesError->clearMessage();
     return warnings;
 }

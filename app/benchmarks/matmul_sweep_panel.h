@@ -15,6 +15,7 @@
 
 class QCheckBox;
 class QLabel;
+class ErrorOverlay;
 class QLineEdit;
 class QPushButton;
 class QTableWidget;
@@ -66,7 +67,7 @@ private:
     QLabel* m_fp16Warning;
     QLabel* m_unsupported; ///< the reasons of the disabled types, one line each
     QLineEdit* m_sizes;
-    QLabel* m_sizesError;
+    ErrorOverlay* m_sizesError;
     QPushButton* m_run;
     ThroughputChart* m_chart;
     QLabel* m_basis;

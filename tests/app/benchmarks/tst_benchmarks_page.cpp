@@ -24,6 +24,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QScrollBar>
@@ -102,6 +103,7 @@ private slots:
     void refusedChoicesFollowTheBackend();
     void tinySweepLandsInTheChart();
     void badSizesAreRefusedNextToTheField();
+    void sizesMessageMovesNothing();
     void failedCaseShowsItsMessage();
     void chosenDeviceIsTheBackendThatRuns();
     void cancelKeepsTheFinishedCases();
@@ -272,6 +274,29 @@ void TestBenchmarksPage::badSizesAreRefusedNextToTheField() {
     check(QStringLiteral("fp32"))->setChecked(true);
     QVERIFY(error->isHidden());
     selectOnly({QStringLiteral("fp32"), QStringLiteral("fp64")}); // as the other tests expect
+}
+
+// Issue 35: the refused sizes' message took a row of its own when it appeared, and the Run button and the
+// chart under it jumped down; it is drawn over them instead.
+void TestBenchmarksPage::sizesMessageMovesNothing() {
+    BenchmarksPage& page = *m_page; // one page: the FMA peak is measured once
+    page.resize(1280, 720);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QPushButton* run = button(page, QStringLiteral("Run"));
+    QVERIFY(run);
+    const QString kept = sizes(page)->text();
+    const QPoint before = run->mapTo(&page, QPoint(0, 0));
+    sizes(page)->setText(QStringLiteral("16,abc"));
+    QTest::mouseClick(run, Qt::LeftButton);
+    QVERIFY(!page.isRunning());
+    auto* error = page.findChild<QLabel*>(QStringLiteral("sizesError"));
+    QVERIFY(error && error->isVisible());
+    QCoreApplication::sendPostedEvents();
+    page.layout()->activate();
+    QCOMPARE(run->mapTo(&page, QPoint(0, 0)), before);
+    sizes(page)->setText(kept);
+    page.hide();
 }
 
 void TestBenchmarksPage::failedCaseShowsItsMessage() {
