@@ -21,5 +21,12 @@ inline QString code(const std::string& s) {
 inline QString heading(const QString& text) {
     return QStringLiteral("<h3>%1</h3>").arg(text);
 }
+/// A table cell; `numberCell` aligns a figure to the right.
+inline QString cell(const QString& text) {
+    return QStringLiteral("<td>%1</td>").arg(text);
+}
+inline QString numberCell(const QString& text) {
+    return QStringLiteral("<td align=\"right\">%1</td>").arg(text);
+}
 
 } // namespace explain_html

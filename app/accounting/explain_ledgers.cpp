@@ -8,6 +8,7 @@ using namespace napkin;
 
 namespace {
 
+using explain_html::cell;
 using explain_html::code;
 using explain_html::heading;
 using explain_html::n;
@@ -16,10 +17,6 @@ using explain_html::q;
 QString tr(const char* text) {
     return QCoreApplication::translate("ExplainLedgers", text);
 }
-QString cell(const QString& text) {
-    return QStringLiteral("<td>%1</td>").arg(text);
-}
-
 QString activationSection(const AccountingResult& r, ByteUnits units) {
     const ActivationMemory& a = r.activations;
     if (a.ledger.empty())

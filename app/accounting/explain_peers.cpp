@@ -9,6 +9,7 @@ using namespace napkin;
 
 namespace {
 
+using explain_html::cell;
 using explain_html::code;
 using explain_html::heading;
 using explain_html::n;
@@ -16,10 +17,6 @@ using explain_html::q;
 
 QString tr(const char* text) {
     return QCoreApplication::translate("ExplainPeers", text);
-}
-
-QString cell(const QString& text) {
-    return QStringLiteral("<td>%1</td>").arg(text);
 }
 
 QString value(double v, const PeerQuantity& quantity, ByteUnits units) {

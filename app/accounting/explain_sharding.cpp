@@ -8,18 +8,16 @@ using namespace napkin;
 
 namespace {
 
+using explain_html::cell;
 using explain_html::code;
 using explain_html::heading;
 using explain_html::n;
+using explain_html::numberCell;
 using explain_html::q;
 
 QString tr(const char* text) {
     return QCoreApplication::translate("ExplainSharding", text);
 }
-QString cell(const QString& text) {
-    return QStringLiteral("<td align=\"right\">%1</td>").arg(text);
-}
-
 QString shardingSection(const AccountingInput& in, const AccountingResult& r) {
     const ShardingOptions& o = in.sharding;
     QString text;
@@ -70,11 +68,11 @@ QString stageTable(const AccountingResult& r, ByteUnits units) {
                 .arg(tr("stage"), tr("layers"), tr("holds"), tr("parameters"), tr("model states"),
                      tr("in flight"), tr("activations"), tr("total"));
     for (const PipelineStageRow& row : r.pipelineStages)
-        text += QStringLiteral("<tr>") + cell(n(row.index)) + cell(n(row.layers)) +
-                QStringLiteral("<td>%1</td>").arg(q(row.holds)) + cell(n(row.parameters)) +
-                cell(q(formatBytes(row.statesBytes, units))) + cell(n(row.microBatchesInFlight)) +
-                cell(q(formatBytes(row.activationBytes, units))) +
-                cell(q(formatBytes(row.totalBytes, units))) + QStringLiteral("</tr>");
+        text += QStringLiteral("<tr>") + numberCell(n(row.index)) + numberCell(n(row.layers)) +
+                cell(q(row.holds)) + numberCell(n(row.parameters)) +
+                numberCell(q(formatBytes(row.statesBytes, units))) + numberCell(n(row.microBatchesInFlight)) +
+                numberCell(q(formatBytes(row.activationBytes, units))) +
+                numberCell(q(formatBytes(row.totalBytes, units))) + QStringLiteral("</tr>");
     return text + QStringLiteral("</table>");
 }
 
