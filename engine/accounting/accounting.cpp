@@ -1,5 +1,6 @@
 #include "engine/accounting/accounting.h"
 
+#include "engine/accounting/accounting_notes.h"
 #include "engine/accounting/fine_tuning_answers.h"
 #include "engine/accounting/fine_tuning_flops.h"
 #include "engine/accounting/fit_advice.h"
@@ -56,7 +57,8 @@ ModelStateMemory addMemory(AccountingResult& r, const AccountingInput& in) {
     r.gathered = shown.gathered;
     const double statesBytes = shown.statesBytes;
     const double gathered = shown.gathered.peakBytes();
-    const double total = gathered > 0 ? statesBytes + activations.bytes + gathered : statesBytes + activations.bytes;
+    const double total =
+        gathered > 0 ? statesBytes + activations.bytes + gathered : statesBytes + activations.bytes;
     if (!formulasWanted()) { // a search's probe: the peak needs the memory, not its texts or the maxima
         r.memory.total.value = total;
         return states;
@@ -124,8 +126,8 @@ void addPeak(AccountingResult& r, const AccountingInput& in, const GpuSpec& gpu)
     r.usableBytes.formula = r.overheads.usableSource;
     r.predictedBytes.formula = "peak + overheads = " + n(r.peakMemory.value) + " + " +
                                n(r.overheads.totalBytes) + " = " + n(r.predictedBytes.value) + " B";
-    r.peakEvent = timeline->events.empty() ? std::string()
-                                           : stepEventName(timeline->events[timeline->peakIndex].event);
+    r.peakEvent =
+        timeline->events.empty() ? std::string() : stepEventName(timeline->events[timeline->peakIndex].event);
     const double sum = r.memory.total.value;
     const bool datasheet = in.overheads.basis == MemoryBasis::datasheet;
     r.fitsFormula =
@@ -285,79 +287,6 @@ void addTraining(AccountingResult& r, const AccountingInput& in, const StepFlops
         Quantity{days * in.gpus, n(days) + " × " + n(in.gpus) + " = " + n(days * in.gpus) + " GPU-days"};
 }
 
-void addNotes(AccountingResult& r, const AccountingInput& in) {
-    if (!r.activationsModelled)
-        r.notes.emplace_back(
-            "activations are not modelled for a dense parameter count; memory is model states only");
-    if (in.recompute != Recompute::none && in.model.kind != ModelKind::transformer)
-        r.notes.emplace_back("activation recompute is modelled for transformers only; ignored here");
-    // The closed forms are Megatron's; the pytorch-eager ledger is tensor by tensor in every dtype.
-    if (in.model.kind == ModelKind::transformer && in.model.activationsOf == ActivationProfile::megatron &&
-        bytesPerElement(r.precision.activations) != 2)
-        r.notes.push_back("Korthikanti et al.'s closed forms assume 16-bit activations; with " +
-                          std::string(storageTypeName(r.precision.activations)) +
-                          " the activation ledger is summed tensor by tensor (dropout masks stay 1 B)");
-    if (in.gpus > 1 && isDataParallelOnly(in.parallel))
-        r.notes.emplace_back(
-            "memory and FLOPs per step are per GPU; each GPU runs its own batch (data parallel)");
-}
-
-// Notes about the architecture options and parallel layouts; none of them applies to a GPT-2 on data
-// parallelism alone, whose notes stay those above.
-void addLayoutNotes(AccountingResult& r, const AccountingInput& in) {
-    const ModelSpec& m = in.model;
-    const ParallelLayout& l = in.parallel;
-    if (!isDataParallelOnly(l))
-        r.notes.push_back("memory is that of one GPU" +
-                          (r.memoryStage ? " of the " + std::string(pipelineStageName(*r.memoryStage)) +
-                                               " pipeline stage, the most loaded"
-                                         : std::string()) +
-                          "; FLOPs per step are one replica's (" + n(in.batch * l.microbatches) +
-                          (in.batch * l.microbatches == 1 ? " sequence" : " sequences") +
-                          " over tp·pp·cp = " + n(modelParallelSize(l)) + " GPUs) divided evenly");
-    if (l.microbatches > 1 && l.pp == 1)
-        r.notes.emplace_back("batch is the micro-batch: activations are held for one micro-batch at a time "
-                             "(gradient accumulation); FLOPs per step cover all of them");
-    if (l.pp > 1)
-        r.notes.push_back("pipeline bubble: " + n(r.pipelineBubbleFraction.value) + " of each step is idle, " +
-                          (l.virtualStages > 1 ? "(p − 1)/(v·m + p − 1) with " + n(l.virtualStages) +
-                                                     " interleaved chunks per stage"
-                                               : std::string("(p − 1)/(m + p − 1)")) +
-                          "; the MFU is taken to include it");
-    if (m.kind != ModelKind::transformer)
-        return;
-    if (isMixtureOfExperts(m))
-        r.notes.push_back(
-            "mixture of experts: FLOPs per token count the " + n(m.topK) + " active experts (" +
-            formatExact(r.parameters.active) + " active parameters); memory holds all " + n(m.experts) +
-            (m.activationsOf == ActivationProfile::pytorchEager
-                 // modeling_mixtral.py's loop saves b·s·K token slots whatever the split.
-                 ? ". The ledger's routed rows (index lists included) hold the b·s·" + n(m.topK) +
-                       " token slots, however the router splits them among the experts"
-                 : ". Routing is taken as balanced, with no capacity factor; the routing "
-                   "indices are left out of the activations"));
-    if (in.recompute == Recompute::selective && m.attentionImpl == AttentionImpl::flash)
-        r.notes.emplace_back(
-            "flash attention keeps no s×s scores, so selective recompute keeps as much as none");
-}
-
-// The peak and the sum differ for most models; say which decides and why, where it matters.
-void addPeakNotes(AccountingResult& r, const AccountingInput& in) {
-    if (!r.peakFromTimeline) {
-        if (in.model.kind == ModelKind::transformer)
-            r.notes.emplace_back("the order of a tensor-, pipeline-, context- or expert-parallel step is not "
-                                 "modelled event by event: the peak is taken to be the sum");
-        return;
-    }
-    const double sum = r.memory.total.value, peak = r.peakMemory.value;
-    if (peak > sum)
-        r.notes.push_back(
-            "the step's peak (" + formatBytes(peak) + " at " + r.peakEvent + ") is above the sum (" +
-            formatBytes(sum) + "): backward's temporaries" +
-            (in.recompute != Recompute::none ? " and the recomputed layer's activations" : "") +
-            " are held on top; fits, max_batch, max_sequence and the fit advice judge the peak");
-}
-
 } // namespace
 
 AccountingResult account(const AccountingInput& in, const GpuSpec& gpu) {
@@ -446,7 +375,7 @@ AccountingResult accountStep(const AccountingInput& in, const GpuSpec& gpu) {
     if (r.trainingSeconds)
         r.runCost = runCost(in.gpus, r.trainingSeconds->value, gpu, in.cost);
     addCommunication(r, in, gpu);
-    addNotes(r, in);
+    addStepNotes(r, in);
     addFineTuneNotes(r, in);
     addLayoutNotes(r, in);
     return r;
