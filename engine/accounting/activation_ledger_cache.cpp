@@ -1,5 +1,7 @@
 #include "engine/accounting/activation_ledger_cache.h"
 
+#include "engine/accounting/model_fingerprint.h"
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -13,7 +15,19 @@ struct LedgerKey {
     ModelSpec model;
     StorageType activations = StorageType::fp32;
     std::optional<Recompute> recompute; ///< nullopt: the head's ledger
-    bool operator==(const LedgerKey&) const = default;
+    std::uint64_t fingerprint = 0;      ///< modelFingerprint(model): compared before the whole spec
+};
+
+// The arguments of one ask, by reference: a hit copies nothing.
+struct LedgerAsk {
+    const ModelSpec& model;
+    StorageType activations;
+    std::optional<Recompute> recompute;
+    std::uint64_t fingerprint;
+    bool matches(const LedgerKey& key) const {
+        return key.fingerprint == fingerprint && key.activations == activations &&
+               key.recompute == recompute && key.model == model;
+    }
 };
 
 // A search probes one model at several batches, and the timeline asks for it with 0 and 1 layers under two
@@ -22,9 +36,9 @@ struct LedgerKey {
 // used first out, and the most recent looked at first, so a recompute's repeated asks hit at once.
 class LedgerCache {
 public:
-    template <typename Build> SharedLedger get(const LedgerKey& key, Build build) {
+    template <typename Build> SharedLedger get(const LedgerAsk& ask, Build build) {
         for (std::size_t i = 0; i < used_; ++i) {
-            if (entries_[order_[i]].key == key) {
+            if (ask.matches(entries_[order_[i]].key)) {
                 std::rotate(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(i),
                             order_.begin() + static_cast<std::ptrdiff_t>(i) + 1); // now the most recent
                 return entries_[order_.front()].ledger;
@@ -36,7 +50,7 @@ public:
         std::rotate(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(used_) - 1,
                     order_.begin() + static_cast<std::ptrdiff_t>(used_));
         Entry& slot = entries_[order_.front()];
-        slot.key = key;
+        slot.key = {ask.model, ask.activations, ask.recompute, ask.fingerprint};
         slot.ledger = std::make_shared<const std::vector<ActivationTensor>>(build());
         return slot.ledger;
     }
@@ -55,7 +69,7 @@ private:
     }
     std::array<Entry, kSlots> entries_;
     std::array<std::uint8_t, kSlots> order_ = slotOrder(); ///< slots, the most recently used first
-    std::size_t used_ = 0;                                  ///< order_[0, used_) hold ledgers
+    std::size_t used_ = 0;                                 ///< order_[0, used_) hold ledgers
 };
 
 LedgerCache& cache() {
@@ -67,12 +81,12 @@ LedgerCache& cache() {
 
 SharedLedger cachedLayerActivationLedger(const ModelSpec& model, StorageType activations,
                                          Recompute recompute) {
-    return cache().get({model, activations, recompute},
+    return cache().get({model, activations, recompute, modelFingerprint(model)},
                        [&] { return layerActivationLedger(model, activations, recompute); });
 }
 
 SharedLedger cachedHeadActivationLedger(const ModelSpec& model, StorageType activations) {
-    return cache().get({model, activations, std::nullopt},
+    return cache().get({model, activations, std::nullopt, modelFingerprint(model)},
                        [&] { return headActivationLedger(model, activations); });
 }
 

@@ -1,11 +1,13 @@
 #include "engine/accounting/parameter_count.h"
 
+#include "engine/accounting/model_fingerprint.h"
 #include "engine/accounting/transformer_parameters.h"
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 
 namespace napkin {
 namespace {
@@ -187,6 +189,7 @@ ParameterCount countParameters(const ModelSpec& m) {
 ParameterTotals parameterTotals(const ModelSpec& model) {
     struct Entry {
         ModelSpec model;
+        std::uint64_t fingerprint = 0; ///< modelFingerprint(model): compared before the whole spec
         ParameterTotals totals;
     };
     constexpr std::size_t kSlots = 8;
@@ -197,8 +200,10 @@ ParameterTotals parameterTotals(const ModelSpec& model) {
         std::rotate(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(i),
                     order.begin() + static_cast<std::ptrdiff_t>(i) + 1);
     };
+    const std::uint64_t fingerprint = modelFingerprint(model);
     for (std::size_t i = 0; i < used; ++i) {
-        if (entries[order[i]].model == model) {
+        const Entry& entry = entries[order[i]];
+        if (entry.fingerprint == fingerprint && entry.model == model) {
             toFront(i);
             return entries[order.front()].totals;
         }
@@ -208,7 +213,7 @@ ParameterTotals parameterTotals(const ModelSpec& model) {
     Entry& slot = entries[order.front()];
     const ValuesOnly numbersOnly;
     const ParameterCount count = countParameters(model);
-    slot = {model, {count.total, count.matmulParameters, count.active}};
+    slot = {model, fingerprint, {count.total, count.matmulParameters, count.active}};
     return slot.totals;
 }
 
