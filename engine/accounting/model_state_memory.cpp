@@ -34,7 +34,8 @@ Share share(const ParameterShard& g, double bytes, bool isSharded) {
 Quantity sharded(std::span<const ParameterShard> groups, double bytes, bool isSharded, const char* what) {
     Quantity q;
     if (bytes == 0) {
-        q.formula = std::string("no ") + what + " = 0 B";
+        if (formulasWanted())
+            q.formula = std::string("no ") + what + " = 0 B";
         return q;
     }
     std::string symbols, numbers;
@@ -106,6 +107,8 @@ ModelStateMemory modelStateMemory(std::span<const ParameterShard> groups, const 
     const double rest =
         zeroStage >= 1 ? (b.masterWeights + b.optimizerState) / gpus : b.masterWeights + b.optimizerState;
     m.bytesPerParameterPerGpu = p + g + rest;
+    if (!formulasWanted()) // a search's probe
+        return m;
     if (zeroStage == 0 || gpus == 1) {
         m.bytesPerParameterPerGpuFormula = b.ledger;
     } else {

@@ -2,6 +2,7 @@
 
 #include "engine/accounting/parameter_count.h"
 #include "engine/accounting/transformer_parameters.h"
+#include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 
 namespace napkin {
@@ -45,9 +46,11 @@ GpuParameters parametersOnGpu(const ModelSpec& m, const ParallelLayout& l, Pipel
     const bool last = stage == PipelineStage::last || l.pp == 1;
     double outside = 0;
     std::string outsideText;
+    const bool formulas = formulasWanted(); // a search's probe reads the counts alone
     auto add = [&](double count, const char* symbol) {
         outside += count;
-        outsideText += std::string(" + ") + symbol;
+        if (formulas)
+            outsideText += std::string(" + ") + symbol;
     };
     if (first) {
         add(p.tokenEmbedding / t, t > 1 ? "V·d/t" : "V·d");
@@ -65,6 +68,8 @@ GpuParameters parametersOnGpu(const ModelSpec& m, const ParallelLayout& l, Pipel
     g.outside = outside;
     g.dense = layers * layerDense + outside;
     g.experts = layers * layerExperts;
+    if (!formulas)
+        return g;
     // A layer's share on this GPU: matrices, column biases and E/ep experts divided, the rest replicated.
     const std::string layerText = std::string(l.pp > 1 ? "(L/p)" : "L") + " × layer share";
     g.formula = layerText + outsideText + " = " + n(layers) + " × " + n(layerDense + layerExperts) + " + " +
