@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -59,12 +60,47 @@ std::string wholeScientific(double value) {
     return {buffer.data(), out};
 }
 
+std::string spellNumber(double value);
+
+// The last numbers spelled on this thread, by bit pattern: a recompute spells the same few (the GPUs, the
+// tokens, the peak) in many formulas, and a copy of a short string is several times cheaper than
+// spelling it again. The text is spellNumber's, whatever the hit.
+class SpelledNumbers {
+public:
+    const std::string& spelled(double value) {
+        const auto bits = std::bit_cast<std::uint64_t>(value);
+        Entry& entry = entries_[(bits * 0x9E3779B97F4A7C15ULL) >> (64 - kIndexBits)];
+        if (!entry.used || entry.bits != bits) {
+            entry.text = spellNumber(value);
+            entry.bits = bits;
+            entry.used = true;
+        }
+        return entry.text;
+    }
+
+private:
+    static constexpr int kIndexBits = 6;
+    struct Entry {
+        std::uint64_t bits = 0;
+        bool used = false;
+        std::string text;
+    };
+    std::array<Entry, std::size_t{1} << kIndexBits> entries_;
+};
+
 } // namespace
 
 std::string formatNumber(double value) {
     if (!formulasWanted()) // a search's probe: its texts are never read
         return {};
     ++workCounts().formattedNumbers;
+    thread_local SpelledNumbers recent;
+    return recent.spelled(value);
+}
+
+namespace {
+
+std::string spellNumber(double value) {
     if (std::isnan(value))
         return "nan";
     if (std::isinf(value))
@@ -102,6 +138,8 @@ std::string formatNumber(double value) {
     text.append(exponent, static_cast<std::size_t>(end - exponent));
     return text;
 }
+
+} // namespace
 
 std::string formatExact(double value) {
     if (!formulasWanted())

@@ -3,6 +3,10 @@
 
 #include <QtTest>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 using namespace napkin;
 
 class TestQuantityFormat : public QObject {
@@ -10,6 +14,7 @@ class TestQuantityFormat : public QObject {
 private slots:
     void numbers_data();
     void numbers();
+    void recentNumbersAreSpelledTheSameAgain();
     void bytes_data();
     void bytes();
     void flops();
@@ -57,6 +62,29 @@ void TestQuantityFormat::numbers() {
     QFETCH(double, value);
     QFETCH(QString, text);
     QCOMPARE(QString::fromStdString(formatNumber(value)), text);
+}
+
+// formatNumber() keeps the last numbers it spelled (by bit pattern) and hands back their text: asked again,
+// in any order and after other numbers took their slots, each value reads as when first spelled; 0 and −0,
+// equal as doubles, keep their own texts.
+void TestQuantityFormat::recentNumbersAreSpelledTheSameAgain() {
+    const std::vector<std::pair<double, std::string>> rows{
+        {0.0, "0"},          {-0.0, "-0"},      {496.0, "496"}, {143.94114, "143.9"}, {124439808.0, "1.24e8"},
+        {6.3e24, "6.30e24"}, {1e-8, "1.00e-8"}, {0.5, "0.5"}};
+    for (int round = 0; round < 3; ++round) {
+        for (const auto& [value, text] : rows)
+            QCOMPARE(formatNumber(value), text);
+        for (int i = 0; i < 1000; ++i) // other numbers, enough to take every slot
+            (void)formatNumber(1e6 + 12345.678 * i);
+        for (auto it = rows.rbegin(); it != rows.rend(); ++it)
+            QCOMPARE(formatNumber(it->first), it->second);
+    }
+    for (int i = 0; i < 1000; ++i) { // a value after its neighbours, each spelled afresh and again
+        const double v = 1e6 + 12345.678 * i;
+        const std::string first = formatNumber(v);
+        QCOMPARE(formatNumber(v), first);
+        QVERIFY(first.find('e') != std::string::npos);
+    }
 }
 
 void TestQuantityFormat::bytes_data() {
