@@ -4,6 +4,7 @@
 #include "engine/accounting/pytorch_eager_lora.h"
 #include "engine/accounting/pytorch_eager_optimizer.h"
 #include "engine/accounting/stage_memory.h"
+#include "engine/accounting/timeline_layer_bytes.h"
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/name_table.h"
 #include "engine/numerics/quantity_format.h"
@@ -192,23 +193,16 @@ void chainTimeline(TimelineBuilder& t, const std::vector<ChainLayer>& chain, dou
 
 /// Per-layer bytes and parameters as the difference of the accounting's own counts at one layer and
 /// at none, so that the timeline follows every change to those formulas.
-ModelSpec withLayers(ModelSpec m, double layers) {
-    m.layers = layers;
-    return m;
-}
-
 void transformerTimeline(TimelineBuilder& t, const AccountingInput& in, const AccountingResult& r) {
     const ModelSpec& m = in.model;
     const StorageType type = r.precision.activations;
-    const ModelSpec one = withLayers(m, 1), none = withLayers(m, 0);
     const double adapters = countAdapters(m, in.fineTuning).elementsPerToken; // LoRA's x·A per layer
-    const ValuesOnly bytesOnly; // the three ledgers below are read for their bytes alone
-    double logits = activationMemory(none, in.batch, type, in.recompute).bytes; // fp32 4·s·b·V
-    double kept = activationMemory(one, in.batch, type, in.recompute, adapters).bytes - logits;
+    const ValuesOnly bytesOnly; // the ledgers below are read for their bytes alone
+    const TimelineLayerBytes bytes = timelineLayerBytes(m, in.batch, type, in.recompute, adapters);
+    double logits = bytes.logits; // fp32 4·s·b·V
+    double kept = bytes.kept;
     // Without recompute no layer is re-created, so the whole layer's bytes are not read.
-    double whole = in.recompute == Recompute::none
-                       ? kept
-                       : activationMemory(one, in.batch, type, Recompute::none, adapters).bytes - logits;
+    double whole = bytes.whole;
     double keptFirst = kept, wholeFirst = whole;
     if (m.activationsOf == ActivationProfile::pytorchEager && hasAdapters(in.fineTuning)) {
         // pytorch-eager under LoRA: layer 1 keeps less than the others (pytorch_eager_lora.h).
@@ -223,8 +217,7 @@ void transformerTimeline(TimelineBuilder& t, const AccountingInput& in, const Ac
     // What gets a gradient: each layer's parameters and the LM head's weight (tied: the token embedding),
     // or under LoRA each layer's adapters alone.
     const bool frozenBase = hasAdapters(in.fineTuning);
-    const double layerParameters = frozenBase ? r.trainableParameters / m.layers
-                                              : parameterTotals(one).total - parameterTotals(none).total;
+    const double layerParameters = frozenBase ? r.trainableParameters / m.layers : bytes.layerParameters;
     const double headParameters = frozenBase ? 0.0 : m.vocab * m.dModel;
     const double dh = tokensPerStep(m, in.batch) * m.dModel * bytesPerElement(type); // dL/dh, s·b·h
     const auto L = static_cast<long>(m.layers);

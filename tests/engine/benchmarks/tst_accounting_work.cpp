@@ -4,8 +4,12 @@
 // and prints the same counts (docs/benchmarks.md). Once, each search probe built every formula, ledger row
 // and note of a whole setup: one account() cost 8 formula evaluations and ~1000 spelled numbers, and the
 // recompute slid from 8 µs to 800 µs unnoticed.
+#include "engine/accounting/activation_memory.h"
 #include "engine/accounting/memory_timeline.h"
+#include "engine/accounting/parameter_count.h"
+#include "engine/accounting/precision_recipe.h"
 #include "engine/accounting/setup_presets.h"
+#include "engine/accounting/timeline_layer_bytes.h"
 #include "engine/benchmarks/accounting_benchmark.h"
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
@@ -24,6 +28,10 @@ private slots:
     void valuesOnlyPeaksAreTheFormulaPeaks_data();
     void valuesOnlyPeaksAreTheFormulaPeaks();
     void valuesOnlyScopesNest();
+    void aProbeAtAnotherBatchReusesTheLayerLedgers_data();
+    void aProbeAtAnotherBatchReusesTheLayerLedgers();
+    void timelineLayerBytesAreTheLedgersBytes_data();
+    void timelineLayerBytesAreTheLedgersBytes();
 };
 
 namespace {
@@ -63,10 +71,10 @@ void TestAccountingWork::oneRecomputeStaysWithinItsBudget_data() {
     QTest::addColumn<QString>("setup");
     QTest::addColumn<int>("maxProbes");
     QTest::addColumn<int>("maxNumbers");
-    QTest::newRow("gpt2-small") << "gpt2-small" << 4 << 220;                     // 1, 3, 4, 184
-    QTest::newRow("deepseek-v3") << "deepseek-v3" << 10 << 280;                  // 1, 9, 10, 237: fit advice
+    QTest::newRow("gpt2-small") << "gpt2-small" << 4 << 220;    // 1, 3, 4, 184
+    QTest::newRow("deepseek-v3") << "deepseek-v3" << 10 << 280; // 1, 9, 10, 237: fit advice
     // + the run's cost and energy (run_cost.h, given --tokens) and the overhead ledger's lines
-    QTest::newRow("70b-15t-1024-h100") << "70b-15t-1024-h100" << 1 << 200;       // 1, 0, 1, 173: dense
+    QTest::newRow("70b-15t-1024-h100") << "70b-15t-1024-h100" << 1 << 200; // 1, 0, 1, 173: dense
     // + the overhead ledger's lines (memory_overheads.h), about 20 numbers a recompute, none in a probe
     QTest::newRow("cruncher") << "cruncher" << 3 << 130;                         // 1, 2, 3, 123
     QTest::newRow("gpt3-175b") << "gpt3-175b" << 4 << 230;                       // 1, 3, 4, 194
@@ -120,6 +128,56 @@ void TestAccountingWork::valuesOnlyPeaksAreTheFormulaPeaks() {
         QCOMPARE(peakBytes(in, gpuOf(in)), full.peakMemory.value);
         QCOMPARE(peakFits(in, gpuOf(in)), full.fits);
         QVERIFY(!full.peakMemory.formula.empty()); // outside a probe, every formula is spelled
+    }
+}
+
+// A search probes one model at many batches. The timeline's per-layer bytes are linear in the batch and
+// kept per thread (timeline_layer_bytes.h), so a probe at another batch sums one activation ledger per
+// pipeline stage it evaluates, not the three more the timeline once asked for on every probe.
+void TestAccountingWork::aProbeAtAnotherBatchReusesTheLayerLedgers_data() {
+    addEverySetup();
+}
+
+void TestAccountingWork::aProbeAtAnotherBatchReusesTheLayerLedgers() {
+    QFETCH(QString, setup);
+    AccountingInput in = setupInput(setup);
+    (void)peakBytes(in, gpuOf(in));
+    in.batch += 1;
+    const WorkCounter counter;
+    (void)peakBytes(in, gpuOf(in));
+    const WorkCounts w = counter.counted();
+    const std::int64_t stages = in.parallel.pp > 1 ? 2 : 1;
+    QVERIFY2(w.activationLedgers <= stages,
+             qPrintable(QStringLiteral("%1 ledgers").arg(w.activationLedgers)));
+}
+
+// The kept numbers are the activationMemory() bytes they stand for, to the bit, at every batch and after
+// another model took the thread's slot.
+void TestAccountingWork::timelineLayerBytesAreTheLedgersBytes_data() {
+    addEverySetup();
+}
+
+void TestAccountingWork::timelineLayerBytesAreTheLedgersBytes() {
+    QFETCH(QString, setup);
+    const AccountingInput in = setupInput(setup);
+    if (in.model.kind != ModelKind::transformer)
+        QSKIP("the per-layer bytes are a transformer's");
+    const StorageType type = ledgerFor(in.precision, in.fp32Gradients).activations;
+    ModelSpec one = in.model, none = in.model, other = in.model;
+    one.layers = 1;
+    none.layers = 0;
+    other.seq = in.model.seq / 2;
+    for (const Recompute recompute : {Recompute::none, Recompute::selective, Recompute::full}) {
+        for (const double batch : {1.0, in.batch, in.batch + 1, 3 * in.batch + 7}) {
+            (void)timelineLayerBytes(other, batch, type, recompute, 0); // another model in the slot first
+            const TimelineLayerBytes kept = timelineLayerBytes(in.model, batch, type, recompute, 0);
+            const ValuesOnly bytesOnly;
+            const double logits = activationMemory(none, batch, type, recompute).bytes;
+            QCOMPARE(kept.logits, logits);
+            QCOMPARE(kept.kept, activationMemory(one, batch, type, recompute).bytes - logits);
+            QCOMPARE(kept.whole, activationMemory(one, batch, type, Recompute::none).bytes - logits);
+            QCOMPARE(kept.layerParameters, parameterTotals(one).total - parameterTotals(none).total);
+        }
     }
 }
 
