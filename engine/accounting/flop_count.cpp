@@ -2,6 +2,7 @@
 
 #include "engine/accounting/parameter_count.h"
 #include "engine/accounting/transformer_parameters.h"
+#include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 
 namespace napkin {
@@ -9,6 +10,12 @@ namespace {
 
 std::string n(double v) {
     return formatNumber(v);
+}
+
+// The formula `spell` writes, or nothing in a search's probe, which reads the FLOPs alone (the searches
+// count a step's FLOPs per probe: the literal text around the numbers is most of the cost).
+template <typename Spell> std::string text(Spell spell) {
+    return formulasWanted() ? spell() : std::string();
 }
 
 // At most this many "layer i" rows; deeper networks are summarised as one row.
@@ -47,45 +54,55 @@ void modernTransformerComponents(StepFlops& flops, const ModelSpec& m, double ba
     const double windowScores = 2 * batch * scoredPairs(s, m.slidingWindow, mask) * scoreWidth;
     flops.attentionScores = Lg * globalScores + Lw * windowScores;
     const double projections = 2 * T * L * p.attentionWeights;
-    std::string scoreText = "2·b·pairs·a·(d_qk + d_v) = " + n(Lg) + " × " + n(globalScores);
-    if (Lw > 0)
+    std::string scoreText =
+        text([&] { return "2·b·pairs·a·(d_qk + d_v) = " + n(Lg) + " × " + n(globalScores); });
+    if (Lw > 0 && formulasWanted())
         scoreText += " + " + n(Lw) + " windowed (W = " + n(m.slidingWindow) + ") × " + n(windowScores);
-    flops.components.push_back({"attention", projections + flops.attentionScores,
-                                "2·T·L·P_attn + scores = 2 × " + n(T) + " × " + n(L) + " × " +
-                                    n(p.attentionWeights) + " + " + scoreText + " = " +
-                                    n(projections + flops.attentionScores)});
+    flops.components.push_back({"attention", projections + flops.attentionScores, text([&] {
+                                    return "2·T·L·P_attn + scores = 2 × " + n(T) + " × " + n(L) + " × " +
+                                           n(p.attentionWeights) + " + " + scoreText + " = " +
+                                           n(projections + flops.attentionScores);
+                                })});
     if (isMixtureOfExperts(m)) {
         const double Lm = p.expertLayers();
         const double experts = 2 * T * Lm * p.activeExperts * p.expertWeights;
-        flops.components.push_back({"experts", experts,
-                                    "2·T·L_moe·K·P_expert = 2 × " + n(T) + " × " + n(Lm) + " × " +
-                                        n(p.activeExperts) + " × " + n(p.expertWeights) + " = " + n(experts)});
+        flops.components.push_back({"experts", experts, text([&] {
+                                        return "2·T·L_moe·K·P_expert = 2 × " + n(T) + " × " + n(Lm) + " × " +
+                                               n(p.activeExperts) + " × " + n(p.expertWeights) + " = " +
+                                               n(experts);
+                                    })});
         if (p.sharedWeights > 0) {
             const double shared = 2 * T * Lm * p.sharedWeights;
-            flops.components.push_back({"shared expert", shared,
-                                        "2·T·L_moe·P_shared = 2 × " + n(T) + " × " + n(Lm) + " × " +
-                                            n(p.sharedWeights) + " = " + n(shared)});
+            flops.components.push_back({"shared expert", shared, text([&] {
+                                            return "2·T·L_moe·P_shared = 2 × " + n(T) + " × " + n(Lm) +
+                                                   " × " + n(p.sharedWeights) + " = " + n(shared);
+                                        })});
         }
         const double router = 2 * T * Lm * p.router;
-        flops.components.push_back({"router", router,
-                                    "2·T·L_moe·d·E = 2 × " + n(T) + " × " + n(Lm) + " × " + n(p.router) +
-                                        " = " + n(router)});
+        flops.components.push_back({"router", router, text([&] {
+                                        return "2·T·L_moe·d·E = 2 × " + n(T) + " × " + n(Lm) + " × " +
+                                               n(p.router) + " = " + n(router);
+                                    })});
         if (p.denseLayers > 0) {
             const double dense = 2 * T * p.denseLayers * p.denseMlpWeights;
-            flops.components.push_back({"dense-layer mlp", dense,
-                                        "2·T·L_dense·P_mlp = 2 × " + n(T) + " × " + n(p.denseLayers) +
-                                            " × " + n(p.denseMlpWeights) + " = " + n(dense)});
+            flops.components.push_back({"dense-layer mlp", dense, text([&] {
+                                            return "2·T·L_dense·P_mlp = 2 × " + n(T) + " × " +
+                                                   n(p.denseLayers) + " × " + n(p.denseMlpWeights) + " = " +
+                                                   n(dense);
+                                        })});
         }
     } else {
         const double mlp = 2 * T * L * p.expertWeights;
-        flops.components.push_back({"mlp", mlp,
-                                    "2·T·L·P_mlp = 2 × " + n(T) + " × " + n(L) + " × " + n(p.expertWeights) +
-                                        " = " + n(mlp)});
+        flops.components.push_back({"mlp", mlp, text([&] {
+                                        return "2·T·L·P_mlp = 2 × " + n(T) + " × " + n(L) + " × " +
+                                               n(p.expertWeights) + " = " + n(mlp);
+                                    })});
     }
     const double head = 2 * T * m.dModel * m.vocab;
-    flops.components.push_back({"head", head,
-                                "2·T·d·V = 2 × " + n(T) + " × " + n(m.dModel) + " × " + n(m.vocab) + " = " +
-                                    n(head)});
+    flops.components.push_back({"head", head, text([&] {
+                                    return "2·T·d·V = 2 × " + n(T) + " × " + n(m.dModel) + " × " +
+                                           n(m.vocab) + " = " + n(head);
+                                })});
 }
 
 void transformerComponents(StepFlops& flops, const ModelSpec& m, double batch, AttentionMask mask) {
@@ -95,47 +112,55 @@ void transformerComponents(StepFlops& flops, const ModelSpec& m, double batch, A
     const double maskFactor = mask == AttentionMask::causal ? 0.5 : 1.0;
     const double scoresPerLayer = maskFactor * 4 * batch * s * s * d; // QKᵀ and A·V, 2·b·s²·d each
     flops.attentionScores = L * scoresPerLayer;
-    const std::string scoreFormula = std::string(mask == AttentionMask::causal ? "½ × " : "") + "4·b·s²·d";
+    const std::string scoreFormula =
+        text([&] { return std::string(mask == AttentionMask::causal ? "½ × " : "") + "4·b·s²·d"; });
     const double kv = kvHeadCount(m) * d / m.heads;
     if (kv == d) {
         const double projections = L * 2 * T * 4 * d * d;
-        flops.components.push_back({"attention", projections + flops.attentionScores,
-                                    "L·(2·T·4d² + " + scoreFormula + ") = " + n(L) + " × (2 × " + n(T) +
-                                        " × 4 × " + n(d) + "² + " + n(scoresPerLayer) +
-                                        ") = " + n(projections + flops.attentionScores)});
+        flops.components.push_back({"attention", projections + flops.attentionScores, text([&] {
+                                        return "L·(2·T·4d² + " + scoreFormula + ") = " + n(L) + " × (2 × " +
+                                               n(T) + " × 4 × " + n(d) + "² + " + n(scoresPerLayer) +
+                                               ") = " + n(projections + flops.attentionScores);
+                                    })});
     } else { // grouped-query attention: K and V project to d_kv = g·d/a; the scores are as many
         const double projections = L * 2 * T * (2 * d * d + 2 * d * kv);
-        flops.components.push_back({"attention", projections + flops.attentionScores,
-                                    "L·(2·T·(2d² + 2·d·d_kv) + " + scoreFormula + ") = " + n(L) + " × (2 × " +
-                                        n(T) + " × (2 × " + n(d) + "² + 2 × " + n(d) + " × " + n(kv) +
-                                        ") + " + n(scoresPerLayer) +
-                                        ") = " + n(projections + flops.attentionScores)});
+        flops.components.push_back({"attention", projections + flops.attentionScores, text([&] {
+                                        return "L·(2·T·(2d² + 2·d·d_kv) + " + scoreFormula + ") = " + n(L) +
+                                               " × (2 × " + n(T) + " × (2 × " + n(d) + "² + 2 × " + n(d) +
+                                               " × " + n(kv) + ") + " + n(scoresPerLayer) +
+                                               ") = " + n(projections + flops.attentionScores);
+                                    })});
     }
     if (m.mlp == MlpKind::gelu && !isMixtureOfExperts(m)) {
         const double mlp = L * 2 * T * 2 * F * d * d;
-        flops.components.push_back(
-            {"mlp", mlp,
-             "L·2·T·2F·d² = " + n(L) + " × 2 × " + n(T) + " × 2 × " + n(F) + " × " + n(d) + "² = " + n(mlp)});
+        flops.components.push_back({"mlp", mlp, text([&] {
+                                        return "L·2·T·2F·d² = " + n(L) + " × 2 × " + n(T) + " × 2 × " + n(F) +
+                                               " × " + n(d) + "² = " + n(mlp);
+                                    })});
     } else {
         const double matrices = m.mlp == MlpKind::swiglu ? 3 : 2, f = ffnWidth(m);
         const double active = isMixtureOfExperts(m) ? m.topK : 1;
         const double mlp = L * 2 * T * active * matrices * d * f;
         const std::string k = isMixtureOfExperts(m) ? "K·" : "",
                           kNumber = isMixtureOfExperts(m) ? n(active) + " × " : "";
-        flops.components.push_back({isMixtureOfExperts(m) ? "experts" : "mlp", mlp,
-                                    "L·2·T·" + k + n(matrices) + "·d·f = " + n(L) + " × 2 × " + n(T) + " × " +
-                                        kNumber + n(matrices) + " × " + n(d) + " × " + n(f) + " = " +
-                                        n(mlp)});
+        flops.components.push_back({isMixtureOfExperts(m) ? "experts" : "mlp", mlp, text([&] {
+                                        return "L·2·T·" + k + n(matrices) + "·d·f = " + n(L) + " × 2 × " +
+                                               n(T) + " × " + kNumber + n(matrices) + " × " + n(d) + " × " +
+                                               n(f) + " = " + n(mlp);
+                                    })});
         if (isMixtureOfExperts(m)) {
             const double router = L * 2 * T * d * m.experts;
-            flops.components.push_back({"router", router,
-                                        "L·2·T·d·E = " + n(L) + " × 2 × " + n(T) + " × " + n(d) + " × " +
-                                            n(m.experts) + " = " + n(router)});
+            flops.components.push_back({"router", router, text([&] {
+                                            return "L·2·T·d·E = " + n(L) + " × 2 × " + n(T) + " × " + n(d) +
+                                                   " × " + n(m.experts) + " = " + n(router);
+                                        })});
         }
     }
     const double head = 2 * T * d * m.vocab;
-    flops.components.push_back(
-        {"head", head, "2·T·d·V = 2 × " + n(T) + " × " + n(d) + " × " + n(m.vocab) + " = " + n(head)});
+    flops.components.push_back({"head", head, text([&] {
+                                    return "2·T·d·V = 2 × " + n(T) + " × " + n(d) + " × " + n(m.vocab) +
+                                           " = " + n(head);
+                                })});
 }
 
 } // namespace
@@ -149,9 +174,10 @@ StepFlops countStepFlops(const ModelSpec& m, double batch, Recompute recompute, 
 
     switch (m.kind) {
     case ModelKind::dense:
-        flops.components.push_back(
-            {"model", 2 * T * m.parameters,
-             "2·T·N = 2 × " + n(T) + " × " + n(m.parameters) + " = " + n(2 * T * m.parameters)});
+        flops.components.push_back({"model", 2 * T * m.parameters, text([&] {
+                                        return "2·T·N = 2 × " + n(T) + " × " + n(m.parameters) + " = " +
+                                               n(2 * T * m.parameters);
+                                    })});
         break;
     case ModelKind::cruncher: {
         const double perLayer = 2 * T * m.dim * m.dim;
@@ -159,17 +185,20 @@ StepFlops countStepFlops(const ModelSpec& m, double batch, Recompute recompute, 
                            "2·B·D² = 2 × " + n(T) + " × " + n(m.dim) + "² = " + n(perLayer));
         headForward = 2 * T * m.dim;
         flops.components.push_back(
-            {"head", headForward, "2·B·D = 2 × " + n(T) + " × " + n(m.dim) + " = " + n(headForward)});
+            {"head", headForward,
+             text([&] { return "2·B·D = 2 × " + n(T) + " × " + n(m.dim) + " = " + n(headForward); })});
         break;
     }
     case ModelKind::linear2: {
         const double first = 2 * T * m.dim * m.dim, second = 2 * T * m.dim * m.out;
-        flops.components.push_back(
-            {"layer 1", first,
-             "2·B·D·D = 2 × " + n(T) + " × " + n(m.dim) + " × " + n(m.dim) + " = " + n(first)});
-        flops.components.push_back(
-            {"layer 2", second,
-             "2·B·D·K = 2 × " + n(T) + " × " + n(m.dim) + " × " + n(m.out) + " = " + n(second)});
+        flops.components.push_back({"layer 1", first, text([&] {
+                                        return "2·B·D·D = 2 × " + n(T) + " × " + n(m.dim) + " × " + n(m.dim) +
+                                               " = " + n(first);
+                                    })});
+        flops.components.push_back({"layer 2", second, text([&] {
+                                        return "2·B·D·K = 2 × " + n(T) + " × " + n(m.dim) + " × " + n(m.out) +
+                                               " = " + n(second);
+                                    })});
         break;
     }
     case ModelKind::transformer:
@@ -183,14 +212,18 @@ StepFlops countStepFlops(const ModelSpec& m, double batch, Recompute recompute, 
     flops.backward = 2 * flops.forward;
 
     if (m.kind == ModelKind::transformer) {
-        flops.forwardFormula = "2·T·P_matmul + attention scores = 2 × " + n(T) + " × " +
-                               n(params.matmulParameters) + " + " + n(flops.attentionScores) + " = " +
-                               n(flops.forward) + " FLOPs";
+        flops.forwardFormula = text([&] {
+            return "2·T·P_matmul + attention scores = 2 × " + n(T) + " × " + n(params.matmulParameters) +
+                   " + " + n(flops.attentionScores) + " = " + n(flops.forward) + " FLOPs";
+        });
     } else {
-        flops.forwardFormula =
-            "2·T·P = 2 × " + n(T) + " × " + n(params.matmulParameters) + " = " + n(flops.forward) + " FLOPs";
+        flops.forwardFormula = text([&] {
+            return "2·T·P = 2 × " + n(T) + " × " + n(params.matmulParameters) + " = " + n(flops.forward) +
+                   " FLOPs";
+        });
     }
-    flops.backwardFormula = "2 × forward = 2 × " + n(flops.forward) + " = " + n(flops.backward) + " FLOPs";
+    flops.backwardFormula =
+        text([&] { return "2 × forward = 2 × " + n(flops.forward) + " = " + n(flops.backward) + " FLOPs"; });
 
     const bool recomputes = m.kind == ModelKind::transformer; // activations are modelled per layer there only
     // Flash attention keeps no scores: its backward recomputes QKᵀ (half the score FLOPs) whatever the
@@ -200,22 +233,29 @@ StepFlops countStepFlops(const ModelSpec& m, double batch, Recompute recompute, 
     const std::string flashText = " + QKᵀ in flash attention's backward";
     if (recomputes && recompute == Recompute::full) {
         flops.recompute = flops.forward - headForward + flashScores;
-        flops.recomputeFormula = "forward without the head, again" + (flash ? flashText : std::string()) +
-                                 " = " + n(flops.recompute) + " FLOPs";
+        flops.recomputeFormula = text([&] {
+            return "forward without the head, again" + (flash ? flashText : std::string()) + " = " +
+                   n(flops.recompute) + " FLOPs";
+        });
     } else if (recomputes && recompute == Recompute::selective && !flash) {
         flops.recompute = flops.attentionScores;
-        flops.recomputeFormula = "attention scores again = " + n(flops.recompute) + " FLOPs";
+        flops.recomputeFormula =
+            text([&] { return "attention scores again = " + n(flops.recompute) + " FLOPs"; });
     } else if (flash) {
         flops.recompute = flashScores;
-        flops.recomputeFormula = "QKᵀ again in flash attention's backward = ½ × " + n(flops.attentionScores) +
-                                 " = " + n(flops.recompute) + " FLOPs";
+        flops.recomputeFormula = text([&] {
+            return "QKᵀ again in flash attention's backward = ½ × " + n(flops.attentionScores) + " = " +
+                   n(flops.recompute) + " FLOPs";
+        });
     } else {
-        flops.recomputeFormula = "no recompute = 0 FLOPs";
+        flops.recomputeFormula = text([&] { return "no recompute = 0 FLOPs"; });
     }
 
     flops.total = flops.forward + flops.backward + flops.recompute;
-    flops.totalFormula = "forward + backward + recompute = " + n(flops.forward) + " + " + n(flops.backward) +
-                         " + " + n(flops.recompute) + " = " + n(flops.total) + " FLOPs";
+    flops.totalFormula = text([&] {
+        return "forward + backward + recompute = " + n(flops.forward) + " + " + n(flops.backward) + " + " +
+               n(flops.recompute) + " = " + n(flops.total) + " FLOPs";
+    });
     return flops;
 }
 
