@@ -7,6 +7,7 @@
 #include "engine/accounting/hf_config_vision.h"
 #include "engine/numerics/json_nesting.h"
 #include "engine/numerics/printable_text.h"
+#include "engine/numerics/work_counts.h"
 
 #include <nlohmann/json.hpp>
 
@@ -47,6 +48,7 @@ std::span<const std::string_view> hfModelTypes() {
 }
 
 HfConfigResult parseHfConfig(std::string_view text, std::string_view source) {
+    ++workCounts().configsParsed;
     if (jsonNestingDepth(text, kMaxHfConfigDepth) > kMaxHfConfigDepth)
         return failure(source, "nested deeper than " + std::to_string(kMaxHfConfigDepth) +
                                    " levels; not a model config.json");

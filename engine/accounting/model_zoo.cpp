@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <map>
+#include <mutex>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace napkin {
@@ -87,8 +90,21 @@ std::string zooModelIds() {
     return ids;
 }
 
-HfConfigResult zooModelConfig(const ZooModel& model) {
-    return parseHfConfig(model.configJson, "resources/models/" + std::string(model.id) + ".json");
+const HfConfigResult& zooModelConfig(const ZooModel& model) {
+    // Read once per process: the texts are compiled in. Copy as command reads every zoo model to name the
+    // nearest one, on every slider tick, and parsing twenty JSON documents cost more than the accounting.
+    using Key = std::tuple<const char*, std::size_t, std::string_view>;
+    static std::mutex mutex;
+    static std::map<Key, HfConfigResult> parsed; // a node's address never moves
+    const Key key{model.configJson.data(), model.configJson.size(), model.id};
+    const std::lock_guard lock(mutex);
+    auto it = parsed.find(key);
+    if (it == parsed.end())
+        it = parsed
+                 .emplace(key, parseHfConfig(model.configJson,
+                                             "resources/models/" + std::string(model.id) + ".json"))
+                 .first;
+    return it->second;
 }
 
 } // namespace napkin

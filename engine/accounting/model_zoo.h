@@ -23,7 +23,8 @@ std::span<const ZooModel> zooModels();
 const ZooModel* findZooModel(std::string_view id);
 /// "gpt2, gpt-neox-20b, ..." for help texts and error messages.
 std::string zooModelIds();
-/// The zoo model's config read as a model (never fails for a shipped config; tests hold it so).
-HfConfigResult zooModelConfig(const ZooModel& model);
+/// The zoo model's config read as a model (never fails for a shipped config; tests hold it so), parsed
+/// once per process and kept: the reference stays valid for the program's life.
+const HfConfigResult& zooModelConfig(const ZooModel& model);
 
 } // namespace napkin

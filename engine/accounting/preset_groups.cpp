@@ -95,7 +95,7 @@ std::optional<ModelSpec> namedModel(std::string_view id) {
     if (const ModelPreset* p = findModelPreset(id))
         return p->model;
     if (const ZooModel* z = findZooModel(id))
-        if (const HfConfigResult read = zooModelConfig(*z); read.ok())
+        if (const HfConfigResult& read = zooModelConfig(*z); read.ok())
             return read.config->model;
     return std::nullopt;
 }

@@ -200,7 +200,7 @@ bool modelFlags(CommandWords& w, const ModelSpec& model, const CommandModelBase*
         for (const ModelPreset& p : modelPresets())
             consider(p.id, p.model, false);
         for (const ZooModel& z : zooModels())
-            if (const HfConfigResult read = zooModelConfig(z); read.ok())
+            if (const HfConfigResult& read = zooModelConfig(z); read.ok())
                 consider(z.id, read.config->model, read.config->checkpointFormat.has_value());
         w.append(best);
         return bestFormatted;
