@@ -73,6 +73,13 @@ void TestGpuCatalogParts::partFigures_data() {
                                                     << "memory" << 21845.34 * 1024 * 1024;
     QTest::newRow("M1 Max fp32: not given") << "M1-Max-32GB"
                                             << "fp32" << absent;
+    // M1 Max 64 GB: recommendedMaxWorkingSetSize = 49152.00 MiB (llama.cpp issue #1870, an M1 Max with 64GB).
+    QTest::newRow("M1 Max 64GB 64 GB pool") << "M1-Max-64GB"
+                                            << "unified" << 64e9;
+    QTest::newRow("M1 Max 64GB GPU share 49,152 MiB") << "M1-Max-64GB"
+                                                      << "memory" << 49152.0 * 1024 * 1024;
+    QTest::newRow("M1 Max 64GB 400 GB/s") << "M1-Max-64GB"
+                                          << "bandwidth" << 400e9;
     // M2 Max: Apple's announcement (Trusted Reviews, 2023-01-17) 400GB/s, up to 96GB; GPU shares from
     // llama.cpp logs: 21845.34 MB on 32 GB (ollama #434), 73728.00 MB on 96 GB (llama.cpp #3213).
     QTest::newRow("M2 Max 32GB 400 GB/s") << "M2-Max-32GB"
