@@ -51,12 +51,8 @@ int execute(const AccountCommandOptions& options, std::ostream& out, std::ostrea
                 doc["config"]["training_assumes"] = trainingAssumption(
                     *config.checkpointFormat, input.fineTuning.method == FineTuneMethod::qlora);
         }
-        if (!o.gpuCatalog.empty()) { // the line names the catalog the GPU came from, before --json
-            std::string command = doc["command"];
-            command.insert(command.size() - std::string(" --json").size(),
-                           " --gpu-catalog " + shellQuoted(o.gpuCatalog));
-            doc["command"] = command;
-        }
+        if (!o.gpuCatalog.empty()) // the line names the catalog the GPU came from
+            doc["command"] = withGpuCatalogOption(doc["command"].get<std::string>(), o.gpuCatalog);
         out << jsonText(doc);
     } else {
         for (const std::string& warning : warnings)

@@ -1,6 +1,7 @@
 #include "cli/account_options.h"
 
 #include "cli/enum_option.h"
+#include "cli/gpu_catalog_option.h"
 #include "cli/number_option.h"
 #include "engine/accounting/setup_presets.h"
 
@@ -81,13 +82,7 @@ AccountingInput toAccountingInput(const AccountOptions& o) {
 }
 
 GpuCatalog catalogFor(const AccountOptions& o) {
-    GpuCatalog catalog = GpuCatalog::builtIn();
-    if (o.gpuCatalog.empty())
-        return catalog;
-    const std::string error = catalog.addFromFile(o.gpuCatalog); // regular file, size capped
-    if (!error.empty())
-        throw UsageError("--gpu-catalog: " + error);
-    return catalog;
+    return catalogWithGpuCatalogOption(o.gpuCatalog);
 }
 
 void checkAccountingInput(const AccountingInput& input, const GpuCatalog& catalog) {

@@ -1,6 +1,6 @@
 #include "cli/gpus_command.h"
 
-#include "cli/number_option.h"
+#include "cli/gpu_catalog_option.h"
 #include "engine/benchmarks/local_gpus.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/gpus_report.h"
@@ -19,16 +19,6 @@ struct GpusOptions {
     bool thisMachine = false;
     bool json = false;
 };
-
-GpuCatalog catalogFor(const GpusOptions& o) {
-    GpuCatalog catalog = GpuCatalog::builtIn();
-    if (o.gpuCatalog.empty())
-        return catalog;
-    const std::string error = catalog.addFromFile(o.gpuCatalog); // regular file, size capped
-    if (!error.empty())
-        throw UsageError("--gpu-catalog: " + error);
-    return catalog;
-}
 
 void printParts(const GpuCatalog& catalog, std::ostream& out) {
     for (const GpuSpec& gpu : catalog.gpus()) {
@@ -60,7 +50,7 @@ void printMachine(const ThisMachineGpus& machine, std::ostream& out) {
 }
 
 int execute(const GpusOptions& o, std::ostream& out) {
-    const GpuCatalog catalog = catalogFor(o);
+    const GpuCatalog catalog = catalogWithGpuCatalogOption(o.gpuCatalog);
     if (o.json) {
         nlohmann::json document = {{"gpus", catalogPartsJson(catalog)}};
         if (o.thisMachine)

@@ -2,6 +2,7 @@
 
 #include "cli/config_option.h"
 #include "cli/enum_option.h"
+#include "cli/gpu_catalog_option.h"
 #include "cli/model_options.h"
 #include "cli/number_option.h"
 #include "cli/overhead_options.h"
@@ -26,6 +27,7 @@ namespace {
 struct InferOptions {
     ModelOptions model;
     std::string context, prompt, batch = "1", weights, groupSize, kvCache = "bf16", gpu, gpus = "1", price;
+    std::string gpuCatalog;
     OverheadOptions overheads;
     bool json = false;
 };
@@ -106,8 +108,8 @@ std::string inferenceToText(const InferenceInput& in, const GpuSpec& gpu, const 
     memory("KV cache   ", r.memory.kvCache);
     memory("activations", r.memory.activations);
     memory("total      ", r.memory.total);
-    s << "  overheads (" << memoryBasisName(r.overheads.basis) << " basis): " << formatBytes(r.overheads.totalBytes)
-      << "\n";
+    s << "  overheads (" << memoryBasisName(r.overheads.basis)
+      << " basis): " << formatBytes(r.overheads.totalBytes) << "\n";
     for (const OverheadLine& l : r.overheads.lines)
         s << "    " << l.label << ": " << (l.measured ? formatBytes(l.bytes) : std::string("not measured"))
           << (l.counted ? "" : " (not counted)") << "  (" << l.formula << ")\n";
@@ -134,7 +136,7 @@ std::string inferenceToText(const InferenceInput& in, const GpuSpec& gpu, const 
 
 int execute(const InferOptions& o, std::ostream& out, std::ostream& err) {
     const InferenceInput input = toInput(o);
-    const GpuCatalog& catalog = GpuCatalog::builtIn();
+    const GpuCatalog catalog = catalogWithGpuCatalogOption(o.gpuCatalog);
     std::vector<std::string> warnings; // what the part cannot do (capability_rules.h)
     if (const GpuSpec* part = catalog.find(input.gpu))
         warnings = capabilityWarnings(input, *part);
@@ -153,6 +155,8 @@ int execute(const InferOptions& o, std::ostream& out, std::ostream& err) {
             document["command"] = inferCommandLine(input, &base);
             document["config"] = configJson(o.model.config, config);
         }
+        if (!o.gpuCatalog.empty()) // the line names the catalog the GPU came from
+            document["command"] = withGpuCatalogOption(document["command"].get<std::string>(), o.gpuCatalog);
         out << jsonText(document);
     } else {
         for (const std::string& warning : warnings)
@@ -185,6 +189,7 @@ Command addInferCommand(CLI::App& parent) {
     sub->add_option("--kv-cache", o.kvCache, "KV cache element type (default bf16)")
         ->check(CLI::IsMember(enumNames(kvCacheTypes(), storageTypeName)));
     sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM, or the --preset's)");
+    sub->add_option("--gpu-catalog", o.gpuCatalog, "JSON file of extra GPUs in the catalog's format");
     sub->add_option("--gpus", o.gpus, "GPUs, all tensor parallel (default 1)");
     sub->add_option("--price-per-gpu-hour", o.price,
                     "dollars per GPU-hour; enables the cost per million tokens");

@@ -4,9 +4,12 @@
 #include "app/hardware/session_gpu_catalog.h"
 #include "engine/benchmarks/local_gpus.h"
 
+#include <QKeyEvent>
 #include <QMessageBox>
+#include <QScopedValueRollback>
 #include <QSignalBlocker>
 #include <QTimer>
+#include <QWheelEvent>
 
 using namespace napkin;
 
@@ -66,6 +69,18 @@ void GpuChooserBox::refill() {
     m_lastId = currentId();
 }
 
+// QComboBox moves the closed box's selection (and emits activated()) on these as on a click, so a step
+// onto a special item is told apart here and undone without acting.
+void GpuChooserBox::keyPressEvent(QKeyEvent* event) {
+    const QScopedValueRollback stepping(m_stepping, true);
+    QComboBox::keyPressEvent(event);
+}
+
+void GpuChooserBox::wheelEvent(QWheelEvent* event) {
+    const QScopedValueRollback stepping(m_stepping, true);
+    QComboBox::wheelEvent(event);
+}
+
 void GpuChooserBox::onIndexChanged(int index) {
     const QString data = itemData(index).toString();
     if (!data.startsWith(QLatin1String("::"))) {
@@ -76,6 +91,8 @@ void GpuChooserBox::onIndexChanged(int index) {
         const QSignalBlocker quiet(this);
         setCurrentIndex(std::max(0, findData(m_lastId)));
     }
+    if (m_stepping)
+        return; // passed over on the way, not chosen
     // After this signal has reached every slot: a dialog opened inside it would run a nested event loop.
     QTimer::singleShot(0, this, [this, data] { resolve(data); });
 }

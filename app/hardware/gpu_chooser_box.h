@@ -1,7 +1,9 @@
 #pragma once
 // The GPU box of every page: the session's parts (built-in and the user's), then "This machine's GPU" and
 // "Custom GPU…". Choosing one of the last two does not change the GPU until it is resolved: the box goes
-// back to the GPU it showed, and then selects the part the device matched or the dialog defined.
+// back to the GPU it showed, and then selects the part the device matched or the dialog defined. Only an
+// explicit choice (a click, or Enter in the open list) acts: the arrow keys, the wheel and typing on the
+// closed box step through the parts and pass over the two.
 #include <QComboBox>
 
 #include <functional>
@@ -32,6 +34,10 @@ public:
     static constexpr const char* kThisMachine = "::this-machine";
     static constexpr const char* kCustom = "::custom";
 
+protected:
+    void keyPressEvent(QKeyEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+
 private:
     void refill();
     void onIndexChanged(int index);
@@ -39,6 +45,7 @@ private:
     void useThisMachinesGpu();
 
     QString m_lastId;
+    bool m_stepping = false; ///< inside a key or wheel step of the closed box, not an explicit choice
     CustomGpuAsker m_askCustomGpu;
     MessageShower m_showMessage;
 };

@@ -160,7 +160,7 @@ bool MainWindow::showPageNamed(const QString& name) {
     return false;
 }
 
-QString MainWindow::pageCommand() const {
+QString MainWindow::pageCommand(QString* error) const {
     napkin::Scenario s = scenario();
     // A ticked type the backend refuses stays in the scenario but is not run: no line that exits 2.
     s.benchmarks.dtypes = m_benchmarks->sweepPanel()->runnableDtypes();
@@ -168,11 +168,12 @@ QString MainWindow::pageCommand() const {
     // right numbers under another model's name), while the page still shows it.
     const bool onConfig = (s.page == napkin::ScenarioPage::accounting && m_accounting->showsOpenedModel()) ||
                           (s.page == napkin::ScenarioPage::inference && m_inference->showsOpenedModel());
-    return pageCommandLine(s, s.page, onConfig ? m_modelConfigs->openedConfig() : nullptr);
+    return pageCommandLine(s, s.page, onConfig ? m_modelConfigs->openedConfig() : nullptr, error);
 }
 
 void MainWindow::copyPageCommand() {
-    const QString command = pageCommand();
+    QString error;
+    const QString command = pageCommand(&error);
     if (command.isEmpty()) {
         statusBar()->showMessage(tr("No napkin-cli line reproduces the %1 page; nothing was copied.")
                                      .arg(m_pages->tabText(m_pages->currentIndex()).remove(QLatin1Char('&'))),
@@ -181,6 +182,10 @@ void MainWindow::copyPageCommand() {
     }
     QGuiApplication::clipboard()->setText(command);
     const QStringList lines = command.split(QLatin1Char('\n')); // the Benchmarks page: one per run
+    if (!error.isEmpty()) { // the line lacks --gpu-catalog: napkin-cli will not know the GPU
+        statusBar()->showMessage(tr("Copied, without the custom GPU's catalog file: %1").arg(error), 8000);
+        return;
+    }
     statusBar()->showMessage(lines.size() == 1
                                  ? tr("Copied: %1").arg(command)
                                  : tr("Copied %1 lines: %2 …").arg(lines.size()).arg(lines.front()),

@@ -50,8 +50,9 @@ public:
     QWidget* answerWidget(std::string_view field) override;
 
     /// The napkin-cli line that reproduces the page in front (Edit ▸ Copy as command); the Benchmarks page's
-    /// is one line per run; empty for the Training page.
-    QString pageCommand() const;
+    /// is one line per run; empty for the Training page. `error`: why a user-defined GPU's catalog file is
+    /// not named (it could not be written).
+    QString pageCommand(QString* error = nullptr) const;
     /// Puts pageCommand() on the clipboard and says so in the status bar, or says there is none.
     void copyPageCommand();
 

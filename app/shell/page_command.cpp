@@ -1,7 +1,9 @@
 #include "app/shell/page_command.h"
 
 #include "app/hardware/session_gpu_catalog.h"
+#include "app/hardware/user_gpu_catalog_file.h"
 #include "app/training/data_lesson_panel.h"
+#include "engine/numerics/ascii_case.h"
 #include "engine/report/accounting_report.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/inference_report.h"
@@ -10,22 +12,47 @@
 
 #include <QStringList>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 namespace {
 
 QByteArray bytes(const nlohmann::json& document) {
     return QByteArray::fromStdString(napkin::jsonText(document));
 }
 
+// `line` naming the catalog file of the GPU `gpuId` when the user defined it (napkin-cli knows only the
+// built-in parts), so that the line run elsewhere gives the page's answers. Unchanged for a built-in part,
+// and when the file could not be written (`error` then says why).
+std::string namingUserGpu(const std::string& line, const std::string& gpuId, QString* error) {
+    const std::vector<napkin::GpuSpec>& parts = SessionGpuCatalog::instance().userParts();
+    const auto part = std::find_if(parts.begin(), parts.end(), [&](const napkin::GpuSpec& p) {
+        return napkin::equalsIgnoringCase(p.id, gpuId);
+    });
+    if (part == parts.end())
+        return line;
+    const UserGpuCatalogFile file = userGpuCatalogFile(*part);
+    if (file.path.isEmpty()) {
+        if (error)
+            *error = file.error;
+        return line;
+    }
+    return napkin::withGpuCatalogOption(line, file.path.toStdString());
+}
+
 } // namespace
 
 QString pageCommandLine(const napkin::Scenario& s, napkin::ScenarioPage page,
-                        const napkin::CommandModelBase* model) {
+                        const napkin::CommandModelBase* model, QString* error) {
     using napkin::ScenarioPage;
     switch (page) {
     case ScenarioPage::accounting:
-        return toQString(napkin::accountCommandLine(s.accounting.input, model));
+        return toQString(namingUserGpu(napkin::accountCommandLine(s.accounting.input, model),
+                                       s.accounting.input.gpu, error));
     case ScenarioPage::inference:
-        return toQString(napkin::inferCommandLine(s.inference.input, model));
+        return toQString(
+            namingUserGpu(napkin::inferCommandLine(s.inference.input, model), s.inference.input.gpu, error));
     case ScenarioPage::formats:
         return toQString(napkin::dtypeCommandLine(s.formats.value, s.formats.saturate));
     case ScenarioPage::tensor:
@@ -85,7 +112,9 @@ PageDocument accountingPageDocument(const napkin::AccountingInput& input) {
     if (!error.ok())
         return {{}, QStringLiteral("--%1: %2").arg(toQString(error.field), toQString(error.message))};
     const napkin::GpuSpec& gpu = *catalog.find(input.gpu);
-    return {bytes(napkin::accountingToJson(input, gpu, napkin::account(input, gpu))), {}};
+    nlohmann::json document = napkin::accountingToJson(input, gpu, napkin::account(input, gpu));
+    document["command"] = namingUserGpu(document["command"].get<std::string>(), input.gpu, nullptr);
+    return {bytes(document), {}};
 }
 
 PageDocument inferencePageDocument(const napkin::InferenceInput& input) {
@@ -94,5 +123,7 @@ PageDocument inferencePageDocument(const napkin::InferenceInput& input) {
     if (!error.ok())
         return {{}, QStringLiteral("--%1: %2").arg(toQString(error.field), toQString(error.message))};
     const napkin::GpuSpec& gpu = *catalog.find(input.gpu);
-    return {bytes(napkin::inferenceToJson(input, gpu, napkin::accountInference(input, gpu))), {}};
+    nlohmann::json document = napkin::inferenceToJson(input, gpu, napkin::accountInference(input, gpu));
+    document["command"] = namingUserGpu(document["command"].get<std::string>(), input.gpu, nullptr);
+    return {bytes(document), {}};
 }

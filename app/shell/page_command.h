@@ -11,9 +11,10 @@
 /// The napkin-cli line for `page` as `scenario` sets it (the Benchmarks page: one line per ticked type's
 /// `bench matmul`, then its `bench train`); empty for a page no line reproduces yet (training). `model`,
 /// when given, names the accounting or inference page's model its own way (an opened config.json:
-/// `--config PATH`, and the flags on top).
+/// `--config PATH`, and the flags on top). A GPU the user defined is named with `--gpu-catalog FILE`, the
+/// file userGpuCatalogFile() writes; `error`, when given, says why the line lacks it when that failed.
 QString pageCommandLine(const napkin::Scenario& scenario, napkin::ScenarioPage page,
-                        const napkin::CommandModelBase* model = nullptr);
+                        const napkin::CommandModelBase* model = nullptr, QString* error = nullptr);
 
 struct PageDocument {
     QByteArray json; ///< napkin-cli's --json document, `command` included
@@ -21,7 +22,8 @@ struct PageDocument {
     bool ok() const { return error.isEmpty(); }
 };
 
-/// `napkin-cli account --json` for the accounting page's input, or the validation error.
+/// `napkin-cli account --json` for the accounting page's input, or the validation error; its `command`
+/// names a user-defined GPU's file as pageCommandLine does.
 PageDocument accountingPageDocument(const napkin::AccountingInput& input);
 /// `napkin-cli infer --json` for the inference page's input, or the validation error.
 PageDocument inferencePageDocument(const napkin::InferenceInput& input);

@@ -151,7 +151,15 @@ std::string lower(std::string_view s) {
 std::string catalogIdForDeviceName(std::string_view deviceName) {
     const std::string n = lower(deviceName);
     auto has = [&](const char* s) { return n.find(s) != std::string::npos; };
-    // Order matters: the more specific names first ("h100 nvl" before "h100", "pcie" before SXM).
+    // Order matters: the more specific names first ("gh200" before "h200", "h100 nvl" before "h100", "pcie"
+    // before SXM).
+    if (has("gh200")) {
+        if (has("144g"))
+            return "GH200-144GB"; // "NVIDIA GH200 144G HBM3e"
+        // "NVIDIA GH200 480GB" names the Grace side's LPDDR5X; its GPU has the 96 GB HBM3. "120GB" does
+        // not say which HBM, so it is not guessed.
+        return has("480gb") ? "GH200-96GB" : std::string();
+    }
     if (has("h200"))
         return "H200";
     if (has("h100")) {

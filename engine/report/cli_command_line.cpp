@@ -378,6 +378,13 @@ std::string inferCommandLine(const InferenceInput& in, const CommandModelBase* m
     return w.finish();
 }
 
+std::string withGpuCatalogOption(std::string_view line, std::string_view path) {
+    constexpr std::string_view json = " --json";
+    const std::size_t at = line.ends_with(json) ? line.size() - json.size() : line.size();
+    return std::string(line.substr(0, at)) + " --gpu-catalog " + shellQuoted(path) +
+           std::string(line.substr(at));
+}
+
 std::string rooflineCommandLine(std::string_view device, ComputeType dtype) {
     CommandWords w("roofline");
     if (device == "cpu")

@@ -40,6 +40,10 @@ std::string accountCommandLine(const AccountingInput& input, const CommandModelB
 /// `napkin-cli infer … --json` for `input`, the model named as accountCommandLine names it.
 std::string inferCommandLine(const InferenceInput& input, const CommandModelBase* model = nullptr);
 
+/// `line` (an account or infer line ending in " --json") with `--gpu-catalog PATH` before --json: the
+/// file that holds the part its --gpu names when the built-in catalog does not.
+std::string withGpuCatalogOption(std::string_view line, std::string_view path);
+
 /// `napkin-cli roofline --gpu ID --dtype D --json`, or `--device cpu` for "cpu".
 std::string rooflineCommandLine(std::string_view device, ComputeType dtype);
 

@@ -127,6 +127,17 @@ void TestCliGpus::customGpuGivesTheCliTheAppsAnswers() {
     QCOMPARE(nlohmann::json::parse(builtIn.out)["training_seconds"].get<double>(),
              app.trainingSeconds->value);
 
+    // infer reads the file too (it once knew the built-in parts only), and its line names the file.
+    const CliOutcome served =
+        runCli({"infer", "--preset", "llama3-8b", "--gpu", mine.id, "--gpu-catalog", path, "--json"});
+    QVERIFY2(served.status == 0, served.err.c_str());
+    const auto servedDoc = nlohmann::json::parse(served.out);
+    const std::string command = servedDoc["command"];
+    QVERIFY2(command.find(" --gpu Lab-A100 ") != std::string::npos &&
+                 command.ends_with(" --gpu-catalog " + path + " --json"),
+             command.c_str());
+    QCOMPARE(servedDoc["gpu"]["id"].get<std::string>(), mine.id);
+
     const CliOutcome listed = runCli({"gpus", "--gpu-catalog", path});
     QCOMPARE(listed.status, 0);
     QVERIFY(listed.out.find("Lab-A100: Lab A100 — 80 GB, 2.039 TB/s, bf16 312 TFLOP/s dense") !=

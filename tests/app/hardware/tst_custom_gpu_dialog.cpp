@@ -23,6 +23,7 @@ private slots:
     void savedFileIsACatalog();
     void customGpuIsChosenOnEveryPage();
     void thisMachineSaysWhyWithoutADevice();
+    void arrowKeysPassOverTheSpecialItems();
 };
 
 namespace {
@@ -120,6 +121,36 @@ void TestCustomGpuDialog::thisMachineSaysWhyWithoutADevice() {
     QTRY_VERIFY(!said.isEmpty() || box.currentId() != before);
     if (!said.isEmpty() && said.startsWith(QStringLiteral("no CUDA device found")))
         QCOMPARE(box.currentId(), before);
+}
+
+// The arrow keys on the closed box step through the parts; they once landed on "This machine's GPU" and
+// "Custom GPU…" after the last part and opened their dialogs, though the user only moved the selection.
+// Those two act on an explicit choice (a click, or Enter in the list), not on the way past.
+void TestCustomGpuDialog::arrowKeysPassOverTheSpecialItems() {
+    GpuChooserBox box;
+    int asked = 0, told = 0;
+    box.setCustomGpuAsker([&](QWidget*) {
+        ++asked;
+        return std::optional<GpuSpec>();
+    });
+    box.setMessageShower([&](QWidget*, const QString&) { ++told; });
+    const QString lastPart = QString::fromStdString(sessionGpuCatalog().gpus().back().id);
+    QVERIFY(box.selectId(lastPart));
+    box.setFocus();
+    for (int i = 0; i < 3; ++i) // past both special items, had the box stopped on neither
+        QTest::keyClick(&box, Qt::Key_Down);
+    QTest::keyClick(&box, Qt::Key_End);
+    QTest::keyClick(&box, Qt::Key_PageDown);
+    QTest::qWait(50); // a special item's action runs from the event loop
+    QCOMPARE(asked, 0);
+    QCOMPARE(told, 0);
+    QCOMPARE(box.currentId(), lastPart);
+    // Up still steps through the parts.
+    QTest::keyClick(&box, Qt::Key_Up);
+    QCOMPARE(box.currentId(), QString::fromStdString(sessionGpuCatalog().gpus().rbegin()[1].id));
+    // An explicit choice still asks.
+    box.setCurrentIndex(box.findData(QString::fromLatin1(GpuChooserBox::kCustom)));
+    QTRY_COMPARE(asked, 1);
 }
 
 QTEST_MAIN(TestCustomGpuDialog)

@@ -1,14 +1,20 @@
 // One answer everywhere: the accounting and inference pages exported as JSON (napkin --export FILE.json)
 // are napkin-cli's documents, field by field, for every preset; the `command` each names, run, prints the
 // same document; and Edit ▸ Copy as command gives the line for the page in front.
+#include "app/accounting/accounting_controls.h"
+#include "app/accounting/accounting_page.h"
 #include "app/accounting/presets.h"
 #include "app/benchmarks/benchmarks_page.h"
+#include "app/hardware/gpu_chooser_box.h"
+#include "app/hardware/session_gpu_catalog.h"
+#include "app/inference/inference_page.h"
 #include "app/shell/command_line.h"
 #include "app/shell/headless_export.h"
 #include "app/shell/main_window.h"
 #include "app/shell/page_command.h"
 #include "app/tensor/tensor_page.h"
 #include "app/training/training_page.h"
+#include "engine/hardware/custom_gpu_form.h"
 #include "tests/support/cli_outcome.h"
 
 #include <nlohmann/json.hpp>
@@ -18,6 +24,7 @@
 #include <QFile>
 #include <QGuiApplication>
 #include <QLineEdit>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -86,6 +93,7 @@ private slots:
     void inferenceExportIsTheCliDocument();
     void copyAsCommandNamesThePageInFront();
     void copyAsCommandLeavesRefusedTextOut();
+    void copyAsCommandNamesTheCustomGpusFile();
     void trainingLessonsCopyAsTheirLessonLines();
 };
 
@@ -188,6 +196,52 @@ void TestPageCommand::copyAsCommandLeavesRefusedTextOut() {
     QVERIFY2(command.contains(QStringLiteral("--shape 2,3 ")), qPrintable(command));
     const napkin::test::CliOutcome o = napkin::test::runCli(words(command));
     QVERIFY2(o.status == 0, qPrintable(command + QStringLiteral(" → ") + QString::fromStdString(o.err)));
+}
+
+// A GPU the user defined ("Custom GPU…") is known to this session only: Copy as command left it out, and
+// napkin-cli refused the line's --gpu (exit 2). The line names a catalog file that holds the part, and run,
+// prints the page's own document, `command` included, on the Accounting and the Inference page.
+void TestPageCommand::copyAsCommandNamesTheCustomGpusFile() {
+    QStandardPaths::setTestModeEnabled(true); // the file goes to a test folder, not the user's data
+    napkin::CustomGpuForm form; // an A100 SXM's datasheet figures, but 96 GB: no built-in part's answers
+    form.name = "Copied A100";
+    form.memoryGb = "96";
+    form.bandwidthGbPerSecond = "2039";
+    form.peaksTflops = {"19.5", "156", "312", "312", "none"};
+    form.tdpWatts = "400";
+    const napkin::CustomGpuCheck check = napkin::checkCustomGpu(form);
+    QVERIFY(check.gpu);
+    SessionGpuCatalog::instance().add(*check.gpu);
+    MainWindow window;
+    auto* accountingBox =
+        static_cast<GpuChooserBox*>(window.findChild<AccountingPage*>()->controls()->gpuBox());
+    QVERIFY(accountingBox->selectId(QStringLiteral("Copied-A100")));
+    auto* inferenceBox = window.findChild<InferencePage*>()->findChild<GpuChooserBox*>();
+    QVERIFY(inferenceBox && inferenceBox->selectId(QStringLiteral("Copied-A100")));
+
+    window.pages()->setCurrentIndex(0); // Accounting
+    QString error;
+    QString line = window.pageCommand(&error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY2(line.contains(QStringLiteral(" --gpu Copied-A100 ")) &&
+                 line.contains(QStringLiteral(" --gpu-catalog ")),
+             qPrintable(line));
+    const PageDocument accounting = accountingPageDocument(window.scenario().accounting.input);
+    QVERIFY2(accounting.ok(), qPrintable(accounting.error));
+    QCOMPARE(QString::fromStdString(cli(words(line)).dump(1)),
+             QString::fromStdString(nlohmann::json::parse(accounting.json.toStdString()).dump(1)));
+
+    window.pages()->setCurrentIndex(1); // Inference
+    line = window.pageCommand(&error);
+    QVERIFY2(line.startsWith(QStringLiteral("napkin-cli infer ")) &&
+                 line.contains(QStringLiteral(" --gpu-catalog ")),
+             qPrintable(line));
+    nlohmann::json served = cli(words(line));
+    served.erase("weights_format"); // how the CLI chose its format (napkin-cli infer only, docs/cli.md)
+    const PageDocument inference = inferencePageDocument(window.scenario().inference.input);
+    QVERIFY2(inference.ok(), qPrintable(inference.error));
+    QCOMPARE(QString::fromStdString(served.dump(1)),
+             QString::fromStdString(nlohmann::json::parse(inference.json.toStdString()).dump(1)));
 }
 
 // Issue 35: the Training page copied nothing. Each lesson now copies the `napkin-cli lesson` line that runs

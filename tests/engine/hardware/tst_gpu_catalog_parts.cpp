@@ -1,4 +1,4 @@
-// The catalog's later parts (RTX 3090, MI250X, Apple M1/M2 Max): one row per figure against its cited
+// The catalog's later parts (RTX 3090, MI250X, Apple M1/M2 Max, GH200): one row per figure against its cited
 // source; a figure no source gives is absent (-1), and 0 means the part has no such path.
 #include "engine/hardware/device_match.h"
 #include "engine/hardware/gpu_catalog.h"
@@ -73,6 +73,13 @@ void TestGpuCatalogParts::partFigures_data() {
                                                     << "memory" << 21845.34 * 1024 * 1024;
     QTest::newRow("M1 Max fp32: not given") << "M1-Max-32GB"
                                             << "fp32" << absent;
+    // M1 Max 64 GB: recommendedMaxWorkingSetSize = 49152.00 MiB (llama.cpp issue #1870, an M1 Max with 64GB).
+    QTest::newRow("M1 Max 64GB 64 GB pool") << "M1-Max-64GB"
+                                            << "unified" << 64e9;
+    QTest::newRow("M1 Max 64GB GPU share 49,152 MiB") << "M1-Max-64GB"
+                                                      << "memory" << 49152.0 * 1024 * 1024;
+    QTest::newRow("M1 Max 64GB 400 GB/s") << "M1-Max-64GB"
+                                          << "bandwidth" << 400e9;
     // M2 Max: Apple's announcement (Trusted Reviews, 2023-01-17) 400GB/s, up to 96GB; GPU shares from
     // llama.cpp logs: 21845.34 MB on 32 GB (ollama #434), 73728.00 MB on 96 GB (llama.cpp #3213).
     QTest::newRow("M2 Max 32GB 400 GB/s") << "M2-Max-32GB"
@@ -89,6 +96,36 @@ void TestGpuCatalogParts::partFigures_data() {
                                                  << "bf16" << absent;
     QTest::newRow("M2 Max 96GB TDP: not given") << "M2-Max-96GB"
                                                 << "tdp" << absent;
+    // GH200, NVIDIA's GH200 Grace Hopper Superchip datasheet (Product Specifications, as reproduced in
+    // atineoSE/coding-model-seeks-gpu pipeline/pipeline/sources/gh200_specs.md): "989* | 494" and the like,
+    // * with sparsity, the second figure dense; HBM 96GB HBM3 | 144GB HBM3e at up to 4TB/s | 4.9TB/s;
+    // NVLink-C2C 900GB/s; Power (Memory + CPU + GPU) configurable 450 to 1000W.
+    QTest::newRow("GH200 96GB: 96 GB HBM3") << "GH200-96GB"
+                                            << "memory" << 96e9;
+    QTest::newRow("GH200 96GB: 4 TB/s") << "GH200-96GB"
+                                        << "bandwidth" << 4e12;
+    QTest::newRow("GH200 144GB: 144 GB HBM3e") << "GH200-144GB"
+                                               << "memory" << 144e9;
+    QTest::newRow("GH200 144GB: 4.9 TB/s") << "GH200-144GB"
+                                           << "bandwidth" << 4.9e12;
+    QTest::newRow("GH200 fp32 67") << "GH200-144GB"
+                                   << "fp32" << 67e12;
+    QTest::newRow("GH200 tf32 494 dense (989 sparse)") << "GH200-96GB"
+                                                       << "tf32" << 494e12;
+    QTest::newRow("GH200 bf16 990 dense (1,979 sparse)") << "GH200-96GB"
+                                                         << "bf16" << 990e12;
+    QTest::newRow("GH200 fp16 990 dense (1,979 sparse)") << "GH200-144GB"
+                                                         << "fp16" << 990e12;
+    QTest::newRow("GH200 fp8 1,979 dense (3,958 sparse)") << "GH200-144GB"
+                                                          << "fp8" << 1979e12;
+    QTest::newRow("GH200 fp64 tensor 67") << "GH200-96GB"
+                                          << "fp64" << 67e12;
+    QTest::newRow("GH200 int8 1,979 TOPS dense") << "GH200-96GB"
+                                                 << "int8" << 1979e12;
+    QTest::newRow("GH200 module power 1000 W") << "GH200-144GB"
+                                               << "tdp" << 1000.0;
+    QTest::newRow("GH200 driver memory: not given") << "GH200-144GB"
+                                                    << "driver" << absent;
 }
 
 void TestGpuCatalogParts::partFigures() {
@@ -116,6 +153,10 @@ void TestGpuCatalogParts::architectures_data() {
                                               << "AMD"
                                               << "gpu"
                                               << "";
+    QTest::newRow("GH200: Hopper 9.0") << "GH200-144GB"
+                                       << "NVIDIA"
+                                       << "gpu"
+                                       << "9.0";
     QTest::newRow("M2 Max: unified memory") << "M2-Max-96GB"
                                             << "Apple"
                                             << "unified"
@@ -168,6 +209,13 @@ void TestGpuCatalogParts::thisMachinesGpu_data() {
     QTest::newRow("H100 NVL, 94 GiB") << "NVIDIA H100 NVL" << 94.0 * 1024 << "H100-NVL";
     QTest::newRow("A10G, memory unknown") << "NVIDIA A10G" << 0.0 << "A10G";
     QTest::newRow("RTX 4090, 24 GiB") << "NVIDIA GeForce RTX 4090" << 24.0 * 1024 << "RTX-4090";
+    // GH200 names: NVIDIA/open-gpu-kernel-modules README's supported GPUs ("NVIDIA GH200 480GB", "NVIDIA
+    // GH200 120GB", "NVIDIA GH200 144G HBM3e"). The 480GB part (its Grace LPDDR5X) has 96 GB HBM3: OpenCL
+    // reports 97280 MB there (mredenti/PowerCapping configuration/OpenCL_benchmark.md). "GH200" holds
+    // "H200": these once matched the H200, and the 144 GB part's memory passed for an H200's 141 GB.
+    QTest::newRow("GH200 480GB, 97,280 MiB") << "NVIDIA GH200 480GB" << 97280.0 << "GH200-96GB";
+    QTest::newRow("GH200 144G HBM3e, memory unknown") << "NVIDIA GH200 144G HBM3e" << 0.0 << "GH200-144GB";
+    QTest::newRow("GH200 120GB: the name does not say which HBM") << "NVIDIA GH200 120GB" << 0.0 << "";
     // The catalog's A100 PCIe is the 80 GB card: a 40 GB one is not it, whatever its name says.
     QTest::newRow("A100 PCIe 40GB: not the 80 GB part") << "NVIDIA A100-PCIE-40GB" << 40960.0 << "";
     // A MIG slice of an H100 reports its slice's memory, not the card's.
