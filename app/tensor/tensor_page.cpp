@@ -5,6 +5,7 @@
 #include "engine/tensor/tensor_storage_values.h"
 #include "widgets/controls/error_overlay.h"
 #include "widgets/controls/explain_pane.h"
+#include "widgets/controls/reserved_message_label.h"
 #include "widgets/controls/stride_view.h"
 #include "widgets/text/engine_text.h"
 
@@ -64,16 +65,17 @@ TensorPage::TensorPage(QWidget* parent)
     // The shape's message is drawn over what lies under its field (ErrorOverlay): a row of its own made
     // the Expression field and everything under it jump down while it was shown.
     shapeErrorLabel_ = new ErrorOverlay(shapeEdit_);
-    errorLabel_ = new QLabel(this);
-    for (QLabel* label : {errorLabel_}) {
-        label->setWordWrap(true);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        // Red through the palette, not a style sheet: a style sheet pins the label's font, so presentation
-        // mode's large type (and the tour's enlarged answer) passed the error line by.
-        QPalette red = label->palette();
-        red.setColor(QPalette::WindowText, QColor(0xc6, 0x28, 0x28));
-        label->setPalette(red);
-    }
+    // The chain's message has a row of its own, kept while it is empty (two lines: PyTorch's longest,
+    // "view size is not compatible …", at the page's width): appearing, it moved the example buttons and
+    // the step list down. Not drawn over them as the shape's message is: after "Transpose → view fails"
+    // the next click is ".contiguous() fix", which an overlay would hide.
+    errorLabel_ = new ReservedMessageLabel(2, this);
+    errorLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Red through the palette, not a style sheet: a style sheet pins the label's font, so presentation
+    // mode's large type (and the tour's enlarged answer) passed the error line by.
+    QPalette red = errorLabel_->palette();
+    red.setColor(QPalette::WindowText, QColor(0xc6, 0x28, 0x28));
+    errorLabel_->setPalette(red);
 
     auto* inputs = new QFormLayout;
     auto* shapeRow = new QHBoxLayout;

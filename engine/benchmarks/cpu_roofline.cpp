@@ -64,7 +64,8 @@ std::optional<Roofline> measureCpuRoofline(BenchDtype dtype, int threads, std::s
     r.peakFlopsPerSecond = peak;
     std::ostringstream source;
     source << "measured on this CPU: FMA loop " << formatFlops(*info.measuredFp32FlopsPerSecond, true)
-           << " fp32 (" << info.threads << " threads of independent " << info.simd << " FMAs, best of 3)";
+           << " fp32 (" << info.threads << " threads of independent " << info.simd
+           << " FMAs, the fastest 2 ms sample)";
     if (name != "fp32")
         source << " × " << ratio << " for " << name << " (the " << info.cpuBackend
                << " backend's ratio: " << info.promisedBasis << ")";

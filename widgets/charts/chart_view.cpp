@@ -115,6 +115,10 @@ QStringList ChartView::tickLabels() const {
     return m_plot->yAxis->tickVectorLabels();
 }
 
+QStringList ChartView::xTickLabels() const {
+    return m_plot->xAxis->tickVectorLabels();
+}
+
 QStringList ChartView::legendNames() const {
     QStringList names;
     for (int i = 0; i < m_plot->legend->itemCount(); ++i)
@@ -380,6 +384,13 @@ void ChartView::applyLineScale() {
 
 bool ChartView::fitTicks() {
     constexpr int kMostTicks = 5; // QCustomPlot's default tick count; no chart asks for more
+    // Axes not laid out at a real size (a chart filled while its page was hidden: 100×30 gives axes of
+    // negative width) place the tick labels anywhere: a right margin fitted to them left the Benchmarks
+    // page's plot a few pixels wide, one tick under it, once the page was shown.
+    const QRect axes = m_plot->axisRect()->rect();
+    if (axes.width() <= 0 || axes.height() <= 0)
+        return false;
+    m_fittedAxes = axes;
     int overhang = 0;
     for (QCPAxis* axis : m_plot->axisRect()->axes()) {
         fitTickCount(*axis, kMostTicks);
@@ -398,16 +409,22 @@ bool ChartView::fitTicks() {
 
 // The ticks were fitted to the axes as last laid out; when this replot moved them (a title gained a line,
 // the widget was resized) the labels may overlap after all: once more with the new lengths.
+// Also when the replot laid the axes out other than they were when the ticks were fitted (a resize replots
+// at once, with ticks and margins fitted to the old size): a few replots in a row, as each refit can move
+// the axes again; never an endless round.
 void ChartView::checkTicksAfterReplot() {
+    constexpr int kMostRefits = 3;
     bool crowded = false;
     for (QCPAxis* axis : m_plot->axisRect()->axes())
         crowded = crowded || !crowdedTickLabels(*axis).isEmpty() ||
                   !tickLabelsPastEdges(*axis, m_plot->width()).isEmpty();
-    if (crowded && !m_refittingTicks) {
-        m_refittingTicks = true;
+    const QRect axes = m_plot->axisRect()->rect();
+    const bool moved = axes.width() > 0 && axes.height() > 0 && axes != m_fittedAxes;
+    if ((crowded || moved) && m_tickRefits < kMostRefits) {
+        ++m_tickRefits;
         queueReplot();
     } else {
-        m_refittingTicks = false;
+        m_tickRefits = 0;
     }
 }
 

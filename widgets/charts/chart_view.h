@@ -32,8 +32,8 @@ struct ChartLayout {
     std::vector<QColor> labelColors; ///< each label's text colour, in the order of `labels`
     std::vector<QLine> rules;        ///< straight lines across the axes (a capacity), within the axes
     std::vector<QRect> data;         ///< bars' boxes and small boxes along graphs' lines
-    QStringList cutText;             ///< axis titles past the chart's edges, labels past their clip: drawn cut
-    QStringList crowdedTicks;        ///< neighbouring tick labels of one axis that overlap ("1.5 GB / 1.75 GB")
+    QStringList cutText;      ///< axis titles past the chart's edges, labels past their clip: drawn cut
+    QStringList crowdedTicks; ///< neighbouring tick labels of one axis that overlap ("1.5 GB / 1.75 GB")
 };
 
 class ChartView : public QWidget {
@@ -67,6 +67,8 @@ public:
 
     /// The y-axis tick labels shown (tests check the human units).
     QStringList tickLabels() const;
+    /// The x-axis tick labels shown.
+    QStringList xTickLabels() const;
     /// The legend's entries as drawn, in order (a chart leaves out what it does not draw).
     QStringList legendNames() const;
     /// The bottom axis's title as set (before it is wrapped to the chart's width).
@@ -132,12 +134,13 @@ private:
     double m_lineScale = 1.0;
     QString m_title;
     QString m_settings;
-    QSize m_minimum{240, 180};     ///< at the application's font
-    int m_minimumColumns = 30;     ///< "300 GFLOPs", a title's line and a plot beside them
-    int m_legendColumns = 1;       ///< as the chart asked; fewer when the entries are too wide for them
-    bool m_refitting = false;      ///< this replot was queued to lay out refitted axis titles
-    bool m_refittingTicks = false; ///< this replot was queued to thin ticks fitted to stale axes
-    bool m_replotPending = false;  ///< queueReplot() since the last replot
+    QSize m_minimum{240, 180};    ///< at the application's font
+    int m_minimumColumns = 30;    ///< "300 GFLOPs", a title's line and a plot beside them
+    int m_legendColumns = 1;      ///< as the chart asked; fewer when the entries are too wide for them
+    bool m_refitting = false;     ///< this replot was queued to lay out refitted axis titles
+    int m_tickRefits = 0;         ///< replots queued in a row to fit ticks to axes that moved
+    QRect m_fittedAxes;           ///< the axes the ticks and the right margin were last fitted to
+    bool m_replotPending = false; ///< queueReplot() since the last replot
 };
 
 /// The chart library's name and version ("QCustomPlot 2.1.1"), for Help ▸ About: the name stays here,

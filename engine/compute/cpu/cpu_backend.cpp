@@ -51,7 +51,7 @@ DeviceInfo CpuBackend::deviceInfo() const {
         fp32 = d.measuredFp32FlopsPerSecond;
         std::ostringstream s;
         s << "measured FMA-loop peak (" << threads_ << " threads of independent " << simdName(facts_)
-          << " FMAs, best of 3), because the spec peak is " << spec.formula;
+          << " FMAs, the fastest 2 ms sample), because the spec peak is " << spec.formula;
         d.promisedBasis = s.str();
     } else {
         d.promisedBasis = "none: the spec peak is " + spec.formula + " and the FMA loop was not run";

@@ -88,19 +88,25 @@ FmaPeak measureFp32FmaPeak(int threads, double secondsPerTrial, int trials) {
         peak.lanes = 8;
         peak.isa = "avx2+fma";
     }
-    // Calibrate on one thread: iterations that take about secondsPerTrial.
-    long iterations = 1'000'000;
+    // Calibrate on one thread: the iterations of one sample, from the fastest of a few short runs (one
+    // run held off the core would make the samples too short, not wrong).
+    long iterations = 1000;
     std::atomic<float> sink{0};
-    for (;;) {
+    const auto timed = [&](long n) {
         const auto start = Clock::now();
-        sink = sink + kernel(iterations);
-        const double s = std::chrono::duration<double>(Clock::now() - start).count();
-        if (s >= secondsPerTrial / 4 || iterations > (1L << 40))
-            break;
+        sink = sink + kernel(n);
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    };
+    while (timed(iterations) < kFmaPeakSampleSeconds / 4 && iterations < (1L << 40))
         iterations *= 4;
-    }
-    iterations = std::max(1L, static_cast<long>(static_cast<double>(iterations) * 4));
-    for (int trial = 0; trial < std::max(1, trials); ++trial) {
+    double fastest = 1e30;
+    for (int i = 0; i < 5; ++i)
+        fastest = std::min(fastest, timed(iterations));
+    iterations =
+        std::max(1L, static_cast<long>(static_cast<double>(iterations) * kFmaPeakSampleSeconds / fastest));
+    const double budget = std::max(0.0, secondsPerTrial) * std::max(1, trials);
+    peak.samples = std::clamp(static_cast<int>(budget / kFmaPeakSampleSeconds), std::max(1, trials), 1000);
+    for (int sample = 0; sample < peak.samples; ++sample) {
         std::vector<std::thread> pool;
         pool.reserve(static_cast<std::size_t>(peak.threads));
         std::atomic<int> ready{0};

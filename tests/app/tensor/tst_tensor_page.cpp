@@ -3,6 +3,7 @@
 #include "app/tensor/tensor_page.h"
 #include "widgets/controls/stride_view.h"
 
+#include <QLabel>
 #include <QLayout>
 #include <QLineEdit>
 #include <QListWidget>
@@ -18,6 +19,8 @@ private slots:
     void typedShapeAppliesOnEnterOnly();
     void blankShapeIsRefusedNextToTheField();
     void shapeMessageMovesNothing();
+    void chainMessageMovesNothing_data();
+    void chainMessageMovesNothing();
     void hoverShowsOffsetArithmetic();
     void screenshots();
 
@@ -166,6 +169,58 @@ void TestTensorPage::shapeMessageMovesNothing() {
     QCoreApplication::sendPostedEvents();
     page.layout()->activate();
     QCOMPARE(expression->geometry(), before);
+}
+
+// The chain's failure ("Step 2 fails: view size is not compatible …") took a row of its own when it
+// appeared: the example buttons and the step list under it jumped down, and back up on the fix. Its row is
+// there before the message is, as tall as the message needs, in the page's type and in presentation
+// mode's larger type.
+void TestTensorPage::chainMessageMovesNothing_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<double>("fontScale");
+    QTest::newRow("1000x700") << QSize(1000, 700) << 1.0;
+    QTest::newRow("760x600") << QSize(760, 600) << 1.0;
+    QTest::newRow("1024x768 presentation") << QSize(1024, 768) << 1.45;
+}
+
+void TestTensorPage::chainMessageMovesNothing() {
+    QFETCH(QSize, size);
+    QFETCH(double, fontScale);
+    TensorPage page;
+    QFont font = page.font();
+    font.setPointSizeF(font.pointSizeF() * fontScale);
+    page.setFont(font);
+    page.resize(size);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QPushButton* fails = button(page, QStringLiteral("Transpose → view fails"));
+    QPushButton* fix = button(page, QStringLiteral(".contiguous() fix"));
+    auto* steps = page.findChild<QListWidget*>();
+    const auto settle = [&page] {
+        QCoreApplication::sendPostedEvents();
+        page.layout()->activate();
+        QCoreApplication::processEvents();
+    };
+    settle();
+    const QRect buttonBefore = fix->geometry();
+    const QRect stepsBefore(steps->mapTo(&page, QPoint(0, 0)), steps->size());
+    fails->click();
+    settle();
+    QLabel* message = page.chainErrorLabel();
+    QVERIFY(message->text().startsWith(QStringLiteral("Step 2 fails:")));
+    QVERIFY(message->isVisible());
+    // Whole: every line of it inside its box.
+    QVERIFY2(message->heightForWidth(message->width()) <= message->height(),
+             qPrintable(QStringLiteral("%1 px of text in a %2 px row")
+                            .arg(message->heightForWidth(message->width()))
+                            .arg(message->height())));
+    QCOMPARE(fix->geometry(), buttonBefore);
+    QCOMPARE(QRect(steps->mapTo(&page, QPoint(0, 0)), steps->size()), stepsBefore);
+    fix->click();
+    settle();
+    QVERIFY(message->text().isEmpty());
+    QCOMPARE(fix->geometry(), buttonBefore);
+    QCOMPARE(QRect(steps->mapTo(&page, QPoint(0, 0)), steps->size()), stepsBefore);
 }
 
 #include "tst_tensor_page.moc"

@@ -11,6 +11,7 @@
 #include "widgets/charts/inference_memory_chart.h"
 #include "widgets/charts/loss_chart.h"
 #include "widgets/charts/memory_chart.h"
+#include "widgets/charts/throughput_chart.h"
 
 #include <QImage>
 #include <QScrollArea>
@@ -44,6 +45,8 @@ private slots:
     void aChartIsNoNarrowerThanItsLegend();
     void theWheelOverAChartScrollsThePage();
     void theCapacityLabelKeepsOffABarThatDoesNotFit();
+    void aChartThatGrowsLabelsItsWholeAxis_data();
+    void aChartThatGrowsLabelsItsWholeAxis();
 };
 
 void TestChartLayout::flopLegendLeavesTheBarsAlone() {
@@ -305,4 +308,50 @@ void TestChartLayout::theCapacityLabelKeepsOffABarThatDoesNotFit() {
                                     .arg(bar.y())
                                     .arg(bar.width())
                                     .arg(bar.height())));
+}
+
+// A chart drawn narrow and then given its width (the Benchmarks page lays its chart out beside the results
+// table, then at the page's size): its ticks were fitted before the replot laid the wider axes out, and
+// were never fitted again, so the x axis kept the narrow chart's few labels at any width.
+void TestChartLayout::aChartThatGrowsLabelsItsWholeAxis_data() {
+    QTest::addColumn<bool>("shownFirst");
+    QTest::newRow("shown at its minimum") << true;
+    QTest::newRow("filled while hidden") << false;
+}
+
+void TestChartLayout::aChartThatGrowsLabelsItsWholeAxis() {
+    QFETCH(bool, shownFirst);
+    ThroughputChart chart;
+    if (shownFirst) {
+        chart.resize(chart.minimumSizeHint());
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    }
+    // Point by point, as a running sweep fills it.
+    ThroughputChartData d;
+    d.series.push_back({QStringLiteral("fp32"), {}, 200e9});
+    d.series.push_back({QStringLiteral("fp64"), {}, 100e9});
+    for (auto& series : d.series)
+        for (double n : {128.0, 256.0, 512.0, 1024.0}) {
+            series.points.push_back({n, 2 * n * n * n, 1e9 * n / 64, {}});
+            chart.setData(d);
+            QCoreApplication::processEvents();
+        }
+    for (int i = 0; i < 3; ++i)
+        QCoreApplication::processEvents();
+    const QStringList narrow = chart.xTickLabels();
+    chart.resize(900, 500);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    for (int i = 0; i < 3; ++i)
+        QCoreApplication::processEvents();
+    const QStringList wide = chart.xTickLabels();
+    const ChartLayout g = chart.layoutGeometry();
+    QVERIFY2(g.axisRect.width() >= chart.width() / 2, qPrintable(QString::number(g.axisRect.width())));
+    QVERIFY(!g.data.empty());
+    for (const char* n : {"128", "256", "512", "1024"})
+        QVERIFY2(wide.contains(QLatin1String(n)),
+                 qPrintable(
+                     QStringLiteral("%1 not labelled at 900 px: %2 (before: %3)")
+                         .arg(QLatin1String(n), wide.join(QLatin1Char(' ')), narrow.join(QLatin1Char(' ')))));
 }
