@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <utility>
 
 namespace {
@@ -418,8 +419,14 @@ void ChartView::checkTicksAfterReplot() {
     for (QCPAxis* axis : m_plot->axisRect()->axes())
         crowded = crowded || !crowdedTickLabels(*axis).isEmpty() ||
                   !tickLabelsPastEdges(*axis, m_plot->width()).isEmpty();
+    // Moved: laid out at a real size for the first time, or resized by more than a tenth. A tick label a
+    // few pixels wider or narrower (a batch edit's "1.5 TB" for "980 GB") moves the axes too, but the ticks
+    // fitted before still fit, and a replot more on every such edit cost a slider tick its frame.
     const QRect axes = m_plot->axisRect()->rect();
-    const bool moved = axes.width() > 0 && axes.height() > 0 && axes != m_fittedAxes;
+    const auto changed = [](int now, int fitted) { return std::abs(now - fitted) * 10 > fitted; };
+    const bool moved = axes.width() > 0 && axes.height() > 0 &&
+                       (m_fittedAxes.isEmpty() || changed(axes.width(), m_fittedAxes.width()) ||
+                        changed(axes.height(), m_fittedAxes.height()));
     if ((crowded || moved) && m_tickRefits < kMostRefits) {
         ++m_tickRefits;
         queueReplot();
