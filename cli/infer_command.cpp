@@ -6,8 +6,8 @@
 #include "cli/model_options.h"
 #include "cli/number_option.h"
 #include "cli/overhead_options.h"
-#include "engine/accounting/capability_rules.h"
 #include "engine/accounting/inference_accounting.h"
+#include "engine/accounting/inference_warnings.h"
 #include "engine/accounting/run_cost.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/numerics/quantity_format.h"
@@ -137,9 +137,9 @@ std::string inferenceToText(const InferenceInput& in, const GpuSpec& gpu, const 
 int execute(const InferOptions& o, std::ostream& out, std::ostream& err) {
     const InferenceInput input = toInput(o);
     const GpuCatalog catalog = catalogWithGpuCatalogOption(o.gpuCatalog);
-    std::vector<std::string> warnings; // what the part cannot do (capability_rules.h)
+    std::vector<std::string> warnings; // what the part cannot do, a context past the model's
     if (const GpuSpec* part = catalog.find(input.gpu))
-        warnings = capabilityWarnings(input, *part);
+        warnings = inferenceWarnings(input, *part);
     const InputError error = validateInference(input, catalog);
     if (!error.ok())
         throw UsageError("--" + error.field + ": " + error.message);

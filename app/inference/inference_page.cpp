@@ -1,11 +1,11 @@
 #include "app/inference/inference_page.h"
 
+#include "app/hardware/session_gpu_catalog.h"
 #include "app/inference/explain_inference.h"
 #include "app/inference/inference_answers.h"
 #include "app/inference/inference_controls.h"
-#include "app/hardware/session_gpu_catalog.h"
 #include "app/model/opened_model_entry.h"
-#include "engine/accounting/capability_rules.h"
+#include "engine/accounting/inference_warnings.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/cli_command_line.h"
 #include "widgets/charts/decode_throughput_chart.h"
@@ -134,8 +134,8 @@ void InferencePage::recompute() {
     m_memoryChart->setSettingsCaption(settings);
     m_throughputChart->setSettingsCaption(settings);
     m_answers->setResult(in, *m_result, sweep);
-    QStringList warnings; // what the GPU cannot do with the weight format (capability_rules.h)
-    for (const std::string& w : capabilityWarnings(in, gpu))
+    QStringList warnings; // what the GPU cannot do with the weight format, a context past the model's
+    for (const std::string& w : inferenceWarnings(in, gpu))
         warnings << toQString(w);
     m_answers->setWarnings(warnings);
     m_explain->setHtml(explainInference(in, *m_result));

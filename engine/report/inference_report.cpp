@@ -1,6 +1,6 @@
 #include "engine/report/inference_report.h"
 
-#include "engine/accounting/capability_rules.h"
+#include "engine/accounting/inference_warnings.h"
 #include "engine/accounting/run_cost.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/json_values.h"
@@ -79,7 +79,7 @@ json inferenceToJson(const InferenceInput& in, const GpuSpec& gpu, const Inferen
     price.pricePerGpuHour = in.pricePerGpuHour;
     const std::optional<Quantity> perMillion =
         dollarsPerMillionTokens(r.decodeTokensPerSecond.value, in.gpus, price);
-    doc["warnings"] = capabilityWarnings(in, gpu); // what the part cannot do (capability_rules.h)
+    doc["warnings"] = inferenceWarnings(in, gpu); // what the part cannot do, a context past the model's
     doc["price_per_gpu_hour"] = in.pricePerGpuHour ? jsonNumber(*in.pricePerGpuHour) : json(nullptr);
     doc["dollars_per_million_tokens"] = perMillion ? jsonNumber(perMillion->value) : json(nullptr);
     if (perMillion)

@@ -2,6 +2,8 @@
 // below Ampere (and the activation ledger then keeps the a·s² scores), bf16 on Turing runs at the fp32 rate,
 // fp8 on Ampere is refused with the reason. Plus the run's cost on the lecture's setup.
 #include "engine/accounting/capability_rules.h"
+#include "engine/accounting/inference_warnings.h"
+#include "engine/accounting/model_zoo.h"
 #include "engine/accounting/setup_presets.h"
 
 #include <QtTest>
@@ -18,6 +20,8 @@ private slots:
     void notGivenPeakIsRefused();
     void lectureRunCost();
     void inferenceWarnings();
+    void contextPastTheModelWarns_data();
+    void contextPastTheModelWarns();
 };
 
 namespace {
@@ -112,6 +116,40 @@ void TestCapabilityRules::inferenceWarnings() {
     QVERIFY(QString::fromStdString(warnings[0]).contains("Volta"));
     in.gpu = "H100-SXM";
     QVERIFY(capabilityWarnings(in, *GpuCatalog::builtIn().find("H100-SXM")).empty());
+}
+
+// Qwen3 8B's config.json says max_position_embeddings 40960 (resources/models/qwen3-8b.json, read as the
+// model's seq); the Inference page's context slider goes to 1e6. Past 40960 the page and `infer` say so;
+// nothing is refused (rotary positions compute at any length) and no number changes.
+void TestCapabilityRules::contextPastTheModelWarns_data() {
+    QTest::addColumn<double>("context");
+    QTest::addColumn<bool>("warns");
+    QTest::newRow("the config's own 40960") << 40960.0 << false;
+    QTest::newRow("one past it") << 40961.0 << true;
+    QTest::newRow("the slider's top") << 1048576.0 << true;
+    QTest::newRow("a short prompt") << 1024.0 << false;
+}
+
+void TestCapabilityRules::contextPastTheModelWarns() {
+    QFETCH(double, context);
+    QFETCH(bool, warns);
+    const ZooModel* qwen = findZooModel("qwen3-8b");
+    QVERIFY(qwen);
+    InferenceInput in;
+    in.model = zooModelConfig(*qwen).config->model;
+    QCOMPARE(in.model.seq, 40960.0);
+    in.context = context;
+    const GpuSpec& h100 = *GpuCatalog::builtIn().find("H100-SXM");
+    const std::optional<std::string> past = contextPastModelWarning(in);
+    QCOMPARE(past.has_value(), warns);
+    QCOMPARE(napkin::inferenceWarnings(in, h100).size(), std::size_t(warns ? 1 : 0)); // none from the H100 itself
+    if (warns)
+        QVERIFY(QString::fromStdString(*past).contains("past the model's 40960 positions"));
+    // Learned positions (GPT-2's 1024-row table) are refused by validateInference(), not warned about.
+    InferenceInput gpt2;
+    gpt2.model = zooModelConfig(*findZooModel("gpt2")).config->model;
+    gpt2.context = 4096;
+    QVERIFY(!contextPastModelWarning(gpt2));
 }
 
 QTEST_APPLESS_MAIN(TestCapabilityRules)
