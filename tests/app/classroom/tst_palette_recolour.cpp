@@ -2,6 +2,7 @@
 // palette when it changes, and presentation mode thickens chart lines and gives them back.
 #include "app/classroom/colour_scheme.h"
 #include "app/classroom/presentation_mode.h"
+#include "tests/support/wcag_contrast.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/charts/dynamic_range_chart.h"
 #include "widgets/charts/flop_chart.h"
@@ -33,27 +34,6 @@ std::unique_ptr<ChartView> makeChart(const QString& kind) {
     if (kind == QLatin1String("loss"))
         return std::make_unique<LossChart>();
     return std::make_unique<DynamicRangeChart>();
-}
-
-// WCAG 2's contrast ratio of two colours (relative luminance, sRGB).
-double contrast(const QColor& a, const QColor& b) {
-    auto luminance = [](const QColor& c) {
-        auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
-        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
-    };
-    const double la = luminance(a), lb = luminance(b);
-    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
-}
-
-// The strongest contrast any pixel of `area` in `picture` has against `background`: an edge drawn there
-// shows, one in the background's own colour does not.
-double strongestEdge(const QImage& picture, const QRect& area, const QColor& background) {
-    double best = 1;
-    for (int y = area.top(); y <= area.bottom(); ++y)
-        for (int x = area.left(); x <= area.right(); ++x)
-            if (picture.rect().contains(x, y))
-                best = std::max(best, contrast(picture.pixelColor(x, y), background));
-    return best;
 }
 
 // The chart's background: a pixel in its top-left corner, inside the plot widget's margin.

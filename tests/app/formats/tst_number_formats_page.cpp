@@ -1,10 +1,14 @@
 // The number-formats page driven like a user: typing a value sets every format's bits; clicking a bit
 // changes the value everywhere; the range chart marks the value.
+#include "app/classroom/colour_scheme.h"
+#include "app/classroom/presentation_mode.h"
 #include "app/formats/number_formats_page.h"
 #include "engine/numerics/float_format.h"
+#include "tests/support/wcag_contrast.h"
 #include "widgets/charts/dynamic_range_chart.h"
 #include "widgets/controls/bit_field_view.h"
 
+#include <QApplication>
 #include <QLabel>
 #include <QLayout>
 #include <QLineEdit>
@@ -39,6 +43,8 @@ private slots:
     void valueMessageMovesNothing();
     void tensorCost();
     void renderToPng();
+    void notesReadOnAProjector_data();
+    void notesReadOnAProjector();
 };
 
 void TestNumberFormatsPage::typingUpdatesTheBits_data() {
@@ -140,6 +146,31 @@ void TestNumberFormatsPage::renderToPng() {
     typeValue(page, QStringLiteral("1e5")); // overflow: inf in fp16 and E5M2, NaN in E4M3
     QTest::qWait(50);
     QVERIFY(page.grab().save(dir + QStringLiteral("/number_formats_page_1e5.png")));
+}
+
+// Issue 35: each format's description under its row was grey #7f8c8d whatever the palette, 3.4:1 on a
+// projector's white in presentation mode. As drawn, its text must reach WCAG AA's 4.5:1 on both papers.
+void TestNumberFormatsPage::notesReadOnAProjector_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light presentation") << false;
+    QTest::newRow("dark presentation") << true;
+}
+
+void TestNumberFormatsPage::notesReadOnAProjector() {
+    QFETCH(bool, dark);
+    NumberFormatsPage page;
+    page.setPalette(presentationPalette(dark ? darkPalette() : QApplication::palette()));
+    page.resize(1280, 760);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    const QList<QLabel*> notes = page.findChildren<QLabel*>(QStringLiteral("formatNote"));
+    QVERIFY(notes.size() >= 4);
+    for (QLabel* note : notes) {
+        const QImage drawn = note->grab().toImage();
+        const QColor paper = note->palette().color(QPalette::Window);
+        const double ink = strongestEdge(drawn, drawn.rect(), paper);
+        QVERIFY2(ink >= 4.5, qPrintable(QStringLiteral("%1: %2:1").arg(note->text().left(30)).arg(ink)));
+    }
 }
 
 QTEST_MAIN(TestNumberFormatsPage)

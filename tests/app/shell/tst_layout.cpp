@@ -15,6 +15,7 @@
 #include "app/model/advanced_architecture_controls.h"
 #include "app/model/architecture_controls.h"
 #include "app/shell/main_window.h"
+#include "tests/support/wcag_contrast.h"
 #include "widgets/charts/chart_view.h"
 
 #include <QAbstractButton>
@@ -174,18 +175,6 @@ void checkWidgets(QWidget* window, QWidget* page, Problems& out) {
             if (placed[i].shown.adjusted(1, 1, -1, -1).intersects(placed[j].shown.adjusted(1, 1, -1, -1)))
                 out.add(QStringLiteral("%1 overlaps %2").arg(describe(a), describe(b)));
         }
-}
-
-// WCAG 2's contrast ratio of two colours (relative luminance, sRGB).
-double contrast(const QColor& a, const QColor& b) {
-    const auto luminance = [](const QColor& c) {
-        const auto channel = [](double v) {
-            return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
-        };
-        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
-    };
-    const double la = luminance(a), lb = luminance(b);
-    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
 void checkCharts(QWidget* page, Problems& out) {
