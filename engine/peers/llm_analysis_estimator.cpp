@@ -17,13 +17,6 @@ std::string n(double v) {
     return formatNumber(v);
 }
 
-std::string join(const std::vector<std::string>& parts) {
-    std::string text;
-    for (const std::string& p : parts)
-        text += (text.empty() ? "" : "; ") + p;
-    return text;
-}
-
 // What llm-analysis counts differently from Napkin for this model and layout.
 std::string countingReasons(const AccountingInput& in) {
     const ModelSpec& m = in.model;
@@ -51,7 +44,7 @@ std::string countingReasons(const AccountingInput& in) {
         why.emplace_back("at least one key/value head per tensor-parallel GPU");
     if (m.sharedFfnDim > 0 || m.denseLayers > 0)
         why.emplace_back("no shared experts or dense-first layers");
-    return why.empty() ? "the same parameters" : join(why);
+    return why.empty() ? "the same parameters" : joinReasons(why);
 }
 
 } // namespace

@@ -19,13 +19,6 @@ std::string n(double v) {
     return formatNumber(v);
 }
 
-std::string join(const std::vector<std::string>& parts) {
-    std::string text;
-    for (const std::string& p : parts)
-        text += (text.empty() ? "" : "; ") + p;
-    return text;
-}
-
 double napkinModelStates(const AccountingResult& r) {
     return r.memory.parameters.value + r.memory.gradients.value + r.memory.masterWeights.value +
            r.memory.optimizerState.value;
@@ -50,7 +43,7 @@ std::string parameterReasons(const AccountingInput& in, const AccountingResult& 
             std::string(pipelineStageName(*r.memoryStage)) + " stage's");
     if (in.parallel.cp > 1 || in.parallel.ep > 1)
         why.emplace_back("no context or expert parallelism in the shard");
-    return why.empty() ? "the same parameters on this GPU" : join(why);
+    return why.empty() ? "the same parameters on this GPU" : joinReasons(why);
 }
 
 PeerQuantity modelStates(const AccountingInput& in, const AccountingResult& r, const MegatronArgs& a) {
@@ -108,7 +101,7 @@ std::string layerReasons(const AccountingInput& in, const AccountingResult& r, c
                          std::string(storageTypeName(r.precision.activations)));
     if (r.memoryStage == PipelineStage::last)
         why.emplace_back("the first stage; Napkin's most loaded GPU is the last stage's");
-    return join(why);
+    return joinReasons(why);
 }
 
 PeerQuantity activations(const AccountingInput& in, const AccountingResult& r, const MegatronArgs& a) {

@@ -20,4 +20,11 @@ void closeTerms(PeerQuantity& q) {
                            "buffer Napkin counts that the peer's formula has no term for)"});
 }
 
+std::string joinReasons(const std::vector<std::string>& reasons) {
+    std::string text;
+    for (const std::string& r : reasons)
+        text += (text.empty() ? "" : "; ") + r;
+    return text;
+}
+
 } // namespace napkin
