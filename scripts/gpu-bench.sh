@@ -226,5 +226,10 @@ run_step train-mixed-bf16 120 "$stage/train-mixed-bf16.json" \
   "$cli" bench train --device "$device" "${train[@]}" --precision mixed-bf16 --json
 run_step copy 90 "$stage/copy.json" "$cli" bench copy --device "$device" "${copy_args[@]}" --repeats "$repeats" --json
 run_step memory 60 "$stage/memory.json" "$cli" bench memory --device "$device" "${memory_args[@]}" --repeats "$repeats" --json
-[ "$mode" = gpu ] && smi_query "$stage/nvidia-smi-end.csv"
+if [ "$mode" = gpu ]; then # a real training step's memory on the GPU against the prediction (napkin-cli compare)
+  run_step measure-run 90 "$stage/measure-run.txt" "$python" scripts/measure-run.py --cli "$cli" --device cuda \
+    --trace "$stage/run-cuda.json" --snapshot "$stage/run-cuda.pickle" -- --model-preset gpt2-small --layers 4 \
+    --seq 512 --batch 8 --activations-of pytorch-eager
+  smi_query "$stage/nvidia-smi-end.csv"
+fi
 exit 0
