@@ -220,6 +220,20 @@ def alloc_and_bandwidth(stage, steps):
     return lines
 
 
+def measured_run(stage, steps, gpu_mode):
+    """measure-run.py's PyTorch training step against napkin-cli compare (GPU mode only): the peaks and the rest."""
+    if not gpu_mode:
+        return []
+    try:
+        with open(os.path.join(stage, "measure-run.txt"), encoding="utf-8") as f:
+            text = [x.rstrip() for x in f]
+    except OSError:
+        return [f"measured run (GPT-2, torch): not measured ({why_missing(stage, steps, 'measure-run')})"]
+    keep = ("wrote ", "max_memory", "predicted peak", "measured peak", "difference", "  unexplained", "reserved peak")
+    picked = [x for x in text if x.startswith(keep) and not x.endswith(".pickle")]
+    return ["measured run (GPT-2 training step in torch, napkin-cli compare):"] + ["  " + x.strip() for x in picked]
+
+
 def summary(stage):
     steps = read_steps(stage)
     failures = []
@@ -268,6 +282,7 @@ def summary(stage):
                    + (f"{drop:.0f} B" if drop is not None else "not measured (no GPU)"))
     out += copies(stage, steps)
     out += alloc_and_bandwidth(stage, steps)
+    out += measured_run(stage, steps, gpu_mode)
     timed_out = [k for k, s in steps.items() if s["exit"] in ("124", "137", "skipped")]
     if timed_out:
         out.append("timed out or skipped: " + ", ".join(timed_out))

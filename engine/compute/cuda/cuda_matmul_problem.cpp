@@ -213,17 +213,24 @@ private:
 
     // fp8: TN layout, per-tensor scales of 1 (the data are already in E4M3's range), fp32 accumulation,
     // bf16 output; the fastest of cuBLASLt's top heuristics for this shape, timed once and cached.
+    // Each scale sits at its own 256-byte boundary: on an H100 (cuBLASLt 13.1) a B scale 4 bytes after A's
+    // made every heuristic's launch return CUBLAS_STATUS_NOT_SUPPORTED, while separate allocations ran.
+    static constexpr std::size_t kScaleStride = 256;
     void prepareLt() {
-        scales_ = DeviceBuffer(2 * sizeof(float));
-        const float ones[2] = {1.0f, 1.0f};
-        NAPKIN_CUDA_CHECK(
-            cudaMemcpyAsync(scales_.get(), ones, sizeof ones, cudaMemcpyHostToDevice, ctx_->stream.get()));
+        scales_ = DeviceBuffer(2 * kScaleStride);
+        std::vector<unsigned char> ones(2 * kScaleStride, 0);
+        const float one = 1.0f;
+        std::memcpy(ones.data(), &one, sizeof one);
+        std::memcpy(ones.data() + kScaleStride, &one, sizeof one);
+        NAPKIN_CUDA_CHECK(cudaMemcpyAsync(scales_.get(), ones.data(), ones.size(), cudaMemcpyHostToDevice,
+                                          ctx_->stream.get()));
+        ctx_->stream.synchronize(); // `ones` dies with this call
         cublasLtMatmulDesc_t desc = nullptr;
         NAPKIN_CUBLAS_CHECK(cublasLtMatmulDescCreate(&desc, types_.compute, types_.scale));
         desc_.reset(desc);
         const cublasOperation_t transA = CUBLAS_OP_T, transB = CUBLAS_OP_N;
         const float* scaleA = scales_.as<float>();
-        const float* scaleB = scales_.as<float>() + 1;
+        const float* scaleB = scales_.as<float>() + kScaleStride / sizeof(float);
         NAPKIN_CUBLAS_CHECK(
             cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &transA, sizeof transA));
         NAPKIN_CUBLAS_CHECK(
@@ -253,6 +260,7 @@ private:
                                                            pref, kCandidates, found, &returned));
         std::vector<double> seconds(static_cast<std::size_t>(std::max(returned, 0)),
                                     std::numeric_limits<double>::infinity());
+        std::string firstFailure; // why the first candidate could not run, for the message if none can
         for (int i = 0; i < returned; ++i) {
             if (found[i].state != CUBLAS_STATUS_SUCCESS)
                 continue;
@@ -267,12 +275,17 @@ private:
                     best = std::min(best, stop_.secondsSince(start_));
                 }
                 seconds[static_cast<std::size_t>(i)] = best;
-            } catch (const CudaError&) {
+            } catch (const CudaError& e) {
+                if (firstFailure.empty())
+                    firstFailure = e.what();
             }
         }
         const std::optional<std::size_t> fastest = fastestIndex(seconds);
         if (!fastest)
-            throw std::runtime_error("cuBLASLt offers no working fp8 algorithm for this shape on this GPU");
+            throw std::runtime_error(
+                "cuBLASLt offers no working fp8 algorithm for this shape on this GPU (" +
+                std::to_string(returned) + " candidates" +
+                (firstFailure.empty() ? std::string() : "; the first failed: " + firstFailure) + ")");
         algorithm_ = found[*fastest].algo;
         ctx_->fp8Algorithms.store(shape_, algorithm_);
     }
