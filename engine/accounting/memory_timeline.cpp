@@ -2,6 +2,7 @@
 
 #include "engine/accounting/frozen_layers.h"
 #include "engine/accounting/pytorch_eager_lora.h"
+#include "engine/accounting/pytorch_eager_loss.h"
 #include "engine/accounting/pytorch_eager_optimizer.h"
 #include "engine/accounting/stage_memory.h"
 #include "engine/accounting/timeline_layer_bytes.h"
@@ -230,14 +231,25 @@ void transformerTimeline(TimelineBuilder& t, const AccountingInput& in, const Ac
         t.emit(StepPhase::forward, StepPart::layer, l);
     }
     t.activationsComplete(); // the fp32 logits, kept for the loss's backward
+    const bool eager = m.activationsOf == ActivationProfile::pytorchEager;
+    // pytorch-eager's cross-entropy (log-softmax, then NLL) reads the logits as the loss receives them (a
+    // Llama-style model's fp32 upcast) while it makes the log-softmax output the head ledger keeps: one more
+    // tensor of that size at the forward's high-water mark, freed when the forward returns. Its backward
+    // makes dL/dlog-probs (NLL's), then dL/dlogits (log-softmax's) while both that and the log-softmax
+    // output are held. Seen in torch 2.11's CUDA allocator trace of GPT-2 and in torch 1.13's CPU one
+    // (docs/memory-timeline.md, "The loss's transients").
+    const double lossTensor = eager ? pytorchEagerLossTensorBytes(m, in.batch, type) : 0.0;
+    t.now.temporary += lossTensor;
     t.emit(StepPhase::forward, StepPart::head);
-    // dL/dlogits: Megatron's fp32 logits' size; pytorch-eager's in the activations' dtype (its head
-    // ledger also holds the final norm's tensors, so its size is not the head's bytes).
-    const double logitsGrad = m.activationsOf == ActivationProfile::pytorchEager
-                                  ? tokensPerStep(m, in.batch) * m.vocab * bytesPerElement(type)
-                                  : logits;
-    t.now.temporary += logitsGrad;
+    t.now.temporary -= lossTensor;
+    // dL/dlogits as the head's backward reads it: Megatron's fp32 logits' size; pytorch-eager's in the
+    // activations' dtype (its head ledger also holds the final norm's tensors, so its size is not the
+    // head's bytes).
+    const double logitsGrad = eager ? tokensPerStep(m, in.batch) * m.vocab * bytesPerElement(type) : logits;
+    const double lossGradients = eager ? 2 * lossTensor : logitsGrad; // dL/dlog-probs and dL/dlogits
+    t.now.temporary += lossGradients;
     t.emit(StepPhase::backward, StepPart::loss);
+    t.now.temporary += logitsGrad - lossGradients; // NLL's gradient used; a Llama's cast back to bf16
     t.now.activations -= logits;
     t.addGradients(headParameters, false);
     t.now.temporary += dh;

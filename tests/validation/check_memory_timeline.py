@@ -20,7 +20,10 @@ and step_memory.py reads the bytes the allocator holds at each of napkin's event
 3. The optimizer step's peak inside (between the marks around AdamW.step(), less the same uncounted
    bytes) must equal napkin's optimizer-step total to the byte: torch.optim's single-tensor update holds
    per-parameter temporaries there (engine/accounting/pytorch_eager_optimizer.h). Every other event's
-   peak inside is printed beside it, not compared (temporaries freed inside an op or a layer's backward).
+   peak inside is printed beside it, and at `forward head` and `backward loss` (the cross-entropy's
+   transients: the logits beside the log-softmax output, dL/dlog-probs beside dL/dlogits) it must not pass
+   napkin's event by more than what napkin never models there (the 0-d loss and seed, a Llama forward's
+   RoPE locals).
 
 usage: check_memory_timeline.py --cli PATH [--markdown]   (--markdown prints docs/memory-timeline.md's tables)
 Exit status: 0 all agree, 1 a disagreement, 77 torch missing (skipped; NAPKIN_REQUIRE_TORCH=1: failure).
@@ -36,7 +39,7 @@ import torch_harness  # noqa: E402,F401 (exits 77 without torch)
 import torch  # noqa: E402
 import reference_models  # noqa: E402
 import step_memory  # noqa: E402
-from timeline_differences import differences  # noqa: E402
+from timeline_differences import differences, never_modelled_inside  # noqa: E402
 
 FP32 = 4
 GPT2 = [  # d, heads, layers, vocab, seq, ffn: small, odd
@@ -121,6 +124,13 @@ def check_case(family, make, blocks_of, s, batch, doc):
                                 f"{b['total']:,} B")
             if b["temporary"] != int(doc.get("optimizer_step_temporaries", {}).get("bytes", -1)):
                 failures.append("optimizer step: napkin's temporary is not optimizer_step_temporaries.bytes")
+        # The loss's transients: napkin's event is a high-water mark, so torch's peak inside the event may
+        # pass it only by what napkin never models (timeline_differences.never_modelled_inside).
+        if name in ("forward head", "backward loss"):
+            allowed = never_modelled_inside(family, s, batch, name)
+            if peak - uncounted > b["total"] + allowed:
+                failures.append(f"{name}: torch's peak inside {peak - uncounted:,} B is above napkin's high-water "
+                                f"mark {b['total']:,} B by {peak - uncounted - b['total']:,} B (allowed {allowed} B)")
         if name == "forward head":
             rest = held - uncounted - named["parameters"] - named["moments"] - named["gradients"] - FP32
             if rest != b["activations"] or b["activations"] != int(doc["memory_bytes"]["activations"]):

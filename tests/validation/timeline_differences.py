@@ -14,6 +14,13 @@ FP32 = 4
 MADE_AT_EMBEDDINGS = ("position ids", "RoPE cos", "RoPE sin")
 
 
+def never_modelled_inside(family, s, batch, event):
+    """Bytes torch may hold inside `event` beyond napkin's high-water mark: what napkin never models there
+    (the 0-d loss and backward's seed; a Llama forward's RoPE freqs and angles, locals until it returns)."""
+    locals_ = s["seq"] * (s["head_dim"] // 2 + s["head_dim"]) * FP32 if family == "Llama" else 0
+    return 2 * FP32 + (locals_ if event.startswith("forward") else 0)
+
+
 def differences(family, s, batch, doc):
     """{event name: [(bytes torch − napkin, why)]}; an event not listed differs by nothing."""
     n, h, vocab, layers = s["seq"] * batch, s["d"], s["vocab"], s["layers"]
@@ -44,9 +51,15 @@ def differences(family, s, batch, doc):
             d_h = s["head_dim"]
             out[f"forward layer {l}"].append(
                 (n // batch * (d_h // 2 + d_h) * FP32, "RoPE's freqs and angles, locals of the forward"))
-    out["forward head"] = [loss]
+    # The cross-entropy's transients (pytorch_eager_loss.h), at napkin's high-water marks: the logits the
+    # loss reads while it makes the log-softmax output, and dL/dlog-probs while log-softmax's backward
+    # makes dL/dlogits. fp32 here, where a Llama's upcast is a no-op.
+    out["forward head"] = [
+        loss,
+        (-logits, "the logits the loss reads, freed when the forward returns (napkin: held at the high-water mark)")]
     out["backward loss"] = [
         loss, seed,
+        (-logits, "dL/dlog-probs, freed by the log-softmax's backward (napkin: held at the high-water mark)"),
         (-logits, "log-softmax output, freed by its backward (napkin: at backward head)"),
         (-FP32, "loss total weight (0-d), likewise")]
     out["backward head"] = [
