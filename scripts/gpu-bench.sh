@@ -226,10 +226,23 @@ run_step train-mixed-bf16 120 "$stage/train-mixed-bf16.json" \
   "$cli" bench train --device "$device" "${train[@]}" --precision mixed-bf16 --json
 run_step copy 90 "$stage/copy.json" "$cli" bench copy --device "$device" "${copy_args[@]}" --repeats "$repeats" --json
 run_step memory 60 "$stage/memory.json" "$cli" bench memory --device "$device" "${memory_args[@]}" --repeats "$repeats" --json
-if [ "$mode" = gpu ]; then # a real training step's memory on the GPU against the prediction (napkin-cli compare)
-  run_step measure-run 90 "$stage/measure-run.txt" "$python" scripts/measure-run.py --cli "$cli" --device cuda \
-    --trace "$stage/run-cuda.json" --snapshot "$stage/run-cuda.pickle" -- --model-preset gpt2-small --layers 4 \
-    --seq 512 --batch 8 --activations-of pytorch-eager
+if [ "$mode" = gpu ]; then # real training steps' memory on the GPU against the prediction (napkin-cli compare)
+  measure() { # NAME FLAGS...: one measure-run.py step, its trace and allocator snapshot kept in the archive
+    local name="$1"
+    shift
+    run_step "measure-run-$name" 90 "$stage/measure-run-$name.txt" "$python" scripts/measure-run.py --cli "$cli" \
+      --device cuda --trace "$stage/run-$name.json" --snapshot "$stage/run-$name.pickle" -- "$@" \
+      --activations-of pytorch-eager
+  }
+  # The CUDA context of a process that has only initialised CUDA and PyTorch, as nvidia-smi reports its used
+  # memory (the `cuda_context` overhead line, docs/cli.md).
+  run_step cuda-context 30 "$stage/cuda-context.txt" "$python" -c 'import subprocess, torch
+torch.zeros(1, device="cuda"); torch.cuda.synchronize()
+q = subprocess.run(["nvidia-smi", "--query-compute-apps=pid,used_memory", "--format=csv,noheader"], capture_output=True, text=True).stdout
+print(f"torch {torch.__version__}, CUDA {torch.version.cuda}, {torch.cuda.get_device_name()}: nvidia-smi used_memory of this process after torch.zeros(1, device=cuda): {q.strip()}")'
+  measure gpt2-fp32 --model-preset gpt2-small --layers 4 --seq 512 --batch 8
+  measure gpt2-bf16 --model-preset gpt2-small --layers 4 --seq 512 --batch 8 --precision bf16
+  measure llama-bf16 --model-preset llama3-8b --layers 2 --seq 512 --batch 2 --precision bf16 --attention-impl eager
   smi_query "$stage/nvidia-smi-end.csv"
 fi
 exit 0

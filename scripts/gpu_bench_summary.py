@@ -224,14 +224,23 @@ def measured_run(stage, steps, gpu_mode):
     """measure-run.py's PyTorch training step against napkin-cli compare (GPU mode only): the peaks and the rest."""
     if not gpu_mode:
         return []
-    try:
-        with open(os.path.join(stage, "measure-run.txt"), encoding="utf-8") as f:
-            text = [x.rstrip() for x in f]
-    except OSError:
-        return [f"measured run (GPT-2, torch): not measured ({why_missing(stage, steps, 'measure-run')})"]
-    keep = ("wrote ", "max_memory", "predicted peak", "measured peak", "difference", "  unexplained", "reserved peak")
-    picked = [x for x in text if x.startswith(keep) and not x.endswith(".pickle")]
-    return ["measured run (GPT-2 training step in torch, napkin-cli compare):"] + ["  " + x.strip() for x in picked]
+    keep = ("$ ", "max_memory", "predicted peak", "measured peak", "difference", "  unexplained", "reserved peak")
+    out = ["cuda context: " + (first_line(stage, "cuda-context.txt") or f"not measured ({why_missing(stage, steps, 'cuda-context')})")]
+    out.append("measured runs (a training step in torch, napkin-cli compare):")
+    for name in ("gpt2-fp32", "gpt2-bf16", "llama-bf16"):
+        step = f"measure-run-{name}"
+        try:
+            with open(os.path.join(stage, step + ".txt"), encoding="utf-8") as f:
+                text = [x.rstrip() for x in f]
+        except OSError:
+            text = []
+        picked = [x for x in text if x.startswith(keep)]
+        if not any(x.startswith("predicted peak") for x in picked):
+            out.append(f"  {name}: not measured ({why_missing(stage, steps, step)})")
+            continue
+        out.append(f"  {name}:")
+        out += ["    " + (x.split(" compare ", 1)[-1] if x.startswith("$ ") else x.strip()) for x in picked]
+    return out
 
 
 def summary(stage):
