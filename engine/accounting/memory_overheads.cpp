@@ -46,7 +46,11 @@ struct ContextFigure {
 constexpr std::array kContextFigures{
     ContextFigure{"RTX-6000-Ada", 13, 426 * kMiB,
                   "unslothai/unsloth-zoo PR #1053: torch.cuda.mem_get_info(0) alone, PyTorch 2.10.0+cu130, "
-                  "NVIDIA RTX 6000 Ada: nvidia-smi 426 MiB, torch allocated/reserved 0"}};
+                  "NVIDIA RTX 6000 Ada: nvidia-smi 426 MiB, torch allocated/reserved 0"},
+    ContextFigure{"H100-SXM", 13, 612 * kMiB,
+                  "napkin's GPU run, 2026-11-27 (scripts/gpu-bench.sh, step cuda-context): PyTorch 2.11.0+cu130, "
+                  "driver 580.159.04, NVIDIA H100 80GB HBM3: nvidia-smi 612 MiB for a process that ran "
+                  "torch.zeros(1, device='cuda') (2 MiB of it the caching allocator's first segment)"}};
 
 // PyTorch's cuBLAS workspace (aten/src/ATen/cuda/CublasHandlePool.cpp, parseChosenWorkspaceSize(), as at
 // pytorch/pytorch 26a3905, 2025): CUBLAS_WORKSPACE_CONFIG's default ":4096:2:16:8" = 4096 KiB·2 +

@@ -227,6 +227,12 @@ napkin_add_cli_test(account_overheads_h100
          overheads.lines.allocator_rounding.formula:string overheads.lines.nccl_buffers.bytes=0
          predicted_memory_bytes:number peak_memory_bytes:number formulas.usable_memory_bytes:string
          overheads.settings.switches=all overheads.settings.nccl_channels:null)
+# On CUDA 13 the H100 has a measured context: 612 MiB in nvidia-smi for a PyTorch 2.11.0+cu130 process that
+# made one tensor (napkin's GPU run, 2026-11-27, scripts/gpu-bench.sh's cuda-context step).
+napkin_add_cli_test(account_overheads_h100_cuda13_context
+  ARGS account --model-preset gpt2-small --precision mixed-bf16 --cuda-major 13 --json
+  CHECKS overheads.lines.cuda_context.measured=ON overheads.lines.cuda_context.bytes=641728512
+         overheads.lines.cuda_context.counted=ON overheads.lines.cuda_context.source:string)
 # NCCL_BUFFSIZE's default 4 MiB × 16 channels × 2 communicators (tp 2, dp 4).
 napkin_add_cli_test(account_overheads_nccl_per_layout
   ARGS account --model-preset gpt2-small --gpus 8 --tp 2 --nccl-channels 16 --json
