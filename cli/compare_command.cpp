@@ -56,13 +56,14 @@ std::string signedBytes(double bytes) {
     return (bytes > 0 ? "+" : "") + bytesText(bytes);
 }
 
+// A column `width` characters wide, and always one space more than its text: a figure wider than its
+// column ("10,727,338,004 B" in 16) ran into the next ("Bforward head").
 std::string padded(std::string text, std::size_t width) {
     // Width in characters as a terminal shows them: count UTF-8 lead bytes only.
     std::size_t shown = 0;
     for (unsigned char c : text)
         shown += (c & 0xC0) != 0x80;
-    if (shown < width)
-        text.append(width - shown, ' ');
+    text.append(shown < width ? width - shown : 1, ' ');
     return text;
 }
 
