@@ -53,6 +53,7 @@ AccountingInput toAccountingInput(const AccountOptions& o) {
     setEnum(in.precision, o.precision, precisionRecipeFromName);
     in.fp32Gradients = in.fp32Gradients || o.fp32Gradients;
     setEnum(in.optimizer, o.optimizer, optimizerFromName);
+    setEnum(in.optimizerImplementation, o.optimizerImplementation, optimizerImplementationFromName);
     if (!o.gpu.empty())
         in.gpu = o.gpu;
     setNumber(in.gpus, "--gpus", o.gpus);
@@ -104,6 +105,10 @@ void addAccountOptions(CLI::App& sub_, AccountOptions& o) {
                   "keep gradients in fp32 under a 16-bit recipe (18 B/param AdamW)");
     sub->add_option("--optimizer", o.optimizer, joinNames(optimizers) + " (default adamw)")
         ->check(CLI::IsMember(optimizers));
+    sub->add_option("--optimizer-implementation", o.optimizerImplementation,
+                    "how torch.optim runs the update, for pytorch-eager's optimizer step: foreach (torch >= 2.0's "
+                    "default on a GPU), single-tensor (its default on the CPU) or fused (default foreach)")
+        ->check(CLI::IsMember(enumNames(allOptimizerImplementations(), optimizerImplementationName)));
     sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM)");
     sub->add_option("--gpu-catalog", o.gpuCatalog, "JSON file of extra GPUs in the catalog's format");
     sub->add_option("--gpus", o.gpus, "number of GPUs (default 1)");

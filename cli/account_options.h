@@ -23,7 +23,7 @@ struct AccountOptions {
     OverheadOptions overheads;
     std::string tp, pp, cp, ep, microbatches, virtualStages;
     bool sp = false;
-    std::string batch, tokens, precision, optimizer, gpu, gpus, mfu, zero, recompute, attention, gpuCatalog;
+    std::string batch, tokens, precision, optimizer, optimizerImplementation, gpu, gpus, mfu, zero, recompute, attention, gpuCatalog;
     bool fp32Gradients = false;
     bool twoGradientCopies = false, fp32Reduce = false; // sharding_options.h
     std::string gatheredLayers, prefetchLayers, shardGroup;

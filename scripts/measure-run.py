@@ -24,6 +24,8 @@ step counters. On CUDA it also records the allocator's history and dumps the mem
 
 Then it runs napkin-cli compare --trace run.json NAPKIN ACCOUNT FLAGS... and prints the command and its answer.
 Add --activations-of pytorch-eager to the flags for the prediction that follows PyTorch's eager autograd.
+torch.optim runs as torch would here by default (foreach on a GPU with torch >= 2.0, single-tensor
+otherwise) and napkin is told so with --optimizer-implementation, unless the flags name one.
 """
 import argparse
 import json
@@ -44,13 +46,13 @@ except ImportError:
     sys.exit("measure-run.py: PyTorch is not installed (pip install torch, or Debian's python3-torch)")
 import reference_models  # noqa: E402 (tests/validation/, beside this script's folder)
 
-OPTIMIZERS = {  # napkin's names → torch.optim, with torch's defaults
-    "sgd": lambda p: torch.optim.SGD(p, lr=1e-3),
-    "momentum": lambda p: torch.optim.SGD(p, lr=1e-3, momentum=0.9),
-    "adagrad": lambda p: torch.optim.Adagrad(p, lr=1e-3),
-    "rmsprop": lambda p: torch.optim.RMSprop(p, lr=1e-3),
-    "adam": lambda p: torch.optim.Adam(p, lr=1e-3),
-    "adamw": lambda p: torch.optim.AdamW(p, lr=1e-3),
+OPTIMIZERS = {  # napkin's names → torch.optim, with torch's defaults (and the implementation napkin predicts)
+    "sgd": lambda p, **k: torch.optim.SGD(p, lr=1e-3, **k),
+    "momentum": lambda p, **k: torch.optim.SGD(p, lr=1e-3, momentum=0.9, **k),
+    "adagrad": lambda p, **k: torch.optim.Adagrad(p, lr=1e-3, **k),
+    "rmsprop": lambda p, **k: torch.optim.RMSprop(p, lr=1e-3, **k),
+    "adam": lambda p, **k: torch.optim.Adam(p, lr=1e-3, **k),
+    "adamw": lambda p, **k: torch.optim.AdamW(p, lr=1e-3, **k),
 }
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 
@@ -175,7 +177,16 @@ def main():
     if o.device not in ("cpu", "cuda") or (cuda and not torch.cuda.is_available()):
         fail(f"--device {o.device}: cpu, or cuda where torch sees a GPU")
     cli = napkin_cli(o.cli)
+    # torch.optim's update as torch runs it by default here, unless the flags name one: foreach on a GPU with
+    # torch >= 2.0, single-tensor elsewhere; napkin is told the same (--optimizer-implementation).
+    torch2 = int(torch.__version__.split(".")[0]) >= 2
+    if not any(f == "--optimizer-implementation" or f.startswith("--optimizer-implementation=") for f in flags):
+        flags = flags + ["--optimizer-implementation", "foreach" if cuda and torch2 else "single-tensor"]
     doc = describe(cli, flags)
+    implementation = doc["optimizer"].get("implementation", "single-tensor")
+    if implementation == "foreach" and not torch2:
+        fail(f"--optimizer-implementation foreach: napkin models torch >= 2.0's foreach update; torch "
+             f"{torch.__version__}'s holds more (Adam: two lists, not one)")
     if doc["model"] != "transformer":
         fail(f"--model {doc['model']}: only transformers have a reference model")
     recipe = doc["precision"]["recipe"]
@@ -198,7 +209,9 @@ def main():
         with record_function("setup"):
             model = make(s).to(device=device, dtype=dtype)
             model.train()
-            optimizer = OPTIMIZERS[doc["optimizer"]["name"]](model.parameters())
+            optimizer = OPTIMIZERS[doc["optimizer"]["name"]](
+                model.parameters(), **{"single-tensor": {"foreach": False}, "foreach": {"foreach": True},
+                                       "fused": {"fused": True}}[implementation])
             idx = torch.randint(0, s["vocab"], (batch, s["seq"]), device=device)
             targets = torch.randint(0, s["vocab"], (batch, s["seq"]), device=device)
         for k in range(1, o.steps):  # a range of its own, so its optimizer's ranges are not the measured step's

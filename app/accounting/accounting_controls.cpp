@@ -177,6 +177,18 @@ AccountingControls::AccountingControls(QWidget* parent)
     hardwareForm->addRow(tr("R&ecompute:"), m_recompute);
     hardwareForm->addRow(tr("&Attention:"), m_attention);
     hardwareForm->addRow(tr("Acti&vations of:"), m_activationsOf);
+    // How torch.optim runs the update sets pytorch-eager's optimizer-step temporaries (Megatron's is fused).
+    m_optimizerImplementation = new QComboBox(hardware);
+    m_optimizerImplementation->addItem(tr("foreach (torch 2 on a GPU)"),
+                                       static_cast<int>(OptimizerImplementation::forEach));
+    m_optimizerImplementation->addItem(tr("single-tensor (the CPU's)"),
+                                       static_cast<int>(OptimizerImplementation::singleTensor));
+    m_optimizerImplementation->addItem(tr("fused"), static_cast<int>(OptimizerImplementation::fused));
+    m_optimizerImplementation->setToolTip(
+        tr("How torch.optim runs the update under PyTorch eager: foreach holds lists as large as all the "
+           "parameters, single-tensor one parameter's temporaries at a time, fused none "
+           "(docs/memory-timeline.md). --optimizer-implementation on the command line."));
+    hardwareForm->addRow(tr("torch.optim &update:"), m_optimizerImplementation);
     layout->addWidget(hardware);
     m_parallelism = new ParallelismControls(this);
     layout->addWidget(m_parallelism);
@@ -192,7 +204,8 @@ AccountingControls::AccountingControls(QWidget* parent)
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &AccountingControls::showRowsForModel);
     for (QComboBox* box :
-         {m_kind, m_precision, m_optimizer, m_gpu, m_zero, m_recompute, m_attention, m_activationsOf})
+         {m_kind, m_precision, m_optimizer, m_gpu, m_zero, m_recompute, m_attention, m_activationsOf,
+          m_optimizerImplementation})
         connect(box, &QComboBox::currentIndexChanged, this, &AccountingControls::emitChanged);
     for (LogSliderField* f : {m_params, m_tokens})
         connect(f, &LogSliderField::valueChanged, this, &AccountingControls::emitChanged);
@@ -250,6 +263,7 @@ AccountingInput AccountingControls::input() const {
     in.attention = currentEnum<AttentionMask>(m_attention);
     m_architecture->writeTo(in.model);
     in.model.activationsOf = currentEnum<ActivationProfile>(m_activationsOf);
+    in.optimizerImplementation = currentEnum<OptimizerImplementation>(m_optimizerImplementation);
     in.parallel = m_parallelism->parallel();
     in.sharding = m_sharding->options();
     in.fineTuning = m_fineTuning->fineTuning();
@@ -294,6 +308,8 @@ void AccountingControls::updateApplicability() {
     m_architecture->setModelKind(in.model.kind);
     m_parallelism->setContext(in.model, in.gpus);
     m_sharding->setZeroStage(in.zeroStage);
+    m_optimizerImplementation->setEnabled(in.model.kind == ModelKind::transformer &&
+                                          in.model.activationsOf == ActivationProfile::pytorchEager);
     const bool widthSet = in.model.ffnDim > 0;
     m_ffn->setEnabled(!widthSet);
     m_ffn->setToolTip(widthSet
@@ -331,7 +347,8 @@ QWidget* AccountingControls::controlFor(const std::string& field) const {
                                                          {"zero", m_zero},
                                                          {"gpu", m_gpu},
                                                          {"precision", m_precision},
-                                                         {"activations-of", m_activationsOf}};
+                                                         {"activations-of", m_activationsOf},
+                                                         {"optimizer-implementation", m_optimizerImplementation}};
     for (const auto& [name, control] : controls)
         if (field == name)
             return control;
@@ -418,6 +435,7 @@ void AccountingControls::setFieldValues(const AccountingScenario& values) {
     selectEnum(m_recompute, in.recompute);
     selectEnum(m_attention, in.attention);
     selectEnum(m_activationsOf, in.model.activationsOf);
+    selectEnum(m_optimizerImplementation, in.optimizerImplementation);
     m_architecture->setModel(in.model);
     m_parallelism->setParallel(in.parallel);
     m_sharding->setOptions(in.sharding);

@@ -108,6 +108,7 @@ private:
     QComboBox* m_recompute;
     QComboBox* m_attention;
     QComboBox* m_activationsOf;
+    QComboBox* m_optimizerImplementation; ///< torch.optim's foreach, single-tensor or fused update
     ArchitectureControls* m_architecture;
     OverheadControls* m_overheads = nullptr;
     ParallelismControls* m_parallelism;

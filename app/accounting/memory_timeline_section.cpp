@@ -29,11 +29,20 @@ QString optimizerTemporaries(const AccountingInput& in, const AccountingResult& 
     if (update == t.events.end())
         return {};
     const double atUpdate = update->bytes.total();
-    if (!t.optimizerTemporariesFormula.empty()) // pytorch-eager: torch.optim's single-tensor update
-        return tr("<p>The optimizer step is torch.optim's update as PyTorch eager runs it, one parameter "
-                  "at a time, holding temporaries beside parameters, gradients and state: %1 (measured "
-                  "with torch 1.13's profiler; docs/memory-timeline.md). All coexist at <b>%2</b>.</p>")
-            .arg(toQString(t.optimizerTemporariesFormula).toHtmlEscaped(), bytes(atUpdate));
+    if (!t.optimizerTemporariesFormula.empty()) { // pytorch-eager: torch.optim's update, as it is run
+        const QString how =
+            in.optimizerImplementation == OptimizerImplementation::singleTensor
+                ? tr("one parameter at a time (foreach=False, torch's default on the CPU; measured with "
+                     "torch 1.13's profiler)")
+            : in.optimizerImplementation == OptimizerImplementation::forEach
+                ? tr("whole lists of parameters at once (foreach, torch 2's default on a GPU; measured on an "
+                     "H100 with torch 2.11)")
+                : tr("by one fused kernel, in place (fused=True)");
+        return tr("<p>The optimizer step is torch.optim's update as PyTorch eager runs it, %1, holding "
+                  "temporaries beside parameters, gradients and state: %2 (docs/memory-timeline.md). All "
+                  "coexist at <b>%3</b>.</p>")
+            .arg(how, toQString(t.optimizerTemporariesFormula).toHtmlEscaped(), bytes(atUpdate));
+    }
     QString text =
         tr("<p>The optimizer step is modelled as Napkin's trainers run it: fused, in place, element "
            "by element, so it adds no temporaries: parameters, gradients and state coexist at "

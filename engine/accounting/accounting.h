@@ -11,6 +11,7 @@
 #include "engine/accounting/memory_overheads.h"
 #include "engine/accounting/model_spec.h"
 #include "engine/accounting/model_state_memory.h"
+#include "engine/accounting/optimizer_implementation.h"
 #include "engine/accounting/optimizer_kind.h"
 #include "engine/accounting/parallel_layout.h"
 #include "engine/accounting/parameter_count.h"
@@ -33,6 +34,9 @@ struct AccountingInput {
     PrecisionRecipe precision = PrecisionRecipe::fp32;
     bool fp32Gradients = false; ///< keep gradients in fp32 under a 16-bit recipe
     OptimizerKind optimizer = OptimizerKind::adamw;
+    /// How torch.optim runs it, for the pytorch-eager profile's optimizer step: torch ≥ 2.0's default on a
+    /// GPU (foreach) unless set; single-tensor is its default on the CPU (optimizer_implementation.h).
+    OptimizerImplementation optimizerImplementation = OptimizerImplementation::forEach;
     std::string gpu = "H100-SXM";
     double gpus = 1;
     double mfu = 0.5; ///< model FLOPs utilisation in (0, 1]

@@ -98,6 +98,11 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
         return {"mfu", "must be in (0, 1], got " + n(in.mfu)};
     if (in.zeroStage < 0 || in.zeroStage > 3)
         return {"zero", "must be 0, 1, 2 or 3, got " + std::to_string(in.zeroStage)};
+    if (const std::string_view why = optimizerImplementationUnsupported(in.optimizer, in.optimizerImplementation);
+        !why.empty())
+        return {"optimizer-implementation", std::string(optimizerImplementationName(in.optimizerImplementation)) +
+                                                " with " + std::string(optimizerName(in.optimizer)) + ": " +
+                                                std::string(why)};
     if (!(e = validateLayout(in.parallel, m, in.gpus)).ok())
         return e;
     if (!(e = validateFineTuning(in.fineTuning, m, isDataParallelOnly(in.parallel))).ok())

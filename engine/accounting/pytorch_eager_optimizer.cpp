@@ -139,6 +139,22 @@ OptimizerTemporaries pytorchEagerOptimizerTemporaries(const AccountingInput& in,
         r.precision.masterWeights != StorageType::none ||
         (r.precision.parameters != StorageType::fp32 && r.precision.parameters != StorageType::bf16))
         return {};
+    const std::string name(optimizerName(in.optimizer));
+    switch (in.optimizerImplementation) {
+    case OptimizerImplementation::fused: // one kernel per parameter group, in place
+        return {0, name + ", torch.optim fused: updated in place = 0 B"};
+    case OptimizerImplementation::forEach: { // whole lists at once: k × every parameter's bytes
+        const double k = foreachTemporariesPerParameterByte(in.optimizer);
+        const double all = r.memory.parameters.value;
+        if (k == 0)
+            return {0, name + ", torch.optim foreach: updated in place = 0 B"};
+        return {k * all, name + ", torch.optim foreach (torch ≥ 2.0 on a GPU): " +
+                             (k == 1 ? std::string() : formatNumber(k) + " × ") + formatNumber(all) +
+                             " (lists as large as the parameters) = " + formatNumber(k * all) + " B"};
+    }
+    case OptimizerImplementation::singleTensor:
+        break;
+    }
     const std::vector<ParameterTensor> tensors = pytorchEagerParameterTensors(m);
     const double e = bytesPerElement(r.precision.parameters);
     const double wrapped = 8 + e;
@@ -165,7 +181,6 @@ OptimizerTemporaries pytorchEagerOptimizerTemporaries(const AccountingInput& in,
     // The frame comes before any update: on top of the state in a steady step; before the state exists
     // in a first step that makes it.
     const double frame = firstMakesState ? kFrameBytes - r.memory.optimizerState.value : kFrameBytes;
-    const std::string name(optimizerName(in.optimizer));
     if (frame <= 0 && best == 0) // a first step whose loop only makes the state (momentum's clone)
         return {0, name + ", torch.optim single-tensor, first step: nothing beyond the state it makes = 0 B"};
     if (frame >= best)

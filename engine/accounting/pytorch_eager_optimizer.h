@@ -1,6 +1,9 @@
 #pragma once
-// The pytorch-eager profile's optimizer step: the temporaries torch 1.13's single-tensor torch.optim
-// update (foreach off, its default on the CPU) holds at its high-water mark. It updates one parameter
+// The pytorch-eager profile's optimizer step: the temporaries torch.optim's update holds at its high-water
+// mark, as AccountingInput::optimizerImplementation runs it. foreach (torch ≥ 2.0's default on a GPU):
+// lists as large as all the parameters (optimizer_implementation.h, measured on an H100); fused: none.
+// single-tensor (foreach off, the CPU's default), read from torch 1.13 and the same in torch 2.11 on an
+// H100: it updates one parameter
 // at a time in model.parameters() order; Adam/AdamW's `denom = (exp_avg_sq.sqrt() / c).add_(eps)`
 // holds the sqrt and the quotient of this parameter while `denom` still holds the previous one's, so the
 // step peaks above the fused in-place update the Megatron profile models. Each figure below was read

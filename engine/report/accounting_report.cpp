@@ -49,6 +49,7 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
                         {"activations", std::string(storageTypeName(r.precision.activations))},
                         {"compute", std::string(computeTypeName(r.precision.compute))}};
     doc["optimizer"] = {{"name", std::string(optimizerName(in.optimizer))},
+                        {"implementation", std::string(optimizerImplementationName(in.optimizerImplementation))},
                         {"state_tensors_per_parameter", r.bytesPerParameter.optimizerStateTensors}};
 
     doc["memory_bytes"] = {{"parameters", jsonNumber(r.memory.parameters.value)},

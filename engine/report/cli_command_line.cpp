@@ -314,6 +314,8 @@ std::string accountCommandLine(const AccountingInput& input, const CommandModelB
     if (in.fp32Gradients)
         w.flag("--fp32-grads");
     enumOption(w, "--optimizer", in.optimizer, d.optimizer, optimizerName);
+    enumOption(w, "--optimizer-implementation", in.optimizerImplementation, d.optimizerImplementation,
+               optimizerImplementationName);
     if (in.gpu != d.gpu)
         w.option("--gpu", in.gpu);
     numberOption(w, "--gpus", in.gpus, d.gpus);

@@ -122,6 +122,8 @@ void readAccountingInput(const Section& s, AccountingScenario& a, bool flatModel
     s.name("precision", in.precision, precisionRecipeFromName);
     s.boolean(flatModel ? "fp32Gradients" : "fp32_gradients", in.fp32Gradients);
     s.name("optimizer", in.optimizer, optimizerFromName);
+    if (!flatModel) // version 1 files predate it: torch's GPU default
+        s.name("optimizer_implementation", in.optimizerImplementation, optimizerImplementationFromName);
     s.name("gpu", in.gpu, gpuFromName);
     s.number("gpus", in.gpus, ranges::accounting::gpus);
     s.number("mfu", in.mfu, ranges::accounting::mfu);
@@ -180,8 +182,8 @@ void readRunCost(const Section& s, RunCostInput& c) {
 
 void readAccounting(const Section& s, AccountingScenario& a) {
     s.expectKeys({"model", "batch", "count_tokens", "training_tokens", "precision", "fp32_gradients",
-                  "optimizer", "gpu", "gpus", "mfu", "zero", "recompute", "attention", "units", "preset",
-                  "parallel", "sharding", "fine_tuning", "cost", "overheads"});
+                  "optimizer", "optimizer_implementation", "gpu", "gpus", "mfu", "zero", "recompute",
+                  "attention", "units", "preset", "parallel", "sharding", "fine_tuning", "cost", "overheads"});
     readAccountingInput(s, a, false);
     if (const auto o = s.child("overheads"))
         readOverheads(*o, a.input.overheads);

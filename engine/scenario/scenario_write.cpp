@@ -64,6 +64,7 @@ json accountingJson(const AccountingScenario& a) {
             {"precision", str(precisionRecipeName(in.precision))},
             {"fp32_gradients", in.fp32Gradients},
             {"optimizer", str(optimizerName(in.optimizer))},
+            {"optimizer_implementation", str(optimizerImplementationName(in.optimizerImplementation))},
             {"gpu", in.gpu},
             {"gpus", in.gpus},
             {"mfu", in.mfu},

@@ -34,7 +34,7 @@ SCRIPT = os.path.join(HERE, "..", "..", "scripts", "measure-run.py")
 FLAGS = ["--model", "transformer", "--d-model", "48", "--heads", "3", "--layers", "3", "--vocab", "37", "--seq", "7",
          "--ffn-dim", "120", "--batch", "2", "--bias", "on", "--embeddings", "tied", "--dropout", "off",
          "--precision", "fp32", "--optimizer", "adamw", "--recompute", "none", "--attention", "causal",
-         "--activations-of", "pytorch-eager"]
+         "--activations-of", "pytorch-eager", "--optimizer-implementation", "single-tensor"]
 
 
 def compare(cli, option, path, extra=()):

@@ -69,7 +69,8 @@ def llama_args(s, batch):
 
 
 def napkin(cli, args):
-    common = ["--precision", "fp32", "--optimizer", "adamw", "--recompute", "none", "--attention", "causal",
+    common = ["--precision", "fp32", "--optimizer", "adamw", "--optimizer-implementation", "single-tensor",
+              "--recompute", "none", "--attention", "causal",
               "--activations-of", "pytorch-eager", "--json"]
     out = subprocess.run([cli, "account", *[str(a) for a in args], *common], capture_output=True, text=True)
     if out.returncode != 0:

@@ -107,6 +107,7 @@ private slots:
     void longestSequenceIsAnswered();
     void explainShowsTheLedgers();
     void activationProfileIsAControl();
+    void optimizerImplementationSurvivesTheControls();
     void overheadsAreControlsAndAnswers();
 };
 
@@ -717,6 +718,25 @@ void TestAccountingPage::activationProfileIsAControl() {
     QVERIFY2(page.lastError().startsWith(QStringLiteral("activations-of:")), qPrintable(page.lastError()));
     QCOMPARE(page.controls()->fieldErrorControl(),
              static_cast<QWidget*>(page.controls()->activationsOfBox()));
+}
+
+// --optimizer-implementation had no control: a scenario or command line with single-tensor came back from
+// the page's controls as the default foreach, silently. The box keeps it, is live only where it matters
+// (pytorch-eager), and the optimizer step follows it.
+void TestAccountingPage::optimizerImplementationSurvivesTheControls() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+    AccountingInput in = page.controls()->input();
+    QCOMPARE(in.optimizerImplementation, OptimizerImplementation::forEach);
+    QVERIFY(!page.controls()->controlFor("optimizer-implementation")->isEnabled()); // Megatron: fused
+    in.model.activationsOf = ActivationProfile::pytorchEager;
+    in.optimizerImplementation = OptimizerImplementation::singleTensor;
+    page.controls()->setInput(in);
+    QCOMPARE(page.controls()->input().optimizerImplementation, OptimizerImplementation::singleTensor);
+    QVERIFY(page.controls()->controlFor("optimizer-implementation")->isEnabled());
+    in.optimizerImplementation = OptimizerImplementation::forEach;
+    page.controls()->setInput(in);
+    QCOMPARE(page.controls()->input().optimizerImplementation, OptimizerImplementation::forEach);
 }
 
 // The overhead ledger on the page: a fresh page judges fits against the H100's usable 81,559 MiB with the

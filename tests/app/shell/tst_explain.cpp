@@ -103,6 +103,7 @@ private slots:
         in.batch = 3;
         in.precision = PrecisionRecipe::fp32;
         in.optimizer = OptimizerKind::adamw;
+        in.optimizerImplementation = OptimizerImplementation::singleTensor;
         QVERIFY(validate(in).ok());
         const GpuSpec& gpu = *GpuCatalog::builtIn().find(in.gpu);
         const QString eager = plain(explainAccounting(in, account(in, gpu), ByteUnits::decimal));

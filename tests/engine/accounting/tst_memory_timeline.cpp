@@ -351,8 +351,13 @@ void TestMemoryTimeline::pytorchEagerOptimizerStep_data() {
     gpt.model.dropout = false;
     gpt.model.activationsOf = ActivationProfile::pytorchEager;
     gpt.precision = PrecisionRecipe::fp32;
+    gpt.optimizerImplementation = OptimizerImplementation::singleTensor; // torch 1.13's, profiled on the CPU
     const auto with = [](AccountingInput in, OptimizerKind kind) {
         in.optimizer = kind;
+        return in;
+    };
+    const auto runAs = [](AccountingInput in, OptimizerImplementation implementation) {
+        in.optimizerImplementation = implementation;
         return in;
     };
     // 3 × 25,600 (c_fc then c_proj of a layer, the same size) + 12 B of 0-d scalars
@@ -387,6 +392,34 @@ void TestMemoryTimeline::pytorchEagerOptimizerStep_data() {
     AccountingInput megatron = with(gpt, OptimizerKind::adamw);
     megatron.model.activationsOf = ActivationProfile::megatron; // fused and in place
     QTest::newRow("megatron adamw") << megatron << TrainingStep::steady << 0.0;
+    // torch 2.11 on an H100 (scripts/measure-optimizer-temporaries.py): foreach holds lists as large as all
+    // the parameters, k of them (AdamW 1, Adagrad 2, SGD 0); fused nothing. GPT-2 d 40's 43,280 parameters
+    // are 173,120 B in fp32.
+    const auto foreach = OptimizerImplementation::forEach;
+    QTest::newRow("gpt2 adamw foreach") << runAs(with(gpt, OptimizerKind::adamw), foreach) << TrainingStep::steady
+                                        << 173120.0;
+    QTest::newRow("gpt2 adam foreach first") << runAs(with(gpt, OptimizerKind::adam), foreach)
+                                             << TrainingStep::first << 173120.0;
+    QTest::newRow("gpt2 rmsprop foreach") << runAs(with(gpt, OptimizerKind::rmsprop), foreach)
+                                          << TrainingStep::steady << 173120.0;
+    QTest::newRow("gpt2 adagrad foreach") << runAs(with(gpt, OptimizerKind::adagrad), foreach)
+                                          << TrainingStep::steady << 2 * 173120.0;
+    QTest::newRow("gpt2 momentum foreach") << runAs(with(gpt, OptimizerKind::momentum), foreach)
+                                           << TrainingStep::steady << 0.0;
+    QTest::newRow("gpt2 adamw fused") << runAs(with(gpt, OptimizerKind::adamw), OptimizerImplementation::fused)
+                                      << TrainingStep::steady << 0.0;
+    // The measured 2-layer bf16 Llama 3 8B (scripts/gpu-bench.sh, H100): AdamW foreach held its parameters'
+    // 2,973,802,496 B at the step's peak (napkin's whole prediction was within 2.1 MB of the allocator's).
+    AccountingInput llama3 = with(gpt, OptimizerKind::adamw);
+    llama3.model = findModelPreset("llama3-8b")->model;
+    llama3.model.layers = 2;
+    llama3.model.seq = 512;
+    llama3.model.attentionImpl = AttentionImpl::eager;
+    llama3.model.activationsOf = ActivationProfile::pytorchEager;
+    llama3.batch = 2;
+    llama3.precision = PrecisionRecipe::bf16;
+    QTest::newRow("llama3-8b 2 layers bf16 adamw foreach") << runAs(llama3, foreach) << TrainingStep::steady
+                                                         << 2973802496.0;
 }
 
 // The parameter list the optimizer step walks stays two layers and two experts long (it was one entry per

@@ -276,8 +276,9 @@ private slots:
     void cpuTraceMadeByTorchMatchesToTheByte() {
         // --model transformer --d-model 24 --heads 2 --layers 1 --vocab 17 --seq 5 --ffn-dim 40 --batch 2
         // --bias on --embeddings tied --dropout off --precision fp32 --optimizer adamw --recompute none
-        // --attention causal --activations-of pytorch-eager
+        // --attention causal --activations-of pytorch-eager (torch.optim single-tensor, the CPU's default)
         AccountingInput in;
+        in.optimizerImplementation = OptimizerImplementation::singleTensor;
         in.model.kind = ModelKind::transformer;
         in.model.dModel = 24;
         in.model.heads = 2;
