@@ -11,6 +11,7 @@
 #include "widgets/controls/error_overlay.h"
 #include "widgets/controls/flow_splitter.h"
 #include "widgets/controls/wrapped_label.h"
+#include "widgets/controls/wrapping_column.h"
 #include "widgets/text/engine_text.h"
 
 #include <QCheckBox>
@@ -38,7 +39,7 @@ constexpr BenchDtype kOffered[] = {BenchDtype::fp32, BenchDtype::fp64, BenchDtyp
 
 MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
     : QGroupBox(tr("Matmul throughput"), parent)
-    , m_fp16Warning(new WrappedLabel(this))
+    , m_fp16Warning(new QLabel(this))
     , m_unsupported(new QLabel(this))
     , m_sizes(new QLineEdit(this))
     , m_sizesError(new ErrorOverlay(m_sizes))
@@ -122,7 +123,7 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
                       tr("Export the sweep: the same document as napkin-cli bench matmul --json")});
     addSpanning(nullptr, buttons);
     form->setRowStretch(row, 1); // the rows at the top, the room left under them
-    auto* controls = new QWidget(this);
+    auto* controls = new WrappingColumn(this);
     controls->setLayout(form);
     controls->setMaximumWidth(340);
 
