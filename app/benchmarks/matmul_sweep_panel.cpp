@@ -10,6 +10,7 @@
 #include "widgets/charts/throughput_chart.h"
 #include "widgets/controls/error_overlay.h"
 #include "widgets/controls/flow_splitter.h"
+#include "widgets/controls/text_tone.h"
 #include "widgets/controls/wrapped_label.h"
 #include "widgets/controls/wrapping_column.h"
 #include "widgets/text/engine_text.h"
@@ -95,7 +96,7 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
     addLabelled(tr("Types"), nullptr, dtypeRow);
     m_unsupported->setObjectName(QStringLiteral("unsupportedDtypes"));
     m_unsupported->setWordWrap(true);
-    m_unsupported->setStyleSheet(QStringLiteral("color: gray"));
+    setTextTone(m_unsupported, TextTone::note);
     m_unsupported->hide();
     addSpanning(m_unsupported, nullptr);
     m_fp16Warning->setText(
@@ -104,7 +105,7 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
            "per GEMM and every case runs at least 2 warm-up and 11 timed GEMMs. Keep fp16 sizes at 256 or "
            "below."));
     m_fp16Warning->setWordWrap(true);
-    m_fp16Warning->setStyleSheet(QStringLiteral("color: #b35c00"));
+    setTextTone(m_fp16Warning, TextTone::caution);
     addSpanning(m_fp16Warning, nullptr);
     m_sizes->setText(QString::fromStdString(defaults.sizes));
     m_sizes->setObjectName(QStringLiteral("sizes"));

@@ -1,7 +1,10 @@
 // The Benchmarks page in the main window at a classroom's sizes, as a projector shows it. Ticking fp16
 // shows a warning in the controls column: its lines fit its box, no parent cuts it and nothing lies on it
-// (it was drawn with two of its six lines cut). With NAPKIN_SCREENSHOT_DIR set, each window judged for the
-// fp16 warning is written there as a PNG.
+// (it was drawn with two of its six lines cut). The page's notes (the refused types, the fp16 warning, the
+// refused recipes) answer "why is this type greyed out?": in presentation mode they grow with its type and
+// read at WCAG AA's 4.5:1 on its paper, light and dark (a style sheet pinned their font, so presentation's
+// type passed them by; grey was 3.9:1 on white, the amber 4.45:1 on black). With NAPKIN_SCREENSHOT_DIR
+// set, each window judged for the fp16 warning is written there as a PNG.
 #include "app/benchmarks/benchmarks_page.h"
 #include "app/benchmarks/matmul_sweep_panel.h"
 #include "app/shell/main_window.h"
@@ -88,6 +91,8 @@ private slots:
     void initTestCase();
     void fp16WarningIsWhole_data();
     void fp16WarningIsWhole();
+    void notesReadOnAProjector_data();
+    void notesReadOnAProjector();
     void cleanupTestCase();
 
 private:
@@ -180,6 +185,51 @@ void TestBenchmarksProjector::fp16WarningIsWhole() {
                             .arg(lastLine.top())
                             .arg(lastLine.bottom())
                             .arg(drawn.height())));
+}
+
+void TestBenchmarksProjector::notesReadOnAProjector_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light presentation") << false;
+    QTest::newRow("dark presentation") << true;
+}
+
+void TestBenchmarksProjector::notesReadOnAProjector() {
+    QFETCH(bool, dark);
+    show(QSize(1280, 900), true, dark); // the type and colours are judged; the size is the layout's test
+    if (QTest::currentTestFailed())
+        return;
+    BenchmarksPage* page = m_window->benchmarksPage();
+    // On a CPU without a GPU, tf32 and fp8 are refused (the note under the types); fp16 is ticked (its
+    // warning). The refused recipes' note shows only where a recipe is refused (not on every CPU).
+    QList<QLabel*> notes{page->findChild<QLabel*>(QStringLiteral("unsupportedDtypes")),
+                         labelStartingWith(*page, QStringLiteral("fp16 on the CPU")),
+                         page->findChild<QLabel*>(QStringLiteral("precisionNote"))};
+    QVERIFY(notes[0] && notes[0]->isVisible());
+    QVERIFY(notes[1] && notes[1]->isVisible());
+    QVERIFY(notes[2]);
+    // The presentation type: a label beside the notes that sets no font of its own ("Types").
+    const QLabel* body = labelStartingWith(*page->sweepPanel(), QStringLiteral("Types"));
+    QVERIFY(body);
+    const int bodyPixels = QFontInfo(body->font()).pixelSize();
+    QVERIFY2(bodyPixels > QFontInfo(QApplication::font()).pixelSize(), "presentation mode's type is not on");
+    for (QLabel* note : notes) {
+        if (!note->isVisible() && note->text().isEmpty())
+            continue;
+        const int pixels = QFontInfo(note->font()).pixelSize();
+        QVERIFY2(pixels >= bodyPixels, qPrintable(QStringLiteral("%1: %2 px text beside %3 px body text")
+                                                      .arg(named(note))
+                                                      .arg(pixels)
+                                                      .arg(bodyPixels)));
+        if (!note->isVisible())
+            continue;
+        const QImage drawn = note->grab().toImage();
+        const QColor paper = note->palette().color(note->backgroundRole());
+        const double ink = strongestEdge(drawn, drawn.rect(), paper);
+        QVERIFY2(ink >= 4.5, qPrintable(QStringLiteral("%1: %2:1 on %3")
+                                            .arg(named(note))
+                                            .arg(ink, 0, 'f', 2)
+                                            .arg(paper.name())));
+    }
 }
 
 QTEST_MAIN(TestBenchmarksProjector)
