@@ -155,7 +155,8 @@ void RooflineChart::placeLabels(double left, double right, double bottom, double
     for (const auto& p : m_data.points)
         if (p.flopsPerByte > 0 && p.flopsPerSecond > 0)
             markers.emplace_back(px(p.flopsPerByte) - 5, py(p.flopsPerSecond) - 5, 10, 10);
-    std::vector<QRectF> taken; // the texts placed, and the roof's line (a label it ran through was struck out)
+    // The texts placed, and the roof's line (a label it ran through was struck out).
+    std::vector<QRectF> taken;
     if (m_data.roof && m_data.roof->ridgeFlopsPerByte() > 0) {
         const RooflineChartData::Roof& roof = *m_data.roof;
         const double ridge = roof.ridgeFlopsPerByte();
@@ -165,9 +166,10 @@ void RooflineChart::placeLabels(double left, double right, double bottom, double
         for (int k = 0; k < kSteps; ++k) {
             const double x0 = left * std::pow(ridge / left, double(k) / kSteps);
             const double x1 = left * std::pow(ridge / left, double(k + 1) / kSteps);
-            taken.push_back(QRectF(QPointF(px(x0), py(roof.attainableAt(x0))), QPointF(px(x1), py(roof.attainableAt(x1))))
-                                .normalized()
-                                .adjusted(-1, -2, 1, 2));
+            taken.push_back(
+                QRectF(QPointF(px(x0), py(roof.attainableAt(x0))), QPointF(px(x1), py(roof.attainableAt(x1))))
+                    .normalized()
+                    .adjusted(-1, -2, 1, 2));
         }
     }
     // The roof's texts (ridge, peak, slope), placed by rebuild() before the points' labels. One that would
@@ -184,7 +186,7 @@ void RooflineChart::placeLabels(double left, double right, double bottom, double
         const double x = a & Qt::AlignRight     ? at.x() - size.width()
                          : a & Qt::AlignHCenter ? at.x() - size.width() / 2
                                                 : at.x();
-        const double y = a & Qt::AlignBottom     ? at.y() - size.height()
+        const double y = a & Qt::AlignBottom    ? at.y() - size.height()
                          : a & Qt::AlignVCenter ? at.y() - size.height() / 2
                                                 : at.y();
         return QRectF(x, y, size.width(), size.height());
@@ -221,7 +223,10 @@ void RooflineChart::placeLabels(double left, double right, double bottom, double
             order.push_back(&p);
     // Errors and the model's points first, then what was measured on this roof, the grey ones last.
     const auto rank = [](Style style) {
-        return style == Style::aboveRoof ? 0 : style == Style::analytic ? 1 : style == Style::measured ? 2 : 3;
+        return style == Style::aboveRoof  ? 0
+               : style == Style::analytic ? 1
+               : style == Style::measured ? 2
+                                          : 3;
     };
     std::stable_sort(order.begin(), order.end(),
                      [&](const auto* a, const auto* b) { return rank(a->style) < rank(b->style); });
@@ -240,9 +245,10 @@ void RooflineChart::placeLabels(double left, double right, double bottom, double
                                    size.width(), size.height());
             // A spot past the axes' edges is cut: any spot inside them is better.
             const bool inside = QRectF(0, 0, width, height).contains(candidate);
-            // The point's own marker (and those drawn at about the same place) is where the label starts from.
+            // The point's own marker (and those at about the same place) is where the label starts from.
             const long overlaps =
-                std::count_if(taken.begin(), taken.end(), [&](const QRectF& r) { return r.intersects(candidate); }) +
+                std::count_if(taken.begin(), taken.end(),
+                              [&](const QRectF& r) { return r.intersects(candidate); }) +
                 std::count_if(markers.begin(), markers.end(),
                               [&](const QRectF& r) {
                                   return r.intersects(candidate) &&

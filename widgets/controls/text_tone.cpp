@@ -28,8 +28,9 @@ public:
 private:
     void apply() {
         const bool dark = m_label->palette().color(QPalette::Window).lightness() < 128;
-        const QColor ink = m_tone == TextTone::caution ? (dark ? QColor(0xff, 0xb7, 0x4d) : QColor(0xa0, 0x50, 0x00))
-                                                       : (dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xc0, 0x39, 0x2b));
+        const QColor ink = m_tone == TextTone::caution
+                               ? (dark ? QColor(0xff, 0xb7, 0x4d) : QColor(0xa0, 0x50, 0x00))
+                               : (dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xc0, 0x39, 0x2b));
         if (m_label->palette().color(QPalette::WindowText) == ink)
             return; // setting it again would be another PaletteChange
         QPalette palette = m_label->palette();

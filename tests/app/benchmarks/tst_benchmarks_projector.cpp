@@ -170,8 +170,9 @@ void TestBenchmarksProjector::fp16WarningIsWhole() {
             area->ensureWidgetVisible(warning);
     QCoreApplication::processEvents();
     if (const QByteArray dir = qgetenv("NAPKIN_SCREENSHOT_DIR"); !dir.isEmpty())
-        m_window->grab().save(QStringLiteral("%1/benchmarks-fp16-%2.png")
-                                  .arg(QString::fromLocal8Bit(dir), QString::fromLatin1(QTest::currentDataTag())));
+        m_window->grab().save(
+            QStringLiteral("%1/benchmarks-fp16-%2.png")
+                .arg(QString::fromLocal8Bit(dir), QString::fromLatin1(QTest::currentDataTag())));
     const QStringList problems = problemsOf(warning, m_window.get(), page);
     QVERIFY2(problems.isEmpty(), qPrintable(QLatin1Char('\n') + problems.join(QLatin1Char('\n'))));
     // What the picture shows: ink on the warning's last line (not a box whose lines were clipped away).
@@ -225,10 +226,10 @@ void TestBenchmarksProjector::notesReadOnAProjector() {
         const QImage drawn = note->grab().toImage();
         const QColor paper = note->palette().color(note->backgroundRole());
         const double ink = strongestEdge(drawn, drawn.rect(), paper);
-        QVERIFY2(ink >= 4.5, qPrintable(QStringLiteral("%1: %2:1 on %3")
-                                            .arg(named(note))
-                                            .arg(ink, 0, 'f', 2)
-                                            .arg(paper.name())));
+        QVERIFY2(
+            ink >= 4.5,
+            qPrintable(
+                QStringLiteral("%1: %2:1 on %3").arg(named(note)).arg(ink, 0, 'f', 2).arg(paper.name())));
     }
 }
 

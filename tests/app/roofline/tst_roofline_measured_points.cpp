@@ -113,8 +113,8 @@ void TestRooflineMeasuredPoints::chartKeepsItsHeight() {
     device->setCurrentIndex(device->findData(roof));
     QVERIFY(device->currentIndex() >= 0);
     // The CPU's roof in the type measured; the H100's in bf16, the type of its sweep's half.
-    type->setCurrentIndex(type->findText(roof == QLatin1String("cpu") ? QStringLiteral("fp32")
-                                                                       : QStringLiteral("bf16")));
+    type->setCurrentIndex(
+        type->findText(roof == QLatin1String("cpu") ? QStringLiteral("fp32") : QStringLiteral("bf16")));
     // Runs as a class does them: a CPU sweep (fp32 one case above its peak, as a too-short sample reads),
     // a second CPU sweep in more types, and an H100's.
     MatmulSweep first = sweepOf("cpu", "this CPU", {BenchDtype::fp32}, 150e9, 0.7);
@@ -122,8 +122,8 @@ void TestRooflineMeasuredPoints::chartKeepsItsHeight() {
     emit w.benchmarksPage()->sweepFinished(first);
     emit w.benchmarksPage()->sweepFinished(
         sweepOf("cpu", "this CPU", {BenchDtype::fp32, BenchDtype::fp64, BenchDtype::bf16}, 150e9, 0.6));
-    emit w.benchmarksPage()->sweepFinished(sweepOf("cuda", "NVIDIA H100 80GB HBM3",
-                                                   {BenchDtype::bf16, BenchDtype::fp16}, 989e12, 0.75));
+    emit w.benchmarksPage()->sweepFinished(
+        sweepOf("cuda", "NVIDIA H100 80GB HBM3", {BenchDtype::bf16, BenchDtype::fp16}, 989e12, 0.75));
     w.pages()->setCurrentWidget(page);
     for (int i = 0; i < 3; ++i) {
         w.resize(size);
@@ -145,8 +145,8 @@ void TestRooflineMeasuredPoints::chartKeepsItsHeight() {
     QVERIFY2(column, "the chart is not in the page's scrolling column");
     const int available = column->viewport()->height();
     const ChartLayout g = chart->layoutGeometry();
-    const QString picture = QStringLiteral("%1/%2.png")
-                                .arg(QDir::tempPath(), QString::fromLatin1(QTest::currentDataTag()));
+    const QString picture =
+        QStringLiteral("%1/%2.png").arg(QDir::tempPath(), QString::fromLatin1(QTest::currentDataTag()));
     w.grab().save(picture);
     // A plot at least half that view (the notes under the chart scroll): a strip (~110 px) fails, and so
     // did the 230 px the notes left it of 468 in presentation type at 1280×720.

@@ -86,9 +86,9 @@ void TestHeadlessExport::chartCarriesTitleAndSettings() {
 void TestHeadlessExport::trainingPageShowsItsLesson() {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("training.png"));
-    QCOMPARE(runNapkin({QStringLiteral("--export"), path, QStringLiteral("--page"), QStringLiteral("training"),
-                        QStringLiteral("--width"), QStringLiteral("1280"), QStringLiteral("--height"),
-                        QStringLiteral("720")})
+    QCOMPARE(runNapkin({QStringLiteral("--export"), path, QStringLiteral("--page"),
+                        QStringLiteral("training"), QStringLiteral("--width"), QStringLiteral("1280"),
+                        QStringLiteral("--height"), QStringLiteral("720")})
                  .exitCode,
              0);
     const QImage picture(path);
@@ -99,7 +99,8 @@ void TestHeadlessExport::trainingPageShowsItsLesson() {
             const QColor c = picture.pixelColor(x, y);
             coloured += c.hsvSaturation() > 100 && c.value() > 60 ? 1 : 0;
         }
-    QVERIFY2(coloured > 500, qPrintable(QStringLiteral("%1 coloured pixels in the chart's part").arg(coloured)));
+    QVERIFY2(coloured > 500,
+             qPrintable(QStringLiteral("%1 coloured pixels in the chart's part").arg(coloured)));
 }
 
 // --page roofline exports the chart, not the page's boxes and buttons.

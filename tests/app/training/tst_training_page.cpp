@@ -1,12 +1,12 @@
 // The Training tab: real sliders and spin boxes drive the lessons, computed off the GUI thread; the
 // charts receive the engine's numbers; stale results are dropped; every panel exports a PNG.
 #include "app/export/save_file.h"
+#include "app/jobs/task_runner.h"
 #include "app/training/data_lesson_panel.h"
 #include "app/training/determinism_panel.h"
 #include "app/training/init_lesson_panel.h"
 #include "app/training/mixed_precision_panel.h"
 #include "app/training/training_page.h"
-#include "app/jobs/task_runner.h"
 #include "engine/benchmarks/backend_registry.h"
 #include "widgets/charts/series_chart.h"
 #include "widgets/controls/explain_pane.h"
@@ -62,8 +62,8 @@ void TestTrainingPage::fitsAProjectorInPresentationType() {
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     const QList<TaskRunner*> runners = page->findChildren<TaskRunner*>();
     QVERIFY(!runners.isEmpty());
-    QTRY_VERIFY_WITH_TIMEOUT(std::none_of(runners.begin(), runners.end(), [](auto* r) { return r->isBusy(); }),
-                             kRunBound);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        std::none_of(runners.begin(), runners.end(), [](auto* r) { return r->isBusy(); }), kRunBound);
     for (int i = 0; i < 3; ++i)
         QCoreApplication::processEvents();
     for (int lesson = 0; lesson < page->lessons()->count(); ++lesson) {
