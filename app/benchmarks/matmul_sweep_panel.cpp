@@ -10,17 +10,19 @@
 #include "widgets/charts/throughput_chart.h"
 #include "widgets/controls/error_overlay.h"
 #include "widgets/controls/flow_splitter.h"
+#include "widgets/controls/text_tone.h"
 #include "widgets/controls/wrapped_label.h"
+#include "widgets/controls/wrapping_column.h"
 #include "widgets/text/engine_text.h"
 
 #include <QCheckBox>
 #include <QColor>
-#include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -49,7 +51,32 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
                                  tr("rel. err"), tr("ran on"), tr("status")},
                                 this)) {
     const BenchmarksScenario defaults;
-    auto* form = new QFormLayout;
+    // A grid, not a form layout: QFormLayout gave the rows spanning both columns (the notes under the
+    // types) the height of their lines at the label's nominal width, whatever their minimum, and the fp16
+    // warning was drawn with two of its six lines cut at the column's 322 px. A grid lays a wrapped
+    // label out at the height its lines take at the width it gets.
+    auto* form = new QGridLayout;
+    form->setColumnStretch(1, 1);
+    const auto labelAlignment = Qt::Alignment(style()->styleHint(QStyle::SH_FormLayoutLabelAlignment));
+    int row = 0;
+    const auto addLabelled = [&](const QString& name, QWidget* field, QLayout* fields) {
+        auto* label = new QLabel(name, this);
+        label->setBuddy(field);
+        // Beside one field, on its line; beside rows of boxes, at their top.
+        form->addWidget(label, row, 0, labelAlignment | (field ? Qt::AlignVCenter : Qt::AlignTop));
+        if (field)
+            form->addWidget(field, row, 1);
+        else
+            form->addLayout(fields, row, 1);
+        ++row;
+    };
+    const auto addSpanning = [&](QWidget* widget, QLayout* layout) {
+        if (widget)
+            form->addWidget(widget, row, 0, 1, 2);
+        else
+            form->addLayout(layout, row, 0, 1, 2);
+        ++row;
+    };
     // Three to a row: six in one row do not fit the 340-pixel control column and their names get cut.
     auto* dtypeRow = new QGridLayout;
     for (BenchDtype d : kOffered) {
@@ -66,24 +93,24 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
         const int index = static_cast<int>(m_dtypes.size()) - 1;
         dtypeRow->addWidget(check, index / 3, index % 3);
     }
-    form->addRow(tr("Types"), dtypeRow);
+    addLabelled(tr("Types"), nullptr, dtypeRow);
     m_unsupported->setObjectName(QStringLiteral("unsupportedDtypes"));
     m_unsupported->setWordWrap(true);
-    m_unsupported->setStyleSheet(QStringLiteral("color: gray"));
+    setTextTone(m_unsupported, TextTone::note);
     m_unsupported->hide();
-    form->addRow(m_unsupported);
+    addSpanning(m_unsupported, nullptr);
     m_fp16Warning->setText(
         tr("fp16 on the CPU is very slow: oneDNN 2.6 has no fp16 matmul, so it runs on Eigen, whose "
            "Eigen::half has no fast path (0.1–0.4 GFLOP/s, about 600× below fp32): n = 1024 takes seconds "
            "per GEMM and every case runs at least 2 warm-up and 11 timed GEMMs. Keep fp16 sizes at 256 or "
            "below."));
     m_fp16Warning->setWordWrap(true);
-    m_fp16Warning->setStyleSheet(QStringLiteral("color: #b35c00"));
-    form->addRow(m_fp16Warning);
+    setTextTone(m_fp16Warning, TextTone::caution);
+    addSpanning(m_fp16Warning, nullptr);
     m_sizes->setText(QString::fromStdString(defaults.sizes));
     m_sizes->setObjectName(QStringLiteral("sizes"));
     m_sizes->setToolTip(tr("Square sizes n, comma-separated: each case is an n×n×n GEMM (2·n³ FLOPs)"));
-    form->addRow(tr("Sizes n"), m_sizes);
+    addLabelled(tr("Sizes n"), m_sizes, nullptr);
     // Drawn over the controls under the field (ErrorOverlay): a row of its own made the Run button and the
     // chart jump down while it was shown.
     m_sizesError->setObjectName(QStringLiteral("sizesError"));
@@ -95,8 +122,9 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
                       [this](const QString& path) { return exportJson(path); }, QStringLiteral("throughput"),
                       QStringLiteral("matmul"), tr("Export the throughput chart as PNG"),
                       tr("Export the sweep: the same document as napkin-cli bench matmul --json")});
-    form->addRow(buttons);
-    auto* controls = new QWidget(this);
+    addSpanning(nullptr, buttons);
+    form->setRowStretch(row, 1); // the rows at the top, the room left under them
+    auto* controls = new WrappingColumn(this);
     controls->setLayout(form);
     controls->setMaximumWidth(340);
 

@@ -11,6 +11,7 @@
 #include "widgets/charts/loss_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/controls/spin_box_range.h"
+#include "widgets/controls/text_tone.h"
 #include "widgets/text/engine_text.h"
 
 #include <QComboBox>
@@ -101,7 +102,7 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     form->addRow(tr("Precision"), m_precision);
     m_precisionNote->setObjectName(QStringLiteral("precisionNote"));
     m_precisionNote->setWordWrap(true);
-    m_precisionNote->setStyleSheet(QStringLiteral("color: gray"));
+    setTextTone(m_precisionNote, TextTone::note);
     m_precisionNote->hide();
     form->addRow(m_precisionNote);
     auto* buttons = new QHBoxLayout;

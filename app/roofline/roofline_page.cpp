@@ -12,10 +12,13 @@
 #include "widgets/charts/roofline_chart.h"
 #include "widgets/controls/explain_pane.h"
 #include "widgets/controls/panel_scroll_area.h"
+#include "widgets/controls/text_tone.h"
 #include "widgets/controls/wrapped_label.h"
 #include "widgets/text/engine_text.h"
 
 #include <QComboBox>
+#include <QEvent>
+#include <QFont>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -57,28 +60,42 @@ RooflinePage::RooflinePage(QWidget* parent)
         label->setWordWrap(true);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
-    m_aboveRoof->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold"));
+    // Colours through the palette and only the weight set: a style sheet pinned these notes' font, so
+    // presentation mode's type passed them by (12 px under 17 px notes), and grey was 3.9:1 on white.
+    setTextTone(m_aboveRoof, TextTone::alert);
+    QFont bold;
+    bold.setBold(true); // the weight alone: the size still follows the window's
+    m_aboveRoof->setFont(bold);
     m_aboveRoof->hide();
-    m_pointsNote->setStyleSheet(QStringLiteral("color: gray"));
+    setTextTone(m_pointsNote, TextTone::note);
     // The chart and its notes scroll when the window is too short for them (a 1280×720 projector in
     // presentation mode), rather than squeeze the chart until its legend is cut (issue 35).
     auto* content = new QWidget(this);
     auto* column = new QVBoxLayout(content);
     column->setContentsMargins(0, 0, 0, 0);
     column->addWidget(m_roofNote);
-    column->addWidget(m_chart, 1);
-    column->addWidget(m_aboveRoof);
+    column->addWidget(m_aboveRoof); // an error stays in view over the chart; the other notes scroll under it
+    // The chart keeps four fifths of the column's view (eventFilter); the notes under it scroll. Given what
+    // the notes left, its plot was under half the view once measured points filled them (issue 35).
+    m_chartHolder = new QWidget(content);
+    auto* holder = new QVBoxLayout(m_chartHolder);
+    holder->setContentsMargins(0, 0, 0, 0);
+    holder->addWidget(m_chart);
+    column->addWidget(m_chartHolder, 1);
     column->addWidget(m_pointsNote);
     column->addWidget(m_inferenceNote);
+    m_column = new PanelScrollArea(content, this);
+    m_column->viewport()->installEventFilter(this);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(makeControls());
-    layout->addWidget(new PanelScrollArea(content, this), 1);
+    layout->addWidget(m_column, 1);
     layout->addWidget(m_explain);
     connect(m_runner, &TaskRunner::progress, this, &RooflinePage::onProgress);
     connect(m_runner, &TaskRunner::failed, this, [this](const QString& message) {
         m_measuring = false;
         m_progress->hide();
         m_cancel->setEnabled(false);
+        m_cancel->hide();
         m_measure->setEnabled(true);
         m_roofNote->setText(tr("This CPU: not measured: %1").arg(message));
     });
@@ -88,6 +105,12 @@ RooflinePage::RooflinePage(QWidget* parent)
 }
 
 RooflinePage::~RooflinePage() = default;
+
+bool RooflinePage::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_column->viewport() && event->type() == QEvent::Resize)
+        m_chartHolder->setMinimumHeight(m_column->viewport()->height() * 4 / 5);
+    return QWidget::eventFilter(watched, event);
+}
 
 QWidget* RooflinePage::makeControls() {
     auto* row = new QWidget(this);
@@ -196,6 +219,7 @@ void RooflinePage::measureCpuRoof() {
     m_measuring = true;
     m_measure->setEnabled(false);
     m_cancel->setEnabled(true);
+    m_cancel->show();
     m_progress->setRange(0, 0); // busy: the measurement reports no fraction
     m_progress->show();
     m_roofNote->setText(tr("Measuring this CPU's %1 roof: the FMA-loop peak and a STREAM-style triad (a few "
@@ -261,7 +285,9 @@ void RooflinePage::rebuild() {
     const ComputeType type = dtype();
     const bool cpu = dev == kCpu;
     m_measure->setVisible(cpu);
-    m_cancel->setVisible(cpu);
+    // Only while a measurement runs: beside "Measure again" in presentation type, a disabled Cancel made
+    // the row 1050 px wide, past a 1024×768 projector.
+    m_cancel->setVisible(cpu && m_measuring);
     m_measure->setEnabled(!m_measuring);
     m_measure->setText(cpu && m_cpuRoofs.contains(type) ? tr("Measure again") : tr("Measure"));
     m_measure->setToolTip(tr("Measures this CPU's peak (FMA loop) and memory bandwidth (STREAM-style triad) "

@@ -22,6 +22,7 @@ class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class RooflineChart;
 class TaskRunner;
 struct TaskProgress;
@@ -61,6 +62,10 @@ public slots:
     void setInferenceSetting(const napkin::InferenceInput& input, const napkin::InferenceResult& result);
     void clearMeasuredPoints();
 
+protected:
+    /// The column's view resized: the chart keeps four fifths of its height.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     QWidget* makeControls();
     std::string device() const;
@@ -82,6 +87,8 @@ private:
     QLabel* m_inferenceNote;
     QLabel* m_pointsNote;
     RooflineChart* m_chart;
+    QWidget* m_chartHolder = nullptr; ///< the chart, at least 4/5 of the column's view high
+    QScrollArea* m_column = nullptr;  ///< the chart and its notes, scrolling
     ExplainPane* m_explain;
     std::optional<napkin::Roofline> m_roof;
     std::map<napkin::ComputeType, napkin::Roofline> m_cpuRoofs; ///< measured, per type

@@ -8,6 +8,7 @@
 #include "app/formats/number_formats_page.h"
 #include "app/hardware/session_gpu_catalog.h"
 #include "app/inference/inference_page.h"
+#include "app/jobs/task_runner.h"
 #include "app/roofline/roofline_page.h"
 #include "app/shell/command_line.h"
 #include "app/shell/page_command.h"
@@ -21,7 +22,11 @@
 #include "engine/accounting/model_presets.h"
 
 #include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QTimer>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 
@@ -41,6 +46,26 @@ QString modelPresetIdFor(const napkin::ModelSpec& model) {
         if (p.model == model)
             return QString::fromUtf8(p.id.data(), qsizetype(p.id.size()));
     return {};
+}
+
+// Waits until no worker of `page` is busy, their results shown: a page computed off the GUI thread (the
+// Training page's lessons) was written before its first result landed, an empty chart over "computing…".
+// False when the work outlasts `limit`.
+bool finishPageWork(const QObject& page, std::chrono::milliseconds limit) {
+    const auto busy = [&page] {
+        const QList<TaskRunner*> runners = page.findChildren<TaskRunner*>();
+        return std::any_of(runners.begin(), runners.end(), [](const TaskRunner* r) { return r->isBusy(); });
+    };
+    QTimer tick; // wakes the wait below while a worker has nothing to post yet
+    tick.start(50);
+    const QDeadlineTimer deadline(limit);
+    while (busy()) {
+        if (deadline.hasExpired())
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+    }
+    QCoreApplication::processEvents(); // the replots the results queued
+    return true;
 }
 
 } // namespace
@@ -142,6 +167,8 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
     } else if (cl.page == QLatin1String("training")) {
         TrainingPage page;
         page.applyScenario(scenario.training);
+        if (!finishPageWork(page, std::chrono::minutes(2)))
+            return failed(1, tr("--page training: the lesson did not finish computing within two minutes"));
         error = savePage(page, cl.exportPath, cl.size, cl.scale);
     } else {
         return failed(2, tr("--page: unknown page '%1'").arg(cl.page));

@@ -6,6 +6,7 @@
 // style flags and text); the chart only maps them.
 #include "widgets/charts/chart_view.h"
 
+#include <QSize>
 #include <QString>
 
 #include <algorithm>
@@ -71,4 +72,5 @@ private:
     void placeLabels(double left, double right, double bottom, double top, const QColor& text);
 
     RooflineChartData m_data;
+    QSize m_labelsPlacedFor; ///< the axes' size the labels were last placed for
 };

@@ -57,6 +57,7 @@ private slots:
     void versionAndHelp();
     void chartCarriesTitleAndSettings();
     void rooflineIsTheChartAlone();
+    void trainingPageShowsItsLesson();
 };
 
 // An exported chart says what it shows and for which setup; --no-caption leaves both out.
@@ -77,6 +78,29 @@ void TestHeadlessExport::chartCarriesTitleAndSettings() {
     QVERIFY(a.contains("napkin-cli account"));
     QVERIFY(!b.contains("Training memory per GPU"));
     QVERIFY(!b.contains("napkin-cli account"));
+}
+
+// --page training waits for the lesson in front, computed on its worker: the picture showed an empty chart
+// and an empty legend over "computing…". Its curves are the colour in the chart's part of the picture (the
+// sliders above it, blue too, lie in its top fifth).
+void TestHeadlessExport::trainingPageShowsItsLesson() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("training.png"));
+    QCOMPARE(runNapkin({QStringLiteral("--export"), path, QStringLiteral("--page"),
+                        QStringLiteral("training"), QStringLiteral("--width"), QStringLiteral("1280"),
+                        QStringLiteral("--height"), QStringLiteral("720")})
+                 .exitCode,
+             0);
+    const QImage picture(path);
+    QCOMPARE(picture.size(), QSize(1280, 720));
+    int coloured = 0;
+    for (int y = picture.height() / 4; y < picture.height() * 17 / 20; ++y)
+        for (int x = 0; x < picture.width(); ++x) {
+            const QColor c = picture.pixelColor(x, y);
+            coloured += c.hsvSaturation() > 100 && c.value() > 60 ? 1 : 0;
+        }
+    QVERIFY2(coloured > 500,
+             qPrintable(QStringLiteral("%1 coloured pixels in the chart's part").arg(coloured)));
 }
 
 // --page roofline exports the chart, not the page's boxes and buttons.
