@@ -728,12 +728,12 @@ void TestAccountingPage::optimizerImplementationSurvivesTheControls() {
     page.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
     AccountingInput in = page.controls()->input();
     QCOMPARE(in.optimizerImplementation, OptimizerImplementation::forEach);
-    QVERIFY(!page.controls()->controlFor("optimizer-implementation")->isEnabled()); // Megatron: fused
+    QVERIFY(!page.controls()->optimizerImplementationBox()->isEnabled()); // Megatron: fused
     in.model.activationsOf = ActivationProfile::pytorchEager;
     in.optimizerImplementation = OptimizerImplementation::singleTensor;
     page.controls()->setInput(in);
     QCOMPARE(page.controls()->input().optimizerImplementation, OptimizerImplementation::singleTensor);
-    QVERIFY(page.controls()->controlFor("optimizer-implementation")->isEnabled());
+    QVERIFY(page.controls()->optimizerImplementationBox()->isEnabled());
     in.optimizerImplementation = OptimizerImplementation::forEach;
     page.controls()->setInput(in);
     QCOMPARE(page.controls()->input().optimizerImplementation, OptimizerImplementation::forEach);
