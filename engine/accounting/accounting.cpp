@@ -11,6 +11,7 @@
 #include "engine/hardware/gpu_capabilities.h"
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/numerics/text_concat.h"
 #include "engine/numerics/work_counts.h"
 
 #include <algorithm>
@@ -240,51 +241,51 @@ void addTraining(AccountingResult& r, const AccountingInput& in, const StepFlops
     const double hardwarePerToken = f.total / f.tokens;
     const double coefficient = perToken / r.parameters.matmulParameters;
     const bool simpleRule = in.model.kind != ModelKind::transformer;
-    r.flopsPerToken = {
-        perToken, simpleRule
-                      ? "model FLOPs per token = " + n(coefficient) + "·P = " + n(coefficient) + " × " +
-                            n(r.parameters.matmulParameters) + " = " + n(perToken) + " FLOPs"
-                      : "model FLOPs per token = (forward + backward) / tokens = (" + n(f.forward) + " + " +
-                            n(f.backward) + ") / " + n(f.tokens) + " = " + n(perToken) + " FLOPs"};
-    r.hardwareFlopsPerToken = {hardwarePerToken,
-                               "hardware FLOPs per token = (forward + backward + recompute) / "
-                               "tokens = (" +
-                                   n(f.forward) + " + " + n(f.backward) + " + " + n(f.recompute) + ") / " +
-                                   n(f.tokens) + " = " + n(hardwarePerToken) + " FLOPs"};
+    r.flopsPerToken = {perToken, simpleRule
+                                     ? concat({"model FLOPs per token = ", n(coefficient), "·P = ", n(coefficient),
+                                               " × ", n(r.parameters.matmulParameters), " = ", n(perToken),
+                                               " FLOPs"})
+                                     : concat({"model FLOPs per token = (forward + backward) / tokens = (",
+                                               n(f.forward), " + ", n(f.backward), ") / ", n(f.tokens), " = ",
+                                               n(perToken), " FLOPs"})};
+    r.hardwareFlopsPerToken = {
+        hardwarePerToken,
+        concat({"hardware FLOPs per token = (forward + backward + recompute) / tokens = (", n(f.forward), " + ",
+                n(f.backward), " + ", n(f.recompute), ") / ", n(f.tokens), " = ", n(hardwarePerToken), " FLOPs"})};
     const double hfu = in.mfu * hardwarePerToken / perToken;
-    r.hfu = {hfu, "HFU = MFU × hardware FLOPs / model FLOPs = " + n(in.mfu) + " × " + n(hardwarePerToken) +
-                      " / " + n(perToken) + " = " + n(hfu)};
+    r.hfu = {hfu, concat({"HFU = MFU × hardware FLOPs / model FLOPs = ", n(in.mfu), " × ", n(hardwarePerToken),
+                          " / ", n(perToken), " = ", n(hfu)})};
     if (!in.trainingTokens)
         return;
     const double tokens = *in.trainingTokens;
     const double flops = perToken * tokens;
-    r.trainingFlops =
-        Quantity{flops, simpleRule ? "model FLOPs = " + n(coefficient) + "·N·tokens = " + n(coefficient) +
-                                         " × " + n(r.parameters.matmulParameters) + " × " + n(tokens) +
-                                         " = " + n(flops) + " FLOPs"
-                                   : "model FLOPs = model FLOPs per token × tokens = " + n(perToken) + " × " +
-                                         n(tokens) + " = " + n(flops) + " FLOPs"};
+    r.trainingFlops = Quantity{
+        flops, simpleRule ? concat({"model FLOPs = ", n(coefficient), "·N·tokens = ", n(coefficient), " × ",
+                                    n(r.parameters.matmulParameters), " × ", n(tokens), " = ", n(flops),
+                                    " FLOPs"})
+                          : concat({"model FLOPs = model FLOPs per token × tokens = ", n(perToken), " × ",
+                                    n(tokens), " = ", n(flops), " FLOPs"})};
     const double hardware = hardwarePerToken * tokens;
     r.trainingHardwareFlops =
-        Quantity{hardware, "hardware FLOPs = hardware FLOPs per token × tokens = " + n(hardwarePerToken) +
-                               " × " + n(tokens) + " = " + n(hardware) + " FLOPs"};
+        Quantity{hardware, concat({"hardware FLOPs = hardware FLOPs per token × tokens = ", n(hardwarePerToken),
+                                   " × ", n(tokens), " = ", n(hardware), " FLOPs"})};
     const double peak = r.densePeakFlopsPerSecond.value;
     double seconds = flops / (in.gpus * peak * in.mfu);
-    std::string secondsFormula = "model FLOPs / (GPUs × peak × MFU) = " + n(flops) + " / (" + n(in.gpus) +
-                                 " × " + n(peak) + " × " + n(in.mfu) + ") = " + n(seconds) + " s";
+    std::string secondsFormula = concat({"model FLOPs / (GPUs × peak × MFU) = ", n(flops), " / (", n(in.gpus),
+                                         " × ", n(peak), " × ", n(in.mfu), ") = ", n(seconds), " s"});
     if (r.hostLinkSecondsPerStep && r.computeSecondsPerStep &&
         r.hostLinkSecondsPerStep->value > r.computeSecondsPerStep->value) {
         // Offloaded: each step waits for the host link, which takes longer than the compute.
         const double steps = tokens / (f.tokens * r.dataParallel.value);
         seconds = steps * r.hostLinkSecondsPerStep->value;
-        secondsFormula = "steps × host-link seconds per step (the link outlasts the compute) = " + n(steps) +
-                         " × " + n(r.hostLinkSecondsPerStep->value) + " = " + n(seconds) + " s";
+        secondsFormula = concat({"steps × host-link seconds per step (the link outlasts the compute) = ",
+                                 n(steps), " × ", n(r.hostLinkSecondsPerStep->value), " = ", n(seconds), " s"});
     }
-    r.trainingSeconds = Quantity{seconds, secondsFormula};
+    r.trainingSeconds = Quantity{seconds, std::move(secondsFormula)};
     const double days = seconds / kSecondsPerDay;
-    r.trainingDays = Quantity{days, n(seconds) + " s / 86400 = " + n(days) + " days"};
+    r.trainingDays = Quantity{days, concat({n(seconds), " s / 86400 = ", n(days), " days"})};
     r.gpuDays =
-        Quantity{days * in.gpus, n(days) + " × " + n(in.gpus) + " = " + n(days * in.gpus) + " GPU-days"};
+        Quantity{days * in.gpus, concat({n(days), " × ", n(in.gpus), " = ", n(days * in.gpus), " GPU-days"})};
 }
 
 } // namespace
