@@ -241,34 +241,33 @@ void addTraining(AccountingResult& r, const AccountingInput& in, const StepFlops
     const double hardwarePerToken = f.total / f.tokens;
     const double coefficient = perToken / r.parameters.matmulParameters;
     const bool simpleRule = in.model.kind != ModelKind::transformer;
-    r.flopsPerToken = {perToken, simpleRule
-                                     ? concat({"model FLOPs per token = ", n(coefficient), "·P = ", n(coefficient),
-                                               " × ", n(r.parameters.matmulParameters), " = ", n(perToken),
-                                               " FLOPs"})
-                                     : concat({"model FLOPs per token = (forward + backward) / tokens = (",
-                                               n(f.forward), " + ", n(f.backward), ") / ", n(f.tokens), " = ",
-                                               n(perToken), " FLOPs"})};
+    r.flopsPerToken = {
+        perToken, simpleRule
+                      ? concat({"model FLOPs per token = ", n(coefficient), "·P = ", n(coefficient), " × ",
+                                n(r.parameters.matmulParameters), " = ", n(perToken), " FLOPs"})
+                      : concat({"model FLOPs per token = (forward + backward) / tokens = (", n(f.forward),
+                                " + ", n(f.backward), ") / ", n(f.tokens), " = ", n(perToken), " FLOPs"})};
     r.hardwareFlopsPerToken = {
-        hardwarePerToken,
-        concat({"hardware FLOPs per token = (forward + backward + recompute) / tokens = (", n(f.forward), " + ",
-                n(f.backward), " + ", n(f.recompute), ") / ", n(f.tokens), " = ", n(hardwarePerToken), " FLOPs"})};
+        hardwarePerToken, concat({"hardware FLOPs per token = (forward + backward + recompute) / tokens = (",
+                                  n(f.forward), " + ", n(f.backward), " + ", n(f.recompute), ") / ",
+                                  n(f.tokens), " = ", n(hardwarePerToken), " FLOPs"})};
     const double hfu = in.mfu * hardwarePerToken / perToken;
-    r.hfu = {hfu, concat({"HFU = MFU × hardware FLOPs / model FLOPs = ", n(in.mfu), " × ", n(hardwarePerToken),
-                          " / ", n(perToken), " = ", n(hfu)})};
+    r.hfu = {hfu, concat({"HFU = MFU × hardware FLOPs / model FLOPs = ", n(in.mfu), " × ",
+                          n(hardwarePerToken), " / ", n(perToken), " = ", n(hfu)})};
     if (!in.trainingTokens)
         return;
     const double tokens = *in.trainingTokens;
     const double flops = perToken * tokens;
     r.trainingFlops = Quantity{
-        flops, simpleRule ? concat({"model FLOPs = ", n(coefficient), "·N·tokens = ", n(coefficient), " × ",
-                                    n(r.parameters.matmulParameters), " × ", n(tokens), " = ", n(flops),
-                                    " FLOPs"})
-                          : concat({"model FLOPs = model FLOPs per token × tokens = ", n(perToken), " × ",
-                                    n(tokens), " = ", n(flops), " FLOPs"})};
+        flops, simpleRule
+                   ? concat({"model FLOPs = ", n(coefficient), "·N·tokens = ", n(coefficient), " × ",
+                             n(r.parameters.matmulParameters), " × ", n(tokens), " = ", n(flops), " FLOPs"})
+                   : concat({"model FLOPs = model FLOPs per token × tokens = ", n(perToken), " × ", n(tokens),
+                             " = ", n(flops), " FLOPs"})};
     const double hardware = hardwarePerToken * tokens;
-    r.trainingHardwareFlops =
-        Quantity{hardware, concat({"hardware FLOPs = hardware FLOPs per token × tokens = ", n(hardwarePerToken),
-                                   " × ", n(tokens), " = ", n(hardware), " FLOPs"})};
+    r.trainingHardwareFlops = Quantity{
+        hardware, concat({"hardware FLOPs = hardware FLOPs per token × tokens = ", n(hardwarePerToken), " × ",
+                          n(tokens), " = ", n(hardware), " FLOPs"})};
     const double peak = r.densePeakFlopsPerSecond.value;
     double seconds = flops / (in.gpus * peak * in.mfu);
     std::string secondsFormula = concat({"model FLOPs / (GPUs × peak × MFU) = ", n(flops), " / (", n(in.gpus),
@@ -278,8 +277,9 @@ void addTraining(AccountingResult& r, const AccountingInput& in, const StepFlops
         // Offloaded: each step waits for the host link, which takes longer than the compute.
         const double steps = tokens / (f.tokens * r.dataParallel.value);
         seconds = steps * r.hostLinkSecondsPerStep->value;
-        secondsFormula = concat({"steps × host-link seconds per step (the link outlasts the compute) = ",
-                                 n(steps), " × ", n(r.hostLinkSecondsPerStep->value), " = ", n(seconds), " s"});
+        secondsFormula =
+            concat({"steps × host-link seconds per step (the link outlasts the compute) = ", n(steps), " × ",
+                    n(r.hostLinkSecondsPerStep->value), " = ", n(seconds), " s"});
     }
     r.trainingSeconds = Quantity{seconds, std::move(secondsFormula)};
     const double days = seconds / kSecondsPerDay;

@@ -166,8 +166,9 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
         layersText = l.virtualStages > 1               ? "(L/p)·in-flight(p, m, v)·"
                      : memory.microBatchesInFlight > 1 ? "(L/p)·min(p, m)·"
                                                        : "(L/p)·";
-        layersNumbers = concat({n(memory.layers), memory.microBatchesInFlight > 1 ? " × " : "",
-                                memory.microBatchesInFlight > 1 ? n(memory.microBatchesInFlight) : std::string()});
+        layersNumbers =
+            concat({n(memory.layers), memory.microBatchesInFlight > 1 ? " × " : "",
+                    memory.microBatchesInFlight > 1 ? n(memory.microBatchesInFlight) : std::string()});
     }
     const std::string_view cpText = l.cp > 1 ? "/cp" : "";
     const bool eager = m.activationsOf == ActivationProfile::pytorchEager;

@@ -222,8 +222,8 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
                                            " B, no overheads (the lecture's convention)"})
                          : gpu.driverMemoryBytes
                              ? concat({"what the driver reports for ", gpu.id,
-                                       " (CUDA totalGlobalMem, nvidia-smi): ", n(*gpu.driverMemoryBytes), " B; ",
-                                       gpu.driverMemorySource})
+                                       " (CUDA totalGlobalMem, nvidia-smi): ", n(*gpu.driverMemoryBytes),
+                                       " B; ", gpu.driverMemorySource})
                              : concat({"the datasheet's ", n(gpu.memoryBytes),
                                        " B: the catalog has no driver-reported figure for ", gpu.id});
 
@@ -292,9 +292,10 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
             ws.bytes = kMatmulThreads * one;
             lt.bytes = kMatmulThreads * kCublasLtWorkspace;
             if (texts) {
-                ws.formula = concat({n(kMatmulThreads), " handles (forward's thread, autograd's backward thread) × ",
-                                     *capability == 90 ? "4096 KiB·8 (sm 9.0)" : "(4096 KiB·2 + 16 KiB·8)", " = ",
-                                     n(kMatmulThreads), " × ", n(one), " = ", n(ws.bytes), " B"});
+                ws.formula =
+                    concat({n(kMatmulThreads), " handles (forward's thread, autograd's backward thread) × ",
+                            *capability == 90 ? "4096 KiB·8 (sm 9.0)" : "(4096 KiB·2 + 16 KiB·8)", " = ",
+                            n(kMatmulThreads), " × ", n(one), " = ", n(ws.bytes), " B"});
                 lt.formula = concat({n(kMatmulThreads), " handles × 1024 KiB = ", n(lt.bytes), " B"});
             }
         } else {
@@ -330,11 +331,12 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
             l.label = "allocator rounding";
             constexpr std::string_view notEnumerated =
                 "; parameter, gradient and optimizer-state tensors not enumerated (< 512 B each)";
-            l.formula = tensors > 0 ? concat({n(tensors), " saved tensors × (512·⌈", n(each), "/512⌉ − ", n(each),
-                                              ") = ", n(l.bytes), " B", notEnumerated})
-                                    : concat({"Σ over the saved tensors (the activation ledger, every layer and "
-                                              "micro-batch) of 512·⌈bytes/512⌉ − bytes = ",
-                                              n(l.bytes), " B", notEnumerated});
+            l.formula = tensors > 0
+                            ? concat({n(tensors), " saved tensors × (512·⌈", n(each), "/512⌉ − ", n(each),
+                                      ") = ", n(l.bytes), " B", notEnumerated})
+                            : concat({"Σ over the saved tensors (the activation ledger, every layer and "
+                                      "micro-batch) of 512·⌈bytes/512⌉ − bytes = ",
+                                      n(l.bytes), " B", notEnumerated});
             l.source = "PyTorch c10/cuda/CUDACachingAllocator.cpp round_size(): kMinBlockSize = 512, every "
                        "request rounded up to a multiple of 512 bytes";
         }
@@ -384,10 +386,11 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
         } else {
             l.bytes = groups * *s.ncclChannels * s.ncclBufferBytes;
             if (texts)
-                l.formula = concat({n(groups), groups == 1 ? " communicator" : " communicators", " × ",
-                                    n(*s.ncclChannels), " channels × ", n(s.ncclBufferBytes), " B = ", n(l.bytes),
-                                    " B (the Simple protocol's buffer, one per ring channel; LL, LL128, tree "
-                                    "and NVLS buffers not counted: a lower bound)"});
+                l.formula =
+                    concat({n(groups), groups == 1 ? " communicator" : " communicators", " × ",
+                            n(*s.ncclChannels), " channels × ", n(s.ncclBufferBytes), " B = ", n(l.bytes),
+                            " B (the Simple protocol's buffer, one per ring channel; LL, LL128, tree "
+                            "and NVLS buffers not counted: a lower bound)"});
         }
         if (texts) {
             l.label = "NCCL buffers";
@@ -419,14 +422,15 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
         if (texts) {
             copies.label = "fp8 weight copies";
             copies.formula = concat({"matmul weights on this GPU × ", n(perWeight), " B",
-                                     transposes ? " (row-wise + transposed)" : " (row-wise)", " = ", n(weights),
-                                     " × ", n(perWeight), " = ", n(copies.bytes), " B"});
+                                     transposes ? " (row-wise + transposed)" : " (row-wise)", " = ",
+                                     n(weights), " × ", n(perWeight), " = ", n(copies.bytes), " B"});
             copies.source = "TransformerEngine docs, low-precision training, \"Handling transposes\": fp8 "
                             "GEMMs on Hopper need some tensors physically transposed; each fp8 weight is "
                             "kept from forward to backward";
             amax.label = "fp8 amax history";
-            amax.formula = concat({n(gemms), " fp8 GEMMs × 3 quantized tensors × amax_history_len 1024 × 4 B = ",
-                                   n(amax.bytes), " B"});
+            amax.formula = concat(
+                {n(gemms), " fp8 GEMMs × 3 quantized tensors × amax_history_len 1024 × 4 B = ", n(amax.bytes),
+                 " B"});
             amax.source = "TransformerEngine common API: DelayedScaling(amax_history_len=1024) by default";
         }
         add(std::move(copies), false);

@@ -108,8 +108,8 @@ ModelStateMemory modelStateMemory(std::span<const ParameterShard> groups, const 
         m.bytesPerParameterPerGpuFormula = b.ledger;
     } else {
         m.bytesPerParameterPerGpuFormula =
-            concat({"ZeRO-", std::to_string(zeroStage), " over ", n(gpus), " GPUs: ", n(p), " + ", n(g), " + ",
-                    n(rest), " = ", n(m.bytesPerParameterPerGpu), " B"});
+            concat({"ZeRO-", std::to_string(zeroStage), " over ", n(gpus), " GPUs: ", n(p), " + ", n(g),
+                    " + ", n(rest), " = ", n(m.bytesPerParameterPerGpu), " B"});
     }
     return m;
 }
