@@ -227,7 +227,11 @@ void addCommunication(AccountingResult& r, const AccountingInput& in, const GpuS
     c.gradientBytes = in.sharding.fp32Reduce ? 4.0 : r.bytesPerParameter.gradients;
     c.activationBytes = bytesPerElement(r.precision.activations);
     c.stage = r.memoryStage.value_or(PipelineStage::first);
-    c.onGpu = parametersOnGpu(in.model, in.parallel, c.stage);
+    {
+        const ValuesOnly
+            countsOnly; // the ledger reads the counts; the page shows the formula from addMemory()
+        c.onGpu = parametersOnGpu(in.model, in.parallel, c.stage);
+    }
     c.shardGroup = in.sharding.shardGroup;
     r.communication = communicationPerStep(c, gpu);
 }
