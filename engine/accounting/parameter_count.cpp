@@ -27,33 +27,13 @@ bool isGpt2Shape(const ModelSpec& m) {
 std::string gpt2Formula(const ModelSpec& m, double total) {
     const double d = m.dModel, L = m.layers, F = ffnMultiple(m), V = m.vocab, S = m.seq;
     const std::string quadratic = n(4 + 2 * F), linear = n(9 + F);
-    return concat({quadratic,
-                   "·L·d² + ",
-                   linear,
-                   "·L·d + V·d + S·d + 2·d = ",
-                   quadratic,
-                   " × ",
-                   n(L),
-                   " × ",
-                   n(d),
-                   "² + ",
-                   linear,
-                   " × ",
-                   n(L),
-                   " × ",
-                   n(d),
-                   " + ",
-                   n(V),
-                   " × ",
-                   n(d),
-                   " + ",
-                   n(S),
-                   " × ",
-                   n(d),
-                   " + 2 × ",
-                   n(d),
-                   " = ",
-                   formatExact(total)});
+    std::string text;
+    text.reserve(192); // the symbols and the numbers, in one allocation
+    concatTo(text, {quadratic, "·L·d² + ", linear, "·L·d + V·d + S·d + 2·d = ", quadratic, " × ", n(L), " × ",
+                    n(d), "² + ", linear, " × ", n(L), " × ", n(d)});
+    concatTo(text, {" + ", n(V), " × ", n(d), " + ", n(S), " × ", n(d), " + 2 × ", n(d), " = ",
+                    formatExact(total)});
+    return text;
 }
 
 // The per-layer pieces in symbols: "2·d² + 2·d·d_kv + 3·d·f + 2·d" for Llama.
