@@ -64,11 +64,11 @@ ModelStateMemory addMemory(AccountingResult& r, const AccountingInput& in) {
         r.memory.total.value = total;
         return states;
     }
-    r.memory.total = {total, n(states.parameters.value) + " + " + n(states.gradients.value) + " + " +
-                                 n(states.masterWeights.value) + " + " + n(states.optimizerState.value) +
-                                 " + " + n(activations.bytes) +
-                                 (gathered > 0 ? " + " + n(gathered) + " (gathered layers)" : std::string()) +
-                                 " = " + n(total) + " B"};
+    r.memory.total = {total, concat({n(states.parameters.value), " + ", n(states.gradients.value), " + ",
+                                     n(states.masterWeights.value), " + ", n(states.optimizerState.value),
+                                     " + ", n(activations.bytes), gathered > 0 ? " + " : "",
+                                     gathered > 0 ? n(gathered) : std::string(),
+                                     gathered > 0 ? " (gathered layers)" : "", " = ", n(total), " B"})};
     return states;
 }
 
@@ -80,17 +80,19 @@ void addMaxParameters(AccountingResult& r, const AccountingInput& in, const Mode
     const bool whole = in.overheads.basis == MemoryBasis::datasheet;
     const double f = in.overheads.fragmentation;
     const std::string roomText =
-        whole ? n(room) + " B"
-              : "(" + n(r.usableBytes.value) + " − " + n(r.overheads.fixedBytes) + ") B" +
-                    (f > 0 ? " / " + n(1 + f) : std::string()); // usable less the fixed overheads
+        whole ? concat({n(room), " B"})
+              : concat({"(", n(r.usableBytes.value), " − ", n(r.overheads.fixedBytes), ") B",
+                        f > 0 ? " / " : "",
+                        f > 0 ? n(1 + f) : std::string()}); // usable less the fixed overheads
 
     // Each GPU holds 1/(tp·pp) of a dense model's weights, which ZeRO shards further. The model states
     // alone are the step's peak at the optimizer step, where no activation is held.
     const double split = in.parallel.tp * in.parallel.pp;
     const double maxParams = std::floor(room * split / states.bytesPerParameterPerGpu);
-    const std::string splitText = split > 1 ? " × " + n(split) + " (tp·pp)" : "";
-    r.maxParameters = {maxParams, roomText + splitText + " / (" + states.bytesPerParameterPerGpuFormula +
-                                      ") = " + n(maxParams) + " parameters"};
+    r.maxParameters = {maxParams,
+                       concat({roomText, split > 1 ? " × " : "", split > 1 ? n(split) : std::string(),
+                               split > 1 ? " (tp·pp)" : "", " / (", states.bytesPerParameterPerGpuFormula,
+                               ") = ", n(maxParams), " parameters"})};
     std::string perParameterLedger = r.bytesPerParameter.ledger;
     double perParameter = r.bytesPerParameter.total;
     if (r.fineTune) { // the model states of one unsharded copy, per base parameter
@@ -101,10 +103,9 @@ void addMaxParameters(AccountingResult& r, const AccountingInput& in, const Mode
         perParameterLedger = one.states.bytesPerParameterPerGpuFormula;
     }
     const double pooled = std::floor(in.gpus * room / perParameter);
-    r.maxParametersPooled = {pooled, (whole ? "GPUs × capacity" : "GPUs × room") +
-                                         std::string(" / bytes per parameter = ") + n(in.gpus) + " × " +
-                                         roomText + " / (" + perParameterLedger + ") = " + n(pooled) +
-                                         " parameters"};
+    r.maxParametersPooled = {
+        pooled, concat({whole ? "GPUs × capacity" : "GPUs × room", " / bytes per parameter = ", n(in.gpus),
+                        " × ", roomText, " / (", perParameterLedger, ") = ", n(pooled), " parameters"})};
 }
 
 // The step's peak decides whether it fits: the timeline's largest total, or the sum where the order of the
@@ -125,21 +126,22 @@ void addPeak(AccountingResult& r, const AccountingInput& in, const GpuSpec& gpu)
     if (!timeline)
         return;
     r.usableBytes.formula = r.overheads.usableSource;
-    r.predictedBytes.formula = "peak + overheads = " + n(r.peakMemory.value) + " + " +
-                               n(r.overheads.totalBytes) + " = " + n(r.predictedBytes.value) + " B";
+    r.predictedBytes.formula = concat({"peak + overheads = ", n(r.peakMemory.value), " + ",
+                                       n(r.overheads.totalBytes), " = ", n(r.predictedBytes.value), " B"});
     r.peakEvent =
         timeline->events.empty() ? std::string() : stepEventName(timeline->events[timeline->peakIndex].event);
     const double sum = r.memory.total.value;
     const bool datasheet = in.overheads.basis == MemoryBasis::datasheet;
+    const bool sumDiffers = r.peakFromTimeline && sum != r.peakMemory.value;
     r.fitsFormula =
-        "peak " + n(r.peakMemory.value) + " B" +
-        (r.peakFromTimeline ? " at " + r.peakEvent
-                            : std::string(" (the sum: the step's order is not modelled)")) +
-        (datasheet
-             ? std::string()
-             : " + overheads " + n(r.overheads.totalBytes) + " B = " + n(r.predictedBytes.value) + " B") +
-        (r.fits ? " ≤ " : " > ") + n(r.usableBytes.value) + " B" + (datasheet ? "" : " usable") +
-        (r.peakFromTimeline && sum != r.peakMemory.value ? "; the sum is " + n(sum) + " B" : std::string());
+        concat({"peak ", n(r.peakMemory.value), " B",
+                r.peakFromTimeline ? " at " : " (the sum: the step's order is not modelled)",
+                r.peakFromTimeline ? std::string_view(r.peakEvent) : std::string_view(),
+                datasheet ? "" : " + overheads ", datasheet ? std::string() : n(r.overheads.totalBytes),
+                datasheet ? "" : " B = ", datasheet ? std::string() : n(r.predictedBytes.value),
+                datasheet ? "" : " B", r.fits ? " ≤ " : " > ", n(r.usableBytes.value), " B",
+                datasheet ? "" : " usable", sumDiffers ? "; the sum is " : "",
+                sumDiffers ? n(sum) : std::string(), sumDiffers ? " B" : ""});
 }
 
 // The largest batch whose peak fits. The peak is a maximum over events of totals linear in the batch, so
@@ -186,32 +188,35 @@ void addMaxBatch(AccountingResult& r, const AccountingInput& in, const GpuSpec& 
         }
     }
     const double best = std::min(lo, kLargest);
-    const std::string over =
-        best < kLargest ? "; at " + n(best + 1) + " it is " + n(peakAt(best + 1)) + " B" : std::string();
+    const std::string over = best < kLargest
+                                 ? concat({"; at ", n(best + 1), " it is ", n(peakAt(best + 1)), " B"})
+                                 : std::string();
     const bool datasheet = in.overheads.basis == MemoryBasis::datasheet;
-    const std::string what = datasheet ? "the peak" : "the peak + overheads";
+    const std::string_view what = datasheet ? "the peak" : "the peak + overheads";
     r.maxBatch =
-        Quantity{best, best >= 1 ? "largest batch whose step peak fits: at " + n(best) + " " + what + " is " +
-                                       n(peakAt(best)) + " B ≤ " + n(capacity) + " B" + over
-                                 : "even batch 1 " + std::string(datasheet ? "peaks at " : "needs ") +
-                                       n(peakAt(1)) + " B > " + n(capacity) + " B"};
+        Quantity{best, best >= 1 ? concat({"largest batch whose step peak fits: at ", n(best), " ", what,
+                                           " is ", n(peakAt(best)), " B ≤ ", n(capacity), " B", over})
+                                 : concat({"even batch 1 ", datasheet ? "peaks at " : "needs ", n(peakAt(1)),
+                                           " B > ", n(capacity), " B"})};
 }
 
 void addLayout(AccountingResult& r, const AccountingInput& in) {
     const ParallelLayout& l = in.parallel;
     const double dp = dataParallelSize(l, in.gpus);
-    r.dataParallel = {dp, "GPUs / (tp·pp·cp) = " + n(in.gpus) + " / (" + n(l.tp) + " × " + n(l.pp) + " × " +
-                              n(l.cp) + ") = " + n(dp)};
+    r.dataParallel = {dp, concat({"GPUs / (tp·pp·cp) = ", n(in.gpus), " / (", n(l.tp), " × ", n(l.pp), " × ",
+                                  n(l.cp), ") = ", n(dp)})};
     const double global = in.batch * l.microbatches * dp;
-    r.globalBatch = {global, "batch·microbatches·dp = " + n(in.batch) + " × " + n(l.microbatches) + " × " +
-                                 n(dp) + " = " + n(global) + " sequences"};
+    r.globalBatch = {global, concat({"batch·microbatches·dp = ", n(in.batch), " × ", n(l.microbatches), " × ",
+                                     n(dp), " = ", n(global), " sequences"})};
     const double bubble = pipelineBubbleFraction(l);
-    r.pipelineBubbleFraction = {bubble, "(p − 1)/(m + p − 1) = (" + n(l.pp) + " − 1)/(" + n(l.microbatches) +
-                                            " + " + n(l.pp) + " − 1) = " + n(bubble)};
     if (l.virtualStages > 1) // Narayanan et al. 2021, section 2.2.2: the bubble shrinks v-fold
-        r.pipelineBubbleFraction.formula = "interleaved: (p − 1)/(v·m + p − 1) = (" + n(l.pp) + " − 1)/(" +
-                                           n(l.virtualStages) + " × " + n(l.microbatches) + " + " + n(l.pp) +
-                                           " − 1) = " + n(bubble);
+        r.pipelineBubbleFraction = {
+            bubble, concat({"interleaved: (p − 1)/(v·m + p − 1) = (", n(l.pp), " − 1)/(", n(l.virtualStages),
+                            " × ", n(l.microbatches), " + ", n(l.pp), " − 1) = ", n(bubble)})};
+    else
+        r.pipelineBubbleFraction = {bubble,
+                                    concat({"(p − 1)/(m + p − 1) = (", n(l.pp), " − 1)/(", n(l.microbatches),
+                                            " + ", n(l.pp), " − 1) = ", n(bubble)})};
 }
 
 void addCommunication(AccountingResult& r, const AccountingInput& in, const GpuSpec& gpu) {
