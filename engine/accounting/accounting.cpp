@@ -11,6 +11,7 @@
 #include "engine/hardware/gpu_capabilities.h"
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/numerics/text_concat.h"
 #include "engine/numerics/work_counts.h"
 
 #include <algorithm>
@@ -63,11 +64,11 @@ ModelStateMemory addMemory(AccountingResult& r, const AccountingInput& in) {
         r.memory.total.value = total;
         return states;
     }
-    r.memory.total = {total, n(states.parameters.value) + " + " + n(states.gradients.value) + " + " +
-                                 n(states.masterWeights.value) + " + " + n(states.optimizerState.value) +
-                                 " + " + n(activations.bytes) +
-                                 (gathered > 0 ? " + " + n(gathered) + " (gathered layers)" : std::string()) +
-                                 " = " + n(total) + " B"};
+    r.memory.total = {total, concat({n(states.parameters.value), " + ", n(states.gradients.value), " + ",
+                                     n(states.masterWeights.value), " + ", n(states.optimizerState.value),
+                                     " + ", n(activations.bytes), gathered > 0 ? " + " : "",
+                                     gathered > 0 ? n(gathered) : std::string(),
+                                     gathered > 0 ? " (gathered layers)" : "", " = ", n(total), " B"})};
     return states;
 }
 
@@ -79,17 +80,19 @@ void addMaxParameters(AccountingResult& r, const AccountingInput& in, const Mode
     const bool whole = in.overheads.basis == MemoryBasis::datasheet;
     const double f = in.overheads.fragmentation;
     const std::string roomText =
-        whole ? n(room) + " B"
-              : "(" + n(r.usableBytes.value) + " − " + n(r.overheads.fixedBytes) + ") B" +
-                    (f > 0 ? " / " + n(1 + f) : std::string()); // usable less the fixed overheads
+        whole ? concat({n(room), " B"})
+              : concat({"(", n(r.usableBytes.value), " − ", n(r.overheads.fixedBytes), ") B",
+                        f > 0 ? " / " : "",
+                        f > 0 ? n(1 + f) : std::string()}); // usable less the fixed overheads
 
     // Each GPU holds 1/(tp·pp) of a dense model's weights, which ZeRO shards further. The model states
     // alone are the step's peak at the optimizer step, where no activation is held.
     const double split = in.parallel.tp * in.parallel.pp;
     const double maxParams = std::floor(room * split / states.bytesPerParameterPerGpu);
-    const std::string splitText = split > 1 ? " × " + n(split) + " (tp·pp)" : "";
-    r.maxParameters = {maxParams, roomText + splitText + " / (" + states.bytesPerParameterPerGpuFormula +
-                                      ") = " + n(maxParams) + " parameters"};
+    r.maxParameters = {maxParams,
+                       concat({roomText, split > 1 ? " × " : "", split > 1 ? n(split) : std::string(),
+                               split > 1 ? " (tp·pp)" : "", " / (", states.bytesPerParameterPerGpuFormula,
+                               ") = ", n(maxParams), " parameters"})};
     std::string perParameterLedger = r.bytesPerParameter.ledger;
     double perParameter = r.bytesPerParameter.total;
     if (r.fineTune) { // the model states of one unsharded copy, per base parameter
@@ -100,10 +103,9 @@ void addMaxParameters(AccountingResult& r, const AccountingInput& in, const Mode
         perParameterLedger = one.states.bytesPerParameterPerGpuFormula;
     }
     const double pooled = std::floor(in.gpus * room / perParameter);
-    r.maxParametersPooled = {pooled, (whole ? "GPUs × capacity" : "GPUs × room") +
-                                         std::string(" / bytes per parameter = ") + n(in.gpus) + " × " +
-                                         roomText + " / (" + perParameterLedger + ") = " + n(pooled) +
-                                         " parameters"};
+    r.maxParametersPooled = {
+        pooled, concat({whole ? "GPUs × capacity" : "GPUs × room", " / bytes per parameter = ", n(in.gpus),
+                        " × ", roomText, " / (", perParameterLedger, ") = ", n(pooled), " parameters"})};
 }
 
 // The step's peak decides whether it fits: the timeline's largest total, or the sum where the order of the
@@ -124,21 +126,22 @@ void addPeak(AccountingResult& r, const AccountingInput& in, const GpuSpec& gpu)
     if (!timeline)
         return;
     r.usableBytes.formula = r.overheads.usableSource;
-    r.predictedBytes.formula = "peak + overheads = " + n(r.peakMemory.value) + " + " +
-                               n(r.overheads.totalBytes) + " = " + n(r.predictedBytes.value) + " B";
+    r.predictedBytes.formula = concat({"peak + overheads = ", n(r.peakMemory.value), " + ",
+                                       n(r.overheads.totalBytes), " = ", n(r.predictedBytes.value), " B"});
     r.peakEvent =
         timeline->events.empty() ? std::string() : stepEventName(timeline->events[timeline->peakIndex].event);
     const double sum = r.memory.total.value;
     const bool datasheet = in.overheads.basis == MemoryBasis::datasheet;
+    const bool sumDiffers = r.peakFromTimeline && sum != r.peakMemory.value;
     r.fitsFormula =
-        "peak " + n(r.peakMemory.value) + " B" +
-        (r.peakFromTimeline ? " at " + r.peakEvent
-                            : std::string(" (the sum: the step's order is not modelled)")) +
-        (datasheet
-             ? std::string()
-             : " + overheads " + n(r.overheads.totalBytes) + " B = " + n(r.predictedBytes.value) + " B") +
-        (r.fits ? " ≤ " : " > ") + n(r.usableBytes.value) + " B" + (datasheet ? "" : " usable") +
-        (r.peakFromTimeline && sum != r.peakMemory.value ? "; the sum is " + n(sum) + " B" : std::string());
+        concat({"peak ", n(r.peakMemory.value), " B",
+                r.peakFromTimeline ? " at " : " (the sum: the step's order is not modelled)",
+                r.peakFromTimeline ? std::string_view(r.peakEvent) : std::string_view(),
+                datasheet ? "" : " + overheads ", datasheet ? std::string() : n(r.overheads.totalBytes),
+                datasheet ? "" : " B = ", datasheet ? std::string() : n(r.predictedBytes.value),
+                datasheet ? "" : " B", r.fits ? " ≤ " : " > ", n(r.usableBytes.value), " B",
+                datasheet ? "" : " usable", sumDiffers ? "; the sum is " : "",
+                sumDiffers ? n(sum) : std::string(), sumDiffers ? " B" : ""});
 }
 
 // The largest batch whose peak fits. The peak is a maximum over events of totals linear in the batch, so
@@ -185,32 +188,35 @@ void addMaxBatch(AccountingResult& r, const AccountingInput& in, const GpuSpec& 
         }
     }
     const double best = std::min(lo, kLargest);
-    const std::string over =
-        best < kLargest ? "; at " + n(best + 1) + " it is " + n(peakAt(best + 1)) + " B" : std::string();
+    const std::string over = best < kLargest
+                                 ? concat({"; at ", n(best + 1), " it is ", n(peakAt(best + 1)), " B"})
+                                 : std::string();
     const bool datasheet = in.overheads.basis == MemoryBasis::datasheet;
-    const std::string what = datasheet ? "the peak" : "the peak + overheads";
+    const std::string_view what = datasheet ? "the peak" : "the peak + overheads";
     r.maxBatch =
-        Quantity{best, best >= 1 ? "largest batch whose step peak fits: at " + n(best) + " " + what + " is " +
-                                       n(peakAt(best)) + " B ≤ " + n(capacity) + " B" + over
-                                 : "even batch 1 " + std::string(datasheet ? "peaks at " : "needs ") +
-                                       n(peakAt(1)) + " B > " + n(capacity) + " B"};
+        Quantity{best, best >= 1 ? concat({"largest batch whose step peak fits: at ", n(best), " ", what,
+                                           " is ", n(peakAt(best)), " B ≤ ", n(capacity), " B", over})
+                                 : concat({"even batch 1 ", datasheet ? "peaks at " : "needs ", n(peakAt(1)),
+                                           " B > ", n(capacity), " B"})};
 }
 
 void addLayout(AccountingResult& r, const AccountingInput& in) {
     const ParallelLayout& l = in.parallel;
     const double dp = dataParallelSize(l, in.gpus);
-    r.dataParallel = {dp, "GPUs / (tp·pp·cp) = " + n(in.gpus) + " / (" + n(l.tp) + " × " + n(l.pp) + " × " +
-                              n(l.cp) + ") = " + n(dp)};
+    r.dataParallel = {dp, concat({"GPUs / (tp·pp·cp) = ", n(in.gpus), " / (", n(l.tp), " × ", n(l.pp), " × ",
+                                  n(l.cp), ") = ", n(dp)})};
     const double global = in.batch * l.microbatches * dp;
-    r.globalBatch = {global, "batch·microbatches·dp = " + n(in.batch) + " × " + n(l.microbatches) + " × " +
-                                 n(dp) + " = " + n(global) + " sequences"};
+    r.globalBatch = {global, concat({"batch·microbatches·dp = ", n(in.batch), " × ", n(l.microbatches), " × ",
+                                     n(dp), " = ", n(global), " sequences"})};
     const double bubble = pipelineBubbleFraction(l);
-    r.pipelineBubbleFraction = {bubble, "(p − 1)/(m + p − 1) = (" + n(l.pp) + " − 1)/(" + n(l.microbatches) +
-                                            " + " + n(l.pp) + " − 1) = " + n(bubble)};
     if (l.virtualStages > 1) // Narayanan et al. 2021, section 2.2.2: the bubble shrinks v-fold
-        r.pipelineBubbleFraction.formula = "interleaved: (p − 1)/(v·m + p − 1) = (" + n(l.pp) + " − 1)/(" +
-                                           n(l.virtualStages) + " × " + n(l.microbatches) + " + " + n(l.pp) +
-                                           " − 1) = " + n(bubble);
+        r.pipelineBubbleFraction = {
+            bubble, concat({"interleaved: (p − 1)/(v·m + p − 1) = (", n(l.pp), " − 1)/(", n(l.virtualStages),
+                            " × ", n(l.microbatches), " + ", n(l.pp), " − 1) = ", n(bubble)})};
+    else
+        r.pipelineBubbleFraction = {bubble,
+                                    concat({"(p − 1)/(m + p − 1) = (", n(l.pp), " − 1)/(", n(l.microbatches),
+                                            " + ", n(l.pp), " − 1) = ", n(bubble)})};
 }
 
 void addCommunication(AccountingResult& r, const AccountingInput& in, const GpuSpec& gpu) {
@@ -226,7 +232,11 @@ void addCommunication(AccountingResult& r, const AccountingInput& in, const GpuS
     c.gradientBytes = in.sharding.fp32Reduce ? 4.0 : r.bytesPerParameter.gradients;
     c.activationBytes = bytesPerElement(r.precision.activations);
     c.stage = r.memoryStage.value_or(PipelineStage::first);
-    c.onGpu = parametersOnGpu(in.model, in.parallel, c.stage);
+    {
+        const ValuesOnly
+            countsOnly; // the ledger reads the counts; the page shows the formula from addMemory()
+        c.onGpu = parametersOnGpu(in.model, in.parallel, c.stage);
+    }
     c.shardGroup = in.sharding.shardGroup;
     r.communication = communicationPerStep(c, gpu);
 }
@@ -242,49 +252,49 @@ void addTraining(AccountingResult& r, const AccountingInput& in, const StepFlops
     const bool simpleRule = in.model.kind != ModelKind::transformer;
     r.flopsPerToken = {
         perToken, simpleRule
-                      ? "model FLOPs per token = " + n(coefficient) + "·P = " + n(coefficient) + " × " +
-                            n(r.parameters.matmulParameters) + " = " + n(perToken) + " FLOPs"
-                      : "model FLOPs per token = (forward + backward) / tokens = (" + n(f.forward) + " + " +
-                            n(f.backward) + ") / " + n(f.tokens) + " = " + n(perToken) + " FLOPs"};
-    r.hardwareFlopsPerToken = {hardwarePerToken,
-                               "hardware FLOPs per token = (forward + backward + recompute) / "
-                               "tokens = (" +
-                                   n(f.forward) + " + " + n(f.backward) + " + " + n(f.recompute) + ") / " +
-                                   n(f.tokens) + " = " + n(hardwarePerToken) + " FLOPs"};
+                      ? concat({"model FLOPs per token = ", n(coefficient), "·P = ", n(coefficient), " × ",
+                                n(r.parameters.matmulParameters), " = ", n(perToken), " FLOPs"})
+                      : concat({"model FLOPs per token = (forward + backward) / tokens = (", n(f.forward),
+                                " + ", n(f.backward), ") / ", n(f.tokens), " = ", n(perToken), " FLOPs"})};
+    r.hardwareFlopsPerToken = {
+        hardwarePerToken, concat({"hardware FLOPs per token = (forward + backward + recompute) / tokens = (",
+                                  n(f.forward), " + ", n(f.backward), " + ", n(f.recompute), ") / ",
+                                  n(f.tokens), " = ", n(hardwarePerToken), " FLOPs"})};
     const double hfu = in.mfu * hardwarePerToken / perToken;
-    r.hfu = {hfu, "HFU = MFU × hardware FLOPs / model FLOPs = " + n(in.mfu) + " × " + n(hardwarePerToken) +
-                      " / " + n(perToken) + " = " + n(hfu)};
+    r.hfu = {hfu, concat({"HFU = MFU × hardware FLOPs / model FLOPs = ", n(in.mfu), " × ",
+                          n(hardwarePerToken), " / ", n(perToken), " = ", n(hfu)})};
     if (!in.trainingTokens)
         return;
     const double tokens = *in.trainingTokens;
     const double flops = perToken * tokens;
-    r.trainingFlops =
-        Quantity{flops, simpleRule ? "model FLOPs = " + n(coefficient) + "·N·tokens = " + n(coefficient) +
-                                         " × " + n(r.parameters.matmulParameters) + " × " + n(tokens) +
-                                         " = " + n(flops) + " FLOPs"
-                                   : "model FLOPs = model FLOPs per token × tokens = " + n(perToken) + " × " +
-                                         n(tokens) + " = " + n(flops) + " FLOPs"};
+    r.trainingFlops = Quantity{
+        flops, simpleRule
+                   ? concat({"model FLOPs = ", n(coefficient), "·N·tokens = ", n(coefficient), " × ",
+                             n(r.parameters.matmulParameters), " × ", n(tokens), " = ", n(flops), " FLOPs"})
+                   : concat({"model FLOPs = model FLOPs per token × tokens = ", n(perToken), " × ", n(tokens),
+                             " = ", n(flops), " FLOPs"})};
     const double hardware = hardwarePerToken * tokens;
-    r.trainingHardwareFlops =
-        Quantity{hardware, "hardware FLOPs = hardware FLOPs per token × tokens = " + n(hardwarePerToken) +
-                               " × " + n(tokens) + " = " + n(hardware) + " FLOPs"};
+    r.trainingHardwareFlops = Quantity{
+        hardware, concat({"hardware FLOPs = hardware FLOPs per token × tokens = ", n(hardwarePerToken), " × ",
+                          n(tokens), " = ", n(hardware), " FLOPs"})};
     const double peak = r.densePeakFlopsPerSecond.value;
     double seconds = flops / (in.gpus * peak * in.mfu);
-    std::string secondsFormula = "model FLOPs / (GPUs × peak × MFU) = " + n(flops) + " / (" + n(in.gpus) +
-                                 " × " + n(peak) + " × " + n(in.mfu) + ") = " + n(seconds) + " s";
+    std::string secondsFormula = concat({"model FLOPs / (GPUs × peak × MFU) = ", n(flops), " / (", n(in.gpus),
+                                         " × ", n(peak), " × ", n(in.mfu), ") = ", n(seconds), " s"});
     if (r.hostLinkSecondsPerStep && r.computeSecondsPerStep &&
         r.hostLinkSecondsPerStep->value > r.computeSecondsPerStep->value) {
         // Offloaded: each step waits for the host link, which takes longer than the compute.
         const double steps = tokens / (f.tokens * r.dataParallel.value);
         seconds = steps * r.hostLinkSecondsPerStep->value;
-        secondsFormula = "steps × host-link seconds per step (the link outlasts the compute) = " + n(steps) +
-                         " × " + n(r.hostLinkSecondsPerStep->value) + " = " + n(seconds) + " s";
+        secondsFormula =
+            concat({"steps × host-link seconds per step (the link outlasts the compute) = ", n(steps), " × ",
+                    n(r.hostLinkSecondsPerStep->value), " = ", n(seconds), " s"});
     }
-    r.trainingSeconds = Quantity{seconds, secondsFormula};
+    r.trainingSeconds = Quantity{seconds, std::move(secondsFormula)};
     const double days = seconds / kSecondsPerDay;
-    r.trainingDays = Quantity{days, n(seconds) + " s / 86400 = " + n(days) + " days"};
+    r.trainingDays = Quantity{days, concat({n(seconds), " s / 86400 = ", n(days), " days"})};
     r.gpuDays =
-        Quantity{days * in.gpus, n(days) + " × " + n(in.gpus) + " = " + n(days * in.gpus) + " GPU-days"};
+        Quantity{days * in.gpus, concat({n(days), " × ", n(in.gpus), " = ", n(days * in.gpus), " GPU-days"})};
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 
 #include "engine/accounting/parallel_layout.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/numerics/text_concat.h"
 
 namespace napkin {
 namespace {
@@ -80,10 +81,11 @@ void addPeakNotes(AccountingResult& r, const AccountingInput& in) {
     const double sum = r.memory.total.value, peak = r.peakMemory.value;
     if (peak > sum)
         r.notes.push_back(
-            "the step's peak (" + formatBytes(peak) + " at " + r.peakEvent + ") is above the sum (" +
-            formatBytes(sum) + "): backward's temporaries" +
-            (in.recompute != Recompute::none ? " and the recomputed layer's activations" : "") +
-            " are held on top; fits, max_batch, max_sequence and the fit advice judge the peak");
+            concat({"the step's peak (", formatBytes(peak), " at ", r.peakEvent, ") is above the sum (",
+                    formatBytes(sum), "): backward's temporaries",
+                    in.recompute != Recompute::none ? " and the recomputed layer's activations" : "",
+                    " are held on top; fits, max_batch, max_sequence and the fit advice judge the "
+                    "peak"}));
 }
 
 } // namespace napkin

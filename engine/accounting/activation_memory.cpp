@@ -6,6 +6,7 @@
 #include "engine/accounting/frozen_layers.h"
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/numerics/text_concat.h"
 #include "engine/numerics/work_counts.h"
 
 namespace napkin {
@@ -13,6 +14,11 @@ namespace {
 
 std::string n(double v) {
     return formatNumber(v);
+}
+
+// The text `spell` writes, or nothing in a search's probe, which reads the bytes alone (formula_text.h).
+template <typename Spell> std::string text(Spell spell) {
+    return formulasWanted() ? spell() : std::string();
 }
 
 // How many ways a tensor is divided on one GPU: t inside tensor parallelism, t on the residual path only
@@ -38,30 +44,30 @@ LayerBytes korthikantiLayer(const ModelSpec& m, Recompute recompute, const Paral
     case Recompute::none:
         if (!tp) {
             r.perSample = s * h * (linear + 5 * a * s / h);
-            r.text = "s·b·h·(" + n(linear) + " + 5·a·s/h)";
+            r.text = text([&] { return concat({"s·b·h·(", n(linear), " + 5·a·s/h)"}); });
         } else if (sp) {
             r.perSample = s * h * (linear + 5 * a * s / h) / t;
-            r.text = "s·b·h·(" + n(linear) + " + 5·a·s/h)/t";
+            r.text = text([&] { return concat({"s·b·h·(", n(linear), " + 5·a·s/h)/t"}); });
         } else {
             r.perSample = s * h * (replicated + split / t + 5 * a * s / (h * t));
-            r.text = "s·b·h·(10 + " + n(split) + "/t + 5·a·s/(h·t))";
+            r.text = text([&] { return concat({"s·b·h·(10 + ", n(split), "/t + 5·a·s/(h·t))"}); });
         }
         break;
     case Recompute::selective:
         if (!tp) {
             r.perSample = s * h * linear;
-            r.text = n(linear) + "·s·b·h";
+            r.text = text([&] { return concat({n(linear), "·s·b·h"}); });
         } else if (sp) {
             r.perSample = s * h * linear / t;
-            r.text = n(linear) + "·s·b·h/t";
+            r.text = text([&] { return concat({n(linear), "·s·b·h/t"}); });
         } else {
             r.perSample = s * h * (replicated + split / t);
-            r.text = "s·b·h·(10 + " + n(split) + "/t)";
+            r.text = text([&] { return concat({"s·b·h·(10 + ", n(split), "/t)"}); });
         }
         break;
     case Recompute::full:
         r.perSample = 2 * s * h / (sp ? t : 1.0);
-        r.text = sp ? "2·s·b·h/t" : "2·s·b·h";
+        r.text = text([&] { return std::string(sp ? "2·s·b·h/t" : "2·s·b·h"); });
         break;
     }
     return r;
@@ -160,24 +166,30 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
         layersText = l.virtualStages > 1               ? "(L/p)·in-flight(p, m, v)·"
                      : memory.microBatchesInFlight > 1 ? "(L/p)·min(p, m)·"
                                                        : "(L/p)·";
-        layersNumbers = n(memory.layers) +
-                        (memory.microBatchesInFlight > 1 ? " × " + n(memory.microBatchesInFlight) : "");
+        layersNumbers =
+            concat({n(memory.layers), memory.microBatchesInFlight > 1 ? " × " : "",
+                    memory.microBatchesInFlight > 1 ? n(memory.microBatchesInFlight) : std::string()});
     }
-    const std::string cpText = l.cp > 1 ? "/cp" : "";
+    const std::string_view cpText = l.cp > 1 ? "/cp" : "";
     const bool eager = m.activationsOf == ActivationProfile::pytorchEager;
-    std::string logitsText = eager ? "s·b·Σhead" : l.tp > 1 ? "4·s·b·V/t" : "4·s·b·V";
-    logitsText += cpText;
-    memory.formula = layersText + layer.text + cpText;
-    std::string numbers = layersNumbers + " × " + n(b * layer.perSample);
+    const std::string_view logitsText = eager ? "s·b·Σhead" : l.tp > 1 ? "4·s·b·V/t" : "4·s·b·V";
+    // The symbols and the numbers grow in two strings sized once for what they usually hold.
+    std::string& formula = memory.formula;
+    formula.reserve(256);
+    concatTo(formula, {layersText, layer.text, cpText});
+    std::string numbers;
+    numbers.reserve(128);
+    concatTo(numbers, {layersNumbers, " × ", n(b * layer.perSample)});
     if (ledgerFixed > 0) {
-        memory.formula += " + L·Σfixed";
-        numbers += " + " + n(memory.layers) + " × " + n(ledgerFixed);
+        formula += " + L·Σfixed";
+        concatTo(numbers, {" + ", n(memory.layers), " × ", n(ledgerFixed)});
     }
     if (logitsHere) {
-        memory.formula += " + " + logitsText + (headFixed > 0 ? " + Σfixed" : "");
-        numbers += " + " + n(b * logitsPerSample) + (headFixed > 0 ? " + " + n(headFixed) : "");
+        concatTo(formula, {" + ", logitsText, cpText, headFixed > 0 ? " + Σfixed" : ""});
+        concatTo(numbers, {" + ", n(b * logitsPerSample), headFixed > 0 ? " + " : "",
+                           headFixed > 0 ? n(headFixed) : std::string()});
     }
-    memory.formula += " = " + numbers + " = " + n(memory.bytes) + " B";
+    concatTo(formula, {" = ", numbers, " = ", n(memory.bytes), " B"});
     return memory;
 }
 

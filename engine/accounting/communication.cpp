@@ -3,6 +3,7 @@
 #include "engine/accounting/transformer_parameters.h"
 #include "engine/numerics/name_table.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/numerics/text_concat.h"
 
 namespace napkin {
 namespace {
@@ -29,8 +30,8 @@ struct Link {
 Link linkFor(const GpuSpec& gpu, double stride, double size) {
     if (gpu.gpuLinkBytesPerSecondPerDirection && stride * size <= gpu.gpuLinkGpus)
         return {gpu.gpuLinkBytesPerSecondPerDirection,
-                gpu.gpuLinkName + ", " + formatNumber(*gpu.gpuLinkBytesPerSecondPerDirection) +
-                    " B/s per direction"};
+                concat({gpu.gpuLinkName, ", ", formatNumber(*gpu.gpuLinkBytesPerSecondPerDirection),
+                        " B/s per direction"})};
     if (stride * size <= 1)
         return {std::nullopt, "none"};
     if (gpu.networkBytesPerSecondPerDirection)
@@ -54,9 +55,9 @@ public:
         CommunicationItem item{std::move(name), group, bytes, std::nullopt, link.text, std::move(formula)};
         if (link.bytesPerSecond) {
             item.seconds = bytes / *link.bytesPerSecond;
-            item.formula += " B; / " + n(*link.bytesPerSecond) + " B/s = " + n(*item.seconds) + " s";
+            concatTo(item.formula, {" B; / ", n(*link.bytesPerSecond), " B/s = ", n(*item.seconds), " s"});
         } else {
-            item.formula += " B; time unknown: " + link.text;
+            concatTo(item.formula, {" B; time unknown: ", link.text});
         }
         m_ledger.items.push_back(std::move(item));
     }
@@ -69,7 +70,7 @@ public:
             CommunicationTotal& g = m_ledger.perGroup.at(static_cast<std::size_t>(item.group));
             if (g.formula.empty())
                 g.seconds = 0.0;
-            g.formula += (g.formula.empty() ? "" : " + ") + n(item.bytes);
+            concatTo(g.formula, {g.formula.empty() ? "" : " + ", n(item.bytes)});
             g.bytes += item.bytes;
             if (g.seconds && item.seconds)
                 *g.seconds += *item.seconds;
@@ -86,14 +87,16 @@ public:
                 g.seconds = 0.0;
                 g.formula = "0 B";
             } else {
-                g.formula += " = " + n(g.bytes) + " B" + (g.seconds ? " in " + n(*g.seconds) + " s" : "");
+                concatTo(g.formula, {" = ", n(g.bytes), " B", g.seconds ? " in " : "",
+                                     g.seconds ? n(*g.seconds) : std::string(), g.seconds ? " s" : ""});
             }
         }
         total.formula =
             m_ledger.items.empty()
                 ? "one GPU: no communication = 0 B"
-                : "sum of the ledger = " + n(total.bytes) + " B" +
-                      (total.seconds ? " in " + n(*total.seconds) + " s if nothing overlaps" : "");
+                : concat({"sum of the ledger = ", n(total.bytes), " B", total.seconds ? " in " : "",
+                          total.seconds ? n(*total.seconds) : std::string(),
+                          total.seconds ? " s if nothing overlaps" : ""});
         return std::move(m_ledger);
     }
 
@@ -115,11 +118,12 @@ void dataParallelRows(LedgerBuilder& b, const CommunicationInput& in, double par
     const std::string ratio = ring(ranks);
     const double grads = r * parameters * in.gradientBytes, params = r * parameters * in.parameterBytes;
     const auto text = [&](const char* times, double bytesPerElement) {
-        return std::string(times) + "(n−1)/n·" + symbol + "·" + n(bytesPerElement) + " B = " + times + ratio +
-               " × " + n(parameters) + " × " + n(bytesPerElement) + " =";
+        return concat({times, "(n−1)/n·", symbol, "·", n(bytesPerElement), " B = ", times, ratio, " × ",
+                       n(parameters), " × ", n(bytesPerElement), " ="});
     };
-    auto add = [&](const std::string& name, double bytes, const std::string& formula) {
-        b.add(CommunicationGroup::dataParallel, what + name, bytes, formula + " " + n(bytes), stride, ranks);
+    auto add = [&](std::string_view name, double bytes, const std::string& formula) {
+        b.add(CommunicationGroup::dataParallel, concat({what, name}), bytes, concat({formula, " ", n(bytes)}),
+              stride, ranks);
     };
     switch (in.zeroStage) {
     case 0:

@@ -4,6 +4,7 @@
 #include "engine/accounting/transformer_parameters.h"
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/numerics/text_concat.h"
 
 namespace napkin {
 namespace {
@@ -54,55 +55,56 @@ void modernTransformerComponents(StepFlops& flops, const ModelSpec& m, double ba
     const double windowScores = 2 * batch * scoredPairs(s, m.slidingWindow, mask) * scoreWidth;
     flops.attentionScores = Lg * globalScores + Lw * windowScores;
     const double projections = 2 * T * L * p.attentionWeights;
-    std::string scoreText =
-        text([&] { return "2·b·pairs·a·(d_qk + d_v) = " + n(Lg) + " × " + n(globalScores); });
+    std::string scoreText = text([&] {
+        return concat({"2·b·pairs·a·(d_qk + d_v) = ", n(Lg), " × ", n(globalScores)});
+    });
     if (Lw > 0 && formulasWanted())
-        scoreText += " + " + n(Lw) + " windowed (W = " + n(m.slidingWindow) + ") × " + n(windowScores);
+        concatTo(scoreText, {" + ", n(Lw), " windowed (W = ", n(m.slidingWindow), ") × ", n(windowScores)});
     flops.components.push_back({"attention", projections + flops.attentionScores, text([&] {
-                                    return "2·T·L·P_attn + scores = 2 × " + n(T) + " × " + n(L) + " × " +
-                                           n(p.attentionWeights) + " + " + scoreText + " = " +
-                                           n(projections + flops.attentionScores);
+                                    return concat({"2·T·L·P_attn + scores = 2 × ", n(T), " × ", n(L), " × ",
+                                                   n(p.attentionWeights), " + ", scoreText, " = ",
+                                                   n(projections + flops.attentionScores)});
                                 })});
     if (isMixtureOfExperts(m)) {
         const double Lm = p.expertLayers();
         const double experts = 2 * T * Lm * p.activeExperts * p.expertWeights;
         flops.components.push_back({"experts", experts, text([&] {
-                                        return "2·T·L_moe·K·P_expert = 2 × " + n(T) + " × " + n(Lm) + " × " +
-                                               n(p.activeExperts) + " × " + n(p.expertWeights) + " = " +
-                                               n(experts);
+                                        return concat({"2·T·L_moe·K·P_expert = 2 × ", n(T), " × ", n(Lm),
+                                                       " × ", n(p.activeExperts), " × ", n(p.expertWeights),
+                                                       " = ", n(experts)});
                                     })});
         if (p.sharedWeights > 0) {
             const double shared = 2 * T * Lm * p.sharedWeights;
             flops.components.push_back({"shared expert", shared, text([&] {
-                                            return "2·T·L_moe·P_shared = 2 × " + n(T) + " × " + n(Lm) +
-                                                   " × " + n(p.sharedWeights) + " = " + n(shared);
+                                            return concat({"2·T·L_moe·P_shared = 2 × ", n(T), " × ", n(Lm),
+                                                           " × ", n(p.sharedWeights), " = ", n(shared)});
                                         })});
         }
         const double router = 2 * T * Lm * p.router;
         flops.components.push_back({"router", router, text([&] {
-                                        return "2·T·L_moe·d·E = 2 × " + n(T) + " × " + n(Lm) + " × " +
-                                               n(p.router) + " = " + n(router);
+                                        return concat({"2·T·L_moe·d·E = 2 × ", n(T), " × ", n(Lm), " × ",
+                                                       n(p.router), " = ", n(router)});
                                     })});
         if (p.denseLayers > 0) {
             const double dense = 2 * T * p.denseLayers * p.denseMlpWeights;
             flops.components.push_back({"dense-layer mlp", dense, text([&] {
-                                            return "2·T·L_dense·P_mlp = 2 × " + n(T) + " × " +
-                                                   n(p.denseLayers) + " × " + n(p.denseMlpWeights) + " = " +
-                                                   n(dense);
+                                            return concat({"2·T·L_dense·P_mlp = 2 × ", n(T), " × ",
+                                                           n(p.denseLayers), " × ", n(p.denseMlpWeights),
+                                                           " = ", n(dense)});
                                         })});
         }
     } else {
         const double mlp = 2 * T * L * p.expertWeights;
         flops.components.push_back({"mlp", mlp, text([&] {
-                                        return "2·T·L·P_mlp = 2 × " + n(T) + " × " + n(L) + " × " +
-                                               n(p.expertWeights) + " = " + n(mlp);
+                                        return concat({"2·T·L·P_mlp = 2 × ", n(T), " × ", n(L), " × ",
+                                                       n(p.expertWeights), " = ", n(mlp)});
                                     })});
     }
     const double head = 2 * T * m.dModel * m.vocab;
-    flops.components.push_back({"head", head, text([&] {
-                                    return "2·T·d·V = 2 × " + n(T) + " × " + n(m.dModel) + " × " +
-                                           n(m.vocab) + " = " + n(head);
-                                })});
+    flops.components.push_back(
+        {"head", head, text([&] {
+             return concat({"2·T·d·V = 2 × ", n(T), " × ", n(m.dModel), " × ", n(m.vocab), " = ", n(head)});
+         })});
 }
 
 void transformerComponents(StepFlops& flops, const ModelSpec& m, double batch, AttentionMask mask) {
@@ -112,30 +114,32 @@ void transformerComponents(StepFlops& flops, const ModelSpec& m, double batch, A
     const double maskFactor = mask == AttentionMask::causal ? 0.5 : 1.0;
     const double scoresPerLayer = maskFactor * 4 * batch * s * s * d; // QKᵀ and A·V, 2·b·s²·d each
     flops.attentionScores = L * scoresPerLayer;
-    const std::string scoreFormula =
-        text([&] { return std::string(mask == AttentionMask::causal ? "½ × " : "") + "4·b·s²·d"; });
+    const std::string scoreFormula = text([&] {
+        return concat({mask == AttentionMask::causal ? "½ × " : "", "4·b·s²·d"});
+    });
     const double kv = kvHeadCount(m) * d / m.heads;
     if (kv == d) {
         const double projections = L * 2 * T * 4 * d * d;
         flops.components.push_back({"attention", projections + flops.attentionScores, text([&] {
-                                        return "L·(2·T·4d² + " + scoreFormula + ") = " + n(L) + " × (2 × " +
-                                               n(T) + " × 4 × " + n(d) + "² + " + n(scoresPerLayer) +
-                                               ") = " + n(projections + flops.attentionScores);
+                                        return concat({"L·(2·T·4d² + ", scoreFormula, ") = ", n(L),
+                                                       " × (2 × ", n(T), " × 4 × ", n(d), "² + ",
+                                                       n(scoresPerLayer),
+                                                       ") = ", n(projections + flops.attentionScores)});
                                     })});
     } else { // grouped-query attention: K and V project to d_kv = g·d/a; the scores are as many
         const double projections = L * 2 * T * (2 * d * d + 2 * d * kv);
-        flops.components.push_back({"attention", projections + flops.attentionScores, text([&] {
-                                        return "L·(2·T·(2d² + 2·d·d_kv) + " + scoreFormula + ") = " + n(L) +
-                                               " × (2 × " + n(T) + " × (2 × " + n(d) + "² + 2 × " + n(d) +
-                                               " × " + n(kv) + ") + " + n(scoresPerLayer) +
-                                               ") = " + n(projections + flops.attentionScores);
-                                    })});
+        flops.components.push_back(
+            {"attention", projections + flops.attentionScores, text([&] {
+                 return concat({"L·(2·T·(2d² + 2·d·d_kv) + ", scoreFormula, ") = ", n(L), " × (2 × ", n(T),
+                                " × (2 × ", n(d), "² + 2 × ", n(d), " × ", n(kv), ") + ", n(scoresPerLayer),
+                                ") = ", n(projections + flops.attentionScores)});
+             })});
     }
     if (m.mlp == MlpKind::gelu && !isMixtureOfExperts(m)) {
         const double mlp = L * 2 * T * 2 * F * d * d;
         flops.components.push_back({"mlp", mlp, text([&] {
-                                        return "L·2·T·2F·d² = " + n(L) + " × 2 × " + n(T) + " × 2 × " + n(F) +
-                                               " × " + n(d) + "² = " + n(mlp);
+                                        return concat({"L·2·T·2F·d² = ", n(L), " × 2 × ", n(T), " × 2 × ",
+                                                       n(F), " × ", n(d), "² = ", n(mlp)});
                                     })});
     } else {
         const double matrices = m.mlp == MlpKind::swiglu ? 3 : 2, f = ffnWidth(m);
@@ -144,23 +148,23 @@ void transformerComponents(StepFlops& flops, const ModelSpec& m, double batch, A
         const std::string k = isMixtureOfExperts(m) ? "K·" : "",
                           kNumber = isMixtureOfExperts(m) ? n(active) + " × " : "";
         flops.components.push_back({isMixtureOfExperts(m) ? "experts" : "mlp", mlp, text([&] {
-                                        return "L·2·T·" + k + n(matrices) + "·d·f = " + n(L) + " × 2 × " +
-                                               n(T) + " × " + kNumber + n(matrices) + " × " + n(d) + " × " +
-                                               n(f) + " = " + n(mlp);
+                                        return concat({"L·2·T·", k, n(matrices), "·d·f = ", n(L), " × 2 × ",
+                                                       n(T), " × ", kNumber, n(matrices), " × ", n(d), " × ",
+                                                       n(f), " = ", n(mlp)});
                                     })});
         if (isMixtureOfExperts(m)) {
             const double router = L * 2 * T * d * m.experts;
             flops.components.push_back({"router", router, text([&] {
-                                            return "L·2·T·d·E = " + n(L) + " × 2 × " + n(T) + " × " + n(d) +
-                                                   " × " + n(m.experts) + " = " + n(router);
+                                            return concat({"L·2·T·d·E = ", n(L), " × 2 × ", n(T), " × ", n(d),
+                                                           " × ", n(m.experts), " = ", n(router)});
                                         })});
         }
     }
     const double head = 2 * T * d * m.vocab;
-    flops.components.push_back({"head", head, text([&] {
-                                    return "2·T·d·V = 2 × " + n(T) + " × " + n(d) + " × " + n(m.vocab) +
-                                           " = " + n(head);
-                                })});
+    flops.components.push_back(
+        {"head", head, text([&] {
+             return concat({"2·T·d·V = 2 × ", n(T), " × ", n(d), " × ", n(m.vocab), " = ", n(head)});
+         })});
 }
 
 } // namespace
@@ -175,8 +179,8 @@ StepFlops countStepFlops(const ModelSpec& m, double batch, Recompute recompute, 
     switch (m.kind) {
     case ModelKind::dense:
         flops.components.push_back({"model", 2 * T * m.parameters, text([&] {
-                                        return "2·T·N = 2 × " + n(T) + " × " + n(m.parameters) + " = " +
-                                               n(2 * T * m.parameters);
+                                        return concat({"2·T·N = 2 × ", n(T), " × ", n(m.parameters), " = ",
+                                                       n(2 * T * m.parameters)});
                                     })});
         break;
     case ModelKind::cruncher: {
@@ -185,20 +189,21 @@ StepFlops countStepFlops(const ModelSpec& m, double batch, Recompute recompute, 
                            "2·B·D² = 2 × " + n(T) + " × " + n(m.dim) + "² = " + n(perLayer));
         headForward = 2 * T * m.dim;
         flops.components.push_back(
-            {"head", headForward,
-             text([&] { return "2·B·D = 2 × " + n(T) + " × " + n(m.dim) + " = " + n(headForward); })});
+            {"head", headForward, text([&] {
+                 return concat({"2·B·D = 2 × ", n(T), " × ", n(m.dim), " = ", n(headForward)});
+             })});
         break;
     }
     case ModelKind::linear2: {
         const double first = 2 * T * m.dim * m.dim, second = 2 * T * m.dim * m.out;
-        flops.components.push_back({"layer 1", first, text([&] {
-                                        return "2·B·D·D = 2 × " + n(T) + " × " + n(m.dim) + " × " + n(m.dim) +
-                                               " = " + n(first);
-                                    })});
-        flops.components.push_back({"layer 2", second, text([&] {
-                                        return "2·B·D·K = 2 × " + n(T) + " × " + n(m.dim) + " × " + n(m.out) +
-                                               " = " + n(second);
-                                    })});
+        flops.components.push_back(
+            {"layer 1", first, text([&] {
+                 return concat({"2·B·D·D = 2 × ", n(T), " × ", n(m.dim), " × ", n(m.dim), " = ", n(first)});
+             })});
+        flops.components.push_back(
+            {"layer 2", second, text([&] {
+                 return concat({"2·B·D·K = 2 × ", n(T), " × ", n(m.dim), " × ", n(m.out), " = ", n(second)});
+             })});
         break;
     }
     case ModelKind::transformer:
@@ -213,17 +218,18 @@ StepFlops countStepFlops(const ModelSpec& m, double batch, Recompute recompute, 
 
     if (m.kind == ModelKind::transformer) {
         flops.forwardFormula = text([&] {
-            return "2·T·P_matmul + attention scores = 2 × " + n(T) + " × " + n(params.matmulParameters) +
-                   " + " + n(flops.attentionScores) + " = " + n(flops.forward) + " FLOPs";
+            return concat({"2·T·P_matmul + attention scores = 2 × ", n(T), " × ", n(params.matmulParameters),
+                           " + ", n(flops.attentionScores), " = ", n(flops.forward), " FLOPs"});
         });
     } else {
         flops.forwardFormula = text([&] {
-            return "2·T·P = 2 × " + n(T) + " × " + n(params.matmulParameters) + " = " + n(flops.forward) +
-                   " FLOPs";
+            return concat(
+                {"2·T·P = 2 × ", n(T), " × ", n(params.matmulParameters), " = ", n(flops.forward), " FLOPs"});
         });
     }
-    flops.backwardFormula =
-        text([&] { return "2 × forward = 2 × " + n(flops.forward) + " = " + n(flops.backward) + " FLOPs"; });
+    flops.backwardFormula = text([&] {
+        return concat({"2 × forward = 2 × ", n(flops.forward), " = ", n(flops.backward), " FLOPs"});
+    });
 
     const bool recomputes = m.kind == ModelKind::transformer; // activations are modelled per layer there only
     // Flash attention keeps no scores: its backward recomputes QKᵀ (half the score FLOPs) whatever the
@@ -234,18 +240,20 @@ StepFlops countStepFlops(const ModelSpec& m, double batch, Recompute recompute, 
     if (recomputes && recompute == Recompute::full) {
         flops.recompute = flops.forward - headForward + flashScores;
         flops.recomputeFormula = text([&] {
-            return "forward without the head, again" + (flash ? flashText : std::string()) + " = " +
-                   n(flops.recompute) + " FLOPs";
+            return concat({"forward without the head, again",
+                           flash ? std::string_view(flashText) : std::string_view(), " = ",
+                           n(flops.recompute), " FLOPs"});
         });
     } else if (recomputes && recompute == Recompute::selective && !flash) {
         flops.recompute = flops.attentionScores;
-        flops.recomputeFormula =
-            text([&] { return "attention scores again = " + n(flops.recompute) + " FLOPs"; });
+        flops.recomputeFormula = text([&] {
+            return concat({"attention scores again = ", n(flops.recompute), " FLOPs"});
+        });
     } else if (flash) {
         flops.recompute = flashScores;
         flops.recomputeFormula = text([&] {
-            return "QKᵀ again in flash attention's backward = ½ × " + n(flops.attentionScores) + " = " +
-                   n(flops.recompute) + " FLOPs";
+            return concat({"QKᵀ again in flash attention's backward = ½ × ", n(flops.attentionScores), " = ",
+                           n(flops.recompute), " FLOPs"});
         });
     } else {
         flops.recomputeFormula = text([&] { return "no recompute = 0 FLOPs"; });
@@ -253,8 +261,8 @@ StepFlops countStepFlops(const ModelSpec& m, double batch, Recompute recompute, 
 
     flops.total = flops.forward + flops.backward + flops.recompute;
     flops.totalFormula = text([&] {
-        return "forward + backward + recompute = " + n(flops.forward) + " + " + n(flops.backward) + " + " +
-               n(flops.recompute) + " = " + n(flops.total) + " FLOPs";
+        return concat({"forward + backward + recompute = ", n(flops.forward), " + ", n(flops.backward), " + ",
+                       n(flops.recompute), " = ", n(flops.total), " FLOPs"});
     });
     return flops;
 }
@@ -263,19 +271,19 @@ StepFlops perGpu(const StepFlops& replica, double gpus) {
     if (gpus == 1)
         return replica;
     StepFlops f = replica;
-    const std::string share = " ÷ " + n(gpus) + " GPUs (tp·pp·cp) = ";
+    const std::string share = concat({" ÷ ", n(gpus), " GPUs (tp·pp·cp) = "});
     f.forward /= gpus;
     f.backward /= gpus;
     f.recompute /= gpus;
     f.total /= gpus;
     f.attentionScores /= gpus;
-    f.forwardFormula += share + n(f.forward) + " FLOPs per GPU";
-    f.backwardFormula += share + n(f.backward) + " FLOPs per GPU";
-    f.recomputeFormula += share + n(f.recompute) + " FLOPs per GPU";
-    f.totalFormula += share + n(f.total) + " FLOPs per GPU";
+    concatTo(f.forwardFormula, {share, n(f.forward), " FLOPs per GPU"});
+    concatTo(f.backwardFormula, {share, n(f.backward), " FLOPs per GPU"});
+    concatTo(f.recomputeFormula, {share, n(f.recompute), " FLOPs per GPU"});
+    concatTo(f.totalFormula, {share, n(f.total), " FLOPs per GPU"});
     for (ComponentFlops& c : f.components) {
         c.forward /= gpus;
-        c.formula += share + n(c.forward);
+        concatTo(c.formula, {share, n(c.forward)});
     }
     return f;
 }

@@ -5,6 +5,7 @@
 #include "engine/numerics/ascii_case.h"
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/numerics/text_concat.h"
 
 #include <array>
 #include <cmath>
@@ -221,16 +222,14 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
     o.nominalBytes = gpu.memoryBytes;
     o.usableBytes = usable && gpu.driverMemoryBytes ? *gpu.driverMemoryBytes : gpu.memoryBytes;
     if (texts)
-        o.usableSource = !usable ? "datasheet basis: " + gpu.id + "'s datasheet " + n(gpu.memoryBytes) +
-                                       " B, no overheads (the lecture's convention)"
+        o.usableSource = !usable ? concat({"datasheet basis: ", gpu.id, "'s datasheet ", n(gpu.memoryBytes),
+                                           " B, no overheads (the lecture's convention)"})
                          : gpu.driverMemoryBytes
-                             ? "what the driver reports for " + gpu.id +
-                                   " (CUDA totalGlobalMem, nvidia-smi): " + n(*gpu.driverMemoryBytes) +
-                                   " B; " + gpu.driverMemorySource
-                             : "the datasheet's " + n(gpu.memoryBytes) +
-                                   " B: the catalog has no driver-reported figure "
-                                   "for " +
-                                   gpu.id;
+                             ? concat({"what the driver reports for ", gpu.id,
+                                       " (CUDA totalGlobalMem, nvidia-smi): ", n(*gpu.driverMemoryBytes),
+                                       " B; ", gpu.driverMemorySource})
+                             : concat({"the datasheet's ", n(gpu.memoryBytes),
+                                       " B: the catalog has no driver-reported figure for ", gpu.id});
 
     // A search probes the same GPU again and again: one comparison instead of the table's.
     thread_local std::string lastGpu;
@@ -270,8 +269,8 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
         } else if (figure) {
             l.bytes = figure->bytes;
             if (texts) {
-                l.formula = gpu.id + ", CUDA " + n(s.cudaMajor) + ": " + n(l.bytes) + " B (" +
-                            formatBytes(l.bytes, ByteUnits::binary) + ")";
+                l.formula = concat({gpu.id, ", CUDA ", n(s.cudaMajor), ": ", n(l.bytes), " B (",
+                                    formatBytes(l.bytes, ByteUnits::binary), ")"});
                 l.source = std::string(figure->source);
             }
         } else {
@@ -297,11 +296,11 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
             ws.bytes = kMatmulThreads * one;
             lt.bytes = kMatmulThreads * kCublasLtWorkspace;
             if (texts) {
-                ws.formula = n(kMatmulThreads) +
-                             " handles (forward's thread, autograd's backward thread) × " +
-                             (*capability == 90 ? "4096 KiB·8 (sm 9.0)" : "(4096 KiB·2 + 16 KiB·8)") + " = " +
-                             n(kMatmulThreads) + " × " + n(one) + " = " + n(ws.bytes) + " B";
-                lt.formula = n(kMatmulThreads) + " handles × 1024 KiB = " + n(lt.bytes) + " B";
+                ws.formula =
+                    concat({n(kMatmulThreads), " handles (forward's thread, autograd's backward thread) × ",
+                            *capability == 90 ? "4096 KiB·8 (sm 9.0)" : "(4096 KiB·2 + 16 KiB·8)", " = ",
+                            n(kMatmulThreads), " × ", n(one), " = ", n(ws.bytes), " B"});
+                lt.formula = concat({n(kMatmulThreads), " handles × 1024 KiB = ", n(lt.bytes), " B"});
             }
         } else {
             ws.measured = lt.measured = false;
@@ -334,12 +333,14 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
         }
         if (texts) {
             l.label = "allocator rounding";
-            l.formula = tensors > 0 ? n(tensors) + " saved tensors × (512·⌈" + n(each) + "/512⌉ − " +
-                                          n(each) + ") = " + n(l.bytes) + " B"
-                                    : "Σ over the saved tensors (the activation ledger, every layer and "
-                                      "micro-batch) of 512·⌈bytes/512⌉ − bytes = " +
-                                          n(l.bytes) + " B";
-            l.formula += "; parameter, gradient and optimizer-state tensors not enumerated (< 512 B each)";
+            constexpr std::string_view notEnumerated =
+                "; parameter, gradient and optimizer-state tensors not enumerated (< 512 B each)";
+            l.formula = tensors > 0
+                            ? concat({n(tensors), " saved tensors × (512·⌈", n(each), "/512⌉ − ", n(each),
+                                      ") = ", n(l.bytes), " B", notEnumerated})
+                            : concat({"Σ over the saved tensors (the activation ledger, every layer and "
+                                      "micro-batch) of 512·⌈bytes/512⌉ − bytes = ",
+                                      n(l.bytes), " B", notEnumerated});
             l.source = "PyTorch c10/cuda/CUDACachingAllocator.cpp round_size(): kMinBlockSize = 512, every "
                        "request rounded up to a multiple of 512 bytes";
         }
@@ -354,8 +355,8 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
         l.bytes = s.fragmentation * (peak + rounding);
         if (texts) {
             l.label = "fragmentation allowance";
-            l.formula = n(s.fragmentation) + " × (peak + rounding) = " + n(s.fragmentation) + " × (" +
-                        n(peak) + " + " + n(rounding) + ") = " + n(l.bytes) + " B";
+            l.formula = concat({n(s.fragmentation), " × (peak + rounding) = ", n(s.fragmentation), " × (",
+                                n(peak), " + ", n(rounding), ") = ", n(l.bytes), " B"});
             l.source = s.fragmentation > 0
                            ? "set by you (--fragmentation)"
                            : "0 by default: PyTorch documents no typical figure (its memory notes name "
@@ -389,11 +390,11 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
         } else {
             l.bytes = groups * *s.ncclChannels * s.ncclBufferBytes;
             if (texts)
-                l.formula = n(groups) + (groups == 1 ? " communicator" : " communicators") + " × " +
-                            n(*s.ncclChannels) + " channels × " + n(s.ncclBufferBytes) +
-                            " B = " + n(l.bytes) +
-                            " B (the Simple protocol's buffer, one per ring channel; LL, LL128, tree and "
-                            "NVLS buffers not counted: a lower bound)";
+                l.formula =
+                    concat({n(groups), groups == 1 ? " communicator" : " communicators", " × ",
+                            n(*s.ncclChannels), " channels × ", n(s.ncclBufferBytes), " B = ", n(l.bytes),
+                            " B (the Simple protocol's buffer, one per ring channel; LL, LL128, tree "
+                            "and NVLS buffers not counted: a lower bound)"});
         }
         if (texts) {
             l.label = "NCCL buffers";
@@ -424,15 +425,16 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
         amax.bytes = gemms * 3 * kAmaxHistoryLength * 4;
         if (texts) {
             copies.label = "fp8 weight copies";
-            copies.formula = "matmul weights on this GPU × " + n(perWeight) + " B" +
-                             (transposes ? " (row-wise + transposed)" : " (row-wise)") + " = " + n(weights) +
-                             " × " + n(perWeight) + " = " + n(copies.bytes) + " B";
+            copies.formula = concat({"matmul weights on this GPU × ", n(perWeight), " B",
+                                     transposes ? " (row-wise + transposed)" : " (row-wise)", " = ",
+                                     n(weights), " × ", n(perWeight), " = ", n(copies.bytes), " B"});
             copies.source = "TransformerEngine docs, low-precision training, \"Handling transposes\": fp8 "
                             "GEMMs on Hopper need some tensors physically transposed; each fp8 weight is "
                             "kept from forward to backward";
             amax.label = "fp8 amax history";
-            amax.formula = n(gemms) + " fp8 GEMMs × 3 quantized tensors × amax_history_len 1024 × 4 B = " +
-                           n(amax.bytes) + " B";
+            amax.formula = concat(
+                {n(gemms), " fp8 GEMMs × 3 quantized tensors × amax_history_len 1024 × 4 B = ", n(amax.bytes),
+                 " B"});
             amax.source = "TransformerEngine common API: DelayedScaling(amax_history_len=1024) by default";
         }
         add(std::move(copies), false);

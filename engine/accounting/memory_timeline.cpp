@@ -9,6 +9,7 @@
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/name_table.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/numerics/text_concat.h"
 #include "engine/numerics/work_counts.h"
 
 #include <algorithm>
@@ -124,10 +125,11 @@ public:
             const StepBytes& b = peak.bytes;
             t.peakBytes = b.total();
             if (formulasWanted())
-                t.peakFormula = "at " + stepEventName(peak.event) + ": " + formatNumber(b.parameters) +
-                                " + " + formatNumber(b.gradients) + " + " + formatNumber(b.masterWeights) +
-                                " + " + formatNumber(b.optimizerState) + " + " + formatNumber(b.activations) +
-                                " + " + formatNumber(b.temporary) + " = " + formatNumber(t.peakBytes) + " B";
+                t.peakFormula =
+                    concat({"at ", stepEventName(peak.event), ": ", formatNumber(b.parameters), " + ",
+                            formatNumber(b.gradients), " + ", formatNumber(b.masterWeights), " + ",
+                            formatNumber(b.optimizerState), " + ", formatNumber(b.activations), " + ",
+                            formatNumber(b.temporary), " = ", formatNumber(t.peakBytes), " B"});
         }
         return t;
     }

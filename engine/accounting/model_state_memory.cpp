@@ -2,6 +2,7 @@
 
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/numerics/text_concat.h"
 
 namespace napkin {
 namespace {
@@ -12,23 +13,19 @@ std::string n(double v) {
 
 constexpr double kFp32GradientBytes = 4; // DeepSpeed's single_partition_of_fp32_groups[i].grad
 
-// One group's share: "P × 4 B / GPUs" and its numbers "1.24e8 × 4 / 8".
-struct Share {
-    double value = 0;
-    std::string symbols, numbers;
-};
-
 double shareBytes(const ParameterShard& g, double bytes, bool isSharded) {
     return g.parameters * bytes / (isSharded ? g.ranks : 1.0);
 }
 
-Share share(const ParameterShard& g, double bytes, bool isSharded) {
+// One group's share appended to the sums: "P × 4 B / GPUs" and its numbers "1.24e8 × 4 / 8".
+void addShare(std::string& symbols, std::string& numbers, const ParameterShard& g, double bytes,
+              bool isSharded) {
     const bool divided = isSharded && g.ranks > 1;
-    Share s;
-    s.value = shareBytes(g, bytes, isSharded);
-    s.symbols = g.symbol + " × " + n(bytes) + " B" + (divided ? " / " + g.ranksSymbol : std::string());
-    s.numbers = n(g.parameters) + " × " + n(bytes) + (divided ? " / " + n(g.ranks) : std::string());
-    return s;
+    const std::string bytesText = n(bytes);
+    concatTo(symbols, {symbols.empty() ? "" : " + ", g.symbol, " × ", bytesText, " B", divided ? " / " : "",
+                       divided ? std::string_view(g.ranksSymbol) : std::string_view()});
+    concatTo(numbers, {numbers.empty() ? "" : " + ", n(g.parameters), " × ", bytesText, divided ? " / " : "",
+                       divided ? n(g.ranks) : std::string()});
 }
 
 Quantity sharded(std::span<const ParameterShard> groups, double bytes, bool isSharded, const char* what) {
@@ -45,13 +42,11 @@ Quantity sharded(std::span<const ParameterShard> groups, double bytes, bool isSh
             q.value += shareBytes(g, bytes, isSharded);
             continue;
         }
-        const Share s = share(g, bytes, isSharded);
-        q.value += s.value;
-        symbols += (symbols.empty() ? "" : " + ") + s.symbols;
-        numbers += (numbers.empty() ? "" : " + ") + s.numbers;
+        q.value += shareBytes(g, bytes, isSharded);
+        addShare(symbols, numbers, g, bytes, isSharded);
     }
     if (formulas)
-        q.formula = symbols + " = " + numbers + " = " + n(q.value) + " B";
+        q.formula = concat({symbols, " = ", numbers, " = ", n(q.value), " B"});
     return q;
 }
 
@@ -92,8 +87,8 @@ ModelStateMemory modelStateMemory(std::span<const ParameterShard> groups, const 
         const Quantity partition = sharded(groups, kFp32GradientBytes, true, "fp32 gradient partition");
         m.gradients.value += partition.value;
         if (formulasWanted())
-            m.gradients.formula = "gradient buffer + fp32 partition: " + m.gradients.formula + " + " +
-                                  partition.formula + " = " + n(m.gradients.value) + " B";
+            m.gradients.formula = concat({"gradient buffer + fp32 partition: ", m.gradients.formula, " + ",
+                                          partition.formula, " = ", n(m.gradients.value), " B"});
     }
     m.masterWeights = sharded(groups, b.masterWeights, zeroStage >= 1, "master weights");
     m.optimizerState = sharded(groups, b.optimizerState, zeroStage >= 1, "optimizer state");
@@ -112,9 +107,9 @@ ModelStateMemory modelStateMemory(std::span<const ParameterShard> groups, const 
     if (zeroStage == 0 || gpus == 1) {
         m.bytesPerParameterPerGpuFormula = b.ledger;
     } else {
-        m.bytesPerParameterPerGpuFormula = "ZeRO-" + std::to_string(zeroStage) + " over " + n(gpus) +
-                                           " GPUs: " + n(p) + " + " + n(g) + " + " + n(rest) + " = " +
-                                           n(m.bytesPerParameterPerGpu) + " B";
+        m.bytesPerParameterPerGpuFormula =
+            concat({"ZeRO-", std::to_string(zeroStage), " over ", n(gpus), " GPUs: ", n(p), " + ", n(g),
+                    " + ", n(rest), " = ", n(m.bytesPerParameterPerGpu), " B"});
     }
     return m;
 }

@@ -4,6 +4,7 @@
 #include "engine/accounting/transformer_parameters.h"
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/numerics/text_concat.h"
 
 #include <algorithm>
 #include <array>
@@ -26,9 +27,13 @@ bool isGpt2Shape(const ModelSpec& m) {
 std::string gpt2Formula(const ModelSpec& m, double total) {
     const double d = m.dModel, L = m.layers, F = ffnMultiple(m), V = m.vocab, S = m.seq;
     const std::string quadratic = n(4 + 2 * F), linear = n(9 + F);
-    return quadratic + "·L·d² + " + linear + "·L·d + V·d + S·d + 2·d = " + quadratic + " × " + n(L) + " × " +
-           n(d) + "² + " + linear + " × " + n(L) + " × " + n(d) + " + " + n(V) + " × " + n(d) + " + " + n(S) +
-           " × " + n(d) + " + 2 × " + n(d) + " = " + formatExact(total);
+    std::string text;
+    text.reserve(192); // the symbols and the numbers, in one allocation
+    concatTo(text, {quadratic, "·L·d² + ", linear, "·L·d + V·d + S·d + 2·d = ", quadratic, " × ", n(L), " × ",
+                    n(d), "² + ", linear, " × ", n(L), " × ", n(d)});
+    concatTo(text, {" + ", n(V), " × ", n(d), " + ", n(S), " × ", n(d), " + 2 × ", n(d), " = ",
+                    formatExact(total)});
+    return text;
 }
 
 // The per-layer pieces in symbols: "2·d² + 2·d·d_kv + 3·d·f + 2·d" for Llama.
@@ -58,7 +63,9 @@ std::string outsideSymbols(const ModelSpec& m) {
 std::string generalFormula(const ModelSpec& m, const TransformerParameters& p, bool activeOnly) {
     const double experts = activeOnly ? p.activeExperts : p.experts;
     const double mlp = experts * p.expert() + p.router;
-    std::string text = "L·(" + layerSymbols(m, activeOnly) + ") + " + outsideSymbols(m);
+    std::string text;
+    text.reserve(320); // the symbols and the numbers below, in one allocation
+    concatTo(text, {"L·(", layerSymbols(m, activeOnly), ") + ", outsideSymbols(m)});
     std::string where;
     if (kvHeadCount(m) != m.heads)
         where += "d_kv = g·d/a = " + n(kvHeadCount(m) * m.dModel / m.heads);
@@ -68,14 +75,14 @@ std::string generalFormula(const ModelSpec& m, const TransformerParameters& p, b
         where += std::string(where.empty() ? "" : ", ") +
                  (activeOnly ? "K = " + n(p.activeExperts) + ", " : "") + "E = " + n(p.experts);
     if (!where.empty())
-        text += " with " + where;
-    text += ": " + n(p.layers) + " × (" + n(p.attention()) + " + " + n(mlp) + " + " + n(p.norms) + ") + " +
-            n(p.tokenEmbedding);
+        concatTo(text, {" with ", where});
+    concatTo(text, {": ", n(p.layers), " × (", n(p.attention()), " + ", n(mlp), " + ", n(p.norms), ") + ",
+                    n(p.tokenEmbedding)});
     if (p.positionEmbedding > 0)
-        text += " + " + n(p.positionEmbedding);
+        concatTo(text, {" + ", n(p.positionEmbedding)});
     if (p.outputHead > 0)
-        text += " + " + n(p.outputHead);
-    text += " + " + n(p.finalNorm) + " = " + formatExact(activeOnly ? p.active() : p.total());
+        concatTo(text, {" + ", n(p.outputHead)});
+    concatTo(text, {" + ", n(p.finalNorm), " = ", formatExact(activeOnly ? p.active() : p.total())});
     return text;
 }
 

@@ -4,6 +4,7 @@
 #include "engine/accounting/transformer_parameters.h"
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/numerics/text_concat.h"
 
 namespace napkin {
 namespace {
@@ -50,7 +51,7 @@ GpuParameters parametersOnGpu(const ModelSpec& m, const ParallelLayout& l, Pipel
     auto add = [&](double count, const char* symbol) {
         outside += count;
         if (formulas)
-            outsideText += std::string(" + ") + symbol;
+            concatTo(outsideText, {" + ", symbol});
     };
     if (first) {
         add(p.tokenEmbedding / t, t > 1 ? "V·d/t" : "V·d");
@@ -71,12 +72,11 @@ GpuParameters parametersOnGpu(const ModelSpec& m, const ParallelLayout& l, Pipel
     if (!formulas)
         return g;
     // A layer's share on this GPU: matrices, column biases and E/ep experts divided, the rest replicated.
-    const std::string layerText = std::string(l.pp > 1 ? "(L/p)" : "L") + " × layer share";
-    g.formula = layerText + outsideText + " = " + n(layers) + " × " + n(layerDense + layerExperts) + " + " +
-                n(outside) + " = " + n(g.total());
+    g.formula = concat({l.pp > 1 ? "(L/p)" : "L", " × layer share", outsideText, " = ", n(layers), " × ",
+                        n(layerDense + layerExperts), " + ", n(outside), " = ", n(g.total())});
     if (moe)
-        g.formula += " (experts " + n(g.experts) + ": " + n(p.experts / l.ep) + " of " + n(p.experts) +
-                     " per layer on this GPU)";
+        concatTo(g.formula, {" (experts ", n(g.experts), ": ", n(p.experts / l.ep), " of ", n(p.experts),
+                             " per layer on this GPU)"});
     return g;
 }
 

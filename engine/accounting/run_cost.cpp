@@ -2,6 +2,7 @@
 
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/numerics/text_concat.h"
 
 #include <cmath>
 
@@ -36,8 +37,8 @@ RunCost runCostFromGpuHours(double gpuHours, std::optional<double> wattsPerGpu, 
     c.gpuHours = {gpuHours, {}};
     if (in.pricePerGpuHour) {
         const double dollars = gpuHours * *in.pricePerGpuHour;
-        c.dollars = Quantity{dollars, text ? n(gpuHours) + " GPU-h × $" + n(*in.pricePerGpuHour) +
-                                                 "/GPU-h = $" + n(dollars)
+        c.dollars = Quantity{dollars, text ? concat({n(gpuHours), " GPU-h × $", n(*in.pricePerGpuHour),
+                                                     "/GPU-h = $", n(dollars)})
                                            : std::string()};
     }
     c.gridIsDefault = !in.gridKgCo2PerKwh;
@@ -51,14 +52,14 @@ RunCost runCostFromGpuHours(double gpuHours, std::optional<double> wattsPerGpu, 
     const double kwh = joules / 3.6e6;
     const double kg = kwh * c.gridKgCo2PerKwh;
     if (text) {
-        c.powerWatts = Quantity{watts, n(*wattsPerGpu) + " W × " + n(in.powerFraction) + " × PUE " +
-                                           n(in.pue) + " = " + n(watts) + " W per GPU"};
-        c.energyJoules = Quantity{joules, n(gpuHours) + " GPU-h × " + n(watts) + " W = " + n(kwh / 1000) +
-                                              " MWh (" + n(joules) + " J)"};
+        c.powerWatts = Quantity{watts, concat({n(*wattsPerGpu), " W × ", n(in.powerFraction), " × PUE ",
+                                               n(in.pue), " = ", n(watts), " W per GPU"})};
+        c.energyJoules = Quantity{joules, concat({n(gpuHours), " GPU-h × ", n(watts), " W = ", n(kwh / 1000),
+                                                  " MWh (", n(joules), " J)"})};
         c.emissionsKg =
-            Quantity{kg, n(kwh / 1000) + " MWh × " + n(c.gridKgCo2PerKwh) + " kg/kWh" +
-                             (c.gridIsDefault ? std::string(" (") + kDefaultGridSource + ")" : "") + " = " +
-                             n(kg / 1000) + " t CO2eq"};
+            Quantity{kg, concat({n(kwh / 1000), " MWh × ", n(c.gridKgCo2PerKwh), " kg/kWh",
+                                 c.gridIsDefault ? " (" : "", c.gridIsDefault ? kDefaultGridSource : "",
+                                 c.gridIsDefault ? ")" : "", " = ", n(kg / 1000), " t CO2eq"})};
     } else {
         c.powerWatts = Quantity{watts, {}};
         c.energyJoules = Quantity{joules, {}};
@@ -71,7 +72,7 @@ RunCost runCost(double gpus, double seconds, const GpuSpec& gpu, const RunCostIn
     const double gpuHours = gpus * seconds / 3600;
     RunCost c = runCostFromGpuHours(gpuHours, gpu.tdpWatts, in);
     if (formulasWanted())
-        c.gpuHours.formula = n(gpus) + " GPUs × " + n(seconds) + " s / 3600 = " + n(gpuHours) + " GPU-h";
+        c.gpuHours.formula = concat({n(gpus), " GPUs × ", n(seconds), " s / 3600 = ", n(gpuHours), " GPU-h"});
     if (!gpu.tdpWatts)
         c.missing = "the catalog gives no TDP for the " + gpu.id + ": energy and emissions are not answered";
     return c;
