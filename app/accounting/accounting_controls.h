@@ -59,6 +59,7 @@ public:
     QComboBox* recomputeBox() const { return m_recompute; }
     QComboBox* attentionBox() const { return m_attention; }
     QComboBox* activationsOfBox() const { return m_activationsOf; }
+    QComboBox* optimizerImplementationBox() const { return m_optimizerImplementation; }
     NumberField* ffnMultField() const { return m_ffn; }
     ArchitectureControls* architecture() const { return m_architecture; }
     ParallelismControls* parallelism() const { return m_parallelism; }
