@@ -5,6 +5,10 @@
 #include "engine/numerics/text_concat.h"
 
 namespace napkin {
+
+// The end of the peak-above-sum note: what is held on top and what judges the peak.
+constexpr const char* kHeldOnTop =
+    " are held on top; fits, max_batch, max_sequence and the fit advice judge the peak";
 namespace {
 
 std::string n(double v) {
@@ -84,8 +88,7 @@ void addPeakNotes(AccountingResult& r, const AccountingInput& in) {
             concat({"the step's peak (", formatBytes(peak), " at ", r.peakEvent, ") is above the sum (",
                     formatBytes(sum), "): backward's temporaries",
                     in.recompute != Recompute::none ? " and the recomputed layer's activations" : "",
-                    " are held on top; fits, max_batch, max_sequence and the fit advice judge the "
-                    "peak"}));
+                    kHeldOnTop}));
 }
 
 } // namespace napkin

@@ -72,6 +72,9 @@ constexpr std::string_view kCublasLtSource =
 // A training step runs matmuls on two threads, each with its own cuBLAS handle from its thread-local pool
 // window: forward on the Python thread, backward on autograd's device thread.
 constexpr double kMatmulThreads = 2;
+// What the NCCL line counts and leaves out, after its figure.
+constexpr const char* kNcclSimpleBufferNote = " B (the Simple protocol's buffer, one per ring channel; LL, LL128, "
+                                              "tree and NVLS buffers not counted: a lower bound)";
 
 // TransformerEngine's DelayedScaling recipe: amax_history_len = 1024 by default (TE common API docs,
 // transformer_engine.common.recipe.DelayedScaling, 1.x and 2.x), one fp32 history per quantized tensor.
@@ -393,8 +396,7 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
                 l.formula =
                     concat({n(groups), groups == 1 ? " communicator" : " communicators", " × ",
                             n(*s.ncclChannels), " channels × ", n(s.ncclBufferBytes), " B = ", n(l.bytes),
-                            " B (the Simple protocol's buffer, one per ring channel; LL, LL128, tree "
-                            "and NVLS buffers not counted: a lower bound)"});
+                            kNcclSimpleBufferNote});
         }
         if (texts) {
             l.label = "NCCL buffers";

@@ -43,11 +43,10 @@ double foreachTemporariesPerParameterByte(OptimizerKind kind) {
         return 0; // in place: _foreach_add_, _foreach_mul_
     case OptimizerKind::adagrad:
         return 2; // two lists of the parameters' size at once (measured)
-    case OptimizerKind::rmsprop:
-        return 1; // avg = _foreach_sqrt(square_avgs)
-    case OptimizerKind::adam:
+    case OptimizerKind::rmsprop: // avg = _foreach_sqrt(square_avgs)
+    case OptimizerKind::adam:    // exp_avg_sq_sqrt = _foreach_sqrt(exp_avg_sqs), divided and added to in place
     case OptimizerKind::adamw:
-        return 1; // exp_avg_sq_sqrt = _foreach_sqrt(exp_avg_sqs), then divided and added to in place
+        return 1;
     }
     return 0;
 }
