@@ -19,15 +19,9 @@ import sys
 
 import torch
 
+from torch_optimizers import IMPLEMENTATIONS, OPTIMIZERS, make_optimizer
+
 SIZES = (2 << 20, 5 << 20, 1 << 20)  # the largest second: a single-tensor step's peak there holds the first's denom too
-OPTIMIZERS = {
-    "sgd": lambda p, **k: torch.optim.SGD(p, lr=1e-3, **k),
-    "momentum": lambda p, **k: torch.optim.SGD(p, lr=1e-3, momentum=0.9, **k),
-    "adagrad": lambda p, **k: torch.optim.Adagrad(p, lr=1e-3, **k),
-    "rmsprop": lambda p, **k: torch.optim.RMSprop(p, lr=1e-3, **k),
-    "adam": lambda p, **k: torch.optim.Adam(p, lr=1e-3, **k),
-    "adamw": lambda p, **k: torch.optim.AdamW(p, lr=1e-3, **k),
-}
 
 
 def peak_during(device, fn):
@@ -50,12 +44,11 @@ def peak_during(device, fn):
 
 
 def measure(device, dtype, name, impl):
-    kwargs = {"single-tensor": {"foreach": False}, "foreach": {"foreach": True}, "fused": {"fused": True}}[impl]
     params = [torch.randn(n, device=device).to(dtype).requires_grad_() for n in SIZES]
     for p in params:
         p.grad = torch.randn_like(p)
     try:
-        opt = OPTIMIZERS[name](params, **kwargs)
+        opt = make_optimizer(name, impl, params)
         opt.step()  # the state
     except (RuntimeError, TypeError, ValueError) as e:
         return {"optimizer": name, "implementation": impl, "dtype": str(dtype).split(".")[-1],
@@ -76,7 +69,7 @@ def main():
     rows = []
     for dtype in (torch.float32, torch.bfloat16):
         for name in OPTIMIZERS:
-            for impl in ("single-tensor", "foreach", "fused"):
+            for impl in IMPLEMENTATIONS:
                 rows.append(measure(o.device, dtype, name, impl))
                 r = rows[-1]
                 print(f"{r['dtype']:9} {name:9} {impl:13} " + (f"error: {r['error']}" if "error" in r else

@@ -45,15 +45,8 @@ try:
 except ImportError:
     sys.exit("measure-run.py: PyTorch is not installed (pip install torch, or Debian's python3-torch)")
 import reference_models  # noqa: E402 (tests/validation/, beside this script's folder)
+from torch_optimizers import make_optimizer  # noqa: E402 (this script's folder)
 
-OPTIMIZERS = {  # napkin's names → torch.optim, with torch's defaults (and the implementation napkin predicts)
-    "sgd": lambda p, **k: torch.optim.SGD(p, lr=1e-3, **k),
-    "momentum": lambda p, **k: torch.optim.SGD(p, lr=1e-3, momentum=0.9, **k),
-    "adagrad": lambda p, **k: torch.optim.Adagrad(p, lr=1e-3, **k),
-    "rmsprop": lambda p, **k: torch.optim.RMSprop(p, lr=1e-3, **k),
-    "adam": lambda p, **k: torch.optim.Adam(p, lr=1e-3, **k),
-    "adamw": lambda p, **k: torch.optim.AdamW(p, lr=1e-3, **k),
-}
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 
 
@@ -209,9 +202,7 @@ def main():
         with record_function("setup"):
             model = make(s).to(device=device, dtype=dtype)
             model.train()
-            optimizer = OPTIMIZERS[doc["optimizer"]["name"]](
-                model.parameters(), **{"single-tensor": {"foreach": False}, "foreach": {"foreach": True},
-                                       "fused": {"fused": True}}[implementation])
+            optimizer = make_optimizer(doc["optimizer"]["name"], implementation, model.parameters())
             idx = torch.randint(0, s["vocab"], (batch, s["seq"]), device=device)
             targets = torch.randint(0, s["vocab"], (batch, s["seq"]), device=device)
         for k in range(1, o.steps):  # a range of its own, so its optimizer's ranges are not the measured step's
