@@ -2,6 +2,7 @@
 
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/caching_allocator.h"
+#include "engine/accounting/cuda_figures.h"
 #include "engine/numerics/ascii_case.h"
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
@@ -13,62 +14,12 @@
 namespace napkin {
 namespace {
 
+using namespace cuda_figures;
+
 std::string n(double v) {
     return formatNumber(v);
 }
 
-constexpr double kMiB = 1048576;
-
-// Compute capabilities, from NVIDIA's "CUDA GPUs – Compute Capability" table
-// (developer.nvidia.com/cuda-gpus): Hopper 9.0, Ampere A100 8.0, A10 8.6, Ada 8.9, Blackwell B200 10.0,
-// Turing T4 7.5, Volta V100 7.0.
-struct Capability {
-    std::string_view id;
-    int capability;
-};
-constexpr std::array kCapabilities{
-    Capability{"H100-SXM", 90},  Capability{"H100-PCIe", 90}, Capability{"H100-NVL", 90},
-    Capability{"H200", 90},      Capability{"GH200", 90},     Capability{"A100-SXM", 80},
-    Capability{"A100-PCIe", 80}, Capability{"A100-40GB", 80}, Capability{"A10", 86},
-    Capability{"A10G", 86},      Capability{"L40S", 89},      Capability{"L40", 89},
-    Capability{"L4", 89},        Capability{"RTX-4090", 89},  Capability{"RTX-6000-Ada", 89},
-    Capability{"RTX-3090", 86},  Capability{"B200", 100},     Capability{"T4", 75},
-    Capability{"V100", 70}};
-
-// CUDA contexts with a cited measurement: the GPU, the CUDA major version, what nvidia-smi showed for a
-// process that had only created its context through PyTorch (lazy module loading, PyTorch's default since
-// 1.13), and where. A GPU and version not listed is "not measured": Napkin does not guess one.
-struct ContextFigure {
-    std::string_view id;
-    int cudaMajor;
-    double bytes;
-    std::string_view source;
-};
-constexpr std::array kContextFigures{
-    ContextFigure{"RTX-6000-Ada", 13, 426 * kMiB,
-                  "unslothai/unsloth-zoo PR #1053: torch.cuda.mem_get_info(0) alone, PyTorch 2.10.0+cu130, "
-                  "NVIDIA RTX 6000 Ada: nvidia-smi 426 MiB, torch allocated/reserved 0"},
-    ContextFigure{"H100-SXM", 13, 612 * kMiB,
-                  "napkin's GPU run, 2026-11-27 (scripts/gpu-bench.sh, step cuda-context): PyTorch 2.11.0+cu130, "
-                  "driver 580.159.04, NVIDIA H100 80GB HBM3: nvidia-smi 612 MiB for a process that ran "
-                  "torch.zeros(1, device='cuda') (2 MiB of it the caching allocator's first segment)"}};
-
-// PyTorch's cuBLAS workspace (aten/src/ATen/cuda/CublasHandlePool.cpp, parseChosenWorkspaceSize(), as at
-// pytorch/pytorch 26a3905, 2025): CUBLAS_WORKSPACE_CONFIG's default ":4096:2:16:8" = 4096 KiB·2 +
-// 16 KiB·8 = 8,519,680 B, and 4096 KiB·8 = 32 MiB on compute capability 9.0; allocated from the caching
-// allocator once per (handle, stream). The cuBLASLt workspace (parseCUDABlasLtWorkspaceSize()):
-// CUBLASLT_WORKSPACE_SIZE's default 1024 KiB, its own allocation per (handle, stream).
-constexpr double kCublasDefaultWorkspace = 4096.0 * 1024 * 2 + 16.0 * 1024 * 8;
-constexpr double kCublasSm90Workspace = 4096.0 * 8 * 1024;
-constexpr double kCublasLtWorkspace = 1024.0 * 1024;
-constexpr std::string_view kCublasSource =
-    "PyTorch aten/src/ATen/cuda/CublasHandlePool.cpp (pytorch/pytorch 26a3905, 2025): "
-    "parseChosenWorkspaceSize(), CUBLAS_WORKSPACE_CONFIG default :4096:2:16:8, 32 MiB on sm 9.0; one "
-    "workspace per cuBLAS handle and stream, from the caching allocator";
-constexpr std::string_view kCublasLtSource =
-    "PyTorch aten/src/ATen/cuda/CublasHandlePool.cpp (pytorch/pytorch 26a3905, 2025): "
-    "parseCUDABlasLtWorkspaceSize(), CUBLASLT_WORKSPACE_SIZE default 1024 KiB (PyTorch PR #73328), one "
-    "per handle and stream";
 // A training step runs matmuls on two threads, each with its own cuBLAS handle from its thread-local pool
 // window: forward on the Python thread, backward on autograd's device thread.
 constexpr double kMatmulThreads = 2;
@@ -203,13 +154,6 @@ bool setOverheadSwitches(std::string_view text, MemoryOverheadSettings& settings
     return true;
 }
 
-std::optional<int> computeCapability(std::string_view gpuId) {
-    for (const Capability& c : kCapabilities)
-        if (equalsIgnoringCase(c.id, gpuId))
-            return c.capability;
-    return std::nullopt;
-}
-
 double modelStateBudgetBytes(const MemoryOverheads& o, double fragmentation) {
     if (o.basis == MemoryBasis::datasheet)
         return o.usableBytes;
@@ -259,10 +203,7 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
     // CUDA context.
     {
         OverheadLine l = line(OverheadKind::cudaContext, s.cudaContext);
-        const ContextFigure* figure = nullptr;
-        for (const ContextFigure& f : kContextFigures)
-            if (equalsIgnoringCase(f.id, gpu.id) && f.cudaMajor == s.cudaMajor)
-                figure = &f;
+        const CudaContextFigure* figure = measuredCudaContext(gpu.id, s.cudaMajor);
         if (s.cudaContextBytes) {
             l.bytes = *s.cudaContextBytes;
             if (texts) {
