@@ -160,9 +160,8 @@ QStringList tickLabelsPastEdges(const QCPAxis& axis, int chartWidth) {
 int tickLabelOverhang(const QCPAxis& axis) {
     double overhang = 0;
     const int edge = axis.axisRect()->rect().right();
-    tickLabelSpans(axis, [&](const QString&, double, double right) {
-        overhang = std::max(overhang, right - edge);
-    });
+    tickLabelSpans(
+        axis, [&](const QString&, double, double right) { overhang = std::max(overhang, right - edge); });
     return static_cast<int>(std::ceil(overhang));
 }
 
@@ -264,4 +263,11 @@ void fitTickCount(QCPAxis& axis, int most) {
         if (crowdedTickLabels(axis, ticks, labels, gap).isEmpty())
             return;
     }
+}
+
+void standOffTheYAxis(QCPItemText& label) {
+    constexpr int kGap = 6;
+    QMargins padding = label.padding();
+    padding.setLeft(kGap);
+    label.setPadding(padding);
 }

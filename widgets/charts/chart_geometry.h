@@ -35,8 +35,9 @@ int tickLabelOverhang(const QCPAxis& axis);
 /// categories) keeps its labels and turns them instead (fitTickRotation).
 void fitTickCount(QCPAxis& axis, int most);
 /// For named categories (a text ticker) on a horizontal axis: the least turn, from the one the chart chose
-/// up to 90° (turned counter-clockwise, so that each label ends at its tick), at which neighbouring labels stop overlapping (DeepSeek-V3's nine FLOP components at
-/// 1024×768 overlapped at 30°). The chart's own angle is kept as the least, so a wider chart turns back.
+/// up to 90° (turned counter-clockwise, so that each label ends at its tick), at which neighbouring labels
+/// stop overlapping (DeepSeek-V3's nine FLOP components at 1024×768 overlapped at 30°). The chart's own angle
+/// is kept as the least, so a wider chart turns back.
 void fitTickRotation(QCPAxis& axis);
 /// The width `columns` columns of the legend's entries need, each column as wide as its widest entry.
 int legendWidth(const QCPLegend& legend, int columns);
@@ -47,3 +48,7 @@ bool fitLegendColumns(QCPLegend& legend, int most, int width);
 int extraLegendHeight(const QCPLegend& legend, int asked);
 /// Whether the legend as laid out is narrower than its entries need: their names are drawn cut.
 bool legendCut(const QCPLegend& legend);
+/// A label whose position is the axes' left edge (a capacity's "usable 85.52 GB"), its text set this many
+/// pixels into the axes by its padding: whatever the x range and the chart's width, it stands off the y
+/// axis (at 0.03 of a narrow chart's range it began on the axis line).
+void standOffTheYAxis(QCPItemText& label);

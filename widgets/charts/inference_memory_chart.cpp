@@ -17,7 +17,8 @@ double InferenceMemoryChartData::totalBytes() const {
 // has no training counterpart and gets its own teal.
 InferenceMemoryChart::InferenceMemoryChart(QWidget* parent)
     : StackedBarChart({tr("weights"), tr("KV cache"), tr("activations")},
-                      {kMemoryComponentColors[0], QColor(0x2a, 0x9d, 0x8f), kMemoryComponentColors[4]}, parent) {
+                      {kMemoryComponentColors[0], QColor(0x2a, 0x9d, 0x8f), kMemoryComponentColors[4]},
+                      parent) {
     setTitle(tr("Inference memory per GPU"));
     setMinimumChartSize({220, 200});
     for (std::size_t i = 0; i < m_data.segments.size(); ++i)
@@ -52,7 +53,7 @@ void InferenceMemoryChart::rebuild() {
     plot().yAxis->setRange(0, std::max({total, m_data.capacityBytes, 1.0}) * 1.18);
     drawCapacityLine(m_data.capacityBytes, m_data.capacityBytes > 0, m_data.fits);
     capacityLabel()->setVisible(m_data.capacityBytes > 0);
-    capacityLabel()->position->setCoords(0.03, m_data.capacityBytes);
+    capacityLabel()->position->setCoords(0, m_data.capacityBytes); // the axes' left edge, padded
     // Two lines, as the verdict: one ran past the narrow chart's edge in presentation mode.
     capacityLabel()->setText(m_data.usableCapacity ? tr("usable\n%1").arg(bytesText(m_data.capacityBytes))
                                                    : tr("capacity\n%1").arg(bytesText(m_data.capacityBytes)));

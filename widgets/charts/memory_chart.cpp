@@ -104,7 +104,7 @@ void MemoryChart::rebuild() {
             tr("capacity %1 is off the scale: %2 × this bar")
                 .arg(capacity, QString::fromStdString(napkin::formatNumber(m_data.capacityBytes / total))));
     } else {
-        capacityNote->position->setCoords(0.03, m_data.capacityBytes);
+        capacityNote->position->setCoords(0, m_data.capacityBytes); // the axes' left edge, padded
         capacityNote->setText(m_data.usableCapacity ? tr("usable %1").arg(capacity)
                                                     : tr("capacity %1").arg(capacity));
     }

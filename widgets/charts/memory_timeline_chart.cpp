@@ -1,6 +1,7 @@
 #include "widgets/charts/memory_timeline_chart.h"
 
 #include "widgets/charts/alert_colors.h"
+#include "widgets/charts/chart_geometry.h"
 #include "widgets/charts/measured_run_graphs.h"
 #include "widgets/charts/memory_component_colors.h"
 #include "widgets/charts/unit_axis_ticker.h"
@@ -64,6 +65,7 @@ MemoryTimelineChart::MemoryTimelineChart(QWidget* parent)
     }
     m_capacityLine = new QCPItemStraightLine(chart);
     m_capacityLabel = new QCPItemText(chart);
+    standOffTheYAxis(*m_capacityLabel);
     m_peakArrow = new QCPItemLine(chart);
     m_peakArrow->setHead(QCPLineEnding::esSpikeArrow);
     m_peakLabel = new QCPItemText(chart);
@@ -264,7 +266,7 @@ void MemoryTimelineChart::rebuild() {
     } else {
         m_capacityLabel->position->setType(QCPItemPosition::ptPlotCoords);
         m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-        m_capacityLabel->position->setCoords(-0.5, capacity);
+        m_capacityLabel->position->setCoords(chart->xAxis->range().lower, capacity); // padded off the axis
         m_capacityLabel->setText(m_data.usableCapacity ? tr("usable %1").arg(capacityText)
                                                        : tr("capacity %1").arg(capacityText));
     }

@@ -1,6 +1,7 @@
 #include "widgets/charts/stacked_bar_chart.h"
 
 #include "widgets/charts/alert_colors.h"
+#include "widgets/charts/chart_geometry.h"
 #include "widgets/charts/unit_axis_ticker.h"
 
 #include <QFontMetricsF>
@@ -45,6 +46,7 @@ StackedBarChart::StackedBarChart(const std::vector<QString>& names, std::vector<
     m_capacityLabel = new QCPItemText(chart);
     m_capacityLabel->position->setType(QCPItemPosition::ptPlotCoords);
     m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    standOffTheYAxis(*m_capacityLabel);
     m_verdict = new QCPItemText(chart);
     m_verdict->position->setType(QCPItemPosition::ptPlotCoords);
     m_verdict->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);

@@ -79,7 +79,15 @@ double ink(const QImage& image, const QRect& rect) {
     const QRect r = rect & image.rect();
     if (r.isEmpty())
         return 0;
-    const int paper = qGray(image.pixel(r.right(), r.bottom())) > 128 ? 255 : 0;
+    // The paper is what most of the rect is, light or dark: one corner pixel was (a capacity label's box
+    // ends on its dashed line, and the dash fell on the corner in one rasteriser and not the other).
+    long long sum = 0;
+    for (int y = r.top(); y <= r.bottom(); ++y) {
+        const uchar* line = image.constScanLine(y);
+        for (int x = r.left(); x <= r.right(); ++x)
+            sum += line[x];
+    }
+    const int paper = sum > 128LL * r.width() * r.height() ? 255 : 0;
     int inked = 0;
     for (int y = r.top(); y <= r.bottom(); ++y) {
         const uchar* line = image.constScanLine(y);

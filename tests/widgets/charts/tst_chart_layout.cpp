@@ -11,6 +11,7 @@
 #include "widgets/charts/inference_memory_chart.h"
 #include "widgets/charts/loss_chart.h"
 #include "widgets/charts/memory_chart.h"
+#include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/charts/throughput_chart.h"
 
 #include <QImage>
@@ -20,7 +21,21 @@
 #include <QWheelEvent>
 #include <QtTest>
 
+#include <qcustomplot.h>
+
+#include <memory>
+
 namespace {
+
+// A chart drawn without its y axis's ticks, which point into the axes: the ink beside the axis is then
+// its labels'.
+template <class Chart> class TicksHidden : public Chart {
+public:
+    void hideYTicks() {
+        this->plot().yAxis->setTickLength(0, 0);
+        this->plot().yAxis->setSubTickLength(0, 0);
+    }
+};
 
 bool legendCoversData(const ChartLayout& g) {
     for (const QRect& d : g.data)
@@ -47,6 +62,8 @@ private slots:
     void theCapacityLabelKeepsOffABarThatDoesNotFit();
     void aChartThatGrowsLabelsItsWholeAxis_data();
     void aChartThatGrowsLabelsItsWholeAxis();
+    void capacityLabelsStandOffTheAxis_data();
+    void capacityLabelsStandOffTheAxis();
 };
 
 void TestChartLayout::flopLegendLeavesTheBarsAlone() {
@@ -354,4 +371,122 @@ void TestChartLayout::aChartThatGrowsLabelsItsWholeAxis() {
                  qPrintable(
                      QStringLiteral("%1 not labelled at 900 px: %2 (before: %3)")
                          .arg(QLatin1String(n), wide.join(QLatin1Char(' ')), narrow.join(QLatin1Char(' ')))));
+}
+
+// Issue 35: "usable 85.52 GB" began on the y axis of the Inference page's memory chart and of the timeline
+// (its "u" touching the axis line): a label beside an axis stands a few pixels off it. The picture is
+// read: the first column, right of the axis, holding the label's ink.
+void TestChartLayout::capacityLabelsStandOffTheAxis_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<double>("typeScale");
+    for (const char* kind : {"inference", "timeline", "memory"}) {
+        QTest::addRow("%s", kind) << QString::fromLatin1(kind) << 1.0;
+        QTest::addRow("%s presentation", kind) << QString::fromLatin1(kind) << 1.45;
+    }
+}
+
+void TestChartLayout::capacityLabelsStandOffTheAxis() {
+    QFETCH(QString, kind);
+    QFETCH(double, typeScale);
+    std::unique_ptr<ChartView> chart;
+    if (kind == QLatin1String("inference")) {
+        auto inference = std::make_unique<TicksHidden<InferenceMemoryChart>>();
+        InferenceMemoryChartData d;
+        d.segments = {{{QStringLiteral("weights"), 16.06e9, {}},
+                       {QStringLiteral("KV cache"), 1.07e9, {}},
+                       {QStringLiteral("activations"), 0.54e9, {}}}};
+        d.capacityBytes = 85.52e9;
+        d.usableCapacity = true;
+        d.gpuLabel = QStringLiteral("one H100-SXM");
+        d.fits = true;
+        inference->setData(d);
+        chart = std::move(inference);
+        chart->resize(250, 340); // the Inference page's memory chart at 1280×720
+    } else if (kind == QLatin1String("timeline")) {
+        auto timeline = std::make_unique<TicksHidden<MemoryTimelineChart>>();
+        // A long step (GPT-3's 96 layers draw ~400 events): the axis's first event sits hard by the axis.
+        MemoryTimelineChartData d;
+        for (int i = 0; i < 400; ++i) {
+            const bool forward = i < 200;
+            d.events << QStringLiteral("%1 layer %2").arg(forward ? "forward" : "backward").arg(i % 200 + 1);
+            d.phases << QString::fromLatin1(forward ? "forward" : "backward");
+            const double activations = 4e9 * (forward ? i : 400 - i) / 200.0;
+            d.bytes.push_back({2e9, forward ? 0 : 2e9, 0, 4e9, activations, 0});
+        }
+        d.capacityBytes = 85.52e9;
+        d.usableCapacity = true;
+        timeline->setData(d);
+        chart = std::move(timeline);
+        chart->resize(900, 420);
+    } else {
+        auto memory = std::make_unique<TicksHidden<MemoryChart>>();
+        MemoryChartData d = memory->data();
+        d.segments[0].bytes = 2e9;
+        d.segments[1].bytes = 2e9;
+        d.segments[2].bytes = 4e9;
+        d.segments[3].bytes = 3e9;
+        d.capacityBytes = 85.52e9;
+        d.usableCapacity = true;
+        d.peakBytes = 11e9;
+        d.fits = true;
+        memory->setData(d);
+        chart = std::move(memory);
+        chart->resize(440, 360);
+    }
+    QFont type = chart->font();
+    type.setPointSizeF(type.pointSizeF() * typeScale);
+    chart->setFont(type);
+    chart->show();
+    for (int pass = 0; pass < 3; ++pass) {
+        chart->replotNow();
+        QCoreApplication::processEvents();
+    }
+    // The y axis's ticks point into the axes, through the label's rows: drawn without them, the ink right
+    // of the axis is the labels' (and the light grid's, which the ink test leaves out).
+    if (auto* c = dynamic_cast<TicksHidden<InferenceMemoryChart>*>(chart.get()))
+        c->hideYTicks();
+    else if (auto* t = dynamic_cast<TicksHidden<MemoryTimelineChart>*>(chart.get()))
+        t->hideYTicks();
+    else if (auto* m = dynamic_cast<TicksHidden<MemoryChart>*>(chart.get()))
+        m->hideYTicks();
+    chart->replotNow();
+    const ChartLayout g = chart->layoutGeometry();
+    const QImage picture = chart->grab().toImage();
+    int checked = 0;
+    for (std::size_t i = 0; i < g.labels.size(); ++i) {
+        const QRect label = g.labels[i];
+        if (label.left() > g.axisRect.left() + 40) // not beside the axis
+            continue;
+        // Ink: a pixel nearer the label's colour than the paper's (the box's commonest colour), so that
+        // the antialiased edges of thin strokes count.
+        const QColor ink = g.labelColors[i];
+        QHash<QRgb, int> counts;
+        for (int y = label.top(); y <= label.bottom(); ++y)
+            for (int x = label.left(); x <= label.right(); ++x)
+                ++counts[picture.pixel(x, y)];
+        QRgb paper = 0;
+        for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+            if (it.value() > counts.value(paper))
+                paper = it.key();
+        const auto distance = [](QRgb a, QRgb b) {
+            return std::abs(qRed(a) - qRed(b)) + std::abs(qGreen(a) - qGreen(b)) +
+                   std::abs(qBlue(a) - qBlue(b));
+        };
+        int first = -1;
+        for (int x = g.axisRect.left() + 1; x <= label.right() && first < 0; ++x)
+            for (int y = label.top() + 1; y < label.bottom() - 1; ++y) {
+                const QRgb c = picture.pixel(x, y);
+                if (distance(c, ink.rgb()) < distance(c, paper)) {
+                    first = x;
+                    break;
+                }
+            }
+        QVERIFY2(first >= 0, "a label beside the axis with no ink drawn");
+        QVERIFY2(first - g.axisRect.left() >= 5,
+                 qPrintable(QStringLiteral("a label's text begins %1 px right of the y axis (x %2)")
+                                .arg(first - g.axisRect.left())
+                                .arg(g.axisRect.left())));
+        ++checked;
+    }
+    QVERIFY2(checked > 0, "no capacity label beside the axis");
 }
