@@ -30,6 +30,7 @@ struct ChartLayout {
     bool legendInsideAxes = false;   ///< drawn over the plotted area (rather than in its own row)
     std::vector<QRect> labels;       ///< the text items drawn on the plot (capacity, peak, notes)
     std::vector<QColor> labelColors; ///< each label's text colour, in the order of `labels`
+    QStringList labelTexts;          ///< each label's text, in the order of `labels`
     std::vector<QLine> rules;        ///< straight lines across the axes (a capacity), within the axes
     std::vector<QRect> data;         ///< bars' boxes and small boxes along graphs' lines
     QStringList cutText;      ///< axis titles past the chart's edges, labels past their clip: drawn cut

@@ -33,6 +33,7 @@ ChartLayout ChartView::layoutGeometry() const {
                             .toAlignedRect();
         out.labels.push_back(r);
         out.labelColors.push_back(text->color());
+        out.labelTexts << text->text();
         if (text->clipToAxisRect() ? !out.axisRect.contains(r) : !m_plot->rect().contains(r))
             out.cutText << text->text();
     }

@@ -166,6 +166,54 @@ void TestRooflineMeasuredPoints::chartKeepsItsHeight() {
     if (!g.legend.isEmpty())
         for (const QRect& label : g.labels)
             QVERIFY2(!g.legend.intersects(label), "the legend covers a label");
+    // Grey points (measured on another device or type) cost no blue point its label: on the CPU's roof
+    // the fp64 and bf16 points, at the fp32 points' intensities, left not one blue point named while the
+    // grey ones were (issue 35). The blue labels are those the same chart draws without the grey points.
+    const QColor blueText = chart->palette().color(QPalette::WindowText);
+    const auto blueLabels = [&](const ChartLayout& layout) {
+        QStringList out;
+        for (std::size_t i = 0; i < layout.labels.size(); ++i)
+            if (layout.labelColors[i] == blueText && layout.labelTexts[i].startsWith(QLatin1String("n=")))
+                out << layout.labelTexts[i];
+        out.sort();
+        return out;
+    };
+    // Without the grey points among the blue ones; those far off (the other device's) stay, so that the
+    // axes keep their ranges and the labels their room.
+    using Style = RooflineChartData::Style;
+    RooflineChartData withoutGrey = chart->data();
+    double lowX = 1e300, highX = 0, lowY = 1e300, highY = 0;
+    for (const auto& p : withoutGrey.points)
+        if (p.style == Style::measured) {
+            lowX = std::min(lowX, p.flopsPerByte);
+            highX = std::max(highX, p.flopsPerByte);
+            lowY = std::min(lowY, p.flopsPerSecond);
+            highY = std::max(highY, p.flopsPerSecond);
+        }
+    std::erase_if(withoutGrey.points, [&](const auto& p) {
+        return p.style == Style::otherRoof && p.flopsPerByte > lowX / 2 && p.flopsPerByte < highX * 2 &&
+               p.flopsPerSecond > lowY / 10 && p.flopsPerSecond < highY * 10;
+    });
+    QVERIFY(withoutGrey.points.size() < chart->data().points.size());
+    RooflineChart alone;
+    alone.setFont(chart->font());
+    alone.setPalette(chart->palette());
+    alone.setAttribute(Qt::WA_DontShowOnScreen);
+    alone.resize(chart->size());
+    alone.show();
+    alone.setData(withoutGrey);
+    for (int pass = 0; pass < 3; ++pass) {
+        alone.replotNow();
+        QCoreApplication::processEvents();
+    }
+    QCOMPARE(alone.layoutGeometry().axisRect, g.axisRect);
+    QVERIFY(!blueLabels(alone.layoutGeometry()).isEmpty());
+    // As many, whichever spots the grey markers steered them to.
+    const QStringList named = blueLabels(g), namedAlone = blueLabels(alone.layoutGeometry());
+    QVERIFY2(named.size() >= namedAlone.size(),
+             qPrintable(
+                 QStringLiteral("blue labels %1 among the grey points, %2 without them (%3)")
+                     .arg(named.join(QStringLiteral(", ")), namedAlone.join(QStringLiteral(", ")), picture)));
     // The notes under the chart say what the points mean ("above the roof: …"): in the page's type, which
     // presentation mode enlarges (a style sheet had pinned them at 12 px under 17 px notes).
     const int body = QFontInfo(page->findChild<QLabel*>(QStringLiteral("roofNote"))->font()).pixelSize();
