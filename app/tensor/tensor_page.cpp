@@ -1,6 +1,7 @@
 #include "app/tensor/tensor_page.h"
 
 #include "app/tensor/explain_tensor.h"
+#include "app/tensor/step_list.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/tensor/tensor_storage_values.h"
 #include "widgets/controls/error_overlay.h"
@@ -102,8 +103,7 @@ TensorPage::TensorPage(QWidget* parent)
         }
     }
 
-    steps_ = new QListWidget(this);
-    steps_->setMinimumWidth(260);
+    steps_ = new StepList(this);
     details_ = new QLabel(this);
     details_->setWordWrap(true);
     details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -198,24 +198,11 @@ void TensorPage::recompute() {
     shownExpression_ = expressionEdit_->text();
 
     const QSignalBlocker block(steps_);
-    steps_->clear();
-    for (std::size_t i = 0; i < evaluation_.steps.size(); ++i) {
-        const napkin::TensorStep& s = evaluation_.steps[i];
-        QString line =
-            QStringLiteral("%1  %2\n    %3 stride %4")
-                .arg(i)
-                .arg(QString::fromStdString(s.expr), tupleText(s.layout.shape), tupleText(s.layout.stride));
-        if (i > 0 && !s.isView)
-            line += tr("  · copy, %1").arg(bytes(s.bytesCopied));
-        steps_->addItem(line);
-    }
+    steps_->setSteps(evaluation_);
     if (evaluation_.error) {
         errorLabel_->setText(tr("Step %1 fails: %2")
                                  .arg(evaluation_.error->step)
                                  .arg(QString::fromStdString(evaluation_.error->message)));
-        auto* failing = new QListWidgetItem(tr("%1  error").arg(evaluation_.error->step), steps_);
-        failing->setFlags(Qt::ItemIsEnabled);
-        failing->setForeground(QColor(0xc6, 0x28, 0x28));
     } else {
         errorLabel_->clear();
     }

@@ -15,7 +15,7 @@ class QComboBox;
 class QLabel;
 class ErrorOverlay;
 class QLineEdit;
-class QListWidget;
+class StepList;
 class StrideView;
 class ExplainPane;
 
@@ -57,7 +57,7 @@ private:
     QLineEdit* expressionEdit_ = nullptr;
     ErrorOverlay* shapeErrorLabel_ = nullptr;
     QLabel* errorLabel_ = nullptr;
-    QListWidget* steps_ = nullptr;
+    StepList* steps_ = nullptr;
     QLabel* details_ = nullptr;
     QLabel* formula_ = nullptr;
     StrideView* view_ = nullptr;

@@ -8,6 +8,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QtTest>
 
 class TestTensorPage : public QObject {
@@ -23,6 +24,8 @@ private slots:
     void chainMessageMovesNothing();
     void hoverShowsOffsetArithmetic();
     void screenshots();
+    void stepListNeverScrollsSideways_data();
+    void stepListNeverScrollsSideways();
 
 private:
     static QPushButton* button(TensorPage& page, const QString& text) {
@@ -150,6 +153,75 @@ void TestTensorPage::screenshots() {
     page.findChildren<QLineEdit*>().at(0)->setText(QString());
     QCoreApplication::processEvents();
     QVERIFY(page.grab().save(dir + QStringLiteral("/tensor_page_blank_shape.png")));
+}
+
+// Issue 35: in presentation type on a projector the step list scrolled sideways, its lines ("2  .view(2, 3)
+// (3, 2) stride (1, 3) · copy, 24 B") wider than the list: a student saw half a step. Every line is whole in
+// the list's width, at a projector's sizes, in the usual and in presentation type, for every example and
+// a long chain.
+void TestTensorPage::stepListNeverScrollsSideways_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<double>("typeScale");
+    for (const QSize& s : {QSize(1024, 600), QSize(1280, 560)})
+        for (const double scale : {1.0, 1.45})
+            QTest::addRow("%dx%d%s", s.width(), s.height(), scale > 1 ? " presentation" : "") << s << scale;
+}
+
+void TestTensorPage::stepListNeverScrollsSideways() {
+    QFETCH(QSize, size);
+    QFETCH(double, typeScale);
+    TensorPage page;
+    QFont type = page.font();
+    type.setPointSizeF(type.pointSizeF() * typeScale);
+    page.setFont(type);
+    page.resize(size);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    auto* steps = page.findChild<QListWidget*>();
+    QVERIFY(steps);
+    QStringList chains;
+    for (QPushButton* example : page.findChildren<QPushButton*>())
+        if (example->text() != QLatin1String("Evaluate"))
+            chains << example->text();
+    int shown = 0;
+    const auto check = [&](const QString& what) {
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        const QString dir = qEnvironmentVariable("NAPKIN_SCREENSHOT_DIR");
+        if (!dir.isEmpty())
+            page.grab().save(QStringLiteral("%1/tensor-steps-%2-%3.png")
+                                 .arg(dir, QString::fromLatin1(QTest::currentDataTag()))
+                                 .arg(shown));
+        ++shown;
+        QVERIFY2(steps->horizontalScrollBar()->maximum() == 0,
+                 qPrintable(QStringLiteral("%1: the step list scrolls sideways by %2 px")
+                                .arg(what)
+                                .arg(steps->horizontalScrollBar()->maximum())));
+        const QFontMetrics metrics(steps->font());
+        const int room = steps->viewport()->width();
+        for (int i = 0; i < steps->count(); ++i)
+            for (const QString& line : steps->item(i)->text().split(QLatin1Char('\n')))
+                QVERIFY2(metrics.horizontalAdvance(line) + 8 <= room,
+                         qPrintable(QStringLiteral("%1: \"%2\" is %3 px in a list %4 px wide")
+                                        .arg(what, line)
+                                        .arg(metrics.horizontalAdvance(line))
+                                        .arg(room)));
+    };
+    for (QPushButton* example : page.findChildren<QPushButton*>()) {
+        example->click();
+        check(example->text());
+    }
+    page.setExample(QStringLiteral("4,3,4"), QStringLiteral("x.expand(2,4,-1,4).transpose(3,-2).clone()"));
+    check(QStringLiteral("a long chain"));
+    // A step longer than the list may grow: broken into lines, every character kept.
+    const QString many = QStringLiteral(".view(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3)");
+    page.setExample(QStringLiteral("2,3"), QStringLiteral("x") + many);
+    check(QStringLiteral("a step wider than the list"));
+    QCOMPARE(steps->count(), 2);
+    QVERIFY2(steps->item(1)->text().remove(QLatin1Char(' ')).remove(QLatin1Char('\n')).contains(
+                 QString(many).remove(QLatin1Char(' '))),
+             qPrintable(steps->item(1)->text()));
+    QVERIFY(steps->item(1)->text().count(QLatin1Char('\n')) > 2); // the operation and the stride broken
 }
 
 QTEST_MAIN(TestTensorPage)
