@@ -3,9 +3,12 @@
 #include "engine/numerics/quantity_format.h"
 #include "widgets/text/engine_text.h"
 
+#include <QEvent>
+#include <QFontMetricsF>
 #include <QMouseEvent>
 #include <QPainter>
 
+#include <algorithm>
 #include <set>
 
 namespace {
@@ -55,11 +58,52 @@ QSize StrideView::minimumSizeHint() const {
 }
 
 int StrideView::heightForWidth(int width) const {
-    return static_cast<int>(StrideViewGeometry::compute(strips_, tensor_, width).size.height());
+    const StrideViewText text = labels();
+    return static_cast<int>(StrideViewGeometry::compute(strips_, tensor_, width, &text).size.height());
+}
+
+QString StrideView::stripLabel(const StorageStripSpec& spec) const {
+    const QString size = QString::fromStdString(napkin::formatBytes(static_cast<double>(spec.bytes)));
+    QString label = tr("storage #%1 · %2 elements · %3").arg(spec.storageId).arg(spec.elements).arg(size);
+    label += spec.createdAtStep == 0
+                 ? tr(" — x's storage")
+                 : tr(" — copy made at step %1: %2 allocated and copied").arg(spec.createdAtStep).arg(size);
+    if (const int64_t shown = std::min(spec.elements, StrideViewGeometry::kMaxStripCells);
+        shown < spec.elements)
+        label += tr(" (first %1 shown)").arg(shown);
+    return label;
+}
+
+QString StrideView::gridLabel() const {
+    QString label = tr("tensor: shape %1 · stride %2 · offset %3")
+                        .arg(tupleText(tensor_.shape), tupleText(tensor_.stride))
+                        .arg(tensor_.offset);
+    if (tensor_.numel() > StrideViewGeometry::kMaxGridCells)
+        label += tr(" — %1 elements, too many to draw").arg(tensor_.numel());
+    else if (tensor_.numel() == 0)
+        label += tr(" — no elements");
+    return label;
+}
+
+// The labels in the view's font, bold where the strip is the tensor's own storage, as paintEvent draws them.
+StrideViewText StrideView::labels() const {
+    StrideViewText text;
+    for (const StorageStripSpec& spec : strips_)
+        text.stripLabels.push_back(stripLabel(spec));
+    text.gridLabel = gridLabel();
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetricsF metrics(bold); // bold is the wider: room for either
+    text.lineWidth = [metrics](const QString& line) { return metrics.horizontalAdvance(line); };
+    text.height = [metrics](const QString& label, double width) {
+        return metrics.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, label).height() + 2;
+    };
+    return text;
 }
 
 void StrideView::relayout() {
-    geometry_ = StrideViewGeometry::compute(strips_, tensor_, width());
+    const StrideViewText text = labels();
+    geometry_ = StrideViewGeometry::compute(strips_, tensor_, width(), &text);
     setMinimumHeight(static_cast<int>(geometry_.size.height()));
     updateGeometry();
     update();
@@ -68,6 +112,13 @@ void StrideView::relayout() {
 void StrideView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     relayout();
+}
+
+// Presentation mode's type: the labels need more lines and the slices wider labels.
+void StrideView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        relayout();
 }
 
 void StrideView::setHovered(std::optional<std::size_t> cell) {
@@ -110,23 +161,12 @@ void StrideView::paintEvent(QPaintEvent*) {
 
     for (const StrideViewGeometry::Strip& strip : geometry_.strips) {
         const bool current = strip.spec.storageId == tensor_.storageId;
-        QString label =
-            tr("storage #%1 · %2 elements · %3")
-                .arg(strip.spec.storageId)
-                .arg(strip.spec.elements)
-                .arg(QString::fromStdString(napkin::formatBytes(static_cast<double>(strip.spec.bytes))));
-        label += strip.spec.createdAtStep == 0 ? tr(" — x's storage")
-                                               : tr(" — copy made at step %1: %2 allocated and copied")
-                                                     .arg(strip.spec.createdAtStep)
-                                                     .arg(QString::fromStdString(napkin::formatBytes(
-                                                         static_cast<double>(strip.spec.bytes))));
-        if (strip.shownElements < strip.spec.elements)
-            label += tr(" (first %1 shown)").arg(strip.shownElements);
         p.setPen(text);
         QFont bold = font();
         bold.setBold(current);
         p.setFont(bold);
-        p.drawText(strip.labelRect, Qt::AlignLeft | Qt::AlignVCenter, label);
+        p.drawText(strip.labelRect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
+                   stripLabel(strip.spec));
         p.setFont(small);
         for (int64_t i = 0; i < strip.shownElements; ++i) {
             const QRectF r = *geometry_.stripCellRect(strip.spec.storageId, i);
@@ -141,16 +181,18 @@ void StrideView::paintEvent(QPaintEvent*) {
 
     p.setFont(font());
     p.setPen(text);
-    QString gridLabel = tr("tensor: shape %1 · stride %2 · offset %3")
-                            .arg(tupleText(tensor_.shape), tupleText(tensor_.stride))
-                            .arg(tensor_.offset);
-    if (geometry_.gridCutOff)
-        gridLabel += tr(" — %1 elements, too many to draw").arg(tensor_.numel());
-    else if (tensor_.numel() == 0)
-        gridLabel += tr(" — no elements");
-    if (hovered_) // the arithmetic for the hovered element, on the same line
-        gridLabel += QStringLiteral("   ·   ") + offsetFormula(tensor_, geometry_.gridCells[*hovered_].index);
-    p.drawText(geometry_.gridLabelRect, Qt::AlignLeft | Qt::AlignVCenter, gridLabel);
+    QString tensorLine = gridLabel();
+    // The arithmetic for the hovered element, after the line where it fits in the lines laid out for it
+    // (the page shows it under the step's details too): a hover never moves the grid.
+    if (hovered_) {
+        const QString withFormula = tensorLine + QStringLiteral("   ·   ") +
+                                    offsetFormula(tensor_, geometry_.gridCells[*hovered_].index);
+        const QRectF needed = QFontMetricsF(font()).boundingRect(
+            QRectF(0, 0, geometry_.gridLabelRect.width(), 1e6), Qt::TextWordWrap, withFormula);
+        if (needed.height() <= geometry_.gridLabelRect.height())
+            tensorLine = withFormula;
+    }
+    p.drawText(geometry_.gridLabelRect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, tensorLine);
 
     // Grid cells show the element's value: what PyTorch prints, read from the storage the tensor uses.
     const StorageStripSpec* currentStrip = nullptr;

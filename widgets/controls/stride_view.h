@@ -22,6 +22,8 @@ public:
     static QString offsetFormula(const napkin::TensorLayout& tensor, const std::vector<int64_t>& index);
 
     const StrideViewGeometry& geometry() const { return geometry_; }
+    /// The labels as drawn (the strips', the tensor's) and their sizes in the view's font.
+    StrideViewText labels() const;
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
     int heightForWidth(int width) const override;
@@ -35,9 +37,12 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void relayout();
+    QString stripLabel(const StorageStripSpec& spec) const;
+    QString gridLabel() const;
     void setHovered(std::optional<std::size_t> cell);
     QColor storageColor(int storageId, bool strong) const;
 

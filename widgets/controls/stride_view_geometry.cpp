@@ -19,9 +19,15 @@ QString sliceLabel(const std::vector<int64_t>& leading, std::size_t trailingDims
 } // namespace
 
 StrideViewGeometry StrideViewGeometry::compute(const std::vector<StorageStripSpec>& strips,
-                                               const napkin::TensorLayout& t, double width) {
+                                               const napkin::TensorLayout& t, double width,
+                                               const StrideViewText* text) {
     StrideViewGeometry g;
     const double usable = std::max(width - 2 * kMargin, kMinCell);
+    // A label's height: the fixed line, or the lines its text needs at the usable width.
+    const auto labelHeight = [&](const QString& label) {
+        return text && text->height ? std::max(kLabelHeight, std::ceil(text->height(label, usable)))
+                                    : kLabelHeight;
+    };
     // One cell size for strips and grid so that a storage cell and a tensor cell look alike.
     int64_t widest = 1;
     for (const StorageStripSpec& s : strips)
@@ -32,8 +38,11 @@ StrideViewGeometry StrideViewGeometry::compute(const std::vector<StorageStripSpe
     for (const StorageStripSpec& spec : strips) {
         Strip strip;
         strip.spec = spec;
-        strip.labelRect = QRectF(kMargin, y, usable, kLabelHeight);
-        y += kLabelHeight;
+        const std::size_t k = g.strips.size();
+        const double stripLabel =
+            labelHeight(text && k < text->stripLabels.size() ? text->stripLabels[k] : QString());
+        strip.labelRect = QRectF(kMargin, y, usable, stripLabel);
+        y += stripLabel;
         strip.shownElements = std::min(spec.elements, kMaxStripCells);
         strip.cellsPerRow = std::max(1, static_cast<int>(usable / g.cell));
         const int64_t rows =
@@ -45,8 +54,9 @@ StrideViewGeometry StrideViewGeometry::compute(const std::vector<StorageStripSpe
         g.strips.push_back(strip);
     }
 
-    g.gridLabelRect = QRectF(kMargin, y, usable, kLabelHeight);
-    y += kLabelHeight;
+    const double gridLabel = labelHeight(text ? text->gridLabel : QString());
+    g.gridLabelRect = QRectF(kMargin, y, usable, gridLabel);
+    y += gridLabel;
 
     // The last two dimensions form a 2-D slice; the leading ones enumerate slices.
     const int n = t.dim();
@@ -65,17 +75,24 @@ StrideViewGeometry StrideViewGeometry::compute(const std::vector<StorageStripSpe
     const double sliceW = g.cell * static_cast<double>(cols);
     const double sliceH = g.cell * static_cast<double>(rows);
     const bool labelled = n > 2;
+    // A slice's label on one line over it: as high as a line, as wide as its text ("[0, 0, 0, 0, :, :]").
+    const double sliceLabelHeight = labelled ? labelHeight(QStringLiteral("[")) : 0;
+    const double sliceLabelWidth =
+        labelled && text && text->lineWidth
+            ? std::ceil(text->lineWidth(sliceLabel(std::vector<int64_t>(leadShape.size(), 0), 2))) + 4
+            : 60.0;
+    const double sliceStep = std::max(sliceW, sliceLabelWidth);
     double x = kMargin;
     double rowTop = y;
     std::vector<int64_t> lead(leadShape.size(), 0);
     for (int64_t s = 0; s < sliceCount; ++s) {
-        if (x > kMargin && x + sliceW > kMargin + usable) { // wrap to the next row of slices
+        if (x > kMargin && x + sliceStep > kMargin + usable) { // wrap to the next row of slices
             x = kMargin;
-            rowTop += sliceH + (labelled ? kLabelHeight : 0) + kGap;
+            rowTop += sliceH + sliceLabelHeight + kGap;
         }
         Slice slice;
         slice.label = labelled ? sliceLabel(lead, 2) : QString();
-        slice.labelRect = QRectF(x, rowTop, std::max(sliceW, 60.0), labelled ? kLabelHeight : 0);
+        slice.labelRect = QRectF(x, rowTop, sliceStep, sliceLabelHeight);
         slice.rect = QRectF(x, rowTop + slice.labelRect.height(), sliceW, sliceH);
         for (int64_t r = 0; r < rows; ++r) {
             for (int64_t c = 0; c < cols; ++c) {
@@ -92,14 +109,14 @@ StrideViewGeometry StrideViewGeometry::compute(const std::vector<StorageStripSpe
             }
         }
         g.slices.push_back(slice);
-        x += std::max(sliceW, 60.0) + kGap;
+        x += sliceStep + kGap;
         for (int d = static_cast<int>(lead.size()) - 1; d >= 0; --d) { // next slice, last index fastest
             if (++lead[d] < leadShape[d])
                 break;
             lead[d] = 0;
         }
     }
-    const double bottom = rowTop + sliceH + (labelled ? kLabelHeight : 0);
+    const double bottom = rowTop + sliceH + sliceLabelHeight;
     g.size = QSizeF(width, bottom + kMargin);
     return g;
 }

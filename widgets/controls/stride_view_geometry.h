@@ -7,6 +7,7 @@
 #include <QRectF>
 #include <QString>
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -17,6 +18,16 @@ struct StorageStripSpec {
     int64_t bytes = 0;
     int createdAtStep = 0;      ///< 0 for x; the step whose copy allocated it
     std::vector<double> values; ///< the number stored in each cell; empty: show the cell's index
+};
+
+/// The view's labels as it words them and their sizes in its font: the layout gives each label the lines it
+/// needs at the width it has (presentation mode's type cut "… allocated and copied" and the slices' "[0, 0,
+/// :, :]").
+struct StrideViewText {
+    std::vector<QString> stripLabels;                     ///< one per strip, in order
+    QString gridLabel;                                    ///< the tensor's line
+    std::function<double(const QString&)> lineWidth;      ///< one line's width
+    std::function<double(const QString&, double)> height; ///< the text broken at words to a width: its height
 };
 
 struct StrideViewGeometry {
@@ -54,9 +65,11 @@ struct StrideViewGeometry {
     QRectF gridLabelRect;
     QSizeF size; ///< the area all of the above needs
 
-    /// Lays out `strips` and `tensor` in a widget `width` pixels wide.
+    /// Lays out `strips` and `tensor` in a widget `width` pixels wide; labels kLabelHeight high, or as high
+    /// and wide as `text` says they need.
     static StrideViewGeometry compute(const std::vector<StorageStripSpec>& strips,
-                                      const napkin::TensorLayout& tensor, double width);
+                                      const napkin::TensorLayout& tensor, double width,
+                                      const StrideViewText* text = nullptr);
 
     /// The grid cell under `point`, as an index into gridCells.
     std::optional<std::size_t> gridCellAt(QPointF point) const;

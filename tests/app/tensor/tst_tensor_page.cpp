@@ -26,6 +26,8 @@ private slots:
     void screenshots();
     void stepListNeverScrollsSideways_data();
     void stepListNeverScrollsSideways();
+    void strideViewLabelsAreWhole_data();
+    void strideViewLabelsAreWhole();
 
 private:
     static QPushButton* button(TensorPage& page, const QString& text) {
@@ -218,10 +220,67 @@ void TestTensorPage::stepListNeverScrollsSideways() {
     page.setExample(QStringLiteral("2,3"), QStringLiteral("x") + many);
     check(QStringLiteral("a step wider than the list"));
     QCOMPARE(steps->count(), 2);
-    QVERIFY2(steps->item(1)->text().remove(QLatin1Char(' ')).remove(QLatin1Char('\n')).contains(
-                 QString(many).remove(QLatin1Char(' '))),
+    QVERIFY2(steps->item(1)
+                 ->text()
+                 .remove(QLatin1Char(' '))
+                 .remove(QLatin1Char('\n'))
+                 .contains(QString(many).remove(QLatin1Char(' '))),
              qPrintable(steps->item(1)->text()));
     QVERIFY(steps->item(1)->text().count(QLatin1Char('\n')) > 2); // the operation and the stride broken
+}
+
+// Issue 35: in presentation type at 1024 wide, the copy's label ("storage #1 · 96 elements · 384 B — copy
+// made at step 3: 384 B allocated and copied") was cut at the view's edge, the tensor's line too, and the
+// slices' labels ("[0, 0, :, :]") were cut at 60 px. Each label has the lines and the width its text needs.
+void TestTensorPage::strideViewLabelsAreWhole_data() {
+    QTest::addColumn<double>("typeScale");
+    QTest::newRow("usual type") << 1.0;
+    QTest::newRow("presentation type") << 1.45;
+}
+
+void TestTensorPage::strideViewLabelsAreWhole() {
+    QFETCH(double, typeScale);
+    TensorPage page;
+    QFont type = page.font();
+    type.setPointSizeF(type.pointSizeF() * typeScale);
+    page.setFont(type);
+    page.resize(1024, 600);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    const StrideView& view = *page.strideView();
+    const struct {
+        const char* shape;
+        const char* expression;
+    } chains[] = {{"4,3,4", "x.expand(2,4,-1,4).transpose(3,-2).clone()"},
+                  {"2,4,6", "x.view(2, 4, 2, 3).transpose(1, 2)"},
+                  {"2,3", "x.view(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3)"}};
+    for (const auto& chain : chains) {
+        page.setExample(QString::fromLatin1(chain.shape), QString::fromLatin1(chain.expression));
+        QCoreApplication::processEvents();
+        const StrideViewGeometry& g = view.geometry();
+        const StrideViewText text = view.labels();
+        QCOMPARE(text.stripLabels.size(), g.strips.size());
+        QFont bold = view.font();
+        bold.setBold(true);
+        const QFontMetricsF metrics(bold);
+        const auto whole = [&](const QString& label, const QRectF& rect) {
+            const QRectF needed =
+                metrics.boundingRect(QRectF(0, 0, rect.width(), 1e6), Qt::TextWordWrap, label);
+            return needed.height() <= rect.height() && needed.width() <= rect.width() &&
+                   rect.right() <= view.width();
+        };
+        for (std::size_t k = 0; k < g.strips.size(); ++k)
+            QVERIFY2(whole(text.stripLabels[k], g.strips[k].labelRect),
+                     qPrintable(QStringLiteral("%1: \"%2\" cut in %3 × %4 px")
+                                    .arg(QLatin1String(chain.expression), text.stripLabels[k])
+                                    .arg(g.strips[k].labelRect.width())
+                                    .arg(g.strips[k].labelRect.height())));
+        QVERIFY2(whole(text.gridLabel, g.gridLabelRect), qPrintable(text.gridLabel));
+        for (const auto& slice : g.slices)
+            QVERIFY2(
+                metrics.horizontalAdvance(slice.label) <= slice.labelRect.width(),
+                qPrintable(QStringLiteral("\"%1\" in %2 px").arg(slice.label).arg(slice.labelRect.width())));
+    }
 }
 
 QTEST_MAIN(TestTensorPage)
