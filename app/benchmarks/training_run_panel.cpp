@@ -10,12 +10,13 @@
 #include "engine/scenario/control_ranges.h"
 #include "widgets/charts/loss_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
+#include "widgets/controls/controls_grid.h"
 #include "widgets/controls/spin_box_range.h"
 #include "widgets/controls/text_tone.h"
+#include "widgets/controls/wrapping_column.h"
 #include "widgets/text/engine_text.h"
 
 #include <QComboBox>
-#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -93,18 +94,21 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     m_precision->setToolTip(tr("mixed-bf16: bf16 weights, activations and gradients in the GEMMs (fp32 "
                                "accumulation), fp32 master weights and optimizer state. It runs on the "
                                "oneDNN CPU backend."));
-    auto* form = new QFormLayout;
-    form->addRow(tr("Width D"), m_dim);
-    form->addRow(tr("Layers L"), m_layers);
-    form->addRow(tr("Batch B"), m_batch);
-    form->addRow(tr("Steps"), m_steps);
-    form->addRow(tr("Optimizer"), m_optimizer);
-    form->addRow(tr("Precision"), m_precision);
+    // A grid on a column that asks for its rows' wrapped height (controls_grid.h): in a form layout's
+    // spanning row the refused-recipes note got the height of its lines at its natural width and was cut.
+    auto* controls = new WrappingColumn(this);
+    auto* form = new ControlsGrid(controls);
+    form->addLabelled(tr("Width D"), m_dim);
+    form->addLabelled(tr("Layers L"), m_layers);
+    form->addLabelled(tr("Batch B"), m_batch);
+    form->addLabelled(tr("Steps"), m_steps);
+    form->addLabelled(tr("Optimizer"), m_optimizer);
+    form->addLabelled(tr("Precision"), m_precision);
     m_precisionNote->setObjectName(QStringLiteral("precisionNote"));
     m_precisionNote->setWordWrap(true);
     setTextTone(m_precisionNote, TextTone::note);
     m_precisionNote->hide();
-    form->addRow(m_precisionNote);
+    form->addSpanning(m_precisionNote);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_train);
     addExportButtons(buttons, this,
@@ -113,9 +117,8 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
                       [this](const QString& path) { return exportJson(path); }, QStringLiteral("loss"),
                       QStringLiteral("train"), tr("Export the loss chart as PNG"),
                       tr("Export the run: the same document as napkin-cli bench train --json")});
-    form->addRow(buttons);
-    auto* controls = new QWidget(this);
-    controls->setLayout(form);
+    form->addSpanning(buttons);
+    form->endRows();
     controls->setMaximumWidth(340);
 
     m_summary->setWordWrap(true);

@@ -12,7 +12,9 @@
 
 #include <QAbstractScrollArea>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QLabel>
+#include <QScopeGuard>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStandardPaths>
@@ -91,6 +93,8 @@ private slots:
     void initTestCase();
     void fp16WarningIsWhole_data();
     void fp16WarningIsWhole();
+    void precisionNoteIsWhole_data();
+    void precisionNoteIsWhole();
     void notesReadOnAProjector_data();
     void notesReadOnAProjector();
     void cleanupTestCase();
@@ -99,6 +103,10 @@ private:
     /// The window at `size`, in or out of presentation mode (and dark or not), the Benchmarks page in
     /// front with fp16 ticked, its layouts settled; fails when the window refuses the size.
     void show(QSize size, bool presentation, bool dark);
+    /// Fails unless `label`, scrolled into view, is whole in the window: its lines within its box, no
+    /// parent cutting it, nothing on it, ink on its last line. Writes the window as `shotName`-TAG.png
+    /// under NAPKIN_SCREENSHOT_DIR when set.
+    void expectWhole(QLabel* label, const QString& shotName);
 
     std::unique_ptr<MainWindow> m_window;
     bool m_dark = false;
@@ -145,6 +153,32 @@ void TestBenchmarksProjector::show(QSize size, bool presentation, bool dark) {
     QCOMPARE(w.size(), size);
 }
 
+void TestBenchmarksProjector::expectWhole(QLabel* label, const QString& shotName) {
+    BenchmarksPage* page = m_window->benchmarksPage();
+    // The page's panels scroll: the label is brought into their view, as a reader scrolls to it.
+    for (QWidget* a = label->parentWidget(); a; a = a->parentWidget())
+        if (auto* area = qobject_cast<QScrollArea*>(a))
+            area->ensureWidgetVisible(label);
+    QCoreApplication::processEvents();
+    if (const QByteArray dir = qgetenv("NAPKIN_SCREENSHOT_DIR"); !dir.isEmpty())
+        m_window->grab().save(
+            QStringLiteral("%1/%2-%3.png")
+                .arg(QString::fromLocal8Bit(dir), shotName, QString::fromLatin1(QTest::currentDataTag())));
+    const QStringList problems = problemsOf(label, m_window.get(), page);
+    QVERIFY2(problems.isEmpty(), qPrintable(QLatin1Char('\n') + problems.join(QLatin1Char('\n'))));
+    // What the picture shows: ink on its last line (not a box whose lines were clipped away).
+    const QImage drawn = label->grab().toImage();
+    const QColor paper = label->palette().color(label->backgroundRole());
+    const int line = label->fontMetrics().lineSpacing();
+    const int textBottom = label->contentsRect().top() + label->heightForWidth(label->width());
+    const QRect lastLine(0, std::max(0, textBottom - line), drawn.width(), line);
+    QVERIFY2(strongestEdge(drawn, lastLine, paper) >= 3,
+             qPrintable(QStringLiteral("nothing drawn in its last line (y %1 to %2 of %3)")
+                            .arg(lastLine.top())
+                            .arg(lastLine.bottom())
+                            .arg(drawn.height())));
+}
+
 void TestBenchmarksProjector::fp16WarningIsWhole_data() {
     QTest::addColumn<QSize>("size");
     QTest::addColumn<bool>("presentation");
@@ -164,28 +198,39 @@ void TestBenchmarksProjector::fp16WarningIsWhole() {
     QLabel* warning = labelStartingWith(*page->sweepPanel(), QStringLiteral("fp16 on the CPU"));
     QVERIFY(warning);
     QVERIFY(warning->isVisible());
-    // The page's panels scroll: the warning is brought into their view, as a reader scrolls to it.
-    for (QWidget* a = warning->parentWidget(); a; a = a->parentWidget())
-        if (auto* area = qobject_cast<QScrollArea*>(a))
-            area->ensureWidgetVisible(warning);
-    QCoreApplication::processEvents();
-    if (const QByteArray dir = qgetenv("NAPKIN_SCREENSHOT_DIR"); !dir.isEmpty())
-        m_window->grab().save(
-            QStringLiteral("%1/benchmarks-fp16-%2.png")
-                .arg(QString::fromLocal8Bit(dir), QString::fromLatin1(QTest::currentDataTag())));
-    const QStringList problems = problemsOf(warning, m_window.get(), page);
-    QVERIFY2(problems.isEmpty(), qPrintable(QLatin1Char('\n') + problems.join(QLatin1Char('\n'))));
-    // What the picture shows: ink on the warning's last line (not a box whose lines were clipped away).
-    const QImage drawn = warning->grab().toImage();
-    const QColor paper = warning->palette().color(warning->backgroundRole());
-    const int line = warning->fontMetrics().lineSpacing();
-    const int textBottom = warning->contentsRect().top() + warning->heightForWidth(warning->width());
-    const QRect lastLine(0, std::max(0, textBottom - line), drawn.width(), line);
-    QVERIFY2(strongestEdge(drawn, lastLine, paper) >= 3,
-             qPrintable(QStringLiteral("nothing drawn in its last line (y %1 to %2 of %3)")
-                            .arg(lastLine.top())
-                            .arg(lastLine.bottom())
-                            .arg(drawn.height())));
+    expectWhole(warning, QStringLiteral("benchmarks-fp16"));
+}
+
+void TestBenchmarksProjector::precisionNoteIsWhole_data() {
+    fp16WarningIsWhole_data();
+}
+
+// The training controls' note on the recipes the trainer refuses: the eigen CPU backend trains fp32 only,
+// so choosing it shows why mixed-bf16 is greyed out, on several lines in the 340-pixel column. In a form
+// layout's spanning row it got the height of its lines at the label's natural width, and was cut.
+void TestBenchmarksProjector::precisionNoteIsWhole() {
+    QFETCH(QSize, size);
+    QFETCH(bool, presentation);
+    BenchmarksPage* page = m_window->benchmarksPage();
+    auto* backend = page->findChild<QComboBox*>(QStringLiteral("cpuBackend"));
+    QVERIFY(backend);
+    const int eigen = backend->findData(QStringLiteral("eigen"));
+    if (eigen < 0 || !(backend->model()->flags(backend->model()->index(eigen, 0)) & Qt::ItemIsEnabled))
+        QSKIP("this build has no eigen CPU backend to refuse mixed-bf16");
+    const int before = backend->currentIndex();
+    const auto restore = qScopeGuard([&] { backend->setCurrentIndex(before); });
+    show(size, presentation, false);
+    if (QTest::currentTestFailed())
+        return;
+    backend->setCurrentIndex(eigen);
+    // The note's lines reach the scroll area a layout level per turn of the event loop.
+    for (int i = 0; i < 10; ++i)
+        QCoreApplication::processEvents();
+    auto* note = page->findChild<QLabel*>(QStringLiteral("precisionNote"));
+    QVERIFY(note);
+    QVERIFY2(note->isVisible() && note->text().contains(QStringLiteral("mixed-bf16")),
+             qPrintable(note->text()));
+    expectWhole(note, QStringLiteral("benchmarks-precision"));
 }
 
 void TestBenchmarksProjector::notesReadOnAProjector_data() {
