@@ -110,17 +110,24 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
     chartColumn->setContentsMargins(0, 0, 0, 0);
     chartColumn->addWidget(m_chart, 1);
     chartColumn->addWidget(m_basis);
-    // Chart and table side by side while both have room, the table under the chart when not: squeezed
-    // beside it at 1280×720 in presentation type, the table scrolled sideways (or, fitted, wrapped every
-    // number). The table's minimum width is what its columns need (result_table.h).
+    // The controls and the chart in one pane, the table beside them while the row has room for both, under
+    // them (the panel's whole width) when not. Chart and table alone in the splitter squeezed the chart to
+    // ~140 px of axes beside an empty table at 1280×720 in presentation type (its x title on four lines),
+    // and stacked they were still wider than a 1024-pixel viewport beside the controls. The table's minimum
+    // width is what its columns need (result_table.h).
+    auto* top = new QWidget(this);
+    auto* topRow = new QHBoxLayout(top);
+    topRow->setContentsMargins(0, 0, 0, 0);
+    topRow->addWidget(controls);
+    topRow->addWidget(chartPane, 1);
     auto* results = new FlowSplitter(this);
-    results->addWidget(chartPane);
+    results->addWidget(top);
     results->addWidget(m_results);
-    results->setStretchFactor(0, 1);
+    // The room beyond the minimums to the chart: an empty table does not need half the row.
+    results->setStretchFactor(0, 3);
     results->setStretchFactor(1, 1);
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(controls);
-    layout->addWidget(results, 1);
+    layout->addWidget(results);
 
     connect(m_run, &QPushButton::clicked, this, &MatmulSweepPanel::runClicked);
     connect(m_sizes, &QLineEdit::textEdited, m_sizesError, &ErrorOverlay::clearMessage);

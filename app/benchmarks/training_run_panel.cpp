@@ -11,6 +11,7 @@
 #include "widgets/charts/loss_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/controls/controls_grid.h"
+#include "widgets/controls/flow_splitter.h"
 #include "widgets/controls/spin_box_range.h"
 #include "widgets/controls/text_tone.h"
 #include "widgets/controls/wrapping_column.h"
@@ -124,16 +125,29 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_memory->setObjectName(QStringLiteral("memory"));
-    auto* numbers = new QVBoxLayout;
-    numbers->addWidget(m_summary);
-    numbers->addWidget(m_memory, 1);
+    auto* numbers = new QWidget(this);
+    auto* numbersColumn = new QVBoxLayout(numbers);
+    numbersColumn->setContentsMargins(0, 0, 0, 0);
+    numbersColumn->addWidget(m_summary);
+    numbersColumn->addWidget(m_memory, 1);
+    // The controls and the charts in one pane, the summary and memory table beside them while the row has
+    // room, under them (the panel's whole width) when not: three columns side by side were 1029 px at the
+    // least in presentation type, wider than a 1024-pixel window's viewport, which cut them at the right.
+    auto* top = new QWidget(this);
+    auto* topRow = new QHBoxLayout(top);
+    topRow->setContentsMargins(0, 0, 0, 0);
     auto* charts = new QVBoxLayout;
     charts->addWidget(m_chart, 1);
     charts->addWidget(m_timeline, 1);
+    topRow->addWidget(controls);
+    topRow->addLayout(charts, 1);
+    auto* row = new FlowSplitter(this);
+    row->addWidget(top);
+    row->addWidget(numbers);
+    row->setStretchFactor(0, 2);
+    row->setStretchFactor(1, 1);
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(controls);
-    layout->addLayout(charts, 1);
-    layout->addLayout(numbers, 1);
+    layout->addWidget(row);
     connect(m_train, &QPushButton::clicked, this, &TrainingRunPanel::trainClicked);
     showRun(std::nullopt);
 }

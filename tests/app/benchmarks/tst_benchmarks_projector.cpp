@@ -9,16 +9,20 @@
 #include "app/benchmarks/matmul_sweep_panel.h"
 #include "app/shell/main_window.h"
 #include "tests/support/wcag_contrast.h"
+#include "widgets/charts/throughput_chart.h"
 
 #include <QAbstractScrollArea>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QScopeGuard>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QtTest>
 
 #include <memory>
@@ -95,6 +99,8 @@ private slots:
     void fp16WarningIsWhole();
     void precisionNoteIsWhole_data();
     void precisionNoteIsWhole();
+    void throughputChartHasRoom_data();
+    void throughputChartHasRoom();
     void notesReadOnAProjector_data();
     void notesReadOnAProjector();
     void cleanupTestCase();
@@ -231,6 +237,91 @@ void TestBenchmarksProjector::precisionNoteIsWhole() {
     QVERIFY2(note->isVisible() && note->text().contains(QStringLiteral("mixed-bf16")),
              qPrintable(note->text()));
     expectWhole(note, QStringLiteral("benchmarks-precision"));
+}
+
+void TestBenchmarksProjector::throughputChartHasRoom_data() {
+    fp16WarningIsWhole_data();
+}
+
+// The throughput chart beside or over the results table: at 1280×720 in presentation type the chart was
+// squeezed to ~300 px beside an empty table that took half the row, its x title broken onto four lines.
+// Each axis title takes at most two lines, the axes keep a plot's width, the chart and the table do not
+// overlap and neither is cut at the side of the panels' viewport (it scrolls down, never sideways).
+void TestBenchmarksProjector::throughputChartHasRoom() {
+    QFETCH(QSize, size);
+    QFETCH(bool, presentation);
+    show(size, presentation, false);
+    if (QTest::currentTestFailed())
+        return;
+    BenchmarksPage* page = m_window->benchmarksPage();
+    ThroughputChart* chart = page->sweepPanel()->chart();
+    auto* table = page->sweepPanel()->findChild<QTableWidget*>(QStringLiteral("results"));
+    QVERIFY(chart && table);
+    QScrollArea* panels = nullptr;
+    for (QWidget* a = chart->parentWidget(); a && !panels; a = a->parentWidget())
+        panels = qobject_cast<QScrollArea*>(a);
+    QVERIFY(panels);
+    // Brought into view as a reader scrolls down to it; the panels have no sideways scroll bar, so what is
+    // wider than their viewport is cut at its right (at 1024×768 the column was 40 px wider).
+    panels->ensureWidgetVisible(chart);
+    panels->horizontalScrollBar()->setValue(0);
+    // A title refitted to new room queues one more replot; a few turns settle it.
+    for (int i = 0; i < 4; ++i) {
+        chart->replotNow();
+        QCoreApplication::processEvents();
+    }
+    if (const QByteArray dir = qgetenv("NAPKIN_SCREENSHOT_DIR"); !dir.isEmpty())
+        m_window->grab().save(
+            QStringLiteral("%1/benchmarks-chart-%2.png")
+                .arg(QString::fromLocal8Bit(dir), QString::fromLatin1(QTest::currentDataTag())));
+    QStringList problems;
+    for (const QString& title : chart->drawnAxisTitles())
+        if (title.count(QLatin1Char('\n')) > 1)
+            problems << QStringLiteral("axis title on %1 lines: %2")
+                            .arg(title.count(QLatin1Char('\n')) + 1)
+                            .arg(QString(title).replace(QLatin1Char('\n'), QLatin1Char('|')));
+    const ChartLayout drawn = chart->layoutGeometry();
+    constexpr int kLeastPlotWidth = 240; // px: five powers of two along the log axis, labels apart
+    if (drawn.axisRect.width() < kLeastPlotWidth)
+        problems << QStringLiteral("the axes are %1 px wide").arg(drawn.axisRect.width());
+    if (!drawn.cutText.isEmpty())
+        problems << QStringLiteral("drawn cut: %1").arg(drawn.cutText.join(QStringLiteral(", ")));
+    const QRect chartBox = inWindow(chart, m_window.get());
+    const QRect tableBox = inWindow(table, m_window.get());
+    if (chartBox.intersects(tableBox))
+        problems << QStringLiteral("the chart %1,%2 %3×%4 and the table %5,%6 %7×%8 overlap")
+                        .arg(chartBox.x())
+                        .arg(chartBox.y())
+                        .arg(chartBox.width())
+                        .arg(chartBox.height())
+                        .arg(tableBox.x())
+                        .arg(tableBox.y())
+                        .arg(tableBox.width())
+                        .arg(tableBox.height());
+    if (const int wider = panels->horizontalScrollBar()->maximum(); wider > 0)
+        problems << QStringLiteral("the panels are %1 px wider than their viewport").arg(wider);
+    // Side by side, the room beyond the minimums goes to the chart: an empty table took half the row.
+    if (chartBox.top() < tableBox.bottom() && tableBox.top() < chartBox.bottom() &&
+        tableBox.width() > chartBox.width())
+        problems << QStringLiteral("the table beside the chart is wider (%1 px) than the chart (%2 px)")
+                        .arg(tableBox.width())
+                        .arg(chartBox.width());
+    // Under it, tall enough for its header and a few rows.
+    const int rows = table->horizontalHeader()->height() + 3 * table->verticalHeader()->defaultSectionSize();
+    if (table->viewport()->height() + table->horizontalHeader()->height() < rows)
+        problems << QStringLiteral("the table is %1 px high: fewer than 3 rows under its header")
+                        .arg(table->height());
+    const QRect view = inWindow(panels->viewport(), m_window.get());
+    for (const auto& [name, box] :
+         {std::pair{QStringLiteral("chart"), chartBox}, {QStringLiteral("table"), tableBox}})
+        if (box.left() < view.left() || box.right() > view.right())
+            problems << QStringLiteral("the %1 (x %2 to %3) is cut by the viewport (x %4 to %5)")
+                            .arg(name)
+                            .arg(box.left())
+                            .arg(box.right())
+                            .arg(view.left())
+                            .arg(view.right());
+    QVERIFY2(problems.isEmpty(), qPrintable(QLatin1Char('\n') + problems.join(QLatin1Char('\n'))));
 }
 
 void TestBenchmarksProjector::notesReadOnAProjector_data() {
