@@ -149,6 +149,11 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(row);
     connect(m_train, &QPushButton::clicked, this, &TrainingRunPanel::trainClicked);
+    // Before a run, the empty loss chart's step axis follows the steps asked for.
+    connect(m_steps, &QSpinBox::valueChanged, this, [this](int steps) {
+        if (!m_run && m_chart->losses().empty())
+            m_chart->setLosses({}, steps);
+    });
     showRun(std::nullopt);
 }
 
@@ -192,7 +197,7 @@ void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
     // Before a run the memory chart would be an empty stub beside the loss chart: it appears with data.
     m_timeline->setVisible(run.has_value());
     if (!run) {
-        m_chart->setLosses({});
+        m_chart->setLosses({}, m_steps->value()); // the axis of the steps a run will take
         m_timeline->setData({});
         m_summary->setText(tr("No training run yet."));
         return;
@@ -259,7 +264,7 @@ void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
 
 void TrainingRunPanel::showRunningLosses(const std::vector<double>& losses, long steps) {
     m_run.reset();
-    m_chart->setLosses(losses);
+    m_chart->setLosses(losses, steps); // the curve grows across the axis of the whole run
     if (losses.empty())
         return;
     m_summary->setText(tr("Training: step %1 of %2, loss %3 → %4. The step time, FLOP/s and memory come "
