@@ -1,7 +1,7 @@
 // The Benchmarks page driven through its real controls on the real CPU backend: a tiny sweep lands in
 // the chart exactly as the engine measured it, a cancel stops the worker and keeps the finished cases, a tiny
-// training run shows its loss curve and the ledger's bytes equal the formula's, and the exports are the
-// documents napkin-cli prints.
+// training run shows its loss curve (on an axis of whole steps) and the ledger's bytes equal the formula's,
+// and the exports are the documents napkin-cli prints.
 // With NAPKIN_SCREENSHOT_DIR set, it also writes the page as a PNG there (for eyes, not asserts).
 #include "app/benchmarks/backend_cache.h"
 #include "app/benchmarks/benchmarks_page.h"
