@@ -8,6 +8,7 @@
 #include "engine/report/json_values.h"
 #include "engine/report/matmul_report.h"
 #include "widgets/charts/throughput_chart.h"
+#include "widgets/controls/controls_grid.h"
 #include "widgets/controls/error_overlay.h"
 #include "widgets/controls/flow_splitter.h"
 #include "widgets/controls/text_tone.h"
@@ -22,7 +23,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -51,32 +51,9 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
                                  tr("rel. err"), tr("ran on"), tr("status")},
                                 this)) {
     const BenchmarksScenario defaults;
-    // A grid, not a form layout: QFormLayout gave the rows spanning both columns (the notes under the
-    // types) the height of their lines at the label's nominal width, whatever their minimum, and the fp16
-    // warning was drawn with two of its six lines cut at the column's 322 px. A grid lays a wrapped
-    // label out at the height its lines take at the width it gets.
-    auto* form = new QGridLayout;
-    form->setColumnStretch(1, 1);
-    const auto labelAlignment = Qt::Alignment(style()->styleHint(QStyle::SH_FormLayoutLabelAlignment));
-    int row = 0;
-    const auto addLabelled = [&](const QString& name, QWidget* field, QLayout* fields) {
-        auto* label = new QLabel(name, this);
-        label->setBuddy(field);
-        // Beside one field, on its line; beside rows of boxes, at their top.
-        form->addWidget(label, row, 0, labelAlignment | (field ? Qt::AlignVCenter : Qt::AlignTop));
-        if (field)
-            form->addWidget(field, row, 1);
-        else
-            form->addLayout(fields, row, 1);
-        ++row;
-    };
-    const auto addSpanning = [&](QWidget* widget, QLayout* layout) {
-        if (widget)
-            form->addWidget(widget, row, 0, 1, 2);
-        else
-            form->addLayout(layout, row, 0, 1, 2);
-        ++row;
-    };
+    // A grid, not a form layout (controls_grid.h): the fp16 warning was drawn with two of its six lines cut.
+    auto* controls = new WrappingColumn(this);
+    auto* form = new ControlsGrid(controls);
     // Three to a row: six in one row do not fit the 340-pixel control column and their names get cut.
     auto* dtypeRow = new QGridLayout;
     for (BenchDtype d : kOffered) {
@@ -93,12 +70,12 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
         const int index = static_cast<int>(m_dtypes.size()) - 1;
         dtypeRow->addWidget(check, index / 3, index % 3);
     }
-    addLabelled(tr("Types"), nullptr, dtypeRow);
+    form->addLabelled(tr("Types"), dtypeRow);
     m_unsupported->setObjectName(QStringLiteral("unsupportedDtypes"));
     m_unsupported->setWordWrap(true);
     setTextTone(m_unsupported, TextTone::note);
     m_unsupported->hide();
-    addSpanning(m_unsupported, nullptr);
+    form->addSpanning(m_unsupported);
     m_fp16Warning->setText(
         tr("fp16 on the CPU is very slow: oneDNN 2.6 has no fp16 matmul, so it runs on Eigen, whose "
            "Eigen::half has no fast path (0.1–0.4 GFLOP/s, about 600× below fp32): n = 1024 takes seconds "
@@ -106,11 +83,11 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
            "below."));
     m_fp16Warning->setWordWrap(true);
     setTextTone(m_fp16Warning, TextTone::caution);
-    addSpanning(m_fp16Warning, nullptr);
+    form->addSpanning(m_fp16Warning);
     m_sizes->setText(QString::fromStdString(defaults.sizes));
     m_sizes->setObjectName(QStringLiteral("sizes"));
     m_sizes->setToolTip(tr("Square sizes n, comma-separated: each case is an n×n×n GEMM (2·n³ FLOPs)"));
-    addLabelled(tr("Sizes n"), m_sizes, nullptr);
+    form->addLabelled(tr("Sizes n"), m_sizes);
     // Drawn over the controls under the field (ErrorOverlay): a row of its own made the Run button and the
     // chart jump down while it was shown.
     m_sizesError->setObjectName(QStringLiteral("sizesError"));
@@ -122,10 +99,8 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
                       [this](const QString& path) { return exportJson(path); }, QStringLiteral("throughput"),
                       QStringLiteral("matmul"), tr("Export the throughput chart as PNG"),
                       tr("Export the sweep: the same document as napkin-cli bench matmul --json")});
-    addSpanning(nullptr, buttons);
-    form->setRowStretch(row, 1); // the rows at the top, the room left under them
-    auto* controls = new WrappingColumn(this);
-    controls->setLayout(form);
+    form->addSpanning(buttons);
+    form->endRows();
     controls->setMaximumWidth(340);
 
     m_basis->setWordWrap(true);
@@ -135,17 +110,24 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
     chartColumn->setContentsMargins(0, 0, 0, 0);
     chartColumn->addWidget(m_chart, 1);
     chartColumn->addWidget(m_basis);
-    // Chart and table side by side while both have room, the table under the chart when not: squeezed
-    // beside it at 1280×720 in presentation type, the table scrolled sideways (or, fitted, wrapped every
-    // number). The table's minimum width is what its columns need (result_table.h).
+    // The controls and the chart in one pane, the table beside them while the row has room for both, under
+    // them (the panel's whole width) when not. Chart and table alone in the splitter squeezed the chart to
+    // ~140 px of axes beside an empty table at 1280×720 in presentation type (its x title on four lines),
+    // and stacked they were still wider than a 1024-pixel viewport beside the controls. The table's minimum
+    // width is what its columns need (result_table.h).
+    auto* top = new QWidget(this);
+    auto* topRow = new QHBoxLayout(top);
+    topRow->setContentsMargins(0, 0, 0, 0);
+    topRow->addWidget(controls);
+    topRow->addWidget(chartPane, 1);
     auto* results = new FlowSplitter(this);
-    results->addWidget(chartPane);
+    results->addWidget(top);
     results->addWidget(m_results);
-    results->setStretchFactor(0, 1);
+    // The room beyond the minimums to the chart: an empty table does not need half the row.
+    results->setStretchFactor(0, 3);
     results->setStretchFactor(1, 1);
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(controls);
-    layout->addWidget(results, 1);
+    layout->addWidget(results);
 
     connect(m_run, &QPushButton::clicked, this, &MatmulSweepPanel::runClicked);
     connect(m_sizes, &QLineEdit::textEdited, m_sizesError, &ErrorOverlay::clearMessage);

@@ -78,6 +78,12 @@ private:
         const int frame = (m_table->width() - room) + (bar->isVisible() ? 0 : bar->sizeHint().width());
         const int numbers = std::accumulate(need.begin(), need.end() - 1, 0);
         m_table->setMinimumWidth(numbers + wrapped + frame);
+        // And as tall as its header and a few rows: stacked under its neighbour (FlowSplitter) an empty
+        // table was given its header alone, and the rows of a run came into a strip one row high.
+        constexpr int kLeastRows = 4;
+        const int frameHeight = m_table->height() - m_table->viewport()->height() - header->height();
+        m_table->setMinimumHeight(std::max(0, frameHeight) + header->sizeHint().height() +
+                                  kLeastRows * m_table->verticalHeader()->defaultSectionSize());
         if (room >= numbers + wrapped) {
             // Room for every number whole: each column what it needs, the last the rest (wrapped). Shared
             // out as below, the widest numbers got less than they needed at this minimum (the status's

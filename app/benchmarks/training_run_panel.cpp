@@ -10,12 +10,14 @@
 #include "engine/scenario/control_ranges.h"
 #include "widgets/charts/loss_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
+#include "widgets/controls/controls_grid.h"
+#include "widgets/controls/flow_splitter.h"
 #include "widgets/controls/spin_box_range.h"
 #include "widgets/controls/text_tone.h"
+#include "widgets/controls/wrapping_column.h"
 #include "widgets/text/engine_text.h"
 
 #include <QComboBox>
-#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -93,18 +95,21 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     m_precision->setToolTip(tr("mixed-bf16: bf16 weights, activations and gradients in the GEMMs (fp32 "
                                "accumulation), fp32 master weights and optimizer state. It runs on the "
                                "oneDNN CPU backend."));
-    auto* form = new QFormLayout;
-    form->addRow(tr("Width D"), m_dim);
-    form->addRow(tr("Layers L"), m_layers);
-    form->addRow(tr("Batch B"), m_batch);
-    form->addRow(tr("Steps"), m_steps);
-    form->addRow(tr("Optimizer"), m_optimizer);
-    form->addRow(tr("Precision"), m_precision);
+    // A grid on a column that asks for its rows' wrapped height (controls_grid.h): in a form layout's
+    // spanning row the refused-recipes note got the height of its lines at its natural width and was cut.
+    auto* controls = new WrappingColumn(this);
+    auto* form = new ControlsGrid(controls);
+    form->addLabelled(tr("Width D"), m_dim);
+    form->addLabelled(tr("Layers L"), m_layers);
+    form->addLabelled(tr("Batch B"), m_batch);
+    form->addLabelled(tr("Steps"), m_steps);
+    form->addLabelled(tr("Optimizer"), m_optimizer);
+    form->addLabelled(tr("Precision"), m_precision);
     m_precisionNote->setObjectName(QStringLiteral("precisionNote"));
     m_precisionNote->setWordWrap(true);
     setTextTone(m_precisionNote, TextTone::note);
     m_precisionNote->hide();
-    form->addRow(m_precisionNote);
+    form->addSpanning(m_precisionNote);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_train);
     addExportButtons(buttons, this,
@@ -113,25 +118,42 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
                       [this](const QString& path) { return exportJson(path); }, QStringLiteral("loss"),
                       QStringLiteral("train"), tr("Export the loss chart as PNG"),
                       tr("Export the run: the same document as napkin-cli bench train --json")});
-    form->addRow(buttons);
-    auto* controls = new QWidget(this);
-    controls->setLayout(form);
+    form->addSpanning(buttons);
+    form->endRows();
     controls->setMaximumWidth(340);
 
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_memory->setObjectName(QStringLiteral("memory"));
-    auto* numbers = new QVBoxLayout;
-    numbers->addWidget(m_summary);
-    numbers->addWidget(m_memory, 1);
+    auto* numbers = new QWidget(this);
+    auto* numbersColumn = new QVBoxLayout(numbers);
+    numbersColumn->setContentsMargins(0, 0, 0, 0);
+    numbersColumn->addWidget(m_summary);
+    numbersColumn->addWidget(m_memory, 1);
+    // The controls and the charts in one pane, the summary and memory table beside them while the row has
+    // room, under them (the panel's whole width) when not: three columns side by side were 1029 px at the
+    // least in presentation type, wider than a 1024-pixel window's viewport, which cut them at the right.
+    auto* top = new QWidget(this);
+    auto* topRow = new QHBoxLayout(top);
+    topRow->setContentsMargins(0, 0, 0, 0);
     auto* charts = new QVBoxLayout;
     charts->addWidget(m_chart, 1);
     charts->addWidget(m_timeline, 1);
+    topRow->addWidget(controls);
+    topRow->addLayout(charts, 1);
+    auto* row = new FlowSplitter(this);
+    row->addWidget(top);
+    row->addWidget(numbers);
+    row->setStretchFactor(0, 2);
+    row->setStretchFactor(1, 1);
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(controls);
-    layout->addLayout(charts, 1);
-    layout->addLayout(numbers, 1);
+    layout->addWidget(row);
     connect(m_train, &QPushButton::clicked, this, &TrainingRunPanel::trainClicked);
+    // Before a run, the empty loss chart's step axis follows the steps asked for.
+    connect(m_steps, &QSpinBox::valueChanged, this, [this](int steps) {
+        if (!m_run && m_chart->losses().empty())
+            m_chart->setLosses({}, steps);
+    });
     showRun(std::nullopt);
 }
 
@@ -175,7 +197,7 @@ void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
     // Before a run the memory chart would be an empty stub beside the loss chart: it appears with data.
     m_timeline->setVisible(run.has_value());
     if (!run) {
-        m_chart->setLosses({});
+        m_chart->setLosses({}, m_steps->value()); // the axis of the steps a run will take
         m_timeline->setData({});
         m_summary->setText(tr("No training run yet."));
         return;
@@ -242,7 +264,7 @@ void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
 
 void TrainingRunPanel::showRunningLosses(const std::vector<double>& losses, long steps) {
     m_run.reset();
-    m_chart->setLosses(losses);
+    m_chart->setLosses(losses, steps); // the curve grows across the axis of the whole run
     if (losses.empty())
         return;
     m_summary->setText(tr("Training: step %1 of %2, loss %3 → %4. The step time, FLOP/s and memory come "

@@ -10,8 +10,10 @@ public:
     explicit LossChart(QWidget* parent = nullptr);
     ~LossChart() override;
 
-    /// losses[i] is the loss of step i + 1; queues one replot.
-    void setLosses(const std::vector<double>& losses);
+    /// losses[i] is the loss of step i + 1; queues one replot. The step axis runs from 0 to the last step
+    /// drawn, or to `plannedSteps` when more (a run still training, or none yet: the steps it will take),
+    /// or to 10 when neither is known; its ticks are whole steps.
+    void setLosses(const std::vector<double>& losses, long plannedSteps = 0);
     const std::vector<double>& losses() const { return m_losses; }
 
 protected:

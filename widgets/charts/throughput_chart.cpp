@@ -33,7 +33,9 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     setTitle(tr("Matrix-multiply throughput"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
-    setMinimumChartSize({280, 220});
+    // 44 columns: a tick label ("100 MFLOP/s"), the y title's two lines and axes on which the x title
+    // ("matrix size n (n×n×n GEMM, log scale)") breaks onto two lines at most, in any type.
+    setMinimumChartSize({280, 220}, 44);
     setPowersOfTwoAxis(*chart->xAxis);
     chart->xAxis->setLabel(tr("matrix size n (n×n×n GEMM, log scale)"));
     chart->yAxis->setScaleType(QCPAxis::stLogarithmic);
@@ -66,6 +68,10 @@ QString ThroughputChart::tooltipFor(const ThroughputChartData::Series& series,
     else
         text += tr("\nMFU: no promised peak for %1").arg(series.dtype);
     return text;
+}
+
+QStringList ThroughputChart::drawnAxisTitles() const {
+    return {plot().xAxis->label(), plot().yAxis->label()};
 }
 
 void ThroughputChart::onMouseMove(QMouseEvent* event) {

@@ -1,7 +1,7 @@
 // The Benchmarks page driven through its real controls on the real CPU backend: a tiny sweep lands in
 // the chart exactly as the engine measured it, a cancel stops the worker and keeps the finished cases, a tiny
-// training run shows its loss curve and the ledger's bytes equal the formula's, and the exports are the
-// documents napkin-cli prints.
+// training run shows its loss curve (on an axis of whole steps) and the ledger's bytes equal the formula's,
+// and the exports are the documents napkin-cli prints.
 // With NAPKIN_SCREENSHOT_DIR set, it also writes the page as a PNG there (for eyes, not asserts).
 #include "app/benchmarks/backend_cache.h"
 #include "app/benchmarks/benchmarks_page.h"
@@ -34,6 +34,8 @@
 #include <QVBoxLayout>
 #include <QtTest>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <set>
@@ -112,6 +114,9 @@ private slots:
     void mixedBf16TrainingMatchesTheRecipe();
     void tinyTrainingMatchesTheFormula();
     void exportsAreTheCliDocuments();
+    void lossStepsAreWhole_data();
+    void lossStepsAreWhole();
+    void emptyLossAxisIsTheStepsAskedFor();
     void sweptChartShowsEverySize_data();
     void sweptChartShowsEverySize();
     void screenshot();
@@ -559,6 +564,70 @@ void TestBenchmarksPage::exportsAreTheCliDocuments() {
 // while the table was full), and every number in the table is whole: n = 128 was drawn "1…". Also with
 // every case flagged "above the peak" (a long status column), as in a Debug build whose FMA-loop peak
 // was measured from unoptimised code.
+void TestBenchmarksPage::lossStepsAreWhole_data() {
+    QTest::addColumn<int>("losses");
+    QTest::addColumn<int>("planned"); // the steps the run was asked for; 0: not known
+    QTest::newRow("no run") << 0 << 0;
+    QTest::newRow("no run, 50 steps asked for") << 0 << 50;
+    QTest::newRow("1 step") << 1 << 0;
+    QTest::newRow("3 steps") << 3 << 0;
+    QTest::newRow("step 44 of 5000") << 44 << 5000;
+    QTest::newRow("5000 steps") << 5000 << 0;
+}
+
+// The loss chart's x axis counts steps: whole numbers only. With no run it read 0.5, 1, 1.5, 2, 2.5 (a
+// range of 0.5 to 2.5 for "at least two steps"), and a short run the same.
+void TestBenchmarksPage::lossStepsAreWhole() {
+    QFETCH(int, losses);
+    QFETCH(int, planned);
+    std::vector<double> values;
+    for (int i = 0; i < losses; ++i)
+        values.push_back(2.0 / (i + 1));
+    LossChart chart;
+    chart.resize(640, 400);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.setLosses(values, planned);
+    for (int i = 0; i < 3; ++i) { // ticks fitted to the laid-out axes take a replot or two
+        chart.replotNow();
+        QCoreApplication::processEvents();
+    }
+    const QStringList labels = chart.xTickLabels();
+    QVERIFY2(labels.size() >= 2, qPrintable(labels.join(QLatin1Char(' '))));
+    double last = 0;
+    for (const QString& label : labels) {
+        bool number = false;
+        const double step = label.toDouble(&number);
+        QVERIFY2(number && step >= 0 && step == std::floor(step),
+                 qPrintable(QStringLiteral("x ticks %1").arg(labels.join(QLatin1Char(' ')))));
+        last = std::max(last, step);
+    }
+    // And the axis reaches the last step drawn (with no run, a few steps).
+    QVERIFY2(
+        last >= 0.6 * std::max(losses, 1),
+        qPrintable(QStringLiteral("x ticks %1 for %2 steps").arg(labels.join(QLatin1Char(' '))).arg(losses)));
+}
+
+// Before a run the training panel's loss chart has the axis of the run the controls ask for: 0 to Steps.
+void TestBenchmarksPage::emptyLossAxisIsTheStepsAskedFor() {
+    TrainingRunPanel panel;
+    panel.resize(1280, 500);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    auto* steps = panel.findChild<QSpinBox*>(QStringLiteral("steps"));
+    QVERIFY(steps);
+    steps->setValue(200);
+    for (int i = 0; i < 3; ++i) {
+        panel.chart()->replotNow();
+        QCoreApplication::processEvents();
+    }
+    const QStringList labels = panel.chart()->xTickLabels();
+    QVERIFY(!labels.isEmpty());
+    QCOMPARE(labels.first(), QStringLiteral("0"));
+    const double last = labels.last().toDouble();
+    QVERIFY2(last >= 150 && last <= 200, qPrintable(labels.join(QLatin1Char(' '))));
+}
+
 void TestBenchmarksPage::sweptChartShowsEverySize_data() {
     QTest::addColumn<double>("mfu");
     QTest::newRow("ok") << 0.6;

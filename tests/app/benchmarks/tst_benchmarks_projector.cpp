@@ -3,20 +3,29 @@
 // (it was drawn with two of its six lines cut). The page's notes (the refused types, the fp16 warning, the
 // refused recipes) answer "why is this type greyed out?": in presentation mode they grow with its type and
 // read at WCAG AA's 4.5:1 on its paper, light and dark (a style sheet pinned their font, so presentation's
-// type passed them by; grey was 3.9:1 on white, the amber 4.45:1 on black). With NAPKIN_SCREENSHOT_DIR
-// set, each window judged for the fp16 warning is written there as a PNG.
+// type passed them by; grey was 3.9:1 on white, the amber 4.45:1 on black). The refused-recipes note of the
+// training controls is whole too (a form layout cut it). The throughput chart keeps a plot with its axis
+// titles on two lines at most, its table beside or under it, nothing cut at the viewport's side (at
+// 1280×720 in presentation type it had 139 px of axes beside an empty table, its x title on four lines).
+// With NAPKIN_SCREENSHOT_DIR set, each window judged is written there as a PNG.
 #include "app/benchmarks/benchmarks_page.h"
 #include "app/benchmarks/matmul_sweep_panel.h"
 #include "app/shell/main_window.h"
 #include "tests/support/wcag_contrast.h"
+#include "widgets/charts/throughput_chart.h"
 
 #include <QAbstractScrollArea>
 #include <QCheckBox>
+#include <QComboBox>
+#include <QHeaderView>
 #include <QLabel>
+#include <QScopeGuard>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QtTest>
 
 #include <memory>
@@ -91,6 +100,10 @@ private slots:
     void initTestCase();
     void fp16WarningIsWhole_data();
     void fp16WarningIsWhole();
+    void precisionNoteIsWhole_data();
+    void precisionNoteIsWhole();
+    void throughputChartHasRoom_data();
+    void throughputChartHasRoom();
     void notesReadOnAProjector_data();
     void notesReadOnAProjector();
     void cleanupTestCase();
@@ -99,6 +112,10 @@ private:
     /// The window at `size`, in or out of presentation mode (and dark or not), the Benchmarks page in
     /// front with fp16 ticked, its layouts settled; fails when the window refuses the size.
     void show(QSize size, bool presentation, bool dark);
+    /// Fails unless `label`, scrolled into view, is whole in the window: its lines within its box, no
+    /// parent cutting it, nothing on it, ink on its last line. Writes the window as `shotName`-TAG.png
+    /// under NAPKIN_SCREENSHOT_DIR when set.
+    void expectWhole(QLabel* label, const QString& shotName);
 
     std::unique_ptr<MainWindow> m_window;
     bool m_dark = false;
@@ -145,6 +162,32 @@ void TestBenchmarksProjector::show(QSize size, bool presentation, bool dark) {
     QCOMPARE(w.size(), size);
 }
 
+void TestBenchmarksProjector::expectWhole(QLabel* label, const QString& shotName) {
+    BenchmarksPage* page = m_window->benchmarksPage();
+    // The page's panels scroll: the label is brought into their view, as a reader scrolls to it.
+    for (QWidget* a = label->parentWidget(); a; a = a->parentWidget())
+        if (auto* area = qobject_cast<QScrollArea*>(a))
+            area->ensureWidgetVisible(label);
+    QCoreApplication::processEvents();
+    if (const QByteArray dir = qgetenv("NAPKIN_SCREENSHOT_DIR"); !dir.isEmpty())
+        m_window->grab().save(
+            QStringLiteral("%1/%2-%3.png")
+                .arg(QString::fromLocal8Bit(dir), shotName, QString::fromLatin1(QTest::currentDataTag())));
+    const QStringList problems = problemsOf(label, m_window.get(), page);
+    QVERIFY2(problems.isEmpty(), qPrintable(QLatin1Char('\n') + problems.join(QLatin1Char('\n'))));
+    // What the picture shows: ink on its last line (not a box whose lines were clipped away).
+    const QImage drawn = label->grab().toImage();
+    const QColor paper = label->palette().color(label->backgroundRole());
+    const int line = label->fontMetrics().lineSpacing();
+    const int textBottom = label->contentsRect().top() + label->heightForWidth(label->width());
+    const QRect lastLine(0, std::max(0, textBottom - line), drawn.width(), line);
+    QVERIFY2(strongestEdge(drawn, lastLine, paper) >= 3,
+             qPrintable(QStringLiteral("nothing drawn in its last line (y %1 to %2 of %3)")
+                            .arg(lastLine.top())
+                            .arg(lastLine.bottom())
+                            .arg(drawn.height())));
+}
+
 void TestBenchmarksProjector::fp16WarningIsWhole_data() {
     QTest::addColumn<QSize>("size");
     QTest::addColumn<bool>("presentation");
@@ -164,28 +207,124 @@ void TestBenchmarksProjector::fp16WarningIsWhole() {
     QLabel* warning = labelStartingWith(*page->sweepPanel(), QStringLiteral("fp16 on the CPU"));
     QVERIFY(warning);
     QVERIFY(warning->isVisible());
-    // The page's panels scroll: the warning is brought into their view, as a reader scrolls to it.
-    for (QWidget* a = warning->parentWidget(); a; a = a->parentWidget())
-        if (auto* area = qobject_cast<QScrollArea*>(a))
-            area->ensureWidgetVisible(warning);
-    QCoreApplication::processEvents();
+    expectWhole(warning, QStringLiteral("benchmarks-fp16"));
+}
+
+void TestBenchmarksProjector::precisionNoteIsWhole_data() {
+    fp16WarningIsWhole_data();
+}
+
+// The training controls' note on the recipes the trainer refuses: the eigen CPU backend trains fp32 only,
+// so choosing it shows why mixed-bf16 is greyed out, on several lines in the 340-pixel column. In a form
+// layout's spanning row it got the height of its lines at the label's natural width, and was cut.
+void TestBenchmarksProjector::precisionNoteIsWhole() {
+    QFETCH(QSize, size);
+    QFETCH(bool, presentation);
+    BenchmarksPage* page = m_window->benchmarksPage();
+    auto* backend = page->findChild<QComboBox*>(QStringLiteral("cpuBackend"));
+    QVERIFY(backend);
+    const int eigen = backend->findData(QStringLiteral("eigen"));
+    if (eigen < 0 || !(backend->model()->flags(backend->model()->index(eigen, 0)) & Qt::ItemIsEnabled))
+        QSKIP("this build has no eigen CPU backend to refuse mixed-bf16");
+    const int before = backend->currentIndex();
+    const auto restore = qScopeGuard([&] { backend->setCurrentIndex(before); });
+    show(size, presentation, false);
+    if (QTest::currentTestFailed())
+        return;
+    backend->setCurrentIndex(eigen);
+    // The note's lines reach the scroll area a layout level per turn of the event loop.
+    for (int i = 0; i < 10; ++i)
+        QCoreApplication::processEvents();
+    auto* note = page->findChild<QLabel*>(QStringLiteral("precisionNote"));
+    QVERIFY(note);
+    QVERIFY2(note->isVisible() && note->text().contains(QStringLiteral("mixed-bf16")),
+             qPrintable(note->text()));
+    expectWhole(note, QStringLiteral("benchmarks-precision"));
+}
+
+void TestBenchmarksProjector::throughputChartHasRoom_data() {
+    fp16WarningIsWhole_data();
+}
+
+// The throughput chart beside or over the results table: at 1280×720 in presentation type the chart was
+// squeezed to ~300 px beside an empty table that took half the row, its x title broken onto four lines.
+// Each axis title takes at most two lines, the axes keep a plot's width, the chart and the table do not
+// overlap and neither is cut at the side of the panels' viewport (it scrolls down, never sideways).
+void TestBenchmarksProjector::throughputChartHasRoom() {
+    QFETCH(QSize, size);
+    QFETCH(bool, presentation);
+    show(size, presentation, false);
+    if (QTest::currentTestFailed())
+        return;
+    BenchmarksPage* page = m_window->benchmarksPage();
+    ThroughputChart* chart = page->sweepPanel()->chart();
+    auto* table = page->sweepPanel()->findChild<QTableWidget*>(QStringLiteral("results"));
+    QVERIFY(chart && table);
+    QScrollArea* panels = nullptr;
+    for (QWidget* a = chart->parentWidget(); a && !panels; a = a->parentWidget())
+        panels = qobject_cast<QScrollArea*>(a);
+    QVERIFY(panels);
+    // Brought into view as a reader scrolls down to it; the panels have no sideways scroll bar, so what is
+    // wider than their viewport is cut at its right (at 1024×768 the column was 40 px wider).
+    panels->ensureWidgetVisible(chart);
+    panels->horizontalScrollBar()->setValue(0);
+    // A title refitted to new room queues one more replot; a few turns settle it.
+    for (int i = 0; i < 4; ++i) {
+        chart->replotNow();
+        QCoreApplication::processEvents();
+    }
     if (const QByteArray dir = qgetenv("NAPKIN_SCREENSHOT_DIR"); !dir.isEmpty())
         m_window->grab().save(
-            QStringLiteral("%1/benchmarks-fp16-%2.png")
+            QStringLiteral("%1/benchmarks-chart-%2.png")
                 .arg(QString::fromLocal8Bit(dir), QString::fromLatin1(QTest::currentDataTag())));
-    const QStringList problems = problemsOf(warning, m_window.get(), page);
+    QStringList problems;
+    for (const QString& title : chart->drawnAxisTitles())
+        if (title.count(QLatin1Char('\n')) > 1)
+            problems << QStringLiteral("axis title on %1 lines: %2")
+                            .arg(title.count(QLatin1Char('\n')) + 1)
+                            .arg(QString(title).replace(QLatin1Char('\n'), QLatin1Char('|')));
+    const ChartLayout drawn = chart->layoutGeometry();
+    constexpr int kLeastPlotWidth = 240; // px: five powers of two along the log axis, labels apart
+    if (drawn.axisRect.width() < kLeastPlotWidth)
+        problems << QStringLiteral("the axes are %1 px wide").arg(drawn.axisRect.width());
+    if (!drawn.cutText.isEmpty())
+        problems << QStringLiteral("drawn cut: %1").arg(drawn.cutText.join(QStringLiteral(", ")));
+    const QRect chartBox = inWindow(chart, m_window.get());
+    const QRect tableBox = inWindow(table, m_window.get());
+    if (chartBox.intersects(tableBox))
+        problems << QStringLiteral("the chart %1,%2 %3×%4 and the table %5,%6 %7×%8 overlap")
+                        .arg(chartBox.x())
+                        .arg(chartBox.y())
+                        .arg(chartBox.width())
+                        .arg(chartBox.height())
+                        .arg(tableBox.x())
+                        .arg(tableBox.y())
+                        .arg(tableBox.width())
+                        .arg(tableBox.height());
+    if (const int wider = panels->horizontalScrollBar()->maximum(); wider > 0)
+        problems << QStringLiteral("the panels are %1 px wider than their viewport").arg(wider);
+    // Side by side, the room beyond the minimums goes to the chart: an empty table took half the row.
+    if (chartBox.top() < tableBox.bottom() && tableBox.top() < chartBox.bottom() &&
+        tableBox.width() > chartBox.width())
+        problems << QStringLiteral("the table beside the chart is wider (%1 px) than the chart (%2 px)")
+                        .arg(tableBox.width())
+                        .arg(chartBox.width());
+    // Under it, tall enough for its header and a few rows.
+    const int rows = table->horizontalHeader()->height() + 3 * table->verticalHeader()->defaultSectionSize();
+    if (table->viewport()->height() + table->horizontalHeader()->height() < rows)
+        problems << QStringLiteral("the table is %1 px high: fewer than 3 rows under its header")
+                        .arg(table->height());
+    const QRect view = inWindow(panels->viewport(), m_window.get());
+    for (const auto& [name, box] :
+         {std::pair{QStringLiteral("chart"), chartBox}, {QStringLiteral("table"), tableBox}})
+        if (box.left() < view.left() || box.right() > view.right())
+            problems << QStringLiteral("the %1 (x %2 to %3) is cut by the viewport (x %4 to %5)")
+                            .arg(name)
+                            .arg(box.left())
+                            .arg(box.right())
+                            .arg(view.left())
+                            .arg(view.right());
     QVERIFY2(problems.isEmpty(), qPrintable(QLatin1Char('\n') + problems.join(QLatin1Char('\n'))));
-    // What the picture shows: ink on the warning's last line (not a box whose lines were clipped away).
-    const QImage drawn = warning->grab().toImage();
-    const QColor paper = warning->palette().color(warning->backgroundRole());
-    const int line = warning->fontMetrics().lineSpacing();
-    const int textBottom = warning->contentsRect().top() + warning->heightForWidth(warning->width());
-    const QRect lastLine(0, std::max(0, textBottom - line), drawn.width(), line);
-    QVERIFY2(strongestEdge(drawn, lastLine, paper) >= 3,
-             qPrintable(QStringLiteral("nothing drawn in its last line (y %1 to %2 of %3)")
-                            .arg(lastLine.top())
-                            .arg(lastLine.bottom())
-                            .arg(drawn.height())));
 }
 
 void TestBenchmarksProjector::notesReadOnAProjector_data() {
