@@ -31,8 +31,11 @@ struct ChartLayout {
     std::vector<QRect> labels;       ///< the text items drawn on the plot (capacity, peak, notes)
     std::vector<QColor> labelColors; ///< each label's text colour, in the order of `labels`
     QStringList labelTexts;          ///< each label's text, in the order of `labels`
-    std::vector<QLine> rules;        ///< straight lines across the axes (a capacity), within the axes
-    std::vector<QRect> data;         ///< bars' boxes and small boxes along graphs' lines
+    /// The bottom and left axes' titles as drawn, wrapped to the room the chart had ('\n' between lines): a
+    /// chart squeezed beside a table broke its x title onto four.
+    QStringList axisTitles;
+    std::vector<QLine> rules; ///< straight lines across the axes (a capacity), within the axes
+    std::vector<QRect> data;  ///< bars' boxes and small boxes along graphs' lines
     QStringList cutText;      ///< axis titles past the chart's edges, labels past their clip: drawn cut
     QStringList crowdedTicks; ///< neighbouring tick labels of one axis that overlap ("1.5 GB / 1.75 GB")
 };

@@ -12,6 +12,7 @@ ChartLayout ChartView::layoutGeometry() const {
     ChartLayout out;
     QCPAxisRect* axes = m_plot->axisRect();
     out.axisRect = axes->rect();
+    out.axisTitles = {m_plot->xAxis->label(), m_plot->yAxis->label()};
     // A layout that gave the chart less than the plot's minimum: the plot keeps its size and is drawn cut
     // at the chart's edge (an axis title lost its last line).
     if (m_plot->height() > height() || m_plot->width() > width())

@@ -70,10 +70,6 @@ QString ThroughputChart::tooltipFor(const ThroughputChartData::Series& series,
     return text;
 }
 
-QStringList ThroughputChart::drawnAxisTitles() const {
-    return {plot().xAxis->label(), plot().yAxis->label()};
-}
-
 void ThroughputChart::onMouseMove(QMouseEvent* event) {
     QCustomPlot* chart = &plot();
     const QPointF at = event->position();

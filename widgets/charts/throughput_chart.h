@@ -40,9 +40,6 @@ public:
 
     QString tooltipFor(const ThroughputChartData::Series& series,
                        const ThroughputChartData::Point& point) const;
-    /// The bottom and left axis titles as last drawn: wrapped to the room the chart had ('\n' between
-    /// lines). Tests count the lines: a chart squeezed beside a table broke its x title onto four.
-    QStringList drawnAxisTitles() const;
 
 protected:
     void applySeriesColors() override { rebuild(); } // each series' pen is made with its graph

@@ -278,12 +278,12 @@ void TestBenchmarksProjector::throughputChartHasRoom() {
             QStringLiteral("%1/benchmarks-chart-%2.png")
                 .arg(QString::fromLocal8Bit(dir), QString::fromLatin1(QTest::currentDataTag())));
     QStringList problems;
-    for (const QString& title : chart->drawnAxisTitles())
+    const ChartLayout drawn = chart->layoutGeometry();
+    for (const QString& title : drawn.axisTitles)
         if (title.count(QLatin1Char('\n')) > 1)
             problems << QStringLiteral("axis title on %1 lines: %2")
                             .arg(title.count(QLatin1Char('\n')) + 1)
                             .arg(QString(title).replace(QLatin1Char('\n'), QLatin1Char('|')));
-    const ChartLayout drawn = chart->layoutGeometry();
     constexpr int kLeastPlotWidth = 240; // px: five powers of two along the log axis, labels apart
     if (drawn.axisRect.width() < kLeastPlotWidth)
         problems << QStringLiteral("the axes are %1 px wide").arg(drawn.axisRect.width());
