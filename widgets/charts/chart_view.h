@@ -31,6 +31,8 @@ struct ChartLayout {
     std::vector<QRect> labels;       ///< the text items drawn on the plot (capacity, peak, notes)
     std::vector<QColor> labelColors; ///< each label's text colour, in the order of `labels`
     QStringList labelTexts;          ///< each label's text, in the order of `labels`
+    std::vector<QRect>
+        labelTextBoxes; ///< each label's text alone, inside its padding, in the order of `labels`
     /// The bottom and left axes' titles as drawn, wrapped to the room the chart had ('\n' between lines): a
     /// chart squeezed beside a table broke its x title onto four.
     QStringList axisTitles;

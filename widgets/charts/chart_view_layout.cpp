@@ -35,6 +35,8 @@ ChartLayout ChartView::layoutGeometry() const {
         out.labels.push_back(r);
         out.labelColors.push_back(text->color());
         out.labelTexts << text->text();
+        const QMargins pad = text->padding();
+        out.labelTextBoxes.push_back(r.adjusted(pad.left(), pad.top(), -pad.right(), -pad.bottom()));
         if (text->clipToAxisRect() ? !out.axisRect.contains(r) : !m_plot->rect().contains(r))
             out.cutText << text->text();
     }
