@@ -23,7 +23,7 @@ QString bytes(int64_t n) {
 // The step's own operation: its expression less the one before it ("x.transpose(1, 0)" after "x" is
 // ".transpose(1, 0)"); the whole expression where it does not extend the one before.
 QString operationOf(const std::vector<napkin::TensorStep>& steps, std::size_t i) {
-    const QString expr = QString::fromStdString(steps[i].expr);
+    QString expr = QString::fromStdString(steps[i].expr);
     if (i == 0)
         return expr;
     const QString before = QString::fromStdString(steps[i - 1].expr);
