@@ -44,6 +44,8 @@ private slots:
     void trainingBar();
     void verdictKeepsClearOfTheCapacity_data();
     void verdictKeepsClearOfTheCapacity();
+    void gridLinesPassBehindTheLabels_data();
+    void gridLinesPassBehindTheLabels();
 };
 
 // Llama 3 8B on one H100 at 8192 tokens (tests/engine/accounting/tst_inference_accounting.cpp): weights
@@ -175,6 +177,102 @@ void TestStackedBarChart::verdictKeepsClearOfTheCapacity() {
                                               .arg(g.labelColors[i].name())
                                               .arg(ratio, 0, 'f', 2)));
     }
+}
+
+// The dark screenshot (1024×768): the 25 GB grid line ran through "+ overheads 69.21 MB — fits". A label's
+// text sits on the plot's paper: inside its text box every pixel is the paper, the text's colour or a blend
+// of the two (antialiasing), never a grid line's grey.
+void TestStackedBarChart::gridLinesPassBehindTheLabels_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light") << false;
+    QTest::newRow("dark") << true;
+}
+
+void TestStackedBarChart::gridLinesPassBehindTheLabels() {
+    QFETCH(bool, dark);
+    MemoryChart chart;
+    if (dark)
+        chart.setPalette(darkPalette());
+    MemoryChartData d = chart.data();
+    d.segments[0].bytes = 4e9;
+    d.segments[1].bytes = 4e9;
+    d.segments[3].bytes = 8e9; // 16 GB: 1B parameters, fp32 Adam
+    d.capacityBytes = 85.52e9;
+    d.usableCapacity = true;
+    d.peakBytes = 16e9;
+    d.overheadBytes = 69.21e6;
+    d.fits = true;
+    d.gpuLabel = QStringLiteral("one H100-SXM");
+    chart.setData(d);
+    chart.resize(265, 215); // the Accounting page's bar at 1024×768
+    chart.show();
+    for (int pass = 0; pass < 3; ++pass) {
+        chart.replotNow();
+        QCoreApplication::processEvents();
+    }
+    const ChartLayout g = chart.layoutGeometry();
+    const QImage picture = chart.grab().toImage();
+    const QColor paper = chart.palette().color(QPalette::Base);
+    QVERIFY(!g.labelTextBoxes.empty());
+    for (std::size_t i = 0; i < g.labelTextBoxes.size(); ++i) {
+        const QColor ink = g.labelColors[i];
+        // How far a colour is from the line between paper and ink (0 on it).
+        const auto offBlend = [&](const QColor& c) {
+            double best = 1e9;
+            for (int k = 0; k <= 20; ++k) {
+                const double t = k / 20.0;
+                best = std::min(
+                    best, std::abs(c.red() - (paper.red() + t * (ink.red() - paper.red()))) +
+                              std::abs(c.green() - (paper.green() + t * (ink.green() - paper.green()))) +
+                              std::abs(c.blue() - (paper.blue() + t * (ink.blue() - paper.blue()))));
+            }
+            return best;
+        };
+        // Inside the axes, clear of the y axis's ticks, which point into them.
+        const QRect box = g.labelTextBoxes[i].adjusted(1, 1, -1, -1) & g.axisRect.adjusted(7, 1, -1, -1);
+        for (int y = box.top(); y <= box.bottom(); ++y)
+            for (int x = box.left(); x <= box.right(); ++x) {
+                const QColor c = picture.pixelColor(x, y);
+                QVERIFY2(offBlend(c) < 45,
+                         qPrintable(QStringLiteral("\"%1\": %2 at %3,%4 is neither its text nor the paper")
+                                        .arg(g.labelTexts[i], c.name())
+                                        .arg(x)
+                                        .arg(y)));
+            }
+    }
+    // And the paper behind a label hides no part of the capacity line under it: as many of the line's
+    // pixels under the capacity label as along as much of the line right of it.
+    QVERIFY(!g.rules.empty());
+    const int lineY = g.rules.front().y1();
+    QRect capacity;
+    for (const QRect& label : g.labels)
+        if (label.bottom() <= lineY + 2 && label.bottom() >= lineY - 6 &&
+            label.left() < g.axisRect.center().x())
+            capacity = label;
+    QVERIFY(!capacity.isEmpty());
+    // The line's pixels in a column span: its rows, one either side of where it is drawn (a 2 px pen).
+    const auto drawn = [&](int from, int to) {
+        int n = 0;
+        for (int x = from; x < to; ++x)
+            for (int y = lineY - 1; y <= lineY + 1; ++y) {
+                const QColor c = picture.pixelColor(x, y);
+                n += std::abs(c.red() - paper.red()) + std::abs(c.green() - paper.green()) +
+                                 std::abs(c.blue() - paper.blue()) >
+                             90
+                         ? 1
+                         : 0;
+            }
+        return n;
+    };
+    // The line's pixels per column under the label and right of it, to the axes' edge.
+    const int from = capacity.left() + 2, to = capacity.right() - 1, end = g.axisRect.right() - 1;
+    QVERIFY(to > from && end > to + 20);
+    const double under = double(drawn(from, to)) / (to - from);
+    const double beside = double(drawn(to + 1, end)) / (end - to - 1);
+    QVERIFY2(beside > 0.6 && under >= 0.85 * beside,
+             qPrintable(QStringLiteral("the line under the label: %1 px drawn per column, %2 beside it")
+                            .arg(under, 0, 'f', 2)
+                            .arg(beside, 0, 'f', 2)));
 }
 
 QTEST_MAIN(TestStackedBarChart)
