@@ -3,14 +3,15 @@
 #include "app/accounting/fine_tuning_controls.h"
 #include "app/accounting/overhead_controls.h"
 #include "app/accounting/parallelism_controls.h"
-#include "app/accounting/sharding_controls.h"
 #include "app/accounting/presets.h"
 #include "app/accounting/run_cost_controls.h"
+#include "app/accounting/sharding_controls.h"
 #include "app/hardware/gpu_chooser_box.h"
 #include "app/model/architecture_controls.h"
 #include "widgets/controls/log_slider_field.h"
 #include "widgets/controls/number_field.h"
 #include "widgets/controls/spin_box_range.h"
+#include "widgets/controls/text_tone.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -125,7 +126,7 @@ AccountingControls::AccountingControls(QWidget* parent)
     // What the chosen GPU cannot do with this precision, said beside the choice (gpu_capabilities.h).
     m_capabilityNote = new QLabel(training);
     m_capabilityNote->setObjectName(QStringLiteral("capabilityNote"));
-    m_capabilityNote->setStyleSheet(QStringLiteral("color: #b9770e;"));
+    setTextTone(m_capabilityNote, TextTone::caution);
     m_capabilityNote->setWordWrap(true);
     trainingForm->addRow(QString(), m_capabilityNote);
     trainingForm->setRowVisible(m_capabilityNote, false);
@@ -203,9 +204,8 @@ AccountingControls::AccountingControls(QWidget* parent)
     layout->addStretch(1);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &AccountingControls::showRowsForModel);
-    for (QComboBox* box :
-         {m_kind, m_precision, m_optimizer, m_gpu, m_zero, m_recompute, m_attention, m_activationsOf,
-          m_optimizerImplementation})
+    for (QComboBox* box : {m_kind, m_precision, m_optimizer, m_gpu, m_zero, m_recompute, m_attention,
+                           m_activationsOf, m_optimizerImplementation})
         connect(box, &QComboBox::currentIndexChanged, this, &AccountingControls::emitChanged);
     for (LogSliderField* f : {m_params, m_tokens})
         connect(f, &LogSliderField::valueChanged, this, &AccountingControls::emitChanged);
@@ -331,24 +331,25 @@ QWidget* AccountingControls::controlFor(const std::string& field) const {
         return w;
     if (QWidget* w = m_overheads->controlFor(field))
         return w;
-    const std::pair<const char*, QWidget*> controls[] = {{"params", m_params},
-                                                         {"dim", m_dim},
-                                                         {"layers", m_layers},
-                                                         {"out", m_out},
-                                                         {"d-model", m_dModel},
-                                                         {"heads", m_heads},
-                                                         {"vocab", m_vocab},
-                                                         {"seq", m_seq},
-                                                         {"ffn-mult", m_ffn},
-                                                         {"batch", m_batch},
-                                                         {"tokens", m_tokens},
-                                                         {"gpus", m_gpus},
-                                                         {"mfu", m_mfu},
-                                                         {"zero", m_zero},
-                                                         {"gpu", m_gpu},
-                                                         {"precision", m_precision},
-                                                         {"activations-of", m_activationsOf},
-                                                         {"optimizer-implementation", m_optimizerImplementation}};
+    const std::pair<const char*, QWidget*> controls[] = {
+        {"params", m_params},
+        {"dim", m_dim},
+        {"layers", m_layers},
+        {"out", m_out},
+        {"d-model", m_dModel},
+        {"heads", m_heads},
+        {"vocab", m_vocab},
+        {"seq", m_seq},
+        {"ffn-mult", m_ffn},
+        {"batch", m_batch},
+        {"tokens", m_tokens},
+        {"gpus", m_gpus},
+        {"mfu", m_mfu},
+        {"zero", m_zero},
+        {"gpu", m_gpu},
+        {"precision", m_precision},
+        {"activations-of", m_activationsOf},
+        {"optimizer-implementation", m_optimizerImplementation}};
     for (const auto& [name, control] : controls)
         if (field == name)
             return control;
@@ -368,7 +369,7 @@ void AccountingControls::showFieldError(const std::string& field, const QString&
         return;
     m_fieldError = new QLabel(message, control->parentWidget());
     m_fieldError->setObjectName(QStringLiteral("fieldError"));
-    m_fieldError->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    setTextTone(m_fieldError, TextTone::alert);
     m_fieldError->setWordWrap(true);
     form->insertRow(row + 1, QString(), m_fieldError);
     m_fieldErrorForm = form;

@@ -16,6 +16,7 @@
 #include "widgets/controls/explain_pane.h"
 #include "widgets/controls/flow_splitter.h"
 #include "widgets/controls/panel_scroll_area.h"
+#include "widgets/controls/text_tone.h"
 #include "widgets/text/engine_text.h"
 
 #include <QComboBox>
@@ -307,7 +308,10 @@ void AccountingPage::clearMeasuredRun() {
 // A refused file's reason stays until the next file or Clear; else the shown run's comparison.
 void AccountingPage::showMeasuredNote(ByteUnits units) {
     const bool error = !m_measuredError.isEmpty();
-    m_measuredNote->setStyleSheet(error ? QStringLiteral("color: #c0392b;") : QString());
+    if (error)
+        setTextTone(m_measuredNote, TextTone::alert);
+    else
+        clearTextTone(m_measuredNote);
     if (error)
         m_measuredNote->setText(tr("Measured run not opened: %1").arg(m_measuredError));
     else if (m_measuredComparison)

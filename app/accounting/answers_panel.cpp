@@ -1,6 +1,7 @@
 #include "app/accounting/answers_panel.h"
 
 #include "widgets/controls/answers_grid.h"
+#include "widgets/controls/text_tone.h"
 #include "widgets/text/engine_text.h"
 
 #include <QLabel>
@@ -71,12 +72,13 @@ AnswersPanel::AnswersPanel(QWidget* parent)
     , m_warnings(new QLabel(this)) {
     auto* outer = new QVBoxLayout(this);
     m_warnings->setObjectName(QStringLiteral("capabilityWarnings"));
-    m_warnings->setStyleSheet(QStringLiteral("color: #b9770e;"));
+    setTextTone(m_warnings, TextTone::caution);
     m_warnings->setWordWrap(true);
     m_warnings->hide();
     outer->addWidget(m_warnings);
     m_error->setObjectName(QStringLiteral("accountingError"));
-    m_error->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold;"));
+    setTextTone(m_error, TextTone::alert);
+    setTextBold(m_error, true);
     m_error->setWordWrap(true);
     m_error->hide();
     outer->addWidget(m_error);
@@ -343,8 +345,11 @@ void AnswersPanel::setMeasuredRun(const MeasuredComparison* c, const QString& la
     if (!c)
         return;
     const auto bytes = [units](double b) { return toQString(formatBytes(b, units)); };
-    const auto exact = [](double b) { return (b > 0 ? QStringLiteral("+") : QString()) + grouped(b) + tr(" B"); };
-    m_grid->setRow(peak, tr("%1 (predicted %2)").arg(bytes(c->measuredPeakBytes), bytes(c->predictedPeakBytes)),
+    const auto exact = [](double b) {
+        return (b > 0 ? QStringLiteral("+") : QString()) + grouped(b) + tr(" B");
+    };
+    m_grid->setRow(peak,
+                   tr("%1 (predicted %2)").arg(bytes(c->measuredPeakBytes), bytes(c->predictedPeakBytes)),
                    tr("%1, %2: largest allocated of %3 samples%4; predicted at %5")
                        .arg(label, toQString(measuredDeviceName(c->device)))
                        .arg(c->measuredSamples)
@@ -354,6 +359,7 @@ void AnswersPanel::setMeasuredRun(const MeasuredComparison* c, const QString& la
     QString parts;
     for (const AttributedBytes& a : c->attributed)
         parts += tr(" %1 %2 +").arg(toQString(a.name), exact(a.bytes));
-    m_grid->setRow(difference, tr("%1, %2 unexplained").arg(exact(c->differenceBytes), exact(c->unexplainedBytes)),
+    m_grid->setRow(difference,
+                   tr("%1, %2 unexplained").arg(exact(c->differenceBytes), exact(c->unexplainedBytes)),
                    tr("measured − predicted =%1 unexplained %2").arg(parts, exact(c->unexplainedBytes)));
 }

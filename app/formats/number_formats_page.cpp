@@ -11,6 +11,7 @@
 #include "widgets/controls/error_overlay.h"
 #include "widgets/controls/explain_pane.h"
 #include "widgets/controls/panel_scroll_area.h"
+#include "widgets/controls/text_tone.h"
 
 #include <QCheckBox>
 #include <QCoreApplication>
@@ -253,9 +254,13 @@ void NumberFormatsPage::refresh() {
         const bool lost = r.cls == napkin::FloatClass::infinity || r.cls == napkin::FloatClass::nan ||
                           (r.cls == napkin::FloatClass::zero && m_value != 0.0);
         row.cls->setText(QString::fromLatin1(cls.data(), int(cls.size())));
-        row.cls->setStyleSheet(lost ? QStringLiteral("color: #c0392b; font-weight: bold;")
-                               : r.cls == napkin::FloatClass::subnormal ? QStringLiteral("color: #d35400;")
-                                                                        : QString());
+        if (lost)
+            setTextTone(row.cls, TextTone::alert);
+        else if (r.cls == napkin::FloatClass::subnormal)
+            setTextTone(row.cls, TextTone::caution);
+        else
+            clearTextTone(row.cls);
+        setTextBold(row.cls, lost);
     }
     m_chart->setMarkedValue(m_value);
     m_explain->setHtml(explainNumberFormats(m_value, mode));

@@ -3,6 +3,7 @@
 #include "app/export/file_dialogs.h"
 #include "app/export/save_file.h"
 #include "engine/hardware/gpu_catalog_writer.h"
+#include "widgets/controls/text_tone.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -40,7 +41,7 @@ CustomGpuDialog::CustomGpuDialog(QWidget* parent)
         edit->setToolTip(tip);
         auto* error = new QLabel(this);
         error->setObjectName(q(key + "Error"));
-        error->setStyleSheet(QStringLiteral("color: #c0392b;"));
+        setTextTone(error, TextTone::alert);
         error->setWordWrap(true);
         error->setVisible(false);
         form->addRow(label, edit);

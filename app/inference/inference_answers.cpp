@@ -3,6 +3,7 @@
 #include "engine/accounting/run_cost.h"
 #include "engine/numerics/quantity_format.h"
 #include "widgets/controls/answers_grid.h"
+#include "widgets/controls/text_tone.h"
 #include "widgets/text/engine_text.h"
 
 #include <QLabel>
@@ -37,12 +38,13 @@ InferenceAnswers::InferenceAnswers(QWidget* parent)
     , m_warnings(new QLabel(this)) {
     auto* outer = new QVBoxLayout(this);
     m_warnings->setObjectName(QStringLiteral("capabilityWarnings"));
-    m_warnings->setStyleSheet(QStringLiteral("color: #b9770e;"));
+    setTextTone(m_warnings, TextTone::caution);
     m_warnings->setWordWrap(true);
     m_warnings->hide();
     outer->addWidget(m_warnings);
     m_error->setObjectName(QStringLiteral("inferenceError"));
-    m_error->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold;"));
+    setTextTone(m_error, TextTone::alert);
+    setTextBold(m_error, true);
     m_error->setWordWrap(true);
     m_error->hide();
     outer->addWidget(m_error);
@@ -79,12 +81,11 @@ void InferenceAnswers::setResult(const InferenceInput& in, const InferenceResult
         toQString(r.memory.total.formula) + QStringLiteral("\n") + toQString(r.memory.weights.formula) +
             QStringLiteral("\n") + toQString(r.memory.kvCache.formula) + QStringLiteral("\n") +
             toQString(r.memory.activations.formula));
-    m_grid->setRow(
-        QStringLiteral("fits"), r.fits ? tr("yes") : tr("NO"),
-        toQString(r.fitsFormula) + QStringLiteral("\n") + toQString(r.usableBytes.formula) +
-            (r.overheads.totalBytes > 0
-                 ? QStringLiteral("\n") + toQString(r.predictedBytes.formula)
-                 : QString()));
+    m_grid->setRow(QStringLiteral("fits"), r.fits ? tr("yes") : tr("NO"),
+                   toQString(r.fitsFormula) + QStringLiteral("\n") + toQString(r.usableBytes.formula) +
+                       (r.overheads.totalBytes > 0
+                            ? QStringLiteral("\n") + toQString(r.predictedBytes.formula)
+                            : QString()));
     m_grid->setRow(QStringLiteral("prefill"), toQString(formatDuration(r.prefillSeconds.value)),
                    toQString(r.prefillFlops.formula) + QStringLiteral("\n") +
                        toQString(r.prefillSeconds.formula));

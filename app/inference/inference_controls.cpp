@@ -9,6 +9,7 @@
 #include "engine/scenario/control_ranges.h"
 #include "widgets/controls/grouped_combo_box.h"
 #include "widgets/controls/log_slider_field.h"
+#include "widgets/controls/text_tone.h"
 #include "widgets/text/engine_text.h"
 
 #include <QCheckBox>
@@ -406,7 +407,7 @@ void InferenceControls::showFieldError(const std::string& field, const QString& 
         return;
     m_fieldError = new QLabel(message, control->parentWidget());
     m_fieldError->setObjectName(QStringLiteral("fieldError"));
-    m_fieldError->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    setTextTone(m_fieldError, TextTone::alert);
     m_fieldError->setWordWrap(true);
     form->insertRow(row + 1, QString(), m_fieldError);
     m_fieldErrorForm = form;

@@ -7,6 +7,7 @@
 #include "engine/numerics/quantity_format.h"
 #include "engine/scenario/control_ranges.h"
 #include "widgets/controls/spin_box_range.h"
+#include "widgets/controls/text_tone.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -123,12 +124,12 @@ DataLessonPanel::DataLessonPanel(QWidget* parent)
             [this] { exportLessonWidget(this, *this, QStringLiteral("data-loading")); });
     // A failure (no file, a file too short) reads as an error, red like every refused field's message.
     connect(m_runner, &TaskRunner::failed, this, [this](const QString& message) {
-        m_facts->setStyleSheet(QStringLiteral("color: #c0392b;"));
+        setTextTone(m_facts, TextTone::alert);
         m_facts->setText(message);
     });
     connect(m_runner, &TaskRunner::busyChanged, this, [this](bool busy) {
         if (busy)
-            m_facts->setStyleSheet(QString());
+            clearTextTone(m_facts);
     });
     connect(m_runner, &TaskRunner::busyChanged, this, [this](bool busy) {
         m_generate->setEnabled(!busy);

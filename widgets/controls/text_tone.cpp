@@ -7,6 +7,8 @@
 
 namespace {
 
+constexpr const char* kKeeperName = "napkinTextTone";
+
 // Sets the label's text colour for the window it has now, and again whenever its palette changes (the
 // window's palette reaches it as a PaletteChange).
 class ToneKeeper : public QObject {
@@ -15,6 +17,7 @@ public:
         : QObject(label)
         , m_label(label)
         , m_tone(tone) {
+        setObjectName(QLatin1String(kKeeperName));
         label->installEventFilter(this);
         apply();
     }
@@ -45,10 +48,27 @@ private:
 } // namespace
 
 void setTextTone(QLabel* label, TextTone tone) {
-    label->setStyleSheet(QString());
+    clearTextTone(label);
     if (tone == TextTone::note) {
         label->setForegroundRole(QPalette::PlaceholderText);
         return;
     }
     new ToneKeeper(label, tone); // owned by the label
+}
+
+void clearTextTone(QLabel* label) {
+    label->setStyleSheet(QString());
+    for (QObject* keeper :
+         label->findChildren<QObject*>(QLatin1String(kKeeperName), Qt::FindDirectChildrenOnly))
+        delete keeper; // its event filter goes with it
+    label->setForegroundRole(QPalette::WindowText);
+    QPalette inherited = label->palette();
+    inherited.setResolveMask(0); // every colour from the parent again
+    label->setPalette(inherited);
+}
+
+void setTextBold(QLabel* label, bool bold) {
+    QFont weight; // only the weight is set: the size and family are inherited
+    weight.setBold(bold);
+    label->setFont(weight);
 }

@@ -13,5 +13,10 @@ enum class TextTone {
     alert    ///< red: #C0392B (5.4:1 on white), #FF8A80 on a dark window (5.4:1 on #353535)
 };
 
-/// Draws `label`'s text in `tone` from now on, following the palette the label inherits.
+/// Draws `label`'s text in `tone` from now on, following the palette the label inherits; a later call
+/// replaces the tone.
 void setTextTone(QLabel* label, TextTone tone);
+/// Draws `label`'s text in the window's own text colour again (a message that stopped being an error).
+void clearTextTone(QLabel* label);
+/// The label's text in bold, at the size it inherits (a style sheet's "font-weight: bold" pinned the size).
+void setTextBold(QLabel* label, bool bold);

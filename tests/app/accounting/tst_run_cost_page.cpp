@@ -6,13 +6,18 @@
 #include "app/accounting/answers_panel.h"
 #include "app/accounting/explain_accounting.h"
 #include "app/accounting/run_cost_controls.h"
+#include "app/classroom/colour_scheme.h"
+#include "app/classroom/presentation_mode.h"
 #include "app/inference/inference_answers.h"
 #include "app/inference/inference_controls.h"
 #include "app/inference/inference_page.h"
+#include "tests/support/wcag_contrast.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QtTest>
 
 using namespace napkin;
@@ -24,6 +29,8 @@ private slots:
     void fp8OnA100IsRefusedBesideThePrecision();
     void lectureRunCost();
     void inferenceCostPerMillionTokens();
+    void cautionsReadOnAProjector_data();
+    void cautionsReadOnAProjector();
 };
 
 namespace {
@@ -95,6 +102,51 @@ void TestRunCostPage::inferenceCostPerMillionTokens() {
     const QString formula = page.answers()->formulaText(QStringLiteral("costPerMillionTokens"));
     QVERIFY2(formula.contains(QStringLiteral("per million tokens")), qPrintable(formula));
     QVERIFY(page.answers()->valueText(QStringLiteral("costPerMillionTokens")).startsWith(QLatin1Char('$')));
+}
+
+// What the GPU cannot do (bf16 on a T4) is said beside the precision and in the answers, in amber: a style
+// sheet's #b9770e, 3.5:1 on white (under WCAG AA's 4.5:1), which also pinned the labels' font so that
+// presentation mode's type passed them by. They read at 4.5:1 on the page's paper, light and dark, and grow
+// with the page's type.
+void TestRunCostPage::cautionsReadOnAProjector_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light presentation") << false;
+    QTest::newRow("dark presentation") << true;
+}
+
+void TestRunCostPage::cautionsReadOnAProjector() {
+    QFETCH(bool, dark);
+    AccountingPage page;
+    page.setPalette(presentationPalette(dark ? darkPalette() : QApplication::palette()));
+    QFont big = QApplication::font();
+    big.setPointSizeF(big.pointSizeF() * PresentationMode::kFontScale);
+    page.setFont(big);
+    page.resize(1280, 900);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    choosePreset(page, QStringLiteral("70b-15t-1024-h100")); // mixed bf16
+    chooseGpu(page, QStringLiteral("T4"));
+    QCoreApplication::processEvents();
+    QList<QLabel*> cautions;
+    for (QLabel* label : page.findChildren<QLabel*>())
+        if (label->isVisible() && (label->objectName() == QLatin1String("capabilityNote") ||
+                                   label->objectName() == QLatin1String("capabilityWarnings")))
+            cautions << label;
+    QCOMPARE(cautions.size(), 2);
+    const int body = QFontInfo(page.font()).pixelSize();
+    for (QLabel* caution : cautions) {
+        const QImage drawn = caution->grab().toImage();
+        const QColor paper = caution->palette().color(caution->backgroundRole());
+        const double ink = strongestEdge(drawn, drawn.rect(), paper);
+        QVERIFY2(ink >= 4.5, qPrintable(QStringLiteral("%1 \"%2\": %3:1")
+                                            .arg(caution->objectName(), caution->text().left(30))
+                                            .arg(ink, 0, 'f', 2)));
+        QVERIFY2(QFontInfo(caution->font()).pixelSize() >= body,
+                 qPrintable(QStringLiteral("%1: %2 px beside %3 px body text")
+                                .arg(caution->objectName())
+                                .arg(QFontInfo(caution->font()).pixelSize())
+                                .arg(body)));
+    }
 }
 
 QTEST_MAIN(TestRunCostPage)

@@ -45,6 +45,7 @@ private slots:
     void renderToPng();
     void notesReadOnAProjector_data();
     void notesReadOnAProjector();
+    void classColourFollowsTheValue();
 };
 
 void TestNumberFormatsPage::typingUpdatesTheBits_data() {
@@ -171,6 +172,26 @@ void TestNumberFormatsPage::notesReadOnAProjector() {
         const double ink = strongestEdge(drawn, drawn.rect(), paper);
         QVERIFY2(ink >= 4.5, qPrintable(QStringLiteral("%1: %2:1").arg(note->text().left(30)).arg(ink)));
     }
+}
+
+// A lost value's class ("nan", "inf", "zero") is red and bold, a subnormal amber, and a later value that
+// survives is drawn as the rest of the row again: the tones are set through the palette (text_tone.h), and
+// clearing one must give the label back the window's colour and weight.
+void TestNumberFormatsPage::classColourFollowsTheValue() {
+    NumberFormatsPage page;
+    page.show();
+    QLabel* fp8 = page.classLabel(FloatFormat::fp8_e4m3);
+    const QColor plain = page.palette().color(QPalette::WindowText);
+    const auto ink = [&] { return fp8->palette().color(fp8->foregroundRole()); };
+    typeValue(page, QStringLiteral("1e5")); // past E4M3's 448: NaN
+    QCOMPARE(fp8->text(), QStringLiteral("nan"));
+    QVERIFY2(ink() != plain && ink().red() > ink().green(), qPrintable(ink().name()));
+    QVERIFY(QFontInfo(fp8->font()).bold());
+    typeValue(page, QStringLiteral("0.1"));
+    QCOMPARE(fp8->text(), QStringLiteral("normal"));
+    QCOMPARE(ink(), plain);
+    QVERIFY(!QFontInfo(fp8->font()).bold());
+    QCOMPARE(QFontInfo(fp8->font()).pixelSize(), QFontInfo(page.font()).pixelSize());
 }
 
 QTEST_MAIN(TestNumberFormatsPage)
