@@ -37,10 +37,6 @@ QSpinBox* spinBox(long value, ControlRange range, const char* name, QWidget* par
     return box;
 }
 
-QString bytesText(double bytes) {
-    return QString::fromStdString(formatBytes(bytes));
-}
-
 // The prediction's components per event, the ledger's total on each event it recorded (all or none),
 // and the napkin sum beside them.
 MemoryTimelineChartData timelineData(const MemoryComparison& m) {

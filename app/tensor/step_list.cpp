@@ -1,6 +1,5 @@
 #include "app/tensor/step_list.h"
 
-#include "engine/numerics/quantity_format.h"
 #include "engine/tensor/tensor_expression.h"
 #include "widgets/text/engine_text.h"
 
@@ -15,10 +14,6 @@ namespace {
 // The most a line may take, in average characters: "stride (48, 12, 1, 4)" and its indent whole, and a
 // projector's 1024 pixels left to the stride view in presentation type.
 constexpr int kMostColumns = 30;
-
-QString bytes(int64_t n) {
-    return QString::fromStdString(napkin::formatBytes(static_cast<double>(n)));
-}
 
 // The step's own operation: its expression less the one before it ("x.transpose(1, 0)" after "x" is
 // ".transpose(1, 0)"); the whole expression where it does not extend the one before.
@@ -46,7 +41,7 @@ void StepList::setSteps(const napkin::TensorEvaluation& evaluation) {
                           tr("    shape %1").arg(tupleText(s.layout.shape)),
                           tr("    stride %1").arg(tupleText(s.layout.stride))};
         if (i > 0 && !s.isView)
-            lines << tr("    copy, %1").arg(bytes(s.bytesCopied));
+            lines << tr("    copy, %1").arg(bytesText(static_cast<double>(s.bytesCopied)));
         m_lines.push_back(lines);
     }
     m_failed = evaluation.error.has_value();

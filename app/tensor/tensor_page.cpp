@@ -2,7 +2,6 @@
 
 #include "app/tensor/explain_tensor.h"
 #include "app/tensor/step_list.h"
-#include "engine/numerics/quantity_format.h"
 #include "engine/tensor/tensor_storage_values.h"
 #include "widgets/controls/error_overlay.h"
 #include "widgets/controls/explain_pane.h"
@@ -27,7 +26,7 @@
 namespace {
 
 QString bytes(int64_t n) {
-    return QString::fromStdString(napkin::formatBytes(static_cast<double>(n)));
+    return bytesText(static_cast<double>(n));
 }
 
 struct Example {

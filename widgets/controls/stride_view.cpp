@@ -1,6 +1,5 @@
 #include "widgets/controls/stride_view.h"
 
-#include "engine/numerics/quantity_format.h"
 #include "widgets/text/engine_text.h"
 
 #include <QEvent>
@@ -63,7 +62,7 @@ int StrideView::heightForWidth(int width) const {
 }
 
 QString StrideView::stripLabel(const StorageStripSpec& spec) const {
-    const QString size = QString::fromStdString(napkin::formatBytes(static_cast<double>(spec.bytes)));
+    const QString size = bytesText(static_cast<double>(spec.bytes));
     QString label = tr("storage #%1 · %2 elements · %3").arg(spec.storageId).arg(spec.elements).arg(size);
     label += spec.createdAtStep == 0
                  ? tr(" — x's storage")

@@ -4,10 +4,12 @@
 #include <QEvent>
 #include <QLabel>
 #include <QPalette>
+#include <QVariant>
 
 namespace {
 
 constexpr const char* kKeeperName = "napkinTextTone";
+constexpr const char* kToneProperty = "napkinTextTone"; ///< the label's tone, absent when plain
 
 // Sets the label's text colour for the window it has now, and again whenever its palette changes (the
 // window's palette reaches it as a PaletteChange).
@@ -48,7 +50,11 @@ private:
 } // namespace
 
 void setTextTone(QLabel* label, TextTone tone) {
+    // The same tone again (the Number formats page sets each row's on every keystroke) changes nothing.
+    if (label->property(kToneProperty) == QVariant(static_cast<int>(tone)) && label->styleSheet().isEmpty())
+        return;
     clearTextTone(label);
+    label->setProperty(kToneProperty, static_cast<int>(tone));
     if (tone == TextTone::note) {
         label->setForegroundRole(QPalette::PlaceholderText);
         return;
@@ -57,6 +63,9 @@ void setTextTone(QLabel* label, TextTone tone) {
 }
 
 void clearTextTone(QLabel* label) {
+    if (!label->property(kToneProperty).isValid() && label->styleSheet().isEmpty())
+        return; // plain already: no palette change to propagate
+    label->setProperty(kToneProperty, QVariant());
     label->setStyleSheet(QString());
     for (QObject* keeper :
          label->findChildren<QObject*>(QLatin1String(kKeeperName), Qt::FindDirectChildrenOnly))

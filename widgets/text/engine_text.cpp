@@ -12,6 +12,10 @@ QString numberText(double value) {
     return toQString(napkin::formatNumber(value));
 }
 
+QString bytesText(double bytes) {
+    return toQString(napkin::formatBytes(bytes));
+}
+
 QString tupleText(const std::vector<int64_t>& values) {
     QStringList parts;
     for (const int64_t v : values)

@@ -12,5 +12,7 @@
 QString toQString(std::string_view text);
 /// `value` as the engine writes numbers everywhere (napkin::formatNumber), so the app and napkin-cli agree.
 QString numberText(double value);
+/// A size in bytes as the engine writes it (napkin::formatBytes, decimal units: "24 B", "1.05 MB").
+QString bytesText(double bytes);
 /// A shape or stride as PyTorch prints a tuple: "(2, 3)", a one-element tuple "(4,)", the empty "()".
 QString tupleText(const std::vector<int64_t>& values);

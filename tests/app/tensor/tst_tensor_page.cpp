@@ -30,6 +30,15 @@ private slots:
     void strideViewLabelsAreWhole();
 
 private:
+    /// `page` shown at `size` in its type × `typeScale` (1.45: presentation mode's).
+    static bool showAt(TensorPage& page, QSize size, double typeScale) {
+        QFont type = page.font();
+        type.setPointSizeF(type.pointSizeF() * typeScale);
+        page.setFont(type);
+        page.resize(size);
+        page.show();
+        return QTest::qWaitForWindowExposed(&page);
+    }
     static QPushButton* button(TensorPage& page, const QString& text) {
         for (auto* b : page.findChildren<QPushButton*>())
             if (b->text() == text)
@@ -173,12 +182,7 @@ void TestTensorPage::stepListNeverScrollsSideways() {
     QFETCH(QSize, size);
     QFETCH(double, typeScale);
     TensorPage page;
-    QFont type = page.font();
-    type.setPointSizeF(type.pointSizeF() * typeScale);
-    page.setFont(type);
-    page.resize(size);
-    page.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QVERIFY(showAt(page, size, typeScale));
     auto* steps = page.findChild<QListWidget*>();
     QVERIFY(steps);
     QStringList chains;
@@ -241,12 +245,7 @@ void TestTensorPage::strideViewLabelsAreWhole_data() {
 void TestTensorPage::strideViewLabelsAreWhole() {
     QFETCH(double, typeScale);
     TensorPage page;
-    QFont type = page.font();
-    type.setPointSizeF(type.pointSizeF() * typeScale);
-    page.setFont(type);
-    page.resize(1024, 600);
-    page.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QVERIFY(showAt(page, QSize(1024, 600), typeScale));
     const StrideView& view = *page.strideView();
     const struct {
         const char* shape;
@@ -318,12 +317,7 @@ void TestTensorPage::chainMessageMovesNothing() {
     QFETCH(QSize, size);
     QFETCH(double, fontScale);
     TensorPage page;
-    QFont font = page.font();
-    font.setPointSizeF(font.pointSizeF() * fontScale);
-    page.setFont(font);
-    page.resize(size);
-    page.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QVERIFY(showAt(page, size, fontScale));
     QPushButton* fails = button(page, QStringLiteral("Transpose → view fails"));
     QPushButton* fix = button(page, QStringLiteral(".contiguous() fix"));
     auto* steps = page.findChild<QListWidget*>();
