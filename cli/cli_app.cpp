@@ -8,6 +8,7 @@
 #include "cli/gpus_command.h"
 #include "cli/infer_command.h"
 #include "cli/lesson_command.h"
+#include "cli/man_page.h"
 #include "cli/number_option.h"
 #include "cli/option_policy.h"
 #include "cli/presets_command.h"
@@ -23,6 +24,8 @@
 namespace napkin::cli {
 namespace {
 
+constexpr const char* kVersion = "napkin-cli 0.1.0";
+
 // One line: CLI11 messages can span lines, and the contract is a single line on stderr.
 std::string oneLine(std::string text) {
     std::replace(text.begin(), text.end(), '\n', ' ');
@@ -35,7 +38,7 @@ std::string oneLine(std::string text) {
 int parseAndRun(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool execute) {
     CLI::App app{"napkin-cli: deep-learning resource accounting on the command line", "napkin-cli"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "napkin-cli 0.1.0");
+    app.set_version_flag("--version", kVersion);
 
     std::vector<Command> commands;
     commands.push_back(addAccountCommand(app));
@@ -49,6 +52,13 @@ int parseAndRun(const std::vector<std::string>& args, std::ostream& out, std::os
     commands.push_back(addRooflineCommand(app));
     commands.push_back(addCompareCommand(app));
     commands.push_back(addDrillCommand(app));
+
+    // The manual page is written from this registration, before parsing (it is no command of its own).
+    if (args.size() == 1 && args.front() == "--man-page") {
+        if (execute)
+            out << manPage(app, kVersion);
+        return kExitOk;
+    }
 
     std::vector<std::string> reversed(args.rbegin(), args.rend()); // CLI11 consumes from the back
     try {
@@ -64,7 +74,7 @@ int parseAndRun(const std::vector<std::string>& args, std::ostream& out, std::os
         out << app.help("", CLI::AppFormatMode::All);
         return kExitOk;
     } catch (const CLI::CallForVersion&) {
-        out << "napkin-cli 0.1.0\n";
+        out << kVersion << '\n';
         return kExitOk;
     } catch (const CLI::ParseError& e) {
         // A validator (a list of names, a range) meets an empty value before refuseBlankValues does;

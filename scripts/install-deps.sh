@@ -12,8 +12,11 @@ for arg in "$@"; do
     # python3-torch: the tensor page's engine is checked against PyTorch itself (cli_tensor_matches_torch).
     # poppler-utils: exported PDFs are drawn by pdftoppm, as a reader would, and held against the screen
     # (tst_export_picture); a missing pdftoppm fails that test rather than skipping it. ninja-build and
-    # ccache: the test build's generator and compiler cache (scripts/build-env.sh).
-    --test) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev xvfb xauth python3-torch poppler-utils ninja-build ccache) ;;
+    # ccache: the test build's generator and compiler cache (scripts/build-env.sh). appstream,
+    # desktop-file-utils, libxml2-utils, shared-mime-info, man-db: the desktop files and the manual page
+    # are checked by the tools a distribution runs on them (tests/resources).
+    --test) packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev xvfb xauth python3-torch poppler-utils ninja-build ccache
+                       appstream desktop-file-utils libxml2-utils shared-mime-info man-db) ;;
     --fuzz) packages+=(clang libclang-rt-14-dev ninja-build ccache) ;;
     --tidy) packages+=(clang-tidy) ;;
     *) echo "install-deps.sh: unknown option '$arg' (expected --gui, --test, --fuzz or --tidy)" >&2; exit 2 ;;
