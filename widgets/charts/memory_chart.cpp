@@ -45,10 +45,7 @@ MemoryChart::MemoryChart(QWidget* parent)
             m_verdictText.contains(QLatin1Char('\n')))
             verdict()->setText(fitted(m_verdictText.section(QLatin1String(", "), 1)));
         const double total = m_data.totalBytes();
-        const double top =
-            m_capacityOffScale
-                ? std::max(total, m_data.peakBytes + m_data.overheadBytes)
-                : std::max({total, m_data.peakBytes + m_data.overheadBytes, m_data.capacityBytes, 1.0});
+        const double top = axisTop(total);
         const auto leaveRoom = [&](double extra) {
             plot().yAxis->setRange(
                 0, topLeavingRoom(top, labelHeight(*verdict()) + 6 + extra, m_capacityOffScale ? 1.6 : 1.18));
@@ -79,6 +76,15 @@ void MemoryChart::setByteUnits(napkin::ByteUnits units) {
     rebuild();
 }
 
+// Off the scale the axis follows the bar and its peak: the overheads (69 MB of CUDA context and workspaces
+// under a 496-byte Cruncher) are named in the verdict, never drawn, and scaled to them the bar was invisible.
+// On the scale, the capacity and the peak with its overheads, which `fits` holds against it, are in view.
+double MemoryChart::axisTop(double total) const {
+    if (m_capacityOffScale)
+        return std::max(total, m_data.peakBytes);
+    return std::max({total, m_data.peakBytes + m_data.overheadBytes, m_data.capacityBytes, 1.0});
+}
+
 void MemoryChart::rebuild() {
     QCustomPlot* chart = &plot();
     setBar(m_data.segments, m_data.gpuLabel, m_data.fits);
@@ -86,11 +92,7 @@ void MemoryChart::rebuild() {
     // invisible at full scale: zoom to the bar and say where the capacity is instead of drawing it.
     const double total = m_data.totalBytes();
     m_capacityOffScale = m_data.capacityBytes > 0 && total > 0 && total < m_data.capacityBytes / 20;
-    const double top =
-        m_capacityOffScale
-            ? std::max(total, m_data.peakBytes + m_data.overheadBytes) * 1.6 // room for the verdict
-            : std::max({total, m_data.peakBytes + m_data.overheadBytes, m_data.capacityBytes, 1.0}) * 1.18;
-    chart->yAxis->setRange(0, top);
+    chart->yAxis->setRange(0, axisTop(total) * (m_capacityOffScale ? 1.6 : 1.18)); // room for the verdict
 
     const QString capacity = bytesText(m_data.capacityBytes);
     drawCapacityLine(m_data.capacityBytes, m_data.capacityBytes > 0 && !m_capacityOffScale, m_data.fits);

@@ -43,6 +43,8 @@ public:
 
 private:
     void rebuild();
+    /// The y axis's top before the room left for the verdict, for a bar of `total` bytes.
+    double axisTop(double total) const;
 
     QString m_verdictText; ///< the verdict as worded; fitted to the plot's width at each replot
     MemoryChartData m_data;

@@ -4,6 +4,7 @@
 #include <QEnterEvent>
 #include <QEvent>
 #include <QFontMetrics>
+#include <QGuiApplication>
 #include <QGridLayout>
 #include <QLabel>
 #include <QResizeEvent>
@@ -33,6 +34,13 @@ AnswersGrid::AnswersGrid(QWidget* parent)
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->setHorizontalSpacing(12);
     connect(qApp, &QApplication::focusChanged, this, [this] { dropSelectableWhenIdle(); });
+    m_heldByMouse.setInterval(50);
+    connect(&m_heldByMouse, &QTimer::timeout, this, [this] {
+        if (QGuiApplication::mouseButtons() != Qt::NoButton)
+            return;
+        m_heldByMouse.stop();
+        rearrangeForNewText();
+    });
 }
 
 void AnswersGrid::enterEvent(QEnterEvent* event) {
@@ -66,6 +74,7 @@ void AnswersGrid::setSelectable(bool selectable) {
 
 void AnswersGrid::setFormulaBesideWhenRoom(bool beside) {
     m_besideWhenRoom = beside;
+    m_valueRoom = 0;
     arrange(fitting(width()));
 }
 
@@ -126,7 +135,7 @@ AnswersGrid::Arrangement AnswersGrid::fitting(int width) const {
     const QMargins m = m_grid->contentsMargins();
     const int room = width - m.left() - m.right();
     const int spacing = std::max(0, m_grid->horizontalSpacing());
-    const int titleAndValue = widest(&Row::title) + spacing + widest(&Row::value);
+    const int titleAndValue = widest(&Row::title) + spacing + valueRoom();
     if (m_besideWhenRoom && !m_rows.isEmpty()) {
         const int formula =
             QFontMetrics(m_rows.begin()->formula->font()).averageCharWidth() * kFormulaColumns;
@@ -146,17 +155,38 @@ QSize AnswersGrid::minimumSizeHint() const {
     return {width + m.left() + m.right(), own.height()};
 }
 
+int AnswersGrid::valueRoom() const {
+    return std::max(m_valueRoom, widest(&Row::value));
+}
+
 void AnswersGrid::resizeEvent(QResizeEvent* event) {
+    if (event->size().width() != event->oldSize().width())
+        m_valueRoom = 0; // a new width: the values as they are now decide
     arrange(fitting(event->size().width()));
+    m_valueRoom = valueRoom();
     QWidget::resizeEvent(event);
 }
 
 // A new value or font changes the widths: the labels ask for a new layout, and the arrangement is
 // reconsidered once per event-loop turn before it is laid out.
 bool AnswersGrid::event(QEvent* event) {
+    if (event->type() == QEvent::FontChange)
+        m_valueRoom = 0;
     if (event->type() == QEvent::LayoutRequest)
-        arrange(fitting(width()));
+        rearrangeForNewText();
     return QWidget::event(event);
+}
+
+// While a button is down the columns stay as they are too: widening one to a longer value could make the
+// grid wider than its panel; the labels wrap until the release.
+void AnswersGrid::rearrangeForNewText() {
+    if (QGuiApplication::mouseButtons() != Qt::NoButton && m_grid->count() == 3 * m_keys.size()) {
+        if (!m_heldByMouse.isActive())
+            m_heldByMouse.start();
+        return;
+    }
+    arrange(fitting(width()));
+    m_valueRoom = valueRoom();
 }
 
 void AnswersGrid::arrange(Arrangement arrangement) {

@@ -3,11 +3,16 @@
 // it (monospace, wrapped). Side by side while the panel has room; the formula under its title and value
 // when it has not; the value under its title too when even that is too wide (presentation mode's type on
 // a projector). The panel so never scrolls sideways. One grid for the Accounting and Inference answers.
+// The arrangement follows the width, not each new value: while a mouse button is down (a slider being
+// dragged) it is kept, the labels wrapping instead, and is reconsidered on release; and the room a value
+// needs is the widest it has been since the width last changed, so values that grow and shrink with a
+// control (typed or stepped with the keys) never flip it back and forth.
 // Values and formulas can be selected with the mouse once the pointer is over the grid (or a label of it
 // has the focus): a selectable QLabel lays its text out as a rich-text document for every size query,
 // which on a slider drag, with the pointer on the slider, cost 2 ms of each tick's 7.
 #include <QHash>
 #include <QStringList>
+#include <QTimer>
 #include <QWidget>
 
 class QGridLayout;
@@ -57,6 +62,10 @@ private:
         QLabel* formula;
     };
     void arrange(Arrangement arrangement);
+    /// A value or font changed: re-arrange now, or after the mouse button is released.
+    void rearrangeForNewText();
+    /// The room a value column needs: its widest value now, or the widest since the width last changed.
+    int valueRoom() const;
     void fitColumns();
     int widest(QLabel* Row::*label) const;
     void setSelectable(bool selectable);
@@ -69,4 +78,6 @@ private:
     Arrangement m_arrangement = Arrangement::formulaBelow;
     bool m_besideWhenRoom = false;
     bool m_selectable = false;
+    int m_valueRoom = 0;  ///< the widest value since the width last changed (px)
+    QTimer m_heldByMouse; ///< polls for the release of the button that holds the arrangement
 };

@@ -42,6 +42,7 @@ class TestStackedBarChart : public QObject {
 private slots:
     void servingBar();
     void trainingBar();
+    void smallBarIsSeenOverItsOverheads();
     void verdictKeepsClearOfTheCapacity_data();
     void verdictKeepsClearOfTheCapacity();
     void gridLinesPassBehindTheLabels_data();
@@ -88,6 +89,35 @@ void TestStackedBarChart::trainingBar() {
     QCOMPARE(chart.legendNames(),
              QStringList({QStringLiteral("parameters"), QStringLiteral("gradients"),
                           QStringLiteral("optimizer state"), QStringLiteral("activations")}));
+}
+
+// The lecture's Cruncher (496 B, peak 464 B) on an H100 judged on usable memory: 69.21 MB of overheads
+// (CUDA context and library workspaces) on top. The axis was scaled to the overheads, which are not drawn,
+// and the bar was under a pixel tall; it follows the bar now, the overheads named in the verdict.
+void TestStackedBarChart::smallBarIsSeenOverItsOverheads() {
+    MemoryChart chart;
+    MemoryChartData d;
+    d.segments[0].bytes = 144;
+    d.segments[1].bytes = 144;
+    d.segments[3].bytes = 144;
+    d.segments[4] = {QStringLiteral("activations"), 64, QStringLiteral("B·d·L·4")};
+    d.capacityBytes = 85.52e9;
+    d.usableCapacity = true;
+    d.peakBytes = 464;
+    d.peakEvent = QStringLiteral("backward layer 2");
+    d.overheadBytes = 69.21e6;
+    chart.setData(d);
+    chart.resize(330, 260);
+    chart.replotNow();
+    QVERIFY(chart.capacityOffScale());
+    const ChartLayout g = chart.layoutGeometry();
+    int barTop = g.axisRect.bottom();
+    for (const QRect& box : g.data)
+        barTop = std::min(barTop, box.top());
+    const int barHeight = g.axisRect.bottom() - barTop;
+    QVERIFY2(barHeight > g.axisRect.height() / 3,
+             qPrintable(QStringLiteral("the bar is %1 px of %2").arg(barHeight).arg(g.axisRect.height())));
+    QVERIFY(g.labelTexts.join(QLatin1Char(' ')).contains(QStringLiteral("overheads")));
 }
 
 void TestStackedBarChart::verdictKeepsClearOfTheCapacity_data() {

@@ -2,11 +2,13 @@
 // beside its value while there is room, under it when not, and the value under its title when even
 // that is too wide, so that its panel never scrolls sideways (the Accounting answers did, 755 px of
 // content in 487, in presentation mode at 1024×768); the row stacks its panes when they no longer fit
-// side by side.
+// side by side. The arrangement holds while a slider is dragged (it flipped between stacked and three
+// columns on every tick of a drag, the Accounting page at 1280×720) and as values grow and shrink.
 #include "widgets/controls/answers_grid.h"
 #include "widgets/controls/flow_splitter.h"
 
 #include <QEnterEvent>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -20,6 +22,8 @@ private slots:
     void panelNeverScrollsSideways();
     void rowStacksWhenNarrow();
     void selectableUnderThePointer();
+    void arrangementHoldsWhileDragging();
+    void arrangementHoldsAsValuesShrink();
 };
 
 namespace {
@@ -126,6 +130,75 @@ void TestAnswersGrid::selectableUnderThePointer() {
     elsewhere->setFocus(); // the selection was copied; the user went back to the sliders
     QTRY_VERIFY(!grid->isSelectable());
     QCOMPARE(formula->textInteractionFlags(), Qt::NoTextInteraction);
+}
+
+namespace {
+
+// A window holding a grid wide enough for its formulas beside the values as fill() sets them, and a
+// slider-like widget to press the mouse on.
+struct GridWindow {
+    QWidget window;
+    AnswersGrid* grid = new AnswersGrid;
+    QLabel* slider = new QLabel(QStringLiteral("a slider"));
+    GridWindow() {
+        auto* layout = new QVBoxLayout(&window);
+        layout->addWidget(grid);
+        layout->addWidget(slider);
+        fill(*grid);
+        const int beside = QFontMetrics(grid->font()).horizontalAdvance(QStringLiteral("M")) * 70 + 60;
+        window.resize(beside, 400);
+        window.show();
+    }
+    // Values as long as a drag can make them: the title and value alone then need more than the width.
+    void setLongValues() const {
+        const QString longValue = QStringLiteral("no — peak 123,456.789 GB at backward layer 96 of 80 GB; ")
+                                      .repeated(2);
+        grid->setRow(QStringLiteral("fits"), longValue, QStringLiteral("x"));
+    }
+    void setShortValues() const {
+        grid->setRow(QStringLiteral("fits"), QStringLiteral("yes"), QStringLiteral("x"));
+    }
+};
+
+} // namespace
+
+void TestAnswersGrid::arrangementHoldsWhileDragging() {
+    GridWindow w;
+    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
+    QTRY_COMPARE(w.grid->arrangement(), AnswersGrid::Arrangement::formulaBeside);
+    QTest::mousePress(w.slider, Qt::LeftButton);
+    QCOMPARE(QGuiApplication::mouseButtons(), Qt::LeftButton);
+    for (int tick = 0; tick < 4; ++tick) {
+        (tick % 2 ? w.setShortValues() : w.setLongValues());
+        QCoreApplication::processEvents();
+        QTest::qWait(60);
+        QCOMPARE(w.grid->arrangement(), AnswersGrid::Arrangement::formulaBeside);
+    }
+    w.setLongValues();
+    QCoreApplication::processEvents();
+    QTest::mouseRelease(w.slider, Qt::LeftButton);
+    // Released: the long value no longer fits beside its formula, and the grid says so once.
+    QTRY_VERIFY(w.grid->arrangement() != AnswersGrid::Arrangement::formulaBeside);
+}
+
+void TestAnswersGrid::arrangementHoldsAsValuesShrink() {
+    GridWindow w;
+    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
+    QTRY_COMPARE(w.grid->arrangement(), AnswersGrid::Arrangement::formulaBeside);
+    w.setLongValues();
+    QTRY_VERIFY(w.grid->arrangement() != AnswersGrid::Arrangement::formulaBeside);
+    const AnswersGrid::Arrangement narrower = w.grid->arrangement();
+    for (int step = 0; step < 3; ++step) { // a value stepped with the keys, shorter then longer again
+        w.setShortValues();
+        QCoreApplication::processEvents();
+        QCOMPARE(w.grid->arrangement(), narrower);
+        w.setLongValues();
+        QCoreApplication::processEvents();
+        QCOMPARE(w.grid->arrangement(), narrower);
+    }
+    w.setShortValues();
+    w.window.resize(w.window.width() + 40, w.window.height()); // a new width: the values now decide
+    QTRY_COMPARE(w.grid->arrangement(), AnswersGrid::Arrangement::formulaBeside);
 }
 
 QTEST_MAIN(TestAnswersGrid)
