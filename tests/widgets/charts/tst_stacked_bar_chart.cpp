@@ -107,10 +107,15 @@ void TestStackedBarChart::smallBarIsSeenOverItsOverheads() {
     d.peakEvent = QStringLiteral("backward layer 2");
     d.overheadBytes = 69.21e6;
     chart.setData(d);
-    chart.resize(330, 260);
+    chart.resize(330, 260); // the page's bar at 1024×768
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.replotNow();
     chart.replotNow();
     QVERIFY(chart.capacityOffScale());
     const ChartLayout g = chart.layoutGeometry();
+    QVERIFY(g.axisRect.height() > 100);
+    QVERIFY(!g.data.empty());
     int barTop = g.axisRect.bottom();
     for (const QRect& box : g.data)
         barTop = std::min(barTop, box.top());
