@@ -146,9 +146,8 @@ def trainer(stage, steps, name, label):
     line = f"trainer {label} ({shape}): MFU {mfu:.3f}" if mfu is not None else f"trainer {label} ({shape}): no MFU"
     line += f" [{doc.get('mfu_basis', 'step wall time')}]"
     parts = []
-    for key, what in (("gpu_step_seconds_median", "GPU step"), ("h2d_batch_seconds_median", "batch copy"),
-                      ("host_batch_seconds_median", "host batch draw"),
-                      ("host_wait_seconds_median", "step waited for it"), ("step_seconds_median", "wall step")):
+    for key, what in (("gpu_step_seconds_median", "GPU step"), ("batch_draw_seconds_median", "batch drawn on the GPU"),
+                      ("step_seconds_median", "wall step")):
         if doc.get(key) is not None:
             parts.append(f"{what} {doc[key] * 1e3:.2f} ms")
     if doc.get("wall_mfu") is not None:

@@ -38,6 +38,8 @@ std::string onednnScratchNote(const TrainingRun& run) {
 nlohmann::json predictedFor(const MemoryComparison& m, const std::string& component) {
     if (component == "parameters")
         return jsonNumber(m.parameters.predicted);
+    if (component == "master_weights")
+        return jsonNumber(m.masterWeights.predicted);
     if (component == "gradients")
         return jsonNumber(m.gradients.predicted);
     if (component == "optimizer_state")
@@ -133,7 +135,7 @@ nlohmann::json trainingRunJson(const TrainingRun& run) {
               {"trainable_parameters", jsonNumber(cruncherTrainableParameters(config))},
               {"optimizer", optimizerName(config.optimizer)},
               {"learning_rate", config.hyper.learningRate},
-              {"precision", precisionRecipeName(config.precision)},
+              {"precision", trainingRecipeName(config)},
               {"seed_init", config.seedInit},
               {"seed_data", config.seedData}}},
             {"device", deviceJson(run.device)},
@@ -156,9 +158,7 @@ nlohmann::json trainingRunJson(const TrainingRun& run) {
             {"gpu_step_seconds_median", jsonOptional(deviceSeconds(run, &TimingSummary::medianSeconds))},
             {"gpu_step_seconds_p20", jsonOptional(deviceSeconds(run, &TimingSummary::p20Seconds))},
             {"gpu_step_seconds_p80", jsonOptional(deviceSeconds(run, &TimingSummary::p80Seconds))},
-            {"h2d_batch_seconds_median", jsonOptional(run.batchCopySecondsMedian)},
-            {"host_wait_seconds_median", jsonOptional(run.hostWaitSecondsMedian)},
-            {"host_batch_seconds_median", jsonOptional(run.hostDrawSecondsMedian)},
+            {"batch_draw_seconds_median", jsonOptional(run.batchDrawSecondsMedian)},
             {"flops_per_second", run.flopsPerSecond},
             {"promised_flops_per_second", jsonOptional(run.promisedFlopsPerSecond)},
             {"mfu", jsonOptional(run.mfu)},
