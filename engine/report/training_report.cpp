@@ -161,12 +161,46 @@ nlohmann::json trainingRunJson(const TrainingRun& run) {
             {"batch_draw_seconds_median", jsonOptional(run.batchDrawSecondsMedian)},
             {"flops_per_second", run.flopsPerSecond},
             {"promised_flops_per_second", jsonOptional(run.promisedFlopsPerSecond)},
+            {"mfu_dtype", trainingComputeDtype(config)},
             {"mfu", jsonOptional(run.mfu)},
             {"mfu_basis", run.mfuBasis},
             {"wall_mfu", jsonOptional(run.wallMfu)},
             {"loss", run.losses},
             {"memory", memoryJson(run.memory, onednnScratchNote(run))},
             {"load_average_1min", loadAverageJson()}};
+}
+
+nlohmann::json trainingRecipesJson(const std::vector<TrainingRun>& runs) {
+    nlohmann::json recipes = nlohmann::json::array(), comparison = nlohmann::json::array(),
+                   documents = nlohmann::json::array();
+    for (const TrainingRun& run : runs) {
+        nlohmann::json doc = trainingRunJson(run);
+        const nlohmann::json& memory = doc["memory"];
+        const nlohmann::json& loss = doc["loss"];
+        recipes.push_back(doc["model"]["precision"]);
+        // Read back from the run's own document: the comparison can never say what the run does not.
+        comparison.push_back({{"recipe", doc["model"]["precision"]},
+                              {"mfu_dtype", doc["mfu_dtype"]},
+                              {"step_seconds_median", doc["step_seconds_median"]},
+                              {"gpu_step_seconds_median", doc["gpu_step_seconds_median"]},
+                              {"batch_draw_seconds_median", doc["batch_draw_seconds_median"]},
+                              {"flops_per_second", doc["flops_per_second"]},
+                              {"promised_flops_per_second", doc["promised_flops_per_second"]},
+                              {"mfu", doc["mfu"]},
+                              {"wall_mfu", doc["wall_mfu"]},
+                              {"memory_predicted_bytes", memory["predicted_bytes"]},
+                              {"memory_measured_bytes", memory["measured_bytes"]},
+                              {"memory_agree", memory["agree"]},
+                              {"allocator_reported_bytes", memory["allocator_reported_bytes"]},
+                              {"loss_first", loss.empty() ? nlohmann::json() : loss.front()},
+                              {"loss_last", loss.empty() ? nlohmann::json() : loss.back()},
+                              {"cancelled", run.cancelled}});
+        documents.push_back(std::move(doc));
+    }
+    return {{"benchmark", "train_recipes"},
+            {"recipes", std::move(recipes)},
+            {"comparison", std::move(comparison)},
+            {"runs", std::move(documents)}};
 }
 
 std::string trainingRunCsv(const TrainingRun& run) {
