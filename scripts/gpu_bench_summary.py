@@ -155,6 +155,41 @@ def trainer(stage, steps, name, label):
     return [line, "  " + ", ".join(parts)] if parts else [line], doc
 
 
+def recipes(stage, steps, gpu_mode):
+    """One line per recipe of `bench train --precision LIST`: MFU against the recipe's own peak, wall MFU,
+    step times, memory predicted against the ledger (and cudaMemGetInfo on a GPU), the loss from first to
+    last step; then, on a GPU, the targets of the device-drawn batch and of bf16."""
+    doc = load_json(stage, "train-recipes.json")
+    if doc is None:
+        return [f"recipes: not measured ({why_missing(stage, steps, 'train-recipes')})"]
+
+    def num(x, spec):
+        return format(x, spec) if isinstance(x, (int, float)) and not isinstance(x, bool) else "n/a"
+
+    lines = []
+    for row, run in zip(doc.get("comparison", []), doc.get("runs", [])):
+        model = run.get("model", {})
+        shape = f"D={model.get('dim')} L={model.get('layers')} B={model.get('batch')} {model.get('optimizer')}"
+        gpu_ms = row.get("gpu_step_seconds_median")
+        times = (f"GPU step {num(gpu_ms * 1e3, '.2f')} ms, " if gpu_ms is not None else "") + \
+            f"wall step {num((row.get('step_seconds_median') or 0) * 1e3, '.2f')} ms"
+        drop = row.get("allocator_reported_bytes")
+        loss = f"loss {num(row.get('loss_first'), '.4g')} -> {num(row.get('loss_last'), '.4g')}"
+        lines.append(f"recipe {row.get('recipe')} ({shape}): MFU {num(row.get('mfu'), '.3g')} of the"
+                     f" {row.get('mfu_dtype')} peak, wall MFU {num(row.get('wall_mfu'), '.3g')}; {times}")
+        lines.append(f"  memory predicted {num(row.get('memory_predicted_bytes'), '.0f')} B, ledger"
+                     f" {num(row.get('memory_measured_bytes'), '.0f')} B, agree {row.get('memory_agree')};"
+                     f" cudaMemGetInfo drop " + (f"{drop:.0f} B" if drop is not None else "not measured (no GPU)")
+                     + f"; {loss}")
+        mfu, wall = row.get("mfu"), row.get("wall_mfu")
+        if gpu_mode and mfu and wall is not None:
+            verdict = "met" if wall >= 0.9 * mfu else "not met"
+            lines.append(f"  target wall MFU within 10 % of GPU MFU: {verdict} ({wall / mfu:.2f})")
+            if row.get("recipe") == "mixed-bf16":
+                lines.append(f"  target bf16 MFU >= 0.6: {'met' if mfu >= 0.6 else 'not met'}")
+    return lines or ["recipes: no runs in train-recipes.json"]
+
+
 def memory(doc):
     if doc is None:
         return ["memory: not measured (no training run)"]
@@ -279,7 +314,7 @@ def summary(stage):
         out.append(f"torch: not measured ({first_line(stage, 'comparison.txt') or why_missing(stage, steps, 'torch')})")
     lines, fp32 = trainer(stage, steps, "train-fp32", "fp32")
     out += lines
-    out += trainer(stage, steps, "train-mixed-bf16", "mixed-bf16")[0]
+    out += recipes(stage, steps, gpu_mode)
     out += memory(fp32)
     lecture = load_json(stage, "train-lecture.json")
     if lecture is not None:
@@ -309,14 +344,19 @@ def check_dry_run(stage):
     for dtype in ("tf32", "fp8-e4m3"):  # the CPU refuses them: exit 2 with a reason
         if steps.get(f"matmul-{dtype}", {}).get("exit") != "2":
             problems.append(f"matmul-{dtype}: expected exit 2 on the CPU, got {steps.get('matmul-' + dtype)}")
-    for name in ("train-fp32", "train-lecture"):
+    for name in ("train-fp32", "train-lecture", "train-recipes"):
         if load_json(stage, f"{name}.json") is None:
             problems.append(f"{name}: no JSON ({why_missing(stage, steps, name)})")
+    side_by_side = load_json(stage, "train-recipes.json") or {}
+    if side_by_side.get("recipes") != ["fp32", "mixed-bf16"] or not all(
+            row.get("memory_agree") is True for row in side_by_side.get("comparison", [])):
+        problems.append("train-recipes: expected fp32 and mixed-bf16 with memory predicted = measured")
     skipped = [k for k, s in steps.items() if s["exit"] in ("skipped", "124", "137")]
     if skipped:
         problems.append("steps skipped or timed out: " + ", ".join(skipped))
     text = summary(stage)
-    for needle in ("tst_cuda_gpu:", "matmul (", "trainer fp32", "memory:", "copies", "alloc", "RESULT:"):
+    for needle in ("tst_cuda_gpu:", "matmul (", "trainer fp32", "recipe fp32 (", "recipe mixed-bf16 (", "memory:",
+                   "copies", "alloc", "RESULT:"):
         if needle not in text:
             problems.append(f"summary lacks '{needle}'")
     for p in problems:
