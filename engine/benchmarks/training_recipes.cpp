@@ -36,8 +36,11 @@ std::vector<TrainingRun> runCruncherRecipes(BenchmarkBackend& backend, const Tra
         TrainingRunRequest r = request;
         if (!setTrainingRecipe(r.config, name))
             throw std::invalid_argument("--precision: unknown '" + name + "'");
-        if (std::string why = backend.unsupportedRecipeReason(r.config); !why.empty())
-            throw std::invalid_argument(why.rfind("--precision", 0) == 0 ? why : "--precision " + name + ": " + why);
+        if (std::string why = backend.unsupportedRecipeReason(r.config); !why.empty()) {
+            if (why.rfind("--precision", 0) != 0)
+                why.insert(0, "--precision " + name + ": ");
+            throw std::invalid_argument(why);
+        }
         requests.push_back(std::move(r));
     }
     std::vector<TrainingRun> runs;
