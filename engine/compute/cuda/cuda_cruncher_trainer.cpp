@@ -8,6 +8,7 @@
 #include "engine/numerics/gaussian_source.h"
 
 #include <cmath>
+#include <cstddef>
 #include <stdexcept>
 #include <utility>
 
@@ -237,8 +238,9 @@ double CudaCruncherTrainer::step() {
     const void* last = outputs_.back().data;
     gemm(false, false, B, 1, D, last, head_.weights.data, prediction_.data);
     NAPKIN_CUDA_CHECK(cudaMemsetAsync(lossSum_.get(), 0, sizeof(double), s));
-    if (scaler)
-        NAPKIN_CUDA_CHECK(cudaMemsetAsync(&scaler->foundInf, 0, sizeof scaler->foundInf, s));
+    if (scaler) // this step's flag only: the scale and its growth tracker carry over
+        NAPKIN_CUDA_CHECK(cudaMemsetAsync(scaler_.as<char>() + offsetof(LossScalerState, foundInf), 0,
+                                          sizeof(int), s));
     mseLossAndGradient(prediction_.data, working_, static_cast<const float*>(targets_.data), lossGrad_.data,
                        lossSum_.as<double>(), B, scaler, s);
     // Backward: dw = h_Lᵀ·dy; dh_L = dy·wᵀ; dW_l = h_{l−1}ᵀ·dh_l; dh_{l−1} = dh_l·W_lᵀ (not for l = 1).
