@@ -2,6 +2,7 @@
 
 #include "engine/compute/counter_normal.h"
 #include "engine/compute/cruncher_checkpoint.h"
+#include "engine/compute/cuda/cuda_cruncher_plan.h"
 #include "engine/compute/cuda/cuda_check.h"
 #include "engine/compute/cuda/cuda_matmul_problem.h"
 #include "engine/compute/cuda/cuda_optimizer_args.h"
@@ -10,14 +11,11 @@
 #include <cmath>
 #include <cstddef>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace napkin::cuda {
 namespace {
-
-std::size_t elementBytes(ElementType type) {
-    return type == ElementType::f32 ? 4 : 2; // f32, or bf16/f16 (the only working types)
-}
 
 cudaDataType_t cudaType(ElementType type) {
     switch (type) {
@@ -30,45 +28,28 @@ cudaDataType_t cudaType(ElementType type) {
     }
 }
 
-ElementType workingType(const CruncherConfig& config) {
-    switch (config.precision) {
-    case PrecisionRecipe::fp32:
-        return ElementType::f32;
-    case PrecisionRecipe::mixedBf16:
-        if (config.tf32Matmuls)
-            break;
-        return ElementType::bf16;
-    case PrecisionRecipe::mixedFp16:
-        if (config.tf32Matmuls)
-            break;
-        return ElementType::f16;
-    case PrecisionRecipe::fp16:
-    case PrecisionRecipe::bf16:
-    case PrecisionRecipe::fp8Mixed:
-        break;
-    }
-    throw std::invalid_argument("--precision " + trainingRecipeName(config) +
-                                ": the cuda Cruncher trainer runs fp32, tf32, mixed-bf16 and mixed-fp16");
-}
-
 } // namespace
 
 CudaCruncherTrainer::CudaCruncherTrainer(std::shared_ptr<CudaContext> context, const CruncherConfig& config)
     : ctx_(std::move(context))
     , config_(config)
-    , working_(workingType(config))
+    , working_(cruncherWorkingType(config))
     , scaled_(config.precision == PrecisionRecipe::mixedFp16) {
     if (config.dim <= 0 || config.layers <= 0 || config.batch <= 0)
         throw std::invalid_argument("the Cruncher needs dim, layers and batch > 0");
-    const auto d = static_cast<std::size_t>(config.dim), b = static_cast<std::size_t>(config.batch);
+    const std::vector<PlannedBuffer> plan = cruncherBufferPlan(config); // every buffer, at its own dtype
+    layers_.resize(static_cast<std::size_t>(config.layers));
+    outputs_.resize(static_cast<std::size_t>(config.layers));
     std::size_t freeBefore = 0, total = 0;
     NAPKIN_CUDA_CHECK(cudaMemGetInfo(&freeBefore, &total));
     std::size_t freeNow = freeBefore;
     // One component at a time, each followed by cudaMemGetInfo: the drop in free memory per component,
     // beside the bytes asked for, shows where the driver's granularity lands.
-    auto component = [&](const char* name, const auto& allocateAll) {
+    for (std::size_t next = 0; next < plan.size();) {
+        const std::string name = plan[next].component;
         const std::size_t first = buffers_.size();
-        allocateAll();
+        for (; next < plan.size() && name == plan[next].component; ++next)
+            place(plan[next], allocate(plan[next].tag, plan[next].count, plan[next].type));
         ctx_->stream.synchronize();
         DeviceAllocation a;
         a.component = name;
@@ -80,47 +61,7 @@ CudaCruncherTrainer::CudaCruncherTrainer(std::shared_ptr<CudaContext> context, c
         a.memGetInfoBytes = static_cast<double>(freeNow) - static_cast<double>(freeAfter);
         freeNow = freeAfter;
         deviceAllocations_.push_back(std::move(a));
-    };
-    component("parameters", [&] {
-        for (long l = 0; l < config.layers; ++l)
-            layers_.push_back({allocate(MemoryTag::parameters, d * d, working_), {}, {}, {}, {}});
-        head_.weights = allocate(MemoryTag::parameters, d, working_);
-    });
-    if (mixed())
-        component("master_weights", [&] {
-            for (Parameter& p : layers_)
-                p.master = allocate(MemoryTag::masterWeights, d * d, ElementType::f32);
-            head_.master = allocate(MemoryTag::masterWeights, d, ElementType::f32);
-        });
-    component("gradients", [&] {
-        for (Parameter& p : layers_)
-            p.gradient = allocate(MemoryTag::gradients, d * d, working_);
-        head_.gradient = allocate(MemoryTag::gradients, d, working_);
-    });
-    const int states = stateTensorsPerParameter(config.optimizer);
-    component("optimizer_state", [&] {
-        for (Parameter& p : layers_) {
-            p.state1 = states > 0 ? allocate(MemoryTag::optimizerState, d * d, ElementType::f32) : Tensor{};
-            p.state2 = states > 1 ? allocate(MemoryTag::optimizerState, d * d, ElementType::f32) : Tensor{};
-        }
-        head_.state1 = states > 0 ? allocate(MemoryTag::optimizerState, d, ElementType::f32) : Tensor{};
-        head_.state2 = states > 1 ? allocate(MemoryTag::optimizerState, d, ElementType::f32) : Tensor{};
-    });
-    component("activations", [&] {
-        for (long l = 0; l < config.layers; ++l)
-            outputs_.push_back(allocate(MemoryTag::activations, b * d, working_));
-    });
-    component("inputs", [&] {
-        batch_ = allocate(MemoryTag::inputs, b * d, working_);
-        targets_ = allocate(MemoryTag::inputs, b, ElementType::f32);
-        truth_ = allocate(MemoryTag::inputs, d, ElementType::f32);
-    });
-    component("workspace", [&] {
-        prediction_ = allocate(MemoryTag::workspace, b, working_);
-        lossGrad_ = allocate(MemoryTag::workspace, b, working_);
-        upstream_ = allocate(MemoryTag::workspace, b * d, working_);
-        downstream_ = allocate(MemoryTag::workspace, b * d, working_);
-    });
+    }
     lossSum_ = DeviceBuffer(sizeof(double)); // not Cruncher tensors: in the total drop only
     if (scaled_) {
         scaler_ = DeviceBuffer(sizeof(LossScalerState));
@@ -145,11 +86,57 @@ CudaCruncherTrainer::CudaCruncherTrainer(std::shared_ptr<CudaContext> context, c
         return v;
     };
     for (const Parameter& p : layers_)
-        setWeights(p, draw(d * d));
-    setWeights(head_, draw(d));
-    fillNormal(static_cast<float*>(truth_.data), d, config.seedData, kCruncherTargetStream, scale,
+        setWeights(p, draw(p.weights.count));
+    setWeights(head_, draw(head_.weights.count));
+    fillNormal(static_cast<float*>(truth_.data), truth_.count, config.seedData, kCruncherTargetStream, scale,
                ctx_->stream.get());
     ctx_->stream.synchronize();
+}
+
+// The plan's buffer in its member: the layer's parameter (the head's at index L), output, or input/workspace.
+void CudaCruncherTrainer::place(const PlannedBuffer& b, Tensor t) {
+    Parameter& p = b.layer < layers_.size() ? layers_[b.layer] : head_;
+    switch (b.role) {
+    case BufferRole::weights:
+        p.weights = t;
+        return;
+    case BufferRole::master:
+        p.master = t;
+        return;
+    case BufferRole::gradient:
+        p.gradient = t;
+        return;
+    case BufferRole::state1:
+        p.state1 = t;
+        return;
+    case BufferRole::state2:
+        p.state2 = t;
+        return;
+    case BufferRole::output:
+        outputs_[b.layer] = t;
+        return;
+    case BufferRole::batch:
+        batch_ = t;
+        return;
+    case BufferRole::targets:
+        targets_ = t;
+        return;
+    case BufferRole::truth:
+        truth_ = t;
+        return;
+    case BufferRole::prediction:
+        prediction_ = t;
+        return;
+    case BufferRole::lossGrad:
+        lossGrad_ = t;
+        return;
+    case BufferRole::upstream:
+        upstream_ = t;
+        return;
+    case BufferRole::downstream:
+        downstream_ = t;
+        return;
+    }
 }
 
 CudaCruncherTrainer::Tensor CudaCruncherTrainer::allocate(MemoryTag tag, std::size_t count, ElementType type) {

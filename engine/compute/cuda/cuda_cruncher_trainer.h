@@ -12,6 +12,7 @@
 // A checkpoint holds the fp32 (master) weights and state; mixed-fp16's loss scale is not in the format,
 // so a resumed run starts it at 65536 again.
 #include "engine/compute/benchmark_backend.h"
+#include "engine/compute/cuda/cuda_cruncher_plan.h"
 #include "engine/compute/cuda/cuda_handles.h"
 #include "engine/compute/cuda/cuda_kernels.h"
 
@@ -58,7 +59,7 @@ private:
         Tensor fp32() const { return master.data ? master : weights; }
     };
     Tensor allocate(MemoryTag tag, std::size_t count, ElementType type);
-    Parameter allocateParameter(std::size_t count);
+    void place(const PlannedBuffer& buffer, Tensor t);
     void upload(Tensor t, const std::vector<float>& host);
     std::vector<float> download(Tensor t) const;
     void setWeights(const Parameter& p, const std::vector<float>& fp32);
