@@ -4,6 +4,7 @@
 // the recipe's own storage types is the tight check; mixed-bf16 against the fp32 reference shows what the
 // 16-bit GEMMs cost (and that the loss still falls).
 #include "engine/benchmarks/backend_registry.h"
+#include "engine/benchmarks/training_recipes.h"
 #include "tests/support/cruncher_configs.h"
 #include "tests/support/cruncher_reference.h"
 
@@ -11,6 +12,7 @@
 
 #include <cmath>
 #include <memory>
+#include <stdexcept>
 
 using namespace napkin;
 using napkin::testing::CruncherReference;
@@ -21,6 +23,10 @@ Q_DECLARE_METATYPE(napkin::OptimizerKind)
 class TestCruncherRecipes : public QObject {
     Q_OBJECT
 private slots:
+    void recipeNames_data();
+    void recipeNames();
+    void recipeLists_data();
+    void recipeLists();
     void referenceStoresLikeTheFormats_data();
     void referenceStoresLikeTheFormats();
     void lossesMatchTheReference_data();
@@ -54,6 +60,67 @@ std::unique_ptr<CruncherTrainer> cpuTrainer(const QByteArray& backendName, const
 }
 
 } // namespace
+
+void TestCruncherRecipes::recipeNames_data() {
+    QTest::addColumn<QByteArray>("name");
+    QTest::addColumn<int>("precision"); // PrecisionRecipe
+    QTest::addColumn<bool>("tf32");
+    QTest::addColumn<QByteArray>("peakDtype"); // the promise MFU divides by (DeviceInfo's dtype names)
+    QTest::newRow("fp32") << QByteArray("fp32") << int(PrecisionRecipe::fp32) << false << QByteArray("fp32");
+    // TF32: fp32 storage, the tensor-core peak (H100 SXM: 494.7 against fp32's 67 TFLOPS).
+    QTest::newRow("tf32") << QByteArray("tf32") << int(PrecisionRecipe::fp32) << true << QByteArray("tf32");
+    QTest::newRow("mixed-bf16") << QByteArray("mixed-bf16") << int(PrecisionRecipe::mixedBf16) << false
+                                << QByteArray("bf16");
+    QTest::newRow("mixed-fp16") << QByteArray("mixed-fp16") << int(PrecisionRecipe::mixedFp16) << false
+                                << QByteArray("fp16");
+}
+
+void TestCruncherRecipes::recipeNames() {
+    QFETCH(QByteArray, name);
+    QFETCH(int, precision);
+    QFETCH(bool, tf32);
+    QFETCH(QByteArray, peakDtype);
+    CruncherConfig c;
+    c.tf32Matmuls = !tf32; // set from the name, whatever it was
+    QVERIFY(setTrainingRecipe(c, name.toStdString()));
+    QCOMPARE(int(c.precision), precision);
+    QCOMPARE(c.tf32Matmuls, tf32);
+    QCOMPARE(QByteArray::fromStdString(trainingRecipeName(c)), name);
+    QCOMPARE(QByteArray::fromStdString(trainingComputeDtype(c)), peakDtype);
+    const CruncherConfig before = c;
+    QVERIFY(!setTrainingRecipe(c, "fp64"));
+    QCOMPARE(int(c.precision), int(before.precision)); // an unknown name changes nothing
+    QCOMPARE(c.tf32Matmuls, before.tf32Matmuls);
+}
+
+void TestCruncherRecipes::recipeLists_data() {
+    QTest::addColumn<QString>("list");
+    QTest::addColumn<QStringList>("names"); // empty: refused
+    QTest::addColumn<QString>("why");
+    QTest::newRow("one") << "fp32" << QStringList{"fp32"} << "";
+    QTest::newRow("all four, in order") << "mixed-fp16,fp32,tf32,mixed-bf16"
+                                        << QStringList{"mixed-fp16", "fp32", "tf32", "mixed-bf16"} << "";
+    QTest::newRow("twice") << "fp32,tf32,fp32" << QStringList{} << "'fp32' is named twice";
+    QTest::newRow("empty item") << "fp32,,tf32" << QStringList{} << "has an empty item";
+    QTest::newRow("trailing comma") << "fp32," << QStringList{} << "has an empty item";
+    QTest::newRow("unknown") << "fp32,fp64" << QStringList{} << "unknown 'fp64'";
+}
+
+void TestCruncherRecipes::recipeLists() {
+    QFETCH(QString, list);
+    QFETCH(QStringList, names);
+    QFETCH(QString, why);
+    try {
+        QStringList got;
+        for (const std::string& n : trainingRecipesFromList(list.toStdString()))
+            got << QString::fromStdString(n);
+        QVERIFY2(why.isEmpty(), "accepted");
+        QCOMPARE(got, names);
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(!why.isEmpty() && QString(e.what()).contains(why), e.what());
+        QVERIFY(QString(e.what()).startsWith("--precision"));
+    }
+}
 
 void TestCruncherRecipes::referenceStoresLikeTheFormats_data() {
     QTest::addColumn<double>("value");
