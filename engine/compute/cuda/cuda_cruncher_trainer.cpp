@@ -68,6 +68,7 @@ CudaCruncherTrainer::CudaCruncherTrainer(std::shared_ptr<CudaContext> context, c
         const LossScalerState initial;
         NAPKIN_CUDA_CHECK(cudaMemcpyAsync(scaler_.get(), &initial, sizeof initial, cudaMemcpyHostToDevice,
                                           ctx_->stream.get()));
+        ctx_->stream.synchronize(); // before `initial` goes
         lossScale_ = initial.scale;
     }
     ctx_->stream.synchronize();
