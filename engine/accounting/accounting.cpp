@@ -373,13 +373,15 @@ AccountingResult accountStep(const AccountingInput& in, const GpuSpec& gpu) {
     AccountingResult r = accountPeak(in, gpu);
     const EffectivePeak effective = effectiveDensePeak(gpu, r.precision.compute);
     const double peak = effective.flopsPerSecond;
-    const std::string peakName = gpu.id + " dense " + std::string(computeTypeName(r.precision.compute)) + " peak";
+    const std::string peakName =
+        gpu.id + " dense " + std::string(computeTypeName(r.precision.compute)) + " peak";
     if (effective.refused) { // memory needs no peak; the time answers say why they are missing
         r.densePeakFlopsPerSecond = {0, peakName + ": none (" + effective.reason + ")"};
         r.timeUnavailable = "no training time: " + effective.reason;
     } else {
-        r.densePeakFlopsPerSecond = {peak, peakName + " = " + n(peak) + " FLOP/s" +
-                                               (effective.reason.empty() ? "" : " (" + effective.reason + ")")};
+        r.densePeakFlopsPerSecond = {peak,
+                                     peakName + " = " + n(peak) + " FLOP/s" +
+                                         (effective.reason.empty() ? "" : " (" + effective.reason + ")")};
     }
     const double sequences = in.batch * in.parallel.microbatches;
     StepFlops replica = countStepFlops(in.model, sequences, in.recompute, in.attention);

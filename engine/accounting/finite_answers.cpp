@@ -26,7 +26,8 @@ InputError checkFiniteAnswers(const AccountingInput& in, const GpuSpec& gpu) {
                 fineTuneStepFlops(replica, in.model, in.fineTuning, sequences, in.recompute, in.attention);
     }
     const double flops = replica.total / replica.tokens * *in.trainingTokens;
-    const EffectivePeak effective = effectiveDensePeak(gpu, ledgerFor(in.precision, in.fp32Gradients).compute);
+    const EffectivePeak effective =
+        effectiveDensePeak(gpu, ledgerFor(in.precision, in.fp32Gradients).compute);
     if (effective.refused) // no time is answered (accounting.h: timeUnavailable), so none can be infinite
         return {};
     const double peak = effective.flopsPerSecond;
