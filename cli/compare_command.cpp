@@ -76,6 +76,11 @@ void printText(std::ostream& out, const std::string& path, const MeasuredRun& ru
     out << padded("measured peak", 16) << bytesText(c.measuredPeakBytes) << " ("
         << formatBytes(c.measuredPeakBytes) << ") allocated"
         << (c.measuredPeakPhase.empty() ? "" : ", in " + c.measuredPeakPhase) << "\n";
+    if (c.setupDifferenceBytes && c.measuredStartBytes)
+        out << "setup probably differs: the run's step started holding " << bytesText(*c.measuredStartBytes)
+            << " (less what it names), the prediction's persistent bytes are "
+            << bytesText(c.predictedStartBytes) << " (" << signedBytes(*c.setupDifferenceBytes)
+            << "); give the run's own setup flags, and the unexplained bytes below are mostly this\n";
     out << padded("difference", 16) << signedBytes(c.differenceBytes) << " (measured − predicted)\n";
     for (const AttributedBytes& a : c.attributed)
         out << "  " << padded(a.name, 36) << signedBytes(a.bytes) << "  " << a.source << "\n";

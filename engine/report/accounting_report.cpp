@@ -90,6 +90,7 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     doc["training_seconds"] = optionalNumber(r.trainingSeconds);
     doc["training_days"] = optionalNumber(r.trainingDays);
     doc["gpu_days"] = optionalNumber(r.gpuDays);
+    doc["time_unavailable"] = r.timeUnavailable.empty() ? json(nullptr) : json(r.timeUnavailable);
 
     doc["gpu"] = {
         {"id", gpu.id},

@@ -72,8 +72,6 @@ napkin_add_cli_test(account_unknown_gpu EXPECT_EXIT 2
   ARGS account --model dense --params 1e9 --gpu TPUv5 --json CHECKS stderr~--gpu)
 napkin_add_cli_test(account_missing_dim EXPECT_EXIT 2
   ARGS account --model cruncher --layers 2 --json CHECKS stderr~--dim)
-napkin_add_cli_test(account_fp8_on_a100 EXPECT_EXIT 2
-  ARGS account --model dense --params 1e9 --gpu A100-SXM --precision fp8-mixed --json CHECKS stderr~--precision)
 napkin_add_cli_test(account_heads_must_divide EXPECT_EXIT 2
   ARGS account --model transformer --d-model 768 --layers 12 --heads 7 --vocab 50257 --seq 1024 --json
   CHECKS stderr~--heads)
@@ -199,16 +197,24 @@ napkin_add_cli_test(account_run_cost_user_grid_and_pue
 napkin_add_cli_test(account_bad_pue EXPECT_EXIT 2
   ARGS account --preset 70b-15t-1024-h100 --pue 0.5 --json CHECKS stderr~--pue)
 
-# What a part cannot do: bf16 on a T4 runs emulated at the fp32 rate (a warning); fp8 on an A100 is refused
-# with the reason; FlashAttention 2 falls back on a T4.
+# What a part cannot do: bf16 on a T4 runs emulated at the fp32 rate (a warning); fp8 on an A100 and any
+# recipe on Apple's M4 Max (no source gives its peaks) get memory, fits and the largest batch, and no
+# training time, with the reason (time_unavailable, and a warning); FlashAttention 2 falls back on a T4.
 napkin_add_cli_test(account_bf16_on_t4_warns
   ARGS account --preset 70b-15t-1024-h100 --gpu T4 --json
   CHECKS gpu.dense_peak_flops_per_second=8100000000000 warnings.0:string
          gpu.capabilities.dense_peaks.bf16=none gpu.capabilities.architecture=Turing)
 
-napkin_add_cli_test(account_fp8_on_a100_says_why EXPECT_EXIT 2
-  ARGS account --model dense --params 1e9 --gpu A100-SXM --precision fp8-mixed --json
-  CHECKS "stderr~fp8 needs Ada Lovelace or Hopper")
+napkin_add_cli_test(account_fp8_on_a100_says_why
+  ARGS account --model dense --params 1e9 --tokens 20e9 --gpu A100-SXM --precision fp8-mixed --json
+  CHECKS training_flops~1.19e20:1.21e20 training_seconds:null training_days:null gpu_days:null run_cost:null
+         time_unavailable:string warnings.0:string gpu.dense_peak_flops_per_second=0 fits:boolean
+         max_parameters:number)
+
+napkin_add_cli_test(account_m4_max_memory_without_a_peak
+  ARGS account --model-preset gpt2-small --tokens 1e9 --gpu M4-Max-128GB --precision mixed-bf16 --json
+  CHECKS training_seconds:null time_unavailable:string memory_bytes.total:number fits=ON
+         max_batch:number max_sequence:number warnings.0:string)
 
 napkin_add_cli_test(account_flash_on_t4_falls_back
   ARGS account --model-preset llama3-8b --seq 512 --gpu T4 --precision mixed-fp16 --json
