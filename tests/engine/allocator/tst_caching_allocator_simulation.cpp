@@ -5,11 +5,13 @@
 // Events: "a<id>:<bytes>" allocate, "f<id>" free, "e" empty_cache(). MiB = 1048576.
 #include "engine/allocator/allocator_config.h"
 #include "engine/allocator/caching_allocator_simulation.h"
+#include "engine/io/bounded_file_read.h"
+#include "engine/measured/memory_snapshot_reader.h"
 #include "engine/numerics/work_counts.h"
 
 #include <QTest>
 
-#include <sstream>
+#include <algorithm>
 
 using namespace napkin;
 
@@ -222,6 +224,46 @@ private slots:
         const WorkCounter counted;
         QVERIFY(replayAllocator(many).error.empty());
         QCOMPARE(counted.counted().allocatorEvents, 1000);
+    }
+
+    // A snapshot's history replayed: each alloc its request, each free the newest live block of its size;
+    // memory_reserved() after every one of them is the snapshot's (data/make_snapshot.py: hand-built from
+    // the rules until a GPU is lent; the reader, engine/measured, is the app's).
+    void snapshotReplay() {
+        const BoundedFileRead file =
+            readBoundedFile(std::string(NAPKIN_ALLOCATOR_DATA) + "/allocator_rules.pickle", 1 << 20);
+        QVERIFY2(file.ok(), file.error.c_str());
+        const MeasuredRunRead read = readMemorySnapshot(file.bytes, "allocator_rules.pickle");
+        QVERIFY2(read.ok(), read.error.c_str());
+        QCOMPARE(read.run.devices.size(), std::size_t{1});
+        std::vector<AllocatorEvent> events;
+        std::vector<double> measured;
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> live; // id, bytes
+        std::uint64_t id = 0;
+        for (const MeasuredSample& sample : read.run.devices[0].samples) {
+            if (sample.deltaBytes > 0) {
+                live.emplace_back(++id, static_cast<std::uint64_t>(sample.deltaBytes));
+                events.push_back({AllocatorAction::allocate, id, live.back().second});
+            } else if (sample.deltaBytes < 0) {
+                const auto bytes = static_cast<std::uint64_t>(-sample.deltaBytes);
+                auto it = std::find_if(live.rbegin(), live.rend(), [&](const auto& l) { return l.second == bytes; });
+                QVERIFY(it != live.rend());
+                events.push_back({AllocatorAction::free, it->first, 0});
+                live.erase(std::next(it).base());
+            } else {
+                continue; // a segment's own entry
+            }
+            measured.push_back(sample.reservedBytes);
+        }
+        QCOMPARE(events.size(), std::size_t{8});
+        const AllocatorReplay r = replayAllocator(events);
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        for (std::size_t i = 0; i < events.size(); ++i)
+            QCOMPARE(static_cast<double>(r.reservedBytes[i]), measured[i]);
+        QCOMPARE(r.peakReservedBytes, std::uint64_t{38 * MiB});
+        // the snapshot's segments, as make_snapshot.py lists them
+        QCOMPARE(layoutText(r.segments), QString("L20971520[4194304a 2097152a 14680064f] L16777216[16777216a] "
+                                                 "S2097152[1024a 2096128f]"));
     }
 
     void configs_data() {
