@@ -16,8 +16,9 @@ constexpr std::uint64_t kSmallBuffer = 2097152;   // "'small' allocations are pa
 constexpr std::uint64_t kMinLargeAlloc = 10485760; // "allocations between 1 and 10 MiB may use kLargeBuffer"
 constexpr std::uint64_t kLargeBuffer = 20971520;  // "'large' allocations may be packed in 20 MiB blocks"
 constexpr std::uint64_t kRoundLarge = 2097152;    // "round up large allocations to 2 MiB"
-// ExpandableSegment reserves address space for 1 1/8 of the GPU's memory; without a capacity, 2^44 bytes.
-constexpr std::uint64_t kUnlimitedAddressSpace = 1ull << 44;
+// ExpandableSegment reserves address space for 1 1/8 of the GPU's memory; without a capacity (and at most),
+// 2 TiB: above the largest request, and small enough that a new one per event cannot overflow addresses.
+constexpr std::uint64_t kMaxAddressSpace = 2 * kAllocatorMaxRequestBytes;
 
 std::uint64_t ceilTo(std::uint64_t value, std::uint64_t step) {
     return step * ((value + step - 1) / step);
@@ -181,8 +182,11 @@ int CachingAllocatorSimulation::findExpandableBlock(bool small, std::uint64_t si
             return c;
     }
     const std::uint64_t page = small ? kSmallBuffer : kLargeBuffer;
-    const std::uint64_t space =
-        ceilTo(capacity_ > 0 ? capacity_ + capacity_ / 8 : kUnlimitedAddressSpace, page);
+    const std::uint64_t wanted = capacity_ > 0 && capacity_ < kMaxAddressSpace ? capacity_ + capacity_ / 8
+                                                                                : kMaxAddressSpace;
+    const std::uint64_t space = ceilTo(std::min(wanted, kMaxAddressSpace), page);
+    if (size > space)
+        return -1; // more than the device's address space: out of memory
     Block b;
     b.address = ceilTo(nextAddress_, page);
     b.size = space;
@@ -230,6 +234,8 @@ bool CachingAllocatorSimulation::mapBlock(int toMap, std::uint64_t size) {
 int CachingAllocatorSimulation::tryAllocateExpandable(bool small, std::uint64_t size) {
     // try_allocate_expandable_block()
     int candidate = findExpandableBlock(small, size);
+    if (candidate < 0)
+        return -1;
     {
         const Block& c = blocks_[static_cast<std::size_t>(candidate)];
         if (!c.mapped && !mapBlock(candidate, std::min(c.size, size)))
@@ -239,6 +245,8 @@ int CachingAllocatorSimulation::tryAllocateExpandable(bool small, std::uint64_t 
         const Block& c = blocks_[static_cast<std::size_t>(candidate)];
         const int next = c.next;
         const std::uint64_t remaining = size - c.size;
+        if (next < 0 || blocks_[static_cast<std::size_t>(next)].mapped)
+            return -1; // find_expandable_block() vouched for the space; a guard, not a rule
         if (!mapBlock(next, std::min(remaining, blocks_[static_cast<std::size_t>(next)].size)))
             return -1;
         candidate = next; // map_block merged the candidate into it
@@ -394,6 +402,9 @@ std::string CachingAllocatorSimulation::allocate(std::uint64_t id, std::uint64_t
         live_[id] = -1;
         return {};
     }
+    if (bytes > kAllocatorMaxRequestBytes)
+        return "a request of " + std::to_string(bytes) + " B: above the " + std::to_string(kAllocatorMaxRequestBytes) +
+               " B the simulation takes";
     // malloc(): round, pick the pool, reuse a cached block, else a new one; before giving up, free what
     // the cache holds and retry (release_available_cached_blocks, then release_cached_blocks)
     const std::uint64_t size = roundedBytes(bytes);

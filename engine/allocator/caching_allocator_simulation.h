@@ -46,7 +46,8 @@ class CachingAllocatorSimulation {
 public:
     explicit CachingAllocatorSimulation(AllocatorConfig config = {}, std::uint64_t capacityBytes = 0);
 
-    /// malloc(): a block for `bytes` under the caller's `id`; "" or why not (a live id, out of memory). A
+    /// malloc(): a block for `bytes` under the caller's `id`; "" or why not (a live id, out of memory, above
+    /// kAllocatorMaxRequestBytes). A
     /// request of 0 bytes allocates nothing (PyTorch returns no block for it); its id's free is a no-op.
     std::string allocate(std::uint64_t id, std::uint64_t bytes);
     /// free(): the block of `id` back to its pool, merged with free neighbours; "" or why not (unknown id).
@@ -137,6 +138,10 @@ struct AllocatorReplay {
     std::vector<AllocatorSegment> segments; ///< after the last event
     std::string error;                      ///< the first refused event ("event 12: …"); the replay stops there
 };
+
+/// Largest request simulated (1 TiB, above any GPU's memory): every sum of sizes and addresses stays far
+/// below 2^64 for the longest list.
+inline constexpr std::uint64_t kAllocatorMaxRequestBytes = 1ull << 40;
 
 /// Longest event list replayed; a longer one is refused unread (each event costs O(log blocks)).
 inline constexpr std::size_t kAllocatorMaxEvents = 4'000'000;

@@ -15,7 +15,11 @@ std::array<double, kComponents> componentsOf(const StepBytes& b) {
     return {b.parameters, b.masterWeights, b.optimizerState, b.gradients, b.activations, b.temporary};
 }
 
+/// Bytes as a whole number; what no request can be (NaN, above 2^62) becomes one the replay refuses.
 std::uint64_t wholeBytes(double bytes) {
+    constexpr double kBeyond = 4611686018427387904.0; // 2^62
+    if (!(bytes < kBeyond))
+        return bytes > 0 || std::isnan(bytes) ? kAllocatorMaxRequestBytes + 1 : 0;
     return bytes > 0 ? static_cast<std::uint64_t>(std::llround(bytes)) : 0;
 }
 
@@ -38,25 +42,24 @@ public:
     }
 
 private:
-    std::uint64_t held(std::size_t c) const {
-        std::uint64_t sum = 0;
-        for (const Live& l : live_[c])
-            sum += l.bytes;
-        return sum;
-    }
+    std::uint64_t held(std::size_t c) const { return held_[c]; }
     void add(std::size_t c, std::uint64_t bytes) {
         live_[c].push_back({nextId_, bytes});
+        held_[c] += bytes;
         events_.push_back({AllocatorAction::allocate, nextId_++, bytes});
     }
     void freeAt(std::size_t c, std::size_t i) {
         events_.push_back({AllocatorAction::free, live_[c][i].id, 0});
+        held_[c] -= live_[c][i].bytes;
         live_[c].erase(live_[c].begin() + static_cast<std::ptrdiff_t>(i));
     }
-    /// The newest allocation of exactly `bytes` if there is one (a layer's activations freed in backward as
-    /// they were made in forward); else the newest ones, the last of them re-made smaller for what stays.
+    /// One of the newest few allocations of exactly `bytes` if there is one (a layer's activations freed in
+    /// backward as they were made in forward); else the newest ones, the last of them re-made smaller for
+    /// what stays. The search looks back a few allocations only, so a deep stack costs O(1) per event.
     void release(std::size_t c, std::uint64_t bytes) {
+        constexpr std::size_t kLookBack = 8;
         std::vector<Live>& list = live_[c];
-        for (std::size_t i = list.size(); i-- > 0;)
+        for (std::size_t i = list.size(); i-- > 0 && i + kLookBack >= list.size();)
             if (list[i].bytes == bytes) {
                 freeAt(c, i);
                 return;
@@ -77,6 +80,7 @@ private:
     };
     std::vector<AllocatorEvent>& events_;
     std::array<std::vector<Live>, kComponents> live_;
+    std::array<std::uint64_t, kComponents> held_{};
     std::uint64_t nextId_ = 1;
 };
 
@@ -99,6 +103,10 @@ StepAllocations stepAllocations(const AccountingInput& input, const AccountingRe
             held.moveTo(e.bytes);
             if (last)
                 s.marks.push_back(s.events.size());
+            if (s.events.size() > kAllocatorMaxEvents) { // refused by the replay: stop building it
+                s.marks.clear();
+                return s;
+            }
         }
     }
     return s;

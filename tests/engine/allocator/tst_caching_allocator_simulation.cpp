@@ -193,22 +193,33 @@ private slots:
     }
 
     void refusals_data() {
+        QTest::addColumn<QString>("conf");
         QTest::addColumn<QString>("events");
         QTest::addColumn<qulonglong>("capacity");
         QTest::addColumn<QString>("error");
-        QTest::newRow("unknown id") << "a1:512 f7" << 0ull << "event 2: allocation 7 is not live";
-        QTest::newRow("live id") << "a1:512 a1:512" << 0ull << "event 2: allocation 1 is already live";
+        QTest::newRow("unknown id") << "" << "a1:512 f7" << 0ull << "event 2: allocation 7 is not live";
+        QTest::newRow("live id") << "" << "a1:512 a1:512" << 0ull << "event 2: allocation 1 is already live";
         // 8 MiB held in a 20 MiB segment, which cannot be released; 12 MiB + 1 (12583424) does not fit its
         // free 12 MiB, and a 14 MiB segment would pass 30 MiB.
-        QTest::newRow("out of memory") << "a1:8388608 a2:12582913" << 31457280ull
+        QTest::newRow("out of memory") << "" << "a1:8388608 a2:12582913" << 31457280ull
                                        << "event 2: out of memory: 12583424 B with 20971520 B reserved of "
                                           "31457280 B";
+        // An expandable segment's address space is 1 1/8 of the device's memory (find_expandable_block()):
+        // 10 MiB of memory give one 20 MiB page of room, not 30 MiB.
+        QTest::newRow("expandable: beyond the address space")
+            << "expandable_segments:True" << "a1:31457280" << 10485760ull
+            << "event 1: out of memory: 31457280 B with 0 B reserved of 10485760 B";
+        QTest::newRow("beyond a terabyte") << "" << "a1:1099511627777" << 0ull
+                                           << "event 1: a request of 1099511627777 B: above the 1099511627776 B "
+                                              "the simulation takes";
     }
     void refusals() {
+        QFETCH(QString, conf);
         QFETCH(QString, events);
         QFETCH(qulonglong, capacity);
         QFETCH(QString, error);
-        const AllocatorReplay r = replayAllocator(eventsFrom(events), {}, capacity);
+        const AllocatorReplay r = replayAllocator(eventsFrom(events), *parseAllocatorConfig(conf.toStdString()).config,
+                                                  capacity);
         QCOMPARE(QString::fromStdString(r.error), error);
     }
 

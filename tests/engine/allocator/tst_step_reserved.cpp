@@ -84,6 +84,19 @@ private slots:
         QVERIFY(simulated.counted().allocatorEvents < 1000);
     }
 
+    // The deepest stack validate() lets through (1e5 layers): the replay's work stays linear in the events
+    // (a few per layer and step), where a search of every live allocation per free was quadratic.
+    void deepStackIsBounded() {
+        const AccountingInput in = gptInput(64, 1e5, 4, 1000, 16, 1);
+        const AccountingResult r = accountValid(in);
+        const WorkCounter counter;
+        const StepReserved s = stepReserved(in, r);
+        QVERIFY2(s.error.empty(), s.error.c_str());
+        QVERIFY(s.peakReservedBytes >= r.peakMemory.value);
+        QVERIFY2(counter.counted().allocatorEvents < 20 * 100000,
+                 QByteArray::number(static_cast<qlonglong>(counter.counted().allocatorEvents)));
+    }
+
     // expandable_segments splits off any remainder of 512 B or more (should_split()), so no block is handed
     // out whole with up to 1 MiB unused: allocated is at most what separate segments count.
     void expandableSegments() {
