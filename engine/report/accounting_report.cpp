@@ -12,6 +12,7 @@
 #include "engine/report/run_cost_json.h"
 #include "engine/report/overheads_json.h"
 #include "engine/report/peer_estimates_json.h"
+#include "engine/report/reserved_memory_json.h"
 
 namespace napkin {
 namespace {
@@ -29,7 +30,8 @@ void addFormula(json& formulas, const std::string& key, const std::optional<Quan
 
 } // namespace
 
-json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r) {
+json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r,
+                      const AllocatorConfig& allocator) {
     json doc;
     doc["model"] = std::string(modelKindName(in.model.kind));
     doc["parameters"] = jsonNumber(r.parameters.total);
@@ -64,6 +66,7 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     doc["peak_memory_bytes"] = jsonNumber(r.peakMemory.value);
     doc["peak_event"] = peakEventJson(timeline.events);
     doc["peak_memory_basis"] = r.peakFromTimeline ? "timeline" : "sum";
+    addReservedMemoryJson(doc, in, r, allocator); // reserved_bytes per event, reserved_memory
     if (!timeline.optimizerTemporariesFormula.empty()) // pytorch-eager: torch.optim's unfused update
         doc["optimizer_step_temporaries"] = {{"bytes", jsonNumber(timeline.optimizerTemporaries)},
                                              {"formula", timeline.optimizerTemporariesFormula}};

@@ -56,6 +56,20 @@ napkin_add_cli_test(account_extreme_scale_is_finite
   CHECKS training_flops~5.99999e27:6.00001e27 parameters=10000000000000)
 
 # Bad input: one line on stderr naming the argument, exit 2, nothing on stdout.
+# Reserved memory of the same Cruncher: every block is under 1 MiB (the small pool) and the step holds at most
+# 464 B in 512-byte blocks, so one 2 MiB small segment (kSmallBuffer) serves the whole replay, at every event.
+napkin_add_cli_test(account_cruncher_lecture_reserved
+  ARGS account --model cruncher --dim 4 --layers 2 --batch 2 --optimizer adagrad --precision fp32 --json
+  CHECKS reserved_memory.peak_bytes=2097152 reserved_memory.segments=1 memory_timeline.0.reserved_bytes=2097152
+         memory_timeline.6.reserved_bytes=2097152 reserved_memory.steps=2 "reserved_memory.granularity=timeline events"
+         reserved_memory.error:null reserved_memory.allocated_peak_bytes:number)
+napkin_add_cli_test(account_cruncher_lecture_reserved_expandable
+  ARGS account --model cruncher --dim 4 --layers 2 --batch 2 --optimizer adagrad --precision fp32 --json
+       --alloc-conf expandable_segments:True
+  CHECKS reserved_memory.peak_bytes=2097152 reserved_memory.alloc_conf=expandable_segments:True)
+napkin_add_cli_test(account_bad_alloc_conf EXPECT_EXIT 2
+  ARGS account --model cruncher --dim 4 --layers 2 --batch 2 --json --alloc-conf max_split_size_mb:8
+  CHECKS "stderr~--alloc-conf: max_split_size_mb: must be at least 20")
 napkin_add_cli_test(account_bad_mfu EXPECT_EXIT 2
   ARGS account --model dense --params 1e9 --mfu 1.5 --json CHECKS stderr~--mfu)
 napkin_add_cli_test(account_zero_mfu EXPECT_EXIT 2
