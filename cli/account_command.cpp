@@ -4,12 +4,14 @@
 #include "cli/accounting_text.h"
 #include "cli/config_option.h"
 #include "cli/peer_estimates_text.h"
+#include "cli/step_time_option.h"
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/capability_rules.h"
 #include "engine/peers/peer_estimates.h"
 #include "engine/report/accounting_report.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/json_values.h"
+#include "engine/report/step_time_json.h"
 
 #include <CLI/CLI.hpp>
 
@@ -37,7 +39,13 @@ int execute(const AccountCommandOptions& options, std::ostream& out, std::ostrea
         warnings = applyCapabilityRules(input, *part);
     checkAccountingInput(input, catalog);
     const GpuSpec& gpu = *catalog.find(input.gpu);
-    const AccountingResult result = account(input, gpu);
+    AccountingResult result = account(input, gpu);
+    const StepTime stepTime = stepTimeFor(o, input, result, gpu);
+    const double assumedMfu = input.mfu;
+    if (mfuPredicted(o)) { // training_seconds and training_days at the step time's MFU
+        input = withPredictedMfu(input, stepTime);
+        result = account(input, gpu);
+    }
     if (options.json) {
         nlohmann::json doc = accountingToJson(input, gpu, result);
         doc["warnings"] = warnings;
@@ -53,11 +61,17 @@ int execute(const AccountCommandOptions& options, std::ostream& out, std::ostrea
         }
         if (!o.gpuCatalog.empty()) // the line names the catalog the GPU came from
             doc["command"] = withGpuCatalogOption(doc["command"].get<std::string>(), o.gpuCatalog);
+        doc["step_time"] = stepTimeJson(stepTime);
+        if (mfuPredicted(o)) // the line names the step time's options
+            doc["command"] = doc["command"].get<std::string>() + " --mfu predicted";
+        if (!o.hardwareProfile.empty())
+            doc["command"] = doc["command"].get<std::string>() + " --hardware-profile " + o.hardwareProfile;
         out << jsonText(doc);
     } else {
         for (const std::string& warning : warnings)
             err << "warning: " << warning << "\n";
-        out << accountingToText(input, gpu, result) << peerEstimatesText(peerEstimates(input, result));
+        out << accountingToText(input, gpu, result) << stepTimeText(stepTime, assumedMfu)
+            << peerEstimatesText(peerEstimates(input, result));
     }
     return 0;
 }
