@@ -10,7 +10,7 @@ nlohmann::json stepTimeJson(const StepTime& t) {
     json ledger = json::array();
     for (const StepTimeRow& row : t.ledger)
         ledger.push_back({{"name", row.name},
-                          {"phase", std::string(stepPhaseName(row.phase))},
+                          {"phase", std::string(stepTimePhaseName(row.phase))},
                           {"kind", std::string(stepTimeKindName(row.kind))},
                           {"seconds", jsonNumber(row.seconds)},
                           {"flops", jsonNumber(row.flops)},

@@ -5,19 +5,19 @@
 
 namespace napkin {
 
-std::string_view stepPhaseName(StepPhase phase) {
+std::string_view stepTimePhaseName(StepTimePhase phase) {
     switch (phase) {
-    case StepPhase::forward:
+    case StepTimePhase::forward:
         return "forward";
-    case StepPhase::backward:
+    case StepTimePhase::backward:
         return "backward";
-    case StepPhase::recompute:
+    case StepTimePhase::recompute:
         return "recompute";
-    case StepPhase::optimizer:
+    case StepTimePhase::optimizer:
         return "optimizer";
-    case StepPhase::communication:
+    case StepTimePhase::communication:
         return "communication";
-    case StepPhase::pipeline:
+    case StepTimePhase::pipeline:
         return "pipeline";
     }
     return "forward";

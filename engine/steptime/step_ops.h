@@ -12,12 +12,12 @@
 
 namespace napkin {
 
-enum class StepPhase { forward, backward, recompute, optimizer, communication, pipeline };
-std::string_view stepPhaseName(StepPhase phase);
+enum class StepTimePhase { forward, backward, recompute, optimizer, communication, pipeline };
+std::string_view stepTimePhaseName(StepTimePhase phase);
 
 struct StepOp {
     std::string name;  ///< "qkv projection", "softmax"
-    StepPhase phase = StepPhase::forward;
+    StepTimePhase phase = StepTimePhase::forward;
     bool gemm = false; ///< a GEMM (timed at its shape's rate) or a memory-bound op (timed by its bytes)
     double m = 0, n = 0, k = 0, batch = 1; ///< GEMM: batch matrices of [m×k]·[k×n] (forward's shape)
     double flops = 0;    ///< executed per occurrence

@@ -57,25 +57,25 @@ void StepOpsBuilder::gemm(const std::string& name, double m, double n_, double k
     const std::string shape = gemmShape(m, n_, k, batch);
     // Reads A and B, writes C: batch·(m·k + k·n + m·n) elements.
     const double bytes = batch * (m * k + k * n_ + m * n_) * e;
-    push({name, StepPhase::forward, true, m, n_, k, batch, flops, bytes, 1, count, shape});
+    push({name, StepTimePhase::forward, true, m, n_, k, batch, flops, bytes, 1, count, shape});
     const double backwardGemms = inputGradient ? 2 : 1;
-    push({name + (inputGradient ? " (input and weight gradients)" : " (weight gradient)"), StepPhase::backward,
+    push({name + (inputGradient ? " (input and weight gradients)" : " (weight gradient)"), StepTimePhase::backward,
           true, m, n_, k, batch, backwardGemms * flops, backwardGemms * bytes, backwardGemms, count, shape});
     if (recompute)
-        push({name, StepPhase::recompute, true, m, n_, k, batch, flops, bytes, 1, count, shape});
+        push({name, StepTimePhase::recompute, true, m, n_, k, batch, flops, bytes, 1, count, shape});
 }
 
 void StepOpsBuilder::memory(const std::string& name, double elements, double forwardBytesPerElement,
                             double forwardOps, double backwardBytesPerElement, double backwardOps, double count,
                             bool recompute) {
     auto shape = [&](double perElement) { return n(elements) + " elements × " + n(perElement) + " B"; };
-    push({name, StepPhase::forward, false, 0, 0, 0, 1, 0, elements * forwardBytesPerElement, forwardOps, count,
+    push({name, StepTimePhase::forward, false, 0, 0, 0, 1, 0, elements * forwardBytesPerElement, forwardOps, count,
           shape(forwardBytesPerElement)});
     if (backwardOps > 0)
-        push({name, StepPhase::backward, false, 0, 0, 0, 1, 0, elements * backwardBytesPerElement, backwardOps,
+        push({name, StepTimePhase::backward, false, 0, 0, 0, 1, 0, elements * backwardBytesPerElement, backwardOps,
               count, shape(backwardBytesPerElement)});
     if (recompute)
-        push({name, StepPhase::recompute, false, 0, 0, 0, 1, 0, elements * forwardBytesPerElement, forwardOps,
+        push({name, StepTimePhase::recompute, false, 0, 0, 0, 1, 0, elements * forwardBytesPerElement, forwardOps,
               count, shape(forwardBytesPerElement)});
 }
 
@@ -164,15 +164,15 @@ void StepOpsBuilder::addAttention(double count, bool recomputeLayer) {
         const double flops = 2 * b * a * pairs * (dh + dv);
         const double bytes = T * ((a + 2 * g) * dh + a * dv) * e;
         const std::string shape = "2·b·a·pairs·(d_qk + d_v) over " + n(b * a) + " heads × " + n(pairs) + " pairs";
-        push({"flash attention", StepPhase::forward, true, q, s, dh, b * a, flops, bytes, 1, count, shape});
+        push({"flash attention", StepTimePhase::forward, true, q, s, dh, b * a, flops, bytes, 1, count, shape});
         // Backward: dQ, dK, dV (2 × forward) and QKᵀ again (Dao et al. 2022, algorithm 4); reads q, k, v,
         // the output and its gradient, writes three gradients.
-        push({"flash attention", StepPhase::backward, true, q, s, dh, b * a, 2 * flops, 2 * bytes, 2, count,
+        push({"flash attention", StepTimePhase::backward, true, q, s, dh, b * a, 2 * flops, 2 * bytes, 2, count,
               shape});
-        push({"flash attention: QKᵀ again in the backward", StepPhase::recompute, true, q, s, dh, b * a,
+        push({"flash attention: QKᵀ again in the backward", StepTimePhase::recompute, true, q, s, dh, b * a,
               2 * b * a * pairs * dh, 0, 0, count, shape});
         if (recomputeLayer)
-            push({"flash attention", StepPhase::recompute, true, q, s, dh, b * a, flops, bytes, 1, count, shape});
+            push({"flash attention", StepTimePhase::recompute, true, q, s, dh, b * a, flops, bytes, 1, count, shape});
         return;
     }
     // Eager: torch.matmul folds (b, a) into one bmm and copies a non-contiguous operand first: nanoGPT's
@@ -213,7 +213,7 @@ void StepOpsBuilder::addEmbeddings() {
     const double V = md.vocab / m_in.parallel.tp;
     // Forward gathers T rows; backward zeroes a V×d gradient and adds T rows into it.
     memory("token embedding", T * d, 2 * e, 1, 0, 0, count, false);
-    push({"token embedding", StepPhase::backward, false, 0, 0, 0, 1, 0, (V * d + 2 * T * d) * eg, 2, count,
+    push({"token embedding", StepTimePhase::backward, false, 0, 0, 0, 1, 0, (V * d + 2 * T * d) * eg, 2, count,
           n(V) + "×" + n(d) + " zeroed + " + n(T) + " rows added"});
     if (md.position == PositionKind::learned) {
         memory("position embedding + add", T * d, 5 * e, 2, 3 * e, 2, count, false);
@@ -251,8 +251,8 @@ void StepOpsBuilder::addDense() {
     const double flops = 2 * T * md.parameters, bytes = md.parameters * bytesPerElement(m_r.precision.parameters);
     const double count = m_in.parallel.microbatches;
     const std::string shape = "2·T·N = 2 × " + n(T) + " × " + n(md.parameters) + ", shape not known";
-    push({"model GEMMs", StepPhase::forward, true, 0, 0, 0, 1, flops, bytes + 2 * T * e, 1, count, shape});
-    push({"model GEMMs", StepPhase::backward, true, 0, 0, 0, 1, 2 * flops, 2 * bytes + 4 * T * e, 2, count, shape});
+    push({"model GEMMs", StepTimePhase::forward, true, 0, 0, 0, 1, flops, bytes + 2 * T * e, 1, count, shape});
+    push({"model GEMMs", StepTimePhase::backward, true, 0, 0, 0, 1, 2 * flops, 2 * bytes + 4 * T * e, 2, count, shape});
     m_list.notModelled.emplace_back(
         "a bare parameter count has no shapes: its GEMMs run at the profile's best measured rate, and its "
         "memory-bound ops (norms, activations, loss) are not counted");
@@ -310,13 +310,13 @@ void StepOpsBuilder::addOptimizer() {
         ops = opsPerTensor;
     else if (m_in.optimizerImplementation == OptimizerImplementation::fused)
         ops = 1;
-    push({std::string(optimizerName(m_in.optimizer)) + " update", StepPhase::optimizer, false, 0, 0, 0, 1, 0,
+    push({std::string(optimizerName(m_in.optimizer)) + " update", StepTimePhase::optimizer, false, 0, 0, 0, 1, 0,
           elements * updateBytesPerElement, ops, 1,
           n(elements) + " elements × " + n(updateBytesPerElement) + " B (" + n(accesses) + " accesses)"});
     // Micro-batches after the first add their weight gradients into .grad: reads both, writes one.
     const double gradients = m_r.memory.gradients.value / eg;
     if (m_in.parallel.microbatches > 1)
-        push({"gradient accumulation", StepPhase::backward, false, 0, 0, 0, 1, 0, gradients * 3 * eg, tensors,
+        push({"gradient accumulation", StepTimePhase::backward, false, 0, 0, 0, 1, 0, gradients * 3 * eg, tensors,
               m_in.parallel.microbatches - 1, n(gradients) + " elements × " + n(3 * eg) + " B"});
 }
 

@@ -31,7 +31,7 @@ double bestRate(const HardwareProfile& profile, ComputeType dtype) {
 struct PhaseSeconds {
     std::array<double, 6> seconds{};
     std::array<double, 6> launches{};
-    double& of(StepPhase p) { return seconds[static_cast<std::size_t>(p)]; }
+    double& of(StepTimePhase p) { return seconds[static_cast<std::size_t>(p)]; }
 };
 
 StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, ComputeType dtype) {
@@ -79,8 +79,8 @@ std::string addCommunication(StepTime& t, const AccountingInput& in, const Accou
     const double m = in.parallel.microbatches;
     const double window = !options.overlapDataParallel ? 0
                           : in.zeroStage == 3
-                              ? p.of(StepPhase::forward) + p.of(StepPhase::backward) + p.of(StepPhase::recompute)
-                              : (p.of(StepPhase::backward) + p.of(StepPhase::recompute)) / m;
+                              ? p.of(StepTimePhase::forward) + p.of(StepTimePhase::backward) + p.of(StepTimePhase::recompute)
+                              : (p.of(StepTimePhase::backward) + p.of(StepTimePhase::recompute)) / m;
     const double exposedShare =
         dataParallelSeconds > 0 ? std::max(0.0, dataParallelSeconds - window) / dataParallelSeconds : 0;
     for (const CommunicationItem& item : r.communication.items) {
@@ -88,7 +88,7 @@ std::string addCommunication(StepTime& t, const AccountingInput& in, const Accou
             continue;
         StepTimeRow row;
         row.name = item.name + " (" + std::string(communicationGroupName(item.group)) + ")";
-        row.phase = StepPhase::communication;
+        row.phase = StepTimePhase::communication;
         row.kind = StepTimeKind::communication;
         row.bytes = item.bytes;
         if (item.group == CommunicationGroup::dataParallel) {
@@ -178,8 +178,8 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
         if (phases.launches[i] <= 0 || profile.perOpOverheadSeconds <= 0)
             continue;
         StepTimeRow row;
-        row.phase = static_cast<StepPhase>(i);
-        row.name = "per-op overhead (" + std::string(stepPhaseName(row.phase)) + ")";
+        row.phase = static_cast<StepTimePhase>(i);
+        row.name = "per-op overhead (" + std::string(stepTimePhaseName(row.phase)) + ")";
         row.kind = StepTimeKind::overhead;
         row.seconds = phases.launches[i] * profile.perOpOverheadSeconds;
         row.formula = "ops × overhead = " + n(phases.launches[i]) + " × " + n(profile.perOpOverheadSeconds) +
@@ -196,12 +196,12 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
     // 1F1B: (p − 1)/v micro-batches' forward and backward of idle per stage (Narayanan et al. 2021, §2.2).
     const ParallelLayout& l = in.parallel;
     if (l.pp > 1) {
-        const double perMicrobatch = (phases.of(StepPhase::forward) + phases.of(StepPhase::backward) +
-                                      phases.of(StepPhase::recompute)) /
+        const double perMicrobatch = (phases.of(StepTimePhase::forward) + phases.of(StepTimePhase::backward) +
+                                      phases.of(StepTimePhase::recompute)) /
                                      l.microbatches;
         StepTimeRow row;
         row.name = l.virtualStages > 1 ? "pipeline bubble (interleaved 1F1B)" : "pipeline bubble (1F1B)";
-        row.phase = StepPhase::pipeline;
+        row.phase = StepTimePhase::pipeline;
         row.kind = StepTimeKind::bubble;
         row.seconds = (l.pp - 1) / l.virtualStages * perMicrobatch;
         row.formula = "(p − 1)/v × (t_f + t_b per micro-batch) = (" + n(l.pp) + " − 1)/" + n(l.virtualStages) +

@@ -22,7 +22,7 @@ std::string_view stepTimeKindName(StepTimeKind kind);
 /// One line of the time ledger: an op (or collective) over all its occurrences in the step.
 struct StepTimeRow {
     std::string name;
-    StepPhase phase = StepPhase::forward;
+    StepTimePhase phase = StepTimePhase::forward;
     StepTimeKind kind = StepTimeKind::compute; ///< what bounds it: compute or memory for an op
     double seconds = 0;                        ///< on the step's critical path (exposed communication only)
     double flops = 0;                          ///< executed over the step
