@@ -61,7 +61,7 @@ int execute(const AccountCommandOptions& options, std::ostream& out, std::ostrea
         }
         if (!o.gpuCatalog.empty()) // the line names the catalog the GPU came from
             doc["command"] = withGpuCatalogOption(doc["command"].get<std::string>(), o.gpuCatalog);
-        doc["step_time"] = stepTimeJson(stepTime);
+        doc["step_time"] = stepTimeJson(stepTime); // the report's, or --hardware-profile's and --no-dp-overlap's
         if (mfuPredicted(o)) // the line names the step time's options
             doc["command"] = doc["command"].get<std::string>() + " --mfu predicted";
         if (!o.hardwareProfile.empty())

@@ -19,14 +19,7 @@ StepTime stepTimeFor(const AccountOptions& o, const AccountingInput& input, cons
             throw UsageError("--hardware-profile: device: " + mismatch);
         return predictStepTime(input, result, *read.profile, options);
     }
-    std::string whyNot;
-    const std::optional<HardwareProfile> published = defaultProfile(gpu, whyNot);
-    if (!published) {
-        StepTime none;
-        none.whyNot = whyNot;
-        return none;
-    }
-    return predictStepTime(input, result, *published, options);
+    return publishedStepTime(input, result, gpu, options);
 }
 
 bool mfuPredicted(const AccountOptions& options) {

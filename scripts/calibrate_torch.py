@@ -7,10 +7,11 @@ catalog naming this CPU, so that
 
 predicts a torch eager training step here. What it measures, each the median of timed repeats after a
 warm-up, on torch's current thread count:
-  - GEMMs (torch.mm) at a few shapes per dtype, fp32 and bf16, from 64³ to 1024³ and transformer-like
-    rectangles up to 2048×3072×768 (--quick: up to 1024³): FLOP/s = 2·m·n·k / seconds;
-  - the bandwidth of a streaming elementwise op (torch.add(a, b, out=c) on 2^24 elements, 64 MiB in fp32):
-    bytes = 3·n·element size;
+  - GEMMs at a few shapes per dtype, fp32 and bf16, from 64³ to 1024³ and transformer-like rectangles up
+    to 2048×3072×768 (--quick: up to 1024³), each shape as a linear layer's step runs it: x·Wᵀ, g·W and
+    gᵀ·x (torch.mm on the transposed views F.linear and autograd pass), FLOP/s = 3·2·m·n·k / their time;
+  - the bandwidth of a streaming elementwise op (torch.add(a, b, out=c) on 2^24 elements), in fp32 and in
+    bf16 (`elementwise`: a CPU without native bf16 arithmetic converts each element): bytes = 3·n·size;
   - the per-op dispatch cost: an in-place add on a one-element tensor (x.add_(1)).
 Nothing is fitted: every figure is a measurement of torch's own kernels, named in the profile's sources.
 The catalog entry's dense peaks are the best measured GEMM rate per dtype (so MFU reads "of the best GEMM
@@ -53,22 +54,32 @@ def median_seconds(fn, repeats, min_seconds=0.05):
 
 
 def gemm_rates(repeats, shapes):
+    """Per shape and dtype, the three GEMMs a linear layer's training step runs at that shape, as
+    F.linear and autograd call them: y = x·Wᵀ (forward), gx = g·W (input gradient), gW = gᵀ·x (weight
+    gradient): FLOP/s = 3 · 2·m·n·k / their summed median time."""
     rates = []
     gen = torch.Generator().manual_seed(0)
     for name, dtype in DTYPES.items():
         for m, n, k in shapes:
-            a = torch.randn(m, k, generator=gen).to(dtype)
-            b = torch.randn(k, n, generator=gen).to(dtype)
-            c = torch.empty(m, n, dtype=dtype)
-            seconds = median_seconds(lambda: torch.mm(a, b, out=c), repeats)
-            rates.append({"dtype": name, "m": m, "n": n, "k": k, "flops_per_second": 2 * m * n * k / seconds})
+            if name == "fp32" and m * n * k > 2048 * 768 * 768:
+                continue  # seconds per GEMM on a generic BLAS; larger fp32 GEMMs hold the largest's rate
+            x = torch.randn(m, k, generator=gen).to(dtype)
+            w = torch.randn(n, k, generator=gen).to(dtype)
+            g = torch.randn(m, n, generator=gen).to(dtype)
+            r = repeats if 2 * m * n * k < 1e9 else min(repeats, 3)
+            seconds = (median_seconds(lambda: torch.mm(x, w.t()), r)
+                       + median_seconds(lambda: torch.mm(g, w), r)
+                       + median_seconds(lambda: torch.mm(g.t(), x), r))
+            rates.append({"dtype": name, "m": m, "n": n, "k": k, "flops_per_second": 3 * 2 * m * n * k / seconds})
     return rates
 
 
-def bandwidth(repeats, elements=1 << 24):
-    a, b, c = torch.rand(elements), torch.rand(elements), torch.empty(elements)
+def bandwidth(repeats, dtype=torch.float32, elements=1 << 24):
+    """Bytes read + written per second by torch.add(a, b, out=c): 3 · elements · element size."""
+    a, b = torch.rand(elements).to(dtype), torch.rand(elements).to(dtype)
+    c = torch.empty(elements, dtype=dtype)
     seconds = median_seconds(lambda: torch.add(a, b, out=c), repeats)
-    return 3 * elements * 4 / seconds
+    return 3 * elements * a.element_size() / seconds
 
 
 def dispatch_seconds(repeats):
@@ -93,15 +104,17 @@ def calibrate(repeats=7, quick=False):
     shapes = QUICK_SHAPES if quick else GEMM_SHAPES
     gemms = gemm_rates(repeats, shapes)
     bw = bandwidth(repeats)
+    elementwise = [{"dtype": name, "bytes_per_second": bandwidth(repeats, dtype)} for name, dtype in DTYPES.items()]
     overhead = dispatch_seconds(repeats)
     method = (f"scripts/calibrate_torch.py: torch {torch.__version__} on {threads} thread(s), medians of "
               f"{repeats} timed repeats after a warm-up")
     profile = {
         "format": "napkin-hardware-profile", "version": 1, "device": DEVICE_ID, "device_name": cpu_name(),
-        "source": method + "; GEMMs by torch.mm at " + str(len(shapes)) + " shapes per dtype",
+        "source": method + "; GEMMs: x·Wᵀ, g·W, gᵀ·x by torch.mm at " + str(len(shapes)) + " shapes per dtype",
         "gemm": gemms,
         "memory_bandwidth_bytes_per_second": bw,
         "bandwidth_source": "torch.add(a, b, out=c) on 2^24 fp32 elements, 3 × 4 B per element",
+        "elementwise": elementwise,
         "per_op_overhead_seconds": overhead,
         "overhead_source": "x.add_(1) on a one-element tensor: torch's per-op dispatch",
     }

@@ -79,7 +79,7 @@ std::optional<CalibrationRun> runCalibration(BenchmarkBackend& backend, const Ca
             p.perOpOverheadSeconds = r.timing.medianSeconds;
             continue;
         }
-        p.gemms.push_back({*computeTypeOf(r.shape.dtype), static_cast<double>(r.shape.m),
+        p.gemms.push_back({computeTypeOf(r.shape.dtype).value_or(ComputeType::fp32), static_cast<double>(r.shape.m),
                            static_cast<double>(r.shape.n), static_cast<double>(r.shape.k), r.flopsPerSecond});
     }
     if (p.gemms.empty()) {

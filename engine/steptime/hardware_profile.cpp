@@ -92,6 +92,21 @@ HardwareProfile parse(const json& doc) {
         p.gemms.push_back(gemmRate(gemms[i], "gemm[" + std::to_string(i) + "]."));
     p.memoryBandwidthBytesPerSecond = number(doc, "memory_bandwidth_bytes_per_second", "", false);
     p.bandwidthSource = text(doc, "bandwidth_source", "", false);
+    if (const auto it = doc.find("elementwise"); it != doc.end()) {
+        if (!it->is_array())
+            refuse("elementwise", "must be an array");
+        for (std::size_t i = 0; i < it->size(); ++i) {
+            const std::string path = "elementwise[" + std::to_string(i) + "].";
+            const json& item = (*it)[i];
+            if (!item.is_object())
+                refuse(path.substr(0, path.size() - 1), "must be an object");
+            const std::string dtype = text(item, "dtype", path, true);
+            const std::optional<StorageType> type = storageTypeFromName(dtype);
+            if (!type || *type == StorageType::none)
+                refuse(path + "dtype", "'" + printable(dtype) + "' is not fp32, fp16, bf16 or fp8");
+            p.elementwise.push_back({*type, number(item, "bytes_per_second", path, false)});
+        }
+    }
     p.perOpOverheadSeconds = number(doc, "per_op_overhead_seconds", "", true);
     if (p.perOpOverheadSeconds > 1)
         refuse("per_op_overhead_seconds", "must be at most 1 s");
@@ -139,6 +154,9 @@ std::string hardwareProfileToJson(const HardwareProfile& p) {
                          {"n", g.n},
                          {"k", g.k},
                          {"flops_per_second", g.flopsPerSecond}});
+    json elementwise = json::array();
+    for (const ElementwiseRate& e : p.elementwise)
+        elementwise.push_back({{"dtype", std::string(storageTypeName(e.dtype))}, {"bytes_per_second", e.bytesPerSecond}});
     const json doc = {{"format", std::string(kHardwareProfileFormat)},
                       {"version", kHardwareProfileVersion},
                       {"device", p.device},
@@ -147,9 +165,17 @@ std::string hardwareProfileToJson(const HardwareProfile& p) {
                       {"gemm", gemms},
                       {"memory_bandwidth_bytes_per_second", p.memoryBandwidthBytesPerSecond},
                       {"bandwidth_source", p.bandwidthSource},
+                      {"elementwise", elementwise},
                       {"per_op_overhead_seconds", p.perOpOverheadSeconds},
                       {"overhead_source", p.overheadSource}};
     return doc.dump(2) + "\n";
+}
+
+double memoryBytesPerSecond(const HardwareProfile& profile, StorageType dtype) {
+    for (const ElementwiseRate& e : profile.elementwise)
+        if (e.dtype == dtype)
+            return e.bytesPerSecond;
+    return profile.memoryBandwidthBytesPerSecond;
 }
 
 std::optional<double> gemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype, double m, double n,

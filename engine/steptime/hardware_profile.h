@@ -23,6 +23,14 @@ struct GemmRate {
     bool operator==(const GemmRate&) const = default;
 };
 
+/// A streaming elementwise op's bytes read + written per second on tensors of one storage dtype (a CPU
+/// without native bf16 arithmetic converts every element, so its bf16 ops stream far slower than fp32's).
+struct ElementwiseRate {
+    StorageType dtype = StorageType::fp32;
+    double bytesPerSecond = 0;
+    bool operator==(const ElementwiseRate&) const = default;
+};
+
 struct HardwareProfile {
     /// The catalog id of the device it was measured on ("H100-SXM"; a CPU profile names the catalog
     /// entry its script wrote for the CPU). Must match the GPU an account is for.
@@ -33,6 +41,9 @@ struct HardwareProfile {
     /// Bytes read + written per second by a streaming elementwise op; 0: not measured.
     double memoryBandwidthBytesPerSecond = 0;
     std::string bandwidthSource;
+    /// Measured per dtype where that differs from the bandwidth above; an op on activations of a dtype
+    /// listed here streams at its rate (optional in the file: "elementwise": [{dtype, bytes_per_second}]).
+    std::vector<ElementwiseRate> elementwise;
     double perOpOverheadSeconds = 0; ///< launch or dispatch cost of one op, paid once per op
     std::string overheadSource;
     bool operator==(const HardwareProfile&) const = default;
@@ -57,6 +68,9 @@ HardwareProfileRead hardwareProfileFromJson(std::string_view jsonText);
 HardwareProfileRead readHardwareProfile(const std::string& path);
 /// The profile as JSON text in the format hardwareProfileFromJson reads (indented, one trailing newline).
 std::string hardwareProfileToJson(const HardwareProfile& profile);
+
+/// The bytes per second of a memory-bound op on `dtype` tensors: its elementwise rate, or the bandwidth.
+double memoryBytesPerSecond(const HardwareProfile& profile, StorageType dtype);
 
 /// The achievable FLOP/s of a GEMM of m·n·k in `dtype`: interpolated in log(m·n·k) between the nearest
 /// measured shapes of that dtype below and above it, and held at the end points outside them (a GEMM

@@ -72,6 +72,7 @@ double opListReplicaForwardFlops(const AccountingInput& in) {
 StepOpList stepOps(const AccountingInput& in, const AccountingResult& r) {
     StepOpList list;
     list.dtype = r.precision.compute;
+    list.activations = r.precision.activations;
     list.microbatchesPerStep = in.parallel.microbatches;
     if (isFineTuningSet(in.fineTuning)) {
         list.whyNot = "fine-tuning (frozen weights, adapters, offload) is not in the step-time model yet";

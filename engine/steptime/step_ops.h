@@ -30,6 +30,7 @@ struct StepOp {
 struct StepOpList {
     std::vector<StepOp> ops;
     ComputeType dtype = ComputeType::fp32; ///< what the GEMMs run in
+    StorageType activations = StorageType::fp32; ///< what the memory-bound ops stream
     double microbatchesPerStep = 1;         ///< m: the pipeline bubble's unit is one micro-batch
     std::vector<std::string> notModelled;   ///< what this list leaves out, in words
     std::string whyNot; ///< non-empty: this setup's ops are not modelled, and why (nothing is timed)

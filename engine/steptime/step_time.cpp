@@ -34,13 +34,13 @@ struct PhaseSeconds {
     double& of(StepTimePhase p) { return seconds[static_cast<std::size_t>(p)]; }
 };
 
-StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, ComputeType dtype) {
+StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, ComputeType dtype, StorageType activations) {
     StepTimeRow row;
     row.name = op.name + " " + op.shape + (op.count != 1 ? " × " + n(op.count) : std::string());
     row.phase = op.phase;
     row.flops = op.flops * op.count;
     row.bytes = op.bytes * op.count;
-    const double bandwidth = profile.memoryBandwidthBytesPerSecond;
+    const double bandwidth = memoryBytesPerSecond(profile, activations);
     const double memorySeconds = op.bytes / bandwidth;
     if (!op.gemm) {
         row.kind = StepTimeKind::memory;
@@ -49,9 +49,11 @@ StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, ComputeType
                       " = " + secondsText(row.seconds);
         return row;
     }
+    // A shape the list knows runs at its interpolated rate; a bare parameter count at the best measured.
+    const double best = bestRate(profile, dtype);
     const double rate = op.m * op.n * op.k > 0
-                            ? *gemmFlopsPerSecond(profile, dtype, op.m * op.batch, op.n, op.k)
-                            : bestRate(profile, dtype);
+                            ? gemmFlopsPerSecond(profile, dtype, op.m * op.batch, op.n, op.k).value_or(best)
+                            : best;
     const double computeSeconds = op.flops / rate;
     row.kind = computeSeconds >= memorySeconds ? StepTimeKind::compute : StepTimeKind::memory;
     row.seconds = op.count * std::max(computeSeconds, memorySeconds);
@@ -137,6 +139,18 @@ std::optional<HardwareProfile> defaultProfile(const GpuSpec& gpu, std::string& w
     return published.profile;
 }
 
+StepTime publishedStepTime(const AccountingInput& input, const AccountingResult& result, const GpuSpec& gpu,
+                           const StepTimeOptions& options) {
+    std::string whyNot;
+    const std::optional<HardwareProfile> profile = defaultProfile(gpu, whyNot);
+    if (!profile) {
+        StepTime none;
+        none.whyNot = whyNot;
+        return none;
+    }
+    return predictStepTime(input, result, *profile, options);
+}
+
 std::string profileDeviceMismatch(const HardwareProfile& profile, const GpuSpec& gpu) {
     if (equalsIgnoringCase(profile.device, gpu.id))
         return {};
@@ -169,7 +183,7 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
     }
     PhaseSeconds phases;
     for (const StepOp& op : ops.ops) {
-        StepTimeRow row = costOp(op, profile, dtype);
+        StepTimeRow row = costOp(op, profile, dtype, ops.activations);
         phases.of(op.phase) += row.seconds;
         phases.launches[static_cast<std::size_t>(op.phase)] += op.launches * op.count;
         t.ledger.push_back(std::move(row));

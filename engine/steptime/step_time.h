@@ -59,6 +59,11 @@ StepTime predictStepTime(const AccountingInput& input, const AccountingResult& r
 /// (published_profiles.h), or unset with the reason in `whyNot`.
 std::optional<HardwareProfile> defaultProfile(const GpuSpec& gpu, std::string& whyNot);
 
+/// The step time from `gpu`'s published profile (defaultProfile), or not predicted with its reason: what
+/// `account --json` carries when no --hardware-profile is given, and what the app's export carries.
+StepTime publishedStepTime(const AccountingInput& input, const AccountingResult& result, const GpuSpec& gpu,
+                           const StepTimeOptions& options = {});
+
 /// A profile measured on another device than the one chosen: "profile is for X, the account is for Y",
 /// or empty when `profile.device` is `gpu.id` (letter case aside).
 std::string profileDeviceMismatch(const HardwareProfile& profile, const GpuSpec& gpu);

@@ -22,7 +22,7 @@ AccountingResult run(const AccountingInput& in) {
 }
 
 HardwareProfile published(const std::string& gpu) {
-    return *publishedProfile(*GpuCatalog::builtIn().find(gpu)).profile;
+    return publishedProfile(*GpuCatalog::builtIn().find(gpu)).profile.value_or(HardwareProfile{});
 }
 
 StepTime predict(const AccountingInput& in, const StepTimeOptions& options = {}) {
