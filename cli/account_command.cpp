@@ -5,6 +5,7 @@
 #include "cli/config_option.h"
 #include "cli/number_option.h"
 #include "cli/peer_estimates_text.h"
+#include "cli/step_time_option.h"
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/capability_rules.h"
 #include "engine/allocator/allocator_config.h"
@@ -12,6 +13,7 @@
 #include "engine/report/accounting_report.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/json_values.h"
+#include "engine/report/step_time_json.h"
 
 #include <CLI/CLI.hpp>
 
@@ -48,7 +50,13 @@ int execute(const AccountCommandOptions& options, std::ostream& out, std::ostrea
         warnings = applyCapabilityRules(input, *part);
     checkAccountingInput(input, catalog);
     const GpuSpec& gpu = *catalog.find(input.gpu);
-    const AccountingResult result = account(input, gpu);
+    AccountingResult result = account(input, gpu);
+    const StepTime stepTime = stepTimeFor(o, input, result, gpu);
+    const double assumedMfu = input.mfu;
+    if (mfuPredicted(o)) { // training_seconds and training_days at the step time's MFU
+        input = withPredictedMfu(input, stepTime);
+        result = account(input, gpu);
+    }
     if (options.json) {
         nlohmann::json doc = accountingToJson(input, gpu, result, allocator);
         doc["warnings"] = warnings;
@@ -66,11 +74,17 @@ int execute(const AccountCommandOptions& options, std::ostream& out, std::ostrea
             doc["command"] = withGpuCatalogOption(doc["command"].get<std::string>(), o.gpuCatalog);
         if (const std::string conf = allocatorConfigText(allocator); !conf.empty()) // shell-safe: [a-z_:,0-9]
             doc["command"] = doc["command"].get<std::string>() + " --alloc-conf " + conf;
+        doc["step_time"] = stepTimeJson(stepTime); // the report's, or --hardware-profile's and --no-dp-overlap's
+        if (mfuPredicted(o)) // the line names the step time's options
+            doc["command"] = doc["command"].get<std::string>() + " --mfu predicted";
+        if (!o.hardwareProfile.empty())
+            doc["command"] = doc["command"].get<std::string>() + " --hardware-profile " + o.hardwareProfile;
         out << jsonText(doc);
     } else {
         for (const std::string& warning : warnings)
             err << "warning: " << warning << "\n";
-        out << accountingToText(input, gpu, result) << peerEstimatesText(peerEstimates(input, result));
+        out << accountingToText(input, gpu, result) << stepTimeText(stepTime, assumedMfu)
+            << peerEstimatesText(peerEstimates(input, result));
     }
     return 0;
 }

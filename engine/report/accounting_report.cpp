@@ -10,6 +10,7 @@
 #include "engine/report/json_values.h"
 #include "engine/report/memory_timeline_report.h"
 #include "engine/report/run_cost_json.h"
+#include "engine/report/step_time_json.h"
 #include "engine/report/overheads_json.h"
 #include "engine/report/peer_estimates_json.h"
 #include "engine/report/reserved_memory_json.h"
@@ -147,6 +148,8 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     addFineTuningJson(doc, formulas, in, r);
     addRunCostJson(doc, formulas, in, r);
     doc["peer_estimates"] = peerEstimatesJson(peerEstimates(in, r)); // other calculators' answers
+    // The step time from the GPU's published profile: here, not in account(), so the tick stays as fast.
+    doc["step_time"] = stepTimeJson(publishedStepTime(in, r, gpu));
     doc["warnings"] = capabilityWarnings(in, gpu); // the CLI adds what fell back before (capability_rules.h)
     doc["gpu"]["capabilities"] = gpuCapabilityJson(gpu);
     doc["formulas"] = formulas;
