@@ -277,6 +277,70 @@ private slots:
                                                  "S2097152[1024a 2096128f]"));
     }
 
+    // Seeded random sequences under each setting, checked against what must hold after every call: the
+    // segments add up to memory_reserved() and their allocated blocks to memory_allocated(), each segment's
+    // blocks to its size, no two free blocks sit side by side in a segment (free_block() and map_block() merge
+    // them; an expandable segment's mapped ranges are listed apart), and a capacity is never passed.
+    void invariantsHoldOnRandomSequences_data() {
+        QTest::addColumn<QString>("conf");
+        QTest::addColumn<qulonglong>("capacity");
+        QTest::newRow("defaults") << "" << 0ull;
+        QTest::newRow("max_split_size") << "max_split_size_mb:24" << 0ull;
+        QTest::newRow("divisions") << "roundup_power2_divisions:8" << 0ull;
+        QTest::newRow("expandable") << "expandable_segments:True" << 0ull;
+        QTest::newRow("near capacity") << "max_split_size_mb:24" << 200ull * MiB;
+        QTest::newRow("expandable near capacity") << "expandable_segments:True" << 200ull * MiB;
+    }
+    void invariantsHoldOnRandomSequences() {
+        QFETCH(QString, conf);
+        QFETCH(qulonglong, capacity);
+        CachingAllocatorSimulation sim(*parseAllocatorConfig(conf.toStdString()).config, capacity);
+        std::uint64_t state = 12345;
+        const auto next = [&state] { // a 64-bit LCG (Knuth's MMIX constants): the same sequence everywhere
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            return state >> 33;
+        };
+        std::vector<std::uint64_t> live;
+        std::uint64_t id = 0;
+        for (int step = 0; step < 3000; ++step) {
+            const std::uint64_t r = next() % 100;
+            if (r < 2) {
+                sim.emptyCache();
+            } else if (r < 45 && !live.empty()) {
+                const std::size_t k = next() % live.size();
+                QCOMPARE(QString::fromStdString(sim.free(live[k])), QString());
+                live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
+            } else {
+                // sizes from 1 B to 48 MiB, most of them small, as a step's tensors are
+                const std::uint64_t shift = next() % 26;
+                const std::uint64_t bytes = 1 + next() % (1ull << shift);
+                const std::string error = sim.allocate(++id, bytes);
+                if (error.empty())
+                    live.push_back(id);
+                else
+                    QVERIFY2(capacity > 0 && error.rfind("out of memory", 0) == 0, error.c_str());
+            }
+            std::uint64_t reserved = 0, allocated = 0;
+            for (const AllocatorSegment& seg : sim.segments()) {
+                std::uint64_t sum = 0;
+                bool previousFree = false;
+                for (const AllocatorBlock& b : seg.blocks) {
+                    sum += b.sizeBytes;
+                    allocated += b.allocated ? b.sizeBytes : 0;
+                    QVERIFY2(b.allocated || !previousFree, qPrintable(QString("step %1: two free blocks").arg(step)));
+                    previousFree = !b.allocated;
+                }
+                QCOMPARE(sum, seg.sizeBytes);
+                reserved += seg.sizeBytes;
+            }
+            QCOMPARE(reserved, sim.reservedBytes());
+            QCOMPARE(allocated, sim.allocatedBytes());
+            QVERIFY(sim.reservedBytes() >= sim.allocatedBytes());
+            QVERIFY(capacity == 0 || sim.reservedBytes() <= capacity);
+            QVERIFY(sim.peakReservedBytes() >= sim.reservedBytes());
+        }
+    }
+
     void configs_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("canonical"); // allocatorConfigText() of the parse, or the error
