@@ -46,3 +46,8 @@ napkin_add_cli_test(step_time_profile_other_gpu EXPECT_EXIT 2
 napkin_add_cli_test(step_time_profile_not_a_file EXPECT_EXIT 2
   ARGS account --model-preset gpt2-small --hardware-profile /dev/zero
   CHECKS "stderr~--hardware-profile: /dev/zero")
+
+# compare shares account's options but not (yet) its step time: refused rather than dropped.
+napkin_add_cli_test(step_time_not_in_compare EXPECT_EXIT 2
+  ARGS compare --model-preset gpt2-small --mfu predicted --trace /dev/null
+  CHECKS "stderr~compare compares memory")
