@@ -51,3 +51,8 @@ napkin_add_cli_test(step_time_profile_not_a_file EXPECT_EXIT 2
 napkin_add_cli_test(step_time_not_in_compare EXPECT_EXIT 2
   ARGS compare --model-preset gpt2-small --mfu predicted --trace /dev/null
   CHECKS "stderr~compare compares memory")
+
+# calibrate refuses a target it cannot write before it measures anything.
+napkin_add_cli_test(calibrate_unwritable_out EXPECT_EXIT 2
+  ARGS calibrate --out /nonexistent-folder/profile.json
+  CHECKS "stderr~--out: cannot write /nonexistent-folder/profile.json")
