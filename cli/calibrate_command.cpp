@@ -5,12 +5,14 @@
 #include "engine/benchmarks/calibration_run.h"
 #include "engine/hardware/gpu_catalog_writer.h"
 #include "engine/io/atomic_file.h"
+#include "engine/io/writable_target.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <CLI/CLI.hpp>
 
 #include <memory>
 #include <ostream>
+#include <stdexcept>
 
 namespace napkin::cli {
 namespace {
@@ -20,7 +22,22 @@ struct CalibrateOptions {
     int threads = 0, repeats = 7;
 };
 
+// A file that cannot be written (no such folder, no permission) is the user's to fix: one line, exit 2.
+void writeOrRefuse(const std::string& option, const std::string& path, const std::string& text) {
+    try {
+        writeFileAtomically(path, text);
+    } catch (const std::runtime_error& e) {
+        throw UsageError(option + ": " + e.what());
+    }
+}
+
 int runCalibrate(const CalibrateOptions& o, std::ostream& out, std::ostream& err) {
+    // Refused before the seconds of measuring, not after.
+    if (const std::string why = unwritableTargetReason(o.out); !why.empty())
+        throw UsageError("--out: " + why);
+    if (!o.catalog.empty())
+        if (const std::string why = unwritableTargetReason(o.catalog); !why.empty())
+            throw UsageError("--catalog: " + why);
     auto backend = backendForDevice(o.device, o.threads, o.backend);
     CalibrationOptions options;
     options.device = o.device;
@@ -31,14 +48,14 @@ int runCalibrate(const CalibrateOptions& o, std::ostream& out, std::ostream& err
         throw UsageError("--device: " + whyNot);
     for (const std::string& skipped : run->skipped)
         err << "skipped: " << skipped << "\n";
-    writeFileAtomically(o.out, hardwareProfileToJson(run->profile));
+    writeOrRefuse("--out", o.out, hardwareProfileToJson(run->profile));
     out << "wrote " << o.out << ": " << run->profile.gemms.size() << " GEMM rates, bandwidth "
         << formatNumber(run->profile.memoryBandwidthBytesPerSecond) << " B/s, per-op overhead "
         << formatDuration(run->profile.perOpOverheadSeconds) << " (device " << run->profile.device << ")\n";
     if (!o.catalog.empty()) {
         if (o.device != "cpu")
             throw UsageError("--catalog: only a CPU needs a catalog entry of its own (a GPU is in the catalog)");
-        writeFileAtomically(o.catalog, gpuCatalogJson({cpuCatalogEntry(run->profile)}));
+        writeOrRefuse("--catalog", o.catalog, gpuCatalogJson({cpuCatalogEntry(run->profile)}));
         out << "wrote " << o.catalog << ": use --gpu-catalog " << o.catalog << " --gpu " << run->profile.device
             << "\n";
     }

@@ -108,6 +108,11 @@ void printText(std::ostream& out, const std::string& path, const MeasuredRun& ru
 }
 
 int execute(const CompareOptions& o, std::ostream& out) {
+    // The step-time options share account's parser, but compare compares memory only (so far): refused,
+    // not silently dropped.
+    if (o.setup.mfu == "predicted" || !o.setup.hardwareProfile.empty() || o.setup.noDataParallelOverlap)
+        throw UsageError("--mfu predicted, --hardware-profile and --no-dp-overlap: account's step time; "
+                         "compare compares memory");
     const AccountingInput input = toAccountingInput(o.setup);
     const GpuCatalog catalog = catalogFor(o.setup);
     checkAccountingInput(input, catalog);

@@ -3,6 +3,7 @@
 #include "engine/io/bounded_file_read.h"
 #include "engine/numerics/json_nesting.h"
 #include "engine/numerics/printable_text.h"
+#include "engine/numerics/quantity_format.h"
 
 #include <nlohmann/json.hpp>
 
@@ -42,16 +43,20 @@ std::string text(const json& object, const std::string& field, const std::string
     return it->get<std::string>();
 }
 
-// A finite number above `above` (or at least 0 when zeroAllowed).
-double number(const json& object, const std::string& field, const std::string& path, bool zeroAllowed) {
+// A number in [lo, hi]: the figures a profile holds, kept where the step time's arithmetic stays finite
+// (a rate of 1e-300 FLOP/s would time a step at infinity).
+double number(const json& object, const std::string& field, const std::string& path, double lo, double hi) {
     const json& value = member(object, field, path);
     if (!value.is_number())
         refuse(path + field, "must be a number");
     const double v = value.get<double>();
-    if (!std::isfinite(v) || v < 0 || (!zeroAllowed && v == 0))
-        refuse(path + field, zeroAllowed ? "must be a finite number ≥ 0" : "must be a finite number > 0");
+    if (!std::isfinite(v) || v < lo || v > hi)
+        refuse(path + field, "must lie in [" + formatNumber(lo) + ", " + formatNumber(hi) + "]");
     return v;
 }
+
+constexpr double kMaxRate = 1e21;  ///< FLOP/s or bytes/s: 1,000 times a B200's bf16 peak
+constexpr double kMaxSide = 1e7;   ///< a GEMM's m, n or k
 
 GemmRate gemmRate(const json& item, const std::string& path) {
     if (!item.is_object())
@@ -62,10 +67,10 @@ GemmRate gemmRate(const json& item, const std::string& path) {
     if (!type)
         refuse(path + "dtype", "'" + printable(dtype) + "' is not fp32, tf32, fp16, bf16 or fp8");
     rate.dtype = *type;
-    rate.m = number(item, "m", path, false);
-    rate.n = number(item, "n", path, false);
-    rate.k = number(item, "k", path, false);
-    rate.flopsPerSecond = number(item, "flops_per_second", path, false);
+    rate.m = number(item, "m", path, 1, kMaxSide);
+    rate.n = number(item, "n", path, 1, kMaxSide);
+    rate.k = number(item, "k", path, 1, kMaxSide);
+    rate.flopsPerSecond = number(item, "flops_per_second", path, 1, kMaxRate);
     return rate;
 }
 
@@ -90,7 +95,7 @@ HardwareProfile parse(const json& doc) {
         refuse("gemm", "must be an array");
     for (std::size_t i = 0; i < gemms.size(); ++i)
         p.gemms.push_back(gemmRate(gemms[i], "gemm[" + std::to_string(i) + "]."));
-    p.memoryBandwidthBytesPerSecond = number(doc, "memory_bandwidth_bytes_per_second", "", false);
+    p.memoryBandwidthBytesPerSecond = number(doc, "memory_bandwidth_bytes_per_second", "", 1, kMaxRate);
     p.bandwidthSource = text(doc, "bandwidth_source", "", false);
     if (const auto it = doc.find("elementwise"); it != doc.end()) {
         if (!it->is_array())
@@ -104,12 +109,10 @@ HardwareProfile parse(const json& doc) {
             const std::optional<StorageType> type = storageTypeFromName(dtype);
             if (!type || *type == StorageType::none)
                 refuse(path + "dtype", "'" + printable(dtype) + "' is not fp32, fp16, bf16 or fp8");
-            p.elementwise.push_back({*type, number(item, "bytes_per_second", path, false)});
+            p.elementwise.push_back({*type, number(item, "bytes_per_second", path, 1, kMaxRate)});
         }
     }
-    p.perOpOverheadSeconds = number(doc, "per_op_overhead_seconds", "", true);
-    if (p.perOpOverheadSeconds > 1)
-        refuse("per_op_overhead_seconds", "must be at most 1 s");
+    p.perOpOverheadSeconds = number(doc, "per_op_overhead_seconds", "", 0, 1);
     p.overheadSource = text(doc, "overhead_source", "", false);
     return p;
 }

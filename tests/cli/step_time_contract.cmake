@@ -36,7 +36,7 @@ napkin_add_cli_test(step_time_mfu_predicted_unpredictable EXPECT_EXIT 2
   CHECKS "stderr~--mfu: predicted, but the step time is not predicted")
 napkin_add_cli_test(step_time_profile_damaged EXPECT_EXIT 2
   ARGS account --model-preset gpt2-small --hardware-profile ${profiles}/bad_rate.json
-  CHECKS "stderr~--hardware-profile: " "stderr~gemm[0].flops_per_second: must be a finite number > 0")
+  CHECKS "stderr~--hardware-profile: " "stderr~gemm[0].flops_per_second: must lie in [1, 1.00e21]")
 napkin_add_cli_test(step_time_profile_foreign EXPECT_EXIT 2
   ARGS account --model-preset gpt2-small --hardware-profile ${PROJECT_SOURCE_DIR}/resources/gpu_catalog.json
   CHECKS "stderr~format: missing")
@@ -46,3 +46,13 @@ napkin_add_cli_test(step_time_profile_other_gpu EXPECT_EXIT 2
 napkin_add_cli_test(step_time_profile_not_a_file EXPECT_EXIT 2
   ARGS account --model-preset gpt2-small --hardware-profile /dev/zero
   CHECKS "stderr~--hardware-profile: /dev/zero")
+
+# compare shares account's options but not (yet) its step time: refused rather than dropped.
+napkin_add_cli_test(step_time_not_in_compare EXPECT_EXIT 2
+  ARGS compare --model-preset gpt2-small --mfu predicted --trace /dev/null
+  CHECKS "stderr~compare compares memory")
+
+# calibrate refuses a target it cannot write before it measures anything.
+napkin_add_cli_test(calibrate_unwritable_out EXPECT_EXIT 2
+  ARGS calibrate --out /nonexistent-folder/profile.json
+  CHECKS "stderr~--out: cannot write /nonexistent-folder/profile.json")
