@@ -3,13 +3,17 @@
 #include "cli/account_options.h"
 #include "cli/accounting_text.h"
 #include "cli/config_option.h"
+#include "cli/number_option.h"
 #include "cli/peer_estimates_text.h"
+#include "cli/step_time_option.h"
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/capability_rules.h"
+#include "engine/allocator/allocator_config.h"
 #include "engine/peers/peer_estimates.h"
 #include "engine/report/accounting_report.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/json_values.h"
+#include "engine/report/step_time_json.h"
 
 #include <CLI/CLI.hpp>
 
@@ -24,10 +28,19 @@ namespace {
 struct AccountCommandOptions {
     AccountOptions setup;
     bool json = false;
+    std::string allocConf; // PYTORCH_CUDA_ALLOC_CONF's text for the simulated reserved memory
 };
+
+AllocatorConfig allocatorConfigOption(const std::string& text) {
+    const AllocatorConfigParse parsed = parseAllocatorConfig(text);
+    if (!parsed.config)
+        throw UsageError("--alloc-conf: " + parsed.error);
+    return *parsed.config;
+}
 
 int execute(const AccountCommandOptions& options, std::ostream& out, std::ostream& err) {
     const AccountOptions& o = options.setup;
+    const AllocatorConfig allocator = allocatorConfigOption(options.allocConf);
     const AccountingInput asGiven = toAccountingInput(o);
     AccountingInput input = asGiven;
     const GpuCatalog catalog = catalogFor(o);
@@ -37,9 +50,15 @@ int execute(const AccountCommandOptions& options, std::ostream& out, std::ostrea
         warnings = applyCapabilityRules(input, *part);
     checkAccountingInput(input, catalog);
     const GpuSpec& gpu = *catalog.find(input.gpu);
-    const AccountingResult result = account(input, gpu);
+    AccountingResult result = account(input, gpu);
+    const StepTime stepTime = stepTimeFor(o, input, result, gpu);
+    const double assumedMfu = input.mfu;
+    if (mfuPredicted(o)) { // training_seconds and training_days at the step time's MFU
+        input = withPredictedMfu(input, stepTime);
+        result = account(input, gpu);
+    }
     if (options.json) {
-        nlohmann::json doc = accountingToJson(input, gpu, result);
+        nlohmann::json doc = accountingToJson(input, gpu, result, allocator);
         doc["warnings"] = warnings;
         doc["command"] = accountCommandLine(asGiven); // what was asked, before any fallback
         if (!o.model.config.empty()) { // the line reads the same file; the JSON says which keys it used
@@ -53,11 +72,19 @@ int execute(const AccountCommandOptions& options, std::ostream& out, std::ostrea
         }
         if (!o.gpuCatalog.empty()) // the line names the catalog the GPU came from
             doc["command"] = withGpuCatalogOption(doc["command"].get<std::string>(), o.gpuCatalog);
+        if (const std::string conf = allocatorConfigText(allocator); !conf.empty()) // shell-safe: [a-z_:,0-9]
+            doc["command"] = doc["command"].get<std::string>() + " --alloc-conf " + conf;
+        doc["step_time"] = stepTimeJson(stepTime); // the report's, or --hardware-profile's and --no-dp-overlap's
+        if (mfuPredicted(o)) // the line names the step time's options
+            doc["command"] = doc["command"].get<std::string>() + " --mfu predicted";
+        if (!o.hardwareProfile.empty())
+            doc["command"] = doc["command"].get<std::string>() + " --hardware-profile " + o.hardwareProfile;
         out << jsonText(doc);
     } else {
         for (const std::string& warning : warnings)
             err << "warning: " << warning << "\n";
-        out << accountingToText(input, gpu, result) << peerEstimatesText(peerEstimates(input, result));
+        out << accountingToText(input, gpu, result) << stepTimeText(stepTime, assumedMfu)
+            << peerEstimatesText(peerEstimates(input, result));
     }
     return 0;
 }
@@ -69,6 +96,9 @@ Command addAccountCommand(CLI::App& parent) {
     CLI::App* sub = parent.add_subcommand("account", "Memory, FLOPs and time of training a model");
     addAccountOptions(*sub, options->setup);
     sub->add_flag("--json", options->json, "print one JSON document");
+    sub->add_option("--alloc-conf", options->allocConf,
+                    "PYTORCH_CUDA_ALLOC_CONF for the simulated reserved memory (--json's reserved_memory), e.g. "
+                    "\"expandable_segments:True,max_split_size_mb:128,roundup_power2_divisions:4\"");
     return {sub, [options](std::ostream& out, std::ostream& err) { return execute(*options, out, err); }};
 }
 

@@ -57,7 +57,8 @@ AccountingInput toAccountingInput(const AccountOptions& o) {
     if (!o.gpu.empty())
         in.gpu = o.gpu;
     setNumber(in.gpus, "--gpus", o.gpus);
-    setNumber(in.mfu, "--mfu", o.mfu);
+    if (o.mfu != "predicted") // the step time's MFU replaces it after the accounting (step_time_option.h)
+        setNumber(in.mfu, "--mfu", o.mfu);
     if (!o.zero.empty()) {
         const double zero = parseNumberOption("--zero", o.zero);
         if (zero != 0 && zero != 1 && zero != 2 && zero != 3)
@@ -112,7 +113,13 @@ void addAccountOptions(CLI::App& sub_, AccountOptions& o) {
     sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM)");
     sub->add_option("--gpu-catalog", o.gpuCatalog, "JSON file of extra GPUs in the catalog's format");
     sub->add_option("--gpus", o.gpus, "number of GPUs (default 1)");
-    sub->add_option("--mfu", o.mfu, "model FLOPs utilisation in (0, 1] (default 0.5)");
+    sub->add_option("--mfu", o.mfu,
+                    "model FLOPs utilisation in (0, 1], or 'predicted': the step time's (default 0.5)");
+    sub->add_option("--hardware-profile", o.hardwareProfile,
+                    "hardware profile JSON (napkin-cli calibrate, scripts/calibrate-torch.py) the step time is "
+                    "costed from; default: the GPU's published achievable figures");
+    sub->add_flag("--no-dp-overlap", o.noDataParallelOverlap,
+                  "step time: data-parallel collectives do not overlap the backward");
     sub->add_option("--zero", o.zero, "ZeRO stage 0..3 (default 0)");
     sub->add_option("--tp", o.tp, "tensor-parallel GPUs (default 1)");
     sub->add_option("--pp", o.pp, "pipeline stages (default 1)");

@@ -28,6 +28,8 @@ struct AccountOptions {
     bool twoGradientCopies = false, fp32Reduce = false; // sharding_options.h
     std::string gatheredLayers, prefetchLayers, shardGroup;
     std::string price, powerFraction, pue, gridIntensity; // run cost (run_cost.h)
+    std::string hardwareProfile;        // step time (cli/step_time_option.h): a profile file
+    bool noDataParallelOverlap = false; // step time: data-parallel collectives on the critical path
 };
 
 /// Registers the model options, then --batch, --tokens, --precision, --fp32-grads, --optimizer, --gpu,

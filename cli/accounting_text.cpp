@@ -69,10 +69,14 @@ std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, cons
         if (r.trainingHardwareFlops->value != r.trainingFlops->value)
             line("training FLOPs (hardware, with recompute)", formatNumber(r.trainingHardwareFlops->value),
                  r.trainingHardwareFlops->formula);
-        line("training time at MFU " + formatNumber(in.mfu), formatDuration(r.trainingSeconds->value),
-             r.trainingSeconds->formula);
+        if (r.trainingSeconds)
+            line("training time at MFU " + formatNumber(in.mfu), formatDuration(r.trainingSeconds->value),
+                 r.trainingSeconds->formula);
+        else // the part has no peak for this arithmetic: the memory answers stand
+            s << "training time: none: " << r.timeUnavailable << "\n";
         line("HFU", formatNumber(r.hfu.value), r.hfu.formula);
-        line("GPU-days", formatNumber(r.gpuDays->value), r.gpuDays->formula);
+        if (r.gpuDays)
+            line("GPU-days", formatNumber(r.gpuDays->value), r.gpuDays->formula);
         if (r.runCost)
             s << runCostText(*r.runCost);
     } else {

@@ -5,6 +5,7 @@
 #include "cli/number_option.h"
 #include "cli/option_policy.h"
 #include "engine/accounting/frozen_layers.h"
+#include "engine/benchmarks/training_recipes.h"
 #include "engine/benchmarks/training_run.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/json_values.h"
@@ -15,6 +16,8 @@
 #include <cmath>
 #include <memory>
 #include <ostream>
+#include <stdexcept>
+#include <vector>
 
 namespace napkin::cli {
 namespace {
@@ -38,6 +41,44 @@ long wholeOption(const std::string& option, const std::string& text, double max)
     return static_cast<long>(v);
 }
 
+// --precision: one recipe, or a comma list of them (bench train --precision fp32,mixed-bf16).
+std::vector<std::string> recipesFrom(const TrainOptions& o) {
+    try {
+        return trainingRecipesFromList(o.precision);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+}
+
+// A run that could not start or stopped, as the option that caused it.
+[[noreturn]] void refused(const TrainingRunRefused& e, const TrainOptions& o) {
+    switch (e.cause()) {
+    case TrainingRunRefused::Cause::resume:
+        throw UsageError(std::string("--resume: ") + e.what());
+    case TrainingRunRefused::Cause::save:
+        throw UsageError(std::string("--save: ") + e.what());
+    case TrainingRunRefused::Cause::diverged:
+        throw UsageError(std::string("--lr: ") + e.what());
+    case TrainingRunRefused::Cause::model:
+        break;
+    }
+    throw UsageError("--device " + o.device + ": cannot hold this Cruncher: " + e.what());
+}
+
+// One line per run: the loss from first to last step, the median step, FLOP rate and memory.
+void printRun(const TrainingRun& run, std::ostream& out) {
+    const CruncherConfig& config = run.request.config;
+    out << "Cruncher D=" << config.dim << " L=" << config.layers << " B=" << config.batch << " "
+        << optimizerName(config.optimizer)
+        << (config.precision == PrecisionRecipe::fp32 && !config.tf32Matmuls ? "" : " " + trainingRecipeName(config))
+        << (config.frozenLayers.empty() ? "" : " frozen " + frozenLayersText(config.frozenLayers))
+        << ": loss " << run.losses.front() << " -> " << run.losses.back() << ", step "
+        << formatDuration(run.stepTiming.medianSeconds) << " (median), " << run.flopsPerSecond / 1e9
+        << " GFLOP/s" << (run.mfu ? "; MFU " + formatNumber(*run.mfu) + " of the " + trainingComputeDtype(config) + " peak" : "")
+        << "; memory measured " << run.memory.total.measured << " B, predicted " << run.memory.total.predicted
+        << " B\n";
+}
+
 CruncherConfig configFrom(const TrainOptions& o) {
     CruncherConfig c;
     c.dim = wholeOption("--dim", o.dim, 65536);
@@ -55,10 +96,8 @@ CruncherConfig configFrom(const TrainOptions& o) {
         throw UsageError("--optimizer: unknown '" + o.optimizer + "' (" +
                          joinNames(enumNames(allOptimizers(), optimizerName), ", ") + ")");
     c.optimizer = *optimizer;
-    const auto precision = precisionRecipeFromName(o.precision);
-    if (!precision)
-        throw UsageError("--precision: unknown '" + o.precision + "' (fp32, mixed-bf16)");
-    c.precision = *precision; // which recipes the chosen backend's trainer runs is asked of it (runTrain)
+    // The first recipe of the list; which recipes the chosen backend's trainer runs is asked of it (runTrain).
+    setTrainingRecipe(c, recipesFrom(o).front());
     c.hyper.learningRate =
         o.lr.empty() ? defaultLearningRate(c.optimizer, c.dim) : parseNumberOption("--lr", o.lr);
     if (!(c.hyper.learningRate > 0))
@@ -77,39 +116,37 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
     if (!request.config.frozenLayers.empty() && o.device != "cpu")
         throw UsageError("--freeze: frozen layers train on the CPU trainers only (--device cpu)");
     auto backend = backendForDevice(o.device, o.threads, o.backend);
-    if (std::string why = backend->unsupportedPrecisionReason(request.config.precision); !why.empty())
+    const std::vector<std::string> recipes = recipesFrom(o);
+    if (recipes.size() > 1) { // the recipes side by side: one run each, the same data and initial weights
+        std::vector<TrainingRun> runs;
+        try {
+            runs = runCruncherRecipes(*backend, request, recipes);
+        } catch (const TrainingRunRefused& e) {
+            refused(e, o);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+        if (o.json) {
+            out << jsonText(trainingRecipesJson(runs));
+            return 0;
+        }
+        for (const TrainingRun& run : runs)
+            printRun(run, out);
+        return 0;
+    }
+    if (std::string why = backend->unsupportedRecipeReason(request.config); !why.empty())
         throw UsageError(why.rfind("--precision", 0) == 0 ? why : "--precision " + o.precision + ": " + why);
     TrainingRun run;
     try {
         run = runCruncherTraining(*backend, request);
     } catch (const TrainingRunRefused& e) {
-        switch (e.cause()) {
-        case TrainingRunRefused::Cause::resume:
-            throw UsageError(std::string("--resume: ") + e.what());
-        case TrainingRunRefused::Cause::save:
-            throw UsageError(std::string("--save: ") + e.what());
-        case TrainingRunRefused::Cause::diverged:
-            throw UsageError(std::string("--lr: ") + e.what());
-        case TrainingRunRefused::Cause::model:
-            break;
-        }
-        throw UsageError("--device " + o.device + ": cannot hold this Cruncher: " + e.what());
+        refused(e, o);
     }
     if (o.json) {
         out << jsonText(trainingRunJson(run));
         return 0;
     }
-    const CruncherConfig& config = request.config;
-    out << "Cruncher D=" << config.dim << " L=" << config.layers << " B=" << config.batch << " "
-        << optimizerName(config.optimizer)
-        << (config.precision == PrecisionRecipe::fp32
-                ? ""
-                : " " + std::string(precisionRecipeName(config.precision)))
-        << (config.frozenLayers.empty() ? "" : " frozen " + frozenLayersText(config.frozenLayers))
-        << ": loss " << run.losses.front() << " -> " << run.losses.back() << ", step "
-        << formatDuration(run.stepTiming.medianSeconds) << " (median), " << run.flopsPerSecond / 1e9
-        << " GFLOP/s; memory measured " << run.memory.total.measured << " B, predicted "
-        << run.memory.total.predicted << " B\n";
+    printRun(run, out);
     return 0;
 }
 
@@ -127,7 +164,9 @@ Command addBenchTrainCommand(CLI::App& bench) {
     cmd->add_option("--optimizer", o->optimizer,
                     "sgd, momentum, adagrad, rmsprop, adam, adamw (default adagrad)");
     cmd->add_option("--precision", o->precision,
-                    "fp32, or mixed-bf16 (bf16 GEMMs, fp32 master weights and state; --backend onednn)");
+                    "fp32 (default), tf32 (cuda), mixed-bf16 (bf16 GEMMs, fp32 master weights and state; "
+                    "--backend onednn or cuda), mixed-fp16 (cuda, dynamic loss scaling); a comma list runs "
+                    "each on the same data, side by side");
     cmd->add_option("--lr", o->lr, "learning rate (default: one per optimizer that makes the loss fall)");
     addSeedOption(*cmd, "--seed-init", o->seedInit, "seed of the weights (default 0)");
     addSeedOption(*cmd, "--seed-data", o->seedData, "seed of the target function and batches (default 1)");

@@ -2,6 +2,7 @@
 
 #include "cli/account_command.h"
 #include "cli/bench_command.h"
+#include "cli/calibrate_command.h"
 #include "cli/compare_command.h"
 #include "cli/drill_command.h"
 #include "cli/dtype_command.h"
@@ -43,6 +44,7 @@ int parseAndRun(const std::vector<std::string>& args, std::ostream& out, std::os
     std::vector<Command> commands;
     commands.push_back(addAccountCommand(app));
     commands.push_back(addBenchCommand(app));
+    commands.push_back(addCalibrateCommand(app));
     commands.push_back(addDtypeCommand(app));
     commands.push_back(addGpusCommand(app));
     commands.push_back(addInferCommand(app));

@@ -76,6 +76,11 @@ void printText(std::ostream& out, const std::string& path, const MeasuredRun& ru
     out << padded("measured peak", 16) << bytesText(c.measuredPeakBytes) << " ("
         << formatBytes(c.measuredPeakBytes) << ") allocated"
         << (c.measuredPeakPhase.empty() ? "" : ", in " + c.measuredPeakPhase) << "\n";
+    if (c.setupDifferenceBytes && c.measuredStartBytes)
+        out << "setup probably differs: the run's step started holding " << bytesText(*c.measuredStartBytes)
+            << " (less what it names), the prediction's persistent bytes are "
+            << bytesText(c.predictedStartBytes) << " (" << signedBytes(*c.setupDifferenceBytes)
+            << "); give the run's own setup flags, and the unexplained bytes below are mostly this\n";
     out << padded("difference", 16) << signedBytes(c.differenceBytes) << " (measured − predicted)\n";
     for (const AttributedBytes& a : c.attributed)
         out << "  " << padded(a.name, 36) << signedBytes(a.bytes) << "  " << a.source << "\n";
@@ -103,6 +108,11 @@ void printText(std::ostream& out, const std::string& path, const MeasuredRun& ru
 }
 
 int execute(const CompareOptions& o, std::ostream& out) {
+    // The step-time options share account's parser, but compare compares memory only (so far): refused,
+    // not silently dropped.
+    if (o.setup.mfu == "predicted" || !o.setup.hardwareProfile.empty() || o.setup.noDataParallelOverlap)
+        throw UsageError("--mfu predicted, --hardware-profile and --no-dp-overlap: account's step time; "
+                         "compare compares memory");
     const AccountingInput input = toAccountingInput(o.setup);
     const GpuCatalog catalog = catalogFor(o.setup);
     checkAccountingInput(input, catalog);

@@ -12,7 +12,7 @@ if [ "${1:-}" = "--seconds" ]; then
 elif [ -n "${1:-}" ]; then
   bound=(-runs="$1")
 fi
-targets=(fuzz_number_parse fuzz_cli_args fuzz_tensor_expression fuzz_float_codec fuzz_scenario fuzz_tour fuzz_checkpoint fuzz_hf_config fuzz_measured_run)
+targets=(fuzz_number_parse fuzz_cli_args fuzz_tensor_expression fuzz_float_codec fuzz_scenario fuzz_tour fuzz_checkpoint fuzz_hf_config fuzz_measured_run fuzz_hardware_profile)
 source scripts/build-env.sh
 napkin_configure build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DNAPKIN_BUILD_GUI=OFF -DNAPKIN_ENABLE_CUDA=OFF -DNAPKIN_SANITIZE=ON -DNAPKIN_BUILD_FUZZERS=ON >/dev/null
@@ -28,6 +28,7 @@ for target in "${targets[@]}"; do
   [ "$target" = fuzz_tour ] && max_len=8192     # a tour of a few steps with their edits
   [ "$target" = fuzz_checkpoint ] && max_len=8192 # the seeds' checkpoint is about 7 KB (6.5 KB generator text)
   [ "$target" = fuzz_hf_config ] && max_len=2048  # a shipped config.json is at most 800 bytes
+  [ "$target" = fuzz_hardware_profile ] && max_len=2048 # a profile of a few GEMMs is about 700 bytes
   [ "$target" = fuzz_measured_run ] && max_len=4096 # the seeds: snapshots of 0.6 KB, a trace of 1 KB
   if ! build-fuzz/tests/fuzz/"$target" "${bound[@]}" -max_len="$max_len" -timeout=10 -print_final_stats=1 \
        -artifact_prefix=build-fuzz/ "$work" > "build-fuzz/$target.log" 2>&1; then

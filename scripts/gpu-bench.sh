@@ -185,6 +185,7 @@ if [ "$mode" = gpu ]; then
   sizes="${SIZES:-1024,2048,4096,8192}"
   repeats="${REPEATS:-11}"
   train=(--dim 4096 --layers 4 --batch 4096 --steps 20 --optimizer adamw)
+  recipes=fp32,tf32,mixed-bf16,mixed-fp16 # the dtype trade-off: one setup in each recipe, on the same data
   copy_args=(--sizes "${COPY_SIZES:-4K,16K,64K,256K,1M,4M,16M,64M,256M,1G}")
   memory_args=()
 else
@@ -194,6 +195,7 @@ else
   sizes=32,64
   repeats=3
   train=(--dim 32 --layers 2 --batch 32 --steps 3 --optimizer adamw)
+  recipes=fp32,mixed-bf16 # what the CPU trainers run (tf32 and mixed-fp16 are GPU recipes)
   copy_args=(--sizes 4K)
   memory_args=(--bytes 1M)
 fi
@@ -210,6 +212,8 @@ for dtype in bf16 fp8-e4m3 fp32 tf32 fp16; do # the headline dtypes first, in ca
     "$cli" bench matmul --device "$device" --dtype "$dtype" --sizes "$sizes" --repeats "$repeats" --json
 done
 run_step train-fp32 120 "$stage/train-fp32.json" "$cli" bench train --device "$device" "${train[@]}" --json
+run_step train-recipes 180 "$stage/train-recipes.json" \
+  "$cli" bench train --device "$device" "${train[@]}" --precision "$recipes" --json
 if [ "$mode" = gpu ] && "$python" -c "import torch; assert torch.cuda.is_available()" 2> /dev/null; then
   run_step torch 150 "$stage/comparison.txt" "$python" scripts/compare_torch_mm.py --repeats "$repeats" \
     --json-out "$stage/comparison.json" "$stage"/matmul-*.json
@@ -222,8 +226,6 @@ fi
 run_step alloc 30 "$stage/alloc.json" "$cli" bench alloc --device "$device" --json
 run_step train-lecture 30 "$stage/train-lecture.json" \
   "$cli" bench train --device "$device" --dim 4 --layers 2 --batch 2 --steps 5 --optimizer adagrad --json
-run_step train-mixed-bf16 120 "$stage/train-mixed-bf16.json" \
-  "$cli" bench train --device "$device" "${train[@]}" --precision mixed-bf16 --json
 run_step copy 90 "$stage/copy.json" "$cli" bench copy --device "$device" "${copy_args[@]}" --repeats "$repeats" --json
 run_step memory 60 "$stage/memory.json" "$cli" bench memory --device "$device" "${memory_args[@]}" --repeats "$repeats" --json
 if [ "$mode" = gpu ]; then # real training steps' memory on the GPU against the prediction (napkin-cli compare)

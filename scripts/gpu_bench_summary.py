@@ -146,14 +146,48 @@ def trainer(stage, steps, name, label):
     line = f"trainer {label} ({shape}): MFU {mfu:.3f}" if mfu is not None else f"trainer {label} ({shape}): no MFU"
     line += f" [{doc.get('mfu_basis', 'step wall time')}]"
     parts = []
-    for key, what in (("gpu_step_seconds_median", "GPU step"), ("h2d_batch_seconds_median", "batch copy"),
-                      ("host_batch_seconds_median", "host batch draw"),
-                      ("host_wait_seconds_median", "step waited for it"), ("step_seconds_median", "wall step")):
+    for key, what in (("gpu_step_seconds_median", "GPU step"), ("batch_draw_seconds_median", "batch drawn on the GPU"),
+                      ("step_seconds_median", "wall step")):
         if doc.get(key) is not None:
             parts.append(f"{what} {doc[key] * 1e3:.2f} ms")
     if doc.get("wall_mfu") is not None:
         parts.append(f"wall MFU {doc['wall_mfu']:.3f}")
     return [line, "  " + ", ".join(parts)] if parts else [line], doc
+
+
+def recipes(stage, steps, gpu_mode):
+    """One line per recipe of `bench train --precision LIST`: MFU against the recipe's own peak, wall MFU,
+    step times, memory predicted against the ledger (and cudaMemGetInfo on a GPU), the loss from first to
+    last step; then, on a GPU, the targets of the device-drawn batch and of bf16."""
+    doc = load_json(stage, "train-recipes.json")
+    if doc is None:
+        return [f"recipes: not measured ({why_missing(stage, steps, 'train-recipes')})"]
+
+    def num(x, spec):
+        return format(x, spec) if isinstance(x, (int, float)) and not isinstance(x, bool) else "n/a"
+
+    lines = []
+    for row, run in zip(doc.get("comparison", []), doc.get("runs", [])):
+        model = run.get("model", {})
+        shape = f"D={model.get('dim')} L={model.get('layers')} B={model.get('batch')} {model.get('optimizer')}"
+        gpu_ms = row.get("gpu_step_seconds_median")
+        times = (f"GPU step {num(gpu_ms * 1e3, '.2f')} ms, " if gpu_ms is not None else "") + \
+            f"wall step {num((row.get('step_seconds_median') or 0) * 1e3, '.2f')} ms"
+        drop = row.get("allocator_reported_bytes")
+        loss = f"loss {num(row.get('loss_first'), '.4g')} -> {num(row.get('loss_last'), '.4g')}"
+        lines.append(f"recipe {row.get('recipe')} ({shape}): MFU {num(row.get('mfu'), '.3g')} of the"
+                     f" {row.get('mfu_dtype')} peak, wall MFU {num(row.get('wall_mfu'), '.3g')}; {times}")
+        lines.append(f"  memory predicted {num(row.get('memory_predicted_bytes'), '.0f')} B, ledger"
+                     f" {num(row.get('memory_measured_bytes'), '.0f')} B, agree {row.get('memory_agree')};"
+                     f" cudaMemGetInfo drop " + (f"{drop:.0f} B" if drop is not None else "not measured (no GPU)")
+                     + f"; {loss}")
+        mfu, wall = row.get("mfu"), row.get("wall_mfu")
+        if gpu_mode and mfu and wall is not None:
+            verdict = "met" if wall >= 0.9 * mfu else "not met"
+            lines.append(f"  target wall MFU within 10 % of GPU MFU: {verdict} ({wall / mfu:.2f})")
+            if row.get("recipe") == "mixed-bf16":
+                lines.append(f"  target bf16 MFU >= 0.6: {'met' if mfu >= 0.6 else 'not met'}")
+    return lines or ["recipes: no runs in train-recipes.json"]
 
 
 def memory(doc):
@@ -280,7 +314,7 @@ def summary(stage):
         out.append(f"torch: not measured ({first_line(stage, 'comparison.txt') or why_missing(stage, steps, 'torch')})")
     lines, fp32 = trainer(stage, steps, "train-fp32", "fp32")
     out += lines
-    out += trainer(stage, steps, "train-mixed-bf16", "mixed-bf16")[0]
+    out += recipes(stage, steps, gpu_mode)
     out += memory(fp32)
     lecture = load_json(stage, "train-lecture.json")
     if lecture is not None:
@@ -313,11 +347,24 @@ def check_dry_run(stage):
     for name in ("train-fp32", "train-lecture"):
         if load_json(stage, f"{name}.json") is None:
             problems.append(f"{name}: no JSON ({why_missing(stage, steps, name)})")
+    # fp32 and mixed-bf16 side by side, memory predicted = measured in both; a build without oneDNN has no
+    # CPU mixed-bf16 trainer and must refuse the list (exit 2 naming the recipe) before any run.
+    side_by_side = load_json(stage, "train-recipes.json")
+    refused = first_line(stage, "train-recipes.err")
+    if side_by_side is None:
+        if not (steps.get("train-recipes", {}).get("exit") == "2" and "--precision mixed-bf16" in refused):
+            problems.append(f"train-recipes: no JSON ({why_missing(stage, steps, 'train-recipes')})")
+    elif side_by_side.get("recipes") != ["fp32", "mixed-bf16"] or not all(
+            row.get("memory_agree") is True for row in side_by_side.get("comparison", [])):
+        problems.append("train-recipes: expected fp32 and mixed-bf16 with memory predicted = measured")
     skipped = [k for k, s in steps.items() if s["exit"] in ("skipped", "124", "137")]
     if skipped:
         problems.append("steps skipped or timed out: " + ", ".join(skipped))
     text = summary(stage)
-    for needle in ("tst_cuda_gpu:", "matmul (", "trainer fp32", "memory:", "copies", "alloc", "RESULT:"):
+    needles = ["tst_cuda_gpu:", "matmul (", "trainer fp32", "memory:", "copies", "alloc", "RESULT:"]
+    if side_by_side is not None:
+        needles += ["recipe fp32 (", "recipe mixed-bf16 ("]
+    for needle in needles:
         if needle not in text:
             problems.append(f"summary lacks '{needle}'")
     for p in problems:

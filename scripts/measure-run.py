@@ -20,7 +20,9 @@ script writes the trace itself in Kineto's form from the profiler's event list: 
 with Bytes, Total Allocated (the running sum of the events: c10's CPU allocator keeps no cache) and Device
 Type. It also names, under "napkin_not_modelled", what the run holds that no prediction counts: the token
 ids and targets, the model's buffers (a causal mask, RoPE's inverse frequencies) and the optimizer's 0-d
-step counters. On CUDA it also records the allocator's history and dumps the memory snapshot (--snapshot).
+step counters. Under "napkin_setup" it writes the napkin command the run was made with, so that opening
+the trace knows its setup. On CUDA it also records the allocator's history and dumps the memory snapshot
+(--snapshot).
 
 Then it runs napkin-cli compare --trace run.json NAPKIN ACCOUNT FLAGS... and prints the command and its answer.
 Add --activations-of pytorch-eager to the flags for the prediction that follows PyTorch's eager autograd.
@@ -224,6 +226,9 @@ def main():
         trace["napkin_not_modelled"] = not_modelled
     else:
         trace = kineto_form(prof, not_modelled)
+    # The setup the run was made with, as napkin spells it: opening the trace can offer it back, and a
+    # comparison against another setup knows it is one.
+    trace["napkin_setup"] = doc.get("command") or " ".join(["napkin-cli", "account"] + flags)
     with open(o.trace, "w") as f:
         json.dump(trace, f)
     print(f"wrote {o.trace}: {doc['parameters']:,} parameters, batch {batch}, {o.steps} steps on {o.device}, "

@@ -278,6 +278,8 @@ void addTraining(AccountingResult& r, const AccountingInput& in, const StepFlops
         hardware, concat({"hardware FLOPs = hardware FLOPs per token × tokens = ", n(hardwarePerToken), " × ",
                           n(tokens), " = ", n(hardware), " FLOPs"})};
     const double peak = r.densePeakFlopsPerSecond.value;
+    if (!r.timeUnavailable.empty()) // no peak for this arithmetic: the FLOPs stand, the time cannot
+        return;
     double seconds = flops / (in.gpus * peak * in.mfu);
     std::string secondsFormula = concat({"model FLOPs / (GPUs × peak × MFU) = ", n(flops), " / (", n(in.gpus),
                                          " × ", n(peak), " × ", n(in.mfu), ") = ", n(seconds), " s"});
@@ -371,9 +373,16 @@ AccountingResult accountStep(const AccountingInput& in, const GpuSpec& gpu) {
     AccountingResult r = accountPeak(in, gpu);
     const EffectivePeak effective = effectiveDensePeak(gpu, r.precision.compute);
     const double peak = effective.flopsPerSecond;
-    r.densePeakFlopsPerSecond = {
-        peak, gpu.id + " dense " + std::string(computeTypeName(r.precision.compute)) + " peak = " + n(peak) +
-                  " FLOP/s" + (effective.reason.empty() ? "" : " (" + effective.reason + ")")};
+    const std::string peakName =
+        gpu.id + " dense " + std::string(computeTypeName(r.precision.compute)) + " peak";
+    if (effective.refused) { // memory needs no peak; the time answers say why they are missing
+        r.densePeakFlopsPerSecond = {0, peakName + ": none (" + effective.reason + ")"};
+        r.timeUnavailable = "no training time: " + effective.reason;
+    } else {
+        r.densePeakFlopsPerSecond = {peak,
+                                     peakName + " = " + n(peak) + " FLOP/s" +
+                                         (effective.reason.empty() ? "" : " (" + effective.reason + ")")};
+    }
     const double sequences = in.batch * in.parallel.microbatches;
     StepFlops replica = countStepFlops(in.model, sequences, in.recompute, in.attention);
     if (hasAdapters(in.fineTuning))

@@ -70,7 +70,12 @@ struct AccountingResult {
     /// tokens, and the hardware FLOPs (recompute included) the GPUs actually run.
     std::optional<Quantity> trainingFlops, trainingHardwareFlops, trainingSeconds, trainingDays, gpuDays;
     Quantity hfu;                     ///< hardware FLOPs utilisation: MFU × hardware FLOPs / model FLOPs
-    Quantity densePeakFlopsPerSecond; ///< of the GPU for the recipe's compute dtype
+    Quantity densePeakFlopsPerSecond; ///< of the GPU for the recipe's compute dtype; 0 where it has none
+    /// Why the time answers (training time and days, GPU-days, the run's cost, an offloaded step's compute
+    /// seconds) are missing although the tokens are given: the part has no dense peak for the recipe's
+    /// compute dtype (gpu_capabilities.h: fp8 on Ampere, a peak no source gives, as on Apple's M4 Max).
+    /// Memory, fits, the largest model and batch need no peak and are answered. Empty when the peak stands.
+    std::string timeUnavailable;
     Quantity capacityBytes;           ///< of one GPU, as the datasheet states it
     /// The largest total over one steady training step (memory_timeline.h): what the allocator must hold.
     /// The sum `memory.total` can be above it (activations are freed while gradients appear) or below it

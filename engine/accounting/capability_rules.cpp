@@ -8,7 +8,9 @@ std::vector<std::string> applyCapabilityRules(AccountingInput& input, const GpuS
     std::vector<std::string> warnings;
     const EffectivePeak peak =
         effectiveDensePeak(gpu, ledgerFor(input.precision, input.fp32Gradients).compute);
-    if (!peak.refused && !peak.reason.empty())
+    if (peak.refused) // memory is still answered; the time is not (accounting.h: timeUnavailable)
+        warnings.push_back("no training time: " + peak.reason);
+    else if (!peak.reason.empty())
         warnings.push_back(peak.reason);
     if (input.model.attentionImpl == AttentionImpl::flash) {
         const std::string reason = flashAttentionUnavailableReason(gpu);

@@ -12,8 +12,9 @@ namespace napkin {
 /// Flash attention falls back to the eager kernel where FlashAttention 2 does not run (an NVIDIA part
 /// below Ampere), so the activation ledger stores the a·s² scores; the returned warnings say so, and say
 /// when the recipe's arithmetic runs at another rate than its own peak (bf16 emulated at the fp32 rate
-/// on Turing/Volta, tf32 as plain fp32). A refused arithmetic (fp8 on Ampere) is validate()'s error, not
-/// a warning.
+/// on Turing/Volta, tf32 as plain fp32). Where the part has no peak for the arithmetic (fp8 on Ampere, a
+/// peak no source gives, as on Apple's M4 Max) the warning says the training time is missing and why;
+/// memory is still accounted.
 std::vector<std::string> applyCapabilityRules(AccountingInput& input, const GpuSpec& gpu);
 
 /// The warnings applyCapabilityRules would give for `input`, without changing it (the JSON document's

@@ -16,8 +16,8 @@ std::string n(double v) {
 
 // Offloading: one step's traffic over the host link against its compute at the MFU.
 void addHostLinkTime(AccountingResult& r, const AccountingInput& in, const GpuSpec& gpu, const StepFlops& f) {
-    if (!r.fineTune || in.fineTuning.offload == Offload::none)
-        return;
+    if (!r.fineTune || in.fineTuning.offload == Offload::none || !r.timeUnavailable.empty())
+        return; // no offload, or no peak to time the compute against (accounting.h: timeUnavailable)
     const double compute = (f.forward + f.backward) / (r.densePeakFlopsPerSecond.value * in.mfu);
     r.computeSecondsPerStep = Quantity{
         compute, "model FLOPs per step / (peak × MFU) = " + n(f.forward + f.backward) + " / (" +

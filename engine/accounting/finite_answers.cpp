@@ -26,8 +26,11 @@ InputError checkFiniteAnswers(const AccountingInput& in, const GpuSpec& gpu) {
                 fineTuneStepFlops(replica, in.model, in.fineTuning, sequences, in.recompute, in.attention);
     }
     const double flops = replica.total / replica.tokens * *in.trainingTokens;
-    const double peak =
-        effectiveDensePeak(gpu, ledgerFor(in.precision, in.fp32Gradients).compute).flopsPerSecond;
+    const EffectivePeak effective =
+        effectiveDensePeak(gpu, ledgerFor(in.precision, in.fp32Gradients).compute);
+    if (effective.refused) // no time is answered (accounting.h: timeUnavailable), so none can be infinite
+        return {};
+    const double peak = effective.flopsPerSecond;
     const double seconds = flops / (in.gpus * peak * in.mfu);
     if (!(std::isfinite(seconds) && seconds <= kMaxAnsweredSeconds))
         return {"mfu", "at MFU " + formatNumber(in.mfu) + " the run never ends: time exceeds " +

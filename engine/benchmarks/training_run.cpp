@@ -65,6 +65,8 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
     run.request = request;
     const CruncherConfig& config = request.config;
     // Checked before anything is allocated or trained: a refusal costs nothing.
+    if (std::string why = backend.unsupportedRecipeReason(config); !why.empty())
+        throw std::invalid_argument("--precision " + trainingRecipeName(config) + ": " + why);
     if (backend.deviceInfo().backend == "cpu")
         if (std::string why = cpuTrainingMemoryRefusal(config, physicalMemoryBytes()); !why.empty())
             throw TrainingRunRefused(TrainingRunRefused::Cause::model, why);
@@ -141,17 +143,13 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
     // A device's own time, where it gives one, over the same steps as the wall clock's (the first left out).
     if (!deviceTimes.empty() && deviceTimes.size() == seconds.size()) {
         const std::size_t first = deviceTimes.size() > 1 ? 1 : 0;
-        std::vector<double> device, copy, wait, draw;
+        std::vector<double> device, draw;
         for (std::size_t i = first; i < deviceTimes.size(); ++i) {
             device.push_back(deviceTimes[i].deviceSeconds);
-            copy.push_back(deviceTimes[i].copySeconds);
-            wait.push_back(deviceTimes[i].hostWaitSeconds);
-            draw.push_back(deviceTimes[i].hostDrawSeconds);
+            draw.push_back(deviceTimes[i].drawSeconds);
         }
         run.deviceStepTiming = summarizeTimings(std::move(device));
-        run.batchCopySecondsMedian = summarizeTimings(std::move(copy)).medianSeconds;
-        run.hostWaitSecondsMedian = summarizeTimings(std::move(wait)).medianSeconds;
-        run.hostDrawSecondsMedian = summarizeTimings(std::move(draw)).medianSeconds;
+        run.batchDrawSecondsMedian = summarizeTimings(std::move(draw)).medianSeconds;
     }
     const double wallSeconds = run.stepTiming.medianSeconds;
     const double timedSeconds = run.deviceStepTiming ? run.deviceStepTiming->medianSeconds : wallSeconds;
@@ -159,9 +157,8 @@ TrainingRun runCruncherTraining(BenchmarkBackend& backend, const TrainingRunRequ
                        ? "gpu_step_seconds_median (CUDA events: first GEMM to the optimizer's end)"
                        : "step_seconds_median (steady clock around each step)";
     run.flopsPerSecond = timedSeconds > 0 ? run.flopsPerStep / timedSeconds : 0;
-    // The promise of the dtype the GEMMs run in: bf16 for mixed-bf16, fp32 for fp32.
-    const char* computeDtype = config.precision == PrecisionRecipe::mixedBf16 ? "bf16" : "fp32";
-    if (const auto it = run.device.promisedFlopsPerSecond.find(computeDtype);
+    // The promise of the dtype the GEMMs run in: each recipe's own peak (fp32, tf32, bf16, fp16).
+    if (const auto it = run.device.promisedFlopsPerSecond.find(trainingComputeDtype(config));
         it != run.device.promisedFlopsPerSecond.end()) {
         run.promisedFlopsPerSecond = it->second;
         if (it->second > 0) {

@@ -67,9 +67,9 @@ struct TrainingRun {
     double flopsPerStep = 0;    ///< every GEMM issued: 6·B·P − 2·B·D²
     double flopsPerStep6BP = 0; ///< the napkin rule 6·B·P, for comparison
     /// On a device that times itself (CUDA): its part of each step (CUDA events, first GEMM to the
-    /// optimizer's end), the input batch's copy, and the host's share, over the same steps as stepTiming.
+    /// optimizer's end) and the batch's draw on the device before it, over the same steps as stepTiming.
     std::optional<TimingSummary> deviceStepTiming;
-    std::optional<double> batchCopySecondsMedian, hostWaitSecondsMedian, hostDrawSecondsMedian;
+    std::optional<double> batchDrawSecondsMedian;
     /// flopsPerStep / median seconds of the device's step where there is one (mfuBasis says which), else of
     /// the whole step: the MFU of the GPU, not of the host feeding it.
     double flopsPerSecond = 0;

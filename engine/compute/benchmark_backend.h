@@ -51,10 +51,8 @@ public:
 
 /// How a device trainer's last step split its time (CUDA events on the device, a steady clock on the host).
 struct DeviceStepTiming {
-    double deviceSeconds = 0;   ///< the step's work on the device: first GEMM to the optimizer's end
-    double copySeconds = 0;     ///< the input batch's host→device copy (pinned), before that span
-    double hostWaitSeconds = 0; ///< the host kept the step waiting for its batch (0 when drawn ahead)
-    double hostDrawSeconds = 0; ///< the batch's draw on the host, on whichever thread drew it
+    double deviceSeconds = 0; ///< the step's work on the device: first GEMM to the optimizer's end
+    double drawSeconds = 0;   ///< the input batch and its targets drawn on the device, before that span
 };
 
 /// Device memory one component took, measured as it was allocated (CUDA: cudaMemGetInfo around it).
@@ -110,6 +108,19 @@ public:
         if (recipe == PrecisionRecipe::fp32)
             return {};
         return "this backend's Cruncher trainer runs fp32 only";
+    }
+    /// Empty when the Cruncher trainer runs fp32 GEMMs on TF32 tensor cores, else why not (the default:
+    /// a CPU has none).
+    virtual std::string unsupportedTf32Reason() const {
+        return "TF32 is a matmul mode of NVIDIA tensor cores (Ampere and later): use --device cuda";
+    }
+    /// Empty when the Cruncher trainer runs `config`'s recipe (precision, and TF32 GEMMs where asked).
+    std::string unsupportedRecipeReason(const CruncherConfig& config) const {
+        if (!config.tf32Matmuls)
+            return unsupportedPrecisionReason(config.precision);
+        if (config.precision != PrecisionRecipe::fp32)
+            return "TF32 is a matmul mode of fp32 storage only";
+        return unsupportedTf32Reason();
     }
 };
 

@@ -3,7 +3,10 @@
 // Layout (version 2): magic "NAPKCRU2"; int64 dim, layers, batch, optimizer, step; uint64 payload bytes;
 // uint32 CRC-32 of the payload, uint32 0. The payload: every tensor the optimizer needs, per layer then
 // the head (parameters, state 1, state 2; empty states left out) as raw little-endian floats; then the
-// data generator's std::mt19937_64 state as text (its standard stream form) after an int64 length.
+// data generator's std::mt19937_64 state as text (its standard stream form) after an int64 length. Since
+// the trainers draw their data from the counter-based generator (counter_normal.h), whose stream is a
+// function of the seed and the step alone, that field holds cruncherCheckpointGenerator(config) and no
+// trainer reads it back: the layout stays version 2's, so files written before still load.
 // Version 1 ("NAPKCRU1": the same without payload size and checksum) is refused by name.
 #include "engine/compute/cruncher_config.h"
 
@@ -21,8 +24,13 @@ inline constexpr long kMaxCheckpointStep = 1L << 53;
 struct CruncherCheckpoint {
     long step = 0;                           ///< steps done when saved
     std::vector<std::vector<float>> tensors; ///< in the order above
-    std::mt19937_64 dataGenerator;           ///< the batches' generator, as it was after `step` steps
+    std::mt19937_64 dataGenerator;           ///< version 2's field: cruncherCheckpointGenerator (see above)
 };
+
+/// What the trainers write in the generator field: std::mt19937_64 seeded with config.seedData.
+inline std::mt19937_64 cruncherCheckpointGenerator(const CruncherConfig& config) {
+    return std::mt19937_64(config.seedData);
+}
 
 /// Why a Cruncher trained with `config` cannot be checkpointed, or empty. Frozen layers (config.frozenLayers)
 /// are refused: the format records neither the frozen set nor a per-tensor step count, so a run resumed

@@ -3,6 +3,7 @@
 #include "engine/accounting/frozen_layers.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace napkin {
 
@@ -22,6 +23,42 @@ double defaultLearningRate(OptimizerKind kind, long dim) {
         return 0.005 * widthScale;
     }
     return 0.01;
+}
+
+std::string trainingRecipeName(const CruncherConfig& c) {
+    if (c.tf32Matmuls && c.precision == PrecisionRecipe::fp32)
+        return "tf32";
+    return std::string(precisionRecipeName(c.precision)) + (c.tf32Matmuls ? "+tf32" : "");
+}
+
+bool setTrainingRecipe(CruncherConfig& c, std::string_view name) {
+    if (name == "tf32") {
+        c.precision = PrecisionRecipe::fp32;
+        c.tf32Matmuls = true;
+        return true;
+    }
+    const std::optional<PrecisionRecipe> recipe = precisionRecipeFromName(name);
+    if (!recipe)
+        return false;
+    c.precision = *recipe;
+    c.tf32Matmuls = false;
+    return true;
+}
+
+std::string trainingComputeDtype(const CruncherConfig& c) {
+    switch (c.precision) {
+    case PrecisionRecipe::fp32:
+        return c.tf32Matmuls ? "tf32" : "fp32";
+    case PrecisionRecipe::bf16:
+    case PrecisionRecipe::mixedBf16:
+        return "bf16";
+    case PrecisionRecipe::fp16:
+    case PrecisionRecipe::mixedFp16:
+        return "fp16";
+    case PrecisionRecipe::fp8Mixed:
+        return "fp8-e4m3";
+    }
+    return "fp32";
 }
 
 double cruncherParameters(const CruncherConfig& c) {

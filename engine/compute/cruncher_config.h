@@ -4,6 +4,8 @@
 #include "engine/accounting/precision_recipe.h"
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace napkin {
@@ -33,12 +35,24 @@ struct CruncherConfig {
     /// fp32, or mixed-bf16 (bf16 weights, gradients and activations in the GEMMs, fp32 master weights and
     /// optimizer state) where the backend runs it (BenchmarkBackend::unsupportedPrecisionReason).
     PrecisionRecipe precision = PrecisionRecipe::fp32;
+    /// fp32 with the GEMMs on TF32 tensor cores (inputs rounded to 10 mantissa bits, fp32 accumulation and
+    /// storage: torch.backends.cuda.matmul.allow_tf32): a matmul mode, so memory is fp32's. CUDA only.
+    bool tf32Matmuls = false;
     std::uint64_t seedInit = 0; ///< weights: N(0,1)/√fan_in
     std::uint64_t seedData = 1; ///< the target function and every batch
     /// Layers that do not train, counted from 1, ascending (engine/accounting/frozen_layers.h): no
     /// gradient, no optimizer state, no master weights; the head always trains.
     std::vector<long> frozenLayers;
 };
+
+/// A training recipe's name: the precision recipe's (fp32, mixed-bf16, mixed-fp16, ...), or "tf32" for
+/// fp32 with tf32Matmuls.
+std::string trainingRecipeName(const CruncherConfig& config);
+/// Sets config.precision and config.tf32Matmuls from such a name; false (and config unchanged) when unknown.
+bool setTrainingRecipe(CruncherConfig& config, std::string_view name);
+/// The dtype whose dense peak the recipe's GEMMs run at, as benchmark dtypes are named: "fp32", "tf32",
+/// "bf16" (mixed-bf16, bf16), "fp16" (mixed-fp16, fp16), "fp8-e4m3" (fp8-mixed).
+std::string trainingComputeDtype(const CruncherConfig& config);
 
 /// P = L·D² + D.
 double cruncherParameters(const CruncherConfig& config);

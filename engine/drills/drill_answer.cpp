@@ -116,7 +116,10 @@ std::optional<double> readNumber(std::string_view text, std::string& why) {
     }
     const ParsedNumber parsed = parseNumber(s);
     if (!parsed.ok()) {
-        why = parsed.error;
+        // The parser's own examples ("70e9, 15T or 1.5B") are a parameter count's; the refusal gives the
+        // question's unit's instead (examples()), so only a specific reason ("unexpected 'x'") is kept.
+        const bool generic = parsed.error.find("expected") != std::string::npos;
+        why = generic ? std::string() : parsed.error;
         return std::nullopt;
     }
     return parsed.value;
@@ -132,8 +135,8 @@ std::string_view examples(DrillUnit unit) {
         return "144 days, 3 weeks, 1.2e7 s";
     case DrillUnit::parameters:
         return "40B, 40e9, 40 billion";
-    case DrillUnit::elements:
-        return "17";
+    case DrillUnit::elements: // a storage offset or a tensor's count ("17" alone read as the answer's hint)
+        return "6 elements, 1024, 4K";
     case DrillUnit::number:
         return "65504, 3.39e38, 2^-10";
     case DrillUnit::choice:
@@ -144,9 +147,9 @@ std::string_view examples(DrillUnit unit) {
 
 DrillGuess refuse(std::string_view text, DrillUnit unit, const std::string& why) {
     DrillGuess g;
+    const std::string_view unitName = unit == DrillUnit::flops ? "FLOPs" : drillUnitName(unit);
     g.error = "cannot read '" + std::string(text.substr(0, 40)) + "' as " +
-              (unit == DrillUnit::number ? std::string("a number")
-                                         : "a number of " + std::string(drillUnitName(unit))) +
+              (unit == DrillUnit::number ? std::string("a number") : "a number of " + std::string(unitName)) +
               (why.empty() ? "" : " (" + why + ")") + "; try " + std::string(examples(unit));
     return g;
 }

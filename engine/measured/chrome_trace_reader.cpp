@@ -53,6 +53,7 @@ public:
     std::vector<MemoryEvent> memory;
     std::vector<Range> ranges;
     std::vector<MeasuredNamedBytes> notModelled;
+    std::string setupCommand; ///< "napkin_setup": the napkin command the run was made with
     std::string error;
 
     bool null() override { return true; }
@@ -66,6 +67,8 @@ public:
         if (frames_.empty())
             return true;
         const Frame& f = frames_.back();
+        if (f.role == Role::root && f.key == "napkin_setup" && v.size() <= 4096) // one command line
+            setupCommand = v;
         if (f.role == Role::event) {
             if (f.key == "name")
                 event_.name = v;
@@ -312,6 +315,7 @@ MeasuredRunRead readChromeTrace(std::string_view text, const std::string& label)
     MeasuredRun& run = r.run;
     run.format = "torch.profiler Chrome trace";
     run.notModelled = std::move(sax.notModelled);
+    run.setupCommand = std::move(sax.setupCommand);
     bool computed = false;
     // One timeline per device, in the order devices first appear.
     std::vector<MeasuredDevice> devices;

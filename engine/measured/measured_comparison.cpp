@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 
 namespace napkin {
 namespace {
@@ -24,6 +25,30 @@ StepPhase comparedPhase(StepPhase phase) {
 
 std::string phaseLabel(StepPhase phase) {
     return phase == StepPhase::optimizer ? "optimizer step" : std::string(stepPhaseName(phase));
+}
+
+} // namespace
+
+namespace {
+
+// The step's starting memory against the prediction's persistent bytes (measured_comparison.h).
+void compareStart(MeasuredComparison& c, const MemoryTimeline& predicted, const MeasuredTimeline& timeline,
+                  double namedBytes) {
+    if (predicted.events.empty())
+        return;
+    c.predictedStartBytes = predicted.events.front().bytes.total();
+    for (const MeasuredSample& s : timeline.samples) {
+        if (s.phase < 0 || static_cast<std::size_t>(s.phase) >= timeline.phases.size() ||
+            phaseOfRangeName(timeline.phases[static_cast<std::size_t>(s.phase)].name) != StepPhase::forward)
+            continue;
+        c.measuredStartBytes = s.allocatedBytes - s.deltaBytes - namedBytes;
+        break;
+    }
+    if (!c.measuredStartBytes)
+        return;
+    const double off = *c.measuredStartBytes - c.predictedStartBytes;
+    if (std::abs(off) > std::max(kSetupToleranceFraction * c.predictedStartBytes, 4096.0))
+        c.setupDifferenceBytes = off;
 }
 
 } // namespace
@@ -60,6 +85,7 @@ MeasuredComparison compareWithMeasured(const MemoryTimeline& predicted, const Me
             {n.name, n.bytes, "named by the run: held through it, outside the prediction"});
         explained += n.bytes;
     }
+    compareStart(c, predicted, timeline, explained);
     for (const MeasuredOverhead& line : overheads) {
         if (line.scope == OverheadScope::allocated) {
             c.attributed.push_back({line.name, line.bytes, line.source});

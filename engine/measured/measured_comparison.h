@@ -61,7 +61,22 @@ struct MeasuredComparison {
     double unexplainedReservedBytes = 0; ///< measured reserved peak − predictedReservedBytes
     std::vector<PhaseComparison> phases; ///< forward, backward, optimizer step, zero_grad
     std::size_t measuredSamples = 0;
+    /// What the run held when its step began (allocated just before the first allocation in a range named
+    /// "forward"), less the bytes the run names; unset where it names no forward range.
+    std::optional<double> measuredStartBytes;
+    /// The prediction's persistent bytes: its timeline's start (weights, master copy, optimizer state).
+    double predictedStartBytes = 0;
+    /// measuredStartBytes − predictedStartBytes where they differ by more than kSetupToleranceFraction of
+    /// the prediction (and 4 KiB): what persists across steps depends on the setup alone (model,
+    /// precision, optimizer, ZeRO), so the run was probably made with another setup than the prediction's,
+    /// and the peak's difference is mostly that rather than something unexplained. Unset when they agree.
+    std::optional<double> setupDifferenceBytes;
 };
+
+/// How far the step's starting memory may lie from the prediction's persistent bytes before the setups are
+/// said to differ: 5 % (a CUDA allocator rounds each tensor up to 512 B; a library workspace made in the
+/// warm-up step stays).
+inline constexpr double kSetupToleranceFraction = 0.05;
 
 /// The napkin phase a run's range name stands for ("forward", "## backward ##", "optimizer step",
 /// "Optimizer.step#AdamW.step", "Optimizer.zero_grad#AdamW.zero_grad"); nullopt for any other name.

@@ -67,6 +67,9 @@ struct MeasuredRun {
     std::vector<MeasuredTimeline> devices;
     std::vector<MeasuredNamedBytes> notModelled; ///< held through the run, outside a prediction
     std::string note; ///< how the numbers were made, one line ("Total Allocated as the trace wrote it")
+    /// The napkin command the run was made with ("napkin-cli account --model transformer …"), as
+    /// scripts/measure-run.py writes it under "napkin_setup"; empty where the run does not say.
+    std::string setupCommand;
     /// The timeline of `device`; nullptr when the run has none.
     const MeasuredTimeline* find(const MeasuredDevice& device) const;
 };

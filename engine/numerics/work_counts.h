@@ -14,6 +14,7 @@ struct WorkCounts {
     std::int64_t activationLedgers = 0; ///< activationMemory(): the tensor-by-tensor ledger of a step
     std::int64_t formattedNumbers = 0;  ///< formatNumber() calls: the formula strings' cost
     std::int64_t configsParsed = 0;     ///< parseHfConfig(): a config.json read (the zoo's are kept)
+    std::int64_t allocatorEvents = 0;   ///< a simulated caching allocator's malloc() or free() calls
     bool operator==(const WorkCounts&) const = default;
 };
 
@@ -32,7 +33,8 @@ public:
         const WorkCounts& now = workCounts();
         return {now.peakEvaluations - start_.peakEvaluations, now.fastPeaks - start_.fastPeaks,
                 now.timelineBuilds - start_.timelineBuilds, now.activationLedgers - start_.activationLedgers,
-                now.formattedNumbers - start_.formattedNumbers, now.configsParsed - start_.configsParsed};
+                now.formattedNumbers - start_.formattedNumbers, now.configsParsed - start_.configsParsed,
+                now.allocatorEvents - start_.allocatorEvents};
     }
 
 private:

@@ -10,8 +10,10 @@
 #include "engine/report/json_values.h"
 #include "engine/report/memory_timeline_report.h"
 #include "engine/report/run_cost_json.h"
+#include "engine/report/step_time_json.h"
 #include "engine/report/overheads_json.h"
 #include "engine/report/peer_estimates_json.h"
+#include "engine/report/reserved_memory_json.h"
 
 namespace napkin {
 namespace {
@@ -29,7 +31,8 @@ void addFormula(json& formulas, const std::string& key, const std::optional<Quan
 
 } // namespace
 
-json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r) {
+json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r,
+                      const AllocatorConfig& allocator) {
     json doc;
     doc["model"] = std::string(modelKindName(in.model.kind));
     doc["parameters"] = jsonNumber(r.parameters.total);
@@ -64,6 +67,7 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     doc["peak_memory_bytes"] = jsonNumber(r.peakMemory.value);
     doc["peak_event"] = peakEventJson(timeline.events);
     doc["peak_memory_basis"] = r.peakFromTimeline ? "timeline" : "sum";
+    addReservedMemoryJson(doc, in, r, allocator); // reserved_bytes per event, reserved_memory
     if (!timeline.optimizerTemporariesFormula.empty()) // pytorch-eager: torch.optim's unfused update
         doc["optimizer_step_temporaries"] = {{"bytes", jsonNumber(timeline.optimizerTemporaries)},
                                              {"formula", timeline.optimizerTemporariesFormula}};
@@ -90,6 +94,7 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     doc["training_seconds"] = optionalNumber(r.trainingSeconds);
     doc["training_days"] = optionalNumber(r.trainingDays);
     doc["gpu_days"] = optionalNumber(r.gpuDays);
+    doc["time_unavailable"] = r.timeUnavailable.empty() ? json(nullptr) : json(r.timeUnavailable);
 
     doc["gpu"] = {
         {"id", gpu.id},
@@ -143,6 +148,8 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     addFineTuningJson(doc, formulas, in, r);
     addRunCostJson(doc, formulas, in, r);
     doc["peer_estimates"] = peerEstimatesJson(peerEstimates(in, r)); // other calculators' answers
+    // The step time from the GPU's published profile: here, not in account(), so the tick stays as fast.
+    doc["step_time"] = stepTimeJson(publishedStepTime(in, r, gpu));
     doc["warnings"] = capabilityWarnings(in, gpu); // the CLI adds what fell back before (capability_rules.h)
     doc["gpu"]["capabilities"] = gpuCapabilityJson(gpu);
     doc["formulas"] = formulas;

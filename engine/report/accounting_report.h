@@ -2,6 +2,7 @@
 // The accounting as JSON: the document `napkin-cli account --json` prints (its field names are the
 // contract in docs/cli.md).
 #include "engine/accounting/accounting.h"
+#include "engine/allocator/allocator_config.h"
 #include "engine/benchmarks/accounting_benchmark.h"
 #include "engine/numerics/timing_summary.h"
 
@@ -9,8 +10,9 @@
 
 namespace napkin {
 
+/// `allocator`: PYTORCH_CUDA_ALLOC_CONF's settings for the simulated reserved memory (reserved_memory_json.h).
 nlohmann::json accountingToJson(const AccountingInput& input, const GpuSpec& gpu,
-                                const AccountingResult& result);
+                                const AccountingResult& result, const AllocatorConfig& allocator = {});
 
 /// {benchmark: "account", setup, configuration, seconds_median, ..., target_seconds, meets_target, work}:
 /// how long one full recompute of `setup` took and the work it did (`napkin-cli bench account --json`).

@@ -35,6 +35,12 @@ nlohmann::json measuredComparisonJson(const std::string& file, const MeasuredRun
         attributed.push_back({{"name", a.name}, {"bytes", jsonNumber(a.bytes)}, {"source", a.source}});
     doc["attributed"] = attributed;
     doc["unexplained_bytes"] = jsonNumber(c.unexplainedBytes);
+    doc["run_setup"] = textOrNull(run.setupCommand);
+    doc["setup"] = {
+        {"measured_start_bytes", c.measuredStartBytes ? jsonNumber(*c.measuredStartBytes) : nullptr},
+        {"predicted_start_bytes", jsonNumber(c.predictedStartBytes)},
+        {"difference_bytes", c.setupDifferenceBytes ? jsonNumber(*c.setupDifferenceBytes) : nullptr},
+        {"probably_differs", c.setupDifferenceBytes.has_value()}};
     doc["reserved"] = c.hasReserved
                           ? nlohmann::json{{"measured_peak_bytes", jsonNumber(c.measuredReservedPeakBytes)},
                                            {"predicted_bytes", jsonNumber(c.predictedReservedBytes)},

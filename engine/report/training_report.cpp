@@ -38,6 +38,8 @@ std::string onednnScratchNote(const TrainingRun& run) {
 nlohmann::json predictedFor(const MemoryComparison& m, const std::string& component) {
     if (component == "parameters")
         return jsonNumber(m.parameters.predicted);
+    if (component == "master_weights")
+        return jsonNumber(m.masterWeights.predicted);
     if (component == "gradients")
         return jsonNumber(m.gradients.predicted);
     if (component == "optimizer_state")
@@ -133,7 +135,7 @@ nlohmann::json trainingRunJson(const TrainingRun& run) {
               {"trainable_parameters", jsonNumber(cruncherTrainableParameters(config))},
               {"optimizer", optimizerName(config.optimizer)},
               {"learning_rate", config.hyper.learningRate},
-              {"precision", precisionRecipeName(config.precision)},
+              {"precision", trainingRecipeName(config)},
               {"seed_init", config.seedInit},
               {"seed_data", config.seedData}}},
             {"device", deviceJson(run.device)},
@@ -156,17 +158,49 @@ nlohmann::json trainingRunJson(const TrainingRun& run) {
             {"gpu_step_seconds_median", jsonOptional(deviceSeconds(run, &TimingSummary::medianSeconds))},
             {"gpu_step_seconds_p20", jsonOptional(deviceSeconds(run, &TimingSummary::p20Seconds))},
             {"gpu_step_seconds_p80", jsonOptional(deviceSeconds(run, &TimingSummary::p80Seconds))},
-            {"h2d_batch_seconds_median", jsonOptional(run.batchCopySecondsMedian)},
-            {"host_wait_seconds_median", jsonOptional(run.hostWaitSecondsMedian)},
-            {"host_batch_seconds_median", jsonOptional(run.hostDrawSecondsMedian)},
+            {"batch_draw_seconds_median", jsonOptional(run.batchDrawSecondsMedian)},
             {"flops_per_second", run.flopsPerSecond},
             {"promised_flops_per_second", jsonOptional(run.promisedFlopsPerSecond)},
+            {"mfu_dtype", trainingComputeDtype(config)},
             {"mfu", jsonOptional(run.mfu)},
             {"mfu_basis", run.mfuBasis},
             {"wall_mfu", jsonOptional(run.wallMfu)},
             {"loss", run.losses},
             {"memory", memoryJson(run.memory, onednnScratchNote(run))},
             {"load_average_1min", loadAverageJson()}};
+}
+
+nlohmann::json trainingRecipesJson(const std::vector<TrainingRun>& runs) {
+    nlohmann::json recipes = nlohmann::json::array(), comparison = nlohmann::json::array(),
+                   documents = nlohmann::json::array();
+    for (const TrainingRun& run : runs) {
+        nlohmann::json doc = trainingRunJson(run);
+        const nlohmann::json& memory = doc["memory"];
+        const nlohmann::json& loss = doc["loss"];
+        recipes.push_back(doc["model"]["precision"]);
+        // Read back from the run's own document: the comparison can never say what the run does not.
+        comparison.push_back({{"recipe", doc["model"]["precision"]},
+                              {"mfu_dtype", doc["mfu_dtype"]},
+                              {"step_seconds_median", doc["step_seconds_median"]},
+                              {"gpu_step_seconds_median", doc["gpu_step_seconds_median"]},
+                              {"batch_draw_seconds_median", doc["batch_draw_seconds_median"]},
+                              {"flops_per_second", doc["flops_per_second"]},
+                              {"promised_flops_per_second", doc["promised_flops_per_second"]},
+                              {"mfu", doc["mfu"]},
+                              {"wall_mfu", doc["wall_mfu"]},
+                              {"memory_predicted_bytes", memory["predicted_bytes"]},
+                              {"memory_measured_bytes", memory["measured_bytes"]},
+                              {"memory_agree", memory["agree"]},
+                              {"allocator_reported_bytes", memory["allocator_reported_bytes"]},
+                              {"loss_first", loss.empty() ? nlohmann::json() : loss.front()},
+                              {"loss_last", loss.empty() ? nlohmann::json() : loss.back()},
+                              {"cancelled", run.cancelled}});
+        documents.push_back(std::move(doc));
+    }
+    return {{"benchmark", "train_recipes"},
+            {"recipes", std::move(recipes)},
+            {"comparison", std::move(comparison)},
+            {"runs", std::move(documents)}};
 }
 
 std::string trainingRunCsv(const TrainingRun& run) {

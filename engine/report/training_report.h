@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace napkin {
 
@@ -15,5 +16,11 @@ nlohmann::json trainingRunJson(const TrainingRun& run);
 /// component, predicted and measured bytes), "timeline" (event, phase, predicted and measured bytes of
 /// the last step), "loss" (step, loss).
 std::string trainingRunCsv(const TrainingRun& run);
+
+/// Several recipes of one setup (runCruncherRecipes): {benchmark: "train_recipes", recipes[], comparison[]
+/// (one row per run: the recipe, its step times, MFU against its own peak, wall MFU, memory predicted and
+/// measured, the first and last loss), runs[] (each run's trainingRunJson, loss curve included)}
+/// (docs/cli.md).
+nlohmann::json trainingRecipesJson(const std::vector<TrainingRun>& runs);
 
 } // namespace napkin

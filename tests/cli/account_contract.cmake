@@ -56,6 +56,20 @@ napkin_add_cli_test(account_extreme_scale_is_finite
   CHECKS training_flops~5.99999e27:6.00001e27 parameters=10000000000000)
 
 # Bad input: one line on stderr naming the argument, exit 2, nothing on stdout.
+# Reserved memory of the same Cruncher: every block is under 1 MiB (the small pool) and the step holds at most
+# 464 B in 512-byte blocks, so one 2 MiB small segment (kSmallBuffer) serves the whole replay, at every event.
+napkin_add_cli_test(account_cruncher_lecture_reserved
+  ARGS account --model cruncher --dim 4 --layers 2 --batch 2 --optimizer adagrad --precision fp32 --json
+  CHECKS reserved_memory.peak_bytes=2097152 reserved_memory.segments=1 memory_timeline.0.reserved_bytes=2097152
+         memory_timeline.6.reserved_bytes=2097152 reserved_memory.steps=2 "reserved_memory.granularity=timeline events"
+         reserved_memory.error:null reserved_memory.allocated_peak_bytes:number)
+napkin_add_cli_test(account_cruncher_lecture_reserved_expandable
+  ARGS account --model cruncher --dim 4 --layers 2 --batch 2 --optimizer adagrad --precision fp32 --json
+       --alloc-conf expandable_segments:True
+  CHECKS reserved_memory.peak_bytes=2097152 reserved_memory.alloc_conf=expandable_segments:True)
+napkin_add_cli_test(account_bad_alloc_conf EXPECT_EXIT 2
+  ARGS account --model cruncher --dim 4 --layers 2 --batch 2 --json --alloc-conf max_split_size_mb:8
+  CHECKS "stderr~--alloc-conf: max_split_size_mb: must be at least 20")
 napkin_add_cli_test(account_bad_mfu EXPECT_EXIT 2
   ARGS account --model dense --params 1e9 --mfu 1.5 --json CHECKS stderr~--mfu)
 napkin_add_cli_test(account_zero_mfu EXPECT_EXIT 2
@@ -72,8 +86,6 @@ napkin_add_cli_test(account_unknown_gpu EXPECT_EXIT 2
   ARGS account --model dense --params 1e9 --gpu TPUv5 --json CHECKS stderr~--gpu)
 napkin_add_cli_test(account_missing_dim EXPECT_EXIT 2
   ARGS account --model cruncher --layers 2 --json CHECKS stderr~--dim)
-napkin_add_cli_test(account_fp8_on_a100 EXPECT_EXIT 2
-  ARGS account --model dense --params 1e9 --gpu A100-SXM --precision fp8-mixed --json CHECKS stderr~--precision)
 napkin_add_cli_test(account_heads_must_divide EXPECT_EXIT 2
   ARGS account --model transformer --d-model 768 --layers 12 --heads 7 --vocab 50257 --seq 1024 --json
   CHECKS stderr~--heads)
@@ -199,16 +211,24 @@ napkin_add_cli_test(account_run_cost_user_grid_and_pue
 napkin_add_cli_test(account_bad_pue EXPECT_EXIT 2
   ARGS account --preset 70b-15t-1024-h100 --pue 0.5 --json CHECKS stderr~--pue)
 
-# What a part cannot do: bf16 on a T4 runs emulated at the fp32 rate (a warning); fp8 on an A100 is refused
-# with the reason; FlashAttention 2 falls back on a T4.
+# What a part cannot do: bf16 on a T4 runs emulated at the fp32 rate (a warning); fp8 on an A100 and any
+# recipe on Apple's M4 Max (no source gives its peaks) get memory, fits and the largest batch, and no
+# training time, with the reason (time_unavailable, and a warning); FlashAttention 2 falls back on a T4.
 napkin_add_cli_test(account_bf16_on_t4_warns
   ARGS account --preset 70b-15t-1024-h100 --gpu T4 --json
   CHECKS gpu.dense_peak_flops_per_second=8100000000000 warnings.0:string
          gpu.capabilities.dense_peaks.bf16=none gpu.capabilities.architecture=Turing)
 
-napkin_add_cli_test(account_fp8_on_a100_says_why EXPECT_EXIT 2
-  ARGS account --model dense --params 1e9 --gpu A100-SXM --precision fp8-mixed --json
-  CHECKS "stderr~fp8 needs Ada Lovelace or Hopper")
+napkin_add_cli_test(account_fp8_on_a100_says_why
+  ARGS account --model dense --params 1e9 --tokens 20e9 --gpu A100-SXM --precision fp8-mixed --json
+  CHECKS training_flops~1.19e20:1.21e20 training_seconds:null training_days:null gpu_days:null run_cost:null
+         time_unavailable:string warnings.0:string gpu.dense_peak_flops_per_second=0 fits:boolean
+         max_parameters:number)
+
+napkin_add_cli_test(account_m4_max_memory_without_a_peak
+  ARGS account --model-preset gpt2-small --tokens 1e9 --gpu M4-Max-128GB --precision mixed-bf16 --json
+  CHECKS training_seconds:null time_unavailable:string memory_bytes.total:number fits=ON
+         max_batch:number max_sequence:number warnings.0:string)
 
 napkin_add_cli_test(account_flash_on_t4_falls_back
   ARGS account --model-preset llama3-8b --seq 512 --gpu T4 --precision mixed-fp16 --json

@@ -99,6 +99,18 @@ napkin_add_cli_test(bench_train_bad_optimizer EXPECT_EXIT 2
   ARGS bench train --dim 4 --layers 2 --batch 2 --optimizer lion --json CHECKS stderr~--optimizer)
 napkin_add_cli_test(bench_train_bf16_precision EXPECT_EXIT 2
   ARGS bench train --dim 4 --layers 2 --batch 2 --precision bf16 --json CHECKS stderr~--precision)
+# --precision LIST: TF32 is a tensor-core mode (refused on the CPU); a recipe named twice, an empty item and
+# a checkpoint with several recipes are refused before anything runs.
+napkin_add_cli_test(bench_train_tf32_on_cpu EXPECT_EXIT 2
+  ARGS bench train --dim 4 --layers 2 --batch 2 --precision tf32 --json
+  CHECKS "stderr~--precision tf32: TF32 is a matmul mode of NVIDIA tensor cores")
+napkin_add_cli_test(bench_train_recipe_twice EXPECT_EXIT 2
+  ARGS bench train --dim 4 --layers 2 --batch 2 --precision fp32,fp32 --json CHECKS "stderr~'fp32' is named twice")
+napkin_add_cli_test(bench_train_recipe_empty_item EXPECT_EXIT 2
+  ARGS bench train --dim 4 --layers 2 --batch 2 --precision fp32, --json CHECKS "stderr~has an empty item")
+napkin_add_cli_test(bench_train_recipes_one_checkpoint EXPECT_EXIT 2
+  ARGS bench train --dim 4 --layers 2 --batch 2 --precision fp32,mixed-bf16 --save ckpt.bin --json
+  CHECKS "stderr~a checkpoint belongs to one run")
 
 napkin_add_cli_test(bench_matmul_one_thread
   ARGS bench matmul --sizes 32 --repeats 2 --threads 1 --json
@@ -180,6 +192,21 @@ if(NAPKIN_HAVE_ONEDNN)
            memory.master_weights.predicted_bytes=144 memory.master_weights.measured_bytes=144
            memory.optimizer_state.measured_bytes=144 memory.activations.measured_bytes=32
            device.cpu_backend=onednn loss.4:number)
+  # Recipes side by side (--precision LIST): the lecture's Cruncher in fp32 (496 B) and mixed-bf16 (464 B, as
+  # above) on the same data and initial weights, each run's own document in runs[], each MFU against its
+  # own dtype's peak.
+  napkin_add_cli_test(bench_train_recipes
+    ARGS bench train --dim 4 --layers 2 --batch 2 --steps 5 --precision fp32,mixed-bf16 --json
+    CHECKS benchmark=train_recipes recipes.0=fp32 recipes.1=mixed-bf16 comparison.0.recipe=fp32
+           comparison.0.mfu_dtype=fp32 comparison.0.memory_predicted_bytes=496
+           comparison.0.memory_measured_bytes=496 comparison.0.memory_agree=ON comparison.1.mfu_dtype=bf16
+           comparison.1.memory_predicted_bytes=464 comparison.1.memory_measured_bytes=464
+           comparison.1.memory_agree=ON comparison.1.mfu:number comparison.1.loss_last:number
+           runs.0.model.precision=fp32 runs.1.model.precision=mixed-bf16 runs.1.mfu_dtype=bf16 runs.1.loss.4:number
+           runs.1.memory.master_weights.measured_bytes=144)
+  napkin_add_cli_test(bench_train_recipes_refused_before_any_run EXPECT_EXIT 2
+    ARGS bench train --dim 4 --layers 2 --batch 2 --precision fp32,mixed-fp16 --json
+    CHECKS "stderr~--precision mixed-fp16: the onednn Cruncher trainer runs fp32 and mixed-bf16")
   napkin_add_cli_test(bench_train_fp16_refused EXPECT_EXIT 2
     ARGS bench train --dim 4 --layers 2 --batch 2 --precision mixed-fp16 --json
     CHECKS "stderr~--precision mixed-fp16: the onednn Cruncher trainer runs fp32 and mixed-bf16")

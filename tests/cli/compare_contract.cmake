@@ -36,6 +36,20 @@ napkin_add_cli_test(compare_snapshot_cruncher
          measured.peak_reserved_bytes=2097152 measured.samples=4 measured.peak_phase:null
          timeline.0.allocated_bytes=0 timeline.0.reserved_bytes=2097152 attributed:array)
 
+# A measured run brings its setup: what the run held when its step began (less what it names) is the
+# prediction's persistent bytes when the flags are the run's (the CPU trace of a one-layer GPT-2, made by
+# scripts/measure-run.py with these flags), and not when they are another setup's (d-model 48): the output
+# says the setup probably differs, and by how much, rather than leaving it all "unexplained".
+set(gpt2_one_layer --model transformer --heads 2 --layers 1 --vocab 17 --seq 5 --ffn-dim 40 --batch 2
+    --dropout off --activations-of pytorch-eager --optimizer-implementation single-tensor)
+napkin_add_cli_test(compare_cpu_trace_its_own_setup
+  ARGS compare --trace "${measured}/cpu_trace_gpt2_one_layer.json" --d-model 24 ${gpt2_one_layer} --json
+  CHECKS unexplained_bytes=0 setup.probably_differs=OFF setup.difference_bytes:null
+         setup.measured_start_bytes:number setup.predicted_start_bytes:number)
+napkin_add_cli_test(compare_cpu_trace_another_setup
+  ARGS compare --trace "${measured}/cpu_trace_gpt2_one_layer.json" --d-model 48 ${gpt2_one_layer} --json
+  CHECKS setup.probably_differs=ON setup.difference_bytes:number)
+
 # Bad input: one line on stderr naming the option, exit 2.
 napkin_add_cli_test(compare_no_run EXPECT_EXIT 2 ARGS compare ${cruncher} CHECKS "stderr~--trace or --snapshot")
 napkin_add_cli_test(compare_both EXPECT_EXIT 2

@@ -20,6 +20,7 @@ private slots:
     void badArgumentsExitTwo();
     void helpExitsZero();
     void qloraSaysBytesPerTrainableAndFrozenParameter();
+    void reservedMemoryFollowsAllocConf();
 };
 
 void TestCliAccount::jsonHasTheContractFields() {
@@ -63,6 +64,14 @@ void TestCliAccount::badArgumentsExitTwo_data() {
                                                  "8",       "--gpus",         "12"}
                                   << "--gpus";
     QTest::newRow("no subcommand") << QStringList{} << "";
+    // --alloc-conf: one line naming the setting at fault (PyTorch refuses max_split_size_mb below 20)
+    const QStringList gpt2{"account", "--preset", "gpt2-small", "--json", "--alloc-conf"};
+    QTest::newRow("alloc-conf split too small")
+        << (gpt2 + QStringList{"max_split_size_mb:8"}) << "--alloc-conf: max_split_size_mb: must be at least 20";
+    QTest::newRow("alloc-conf unknown key") << (gpt2 + QStringList{"expandable:True"})
+                                            << "--alloc-conf: 'expandable': unknown key";
+    QTest::newRow("alloc-conf not a bool") << (gpt2 + QStringList{"expandable_segments:1"})
+                                           << "--alloc-conf: expandable_segments: must be True or False";
 }
 
 void TestCliAccount::badArgumentsExitTwo() {
@@ -105,5 +114,31 @@ void TestCliAccount::qloraSaysBytesPerTrainableAndFrozenParameter() {
              qPrintable(m.captured(1) + QStringLiteral(" vs ") + QString::number(expected)));
 }
 
+// --alloc-conf reaches the simulated allocator: reserved_memory echoes it, each event's reserved_bytes holds at
+// least its bytes, the command line reproduces it, and expandable segments change the reserved peak.
+void TestCliAccount::reservedMemoryFollowsAllocConf() {
+    const std::vector<std::string> setup{"account", "--model-preset", "gpt2-small", "--layers", "4", "--seq", "512",
+                                         "--batch", "8", "--activations-of", "pytorch-eager", "--json"};
+    const CliOutcome plain = runCli(setup);
+    std::vector<std::string> withConf = setup;
+    withConf.insert(withConf.end(), {"--alloc-conf", "expandable_segments:True"});
+    const CliOutcome grown = runCli(withConf);
+    QCOMPARE(plain.status, 0);
+    QCOMPARE(grown.status, 0);
+    const auto a = nlohmann::json::parse(plain.out);
+    const auto b = nlohmann::json::parse(grown.out);
+    QCOMPARE(a["reserved_memory"]["alloc_conf"].get<std::string>(), std::string());
+    QCOMPARE(b["reserved_memory"]["alloc_conf"].get<std::string>(), std::string("expandable_segments:True"));
+    QVERIFY(b["command"].get<std::string>().find("--alloc-conf expandable_segments:True") != std::string::npos);
+    for (const auto* doc : {&a, &b}) {
+        QVERIFY((*doc)["reserved_memory"]["peak_bytes"].get<double>() >=
+                (*doc)["reserved_memory"]["allocated_peak_bytes"].get<double>());
+        for (const auto& e : (*doc)["memory_timeline"])
+            QVERIFY(e["reserved_bytes"].get<double>() >= e["bytes"]["total"].get<double>());
+    }
+    QVERIFY(a["reserved_memory"]["peak_bytes"].get<double>() != b["reserved_memory"]["peak_bytes"].get<double>());
+}
+
 QTEST_APPLESS_MAIN(TestCliAccount)
 #include "tst_cli_account.moc"
+

@@ -1,6 +1,7 @@
 // Property: napkin-cli never crashes on any argument list; it exits 0 with output, or 2 with one line
 // on stderr and nothing on stdout. Arguments are the input split at '\n'. Every subcommand is covered:
-// `bench` through parseOnly (its option checks, without the seconds-long run), the others run whole.
+// `bench` and `calibrate` through parseOnly (their option checks, without the seconds-long run), the others
+// run whole.
 #include "cli/cli_app.h"
 
 #include <algorithm>
@@ -23,8 +24,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     args.push_back(current);
     std::ostringstream out, err;
-    // Benchmarks run for seconds by design: their arguments are checked, the run is not started.
-    const bool bench = std::find(args.begin(), args.end(), "bench") != args.end();
+    // Benchmarks (and calibrate, which runs them and writes a file) take seconds by design: their
+    // arguments are checked, the run is not started.
+    const bool bench = std::find(args.begin(), args.end(), "bench") != args.end() ||
+                       std::find(args.begin(), args.end(), "calibrate") != args.end();
     const int status = bench ? napkin::cli::parseOnly(args, out, err) : napkin::cli::run(args, out, err);
     if (status == napkin::cli::kExitUsage) {
         const std::string e = err.str();

@@ -209,6 +209,7 @@ void ChartView::setLegendBelow(bool shown, int columns) {
 void ChartView::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
         applyPalette();
+        applyStalePalette();
         queueReplot();
     }
     if (event->type() == QEvent::FontChange)

@@ -18,6 +18,8 @@
 #include <vector>
 
 class QCPItemText;
+class QLabel;
+class QResizeEvent;
 class QCustomPlot;
 struct PictureCaptions;
 
@@ -64,6 +66,13 @@ public:
     /// page that fills the chart sets it with the data.
     void setSettingsCaption(const QString& settings) { m_settings = settings; }
     QString settingsCaption() const { return m_settings; }
+
+    /// Marks the chart as no longer matching the controls (an input is invalid, so the page keeps the last
+    /// valid result): the plot is veiled in the window's colour, greyed, with `reason` across its middle.
+    /// An empty reason lifts the veil. The data stays as it was; exports draw the plot alone.
+    void setStale(const QString& reason);
+    /// The reason the chart is veiled, or empty when it shows the controls' current setup.
+    QString staleReason() const;
 
     /// Presentation mode: axis, grid and series lines `scale` times thicker, axis text in the widget's
     /// font (1 = as the chart draws them). Applied before each replot, so a chart re-setting its pens
@@ -124,11 +133,14 @@ protected:
     virtual void applySeriesColors() {}
 
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     /// The title and settings line an exported picture carries (none when not `captioned`).
     PictureCaptions captions(bool captioned) const;
     void applyPalette();
+    /// The stale veil's translucent window colour, from the chart's palette (chart_view_stale.cpp).
+    void applyStalePalette();
     void applyMinimumSize();
     void applyLineScale();
     /// Ticks as many as fit: at most the ticker's usual five, fewer when their labels would overlap; and
@@ -137,6 +149,7 @@ private:
     void checkTicksAfterReplot();
 
     QCustomPlot* m_plot;
+    QLabel* m_staleVeil = nullptr; ///< over the plot while stale; made on first use
     double m_lineScale = 1.0;
     QString m_title;
     QString m_settings;

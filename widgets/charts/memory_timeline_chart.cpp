@@ -144,7 +144,12 @@ QString MemoryTimelineChart::peakText() const {
     const int peak = m_data.peakIndex();
     if (peak < 0)
         return {};
-    return tr("peak %1 at %2").arg(bytesText(m_data.totalAt(peak)), m_data.events[peak]);
+    const double bytes = m_data.totalAt(peak);
+    // Phases alone (the step's order is not modelled): the engine takes the peak to be the sum, and the
+    // answers say so; "at backward" would claim an order the chart does not know.
+    if (!m_data.eventByEvent && bytes == m_data.sumBytes())
+        return tr("peak = the sum, %1 (order not modelled)").arg(bytesText(bytes));
+    return tr("peak %1 at %2").arg(bytesText(bytes), m_data.events[peak]);
 }
 
 void MemoryTimelineChart::onMouseMove(QMouseEvent* event) {

@@ -1,8 +1,10 @@
 #include "engine/compute/cpu/cpu_cruncher_trainer.h"
 
 #include "engine/accounting/frozen_layers.h"
+#include "engine/compute/counter_normal.h"
 #include "engine/compute/cpu/optimizer_step.h"
 #include "engine/compute/cruncher_checkpoint.h"
+#include "engine/numerics/gaussian_source.h"
 
 #include <Eigen/Core>
 
@@ -28,8 +30,7 @@ ConstMatrixMap asMatrix(const AccountedBuffer& b, long rows, long cols) {
 } // namespace
 
 CpuCruncherTrainer::CpuCruncherTrainer(const CruncherConfig& config)
-    : config_(config)
-    , data_(config.seedData) {
+    : config_(config) {
     if (config.dim <= 0 || config.layers <= 0 || config.batch <= 0)
         throw std::invalid_argument("the Cruncher needs dim, layers and batch > 0");
     const auto d = static_cast<std::size_t>(config.dim), b = static_cast<std::size_t>(config.batch);
@@ -51,9 +52,8 @@ CpuCruncherTrainer::CpuCruncherTrainer(const CruncherConfig& config)
     batch_ = ledger_.allocateFloats(MemoryTag::inputs, b * d);
     targets_ = ledger_.allocateFloats(MemoryTag::inputs, b);
     truth_ = ledger_.allocateFloats(MemoryTag::inputs, d);
-    for (float& w :
-         truth_.span()) // the fixed random linear function t = x·w*, drawn first from the data seed
-        w = static_cast<float>(data_.next() * scale);
+    // The fixed random linear function t = x·w*: the data seed's stream 0 (counter_normal.h).
+    fillCounterNormal(truth_.data(), truth_.size(), config.seedData, kCruncherTargetStream, scale);
 }
 
 bool CpuCruncherTrainer::trains(std::size_t layer) const {
@@ -79,9 +79,9 @@ void CpuCruncherTrainer::createOptimizerState() {
     headState2_ = stateOf(1, d);
 }
 
+// The batch of step s (steps_ + 1) is the data seed's stream s: the same numbers on every backend.
 void CpuCruncherTrainer::drawBatch() {
-    for (float& x : batch_.span())
-        x = static_cast<float>(data_.next());
+    fillCounterNormal(batch_.data(), batch_.size(), config_.seedData, cruncherBatchStream(steps_ + 1));
     const long B = config_.batch, D = config_.dim;
     Eigen::Map<Eigen::VectorXf>(targets_.data(), B).noalias() =
         asMatrix(std::as_const(batch_), B, D) * Eigen::Map<const Eigen::VectorXf>(truth_.data(), D);
@@ -238,7 +238,7 @@ void CpuCruncherTrainer::saveCheckpoint(const std::string& path) const {
         else // optimizer state before the first update: the zeros it will start from
             checkpoint.tensors.emplace_back(sizes[i], 0.0f);
     }
-    checkpoint.dataGenerator = data_.engine();
+    checkpoint.dataGenerator = cruncherCheckpointGenerator(config_);
     saveCruncherCheckpoint(path, config_, checkpoint);
 }
 
@@ -249,8 +249,7 @@ void CpuCruncherTrainer::loadCheckpoint(const std::string& path) {
     const std::vector<AccountedBuffer*> tensors = parameterTensors();
     for (std::size_t i = 0; i < tensors.size(); ++i)
         std::copy(checkpoint.tensors[i].begin(), checkpoint.tensors[i].end(), tensors[i]->data());
-    data_.engine() = checkpoint.dataGenerator;
-    steps_ = checkpoint.step;
+    steps_ = checkpoint.step; // the data stream resumes from the step alone (counter_normal.h)
 }
 
 } // namespace napkin

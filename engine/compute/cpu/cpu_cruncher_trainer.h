@@ -4,10 +4,10 @@
 // made in forward and freed in backward after their last use, gradients made in backward and freed at
 // zero_grad(set_to_none=True), optimizer state made at the first update. The ledger's bytes are
 // recorded at the events of engine/accounting/memory_timeline.h. Frozen layers (config.frozenLayers)
-// follow engine/accounting/frozen_layers.h, as the prediction does.
+// follow engine/accounting/frozen_layers.h, as the prediction does. The target function and every batch
+// come from the counter-based generator of engine/compute/counter_normal.h, as on every backend.
 #include "engine/compute/benchmark_backend.h"
 #include "engine/compute/memory_timeline_recorder.h"
-#include "engine/numerics/gaussian_source.h"
 
 #include <vector>
 
@@ -51,7 +51,6 @@ private:
     AccountedBuffer batch_, targets_, truth_; // inputs: X (B×D), t (B), the target function w* (D)
     AccountedBuffer prediction_, lossGrad_;   // workspace: y (B), dL/dy (B)
     AccountedBuffer upstream_, downstream_;   // workspace: dL/dh of a layer's output and of its input (B×D)
-    GaussianSource data_;
     long steps_ = 0;
 };
 

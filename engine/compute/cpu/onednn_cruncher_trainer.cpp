@@ -5,6 +5,7 @@
 #include "engine/compute/cpu/bf16_bits.h"
 #include "engine/compute/cpu/onednn_gemm.h"
 #include "engine/compute/cpu/optimizer_step.h"
+#include "engine/compute/counter_normal.h"
 #include "engine/compute/cruncher_checkpoint.h"
 #include "engine/compute/memory_timeline_recorder.h"
 #include "engine/numerics/gaussian_source.h"
@@ -37,8 +38,7 @@ template <GemmElement E> class OnednnCruncherTrainer final : public CruncherTrai
 public:
     OnednnCruncherTrainer(const CruncherConfig& config, int threads)
         : config_(config)
-        , gemm_(threads, [this](double bytes) { ledger_.recordExternal(MemoryTag::scratch, bytes); })
-        , data_(config.seedData) {
+        , gemm_(threads, [this](double bytes) { ledger_.recordExternal(MemoryTag::scratch, bytes); }) {
         const auto d = static_cast<std::size_t>(config.dim), b = static_cast<std::size_t>(config.batch);
         GaussianSource init(config.seedInit);
         const double scale = 1.0 / std::sqrt(static_cast<double>(config.dim)); // N(0,1)/√fan_in, fan_in = D
@@ -73,9 +73,8 @@ public:
         batch_ = allocate(MemoryTag::inputs, b * d);
         targets_ = ledger_.allocateFloats(MemoryTag::inputs, b);
         truth_ = ledger_.allocateFloats(MemoryTag::inputs, d);
-        for (float& w :
-             truth_.span()) // the fixed random linear function t = x·w*, drawn first from the data seed
-            w = static_cast<float>(data_.next() * scale);
+        // The fixed random linear function t = x·w*: the data seed's stream 0 (counter_normal.h).
+        fillCounterNormal(truth_.data(), truth_.size(), config.seedData, kCruncherTargetStream, scale);
         if constexpr (kMixed) // the implementation's own buffer: scratch, which no formula predicts
             updateChunk_ = ledger_.allocateFloats(MemoryTag::scratch, std::min(kUpdateChunk, d * d));
         // Every primitive (and so the shared scratchpad) is made now: memory is whole before the first step,
@@ -195,7 +194,7 @@ public:
                     checkpoint.tensors.emplace_back(state.begin(), state.end());
             }
         }
-        checkpoint.dataGenerator = data_.engine();
+        checkpoint.dataGenerator = cruncherCheckpointGenerator(config_);
         saveCruncherCheckpoint(path, config_, checkpoint);
     }
 
@@ -218,8 +217,7 @@ public:
         if constexpr (kMixed)
             for (Tensor* t : tensors())
                 roundToBf16(t->master.span(), t->weights.span());
-        data_.engine() = checkpoint.dataGenerator;
-        steps_ = checkpoint.step;
+        steps_ = checkpoint.step; // the data stream resumes from the step alone (counter_normal.h)
     }
 
 private:
@@ -302,12 +300,14 @@ private:
         return {config_.batch, config_.dim, config_.dim, false, true, E, E, E};
     }
 
+    // The batch of step s (steps_ + 1) is the data seed's stream s, the same numbers on every backend.
     void drawBatch() {
         const auto B = static_cast<std::size_t>(config_.batch), D = static_cast<std::size_t>(config_.dim);
+        const std::uint64_t stream = cruncherBatchStream(steps_ + 1);
         for (std::size_t i = 0; i < B; ++i) {
             double t = 0; // t = x·w*, from x as the GEMMs see it (rounded to bf16 in mixed precision)
             for (std::size_t j = 0; j < D; ++j) {
-                const auto x = static_cast<float>(data_.next());
+                const auto x = static_cast<float>(counterNormal(config_.seedData, stream, i * D + j));
                 float seen = x;
                 if constexpr (kMixed) {
                     batch_.data()[i * D + j] = bf16FromFloat(x);
@@ -351,7 +351,6 @@ private:
     Working prediction_, lossGrad_;   // workspace: y, dL/dy (B each)
     AccountedBuffer updateChunk_;     // mixed precision: gradients widened for the optimizer (scratch)
     Working upstream_, downstream_;   // workspace: dL/dh of the layer above and below (B×D each)
-    GaussianSource data_;
     MemoryTimelineRecorder recorder_{ledger_};
     long steps_ = 0;
     bool haveState_ = false;

@@ -21,6 +21,10 @@ public:
     std::string unsupportedReason(BenchDtype dtype) const override;
     std::unique_ptr<MatmulProblem> prepareMatmul(const MatmulCase& shape, std::uint64_t seed) override;
     std::unique_ptr<CruncherTrainer> makeCruncherTrainer(const CruncherConfig& config) override;
+    /// fp32, mixed-bf16 (compute capability 8.0 and later) and mixed-fp16.
+    std::string unsupportedPrecisionReason(PrecisionRecipe recipe) const override;
+    /// TF32 tensor cores: compute capability 8.0 and later.
+    std::string unsupportedTf32Reason() const override;
 
     const CudaDeviceFacts& facts() const { return facts_; }
 

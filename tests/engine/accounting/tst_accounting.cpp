@@ -361,8 +361,6 @@ void TestAccounting::validationNamesTheField_data() {
                                  << "gpuX";
     QTest::newRow("tokens negative") << "tokens"
                                      << "tokens-1";
-    QTest::newRow("fp8 on A100") << "precision"
-                                 << "fp8a100";
 }
 
 void TestAccounting::validationNamesTheField() {
@@ -389,10 +387,6 @@ void TestAccounting::validationNamesTheField() {
         in.gpu = "TPUv5";
     if (what == "tokens-1")
         in.trainingTokens = -1;
-    if (what == "fp8a100") {
-        in.gpu = "A100-SXM";
-        in.precision = PrecisionRecipe::fp8Mixed;
-    }
     const InputError e = validate(in);
     QCOMPARE(QString::fromStdString(e.field), field);
     QVERIFY(!e.message.empty());

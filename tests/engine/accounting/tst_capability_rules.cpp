@@ -1,12 +1,17 @@
 // What the chosen part cannot do, applied before accounting: flash attention falls back to the eager kernel
 // below Ampere (and the activation ledger then keeps the a·s² scores), bf16 on Turing runs at the fp32 rate,
-// fp8 on Ampere is refused with the reason. Plus the run's cost on the lecture's setup.
+// fp8 on Ampere and a peak no source gives (Apple's M4 Max) leave the memory answered and the time missing
+// with the reason. Plus the run's cost on the lecture's setup.
 #include "engine/accounting/capability_rules.h"
 #include "engine/accounting/inference_warnings.h"
+#include "engine/accounting/model_presets.h"
 #include "engine/accounting/model_zoo.h"
 #include "engine/accounting/setup_presets.h"
+#include "engine/hardware/gpu_capabilities.h"
 
 #include <QtTest>
+
+#include <cmath>
 
 using namespace napkin;
 
@@ -16,8 +21,10 @@ private slots:
     void flashFallsBackBelowAmpere();
     void ampereKeepsFlash();
     void bf16OnT4RunsAtTheFp32Rate();
-    void fp8OnA100IsRefused();
-    void notGivenPeakIsRefused();
+    void fp8OnA100HasMemoryAndNoTime();
+    void notGivenPeakHasMemoryAndNoTime();
+    void everyPartAccountsMemory_data();
+    void everyPartAccountsMemory();
     void lectureRunCost();
     void inferenceWarnings();
     void contextPastTheModelWarns_data();
@@ -71,22 +78,86 @@ void TestCapabilityRules::bf16OnT4RunsAtTheFp32Rate() {
     QVERIFY(QString::fromStdString(r.densePeakFlopsPerSecond.formula).contains("emulated"));
 }
 
-void TestCapabilityRules::fp8OnA100IsRefused() {
+void TestCapabilityRules::fp8OnA100HasMemoryAndNoTime() {
     AccountingInput in = findSetupPreset("70b-15t-1024-h100")->input;
     in.gpu = "A100-SXM";
     in.precision = PrecisionRecipe::fp8Mixed;
-    const InputError error = validate(in);
-    QCOMPARE(QString::fromStdString(error.field), QString("precision"));
-    QVERIFY2(QString::fromStdString(error.message).contains("fp8 needs Ada Lovelace or Hopper"),
-             error.message.c_str());
+    QVERIFY(validate(in).ok()); // memory needs no fp8 peak
+    const GpuSpec& a100 = *GpuCatalog::builtIn().find("A100-SXM");
+    const std::vector<std::string> warnings = capabilityWarnings(in, a100);
+    QCOMPARE(warnings.size(), std::size_t(1));
+    QVERIFY2(warnings[0].find("fp8 needs Ada Lovelace or Hopper") != std::string::npos, warnings[0].c_str());
+    const AccountingResult r = account(in, a100);
+    QVERIFY(!r.trainingSeconds && !r.trainingDays && !r.gpuDays && !r.runCost);
+    QVERIFY(r.trainingFlops); // the FLOPs need no peak: 6 · 70e9 · 15e12
+    QCOMPARE(r.trainingFlops->value, 6 * 70e9 * 15e12);
+    QVERIFY2(r.timeUnavailable.find("fp8 needs Ada Lovelace or Hopper") != std::string::npos,
+             r.timeUnavailable.c_str());
+    QCOMPARE(r.densePeakFlopsPerSecond.value, 0.0);
+    // The memory is the recipe's (bf16 weights and gradients, fp32 master and Adam state), as on a part
+    // that has the fp8 peak.
+    AccountingInput onH100 = in;
+    onH100.gpu = "H100-SXM";
+    const AccountingResult h100 = account(onH100, *GpuCatalog::builtIn().find("H100-SXM"));
+    QCOMPARE(r.memory.total.value, h100.memory.total.value);
+    QVERIFY(std::isfinite(r.maxParameters.value) && r.maxParameters.value > 0);
 }
 
-void TestCapabilityRules::notGivenPeakIsRefused() {
+void TestCapabilityRules::notGivenPeakHasMemoryAndNoTime() {
     AccountingInput in = findSetupPreset("70b-15t-1024-h100")->input;
     in.gpu = "MI300X";
+    QVERIFY(validate(in).ok());
+    const AccountingResult r = account(in, *GpuCatalog::builtIn().find("MI300X"));
+    QVERIFY(!r.trainingSeconds);
+    QVERIFY2(r.timeUnavailable.find("no source gives") != std::string::npos, r.timeUnavailable.c_str());
+    QVERIFY(r.memory.total.value > 0);
+}
+
+// Every catalog part with every recipe: validate() accepts, account() computes the memory (the same bytes
+// as on an H100, the model's states and activations do not depend on the part), fits and the largest batch;
+// a time is given exactly where the part has a peak for the recipe's arithmetic, and where it has none the
+// answer says why. GPT-2 small with eager attention (no flash fallback to change the activations), 1e9
+// tokens, the datasheet basis (so "fits" reads the part's own memory alone).
+void TestCapabilityRules::everyPartAccountsMemory_data() {
+    QTest::addColumn<QString>("gpu");
+    QTest::addColumn<int>("precision");
+    for (const GpuSpec& gpu : GpuCatalog::builtIn().gpus())
+        for (const PrecisionRecipe p : allPrecisionRecipes())
+            QTest::addRow("%s %s", gpu.id.c_str(), std::string(precisionRecipeName(p)).c_str())
+                << QString::fromStdString(gpu.id) << static_cast<int>(p);
+}
+
+void TestCapabilityRules::everyPartAccountsMemory() {
+    QFETCH(QString, gpu);
+    QFETCH(int, precision);
+    AccountingInput in;
+    in.model = findModelPreset("gpt2-small")->model;
+    in.model.attentionImpl = AttentionImpl::eager;
+    in.batch = 4;
+    in.trainingTokens = 1e9;
+    in.precision = static_cast<PrecisionRecipe>(precision);
+    in.overheads = datasheetOverheads();
+    in.gpu = gpu.toStdString();
     const InputError error = validate(in);
-    QCOMPARE(QString::fromStdString(error.field), QString("precision"));
-    QVERIFY2(error.message.find("no source gives") != std::string::npos, error.message.c_str());
+    QVERIFY2(error.ok(), (error.field + ": " + error.message).c_str());
+    const GpuSpec& part = *GpuCatalog::builtIn().find(in.gpu);
+    const AccountingResult r = account(in, part);
+
+    AccountingInput reference = in;
+    reference.gpu = "H100-SXM";
+    const AccountingResult h100 = account(reference, *GpuCatalog::builtIn().find("H100-SXM"));
+    QVERIFY(r.memory.total.value > 0);
+    QCOMPARE(r.memory.total.value, h100.memory.total.value);
+    QCOMPARE(r.peakMemory.value, h100.peakMemory.value);
+    QCOMPARE(r.fits, r.peakMemory.value <= part.memoryBytes);
+    QVERIFY(r.maxBatch);
+    QVERIFY(r.maxParameters.value > 0);
+
+    const bool hasPeak = !effectiveDensePeak(part, r.precision.compute).refused;
+    QCOMPARE(r.trainingSeconds.has_value(), hasPeak);
+    QCOMPARE(r.timeUnavailable.empty(), hasPeak);
+    QVERIFY(r.trainingFlops);
+    QCOMPARE(r.trainingFlops->value, h100.trainingFlops->value);
 }
 
 void TestCapabilityRules::lectureRunCost() {

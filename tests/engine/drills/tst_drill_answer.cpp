@@ -69,6 +69,9 @@ void TestDrillAnswer::refuses_data() {
     QTest::addColumn<DrillUnit>("unit");
     QTest::newRow("empty") << "" << DrillUnit::bytes;
     QTest::newRow("word") << "banana" << DrillUnit::bytes;
+    QTest::newRow("word for elements") << "banana" << DrillUnit::elements;
+    QTest::newRow("word for days") << "banana" << DrillUnit::days;
+    QTest::newRow("word for a number") << "banana" << DrillUnit::number;
     QTest::newRow("days for bytes") << "5 days" << DrillUnit::bytes;
     QTest::newRow("GB for days") << "5 GB" << DrillUnit::days;
     QTest::newRow("unknown time unit") << "5 fortnights" << DrillUnit::days;
@@ -86,6 +89,10 @@ void TestDrillAnswer::refuses() {
     QVERIFY(!g.ok());
     QVERIFY2(g.error.find("try ") != std::string::npos, g.error.c_str()); // says what would be read
     QVERIFY(g.error.find('\n') == std::string::npos);                     // one line
+    // Hinted in the question's own unit: a parameter count's "70e9, 15T or 1.5B" read as nonsense under a
+    // storage offset or a time; "try 17" under an offset looked like the answer's hint.
+    QVERIFY2(unit == DrillUnit::parameters || g.error.find("15T") == std::string::npos, g.error.c_str());
+    QVERIFY2(g.error.find("try 17") == std::string::npos, g.error.c_str());
 }
 
 void TestDrillAnswer::judges_data() {

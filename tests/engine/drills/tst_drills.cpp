@@ -138,7 +138,7 @@ void TestDrills::activationLayerIsKorthikanti() {
 void TestDrills::lectureNumbers() {
     // The lecture's examples, found among the generated questions' answers by the same engine calls:
     // AdamW in fp32 costs 16 B per parameter (4 weights + 4 gradients + 2 × 4 state).
-    bool sawAdamwFp32 = false;
+    bool sawAdamwFp32 = false, sawFp8 = false;
     for (const DrillQuestion& q : generateDrills(5, 400, DrillTopic::bytesPerParameter)) {
         const auto& p = q.parameters;
         if (p[0].text == "fp32" && p[1].text == "adamw") {
@@ -149,8 +149,17 @@ void TestDrills::lectureNumbers() {
             QCOMPARE(q.answer, 16.0); // 2 + 2 + 4 master + 8 state (ZeRO paper's K = 12, plus 4)
         if (p[0].text == "fp32" && p[1].text == "sgd")
             QCOMPARE(q.answer, 8.0);
+        // fp8 recipes differ in what they store (Transformer Engine, FP8-LM, DeepSeek-V3): the question
+        // says what this one stores, so its answer is the student's sum, not Napkin's convention.
+        if (p[0].text == "fp8-mixed") {
+            QVERIFY2(q.text.find("it stores bf16 weights, bf16 gradients, an fp32 master copy and fp32 "
+                                 "optimizer state") != std::string::npos,
+                     q.text.c_str());
+            sawFp8 = true;
+        }
     }
     QVERIFY(sawAdamwFp32);
+    QVERIFY(sawFp8);
 }
 
 void TestDrills::pageSetsUp() {

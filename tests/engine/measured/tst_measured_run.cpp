@@ -25,6 +25,27 @@ std::string dataFile(const char* name) {
     return r.bytes;
 }
 
+// The setup data/cpu_trace_gpt2_one_layer.json was made with (scripts/measure-run.py --device cpu, torch
+// 1.13): --model transformer --d-model 24 --heads 2 --layers 1 --vocab 17 --seq 5 --ffn-dim 40 --batch 2
+// --bias on --embeddings tied --dropout off --precision fp32 --optimizer adamw --recompute none
+// --attention causal --activations-of pytorch-eager (torch.optim single-tensor, the CPU's default);
+// `dModel` other than 24 is another setup.
+AccountingInput gpt2OneLayer(double dModel = 24) {
+    AccountingInput in;
+    in.optimizerImplementation = OptimizerImplementation::singleTensor;
+    in.model.kind = ModelKind::transformer;
+    in.model.dModel = dModel;
+    in.model.heads = 2;
+    in.model.layers = 1;
+    in.model.vocab = 17;
+    in.model.seq = 5;
+    in.model.ffnDim = 40;
+    in.model.dropout = false;
+    in.model.activationsOf = ActivationProfile::pytorchEager;
+    in.batch = 2;
+    return in;
+}
+
 // A Kineto-style trace: two ranges on the CPU thread, memory events on the CPU and on cuda:0.
 const char* kTrace = R"({"schemaVersion": 1, "traceEvents": [
  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 100, "dur": 100},
@@ -269,26 +290,12 @@ private slots:
     }
 
     // data/cpu_trace_gpt2_one_layer.json: scripts/measure-run.py --device cpu (torch 1.13 on the CPU) with
-    // the flags below, two AdamW steps; kept are its memory events and named ranges (the op ranges, which
-    // no reader keeps, were left out to keep the file small). The measured step's peak less the bytes the
-    // run names (the tokens, the model's buffers, AdamW's step counters) is napkin's peak to the byte,
+    // gpt2OneLayer()'s flags, two AdamW steps; kept are its memory events and named ranges (the op ranges,
+    // which no reader keeps, were left out to keep the file small). The measured step's peak less the bytes
+    // the run names (the tokens, the model's buffers, AdamW's step counters) is napkin's peak to the byte,
     // and so is the curve the chart draws over the prediction.
     void cpuTraceMadeByTorchMatchesToTheByte() {
-        // --model transformer --d-model 24 --heads 2 --layers 1 --vocab 17 --seq 5 --ffn-dim 40 --batch 2
-        // --bias on --embeddings tied --dropout off --precision fp32 --optimizer adamw --recompute none
-        // --attention causal --activations-of pytorch-eager (torch.optim single-tensor, the CPU's default)
-        AccountingInput in;
-        in.optimizerImplementation = OptimizerImplementation::singleTensor;
-        in.model.kind = ModelKind::transformer;
-        in.model.dModel = 24;
-        in.model.heads = 2;
-        in.model.layers = 1;
-        in.model.vocab = 17;
-        in.model.seq = 5;
-        in.model.ffnDim = 40;
-        in.model.dropout = false;
-        in.model.activationsOf = ActivationProfile::pytorchEager;
-        in.batch = 2;
+        const AccountingInput in = gpt2OneLayer(); // the run's own flags
         const GpuSpec& gpu = *GpuCatalog::builtIn().find(in.gpu);
         const AccountingResult result = account(in, gpu);
         const MemoryTimeline predicted = memoryTimeline(in, result);
@@ -303,10 +310,54 @@ private slots:
         QCOMPARE(c.measuredPeakBytes, 95152.0);
         QCOMPARE(c.attributed.size(), std::size_t{3}); // 160 + 100 + 64 B named by the run
         QCOMPARE(c.unexplainedBytes, 0.0);
+        // The step starts with what persists across steps, as predicted: the setups agree. To 4 B: the run
+        // holds one 4-byte allocation more at its step's start than the prediction (and none more at the
+        // peak, which agrees to the byte), far inside the tolerance.
+        QVERIFY(c.measuredStartBytes);
+        QCOMPARE(c.predictedStartBytes, 60672.0);
+        QCOMPARE(*c.measuredStartBytes, 60676.0);
+        QVERIFY(!c.setupDifferenceBytes);
         double overlayPeak = 0;
         for (const AlignedSample& s : alignToPredicted(predicted, *cpu))
             overlayPeak = std::max(overlayPeak, s.allocatedBytes);
         QCOMPARE(overlayPeak - 324, c.predictedPeakBytes);
+    }
+
+    // The same trace against another setup (d_model 48 rather than 24, as a page left on its own preset
+    // would be): the step's starting memory is not the prediction's persistent bytes, so the comparison
+    // says the setup probably differs, and by how much, rather than calling the whole gap unexplained.
+    void differentSetupIsSaidAsSuch() {
+        const AccountingInput in = gpt2OneLayer(48);
+        const AccountingResult result = account(in, *GpuCatalog::builtIn().find(in.gpu));
+        const MemoryTimeline predicted = memoryTimeline(in, result);
+        const MeasuredRunRead r =
+            readMeasuredRun(std::string(NAPKIN_MEASURED_DATA) + "/cpu_trace_gpt2_one_layer.json");
+        QVERIFY2(r.ok(), r.error.c_str());
+        std::string error;
+        const MeasuredTimeline* cpu = chooseDevice(r.run, std::nullopt, error);
+        QVERIFY(cpu);
+        const MeasuredComparison c = compareWithMeasured(predicted, r.run, *cpu);
+        QVERIFY(c.measuredStartBytes);
+        QCOMPARE(c.predictedStartBytes, predicted.events.front().bytes.total());
+        QVERIFY(c.setupDifferenceBytes);
+        QCOMPARE(*c.setupDifferenceBytes, *c.measuredStartBytes - c.predictedStartBytes);
+        QVERIFY(*c.setupDifferenceBytes < 0); // the run's model is the smaller one
+        QVERIFY(c.unexplainedBytes < 0);
+    }
+
+    // scripts/measure-run.py writes the napkin command the run was made with under "napkin_setup"; the reader
+    // keeps it (a run without one says nothing).
+    void traceBringsItsSetup() {
+        const std::string command = "napkin-cli account --model transformer --d-model 24 --heads 2";
+        const std::string events = R"([{"ph": "i", "name": "[memory]", "ts": 1,
+                                        "args": {"Bytes": 512, "Total Allocated": 512, "Device Type": 0}}])";
+        const MeasuredRunRead with = readChromeTrace(
+            R"({"traceEvents": )" + events + R"(, "napkin_setup": ")" + command + R"("})", "with.json");
+        QVERIFY2(with.ok(), with.error.c_str());
+        QCOMPARE(with.run.setupCommand, command);
+        const MeasuredRunRead without = readChromeTrace(R"({"traceEvents": )" + events + "}", "without.json");
+        QVERIFY2(without.ok(), without.error.c_str());
+        QVERIFY(without.run.setupCommand.empty());
     }
 
     void overheadScopesOnCuda() {

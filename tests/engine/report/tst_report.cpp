@@ -202,25 +202,22 @@ void TestReport::trainingSplitsGpuFromHostTime() {
     TrainingRun run;
     run.stepTiming.medianSeconds = 0.5;
     run.deviceStepTiming = TimingSummary{0.03, 0.029, 0.031, 0.028, 0.032, 19};
-    run.hostDrawSecondsMedian = 0.45;
-    run.hostWaitSecondsMedian = 0.42;
-    run.batchCopySecondsMedian = 0.0013;
+    run.batchDrawSecondsMedian = 0.0004;
     run.mfu = 0.6;
     run.wallMfu = 0.036;
     run.mfuBasis = "gpu_step_seconds_median (CUDA events)";
     nlohmann::json doc = trainingRunJson(run);
     QCOMPARE(doc["gpu_step_seconds_median"].get<double>(), 0.03);
     QCOMPARE(doc["gpu_step_seconds_p80"].get<double>(), 0.031);
-    QCOMPARE(doc["host_batch_seconds_median"].get<double>(), 0.45);
-    QCOMPARE(doc["host_wait_seconds_median"].get<double>(), 0.42);
-    QCOMPARE(doc["h2d_batch_seconds_median"].get<double>(), 0.0013);
+    QCOMPARE(doc["batch_draw_seconds_median"].get<double>(), 0.0004);
+    QVERIFY(!doc.contains("host_wait_seconds_median")); // the host draws nothing: the batch is drawn on the GPU
     QCOMPARE(doc["wall_mfu"].get<double>(), 0.036);
     QVERIFY(doc["mfu_basis"].get<std::string>().rfind("gpu_step_seconds_median", 0) == 0);
     run.deviceStepTiming.reset();
-    run.hostDrawSecondsMedian.reset();
+    run.batchDrawSecondsMedian.reset();
     doc = trainingRunJson(run);
     QVERIFY(doc["gpu_step_seconds_median"].is_null());
-    QVERIFY(doc["host_batch_seconds_median"].is_null());
+    QVERIFY(doc["batch_draw_seconds_median"].is_null());
 }
 
 // Per component on a GPU: the prediction (where the formula has one), what was asked of cudaMalloc,

@@ -1,19 +1,30 @@
 // The CUDA backend on a real GPU (label "gpu"; every case skips where no device is present): GEMMs of
 // every dtype against an independent reference, the fp8 algorithm cache, out-of-memory as a result,
-// the Cruncher trainer against the CPU trainer (same data, same update rules), checkpoints, copies and
-// the lecture's allocation check. Qt-free (tests/support/plain_test.h): the GPU machine has no Qt.
+// the Cruncher trainer against the CPU trainer (same data, same update rules) in every recipe, the batch
+// drawn on the device against the host's draw, GradScaler's back-off, checkpoints, copies and the lecture's
+// allocation check. Qt-free (tests/support/plain_test.h): the GPU machine has no Qt.
 #include "engine/benchmarks/matmul_sweep.h"
+#include "engine/benchmarks/training_run.h"
+#include "engine/compute/counter_normal.h"
+#include "engine/compute/cpu/bf16_bits.h"
 #include "engine/compute/cpu/cpu_cruncher_trainer.h"
 #include "engine/compute/cuda/cuda_backend.h"
+#include "engine/compute/cuda/cuda_check.h"
 #include "engine/compute/cuda/cuda_copy_factory.h"
 #include "engine/compute/cuda/cuda_cruncher_trainer.h"
 #include "engine/compute/cuda/cuda_device_query.h"
+#include "engine/compute/cuda/cuda_handles.h"
+#include "engine/compute/cuda/cuda_kernels.h"
 #include "tests/support/plain_test.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 using namespace napkin;
 
@@ -132,6 +143,136 @@ void trainerMatchesCpu(OptimizerKind optimizer) {
                         std::string(memoryTagName(tag)));
 }
 
+// The device's draw is the host's function (counter_normal.h) compiled for the GPU: the same floats, up to
+// one float ulp where CUDA's double log or cos differs from glibc's in the last bit and the rounding to float
+// falls on the other side.
+void deviceNormalEqualsHost() {
+    requireGpu();
+    constexpr std::size_t n = 1 << 20;
+    cuda::Stream stream;
+    cuda::DeviceBuffer device(n * sizeof(float));
+    cuda::fillNormal(device.as<float>(), n, 1, cruncherBatchStream(3), 0.5, stream.get());
+    stream.synchronize(); // a non-blocking stream: cudaMemcpy on the default stream would not wait for it
+    std::vector<float> fromDevice(n), fromHost(n);
+    NAPKIN_CUDA_CHECK(cudaMemcpy(fromDevice.data(), device.get(), n * sizeof(float), cudaMemcpyDeviceToHost));
+    fillCounterNormal(fromHost.data(), n, 1, cruncherBatchStream(3), 0.5);
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (fromDevice[i] == fromHost[i])
+            continue;
+        ++differ;
+        PLAIN_CHECK_MSG(std::fabs(fromDevice[i] - fromHost[i]) <= 1.2e-7f * std::fabs(fromHost[i]),
+                        "x[" + std::to_string(i) + "] " + std::to_string(fromDevice[i]) + " vs " +
+                            std::to_string(fromHost[i]));
+    }
+    PLAIN_CHECK_MSG(differ < n / 1000, std::to_string(differ) + " of 2^20 differ in the last bit");
+}
+
+// A step's batch on the device, in fp32 and bf16, against the host's draw rounded the same way, and its
+// targets t = x·w* (summed in double over x as stored) against the host's sum.
+void deviceBatchEqualsHost(cuda::ElementType type) {
+    requireGpu();
+    const long B = 7, D = 300; // D above the block's 256 threads: each thread sums more than one column
+    const std::size_t n = static_cast<std::size_t>(B * D), bytes = type == cuda::ElementType::f32 ? 4 : 2;
+    cuda::Stream stream;
+    cuda::DeviceBuffer x(n * bytes), truth(static_cast<std::size_t>(D) * 4), targets(static_cast<std::size_t>(B) * 4);
+    std::vector<float> w(static_cast<std::size_t>(D));
+    fillCounterNormal(w.data(), w.size(), 5, kCruncherTargetStream, 1.0 / std::sqrt(double(D)));
+    NAPKIN_CUDA_CHECK(cudaMemcpy(truth.get(), w.data(), w.size() * 4, cudaMemcpyHostToDevice));
+    cuda::drawCruncherBatch(x.get(), type, truth.as<float>(), targets.as<float>(), B, D, 5, 2, stream.get());
+    stream.synchronize();
+    std::vector<unsigned char> raw(n * bytes);
+    std::vector<float> t(static_cast<std::size_t>(B));
+    NAPKIN_CUDA_CHECK(cudaMemcpy(raw.data(), x.get(), raw.size(), cudaMemcpyDeviceToHost));
+    NAPKIN_CUDA_CHECK(cudaMemcpy(t.data(), targets.get(), t.size() * 4, cudaMemcpyDeviceToHost));
+    for (long r = 0; r < B; ++r) {
+        double sum = 0;
+        for (long c = 0; c < D; ++c) {
+            const auto i = static_cast<std::size_t>(r * D + c);
+            float host = static_cast<float>(counterNormal(5, 2, i)), device = 0;
+            if (type == cuda::ElementType::f32) {
+                std::memcpy(&device, raw.data() + i * 4, 4);
+            } else {
+                std::uint16_t bits = 0;
+                std::memcpy(&bits, raw.data() + i * 2, 2);
+                device = floatFromBf16(bits);
+                host = floatFromBf16(bf16FromFloat(host));
+            }
+            PLAIN_CHECK(std::fabs(device - host) <= 1.2e-7f * std::fabs(host) + (type == cuda::ElementType::f32 ? 0.0f : 8e-3f * std::fabs(host)));
+            sum += static_cast<double>(device) * w[static_cast<std::size_t>(c)];
+        }
+        PLAIN_CHECK_MSG(std::fabs(t[static_cast<std::size_t>(r)] - sum) <= 1e-6 * (1 + std::fabs(sum)),
+                        std::to_string(t[static_cast<std::size_t>(r)]) + " vs " + std::to_string(sum));
+    }
+}
+
+// Each recipe against the CPU's fp32 trainer on the same data: the loss within the recipe's rounding
+// (tf32 and 16-bit GEMMs), and every component of memory the formula predicts equal to the ledger's bytes.
+// mixed-fp16 skips the update of a step whose scaled gradients overflow (GradScaler), which the fp32
+// trainer never does: its losses are compared up to the first skipped step (step 1 always).
+void recipeTrainsLikeFp32(const std::string& recipe, double tolerance) {
+    requireGpu();
+    CruncherConfig config;
+    config.dim = 64;
+    config.layers = 3;
+    config.batch = 32;
+    config.optimizer = OptimizerKind::adam;
+    config.hyper.learningRate = defaultLearningRate(config.optimizer, config.dim);
+    PLAIN_CHECK(setTrainingRecipe(config, recipe));
+    cuda::CudaBackend backend(0);
+    if (const std::string why = backend.unsupportedRecipeReason(config); !why.empty())
+        PLAIN_SKIP(why);
+    auto gpu = backend.makeCruncherTrainer(config);
+    CruncherConfig fp32 = config;
+    fp32.precision = PrecisionRecipe::fp32;
+    fp32.tf32Matmuls = false;
+    CpuCruncherTrainer cpu(fp32);
+    const auto* cudaTrainer = dynamic_cast<const cuda::CudaCruncherTrainer*>(gpu.get());
+    PLAIN_CHECK(cudaTrainer != nullptr);
+    for (int s = 0; s < 5; ++s) {
+        const bool sameWeights = cudaTrainer->skippedSteps() == 0; // every update so far applied on both
+        const double lg = gpu->step(), lc = cpu.step();
+        if (sameWeights)
+            PLAIN_CHECK_MSG(std::fabs(lg - lc) <= tolerance * std::max(1.0, std::fabs(lc)),
+                            recipe + " step " + std::to_string(s + 1) + ": " + std::to_string(lg) + " vs " +
+                                std::to_string(lc));
+    }
+    if (recipe != "mixed-fp16")
+        PLAIN_CHECK(cudaTrainer->skippedSteps() == 0); // only the scaled recipe skips
+    const AccountingResult p = predictedCruncherAccounting(config);
+    const MemoryLedger& l = gpu->ledger();
+    PLAIN_CHECK(l.peakBytes(MemoryTag::parameters) == p.memory.parameters.value);
+    PLAIN_CHECK(l.peakBytes(MemoryTag::gradients) == p.memory.gradients.value);
+    PLAIN_CHECK(l.peakBytes(MemoryTag::masterWeights) == p.memory.masterWeights.value);
+    PLAIN_CHECK(l.peakBytes(MemoryTag::optimizerState) == p.memory.optimizerState.value);
+    PLAIN_CHECK(l.peakBytes(MemoryTag::activations) == p.memory.activations.value);
+}
+
+// mixed-fp16's loss scale follows GradScaler: it starts at 65536 and halves on every step whose gradients
+// overflowed (those steps change no weight); no growth within 2000 steps.
+void lossScaleBacksOff() {
+    requireGpu();
+    CruncherConfig config;
+    config.dim = 64;
+    config.layers = 2;
+    config.batch = 16;
+    config.optimizer = OptimizerKind::sgd;
+    config.precision = PrecisionRecipe::mixedFp16;
+    cuda::CudaBackend backend(0);
+    auto trainer = backend.makeCruncherTrainer(config);
+    auto* cudaTrainer = dynamic_cast<cuda::CudaCruncherTrainer*>(trainer.get());
+    PLAIN_CHECK(cudaTrainer != nullptr);
+    PLAIN_CHECK(cudaTrainer->lossScale() == 65536.0);
+    const std::vector<float> before = trainer->parameters();
+    for (int s = 0; s < 30; ++s)
+        trainer->step();
+    const long skipped = cudaTrainer->skippedSteps();
+    PLAIN_CHECK_MSG(cudaTrainer->lossScale() == 65536.0 * std::pow(0.5, double(skipped)),
+                    std::to_string(cudaTrainer->lossScale()) + " after " + std::to_string(skipped) + " skipped");
+    PLAIN_CHECK(skipped < 30); // the scale came down to where the gradients fit in fp16
+    PLAIN_CHECK(trainer->parameters() != before);
+}
+
 void checkpointRoundTrip() {
     requireGpu();
     CruncherConfig config;
@@ -204,6 +345,17 @@ int main() {
     for (OptimizerKind k : allOptimizers())
         cases.emplace_back("trainerMatchesCpu(" + std::string(optimizerName(k)) + ")",
                            [k] { trainerMatchesCpu(k); });
+    cases.emplace_back("deviceNormalEqualsHost", deviceNormalEqualsHost);
+    cases.emplace_back("deviceBatchEqualsHost(f32)", [] { deviceBatchEqualsHost(cuda::ElementType::f32); });
+    cases.emplace_back("deviceBatchEqualsHost(bf16)", [] { deviceBatchEqualsHost(cuda::ElementType::bf16); });
+    // Tolerances on the loss: tf32 cuts GEMM inputs to 10 mantissa bits (≈ 2^-11 each), bf16 to 8 (2^-9),
+    // fp16 to 11 (2^-12) with its activations also 16-bit; five Adam steps compound them.
+    const std::pair<const char*, double> recipes[] = {
+        {"tf32", 1e-2}, {"mixed-bf16", 5e-2}, {"mixed-fp16", 2e-2}};
+    for (const auto& [recipe, tolerance] : recipes)
+        cases.emplace_back("recipeTrainsLikeFp32(" + std::string(recipe) + ")",
+                           [recipe = recipe, tolerance = tolerance] { recipeTrainsLikeFp32(recipe, tolerance); });
+    cases.emplace_back("lossScaleBacksOff", lossScaleBacksOff);
     cases.emplace_back("checkpointRoundTrip", checkpointRoundTrip);
     cases.emplace_back("copySweepHasEveryCase", copySweepHasEveryCase);
     cases.emplace_back("allocCheckCountsTwoTensors", allocCheckCountsTwoTensors);

@@ -1,10 +1,13 @@
 // Host-side logic of the CUDA backend, run on the CPU (no GPU needed): dtype support per compute
 // capability, fp8 shape rules, catalog matching and DeviceInfo assembly, the algorithm cache,
-// dtype → cuBLAS type mapping, error-status conversion, and what the registry says without a device.
+// dtype → cuBLAS type mapping, error-status conversion, what the registry says without a device, and the
+// Cruncher trainer's buffers per recipe against the accounting's prediction.
 #include "engine/benchmarks/backend_registry.h"
+#include "engine/benchmarks/training_run.h"
 #include "engine/compute/cpu/optimizer_step.h"
 #include "engine/compute/cuda/cublas_types.h"
 #include "engine/compute/cuda/cuda_check.h"
+#include "engine/compute/cuda/cuda_cruncher_plan.h"
 #include "engine/compute/cuda/cuda_device_query.h"
 #include "engine/compute/cuda/cuda_matmul_rules.h"
 #include "engine/compute/cuda/cuda_optimizer_args.h"
@@ -14,6 +17,8 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
+#include <stdexcept>
 #include <random>
 #include <vector>
 
@@ -42,6 +47,9 @@ private slots:
     void registryGivesTheRuntimeReason();
     void kernelUpdateRulesMatchTheCpu_data();
     void kernelUpdateRulesMatchTheCpu();
+    void trainerBuffersArePredicted_data();
+    void trainerBuffersArePredicted();
+    void trainerRefusesOtherRecipes();
 };
 
 void TestCudaHost::dtypeSupport_data() {
@@ -327,6 +335,64 @@ void TestCudaHost::kernelUpdateRulesMatchTheCpu() {
                  qPrintable(QString("s2[%1]: %2 vs %3").arg(i).arg(t2[i]).arg(s2[i])));
     }
     QVERIFY(q != initial); // the parameters moved
+}
+
+void TestCudaHost::trainerBuffersArePredicted_data() {
+    QTest::addColumn<QByteArray>("recipe");
+    QTest::addColumn<OptimizerKind>("optimizer");
+    QTest::addColumn<double>("totalBytes"); // parameters + gradients + master + state + activations
+    QTest::addColumn<double>("inputsBytes");
+    // The lecture's Cruncher (docs/DESIGN: D = 4, L = 2, B = 2, AdaGrad, fp32): params 36, activations 16,
+    // grads 36, state 36 → 4·124 = 496 B; tf32 is a matmul mode, the same 496 B. Mixed 16-bit: 2·36 + 2·36
+    // + 4·36 (master) + 4·36 + 2·16 = 464 B (bench_contract.cmake's mixed-bf16 run on oneDNN). Inputs: the
+    // batch B·D in the working type, t (B) and w* (D) in fp32: 4·8 + 8 + 16 = 56 B, or 2·8 + 24 = 40 B.
+    QTest::newRow("fp32 adagrad (the lecture)") << QByteArray("fp32") << OptimizerKind::adagrad << 496.0 << 56.0;
+    QTest::newRow("tf32 adagrad") << QByteArray("tf32") << OptimizerKind::adagrad << 496.0 << 56.0;
+    QTest::newRow("mixed-bf16 adagrad") << QByteArray("mixed-bf16") << OptimizerKind::adagrad << 464.0 << 40.0;
+    QTest::newRow("mixed-fp16 adagrad") << QByteArray("mixed-fp16") << OptimizerKind::adagrad << 464.0 << 40.0;
+    // Adam keeps two states (4·36 more), SGD none (4·36 less).
+    QTest::newRow("mixed-fp16 adam") << QByteArray("mixed-fp16") << OptimizerKind::adam << 608.0 << 40.0;
+    QTest::newRow("mixed-bf16 sgd") << QByteArray("mixed-bf16") << OptimizerKind::sgd << 320.0 << 40.0;
+    QTest::newRow("fp32 adam") << QByteArray("fp32") << OptimizerKind::adam << 640.0 << 56.0;
+}
+
+// Every buffer the CUDA trainer allocates (its plan), summed per memory tag, against the accounting's
+// prediction for the same recipe: component by component, to the byte, with no GPU.
+void TestCudaHost::trainerBuffersArePredicted() {
+    QFETCH(QByteArray, recipe);
+    QFETCH(OptimizerKind, optimizer);
+    QFETCH(double, totalBytes);
+    QFETCH(double, inputsBytes);
+    CruncherConfig config;
+    config.dim = 4;
+    config.layers = 2;
+    config.batch = 2;
+    config.optimizer = optimizer;
+    QVERIFY(setTrainingRecipe(config, recipe.toStdString()));
+    std::map<MemoryTag, double> bytes;
+    for (const PlannedBuffer& b : cruncherBufferPlan(config))
+        bytes[b.tag] += static_cast<double>(b.count * elementBytes(b.type));
+    const AccountingResult p = predictedCruncherAccounting(config);
+    QCOMPARE(bytes[MemoryTag::parameters], p.memory.parameters.value);
+    QCOMPARE(bytes[MemoryTag::gradients], p.memory.gradients.value);
+    QCOMPARE(bytes[MemoryTag::masterWeights], p.memory.masterWeights.value);
+    QCOMPARE(bytes[MemoryTag::optimizerState], p.memory.optimizerState.value);
+    QCOMPARE(bytes[MemoryTag::activations], p.memory.activations.value);
+    QCOMPARE(p.memory.total.value, totalBytes);
+    QCOMPARE(bytes[MemoryTag::inputs], inputsBytes);
+    QCOMPARE(bytes[MemoryTag::scratch], 0.0);
+}
+
+void TestCudaHost::trainerRefusesOtherRecipes() {
+    for (const char* recipe : {"fp16", "bf16", "fp8-mixed"}) {
+        CruncherConfig config;
+        QVERIFY(setTrainingRecipe(config, recipe));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, cruncherWorkingType(config));
+    }
+    CruncherConfig tf32Mixed;
+    tf32Mixed.precision = PrecisionRecipe::mixedBf16;
+    tf32Mixed.tf32Matmuls = true; // TF32 is fp32 storage's matmul mode only
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, cruncherWorkingType(tf32Mixed));
 }
 
 QTEST_APPLESS_MAIN(TestCudaHost)

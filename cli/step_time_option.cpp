@@ -1,0 +1,53 @@
+#include "cli/step_time_option.h"
+
+#include "cli/number_option.h"
+#include "engine/numerics/quantity_format.h"
+
+#include <sstream>
+
+namespace napkin::cli {
+
+StepTime stepTimeFor(const AccountOptions& o, const AccountingInput& input, const AccountingResult& result,
+                     const GpuSpec& gpu) {
+    StepTimeOptions options;
+    options.overlapDataParallel = !o.noDataParallelOverlap;
+    if (!o.hardwareProfile.empty()) {
+        const HardwareProfileRead read = readHardwareProfile(o.hardwareProfile);
+        if (!read.profile)
+            throw UsageError("--hardware-profile: " + read.error);
+        if (const std::string mismatch = profileDeviceMismatch(*read.profile, gpu); !mismatch.empty())
+            throw UsageError("--hardware-profile: device: " + mismatch);
+        return predictStepTime(input, result, *read.profile, options);
+    }
+    return publishedStepTime(input, result, gpu, options);
+}
+
+bool mfuPredicted(const AccountOptions& options) {
+    return options.mfu == "predicted";
+}
+
+AccountingInput withPredictedMfu(const AccountingInput& input, const StepTime& t) {
+    if (!t.predicted)
+        throw UsageError("--mfu: predicted, but the step time is not predicted: " + t.whyNot);
+    if (!(t.mfu > 0 && t.mfu <= 1))
+        throw UsageError("--mfu: the predicted MFU " + formatNumber(t.mfu) +
+                         " is outside (0, 1]: the profile's rates exceed the GPU's dense peak");
+    AccountingInput in = input;
+    in.mfu = t.mfu;
+    return in;
+}
+
+std::string stepTimeText(const StepTime& t, double assumedMfu) {
+    std::ostringstream s;
+    if (!t.predicted) {
+        s << "step time: not predicted: " << t.whyNot << "\n";
+        return s.str();
+    }
+    s << "step time: " << formatDuration(t.seconds) << " per optimizer step, "
+      << formatNumber(t.tokensPerSecond) << " tokens/s; predicted MFU " << formatNumber(t.mfu)
+      << " (assumed " << formatNumber(assumedMfu) << "), HFU " << formatNumber(t.hfu) << "\n    "
+      << t.mfuFormula << "\n    from " << t.basis << "\n";
+    return s.str();
+}
+
+} // namespace napkin::cli

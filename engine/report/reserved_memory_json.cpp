@@ -1,0 +1,25 @@
+#include "engine/report/reserved_memory_json.h"
+
+#include "engine/allocator/step_reserved.h"
+#include "engine/report/json_values.h"
+
+namespace napkin {
+
+void addReservedMemoryJson(nlohmann::json& doc, const AccountingInput& input, const AccountingResult& result,
+                           const AllocatorConfig& config) {
+    const StepReserved s = stepReserved(input, result, config);
+    nlohmann::json& events = doc["memory_timeline"];
+    for (std::size_t i = 0; i < events.size(); ++i)
+        events[i]["reserved_bytes"] =
+            s.error.empty() && i < s.reservedBytes.size() ? jsonNumber(s.reservedBytes[i]) : nlohmann::json(nullptr);
+    const bool ok = s.error.empty();
+    doc["reserved_memory"] = {{"peak_bytes", ok ? jsonNumber(s.peakReservedBytes) : nlohmann::json(nullptr)},
+                              {"allocated_peak_bytes", ok ? jsonNumber(s.peakAllocatedBytes) : nlohmann::json(nullptr)},
+                              {"segments", s.segments.size()},
+                              {"steps", s.steps},
+                              {"alloc_conf", allocatorConfigText(config)},
+                              {"granularity", "timeline events"},
+                              {"error", ok ? nlohmann::json(nullptr) : nlohmann::json(s.error)}};
+}
+
+} // namespace napkin

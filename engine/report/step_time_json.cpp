@@ -1,0 +1,31 @@
+#include "engine/report/step_time_json.h"
+
+#include "engine/report/json_values.h"
+
+namespace napkin {
+
+nlohmann::json stepTimeJson(const StepTime& t) {
+    using nlohmann::json;
+    auto number = [&](double v) { return t.predicted ? jsonNumber(v) : json(nullptr); };
+    json ledger = json::array();
+    for (const StepTimeRow& row : t.ledger)
+        ledger.push_back({{"name", row.name},
+                          {"phase", std::string(stepTimePhaseName(row.phase))},
+                          {"kind", std::string(stepTimeKindName(row.kind))},
+                          {"seconds", jsonNumber(row.seconds)},
+                          {"flops", jsonNumber(row.flops)},
+                          {"bytes", jsonNumber(row.bytes)},
+                          {"formula", row.formula}});
+    return {{"predicted", t.predicted},
+            {"seconds", number(t.seconds)},
+            {"mfu", number(t.mfu)},
+            {"hfu", number(t.hfu)},
+            {"tokens_per_second", number(t.tokensPerSecond)},
+            {"basis", t.basis},
+            {"why_not", t.predicted ? json(nullptr) : json(t.whyNot)},
+            {"mfu_formula", t.predicted ? json(t.mfuFormula) : json(nullptr)},
+            {"not_modelled", t.notModelled},
+            {"ledger", ledger}};
+}
+
+} // namespace napkin

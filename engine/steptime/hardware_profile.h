@@ -1,0 +1,82 @@
+#pragma once
+// What one machine achieves, as a benchmark measured it: GEMM throughput at a few shapes per dtype, the
+// bandwidth of memory-bound ops and the fixed cost of launching one op. The step-time model
+// (step_time.h) costs every op of a training step from it; the profile always names where its figures
+// came from (a calibration run on this machine, torch's own kernels timed by
+// scripts/calibrate-torch.py, or a published measurement), so no prediction rests on a guessed
+// efficiency.
+#include "engine/numerics/storage_type.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace napkin {
+
+/// One measured GEMM: C[m×n] = A[m×k]·B[k×n] in `dtype`, at `flopsPerSecond` = 2·m·n·k / seconds.
+struct GemmRate {
+    ComputeType dtype = ComputeType::fp32;
+    double m = 0, n = 0, k = 0;
+    double flopsPerSecond = 0;
+    bool operator==(const GemmRate&) const = default;
+};
+
+/// A streaming elementwise op's bytes read + written per second on tensors of one storage dtype (a CPU
+/// without native bf16 arithmetic converts every element, so its bf16 ops stream far slower than fp32's).
+struct ElementwiseRate {
+    StorageType dtype = StorageType::fp32;
+    double bytesPerSecond = 0;
+    bool operator==(const ElementwiseRate&) const = default;
+};
+
+struct HardwareProfile {
+    /// The catalog id of the device it was measured on ("H100-SXM"; a CPU profile names the catalog
+    /// entry its script wrote for the CPU). Must match the GPU an account is for.
+    std::string device;
+    std::string deviceName; ///< as the driver or the OS names it: "NVIDIA H100 80GB HBM3"
+    std::string source;     ///< what measured it: "napkin-cli calibrate", "scripts/calibrate-torch.py", a URL
+    std::vector<GemmRate> gemms;
+    /// Bytes read + written per second by a streaming elementwise op; 0: not measured.
+    double memoryBandwidthBytesPerSecond = 0;
+    std::string bandwidthSource;
+    /// Measured per dtype where that differs from the bandwidth above; an op on activations of a dtype
+    /// listed here streams at its rate (optional in the file: "elementwise": [{dtype, bytes_per_second}]).
+    std::vector<ElementwiseRate> elementwise;
+    double perOpOverheadSeconds = 0; ///< launch or dispatch cost of one op, paid once per op
+    std::string overheadSource;
+    bool operator==(const HardwareProfile&) const = default;
+};
+
+/// The file format's name and version, written into every profile and checked on reading.
+inline constexpr std::string_view kHardwareProfileFormat = "napkin-hardware-profile";
+inline constexpr int kHardwareProfileVersion = 1;
+/// Largest profile file read: 1 MiB (a profile of 1,000 GEMMs is about 100 KiB).
+inline constexpr std::uint64_t kMaxHardwareProfileBytes = 1 << 20;
+
+struct HardwareProfileRead {
+    std::optional<HardwareProfile> profile;
+    std::string error; ///< one line naming the file and the field at fault; empty when read
+};
+
+/// Parses a profile from JSON text, every field checked (a positive, finite rate; a dtype Napkin knows;
+/// the format and version); the error names the field ("gemm[3].flops_per_second: must be > 0").
+HardwareProfileRead hardwareProfileFromJson(std::string_view jsonText);
+/// As hardwareProfileFromJson, from the file at `path` through the bounded reader (a regular file of at
+/// most kMaxHardwareProfileBytes); the error starts with the path.
+HardwareProfileRead readHardwareProfile(const std::string& path);
+/// The profile as JSON text in the format hardwareProfileFromJson reads (indented, one trailing newline).
+std::string hardwareProfileToJson(const HardwareProfile& profile);
+
+/// The bytes per second of a memory-bound op on `dtype` tensors: its elementwise rate, or the bandwidth.
+double memoryBytesPerSecond(const HardwareProfile& profile, StorageType dtype);
+
+/// The achievable FLOP/s of a GEMM of m·n·k in `dtype`: interpolated in log(m·n·k) between the nearest
+/// measured shapes of that dtype below and above it, and held at the end points outside them (a GEMM
+/// larger than any measured runs at the largest's rate; a smaller one at the smallest's). Unset when the
+/// profile measured no GEMM in `dtype`.
+std::optional<double> gemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype, double m, double n,
+                                         double k);
+
+} // namespace napkin

@@ -1,0 +1,103 @@
+#include "engine/steptime/step_ops.h"
+
+#include "engine/accounting/fine_tuning.h"
+#include "engine/steptime/step_ops_builder.h"
+
+namespace napkin {
+
+std::string_view stepTimePhaseName(StepTimePhase phase) {
+    switch (phase) {
+    case StepTimePhase::forward:
+        return "forward";
+    case StepTimePhase::backward:
+        return "backward";
+    case StepTimePhase::recompute:
+        return "recompute";
+    case StepTimePhase::optimizer:
+        return "optimizer";
+    case StepTimePhase::communication:
+        return "communication";
+    case StepTimePhase::pipeline:
+        return "pipeline";
+    }
+    return "forward";
+}
+
+namespace {
+
+// What the transformer op list does not model; empty when it models `m`.
+std::string transformerNotModelled(const ModelSpec& m) {
+    if (isMixtureOfExperts(m))
+        return "mixtures of experts (routing, expert GEMMs, all-to-alls) are not in the step-time model yet";
+    if (isLatentAttention(m))
+        return "multi-head latent attention is not in the step-time model yet";
+    if (m.slidingWindow > 0)
+        return "sliding-window attention is not in the step-time model yet";
+    if (m.qkNorm != QkNorm::none)
+        return "QK-norm is not in the step-time model yet";
+    if (m.normPlacement != NormPlacement::pre)
+        return "norm placement " + std::string(m.normPlacement == NormPlacement::post ? "post" : "other") +
+               " is not in the step-time model yet (pre-norm only)";
+    if (m.attentionSinks)
+        return "attention sinks are not in the step-time model yet";
+    if (m.mlp == MlpKind::geglu)
+        return "GeGLU is not in the step-time model yet";
+    return {};
+}
+
+} // namespace
+
+double opListReplicaForwardFlops(const AccountingInput& in) {
+    const ModelSpec& m = in.model;
+    const double sequences = in.batch * in.parallel.microbatches;
+    const double T = tokensPerStep(m, sequences);
+    switch (m.kind) {
+    case ModelKind::dense:
+        return 2 * T * m.parameters;
+    case ModelKind::cruncher:
+        return 2 * T * (m.layers * m.dim * m.dim + m.dim);
+    case ModelKind::linear2:
+        return 2 * T * (m.dim * m.dim + m.dim * m.out);
+    case ModelKind::transformer:
+        break;
+    }
+    const double d = m.dModel, a = m.heads, g = kvHeadCount(m), dqk = queryKeyHeadWidth(m),
+                 dv = valueHeadWidth(m), f = ffnWidth(m), L = m.layers;
+    const double projections = d * (a * dqk + g * dqk + g * dv) + a * dv * d;
+    const double mlp = (isGatedMlp(m) ? 3 : 2) * d * f;
+    const double scores = 2 * sequences * scoredPairs(m.seq, 0, in.attention) * a * (dqk + dv);
+    return L * (2 * T * (projections + mlp) + scores) + 2 * T * d * m.vocab;
+}
+
+StepOpList stepOps(const AccountingInput& in, const AccountingResult& r) {
+    StepOpList list;
+    list.dtype = r.precision.compute;
+    list.activations = r.precision.activations;
+    list.microbatchesPerStep = in.parallel.microbatches;
+    if (isFineTuningSet(in.fineTuning)) {
+        list.whyNot = "fine-tuning (frozen weights, adapters, offload) is not in the step-time model yet";
+        return list;
+    }
+    if (in.model.kind == ModelKind::transformer) {
+        list.whyNot = transformerNotModelled(in.model);
+        if (!list.whyNot.empty())
+            return list;
+    }
+    StepOpsBuilder builder(in, r, list);
+    switch (in.model.kind) {
+    case ModelKind::transformer:
+        builder.addTransformer();
+        break;
+    case ModelKind::dense:
+        builder.addDense();
+        break;
+    case ModelKind::cruncher:
+    case ModelKind::linear2:
+        builder.addLinearStack();
+        break;
+    }
+    builder.addOptimizer();
+    return list;
+}
+
+} // namespace napkin

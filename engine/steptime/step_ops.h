@@ -1,0 +1,50 @@
+#pragma once
+// The ops of one training step on one GPU, each at its shape and dtype: every GEMM of forward, backward
+// and recompute, and the memory-bound ops by the bytes they read and write, as PyTorch's eager modules
+// run them (the torch.nn models of tests/validation/reference_models.py: nanoGPT's GPT-2 block and
+// Hugging Face's Llama eager path). Built from the model, layout and precision the accounting used; its
+// model FLOPs are checked against the accounting's own count (flop_count.h) before anything is timed.
+#include "engine/accounting/accounting.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace napkin {
+
+enum class StepTimePhase { forward, backward, recompute, optimizer, communication, pipeline };
+std::string_view stepTimePhaseName(StepTimePhase phase);
+
+struct StepOp {
+    std::string name;  ///< "qkv projection", "softmax"
+    StepTimePhase phase = StepTimePhase::forward;
+    bool gemm = false; ///< a GEMM (timed at its shape's rate) or a memory-bound op (timed by its bytes)
+    double m = 0, n = 0, k = 0, batch = 1; ///< GEMM: batch matrices of [m×k]·[k×n] (forward's shape)
+    double flops = 0;    ///< executed per occurrence
+    double bytes = 0;    ///< read + written per occurrence
+    double launches = 1; ///< ops dispatched per occurrence (each pays the per-op overhead)
+    double count = 1;    ///< occurrences per step on this GPU (layers × micro-batches, ...)
+    std::string shape;   ///< "[8192×768]·[768×2304]" or "T·d = 6.3e6 elements × 2 passes × 2 B"
+};
+
+struct StepOpList {
+    std::vector<StepOp> ops;
+    ComputeType dtype = ComputeType::fp32; ///< what the GEMMs run in
+    StorageType activations = StorageType::fp32; ///< what the memory-bound ops stream
+    double microbatchesPerStep = 1;         ///< m: the pipeline bubble's unit is one micro-batch
+    std::vector<std::string> notModelled;   ///< what this list leaves out, in words
+    std::string whyNot; ///< non-empty: this setup's ops are not modelled, and why (nothing is timed)
+};
+
+/// The ops one GPU runs in one optimizer step (`result` is account(input, gpu)'s), for the last pipeline
+/// stage (the output layer and loss make it the slowest). Dense transformers (GPT-2- and Llama-style:
+/// LayerNorm or RMSNorm, GELU or SwiGLU, learned or rotary positions, full or grouped-query attention,
+/// eager or flash) and the dense, cruncher and linear2 models; mixtures of experts, latent attention,
+/// sliding windows, QK-norm, non-pre-norm placements and fine-tuning say so in `whyNot`.
+StepOpList stepOps(const AccountingInput& input, const AccountingResult& result);
+
+/// Forward FLOPs of one replica's step (batch × micro-batches sequences, before tp·pp·cp split it) as
+/// the op list counts them with the mask's score pairs: what must equal countStepFlops()'s forward.
+double opListReplicaForwardFlops(const AccountingInput& input);
+
+} // namespace napkin

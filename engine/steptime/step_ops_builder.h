@@ -1,0 +1,40 @@
+#pragma once
+// Internal to engine/steptime: appends the ops of one model family to a StepOpList (step_ops.h).
+#include "engine/steptime/step_ops.h"
+
+namespace napkin {
+
+class StepOpsBuilder {
+public:
+    StepOpsBuilder(const AccountingInput& input, const AccountingResult& result, StepOpList& list);
+
+    /// GPT-2- and Llama-style blocks on the last pipeline stage, forward, backward and recompute.
+    void addTransformer();
+    /// A bare parameter count: its GEMMs of 2·T·N forward, shape unknown.
+    void addDense();
+    /// Cruncher (L D×D layers and a D×1 head) and linear2 (D×D then D×K): GEMMs over the batch.
+    void addLinearStack();
+    /// The optimizer's update over this GPU's shard, and gradient accumulation over the micro-batches.
+    void addOptimizer();
+
+private:
+    // A GEMM of batch × [m×k]·[k×n] on `count` occurrences: forward one GEMM, backward two (the input's
+    // gradient unless `inputGradient` is false, and the weight's), `recompute` once more in that phase.
+    void gemm(const std::string& name, double m, double n, double k, double batch, double count,
+              bool recompute, bool inputGradient = true);
+    // A memory-bound op: forward bytes and ops, backward bytes and ops (0: none), `recompute` again.
+    void memory(const std::string& name, double elements, double forwardBytesPerElement, double forwardOps,
+                double backwardBytesPerElement, double backwardOps, double count, bool recompute);
+    void push(StepOp op);
+    void addAttention(double count, bool recomputeLayer);
+    void addHeadAndLoss();
+    void addEmbeddings();
+    double parameterTensorsOnGpu() const;
+
+    const AccountingInput& m_in;
+    const AccountingResult& m_r;
+    StepOpList& m_list;
+    double m_activationBytes = 4; ///< per element of an activation
+};
+
+} // namespace napkin

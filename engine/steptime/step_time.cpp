@@ -1,0 +1,241 @@
+#include "engine/steptime/step_time.h"
+
+#include "engine/numerics/ascii_case.h"
+#include "engine/numerics/quantity_format.h"
+#include "engine/steptime/published_profiles.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace napkin {
+namespace {
+
+std::string n(double v) {
+    return formatNumber(v);
+}
+
+std::string secondsText(double s) {
+    return n(s) + " s";
+}
+
+double bestRate(const HardwareProfile& profile, ComputeType dtype) {
+    double best = 0;
+    for (const GemmRate& g : profile.gemms)
+        if (g.dtype == dtype)
+            best = std::max(best, g.flopsPerSecond);
+    return best;
+}
+
+// Seconds per phase of the compute rows (ops and their overhead), for the bubble and the overlap.
+struct PhaseSeconds {
+    std::array<double, 6> seconds{};
+    std::array<double, 6> launches{};
+    double& of(StepTimePhase p) { return seconds[static_cast<std::size_t>(p)]; }
+};
+
+StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, ComputeType dtype, StorageType activations) {
+    StepTimeRow row;
+    row.name = op.name + " " + op.shape + (op.count != 1 ? " × " + n(op.count) : std::string());
+    row.phase = op.phase;
+    row.flops = op.flops * op.count;
+    row.bytes = op.bytes * op.count;
+    const double bandwidth = memoryBytesPerSecond(profile, activations);
+    const double memorySeconds = op.bytes / bandwidth;
+    if (!op.gemm) {
+        row.kind = StepTimeKind::memory;
+        row.seconds = op.count * memorySeconds;
+        row.formula = "B / BW × count = " + n(op.bytes) + " B / " + n(bandwidth) + " B/s × " + n(op.count) +
+                      " = " + secondsText(row.seconds);
+        return row;
+    }
+    // A shape the list knows runs at its interpolated rate; a bare parameter count at the best measured.
+    const double best = bestRate(profile, dtype);
+    const double rate = op.m * op.n * op.k > 0
+                            ? gemmFlopsPerSecond(profile, dtype, op.m * op.batch, op.n, op.k).value_or(best)
+                            : best;
+    const double computeSeconds = op.flops / rate;
+    row.kind = computeSeconds >= memorySeconds ? StepTimeKind::compute : StepTimeKind::memory;
+    row.seconds = op.count * std::max(computeSeconds, memorySeconds);
+    row.formula = "max(F / R, B / BW) × count = max(" + n(op.flops) + " FLOPs / " + n(rate) + " FLOP/s, " +
+                  n(op.bytes) + " B / " + n(bandwidth) + " B/s) × " + n(op.count) + " = " +
+                  secondsText(row.seconds);
+    return row;
+}
+
+// The communication ledger's collectives: exposed, or overlapped with the compute they hide behind.
+std::string addCommunication(StepTime& t, const AccountingInput& in, const AccountingResult& r,
+                             const PhaseSeconds& phases, const StepTimeOptions& options) {
+    double dataParallelSeconds = 0;
+    for (const CommunicationItem& item : r.communication.items) {
+        if (item.bytes <= 0)
+            continue;
+        if (!item.seconds)
+            return item.name + " has no link figure (" + item.link + "): the step is not timed";
+        if (item.group == CommunicationGroup::dataParallel)
+            dataParallelSeconds += *item.seconds;
+    }
+    // DDP's bucketed all-reduce and ZeRO-1/2's reduce-scatter run during the last micro-batch's backward;
+    // ZeRO-3/FSDP gathers and reduce-scatters layer by layer through forward and backward.
+    PhaseSeconds p = phases;
+    const double m = in.parallel.microbatches;
+    const double window = !options.overlapDataParallel ? 0
+                          : in.zeroStage == 3
+                              ? p.of(StepTimePhase::forward) + p.of(StepTimePhase::backward) + p.of(StepTimePhase::recompute)
+                              : (p.of(StepTimePhase::backward) + p.of(StepTimePhase::recompute)) / m;
+    const double exposedShare =
+        dataParallelSeconds > 0 ? std::max(0.0, dataParallelSeconds - window) / dataParallelSeconds : 0;
+    for (const CommunicationItem& item : r.communication.items) {
+        if (item.bytes <= 0)
+            continue;
+        StepTimeRow row;
+        row.name = item.name + " (" + std::string(communicationGroupName(item.group)) + ")";
+        row.phase = StepTimePhase::communication;
+        row.kind = StepTimeKind::communication;
+        row.bytes = item.bytes;
+        if (item.group == CommunicationGroup::dataParallel) {
+            row.seconds = *item.seconds * exposedShare;
+            row.formula = item.formula + "; " + secondsText(*item.seconds) + " on " + item.link +
+                          (options.overlapDataParallel
+                               ? ", exposed share max(0, " + secondsText(dataParallelSeconds) + " − " +
+                                     secondsText(window) + " of " +
+                                     (in.zeroStage == 3 ? "forward and backward" : "the last backward") +
+                                     ") / " + secondsText(dataParallelSeconds) + " = " + n(exposedShare)
+                               : ", not overlapped");
+        } else {
+            row.seconds = *item.seconds;
+            row.formula = item.formula + "; " + secondsText(*item.seconds) + " on " + item.link +
+                          ", on the critical path";
+        }
+        t.ledger.push_back(row);
+    }
+    if (in.parallel.tp > 1 || in.parallel.pp > 1 || in.parallel.cp > 1)
+        t.notModelled.emplace_back("tensor-, context- and pipeline-parallel traffic is counted whole on the "
+                                   "critical path (no overlap with compute)");
+    return {};
+}
+
+} // namespace
+
+std::string_view stepTimeKindName(StepTimeKind kind) {
+    switch (kind) {
+    case StepTimeKind::compute:
+        return "compute";
+    case StepTimeKind::memory:
+        return "memory";
+    case StepTimeKind::communication:
+        return "communication";
+    case StepTimeKind::bubble:
+        return "bubble";
+    case StepTimeKind::overhead:
+        return "overhead";
+    }
+    return "compute";
+}
+
+std::optional<HardwareProfile> defaultProfile(const GpuSpec& gpu, std::string& whyNot) {
+    PublishedProfile published = publishedProfile(gpu);
+    whyNot = published.whyNot;
+    return published.profile;
+}
+
+StepTime publishedStepTime(const AccountingInput& input, const AccountingResult& result, const GpuSpec& gpu,
+                           const StepTimeOptions& options) {
+    std::string whyNot;
+    const std::optional<HardwareProfile> profile = defaultProfile(gpu, whyNot);
+    if (!profile) {
+        StepTime none;
+        none.whyNot = whyNot;
+        return none;
+    }
+    return predictStepTime(input, result, *profile, options);
+}
+
+std::string profileDeviceMismatch(const HardwareProfile& profile, const GpuSpec& gpu) {
+    if (equalsIgnoringCase(profile.device, gpu.id))
+        return {};
+    return "the profile was measured on " + profile.device + ", the account is for " + gpu.id;
+}
+
+StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, const HardwareProfile& profile,
+                         const StepTimeOptions& options) {
+    StepTime t;
+    t.basis = profile.source;
+    const StepOpList ops = stepOps(in, r);
+    if (!ops.whyNot.empty()) {
+        t.whyNot = ops.whyNot;
+        return t;
+    }
+    // The op list's model FLOPs must be the accounting's: a list that missed or doubled a GEMM would
+    // time another model than the one the page shows.
+    const double expected = r.flopsPerStep.forward * modelParallelSize(in.parallel);
+    const double listed = opListReplicaForwardFlops(in);
+    if (std::abs(listed - expected) > 1e-9 * std::max(expected, 1.0)) {
+        t.whyNot = "the op list's forward FLOPs (" + n(listed) + ") differ from the accounting's (" + n(expected) +
+                   "): this setup's ops are not modelled";
+        return t;
+    }
+    const ComputeType dtype = ops.dtype;
+    if (bestRate(profile, dtype) <= 0) {
+        t.whyNot = "the profile (" + profile.source + ") has no " + std::string(computeTypeName(dtype)) +
+                   " GEMM rate; give --hardware-profile with one measured in " + std::string(computeTypeName(dtype));
+        return t;
+    }
+    PhaseSeconds phases;
+    for (const StepOp& op : ops.ops) {
+        StepTimeRow row = costOp(op, profile, dtype, ops.activations);
+        phases.of(op.phase) += row.seconds;
+        phases.launches[static_cast<std::size_t>(op.phase)] += op.launches * op.count;
+        t.ledger.push_back(std::move(row));
+    }
+    for (std::size_t i = 0; i < phases.launches.size(); ++i) {
+        if (phases.launches[i] <= 0 || profile.perOpOverheadSeconds <= 0)
+            continue;
+        StepTimeRow row;
+        row.phase = static_cast<StepTimePhase>(i);
+        row.name = "per-op overhead (" + std::string(stepTimePhaseName(row.phase)) + ")";
+        row.kind = StepTimeKind::overhead;
+        row.seconds = phases.launches[i] * profile.perOpOverheadSeconds;
+        row.formula = "ops × overhead = " + n(phases.launches[i]) + " × " + n(profile.perOpOverheadSeconds) +
+                      " s = " + secondsText(row.seconds);
+        phases.seconds[i] += row.seconds;
+        t.ledger.push_back(std::move(row));
+    }
+    if (std::string why = addCommunication(t, in, r, phases, options); !why.empty()) {
+        t = StepTime{};
+        t.basis = profile.source;
+        t.whyNot = why;
+        return t;
+    }
+    // 1F1B: (p − 1)/v micro-batches' forward and backward of idle per stage (Narayanan et al. 2021, §2.2).
+    const ParallelLayout& l = in.parallel;
+    if (l.pp > 1) {
+        const double perMicrobatch = (phases.of(StepTimePhase::forward) + phases.of(StepTimePhase::backward) +
+                                      phases.of(StepTimePhase::recompute)) /
+                                     l.microbatches;
+        StepTimeRow row;
+        row.name = l.virtualStages > 1 ? "pipeline bubble (interleaved 1F1B)" : "pipeline bubble (1F1B)";
+        row.phase = StepTimePhase::pipeline;
+        row.kind = StepTimeKind::bubble;
+        row.seconds = (l.pp - 1) / l.virtualStages * perMicrobatch;
+        row.formula = "(p − 1)/v × (t_f + t_b per micro-batch) = (" + n(l.pp) + " − 1)/" + n(l.virtualStages) +
+                      " × " + secondsText(perMicrobatch) + " = " + secondsText(row.seconds);
+        t.ledger.push_back(std::move(row));
+    }
+    for (const StepTimeRow& row : t.ledger)
+        t.seconds += row.seconds;
+    t.notModelled.insert(t.notModelled.begin(), ops.notModelled.begin(), ops.notModelled.end());
+    const double peak = r.densePeakFlopsPerSecond.value;
+    const double modelFlops = r.flopsPerStep.forward + r.flopsPerStep.backward; // per GPU
+    if (peak > 0) {
+        t.mfu = modelFlops / (t.seconds * peak);
+        t.hfu = r.flopsPerStep.total / (t.seconds * peak);
+    }
+    t.mfuFormula = "model FLOPs per GPU / (seconds × dense peak) = " + n(modelFlops) + " / (" + n(t.seconds) +
+                   " s × " + n(peak) + " FLOP/s) = " + n(t.mfu);
+    t.tokensPerSecond = tokensPerStep(in.model, r.globalBatch.value) / t.seconds;
+    t.predicted = true;
+    return t;
+}
+
+} // namespace napkin

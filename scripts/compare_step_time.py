@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Napkin's predicted step time against torch eager training steps on this CPU, in the same run.
+
+First calibrates (scripts/calibrate_torch.py: torch.mm at a few shapes per dtype, elementwise bandwidth,
+per-op dispatch) into a hardware profile; then, for GPT-2-style (nanoGPT) and Llama-style (Hugging Face
+eager) models from tests/validation/reference_models.py, times torch training steps (zero_grad, forward,
+cross-entropy, backward, AdamW single-tensor step; median of the timed steps after a warm-up; denormals
+flushed) and asks
+`napkin-cli account --hardware-profile` for the same setup's step time. Prints each pair, their ratio,
+the median |predicted/measured − 1| and the worst. A benchmark, not a test: figures go to
+docs/benchmarks.md with the command. With --max-ratio R it exits 1 when a prediction is off by more than
+R× either way (the test suite's loose bound), and prints the work counts it checked.
+
+    /usr/bin/python3 scripts/compare_step_time.py --napkin-cli build-test/cli/napkin-cli [--quick]
+        [--threads 1] [--steps 3] [--max-ratio 2]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "validation"))
+
+try:
+    import torch  # noqa: E402
+except ImportError:  # skipped (77) under ctest, unless NAPKIN_REQUIRE_TORCH=1 makes it a failure
+    print("torch not installed" + (": required" if os.environ.get("NAPKIN_REQUIRE_TORCH") == "1" else ": skipped"))
+    sys.exit(1 if os.environ.get("NAPKIN_REQUIRE_TORCH") == "1" else 77)
+
+import calibrate_torch  # noqa: E402
+import reference_models  # noqa: E402
+
+# (style, shape) from tiny to ~100M parameters; `dtypes` says which precisions each runs in (fp32 runs on
+# Debian torch's generic BLAS, about 2 GFLOP/s a thread, so the largest shapes run in bf16 alone).
+SHAPES = [
+    ("gpt2", dict(d=64, heads=4, layers=2, vocab=512, seq=64, ffn=256, batch=2), ("fp32", "bf16")),
+    ("gpt2", dict(d=128, heads=4, layers=4, vocab=2048, seq=128, ffn=512, batch=2), ("fp32", "bf16")),
+    ("gpt2", dict(d=256, heads=8, layers=4, vocab=8192, seq=128, ffn=1024, batch=2), ("fp32", "bf16")),
+    ("gpt2", dict(d=512, heads=8, layers=8, vocab=16384, seq=128, ffn=2048, batch=1), ("bf16",)),
+    ("llama", dict(d=64, heads=4, kv_heads=2, layers=2, vocab=512, seq=64, ffn=172, batch=2), ("fp32", "bf16")),
+    ("llama", dict(d=128, heads=4, kv_heads=2, layers=4, vocab=2048, seq=128, ffn=344, batch=2), ("fp32", "bf16")),
+    ("llama", dict(d=256, heads=8, kv_heads=4, layers=4, vocab=8192, seq=128, ffn=688, batch=2), ("fp32", "bf16")),
+    ("llama", dict(d=768, heads=12, kv_heads=4, layers=12, vocab=32000, seq=128, ffn=2048, batch=1), ("bf16",)),
+]
+QUICK = [SHAPES[0], SHAPES[4]]
+TORCH_DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
+
+
+def model_and_args(style, s, dtype):
+    """The torch module and napkin-cli's model options for one shape."""
+    if style == "gpt2":
+        spec = dict(d=s["d"], heads=s["heads"], layers=s["layers"], vocab=s["vocab"], seq=s["seq"],
+                    ffn=s["ffn"], bias=True, tied=True, dropout=0.0, checkpoint=False)
+        model = reference_models.Gpt2(spec)
+        args = ["--model", "transformer", "--d-model", s["d"], "--heads", s["heads"], "--layers", s["layers"],
+                "--vocab", s["vocab"], "--seq", s["seq"], "--ffn-dim", s["ffn"], "--bias", "on",
+                "--embeddings", "tied", "--dropout", "off"]
+    else:
+        dh = s["d"] // s["heads"]
+        spec = dict(d=s["d"], heads=s["heads"], kv_heads=s["kv_heads"], head_dim=dh, layers=s["layers"],
+                    vocab=s["vocab"], seq=s["seq"], ffn=s["ffn"], bias=False, qkv_bias=False, experts=1, tied=False, norm="rmsnorm",
+                    norm_bias=False, mlp="swiglu", position="rope", dropout=0.0, checkpoint=False)
+        model = reference_models.Decoder(spec)
+        args = ["--model", "transformer", "--d-model", s["d"], "--heads", s["heads"], "--kv-heads", s["kv_heads"],
+                "--head-dim", dh, "--layers", s["layers"], "--vocab", s["vocab"], "--seq", s["seq"],
+                "--ffn-dim", s["ffn"], "--mlp", "swiglu", "--norm", "rmsnorm", "--position", "rope",
+                "--bias", "off", "--embeddings", "untied", "--dropout", "off"]
+    precision = "fp32" if dtype == "fp32" else "bf16"
+    args += ["--batch", s["batch"], "--precision", precision, "--optimizer", "adamw",
+             "--optimizer-implementation", "single-tensor"]
+    return model.to(TORCH_DTYPES[dtype]), [str(a) for a in args]
+
+
+def measure_step(model, s, steps):
+    """Median seconds of one training step (AdamW single-tensor, as torch 1.13 runs it on the CPU)."""
+    gen = torch.Generator().manual_seed(0)
+    idx = torch.randint(0, s["vocab"], (s["batch"], s["seq"]), generator=gen)
+    targets = torch.randint(0, s["vocab"], (s["batch"], s["seq"]), generator=gen)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4, foreach=False)
+    model.train()
+
+    def step():
+        optimizer.zero_grad(set_to_none=True)
+        loss = model(idx, targets)
+        loss.backward()
+        optimizer.step()
+
+    step()  # warm-up: allocations, oneDNN primitives, optimizer state
+    times = []
+    for _ in range(steps):
+        start = time.perf_counter()
+        step()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def predict(cli, args, profile, catalog):
+    out = subprocess.run([cli, "account", *args, "--gpu-catalog", catalog, "--gpu", calibrate_torch.DEVICE_ID,
+                          "--hardware-profile", profile, "--json"], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(" ".join(args) + " → " + out.stderr.strip())
+    return json.loads(out.stdout)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--napkin-cli", default="build-test/cli/napkin-cli")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--steps", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="two tiny shapes in fp32 and a small calibration")
+    parser.add_argument("--max-ratio", type=float, default=0, help="exit 1 past this ratio either way")
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    # Denormals flushed, calibration and steps alike: GPT-2's tied head drives some gradients subnormal,
+    # and Debian torch's generic BLAS then ran one 1M-parameter fp32 step 6× slower (8.3 s against 1.3 s
+    # flushed, aten::mm 6.3 s of it). Napkin counts the work, not the values; a GPU's tensor cores take
+    # subnormals at full rate.
+    torch.set_flush_denormal(True)
+    torch.manual_seed(0)
+    started = time.time()
+    profile, catalog = calibrate_torch.calibrate(repeats=5, quick=args.quick)
+    with tempfile.TemporaryDirectory() as tmp:
+        profile_path, catalog_path = os.path.join(tmp, "profile.json"), os.path.join(tmp, "catalog.json")
+        with open(profile_path, "w") as f:
+            json.dump(profile, f)
+        with open(catalog_path, "w") as f:
+            json.dump(catalog, f)
+        print(f"calibration: {profile['source']}")
+        print(f"  bandwidth {profile['memory_bandwidth_bytes_per_second']:.3g} B/s, per-op overhead "
+              f"{profile['per_op_overhead_seconds'] * 1e6:.2f} µs, load average {os.getloadavg()[0]:.1f}")
+        print(f"{'model':<44} {'dtype':<5} {'params':>9} {'measured s':>11} {'predicted s':>12} {'ratio':>6}")
+        deviations, failures = [], 0
+        for style, s, dtypes in (QUICK if args.quick else SHAPES):
+            for dtype in (("fp32",) if args.quick else dtypes):
+                model, cli_args = model_and_args(style, s, dtype)
+                doc = predict(args.napkin_cli, cli_args, profile_path, catalog_path)
+                step = doc["step_time"]
+                params = sum(p.numel() for p in model.parameters())
+                # Work counts: the same model on both sides before any time is compared.
+                if doc["parameters"] != params:
+                    print(f"parameters differ: napkin {doc['parameters']}, torch {params}")
+                    failures += 1
+                if not step["predicted"]:
+                    print(f"{style} {s}: not predicted: {step['why_not']}")
+                    failures += 1
+                    continue
+                measured = measure_step(model, s, args.steps)
+                ratio = step["seconds"] / measured
+                deviations.append(abs(ratio - 1))
+                name = f"{style} d {s['d']} L {s['layers']} V {s['vocab']} s {s['seq']} b {s['batch']}"
+                print(f"{name:<44} {dtype:<5} {params:>9} {measured:>11.4f} {step['seconds']:>12.4f} {ratio:>6.2f}")
+                if args.max_ratio and not (1 / args.max_ratio <= ratio <= args.max_ratio):
+                    failures += 1
+        if deviations:
+            print(f"median |predicted/measured − 1| = {statistics.median(deviations):.3f}, worst = "
+                  f"{max(deviations):.3f} over {len(deviations)} runs ({time.time() - started:.0f} s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
