@@ -114,11 +114,11 @@ MainWindow::MainWindow(QWidget* parent)
     resize(screen() ? preferred.boundedTo(screen()->availableGeometry().size()) : preferred);
     setAcceptDrops(true);
     // A page export's caption is the page's setup: the napkin-cli line that reproduces it (the Benchmarks
-    // page's runs on one line), or the page's name where no line does.
+    // page's runs on one line; --json is the output's format, not the setup), or the page's name.
     m_exports->setPageCaption([this] {
-        const QString command = pageCommand();
-        return command.isEmpty() ? tr("Napkin, %1 page").arg(m_pages->tabText(m_pages->currentIndex()).remove(QLatin1Char('&')))
-                                 : QString(command).replace(QLatin1Char('\n'), QStringLiteral("  ·  "));
+        QString command = pageCommand().replace(QLatin1Char('\n'), QStringLiteral("  ·  "));
+        command.replace(QStringLiteral(" --json"), QString());
+        return !command.isEmpty() ? command : m_pages->tabText(m_pages->currentIndex()).remove(QLatin1Char('&'));
     });
     addMenus();
     QSettings settings;
