@@ -31,6 +31,9 @@ void ScenarioController::addActions(QMenu* menu) {
     m_recentMenu = menu->addMenu(tr("Open &recent"));
     m_recentMenu->menuAction()->setObjectName(QStringLiteral("openRecent"));
     rebuildRecentMenu();
+    // It listed the scenarios this controller saved or opened, as they were when the window was built:
+    // greyed for whoever opened configs, runs and tours but never saved a scenario.
+    connect(menu, &QMenu::aboutToShow, this, &ScenarioController::rebuildRecentMenu);
     QAction* save = menu->addAction(tr("&Save scenario"));
     save->setObjectName(QStringLiteral("saveScenario"));
     save->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_S));
@@ -74,7 +77,12 @@ void ScenarioController::rebuildRecentMenu() {
         QAction* action = m_recentMenu->addAction(QFileInfo(path).fileName());
         action->setToolTip(path);
         action->setStatusTip(path);
-        connect(action, &QAction::triggered, this, [this, path] { openScenario(path); });
+        connect(action, &QAction::triggered, this, [this, path] {
+            if (m_openRecent)
+                m_openRecent(path);
+            else
+                openScenario(path);
+        });
     }
     m_recentMenu->setEnabled(!files.isEmpty());
 }

@@ -120,6 +120,7 @@ MainWindow::MainWindow(QWidget* parent)
         command.replace(QStringLiteral(" --json"), QString());
         return !command.isEmpty() ? command : m_pages->tabText(m_pages->currentIndex()).remove(QLatin1Char('&'));
     });
+    m_scenarios->setRecentOpener([this](const QString& path) { return openFile(path); });
     addMenus();
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
@@ -274,13 +275,15 @@ void MainWindow::dropEvent(QDropEvent* event) {
     event->acceptProposedAction();
     // One file: the first, whatever the drag carried. The scenario reader is bounded (1 MiB, regular
     // files only) like the config reader, so a hostile file costs neither of them more than that.
-    const QString& path = files.front();
+    openFile(files.front());
+}
+
+QString MainWindow::openFile(const QString& path) {
     if (napkin::readScenarioFile(QFile::encodeName(path).toStdString()).ok())
-        openScenario(path);
-    else if (MeasuredRunController::isMeasuredRunFile(path)) // a trace or a snapshot
-        openMeasuredRun(path);
-    else
-        openModelConfig(path);
+        return openScenario(path);
+    if (MeasuredRunController::isMeasuredRunFile(path)) // a trace or a snapshot
+        return openMeasuredRun(path);
+    return openModelConfig(path);
 }
 
 LectureTourController* MainWindow::tour() const {

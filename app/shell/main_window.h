@@ -68,6 +68,9 @@ public:
     /// File ▸ Export current page to `path` (ExportController): without scroll bars, captioned with the
     /// page's setup; returns an error message or "".
     QString exportCurrentPage(const QString& path);
+    /// A file by its kind, as when dropped on the window or chosen in File ▸ Open recent: a scenario, a
+    /// measured run (trace or snapshot), else a model's config.json; returns the error shown, or "".
+    QString openFile(const QString& path);
     /// Reads a Hugging Face config.json as both pages' model (ModelConfigController); returns the
     /// engine's message, or "".
     QString openModelConfig(const QString& path);

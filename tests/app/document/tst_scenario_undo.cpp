@@ -7,6 +7,7 @@
 #include "app/document/scenario_undo.h"
 #include "app/formats/number_formats_page.h"
 #include "app/shell/main_window.h"
+#include "engine/accounting/model_zoo.h"
 #include "widgets/controls/log_slider_field.h"
 #include "widgets/controls/number_field.h"
 
@@ -14,6 +15,8 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
 #include <QSettings>
 #include <QSlider>
 #include <QStandardPaths>
@@ -91,6 +94,7 @@ private slots:
     void changeBetweenInputsIsItsOwnStep();
     void resetPageRestoresTheDefaultsUndoably();
     void openRecentListsASavedFileAndOpensIt();
+    void openRecentListsAnOpenedModelConfig();
     void saveKeyWritesTheOpenedFile();
     void shortcutsAreBound_data();
     void shortcutsAreBound();
@@ -255,6 +259,35 @@ void TestScenarioUndo::openRecentListsASavedFileAndOpensIt() {
     entry->trigger();
     QCOMPARE(text(w), saved);
     QCOMPARE(w.windowFilePath(), path);
+}
+
+// Open recent listed only the scenarios saved or opened, read when the window was built: greyed all
+// session for whoever opened model configs (and measured runs) but never saved a scenario.
+void TestScenarioUndo::openRecentListsAnOpenedModelConfig() {
+    QSettings().clear();
+    const ZooModel& zoo = *findZooModel("gemma-2-9b");
+    QDir().mkpath(m_dir.filePath(QStringLiteral("gemma")));
+    const QString path = m_dir.filePath(QStringLiteral("gemma/config.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(zoo.configJson.data(), qsizetype(zoo.configJson.size()));
+    file.close();
+    MainWindow w;
+    QMenu* fileMenu = w.menuBar()->actions().front()->menu();
+    QAction* recent = action(w, "openRecent");
+    QVERIFY(!recent->isEnabled());
+    QCOMPARE(w.openModelConfig(path), QString());
+    fileMenu->popup(QPoint()); // as the user opens the File menu
+    fileMenu->hide();
+    QVERIFY(recent->isEnabled());
+    QCOMPARE(recent->menu()->actions().size(), 1);
+    QCOMPARE(recent->menu()->actions().front()->toolTip(), path);
+    // Chosen in another window, it opens as the config it is, not as a refused scenario.
+    MainWindow next;
+    QVERIFY(!next.accountingPage()->showsOpenedModel());
+    action(next, "openRecent")->menu()->actions().front()->trigger();
+    QVERIFY(next.accountingPage()->showsOpenedModel());
+    QVERIFY(!next.findChild<QMessageBox*>());
 }
 
 // Ctrl+S writes to the file the window has open, without a dialog.
