@@ -2,7 +2,6 @@
 
 #include "app/document/scenario_edit_command.h"
 #include "app/document/scenario_host.h"
-#include "widgets/text/engine_text.h"
 
 #include <QAction>
 #include <QApplication>
@@ -13,8 +12,19 @@
 #include <QTimer>
 #include <QUndoStack>
 
+#include <string_view>
+
 using napkin::Scenario;
 using napkin::ScenarioPage;
+
+namespace {
+
+QString pageName(ScenarioPage page) {
+    const std::string_view name = napkin::scenarioPageName(page);
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+}
+
+} // namespace
 
 Scenario withPageReset(Scenario scenario, ScenarioPage page) {
     const Scenario fresh;
@@ -72,11 +82,11 @@ void ScenarioUndo::resetPage() {
     record(); // what came before the reset is a step of its own
     const Scenario now = m_host.scenario();
     m_host.applyScenario(withPageReset(now, now.page));
-    record(tr("reset of the %1 page").arg(toQString(napkin::scenarioPageName(now.page))));
+    record(tr("reset of the %1 page").arg(pageName(now.page)));
 }
 
 QString ScenarioUndo::editText(ScenarioPage page) const {
-    return tr("edit on the %1 page").arg(toQString(napkin::scenarioPageName(page)));
+    return tr("edit on the %1 page").arg(pageName(page));
 }
 
 void ScenarioUndo::record(const QString& text, TypedEdit typed) {
