@@ -13,6 +13,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -98,6 +99,7 @@ private slots:
     void saveKeyWritesTheOpenedFile();
     void shortcutsAreBound_data();
     void shortcutsAreBound();
+    void inputCheckIsCheap();
 
 private:
     QTemporaryDir m_dir;
@@ -328,6 +330,25 @@ void TestScenarioUndo::shortcutsAreBound() {
     for (const QAction* other : w.findChildren<QAction*>())
         if (other != a)
             QVERIFY2(!other->shortcuts().contains(key), qPrintable(other->text()));
+}
+
+// Every key press and click reads the window's scenario twice (before the input, and after it): that must
+// stay far below what a user feels (a frame, 16 ms), sanitizers and a loaded machine included.
+void TestScenarioUndo::inputCheckIsCheap() {
+    MainWindow w;
+    Scenario s = w.scenario();
+    s.accounting.input.gpus = 4;
+    QVERIFY(w.applyScenario(s).isEmpty());
+    w.undo()->record();
+    constexpr int kChecks = 200;
+    QElapsedTimer clock;
+    clock.start();
+    for (int i = 0; i < kChecks; ++i)
+        w.undo()->record();
+    const double msPerCheck = double(clock.nsecsElapsed()) / 1e6 / kChecks;
+    qInfo("one input's check: %.3f ms (scenario read and compared)", msPerCheck);
+    QVERIFY2(2 * msPerCheck < 16, qPrintable(QString::number(msPerCheck)));
+    QCOMPARE(w.undo()->stack()->count(), 0); // nothing changed: no step
 }
 
 QTEST_MAIN(TestScenarioUndo)
