@@ -113,12 +113,10 @@ MainWindow::MainWindow(QWidget* parent)
     const QSize preferred(1200, 800);
     resize(screen() ? preferred.boundedTo(screen()->availableGeometry().size()) : preferred);
     setAcceptDrops(true);
-    // A page export's caption is the page's setup: the napkin-cli line that reproduces it (the Benchmarks
-    // page's runs on one line; --json is the output's format, not the setup), or the page's name.
+    // A page export's caption is the page's setup: the napkin-cli line that reproduces it, or its name.
     m_exports->setPageCaption([this] {
-        QString command = pageCommand().replace(QLatin1Char('\n'), QStringLiteral("  ·  "));
-        command.replace(QStringLiteral(" --json"), QString());
-        return !command.isEmpty() ? command : m_pages->tabText(m_pages->currentIndex()).remove(QLatin1Char('&'));
+        const QString caption = pageCaption(pageCommand());
+        return !caption.isEmpty() ? caption : m_pages->tabText(m_pages->currentIndex()).remove(QLatin1Char('&'));
     });
     m_scenarios->setRecentOpener([this](const QString& path) { return openFile(path); });
     addMenus();
