@@ -8,6 +8,7 @@
 #include "app/formats/number_formats_page.h"
 #include "app/shell/main_window.h"
 #include "engine/accounting/model_zoo.h"
+#include "tests/support/scenario_samples.h"
 #include "widgets/controls/log_slider_field.h"
 #include "widgets/controls/number_field.h"
 
@@ -33,6 +34,13 @@ namespace {
 
 std::string text(const MainWindow& w) {
     return writeScenario(w.scenario());
+}
+
+// Every page's controls, whichever page is in front.
+std::string controlsText(const MainWindow& w) {
+    Scenario s = w.scenario();
+    s.page = ScenarioPage::accounting;
+    return writeScenario(s);
 }
 
 QAction* action(const MainWindow& w, const char* name) {
@@ -93,6 +101,7 @@ private slots:
     void undoAndRedoWalkSeveralEdits();
     void keysUndoAndRedo();
     void changeBetweenInputsIsItsOwnStep();
+    void everyPageComesBackToTheByte();
     void resetPageRestoresTheDefaultsUndoably();
     void openRecentListsASavedFileAndOpensIt();
     void openRecentListsAnOpenedModelConfig();
@@ -203,6 +212,28 @@ void TestScenarioUndo::changeBetweenInputsIsItsOwnStep() {
     QCOMPARE(text(w), afterOpen);
     action(w, "undo")->trigger();
     QCOMPARE(text(w), start);
+}
+
+// Every control of every page changed at once (an opened file does that) and undone: every page as before,
+// byte for byte, and redone as it was.
+void TestScenarioUndo::everyPageComesBackToTheByte() {
+    MainWindow w;
+    const std::string before = controlsText(w);
+    w.undo()->record();
+    Scenario s = everyFieldChanged();
+    s.benchmarks.device = "cpu";   // what this machine has
+    s.training.data.path.clear();  // the demo tokens, made on demand
+    s.training.init = {16, 3, 42}; // a quick recompute
+    w.applyScenario(s);
+    const std::string after = controlsText(w);
+    QVERIFY(after != before);
+    w.undo()->record(QStringLiteral("open"));
+    QCOMPARE(w.undo()->stack()->count(), 1);
+    action(w, "undo")->trigger();
+    QCOMPARE(controlsText(w), before);
+    QCOMPARE(w.scenario().page, s.page); // undo shows the page the change was seen on
+    action(w, "redo")->trigger();
+    QCOMPARE(controlsText(w), after);
 }
 
 void TestScenarioUndo::resetPageRestoresTheDefaultsUndoably() {
