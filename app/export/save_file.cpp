@@ -77,7 +77,10 @@ QString savePage(QWidget& page, const QString& path, QSize size, double scale, Q
     const bool controlsShown = controls && !controls->isHidden();
     if (controlsShown)
         controls->hide();
-    const QSize onScreen = page.size();
+    // A page on screen gets its size back (the caption's line came off its height for the picture); one
+    // laid out for the picture alone keeps the size it was given.
+    const bool onScreen = page.isVisible();
+    const QSize screenSize = page.size();
     QByteArray bytes;
     {
         const ScrollBarsOff noScrollBars(page);
@@ -85,8 +88,8 @@ QString savePage(QWidget& page, const QString& path, QSize size, double scale, Q
     }
     if (controlsShown)
         controls->show();
-    if (page.isVisible())
-        page.resize(onScreen); // the caption's line came off its height for the picture
+    if (onScreen)
+        page.resize(screenSize);
     if (bytes.isEmpty())
         return tr("%1: could not render the page").arg(path);
     return saveFile(path, bytes);
