@@ -1,5 +1,6 @@
 #pragma once
-// The scenario files opened or saved lately, newest first, kept in QSettings ("recentScenarios").
+// The files opened or saved lately in the window, newest first, kept in QSettings ("recentScenarios", its
+// name from when it held scenarios alone): scenario files, and the model configs and measured runs opened.
 #include <QStringList>
 
 class QSettings;

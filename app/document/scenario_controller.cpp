@@ -18,29 +18,54 @@ ScenarioController::ScenarioController(ScenarioHost& host, QObject* parent)
 
 void ScenarioController::addActions(QMenu* menu) {
     QWidget* window = m_host.hostWindow();
+    // Keys spelled out: QKeySequence::SaveAs has no key in some platform themes (the offscreen one).
     QAction* open = menu->addAction(tr("&Open scenario…"));
-    open->setShortcut(QKeySequence::Open);
+    open->setObjectName(QStringLiteral("openScenario"));
+    open->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_O));
     connect(open, &QAction::triggered, this, [this, window] {
         const QString path =
             chooseOpenFile(window, tr("Open scenario"), tr("Napkin scenarios (*.json);;All files (*)"));
         if (!path.isEmpty())
             openScenario(path);
     });
-    QAction* save = menu->addAction(tr("&Save scenario as…"));
-    save->setShortcut(QKeySequence::SaveAs);
-    connect(save, &QAction::triggered, this, [this, window] {
-        QString path =
-            chooseSaveFile(window, tr("Save scenario"), tr("scenario.json"), tr("Napkin scenarios (*.json)"));
-        if (path.isEmpty())
-            return;
-        if (QFileInfo(path).suffix().isEmpty())
-            path += QStringLiteral(".json");
-        const QString error = saveScenario(path);
-        if (!error.isEmpty())
-            showMessage(tr("Save scenario"), error);
-    });
     m_recentMenu = menu->addMenu(tr("Open &recent"));
+    m_recentMenu->menuAction()->setObjectName(QStringLiteral("openRecent"));
     rebuildRecentMenu();
+    // It listed the scenarios this controller saved or opened, as they were when the window was built:
+    // greyed for whoever opened configs, runs and tours but never saved a scenario.
+    connect(menu, &QMenu::aboutToShow, this, &ScenarioController::rebuildRecentMenu);
+    QAction* save = menu->addAction(tr("&Save scenario"));
+    save->setObjectName(QStringLiteral("saveScenario"));
+    save->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_S));
+    save->setStatusTip(tr("Write every control to the scenario file opened or saved last"));
+    connect(save, &QAction::triggered, this, &ScenarioController::save);
+    QAction* saveAs = menu->addAction(tr("Save scenario &as…"));
+    saveAs->setObjectName(QStringLiteral("saveScenarioAs"));
+    saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    connect(saveAs, &QAction::triggered, this, &ScenarioController::saveAs);
+}
+
+void ScenarioController::save() {
+    const QString path = m_host.hostWindow()->windowFilePath();
+    if (path.isEmpty()) {
+        saveAs();
+        return;
+    }
+    const QString error = saveScenario(path);
+    if (!error.isEmpty())
+        showMessage(tr("Save scenario"), error);
+}
+
+void ScenarioController::saveAs() {
+    QString path = chooseSaveFile(m_host.hostWindow(), tr("Save scenario"), tr("scenario.json"),
+                                  tr("Napkin scenarios (*.json)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".json");
+    const QString error = saveScenario(path);
+    if (!error.isEmpty())
+        showMessage(tr("Save scenario"), error);
 }
 
 void ScenarioController::rebuildRecentMenu() {
@@ -52,7 +77,12 @@ void ScenarioController::rebuildRecentMenu() {
         QAction* action = m_recentMenu->addAction(QFileInfo(path).fileName());
         action->setToolTip(path);
         action->setStatusTip(path);
-        connect(action, &QAction::triggered, this, [this, path] { openScenario(path); });
+        connect(action, &QAction::triggered, this, [this, path] {
+            if (m_openRecent)
+                m_openRecent(path);
+            else
+                openScenario(path);
+        });
     }
     m_recentMenu->setEnabled(!files.isEmpty());
 }

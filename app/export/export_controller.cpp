@@ -47,7 +47,8 @@ void ExportController::addActions(QMenu* file) {
     connect(timeline, &QAction::triggered, this,
             [this] { exportChart(*m_charts.memoryTimeline, tr("memory-timeline.png")); });
     QAction* page = file->addAction(tr("Export current &page…"));
-    connect(page, &QAction::triggered, this, &ExportController::exportCurrentPage);
+    page->setObjectName(QStringLiteral("exportPage"));
+    connect(page, &QAction::triggered, this, &ExportController::chooseAndExportCurrentPage);
     QAction* copyMemory = file->addAction(tr("&Copy memory chart"));
     connect(copyMemory, &QAction::triggered, this, [this] {
         QApplication::clipboard()->setPixmap(
@@ -93,18 +94,22 @@ void ExportController::exportChart(const ChartView& chart, const QString& sugges
         QMessageBox::warning(m_window, tr("Export chart"), error);
 }
 
-// The visible page as it is on screen, at twice its resolution for slides.
-void ExportController::exportCurrentPage() {
-    QWidget* page = m_pages->currentWidget();
+void ExportController::chooseAndExportCurrentPage() {
     const QString name =
         m_pages->tabText(m_pages->currentIndex()).toLower().replace(QLatin1Char(' '), QLatin1Char('-'));
     const QString path =
         chooseSaveFile(m_window, tr("Export page"), name + QStringLiteral(".png"), imageFileFilter());
     if (path.isEmpty())
         return;
-    const QString error = savePage(*page, path, page->size(), kSlideScale);
+    const QString error = exportCurrentPage(path);
     if (!error.isEmpty())
         QMessageBox::warning(m_window, tr("Export page"), error);
+}
+
+QString ExportController::exportCurrentPage(const QString& path) {
+    QWidget* page = m_pages->currentWidget();
+    const QString caption = m_pageCaption ? m_pageCaption() : QString();
+    return savePage(*page, path, page->size(), kSlideScale, nullptr, caption);
 }
 
 void ExportController::exportChartNumbers(int chart) {

@@ -5,6 +5,9 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+#include <utility>
+
 class ChartView;
 class DynamicRangeChart;
 class FlopChart;
@@ -34,14 +37,20 @@ public:
 
     /// Adds the export actions to `menu`.
     void addActions(QMenu* menu);
+    /// Where a page export gets its caption: the page in front's setup in one line.
+    void setPageCaption(std::function<QString()> caption) { m_pageCaption = std::move(caption); }
+    /// The page in front, as on screen at twice its resolution for slides, without its scroll bars and
+    /// with its setup under it (File ▸ Export current page); returns an error message or "".
+    QString exportCurrentPage(const QString& path);
 
 private:
     void exportChart(const ChartView& chart, const QString& suggestedName);
-    void exportCurrentPage();
+    void chooseAndExportCurrentPage();
     void exportChartNumbers(int chart);
     QString imageFileFilter() const;
 
     QWidget* m_window;
     QTabWidget* m_pages;
     ExportableCharts m_charts;
+    std::function<QString()> m_pageCaption;
 };

@@ -16,6 +16,8 @@ QString saveChart(const ChartView& chart, const QString& path, QSize size, doubl
                   bool captioned = true);
 /// A whole page (any widget) laid out at `size`; its charts are pictures inside an SVG or PDF. `controls`
 /// (the page's input panel), when given, is left out of the picture and given its place back after: a
-/// slide shows the charts and the answers, which say the setting themselves.
+/// slide shows the charts and the answers, which say the setting themselves. The page's scroll bars are
+/// left out too (a slide cannot scroll), and `caption`, when given, is a line under the page: its setup.
+/// A page on screen keeps its size.
 QString savePage(QWidget& page, const QString& path, QSize size, double scale = 1.0,
-                 QWidget* controls = nullptr);
+                 QWidget* controls = nullptr, const QString& caption = {});

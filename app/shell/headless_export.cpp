@@ -96,6 +96,10 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
     }
     // Warnings (a device not available here, ...) do not matter for a picture of the page.
     const bool json = cl.exportPath.endsWith(QLatin1String(".json"), Qt::CaseInsensitive);
+    // A page picture's setup under it, as the window's File ▸ Export current page has it.
+    const auto caption = [&cl](const napkin::Scenario& shown, napkin::ScenarioPage page) {
+        return cl.caption ? pageCaption(pageCommandLine(shown, page)) : QString();
+    };
     QString error;
     if (cl.page == QLatin1String("accounting") || cl.page == QLatin1String("memory") ||
         cl.page == QLatin1String("flops") || cl.page == QLatin1String("timeline")) {
@@ -110,7 +114,10 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
                 return failed(2, tr("--page accounting: %1").arg(document.error));
             error = saveFile(cl.exportPath, document.json);
         } else if (cl.page == QLatin1String("accounting")) {
-            error = savePage(page, cl.exportPath, cl.size, cl.scale, page.controlPanel());
+            napkin::Scenario shown = scenario;
+            shown.accounting = page.scenario();
+            error = savePage(page, cl.exportPath, cl.size, cl.scale, page.controlPanel(),
+                             caption(shown, napkin::ScenarioPage::accounting));
         } else {
             const ChartView* chart =
                 cl.page == QLatin1String("memory")  ? static_cast<const ChartView*>(page.memoryChart())
@@ -145,20 +152,26 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
                 return failed(2, tr("--page inference: %1").arg(document.error));
             error = saveFile(cl.exportPath, document.json);
         } else {
-            error = savePage(page, cl.exportPath, cl.size, cl.scale, page.controlPanel());
+            napkin::Scenario shown = scenario;
+            shown.inference = page.scenario();
+            error = savePage(page, cl.exportPath, cl.size, cl.scale, page.controlPanel(),
+                             caption(shown, napkin::ScenarioPage::inference));
         }
     } else if (cl.page == QLatin1String("formats")) {
         NumberFormatsPage page;
         page.applyScenario(scenario.formats);
-        error = savePage(page, cl.exportPath, cl.size, cl.scale);
+        error = savePage(page, cl.exportPath, cl.size, cl.scale, nullptr,
+                         caption(scenario, napkin::ScenarioPage::formats));
     } else if (cl.page == QLatin1String("tensor")) {
         TensorPage page;
         page.applyScenario(scenario.tensor);
-        error = savePage(page, cl.exportPath, cl.size, cl.scale);
+        error = savePage(page, cl.exportPath, cl.size, cl.scale, nullptr,
+                         caption(scenario, napkin::ScenarioPage::tensor));
     } else if (cl.page == QLatin1String("benchmarks")) {
         BenchmarksPage page;
         page.applyScenario(scenario.benchmarks);
-        error = savePage(page, cl.exportPath, cl.size, cl.scale);
+        error = savePage(page, cl.exportPath, cl.size, cl.scale, nullptr,
+                         caption(scenario, napkin::ScenarioPage::benchmarks));
     } else if (cl.page == QLatin1String("roofline")) {
         RooflinePage page; // the roof and the default inference points; measured ones need a sweep first
         page.applyScenario(scenario.roofline);
@@ -169,7 +182,8 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
         page.applyScenario(scenario.training);
         if (!finishPageWork(page, std::chrono::minutes(2)))
             return failed(1, tr("--page training: the lesson did not finish computing within two minutes"));
-        error = savePage(page, cl.exportPath, cl.size, cl.scale);
+        error = savePage(page, cl.exportPath, cl.size, cl.scale, nullptr,
+                         caption(scenario, napkin::ScenarioPage::training));
     } else {
         return failed(2, tr("--page: unknown page '%1'").arg(cl.page));
     }

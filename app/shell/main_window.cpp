@@ -7,6 +7,7 @@
 #include "app/classroom/caption_banner.h"
 #include "app/classroom/classroom_controller.h"
 #include "app/document/scenario_controller.h"
+#include "app/document/scenario_undo.h"
 #include "app/export/export_controller.h"
 #include "app/formats/number_formats_page.h"
 #include "app/hardware/session_gpu_catalog.h"
@@ -70,6 +71,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_roofline(new RooflinePage(m_pages))
     , m_training(new TrainingPage(m_pages))
     , m_scenarios(new ScenarioController(*this, this))
+    , m_undo(new ScenarioUndo(*this, this))
     , m_modelConfigs(new ModelConfigController(*this, *m_accounting, *m_inference, this))
     , m_measuredRuns(new MeasuredRunController(*this, *m_pages, *m_accounting, this))
     , m_exports(new ExportController(
@@ -111,10 +113,21 @@ MainWindow::MainWindow(QWidget* parent)
     const QSize preferred(1200, 800);
     resize(screen() ? preferred.boundedTo(screen()->availableGeometry().size()) : preferred);
     setAcceptDrops(true);
+    // A page export's caption is the page's setup: the napkin-cli line that reproduces it, or its name.
+    m_exports->setPageCaption([this] {
+        const QString caption = pageCaption(pageCommand());
+        return !caption.isEmpty() ? caption : m_pages->tabText(m_pages->currentIndex()).remove(QLatin1Char('&'));
+    });
+    m_scenarios->setRecentOpener([this](const QString& path) { return openFile(path); });
     addMenus();
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_accounting->restoreSettings(settings);
+}
+
+// Undo watches the application's input and reads the pages on each; it goes before the pages do.
+MainWindow::~MainWindow() {
+    delete m_undo;
 }
 
 void MainWindow::addMenus() {
@@ -130,6 +143,8 @@ void MainWindow::addMenus() {
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    m_undo->addActions(edit);
+    edit->addSeparator();
     QAction* copyCommand = edit->addAction(tr("Copy as &command"));
     copyCommand->setObjectName(QStringLiteral("copyAsCommand"));
     copyCommand->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
@@ -234,6 +249,10 @@ QString MainWindow::saveScenario(const QString& path) {
     return m_scenarios->saveScenario(path);
 }
 
+QString MainWindow::exportCurrentPage(const QString& path) {
+    return m_exports->exportCurrentPage(path);
+}
+
 QString MainWindow::openModelConfig(const QString& path) {
     return m_modelConfigs->openModelConfig(path);
 }
@@ -254,13 +273,15 @@ void MainWindow::dropEvent(QDropEvent* event) {
     event->acceptProposedAction();
     // One file: the first, whatever the drag carried. The scenario reader is bounded (1 MiB, regular
     // files only) like the config reader, so a hostile file costs neither of them more than that.
-    const QString& path = files.front();
+    openFile(files.front());
+}
+
+QString MainWindow::openFile(const QString& path) {
     if (napkin::readScenarioFile(QFile::encodeName(path).toStdString()).ok())
-        openScenario(path);
-    else if (MeasuredRunController::isMeasuredRunFile(path)) // a trace or a snapshot
-        openMeasuredRun(path);
-    else
-        openModelConfig(path);
+        return openScenario(path);
+    if (MeasuredRunController::isMeasuredRunFile(path)) // a trace or a snapshot
+        return openMeasuredRun(path);
+    return openModelConfig(path);
 }
 
 LectureTourController* MainWindow::tour() const {

@@ -23,6 +23,7 @@ class NumberFormatsPage;
 class QTabWidget;
 class RooflinePage;
 class ScenarioController;
+class ScenarioUndo;
 class TensorPage;
 class TrainingPage;
 
@@ -30,6 +31,7 @@ class MainWindow : public QMainWindow, public ScenarioHost {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
 
     AccountingPage* accountingPage() const { return m_accounting; }
     InferencePage* inferencePage() const { return m_inference; }
@@ -56,10 +58,19 @@ public:
     /// Puts pageCommand() on the clipboard and says so in the status bar, or says there is none.
     void copyPageCommand();
 
+    /// Edit ▸ Undo, Redo and Reset page over every page's controls.
+    ScenarioUndo* undo() const { return m_undo; }
+
     /// Loads `path` and applies it (ScenarioController::openScenario); returns the error shown, or "".
     QString openScenario(const QString& path);
     /// Writes the scenario to `path` atomically; returns an error message or an empty string.
     QString saveScenario(const QString& path);
+    /// File ▸ Export current page to `path` (ExportController): without scroll bars, captioned with the
+    /// page's setup; returns an error message or "".
+    QString exportCurrentPage(const QString& path);
+    /// A file by its kind, as when dropped on the window or chosen in File ▸ Open recent: a scenario, a
+    /// measured run (trace or snapshot), else a model's config.json; returns the error shown, or "".
+    QString openFile(const QString& path);
     /// Reads a Hugging Face config.json as both pages' model (ModelConfigController); returns the
     /// engine's message, or "".
     QString openModelConfig(const QString& path);
@@ -94,6 +105,7 @@ private:
     RooflinePage* m_roofline;
     TrainingPage* m_training;
     ScenarioController* m_scenarios;
+    ScenarioUndo* m_undo;
     ModelConfigController* m_modelConfigs;
     MeasuredRunController* m_measuredRuns;
     ExportController* m_exports;

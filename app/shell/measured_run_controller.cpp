@@ -1,6 +1,7 @@
 #include "app/shell/measured_run_controller.h"
 
 #include "app/accounting/accounting_page.h"
+#include "app/document/recent_files.h"
 #include "app/export/file_dialogs.h"
 #include "engine/measured/measured_timeline.h"
 
@@ -9,6 +10,7 @@
 #include <QFileInfo>
 #include <QMainWindow>
 #include <QMenu>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -51,6 +53,8 @@ QString MeasuredRunController::openMeasuredRun(const QString& path) {
     }
     const QString label = QFileInfo(path).fileName();
     m_accounting.setMeasuredRun(read.run, label);
+    QSettings settings;
+    RecentFiles::add(settings, path); // File ▸ Open recent opens it again
     m_window.statusBar()->showMessage(
         tr("Opened %1 (%2) over the Accounting page's memory over one step")
             .arg(label, QString::fromStdString(read.run.format)),

@@ -1,6 +1,7 @@
 #include "app/shell/model_config_controller.h"
 
 #include "app/accounting/accounting_page.h"
+#include "app/document/recent_files.h"
 #include "app/export/file_dialogs.h"
 #include "app/inference/inference_page.h"
 #include "engine/accounting/hf_config.h"
@@ -12,6 +13,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QSettings>
 #include <QStatusBar>
 #include <QUrl>
 
@@ -59,6 +61,8 @@ QString ModelConfigController::openModelConfig(const QString& path) {
     m_inference.setOwnModel(read.config->model, label, read.config->checkpointFormat);
     m_window.statusBar()->showMessage(
         tr("Opened %1 as the model of the Accounting and Inference pages").arg(label), 8000);
+    QSettings settings;
+    RecentFiles::add(settings, path); // File ▸ Open recent opens it again
     return {};
 }
 

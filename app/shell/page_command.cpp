@@ -43,6 +43,11 @@ std::string namingUserGpu(const std::string& line, const std::string& gpuId, QSt
 
 } // namespace
 
+QString pageCaption(QString commandLines) {
+    commandLines.replace(QLatin1Char('\n'), QStringLiteral("  ·  "));
+    return commandLines.replace(QStringLiteral(" --json"), QString());
+}
+
 QString pageCommandLine(const napkin::Scenario& s, napkin::ScenarioPage page,
                         const napkin::CommandModelBase* model, QString* error) {
     using napkin::ScenarioPage;

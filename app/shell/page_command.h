@@ -16,6 +16,10 @@
 QString pageCommandLine(const napkin::Scenario& scenario, napkin::ScenarioPage page,
                         const napkin::CommandModelBase* model = nullptr, QString* error = nullptr);
 
+/// A page picture's caption from its pageCommandLine: one line (the Benchmarks page's runs joined), without
+/// `--json`, which is the output's format, not the setup.
+QString pageCaption(QString commandLines);
+
 struct PageDocument {
     QByteArray json; ///< napkin-cli's --json document, `command` included
     QString error;   ///< why there is none: the page's input is invalid (the message its field shows)

@@ -36,7 +36,10 @@ QByteArray captionedPicture(ImageFormat format, PictureTarget target, const Pict
     const QSize size = target.size;
     const QRect chartRect = chartRectIn(size, captions);
     target.paper = captions.paper;
-    target.title = captions.title.isEmpty() ? QStringLiteral("Napkin chart") : captions.title;
+    if (!captions.title.isEmpty())
+        target.title = captions.title;
+    else if (target.title.isEmpty())
+        target.title = QStringLiteral("Napkin chart");
     return paintPicture(format, target, [&](QCPPainter& painter) {
         painter.setPen(captions.ink);
         if (!captions.title.isEmpty()) {

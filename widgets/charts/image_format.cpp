@@ -1,5 +1,6 @@
 #include "widgets/charts/image_format.h"
 
+#include "widgets/charts/captioned_picture.h"
 #include "widgets/charts/picture_painter.h"
 
 #include <qcustomplot.h>
@@ -19,7 +20,12 @@ std::optional<ImageFormat> imageFormatForPath(const QString& path) {
     return std::nullopt;
 }
 
-QByteArray renderWidget(QWidget& widget, ImageFormat format, QSize size, double scale) {
+QByteArray renderWidget(QWidget& widget, ImageFormat format, QSize pictureSize, double scale,
+                        const QString& caption) {
+    const QPalette& palette = widget.palette();
+    const PictureCaptions captions{{}, caption, widget.font(), palette.color(QPalette::Window),
+                                   palette.color(QPalette::WindowText)};
+    const QSize size = chartRectIn(pictureSize, captions).size(); // the page's, above the caption
     widget.resize(size);
     widget.ensurePolished();
     if (!widget.isVisible()) { // lay the page out without showing it on any screen
@@ -39,9 +45,9 @@ QByteArray renderWidget(QWidget& widget, ImageFormat format, QSize size, double 
     widget.resize(size);
     for (int pass = 0; pass < 3; ++pass)
         QCoreApplication::processEvents();
-    const PictureTarget target{size, scale, widget.logicalDpiY(), widget.palette().color(QPalette::Window),
+    const PictureTarget target{pictureSize, scale, widget.logicalDpiY(), captions.paper,
                                QStringLiteral("Napkin page")};
-    return paintPicture(format, target, [&](QCPPainter& painter) {
+    return captionedPicture(format, target, captions, [&](QCPPainter& painter, QSize) {
         widget.render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
     });
 }

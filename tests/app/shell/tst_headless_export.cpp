@@ -58,6 +58,7 @@ private slots:
     void chartCarriesTitleAndSettings();
     void rooflineIsTheChartAlone();
     void trainingPageShowsItsLesson();
+    void pageCarriesItsSetup();
 };
 
 // An exported chart says what it shows and for which setup; --no-caption leaves both out.
@@ -78,6 +79,25 @@ void TestHeadlessExport::chartCarriesTitleAndSettings() {
     QVERIFY(a.contains("napkin-cli account"));
     QVERIFY(!b.contains("Training memory per GPU"));
     QVERIFY(!b.contains("napkin-cli account"));
+}
+
+// A page's picture says its setup under it, the napkin-cli line of the page (as File ▸ Export current page's
+// does); --no-caption leaves it out.
+void TestHeadlessExport::pageCarriesItsSetup() {
+    QTemporaryDir dir;
+    const QString captioned = dir.filePath(QStringLiteral("formats.svg"));
+    const QString bare = dir.filePath(QStringLiteral("bare.svg"));
+    QCOMPARE(
+        runNapkin({QStringLiteral("--export"), captioned, QStringLiteral("--page"), QStringLiteral("formats")})
+            .exitCode,
+        0);
+    QCOMPARE(runNapkin({QStringLiteral("--export"), bare, QStringLiteral("--page"), QStringLiteral("formats"),
+                        QStringLiteral("--no-caption")})
+                 .exitCode,
+             0);
+    const QByteArray a = readAll(captioned), b = readAll(bare);
+    QVERIFY(a.contains(">napkin-cli dtype"));
+    QVERIFY(!b.contains("napkin-cli"));
 }
 
 // --page training waits for the lesson in front, computed on its worker: the picture showed an empty chart
