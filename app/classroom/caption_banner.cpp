@@ -1,6 +1,9 @@
 #include "app/classroom/caption_banner.h"
 
+#include "app/classroom/tour_keys.h"
+
 #include <QEvent>
+#include <QKeyEvent>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -10,7 +13,7 @@ CaptionBanner::CaptionBanner(QWidget* parent)
     , m_step(new QLabel(this))
     , m_question(new QLabel(this))
     , m_answer(new QLabel(this))
-    , m_keys(new QLabel(tr("→ next · ← back · Esc leave"), this))
+    , m_keys(new QLabel(tourKeyHint(), this))
     , m_guess(new QLineEdit(this)) {
     setObjectName(QStringLiteral("captionBanner"));
     setAutoFillBackground(true);
@@ -29,7 +32,9 @@ CaptionBanner::CaptionBanner(QWidget* parent)
     m_guess->setToolTip(tr("The room's guess, with units; Enter judges it and reveals the answer"));
     m_guess->setClearButtonEnabled(true);
     m_guess->hide();
-    connect(m_guess, &QLineEdit::returnPressed, this, [this] { emit guessEntered(m_guess->text()); });
+    // Enter is taken here rather than through returnPressed: QLineEdit lets the key go on to its parents,
+    // where the tour would read it as a second Enter (and reveal a derivation line too).
+    m_guess->installEventFilter(this);
     updateFonts();
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(16, 8, 16, 8);
@@ -60,23 +65,25 @@ void CaptionBanner::placeAnswer(bool besideGuess) {
 
 void CaptionBanner::setCaption(int step, int steps, const QString& question, const QString& answer) {
     setHeader(step, steps, question);
-    m_keys->setText(tr("→ next · ← back · Esc leave"));
+    m_keys->setText(tourKeyHint());
     m_answer->setText(answer);
     placeAnswer(false);
 }
 
-void CaptionBanner::setPrediction(int step, int steps, const QString& question) {
+void CaptionBanner::setPrediction(int step, int steps, const QString& question, const QString& note) {
     setHeader(step, steps, question);
-    m_keys->setText(tr("→ next · ← back · Esc leave"));
-    m_answer->setText(tr("What does the room say? Type the guess, or press Space to reveal."));
+    m_keys->setText(tourKeyHint());
+    const QString prompt = tr("What does the room say? Type the guess, or press Space to reveal.");
+    m_answer->setText(note.isEmpty() ? prompt : prompt + QStringLiteral(" ") + note);
     m_guess->clear();
     placeAnswer(true);
 }
 
 void CaptionBanner::setRevealed(int step, int steps, const QString& question, const QString& headline,
-                                const QString& verdict, const QStringList& lines, bool more) {
+                                const QString& verdict, const QStringList& lines, bool more,
+                                const QString& note) {
     setHeader(step, steps, question);
-    m_keys->setText(tr("→ next · ← back · Esc leave"));
+    m_keys->setText(tourKeyHint());
     // One paragraph, wrapping as the caption always did (a taller banner would take the pages' room at
     // 1280×720): the answer, the verdict, then the derivation as far as revealed, one step per press.
     QString text = tr("= %1").arg(headline);
@@ -86,7 +93,21 @@ void CaptionBanner::setRevealed(int step, int steps, const QString& question, co
         text += tr("  ▸ %1").arg(lines.join(tr("  ▸ ")));
     if (more)
         text += tr("  (Space: how)");
+    if (!note.isEmpty())
+        text += QStringLiteral("  ") + note;
     m_answer->setText(text);
+    placeAnswer(false);
+}
+
+void CaptionBanner::setEnd(int steps, const QString& title, const QString& lastAnswer) {
+    m_step->setText(tr("%1 / %1").arg(steps));
+    m_question->setText(title.isEmpty() ? tr("End of the tour") : tr("End of the tour: %1").arg(title));
+    m_guessError.clear();
+    m_keys->setText(tr("← back · Esc leave"));
+    m_answer->setText(lastAnswer.isEmpty() ? tr("Esc gives the pages back as they were before the tour.")
+                                           : tr("The last answer: %1. Esc gives the pages back as they were "
+                                                "before the tour.")
+                                                 .arg(lastAnswer));
     placeAnswer(false);
 }
 
@@ -107,6 +128,9 @@ QString CaptionBanner::answerText() const {
 QString CaptionBanner::guessErrorText() const {
     return m_guessError;
 }
+QString CaptionBanner::keysText() const {
+    return m_keys->text();
+}
 
 // Sizes relative to the banner's own font, so presentation mode's larger window font scales the banner.
 void CaptionBanner::updateFonts() {
@@ -119,6 +143,17 @@ void CaptionBanner::updateFonts() {
     answer.setPointSizeF(answer.pointSizeF() * 1.15);
     m_answer->setFont(answer);
     m_guess->setFont(answer);
+}
+
+bool CaptionBanner::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_guess && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        if (key == Qt::Key_Return || key == Qt::Key_Enter) {
+            emit guessEntered(m_guess->text());
+            return true;
+        }
+    }
+    return QFrame::eventFilter(watched, event);
 }
 
 void CaptionBanner::changeEvent(QEvent* event) {
