@@ -199,6 +199,13 @@ private slots:
         QVERIFY(!window.tour()->isAnswerHidden());
         QVERIFY2(window.captionBanner()->answerText().contains(QStringLiteral("You said 40B")),
                  qPrintable(window.captionBanner()->answerText()));
+        QCOMPARE(window.tour()->revealedLines(), 0); // the field's Enter did not go on to reveal a line
+        // Enter in the empty field reveals, as everywhere in the tour.
+        window.tour()->next();
+        guess->setFocus();
+        QTest::keyClick(guess, Qt::Key_Return);
+        QVERIFY(!window.tour()->isAnswerHidden());
+        QCOMPARE(window.tour()->revealedLines(), 0);
         window.tour()->stop();
     }
 

@@ -24,6 +24,7 @@
 #include <QGraphicsEffect>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -66,7 +67,9 @@ QStringList spoilers(const QString& id) {
     }
     if (id == QLatin1String("largest-model")) {
         const AccountingResult r = accountPreset("largest-8-h100");
-        return {q(formatNumber(r.maxParameters.value))};
+        // "4.00e10" in the caption, "40,000,000,000 params" in the answers grid.
+        return {q(formatNumber(r.maxParameters.value)),
+                QLocale(QLocale::English).toString(static_cast<qlonglong>(r.maxParameters.value))};
     }
     if (id == QLatin1String("dtypes")) {
         const double bf16 = roundToFormat(FloatFormat::bf16, 1e-8).value;
