@@ -1,5 +1,6 @@
 #include "app/classroom/caption_banner.h"
 
+#include "app/classroom/guess_strip.h"
 #include "app/classroom/tour_keys.h"
 
 #include <QEvent>
@@ -14,7 +15,8 @@ CaptionBanner::CaptionBanner(QWidget* parent)
     , m_question(new QLabel(this))
     , m_answer(new QLabel(this))
     , m_keys(new QLabel(tourKeyHint(), this))
-    , m_guess(new QLineEdit(this)) {
+    , m_guess(new QLineEdit(this))
+    , m_strip(new GuessStrip(this)) {
     setObjectName(QStringLiteral("captionBanner"));
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::Highlight);
@@ -28,8 +30,9 @@ CaptionBanner::CaptionBanner(QWidget* parent)
     m_keys->setWordWrap(false);
     m_answer->setTextFormat(Qt::PlainText);
     m_guess->setObjectName(QStringLiteral("tourGuess"));
-    m_guess->setPlaceholderText(tr("guess, Enter"));
-    m_guess->setToolTip(tr("The room's guess, with units; Enter judges it and reveals the answer"));
+    m_guess->setPlaceholderText(tr("guess; guess…, Enter"));
+    m_guess->setToolTip(tr("The room's guesses, with units, separated by ';' (\"40 days; 1 year\"); Enter "
+                           "judges them and reveals the answer, with each guess on a log scale"));
     m_guess->setClearButtonEnabled(true);
     m_guess->hide();
     // Enter is taken here rather than through returnPressed: QLineEdit lets the key go on to its parents,
@@ -46,6 +49,7 @@ CaptionBanner::CaptionBanner(QWidget* parent)
     // pages keep their room at a projector's 1024×768 and 1280×720.
     layout->addWidget(m_answer, 1, 1, 1, 2);
     layout->addWidget(m_guess, 1, 2);
+    layout->addWidget(m_strip, 2, 1, 1, 2);
     layout->setColumnStretch(1, 1);
     layout->setHorizontalSpacing(16);
 }
@@ -66,6 +70,7 @@ void CaptionBanner::placeAnswer(bool besideGuess) {
 void CaptionBanner::setCaption(int step, int steps, const QString& question, const QString& answer) {
     setHeader(step, steps, question);
     m_keys->setText(tourKeyHint());
+    m_strip->hide();
     m_answer->setText(answer);
     placeAnswer(false);
 }
@@ -76,6 +81,7 @@ void CaptionBanner::setPrediction(int step, int steps, const QString& question, 
     const QString prompt = tr("What does the room say? Type the guess, or press Space to reveal.");
     m_answer->setText(note.isEmpty() ? prompt : prompt + QStringLiteral(" ") + note);
     m_guess->clear();
+    m_strip->hide();
     placeAnswer(true);
 }
 
@@ -104,6 +110,7 @@ void CaptionBanner::setEnd(int steps, const QString& title, const QString& lastA
     m_question->setText(title.isEmpty() ? tr("End of the tour") : tr("End of the tour: %1").arg(title));
     m_guessError.clear();
     m_keys->setText(tr("← back · Esc leave"));
+    m_strip->hide();
     m_answer->setText(lastAnswer.isEmpty() ? tr("Esc gives the pages back as they were before the tour.")
                                            : tr("The last answer: %1. Esc gives the pages back as they were "
                                                 "before the tour.")

@@ -6,6 +6,7 @@
 #include <QFrame>
 #include <QStringList>
 
+class GuessStrip;
 class QLabel;
 class QLineEdit;
 
@@ -34,6 +35,8 @@ public:
     QString guessErrorText() const;
     QString keysText() const;
     QLineEdit* guessField() const { return m_guess; }
+    /// The room's guesses against the answer, under it once revealed (hidden otherwise).
+    GuessStrip* guessStrip() const { return m_strip; }
 
 signals:
     /// Enter in the guess field.
@@ -54,5 +57,6 @@ private:
     QLabel* m_answer;
     QLabel* m_keys;
     QLineEdit* m_guess;
+    GuessStrip* m_strip;
     QString m_guessError;
 };

@@ -135,6 +135,7 @@ void LectureTourController::goTo(int index) {
     m_revealed = 0;
     m_ended = false;
     m_verdict.clear();
+    m_guesses.clear();
     const LectureTourStep& step = m_steps[static_cast<std::size_t>(index)];
     // The step's whole setup, whatever the window held: a step answers as a fresh window would.
     m_host.applyScenario(step.setup); // what this machine cannot show (no GPU) does not matter to the tour
@@ -196,21 +197,33 @@ void LectureTourController::submitGuess(const QString& text) {
     }
     const TourAnswer answer =
         tourAnswer(m_steps[static_cast<std::size_t>(m_index)].answerField, m_host.scenario());
+    QStringList said;
+    for (const QString& part : text.split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        if (!part.trimmed().isEmpty())
+            said << part.trimmed();
+    std::vector<GuessStrip::Mark> marks;
+    QStringList verdicts;
     if (!answer.value) {
-        m_verdict = tr("You said %1; this answer is not one number: compare below.").arg(text.trimmed());
+        verdicts << tr("You said %1; this answer is not one number: compare below.")
+                        .arg(said.join(QStringLiteral("; ")));
     } else {
         napkin::DrillQuestion question;
         question.unit = answer.unit;
         question.answer = *answer.value;
         question.answerText = answer.headline.toStdString();
         question.relativeTolerance = answer.relativeTolerance;
-        const napkin::DrillVerdict verdict = napkin::checkDrillAnswer(question, text.toStdString());
-        if (!verdict.guess.ok()) { // nonsense changes nothing: one line, the answer stays hidden
-            m_banner->setGuessError(QString::fromStdString(verdict.guess.error));
-            return;
+        for (const QString& guess : said) {
+            const napkin::DrillVerdict verdict = napkin::checkDrillAnswer(question, guess.toStdString());
+            if (!verdict.guess.ok()) { // nonsense changes nothing: one line, the answer stays hidden
+                m_banner->setGuessError(QString::fromStdString(verdict.guess.error));
+                return;
+            }
+            verdicts << tr("You said %1: %2").arg(guess, QString::fromStdString(verdict.summary));
+            marks.push_back({guess, verdict.guess.value});
         }
-        m_verdict = tr("You said %1: %2").arg(text.trimmed(), QString::fromStdString(verdict.summary));
     }
+    m_verdict = verdicts.join(QStringLiteral("; "));
+    m_guesses = std::move(marks);
     if (m_keyAnchor)
         m_keyAnchor->setFocus(Qt::OtherFocusReason); // Space now reveals the derivation
     if (m_revealed == 0)
@@ -238,6 +251,7 @@ void LectureTourController::showCaption() {
     m_banner->setRevealed(m_index + 1, stepCount(), step.question, answer.headline, m_verdict,
                           answer.derivation.mid(0, m_revealed - 1), m_revealed - 1 < answer.derivation.size(),
                           answer.convention);
+    m_banner->guessStrip()->setMarks(answer.value.value_or(0), answer.headline, m_guesses);
 }
 
 void LectureTourController::veilPage(bool veiled) {

@@ -14,6 +14,7 @@
 // how far the guess was, then the derivation one line per press; after each, the answer is brought back
 // into view (the caption grows as it reveals).
 #include "app/classroom/answer_spotlight.h"
+#include "app/classroom/guess_strip.h"
 #include "app/classroom/lecture_tour.h"
 
 #include <QList>
@@ -69,9 +70,10 @@ public slots:
     void setHidingEnabled(bool on);
     /// Space: the answer first, then one more line of its derivation per call.
     void revealMore();
-    /// The room's guess, as typed ("40B", "144 days"): judged, then the answer revealed. A guess that
-    /// cannot be read is refused with one line in the caption and reveals nothing; none (Enter in the
-    /// empty field) reveals as Space does.
+    /// The room's guess, as typed ("40B", "144 days"), or several separated by ';' ("40 days; 1 year"):
+    /// judged, then the answer revealed with each guess on a log scale. A guess that cannot be read is
+    /// refused with one line in the caption and reveals nothing; none (Enter in the empty field) reveals
+    /// as Space does.
     void submitGuess(const QString& text);
 
 signals:
@@ -99,6 +101,7 @@ private:
     bool m_hiding = true;
     int m_revealed = 0; ///< 0 hidden; 1 the answer; 1 + k: k derivation lines too
     QString m_verdict;  ///< how far the room's guess was, once given
+    std::vector<GuessStrip::Mark> m_guesses; ///< the room's guesses, drawn against the answer
     std::vector<QPointer<QWidget>> m_veiled;
     AnswerSpotlight m_spotlight;              ///< the step's answer, in view and enlarged
     std::optional<napkin::Scenario> m_before; ///< the user's setup, restored when the tour ends

@@ -6,8 +6,10 @@
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/accounting_page.h"
 #include "app/classroom/caption_banner.h"
+#include "app/classroom/guess_strip.h"
 #include "app/classroom/lecture_tour.h"
 #include "app/classroom/lecture_tour_controller.h"
+#include "app/classroom/tour_answers.h"
 #include "app/classroom/tour_keys.h"
 #include "app/formats/number_formats_page.h"
 #include "app/shell/main_window.h"
@@ -21,6 +23,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 using namespace napkin;
@@ -206,6 +209,39 @@ private slots:
         QTest::keyClick(guess, Qt::Key_Return);
         QVERIFY(!window.tour()->isAnswerHidden());
         QCOMPARE(window.tour()->revealedLines(), 0);
+        window.tour()->stop();
+    }
+
+    // Several guesses from the room, separated by ';': each judged, and drawn against the answer on a
+    // log scale (who was how far off); the next step starts without them.
+    void severalGuessesOnALogStrip() {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.tour()->start(0); // 143.9 days
+        GuessStrip* strip = window.captionBanner()->guessStrip();
+        QVERIFY(strip->isHidden());
+        window.tour()->submitGuess(QStringLiteral("40 days; 1 year; 144 days"));
+        QVERIFY(!window.tour()->isAnswerHidden());
+        const QString caption = window.captionBanner()->answerText();
+        QCOMPARE(caption.count(QStringLiteral("You said")), 3);
+        QVERIFY2(caption.contains(QStringLiteral("You said 144 days: right")), qPrintable(caption));
+        QVERIFY(strip->isVisible());
+        QCOMPARE(strip->drawnGuesses(), 3);
+        const double answer = tourAnswer("training-time", window.scenario()).value.value_or(0);
+        QVERIFY(answer > 143 && answer < 144);
+        const double forty = strip->position(40), year = strip->position(365.25), right = strip->position(answer);
+        QVERIFY(0 < forty && forty < right && right < year && year < 1);
+        // Log scale: distances are ratios. 143.9 / 40 = 3.6×, 365.25 / 143.9 = 2.5×.
+        QVERIFY(std::abs((year - right) / (right - forty) - std::log(365.25 / answer) / std::log(answer / 40)) <
+                 1e-9);
+        QVERIFY(!strip->grab().isNull()); // paints
+        // A guess that cannot be read refuses them all: nothing revealed.
+        window.tour()->next();
+        QVERIFY(strip->isHidden());
+        window.tour()->submitGuess(QStringLiteral("40B; banana"));
+        QVERIFY(window.tour()->isAnswerHidden());
+        QVERIFY(strip->isHidden());
         window.tour()->stop();
     }
 
