@@ -40,7 +40,7 @@ double GuessStrip::position(double value) const {
 
 QSize GuessStrip::sizeHint() const {
     const int line = fontMetrics().height();
-    return {20 * line, 2 * line + 12};
+    return {20 * line, 2 * line + 16};
 }
 
 void GuessStrip::paintEvent(QPaintEvent*) {
@@ -50,7 +50,7 @@ void GuessStrip::paintEvent(QPaintEvent*) {
     const QFontMetrics fm = fontMetrics();
     const int margin = fm.horizontalAdvance(QLatin1Char('M')) * 3;
     const double left = margin, width = std::max(1, this->width() - 2 * margin);
-    const int axisY = fm.height() + 4;
+    const int axisY = fm.height() + 6;
     const auto xOf = [&](double v) { return left + position(v) * width; };
     p.setPen(QPen(ink, 2));
     p.drawLine(QPointF(left, axisY), QPointF(left + width, axisY));
@@ -60,7 +60,9 @@ void GuessStrip::paintEvent(QPaintEvent*) {
         const double x = xOf(g.value);
         p.drawLine(QPointF(x, axisY - 5), QPointF(x, axisY + 5));
         const int w = fm.horizontalAdvance(g.label);
-        p.drawText(QPointF(std::clamp(x - w / 2.0, 0.0, double(this->width() - w)), axisY - 6), g.label);
+        // Above the tick's top, so that the tick never crosses the text.
+        p.drawText(QPointF(std::clamp(x - w / 2.0, 0.0, double(this->width() - w)), axisY - 5 - fm.descent() - 2),
+                   g.label);
     }
     const double x = xOf(m_answer);
     p.setPen(QPen(ink, 5));
