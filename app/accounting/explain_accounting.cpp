@@ -29,7 +29,11 @@ QString dtype(StorageType t) {
 }
 
 QString parametersSection(const AccountingResult& r) {
-    return heading(tr("Parameters N")) + QStringLiteral("<p>N = %1</p>").arg(code(r.parameters.formula));
+    // A dense model's count is its own formula, "N = 70000000000": not "N = N = …".
+    const std::string& formula = r.parameters.formula;
+    const bool named = formula.rfind("N = ", 0) == 0;
+    return heading(tr("Parameters N")) +
+           (named ? QStringLiteral("<p>%1</p>") : QStringLiteral("<p>N = %1</p>")).arg(code(formula));
 }
 
 // Each parameter is stored once per copy the training step keeps: the weights, their gradient, an fp32

@@ -34,6 +34,11 @@ void AnswerSpotlight::show(QWidget* widget) {
     QMetaObject::invokeMethod(this, &AnswerSpotlight::bringIntoView, Qt::QueuedConnection);
 }
 
+void AnswerSpotlight::refresh() {
+    bringIntoView();
+    QMetaObject::invokeMethod(this, &AnswerSpotlight::bringIntoView, Qt::QueuedConnection);
+}
+
 void AnswerSpotlight::bringIntoView() {
     QWidget* target = m_widget ? m_widget.data() : m_chart.data();
     if (!target)

@@ -25,6 +25,9 @@ public:
     void show(QWidget* widget);
     /// Gives the widget back its own size.
     void clear();
+    /// Brings the widget into view again, now and once the window's queued layouts have run (the caption
+    /// above the pages grew as the answer was revealed, and the page's viewport shrank with it).
+    void refresh();
     /// Scrolls every panel this spotlight scrolled back to where it was before the first step (leaving
     /// the tour gives the pages back as they were).
     void restoreScrolling();

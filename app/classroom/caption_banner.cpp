@@ -1,6 +1,10 @@
 #include "app/classroom/caption_banner.h"
 
+#include "app/classroom/guess_strip.h"
+#include "app/classroom/tour_keys.h"
+
 #include <QEvent>
+#include <QKeyEvent>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -10,8 +14,9 @@ CaptionBanner::CaptionBanner(QWidget* parent)
     , m_step(new QLabel(this))
     , m_question(new QLabel(this))
     , m_answer(new QLabel(this))
-    , m_keys(new QLabel(tr("→ next · ← back · Esc leave"), this))
-    , m_guess(new QLineEdit(this)) {
+    , m_keys(new QLabel(tourKeyHint(), this))
+    , m_guess(new QLineEdit(this))
+    , m_strip(new GuessStrip(this)) {
     setObjectName(QStringLiteral("captionBanner"));
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::Highlight);
@@ -25,11 +30,14 @@ CaptionBanner::CaptionBanner(QWidget* parent)
     m_keys->setWordWrap(false);
     m_answer->setTextFormat(Qt::PlainText);
     m_guess->setObjectName(QStringLiteral("tourGuess"));
-    m_guess->setPlaceholderText(tr("guess, Enter"));
-    m_guess->setToolTip(tr("The room's guess, with units; Enter judges it and reveals the answer"));
+    m_guess->setPlaceholderText(tr("guess; guess…, Enter"));
+    m_guess->setToolTip(tr("The room's guesses, with units, separated by ';' (\"40 days; 1 year\"); Enter "
+                           "judges them and reveals the answer, with each guess on a log scale"));
     m_guess->setClearButtonEnabled(true);
     m_guess->hide();
-    connect(m_guess, &QLineEdit::returnPressed, this, [this] { emit guessEntered(m_guess->text()); });
+    // Enter is taken here rather than through returnPressed: QLineEdit lets the key go on to its parents,
+    // where the tour would read it as a second Enter (and reveal a derivation line too).
+    m_guess->installEventFilter(this);
     updateFonts();
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(16, 8, 16, 8);
@@ -41,6 +49,7 @@ CaptionBanner::CaptionBanner(QWidget* parent)
     // pages keep their room at a projector's 1024×768 and 1280×720.
     layout->addWidget(m_answer, 1, 1, 1, 2);
     layout->addWidget(m_guess, 1, 2);
+    layout->addWidget(m_strip, 2, 1, 1, 2);
     layout->setColumnStretch(1, 1);
     layout->setHorizontalSpacing(16);
 }
@@ -60,23 +69,27 @@ void CaptionBanner::placeAnswer(bool besideGuess) {
 
 void CaptionBanner::setCaption(int step, int steps, const QString& question, const QString& answer) {
     setHeader(step, steps, question);
-    m_keys->setText(tr("→ next · ← back · Esc leave"));
+    m_keys->setText(tourKeyHint());
+    m_strip->hide();
     m_answer->setText(answer);
     placeAnswer(false);
 }
 
-void CaptionBanner::setPrediction(int step, int steps, const QString& question) {
+void CaptionBanner::setPrediction(int step, int steps, const QString& question, const QString& note) {
     setHeader(step, steps, question);
-    m_keys->setText(tr("→ next · ← back · Esc leave"));
-    m_answer->setText(tr("What does the room say? Type the guess, or press Space to reveal."));
+    m_keys->setText(tourKeyHint());
+    const QString prompt = tr("What does the room say? Type the guess, or press Space to reveal.");
+    m_answer->setText(note.isEmpty() ? prompt : prompt + QStringLiteral(" ") + note);
     m_guess->clear();
+    m_strip->hide();
     placeAnswer(true);
 }
 
 void CaptionBanner::setRevealed(int step, int steps, const QString& question, const QString& headline,
-                                const QString& verdict, const QStringList& lines, bool more) {
+                                const QString& verdict, const QStringList& lines, bool more,
+                                const QString& note) {
     setHeader(step, steps, question);
-    m_keys->setText(tr("→ next · ← back · Esc leave"));
+    m_keys->setText(tourKeyHint());
     // One paragraph, wrapping as the caption always did (a taller banner would take the pages' room at
     // 1280×720): the answer, the verdict, then the derivation as far as revealed, one step per press.
     QString text = tr("= %1").arg(headline);
@@ -86,7 +99,22 @@ void CaptionBanner::setRevealed(int step, int steps, const QString& question, co
         text += tr("  ▸ %1").arg(lines.join(tr("  ▸ ")));
     if (more)
         text += tr("  (Space: how)");
+    if (!note.isEmpty())
+        text += QStringLiteral("  ") + note;
     m_answer->setText(text);
+    placeAnswer(false);
+}
+
+void CaptionBanner::setEnd(int steps, const QString& title, const QString& lastAnswer) {
+    m_step->setText(tr("%1 / %1").arg(steps));
+    m_question->setText(title.isEmpty() ? tr("End of the tour") : tr("End of the tour: %1").arg(title));
+    m_guessError.clear();
+    m_keys->setText(tr("← back · Esc leave"));
+    m_strip->hide();
+    m_answer->setText(lastAnswer.isEmpty() ? tr("Esc gives the pages back as they were before the tour.")
+                                           : tr("The last answer: %1. Esc gives the pages back as they were "
+                                                "before the tour.")
+                                                 .arg(lastAnswer));
     placeAnswer(false);
 }
 
@@ -107,6 +135,9 @@ QString CaptionBanner::answerText() const {
 QString CaptionBanner::guessErrorText() const {
     return m_guessError;
 }
+QString CaptionBanner::keysText() const {
+    return m_keys->text();
+}
 
 // Sizes relative to the banner's own font, so presentation mode's larger window font scales the banner.
 void CaptionBanner::updateFonts() {
@@ -119,6 +150,17 @@ void CaptionBanner::updateFonts() {
     answer.setPointSizeF(answer.pointSizeF() * 1.15);
     m_answer->setFont(answer);
     m_guess->setFont(answer);
+}
+
+bool CaptionBanner::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_guess && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        if (key == Qt::Key_Return || key == Qt::Key_Enter) {
+            emit guessEntered(m_guess->text());
+            return true;
+        }
+    }
+    return QFrame::eventFilter(watched, event);
 }
 
 void CaptionBanner::changeEvent(QEvent* event) {

@@ -6,6 +6,7 @@
 #include <QFrame>
 #include <QStringList>
 
+class GuessStrip;
 class QLabel;
 class QLineEdit;
 
@@ -16,12 +17,15 @@ public:
 
     /// Question and answer together (hiding off, or a step with nothing to hide).
     void setCaption(int step, int steps, const QString& question, const QString& answer);
-    /// The question alone, the answer hidden, the guess field cleared and offered.
-    void setPrediction(int step, int steps, const QString& question);
+    /// The question alone, the answer hidden, the guess field cleared and offered; `note`: the convention
+    /// the answer counts by, said with the prompt (may be empty).
+    void setPrediction(int step, int steps, const QString& question, const QString& note = {});
     /// The answer's headline, the verdict on the room's guess (may be empty) and the derivation lines
     /// revealed so far; `more`: lines are still to come (the key hint says so).
     void setRevealed(int step, int steps, const QString& question, const QString& headline,
-                     const QString& verdict, const QStringList& lines, bool more);
+                     const QString& verdict, const QStringList& lines, bool more, const QString& note = {});
+    /// The end of the tour (→ on its last step): its title and the last step's answer, still shown.
+    void setEnd(int steps, const QString& title, const QString& lastAnswer);
     /// One line in place of the prompt: why the guess was not read. Nothing else changes.
     void setGuessError(const QString& error);
 
@@ -29,7 +33,10 @@ public:
     QString questionText() const;
     QString answerText() const;
     QString guessErrorText() const;
+    QString keysText() const;
     QLineEdit* guessField() const { return m_guess; }
+    /// The room's guesses against the answer, under it once revealed (hidden otherwise).
+    GuessStrip* guessStrip() const { return m_strip; }
 
 signals:
     /// Enter in the guess field.
@@ -37,6 +44,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void updateFonts();
@@ -49,5 +57,6 @@ private:
     QLabel* m_answer;
     QLabel* m_keys;
     QLineEdit* m_guess;
+    GuessStrip* m_strip;
     QString m_guessError;
 };

@@ -1,7 +1,6 @@
 #include "app/classroom/lecture_tour.h"
 
 #include "app/classroom/tour_answers.h"
-#include "engine/accounting/memory_overheads.h"
 #include "widgets/text/engine_text.h"
 
 #include <QFile>
@@ -10,15 +9,15 @@ using namespace napkin;
 
 std::vector<LectureTourStep> tourSteps(const Tour& tour) {
     std::vector<LectureTourStep> steps;
-    for (const TourStep& file : tour.steps) {
+    for (std::size_t i = 0; i < tour.steps.size(); ++i) {
+        const TourStep& file = tour.steps[i];
         LectureTourStep step;
         step.id = toQString(file.id);
         step.page = file.page;
         step.question = toQString(file.question);
-        step.edit = [file](Scenario& s) {
-            if (auto edited = applyTourStep(s, file)) // parseTour checked every edit against a fresh window
-                s = *edited;
-        };
+        // parseTour checked every step's setup; a Tour made in code with a bad edit gets its base alone.
+        step.setup = tourStepScenario(tour, i).value_or(tourBase(tour).value_or(Scenario{}));
+        step.setup.page = file.page;
         step.answerField = file.answer;
         step.answer = [field = file.answer](const Scenario& s) {
             return field.empty() ? QString() : tourAnswer(field, s).text;
@@ -46,17 +45,9 @@ const Tour& lectureTour() {
     return tour;
 }
 
+// The lecture's convention, which every answer of its tour uses (the datasheet's capacity, an H100's
+// "80 GB" = 80e9 B, and no overheads: memory_overheads.h), is the tour file's base.
 const std::vector<LectureTourStep>& lectureTourSteps() {
-    static const std::vector<LectureTourStep> steps = [] {
-        std::vector<LectureTourStep> lecture = tourSteps(lectureTour());
-        // The lecture's convention, which every answer of its tour uses: the datasheet's capacity (an
-        // H100's "80 GB" = 80e9 B) and no overheads (memory_overheads.h). The page shows it selected.
-        for (LectureTourStep& step : lecture)
-            step.edit = [edit = std::move(step.edit)](Scenario& s) {
-                edit(s);
-                s.accounting.input.overheads = datasheetOverheads();
-            };
-        return lecture;
-    }();
+    static const std::vector<LectureTourStep> steps = tourSteps(lectureTour());
     return steps;
 }

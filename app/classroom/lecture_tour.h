@@ -1,7 +1,8 @@
 #pragma once
-// Tour steps as the app runs them: each a scenario edit (a tour file's merge patch, applied through the
-// pages' own applyScenario), a question, and the answer it hides and reveals, formatted from what the
-// engine computes for that scenario (tour_answers.h), never typed in. The lecture's tour is a tour file
+// Tour steps as the app runs them: each a whole setup (the tour file's base with the step's edit, over a
+// fresh window: tour_file.h; applied through the pages' own applyScenario, whatever the window held), a
+// question, and the answer it hides and reveals, formatted from what the engine computes for that
+// scenario (tour_answers.h), never typed in. The lecture's tour is a tour file
 // shipped as a resource (resources/tours/lecture.napkin-tour.json); File ▸ Open tour… loads others.
 #include "engine/scenario/scenario.h"
 #include "engine/scenario/tour_file.h"
@@ -16,8 +17,9 @@ struct LectureTourStep {
     QString id;                ///< "napkin-math", "dtypes", ...
     napkin::ScenarioPage page; ///< where the answer is on screen
     QString question;          ///< the caption's question, as the lecture asks it
-    /// Sets the inputs the question asks about, leaving every other control as it was.
-    std::function<void(napkin::Scenario&)> edit;
+    /// Every control of every page for this step: the tour's base with the step's edit, never the
+    /// window's leftover state, so that the step answers its question as a fresh window would.
+    napkin::Scenario setup;
     /// The answer for the edited scenario, formatted from the engine's results.
     std::function<QString(const napkin::Scenario&)> answer;
     std::string answerField; ///< which answer (napkin::tourAnswerFields()); empty: nothing to reveal

@@ -63,6 +63,7 @@ void LectureTourController::setTour(const napkin::Tour& tour) {
     m_steps = tourSteps(tour);
     m_title = QString::fromStdString(tour.title);
     m_index = -1;
+    m_ended = false;
     if (m_active)
         goTo(0);
 }
@@ -81,6 +82,7 @@ void LectureTourController::stop() {
     if (!m_active)
         return;
     m_active = false;
+    m_ended = false;
     qApp->removeEventFilter(this);
     veilPage(false);
     m_spotlight.clear();
@@ -93,11 +95,36 @@ void LectureTourController::stop() {
 }
 
 void LectureTourController::next() {
+    if (m_active && m_index == stepCount() - 1) {
+        showEnd(); // not the last step again, which would hide its answer
+        return;
+    }
     goTo(std::min(m_index + 1, stepCount() - 1));
 }
 
 void LectureTourController::previous() {
+    if (m_ended) { // back to the last step as it was left
+        m_ended = false;
+        showCaption();
+        veilPage(isAnswerHidden());
+        m_spotlight.refresh();
+        return;
+    }
     goTo(std::max(m_index - 1, 0));
+}
+
+void LectureTourController::showEnd() {
+    if (m_index < 0)
+        return;
+    m_ended = true;
+    veilPage(false);
+    QString last;
+    if (hasAnswer()) {
+        m_revealed = std::max(m_revealed, 1);
+        last = tourAnswer(m_steps[static_cast<std::size_t>(m_index)].answerField, m_host.scenario()).headline;
+    }
+    m_banner->setEnd(stepCount(), m_title, last);
+    m_spotlight.refresh();
 }
 
 void LectureTourController::goTo(int index) {
@@ -106,12 +133,12 @@ void LectureTourController::goTo(int index) {
     veilPage(false);
     m_index = index;
     m_revealed = 0;
+    m_ended = false;
     m_verdict.clear();
+    m_guesses.clear();
     const LectureTourStep& step = m_steps[static_cast<std::size_t>(index)];
-    napkin::Scenario scenario = m_host.scenario();
-    step.edit(scenario);
-    scenario.page = step.page;
-    m_host.applyScenario(scenario); // what this machine cannot show (no GPU) does not matter to the tour
+    // The step's whole setup, whatever the window held: a step answers as a fresh window would.
+    m_host.applyScenario(step.setup); // what this machine cannot show (no GPU) does not matter to the tour
     // Switching pages hands focus to the new page's first field, where → would move a text cursor;
     // the anchor keeps the keys for the tour (and cannot be typed into by accident).
     if (m_keyAnchor && focusIsText())
@@ -119,13 +146,23 @@ void LectureTourController::goTo(int index) {
     showCaption();
     m_spotlight.show(step.answerField.empty() ? nullptr : m_host.answerWidget(step.answerField));
     veilPage(isAnswerHidden());
+    // Veiled again once the page's own queued work has run (charts replotted, answers re-arranged for
+    // their new texts), so that the blur is made from the page as the step set it, never from what the
+    // page showed before.
+    QMetaObject::invokeMethod(
+        this,
+        [this, index] {
+            if (m_active && m_index == index && isAnswerHidden())
+                veilPage(true);
+        },
+        Qt::QueuedConnection);
 }
 
 void LectureTourController::setHidingEnabled(bool on) {
     if (m_hiding == on)
         return;
     m_hiding = on;
-    if (m_active && m_index >= 0) {
+    if (m_active && m_index >= 0 && !m_ended) {
         showCaption();
         veilPage(isAnswerHidden());
     }
@@ -137,7 +174,7 @@ bool LectureTourController::hasAnswer() const {
 }
 
 void LectureTourController::revealMore() {
-    if (!m_active || !m_hiding || !hasAnswer())
+    if (!m_active || !m_hiding || !hasAnswer() || m_ended)
         return;
     const TourAnswer answer =
         tourAnswer(m_steps[static_cast<std::size_t>(m_index)].answerField, m_host.scenario());
@@ -146,51 +183,75 @@ void LectureTourController::revealMore() {
     ++m_revealed;
     veilPage(false);
     showCaption();
+    m_spotlight.refresh(); // the caption grew: the answer back into view
 }
 
 void LectureTourController::submitGuess(const QString& text) {
-    if (!m_active || !hasAnswer())
+    if (!m_active || !hasAnswer() || m_ended)
         return;
+    if (text.trimmed().isEmpty()) { // Enter in the empty field: Enter reveals, as everywhere in the tour
+        if (m_keyAnchor)
+            m_keyAnchor->setFocus(Qt::OtherFocusReason);
+        revealMore();
+        return;
+    }
     const TourAnswer answer =
         tourAnswer(m_steps[static_cast<std::size_t>(m_index)].answerField, m_host.scenario());
+    QStringList said;
+    for (const QString& part : text.split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        if (!part.trimmed().isEmpty())
+            said << part.trimmed();
+    std::vector<GuessStrip::Mark> marks;
+    QStringList verdicts;
     if (!answer.value) {
-        m_verdict = tr("You said %1; this answer is not one number: compare below.").arg(text.trimmed());
+        verdicts << tr("You said %1; this answer is not one number: compare below.")
+                        .arg(said.join(QStringLiteral("; ")));
     } else {
         napkin::DrillQuestion question;
         question.unit = answer.unit;
         question.answer = *answer.value;
         question.answerText = answer.headline.toStdString();
         question.relativeTolerance = answer.relativeTolerance;
-        const napkin::DrillVerdict verdict = napkin::checkDrillAnswer(question, text.toStdString());
-        if (!verdict.guess.ok()) { // nonsense changes nothing: one line, the answer stays hidden
-            m_banner->setGuessError(QString::fromStdString(verdict.guess.error));
-            return;
+        for (const QString& guess : said) {
+            const napkin::DrillVerdict verdict = napkin::checkDrillAnswer(question, guess.toStdString());
+            if (!verdict.guess.ok()) { // nonsense changes nothing: one line, the answer stays hidden
+                m_banner->setGuessError(QString::fromStdString(verdict.guess.error));
+                return;
+            }
+            verdicts << tr("You said %1: %2").arg(guess, QString::fromStdString(verdict.summary));
+            marks.push_back({guess, verdict.guess.value});
         }
-        m_verdict = tr("You said %1: %2").arg(text.trimmed(), QString::fromStdString(verdict.summary));
     }
+    m_verdict = verdicts.join(QStringLiteral("; "));
+    m_guesses = std::move(marks);
     if (m_keyAnchor)
         m_keyAnchor->setFocus(Qt::OtherFocusReason); // Space now reveals the derivation
     if (m_revealed == 0)
         m_revealed = 1;
     veilPage(false);
     showCaption();
+    m_spotlight.refresh();
 }
 
 void LectureTourController::showCaption() {
     const LectureTourStep& step = m_steps[static_cast<std::size_t>(m_index)];
     const napkin::Scenario scenario = m_host.scenario();
     if (!m_hiding || !hasAnswer()) {
-        m_banner->setCaption(m_index + 1, stepCount(), step.question, step.answer(scenario));
-        return;
-    }
-    if (m_revealed == 0) {
-        m_banner->setPrediction(m_index + 1, stepCount(), step.question);
+        const QString text = step.answer(scenario);
+        const QString note = hasAnswer() ? tourAnswer(step.answerField, scenario).convention : QString();
+        m_banner->setCaption(m_index + 1, stepCount(), step.question,
+                             note.isEmpty() ? text : text + QStringLiteral("  ") + note);
         return;
     }
     const TourAnswer answer = tourAnswer(step.answerField, scenario);
+    if (m_revealed == 0) {
+        m_banner->setPrediction(m_index + 1, stepCount(), step.question, answer.convention);
+        return;
+    }
     m_banner->setRevealed(m_index + 1, stepCount(), step.question, answer.headline, m_verdict,
-                          answer.derivation.mid(0, m_revealed - 1),
-                          m_revealed - 1 < answer.derivation.size());
+                          answer.derivation.mid(0, m_revealed - 1), m_revealed - 1 < answer.derivation.size(),
+                          answer.convention);
+    m_banner->guessStrip()->setMarks(answer.value.value_or(0), answer.headline, m_guesses);
 }
 
 void LectureTourController::veilPage(bool veiled) {
@@ -200,22 +261,39 @@ void LectureTourController::veilPage(bool veiled) {
     m_veiled.clear();
     if (!veiled)
         return;
-    QWidget* window = m_host.hostWindow();
-    for (QWidget* w : window->findChildren<QWidget*>()) {
-        if (!w->isVisible() || !bearsAnswer(w) || m_banner->isAncestorOf(w) || w->graphicsEffect())
-            continue;
-        // One veil per subtree: a widget inside one already veiled is hidden with it.
-        bool inside = false;
-        for (const QPointer<QWidget>& v : m_veiled)
-            inside = inside || (v && v->isAncestorOf(w));
-        if (inside)
-            continue;
-        auto* blur = new QGraphicsBlurEffect(w);
-        blur->setBlurRadius(28);
-        blur->setBlurHints(QGraphicsBlurEffect::PerformanceHint);
-        w->setGraphicsEffect(blur);
-        m_veiled.emplace_back(w);
-    }
+    // The page as it is now, laid out for the step's values, not as the last page left it.
+    QApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    // What the host names as giving this step's answer away, shown or not yet (an error line appears
+    // with the error), then the answer-bearing kinds of widget on the page in front.
+    for (QWidget* w : m_host.answerBearers(m_steps[static_cast<std::size_t>(m_index)].answerField))
+        if (w && !m_banner->isAncestorOf(w))
+            veil(w);
+    for (QWidget* w : m_host.hostWindow()->findChildren<QWidget*>())
+        if (w->isVisible() && bearsAnswer(w) && !m_banner->isAncestorOf(w))
+            veil(w);
+}
+
+void LectureTourController::veil(QWidget* w) {
+    // One veil per subtree: a widget inside one already veiled is hidden with it.
+    for (const QPointer<QWidget>& v : m_veiled)
+        if (v && (v == w || v->isAncestorOf(w)))
+            return;
+    if (w->graphicsEffect())
+        return; // a widget's own effect stays; none of the pages sets one
+    auto* blur = new QGraphicsBlurEffect(w);
+    blur->setBlurRadius(28);
+    blur->setBlurHints(QGraphicsBlurEffect::PerformanceHint);
+    w->setGraphicsEffect(blur);
+    w->update(); // drawn from the widget as it is now
+    m_veiled.emplace_back(w);
+}
+
+QList<QWidget*> LectureTourController::veiledWidgets() const {
+    QList<QWidget*> veiled;
+    for (const QPointer<QWidget>& w : m_veiled)
+        if (w)
+            veiled << w;
+    return veiled;
 }
 
 bool LectureTourController::eventFilter(QObject* watched, QEvent* event) {

@@ -1,17 +1,23 @@
 #pragma once
-// Steps through a tour (the lecture's, or one opened from a file): applies each step's scenario edit
-// through the host (which brings its page to the front) and shows its caption. While the tour runs it
+// Steps through a tour (the lecture's, or one opened from a file): applies each step's whole setup (the
+// tour's base with the step's edit, never over what the window held: lecture_tour.h) through the host,
+// which brings its page to the front, and shows its caption. → on the last step shows the end of the tour,
+// the last answer still in the caption. While the tour runs it
 // reads the keyboard of the host's window (tour_keys.h: →/PgDn next, ←/PgUp back, Esc leaves), except
 // that arrows typed into a text field stay there. Each step brings the widget holding its answer into view
 // and enlarges it (AnswerSpotlight); leaving the tour gives the pages back the setup from before it.
 //
 // Predict, then reveal (on unless setHidingEnabled(false)): a step opens with its question and its page
-// set up, the answer hidden in the caption and the page's answer-bearing parts (answers grid, charts,
-// "How is this computed?") veiled. The room's guess goes into the caption's field (Enter); Space reveals
-// the engine's answer and how far the guess was, then the derivation one line per press.
+// set up, the answer hidden in the caption and every part of the page that gives it away veiled (answers
+// grids, charts, "How is this computed?", and the host's answerBearers: table cells, labels, error lines).
+// The room's guess goes into the caption's field (Enter); Space (or Enter) reveals the engine's answer and
+// how far the guess was, then the derivation one line per press; after each, the answer is brought back
+// into view (the caption grows as it reveals).
 #include "app/classroom/answer_spotlight.h"
+#include "app/classroom/guess_strip.h"
 #include "app/classroom/lecture_tour.h"
 
+#include <QList>
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -44,7 +50,11 @@ public:
 
     bool isHidingEnabled() const { return m_hiding; }
     /// Whether the current step's answer is still hidden (nothing revealed yet).
-    bool isAnswerHidden() const { return m_hiding && m_revealed == 0 && hasAnswer(); }
+    bool isAnswerHidden() const { return m_hiding && m_revealed == 0 && hasAnswer() && !m_ended; }
+    /// Whether the end of the tour is shown (→ on its last step).
+    bool isAtEnd() const { return m_ended; }
+    /// The widgets veiled now (none once the answer is revealed).
+    QList<QWidget*> veiledWidgets() const;
     /// Lines of the derivation shown so far (0 before the answer is revealed).
     int revealedLines() const { return m_revealed > 0 ? m_revealed - 1 : 0; }
 
@@ -60,8 +70,10 @@ public slots:
     void setHidingEnabled(bool on);
     /// Space: the answer first, then one more line of its derivation per call.
     void revealMore();
-    /// The room's guess, as typed ("40B", "144 days"): judged, then the answer revealed. A guess that
-    /// cannot be read is refused with one line in the caption and reveals nothing.
+    /// The room's guess, as typed ("40B", "144 days"), or several separated by ';' ("40 days; 1 year"):
+    /// judged, then the answer revealed with each guess on a log scale. A guess that cannot be read is
+    /// refused with one line in the caption and reveals nothing; none (Enter in the empty field) reveals
+    /// as Space does.
     void submitGuess(const QString& text);
 
 signals:
@@ -74,7 +86,9 @@ protected:
 private:
     bool hasAnswer() const;
     void showCaption();
+    void showEnd();
     void veilPage(bool veiled);
+    void veil(QWidget* w);
 
     ScenarioHost& m_host;
     CaptionBanner* m_banner;
@@ -83,9 +97,11 @@ private:
     QString m_title;
     int m_index = -1;
     bool m_active = false;
+    bool m_ended = false; ///< the end of the tour is shown
     bool m_hiding = true;
     int m_revealed = 0; ///< 0 hidden; 1 the answer; 1 + k: k derivation lines too
     QString m_verdict;  ///< how far the room's guess was, once given
+    std::vector<GuessStrip::Mark> m_guesses; ///< the room's guesses, drawn against the answer
     std::vector<QPointer<QWidget>> m_veiled;
     AnswerSpotlight m_spotlight;              ///< the step's answer, in view and enlarged
     std::optional<napkin::Scenario> m_before; ///< the user's setup, restored when the tour ends

@@ -84,12 +84,20 @@ TourAnswer trainingTime(const Scenario& s) {
                 DrillUnit::days);
 }
 
+// The lecture's convention, where the answer depends on a GPU's memory: what it is counted against.
+QString capacityConvention(const Scenario& s, const AccountingResult& r) {
+    if (s.accounting.input.overheads.basis != MemoryBasis::datasheet)
+        return {};
+    return tr("Counted by the lecture's convention: the datasheet's %1 per GPU (%2 B), no overheads "
+              "(“Fits against” on the page).")
+        .arg(toQString(formatBytes(r.capacityBytes.value)), numberText(r.capacityBytes.value));
+}
+
 TourAnswer largestModel(const Scenario& s) {
     const auto r = accounted(s);
     if (!r)
         return unavailable();
-    return made(tr("%1 in %2: %3 per parameter → %4 × %5 / %6 B = %7 parameters (the lecture's convention: "
-                   "the datasheet's %5 per GPU, no overheads; “Fits against” shows it)")
+    TourAnswer answer = made(tr("%1 in %2: %3 per parameter → %4 × %5 / %6 B = %7 parameters")
                     .arg(toQString(optimizerName(s.accounting.input.optimizer)),
                          toQString(precisionRecipeName(s.accounting.input.precision)),
                          toQString(r->bytesPerParameter.ledger), numberText(s.accounting.input.gpus),
@@ -97,6 +105,8 @@ TourAnswer largestModel(const Scenario& s) {
                          numberText(r->bytesPerParameter.total), numberText(r->maxParameters.value)),
                 tr("%1 parameters").arg(numberText(r->maxParameters.value)), r->maxParameters.value,
                 DrillUnit::parameters);
+    answer.convention = capacityConvention(s, *r);
+    return answer;
 }
 
 TourAnswer dtypeUnderflow(const Scenario& s) {
@@ -187,13 +197,30 @@ TourAnswer mfu(const Scenario&) {
                 delivered, DrillUnit::flops);
 }
 
+// The lecture sums every tensor; the step's peak (the chart's) is what it holds at its fullest moment.
+// Where the two differ the answer says both, and why, so that the screen does not show two numbers for
+// one question without a word.
 TourAnswer memoryTotal(const Scenario& s) {
     const auto r = accounted(s);
     if (!r)
         return unavailable();
-    return made(tr("params + grads + master + optimizer state + activations = %1; one step %2")
-                    .arg(toQString(r->memory.total.formula), toQString(r->flopsPerStep.totalFormula)),
-                tr("%1 B").arg(numberText(r->memory.total.value)), r->memory.total.value, DrillUnit::bytes);
+    const double sum = r->memory.total.value, peak = r->peakMemory.value;
+    QString text = tr("params + grads + master + optimizer state + activations = %1; one step %2")
+                       .arg(toQString(r->memory.total.formula), toQString(r->flopsPerStep.totalFormula));
+    QString headline = tr("%1 B").arg(numberText(sum));
+    if (r->peakFromTimeline && peak != sum) {
+        const QString peakText = tr("%1 B at %2").arg(numberText(peak), toQString(r->peakEvent));
+        headline = tr("%1 B, every tensor summed (the step's peak: %2)").arg(numberText(sum), peakText);
+        text += tr(". %1 B is the lecture's count, every tensor at once. The step's peak, the chart's, is "
+                   "%2: %3.")
+                    .arg(numberText(sum), peakText,
+                         peak < sum ? tr("activations are freed as backward uses them, before every gradient "
+                                         "exists, so the step never holds them all at once")
+                                    : tr("backward's temporaries come on top of the saved tensors"));
+    }
+    TourAnswer answer = made(text, headline, sum, DrillUnit::bytes);
+    answer.convention = capacityConvention(s, *r);
+    return answer;
 }
 
 } // namespace

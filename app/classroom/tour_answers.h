@@ -19,6 +19,9 @@ struct TourAnswer {
     napkin::DrillUnit unit = napkin::DrillUnit::number;
     double relativeTolerance = 0.05; ///< a napkin estimate within 5 % is right; 0 for exact counts
     QStringList derivation;          ///< `text`, one line per step of the reasoning
+    /// The convention the answer counts by, said with the question where the page could read otherwise
+    /// (the datasheet's capacity where the page's memory chart says "usable"); empty: none to say.
+    QString convention;
 };
 
 /// The answer `field` for `scenario`; an unknown field gives ok = false.

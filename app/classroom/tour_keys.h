@@ -1,6 +1,9 @@
 #pragma once
-// The keys the tour reads while it runs, in one table: the tour acts on them (LectureTourController) and
-// Help ▸ Keyboard shortcuts lists them, so the two cannot disagree.
+// The keys the tour reads while it runs, in one table: the tour acts on them (LectureTourController),
+// Help ▸ Keyboard shortcuts lists them and the caption's hint names them, so none of them can disagree
+// (and a test holds README.md's tour line to the same table). Enter in the caption's guess field judges
+// the room's guess and reveals the answer (the field keeps the key); anywhere else Enter reveals as
+// Space does.
 #include <QString>
 #include <Qt>
 
@@ -20,3 +23,7 @@ std::span<const TourKey> tourKeys();
 const TourKey* findTourKey(int key);
 /// What `command` does, for the shortcuts list ("Next step of the tour").
 QString tourCommandName(TourCommand command);
+/// The key as README.md and the caption's hint spell it: "→", "PgDn", "Space", "Enter", "Esc".
+QString tourKeyName(Qt::Key key);
+/// The caption's hint: each command once, with its first key ("→ next · ← back · Space reveal · Esc leave").
+QString tourKeyHint();

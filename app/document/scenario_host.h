@@ -3,6 +3,7 @@
 // scenario, in and out, and the window they live in. MainWindow is one; a test can be another.
 #include "engine/scenario/scenario.h"
 
+#include <QList>
 #include <QStringList>
 
 #include <string_view>
@@ -22,4 +23,7 @@ public:
     /// The widget of the pages that shows a tour's answer `field` (napkin::tourAnswerFields()), so the
     /// tour can bring it into view; nullptr where no page shows it.
     virtual QWidget* answerWidget(std::string_view field) = 0;
+    /// Every widget of the pages that gives answer `field` away (its value, the table cells, labels and
+    /// error lines beside it), which the tour hides until the answer is revealed.
+    virtual QList<QWidget*> answerBearers(std::string_view field) = 0;
 };

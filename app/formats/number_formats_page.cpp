@@ -192,6 +192,12 @@ QLabel* NumberFormatsPage::storedValueLabel(FloatFormat format) const {
 QLabel* NumberFormatsPage::classLabel(FloatFormat format) const {
     return m_rows[indexOf(format)].cls;
 }
+QList<QWidget*> NumberFormatsPage::resultCells() const {
+    QList<QWidget*> cells;
+    for (const Row& row : m_rows)
+        cells << row.bits << row.hex << row.value << row.absError << row.relError << row.cls;
+    return cells;
+}
 
 // A top-level page closes its window in ~QWidget, after this part of the object is gone; the line edits
 // then lose focus and emit editingFinished into a half-destroyed page (UBSan found it). Cut them off first.

@@ -39,6 +39,9 @@ public:
     BitFieldView* bitView(napkin::FloatFormat format) const;
     QLabel* storedValueLabel(napkin::FloatFormat format) const;
     QLabel* classLabel(napkin::FloatFormat format) const;
+    /// Every cell of the formats table that shows what the value became (bits, hex, stored value, errors,
+    /// class), each format's: what a tour hides until its answer is revealed.
+    QList<QWidget*> resultCells() const;
     DynamicRangeChart* rangeChart() const { return m_chart; }
     QLineEdit* shapeEdit() const { return m_shapeEdit; }
     QLabel* tensorCostLabel() const { return m_tensorCost; }

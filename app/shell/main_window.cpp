@@ -225,6 +225,10 @@ QWidget* MainWindow::answerWidget(std::string_view field) {
     return tourAnswerWidget(*this, field);
 }
 
+QList<QWidget*> MainWindow::answerBearers(std::string_view field) {
+    return tourAnswerBearers(*this, field);
+}
+
 QStringList MainWindow::applyScenario(const napkin::Scenario& s) {
     for (const napkin::GpuSpec& gpu : s.gpus.parts) // before any page names one
         SessionGpuCatalog::instance().add(gpu);

@@ -50,6 +50,7 @@ public:
     QStringList applyScenario(const napkin::Scenario& scenario) override;
     QWidget* hostWindow() override { return this; }
     QWidget* answerWidget(std::string_view field) override;
+    QList<QWidget*> answerBearers(std::string_view field) override;
 
     /// The napkin-cli line that reproduces the page in front (Edit ▸ Copy as command); the Benchmarks page's
     /// is one line per run; empty for the Training page. `error`: why a user-defined GPU's catalog file is

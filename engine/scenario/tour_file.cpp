@@ -56,7 +56,43 @@ void warnUnknownKeys(const json& object, std::initializer_list<std::string_view>
             warnings.push_back(prefix + key + ": unknown key, ignored");
 }
 
-TourStep readStep(const json& s, std::size_t i, std::set<std::string>& ids,
+// A patch of the scenario file ("base", a step's "edit"): an object that leaves the file's format alone.
+std::string readPatch(const json& patch, const std::string& path) {
+    if (!patch.is_object())
+        throw Refusal{path + ": must be an object (a patch of the scenario file)"};
+    for (std::string_view fixed : {"format", "version"})
+        if (patch.contains(fixed))
+            throw Refusal{path + ": cannot change the scenario's \"" + std::string(fixed) + "\""};
+    return patch.dump();
+}
+
+// `base` as a scenario file with `patch` merged into it, read back by the scenario loader.
+std::optional<Scenario> merged(const Scenario& base, const std::string& patchJson,
+                               std::optional<ScenarioPage> page, std::string* error) {
+    json doc = json::parse(writeScenario(base));
+    json patch;
+    try {
+        patch = json::parse(patchJson);
+    } catch (const json::exception&) {
+        if (error)
+            *error = "not valid JSON";
+        return std::nullopt;
+    }
+    doc.merge_patch(patch);
+    if (page)
+        doc["page"] = std::string(scenarioPageName(*page));
+    doc["format"] = "napkin-scenario";
+    doc["version"] = kScenarioFormatVersion;
+    ScenarioParse parsed = parseScenario(doc.dump());
+    if (!parsed.ok()) {
+        if (error)
+            *error = parsed.error;
+        return std::nullopt;
+    }
+    return parsed.scenario;
+}
+
+TourStep readStep(const json& s, std::size_t i, const Scenario& base, std::set<std::string>& ids,
                   std::vector<std::string>& warnings) {
     if (!s.is_object())
         throw Refusal{"steps[" + std::to_string(i) + "]: must be an object"};
@@ -80,17 +116,10 @@ TourStep readStep(const json& s, std::size_t i, std::set<std::string>& ids,
         std::find(kAnswerFields.begin(), kAnswerFields.end(), step.answer) == kAnswerFields.end())
         throw Refusal{stepPath(i, "answer") + ": unknown answer field \"" + step.answer.substr(0, 40) + "\""};
     step.notes = stringAt(s, "notes", stepPath(i, "notes"), false, empty);
-    if (const auto edit = s.find("edit"); edit != s.end()) {
-        if (!edit->is_object())
-            throw Refusal{stepPath(i, "edit") + ": must be an object (a patch of the scenario file)"};
-        for (std::string_view fixed : {"format", "version"})
-            if (edit->contains(fixed))
-                throw Refusal{stepPath(i, "edit") + ": cannot change the scenario's \"" + std::string(fixed) +
-                              "\""};
-        step.editJson = edit->dump();
-    }
+    if (const auto edit = s.find("edit"); edit != s.end())
+        step.editJson = readPatch(*edit, stepPath(i, "edit"));
     std::string why;
-    if (!applyTourStep(Scenario{}, step, &why))
+    if (!applyTourStep(base, step, &why))
         throw Refusal{stepPath(i, "edit") + ": " + why};
     return step;
 }
@@ -135,10 +164,16 @@ TourParse parseTour(std::string_view text) {
         return result;
     }
     try {
-        warnUnknownKeys(root, {"format", "version", "title", "steps"}, "", result.warnings);
+        warnUnknownKeys(root, {"format", "version", "title", "base", "steps"}, "", result.warnings);
         static const std::string empty;
         Tour tour;
         tour.title = stringAt(root, "title", "title", false, empty);
+        if (const auto base = root.find("base"); base != root.end())
+            tour.baseJson = readPatch(*base, "base");
+        std::string why;
+        const std::optional<Scenario> base = tourBase(tour, &why);
+        if (!base)
+            throw Refusal{"base: " + why};
         const auto steps = root.find("steps");
         if (steps == root.end() || !steps->is_array())
             throw Refusal{"steps: missing or not a list"};
@@ -149,7 +184,7 @@ TourParse parseTour(std::string_view text) {
                           std::to_string(kTourMaxSteps)};
         std::set<std::string> ids;
         for (std::size_t i = 0; i < steps->size(); ++i)
-            tour.steps.push_back(readStep((*steps)[i], i, ids, result.warnings));
+            tour.steps.push_back(readStep((*steps)[i], i, *base, ids, result.warnings));
         result.tour = std::move(tour);
     } catch (const Refusal& refusal) {
         result.error = refusal.message;
@@ -192,31 +227,28 @@ std::string writeTour(const Tour& tour) {
     root["format"] = "napkin-tour";
     root["version"] = kTourFormatVersion;
     root["title"] = tour.title;
+    if (tour.baseJson != "{}")
+        root["base"] = ordered::parse(tour.baseJson);
     root["steps"] = std::move(steps);
     return root.dump(2) + "\n";
 }
 
 std::optional<Scenario> applyTourStep(const Scenario& base, const TourStep& step, std::string* error) {
-    json doc = json::parse(writeScenario(base));
-    json edit;
-    try {
-        edit = json::parse(step.editJson);
-    } catch (const json::exception&) {
+    return merged(base, step.editJson, step.page, error);
+}
+
+std::optional<Scenario> tourBase(const Tour& tour, std::string* error) {
+    return merged(Scenario{}, tour.baseJson, std::nullopt, error);
+}
+
+std::optional<Scenario> tourStepScenario(const Tour& tour, std::size_t index, std::string* error) {
+    if (index >= tour.steps.size()) {
         if (error)
-            *error = "not valid JSON";
+            *error = "no step " + std::to_string(index);
         return std::nullopt;
     }
-    doc.merge_patch(edit);
-    doc["page"] = std::string(scenarioPageName(step.page));
-    doc["format"] = "napkin-scenario";
-    doc["version"] = kScenarioFormatVersion;
-    ScenarioParse parsed = parseScenario(doc.dump());
-    if (!parsed.ok()) {
-        if (error)
-            *error = parsed.error;
-        return std::nullopt;
-    }
-    return parsed.scenario;
+    const std::optional<Scenario> base = tourBase(tour, error);
+    return base ? applyTourStep(*base, tour.steps[index], error) : std::nullopt;
 }
 
 TourStep recordTourStep(const Scenario& scenario, std::string question, std::string answer) {

@@ -4,13 +4,20 @@
 // and depth, "format" and "version" checked first, a field of the wrong type or out of range refuses the
 // whole file with one line naming it, unknown keys are warnings.
 //
-//   {"format": "napkin-tour", "version": 1, "title": "...",
+//   {"format": "napkin-tour", "version": 2, "title": "...",
+//    "base": {"accounting": {"overheads": {"basis": "datasheet"}}},
 //    "steps": [{"id": "napkin-math", "page": "accounting", "question": "How long ...?",
 //               "edit": {"accounting": {...}}, "answer": "training-time", "notes": "..."}]}
 //
-// A step's `edit` is a JSON merge patch (RFC 7396) over the scenario file format: applied to the window's
-// scenario as written by writeScenario(), then read back by parseScenario(), so an edit can set anything a
-// scenario file can, and is judged by the same rules. `page` brings that page to the front.
+// A step is a whole setup: its scenario is a fresh window's (Scenario{}, what every section left out of a
+// scenario file means) with the tour's `base` merged into it, then the step's `edit` merged into that,
+// never the window's leftover state, so that a step answers its question the same from any window. Both
+// are JSON merge patches (RFC 7396) over the scenario file format: applied to the scenario as written by
+// writeScenario(), then read back by parseScenario(), so they can set anything a scenario file can, and
+// are judged by the same rules. `page` brings that page to the front. `base` is optional (absent: a fresh
+// window). History: 1 = steps alone, whose edits the app applied over the window's scenario; 2 = `base`,
+// every step from the base. A version 1 file reads as a version 2 file without a base: each step from a
+// fresh window (what its author saw when the tour was recorded from one).
 #include "engine/scenario/scenario.h"
 
 #include <optional>
@@ -21,7 +28,7 @@
 
 namespace napkin {
 
-inline constexpr int kTourFormatVersion = 1;
+inline constexpr int kTourFormatVersion = 2;
 /// A real tour is a few tens of kilobytes; larger files are refused before parsing.
 inline constexpr std::size_t kTourMaxBytes = 1 << 20;
 /// A tour nests a scenario edit 3 levels below its root.
@@ -41,6 +48,7 @@ struct TourStep {
 
 struct Tour {
     std::string title;
+    std::string baseJson = "{}"; ///< the merge patch every step starts from, over a fresh window (an object)
     std::vector<TourStep> steps;
     bool operator==(const Tour&) const = default;
 };
@@ -68,6 +76,13 @@ std::string writeTour(const Tour& tour);
 /// result is not a valid scenario (which parseTour has ruled out for a loaded tour's steps).
 std::optional<Scenario> applyTourStep(const Scenario& base, const TourStep& step,
                                       std::string* error = nullptr);
+
+/// The scenario every step of `tour` starts from: a fresh window's with the tour's base merged in; nullopt
+/// and `error` when that is not a valid scenario (which parseTour has ruled out for a loaded tour).
+std::optional<Scenario> tourBase(const Tour& tour, std::string* error = nullptr);
+/// Step `index`'s whole setup: applyTourStep(tourBase(tour), tour.steps[index]); nullopt for an index out
+/// of range or an invalid setup.
+std::optional<Scenario> tourStepScenario(const Tour& tour, std::size_t index, std::string* error = nullptr);
 
 /// The step that recreates `scenario`'s page as it is now: its page's whole section as the edit.
 TourStep recordTourStep(const Scenario& scenario, std::string question, std::string answer);

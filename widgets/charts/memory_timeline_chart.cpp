@@ -264,10 +264,14 @@ void MemoryTimelineChart::rebuild() {
                                   : tr("one training step, phase by phase (order not modelled)");
     chart->xAxis->setLabel(axisTitle);
     if (m_capacityOffScale) {
+        // "× the peak" from the peak the chart marks, not from the top of the axis (the sum bar's 496 B
+        // stands above the Cruncher's 464 B peak).
+        const int peakIndex = m_data.peakIndex();
+        const double peak = peakIndex >= 0 && m_data.totalAt(peakIndex) > 0 ? m_data.totalAt(peakIndex) : top;
         chart->xAxis->setLabel(tr("%1 — %2 %3 is off the scale: %4 × the peak")
                                    .arg(axisTitle, m_data.usableCapacity ? tr("usable") : tr("capacity"),
                                         capacityText,
-                                        QString::fromStdString(napkin::formatNumber(capacity / top))));
+                                        QString::fromStdString(napkin::formatNumber(capacity / peak))));
     } else {
         m_capacityLabel->position->setType(QCPItemPosition::ptPlotCoords);
         m_capacityLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);

@@ -121,7 +121,8 @@ private slots:
             QVERIFY2(!ids.contains(s.id), qPrintable(s.id));
             ids.insert(s.id);
             QVERIFY(!s.question.isEmpty());
-            QVERIFY(s.edit && s.answer);
+            QVERIFY(s.answer);
+            QCOMPARE(s.setup.page, s.page);
         }
         // The lecture's questions, in the lecture's order.
         const QStringList order{
@@ -158,8 +159,11 @@ private slots:
             if (i + 1 < n)
                 QTest::keyClick(&window, i % 2 ? Qt::Key_Right : Qt::Key_PageDown);
         }
-        QTest::keyClick(&window, Qt::Key_PageDown); // stays on the last step
+        QTest::keyClick(&window, Qt::Key_PageDown); // the end of the tour, on the last step's page
         QCOMPARE(window.tour()->currentIndex(), n - 1);
+        QVERIFY(window.tour()->isAtEnd());
+        QTest::keyClick(&window, Qt::Key_Left); // back to the last step
+        checkStep(window, n - 1);
         for (int i = n - 1; i > 0; --i) {
             QTest::keyClick(&window, i % 2 ? Qt::Key_Left : Qt::Key_PageUp);
             checkStep(window, i - 1);

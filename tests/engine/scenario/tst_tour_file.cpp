@@ -57,6 +57,48 @@ private slots:
         QCOMPARE(f->accounting.input.gpus, 1024.0);
     }
 
+    // Version 2: every step is the tour's base (over a fresh window) with the step's edit, and the base
+    // is written back.
+    void stepsStartFromTheBase() {
+        const TourParse p = parseTour(R"({"format": "napkin-tour", "version": 2,
+            "base": {"accounting": {"overheads": {"basis": "datasheet"}, "batch": 3}},
+            "steps": [{"page": "accounting", "question": "q", "edit": {"accounting": {"gpus": 8}}},
+                      {"page": "formats", "question": "r", "edit": {"formats": {"value": 2}}}]})");
+        QVERIFY2(p.ok(), p.error.c_str());
+        const auto first = tourStepScenario(*p.tour, 0);
+        QVERIFY(first);
+        QCOMPARE(first->accounting.input.gpus, 8.0);
+        QCOMPARE(first->accounting.input.batch, 3.0);
+        QVERIFY(first->accounting.input.overheads.basis == MemoryBasis::datasheet);
+        QCOMPARE(first->formats.value, Scenario{}.formats.value); // a fresh window's, not the last step's
+        const auto second = tourStepScenario(*p.tour, 1);
+        QVERIFY(second);
+        QCOMPARE(second->page, ScenarioPage::formats);
+        QCOMPARE(second->formats.value, 2.0);
+        QCOMPARE(second->accounting.input.gpus, Scenario{}.accounting.input.gpus); // not step 1's 8
+        QCOMPARE(second->accounting.input.batch, 3.0);
+        QVERIFY(!tourStepScenario(*p.tour, 2));
+        const TourParse again = parseTour(writeTour(*p.tour));
+        QVERIFY2(again.ok(), again.error.c_str());
+        QVERIFY(*again.tour == *p.tour);
+        QVERIFY(tourStepScenario(*again.tour, 0) == first);
+    }
+
+    // A version 1 file (no base) still opens: each step from a fresh window.
+    void versionOneStepsStartFresh() {
+        const TourParse p = parseTour(kGood);
+        QVERIFY2(p.ok(), p.error.c_str());
+        QCOMPARE(p.tour->baseJson, std::string("{}"));
+        const auto days = tourStepScenario(*p.tour, 1);
+        QVERIFY(days);
+        Scenario fresh;
+        fresh.page = ScenarioPage::accounting;
+        fresh.accounting.input.gpus = 1024;
+        fresh.accounting.input.mfu = 0.4;
+        QVERIFY(*days == fresh);
+        QVERIFY(writeTour(*p.tour).find("\"version\": 2") != std::string::npos);
+    }
+
     void writesAndReadsBack() {
         const TourParse p = parseTour(kGood);
         QVERIFY(p.ok());
@@ -96,7 +138,7 @@ private slots:
                                   << "not valid JSON";
         QTest::newRow("a scenario") << R"({"format": "napkin-scenario", "version": 2})"
                                     << "not a Napkin tour";
-        QTest::newRow("newer") << R"({"format": "napkin-tour", "version": 2, "steps": []})"
+        QTest::newRow("newer") << R"({"format": "napkin-tour", "version": 3, "steps": []})"
                                << "newer Napkin";
         QTest::newRow("version 0") << R"({"format": "napkin-tour", "version": 0, "steps": []})"
                                    << "1 or more";
@@ -136,6 +178,17 @@ private slots:
             << R"({"format": "napkin-tour", "version": 1, "steps": [{"id": "a", "page": "formats", "question": "q"},
                  {"id": "a", "page": "formats", "question": "r"}]})"
             << "steps[1].id: \"a\" is used by an earlier step";
+        QTest::newRow("base a list") << R"({"format": "napkin-tour", "version": 2, "base": [1],
+                 "steps": [{"page": "formats", "question": "q"}]})"
+                                     << "base: must be an object";
+        QTest::newRow("base out of range")
+            << R"({"format": "napkin-tour", "version": 2, "base": {"accounting": {"mfu": 7}},
+                 "steps": [{"page": "formats", "question": "q"}]})"
+            << "base: accounting.mfu";
+        QTest::newRow("base changes the format")
+            << R"({"format": "napkin-tour", "version": 2, "base": {"format": "x"},
+                 "steps": [{"page": "formats", "question": "q"}]})"
+            << "base: cannot change the scenario's \"format\"";
         QTest::newRow("deep") << QString(200, QLatin1Char('[')) << "nested deeper";
     }
 
