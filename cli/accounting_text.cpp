@@ -73,7 +73,7 @@ std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, cons
             line("training time at MFU " + formatNumber(in.mfu), formatDuration(r.trainingSeconds->value),
                  r.trainingSeconds->formula);
         else // the part has no peak for this arithmetic: the memory answers stand
-            s << "training time: none: " << r.timeUnavailable << "\n";
+            s << r.timeUnavailable << "\n"; // "no training time: <why>"
         line("HFU", formatNumber(r.hfu.value), r.hfu.formula);
         if (r.gpuDays)
             line("GPU-days", formatNumber(r.gpuDays->value), r.gpuDays->formula);

@@ -27,6 +27,7 @@
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 
 #include <initializer_list>
@@ -244,12 +245,16 @@ void AccountingPage::recompute() {
         // Keep the last good charts and answers; say what is wrong and where.
         m_error = tr("%1: %2").arg(toQString(error.field), toQString(error.message));
         m_answers->showError(
-            tr("Cannot account for this combination — %1. Showing the last valid result.").arg(m_error));
+            tr("Cannot account for this combination — %1. Showing the last valid result, greyed.")
+                .arg(m_error));
+        m_answers->setWarnings(warnings); // about the controls as they are now, like the note beside them
         m_controls->showFieldError(error.field, toQString(error.message));
+        showStale(m_error);
         return;
     }
     m_error.clear();
     m_controls->clearFieldError();
+    showStale({});
     const ByteUnits byteUnits = m_memoryChart->byteUnits();
     m_result = account(in, *sessionGpuCatalog().find(in.gpu));
     m_memoryChart->setData(memoryData(*m_result, in));
@@ -303,6 +308,14 @@ void AccountingPage::clearMeasuredRun() {
     recompute();
     if (had)
         emit measuredRunChanged(false);
+}
+
+// While an input is invalid the charts and the derivation show the last valid result: each is greyed
+// with the reason, so nothing on the page reads as the controls' current setup (`reason` empty: current).
+void AccountingPage::showStale(const QString& reason) {
+    for (ChartView* chart : std::initializer_list<ChartView*>{m_memoryChart, m_flopChart, m_timelineChart})
+        chart->setStale(reason);
+    m_explain->browser()->setEnabled(reason.isEmpty());
 }
 
 // A refused file's reason stays until the next file or Clear; else the shown run's comparison.

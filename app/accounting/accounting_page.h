@@ -101,6 +101,9 @@ private:
     int ownModelEntry(const QString& label);
     void onPresetChosen(int index);
     void showMeasuredNote(napkin::ByteUnits units);
+    /// Greys the charts and the derivation with `reason` while they show the last valid result; empty:
+    /// they match the controls again.
+    void showStale(const QString& reason);
 
     // Declared (and so created) in tab order: preset and units first, then the controls.
     QComboBox* m_presets;

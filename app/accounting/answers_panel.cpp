@@ -123,6 +123,8 @@ AnswersPanel::AnswersPanel(QWidget* parent)
 void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
     m_error->hide();
     m_error->clear();
+    m_grid->setEnabled(true);
+    m_notes->setEnabled(true);
     m_grid->setRow(QStringLiteral("parameters"), grouped(r.parameters.total),
                    toQString(r.parameters.formula));
     m_grid->setRow(QStringLiteral("activeParameters"), grouped(r.parameters.active),
@@ -187,6 +189,12 @@ void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
                        toQString(r.trainingSeconds->formula) + QStringLiteral("\n") +
                            toQString(r.trainingDays->formula));
         m_grid->setRow(QStringLiteral("gpuDays"), readable(r.gpuDays->value), toQString(r.gpuDays->formula));
+    } else if (r.trainingFlops && !r.timeUnavailable.empty()) { // the part has no peak for this arithmetic
+        m_grid->setRow(QStringLiteral("trainingFlops"), toQString(formatFlops(r.trainingFlops->value)),
+                       toQString(r.trainingFlops->formula));
+        const QString why = toQString(r.timeUnavailable);
+        m_grid->setRow(QStringLiteral("trainingTime"), tr("none — %1").arg(why), why);
+        m_grid->setRow(QStringLiteral("gpuDays"), QStringLiteral("—"), why);
     } else {
         for (const QString& key :
              {QStringLiteral("trainingFlops"), QStringLiteral("trainingTime"), QStringLiteral("gpuDays")})
@@ -299,6 +307,13 @@ void AnswersPanel::setLayoutRows(const AccountingResult& r) {
 void AnswersPanel::showError(const QString& message) {
     m_error->setText(message);
     m_error->show();
+    // The answers below no longer match the controls: greyed (disabled text), never read as current.
+    m_grid->setEnabled(false);
+    m_notes->setEnabled(false);
+}
+
+bool AnswersPanel::isStale() const {
+    return !m_grid->isEnabled();
 }
 
 QString AnswersPanel::valueText(const QString& key) const {

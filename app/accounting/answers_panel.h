@@ -23,8 +23,11 @@ public:
     /// none (`comparison` null: the rows hide).
     void setMeasuredRun(const napkin::MeasuredComparison* comparison, const QString& label,
                         napkin::ByteUnits units);
-    /// Shows why the current input is invalid; the last result stays on screen, marked stale.
+    /// Shows why the current input is invalid; the last result stays on screen, greyed as stale until the
+    /// next setResult().
     void showError(const QString& message);
+    /// The answers shown are the last valid result, not the controls' current setup (greyed).
+    bool isStale() const;
     /// What the GPU cannot do with this setup (capability_rules.h), above the answers; hidden when empty.
     void setWarnings(const QStringList& warnings);
     QString warningsText() const;

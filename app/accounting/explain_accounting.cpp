@@ -96,6 +96,10 @@ QString flopsSection(const AccountingResult& r) {
 
 QString trainingSection(const AccountingResult& r, const AccountingInput& in) {
     QString text = heading(tr("Training FLOPs and time"));
+    if (r.trainingFlops && !r.timeUnavailable.empty()) // the part has no peak for this arithmetic
+        return text + tr("<p>Model FLOPs = %1</p><p>Time = model FLOPs / (GPUs · dense peak · MFU): %2. "
+                         "Memory, fits and the largest batch need no peak and are answered.</p>")
+                          .arg(code(r.trainingFlops->formula), q(r.timeUnavailable));
     if (!r.trainingFlops || !r.trainingSeconds || !r.trainingDays) {
         return text + tr("<p>Tick “Count training totals” and give the tokens: model FLOPs = 6·N·tokens, "
                          "time = model FLOPs / (GPUs · peak · MFU).</p>");
@@ -117,6 +121,9 @@ QString mfuSection(const AccountingResult& r, const AccountingInput& in) {
     QString text = heading(tr("MFU"));
     text += tr("<p><b>MFU = achieved model FLOP/s ÷ promised dense peak FLOP/s.</b> Achieved counts only the "
                "model's FLOPs (6N per token), not recomputation or overhead.</p>");
+    if (!r.timeUnavailable.empty())
+        return text + tr("<p>Dense peak of one %1 for this recipe: %2</p>")
+                          .arg(q(in.gpu), code(r.densePeakFlopsPerSecond.formula));
     text += tr("<p>Dense peak of one %1 for this recipe: %2<br>At MFU %3 each GPU delivers %3 × %4 = "
                "<b>%5</b></p>")
                 .arg(q(in.gpu), code(r.densePeakFlopsPerSecond.formula), n(in.mfu), n(peak),

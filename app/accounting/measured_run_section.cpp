@@ -73,6 +73,15 @@ QString measuredRunNote(const MeasuredComparison& c, const QString& label, ByteU
         text += tr(" Reserved peak %1, %2 unexplained.")
                     .arg(QString::fromStdString(formatBytes(c.measuredReservedPeakBytes, units)),
                          signedBytes(c.unexplainedReservedBytes, units));
+    // What persists across steps depends on the setup alone: a run made with another setup is said to be
+    // one, first, rather than left as a wall of "unexplained" (measured_comparison.h).
+    if (c.setupDifferenceBytes && c.measuredStartBytes)
+        text = tr("The run's setup probably differs from this page's: its step started with %1 where this "
+                  "setup keeps %2 between steps (%3). ")
+                   .arg(QString::fromStdString(formatBytes(*c.measuredStartBytes, units)),
+                        QString::fromStdString(formatBytes(c.predictedStartBytes, units)),
+                        signedBytes(*c.setupDifferenceBytes, units)) +
+               text;
     return text;
 }
 
@@ -83,6 +92,15 @@ QString explainMeasuredRun(const MeasuredComparison& c, const MeasuredRun& run, 
                 .arg(label.toHtmlEscaped(), q(run.format), q(measuredDeviceName(c.device)))
                 .arg(c.measuredSamples)
                 .arg(q(run.note));
+    if (!run.setupCommand.empty()) // scripts/measure-run.py says what the run was made with
+        text += tr("<p>The run was made with <code>%1</code>.</p>").arg(q(run.setupCommand));
+    if (c.setupDifferenceBytes && c.measuredStartBytes)
+        text += tr("<p>Its step started holding %1 (less what it names), where this page's setup keeps %2 "
+                   "between steps (weights, master copy, optimizer state): %3. What persists across steps "
+                   "depends on the setup alone, so the run's setup probably differs from this page's, and "
+                   "most of the difference below is that.</p>")
+                    .arg(exactBytes(*c.measuredStartBytes, units), exactBytes(c.predictedStartBytes, units),
+                         signedBytes(*c.setupDifferenceBytes, units));
     text += tr("<p>Predicted peak <b>%1</b> at %2; measured peak <b>%3</b> allocated%4. Difference "
                "(measured − predicted): <b>%5</b>.</p>")
                 .arg(exactBytes(c.predictedPeakBytes, units), q(c.predictedPeakEvent),

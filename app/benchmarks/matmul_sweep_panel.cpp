@@ -23,6 +23,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSizePolicy>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -83,6 +84,11 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
            "below."));
     m_fp16Warning->setWordWrap(true);
     setTextTone(m_fp16Warning, TextTone::caution);
+    // Its room is kept while fp16 is unticked: shown and hidden in its own row, it moved the sizes field
+    // and the Run button under the pointer that had just ticked the box.
+    QSizePolicy keepRoom = m_fp16Warning->sizePolicy();
+    keepRoom.setRetainSizeWhenHidden(true);
+    m_fp16Warning->setSizePolicy(keepRoom);
     form->addSpanning(m_fp16Warning);
     m_sizes->setText(QString::fromStdString(defaults.sizes));
     m_sizes->setObjectName(QStringLiteral("sizes"));

@@ -67,6 +67,7 @@ InferenceAnswers::InferenceAnswers(QWidget* parent)
 void InferenceAnswers::setResult(const InferenceInput& in, const InferenceResult& r,
                                  const BatchSweep& sweep) {
     m_error->hide();
+    m_grid->setEnabled(true);
     m_grid->setRow(QStringLiteral("weights"), bytes(r.weightsBytes.value), toQString(r.weightsBytes.formula));
     m_grid->setRow(QStringLiteral("kvPerToken"),
                    toQString(formatBytes(r.kvCacheBytesPerToken.value)) +
@@ -137,6 +138,11 @@ QString InferenceAnswers::warningsText() const {
 void InferenceAnswers::showError(const QString& message) {
     m_error->setText(message);
     m_error->show();
+    m_grid->setEnabled(false); // the last valid answers, greyed: they no longer match the controls
+}
+
+bool InferenceAnswers::isStale() const {
+    return !m_grid->isEnabled();
 }
 
 QString InferenceAnswers::valueText(const QString& key) const {

@@ -20,8 +20,11 @@ public:
     /// Shows a valid result and hides any error message.
     void setResult(const napkin::InferenceInput& input, const napkin::InferenceResult& result,
                    const napkin::BatchSweep& sweep);
-    /// Says why the current input is refused; the last result stays on screen.
+    /// Says why the current input is refused; the last result stays on screen, greyed as stale until the
+    /// next setResult().
     void showError(const QString& message);
+    /// The answers shown are the last valid result, not the controls' current setup (greyed).
+    bool isStale() const;
 
     /// The value / formula text of row `key` ("weights", "kvPerToken", "kvPerSequence", "kvCache",
     /// "memoryPerGpu", "fits", "prefill", "decodeStep", "tokensPerSecond", "intensity", "crossover",

@@ -20,6 +20,7 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 
 using namespace napkin;
@@ -116,12 +117,15 @@ void InferencePage::recompute() {
         // Keep the last good charts and answers; say what is wrong and where.
         m_error = tr("%1: %2").arg(toQString(error.field), toQString(error.message));
         m_answers->showError(
-            tr("Cannot account for this combination — %1. Showing the last valid result.").arg(m_error));
+            tr("Cannot account for this combination — %1. Showing the last valid result, greyed.")
+                .arg(m_error));
         m_controls->showFieldError(error.field, toQString(error.message));
+        showStale(m_error);
         return;
     }
     m_error.clear();
     m_controls->clearFieldError();
+    showStale({});
     const GpuSpec& gpu = *catalog.find(in.gpu);
     m_result = accountInference(in, gpu);
     const BatchSweep sweep = sweepInferenceBatch(in, gpu);
@@ -143,6 +147,14 @@ void InferencePage::recompute() {
     m_input = in;
     if (changed)
         emit settingChanged(in, *m_result);
+}
+
+// As the Accounting page's: the last valid charts and derivation, greyed with the reason while an input is
+// invalid (`reason` empty: they match the controls).
+void InferencePage::showStale(const QString& reason) {
+    m_memoryChart->setStale(reason);
+    m_throughputChart->setStale(reason);
+    m_explain->browser()->setEnabled(reason.isEmpty());
 }
 
 InferenceScenario InferencePage::scenario() const {

@@ -69,6 +69,10 @@ signals:
     void settingChanged(const napkin::InferenceInput& input, const napkin::InferenceResult& result);
 
 private:
+    /// Greys the charts and the derivation with `reason` while they show the last valid result; empty:
+    /// they match the controls again.
+    void showStale(const QString& reason);
+
     InferenceControls* m_controls;
     InferenceMemoryChart* m_memoryChart;
     DecodeThroughputChart* m_throughputChart;

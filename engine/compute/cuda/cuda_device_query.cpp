@@ -4,11 +4,39 @@
 
 namespace napkin::cuda {
 
+namespace {
+
+std::string cudaVersionText(int version) {
+    return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+} // namespace
+
+std::string missingDeviceText(int driverVersion, int runtimeVersion, bool driverHasNoDevice) {
+    if (driverVersion <= 0)
+        return "no NVIDIA GPU or driver found (this machine has no NVIDIA driver; the benchmarks run on the "
+               "CPU)";
+    if (driverHasNoDevice)
+        return "no NVIDIA GPU found: the NVIDIA driver (CUDA " + cudaVersionText(driverVersion) +
+               ") reports none";
+    return "the NVIDIA driver supports CUDA " + cudaVersionText(driverVersion) +
+           ", older than this build's CUDA runtime " + cudaVersionText(runtimeVersion) +
+           ": update the driver";
+}
+
 std::string noDeviceReason() {
     int count = 0;
     const cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess) {
         (void)cudaGetLastError();
+        if (status == cudaErrorInsufficientDriver || status == cudaErrorNoDevice) {
+            int driver = 0;
+            if (cudaDriverGetVersion(&driver) != cudaSuccess)
+                driver = 0;
+            (void)cudaGetLastError();
+            return "no CUDA device: " +
+                   missingDeviceText(driver, CUDART_VERSION, status == cudaErrorNoDevice);
+        }
         return std::string("no CUDA device: ") + cudaGetErrorString(status);
     }
     if (count <= 0)

@@ -1,6 +1,7 @@
 // The accounting page says what the GPU cannot do beside the precision and in the answers (bf16 on a T4,
-// flash attention falling back), refuses fp8 on an A100 next to the control, and answers the run's cost,
-// energy and emissions from the Cost and energy group.
+// flash attention falling back), answers memory but no time for fp8 on an A100 and on a part without
+// peaks (Apple's M4 Max), saying why beside the control and in the time's answer, and answers the run's
+// cost, energy and emissions from the Cost and energy group.
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/answers_panel.h"
@@ -26,7 +27,8 @@ class TestRunCostPage : public QObject {
     Q_OBJECT
 private slots:
     void bf16OnT4IsSaidBesideThePrecision();
-    void fp8OnA100IsRefusedBesideThePrecision();
+    void fp8OnA100HasNoTimeAndSaysWhy();
+    void m4MaxAnswersMemoryInEveryPrecision();
     void lectureRunCost();
     void inferenceCostPerMillionTokens();
     void cautionsReadOnAProjector_data();
@@ -60,15 +62,42 @@ void TestRunCostPage::bf16OnT4IsSaidBesideThePrecision() {
     QVERIFY(page.controls()->capabilityNoteText().isEmpty());
 }
 
-void TestRunCostPage::fp8OnA100IsRefusedBesideThePrecision() {
+void TestRunCostPage::fp8OnA100HasNoTimeAndSaysWhy() {
     AccountingPage page;
     choosePreset(page, QStringLiteral("70b-15t-1024-h100"));
     chooseGpu(page, QStringLiteral("A100-SXM"));
     QComboBox* precision = page.controls()->precisionBox();
     precision->setCurrentIndex(precision->findData(static_cast<int>(PrecisionRecipe::fp8Mixed)));
-    QVERIFY(page.lastError().contains(QStringLiteral("fp8 needs Ada Lovelace or Hopper")));
-    QCOMPARE(page.controls()->fieldErrorControl(), static_cast<QWidget*>(precision));
-    QVERIFY(page.controls()->fieldErrorText().contains(QStringLiteral("fp8")));
+    QVERIFY2(page.lastError().isEmpty(), qPrintable(page.lastError()));
+    QVERIFY(page.answers()->errorText().isEmpty());
+    QVERIFY(
+        page.controls()->capabilityNoteText().contains(QStringLiteral("fp8 needs Ada Lovelace or Hopper")));
+    const QString time = page.answers()->valueText(QStringLiteral("trainingTime"));
+    QVERIFY2(time.startsWith(QStringLiteral("none — no training time")), qPrintable(time));
+    QVERIFY(time.contains(QStringLiteral("fp8 needs Ada Lovelace or Hopper")));
+    QCOMPARE(page.answers()->valueText(QStringLiteral("gpuDays")), QStringLiteral("—"));
+    QVERIFY(!page.answers()->valueText(QStringLiteral("memoryPerGpu")).isEmpty());
+    QVERIFY(page.lastResult()->trainingFlops && !page.lastResult()->trainingSeconds);
+}
+
+// Apple's M4 Max: no source gives its per-dtype peaks, so every recipe was refused ("Cannot account for this
+// combination"); memory, fits and the largest batch need no peak.
+void TestRunCostPage::m4MaxAnswersMemoryInEveryPrecision() {
+    AccountingPage page;
+    choosePreset(page, QStringLiteral("70b-15t-1024-h100"));
+    chooseGpu(page, QStringLiteral("M4-Max-128GB"));
+    QComboBox* precision = page.controls()->precisionBox();
+    for (int i = 0; i < precision->count(); ++i) {
+        precision->setCurrentIndex(i);
+        const QByteArray recipe = precision->itemText(i).toUtf8();
+        QVERIFY2(page.lastError().isEmpty(), recipe + ": " + page.lastError().toUtf8());
+        QCOMPARE(page.lastResult()->capacityBytes.value, 115448720916.48);
+        QVERIFY2(page.answers()
+                     ->valueText(QStringLiteral("trainingTime"))
+                     .contains(QStringLiteral("no source gives")),
+                 recipe);
+        QVERIFY2(!page.answers()->valueText(QStringLiteral("maxParameters")).isEmpty(), recipe);
+    }
 }
 
 void TestRunCostPage::lectureRunCost() {

@@ -102,6 +102,7 @@ private slots:
     void resultsFitWithoutScrollingSideways();
     void cudaIsListedButDisabled();
     void unsupportedTypesAreDisabledWithTheirReason();
+    void tickingATypeMovesNoButton();
     void refusedChoicesFollowTheBackend();
     void tinySweepLandsInTheChart();
     void badSizesAreRefusedNextToTheField();
@@ -192,6 +193,34 @@ void TestBenchmarksPage::unsupportedTypesAreDisabledWithTheirReason() {
     for (const auto& c : *cases)
         QVERIFY(c.dtype != napkin::BenchDtype::tf32);
     check(QStringLiteral("tf32"))->setChecked(false);
+}
+
+// Ticking fp16 shows its warning (the CPU's fp16 is slow) and unticking hides it; the warning's room is
+// kept, so the sizes field and the Run button never move under the pointer (they jumped by its six lines).
+void TestBenchmarksPage::tickingATypeMovesNoButton() {
+    m_page->resize(1280, 720);
+    m_page->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_page.get()));
+    QPushButton* run = nullptr;
+    for (auto* b : m_page->sweepPanel()->findChildren<QPushButton*>())
+        if (b->text() == QStringLiteral("Run"))
+            run = b;
+    QVERIFY(run);
+    QCheckBox* fp16 = check(QStringLiteral("fp16"));
+    QVERIFY(fp16 && fp16->isEnabled());
+    const bool was = fp16->isChecked();
+    const auto where = [&](QWidget* w) {
+        for (int i = 0; i < 4; ++i)
+            QCoreApplication::processEvents();
+        return w->mapTo(m_page.get(), QPoint(0, 0));
+    };
+    const QPoint runBefore = where(run), sizesBefore = where(sizes(*m_page));
+    for (const bool ticked : {!was, was}) {
+        fp16->setChecked(ticked);
+        QCOMPARE(where(run), runBefore);
+        QCOMPARE(where(sizes(*m_page)), sizesBefore);
+    }
+    m_page->hide();
 }
 
 // A backend that refuses fp64 and mixed-bf16 (the Eigen trainer runs fp32 only): after a refresh, both

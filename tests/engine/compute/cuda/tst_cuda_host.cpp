@@ -45,6 +45,8 @@ private slots:
     void cublasTypes();
     void statusesBecomeExceptions();
     void registryGivesTheRuntimeReason();
+    void missingDeviceText_data();
+    void missingDeviceText();
     void kernelUpdateRulesMatchTheCpu_data();
     void kernelUpdateRulesMatchTheCpu();
     void trainerBuffersArePredicted_data();
@@ -288,6 +290,40 @@ void TestCudaHost::registryGivesTheRuntimeReason() {
     std::string whyNot;
     QVERIFY(makeBackend("cuda", &whyNot) == nullptr);
     QCOMPARE(whyNot, why);
+}
+
+// What a machine without a usable GPU is told. cudaDriverGetVersion gives 0 where no driver is installed
+// (CUDA Runtime API, cudaDriverGetVersion: "If no driver is installed, then 0 is returned"); the runtime's
+// own reason there, cudaErrorInsufficientDriver's "CUDA driver version is insufficient for CUDA runtime
+// version", sent a CPU-only machine's user to update a driver it does not have.
+void TestCudaHost::missingDeviceText_data() {
+    QTest::addColumn<int>("driver");
+    QTest::addColumn<bool>("driverHasNoDevice");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("no driver")
+        << 0 << false
+        << "no NVIDIA GPU or driver found (this machine has no NVIDIA driver; the benchmarks "
+           "run on the CPU)";
+    QTest::newRow("no driver, no device")
+        << 0 << true
+        << "no NVIDIA GPU or driver found (this machine has no NVIDIA driver; "
+           "the benchmarks run on the CPU)";
+    QTest::newRow("driver 12.2 under runtime 13.0")
+        << 12020 << false
+        << "the NVIDIA driver supports CUDA 12.2, older than this "
+           "build's CUDA runtime 13.0: update the driver";
+    QTest::newRow("driver, no GPU") << 13000 << true
+                                    << "no NVIDIA GPU found: the NVIDIA driver (CUDA 13.0) reports none";
+}
+
+void TestCudaHost::missingDeviceText() {
+    QFETCH(int, driver);
+    QFETCH(bool, driverHasNoDevice);
+    QFETCH(QString, expected);
+    QCOMPARE(QString::fromStdString(cuda::missingDeviceText(driver, 13000, driverHasNoDevice)), expected);
+    // And this machine's own answer never sends a user without a driver to update one.
+    const std::string why = noDeviceReason();
+    QVERIFY2(why.find("insufficient") == std::string::npos, why.c_str());
 }
 
 void TestCudaHost::kernelUpdateRulesMatchTheCpu_data() {
