@@ -96,7 +96,7 @@ void TestChartStale::veilSaysWhyAndLifts() {
 void TestChartStale::peakOfAnUnorderedStepIsTheSum() {
     MemoryTimelineChart chart;
     chart.setData(phasesOnly(false));
-    QCOMPARE(chart.peakText(), QStringLiteral("peak = the sum, 16 GB (order not modelled)"));
+    QCOMPARE(chart.peakText(), QStringLiteral("peak = the sum, 16 GB"));
     // Where the order is modelled, the peak is an event's.
     chart.setData(phasesOnly(true));
     QCOMPARE(chart.peakText(), QStringLiteral("peak 16 GB at backward"));
