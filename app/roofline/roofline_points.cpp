@@ -38,27 +38,9 @@ std::string rooflineDeviceOf(const DeviceInfo& device) {
     return catalogIdForDeviceName(device.name);
 }
 
-std::optional<ComputeType> computeTypeOf(BenchDtype dtype) {
-    switch (dtype) {
-    case BenchDtype::fp32:
-        return ComputeType::fp32;
-    case BenchDtype::tf32:
-        return ComputeType::tf32;
-    case BenchDtype::fp16:
-        return ComputeType::fp16;
-    case BenchDtype::bf16:
-        return ComputeType::bf16;
-    case BenchDtype::fp8e4m3:
-        return ComputeType::fp8;
-    case BenchDtype::fp64:
-        return std::nullopt;
-    }
-    return std::nullopt;
-}
-
 BenchDtype benchDtypeOf(ComputeType compute) {
     for (BenchDtype d : allBenchDtypes())
-        if (computeTypeOf(d) == compute)
+        if (benchDtypeComputeType(d) == compute)
             return d;
     return BenchDtype::fp32; // every ComputeType has its BenchDtype (tf32, fp8-e4m3 included)
 }
@@ -85,7 +67,7 @@ std::vector<RooflineChartData::Point> sweepPoints(const MatmulSweep& sweep, cons
                 .arg(shapeLabel(c), toQString(benchDtypeName(c.dtype)), toQString(sweep.device.name),
                      intensity(p.flopsPerByte), toQString(formatNumber(inputBytes)),
                      toQString(formatNumber(outputBytes)), flopsPerSecond(p.flopsPerSecond));
-        const std::optional<ComputeType> compute = computeTypeOf(c.dtype);
+        const std::optional<ComputeType> compute = benchDtypeComputeType(c.dtype);
         std::string whyNot;
         std::optional<Roofline> own;
         if (device.empty())

@@ -30,9 +30,8 @@ struct DrawnRoof {
 /// catalog does not know).
 std::string rooflineDeviceOf(const napkin::DeviceInfo& device);
 
-/// The arithmetic a benchmark type computes in (fp64: none, no catalog peak); and back, the benchmark
-/// type whose measured peak is the roof in that arithmetic (fp8: fp8-e4m3).
-std::optional<napkin::ComputeType> computeTypeOf(napkin::BenchDtype dtype);
+/// The benchmark type whose measured peak is the roof in `compute`'s arithmetic (fp8: fp8-e4m3); the other
+/// way is the engine's benchDtypeComputeType (bench_dtype.h).
 napkin::BenchDtype benchDtypeOf(napkin::ComputeType compute);
 
 /// Every successful case of `sweep` as a point: x = gemmArithmeticIntensity(m, n, k, bytes of the type),

@@ -10,27 +10,6 @@
 #include <unistd.h>
 
 namespace napkin {
-namespace {
-
-std::optional<ComputeType> computeTypeOf(BenchDtype dtype) {
-    switch (dtype) {
-    case BenchDtype::fp32:
-        return ComputeType::fp32;
-    case BenchDtype::tf32:
-        return ComputeType::tf32;
-    case BenchDtype::bf16:
-        return ComputeType::bf16;
-    case BenchDtype::fp16:
-        return ComputeType::fp16;
-    case BenchDtype::fp8e4m3:
-        return ComputeType::fp8;
-    case BenchDtype::fp64:
-        return std::nullopt; // no training recipe computes in fp64
-    }
-    return std::nullopt;
-}
-
-} // namespace
 
 std::vector<MatmulCase> calibrationShapes(const std::string& device) {
     if (device == "cpu")
@@ -56,7 +35,8 @@ std::optional<CalibrationRun> runCalibration(BenchmarkBackend& backend, const Ca
     const std::vector<MatmulCase> shapes = options.shapes.empty() ? calibrationShapes(options.device) : options.shapes;
     std::vector<MatmulCase> cases;
     for (const BenchDtype dtype : options.dtypes) {
-        if (std::string why = backend.unsupportedReason(dtype); !why.empty() || !computeTypeOf(dtype)) {
+        if (std::string why = backend.unsupportedReason(dtype);
+            !why.empty() || !benchDtypeComputeType(dtype)) {
             run.skipped.push_back(std::string(benchDtypeName(dtype)) + ": " + (why.empty() ? "no recipe computes in it" : why));
             continue;
         }
@@ -79,8 +59,9 @@ std::optional<CalibrationRun> runCalibration(BenchmarkBackend& backend, const Ca
             p.perOpOverheadSeconds = r.timing.medianSeconds;
             continue;
         }
-        p.gemms.push_back({computeTypeOf(r.shape.dtype).value_or(ComputeType::fp32), static_cast<double>(r.shape.m),
-                           static_cast<double>(r.shape.n), static_cast<double>(r.shape.k), r.flopsPerSecond});
+        p.gemms.push_back({benchDtypeComputeType(r.shape.dtype).value_or(ComputeType::fp32),
+                           static_cast<double>(r.shape.m), static_cast<double>(r.shape.n),
+                           static_cast<double>(r.shape.k), r.flopsPerSecond});
     }
     if (p.gemms.empty()) {
         *whyNot = "no GEMM ran: " + (run.skipped.empty() ? std::string("none asked for") : run.skipped.front());
