@@ -1,6 +1,7 @@
 #include "app/roofline/roofline_points.h"
 
 #include "engine/accounting/model_presets.h"
+#include "engine/compute/bench_compute_type.h"
 #include "engine/compute/bench_dtype.h"
 #include "engine/hardware/gpu_catalog.h"
 #include "engine/numerics/quantity_format.h"

@@ -2,6 +2,7 @@
 
 #include "engine/benchmarks/matmul_sweep.h"
 #include "engine/benchmarks/memory_bandwidth_run.h"
+#include "engine/compute/bench_compute_type.h"
 #include "engine/hardware/gpu_catalog.h"
 #include "engine/numerics/quantity_format.h"
 

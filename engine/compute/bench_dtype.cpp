@@ -29,24 +29,6 @@ std::span<const BenchDtype> allBenchDtypes() {
     return kAll;
 }
 
-std::optional<ComputeType> benchDtypeComputeType(BenchDtype dtype) {
-    switch (dtype) {
-    case BenchDtype::fp32:
-        return ComputeType::fp32;
-    case BenchDtype::tf32:
-        return ComputeType::tf32;
-    case BenchDtype::bf16:
-        return ComputeType::bf16;
-    case BenchDtype::fp16:
-        return ComputeType::fp16;
-    case BenchDtype::fp8e4m3:
-        return ComputeType::fp8;
-    case BenchDtype::fp64:
-        return std::nullopt;
-    }
-    return std::nullopt;
-}
-
 double benchDtypeOutputBytes(BenchDtype dtype) {
     return dtype == BenchDtype::fp8e4m3 ? 2 : benchDtypeBytes(dtype);
 }

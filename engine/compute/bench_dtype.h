@@ -1,7 +1,5 @@
 #pragma once
 // The element types a matmul benchmark can ask a backend for.
-#include "engine/numerics/storage_type.h"
-
 #include <optional>
 #include <span>
 #include <string>
@@ -21,8 +19,5 @@ std::span<const BenchDtype> allBenchDtypes();
 double benchDtypeBytes(BenchDtype dtype);
 /// Bytes per element of C: as A and B, except fp8-e4m3, whose GEMM writes bf16 (2).
 double benchDtypeOutputBytes(BenchDtype dtype);
-/// The arithmetic a GEMM of `dtype` runs in, as the hardware catalog's peaks and the step time's profiles
-/// name it (fp8-e4m3 is fp8); none for fp64, in which no training recipe computes.
-std::optional<ComputeType> benchDtypeComputeType(BenchDtype dtype);
 
 } // namespace napkin
