@@ -78,7 +78,8 @@ int execute(const AccountCommandOptions& options, std::ostream& out, std::ostrea
         if (mfuPredicted(o)) // the line names the step time's options
             doc["command"] = doc["command"].get<std::string>() + " --mfu predicted";
         if (!o.hardwareProfile.empty())
-            doc["command"] = doc["command"].get<std::string>() + " --hardware-profile " + o.hardwareProfile;
+            doc["command"] =
+                doc["command"].get<std::string>() + " --hardware-profile " + shellQuoted(o.hardwareProfile);
         out << jsonText(doc);
     } else {
         for (const std::string& warning : warnings)
