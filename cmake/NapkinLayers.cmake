@@ -22,8 +22,15 @@ napkin_define_layer(widgets engine widgets)
 napkin_define_layer(app engine widgets app)
 napkin_define_layer(tests engine cli widgets app tests)
 
+# A shared library is installed where the installed programs' RPATH looks (lib/napkin); a static one is not.
+function(napkin_install_shared target)
+  if(NAPKIN_SHARED_LIBS)
+    install(TARGETS ${target} LIBRARY DESTINATION lib/napkin)
+  endif()
+endfunction()
+
 # napkin_add_library(<target> LAYER <layer> SOURCES <files...> [PUBLIC <targets...>] [PRIVATE <targets...>])
-# A static library of one folder: its own files only, warnings on, the layer's include path.
+# A library of one folder (static; shared with NAPKIN_SHARED_LIBS): its own files only, warnings on, the layer's include path.
 function(napkin_add_library target)
   cmake_parse_arguments(ARG "" "LAYER" "SOURCES;PUBLIC;PRIVATE" ${ARGN})
   foreach(source IN LISTS ARG_SOURCES)
@@ -31,7 +38,8 @@ function(napkin_add_library target)
       message(FATAL_ERROR "${target}: '${source}' is outside ${CMAKE_CURRENT_SOURCE_DIR}; a target compiles its own folder's files only")
     endif()
   endforeach()
-  add_library(${target} STATIC ${ARG_SOURCES})
+  add_library(${target} ${NAPKIN_LIBRARY_TYPE} ${ARG_SOURCES})
+  napkin_install_shared(${target})
   target_include_directories(${target} PUBLIC "${NAPKIN_LAYER_ROOT}/${ARG_LAYER}")
   target_link_libraries(${target} PUBLIC ${ARG_PUBLIC} PRIVATE napkin_warnings ${ARG_PRIVATE})
 endfunction()
