@@ -23,8 +23,10 @@ napkin_define_layer(app engine widgets app)
 napkin_define_layer(tests engine cli widgets app tests)
 
 # A shared library is installed where the installed programs' RPATH looks (lib/napkin); a static one is not.
+# A library's RUNPATH is its own folder: RUNPATH is not inherited, so each library finds its own dependencies.
 function(napkin_install_shared target)
   if(NAPKIN_SHARED_LIBS)
+    set_target_properties(${target} PROPERTIES INSTALL_RPATH "$ORIGIN")
     install(TARGETS ${target} LIBRARY DESTINATION lib/napkin)
   endif()
 endfunction()
