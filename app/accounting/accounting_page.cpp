@@ -6,6 +6,7 @@
 #include "app/accounting/measured_run_section.h"
 #include "app/accounting/memory_timeline_section.h"
 #include "app/accounting/presets.h"
+#include "app/accounting/step_time_answer.h"
 #include "app/hardware/session_gpu_catalog.h"
 #include "app/model/opened_model_entry.h"
 #include "engine/accounting/capability_rules.h"
@@ -279,9 +280,12 @@ void AccountingPage::recompute() {
     for (ChartView* chart : std::initializer_list<ChartView*>{m_memoryChart, m_flopChart, m_timelineChart})
         chart->setSettingsCaption(settings);
     m_answers->setResult(*m_result, byteUnits);
+    // The step's time from the GPU's published profile (engine/steptime), as `napkin-cli account` gives it.
+    const StepTime stepTime = publishedStepTime(in, *m_result, *sessionGpuCatalog().find(in.gpu));
+    m_answers->setStepTime(stepTimeAnswer(stepTime, in.mfu));
     m_answers->setMeasuredRun(measuredComparison(), m_measuredLabel, byteUnits);
     m_answers->setWarnings(warnings);
-    QString explain = explainAccounting(in, *m_result, timeline, byteUnits);
+    QString explain = explainAccounting(in, *m_result, timeline, byteUnits) + explainStepTime(stepTime, in.mfu);
     if (m_measuredComparison)
         explain += explainMeasuredRun(*m_measuredComparison, *m_measuredRun, m_measuredLabel, byteUnits);
     m_explain->setHtml(explain);

@@ -49,6 +49,7 @@ const QStringList& AnswersPanel::keys() {
                                QStringLiteral("flopsPerStep"),
                                QStringLiteral("trainingFlops"),
                                QStringLiteral("trainingTime"),
+                               QStringLiteral("stepTime"), // the step-time model's MFU beside the assumed
                                QStringLiteral("hfu"),
                                QStringLiteral("gpuDays"),
                                QStringLiteral("gpuHours"), // what the run costs, beside its time
@@ -97,6 +98,7 @@ AnswersPanel::AnswersPanel(QWidget* parent)
                              tr("FLOPs per step"),
                              tr("Training FLOPs (model)"),
                              tr("Training time at the MFU"),
+                             tr("Step time (predicted)"),
                              tr("HFU (with recompute)"),
                              tr("GPU-days"),
                              tr("GPU-hours"),
@@ -302,6 +304,10 @@ void AnswersPanel::setLayoutRows(const AccountingResult& r) {
     m_grid->setRow(
         QStringLiteral("communication"), toQString(formatBytes(c.bytes)) + (c.bytes > 0 ? time : QString()),
         tr("per GPU per step, as if nothing overlapped: the ledger is under “How is this computed?”"));
+}
+
+void AnswersPanel::setStepTime(const StepTimeAnswer& answer) {
+    m_grid->setRow(QStringLiteral("stepTime"), answer.value, answer.formula);
 }
 
 void AnswersPanel::showError(const QString& message) {

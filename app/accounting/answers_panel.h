@@ -1,5 +1,6 @@
 #pragma once
 // The answers a lecturer reads out: each number with the formula that produced it beside it.
+#include "app/accounting/step_time_answer.h"
 #include "engine/accounting/accounting.h"
 #include "engine/measured/measured_comparison.h"
 #include "engine/numerics/quantity_format.h"
@@ -23,6 +24,8 @@ public:
     /// none (`comparison` null: the rows hide).
     void setMeasuredRun(const napkin::MeasuredComparison* comparison, const QString& label,
                         napkin::ByteUnits units);
+    /// The step-time model's answer (row "stepTime"): predicted step and MFU beside the assumed MFU.
+    void setStepTime(const StepTimeAnswer& answer);
     /// Shows why the current input is invalid; the last result stays on screen, greyed as stale until the
     /// next setResult().
     void showError(const QString& message);
@@ -33,7 +36,7 @@ public:
     QString warningsText() const;
 
     /// The value / formula text of row `key` ("parameters", "activeParameters", "bytesPerParameter",
-    /// "memoryPerGpu", "peakOverStep", "fits", "flopsPerStep", "trainingFlops", "trainingTime", "hfu",
+    /// "memoryPerGpu", "peakOverStep", "fits", "flopsPerStep", "trainingFlops", "trainingTime", "stepTime", "hfu",
     /// "gpuDays", "layout", "communication", "maxParameters", "maxParametersPooled", "maxBatch",
     /// "gpuHours", "runCost", "energy", "emissions").
     QString valueText(const QString& key) const;

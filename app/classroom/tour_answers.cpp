@@ -4,6 +4,8 @@
 #include "engine/accounting/accounting.h"
 #include "engine/numerics/float_rounding.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/steptime/step_time.h"
+#include "engine/steptime/step_time_summary.h"
 #include "engine/tensor/tensor_expression.h"
 #include "widgets/text/engine_text.h"
 
@@ -197,6 +199,29 @@ TourAnswer mfu(const Scenario&) {
                 delivered, DrillUnit::flops);
 }
 
+// "What MFU will this setup actually get?": the step-time model's answer (the Accounting page's "Step time
+// (predicted)" row), the MFU it predicts against the one the training time assumes.
+TourAnswer predictedStepTime(const Scenario& s) {
+    const auto r = accounted(s);
+    if (!r)
+        return unavailable();
+    const AccountingInput& in = s.accounting.input;
+    const StepTime t = publishedStepTime(in, *r, *GpuCatalog::builtIn().find(in.gpu));
+    if (!t.predicted) {
+        TourAnswer answer = unavailable();
+        answer.text = tr("not predicted: %1").arg(toQString(t.whyNot));
+        answer.headline = answer.text;
+        answer.derivation = {answer.text};
+        return answer;
+    }
+    return made(tr("one step = %1; MFU = %2; from %3; %4")
+                    .arg(toQString(stepSecondsByKindText(t)), toQString(t.mfuFormula), toQString(t.basis),
+                         toQString(stepTimeValidationNote())),
+                tr("MFU %1 (assumed %2), %3 per step")
+                    .arg(numberText(t.mfu), numberText(in.mfu), toQString(formatDuration(t.seconds))),
+                t.mfu, DrillUnit::number, 0.1);
+}
+
 // The lecture sums every tensor; the step's peak (the chart's) is what it holds at its fullest moment.
 // Where the two differ the answer says both, and why, so that the screen does not show two numbers for
 // one question without a word.
@@ -244,5 +269,7 @@ TourAnswer tourAnswer(std::string_view field, const Scenario& s) {
         return mfu(s);
     if (field == "memory-total")
         return memoryTotal(s);
+    if (field == "step-time")
+        return predictedStepTime(s);
     return unavailable();
 }

@@ -35,6 +35,8 @@ QWidget* tourAnswerWidget(const MainWindow& window, std::string_view field) {
         return window.accountingPage()->flopChart();
     if (field == "memory-total")
         return accountingValue(window, "memoryPerGpu");
+    if (field == "step-time")
+        return accountingValue(window, "stepTime");
     if (field == "dtype-underflow") // fp16's stored value: "0", the underflow the question is about
         return window.numberFormatsPage()->storedValueLabel(napkin::FloatFormat::fp16);
     if (field == "storage-offset")

@@ -17,7 +17,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 9> kAnswerFields{
+constexpr std::array<std::string_view, 10> kAnswerFields{
     "training-time",   // accounting: 6·N·T ÷ (GPUs × peak × MFU) in days
     "largest-model",   // accounting: capacity × GPUs ÷ bytes per parameter
     "dtype-underflow", // formats: the value stored in fp16 and in bf16
@@ -26,7 +26,8 @@ constexpr std::array<std::string_view, 9> kAnswerFields{
     "matmul-flops",    // accounting: forward and backward FLOPs of a step
     "flops-per-token", // accounting: 6N per token
     "mfu",             // benchmarks: what MFU means on the GPU
-    "memory-total"};   // accounting: the bytes of a step, part by part
+    "memory-total",    // accounting: the bytes of a step, part by part
+    "step-time"};      // accounting: the predicted step and its MFU (engine/steptime)
 
 struct Refusal {
     std::string message;
