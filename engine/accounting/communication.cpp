@@ -193,14 +193,18 @@ void transformerRows(LedgerBuilder& b, const CommunicationInput& in, double dp) 
     }
     if (l.pp > 1) {
         const double boundary = s * bsz * h * act / tokensSplit;
-        const double bytes = mb * boundary;
+        // Interleaved 1F1B: each micro-batch passes every GPU v times, so it crosses v times as many stage
+        // boundaries ("the amount of communication also increases by v", Narayanan et al. 2021, §2.2.2).
+        const double v = l.virtualStages;
+        const double bytes = mb * v * boundary;
         const double stride = t * cp * dp;
         b.add(CommunicationGroup::pipelineParallel,
               in.stage == PipelineStage::first ? "activations to the next stage"
                                                : "gradients to the previous stage",
               bytes,
-              "m·s·b·h·" + n(act) + " B" + (tokensSplit > 1 ? "/" + n(tokensSplit) : "") + " = " + n(mb) +
-                  " × " + n(boundary) + " = " + n(bytes),
+              (v > 1 ? "m·v·s·b·h·" : "m·s·b·h·") + n(act) + " B" +
+                  (tokensSplit > 1 ? "/" + n(tokensSplit) : "") + " = " + n(mb) +
+                  (v > 1 ? " × " + n(v) : std::string()) + " × " + n(boundary) + " = " + n(bytes),
               stride, 2);
         const TransformerParameters p = transformerParameters(m);
         if (p.outputHead ==

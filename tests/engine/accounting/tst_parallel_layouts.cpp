@@ -209,6 +209,11 @@ void TestParallelLayouts::communication_data() {
     // parallel) = 8 × 8,388,608 = 67,108,864 B to the next stage, over the network (stages 8·dp apart).
     QTest::newRow("PP activations") << "pp4"
                                     << "activations to the next stage" << 67108864.0 << 50e9;
+    // ... interleaved in v = 2 chunks of 4 layers per GPU: each micro-batch crosses every GPU twice, so v times
+    // the sends ("the amount of communication also increases by v", Narayanan et al. 2021, section 2.2.2):
+    // 8 × 2 × 8,388,608 = 134,217,728 B.
+    QTest::newRow("PP activations, interleaved") << "pp4v2"
+                                                 << "activations to the next stage" << 134217728.0 << 50e9;
     // Llama 3 8B, cp 2 (flash): per layer 3 × (cp − 1) × 2·s·b·d_kv·2 B/(cp·t) = 3 × 16,777,216 B; 32 layers
     // = 1,610,612,736 B.
     QTest::newRow("CP ring") << "cp2"
@@ -237,6 +242,10 @@ void TestParallelLayouts::communication() {
     } else if (setup == "pp4") {
         in = preset("llama3-8b", 32, 8, 4, true);
         in.parallel.microbatches = 8;
+    } else if (setup == "pp4v2") {
+        in = preset("llama3-8b", 32, 8, 4, true);
+        in.parallel.microbatches = 8;
+        in.parallel.virtualStages = 2;
     } else if (setup == "cp2") {
         in = preset("llama3-8b", 2);
         in.parallel.cp = 2;
