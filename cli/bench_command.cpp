@@ -3,6 +3,7 @@
 #include "cli/bench_copy_command.h"
 #include "cli/bench_matmul_command.h"
 #include "cli/bench_memory_command.h"
+#include "cli/bench_plan_command.h"
 #include "cli/bench_train_command.h"
 #include "engine/benchmarks/accounting_benchmark.h"
 #include "engine/numerics/quantity_format.h"
@@ -66,8 +67,9 @@ Command addBenchCommand(CLI::App& parent) {
     const Command copy = addBenchCopyCommand(*bench);
     const Command alloc = addBenchAllocCommand(*bench);
     const Command memory = addBenchMemoryCommand(*bench);
+    const Command plan = addBenchPlanCommand(*bench);
     return {bench,
-            [options, account, matmul, train, copy, alloc, memory](std::ostream& out, std::ostream& err) {
+            [options, account, matmul, train, copy, alloc, memory, plan](std::ostream& out, std::ostream& err) {
                 if (account->parsed())
                     return runAccountBenchmark(*options, out, err);
                 if (matmul.app->parsed())
@@ -80,6 +82,8 @@ Command addBenchCommand(CLI::App& parent) {
                     return alloc.execute(out, err);
                 if (memory.app->parsed())
                     return memory.execute(out, err);
+                if (plan.app->parsed())
+                    return plan.execute(out, err);
                 return 2;
             }};
 }

@@ -12,6 +12,7 @@
 #include "cli/man_page.h"
 #include "cli/number_option.h"
 #include "cli/option_policy.h"
+#include "cli/plan_command.h"
 #include "cli/presets_command.h"
 #include "cli/roofline_command.h"
 #include "cli/tensor_command.h"
@@ -48,6 +49,7 @@ int parseAndRun(const std::vector<std::string>& args, std::ostream& out, std::os
     commands.push_back(addDtypeCommand(app));
     commands.push_back(addGpusCommand(app));
     commands.push_back(addInferCommand(app));
+    commands.push_back(addPlanCommand(app));
     commands.push_back(addPresetsCommand(app));
     commands.push_back(addTensorCommand(app));
     commands.push_back(addLessonCommand(app));

@@ -7,19 +7,29 @@
 
 namespace napkin::cli {
 
+std::optional<HardwareProfile> hardwareProfileFor(const AccountOptions& o, const GpuSpec& gpu, std::string& whyNot) {
+    if (o.hardwareProfile.empty())
+        return defaultProfile(gpu, whyNot);
+    const HardwareProfileRead read = readHardwareProfile(o.hardwareProfile);
+    if (!read.profile)
+        throw UsageError("--hardware-profile: " + read.error);
+    if (const std::string mismatch = profileDeviceMismatch(*read.profile, gpu); !mismatch.empty())
+        throw UsageError("--hardware-profile: device: " + mismatch);
+    return read.profile;
+}
+
 StepTime stepTimeFor(const AccountOptions& o, const AccountingInput& input, const AccountingResult& result,
                      const GpuSpec& gpu) {
     StepTimeOptions options;
     options.overlapDataParallel = !o.noDataParallelOverlap;
-    if (!o.hardwareProfile.empty()) {
-        const HardwareProfileRead read = readHardwareProfile(o.hardwareProfile);
-        if (!read.profile)
-            throw UsageError("--hardware-profile: " + read.error);
-        if (const std::string mismatch = profileDeviceMismatch(*read.profile, gpu); !mismatch.empty())
-            throw UsageError("--hardware-profile: device: " + mismatch);
-        return predictStepTime(input, result, *read.profile, options);
+    std::string whyNot;
+    const std::optional<HardwareProfile> profile = hardwareProfileFor(o, gpu, whyNot);
+    if (!profile) {
+        StepTime none;
+        none.whyNot = whyNot;
+        return none;
     }
-    return publishedStepTime(input, result, gpu, options);
+    return predictStepTime(input, result, *profile, options);
 }
 
 bool mfuPredicted(const AccountOptions& options) {

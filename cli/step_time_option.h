@@ -4,9 +4,17 @@
 #include "cli/account_options.h"
 #include "engine/steptime/step_time.h"
 
+#include <optional>
 #include <string>
 
 namespace napkin::cli {
+
+/// The profile the step time is costed from: --hardware-profile's file, or `gpu`'s published one (unset,
+/// with the reason in `whyNot`, when nothing is published for it). Throws UsageError naming
+/// --hardware-profile (exit 2) for a damaged, foreign or unreadable file and for a profile measured on
+/// another device than `gpu`.
+std::optional<HardwareProfile> hardwareProfileFor(const AccountOptions& options, const GpuSpec& gpu,
+                                                  std::string& whyNot);
 
 /// The step time of `input` on `gpu` from --hardware-profile's file, or the GPU's published profile.
 /// Throws UsageError naming --hardware-profile (exit 2) for a damaged, foreign or unreadable file and for a

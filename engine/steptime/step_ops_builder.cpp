@@ -1,5 +1,6 @@
 #include "engine/steptime/step_ops_builder.h"
 
+#include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <utility>
@@ -54,12 +55,14 @@ void StepOpsBuilder::push(StepOp op) {
 void StepOpsBuilder::gemm(const std::string& name, double m, double n_, double k, double batch, double count,
                           bool recompute, bool inputGradient) {
     const double e = m_activationBytes, flops = 2 * batch * m * n_ * k;
-    const std::string shape = gemmShape(m, n_, k, batch);
+    const bool texts = formulasWanted(); // a search's probe (formula_text.h) needs no shape text
+    const std::string shape = texts ? gemmShape(m, n_, k, batch) : std::string();
     // Reads A and B, writes C: batch·(m·k + k·n + m·n) elements.
     const double bytes = batch * (m * k + k * n_ + m * n_) * e;
     push({name, StepTimePhase::forward, true, m, n_, k, batch, flops, bytes, 1, count, shape});
     const double backwardGemms = inputGradient ? 2 : 1;
-    push({name + (inputGradient ? " (input and weight gradients)" : " (weight gradient)"), StepTimePhase::backward,
+    push({texts ? name + (inputGradient ? " (input and weight gradients)" : " (weight gradient)") : std::string(),
+          StepTimePhase::backward,
           true, m, n_, k, batch, backwardGemms * flops, backwardGemms * bytes, backwardGemms, count, shape});
     if (recompute)
         push({name, StepTimePhase::recompute, true, m, n_, k, batch, flops, bytes, 1, count, shape});
@@ -68,7 +71,10 @@ void StepOpsBuilder::gemm(const std::string& name, double m, double n_, double k
 void StepOpsBuilder::memory(const std::string& name, double elements, double forwardBytesPerElement,
                             double forwardOps, double backwardBytesPerElement, double backwardOps, double count,
                             bool recompute) {
-    auto shape = [&](double perElement) { return n(elements) + " elements × " + n(perElement) + " B"; };
+    const bool texts = formulasWanted(); // a search's probe (formula_text.h) needs no shape text
+    auto shape = [&](double perElement) {
+        return texts ? n(elements) + " elements × " + n(perElement) + " B" : std::string();
+    };
     push({name, StepTimePhase::forward, false, 0, 0, 0, 1, 0, elements * forwardBytesPerElement, forwardOps, count,
           shape(forwardBytesPerElement)});
     if (backwardOps > 0)

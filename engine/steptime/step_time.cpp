@@ -1,6 +1,7 @@
 #include "engine/steptime/step_time.h"
 
 #include "engine/numerics/ascii_case.h"
+#include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/steptime/published_profiles.h"
 
@@ -35,8 +36,11 @@ struct PhaseSeconds {
 };
 
 StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, ComputeType dtype, StorageType activations) {
+    // Inside a search's ValuesOnly scope (formula_text.h) the rows carry their numbers alone.
+    const bool texts = formulasWanted();
     StepTimeRow row;
-    row.name = op.name + " " + op.shape + (op.count != 1 ? " × " + n(op.count) : std::string());
+    if (texts)
+        row.name = op.name + " " + op.shape + (op.count != 1 ? " × " + n(op.count) : std::string());
     row.phase = op.phase;
     row.flops = op.flops * op.count;
     row.bytes = op.bytes * op.count;
@@ -45,7 +49,8 @@ StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, ComputeType
     if (!op.gemm) {
         row.kind = StepTimeKind::memory;
         row.seconds = op.count * memorySeconds;
-        row.formula = "B / BW × count = " + n(op.bytes) + " B / " + n(bandwidth) + " B/s × " + n(op.count) +
+        if (texts)
+            row.formula = "B / BW × count = " + n(op.bytes) + " B / " + n(bandwidth) + " B/s × " + n(op.count) +
                       " = " + secondsText(row.seconds);
         return row;
     }
@@ -57,7 +62,8 @@ StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, ComputeType
     const double computeSeconds = op.flops / rate;
     row.kind = computeSeconds >= memorySeconds ? StepTimeKind::compute : StepTimeKind::memory;
     row.seconds = op.count * std::max(computeSeconds, memorySeconds);
-    row.formula = "max(F / R, B / BW) × count = max(" + n(op.flops) + " FLOPs / " + n(rate) + " FLOP/s, " +
+    if (texts)
+        row.formula = "max(F / R, B / BW) × count = max(" + n(op.flops) + " FLOPs / " + n(rate) + " FLOP/s, " +
                   n(op.bytes) + " B / " + n(bandwidth) + " B/s) × " + n(op.count) + " = " +
                   secondsText(row.seconds);
     return row;
@@ -89,12 +95,16 @@ std::string addCommunication(StepTime& t, const AccountingInput& in, const Accou
         if (item.bytes <= 0)
             continue;
         StepTimeRow row;
-        row.name = item.name + " (" + std::string(communicationGroupName(item.group)) + ")";
         row.phase = StepTimePhase::communication;
         row.kind = StepTimeKind::communication;
         row.bytes = item.bytes;
+        row.seconds = *item.seconds * (item.group == CommunicationGroup::dataParallel ? exposedShare : 1);
+        if (!formulasWanted()) { // a search's probe: the seconds alone
+            t.ledger.push_back(row);
+            continue;
+        }
+        row.name = item.name + " (" + std::string(communicationGroupName(item.group)) + ")";
         if (item.group == CommunicationGroup::dataParallel) {
-            row.seconds = *item.seconds * exposedShare;
             row.formula = item.formula + "; " + secondsText(*item.seconds) + " on " + item.link +
                           (options.overlapDataParallel
                                ? ", exposed share max(0, " + secondsText(dataParallelSeconds) + " − " +
@@ -103,13 +113,12 @@ std::string addCommunication(StepTime& t, const AccountingInput& in, const Accou
                                      ") / " + secondsText(dataParallelSeconds) + " = " + n(exposedShare)
                                : ", not overlapped");
         } else {
-            row.seconds = *item.seconds;
             row.formula = item.formula + "; " + secondsText(*item.seconds) + " on " + item.link +
                           ", on the critical path";
         }
         t.ledger.push_back(row);
     }
-    if (in.parallel.tp > 1 || in.parallel.pp > 1 || in.parallel.cp > 1)
+    if (formulasWanted() && (in.parallel.tp > 1 || in.parallel.pp > 1 || in.parallel.cp > 1))
         t.notModelled.emplace_back("tensor-, context- and pipeline-parallel traffic is counted whole on the "
                                    "critical path (no overlap with compute)");
     return {};
@@ -193,11 +202,13 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
             continue;
         StepTimeRow row;
         row.phase = static_cast<StepTimePhase>(i);
-        row.name = "per-op overhead (" + std::string(stepTimePhaseName(row.phase)) + ")";
         row.kind = StepTimeKind::overhead;
         row.seconds = phases.launches[i] * profile.perOpOverheadSeconds;
-        row.formula = "ops × overhead = " + n(phases.launches[i]) + " × " + n(profile.perOpOverheadSeconds) +
-                      " s = " + secondsText(row.seconds);
+        if (formulasWanted()) {
+            row.name = "per-op overhead (" + std::string(stepTimePhaseName(row.phase)) + ")";
+            row.formula = "ops × overhead = " + n(phases.launches[i]) + " × " + n(profile.perOpOverheadSeconds) +
+                          " s = " + secondsText(row.seconds);
+        }
         phases.seconds[i] += row.seconds;
         t.ledger.push_back(std::move(row));
     }
@@ -218,20 +229,23 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
         row.phase = StepTimePhase::pipeline;
         row.kind = StepTimeKind::bubble;
         row.seconds = (l.pp - 1) / l.virtualStages * perMicrobatch;
-        row.formula = "(p − 1)/v × (t_f + t_b per micro-batch) = (" + n(l.pp) + " − 1)/" + n(l.virtualStages) +
+        if (formulasWanted())
+            row.formula = "(p − 1)/v × (t_f + t_b per micro-batch) = (" + n(l.pp) + " − 1)/" + n(l.virtualStages) +
                       " × " + secondsText(perMicrobatch) + " = " + secondsText(row.seconds);
         t.ledger.push_back(std::move(row));
     }
     for (const StepTimeRow& row : t.ledger)
         t.seconds += row.seconds;
-    t.notModelled.insert(t.notModelled.begin(), ops.notModelled.begin(), ops.notModelled.end());
+    if (formulasWanted())
+        t.notModelled.insert(t.notModelled.begin(), ops.notModelled.begin(), ops.notModelled.end());
     const double peak = r.densePeakFlopsPerSecond.value;
     const double modelFlops = r.flopsPerStep.forward + r.flopsPerStep.backward; // per GPU
     if (peak > 0) {
         t.mfu = modelFlops / (t.seconds * peak);
         t.hfu = r.flopsPerStep.total / (t.seconds * peak);
     }
-    t.mfuFormula = "model FLOPs per GPU / (seconds × dense peak) = " + n(modelFlops) + " / (" + n(t.seconds) +
+    if (formulasWanted())
+        t.mfuFormula = "model FLOPs per GPU / (seconds × dense peak) = " + n(modelFlops) + " / (" + n(t.seconds) +
                    " s × " + n(peak) + " FLOP/s) = " + n(t.mfu);
     t.tokensPerSecond = tokensPerStep(in.model, r.globalBatch.value) / t.seconds;
     t.predicted = true;
