@@ -2,6 +2,7 @@
 
 #include "engine/numerics/quantity_format.h"
 #include "engine/planning/plan_explanation.h"
+#include "engine/steptime/step_time_summary.h"
 
 #include <cstdio>
 #include <sstream>
@@ -44,8 +45,8 @@ void writeLayout(std::ostringstream& s, const PlannedLayout& p, const PlanComman
         s << "    " << percent(p.slowerThanFirst) << " slower than #1 (" << p.changesFromFirst
           << "); loses by " << differences(p.losesBy) << "\n";
     s << "    largest:";
-    for (const StepTimeRow& row : largestLedgerRows(t, kRowsShown))
-        s << " " << row.name << " " << formatDuration(row.seconds) << ";";
+    for (const StepTimeRow* row : largestStepRows(t, kRowsShown))
+        s << " " << row->name << " " << formatDuration(row->seconds) << ";";
     s << "\n    " << plannedAccountCommandLine(p.input, context) << "\n";
 }
 

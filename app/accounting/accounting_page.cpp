@@ -3,6 +3,7 @@
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/answers_panel.h"
 #include "app/accounting/explain_accounting.h"
+#include "app/accounting/layout_plan_dialog.h"
 #include "app/accounting/measured_run_section.h"
 #include "app/accounting/memory_timeline_section.h"
 #include "app/accounting/presets.h"
@@ -10,6 +11,7 @@
 #include "app/hardware/session_gpu_catalog.h"
 #include "app/model/opened_model_entry.h"
 #include "engine/accounting/capability_rules.h"
+#include "engine/planning/layout_choice.h"
 #include "engine/report/cli_command_line.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
@@ -120,6 +122,13 @@ AccountingPage::AccountingPage(QWidget* parent)
     unitsRow->addWidget(unitsLabel);
     unitsRow->addWidget(m_units, 1);
     leftLayout->addLayout(unitsRow);
+    m_plan = new QPushButton(tr("Find the fastest &layout…"), left);
+    m_plan->setObjectName(QStringLiteral("findFastestLayoutButton"));
+    m_plan->setToolTip(tr("Search every way to run this model on these GPUs at this global batch (tp, pp and "
+                          "v, cp, ep, dp, micro-batches, recompute, ZeRO, attention kernel), ranked by "
+                          "predicted step time: what napkin-cli plan does"));
+    connect(m_plan, &QPushButton::clicked, this, [this] { findFastestLayout(); });
+    leftLayout->addWidget(m_plan);
     leftLayout->addWidget(m_controls, 1);
     auto* scroll = new PanelScrollArea(left, this);
     m_controlPanel = scroll;
@@ -186,6 +195,21 @@ void AccountingPage::applyPreset(const Preset& preset) {
     const int index = m_presets->findData(preset.id);
     if (index >= 0)
         m_presets->setCurrentIndex(index);
+    recompute();
+}
+
+LayoutPlanDialog* AccountingPage::findFastestLayout() {
+    auto* dialog = new LayoutPlanDialog(m_controls->input(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &LayoutPlanDialog::layoutApplied, this, &AccountingPage::applyLayout);
+    dialog->show();
+    return dialog;
+}
+
+void AccountingPage::applyLayout(const AccountingInput& input) {
+    AccountingScenario values = m_controls->fieldValues();
+    values.input = withLayoutChoice(values.input, layoutChoiceOf(input));
+    m_controls->setFieldValues(values);
     recompute();
 }
 

@@ -17,6 +17,7 @@ class AccountingControls;
 class AnswersPanel;
 class ExplainPane;
 class FlopChart;
+class LayoutPlanDialog;
 class MemoryChart;
 class MemoryTimelineChart;
 class QComboBox;
@@ -66,6 +67,13 @@ public:
     FlopChart* flopChart() const { return m_flopChart; }
     AnswersPanel* answers() const { return m_answers; }
     QComboBox* presetBox() const { return m_presets; }
+    /// "Find the fastest layout…": opens the layout search over the page's setup (LayoutPlanDialog).
+    QPushButton* planButton() const { return m_plan; }
+    /// Sets the layout controls (tp, pp, v, cp, ep, sp, micro-batches, batch, recompute, ZeRO, shard group,
+    /// attention kernel) to `input`'s, the rest as they are, and recomputes: a layout the search chose.
+    void applyLayout(const napkin::AccountingInput& input);
+    /// Opens the layout search's dialog (non-modal; it deletes itself when closed) and returns it.
+    LayoutPlanDialog* findFastestLayout();
     QComboBox* unitsBox() const { return m_units; }
     /// "How is this computed?": the derivation of the answers with the current numbers.
     ExplainPane* explainPane() const { return m_explain; }
@@ -128,4 +136,5 @@ private:
     std::optional<napkin::MeasuredComparison> m_measuredComparison;
     QLabel* m_measuredNote = nullptr;
     QPushButton* m_clearMeasured = nullptr;
+    QPushButton* m_plan = nullptr; ///< "Find the fastest layout…"
 };

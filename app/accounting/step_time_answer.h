@@ -7,7 +7,7 @@
 #include <QString>
 
 struct StepTimeAnswer {
-    QString value;   ///< "20.94 s per step of 3.15e6 tokens · MFU 0.105 (assumed 0.5)", or "— not predicted: …"
+    QString value;   ///< "20.94 s per step of 2.10e6 tokens · MFU 0.105 (assumed 0.5)", or "— not predicted: …"
     QString formula; ///< the MFU's formula, the seconds by what bounds them, the profile's source
 };
 

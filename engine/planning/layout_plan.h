@@ -90,6 +90,7 @@ struct LayoutPlan {
     double gpusPerNode = 0;
     std::string basis;        ///< the hardware profile's source
     bool pruning = true;
+    bool cancelled = false;   ///< stopped by PlanOptions::keepGoing: the ranking of the shapes visited so far
     PlanCounts counts;
     std::vector<PlannedLayout> top;     ///< the K fastest that fit, fastest first
     std::vector<PlanRefusal> refusals;  ///< every reason, most candidates first

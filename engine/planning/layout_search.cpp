@@ -312,6 +312,10 @@ LayoutPlan LayoutSearch::run() {
     judgeYours();
     const std::vector<Group> visits = groups();
     for (std::size_t g = 0; g < visits.size(); ++g) {
+        if (m_options.keepGoing && !m_options.keepGoing(static_cast<double>(g) / static_cast<double>(visits.size()))) {
+            m_plan.cancelled = true;
+            break;
+        }
         const Group& group = visits[g];
         if (m_options.prune && group.bound > threshold()) { // bounds ascend: every later group is out too
             for (std::size_t rest = g; rest < visits.size(); ++rest) {

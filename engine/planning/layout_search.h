@@ -13,6 +13,7 @@
 #include "engine/steptime/step_time.h"
 
 #include <cstddef>
+#include <functional>
 
 namespace napkin {
 
@@ -21,6 +22,9 @@ struct PlanOptions {
     std::size_t top = 5;         ///< K: how many layouts are ranked and reported (≥ 1)
     bool prune = true;           ///< false: every candidate is accounted (the same answer, more work)
     StepTimeOptions stepTime;    ///< as `account`'s (--no-dp-overlap)
+    /// Told the fraction of the candidates' shapes visited so far, before each; false stops the search,
+    /// which returns what it ranked by then (LayoutPlan::cancelled). The app's progress bar and Cancel.
+    std::function<bool(double fraction)> keepGoing;
 };
 
 /// The layouts of `base` (its model, precision, optimizer, GPU, GPU count and overhead settings; its own

@@ -47,13 +47,4 @@ std::vector<LedgerDifference> ledgerDifferences(const StepTime& first, const Ste
     return out;
 }
 
-std::vector<StepTimeRow> largestLedgerRows(const StepTime& time, std::size_t count) {
-    std::vector<StepTimeRow> rows = time.ledger;
-    std::stable_sort(rows.begin(), rows.end(),
-                     [](const StepTimeRow& a, const StepTimeRow& b) { return a.seconds > b.seconds; });
-    if (rows.size() > count)
-        rows.resize(count);
-    return rows;
-}
-
 } // namespace napkin

@@ -20,7 +20,4 @@ std::string ledgerPart(const StepTimeRow& row);
 /// by less than a millionth of `first`'s step are left out).
 std::vector<LedgerDifference> ledgerDifferences(const StepTime& first, const StepTime& other, std::size_t count);
 
-/// The `count` rows of `time`'s ledger that take longest, longest first (ties in ledger order).
-std::vector<StepTimeRow> largestLedgerRows(const StepTime& time, std::size_t count);
-
 } // namespace napkin

@@ -2,6 +2,7 @@
 
 #include "engine/planning/plan_explanation.h"
 #include "engine/report/json_values.h"
+#include "engine/steptime/step_time_summary.h"
 
 #include <string_view>
 
@@ -40,12 +41,12 @@ json plannedJson(const PlannedLayout& p, const PlanCommandContext& context) {
     const StepTime& t = p.stepTime;
     auto timed = [&](double v) { return t.predicted ? jsonNumber(v) : json(nullptr); };
     json rows = json::array();
-    for (const StepTimeRow& row : largestLedgerRows(t, kLargestRows))
-        rows.push_back({{"name", row.name},
-                        {"phase", std::string(stepTimePhaseName(row.phase))},
-                        {"kind", std::string(stepTimeKindName(row.kind))},
-                        {"seconds", jsonNumber(row.seconds)},
-                        {"formula", row.formula}});
+    for (const StepTimeRow* row : largestStepRows(t, kLargestRows))
+        rows.push_back({{"name", row->name},
+                        {"phase", std::string(stepTimePhaseName(row->phase))},
+                        {"kind", std::string(stepTimeKindName(row->kind))},
+                        {"seconds", jsonNumber(row->seconds)},
+                        {"formula", row->formula}});
     json losesBy = json::array();
     for (const LedgerDifference& d : p.losesBy)
         losesBy.push_back({{"part", d.part}, {"seconds", jsonNumber(d.seconds)}});
