@@ -1,6 +1,7 @@
 #include "app/accounting/memory_timeline_section.h"
 
 #include "engine/accounting/memory_timeline.h"
+#include "engine/accounting/pytorch_eager_step_ops.h"
 #include "widgets/text/engine_text.h"
 
 #include <QCoreApplication>
@@ -117,6 +118,16 @@ QString explainMemoryTimeline(const AccountingInput& in, const AccountingResult&
                "worst moment: <code>%1</code> — %2. The largest batch is the largest whose peak fits.</p>")
                 .arg(toQString(r.fitsFormula).toHtmlEscaped(), r.fits ? tr("fits") : tr("does not fit"));
     text += optimizerTemporaries(in, r, t, units);
+    if (isTimelineModelled(in) && eagerStepOpsUnsupported(in, r).empty()) {
+        text += tr("<p>This step is followed op by op, in the order PyTorch's eager autograd allocates and "
+                   "frees: each layer's intermediates and saved tensors, each backward node's outputs, its "
+                   "saved tensors released as it finishes, each gradient kept as it is made. Each event "
+                   "shows the largest total inside it, so the peak is exact wherever it falls (each event "
+                   "checked against torch's largest running sum inside it on the CPU).</p>");
+        text += tr("<p>Not in the model: the allocator's rounding and cache, fragmentation, the CUDA context "
+                   "(docs/memory-timeline.md).</p>");
+        return text;
+    }
     text += tr("<p>Not in the model: the allocator's rounding and cache, fragmentation, the CUDA context, "
                "temporaries inside a layer's backward and an unfused optimizer's temporaries "
                "(docs/memory-timeline.md).</p>");

@@ -4,6 +4,7 @@
 #include "engine/accounting/pytorch_eager_lora.h"
 #include "engine/accounting/pytorch_eager_loss.h"
 #include "engine/accounting/pytorch_eager_optimizer.h"
+#include "engine/accounting/pytorch_eager_step_ops.h"
 #include "engine/accounting/stage_memory.h"
 #include "engine/accounting/timeline_builder.h"
 #include "engine/accounting/timeline_layer_bytes.h"
@@ -199,6 +200,10 @@ OptimizerTemporaries buildTimeline(TimelineBuilder& t, const AccountingInput& in
                       elementBytes);
         break;
     case ModelKind::transformer:
+        if (isTimelineModelled(in) && eagerStepOpsUnsupported(in, r).empty()) {
+            eagerStepTimeline(t, in, r); // op by op: each event at its high-water mark
+            break;
+        }
         if (isTimelineModelled(in)) {
             transformerTimeline(t, in, r);
             break;

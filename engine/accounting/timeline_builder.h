@@ -3,6 +3,7 @@
 // step's events go by, and the events taken of them, or only their peak for a search's probe.
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/memory_timeline.h"
+#include "engine/accounting/op_run.h"
 #include "engine/accounting/stage_memory.h"
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
@@ -36,15 +37,22 @@ public:
             events_.reserve(events);
     }
 
-    void emit(StepPhase phase, StepPart part, long layer = 0) {
-        if (keepEvents_) {
-            events_.push_back({{phase, part, layer}, now});
-            return;
-        }
-        const double total = now.total(); // the first largest, as peakEventIndex() picks it
-        if (!anyEvent_ || total > peakBytes_)
-            peakBytes_ = total;
-        anyEvent_ = true;
+    void emit(StepPhase phase, StepPart part, long layer = 0) { emitBytes({phase, part, layer}, now); }
+
+    /// Op by op (pytorch_eager_step_ops.h): the high-water mark is looked for from here.
+    void startHighWater() { high_ = now; }
+    /// Plays `ops` onto the bytes held, keeping the largest total met for emitHighWater().
+    void run(const OpRun& ops) {
+        const StepBytes atPeak = changedBy(ops.peak());
+        if (atPeak.total() > high_.total())
+            high_ = atPeak;
+        now = changedBy(ops.end());
+        gradientCount_ += ops.end().gradientParameters;
+    }
+    /// An event at the high-water mark of what ran since the last one; the next is looked for from now.
+    void emitHighWater(StepPhase phase, StepPart part, long layer = 0) {
+        emitBytes({phase, part, layer}, high_);
+        high_ = now;
     }
 
     /// The peak of the events emitted without keeping them.
@@ -55,9 +63,14 @@ public:
     /// bytes are memory_bytes.gradients to the bit.
     void addGradients(double count, bool last) {
         gradientCount_ = last ? r_.trainableParameters : gradientCount_ + count;
-        now.gradients = gradientCount_ * gradientBytesPerParameter_ / gradientDivisor_;
+        now.gradients = gradientBytes(gradientCount_);
+    }
+    /// The gradients of `count` parameters as this GPU holds them.
+    double gradientBytes(double count) const {
+        double bytes = count * gradientBytesPerParameter_ / gradientDivisor_;
         if (partitionDivisor_ > 0) // DeepSpeed's fp32 partition beside the whole 16-bit buffer
-            now.gradients += gradientCount_ * kFp32GradientBytes / partitionDivisor_;
+            bytes += count * kFp32GradientBytes / partitionDivisor_;
+        return bytes;
     }
 
     /// ZeRO-3/FSDP's gathered weights (forward: `backward` false) or weights and reduce buffers (backward)
@@ -121,6 +134,24 @@ public:
     }
 
 private:
+    void emitBytes(const StepEvent& event, const StepBytes& bytes) {
+        if (keepEvents_) {
+            events_.push_back({event, bytes});
+            return;
+        }
+        const double total = bytes.total(); // the first largest, as peakEventIndex() picks it
+        if (!anyEvent_ || total > peakBytes_)
+            peakBytes_ = total;
+        anyEvent_ = true;
+    }
+    StepBytes changedBy(const HeldChange& c) const {
+        StepBytes b = now;
+        b.activations += c.activations;
+        b.temporary += c.temporary;
+        b.gradients = gradientBytes(gradientCount_ + c.gradientParameters);
+        return b;
+    }
+
     static constexpr double kFp32GradientBytes = 4; // model_state_memory.cpp's, DeepSpeed's partition
     const AccountingResult& r_;
     double gradientBytesPerParameter_, gradientDivisor_, partitionDivisor_;
@@ -130,6 +161,7 @@ private:
     bool anyEvent_ = false;
     double peakBytes_ = 0;
     double gradientCount_ = 0;
+    StepBytes high_; ///< op by op: the largest total since the last event
     std::vector<TimelineEvent> events_;
 };
 

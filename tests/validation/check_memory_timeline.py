@@ -11,19 +11,23 @@ and step_memory.py reads the bytes the allocator holds at each of napkin's event
    event; gradients (all of p.grad) at the optimizer step and none at start and zero_grad; the
    activations at the end of forward (everything held but parameters, moments, buffers and inputs,
    less the loss value): equal, to the byte.
-2. Every event's total: torch's bytes (less what the step holds that napkin never counts: AdamW's 0-d
-   `step` tensors, the model's buffers, the token and target tensors) minus napkin's must be exactly the
-   sum of the differences this file names for that event, each computed from the shapes and napkin's own
-   ledger, never from the measurement (where napkin places a tensor at another event than PyTorch
-   creates or frees it, and what napkin's high-water mark keeps that PyTorch has freed at the event's
-   end). docs/memory-timeline.md explains each.
-3. The optimizer step's peak inside (between the marks around AdamW.step(), less the same uncounted
+2. GPT-2 (followed op by op, engine/accounting/pytorch_eager_step_ops.h): every event from `forward layer
+   1` to `backward embeddings` is the high-water mark of the allocations inside it, so torch's largest
+   running sum inside each (less what the step holds that napkin never counts: AdamW's 0-d `step` tensors,
+   the model's buffers, the token and target tensors) must equal napkin's event to the byte, and torch's
+   bytes at `start` and `zero_grad` napkin's. Among the shapes are layer-bound ones (a small vocabulary, a
+   wide MLP), whose step peaks inside a layer's backward.
+3. Llama-style (still layer by layer): every event's total, torch's bytes at the event's end minus
+   napkin's, must be exactly the sum of the differences timeline_differences.py names for that event,
+   each computed from the shapes and napkin's own ledger, never from the measurement (where napkin places
+   a tensor at another event than PyTorch creates or frees it, and what napkin's high-water mark keeps that
+   PyTorch has freed at the event's end). docs/memory-timeline.md explains each.
+4. The optimizer step's peak inside (between the marks around AdamW.step(), less the same uncounted
    bytes) must equal napkin's optimizer-step total to the byte: torch.optim's single-tensor update holds
-   per-parameter temporaries there (engine/accounting/pytorch_eager_optimizer.h). Every other event's
-   peak inside is printed beside it, and at `forward head` and `backward loss` (the cross-entropy's
-   transients: the logits beside the log-softmax output, dL/dlog-probs beside dL/dlogits) it must not pass
-   napkin's event by more than what napkin never models there (the 0-d loss and seed, a Llama forward's
-   RoPE locals).
+   per-parameter temporaries there (engine/accounting/pytorch_eager_optimizer.h). For the Llama-style
+   models every other event's peak inside is printed beside it, and at `forward head` and `backward loss`
+   (the cross-entropy's transients) it must not pass napkin's event by more than what napkin never models
+   there (the 0-d loss and seed, a Llama forward's RoPE locals).
 
 usage: check_memory_timeline.py --cli PATH [--markdown]   (--markdown prints docs/memory-timeline.md's tables)
 Exit status: 0 all agree, 1 a disagreement, 77 torch missing (skipped; NAPKIN_REQUIRE_TORCH=1: failure).
@@ -39,12 +43,18 @@ import torch_harness  # noqa: E402,F401 (exits 77 without torch)
 import torch  # noqa: E402
 import reference_models  # noqa: E402
 import step_memory  # noqa: E402
-from timeline_differences import differences, never_modelled_inside  # noqa: E402
+from timeline_differences import differences, never_modelled_inside, op_by_op  # noqa: E402
 
 FP32 = 4
 GPT2 = [  # d, heads, layers, vocab, seq, ffn: small, odd
     {"d": 48, "heads": 3, "layers": 3, "vocab": 37, "seq": 7, "ffn": 120, "bias": True, "tied": True},
     {"d": 40, "heads": 5, "layers": 2, "vocab": 53, "seq": 11, "ffn": 160, "bias": False, "tied": False},
+    # Layer-bound: a small vocabulary (the issue's d 256, L 4, V 512, s 128) and a wide MLP, whose steps
+    # peak inside a layer's backward, where napkin's layer-by-layer events were 1–4 % high.
+    {"d": 256, "heads": 4, "layers": 4, "vocab": 512, "seq": 128, "ffn": 1024, "bias": True, "tied": True,
+     "batch": 2},
+    {"d": 64, "heads": 2, "layers": 3, "vocab": 64, "seq": 32, "ffn": 1024, "bias": False, "tied": False,
+     "batch": 3},
 ]
 LLAMA_BASE = {"mlp": "swiglu", "norm": "rmsnorm", "norm_bias": False, "qkv_bias": False, "bias": False,
               "experts": 1, "position": "rope"}
@@ -82,9 +92,10 @@ def cases():
     """(family, label, model maker, blocks, shape, batch, napkin arguments)."""
     for i, s in enumerate(GPT2):
         s = dict(s, dropout=0.0, checkpoint=False)
+        batch = s.get("batch", 2 + i)
         yield ("GPT-2", f"GPT-2 d {s['d']} a {s['heads']} L {s['layers']} V {s['vocab']} s {s['seq']} "
                f"f {s['ffn']} {'tied' if s['tied'] else 'untied'}", reference_models.Gpt2,
-               lambda m: list(m.h), s, 2 + i, gpt2_args(s, 2 + i))
+               lambda m: list(m.h), s, batch, gpt2_args(s, batch))
     for i, s in enumerate(LLAMA):
         s = dict(s, checkpoint=False)
         yield ("Llama", f"Llama d {s['d']} a {s['heads']} g {s['kv_heads']} d_h {s['head_dim']} L {s['layers']} "
@@ -108,7 +119,12 @@ def check_case(family, make, blocks_of, s, batch, doc):
         why = expected.get(name, [])
         explained = sum(n for n, _ in why)
         diff = torch_bytes - b["total"]
-        if diff != explained:
+        if op_by_op(family) and name not in ("start", "optimizer step", "zero_grad"):
+            # napkin's event is the high-water mark of the allocations inside it: torch's, to the byte.
+            if peak - uncounted != b["total"]:
+                failures.append(f"{name}: torch's peak inside {peak - uncounted:,} B, napkin's event "
+                                f"{b['total']:,} B ({peak - uncounted - b['total']:+,})")
+        elif diff != explained:
             failures.append(f"{name}: torch − napkin = {diff:+,} B, explained {explained:+,} B")
         # The components napkin claims exactly.
         if named["parameters"] != b["parameters"]:
@@ -127,7 +143,7 @@ def check_case(family, make, blocks_of, s, batch, doc):
                 failures.append("optimizer step: napkin's temporary is not optimizer_step_temporaries.bytes")
         # The loss's transients: napkin's event is a high-water mark, so torch's peak inside the event may
         # pass it only by what napkin never models (timeline_differences.never_modelled_inside).
-        if name in ("forward head", "backward loss"):
+        if name in ("forward head", "backward loss") and not op_by_op(family):
             allowed = never_modelled_inside(family, s, batch, name)
             if peak - uncounted > b["total"] + allowed:
                 failures.append(f"{name}: torch's peak inside {peak - uncounted:,} B is above napkin's high-water "
@@ -157,7 +173,19 @@ def main():
             at_end, inside = max(rows, key=lambda r: r[2]), max(rows, key=lambda r: r[6])
             print(f"torch's largest at an event's end {at_end[2]:,} B ({at_end[0]}), "
                   f"inside an event {inside[6]:,} B ({inside[0]})")
-        if options.markdown:
+        if op_by_op(family):  # each event against torch's peak inside it
+            if options.markdown:
+                print("\n| event | napkin (high-water mark) | torch's peak inside | difference | torch at the end |\n"
+                      "|---|---:|---:|---:|---:|")
+            else:
+                print(f"{'event':22} {'napkin':>10} {'peak in':>10} {'diff':>8}  {'at end':>10}")
+            for name, ours, theirs, _, _, _, peak in rows:
+                compared = theirs if name in ("start", "zero_grad") else peak
+                if options.markdown:
+                    print(f"| {name} | {ours:,} | {compared:,} | {compared - ours:+,} | {theirs:,} |")
+                else:
+                    print(f"{name:22} {ours:>10,} {compared:>10,} {compared - ours:>+8,}  {theirs:>10,}")
+        elif options.markdown:
             print("\n| event | napkin | torch | difference | why | torch's peak inside |\n"
                   "|---|---:|---:|---:|---|---:|")
             for name, ours, theirs, diff, _, why, peak in rows:

@@ -244,6 +244,19 @@ void TestMemoryTimeline::agreesWithMemoryBytes_data() {
     f.precision = PrecisionRecipe::fp16;
     f.recompute = Recompute::selective;
     QTest::newRow("odd transformer fp16 selective") << f;
+    // pytorch-eager GPT-2 without dropout: op by op (pytorch_eager_step_ops.h), each event a high-water mark.
+    AccountingInput eager = gptInput(768, 12, 12, 50257, 1024, 8);
+    eager.model.dropout = false;
+    eager.model.activationsOf = ActivationProfile::pytorchEager;
+    eager.optimizerImplementation = OptimizerImplementation::fused; // an update with no temporaries
+    QTest::newRow("GPT-2 small pytorch-eager op by op, fp32") << eager;
+    eager.model.embeddings = EmbeddingTying::untied;
+    eager.model.bias = false;
+    eager.batch = 1;
+    eager.precision = PrecisionRecipe::mixedBf16;
+    eager.gpus = 8;
+    eager.zeroStage = 1;
+    QTest::newRow("GPT-2 small pytorch-eager op by op, untied, no bias, batch 1, mixed-bf16 ZeRO-1") << eager;
     // The architectures of engine/accounting/model_presets.h, data parallel only: per layer, with their
     // own ledgers (GQA, SwiGLU, flash attention, experts).
     for (const char* id : {"llama3-8b", "mixtral-8x7b"}) {

@@ -1,0 +1,239 @@
+// A GPT-2 step under pytorch-eager op by op (pytorch_eager_step_ops.h): every event is the high-water mark
+// of torch 1.13's CPU allocator inside it, to the byte. Each row's figures are torch.profiler
+// (profile_memory=True)'s largest running sum inside each event of a steady AdamW step (start and zero_grad:
+// the bytes held there), less AdamW's 0-d `step` tensors, the model's buffers and the token and target
+// tensors, as tests/validation/check_memory_timeline.py measures them (Debian's torch 1.13.0a0, one
+// thread; nanoGPT's model from tests/validation/reference_models.py). The layer-bound rows peak inside a
+// layer's backward, where the layer-by-layer events held every saved tensor of the layer beside all of
+// its gradients and were 1–4 % high.
+#include "engine/accounting/memory_timeline.h"
+#include "engine/accounting/pytorch_eager_step_ops.h"
+#include "tests/support/accounting_inputs.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+using namespace napkin;
+
+using Measured = std::vector<std::pair<const char*, double>>;
+Q_DECLARE_METATYPE(napkin::AccountingInput)
+Q_DECLARE_METATYPE(Measured)
+
+namespace {
+
+#define COMPARE_EXACT(actual, expected)                                                                      \
+    QVERIFY2((actual) == (expected),                                                                         \
+             QByteArray::number(actual, 'g', 17) + " != " + QByteArray::number(expected, 'g', 17))
+
+/// nanoGPT's GPT-2, dropout off, fp32, AdamW as torch 1.13 runs it on the CPU (single-tensor).
+AccountingInput gpt2(double d, double heads, double layers, double vocab, double seq, double ffn, bool bias,
+                     EmbeddingTying tying, double batch) {
+    AccountingInput in = gptInput(d, layers, heads, vocab, seq, batch);
+    in.model.ffnDim = ffn;
+    in.model.bias = bias;
+    in.model.embeddings = tying;
+    in.model.dropout = false;
+    in.model.activationsOf = ActivationProfile::pytorchEager;
+    in.precision = PrecisionRecipe::fp32;
+    in.optimizer = OptimizerKind::adamw;
+    in.optimizerImplementation = OptimizerImplementation::singleTensor;
+    return in;
+}
+
+double runsParameters(const EagerStepOps& ops, double layers) {
+    return ops.headBackward.end().gradientParameters + layers * ops.layerBackward.end().gradientParameters +
+           ops.embeddingsBackward.end().gradientParameters;
+}
+
+} // namespace
+
+class TestPytorchEagerStepOps : public QObject {
+    Q_OBJECT
+private slots:
+    void eventsAreTorchsHighWaterMarks_data();
+    void eventsAreTorchsHighWaterMarks();
+    void runsCountTheLedgerAndEveryGradient_data();
+    void runsCountTheLedgerAndEveryGradient();
+    void othersStayLayerByLayer();
+};
+
+void TestPytorchEagerStepOps::eventsAreTorchsHighWaterMarks_data() {
+    QTest::addColumn<AccountingInput>("input");
+    QTest::addColumn<Measured>("measured");
+    // The layer-bound shape: d 256, 4 heads, L 4, V 512, s 128, f 1024, biases, tied, batch 2. Its
+    // step peaks inside the last layer's backward (the layer-by-layer event said 63,044,640 B: +2.14 %).
+    QTest::newRow("d 256 L 4 V 512 s 128 tied, batch 2")
+        << gpt2(256, 4, 4, 512, 128, 1024, true, EmbeddingTying::tied, 2)
+        << Measured{{"start", 39880704},
+                    {"forward layer 1", 45145096},
+                    {"forward layer 2", 49884176},
+                    {"forward layer 3", 54623256},
+                    {"forward layer 4", 59362336},
+                    {"forward head", 60412968},
+                    {"backward loss", 60937256},
+                    {"backward head", 60675112},
+                    {"backward layer 4", 61724712},
+                    {"backward layer 3", 60144672},
+                    {"backward layer 2", 58564632},
+                    {"backward layer 1", 56984592},
+                    {"backward embeddings", 54222856},
+                    {"optimizer step", 55275532},
+                    {"zero_grad", 39880704}};
+    // A wide MLP: d 64, 2 heads, L 3, V 64, s 32, f 1024, no biases, untied, batch 3; peak in the last
+    // layer's backward.
+    QTest::newRow("d 64 f 1024 untied, batch 3")
+        << gpt2(64, 2, 3, 64, 32, 1024, false, EmbeddingTying::untied, 3)
+        << Measured{{"start", 5436672},
+                    {"forward layer 1", 6496264},
+                    {"forward layer 2", 7506448},
+                    {"forward layer 3", 8516632},
+                    {"forward head", 8566560},
+                    {"backward loss", 8591136},
+                    {"backward head", 8582944},
+                    {"backward layer 3", 9164064},
+                    {"backward layer 2", 8744216},
+                    {"backward layer 1", 8324368},
+                    {"backward embeddings", 7273480},
+                    {"optimizer step", 8035340},
+                    {"zero_grad", 5436672}};
+    // Batch 1: matmul's reshapes are views, so bmm keeps the QKV output itself and nothing copies q, kᵀ, v.
+    QTest::newRow("d 64 f 1024 untied, batch 1")
+        << gpt2(64, 2, 3, 64, 32, 1024, false, EmbeddingTying::untied, 1)
+        << Measured{{"start", 5436672},
+                    {"forward layer 1", 5790728},
+                    {"forward layer 2", 6128144},
+                    {"forward layer 3", 6465560},
+                    {"forward head", 6482208},
+                    {"backward loss", 6490400},
+                    {"backward head", 6498592},
+                    {"backward layer 3", 6875424},
+                    {"backward layer 2", 7128344},
+                    {"backward layer 1", 7381264},
+                    {"backward embeddings", 7257096},
+                    {"optimizer step", 8035340},
+                    {"zero_grad", 5436672}};
+    // check_memory_timeline.py's d 40 untied GPT-2: the step peaks in AdamW's update; its backward's
+    // layers are below it now (the layer-by-layer event said 800,314 B for the last layer's).
+    QTest::newRow("d 40 L 2 V 53 s 11 untied, batch 3")
+        << gpt2(40, 5, 2, 53, 11, 160, false, EmbeddingTying::untied, 3)
+        << Measured{{"start", 519360},
+                    {"forward layer 1", 622405},
+                    {"forward layer 2", 714802},
+                    {"forward head", 729066},
+                    {"backward loss", 736062},
+                    {"backward head", 735830},
+                    {"backward layer 2", 764890},
+                    {"backward layer 1", 749613},
+                    {"backward embeddings", 697768},
+                    {"optimizer step", 769292},
+                    {"zero_grad", 519360}};
+}
+
+void TestPytorchEagerStepOps::eventsAreTorchsHighWaterMarks() {
+    QFETCH(AccountingInput, input);
+    QFETCH(Measured, measured);
+    const AccountingResult r = accountValid(input);
+    QVERIFY(eagerStepOpsUnsupported(input, r).empty());
+    const MemoryTimeline t = memoryTimeline(input, r);
+    QCOMPARE(t.events.size(), measured.size());
+    double largest = 0;
+    for (std::size_t i = 0; i < measured.size(); ++i) {
+        const std::string name = stepEventName(t.events[i].event);
+        QCOMPARE(QString::fromStdString(name), QString::fromUtf8(measured[i].first));
+        QVERIFY2(t.events[i].bytes.total() == measured[i].second,
+                 qPrintable(QStringLiteral("%1: napkin %2 B, torch %3 B")
+                                .arg(QString::fromStdString(name))
+                                .arg(t.events[i].bytes.total(), 0, 'f', 0)
+                                .arg(measured[i].second, 0, 'f', 0)));
+        largest = std::max(largest, measured[i].second);
+    }
+    COMPARE_EXACT(t.peakBytes, largest); // the step's peak, wherever it falls
+    COMPARE_EXACT(memoryTimelinePeakBytes(input, r), largest);
+}
+
+void TestPytorchEagerStepOps::runsCountTheLedgerAndEveryGradient_data() {
+    QTest::addColumn<AccountingInput>("input");
+    for (const bool bias : {true, false})
+        for (const EmbeddingTying tying : {EmbeddingTying::tied, EmbeddingTying::untied})
+            for (const double batch : {1.0, 3.0})
+                QTest::newRow(QByteArray(bias ? "bias " : "no bias ") +
+                              (tying == EmbeddingTying::tied ? "tied " : "untied ") + "batch " +
+                              QByteArray::number(batch))
+                    << gpt2(48, 3, 3, 37, 7, 120, bias, tying, batch);
+    AccountingInput small = gpt2(768, 12, 12, 50257, 1024, 3072, true, EmbeddingTying::tied, 8);
+    small.precision = PrecisionRecipe::bf16;
+    QTest::newRow("GPT-2 small bf16") << small;
+    small.precision = PrecisionRecipe::mixedBf16;
+    small.gpus = 8;
+    small.zeroStage = 1;
+    QTest::newRow("GPT-2 small mixed-bf16 ZeRO-1 on 8") << small;
+}
+
+// What the runs allocate is what the accounting counts: the activations held at the end of forward are
+// memory_bytes.activations (the pytorch-eager ledger, tensor for tensor), every parameter gets one
+// gradient, and the step ends holding none of its activations or temporaries.
+void TestPytorchEagerStepOps::runsCountTheLedgerAndEveryGradient() {
+    QFETCH(AccountingInput, input);
+    const AccountingResult r = accountValid(input);
+    QVERIFY(eagerStepOpsUnsupported(input, r).empty());
+    const double layers = input.model.layers;
+    const EagerStepOps ops =
+        eagerStepOps(input.model, input.batch, r.precision.activations, r.bytesPerParameter.gradients);
+    const double forward = ops.embeddingsForward.end().activations +
+                           layers * ops.layerForward.end().activations + ops.headForward.end().activations;
+    COMPARE_EXACT(forward, r.memory.activations.value);
+    COMPARE_EXACT(runsParameters(ops, layers), r.trainableParameters);
+    double activations = 0, temporary = 0;
+    for (const OpRun* run : {&ops.embeddingsForward, &ops.headForward, &ops.lossBackward, &ops.headBackward,
+                             &ops.embeddingsBackward}) {
+        activations += run->end().activations;
+        temporary += run->end().temporary;
+    }
+    activations += layers * (ops.layerForward.end().activations + ops.layerBackward.end().activations);
+    temporary += layers * (ops.layerForward.end().temporary + ops.layerBackward.end().temporary);
+    QCOMPARE(activations, 0.0);
+    QCOMPARE(temporary, 0.0);
+    // Built once per step, whatever the layer count: a timeline of 96 layers costs the same runs as one.
+    std::size_t steps = 0;
+    for (const OpRun* run : {&ops.embeddingsForward, &ops.layerForward, &ops.headForward, &ops.lossBackward,
+                             &ops.headBackward, &ops.layerBackward, &ops.embeddingsBackward})
+        steps += run->steps();
+    QVERIFY2(steps < 200, qPrintable(QString::number(steps)));
+}
+
+// Outside what was compared with torch op by op, the events stay the activation ledger's, layer by layer.
+void TestPytorchEagerStepOps::othersStayLayerByLayer() {
+    const AccountingInput base = gpt2(48, 3, 3, 37, 7, 120, true, EmbeddingTying::tied, 2);
+    const auto reason = [](const AccountingInput& in) {
+        return std::string(eagerStepOpsUnsupported(in, accountValid(in)));
+    };
+    QVERIFY(reason(base).empty());
+    AccountingInput megatron = base;
+    megatron.model.activationsOf = ActivationProfile::megatron;
+    QVERIFY(!reason(megatron).empty());
+    AccountingInput dropout = base;
+    dropout.model.dropout = true;
+    QVERIFY(!reason(dropout).empty());
+    AccountingInput full = base;
+    full.recompute = Recompute::full;
+    QVERIFY(!reason(full).empty());
+    AccountingInput zero2 = base;
+    zero2.gpus = 4;
+    zero2.zeroStage = 2;
+    QVERIFY(!reason(zero2).empty());
+    AccountingInput llama = base;
+    llama.model.mlp = MlpKind::swiglu;
+    llama.model.norm = NormKind::rmsnorm;
+    llama.model.position = PositionKind::rope;
+    llama.model.bias = false;
+    QVERIFY(!reason(llama).empty());
+    AccountingInput oneHead = base;
+    oneHead.model.heads = 1;
+    QVERIFY(!reason(oneHead).empty());
+}
+
+QTEST_APPLESS_MAIN(TestPytorchEagerStepOps)
+#include "tst_pytorch_eager_step_ops.moc"
