@@ -3,6 +3,7 @@
 #include "app/benchmarks/backend_cache.h"
 #include "app/benchmarks/explain_benchmark.h"
 #include "app/benchmarks/matmul_sweep_panel.h"
+#include "app/benchmarks/recipe_comparison_panel.h"
 #include "app/benchmarks/task_progress.h"
 #include "app/benchmarks/training_run_panel.h"
 #include "app/jobs/task_runner.h"
@@ -35,21 +36,24 @@ BenchmarksPage::BenchmarksPage(QWidget* parent)
     , m_backends(std::make_shared<BackendCache>())
     , m_sweep(new MatmulSweepPanel(this))
     , m_training(new TrainingRunPanel(this))
+    , m_recipes(new RecipeComparisonPanel(this))
     , m_explain(new ExplainPane(this)) {
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_sweep);
     splitter->addWidget(m_training);
+    splitter->addWidget(m_recipes);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
-    // The two panels need more height than a 1280×720 projector leaves: they scroll rather than squeeze.
-    auto* panels = new QScrollArea(this);
-    panels->setWidget(splitter);
-    panels->setWidgetResizable(true);
-    panels->setFrameShape(QFrame::NoFrame);
-    panels->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    splitter->setStretchFactor(2, 2);
+    // The panels need more height than a 1280×720 projector leaves: they scroll rather than squeeze.
+    m_panels = new QScrollArea(this);
+    m_panels->setWidget(splitter);
+    m_panels->setWidgetResizable(true);
+    m_panels->setFrameShape(QFrame::NoFrame);
+    m_panels->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(makeDeviceRow());
-    layout->addWidget(panels, 1);
+    layout->addWidget(m_panels, 1);
     layout->addWidget(m_explain);
 
     connect(m_sweep, &MatmulSweepPanel::runClicked, this, [this] {
@@ -58,6 +62,8 @@ BenchmarksPage::BenchmarksPage(QWidget* parent)
     });
     connect(m_training, &TrainingRunPanel::trainClicked, this,
             [this] { startTraining(m_training->request()); });
+    connect(m_training, &TrainingRunPanel::compareClicked, this,
+            [this] { startRecipeComparison(m_training->request()); });
     connect(m_cancel, &QPushButton::clicked, this, &BenchmarksPage::cancel);
     connect(m_runner, &TaskRunner::progress, this, &BenchmarksPage::onProgress);
     connect(m_runner, &TaskRunner::failed, this, [this](const QString& message) {
@@ -155,6 +161,7 @@ void BenchmarksPage::refreshSupport() {
     const BackendSupport support = m_backends->supportFor(device(), backendOptions());
     m_sweep->setUnsupportedDtypes(support.unsupportedDtypes);
     m_training->setUnsupportedRecipes(support.unsupportedRecipes);
+    m_recipes->setRefusedRecipes(support.refusedRecipes);
 }
 
 void BenchmarksPage::startSweep(const std::vector<MatmulCase>& cases) {
