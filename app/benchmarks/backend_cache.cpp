@@ -44,6 +44,7 @@ BackendSupport BackendCache::supportFor(const std::string& device, const napkin:
         for (napkin::PrecisionRecipe r : napkin::allPrecisionRecipes())
             if (std::string why = backend->unsupportedPrecisionReason(r); !why.empty())
                 support.unsupportedRecipes[r] = std::move(why);
+        support.refusedRecipes = refusedRecipes(*backend, napkin::CruncherConfig{});
     } catch (const std::exception& e) {
         support.error = e.what();
     }

@@ -3,6 +3,7 @@
 // second), a GPU backend holds its context. Made on the worker thread the first time a run needs it,
 // and made anew when the device or the CPU backend changes. Touched by the page's TaskRunner jobs only,
 // one at a time.
+#include "app/benchmarks/recipe_comparison.h"
 #include "engine/benchmarks/backend_registry.h"
 #include "engine/compute/benchmark_backend.h"
 
@@ -11,13 +12,17 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 /// What a device and CPU library can run, as the backend itself says: each type and training recipe it
 /// refuses, with its reason (BenchmarkBackend::unsupportedReason / unsupportedPrecisionReason).
 struct BackendSupport {
     std::map<napkin::BenchDtype, std::string> unsupportedDtypes;
     std::map<napkin::PrecisionRecipe, std::string> unsupportedRecipes;
-    std::string error; ///< the backend could not be made at all (then both maps are empty)
+    /// Of the recipes the page compares (tf32 included, a matmul mode rather than a PrecisionRecipe), those
+    /// the Cruncher trainer refuses (refusedRecipes).
+    std::vector<RecipeRefusal> refusedRecipes;
+    std::string error; ///< the backend could not be made at all (then the rest is empty)
 };
 
 class BackendCache {

@@ -3,6 +3,8 @@
 #include "app/benchmarks/backend_cache.h"
 #include "app/benchmarks/explain_benchmark.h"
 #include "app/benchmarks/matmul_sweep_panel.h"
+#include "app/benchmarks/recipe_comparison_panel.h"
+#include "app/benchmarks/task_progress.h"
 #include "app/benchmarks/training_run_panel.h"
 #include "app/jobs/task_runner.h"
 #include "engine/benchmarks/backend_registry.h"
@@ -22,34 +24,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cmath>
-#include <functional>
 #include <memory>
-#include <stdexcept>
 #include <utility>
 
 using namespace napkin;
-
-namespace {
-
-// The engine's progress callback, as the runner reports it ("fp32 1024³ · repeat 7/11"); false stops the
-// service within one GEMM panel or training step: when superseded (nothing is delivered) or when `stop`
-// is set by Cancel (the finished cases are delivered as a partial run). `finished` sees each report
-// first, on the worker, to hand what has finished to the GUI thread (TaskContext::deliverPartial).
-ProgressCallback reportTo(const TaskContext& task, std::shared_ptr<const std::atomic<bool>> stop,
-                          std::function<void(const BenchmarkProgress&)> finished) {
-    return [&task, stop = std::move(stop), finished = std::move(finished)](const BenchmarkProgress& p) {
-        finished(p);
-        task.progress(p.fraction, QString::fromStdString(p.detail.empty() ? p.phase : p.detail));
-        return task.keepGoing() && !stop->load();
-    };
-}
-
-// How often a growing loss curve is redrawn: a tiny Cruncher trains thousands of steps a second.
-constexpr auto kLossBatch = std::chrono::milliseconds(100);
-
-} // namespace
 
 BenchmarksPage::BenchmarksPage(QWidget* parent)
     : QWidget(parent)
@@ -57,21 +36,24 @@ BenchmarksPage::BenchmarksPage(QWidget* parent)
     , m_backends(std::make_shared<BackendCache>())
     , m_sweep(new MatmulSweepPanel(this))
     , m_training(new TrainingRunPanel(this))
+    , m_recipes(new RecipeComparisonPanel(this))
     , m_explain(new ExplainPane(this)) {
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_sweep);
     splitter->addWidget(m_training);
+    splitter->addWidget(m_recipes);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
-    // The two panels need more height than a 1280×720 projector leaves: they scroll rather than squeeze.
-    auto* panels = new QScrollArea(this);
-    panels->setWidget(splitter);
-    panels->setWidgetResizable(true);
-    panels->setFrameShape(QFrame::NoFrame);
-    panels->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    splitter->setStretchFactor(2, 2);
+    // The panels need more height than a 1280×720 projector leaves: they scroll rather than squeeze.
+    m_panels = new QScrollArea(this);
+    m_panels->setWidget(splitter);
+    m_panels->setWidgetResizable(true);
+    m_panels->setFrameShape(QFrame::NoFrame);
+    m_panels->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(makeDeviceRow());
-    layout->addWidget(panels, 1);
+    layout->addWidget(m_panels, 1);
     layout->addWidget(m_explain);
 
     connect(m_sweep, &MatmulSweepPanel::runClicked, this, [this] {
@@ -80,6 +62,8 @@ BenchmarksPage::BenchmarksPage(QWidget* parent)
     });
     connect(m_training, &TrainingRunPanel::trainClicked, this,
             [this] { startTraining(m_training->request()); });
+    connect(m_training, &TrainingRunPanel::compareClicked, this,
+            [this] { startRecipeComparison(m_training->request()); });
     connect(m_cancel, &QPushButton::clicked, this, &BenchmarksPage::cancel);
     connect(m_runner, &TaskRunner::progress, this, &BenchmarksPage::onProgress);
     connect(m_runner, &TaskRunner::failed, this, [this](const QString& message) {
@@ -177,6 +161,7 @@ void BenchmarksPage::refreshSupport() {
     const BackendSupport support = m_backends->supportFor(device(), backendOptions());
     m_sweep->setUnsupportedDtypes(support.unsupportedDtypes);
     m_training->setUnsupportedRecipes(support.unsupportedRecipes);
+    m_recipes->setRefusedRecipes(support.refusedRecipes);
 }
 
 void BenchmarksPage::startSweep(const std::vector<MatmulCase>& cases) {
@@ -213,40 +198,6 @@ void BenchmarksPage::startSweep(const std::vector<MatmulCase>& cases) {
                              .arg(total);
             setRunning(false, status);
             emit sweepFinished(sweep);
-        });
-    });
-}
-
-void BenchmarksPage::startTraining(const TrainingRunRequest& request) {
-    m_training->showRun(std::nullopt);
-    setRunning(true, tr("Training…"));
-    m_stop = std::make_shared<std::atomic<bool>>(false);
-    m_runner->start([this, request, device = device(), options = backendOptions(), backends = m_backends,
-                     stop = m_stop](const TaskContext& task) {
-        task.progress(0, QStringLiteral("prepare"));
-        BenchmarkBackend& backend = backends->backendFor(device, options);
-        if (std::string why = backend.unsupportedPrecisionReason(request.config.precision); !why.empty())
-            throw std::invalid_argument(why); // the runner reports it as the run's failure
-        // Each step's loss as it is known, handed over in batches: the curve grows while the run trains.
-        std::vector<double> losses;
-        auto lastPost = std::chrono::steady_clock::now() - kLossBatch;
-        const auto showLoss = [this, &task, &losses, &lastPost,
-                               steps = request.steps](const BenchmarkProgress& p) {
-            if (!p.stepLoss)
-                return;
-            losses.push_back(*p.stepLoss);
-            const auto now = std::chrono::steady_clock::now();
-            if (now - lastPost < kLossBatch)
-                return;
-            lastPost = now;
-            task.deliverPartial([this, losses, steps] { m_training->showRunningLosses(losses, steps); });
-        };
-        const TrainingRun run = runCruncherTraining(backend, request, reportTo(task, stop, showLoss));
-        return TaskRunner::Deliver([this, run] {
-            m_training->showRun(run);
-            setRunning(false, run.cancelled ? tr("Cancelled: a partial run, %n step(s) kept.", nullptr,
-                                                 static_cast<int>(run.losses.size()))
-                                            : tr("Training done."));
         });
     });
 }

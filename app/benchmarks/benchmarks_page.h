@@ -1,7 +1,8 @@
 #pragma once
-// The Benchmarks page: a matmul sweep and a Cruncher training run on the device chosen, measured by the
-// engine's services (the same ones napkin-cli bench runs) on the page's TaskRunner, never on the GUI
-// thread: one run at a time, cancellable at once, a superseded run's result dropped.
+// The Benchmarks page: a matmul sweep, a Cruncher training run and that Cruncher in every recipe the device
+// runs, side by side, on the device chosen, measured by the engine's services (the same ones napkin-cli bench
+// runs) on the page's TaskRunner, never on the GUI thread: one run at a time, cancellable at once, a
+// superseded run's result dropped.
 #include "engine/benchmarks/backend_registry.h"
 #include "engine/benchmarks/training_run.h"
 #include "engine/compute/benchmark_result.h"
@@ -21,6 +22,8 @@ class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
+class RecipeComparisonPanel;
 class TaskRunner;
 struct TaskProgress;
 class TrainingRunPanel;
@@ -39,6 +42,9 @@ public:
     /// Runs `cases` / one training run on the chosen device; supersedes a run in flight.
     void startSweep(const std::vector<napkin::MatmulCase>& cases);
     void startTraining(const napkin::TrainingRunRequest& request);
+    /// Trains `request`'s setup in each recipe the device runs (fp32, tf32, mixed-bf16, mixed-fp16), one
+    /// after another from the same seeds; the recipes it refuses are listed with its reasons.
+    void startRecipeComparison(const napkin::TrainingRunRequest& request);
     /// Asks the chosen device and CPU library what they cannot run, and disables those types and recipes
     /// with the reason (done on every device or library change; tests call it after swapping backends).
     void refreshSupport();
@@ -49,6 +55,7 @@ public:
 
     MatmulSweepPanel* sweepPanel() const { return m_sweep; }
     TrainingRunPanel* trainingPanel() const { return m_training; }
+    RecipeComparisonPanel* recipePanel() const { return m_recipes; }
     TaskRunner* runner() const { return m_runner; }
     /// How the page makes backends (tests swap in their own).
     BackendCache& backends() const { return *m_backends; }
@@ -76,8 +83,10 @@ private:
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;
     QPushButton* m_cancel = nullptr;
+    QScrollArea* m_panels = nullptr; ///< the three panels, scrolling
     MatmulSweepPanel* m_sweep;
     TrainingRunPanel* m_training;
+    RecipeComparisonPanel* m_recipes;
     ExplainPane* m_explain;
     bool m_running = false;
     /// Set by Cancel: the run in flight stops early and delivers what it finished (a partial run).

@@ -70,6 +70,7 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     , m_precision(new QComboBox(this))
     , m_precisionNote(new QLabel(this))
     , m_train(new QPushButton(tr("Train"), this))
+    , m_compare(new QPushButton(tr("Compare recipes"), this))
     , m_chart(new LossChart(this))
     , m_timeline(new MemoryTimelineChart(this))
     , m_summary(new QLabel(this))
@@ -88,6 +89,9 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     for (PrecisionRecipe r : kPrecisions)
         m_precision->addItem(toQString(precisionRecipeName(r)), static_cast<int>(r));
     m_precision->setCurrentIndex(m_precision->findData(static_cast<int>(defaults.precision)));
+    m_compare->setObjectName(QStringLiteral("compareRecipes"));
+    m_compare->setToolTip(tr("Train this setup once in each recipe the device runs (fp32, tf32, mixed-bf16, "
+                             "mixed-fp16), from the same seeds, and show them side by side"));
     m_precision->setToolTip(tr("mixed-bf16: bf16 weights, activations and gradients in the GEMMs (fp32 "
                                "accumulation), fp32 master weights and optimizer state. It runs on the "
                                "oneDNN CPU backend."));
@@ -106,8 +110,13 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     setTextTone(m_precisionNote, TextTone::note);
     m_precisionNote->hide();
     form->addSpanning(m_precisionNote);
+    // Train and Compare recipes on a row of their own: with the three exports beside them the column's
+    // 340 px would cut their words.
+    auto* runs = new QHBoxLayout;
+    runs->addWidget(m_train);
+    runs->addWidget(m_compare);
+    form->addSpanning(runs);
     auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_train);
     addExportButtons(buttons, this,
                      {[this](const QString& path) { return exportChartPng(path); },
                       [this](const QString& path) { return exportCsv(path); },
@@ -145,6 +154,7 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(row);
     connect(m_train, &QPushButton::clicked, this, &TrainingRunPanel::trainClicked);
+    connect(m_compare, &QPushButton::clicked, this, &TrainingRunPanel::compareClicked);
     // Before a run, the empty loss chart's step axis follows the steps asked for.
     connect(m_steps, &QSpinBox::valueChanged, this, [this](int steps) {
         if (!m_run && m_chart->losses().empty())
@@ -167,6 +177,7 @@ TrainingRunRequest TrainingRunPanel::request() const {
 
 void TrainingRunPanel::setTrainEnabled(bool enabled) {
     m_train->setEnabled(enabled);
+    m_compare->setEnabled(enabled);
 }
 
 void TrainingRunPanel::setUnsupportedRecipes(const std::map<PrecisionRecipe, std::string>& reasons) {

@@ -29,6 +29,7 @@ public:
 
     /// The run the controls ask for (the optimizer's default learning rate).
     napkin::TrainingRunRequest request() const;
+    /// Train and Compare recipes together: one run at a time.
     void setTrainEnabled(bool enabled);
     /// Disables each recipe the chosen backend's trainer refuses, its reason in the item's tooltip and in
     /// a grey line under the choice.
@@ -55,6 +56,8 @@ public:
 
 signals:
     void trainClicked();
+    /// "Compare recipes": the same setup in every recipe the device runs (the page's recipe comparison).
+    void compareClicked();
 
 private:
     QSpinBox *m_dim, *m_layers, *m_batch, *m_steps;
@@ -62,6 +65,7 @@ private:
     QComboBox* m_precision;  ///< fp32, mixed-bf16
     QLabel* m_precisionNote; ///< why a recipe is disabled
     QPushButton* m_train;
+    QPushButton* m_compare;
     LossChart* m_chart;
     MemoryTimelineChart* m_timeline;
     QLabel* m_summary;

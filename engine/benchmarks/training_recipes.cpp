@@ -44,13 +44,18 @@ std::vector<TrainingRun> runCruncherRecipes(BenchmarkBackend& backend, const Tra
         requests.push_back(std::move(r));
     }
     std::vector<TrainingRun> runs;
+    const auto count = static_cast<double>(requests.size());
     for (const TrainingRunRequest& r : requests) {
         const std::string name = trainingRecipeName(r.config);
+        const auto done = static_cast<double>(runs.size());
         ProgressCallback each;
         if (progress)
             each = [&](const BenchmarkProgress& p) {
                 BenchmarkProgress named = p;
                 named.detail = name + " · " + p.detail;
+                // Of the whole list, as BenchmarkProgress::fraction promises: a bar that ran to the end
+                // once per recipe told a room nothing about how much of the comparison was left.
+                named.fraction = (done + p.fraction) / count;
                 return progress(named);
             };
         runs.push_back(runCruncherTraining(backend, r, each));

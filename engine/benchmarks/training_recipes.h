@@ -17,9 +17,10 @@ std::vector<std::string> trainingRecipesFromList(const std::string& list);
 /// `request` run once per recipe (its config's precision and tf32Matmuls replaced by each). Every recipe is
 /// asked of the backend (unsupportedRecipeReason) before the first runs: std::invalid_argument with
 /// "--precision NAME: why" for the first it refuses; so is a checkpoint (resume or save) with more than one
-/// recipe. `progress` sees each run's steps, its detail led by the recipe ("mixed-bf16 · step 3/20"); a
-/// cancelled run ends the list (the runs so far are returned, the last one marked cancelled). Throws what
-/// runCruncherTraining throws.
+/// recipe. `progress` sees each run's steps, its detail led by the recipe ("mixed-bf16 · step 3/20"), its
+/// fraction that of the whole list (the second of four recipes half done: 0.375); a cancelled run ends the
+/// list (the runs so far are returned, the last one marked cancelled). Throws what runCruncherTraining
+/// throws.
 std::vector<TrainingRun> runCruncherRecipes(BenchmarkBackend& backend, const TrainingRunRequest& request,
                                             const std::vector<std::string>& recipes,
                                             const ProgressCallback& progress = {});

@@ -120,6 +120,19 @@ std::optional<double> deviceSeconds(const TrainingRun& run, double TimingSummary
     return (*run.deviceStepTiming).*statistic;
 }
 
+// A document's value as a CSV field: numbers in their shortest exact form, null empty, text quoted as needed.
+std::string csvValue(const nlohmann::json& value) {
+    if (value.is_null())
+        return {};
+    if (value.is_boolean())
+        return value.get<bool>() ? "true" : "false";
+    if (value.is_number())
+        return csvNumber(value.get<double>());
+    if (value.is_string())
+        return csvField(value.get<std::string>());
+    return csvField(value.dump());
+}
+
 } // namespace
 
 nlohmann::json trainingRunJson(const TrainingRun& run) {
@@ -233,6 +246,40 @@ std::string trainingRunCsv(const TrainingRun& run) {
     for (std::size_t i = 0; i < run.losses.size(); ++i)
         csv +=
             csvRow({"loss", std::to_string(run.firstStep + static_cast<long>(i)), csvNumber(run.losses[i])});
+    return csv;
+}
+
+std::string trainingRecipesCsv(const std::vector<TrainingRun>& runs) {
+    const nlohmann::json doc = trainingRecipesJson(runs);
+    const nlohmann::json& comparison = doc["comparison"];
+    const nlohmann::json& documents = doc["runs"];
+    // The comparison's own fields are the columns (the recipe first): a field added there is exported here.
+    std::vector<std::string> fields{"recipe"};
+    if (!comparison.empty())
+        for (const auto& item : comparison.front().items())
+            if (item.key() != "recipe")
+                fields.push_back(item.key());
+    std::vector<std::string> header{"section"};
+    header.insert(header.end(), fields.begin(), fields.end());
+    header.insert(header.end(), {"peak_predicted_bytes", "peak_measured_bytes"});
+    std::string csv = csvRow(header);
+    for (std::size_t i = 0; i < comparison.size(); ++i) {
+        std::vector<std::string> row{"comparison"};
+        for (const std::string& field : fields)
+            row.push_back(csvValue(comparison[i][field]));
+        const nlohmann::json& memory = documents[i]["memory"];
+        row.push_back(csvValue(memory["peak_predicted_bytes"]));
+        row.push_back(csvValue(memory["peak_measured_bytes"]));
+        csv += csvRow(row);
+    }
+    csv += '\n' + csvRow({"section", "recipe", "step", "loss"});
+    for (const nlohmann::json& run : documents) {
+        const long first = run["first_step"].get<long>();
+        const nlohmann::json& loss = run["loss"];
+        for (std::size_t s = 0; s < loss.size(); ++s)
+            csv += csvRow({"loss", csvValue(run["model"]["precision"]),
+                           std::to_string(first + static_cast<long>(s)), csvValue(loss[s])});
+    }
     return csv;
 }
 

@@ -22,5 +22,9 @@ std::string trainingRunCsv(const TrainingRun& run);
 /// measured, the first and last loss), runs[] (each run's trainingRunJson, loss curve included)}
 /// (docs/cli.md).
 nlohmann::json trainingRecipesJson(const std::vector<TrainingRun>& runs);
+/// The same comparison as CSV, read back from trainingRecipesJson so the two never disagree: a "comparison"
+/// table (one row per run: its comparison[] fields, recipe first, then each run's peak over one step,
+/// predicted and measured) and a "loss" table (recipe, step, loss).
+std::string trainingRecipesCsv(const std::vector<TrainingRun>& runs);
 
 } // namespace napkin

@@ -7,11 +7,14 @@
 // training controls is whole too (a form layout cut it). The throughput chart keeps a plot with its axis
 // titles on two lines at most, its table beside or under it, nothing cut at the viewport's side (at
 // 1280×720 in presentation type it had 139 px of axes beside an empty table, its x title on four lines).
-// With NAPKIN_SCREENSHOT_DIR set, each window judged is written there as a PNG.
+// A finished recipe comparison in presentation type keeps its table and chart inside the viewport, the chart
+// as tall as its legend needs. With NAPKIN_SCREENSHOT_DIR set, each window judged is written there as a PNG.
 #include "app/benchmarks/benchmarks_page.h"
 #include "app/benchmarks/matmul_sweep_panel.h"
+#include "app/benchmarks/recipe_comparison_panel.h"
 #include "app/shell/main_window.h"
 #include "tests/support/wcag_contrast.h"
+#include "widgets/charts/loss_chart.h"
 #include "widgets/charts/throughput_chart.h"
 
 #include <QAbstractScrollArea>
@@ -19,10 +22,12 @@
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QScopeGuard>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -106,6 +111,8 @@ private slots:
     void throughputChartHasRoom();
     void notesReadOnAProjector_data();
     void notesReadOnAProjector();
+    void recipeComparisonFitsTheViewport_data();
+    void recipeComparisonFitsTheViewport();
     void cleanupTestCase();
 
 private:
@@ -370,6 +377,69 @@ void TestBenchmarksProjector::notesReadOnAProjector() {
             qPrintable(
                 QStringLiteral("%1: %2:1 on %3").arg(named(note)).arg(ink, 0, 'f', 2).arg(paper.name())));
     }
+}
+
+void TestBenchmarksProjector::recipeComparisonFitsTheViewport_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("presentation");
+    for (const QSize& s : {QSize(1024, 768), QSize(1280, 720)})
+        QTest::addRow("%dx%d-presentation", s.width(), s.height()) << s << true;
+}
+
+// A finished recipe comparison in presentation type: its table (the MFU column names each peak, the
+// refused rows carry the backend's reasons) and its chart stay inside the panels' viewport, which scrolls
+// down, never sideways. With one-line headers beside the chart the table alone asked for 1029 px.
+void TestBenchmarksProjector::recipeComparisonFitsTheViewport() {
+    QFETCH(QSize, size);
+    QFETCH(bool, presentation);
+    show(size, presentation, false);
+    if (QTest::currentTestFailed())
+        return;
+    BenchmarksPage* page = m_window->benchmarksPage();
+    for (const auto& [name, value] : {std::pair{"dim", 16}, {"layers", 2}, {"batch", 8}, {"steps", 4}})
+        page->findChild<QSpinBox*>(QString::fromLatin1(name))->setValue(value);
+    QPushButton* compare = page->findChild<QPushButton*>(QStringLiteral("compareRecipes"));
+    QVERIFY(compare);
+    compare->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 60000);
+    RecipeComparisonPanel* panel = page->recipePanel();
+    QVERIFY(panel->comparison() && !panel->comparison()->runs.empty());
+    for (int i = 0; i < 10; ++i) // the table's columns are fitted a turn after its rows land
+        QCoreApplication::processEvents();
+    QScrollArea* panels = nullptr;
+    for (QWidget* a = panel->parentWidget(); a && !panels; a = a->parentWidget())
+        panels = qobject_cast<QScrollArea*>(a);
+    QVERIFY(panels);
+    panels->ensureWidgetVisible(panel->table());
+    QCoreApplication::processEvents();
+    QCOMPARE(panels->horizontalScrollBar()->maximum(), 0);
+    const QRect view = inWindow(panels->viewport(), m_window.get());
+    for (QWidget* w : {static_cast<QWidget*>(panel->table()), static_cast<QWidget*>(panel->chart())}) {
+        const QRect box = inWindow(w, m_window.get());
+        QVERIFY2(box.left() >= view.left() && box.right() <= view.right(),
+                 qPrintable(QStringLiteral("%1 (x %2 to %3) is cut by the viewport (x %4 to %5)")
+                                .arg(named(w))
+                                .arg(box.left())
+                                .arg(box.right())
+                                .arg(view.left())
+                                .arg(view.right())));
+    }
+    for (int i = 0; i < 3; ++i) { // ticks and titles fitted to the laid-out axes take a replot or two
+        panel->chart()->replotNow();
+        QCoreApplication::processEvents();
+    }
+    if (const QByteArray dir = qgetenv("NAPKIN_SCREENSHOT_DIR"); !dir.isEmpty())
+        m_window->grab().save(
+            QStringLiteral("%1/benchmarks-recipes-%2.png")
+                .arg(QString::fromLocal8Bit(dir), QString::fromLatin1(QTest::currentDataTag())));
+    const QStringList cut = panel->chart()->layoutGeometry().cutText;
+    QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QStringLiteral(" | "))));
+    // As tall as its plot, legend row included, asks: an explicit minimum height once squeezed it below
+    // that, and the table covered the legend's names.
+    QVERIFY2(panel->chart()->height() >= panel->chart()->minimumSizeHint().height(),
+             qPrintable(QStringLiteral("the chart is %1 px high; its plot and legend need %2")
+                            .arg(panel->chart()->height())
+                            .arg(panel->chart()->minimumSizeHint().height())));
 }
 
 QTEST_MAIN(TestBenchmarksProjector)
