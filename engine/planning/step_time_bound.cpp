@@ -2,8 +2,6 @@
 
 #include "engine/numerics/formula_text.h"
 
-#include <algorithm>
-
 namespace napkin {
 namespace {
 
@@ -13,14 +11,6 @@ double bubbleShare(const ParallelLayout& l) {
 }
 
 } // namespace
-
-double fastestGemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype) {
-    double best = 0;
-    for (const GemmRate& g : profile.gemms)
-        if (g.dtype == dtype)
-            best = std::max(best, g.flopsPerSecond);
-    return best;
-}
 
 double stepTimeLowerBound(const AccountingInput& in, const HardwareProfile& profile) {
     const double rate = fastestGemmFlopsPerSecond(profile, ledgerFor(in.precision, in.fp32Gradients).compute);

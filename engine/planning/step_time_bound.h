@@ -9,10 +9,6 @@
 
 namespace napkin {
 
-/// The profile's fastest measured GEMM in `dtype`, FLOP/s: no GEMM of the step runs faster
-/// (gemmFlopsPerSecond interpolates between measured rates). 0 when none was measured.
-double fastestGemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype);
-
 /// A lower bound on predictStepTime(input, …, profile).seconds: the GEMM FLOPs one GPU must run in a step,
 /// at the fastest measured GEMM rate, stretched by the pipeline bubble:
 ///   (F + B + R) / (tp·pp·cp) / R_max × (1 + (p − 1)/(v·m))

@@ -181,6 +181,14 @@ double memoryBytesPerSecond(const HardwareProfile& profile, StorageType dtype) {
     return profile.memoryBandwidthBytesPerSecond;
 }
 
+double fastestGemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype) {
+    double best = 0;
+    for (const GemmRate& g : profile.gemms)
+        if (g.dtype == dtype)
+            best = std::max(best, g.flopsPerSecond);
+    return best;
+}
+
 std::optional<double> gemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype, double m, double n,
                                          double k) {
     // (log volume, rate) of the dtype's measured shapes, smallest first.

@@ -72,6 +72,10 @@ std::string hardwareProfileToJson(const HardwareProfile& profile);
 /// The bytes per second of a memory-bound op on `dtype` tensors: its elementwise rate, or the bandwidth.
 double memoryBytesPerSecond(const HardwareProfile& profile, StorageType dtype);
 
+/// The profile's fastest measured GEMM in `dtype`, FLOP/s: no GEMM of a step runs faster
+/// (gemmFlopsPerSecond interpolates between measured rates). 0 when none was measured.
+double fastestGemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype);
+
 /// The achievable FLOP/s of a GEMM of m·n·k in `dtype`: interpolated in log(m·n·k) between the nearest
 /// measured shapes of that dtype below and above it, and held at the end points outside them (a GEMM
 /// larger than any measured runs at the largest's rate; a smaller one at the smallest's). Unset when the

@@ -20,14 +20,6 @@ std::string secondsText(double s) {
     return n(s) + " s";
 }
 
-double bestRate(const HardwareProfile& profile, ComputeType dtype) {
-    double best = 0;
-    for (const GemmRate& g : profile.gemms)
-        if (g.dtype == dtype)
-            best = std::max(best, g.flopsPerSecond);
-    return best;
-}
-
 // Seconds per phase of the compute rows (ops and their overhead), for the bubble and the overlap.
 struct PhaseSeconds {
     std::array<double, 6> seconds{};
@@ -55,7 +47,7 @@ StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, ComputeType
         return row;
     }
     // A shape the list knows runs at its interpolated rate; a bare parameter count at the best measured.
-    const double best = bestRate(profile, dtype);
+    const double best = fastestGemmFlopsPerSecond(profile, dtype);
     const double rate = op.m * op.n * op.k > 0
                             ? gemmFlopsPerSecond(profile, dtype, op.m * op.batch, op.n, op.k).value_or(best)
                             : best;
@@ -185,7 +177,7 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
         return t;
     }
     const ComputeType dtype = ops.dtype;
-    if (bestRate(profile, dtype) <= 0) {
+    if (fastestGemmFlopsPerSecond(profile, dtype) <= 0) {
         t.whyNot = "the profile (" + profile.source + ") has no " + std::string(computeTypeName(dtype)) +
                    " GEMM rate; give --hardware-profile with one measured in " + std::string(computeTypeName(dtype));
         return t;
