@@ -121,6 +121,16 @@ void dataParallelRows(LedgerBuilder& b, const CommunicationInput& in, double par
         return concat({times, "(n−1)/n·", symbol, "·", n(bytesPerElement), " B = ", times, ratio, " × ",
                        n(parameters), " × ", n(bytesPerElement), " ="});
     };
+    // Sharded gradients are reduced, and ZeRO-3's parameters gathered, for every micro-batch: under
+    // gradient accumulation DeepSpeed's ZeRO-2/3 and FSDP FULL_SHARD (without no_sync, which would keep
+    // the unsharded gradients this ledger's memory does not) repeat them per forward and backward.
+    const double m = in.layout.microbatches;
+    const auto perMicroBatch = [&](double bytesPerElement) {
+        if (m <= 1)
+            return text("", bytesPerElement);
+        return concat({"m·(n−1)/n·", symbol, "·", n(bytesPerElement), " B = ", n(m), " × ", ratio, " × ",
+                       n(parameters), " × ", n(bytesPerElement), " ="});
+    };
     auto add = [&](std::string_view name, double bytes, const std::string& formula) {
         b.add(CommunicationGroup::dataParallel, concat({what, name}), bytes, concat({formula, " ", n(bytes)}),
               stride, ranks);
@@ -130,14 +140,17 @@ void dataParallelRows(LedgerBuilder& b, const CommunicationInput& in, double par
         add("gradient all-reduce", 2 * grads, text("2·", in.gradientBytes));
         break;
     case 1:
-    case 2:
         add("gradient reduce-scatter", grads, text("", in.gradientBytes));
         add("parameter all-gather after the step", params, text("", in.parameterBytes));
         break;
+    case 2:
+        add("gradient reduce-scatter", m * grads, perMicroBatch(in.gradientBytes));
+        add("parameter all-gather after the step", params, text("", in.parameterBytes));
+        break;
     default:
-        add("parameter all-gather (forward)", params, text("", in.parameterBytes));
-        add("parameter all-gather (backward)", params, text("", in.parameterBytes));
-        add("gradient reduce-scatter", grads, text("", in.gradientBytes));
+        add("parameter all-gather (forward)", m * params, perMicroBatch(in.parameterBytes));
+        add("parameter all-gather (backward)", m * params, perMicroBatch(in.parameterBytes));
+        add("gradient reduce-scatter", m * grads, perMicroBatch(in.gradientBytes));
         break;
     }
 }

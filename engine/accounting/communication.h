@@ -66,7 +66,9 @@ struct CommunicationInput {
 /// (ZeRO-1/2), the parameters gathered twice (ZeRO-3; Rajbhandari et al. 2020). HSDP (shardGroup g):
 /// those collectives within the g GPUs of a group, and the gradient shard P·g_B/g all-reduced across the
 /// dp·cp/g groups that replicate it (PyTorch FSDP's HYBRID_SHARD; FSDP2's foreach_reduce all_reduce after
-/// the reduce-scatter). Tensor parallel:
+/// the reduce-scatter). ZeRO-2's reduce-scatter and ZeRO-3's three collectives repeat for each micro-batch
+/// (DeepSpeed and FSDP under gradient accumulation, without FSDP's no_sync, whose unsharded gradients the
+/// memory does not count); ZeRO-1's and DDP's run once a step. Tensor parallel:
 /// per layer and micro-batch 2 all-reduces forward and 2 backward of s·b·h (with sequence parallelism
 /// the same volume as all-gathers and reduce-scatters; Korthikanti et al. 2022), one more forward's worth
 /// with full recompute, plus the vocabulary-parallel embedding and output layer. Context parallel: the

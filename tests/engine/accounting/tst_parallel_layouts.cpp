@@ -198,6 +198,12 @@ void TestParallelLayouts::communication_data() {
                                    << "parameter all-gather (forward)" << 217769664.0 << 450e9;
     QTest::newRow("ZeRO-3 scatter") << "zero3"
                                     << "gradient reduce-scatter" << 217769664.0 << 450e9;
+    // ... accumulating 4 micro-batches: gathered and reduced for each (DeepSpeed ZeRO-3, FSDP without no_sync)
+    // = 4 × 217,769,664 = 871,078,656 B; ZeRO-2 reduce-scatters each micro-batch's gradients too.
+    QTest::newRow("ZeRO-3 gather, 4 micro-batches") << "zero3m4"
+                                                    << "parameter all-gather (backward)" << 871078656.0 << 450e9;
+    QTest::newRow("ZeRO-2 scatter, 4 micro-batches") << "zero2m4"
+                                                     << "gradient reduce-scatter" << 871078656.0 << 450e9;
     // GPT-3, tp 8 + sp, one micro-batch: per layer 8 × 7/8 × s·b·h·2 B = 7 × 50,331,648 = 352,321,536 B;
     // 96 layers = 33,822,867,456 B (the same volume with or without sp; Korthikanti et al. 2022, 4.2.2).
     QTest::newRow("TP layers") << "gpt3tp8"
@@ -237,6 +243,10 @@ void TestParallelLayouts::communication() {
     } else if (setup == "zero3") {
         in = preset("gpt2-small", 8);
         in.zeroStage = 3;
+    } else if (setup == "zero3m4" || setup == "zero2m4") {
+        in = preset("gpt2-small", 8);
+        in.zeroStage = setup == "zero3m4" ? 3 : 2;
+        in.parallel.microbatches = 4;
     } else if (setup == "gpt3tp8") {
         in = preset("gpt3-175b", 8, 8, 1, true);
     } else if (setup == "pp4") {
