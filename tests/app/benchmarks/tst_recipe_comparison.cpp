@@ -295,7 +295,7 @@ void TestRecipeComparison::exportsAreTheCliDocuments() {
 }
 
 // The panel as a user sees it: the legend names each recipe, whole, and each curve is drawn inside the
-// plot (none reaches the plot's edge, where QCustomPlot would cut it) and across it to the last step.
+// plot (none reaches the plot's edge, where the chart would cut it) and across it to the last step.
 void TestRecipeComparison::pictureHasEveryCurveInsideThePlot() {
     RecipeComparisonPanel& panel = *m_page->recipePanel();
     QVERIFY(panel.comparison());
