@@ -9,16 +9,19 @@
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/capability_rules.h"
 #include "engine/allocator/allocator_config.h"
+#include "engine/io/atomic_file.h"
 #include "engine/peers/peer_estimates.h"
 #include "engine/report/accounting_report.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/json_values.h"
 #include "engine/report/step_time_json.h"
+#include "engine/scenario/accounting_fields.h"
 
 #include <CLI/CLI.hpp>
 
 #include <memory>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,8 +31,19 @@ namespace {
 struct AccountCommandOptions {
     AccountOptions setup;
     bool json = false;
-    std::string allocConf; // PYTORCH_CUDA_ALLOC_CONF's text for the simulated reserved memory
+    std::string allocConf;    // PYTORCH_CUDA_ALLOC_CONF's text for the simulated reserved memory
+    std::string saveScenario; // --save-scenario FILE: the setup as the app's scenario file
 };
+
+// The setup as given (before any capability fallback, which the app applies itself) as a scenario file;
+// a file that cannot be written is the user's to fix: one line, exit 2, before anything is printed.
+void saveScenarioFile(const std::string& path, const AccountingInput& asGiven, const GpuCatalog& catalog) {
+    try {
+        writeFileAtomically(path, writeScenario(runSetupScenario(asGiven, catalog)));
+    } catch (const std::runtime_error& e) {
+        throw UsageError(std::string("--save-scenario: ") + e.what());
+    }
+}
 
 AllocatorConfig allocatorConfigOption(const std::string& text) {
     const AllocatorConfigParse parsed = parseAllocatorConfig(text);
@@ -49,6 +63,8 @@ int execute(const AccountCommandOptions& options, std::ostream& out, std::ostrea
     if (const GpuSpec* part = catalog.find(input.gpu))
         warnings = applyCapabilityRules(input, *part);
     checkAccountingInput(input, catalog);
+    if (!options.saveScenario.empty())
+        saveScenarioFile(options.saveScenario, asGiven, catalog);
     const GpuSpec& gpu = *catalog.find(input.gpu);
     AccountingResult result = account(input, gpu);
     const StepTime stepTime = stepTimeFor(o, input, result, gpu);
@@ -74,8 +90,9 @@ int execute(const AccountCommandOptions& options, std::ostream& out, std::ostrea
             doc["command"] = withGpuCatalogOption(doc["command"].get<std::string>(), o.gpuCatalog);
         if (const std::string conf = allocatorConfigText(allocator); !conf.empty()) // shell-safe: [a-z_:,0-9]
             doc["command"] = doc["command"].get<std::string>() + " --alloc-conf " + conf;
-        doc["step_time"] = stepTimeJson(stepTime); // the report's, or --hardware-profile's and --no-dp-overlap's
-        if (mfuPredicted(o)) // the line names the step time's options
+        doc["step_time"] =
+            stepTimeJson(stepTime); // the report's, or --hardware-profile's and --no-dp-overlap's
+        if (mfuPredicted(o))        // the line names the step time's options
             doc["command"] = doc["command"].get<std::string>() + " --mfu predicted";
         if (!o.hardwareProfile.empty())
             doc["command"] =
@@ -97,9 +114,13 @@ Command addAccountCommand(CLI::App& parent) {
     CLI::App* sub = parent.add_subcommand("account", "Memory, FLOPs and time of training a model");
     addAccountOptions(*sub, options->setup);
     sub->add_flag("--json", options->json, "print one JSON document");
-    sub->add_option("--alloc-conf", options->allocConf,
-                    "PYTORCH_CUDA_ALLOC_CONF for the simulated reserved memory (--json's reserved_memory), e.g. "
-                    "\"expandable_segments:True,max_split_size_mb:128,roundup_power2_divisions:4\"");
+    sub->add_option(
+        "--alloc-conf", options->allocConf,
+        "PYTORCH_CUDA_ALLOC_CONF for the simulated reserved memory (--json's reserved_memory), e.g. "
+        "\"expandable_segments:True,max_split_size_mb:128,roundup_power2_divisions:4\"");
+    sub->add_option("--save-scenario", options->saveScenario,
+                    "also write the setup as a scenario file the app opens (File > Open scenario), as "
+                    "scripts/measure-run.py does into its trace");
     return {sub, [options](std::ostream& out, std::ostream& err) { return execute(*options, out, err); }};
 }
 

@@ -20,8 +20,9 @@ script writes the trace itself in Kineto's form from the profiler's event list: 
 with Bytes, Total Allocated (the running sum of the events: c10's CPU allocator keeps no cache) and Device
 Type. It also names, under "napkin_not_modelled", what the run holds that no prediction counts: the token
 ids and targets, the model's buffers (a causal mask, RoPE's inverse frequencies) and the optimizer's 0-d
-step counters. Under "napkin_setup" it writes the napkin command the run was made with, so that opening
-the trace knows its setup. On CUDA it also records the allocator's history and dumps the memory snapshot
+step counters. Under "napkin_setup" it writes the napkin command the run was made with, and under
+"napkin_scenario" the same setup as the app's scenario file (napkin-cli account --save-scenario), so that
+opening the trace knows its setup and the app can set its page to it ("Use the run's setup"). On CUDA it also records the allocator's history and dumps the memory snapshot
 (--snapshot).
 
 Then it runs napkin-cli compare --trace run.json NAPKIN ACCOUNT FLAGS... and prints the command and its answer.
@@ -37,6 +38,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "validation"))
@@ -66,10 +68,20 @@ def napkin_cli(path):
 
 
 def describe(cli, flags):
-    out = subprocess.run([cli, "account", *flags, "--json"], capture_output=True, text=True)
-    if out.returncode != 0:
-        fail(out.stderr.strip() or "napkin-cli account failed")
-    return json.loads(out.stdout)
+    """napkin's account --json for the flags, with the setup as the app's scenario file under "scenario"."""
+    scenario_path = tempfile.mktemp(prefix="napkin-setup-", suffix=".json")
+    try:
+        out = subprocess.run([cli, "account", *flags, "--save-scenario", scenario_path, "--json"],
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            fail(out.stderr.strip() or "napkin-cli account failed")
+        doc = json.loads(out.stdout)
+        with open(scenario_path) as f:
+            doc["scenario"] = f.read()
+        return doc
+    finally:
+        if os.path.exists(scenario_path):
+            os.remove(scenario_path)
 
 
 def reference(doc):
@@ -229,6 +241,7 @@ def main():
     # The setup the run was made with, as napkin spells it: opening the trace can offer it back, and a
     # comparison against another setup knows it is one.
     trace["napkin_setup"] = doc.get("command") or " ".join(["napkin-cli", "account"] + flags)
+    trace["napkin_scenario"] = doc["scenario"]  # the same setup as the app's scenario file: "Use the run's setup"
     with open(o.trace, "w") as f:
         json.dump(trace, f)
     print(f"wrote {o.trace}: {doc['parameters']:,} parameters, batch {batch}, {o.steps} steps on {o.device}, "

@@ -8,6 +8,7 @@
 #include "app/accounting/sharding_controls.h"
 #include "app/hardware/gpu_chooser_box.h"
 #include "app/model/architecture_controls.h"
+#include "engine/scenario/accounting_fields.h"
 #include "widgets/controls/log_slider_field.h"
 #include "widgets/controls/number_field.h"
 #include "widgets/controls/spin_box_range.h"

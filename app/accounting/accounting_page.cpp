@@ -13,6 +13,7 @@
 #include "engine/accounting/capability_rules.h"
 #include "engine/planning/layout_choice.h"
 #include "engine/report/cli_command_line.h"
+#include "engine/scenario/accounting_fields.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
@@ -154,10 +155,17 @@ AccountingPage::AccountingPage(QWidget* parent)
     m_clearMeasured = new QPushButton(tr("Clear measured run"), timelineBox);
     m_clearMeasured->setObjectName(QStringLiteral("clearMeasuredRunButton"));
     m_clearMeasured->hide();
+    m_useRunSetup = new QPushButton(tr("Use the run's setup"), timelineBox);
+    m_useRunSetup->setObjectName(QStringLiteral("useRunSetupButton"));
+    m_useRunSetup->setToolTip(
+        tr("Set the controls to the setup the run was made with (its trace says which)"));
+    m_useRunSetup->hide();
     measuredRow->addWidget(m_measuredNote, 1);
+    measuredRow->addWidget(m_useRunSetup);
     measuredRow->addWidget(m_clearMeasured);
     timelineLayout->addLayout(measuredRow);
     connect(m_clearMeasured, &QPushButton::clicked, this, &AccountingPage::clearMeasuredRun);
+    connect(m_useRunSetup, &QPushButton::clicked, this, &AccountingPage::useRunSetup);
     right->addWidget(timelineBox);
     auto* answersScroll = new QScrollArea(this);
     answersScroll->setWidget(m_answers);
@@ -309,13 +317,15 @@ void AccountingPage::recompute() {
     m_answers->setStepTime(stepTimeAnswer(stepTime, in.mfu));
     m_answers->setMeasuredRun(measuredComparison(), m_measuredLabel, byteUnits);
     m_answers->setWarnings(warnings);
-    QString explain = explainAccounting(in, *m_result, timeline, byteUnits) + explainStepTime(stepTime, in.mfu);
+    QString explain =
+        explainAccounting(in, *m_result, timeline, byteUnits) + explainStepTime(stepTime, in.mfu);
     if (m_measuredComparison)
         explain += explainMeasuredRun(*m_measuredComparison, *m_measuredRun, m_measuredLabel, byteUnits);
     m_explain->setHtml(explain);
 }
 
 void AccountingPage::setMeasuredRun(MeasuredRun run, const QString& label) {
+    m_runSetup = measuredRunSetup(run);
     m_measuredRun = std::move(run);
     m_measuredLabel = label;
     m_measuredError.clear();
@@ -331,6 +341,7 @@ void AccountingPage::showMeasuredRunError(const QString& message) {
 void AccountingPage::clearMeasuredRun() {
     const bool had = m_measuredRun.has_value();
     m_measuredRun.reset();
+    m_runSetup.reset();
     m_measuredLabel.clear();
     m_measuredError.clear();
     recompute();
@@ -361,6 +372,17 @@ void AccountingPage::showMeasuredNote(ByteUnits units) {
         m_measuredNote->clear();
     m_measuredNote->setVisible(!m_measuredNote->text().isEmpty());
     m_clearMeasured->setVisible(m_measuredRun.has_value() || error);
+    m_useRunSetup->setVisible(m_runSetup && !hasRunSetup(m_controls->input(), *m_runSetup));
+}
+
+void AccountingPage::useRunSetup() {
+    if (!m_runSetup)
+        return;
+    for (const GpuSpec& part : m_runSetup->gpus.parts) // a part of the user's own the run names
+        SessionGpuCatalog::instance().add(part);
+    AccountingScenario fields = withInput(scenario(), m_runSetup->accounting.input);
+    fields.preset = m_runSetup->accounting.preset;
+    applyScenario(fields);
 }
 
 // Control values are stored as the command-line spelling, so settings files stay readable.

@@ -93,6 +93,11 @@ public:
     }
     /// The line under the timeline: the comparison's summary, or why a file was refused.
     QLabel* measuredRunNote() const { return m_measuredNote; }
+    /// Sets the controls to the setup the measured run was made with (measure-run.py writes it in the
+    /// trace), as a preset enters one, adding a GPU of the user's own that it names; one undoable step
+    /// like any click. Shown as the "Use the run's setup" button while the page's setup differs.
+    void useRunSetup();
+    QPushButton* useRunSetupButton() const { return m_useRunSetup; }
 
 signals:
     /// Whether a measured run is shown changed (File ▸ Clear measured run follows it).
@@ -136,5 +141,7 @@ private:
     std::optional<napkin::MeasuredComparison> m_measuredComparison;
     QLabel* m_measuredNote = nullptr;
     QPushButton* m_clearMeasured = nullptr;
+    std::optional<napkin::Scenario> m_runSetup; ///< the measured run's own setup, when it says
+    QPushButton* m_useRunSetup = nullptr;
     QPushButton* m_plan = nullptr; ///< "Find the fastest layout…"
 };

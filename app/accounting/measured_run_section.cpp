@@ -2,6 +2,7 @@
 
 #include "app/accounting/explain_html.h"
 #include "engine/measured/measured_overheads.h"
+#include "engine/report/cli_command_line.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -20,9 +21,10 @@ QString tr(const char* text) {
 
 // "95,152 B (95.15 kB)": every byte, which the comparison is exact to, then the rounded figure.
 QString exactBytes(double bytes, ByteUnits units) {
-    const QString digits = std::abs(bytes) < 1e15
-                               ? QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(bytes)))
-                               : q(formatExact(bytes));
+    const QString digits =
+        std::abs(bytes) < 1e15
+            ? QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(bytes)))
+            : q(formatExact(bytes));
     return tr("%1 B (%2)").arg(digits, q(formatBytes(bytes, units)));
 }
 
@@ -67,8 +69,9 @@ QString measuredRunNote(const MeasuredComparison& c, const QString& label, ByteU
     QString text = tr("Measured run %1 (%2): peak %3 allocated against %4 predicted, %5: %6 named, %7 "
                       "unexplained.")
                        .arg(label, device, QString::fromStdString(formatBytes(c.measuredPeakBytes, units)),
-                            QString::fromStdString(formatBytes(c.predictedPeakBytes, units)), signedBytes(c.differenceBytes, units),
-                            signedBytes(attributedBytes(c), units), signedBytes(c.unexplainedBytes, units));
+                            QString::fromStdString(formatBytes(c.predictedPeakBytes, units)),
+                            signedBytes(c.differenceBytes, units), signedBytes(attributedBytes(c), units),
+                            signedBytes(c.unexplainedBytes, units));
     if (c.hasReserved)
         text += tr(" Reserved peak %1, %2 unexplained.")
                     .arg(QString::fromStdString(formatBytes(c.measuredReservedPeakBytes, units)),
@@ -125,15 +128,28 @@ QString explainMeasuredRun(const MeasuredComparison& c, const MeasuredRun& run, 
                     .arg(exactBytes(c.measuredReservedPeakBytes, units),
                          exactBytes(c.predictedReservedBytes, units),
                          signedBytes(c.unexplainedReservedBytes, units));
-    text += tr("<p>By phase (napkin's largest event; the run's largest sample in the ranges it named):</p><ul>");
+    text +=
+        tr("<p>By phase (napkin's largest event; the run's largest sample in the ranges it named):</p><ul>");
     for (const PhaseComparison& p : c.phases) {
         const QString measured =
-            p.measuredPeakBytes ? tr("%1 measured, %2").arg(exactBytes(*p.measuredPeakBytes, units),
-                                                            signedBytes(*p.measuredPeakBytes - p.predictedPeakBytes,
-                                                                        units))
+            p.measuredPeakBytes ? tr("%1 measured, %2")
+                                      .arg(exactBytes(*p.measuredPeakBytes, units),
+                                           signedBytes(*p.measuredPeakBytes - p.predictedPeakBytes, units))
                                 : tr("not named by the run");
-        text += tr("<li>%1: %2 predicted at %3; %4</li>")
-                    .arg(q(p.name), exactBytes(p.predictedPeakBytes, units), q(p.predictedPeakEvent), measured);
+        text +=
+            tr("<li>%1: %2 predicted at %3; %4</li>")
+                .arg(q(p.name), exactBytes(p.predictedPeakBytes, units), q(p.predictedPeakEvent), measured);
     }
     return text + QStringLiteral("</ul>");
+}
+
+std::optional<Scenario> measuredRunSetup(const MeasuredRun& run) {
+    if (run.setupScenario.empty())
+        return std::nullopt;
+    ScenarioParse parsed = parseScenario(run.setupScenario);
+    return std::move(parsed.scenario);
+}
+
+bool hasRunSetup(const AccountingInput& input, const Scenario& runSetup) {
+    return accountCommandLine(input) == accountCommandLine(runSetup.accounting.input);
 }

@@ -9,9 +9,12 @@
 #include "engine/measured/measured_comparison.h"
 #include "engine/measured/measured_timeline.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/scenario/scenario.h"
 #include "widgets/charts/memory_timeline_data.h"
 
 #include <QString>
+
+#include <optional>
 
 /// The prediction of `result` beside `timeline` (one device of `run`): the engine's comparison, with the
 /// overhead ledger's lines a run on that device can show.
@@ -34,3 +37,13 @@ QString measuredRunNote(const napkin::MeasuredComparison& comparison, const QStr
 /// the step's phases side by side.
 QString explainMeasuredRun(const napkin::MeasuredComparison& comparison, const napkin::MeasuredRun& run,
                            const QString& label, napkin::ByteUnits units);
+
+/// The setup the run was made with (scripts/measure-run.py's "napkin_scenario", from napkin-cli account
+/// --save-scenario): its scenario, or nothing when the run does not say or says it in a file this build
+/// refuses.
+std::optional<napkin::Scenario> measuredRunSetup(const napkin::MeasuredRun& run);
+
+/// Whether the page, holding `input`, has the run's setup already: the same napkin-cli line (the one
+/// spelling of a setup, engine/report/cli_command_line.h), so that sizes of model kinds not shown or a
+/// preset box left empty do not count.
+bool hasRunSetup(const napkin::AccountingInput& input, const napkin::Scenario& runSetup);

@@ -4,6 +4,7 @@
 #include "engine/accounting/preset_groups.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/scenario/accounting_fields.h"
 #include "widgets/controls/grouped_combo_box.h"
 
 #include <QComboBox>
@@ -77,52 +78,6 @@ void addPresetEntries(QComboBox* box) {
                 Qt::ToolTipRole);
         }
     }
-}
-
-napkin::AccountingScenario withInput(napkin::AccountingScenario fields, const napkin::AccountingInput& in) {
-    napkin::ModelSpec& m = fields.input.model;
-    m.kind = in.model.kind;
-    switch (in.model.kind) {
-    case ModelKind::dense: // seq is the dense model's tokens per sequence too: the preset's, or its FLOPs
-                           // differ
-        m.parameters = in.model.parameters;
-        m.seq = in.model.seq;
-        break;
-    case ModelKind::cruncher:
-        m.dim = in.model.dim;
-        m.layers = in.model.layers;
-        break;
-    case ModelKind::linear2:
-        m.dim = in.model.dim;
-        m.out = in.model.out;
-        break;
-    case ModelKind::transformer: { // every transformer field; the other kinds' sizes stay
-        const double parameters = m.parameters, dim = m.dim, out = m.out;
-        m = in.model;
-        m.parameters = parameters;
-        m.dim = dim;
-        m.out = out;
-        break;
-    }
-    }
-    const napkin::ModelSpec kept = m;
-    fields.input = in;
-    fields.input.model = kept;
-    if (in.trainingTokens)
-        fields.tokensShown = *in.trainingTokens;
-    return fields;
-}
-
-napkin::AccountingScenario withModel(napkin::AccountingScenario fields,
-                                     const napkin::ModelSpec& transformer) {
-    napkin::ModelSpec& m = fields.input.model;
-    const double parameters = m.parameters, dim = m.dim, out = m.out;
-    m = transformer;
-    m.kind = ModelKind::transformer;
-    m.parameters = parameters;
-    m.dim = dim;
-    m.out = out;
-    return fields;
 }
 
 napkin::AccountingScenario withPreset(const napkin::AccountingScenario& fields, const Preset& preset) {

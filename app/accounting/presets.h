@@ -32,12 +32,6 @@ QString presetIdList();
 /// id and its tooltip what it gives; the first item (a prompt, no data) is the caller's.
 void addPresetEntries(QComboBox* box);
 
-/// The accounting page's fields after `input` is entered as the page enters it (a preset, the tour):
-/// its model kind with that kind's sizes, every training and hardware setting, the tokens; the sizes
-/// of the other kinds keep the values they had, so switching kind back restores them.
-napkin::AccountingScenario withInput(napkin::AccountingScenario fields, const napkin::AccountingInput& input);
-/// The page's fields with `transformer` as the model (kind transformer and every transformer field); the
-/// training, hardware and the other kinds' sizes stay. A shipped or opened config.json enters this way.
-napkin::AccountingScenario withModel(napkin::AccountingScenario fields, const napkin::ModelSpec& transformer);
-/// As withInput (withModel for a model-only preset), and the preset box showing `preset`.
+/// As withInput (withModel for a model-only preset; engine/scenario/accounting_fields.h), and the preset box
+/// showing `preset`.
 napkin::AccountingScenario withPreset(const napkin::AccountingScenario& fields, const Preset& preset);

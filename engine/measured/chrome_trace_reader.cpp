@@ -12,6 +12,9 @@ namespace {
 
 using Json = nlohmann::json;
 
+// A scenario file's own limit (engine/scenario/scenario.h's kScenarioMaxBytes): a longer text is not one.
+constexpr std::size_t kScenarioTextMaxBytes = std::size_t{1} << 20;
+
 enum class Role { root, events, event, args, notModelled, other };
 
 struct Frame {
@@ -53,7 +56,8 @@ public:
     std::vector<MemoryEvent> memory;
     std::vector<Range> ranges;
     std::vector<MeasuredNamedBytes> notModelled;
-    std::string setupCommand; ///< "napkin_setup": the napkin command the run was made with
+    std::string setupCommand;  ///< "napkin_setup": the napkin command the run was made with
+    std::string setupScenario; ///< "napkin_scenario": that setup as a scenario file's text
     std::string error;
 
     bool null() override { return true; }
@@ -69,6 +73,8 @@ public:
         const Frame& f = frames_.back();
         if (f.role == Role::root && f.key == "napkin_setup" && v.size() <= 4096) // one command line
             setupCommand = v;
+        if (f.role == Role::root && f.key == "napkin_scenario" && v.size() <= kScenarioTextMaxBytes)
+            setupScenario = v;
         if (f.role == Role::event) {
             if (f.key == "name")
                 event_.name = v;
@@ -316,6 +322,7 @@ MeasuredRunRead readChromeTrace(std::string_view text, const std::string& label)
     run.format = "torch.profiler Chrome trace";
     run.notModelled = std::move(sax.notModelled);
     run.setupCommand = std::move(sax.setupCommand);
+    run.setupScenario = std::move(sax.setupScenario);
     bool computed = false;
     // One timeline per device, in the order devices first appear.
     std::vector<MeasuredDevice> devices;

@@ -19,7 +19,8 @@ inline constexpr std::size_t kChromeTraceMaxEvents = 20'000'000;    ///< memory 
 /// The run in `text`, a trace's JSON (an array of events or an object with "traceEvents"); `label`
 /// (the file's name) starts every error. No memory event at all is an error, as is a memory event
 /// without Bytes. Also reads "napkin_not_modelled" ({"name": bytes}) and "napkin_setup" (the napkin command
-/// the run was made with, at most 4096 characters), which scripts/measure-run.py writes.
+/// the run was made with, at most 4096 characters) and "napkin_scenario" (that setup as a scenario file's
+/// text, at most 1 MiB), which scripts/measure-run.py writes.
 MeasuredRunRead readChromeTrace(std::string_view text, const std::string& label);
 
 } // namespace napkin

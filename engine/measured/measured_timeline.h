@@ -70,6 +70,10 @@ struct MeasuredRun {
     /// The napkin command the run was made with ("napkin-cli account --model transformer …"), as
     /// scripts/measure-run.py writes it under "napkin_setup"; empty where the run does not say.
     std::string setupCommand;
+    /// The same setup as a scenario file's text (engine/scenario), which the app opens as the page's
+    /// setup ("Use the run's setup"); measure-run.py writes it under "napkin_scenario" from napkin-cli
+    /// account --save-scenario. Empty where the run does not say.
+    std::string setupScenario;
     /// The timeline of `device`; nullptr when the run has none.
     const MeasuredTimeline* find(const MeasuredDevice& device) const;
 };

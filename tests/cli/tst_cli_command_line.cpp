@@ -5,6 +5,7 @@
 #include "engine/report/accounting_report.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/inference_report.h"
+#include "engine/scenario/scenario.h"
 #include "tests/support/cli_outcome.h"
 #include "tests/support/random_accounting_inputs.h"
 
@@ -63,6 +64,7 @@ private slots:
     void everyPresetIsItsOwnCommand();
     void randomSettingsRoundTrip();
     void inferenceRoundTrip();
+    void savedScenarioIsTheSetup();
 };
 
 void TestCliCommandLine::numbersReadBackExactly_data() {
@@ -140,6 +142,47 @@ void TestCliCommandLine::inferenceRoundTrip() {
         document.erase("weights_format"); // how the CLI chose its format (napkin-cli infer only, docs/cli.md)
         QVERIFY2(document == inferenceToJson(in, gpu, accountInference(in, gpu)), command.c_str());
     }
+}
+
+// `account … --save-scenario FILE` (what scripts/measure-run.py puts in its trace for the app's "Use the
+// run's setup") holds the setup the line gave: read back as the app reads it, its input prints the same
+// command and the same document, for every preset (named in the preset box) and random settings.
+void TestCliCommandLine::savedScenarioIsTheSetup() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath(QStringLiteral("setup.napkin.json")).toStdString();
+    std::vector<AccountingInput> inputs;
+    for (const SetupPreset& p : setupPresets())
+        inputs.push_back(p.input);
+    test::RandomAccountingInputs random(56);
+    for (int i = 0; i < 300; ++i)
+        inputs.push_back(random.next());
+    for (const AccountingInput& in : inputs) {
+        const std::string command = accountCommandLine(in);
+        std::vector<std::string> argv = words(command);
+        argv.insert(argv.end(), {"--save-scenario", path});
+        const test::CliOutcome o = test::runCli(argv);
+        QVERIFY2(o.status == 0, (command + " → " + o.err).c_str());
+        const ScenarioParse read = readScenarioFile(path);
+        QVERIFY2(read.ok(), (command + " → " + read.error).c_str());
+        QVERIFY2(read.warnings.empty(), command.c_str());
+        const Scenario& scenario = *read.scenario;
+        QCOMPARE(scenario.page, ScenarioPage::accounting);
+        QCOMPARE(QString::fromStdString(accountCommandLine(scenario.accounting.input)),
+                 QString::fromStdString(command));
+        QVERIFY2(appDocument(scenario.accounting.input) == appDocument(in), command.c_str());
+        std::string preset; // the setup preset the input is exactly, which the preset box then names
+        for (const SetupPreset& p : setupPresets())
+            if (p.input == in)
+                preset = p.id;
+        QCOMPARE(scenario.accounting.preset, preset);
+    }
+    // A file that cannot be written: one line naming the option, exit 2.
+    const test::CliOutcome refused =
+        test::runCli({"account", "--preset", "gpt2-small", "--save-scenario", "/nonexistent/dir/s.json"});
+    QCOMPARE(refused.status, 2);
+    QVERIFY2(refused.err.find("--save-scenario: ") != std::string::npos, refused.err.c_str());
+    QVERIFY2(refused.out.empty(), refused.out.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestCliCommandLine)

@@ -2,6 +2,7 @@
 // over the predicted step, its peak less the bytes the run names equal to napkin's peak to the byte, with
 // the answers and the note under the chart saying so; a bad file shows its one line under the chart and in
 // the status bar and changes nothing; Clear takes the run off.
+#include "app/accounting/accounting_controls.h"
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/answers_panel.h"
 #include "app/shell/main_window.h"
@@ -10,6 +11,8 @@
 #include "widgets/charts/memory_timeline_chart.h"
 
 #include <QAction>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMimeData>
 #include <QPushButton>
@@ -102,13 +105,14 @@ private slots:
         const double events = static_cast<double>(page.timelineChart()->data().events.size());
         for (double x : curve.x)
             QVERIFY(x >= -0.5 && x <= events - 0.5);
-        QCOMPARE(curve.peakAllocated() - 324, page.timelineChart()->data().totalAt(
-                                                  page.timelineChart()->data().peakIndex()));
+        QCOMPARE(curve.peakAllocated() - 324,
+                 page.timelineChart()->data().totalAt(page.timelineChart()->data().peakIndex()));
         const MeasuredComparison* c = page.measuredComparison();
         QVERIFY(c);
         QCOMPARE(c->measuredPeakBytes, 95152.0);
         QCOMPARE(c->unexplainedBytes, 0.0);
-        QVERIFY(page.answers()->valueText(QStringLiteral("measuredPeak")).contains(QStringLiteral("95.15 kB")));
+        QVERIFY(
+            page.answers()->valueText(QStringLiteral("measuredPeak")).contains(QStringLiteral("95.15 kB")));
         QCOMPARE(page.answers()->valueText(QStringLiteral("measuredDifference")),
                  QStringLiteral("+324 B, 0 B unexplained"));
         QVERIFY(page.measuredRunNote()->isVisibleTo(&page));
@@ -147,8 +151,8 @@ private slots:
         QTest::newRow("no memory events")
             << QByteArray(R"({"traceEvents": [{"ph": "X", "name": "aten::mm", "ts": 1, "dur": 2}]})")
             << QStringLiteral("no memory");
-        QTest::newRow("pickle naming code") << QByteArray("\x80\x04\x63os\nsystem\n.", 15)
-                                            << QStringLiteral("refused opcode GLOBAL");
+        QTest::newRow("pickle naming code")
+            << QByteArray("\x80\x04\x63os\nsystem\n.", 15) << QStringLiteral("refused opcode GLOBAL");
     }
     void badFileShowsItsLineAndKeepsTheRun() {
         QFETCH(QByteArray, bytes);
@@ -180,11 +184,58 @@ private slots:
         QVERIFY(w.accountingPage()->measuredComparison());
         QCOMPARE(w.accountingPage()->measuredComparison()->unexplainedBytes, 0.0);
         // A dropped pickle that names code is a measured run refused, not a model config.
-        const QString hostile = writeFile(m_dir, QStringLiteral("hostile.pickle"),
-                                          QByteArray("\x80\x04\x63os\nsystem\n.", 15));
+        const QString hostile =
+            writeFile(m_dir, QStringLiteral("hostile.pickle"), QByteArray("\x80\x04\x63os\nsystem\n.", 15));
         QVERIFY(drop(w, hostile));
         QVERIFY(w.accountingPage()->measuredRunNote()->text().contains(QStringLiteral("refused opcode")));
         QVERIFY(w.accountingPage()->measuredComparison()); // the trace opened before stays
+    }
+
+    // The shipped trace says the setup it was made with (measure-run.py's "napkin_scenario"). Opened over
+    // another setup the page says the setup probably differs and offers "Use the run's setup"; one click sets
+    // the controls to it (a preset's way: the GPU and the rest as the run had them), the comparison is then
+    // exact, the button goes, and Undo brings the page's own setup and the button back. Before the fix the
+    // twelve controls had to be set by hand.
+    void runBringsItsSetup() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        AccountingPage& page = *w.accountingPage();
+        const AccountingInput before = page.controls()->input();
+        QCOMPARE(w.openMeasuredRun(kCpuTrace), QString());
+        QPushButton* use = page.useRunSetupButton();
+        QVERIFY(use->isVisibleTo(&page));
+        QVERIFY(
+            page.measuredRunNote()->text().startsWith(QStringLiteral("The run's setup probably differs")));
+        QVERIFY(page.measuredComparison()->unexplainedBytes != 0.0);
+
+        QTest::mouseClick(use, Qt::LeftButton);
+        QTRY_VERIFY(!use->isVisibleTo(&page));
+        AccountingInput expected = traceSetup().input;
+        QCOMPARE(page.controls()->input().model.dModel, expected.model.dModel);
+        QCOMPARE(page.controls()->input().batch, expected.batch);
+        QCOMPARE(page.lastResult()->peakMemory.value, 94828.0);
+        QCOMPARE(page.measuredComparison()->unexplainedBytes, 0.0);
+        QVERIFY(page.measuredRunNote()->text().contains(QStringLiteral("0 B (0 B) unexplained")));
+
+        QAction* undo = w.findChild<QAction*>(QStringLiteral("undo"));
+        QVERIFY(undo);
+        QTRY_VERIFY(undo->isEnabled()); // the step is taken once the click has been handled
+        undo->trigger();
+        QVERIFY(page.controls()->input() == before);
+        QVERIFY(use->isVisibleTo(&page));
+    }
+
+    // A run without a setup (an older measure-run.py, torch's own export) offers none.
+    void runWithoutSetupOffersNone() {
+        QFile shipped(kCpuTrace);
+        QVERIFY(shipped.open(QIODevice::ReadOnly));
+        QJsonObject trace = QJsonDocument::fromJson(shipped.readAll()).object();
+        trace.remove(QStringLiteral("napkin_scenario"));
+        const QString path = writeFile(m_dir, QStringLiteral("no-setup.json"), QJsonDocument(trace).toJson());
+        MainWindow w;
+        QCOMPARE(w.openMeasuredRun(path), QString());
+        QVERIFY(!w.accountingPage()->useRunSetupButton()->isVisibleTo(w.accountingPage()));
     }
 
 private:

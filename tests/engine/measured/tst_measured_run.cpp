@@ -264,8 +264,8 @@ private slots:
         const MeasuredRunRead r = readChromeTrace(kTrace, "t.json");
         const MeasuredTimeline& cuda = *r.run.find({MeasuredDeviceType::cuda, 0});
         const MeasuredOverhead lines[] = {{"cuBLAS workspace", 1000, OverheadScope::allocated, "cited"},
-                                      {"allocator cache", 5000, OverheadScope::reserved, "cited"},
-                                      {"CUDA context", 9e8, OverheadScope::device, "cited"}};
+                                          {"allocator cache", 5000, OverheadScope::reserved, "cited"},
+                                          {"CUDA context", 9e8, OverheadScope::device, "cited"}};
         const MeasuredComparison c = compareWithMeasured(predicted, r.run, cuda, lines);
         QCOMPARE(c.predictedPeakBytes, 464.0);
         QCOMPARE(c.predictedPeakEvent, std::string("backward layer 2"));
@@ -299,7 +299,8 @@ private slots:
         const GpuSpec& gpu = *GpuCatalog::builtIn().find(in.gpu);
         const AccountingResult result = account(in, gpu);
         const MemoryTimeline predicted = memoryTimeline(in, result);
-        const MeasuredRunRead r = readMeasuredRun(std::string(NAPKIN_MEASURED_DATA) + "/cpu_trace_gpt2_one_layer.json");
+        const MeasuredRunRead r =
+            readMeasuredRun(std::string(NAPKIN_MEASURED_DATA) + "/cpu_trace_gpt2_one_layer.json");
         QVERIFY2(r.ok(), r.error.c_str());
         std::string error;
         const MeasuredTimeline* cpu = chooseDevice(r.run, std::nullopt, error);
@@ -358,6 +359,21 @@ private slots:
         const MeasuredRunRead without = readChromeTrace(R"({"traceEvents": )" + events + "}", "without.json");
         QVERIFY2(without.ok(), without.error.c_str());
         QVERIFY(without.run.setupCommand.empty());
+        QVERIFY(without.run.setupScenario.empty());
+
+        // ... and the same setup as a scenario file's text under "napkin_scenario" (a JSON string holding the
+        // file), kept as written; a text longer than a scenario file may be is not kept.
+        const std::string scenario = R"({\"format\": \"napkin-scenario\", \"version\": 2})";
+        const MeasuredRunRead withScenario = readChromeTrace(
+            R"({"napkin_scenario": ")" + scenario + R"(", "traceEvents": )" + events + "}", "scenario.json");
+        QVERIFY2(withScenario.ok(), withScenario.error.c_str());
+        QCOMPARE(withScenario.run.setupScenario,
+                 std::string(R"({"format": "napkin-scenario", "version": 2})"));
+        const std::string huge(std::size_t{1} << 21, 'x');
+        const MeasuredRunRead tooLong = readChromeTrace(
+            R"({"napkin_scenario": ")" + huge + R"(", "traceEvents": )" + events + "}", "huge.json");
+        QVERIFY2(tooLong.ok(), tooLong.error.c_str());
+        QVERIFY(tooLong.run.setupScenario.empty());
     }
 
     void overheadScopesOnCuda() {
@@ -395,8 +411,9 @@ private slots:
     void sniffsMeasuredRuns() {
         QFETCH(QByteArray, head);
         QFETCH(bool, measured);
-        QCOMPARE(looksLikeMeasuredRun(std::string_view(head.constData(), static_cast<std::size_t>(head.size()))),
-                 measured);
+        QCOMPARE(
+            looksLikeMeasuredRun(std::string_view(head.constData(), static_cast<std::size_t>(head.size()))),
+            measured);
     }
 
     void phaseNames_data() {
