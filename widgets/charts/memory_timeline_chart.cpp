@@ -36,7 +36,7 @@ MemoryTimelineChart::MemoryTimelineChart(QWidget* parent)
     setTitle(tr("Memory over one training step"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
-    setMinimumChartSize({320, 220});
+    setMinimumChartSize({320, 205}); // the answers below get the height at a projector's 1280×720 (issue 52)
     chart->yAxis->setTicker(byteAxisTicker(m_units));
     chart->yAxis->setLabel(tr("memory per GPU"));
     chart->xAxis->setLabel(tr("one training step, event by event"));
