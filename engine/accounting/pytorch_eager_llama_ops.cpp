@@ -96,10 +96,10 @@ public:
         temp(z_.nh); // grad · normalised x, summed to the weight's shape
         grad(z_.h);
         drop(z_.nh);
-        drop(z_.nh);       // dL/d(output)
-        release(z_.nh);    // the normalised x
-        temp(z_.nh32);     // dL/dx = grad · 1/rms
-        temp(z_.nh32);     // grad · x, summed over the width to dL/d(1/rms)
+        drop(z_.nh);    // dL/d(output)
+        release(z_.nh); // the normalised x
+        temp(z_.nh32);  // dL/dx = grad · 1/rms
+        temp(z_.nh32);  // grad · x, summed over the width to dL/d(1/rms)
         temp(z_.stats);
         drop(z_.nh32);
         drop(z_.nh);
@@ -110,8 +110,8 @@ public:
         temp(z_.stats);
         drop(z_.stats);
         drop(z_.stats);
-        drop(z_.stats);    // dL/d(1/rms)
-        release(z_.stats); // 1/rms
+        drop(z_.stats);                // dL/d(1/rms)
+        release(z_.stats);             // 1/rms
         scalarOp(kFp32Bytes, z_.nh32); // MeanBackward: grad expanded / h
         drop(z_.stats);
         release(z_.nh32); // x²
@@ -120,9 +120,9 @@ public:
         temp(z_.nh32);
         drop(z_.nh32);
         drop(z_.nh32);
-        drop(z_.nh32);      // dL/d(x²)
-        release(z_.nh);     // x: its last reference
-        accumulate(z_.nh);  // into dL/dx
+        drop(z_.nh32);     // dL/d(x²)
+        release(z_.nh);    // x: its last reference
+        accumulate(z_.nh); // into dL/dx
     }
 
     /// (x · cos) + (rotate_half(x) · sin) on a projection's `width`-byte output, which is then freed (q and
@@ -180,7 +180,7 @@ void embeddingsForward(Writer w, const Sizes& z) {
 // DecoderLayer.forward: x + attention(norm1(x)), then + mlp(norm2(x)).
 void attentionForward(Writer w, const Sizes& z) {
     const bool sharesProjections = !z.repeats && !z.copies; // bmm saves views of k and v themselves
-    w.temp(z.nq);                                          // q, k, v projections
+    w.temp(z.nq);                                           // q, k, v projections
     w.temp(z.nkv);
     if (sharesProjections)
         w.keep(z.nkv);
@@ -243,9 +243,9 @@ void layerForward(Writer w, const Sizes& z) {
 void headForward(Writer w, const Sizes& z) {
     w.rmsNormForward();
     w.temp(z.logits);
-    w.keep(z.logits);      // log-softmax's output
-    w.temp(kFp32Bytes);    // the loss
-    w.keep(kFp32Bytes);    // NLL's total weight
+    w.keep(z.logits);   // log-softmax's output
+    w.temp(kFp32Bytes); // the loss
+    w.keep(kFp32Bytes); // NLL's total weight
     w.drop(z.freqs);
     w.drop(2 * z.freqs);
     w.drop(z.logits);
@@ -298,8 +298,8 @@ void layerBackward(Writer w, const Sizes& z, bool first) {
     w.temp(z.nf);    // MulBackward: dL/dSiLU, dL/dup
     w.temp(z.nf);
     w.drop(z.nf);
-    w.release(z.nf); // SiLU's output
-    w.release(z.nf); // up's output
+    w.release(z.nf);   // SiLU's output
+    w.release(z.nf);   // up's output
     w.grad(z.h * z.f); // up projection
     w.temp(z.nh);
     w.drop(z.nf);
@@ -315,15 +315,15 @@ void layerBackward(Writer w, const Sizes& z, bool first) {
     w.grad(z.q * z.h); // output projection
     w.temp(z.nq);
     w.release(z.nq); // its input
-    if (z.copies) { // UnsafeViewBackward: the transposed gradient reshaped, a copy (at batch 1 a view)
+    if (z.copies) {  // UnsafeViewBackward: the transposed gradient reshaped, a copy (at batch 1 a view)
         w.temp(z.nq);
         w.drop(z.nq);
     }
     w.temp(z.nq); // BmmBackward (att @ v): dv, then datt
     w.temp(z.scores);
     w.drop(z.nq);
-    w.release(z.nq);     // v as the bmm saved it
-    w.temp(z.scores);    // SoftmaxBackward
+    w.release(z.nq);  // v as the bmm saved it
+    w.temp(z.scores); // SoftmaxBackward
     w.drop(z.scores);
     w.release(z.scores); // the softmax's output
     w.temp(z.e);         // MulBackward: the scale in the scores' dtype

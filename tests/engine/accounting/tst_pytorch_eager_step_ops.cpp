@@ -4,9 +4,9 @@
 // (profile_memory=True)'s largest running sum inside each event of a steady AdamW step (start and zero_grad:
 // the bytes held there), less AdamW's 0-d `step` tensors, the model's buffers and the token and target
 // tensors, as tests/validation/check_memory_timeline.py measures them (Debian's torch 1.13.0a0, one
-// thread; nanoGPT's model and the Llama-style Decoder from tests/validation/reference_models.py). The layer-bound rows peak inside a
-// layer's backward, where the layer-by-layer events held every saved tensor of the layer beside all of
-// its gradients and were 1–4 % high.
+// thread; nanoGPT's model and the Llama-style Decoder from tests/validation/reference_models.py). The
+// layer-bound rows peak inside a layer's backward, where the layer-by-layer events held every saved tensor of
+// the layer beside all of its gradients and were 1–4 % high.
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/pytorch_eager_step_ops.h"
 #include "tests/support/accounting_inputs.h"
@@ -286,8 +286,8 @@ void TestPytorchEagerStepOps::runsCountTheLedgerAndEveryGradient_data() {
                               QByteArray::number(batch))
                     << llama(48, 6, kvHeads, 8, 3, 37, 7, 100, tying, batch);
     // Llama 3 8B's shapes (GQA 32/8, d_h 128, f 14336, V 128256) in fp32 at s 8192.
-    QTest::newRow("Llama 3 8B fp32")
-        << llama(4096, 32, 8, 128, 32, 128256, 8192, 14336, EmbeddingTying::untied, 1);
+    QTest::newRow("Llama 3 8B fp32") << llama(4096, 32, 8, 128, 32, 128256, 8192, 14336,
+                                              EmbeddingTying::untied, 1);
 }
 
 // What the runs allocate is what the accounting counts: the activations held at the end of forward are
@@ -311,16 +311,17 @@ void TestPytorchEagerStepOps::runsCountTheLedgerAndEveryGradient() {
         temporary += run->end().temporary;
     }
     activations += layers * ops.layerForward.end().activations +
-                   (layers - 1) * ops.layerBackward.end().activations + ops.firstLayerBackward.end().activations;
-    temporary += layers * ops.layerForward.end().temporary + (layers - 1) * ops.layerBackward.end().temporary +
-                 ops.firstLayerBackward.end().temporary;
+                   (layers - 1) * ops.layerBackward.end().activations +
+                   ops.firstLayerBackward.end().activations;
+    temporary += layers * ops.layerForward.end().temporary +
+                 (layers - 1) * ops.layerBackward.end().temporary + ops.firstLayerBackward.end().temporary;
     QCOMPARE(activations, 0.0);
     QCOMPARE(temporary, 0.0);
     // Built once per step, whatever the layer count: a timeline of 96 layers costs the same runs as one.
     std::size_t steps = 0;
-    for (const OpRun* run : {&ops.embeddingsForward, &ops.layerForward, &ops.headForward, &ops.lossBackward,
-                             &ops.headBackward, &ops.layerBackward, &ops.firstLayerBackward,
-                             &ops.embeddingsBackward})
+    for (const OpRun* run :
+         {&ops.embeddingsForward, &ops.layerForward, &ops.headForward, &ops.lossBackward, &ops.headBackward,
+          &ops.layerBackward, &ops.firstLayerBackward, &ops.embeddingsBackward})
         steps += run->steps();
     QVERIFY2(steps < 800, qPrintable(QString::number(steps)));
 }
