@@ -72,6 +72,9 @@ LLAMA = [  # GQA untied, multi-head tied (batch 3 and 2 unless given)
          batch=2),
     dict(LLAMA_BASE, d=96, heads=4, kv_heads=1, head_dim=24, layers=2, vocab=50, seq=64, ffn=160, tied=True,
          batch=3),
+    # Heads wider than d/a (a·d_h = 64 on d 48, as Gemma's): the q and output projections are not square.
+    dict(LLAMA_BASE, d=48, heads=4, kv_heads=2, head_dim=16, layers=2, vocab=29, seq=9, ffn=72, tied=False,
+         batch=2),
 ]
 
 

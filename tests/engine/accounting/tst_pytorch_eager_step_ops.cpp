@@ -238,6 +238,20 @@ void TestPytorchEagerStepOps::eventsAreTorchsHighWaterMarks_data() {
                     {"backward embeddings", 2389256},
                     {"optimizer step", 2480652},
                     {"zero_grad", 1722240}};
+    // Heads wider than d/a (4 × 16 on d 48, as Gemma's): the q and output projections are not square.
+    QTest::newRow("Llama d 48 a 4 g 2 d_h 16 untied, batch 2")
+        << llama(48, 4, 2, 16, 2, 29, 9, 72, EmbeddingTying::untied, 2)
+        << Measured{{"start", 506304},
+                    {"forward layer 1", 584792},
+                    {"forward layer 2", 654352},
+                    {"forward head", 665520},
+                    {"backward loss", 666744},
+                    {"backward head", 673152},
+                    {"backward layer 2", 690184},
+                    {"backward layer 1", 698192},
+                    {"backward embeddings", 678536},
+                    {"optimizer step", 716556},
+                    {"zero_grad", 506304}};
 }
 
 void TestPytorchEagerStepOps::eventsAreTorchsHighWaterMarks() {
