@@ -1,6 +1,6 @@
 #include "engine/accounting/pytorch_eager_llama_ops.h"
 
-#include "engine/accounting/eager_op_writer.h"
+#include "engine/accounting/llama_op_writer.h"
 #include "engine/accounting/pytorch_eager_rows.h"
 
 #include <cmath>
@@ -9,163 +9,8 @@ namespace napkin {
 namespace {
 
 using eager::kDoubleBytes, eager::kFp32Bytes;
-
-/// The step's tensors in bytes. RMSNorm computes in fp32 whatever the activations' dtype, so its x², 1/rms
-/// and their gradients are fp32; so are RoPE's freqs and angles, the softmax's output and the loss.
-struct Sizes {
-    double e, h, f;       // element bytes, width, MLP width
-    double nh, nf;        // one s·b·h and one s·b·f tensor
-    double nq, nkv;       // the queries (s·b·a·d_h) and the keys or values (s·b·g·d_h)
-    double nh32, stats;   // RMSNorm's fp32 s·b·h tensors and its per-token 1/rms and variance
-    double scores;        // one b·a·s² tensor
-    double logits;        // s·b·V
-    double table;         // RoPE's cos or sin, (1, s, d_h)
-    double arange, freqs; // RoPE's fp32 positions (s), freqs (s·d_h/2); angles are two freqs wide
-    double vocabRows;     // V·h: the token embedding's gradient
-    double q, kv;         // the projections' widths a·d_h and g·d_h
-    bool repeats;         // repeat_kv copies k and v (a > g), so q @ kᵀ and att @ v read its copies
-    bool copies;          // matmul's reshape folds (b, a) with a copy, except at batch 1, where it is a view
-    bool tied;
-};
-
-Sizes sizesOf(const ModelSpec& m, double batch, StorageType activations) {
-    Sizes z{};
-    const double n = tokensPerStep(m, batch), dh = headWidth(m), g = kvHeadCount(m);
-    z.e = bytesPerElement(activations);
-    z.h = m.dModel;
-    z.f = ffnWidth(m);
-    z.q = m.heads * dh;
-    z.kv = g * dh;
-    z.nh = n * z.h * z.e;
-    z.nf = n * z.f * z.e;
-    z.nq = n * z.q * z.e;
-    z.nkv = n * z.kv * z.e;
-    z.nh32 = n * z.h * kFp32Bytes;
-    z.stats = n * kFp32Bytes;
-    z.scores = batch * m.heads * m.seq * m.seq * z.e;
-    z.logits = n * m.vocab * z.e;
-    z.table = m.seq * dh * z.e;
-    z.arange = m.seq * kFp32Bytes;
-    z.freqs = m.seq * dh / 2 * kFp32Bytes;
-    z.vocabRows = m.vocab * z.h * z.e;
-    z.repeats = m.heads > g;
-    z.copies = batch > 1;
-    z.tied = m.embeddings == EmbeddingTying::tied;
-    return z;
-}
-
-/// Llama's run writer: RMSNorm's and RoPE's forward and backward, written once for every place they run.
-class Writer : public eager::OpWriter {
-public:
-    Writer(OpRun& run, const Sizes& z)
-        : OpWriter(run)
-        , z_(z) {}
-
-    /// An op with a Python float: the float as a 0-d double, its copy in the op's dtype (`elementBytes`), the
-    /// op's `output` (none for an in-place op), then the two scalars freed.
-    void scalarOp(double elementBytes, double output) {
-        temp(kDoubleBytes);
-        temp(elementBytes);
-        if (output > 0)
-            temp(output);
-        drop(elementBytes);
-        drop(kDoubleBytes);
-    }
-
-    /// LlamaRMSNorm's forward on an fp32 input already held (the layer's input): x.pow(2), its mean (an
-    /// in-place division by the width), + ε, rsqrt, x · 1/rms, weight · that; the variance is freed as the
-    /// norm returns. The tensors kept are the ledger's rows.
-    void rmsNormForward() {
-        keep(z_.nh32);  // x², which mean's backward keeps
-        temp(z_.stats); // the variance
-        scalarOp(kFp32Bytes, 0);
-        scalarOp(kFp32Bytes, z_.stats); // variance + ε
-        keep(z_.stats);                 // rsqrt: 1/rms
-        drop(z_.stats);
-        keep(z_.nh); // x · 1/rms, the normalised x the weight's mul keeps
-        keep(z_.nh); // weight · x: the norm's output
-        drop(z_.stats);
-    }
-
-    /// Its backward from dL/d(output): the weight's mul (the weight's gradient summed over the tokens),
-    /// x · 1/rms's, rsqrt's, mean's and pow's, each node releasing its incoming gradient and saved tensors.
-    /// dL/dx is made twice (by x · 1/rms and by pow) and, under a residual stream, a third time by the
-    /// residual's add, which arrives first: every later one is summed into it.
-    void rmsNormBackward(bool residual) {
-        temp(z_.nh); // dL/d(normalised x) = grad · weight
-        temp(z_.nh); // grad · normalised x, summed to the weight's shape
-        grad(z_.h);
-        drop(z_.nh);
-        drop(z_.nh);    // dL/d(output)
-        release(z_.nh); // the normalised x
-        temp(z_.nh32);  // dL/dx = grad · 1/rms
-        temp(z_.nh32);  // grad · x, summed over the width to dL/d(1/rms)
-        temp(z_.stats);
-        drop(z_.nh32);
-        drop(z_.nh);
-        if (residual)
-            accumulate(z_.nh32);
-        temp(z_.stats); // RsqrtBackward: -0.5 · r³ · grad
-        scalarOp(kFp32Bytes, z_.stats);
-        temp(z_.stats);
-        drop(z_.stats);
-        drop(z_.stats);
-        drop(z_.stats);                // dL/d(1/rms)
-        release(z_.stats);             // 1/rms
-        scalarOp(kFp32Bytes, z_.nh32); // MeanBackward: grad expanded / h
-        drop(z_.stats);
-        release(z_.nh32); // x²
-        temp(z_.nh32);    // PowBackward: 2 · x¹ · grad
-        scalarOp(kFp32Bytes, z_.nh32);
-        temp(z_.nh32);
-        drop(z_.nh32);
-        drop(z_.nh32);
-        drop(z_.nh32);     // dL/d(x²)
-        release(z_.nh);    // x: its last reference
-        accumulate(z_.nh); // into dL/dx
-    }
-
-    /// (x · cos) + (rotate_half(x) · sin) on a projection's `width`-byte output, which is then freed (q and
-    /// k are rebound); the sum is kept where a bmm saves it and no copy (`kept`).
-    void ropeForward(double width, bool kept) {
-        temp(width);     // x · cos
-        temp(width / 2); // -x2
-        temp(width);     // cat((-x2, x1))
-        drop(width / 2);
-        temp(width); // rotate_half(x) · sin
-        drop(width);
-        if (kept)
-            keep(width);
-        else
-            temp(width);
-        drop(width);
-        drop(width);
-        drop(width); // the projection's output
-    }
-
-    /// Its backward: the sin mul's, cat's (views), neg's, the two slices' (zeros of the whole width each),
-    /// their sum, the cos mul's and the sum into dL/dx. In layer 1 (`lastUse`) q's muls are the last to
-    /// hold sin and cos, and release them.
-    void ropeBackward(double width, bool lastUse) {
-        temp(width); // grad · sin
-        if (lastUse)
-            release(z_.table);
-        temp(width / 2); // NegBackward
-        temp(width);     // SliceBackward (x2)
-        drop(width / 2);
-        temp(width); // SliceBackward (x1)
-        drop(width); // dL/d(rotate_half): its last view gone
-        accumulate(width);
-        temp(width); // grad · cos
-        drop(width); // dL/d(the sum)
-        if (lastUse)
-            release(z_.table);
-        accumulate(width);
-    }
-
-private:
-    const Sizes& z_;
-};
+using Sizes = eager::LlamaSizes;
+using Writer = eager::LlamaOpWriter;
 
 void embeddingsForward(Writer w, const Sizes& z) {
     w.keep(z.nh);     // embed(idx): layer 1's input, which its norm saves
@@ -379,7 +224,7 @@ std::string_view llamaStepOpsUnsupported(const ModelSpec& m, StorageType activat
 
 EagerStepOps llamaStepOps(const ModelSpec& m, double batch, StorageType activations,
                           double gradientBytesPerParameter) {
-    const Sizes z = sizesOf(m, batch, activations);
+    const Sizes z = eager::llamaSizes(m, batch, activations);
     const OpRun empty(gradientBytesPerParameter);
     EagerStepOps ops{empty, empty, empty, empty, empty, empty, empty, empty};
     embeddingsForward({ops.embeddingsForward, z}, z);
