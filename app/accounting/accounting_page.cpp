@@ -282,6 +282,7 @@ void AccountingPage::recompute() {
     m_flopChart->setData(flopData(*m_result));
     const MemoryTimeline timeline = memoryTimeline(in, *m_result);
     MemoryTimelineChartData timelineData = memoryTimelineChartData(timeline, *m_result);
+    timelineData.reserved = predictedReservedBytes(in, *m_result, timeline);
     m_measuredComparison.reset();
     if (m_measuredRun) {
         std::string deviceError;
