@@ -7,6 +7,7 @@
 #include "app/accounting/measured_run_section.h"
 #include "app/accounting/memory_timeline_section.h"
 #include "app/accounting/presets.h"
+#include "app/accounting/reserved_line.h"
 #include "app/accounting/step_time_answer.h"
 #include "app/hardware/session_gpu_catalog.h"
 #include "app/model/opened_model_entry.h"
@@ -92,7 +93,8 @@ AccountingPage::AccountingPage(QWidget* parent)
     , m_memoryChart(new MemoryChart(this))
     , m_flopChart(new FlopChart(this))
     , m_timelineChart(new MemoryTimelineChart(this))
-    , m_answers(new AnswersPanel(this)) {
+    , m_answers(new AnswersPanel(this))
+    , m_reservedLine(new ReservedLine(m_timelineChart, this)) {
     m_presets->addItem(tr("Choose a lecture question or a model…"));
     addPresetEntries(m_presets);
     for (int i = 1; i < m_presets->count(); ++i)
@@ -282,7 +284,7 @@ void AccountingPage::recompute() {
     m_flopChart->setData(flopData(*m_result));
     const MemoryTimeline timeline = memoryTimeline(in, *m_result);
     MemoryTimelineChartData timelineData = memoryTimelineChartData(timeline, *m_result);
-    timelineData.reserved = predictedReservedBytes(in, *m_result, timeline);
+    m_reservedLine->update(timelineData, in, *m_result, timeline); // drawn once the controls rest
     m_measuredComparison.reset();
     if (m_measuredRun) {
         std::string deviceError;
