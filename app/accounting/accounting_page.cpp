@@ -22,7 +22,6 @@
 #include "widgets/controls/flow_splitter.h"
 #include "widgets/controls/panel_scroll_area.h"
 #include "widgets/controls/results_column.h"
-#include "widgets/controls/text_tone.h"
 #include "widgets/text/engine_text.h"
 
 #include <QComboBox>
@@ -315,65 +314,12 @@ void AccountingPage::recompute() {
     m_explain->setHtml(explain);
 }
 
-void AccountingPage::setMeasuredRun(MeasuredRun run, const QString& label) {
-    m_runSetup = measuredRunSetup(run);
-    m_measuredRun = std::move(run);
-    m_measuredLabel = label;
-    m_measuredError.clear();
-    recompute();
-    emit measuredRunChanged(true);
-}
-
-void AccountingPage::showMeasuredRunError(const QString& message) {
-    m_measuredError = message;
-    showMeasuredNote(m_memoryChart->byteUnits());
-}
-
-void AccountingPage::clearMeasuredRun() {
-    const bool had = m_measuredRun.has_value();
-    m_measuredRun.reset();
-    m_runSetup.reset();
-    m_measuredLabel.clear();
-    m_measuredError.clear();
-    recompute();
-    if (had)
-        emit measuredRunChanged(false);
-}
-
 // While an input is invalid the charts and the derivation show the last valid result: each is greyed
 // with the reason, so nothing on the page reads as the controls' current setup (`reason` empty: current).
 void AccountingPage::showStale(const QString& reason) {
     for (ChartView* chart : std::initializer_list<ChartView*>{m_memoryChart, m_flopChart, m_timelineChart})
         chart->setStale(reason);
     m_explain->browser()->setEnabled(reason.isEmpty());
-}
-
-// A refused file's reason stays until the next file or Clear; else the shown run's comparison.
-void AccountingPage::showMeasuredNote(ByteUnits units) {
-    const bool error = !m_measuredError.isEmpty();
-    if (error)
-        setTextTone(m_measuredNote, TextTone::alert);
-    else
-        clearTextTone(m_measuredNote);
-    if (error)
-        m_measuredNote->setText(tr("Measured run not opened: %1").arg(m_measuredError));
-    else if (m_measuredComparison)
-        m_measuredNote->setText(::measuredRunNote(*m_measuredComparison, m_measuredLabel, units));
-    else
-        m_measuredNote->clear();
-    m_measuredNote->setVisible(!m_measuredNote->text().isEmpty());
-    m_clearMeasured->setVisible(m_measuredRun.has_value() || error);
-    m_useRunSetup->setVisible(m_runSetup && !hasRunSetup(m_controls->input(), *m_runSetup));
-}
-
-void AccountingPage::useRunSetup() {
-    if (!m_runSetup)
-        return;
-    for (const GpuSpec& part : m_runSetup->gpus.parts) // a part of the user's own the run names
-        SessionGpuCatalog::instance().add(part);
-    AccountingScenario fields = withInput(scenario(), m_runSetup->accounting.input);
-    fields.preset = m_runSetup->accounting.preset;
-    applyScenario(fields);
 }
 
 // Control values are stored as the command-line spelling, so settings files stay readable.
