@@ -361,6 +361,9 @@ MeasuredRunRead readChromeTrace(std::string_view text, const std::string& label)
         finishTimeline(t);
         run.devices.push_back(std::move(t));
     }
+    run.ranges.reserve(sax.ranges.size());
+    for (const Range& range : sax.ranges)
+        run.ranges.push_back({range.name, range.start, range.end});
     run.note = computed
                    ? "allocated: the running sum of the events' Bytes (the trace gives no Total Allocated)"
                    : "allocated: each event's Total Allocated, as the allocator reported it";
