@@ -174,8 +174,14 @@ int execute(const CompareOptions& o, std::ostream& out) {
     const MemoryTimeline predicted = memoryTimeline(input, result);
     const std::vector<MeasuredOverhead> overheads = measuredOverheadsOf(result.overheads, timeline->device);
     const MeasuredComparison comparison = compareWithMeasured(predicted, read.run, *timeline, overheads);
-    const MeasuredTimeComparison time =
-        compareTimeWithMeasured(stepTimeFor(o.setup, input, result, gpu), gpu, read.run, timeline->device);
+    // Without --hardware-profile, the profile the run carries (measure-run.py's) where it is for --gpu.
+    StepTime stepTime = stepTimeFor(o.setup, input, result, gpu);
+    if (o.setup.hardwareProfile.empty()) {
+        StepTimeOptions options;
+        options.overlapDataParallel = !o.setup.noDataParallelOverlap;
+        stepTime = runStepTime(input, result, gpu, read.run, stepTime, options);
+    }
+    const MeasuredTimeComparison time = compareTimeWithMeasured(stepTime, gpu, read.run, timeline->device);
     if (o.json) {
         out << jsonText(measuredComparisonJson(path, read.run, *timeline, comparison, time));
     } else {

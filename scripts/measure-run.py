@@ -33,7 +33,8 @@ Then it runs napkin-cli compare --trace run.json NAPKIN ACCOUNT FLAGS... and pri
 Add --activations-of pytorch-eager to the flags for the prediction that follows PyTorch's eager autograd,
 and, for a CPU run's time, --gpu-catalog CATALOG --gpu this-cpu --hardware-profile PROFILE (both written by
 scripts/calibrate_torch.py): without them the step is predicted from a GPU's figures, which compare says
-are not comparable with a CPU run.
+are not comparable with a CPU run. The profile's text goes into the trace too ("napkin_hardware_profile"), so
+that the app, opening the trace and using its setup, costs the step from the same profile.
 torch.optim runs as torch would here by default (foreach on a GPU with torch >= 2.0, single-tensor
 otherwise) and napkin is told so with --optimizer-implementation, unless the flags name one.
 """
@@ -115,6 +116,16 @@ def reference(doc):
         return reference_models.Decoder, s
     fail("this architecture has no reference model here (GPT-2 style: GELU, LayerNorm, learned positions; "
          "Llama style: SwiGLU, RMSNorm, RoPE)")
+
+
+def flag_value(flags, name):
+    """The value of `name` in napkin's flags ("--name V" or "--name=V"), or None."""
+    for i, f in enumerate(flags):
+        if f == name and i + 1 < len(flags):
+            return flags[i + 1]
+        if f.startswith(name + "="):
+            return f.split("=", 1)[1]
+    return None
 
 
 def storage_bytes(tensors):
@@ -273,6 +284,10 @@ def main():
     # comparison against another setup knows it is one.
     trace["napkin_setup"] = doc.get("command") or " ".join(["napkin-cli", "account"] + flags)
     trace["napkin_scenario"] = doc["scenario"]  # the same setup as the app's scenario file: "Use the run's setup"
+    profile_path = flag_value(flags, "--hardware-profile")
+    if profile_path:  # the profile its time is predicted from: the app costs the run's step from it too
+        with open(profile_path) as f:
+            trace["napkin_hardware_profile"] = f.read()
     with open(o.trace, "w") as f:
         json.dump(trace, f)
     print(f"wrote {o.trace}: {doc['parameters']:,} parameters, batch {batch}, {o.steps} steps on {o.device}, "

@@ -142,6 +142,18 @@ std::string timeComparability(const GpuSpec& gpu, const MeasuredDevice& runDevic
     return {};
 }
 
+StepTime runStepTime(const AccountingInput& input, const AccountingResult& result, const GpuSpec& gpu,
+                     const MeasuredRun& run, const StepTime& published, const StepTimeOptions& options) {
+    if (run.hardwareProfile.empty())
+        return published;
+    const HardwareProfileRead read = hardwareProfileFromJson(run.hardwareProfile);
+    if (!read.profile || !profileDeviceMismatch(*read.profile, gpu).empty())
+        return published; // a damaged profile, or one for another device than the page's: not this setup's
+    StepTime t = predictStepTime(input, result, *read.profile, options);
+    t.basis += " (the profile the run carries: napkin_hardware_profile)";
+    return t;
+}
+
 MeasuredTimeComparison compareTimeWithMeasured(const StepTime& predicted, const GpuSpec& gpu,
                                                const MeasuredRun& run, const MeasuredDevice& runDevice) {
     MeasuredTimeComparison c;

@@ -78,6 +78,12 @@ inline constexpr std::string_view kThisCpuDeviceId = "this-cpu";
 /// CPU's).
 std::string timeComparability(const GpuSpec& gpu, const MeasuredDevice& runDevice);
 
+/// The step time a run's time is compared with when the user names no profile: costed from the profile the
+/// run carries (MeasuredRun::hardwareProfile: what measure-run.py was given) where it reads and was measured
+/// on `gpu` (its basis then says it is the run's), else `published` (the page's and account's step time).
+StepTime runStepTime(const AccountingInput& input, const AccountingResult& result, const GpuSpec& gpu,
+                     const MeasuredRun& run, const StepTime& published, const StepTimeOptions& options = {});
+
 /// `predicted` (the step time for `gpu`) beside `run`'s measured step on `runDevice`.
 MeasuredTimeComparison compareTimeWithMeasured(const StepTime& predicted, const GpuSpec& gpu,
                                                const MeasuredRun& run, const MeasuredDevice& runDevice);

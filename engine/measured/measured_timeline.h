@@ -84,6 +84,10 @@ struct MeasuredRun {
     /// setup ("Use the run's setup"); measure-run.py writes it under "napkin_scenario" from napkin-cli
     /// account --save-scenario. Empty where the run does not say.
     std::string setupScenario;
+    /// The hardware profile (its file's text, engine/steptime/hardware_profile.h) the run's prediction was
+    /// costed from, as measure-run.py writes it under "napkin_hardware_profile" when its flags give
+    /// --hardware-profile; empty where the run does not say. Read by runStepTime (measured_step_time.h).
+    std::string hardwareProfile;
     /// The timeline of `device`; nullptr when the run has none.
     const MeasuredTimeline* find(const MeasuredDevice& device) const;
 };

@@ -43,6 +43,24 @@ const char* kNoStep = R"({"traceEvents": [
   "args": {"Total Allocated": 64, "Bytes": 64, "Device Type": 0}}
 ]})";
 
+// A profile of round test figures, not a measurement, which a run carries (as measure-run.py writes it when
+// given --hardware-profile) as a JSON string: carriesProfile() escapes its quotes.
+const char* kRoundProfile = R"({"format": "napkin-hardware-profile", "version": 1, "device": "this-cpu",
+ "source": "test input", "gemm": [{"dtype": "fp32", "m": 64, "n": 64, "k": 64, "flops_per_second": 1e9}],
+ "memory_bandwidth_bytes_per_second": 1e10, "per_op_overhead_seconds": 1e-5})";
+
+std::string carriesProfile() {
+    std::string escaped;
+    for (const char c : std::string(kRoundProfile)) {
+        if (c == '"')
+            escaped += '\\';
+        if (c != '\n')
+            escaped += c;
+    }
+    return R"({"traceEvents": [{"ph": "i", "name": "[memory]", "ts": 5, "args": {"Bytes": 64, "Device Type": 0}}],
+ "napkin_hardware_profile": ")" + escaped + "\"}";
+}
+
 MeasuredRun readTrace(const char* text) {
     MeasuredRunRead r = readChromeTrace(text, "trace.json");
     if (!r.ok())
@@ -241,6 +259,50 @@ private slots:
         // A GPU's figures against a CPU run: said, not hidden.
         QVERIFY(!c.comparable);
         QVERIFY(c.comparability.find("not comparable") != std::string::npos);
+    }
+
+    // The step a run's time is compared with when the user names no profile: the run's own where it reads
+    // and is for the page's device, else the published one, whatever is wrong with the run's.
+    void runStepTimeFromItsProfile_data() {
+        QTest::addColumn<QString>("trace");
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<bool>("runs");
+        QTest::newRow("the run's profile, its device") << "carries"
+                                                       << "this-cpu" << true;
+        QTest::newRow("the run's profile, another device") << "carries"
+                                                           << "H100-SXM" << false;
+        QTest::newRow("no profile in the run") << "none"
+                                               << "this-cpu" << false;
+        QTest::newRow("a damaged profile") << "damaged"
+                                           << "this-cpu" << false;
+    }
+    void runStepTimeFromItsProfile() {
+        QFETCH(QString, trace);
+        QFETCH(QString, gpu);
+        QFETCH(bool, runs);
+        MeasuredRun run = readTrace(trace == "none" ? kNoStep : carriesProfile().c_str());
+        if (trace == "damaged")
+            run.hardwareProfile = run.hardwareProfile.substr(0, 40);
+        QCOMPARE(run.hardwareProfile.empty(), trace == "none");
+        AccountingInput in;
+        in.model.kind = ModelKind::transformer;
+        in.model.dModel = 24;
+        in.model.heads = 2;
+        in.model.layers = 1;
+        in.model.vocab = 17;
+        in.model.seq = 5;
+        in.model.ffnDim = 40;
+        in.batch = 2;
+        GpuSpec spec = *GpuCatalog::builtIn().find("H100-SXM");
+        spec.id = gpu.toStdString();
+        StepTime published;
+        published.basis = "published";
+        const StepTime t = runStepTime(in, account(in, spec), spec, run, published);
+        QCOMPARE(t.predicted, runs);
+        QCOMPARE(t.basis == "published", !runs);
+        if (runs)
+            QCOMPARE(t.basis,
+                     std::string("test input (the profile the run carries: napkin_hardware_profile)"));
     }
 
     void comparability_data() {
