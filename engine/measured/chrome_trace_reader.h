@@ -22,8 +22,8 @@ inline constexpr std::size_t kChromeTraceMaxEvents = 20'000'000;    ///< memory 
 /// (the file's name) starts every error. No memory event at all is an error, as is a memory event
 /// without Bytes. Also reads "napkin_not_modelled" ({"name": bytes}) and "napkin_setup" (the napkin command
 /// the run was made with, at most 4096 characters) and "napkin_scenario" (that setup as a scenario file's
-/// text, at most 1 MiB) and "napkin_hardware_profile" (the hardware profile's file text the prediction was costed
-/// from, at most 1 MiB), which scripts/measure-run.py writes.
+/// text, at most 1 MiB) and "napkin_hardware_profile" (the hardware profile's file text the prediction was
+/// costed from, at most 1 MiB), which scripts/measure-run.py writes.
 MeasuredRunRead readChromeTrace(std::string_view text, const std::string& label);
 
 } // namespace napkin

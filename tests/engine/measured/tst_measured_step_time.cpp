@@ -58,7 +58,8 @@ std::string carriesProfile() {
             escaped += c;
     }
     return R"({"traceEvents": [{"ph": "i", "name": "[memory]", "ts": 5, "args": {"Bytes": 64, "Device Type": 0}}],
- "napkin_hardware_profile": ")" + escaped + "\"}";
+ "napkin_hardware_profile": ")" +
+           escaped + "\"}";
 }
 
 MeasuredRun readTrace(const char* text) {
