@@ -3,6 +3,7 @@
 #include "cli/enum_option.h"
 #include "cli/gpu_catalog_option.h"
 #include "cli/number_option.h"
+#include "engine/accounting/run_cost_knobs.h"
 #include "engine/accounting/setup_presets.h"
 
 #include <CLI/CLI.hpp>
@@ -74,12 +75,7 @@ AccountingInput toAccountingInput(const AccountOptions& o) {
     setEnum(in.attention, o.attention, attentionMaskFromName);
     applyFineTuneOptions(o.fineTune, in.fineTuning);
     applyOverheadOptions(o.overheads, in.overheads);
-    if (!o.price.empty())
-        in.cost.pricePerGpuHour = parseNumberOption("--price-per-gpu-hour", o.price);
-    setNumber(in.cost.powerFraction, "--power-fraction", o.powerFraction);
-    setNumber(in.cost.pue, "--pue", o.pue);
-    if (!o.gridIntensity.empty())
-        in.cost.gridKgCo2PerKwh = parseNumberOption("--grid-intensity", o.gridIntensity);
+    applyNumberKnobOptions(runCostKnobs(), o.cost, in.cost);
     return in;
 }
 
@@ -106,18 +102,20 @@ void addAccountOptions(CLI::App& sub_, AccountOptions& o) {
                   "keep gradients in fp32 under a 16-bit recipe (18 B/param AdamW)");
     sub->add_option("--optimizer", o.optimizer, joinNames(optimizers) + " (default adamw)")
         ->check(CLI::IsMember(optimizers));
-    sub->add_option("--optimizer-implementation", o.optimizerImplementation,
-                    "how torch.optim runs the update, for pytorch-eager's optimizer step: foreach (torch >= 2.0's "
-                    "default on a GPU), single-tensor (its default on the CPU) or fused (default foreach)")
+    sub->add_option(
+           "--optimizer-implementation", o.optimizerImplementation,
+           "how torch.optim runs the update, for pytorch-eager's optimizer step: foreach (torch >= 2.0's "
+           "default on a GPU), single-tensor (its default on the CPU) or fused (default foreach)")
         ->check(CLI::IsMember(enumNames(allOptimizerImplementations(), optimizerImplementationName)));
     sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM)");
     sub->add_option("--gpu-catalog", o.gpuCatalog, "JSON file of extra GPUs in the catalog's format");
     sub->add_option("--gpus", o.gpus, "number of GPUs (default 1)");
     sub->add_option("--mfu", o.mfu,
                     "model FLOPs utilisation in (0, 1], or 'predicted': the step time's (default 0.5)");
-    sub->add_option("--hardware-profile", o.hardwareProfile,
-                    "hardware profile JSON (napkin-cli calibrate, scripts/calibrate-torch.py) the step time is "
-                    "costed from; default: the GPU's published achievable figures");
+    sub->add_option(
+        "--hardware-profile", o.hardwareProfile,
+        "hardware profile JSON (napkin-cli calibrate, scripts/calibrate-torch.py) the step time is "
+        "costed from; default: the GPU's published achievable figures");
     sub->add_flag("--no-dp-overlap", o.noDataParallelOverlap,
                   "step time: data-parallel collectives do not overlap the backward");
     sub->add_option("--zero", o.zero, "ZeRO stage 0..3 (default 0)");
@@ -147,14 +145,7 @@ void addAccountOptions(CLI::App& sub_, AccountOptions& o) {
                     "HSDP: GPUs per shard group (within a node); groups replicate (default 0: all)");
     addFineTuneOptions(*sub, o.fineTune);
     addOverheadOptions(*sub, o.overheads);
-    sub->add_option("--price-per-gpu-hour", o.price,
-                    "dollars per GPU-hour; enables the run's cost (no default)");
-    sub->add_option("--power-fraction", o.powerFraction,
-                    "average draw as a fraction of TDP, (0, 1] (default 1)");
-    sub->add_option("--pue", o.pue,
-                    "data-centre power usage effectiveness, [1, 3] (default 1: the GPUs alone)");
-    sub->add_option("--grid-intensity", o.gridIntensity,
-                    "kg CO2eq per kWh, [0, 5] (default 0.387: U.S. average 2020, U.S. EIA)");
+    addNumberKnobOptions(*sub, runCostKnobs(), o.cost);
 }
 
 } // namespace napkin::cli

@@ -4,6 +4,7 @@
 // with the same words.
 #include "cli/fine_tune_options.h"
 #include "cli/model_options.h"
+#include "cli/number_knob_options.h"
 #include "cli/overhead_options.h"
 #include "engine/accounting/accounting.h"
 #include "engine/hardware/gpu_catalog.h"
@@ -23,11 +24,12 @@ struct AccountOptions {
     OverheadOptions overheads;
     std::string tp, pp, cp, ep, microbatches, virtualStages;
     bool sp = false;
-    std::string batch, tokens, precision, optimizer, optimizerImplementation, gpu, gpus, mfu, zero, recompute, attention, gpuCatalog;
+    std::string batch, tokens, precision, optimizer, optimizerImplementation, gpu, gpus, mfu, zero, recompute,
+        attention, gpuCatalog;
     bool fp32Gradients = false;
     bool twoGradientCopies = false, fp32Reduce = false; // sharding_options.h
     std::string gatheredLayers, prefetchLayers, shardGroup;
-    std::string price, powerFraction, pue, gridIntensity; // run cost (run_cost.h)
+    NumberKnobTexts cost;               // run cost: the knobs of engine/accounting/run_cost_knobs.h
     std::string hardwareProfile;        // step time (cli/step_time_option.h): a profile file
     bool noDataParallelOverlap = false; // step time: data-parallel collectives on the critical path
 };
@@ -35,7 +37,8 @@ struct AccountOptions {
 /// Registers the model options, then --batch, --tokens, --precision, --fp32-grads, --optimizer, --gpu,
 /// --gpu-catalog, --gpus, --mfu, --zero, --tp, --pp, --sp, --cp, --ep, --microbatches, --recompute,
 /// --attention, the sharding options (--two-gradient-copies, --gathered-layers, --prefetch-layers,
-/// --fp32-reduce, --shard-group), the fine-tuning options, the overhead ledger's (overhead_options.h) and the run cost's
+/// --fp32-reduce, --shard-group), the fine-tuning options, the overhead ledger's (overhead_options.h) and the
+/// run cost's
 /// --price-per-gpu-hour, --power-fraction, --pue and --grid-intensity on `sub`, in that order.
 void addAccountOptions(CLI::App& sub, AccountOptions& o);
 

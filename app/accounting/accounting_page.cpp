@@ -20,6 +20,7 @@
 #include "widgets/controls/explain_pane.h"
 #include "widgets/controls/flow_splitter.h"
 #include "widgets/controls/panel_scroll_area.h"
+#include "widgets/controls/results_column.h"
 #include "widgets/controls/text_tone.h"
 #include "widgets/text/engine_text.h"
 
@@ -27,7 +28,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSplitter>
@@ -139,8 +139,9 @@ AccountingPage::AccountingPage(QWidget* parent)
     charts->addWidget(m_flopChart);
     charts->setStretchFactor(0, 1);
     charts->setStretchFactor(1, 1);
-    auto* right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(charts);
+    m_explain = new ExplainPane(this);
+    auto* right = new ResultsColumn(m_answers, m_explain, this);
+    right->addChartPane(charts, 2);
     // Under the timeline, a measured run's one line (or why a file was refused) and its Clear button.
     auto* timelineBox = new QWidget(this);
     auto* timelineLayout = new QVBoxLayout(timelineBox);
@@ -166,20 +167,7 @@ AccountingPage::AccountingPage(QWidget* parent)
     timelineLayout->addLayout(measuredRow);
     connect(m_clearMeasured, &QPushButton::clicked, this, &AccountingPage::clearMeasuredRun);
     connect(m_useRunSetup, &QPushButton::clicked, this, &AccountingPage::useRunSetup);
-    right->addWidget(timelineBox);
-    auto* answersScroll = new QScrollArea(this);
-    answersScroll->setWidget(m_answers);
-    answersScroll->setWidgetResizable(true);
-    auto* lower = new QWidget(this);
-    auto* lowerLayout = new QVBoxLayout(lower);
-    lowerLayout->setContentsMargins(0, 0, 0, 0);
-    lowerLayout->addWidget(answersScroll);
-    m_explain = new ExplainPane(lower);
-    lowerLayout->addWidget(m_explain);
-    right->addWidget(lower);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 3);
-    right->setStretchFactor(2, 2);
+    right->addChartPane(timelineBox, 2);
 
     auto* layout = new QHBoxLayout(this);
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -294,6 +282,7 @@ void AccountingPage::recompute() {
     m_flopChart->setData(flopData(*m_result));
     const MemoryTimeline timeline = memoryTimeline(in, *m_result);
     MemoryTimelineChartData timelineData = memoryTimelineChartData(timeline, *m_result);
+    timelineData.reserved = predictedReservedBytes(in, *m_result, timeline);
     m_measuredComparison.reset();
     if (m_measuredRun) {
         std::string deviceError;

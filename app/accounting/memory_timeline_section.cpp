@@ -2,6 +2,7 @@
 
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/pytorch_eager_step_ops.h"
+#include "engine/allocator/step_reserved.h"
 #include "widgets/text/engine_text.h"
 
 #include <QCoreApplication>
@@ -90,6 +91,17 @@ MemoryTimelineChartData memoryTimelineChartData(const MemoryTimeline& timeline, 
     return d;
 }
 
+QVector<double> predictedReservedBytes(const AccountingInput& in, const AccountingResult& r,
+                                       const MemoryTimeline& timeline) {
+    if (!r.peakFromTimeline || timeline.events.empty())
+        return {};
+    const StepReserved reserved =
+        stepReserved(in, r, AllocatorConfig{}, 2, &timeline); // the chart's own steady step
+    if (!reserved.error.empty() || reserved.reservedBytes.size() != timeline.events.size())
+        return {};
+    return QVector<double>(reserved.reservedBytes.begin(), reserved.reservedBytes.end());
+}
+
 QString explainMemoryTimeline(const AccountingInput& in, const AccountingResult& r, const MemoryTimeline& t,
                               ByteUnits units) {
     const auto bytes = [&](double b) { return toQString(formatBytes(b, units)).toHtmlEscaped(); };
@@ -118,17 +130,28 @@ QString explainMemoryTimeline(const AccountingInput& in, const AccountingResult&
                "worst moment: <code>%1</code> — %2. The largest batch is the largest whose peak fits.</p>")
                 .arg(toQString(r.fitsFormula).toHtmlEscaped(), r.fits ? tr("fits") : tr("does not fit"));
     text += optimizerTemporaries(in, r, t, units);
+    if (r.peakFromTimeline) // the chart's dash-dot line (predictedReservedBytes)
+        text += tr("<p>The dash-dot line is what PyTorch's caching allocator would hold <b>reserved</b> "
+                   "(<code>torch.cuda.memory_reserved()</code>; nvidia-smi shows it plus the CUDA context): "
+                   "these events' allocations and frees replayed, over the model's creation, a first and a "
+                   "steady step, through a simulation of <code>c10/cuda/CUDACachingAllocator.cpp</code> with "
+                   "its default settings. Freed blocks stay cached, so after the first step it holds about "
+                   "its highest. Other settings: <code>napkin-cli account … --alloc-conf "
+                   "expandable_segments:True --json</code> (<code>reserved_memory</code>; "
+                   "docs/memory-timeline.md, \"Reserved memory\").</p>");
     if (isTimelineModelled(in) && eagerStepOpsUnsupported(in, r).empty()) {
         text += tr("<p>This step is followed op by op, in the order PyTorch's eager autograd allocates and "
                    "frees: each layer's intermediates and saved tensors, each backward node's outputs, its "
                    "saved tensors released as it finishes, each gradient kept as it is made. Each event "
                    "shows the largest total inside it, so the peak is exact wherever it falls (each event "
                    "checked against torch's largest running sum inside it on the CPU).</p>");
-        text += tr("<p>Not in the model: the allocator's rounding and cache, fragmentation, the CUDA context "
+        text += tr("<p>Not in the areas: the allocator's rounding and cache (the reserved line, where "
+                   "drawn), fragmentation, the CUDA context "
                    "(docs/memory-timeline.md).</p>");
         return text;
     }
-    text += tr("<p>Not in the model: the allocator's rounding and cache, fragmentation, the CUDA context, "
+    text += tr("<p>Not in the areas: the allocator's rounding and cache (the reserved line, where drawn), "
+               "fragmentation, the CUDA context, "
                "temporaries inside a layer's backward and an unfused optimizer's temporaries "
                "(docs/memory-timeline.md).</p>");
     return text;

@@ -7,6 +7,7 @@
 #include "widgets/charts/memory_timeline_chart.h"
 
 #include <QString>
+#include <QVector>
 
 /// The predicted timeline of one steady step (`timeline`: engine/accounting/memory_timeline.h's
 /// memoryTimeline of the same input as `result`), the memory fits is judged against (result.usableBytes,
@@ -18,3 +19,10 @@ MemoryTimelineChartData memoryTimelineChartData(const napkin::MemoryTimeline& ti
 /// gradients already made, temporaries the sum leaves out), and what the model leaves out.
 QString explainMemoryTimeline(const napkin::AccountingInput& input, const napkin::AccountingResult& result,
                               const napkin::MemoryTimeline& timeline, napkin::ByteUnits units);
+
+/// What PyTorch's caching allocator would hold reserved after each event of the steady step
+/// (engine/allocator/step_reserved.h, the default PYTORCH_CUDA_ALLOC_CONF), for the chart's line; empty
+/// where the step's order is not modelled (phases only) or the simulation gives no figure.
+QVector<double> predictedReservedBytes(const napkin::AccountingInput& input,
+                                       const napkin::AccountingResult& result,
+                                       const napkin::MemoryTimeline& timeline);

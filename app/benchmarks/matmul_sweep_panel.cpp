@@ -11,6 +11,7 @@
 #include "widgets/controls/controls_grid.h"
 #include "widgets/controls/error_overlay.h"
 #include "widgets/controls/flow_splitter.h"
+#include "widgets/controls/reserved_message_label.h"
 #include "widgets/controls/text_tone.h"
 #include "widgets/controls/wrapped_label.h"
 #include "widgets/controls/wrapping_column.h"
@@ -47,10 +48,19 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
     , m_sizesError(new ErrorOverlay(m_sizes))
     , m_run(new QPushButton(tr("Run"), this))
     , m_chart(new ThroughputChart(this))
-    , m_basis(new WrappedLabel(this))
+    , m_basis(
+          new ReservedMessageLabel(3, this)) // its three lines kept before a run: the chart keeps its height
     , m_results(makeResultTable({tr("dtype"), tr("n"), tr("FLOPs"), tr("median"), tr("FLOP/s"), tr("MFU"),
                                  tr("rel. err"), tr("ran on"), tr("status")},
                                 this)) {
+    // Each column's widest cell, made by the formatters the rows use, at sizes a sweep reaches: the table's
+    // width is decided before the first run and a run does not move it under the chart.
+    setResultColumnSamples(m_results, {QStringLiteral("fp64"), QStringLiteral("16384"),
+                                       QString::fromStdString(formatFlops(888.8e12)),
+                                       QString::fromStdString(formatDuration(888.8e-3)),
+                                       QString::fromStdString(formatFlops(888.8e12, true)),
+                                       QString::number(188.8, 'f', 1) + QLatin1Char('%'),
+                                       QString::number(8.8e-08, 'g', 2), QStringLiteral("onednn")});
     const BenchmarksScenario defaults;
     // A grid, not a form layout (controls_grid.h): the fp16 warning was drawn with two of its six lines cut.
     auto* controls = new WrappingColumn(this);
@@ -132,6 +142,10 @@ MatmulSweepPanel::MatmulSweepPanel(QWidget* parent)
     // The room beyond the minimums to the chart: an empty table does not need half the row.
     results->setStretchFactor(0, 3);
     results->setStretchFactor(1, 1);
+    // Beside the table only where the controls (~50 average characters) and the chart (~80) keep their
+    // room; else the table goes under the chart, before a run and after alike (its width is fixed by
+    // setResultColumnSamples above). Beside it at 1280×720 the chart had ~300 px of 1,228.
+    results->setComfortableColumns(0, 130);
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(results);
 

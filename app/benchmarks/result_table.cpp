@@ -1,8 +1,10 @@
 #include "app/benchmarks/result_table.h"
 
+#include <QCoreApplication>
 #include <QEvent>
 #include <QHeaderView>
 #include <QScrollBar>
+#include <QStyle>
 #include <QTableWidget>
 
 #include <algorithm>
@@ -10,6 +12,8 @@
 #include <vector>
 
 namespace {
+
+constexpr const char* kColumnSamples = "napkinColumnSamples";
 
 // Sizes the columns to their contents while they fit the table's width, and shares the width out in
 // proportion to what each needs when they do not: a long status wraps (its row grows) and a header is
@@ -59,9 +63,17 @@ private:
         // widest entry of each column was drawn cut ("1…" for n = 128, "112.…" for an MFU of 112.5 %) or
         // broken ("0.1456 / µs") in the columns that got exactly what they were measured to need.
         const int grid = m_table->showGrid() ? 1 : 0;
+        const QStringList samples = m_table->property(kColumnSamples).toStringList();
+        // A cell's text margins, as the item delegate lays them out (QCommonStyle: the focus frame's margin
+        // and a pixel, each side).
+        const int padding =
+            2 * (m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1);
         std::vector<int> need(static_cast<std::size_t>(columns));
         for (int c = 0; c < columns; ++c) {
             int widest = header->sectionSizeHint(c);
+            if (c < samples.size()) // the widest text the column will hold, before any row is there
+                widest =
+                    std::max(widest, m_table->fontMetrics().horizontalAdvance(samples[c]) + padding + grid);
             for (int r = 0; r < m_table->rowCount(); ++r)
                 widest =
                     std::max(widest, m_table->sizeHintForIndex(m_table->model()->index(r, c)).width() + grid);
@@ -136,4 +148,10 @@ void setResultCell(QTableWidget* table, int row, int column, const QString& text
     if (column > 0 && column < table->columnCount() - 1)
         item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     table->setItem(row, column, item);
+}
+
+void setResultColumnSamples(QTableWidget* table, const QStringList& widest) {
+    table->setProperty(kColumnSamples, widest);
+    QEvent resize(QEvent::Resize); // fitted again now, as on a resize
+    QCoreApplication::sendEvent(table->viewport(), &resize);
 }

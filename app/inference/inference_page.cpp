@@ -13,12 +13,12 @@
 #include "widgets/controls/explain_pane.h"
 #include "widgets/controls/flow_splitter.h"
 #include "widgets/controls/panel_scroll_area.h"
+#include "widgets/controls/results_column.h"
 #include "widgets/text/engine_text.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -83,19 +83,8 @@ InferencePage::InferencePage(QWidget* parent)
     charts->addWidget(m_throughputChart);
     charts->setStretchFactor(0, 1);
     charts->setStretchFactor(1, 3);
-    auto* answersScroll = new QScrollArea(this);
-    answersScroll->setWidget(m_answers);
-    answersScroll->setWidgetResizable(true);
-    auto* lower = new QWidget(this);
-    auto* lowerLayout = new QVBoxLayout(lower);
-    lowerLayout->setContentsMargins(0, 0, 0, 0);
-    lowerLayout->addWidget(answersScroll);
-    lowerLayout->addWidget(m_explain);
-    auto* right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(charts);
-    right->addWidget(lower);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
+    auto* right = new ResultsColumn(m_answers, m_explain, this);
+    right->addChartPane(charts, 3); // one row of charts: the answers' 3 against it
 
     auto* layout = new QHBoxLayout(this);
     auto* split = new QSplitter(Qt::Horizontal, this);

@@ -1,8 +1,10 @@
 #include "engine/accounting/pytorch_eager_step_ops.h"
 
+#include "engine/accounting/eager_op_writer.h"
 #include "engine/accounting/fine_tuning.h"
 #include "engine/accounting/parallel_layout.h"
 #include "engine/accounting/pytorch_eager_llama.h"
+#include "engine/accounting/pytorch_eager_llama_ops.h"
 #include "engine/accounting/pytorch_eager_rows.h"
 #include "engine/accounting/timeline_builder.h"
 
@@ -49,18 +51,12 @@ Sizes sizesOf(const ModelSpec& m, double batch, StorageType activations) {
     return z;
 }
 
-/// Writes one run: `keep` a tensor autograd saves, `temp` one nothing saves, `grad` a parameter's gradient
-/// (counted in parameters); `release` and `drop` free them.
-class RunWriter {
+/// GPT-2's run writer: the shared allocations and frees, and nn.Linear's and LayerNorm's backward.
+class RunWriter : public eager::OpWriter {
 public:
     RunWriter(OpRun& run, const Sizes& z)
-        : run_(run)
+        : OpWriter(run)
         , z_(z) {}
-    void keep(double bytes) { run_.allocate(HeldComponent::activations, bytes); }
-    void temp(double bytes) { run_.allocate(HeldComponent::temporary, bytes); }
-    void grad(double parameters) { run_.allocate(HeldComponent::gradients, parameters); }
-    void release(double bytes) { run_.free(HeldComponent::activations, bytes); }
-    void drop(double bytes) { run_.free(HeldComponent::temporary, bytes); }
 
     /// nn.Linear's backward (in → out features, dX of `inputGradient` bytes): AddmmBackward makes dX, dW
     /// and then db (the bias's sum over tokens); without a bias MmBackward makes dW first.
@@ -89,15 +85,8 @@ public:
         release(z_.statistics);
         release(z_.statistics);
     }
-    /// Two gradients of one tensor summed (the residual stream's): a new tensor, both operands freed.
-    void accumulate(double bytes) {
-        temp(bytes);
-        drop(bytes);
-        drop(bytes);
-    }
 
 private:
-    OpRun& run_;
     const Sizes& z_;
 };
 
@@ -272,8 +261,8 @@ std::string_view eagerStepOpsUnsupported(const AccountingInput& in, const Accoun
     const ModelSpec& m = in.model;
     if (m.kind != ModelKind::transformer || m.activationsOf != ActivationProfile::pytorchEager)
         return "follows the pytorch-eager profile's transformers";
-    if (isLlamaStyle(m) || isMixtureOfExperts(m))
-        return "follows GPT-2-style blocks so far";
+    if (isMixtureOfExperts(m) && !isLlamaStyle(m))
+        return "follows GPT-2-style and Llama-style blocks";
     if (!isDataParallelOnly(in.parallel) || in.zeroStage >= 2 || in.sharding.twoGradientCopies ||
         isFineTuningSet(in.fineTuning))
         return "follows full training on data parallelism with ZeRO 0 or 1";
@@ -283,6 +272,8 @@ std::string_view eagerStepOpsUnsupported(const AccountingInput& in, const Accoun
     if (in.precision == PrecisionRecipe::fp8Mixed || p.gradients != p.activations ||
         p.parameters != p.activations)
         return "follows parameters, gradients and activations of one dtype";
+    if (isLlamaStyle(m))
+        return llamaStepOpsUnsupported(m, p.activations);
     if (m.qkvBias && *m.qkvBias != m.bias)
         return "follows c_attn with the other linears' bias";
     if (!(m.layers >= 1 && m.heads >= 2 && m.seq >= 2 && m.dModel / m.heads >= 2))
@@ -292,15 +283,18 @@ std::string_view eagerStepOpsUnsupported(const AccountingInput& in, const Accoun
 
 EagerStepOps eagerStepOps(const ModelSpec& m, double batch, StorageType activations,
                           double gradientBytesPerParameter) {
+    if (isLlamaStyle(m))
+        return llamaStepOps(m, batch, activations, gradientBytesPerParameter);
     const Sizes z = sizesOf(m, batch, activations);
     const OpRun empty(gradientBytesPerParameter);
-    EagerStepOps ops{empty, empty, empty, empty, empty, empty, empty};
+    EagerStepOps ops{empty, empty, empty, empty, empty, empty, empty, empty};
     embeddingsForward({ops.embeddingsForward, z}, z);
     layerForward({ops.layerForward, z}, z);
     headForward({ops.headForward, z}, z);
     lossBackward({ops.lossBackward, z}, z);
     headBackward({ops.headBackward, z}, z, m.vocab);
     layerBackward({ops.layerBackward, z}, z);
+    ops.firstLayerBackward = ops.layerBackward;
     embeddingsBackward({ops.embeddingsBackward, z}, z, m.seq, m.vocab);
     return ops;
 }
@@ -322,7 +316,7 @@ void eagerStepTimeline(TimelineBuilder& t, const AccountingInput& in, const Acco
     t.run(ops.headBackward);
     t.emitHighWater(StepPhase::backward, StepPart::head);
     for (long l = layers; l >= 1; --l) {
-        t.run(ops.layerBackward);
+        t.run(l == 1 ? ops.firstLayerBackward : ops.layerBackward);
         t.emitHighWater(StepPhase::backward, StepPart::layer, l);
     }
     t.run(ops.embeddingsBackward);

@@ -20,18 +20,20 @@ namespace napkin {
 class TimelineBuilder;
 
 /// The runs of one step: the embeddings' forward (inside the first layer's event), one layer's forward,
-/// the final norm, head and loss, the loss's and the head's backward, one layer's backward, the embeddings'
+/// the final norm, head and loss, the loss's and the head's backward, one layer's backward (layer 1's
+/// apart: a Llama-style layer 1 frees RoPE's tables inside it; GPT-2's is the others'), the embeddings'
 /// backward. Every layer runs the same allocations, so a run is built once, whatever the layer count.
 struct EagerStepOps {
     OpRun embeddingsForward, layerForward, headForward, lossBackward, headBackward, layerBackward,
-        embeddingsBackward;
+        firstLayerBackward, embeddingsBackward;
 };
 
-/// Why `input`'s step is not followed op by op, or empty. It is for a GPT-2-style transformer under
-/// pytorch-eager, fully trained on data parallelism alone (ZeRO 0 or 1), with recompute and dropout off,
-/// in one dtype for parameters, gradients and activations (fp32, fp16, bf16, or mixed-* with its master
-/// copy apart), at least two heads two wide, two tokens and one layer. Elsewhere the timeline keeps its
-/// layer-by-layer events from the activation ledger.
+/// Why `input`'s step is not followed op by op, or empty. It is for a GPT-2-style transformer, or a dense
+/// Llama-style one in fp32 (pytorch_eager_llama_ops.h), under pytorch-eager, fully trained on data
+/// parallelism alone (ZeRO 0 or 1), with recompute and dropout off, in one dtype for parameters, gradients
+/// and activations (fp32, fp16, bf16, or mixed-* with its master copy apart), at least two heads two wide,
+/// two tokens and one layer. Elsewhere the timeline keeps its layer-by-layer events from the activation
+/// ledger.
 std::string_view eagerStepOpsUnsupported(const AccountingInput& input, const AccountingResult& result);
 
 /// The runs of `model`'s step at `batch` sequences with activations (and gradients) of `activations`;

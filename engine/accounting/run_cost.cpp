@@ -1,5 +1,7 @@
 #include "engine/accounting/run_cost.h"
 
+#include "engine/accounting/run_cost_knobs.h"
+
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/numerics/text_concat.h"
@@ -13,22 +15,10 @@ std::string n(double v) {
     return formatNumber(v);
 }
 
-bool within(double v, double lo, double hi) {
-    return std::isfinite(v) && v >= lo && v <= hi;
-}
-
 } // namespace
 
 std::pair<std::string, std::string> validateRunCost(const RunCostInput& in) {
-    if (in.pricePerGpuHour && !(*in.pricePerGpuHour > 0 && *in.pricePerGpuHour <= 1e6))
-        return {"price-per-gpu-hour", "must be in (0, 1e6] dollars, got " + n(*in.pricePerGpuHour)};
-    if (!(in.powerFraction > 0 && in.powerFraction <= 1))
-        return {"power-fraction", "must be in (0, 1] of the TDP, got " + n(in.powerFraction)};
-    if (!within(in.pue, 1, 3))
-        return {"pue", "must be in [1, 3], got " + n(in.pue)};
-    if (in.gridKgCo2PerKwh && !within(*in.gridKgCo2PerKwh, 0, 5))
-        return {"grid-intensity", "must be in [0, 5] kg CO2eq per kWh, got " + n(*in.gridKgCo2PerKwh)};
-    return {};
+    return checkNumberKnobs(runCostKnobs(), in); // the ranges and words of the table (run_cost_knobs.h)
 }
 
 RunCost runCostFromGpuHours(double gpuHours, std::optional<double> wattsPerGpu, const RunCostInput& in) {

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <optional>
 
 namespace napkin {
 namespace {
@@ -86,7 +87,8 @@ private:
 
 } // namespace
 
-StepAllocations stepAllocations(const AccountingInput& input, const AccountingResult& result, std::size_t steps) {
+StepAllocations stepAllocations(const AccountingInput& input, const AccountingResult& result,
+                                std::size_t steps, const MemoryTimeline* steadyGiven) {
     StepAllocations s;
     ComponentAllocations held(s.events);
     // The model as built before its first step: parameters and master weights, no optimizer state yet.
@@ -95,7 +97,10 @@ StepAllocations stepAllocations(const AccountingInput& input, const AccountingRe
     built.masterWeights = result.memory.masterWeights.value;
     held.moveTo(built);
     const MemoryTimeline first = memoryTimeline(input, result, TrainingStep::first);
-    const MemoryTimeline steady = steps > 1 ? memoryTimeline(input, result, TrainingStep::steady) : first;
+    std::optional<MemoryTimeline> steadyBuilt;
+    if (steps > 1 && !steadyGiven)
+        steadyBuilt = memoryTimeline(input, result, TrainingStep::steady);
+    const MemoryTimeline& steady = steps <= 1 ? first : steadyGiven ? *steadyGiven : *steadyBuilt;
     for (std::size_t step = 0; step < steps; ++step) {
         const MemoryTimeline& t = step == 0 ? first : steady;
         const bool last = step + 1 == steps;
@@ -113,12 +118,12 @@ StepAllocations stepAllocations(const AccountingInput& input, const AccountingRe
 }
 
 StepReserved stepReserved(const AccountingInput& input, const AccountingResult& result,
-                          const AllocatorConfig& config, std::size_t steps) {
+                          const AllocatorConfig& config, std::size_t steps, const MemoryTimeline* steady) {
     StepReserved r;
     r.steps = steps;
     if (steps == 0)
         return r;
-    const StepAllocations s = stepAllocations(input, result, steps);
+    const StepAllocations s = stepAllocations(input, result, steps, steady);
     r.allocatorEvents = s.events.size();
     const AllocatorReplay replay = replayAllocator(s.events, config);
     if (!replay.error.empty()) {

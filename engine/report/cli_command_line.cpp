@@ -2,6 +2,7 @@
 
 #include "engine/accounting/model_presets.h"
 #include "engine/accounting/model_zoo.h"
+#include "engine/accounting/run_cost_knobs.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/numerics/quantity_format.h"
 
@@ -281,15 +282,19 @@ void overheadFlags(CommandWords& w, const MemoryOverheadSettings& o, const Memor
     numberOption(w, "--nccl-buffsize", o.ncclBufferBytes, d.ncclBufferBytes);
 }
 
+// A table's knobs (number_knob.h) as flags, in its order: an optional one when set, a plain one when it
+// differs from the input's default.
+template <class Input>
+void numberKnobFlags(CommandWords& w, std::span<const NumberKnob<Input>> fields, const Input& in) {
+    const Input defaults;
+    for (const NumberKnob<Input>& f : fields)
+        if (const std::optional<double> v = f.get(in); v && (f.isOptional() || *v != *f.get(defaults)))
+            w.number(f.flag, *v);
+}
+
 // The run's price and power (run_cost.h): flags after the setup's, whether it is a preset or not.
 void costFlags(CommandWords& w, const RunCostInput& c) {
-    const RunCostInput d;
-    if (c.pricePerGpuHour)
-        w.number("--price-per-gpu-hour", *c.pricePerGpuHour);
-    numberOption(w, "--power-fraction", c.powerFraction, d.powerFraction);
-    numberOption(w, "--pue", c.pue, d.pue);
-    if (c.gridKgCo2PerKwh)
-        w.number("--grid-intensity", *c.gridKgCo2PerKwh);
+    numberKnobFlags(w, runCostKnobs(), c);
 }
 
 } // namespace

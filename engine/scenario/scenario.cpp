@@ -1,4 +1,5 @@
 #include "engine/scenario/scenario.h"
+#include "engine/scenario/number_knobs_json.h"
 #include "engine/scenario/scenario_gpus.h"
 #include "engine/scenario/scenario_section.h"
 
@@ -8,6 +9,7 @@
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/model_spec.h"
 #include "engine/accounting/precision_recipe.h"
+#include "engine/accounting/run_cost_knobs.h"
 #include "engine/hardware/gpu_catalog.h"
 #include "engine/numerics/float_rounding.h"
 #include "engine/numerics/number_parse.h"
@@ -159,31 +161,19 @@ void readAccountingV1(const Section& s, AccountingScenario& a) {
     a.binaryUnits = units == 1;
 }
 
-// The run's price and power (run_cost.h): a number or null (not set) for the price and the intensity.
+// The run's price and power (run_cost.h): each knob of its table (run_cost_knobs.h), a number or null
+// (not set) for the price and the intensity.
 void readRunCost(const Section& s, RunCostInput& c) {
-    s.expectKeys({"price_per_gpu_hour", "power_fraction", "pue", "grid_kg_co2_per_kwh"});
-    auto readOptional = [&](const char* key, std::optional<double>& target, double lo, double hi) {
-        const auto* v = s.find(key);
-        if (!v)
-            return;
-        if (v->is_null()) {
-            target.reset();
-            return;
-        }
-        double x = target.value_or(lo);
-        s.number(key, x, lo, hi);
-        target = x;
-    };
-    readOptional("price_per_gpu_hour", c.pricePerGpuHour, 1e-9, 1e6);
-    s.number("power_fraction", c.powerFraction, 1e-6, 1);
-    s.number("pue", c.pue, 1, 3);
-    readOptional("grid_kg_co2_per_kwh", c.gridKgCo2PerKwh, 0, 5);
+    readNumberKnobs(s, runCostKnobs(), c);
 }
 
 void readAccounting(const Section& s, AccountingScenario& a) {
-    s.expectKeys({"model", "batch", "count_tokens", "training_tokens", "precision", "fp32_gradients",
-                  "optimizer", "optimizer_implementation", "gpu", "gpus", "mfu", "zero", "recompute",
-                  "attention", "units", "preset", "parallel", "sharding", "fine_tuning", "cost", "overheads"});
+    s.expectKeys({"model",     "batch",          "count_tokens", "training_tokens",
+                  "precision", "fp32_gradients", "optimizer",    "optimizer_implementation",
+                  "gpu",       "gpus",           "mfu",          "zero",
+                  "recompute", "attention",      "units",        "preset",
+                  "parallel",  "sharding",       "fine_tuning",  "cost",
+                  "overheads"});
     readAccountingInput(s, a, false);
     if (const auto o = s.child("overheads"))
         readOverheads(*o, a.input.overheads);
@@ -300,9 +290,10 @@ void refuseInvalidAccounting(const AccountingInput& in) {
         return;
     std::string key = e.field; // the CLI's spelling: "d-model", "tp", "tokens"
     std::replace(key.begin(), key.end(), '-', '_');
-    static const std::string_view parallelKeys[] = {"tp", "pp", "cp", "ep", "sp", "microbatches", "virtual_stages"};
-    static const std::string_view shardingKeys[] = {"two_gradient_copies", "gathered_layers", "prefetch_layers",
-                                                    "fp32_reduce", "shard_group"};
+    static const std::string_view parallelKeys[] = {
+        "tp", "pp", "cp", "ep", "sp", "microbatches", "virtual_stages"};
+    static const std::string_view shardingKeys[] = {"two_gradient_copies", "gathered_layers",
+                                                    "prefetch_layers", "fp32_reduce", "shard_group"};
     static const std::string_view topKeys[] = {"batch", "precision", "optimizer", "gpu",      "gpus",
                                                "mfu",   "zero",      "recompute", "attention"};
     static const std::string_view fineTuningKeys[] = {"lora_rank", "lora_alpha", "lora_targets", "offload"};
@@ -328,7 +319,8 @@ void refuseInvalidAccounting(const AccountingInput& in) {
 
 Scenario readScenario(const json& root, int version, std::vector<std::string>& warnings) {
     Scenario scenario;
-    const GpuCatalog catalog = scenario_detail::readScenarioGpus(root, scenario.gpus.parts); // before any page
+    const GpuCatalog catalog =
+        scenario_detail::readScenarioGpus(root, scenario.gpus.parts); // before any page
     const scenario_detail::ScenarioGpuScope scope(catalog);
     const Section top(root, "", warnings);
     if (version == 1) {

@@ -6,6 +6,8 @@
 
 #include "engine/accounting/model_spec.h"
 #include "engine/accounting/precision_recipe.h"
+#include "engine/accounting/run_cost_knobs.h"
+#include "engine/scenario/number_knobs_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -43,8 +45,12 @@ json accountingJson(const AccountingScenario& a) {
                   {"ffn_mult", m.ffnMult}};
     scenario_detail::writeArchitecture(m, model);
     const ParallelLayout& l = in.parallel;
-    json parallel = {{"tp", l.tp}, {"pp", l.pp}, {"sp", l.sp},
-                     {"cp", l.cp}, {"ep", l.ep}, {"microbatches", l.microbatches},
+    json parallel = {{"tp", l.tp},
+                     {"pp", l.pp},
+                     {"sp", l.sp},
+                     {"cp", l.cp},
+                     {"ep", l.ep},
+                     {"microbatches", l.microbatches},
                      {"virtual_stages", l.virtualStages}};
     const ShardingOptions& z = in.sharding;
     json sharding = {{"two_gradient_copies", z.twoGradientCopies},
@@ -52,11 +58,8 @@ json accountingJson(const AccountingScenario& a) {
                      {"prefetch_layers", z.prefetchLayers},
                      {"fp32_reduce", z.fp32Reduce},
                      {"shard_group", z.shardGroup}};
-    const RunCostInput& c = in.cost; // null: no price / the default grid (run_cost.h)
-    json cost = {{"price_per_gpu_hour", c.pricePerGpuHour ? json(*c.pricePerGpuHour) : json(nullptr)},
-                 {"power_fraction", c.powerFraction},
-                 {"pue", c.pue},
-                 {"grid_kg_co2_per_kwh", c.gridKgCo2PerKwh ? json(*c.gridKgCo2PerKwh) : json(nullptr)}};
+    json cost = scenario_detail::writeNumberKnobs(runCostKnobs(),
+                                                  in.cost); // null: no price / the default grid (run_cost.h)
     return {{"model", std::move(model)},
             {"batch", in.batch},
             {"count_tokens", in.trainingTokens.has_value()},
@@ -154,15 +157,15 @@ AccountingInput freshAccountingInput() {
 std::string writeScenario(const Scenario& s) {
     // nlohmann's json object keeps keys sorted; "format" and "version" are found by name, not position.
     json root = {{"format", "napkin-scenario"},
-                       {"version", kScenarioFormatVersion},
-                       {"page", str(scenarioPageName(s.page))},
-                       {"accounting", accountingJson(s.accounting)},
-                       {"formats", formatsJson(s.formats)},
-                       {"tensor", tensorJson(s.tensor)},
-                       {"benchmarks", benchmarksJson(s.benchmarks)},
-                       {"training", trainingJson(s.training)},
-                       {"inference", scenario_detail::inferenceJson(s.inference)},
-                       {"roofline", scenario_detail::rooflineJson(s.roofline)}};
+                 {"version", kScenarioFormatVersion},
+                 {"page", str(scenarioPageName(s.page))},
+                 {"accounting", accountingJson(s.accounting)},
+                 {"formats", formatsJson(s.formats)},
+                 {"tensor", tensorJson(s.tensor)},
+                 {"benchmarks", benchmarksJson(s.benchmarks)},
+                 {"training", trainingJson(s.training)},
+                 {"inference", scenario_detail::inferenceJson(s.inference)},
+                 {"roofline", scenario_detail::rooflineJson(s.roofline)}};
     if (!s.gpus.parts.empty()) // the user's own GPUs the pages may name, so the file opens anywhere
         root["gpus"] = scenario_detail::scenarioGpusJson(s.gpus.parts);
     // Text fields come from the GUI as valid UTF-8; replace rather than throw if one ever is not.

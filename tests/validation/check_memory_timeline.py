@@ -11,21 +11,21 @@ and step_memory.py reads the bytes the allocator holds at each of napkin's event
    event; gradients (all of p.grad) at the optimizer step and none at start and zero_grad; the
    activations at the end of forward (everything held but parameters, moments, buffers and inputs,
    less the loss value): equal, to the byte.
-2. GPT-2 (followed op by op, engine/accounting/pytorch_eager_step_ops.h): every event from `forward layer
+2. GPT-2 and Llama-style (followed op by op, engine/accounting/pytorch_eager_step_ops.h and
+   pytorch_eager_llama_ops.h): every event from `forward layer
    1` to `backward embeddings` is the high-water mark of the allocations inside it, so torch's largest
    running sum inside each (less what the step holds that napkin never counts: AdamW's 0-d `step` tensors,
    the model's buffers, the token and target tensors) must equal napkin's event to the byte, and torch's
    bytes at `start` and `zero_grad` napkin's. Among the shapes are layer-bound ones (a small vocabulary, a
-   wide MLP), whose step peaks inside a layer's backward.
-3. Llama-style (still layer by layer): every event's total, torch's bytes at the event's end minus
-   napkin's, must be exactly the sum of the differences timeline_differences.py names for that event,
-   each computed from the shapes and napkin's own ledger, never from the measurement (where napkin places
-   a tensor at another event than PyTorch creates or frees it, and what napkin's high-water mark keeps that
-   PyTorch has freed at the event's end). docs/memory-timeline.md explains each.
+   wide MLP), whose step peaks inside a layer's backward, and for the Llama-style stacks grouped-query,
+   multi-head and multi-query attention at batch 1 (matmul's reshapes are views) and above.
+3. A family still layer by layer (none of these cases now): every event's total, torch's bytes at the
+   event's end minus napkin's, must be exactly the sum of the differences timeline_differences.py names
+   for that event, each computed from the shapes and napkin's own ledger, never from the measurement.
 4. The optimizer step's peak inside (between the marks around AdamW.step(), less the same uncounted
    bytes) must equal napkin's optimizer-step total to the byte: torch.optim's single-tensor update holds
-   per-parameter temporaries there (engine/accounting/pytorch_eager_optimizer.h). For the Llama-style
-   models every other event's peak inside is printed beside it, and at `forward head` and `backward loss`
+   per-parameter temporaries there (engine/accounting/pytorch_eager_optimizer.h). For a family still layer
+   by layer every other event's peak inside is printed beside it, and at `forward head` and `backward loss`
    (the cross-entropy's transients) it must not pass napkin's event by more than what napkin never models
    there (the 0-d loss and seed, a Llama forward's RoPE locals).
 
@@ -58,9 +58,23 @@ GPT2 = [  # d, heads, layers, vocab, seq, ffn: small, odd
 ]
 LLAMA_BASE = {"mlp": "swiglu", "norm": "rmsnorm", "norm_bias": False, "qkv_bias": False, "bias": False,
               "experts": 1, "position": "rope"}
-LLAMA = [  # GQA untied, multi-head tied
+LLAMA = [  # GQA untied, multi-head tied (batch 3 and 2 unless given)
     dict(LLAMA_BASE, d=48, heads=6, kv_heads=2, head_dim=8, layers=3, vocab=37, seq=7, ffn=100, tied=False),
     dict(LLAMA_BASE, d=40, heads=4, kv_heads=4, head_dim=10, layers=2, vocab=53, seq=11, ffn=88, tied=True),
+    # Batch 1: matmul's reshapes are views, so the bmms keep q after RoPE (and, without repeats, k and v).
+    dict(LLAMA_BASE, d=48, heads=6, kv_heads=2, head_dim=8, layers=3, vocab=37, seq=7, ffn=100, tied=False,
+         batch=1),
+    dict(LLAMA_BASE, d=40, heads=4, kv_heads=4, head_dim=10, layers=2, vocab=53, seq=11, ffn=88, tied=True,
+         batch=1),
+    # Layer-bound (a small vocabulary, a wide MLP: the step peaks inside the last layer's backward), and
+    # multi-query attention at s 64 (peaks in the head's backward).
+    dict(LLAMA_BASE, d=64, heads=4, kv_heads=2, head_dim=16, layers=3, vocab=64, seq=32, ffn=256, tied=False,
+         batch=2),
+    dict(LLAMA_BASE, d=96, heads=4, kv_heads=1, head_dim=24, layers=2, vocab=50, seq=64, ffn=160, tied=True,
+         batch=3),
+    # Heads wider than d/a (a·d_h = 64 on d 48, as Gemma's): the q and output projections are not square.
+    dict(LLAMA_BASE, d=48, heads=4, kv_heads=2, head_dim=16, layers=2, vocab=29, seq=9, ffn=72, tied=False,
+         batch=2),
 ]
 
 
@@ -98,9 +112,10 @@ def cases():
                lambda m: list(m.h), s, batch, gpt2_args(s, batch))
     for i, s in enumerate(LLAMA):
         s = dict(s, checkpoint=False)
+        batch = s.get("batch", 3 - i)
         yield ("Llama", f"Llama d {s['d']} a {s['heads']} g {s['kv_heads']} d_h {s['head_dim']} L {s['layers']} "
                f"V {s['vocab']} s {s['seq']} f {s['ffn']} {'tied' if s['tied'] else 'untied'}",
-               reference_models.Decoder, lambda m: list(m.layers), s, 3 - i, llama_args(s, 3 - i))
+               reference_models.Decoder, lambda m: list(m.layers), s, batch, llama_args(s, batch))
 
 
 def check_case(family, make, blocks_of, s, batch, doc):

@@ -9,9 +9,10 @@ has freed by the event's end. fp32, recompute none, no dropout, batch > 1.
 """
 FP32 = 4
 
-# Families napkin follows op by op (engine/accounting/pytorch_eager_step_ops.h): each event is the high-water
-# mark inside it, compared with torch's peak inside; the differences below are the Llama-style stacks'.
-OP_BY_OP = ("GPT-2",)
+# Families napkin follows op by op (engine/accounting/pytorch_eager_step_ops.h, pytorch_eager_llama_ops.h):
+# each event is the high-water mark inside it, compared with torch's peak inside. The differences below are
+# what the layer-by-layer events (Mixtral's experts, 16-bit Llama-style steps) differ by.
+OP_BY_OP = ("GPT-2", "Llama")
 
 
 def op_by_op(family):

@@ -4,6 +4,7 @@
 #include "widgets/charts/chart_geometry.h"
 #include "widgets/charts/measured_run_graphs.h"
 #include "widgets/charts/memory_component_colors.h"
+#include "widgets/charts/predicted_reserved_graph.h"
 #include "widgets/charts/unit_axis_ticker.h"
 
 #include <QFontMetricsF>
@@ -36,7 +37,7 @@ MemoryTimelineChart::MemoryTimelineChart(QWidget* parent)
     setTitle(tr("Memory over one training step"));
     QCustomPlot* chart = &plot();
     chart->setMouseTracking(true);
-    setMinimumChartSize({320, 220});
+    setMinimumChartSize({320, 205}); // the answers below get the height at a projector's 1280×720 (issue 52)
     chart->yAxis->setTicker(byteAxisTicker(m_units));
     chart->yAxis->setLabel(tr("memory per GPU"));
     chart->xAxis->setLabel(tr("one training step, event by event"));
@@ -58,6 +59,7 @@ MemoryTimelineChart::MemoryTimelineChart(QWidget* parent)
     m_measured->setName(tr("measured (ledger)"));
     m_measured->setLineStyle(QCPGraph::lsNone); // a mark on each event's block
     m_run = std::make_unique<MeasuredRunGraphs>(*chart);
+    m_reserved = std::make_unique<PredictedReservedGraph>(*chart);
     for (std::size_t k = 0; k < m_sumBars.size(); ++k) {
         m_sumBars[k] = new QCPBars(chart->xAxis, chart->yAxis);
         if (k > 0)
@@ -178,6 +180,7 @@ void MemoryTimelineChart::applySeriesColors() {
     m_measured->setPen(QPen(text, 1.5, Qt::DashLine));
     m_measured->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.5), Qt::NoBrush, 7));
     m_run->applyColors(palette());
+    m_reserved->applyColors(palette());
     m_capacityLabel->setColor(text);
     m_sumLabel->setColor(text);
     m_peakLabel->setColor(alertColor(palette())); // a lighter red on a dark palette: 4.5:1 at least
@@ -225,6 +228,8 @@ void MemoryTimelineChart::rebuild() {
         m_measured->addToLegend();
     m_run->setCurve(m_data.run);
     top = std::max(top, m_run->top());
+    m_reserved->setData(m_drawn, m_data.reserved);
+    top = std::max(top, m_reserved->top());
 
     // The napkin sum as a bar after the step, as wide as a few events, so that the two read together.
     const double sum = m_data.sumBytes();

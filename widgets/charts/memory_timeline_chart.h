@@ -17,6 +17,7 @@
 #include <memory>
 
 class MeasuredRunGraphs;
+class PredictedReservedGraph;
 class QCPBars;
 class QCPGraph;
 class QCPItemLine;
@@ -72,6 +73,7 @@ private:
     std::array<QCPGraph*, 6> m_areas{};
     QCPGraph* m_measured = nullptr;
     std::unique_ptr<MeasuredRunGraphs> m_run;
+    std::unique_ptr<PredictedReservedGraph> m_reserved;
     std::array<QCPBars*, 5> m_sumBars{};
     QCPItemStraightLine* m_capacityLine = nullptr;
     QCPItemText* m_capacityLabel = nullptr;

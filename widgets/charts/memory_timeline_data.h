@@ -26,10 +26,14 @@ struct MemoryTimelineChartData {
     /// Per event, the bytes of parameters, gradients, master weights, optimizer state, activations and
     /// temporaries (bottom to top); as long as `events`.
     QVector<std::array<double, 6>> bytes;
-    QVector<double> measured;    ///< a measured total per event; empty: nothing measured
-    MeasuredRunCurve run;        ///< the user's measured run; empty: none
-    double capacityBytes = 0;    ///< 0: no capacity line (a CPU run)
-    bool usableCapacity = false; ///< the capacity line is the usable memory (memory_overheads.h), not the datasheet's
+    QVector<double> measured; ///< a measured total per event; empty: nothing measured
+    MeasuredRunCurve run;     ///< the user's measured run; empty: none
+    /// What PyTorch's caching allocator would hold reserved after each event (memory_reserved(), the
+    /// simulation of engine/allocator/step_reserved.h); as long as `events`, or empty: not simulated.
+    QVector<double> reserved;
+    double capacityBytes = 0; ///< 0: no capacity line (a CPU run)
+    bool usableCapacity =
+        false; ///< the capacity line is the usable memory (memory_overheads.h), not the datasheet's
     std::array<double, 5> sum{}; ///< the napkin sum's parts (no temporaries); all 0: no sum bar
     /// The step's events in their order; false: phases only, from the memory totals (the order of a
     /// dense or a tensor-parallel step is not modelled), whose peak is the sum.

@@ -26,10 +26,23 @@ int FlowSplitter::sideBySideWidth() const {
         const QWidget* pane = widget(i);
         if (pane->isHidden())
             continue;
-        width += leastWidth(pane);
+        width += sideBySideWidthOf(i);
         ++shown;
     }
     return width + std::max(0, shown - 1) * handleWidth();
+}
+
+int FlowSplitter::sideBySideWidthOf(int index) const {
+    const QWidget* pane = widget(index);
+    const int columns = index < m_comfortableColumns.size() ? m_comfortableColumns[index] : 0;
+    return std::max(leastWidth(pane), columns * pane->fontMetrics().averageCharWidth());
+}
+
+void FlowSplitter::setComfortableColumns(int index, int columns) {
+    while (m_comfortableColumns.size() <= index)
+        m_comfortableColumns.append(0);
+    m_comfortableColumns[index] = columns;
+    flowTo(width());
 }
 
 QSize FlowSplitter::minimumSizeHint() const {

@@ -11,6 +11,7 @@
 #include "app/model/architecture_controls.h"
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/model_presets.h"
+#include "engine/allocator/step_reserved.h"
 #include "tests/support/widget_input.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
@@ -86,6 +87,7 @@ private slots:
     void cruncherCharts();
     void cruncherTimeline();
     void timelineDrawsThePeakOfLongSteps();
+    void timelineDrawsPredictedReserved();
     void timelineSaysWhetherItIsEventByEvent();
     void typingParametersUpdatesEverything();
     void draggingSliderUpdatesEverything();
@@ -289,6 +291,34 @@ void TestAccountingPage::timelineDrawsThePeakOfLongSteps() {
     QCOMPARE(few.front(), 0);
     QCOMPARE(few.back(), static_cast<int>(d.events.size()) - 1);
     QVERIFY(std::is_sorted(few.begin(), few.end()));
+}
+
+// The memory over one step draws what the caching allocator would hold reserved (issue 55: what nvidia-smi
+// follows), event by event from the engine's simulation, named in the legend; at least what is allocated
+// at every event; and not where the step's order is not modelled (a dense model's phases).
+void TestAccountingPage::timelineDrawsPredictedReserved() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+    const AccountingInput in = page.controls()->input();
+    const MemoryTimelineChartData& d = page.timelineChart()->data();
+    QVERIFY(d.eventByEvent);
+    const StepReserved engine = stepReserved(in, *page.lastResult());
+    QVERIFY2(engine.error.empty(), engine.error.c_str());
+    QCOMPARE(d.reserved.size(), d.events.size());
+    for (qsizetype e = 0; e < d.reserved.size(); ++e) {
+        QCOMPARE(d.reserved[e], engine.reservedBytes[static_cast<std::size_t>(e)]);
+        QVERIFY2(d.reserved[e] >= d.totalAt(static_cast<int>(e)),
+                 qPrintable(QStringLiteral("%1: reserved %2 < allocated %3")
+                                .arg(d.events[e])
+                                .arg(d.reserved[e])
+                                .arg(d.totalAt(static_cast<int>(e)))));
+    }
+    QVERIFY2(page.timelineChart()->legendNames().contains(QStringLiteral("reserved (simulated allocator)")),
+             qPrintable(page.timelineChart()->legendNames().join(QStringLiteral(", "))));
+
+    page.applyPreset(*findPreset(QStringLiteral("70b-15t-1024-h100"))); // phases only
+    QVERIFY(page.timelineChart()->data().reserved.isEmpty());
+    QVERIFY(!page.timelineChart()->legendNames().contains(QStringLiteral("reserved (simulated allocator)")));
 }
 
 void TestAccountingPage::typingParametersUpdatesEverything() {

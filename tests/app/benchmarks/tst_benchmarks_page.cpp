@@ -105,6 +105,7 @@ private slots:
     void tickingATypeMovesNoButton();
     void refusedChoicesFollowTheBackend();
     void tinySweepLandsInTheChart();
+    void chartKeepsItsSizeAfterARun();
     void badSizesAreRefusedNextToTheField();
     void sizesMessageMovesNothing();
     void failedCaseShowsItsMessage();
@@ -283,6 +284,39 @@ void TestBenchmarksPage::tinySweepLandsInTheChart() {
     QVERIFY(chart.series[0].promisedFlopsPerSecond.has_value());
     QCOMPARE(*chart.series[0].promisedFlopsPerSecond, sweep->device.promisedFlopsPerSecond.at("fp32"));
     QCOMPARE(m_page->findChild<QTableWidget*>(QStringLiteral("results"))->rowCount(), 2);
+}
+
+// At a projector's 1280×720 the throughput chart keeps its size through a run: the results table filling
+// with rows once took the chart from its share down to ~330×170 px (issue 52). Before the fix, here: 447×252
+// beside the empty table, 858×220 after (the table's rows widened it past the row, so it went under), and
+// with the table's width fixed before the run, ~300 px wide beside it.
+void TestBenchmarksPage::chartKeepsItsSizeAfterARun() {
+    selectOnly({QStringLiteral("fp32"), QStringLiteral("fp64")});
+    sizes(*m_page)->setText(QStringLiteral("16,24,32,48,64,96"));
+    m_page->resize(1264, 650); // the page inside a 1280×720 window
+    m_page->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_page.get()));
+    QCoreApplication::processEvents();
+    QWidget* chart = m_page->sweepPanel()->chart();
+    const QSize before = chart->size();
+    QTest::mouseClick(button(*m_page, QStringLiteral("Run")), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_page->isRunning(), 30000);
+    QCoreApplication::processEvents();
+    QCoreApplication::processEvents();
+    const QSize after = chart->size();
+    qInfo("chart %dx%d before the run, %dx%d after", before.width(), before.height(), after.width(),
+          after.height());
+    // The same width (the table stays where it was: beside, or as here under it) and the height within a
+    // legend row (the run's types replace the promised peaks' entries); never the ~300 px of a chart
+    // squeezed beside the table.
+    QVERIFY2(std::abs(after.width() - before.width()) <= 2 && after.height() >= before.height() * 0.85,
+             qPrintable(QStringLiteral("%1x%2 before, %3x%4 after")
+                            .arg(before.width())
+                            .arg(before.height())
+                            .arg(after.width())
+                            .arg(after.height())));
+    QVERIFY(after.width() >= 400 && after.height() >= 220); // at least its minimum at the application's type
+    m_page->hide();
 }
 
 // A bad size is refused before anything runs, with the reason next to the field; typing clears it.

@@ -257,6 +257,15 @@ void TestMemoryTimeline::agreesWithMemoryBytes_data() {
     eager.gpus = 8;
     eager.zeroStage = 1;
     QTest::newRow("GPT-2 small pytorch-eager op by op, untied, no bias, batch 1, mixed-bf16 ZeRO-1") << eager;
+    // pytorch-eager Llama-style in fp32: op by op too (pytorch_eager_llama_ops.h), GQA and untied.
+    AccountingInput eagerLlama;
+    eagerLlama.model = findModelPreset("llama3-8b")->model;
+    eagerLlama.model.activationsOf = ActivationProfile::pytorchEager;
+    eagerLlama.model.attentionImpl = AttentionImpl::eager;
+    eagerLlama.model.seq = 2048;
+    eagerLlama.batch = 2;
+    eagerLlama.optimizerImplementation = OptimizerImplementation::fused;
+    QTest::newRow("llama3-8b pytorch-eager op by op, fp32") << eagerLlama;
     // The architectures of engine/accounting/model_presets.h, data parallel only: per layer, with their
     // own ledgers (GQA, SwiGLU, flash attention, experts).
     for (const char* id : {"llama3-8b", "mixtral-8x7b"}) {

@@ -1,0 +1,95 @@
+#pragma once
+// A table of knobs (engine/accounting/number_knob.h) as rows of a form: each knob its label, a spin box
+// with the table's range, step and decimals (an open lower bound starts one step of its decimals above),
+// and its tooltip naming the flag; an optional knob a checkbox beside its box, the box greyed while unset.
+// What the controls hold and show is the table's, so the page, the CLI and a scenario file accept the same
+// values.
+#include "engine/accounting/number_knob.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QString>
+
+#include <cmath>
+#include <optional>
+#include <span>
+#include <vector>
+
+/// One knob's widgets: its row (the form's field), its box, its checkbox (optional knobs only).
+struct NumberKnobRow {
+    QWidget* row = nullptr;
+    QDoubleSpinBox* box = nullptr;
+    QCheckBox* check = nullptr;
+};
+
+/// Adds a row to `form` for each knob of `fields`, in order; `parent` owns the widgets.
+template <class Input>
+std::vector<NumberKnobRow> addNumberKnobRows(QFormLayout* form, QWidget* parent,
+                                             std::span<const napkin::NumberKnob<Input>> fields) {
+    std::vector<NumberKnobRow> rows;
+    for (const napkin::NumberKnob<Input>& f : fields) {
+        NumberKnobRow r;
+        r.box = new QDoubleSpinBox(parent);
+        const double least = f.range.lowOpen ? f.range.low + std::pow(10.0, -f.look.decimals) : f.range.low;
+        r.box->setDecimals(f.look.decimals);
+        r.box->setRange(least, f.range.high);
+        r.box->setSingleStep(f.look.step);
+        const QString tip = QString::fromStdString(f.look.tip) + QStringLiteral(" ") +
+                            QString::fromUtf8(f.flag.data(), static_cast<qsizetype>(f.flag.size()));
+        r.box->setToolTip(tip);
+        r.row = r.box;
+        if (f.isOptional()) {
+            r.check = new QCheckBox(
+                QString::fromUtf8(f.look.checkText.data(), static_cast<qsizetype>(f.look.checkText.size())),
+                parent);
+            r.check->setToolTip(tip);
+            r.row = new QWidget(parent);
+            auto* layout = new QHBoxLayout(r.row);
+            layout->setContentsMargins(0, 0, 0, 0);
+            layout->addWidget(r.check);
+            layout->addWidget(r.box, 1);
+            r.row->setFocusProxy(r.check);
+        }
+        form->addRow(QString::fromUtf8(f.look.label.data(), static_cast<qsizetype>(f.look.label.size())),
+                     r.row);
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+/// The knobs' values as the rows hold them, over `in`.
+template <class Input>
+Input numberKnobValues(std::span<const napkin::NumberKnob<Input>> fields,
+                       const std::vector<NumberKnobRow>& rows, Input in) {
+    for (std::size_t i = 0; i < fields.size() && i < rows.size(); ++i) {
+        const NumberKnobRow& r = rows[i];
+        fields[i].set(in, !r.check || r.check->isChecked() ? std::optional(r.box->value()) : std::nullopt);
+    }
+    return in;
+}
+
+/// Shows `in`'s values (an unset optional knob: its checkbox off, its box greyed at the table's value).
+template <class Input>
+void showNumberKnobValues(std::span<const napkin::NumberKnob<Input>> fields,
+                          const std::vector<NumberKnobRow>& rows, const Input& in) {
+    for (std::size_t i = 0; i < fields.size() && i < rows.size(); ++i) {
+        const NumberKnobRow& r = rows[i];
+        const std::optional<double> v = fields[i].get(in);
+        if (r.check)
+            r.check->setChecked(v.has_value());
+        r.box->setValue(v.value_or(fields[i].look.shownWhenUnset));
+        r.box->setEnabled(!r.check || r.check->isChecked());
+    }
+}
+
+/// The row of the knob validation names `field` ("power-fraction"), or nullptr.
+template <class Input>
+QWidget* numberKnobRowFor(std::span<const napkin::NumberKnob<Input>> fields,
+                          const std::vector<NumberKnobRow>& rows, std::string_view field) {
+    for (std::size_t i = 0; i < fields.size() && i < rows.size(); ++i)
+        if (fields[i].field() == field)
+            return rows[i].row;
+    return nullptr;
+}

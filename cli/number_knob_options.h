@@ -1,0 +1,37 @@
+#pragma once
+// A table of knobs (engine/accounting/number_knob.h) as napkin-cli options: each registered under its
+// flag with its help (so --help and the manual page read the table), its text parsed as every number
+// option is (15e12, 1.5B; "--flag: …" on a bad one) into the input. An option not given leaves the input's
+// value (a preset's, or the default).
+#include "cli/number_option.h"
+#include "engine/accounting/number_knob.h"
+
+#include <CLI/CLI.hpp>
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace napkin::cli {
+
+/// The given text of each knob, by its place in the table; empty: not given.
+struct NumberKnobTexts {
+    std::vector<std::string> texts;
+};
+
+template <class Input>
+void addNumberKnobOptions(CLI::App& sub, std::span<const NumberKnob<Input>> fields, NumberKnobTexts& raw) {
+    raw.texts.assign(fields.size(), std::string()); // sized once: CLI11 keeps a reference to each
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        sub.add_option(std::string(fields[i].flag), raw.texts[i], std::string(fields[i].help));
+}
+
+template <class Input>
+void applyNumberKnobOptions(std::span<const NumberKnob<Input>> fields, const NumberKnobTexts& raw,
+                            Input& in) {
+    for (std::size_t i = 0; i < fields.size() && i < raw.texts.size(); ++i)
+        if (!raw.texts[i].empty())
+            fields[i].set(in, parseNumberOption(std::string(fields[i].flag), raw.texts[i]));
+}
+
+} // namespace napkin::cli

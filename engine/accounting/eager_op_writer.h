@@ -1,0 +1,31 @@
+#pragma once
+// How the op-by-op step's runs are written (pytorch_eager_step_ops.cpp for GPT-2, pytorch_eager_llama_ops.cpp
+// for Llama-style blocks): each allocation and free in PyTorch's order, by what it counts to.
+#include "engine/accounting/op_run.h"
+
+namespace napkin::eager {
+
+/// Writes one run: `keep` a tensor autograd saves, `temp` one nothing saves, `grad` a parameter's gradient
+/// (counted in parameters); `release` and `drop` free them.
+class OpWriter {
+public:
+    explicit OpWriter(OpRun& run)
+        : run_(run) {}
+    void keep(double bytes) { run_.allocate(HeldComponent::activations, bytes); }
+    void temp(double bytes) { run_.allocate(HeldComponent::temporary, bytes); }
+    void grad(double parameters) { run_.allocate(HeldComponent::gradients, parameters); }
+    void release(double bytes) { run_.free(HeldComponent::activations, bytes); }
+    void drop(double bytes) { run_.free(HeldComponent::temporary, bytes); }
+    /// Two gradients of one tensor summed (input_buffer.cpp, torch 1.13: out of place): a new tensor, both
+    /// operands freed.
+    void accumulate(double bytes) {
+        temp(bytes);
+        drop(bytes);
+        drop(bytes);
+    }
+
+private:
+    OpRun& run_;
+};
+
+} // namespace napkin::eager

@@ -1,0 +1,51 @@
+#pragma once
+// A table of knobs (engine/accounting/number_knob.h) in a scenario file: each knob under its key, a
+// number, or null for an unset optional one; read back range-checked with the table's own words. Internal
+// to the scenario loader and writer.
+#include "engine/accounting/number_knob.h"
+#include "engine/scenario/scenario_section.h"
+
+#include <nlohmann/json.hpp>
+
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace napkin::scenario_detail {
+
+template <class Input>
+void readNumberKnobs(const Section& s, std::span<const NumberKnob<Input>> fields, Input& in) {
+    std::vector<std::string_view> keys;
+    for (const NumberKnob<Input>& f : fields)
+        keys.push_back(f.key);
+    s.expectKeys(keys);
+    for (const NumberKnob<Input>& f : fields) {
+        const std::string key(f.key);
+        const nlohmann::json* v = s.find(key.c_str());
+        if (!v)
+            continue;
+        if (f.isOptional() && v->is_null()) {
+            f.set(in, std::nullopt);
+            continue;
+        }
+        double x = f.get(in).value_or(f.range.high);
+        constexpr double kAny = std::numeric_limits<double>::max();
+        s.number(key.c_str(), x, -kAny, kAny); // a finite number, then the table's range and words
+        if (!f.range.contains(x))
+            s.refuse(key.c_str(), f.range.requirement());
+        f.set(in, x);
+    }
+}
+
+template <class Input>
+nlohmann::json writeNumberKnobs(std::span<const NumberKnob<Input>> fields, const Input& in) {
+    nlohmann::json object = nlohmann::json::object();
+    for (const NumberKnob<Input>& f : fields) {
+        const std::optional<double> v = f.get(in);
+        object[std::string(f.key)] = v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+    }
+    return object;
+}
+
+} // namespace napkin::scenario_detail
