@@ -2,11 +2,13 @@
 
 #include "cli/account_options.h"
 #include "cli/number_option.h"
+#include "cli/step_time_option.h"
 #include "engine/accounting/memory_timeline.h"
 #include "engine/io/bounded_file_read.h"
 #include "engine/measured/chrome_trace_reader.h"
 #include "engine/measured/measured_comparison.h"
 #include "engine/measured/measured_overheads.h"
+#include "engine/measured/measured_step_time.h"
 #include "engine/measured/memory_snapshot_reader.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/json_values.h"
@@ -67,6 +69,43 @@ std::string padded(std::string text, std::size_t width) {
     return text;
 }
 
+std::string secondsText(const std::optional<double>& seconds, const char* unset) {
+    return seconds ? formatDuration(*seconds) : std::string(unset);
+}
+
+// The step's time by phase: the ledger's seconds against the run's ranges, with what each side lacks said.
+void printTime(std::ostream& out, const MeasuredTimeComparison& t) {
+    out << "time by phase (predicted for " << t.predictedFor;
+    if (t.predicted)
+        out << " from " << t.basis;
+    out << "; measured: " << (t.stepRange.empty() ? "no step" : "the ranges inside " + t.stepRange) << "):\n";
+    if (!t.predicted)
+        out << "  step time not predicted: " << t.whyNotPredicted << "\n";
+    if (!t.whyNotMeasured.empty())
+        out << "  not measured: " << t.whyNotMeasured << "\n";
+    if (!t.comparable)
+        out << "  " << t.comparability << "\n";
+    if (!t.predicted && !t.whyNotMeasured.empty())
+        return;
+    out << "  " << padded("phase", 16) << padded("predicted", 16) << padded("measured", 16)
+        << "predicted/measured\n";
+    const auto line = [&](const PhaseTimeComparison& p) {
+        out << "  " << padded(p.phase, 16)
+            << padded(secondsText(p.predictedSeconds, t.predicted ? "not modelled" : "-"), 16)
+            << padded(secondsText(p.measuredSeconds, "not named"), 16)
+            << (p.ratio ? formatNumber(*p.ratio) : std::string("-")) << "\n";
+    };
+    for (const PhaseTimeComparison& p : t.phases)
+        line(p);
+    line(t.step);
+    if (t.predicted && t.predictedOutsidePhasesSeconds > 0)
+        out << "  predicted outside the phases (communication, pipeline bubble): "
+            << formatDuration(t.predictedOutsidePhasesSeconds) << "\n";
+    if (t.measuredOutsidePhasesSeconds)
+        out << "  measured outside the phases (the loop between its ranges): "
+            << formatDuration(*t.measuredOutsidePhasesSeconds) << "\n";
+}
+
 void printText(std::ostream& out, const std::string& path, const MeasuredRun& run,
                const MeasuredComparison& c) {
     out << "measured run: " << path << " (" << run.format << "), " << measuredDeviceName(c.device) << ", "
@@ -108,11 +147,10 @@ void printText(std::ostream& out, const std::string& path, const MeasuredRun& ru
 }
 
 int execute(const CompareOptions& o, std::ostream& out) {
-    // The step-time options share account's parser, but compare compares memory only (so far): refused,
-    // not silently dropped.
-    if (o.setup.mfu == "predicted" || !o.setup.hardwareProfile.empty() || o.setup.noDataParallelOverlap)
-        throw UsageError("--mfu predicted, --hardware-profile and --no-dp-overlap: account's step time; "
-                         "compare compares memory");
+    // --mfu predicted changes account's training time, which compare has none of: refused, not dropped.
+    // --hardware-profile and --no-dp-overlap cost the predicted step that the run's time is compared with.
+    if (o.setup.mfu == "predicted")
+        throw UsageError("--mfu predicted: account's training time; compare compares one step");
     const AccountingInput input = toAccountingInput(o.setup);
     const GpuCatalog catalog = catalogFor(o.setup);
     checkAccountingInput(input, catalog);
@@ -136,10 +174,20 @@ int execute(const CompareOptions& o, std::ostream& out) {
     const MemoryTimeline predicted = memoryTimeline(input, result);
     const std::vector<MeasuredOverhead> overheads = measuredOverheadsOf(result.overheads, timeline->device);
     const MeasuredComparison comparison = compareWithMeasured(predicted, read.run, *timeline, overheads);
-    if (o.json)
-        out << jsonText(measuredComparisonJson(path, read.run, *timeline, comparison));
-    else
+    // Without --hardware-profile, the profile the run carries (measure-run.py's) where it is for --gpu.
+    StepTime stepTime = stepTimeFor(o.setup, input, result, gpu);
+    if (o.setup.hardwareProfile.empty()) {
+        StepTimeOptions options;
+        options.overlapDataParallel = !o.setup.noDataParallelOverlap;
+        stepTime = runStepTime(input, result, gpu, read.run, stepTime, options);
+    }
+    const MeasuredTimeComparison time = compareTimeWithMeasured(stepTime, gpu, read.run, timeline->device);
+    if (o.json) {
+        out << jsonText(measuredComparisonJson(path, read.run, *timeline, comparison, time));
+    } else {
         printText(out, path, read.run, comparison);
+        printTime(out, time);
+    }
     return 0;
 }
 

@@ -19,7 +19,9 @@ declare -A allowed=(
   [engine/allocator]="engine/accounting engine/hardware engine/numerics"
   [engine/peers]="engine/accounting engine/hardware engine/numerics"
   [engine/tensor]="engine/numerics"
-  [engine/measured]="engine/accounting engine/hardware engine/io engine/numerics"
+  # measured → steptime, one way: a run's time by phase is compared with the predicted step time's ledger
+  # (measured_step_time.h), as its memory is with the accounting's timeline; steptime knows no measured run.
+  [engine/measured]="engine/steptime engine/accounting engine/hardware engine/io engine/numerics"
   [engine/steptime]="engine/accounting engine/hardware engine/io engine/numerics"
   [engine/planning]="engine/steptime engine/accounting engine/hardware engine/numerics"
   [engine/compute]="engine/accounting engine/hardware engine/io engine/numerics"

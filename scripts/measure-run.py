@@ -12,7 +12,11 @@ GPT-2-style model, the Llama-style Decoder for RMSNorm/SwiGLU/RoPE stacks), and 
 torch.profiler(profile_memory=True). The first step makes the optimizer's state; the last is the measured
 one, its phases named by record_function ranges "forward", "backward", "optimizer step", "zero_grad"
 inside "ProfilerStep#N" (the earlier ones inside "warm-up step k"). Everything — model, optimizer, batch — is made inside the profile, so the trace's
-allocated bytes are all the step holds.
+allocated bytes are all the step holds. Each range carries its "ts" and "dur" (µs), which napkin-cli compare
+reads as the step's time by phase; on CUDA each phase of the measured step waits for the device before its
+range closes, so its duration is the device's work, not the host's queueing of it. The times are one step
+under the profiler (on the CPU with one thread, as scripts/calibrate_torch.py calibrates by default): its
+bookkeeping of every op and allocation is in them.
 
 It writes the Chrome trace (--trace). Where torch's own export has no memory events (torch built without
 Kineto, such as Debian's python3-torch 1.13, whose export_chrome_trace writes only the op ranges), the
@@ -26,7 +30,11 @@ opening the trace knows its setup and the app can set its page to it ("Use the r
 (--snapshot).
 
 Then it runs napkin-cli compare --trace run.json NAPKIN ACCOUNT FLAGS... and prints the command and its answer.
-Add --activations-of pytorch-eager to the flags for the prediction that follows PyTorch's eager autograd.
+Add --activations-of pytorch-eager to the flags for the prediction that follows PyTorch's eager autograd,
+and, for a CPU run's time, --gpu-catalog CATALOG --gpu this-cpu --hardware-profile PROFILE (both written by
+scripts/calibrate_torch.py): without them the step is predicted from a GPU's figures, which compare says
+are not comparable with a CPU run. The profile's text goes into the trace too ("napkin_hardware_profile"), so
+that the app, opening the trace and using its setup, costs the step from the same profile.
 torch.optim runs as torch would here by default (foreach on a GPU with torch >= 2.0, single-tensor
 otherwise) and napkin is told so with --optimizer-implementation, unless the flags name one.
 """
@@ -110,6 +118,16 @@ def reference(doc):
          "Llama style: SwiGLU, RMSNorm, RoPE)")
 
 
+def flag_value(flags, name):
+    """The value of `name` in napkin's flags ("--name V" or "--name=V"), or None."""
+    for i, f in enumerate(flags):
+        if f == name and i + 1 < len(flags):
+            return flags[i + 1]
+        if f.startswith(name + "="):
+            return f.split("=", 1)[1]
+    return None
+
+
 def storage_bytes(tensors):
     seen = {}
     for t in tensors:
@@ -118,10 +136,12 @@ def storage_bytes(tensors):
     return sum(seen.values())
 
 
-def step(model, optimizer, idx, targets, named):
-    """One training step; `named`: its phases as record_function ranges (the measured step)."""
+def step(model, optimizer, idx, targets, named, cuda=False):
+    """One training step; `named`: its phases as record_function ranges (the measured step). On CUDA the
+    measured step waits for the device at the end of each phase, inside its range: a range's "dur" is the
+    host's time, and without the wait it would end when the kernels are queued, not when they are done."""
     def phase(name):
-        return record_function(name) if named else _nothing()
+        return _Phase(name, cuda) if named else _nothing()
     with phase("forward"):
         loss = model(idx, targets)
     with phase("backward"):
@@ -131,6 +151,22 @@ def step(model, optimizer, idx, targets, named):
         optimizer.step()
     with phase("zero_grad"):
         optimizer.zero_grad(set_to_none=True)
+
+
+class _Phase:
+    """record_function(name), synchronizing the device before the range closes (CUDA only)."""
+
+    def __init__(self, name, cuda):
+        self.range, self.cuda = record_function(name), cuda
+
+    def __enter__(self):
+        self.range.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self.cuda:
+            torch.cuda.synchronize()
+        return self.range.__exit__(*exc)
 
 
 class _nothing:
@@ -205,6 +241,10 @@ def main():
     torch.manual_seed(o.seed)
     if not cuda:
         torch.set_num_threads(1)  # one thread: every allocation in one ordered stream
+        # Denormals flushed, as scripts/compare_step_time.py does: GPT-2's tied head drives some gradients
+        # subnormal, and a generic BLAS then runs a step several times slower than the work it does, which
+        # the step time (napkin counts work, not values) cannot know. Memory is the same either way.
+        torch.set_flush_denormal(True)
     if cuda:
         try:
             torch.cuda.memory._record_memory_history(max_entries=100_000)  # torch's default ring
@@ -222,8 +262,10 @@ def main():
         for k in range(1, o.steps):  # a range of its own, so its optimizer's ranges are not the measured step's
             with record_function(f"warm-up step {k}"):
                 step(model, optimizer, idx, targets, named=False)
+        if cuda:
+            torch.cuda.synchronize()  # the warm-up's kernels finish before the measured step's range opens
         with record_function(f"ProfilerStep#{o.steps}"):
-            step(model, optimizer, idx, targets, named=True)
+            step(model, optimizer, idx, targets, named=True, cuda=cuda)
     counters = [v for st in optimizer.state.values() for key, v in st.items() if key == "step"]
     not_modelled = {"token ids and targets": storage_bytes((idx, targets)),
                     "the model's buffers": storage_bytes(model.buffers()),
@@ -242,6 +284,10 @@ def main():
     # comparison against another setup knows it is one.
     trace["napkin_setup"] = doc.get("command") or " ".join(["napkin-cli", "account"] + flags)
     trace["napkin_scenario"] = doc["scenario"]  # the same setup as the app's scenario file: "Use the run's setup"
+    profile_path = flag_value(flags, "--hardware-profile")
+    if profile_path:  # the profile its time is predicted from: the app costs the run's step from it too
+        with open(profile_path) as f:
+            trace["napkin_hardware_profile"] = f.read()
     with open(o.trace, "w") as f:
         json.dump(trace, f)
     print(f"wrote {o.trace}: {doc['parameters']:,} parameters, batch {batch}, {o.steps} steps on {o.device}, "

@@ -303,14 +303,17 @@ void AccountingPage::recompute() {
         chart->setSettingsCaption(settings);
     m_answers->setResult(*m_result, byteUnits);
     // The step's time from the GPU's published profile (engine/steptime), as `napkin-cli account` gives it.
-    const StepTime stepTime = publishedStepTime(in, *m_result, *sessionGpuCatalog().find(in.gpu));
+    const GpuSpec& gpu = *sessionGpuCatalog().find(in.gpu);
+    const StepTime stepTime = publishedStepTime(in, *m_result, gpu);
     m_answers->setStepTime(stepTimeAnswer(stepTime, in.mfu));
     m_answers->setMeasuredRun(measuredComparison(), m_measuredLabel, byteUnits);
     m_answers->setWarnings(warnings);
     QString explain =
         explainAccounting(in, *m_result, timeline, byteUnits) + explainStepTime(stepTime, in.mfu);
     if (m_measuredComparison)
-        explain += explainMeasuredRun(*m_measuredComparison, *m_measuredRun, m_measuredLabel, byteUnits);
+        explain += explainMeasuredRun(*m_measuredComparison, *m_measuredRun,
+                                      runStepTime(in, *m_result, gpu, *m_measuredRun, stepTime), gpu,
+                                      m_measuredLabel, byteUnits);
     m_explain->setHtml(explain);
 }
 

@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 #include <QLocale>
+#include <QStringList>
 
 #include <cmath>
 
@@ -88,8 +89,8 @@ QString measuredRunNote(const MeasuredComparison& c, const QString& label, ByteU
     return text;
 }
 
-QString explainMeasuredRun(const MeasuredComparison& c, const MeasuredRun& run, const QString& label,
-                           ByteUnits units) {
+QString explainMeasuredRun(const MeasuredComparison& c, const MeasuredRun& run, const StepTime& stepTime,
+                           const GpuSpec& gpu, const QString& label, ByteUnits units) {
     QString text = heading(tr("Your measured run"));
     text += tr("<p>%1: %2 on %3, %4 samples; %5.</p>")
                 .arg(label.toHtmlEscaped(), q(run.format), q(measuredDeviceName(c.device)))
@@ -140,7 +141,65 @@ QString explainMeasuredRun(const MeasuredComparison& c, const MeasuredRun& run, 
             tr("<li>%1: %2 predicted at %3; %4</li>")
                 .arg(q(p.name), exactBytes(p.predictedPeakBytes, units), q(p.predictedPeakEvent), measured);
     }
-    return text + QStringLiteral("</ul>");
+    return text + QStringLiteral("</ul>") +
+           explainMeasuredTime(compareTimeWithMeasured(stepTime, gpu, run, c.device));
+}
+
+namespace {
+
+QString secondsCell(const std::optional<double>& seconds, const QString& unset) {
+    return explain_html::numberCell(seconds ? q(formatDuration(*seconds)) : unset);
+}
+
+QString timeRow(const PhaseTimeComparison& p, bool predicted) {
+    QString largest;
+    if (!p.largestRows.empty())
+        largest = tr("%1 (%2, %3)")
+                      .arg(q(p.largestRows.front().name),
+                           q(std::string(stepTimeKindName(p.largestRows.front().kind))),
+                           q(formatDuration(p.largestRows.front().seconds)));
+    return QStringLiteral("<tr>%1%2%3%4%5</tr>")
+        .arg(explain_html::cell(q(p.phase)),
+             secondsCell(p.predictedSeconds, predicted ? tr("not modelled") : QStringLiteral("–")),
+             secondsCell(p.measuredSeconds, tr("not named")),
+             explain_html::numberCell(p.ratio ? q(formatNumber(*p.ratio)) : QStringLiteral("–")),
+             explain_html::cell(largest));
+}
+
+} // namespace
+
+QString explainMeasuredTime(const MeasuredTimeComparison& t) {
+    QString text =
+        tr("<p><b>Time by phase.</b> Predicted for %1%2; measured: %3.</p>")
+            .arg(q(t.predictedFor), t.predicted ? tr(" from %1").arg(q(t.basis)) : QString(),
+                 t.stepRange.empty()
+                     ? tr("nothing (%1)").arg(q(t.whyNotMeasured))
+                     : tr("the durations the trace gives its ranges inside %1").arg(q(t.stepRange)));
+    if (!t.predicted)
+        text += tr("<p>The step time is not predicted: %1.</p>").arg(q(t.whyNotPredicted));
+    if (!t.comparable) // a GPU's figures against a CPU run: said where the figures are, not hidden
+        text += tr("<p><b>Not comparable:</b> %1.</p>").arg(q(t.comparability));
+    if (!t.predicted && t.stepRange.empty())
+        return text;
+    text += QStringLiteral(
+                "<table cellspacing=\"4\"><tr><th align=\"left\">%1</th><th align=\"right\">%2</th>"
+                "<th align=\"right\">%3</th><th align=\"right\">%4</th><th align=\"left\">%5</th></tr>")
+                .arg(tr("phase"), tr("predicted"), tr("measured"), tr("predicted / measured"),
+                     tr("largest predicted row"));
+    for (const PhaseTimeComparison& p : t.phases)
+        text += timeRow(p, t.predicted);
+    text += timeRow(t.step, t.predicted) + QStringLiteral("</table>");
+    QStringList outside;
+    if (t.predicted && t.predictedOutsidePhasesSeconds > 0)
+        outside
+            << tr("the prediction's communication and pipeline bubble, %1, lie in the step but in no phase")
+                   .arg(q(formatDuration(t.predictedOutsidePhasesSeconds)));
+    if (t.measuredOutsidePhasesSeconds)
+        outside << tr("the run spent %1 of its step between its phase ranges (the loop itself, the profiler)")
+                       .arg(q(formatDuration(*t.measuredOutsidePhasesSeconds)));
+    if (!outside.isEmpty())
+        text += QStringLiteral("<p>%1.</p>").arg(outside.join(QStringLiteral("; ")));
+    return text;
 }
 
 std::optional<Scenario> measuredRunSetup(const MeasuredRun& run) {

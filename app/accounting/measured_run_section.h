@@ -7,6 +7,7 @@
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/memory_timeline.h"
 #include "engine/measured/measured_comparison.h"
+#include "engine/measured/measured_step_time.h"
 #include "engine/measured/measured_timeline.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/scenario/scenario.h"
@@ -34,9 +35,16 @@ QString measuredRunNote(const napkin::MeasuredComparison& comparison, const QStr
                         napkin::ByteUnits units);
 
 /// HTML: predicted against measured peak, each attributed line with its source, what is unexplained, and
-/// the step's phases side by side.
+/// the step's phases side by side; then the step's time by phase, `stepTime` (predicted for `gpu`) against
+/// the run's ranges (engine/measured/measured_step_time.h, as `napkin-cli compare` prints it).
 QString explainMeasuredRun(const napkin::MeasuredComparison& comparison, const napkin::MeasuredRun& run,
-                           const QString& label, napkin::ByteUnits units);
+                           const napkin::StepTime& stepTime, const napkin::GpuSpec& gpu, const QString& label,
+                           napkin::ByteUnits units);
+
+/// HTML: the time-by-phase table of explainMeasuredRun, predicted / measured / ratio per phase and the
+/// step, with the prediction's basis, a plain sentence where it is for another kind of device than the
+/// run's, and "not modelled" / "not named" where a side has no figure.
+QString explainMeasuredTime(const napkin::MeasuredTimeComparison& time);
 
 /// The setup the run was made with (scripts/measure-run.py's "napkin_scenario", from napkin-cli account
 /// --save-scenario): its scenario, or nothing when the run does not say or says it in a file this build

@@ -1,5 +1,7 @@
 #include "engine/measured/chrome_trace_reader.h"
 
+#include "engine/steptime/hardware_profile.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -58,6 +60,8 @@ public:
     std::vector<MeasuredNamedBytes> notModelled;
     std::string setupCommand;  ///< "napkin_setup": the napkin command the run was made with
     std::string setupScenario; ///< "napkin_scenario": that setup as a scenario file's text
+    std::string
+        hardwareProfile; ///< "napkin_hardware_profile": the profile the run's prediction was costed from
     std::string error;
 
     bool null() override { return true; }
@@ -75,6 +79,9 @@ public:
             setupCommand = v;
         if (f.role == Role::root && f.key == "napkin_scenario" && v.size() <= kScenarioTextMaxBytes)
             setupScenario = v;
+        if (f.role == Role::root && f.key == "napkin_hardware_profile" &&
+            v.size() <= kMaxHardwareProfileBytes)
+            hardwareProfile = v;
         if (f.role == Role::event) {
             if (f.key == "name")
                 event_.name = v;
@@ -323,6 +330,7 @@ MeasuredRunRead readChromeTrace(std::string_view text, const std::string& label)
     run.notModelled = std::move(sax.notModelled);
     run.setupCommand = std::move(sax.setupCommand);
     run.setupScenario = std::move(sax.setupScenario);
+    run.hardwareProfile = std::move(sax.hardwareProfile);
     bool computed = false;
     // One timeline per device, in the order devices first appear.
     std::vector<MeasuredDevice> devices;
@@ -361,6 +369,9 @@ MeasuredRunRead readChromeTrace(std::string_view text, const std::string& label)
         finishTimeline(t);
         run.devices.push_back(std::move(t));
     }
+    run.ranges.reserve(sax.ranges.size());
+    for (const Range& range : sax.ranges)
+        run.ranges.push_back({range.name, range.start, range.end});
     run.note = computed
                    ? "allocated: the running sum of the events' Bytes (the trace gives no Total Allocated)"
                    : "allocated: each event's Total Allocated, as the allocator reported it";

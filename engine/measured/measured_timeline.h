@@ -61,10 +61,20 @@ struct MeasuredNamedBytes {
     double bytes = 0;
 };
 
+/// A range the run named (`record_function`, `ProfilerStep#N`) on the trace's clock, as the trace wrote its
+/// "ts" and "dur" (µs).
+struct MeasuredRange {
+    std::string name;
+    double startUs = 0;
+    double endUs = 0;
+};
+
 /// A whole measured run: its format, every device it has samples for, and what its helper named.
 struct MeasuredRun {
     std::string format; ///< "torch.profiler Chrome trace", "CUDA memory snapshot"
     std::vector<MeasuredTimeline> devices;
+    /// Every named range with a duration, in the trace's order; empty for a memory snapshot (it has none).
+    std::vector<MeasuredRange> ranges;
     std::vector<MeasuredNamedBytes> notModelled; ///< held through the run, outside a prediction
     std::string note; ///< how the numbers were made, one line ("Total Allocated as the trace wrote it")
     /// The napkin command the run was made with ("napkin-cli account --model transformer …"), as
@@ -74,6 +84,10 @@ struct MeasuredRun {
     /// setup ("Use the run's setup"); measure-run.py writes it under "napkin_scenario" from napkin-cli
     /// account --save-scenario. Empty where the run does not say.
     std::string setupScenario;
+    /// The hardware profile (its file's text, engine/steptime/hardware_profile.h) the run's prediction was
+    /// costed from, as measure-run.py writes it under "napkin_hardware_profile" when its flags give
+    /// --hardware-profile; empty where the run does not say. Read by runStepTime (measured_step_time.h).
+    std::string hardwareProfile;
     /// The timeline of `device`; nullptr when the run has none.
     const MeasuredTimeline* find(const MeasuredDevice& device) const;
 };

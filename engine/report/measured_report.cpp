@@ -9,10 +9,61 @@ nlohmann::json textOrNull(const std::string& text) {
     return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);
 }
 
+nlohmann::json secondsOrNull(const std::optional<double>& seconds) {
+    return seconds ? jsonNumber(*seconds) : nlohmann::json(nullptr);
+}
+
+nlohmann::json phaseTimeJson(const PhaseTimeComparison& p, bool predicted) {
+    nlohmann::json byKind = nullptr;
+    if (predicted && p.predictedSeconds) {
+        byKind = nlohmann::json::object();
+        for (std::size_t k = 0; k < kStepTimeKinds; ++k)
+            byKind[std::string(stepTimeKindName(static_cast<StepTimeKind>(k)))] =
+                jsonNumber(p.predictedByKindSeconds.at(k));
+    }
+    nlohmann::json rows = nlohmann::json::array();
+    for (const StepTimeRow& r : p.largestRows)
+        rows.push_back({{"name", r.name},
+                        {"phase", std::string(stepTimePhaseName(r.phase))},
+                        {"kind", std::string(stepTimeKindName(r.kind))},
+                        {"seconds", jsonNumber(r.seconds)}});
+    const std::optional<double> difference = p.predictedSeconds && p.measuredSeconds
+                                                 ? std::optional(*p.measuredSeconds - *p.predictedSeconds)
+                                                 : std::nullopt;
+    return {{"phase", p.phase},
+            {"predicted_seconds", secondsOrNull(p.predictedSeconds)},
+            {"measured_seconds", secondsOrNull(p.measuredSeconds)},
+            {"ratio", secondsOrNull(p.ratio)},
+            {"difference_seconds", secondsOrNull(difference)},
+            {"predicted_by_kind", byKind},
+            {"largest_rows", rows},
+            {"measured_ranges", p.measuredRanges}};
+}
+
 } // namespace
 
+nlohmann::json measuredTimeJson(const MeasuredTimeComparison& t) {
+    nlohmann::json phases = nlohmann::json::array();
+    for (const PhaseTimeComparison& p : t.phases)
+        phases.push_back(phaseTimeJson(p, t.predicted));
+    return {{"predicted", t.predicted},
+            {"why_not_predicted", textOrNull(t.whyNotPredicted)},
+            {"basis", textOrNull(t.basis)},
+            {"predicted_for", t.predictedFor},
+            {"comparable", t.comparable},
+            {"comparability", textOrNull(t.comparability)},
+            {"measured_step_range", textOrNull(t.stepRange)},
+            {"why_not_measured", textOrNull(t.whyNotMeasured)},
+            {"phases", phases},
+            {"step", phaseTimeJson(t.step, t.predicted)},
+            {"predicted_outside_phases_seconds",
+             t.predicted ? jsonNumber(t.predictedOutsidePhasesSeconds) : nlohmann::json(nullptr)},
+            {"measured_outside_phases_seconds", secondsOrNull(t.measuredOutsidePhasesSeconds)}};
+}
+
 nlohmann::json measuredComparisonJson(const std::string& file, const MeasuredRun& run,
-                                      const MeasuredTimeline& timeline, const MeasuredComparison& c) {
+                                      const MeasuredTimeline& timeline, const MeasuredComparison& c,
+                                      const MeasuredTimeComparison& time) {
     nlohmann::json doc;
     doc["file"] = file;
     doc["format"] = run.format;
@@ -72,6 +123,7 @@ nlohmann::json measuredComparisonJson(const std::string& file, const MeasuredRun
                                                : nlohmann::json(nullptr)}});
     }
     doc["timeline"] = samples;
+    doc["time"] = measuredTimeJson(time);
     return doc;
 }
 

@@ -50,6 +50,48 @@ napkin_add_cli_test(compare_cpu_trace_another_setup
   ARGS compare --trace "${measured}/cpu_trace_gpt2_one_layer.json" --d-model 48 ${gpt2_one_layer} --json
   CHECKS setup.probably_differs=ON setup.difference_bytes:number)
 
+# Time by phase: the measured step (ProfilerStep#2) and its phase ranges' durations beside the step-time
+# ledger's seconds per phase. Without --hardware-profile the step is costed from the GPU's published figures,
+# which have no fp32 GEMM (the run is fp32): not predicted, with the reason, every predicted figure null and
+# the run's own durations still there; and a CPU run is said not to be comparable with a GPU's figures.
+# With this CPU's catalog entry and a profile (round test figures, tests/cli/profiles) it is predicted and
+# comparable; zero_grad has no ledger row: null, not 0. No timed assertion: the shipped trace's durations
+# are what the file says, checked in tst_measured_step_time.
+napkin_add_cli_test(compare_cpu_trace_time_against_a_gpu
+  ARGS compare --trace "${measured}/cpu_trace_gpt2_one_layer.json" --d-model 24 ${gpt2_one_layer} --json
+  CHECKS time.predicted=OFF time.why_not_predicted:string time.predicted_for=H100-SXM time.basis:string
+         time.comparable=OFF time.comparability:string "time.measured_step_range=ProfilerStep#2"
+         time.why_not_measured:null time.phases.0.phase=forward time.phases.0.measured_seconds:number
+         time.phases.0.predicted_seconds:null time.phases.0.ratio:null time.phases.0.difference_seconds:null
+         time.phases.0.predicted_by_kind:null time.phases.0.largest_rows:array time.phases.0.measured_ranges.0=forward
+         time.phases.1.phase=backward "time.phases.2.phase=optimizer step"
+         "time.phases.2.measured_ranges.1=Optimizer.step#AdamW.step" time.phases.3.phase=zero_grad
+         time.phases.3.measured_seconds:number time.step.phase=step time.step.measured_seconds:number
+         time.step.predicted_seconds:null "time.step.measured_ranges.0=ProfilerStep#2"
+         time.predicted_outside_phases_seconds:null time.measured_outside_phases_seconds:number)
+set(this_cpu --gpu-catalog "${PROJECT_SOURCE_DIR}/tests/cli/profiles/this_cpu_catalog.json" --gpu this-cpu
+    --hardware-profile "${PROJECT_SOURCE_DIR}/tests/cli/profiles/this_cpu_round.json")
+napkin_add_cli_test(compare_cpu_trace_time_this_cpu
+  ARGS compare --trace "${measured}/cpu_trace_gpt2_one_layer.json" --d-model 24 ${gpt2_one_layer} ${this_cpu} --json
+  CHECKS time.predicted=ON time.why_not_predicted:null time.predicted_for=this-cpu
+         "time.basis=tests/cli/profiles/this_cpu_round.json (test input)" time.comparable=ON time.comparability:null
+         time.phases.0.predicted_seconds:number time.phases.0.ratio:number time.phases.0.difference_seconds:number
+         time.phases.0.predicted_by_kind.compute:number time.phases.0.largest_rows.0.seconds:number
+         time.phases.1.predicted_seconds:number time.phases.2.predicted_seconds:number
+         time.phases.3.predicted_seconds:null time.phases.3.ratio:null time.phases.3.measured_seconds:number
+         time.step.predicted_seconds:number time.step.ratio:number time.predicted_outside_phases_seconds:number
+         unexplained_bytes=0)
+# A snapshot has no ranges: the measured side is null with its reason.
+napkin_add_cli_test(compare_snapshot_time
+  ARGS compare --snapshot "${measured}/snapshot.pickle" ${cruncher} --json
+  CHECKS time.why_not_measured:string time.measured_step_range:null time.step.measured_seconds:null
+         time.step.ratio:null time.phases.0.measured_seconds:null time.measured_outside_phases_seconds:null)
+# A profile of another device than --gpu: refused as account refuses it (the same option code).
+napkin_add_cli_test(compare_profile_of_another_device EXPECT_EXIT 2
+  ARGS compare --trace "${measured}/cpu_trace_gpt2_one_layer.json" --d-model 24 ${gpt2_one_layer} --gpu A100-SXM
+       --hardware-profile "${PROJECT_SOURCE_DIR}/tests/cli/profiles/this_cpu_round.json"
+  CHECKS "stderr~--hardware-profile: device: the profile was measured on this-cpu, the account is for A100-SXM")
+
 # Bad input: one line on stderr naming the option, exit 2.
 napkin_add_cli_test(compare_no_run EXPECT_EXIT 2 ARGS compare ${cruncher} CHECKS "stderr~--trace or --snapshot")
 napkin_add_cli_test(compare_both EXPECT_EXIT 2

@@ -47,10 +47,11 @@ napkin_add_cli_test(step_time_profile_not_a_file EXPECT_EXIT 2
   ARGS account --model-preset gpt2-small --hardware-profile /dev/zero
   CHECKS "stderr~--hardware-profile: /dev/zero")
 
-# compare shares account's options but not (yet) its step time: refused rather than dropped.
-napkin_add_cli_test(step_time_not_in_compare EXPECT_EXIT 2
+# compare costs its step from --hardware-profile as account does, but has no training time for --mfu
+# predicted to change: refused rather than dropped.
+napkin_add_cli_test(step_time_mfu_not_in_compare EXPECT_EXIT 2
   ARGS compare --model-preset gpt2-small --mfu predicted --trace /dev/null
-  CHECKS "stderr~compare compares memory")
+  CHECKS "stderr~--mfu predicted: account's training time; compare compares one step")
 
 # calibrate refuses a target it cannot write before it measures anything.
 napkin_add_cli_test(calibrate_unwritable_out EXPECT_EXIT 2

@@ -11,7 +11,10 @@ and writes the Chrome trace; `napkin-cli compare --trace` reads it with the same
    step peaks inside AdamW.step() (docs/memory-timeline.md, "The peaks"), where napkin's `optimizer step`
    holds torch.optim's temporaries.
 2. The optimizer step's measured peak (its named range) less the same bytes is napkin's optimizer step.
-3. Bad traces get one line and exit 2: torch's own export where it has no memory events (torch 1.13 built
+3. The trace's ranges carry durations: compare's `time` finds the measured step (ProfilerStep#N) and a
+   measured duration for each of its four phases, none negative, their sum at most the step's (structure and
+   arithmetic only: never a timed bound).
+4. Bad traces get one line and exit 2: torch's own export where it has no memory events (torch 1.13 built
    without Kineto writes op ranges only), a cut trace, a pickle that names code.
 
 usage: check_measured_run.py --cli PATH
@@ -85,8 +88,16 @@ def main():
             elif p["phase"] == "optimizer step" and int(m) - named != int(p["predicted_peak_bytes"]):
                 failures.append(f"optimizer step: measured {int(m) - named:,} + named, predicted "
                                 f"{int(p['predicted_peak_bytes']):,}")
+        t = doc["time"]
+        seconds = [p["measured_seconds"] for p in t["phases"]]
+        step = t["step"]["measured_seconds"]
+        print(f"  time: {t['measured_step_range']} {step} s; phases {seconds} s")
+        if not t["measured_step_range"] or step is None or None in seconds:
+            failures.append(f"time: the trace's ranges carry no durations ({t['why_not_measured']})")
+        elif min(seconds) < 0 or sum(seconds) > step * (1 + 1e-9):
+            failures.append(f"time: phases {seconds} s do not lie inside the step's {step} s")
         text = compare(cli, "--trace", trace)
-        if text.returncode != 0 or "unexplained" not in text.stdout:
+        if text.returncode != 0 or "unexplained" not in text.stdout or "time by phase" not in text.stdout:
             failures.append("the text output: " + text.stderr)
 
         # Torch's own export: on a torch without Kineto it has no memory events, and compare says so.

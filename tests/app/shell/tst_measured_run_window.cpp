@@ -5,12 +5,16 @@
 #include "app/accounting/accounting_controls.h"
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/answers_panel.h"
+#include "app/hardware/session_gpu_catalog.h"
 #include "app/shell/main_window.h"
 #include "engine/accounting/memory_timeline.h"
+#include "engine/hardware/gpu_catalog.h"
 #include "widgets/charts/image_format.h"
 #include "widgets/charts/memory_timeline_chart.h"
+#include "widgets/controls/explain_pane.h"
 
 #include <QAction>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -224,6 +228,54 @@ private slots:
         undo->trigger();
         QVERIFY(page.controls()->input() == before);
         QVERIFY(use->isVisibleTo(&page));
+    }
+
+    // The run's time by phase in "How is this computed?": the page's prediction (H100's published figures,
+    // which have no fp32 GEMM) beside the trace's ranges, and a GPU's figures against a CPU run said to be
+    // not comparable.
+    void explainShowsTimeByPhase() {
+        MainWindow w;
+        AccountingPage& page = *w.accountingPage();
+        page.applyScenario(traceSetup());
+        QCOMPARE(w.openMeasuredRun(kCpuTrace), QString());
+        const QString explain = page.explainPane()->plainText();
+        for (const char* text : {"Time by phase", "ProfilerStep#2", "Not comparable", "forward", "zero_grad"})
+            QVERIFY2(explain.contains(QLatin1String(text)), text);
+    }
+
+    // A run that carries the profile it was predicted from (measure-run.py's napkin_hardware_profile), opened
+    // on a page set to that profile's device, is costed from it: predicted, and comparable.
+    void runCarriesItsProfile() {
+        GpuSpec cpu = *GpuCatalog::builtIn().find("H100-SXM"); // a part with figures the catalog accepts
+        cpu.id = "this-cpu";
+        SessionGpuCatalog::instance().add(cpu);
+        QJsonObject profile{{"format", "napkin-hardware-profile"},
+                            {"version", 1},
+                            {"device", "this-cpu"},
+                            {"source", "test input: round figures, not a measurement"},
+                            {"memory_bandwidth_bytes_per_second", 1e10},
+                            {"per_op_overhead_seconds", 1e-5}};
+        profile.insert(QStringLiteral("gemm"),
+                       QJsonArray{QJsonObject{
+                           {"dtype", "fp32"}, {"m", 64}, {"n", 64}, {"k", 64}, {"flops_per_second", 1e9}}});
+        QFile shipped(kCpuTrace);
+        QVERIFY(shipped.open(QIODevice::ReadOnly));
+        QJsonObject trace = QJsonDocument::fromJson(shipped.readAll()).object();
+        trace.insert(QStringLiteral("napkin_hardware_profile"),
+                     QString::fromUtf8(QJsonDocument(profile).toJson(QJsonDocument::Compact)));
+        const QString path =
+            writeFile(m_dir, QStringLiteral("with-profile.json"), QJsonDocument(trace).toJson());
+        MainWindow w;
+        AccountingPage& page = *w.accountingPage();
+        AccountingScenario setup = traceSetup();
+        setup.input.gpu = "this-cpu";
+        page.applyScenario(setup);
+        QCOMPARE(w.openMeasuredRun(path), QString());
+        const QString explain = page.explainPane()->plainText();
+        QVERIFY2(explain.contains(QStringLiteral("(the profile the run carries: napkin_hardware_profile)")),
+                 qPrintable(explain));
+        QVERIFY(!explain.contains(QStringLiteral("Not comparable")));
+        QVERIFY(!explain.contains(QStringLiteral("The step time is not predicted")));
     }
 
     // A run without a setup (an older measure-run.py, torch's own export) offers none.
