@@ -30,8 +30,16 @@ template <class Input>
 void applyNumberKnobOptions(std::span<const NumberKnob<Input>> fields, const NumberKnobTexts& raw,
                             Input& in) {
     for (std::size_t i = 0; i < fields.size() && i < raw.texts.size(); ++i)
-        if (!raw.texts[i].empty())
-            fields[i].set(in, parseNumberOption(std::string(fields[i].flag), raw.texts[i]));
+        if (!raw.texts[i].empty()) {
+            const std::string flag(fields[i].flag);
+            const double v = parseNumberOption(flag, raw.texts[i]);
+            // An int member would cut a fraction: refused here, in the table's words (validate() says the
+            // rest, for every knob).
+            if (fields[i].integer && !fields[i].range.contains(v))
+                throw UsageError(flag + ": " + fields[i].range.requirement() + ", got '" + raw.texts[i] +
+                                 "'");
+            fields[i].set(in, v);
+        }
 }
 
 } // namespace napkin::cli

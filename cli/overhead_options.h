@@ -2,6 +2,7 @@
 // napkin-cli account's overhead-ledger options (engine/accounting/memory_overheads.h): --memory-basis,
 // --overheads, --fragmentation, --cuda-major, --cuda-context, --nccl-channels, --nccl-buffsize. Raw text;
 // empty: not given, so the preset's value (or the default) stands.
+#include "cli/number_knob_options.h"
 #include "engine/accounting/memory_overheads.h"
 
 #include <string>
@@ -13,7 +14,8 @@ class App;
 namespace napkin::cli {
 
 struct OverheadOptions {
-    std::string basis, switches, fragmentation, cudaMajor, cudaContext, ncclChannels, ncclBuffsize;
+    std::string basis, switches;
+    NumberKnobTexts numbers; // --fragmentation … --nccl-buffsize: engine/accounting/memory_overhead_knobs.h
 };
 
 void addOverheadOptions(CLI::App& command, OverheadOptions& options);

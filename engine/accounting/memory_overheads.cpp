@@ -3,6 +3,7 @@
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/caching_allocator.h"
 #include "engine/accounting/cuda_figures.h"
+#include "engine/accounting/memory_overhead_knobs.h"
 #include "engine/numerics/ascii_case.h"
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
@@ -24,8 +25,9 @@ std::string n(double v) {
 // window: forward on the Python thread, backward on autograd's device thread.
 constexpr double kMatmulThreads = 2;
 // What the NCCL line counts and leaves out, after its figure.
-constexpr const char* kNcclSimpleBufferNote = " B (the Simple protocol's buffer, one per ring channel; LL, LL128, "
-                                              "tree and NVLS buffers not counted: a lower bound)";
+constexpr const char* kNcclSimpleBufferNote =
+    " B (the Simple protocol's buffer, one per ring channel; LL, LL128, "
+    "tree and NVLS buffers not counted: a lower bound)";
 
 // TransformerEngine's DelayedScaling recipe: amax_history_len = 1024 by default (TE common API docs,
 // transformer_engine.common.recipe.DelayedScaling, 1.x and 2.x), one fp32 history per quantized tensor.
@@ -92,25 +94,12 @@ constexpr std::array kSwitches{SwitchName{"context", &MemoryOverheadSettings::cu
                                SwitchName{"nccl", &MemoryOverheadSettings::ncclBuffers},
                                SwitchName{"fp8", &MemoryOverheadSettings::fp8Copies}};
 
-bool isWholeIn(double v, double lo, double hi) {
-    return v >= lo && v <= hi && std::floor(v) == v;
-}
-
 } // namespace
 
 InputError validateOverheads(const MemoryOverheadSettings& s) {
-    if (!(s.fragmentation >= 0 && s.fragmentation < 1))
-        return {"fragmentation", "must be a fraction in [0, 1), got " + n(s.fragmentation)};
-    if (!isWholeIn(s.cudaMajor, 1, 99))
-        return {"cuda-major", "must be a CUDA major version from 1 to 99, got " + n(s.cudaMajor)};
-    if (s.cudaContextBytes && !(*s.cudaContextBytes >= 0 && *s.cudaContextBytes <= 1e12))
-        return {"cuda-context", "must be bytes from 0 to 1e12, got " + n(*s.cudaContextBytes)};
-    if (s.ncclChannels && !isWholeIn(*s.ncclChannels, 1, 1024))
-        return {"nccl-channels",
-                "must be a whole number of channels from 1 to 1024, got " + n(*s.ncclChannels)};
-    if (!isWholeIn(s.ncclBufferBytes, 1, 1e10))
-        return {"nccl-buffsize", "must be whole bytes from 1 to 1e10, got " + n(s.ncclBufferBytes)};
-    return {};
+    // The ranges and words of the knobs' table (memory_overhead_knobs.h).
+    auto [field, message] = checkNumberKnobs(memoryOverheadKnobs(), s);
+    return {std::move(field), std::move(message)};
 }
 
 std::string overheadSwitchesText(const MemoryOverheadSettings& s) {
@@ -334,10 +323,9 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
         } else {
             l.bytes = groups * *s.ncclChannels * s.ncclBufferBytes;
             if (texts)
-                l.formula =
-                    concat({n(groups), groups == 1 ? " communicator" : " communicators", " × ",
-                            n(*s.ncclChannels), " channels × ", n(s.ncclBufferBytes), " B = ", n(l.bytes),
-                            kNcclSimpleBufferNote});
+                l.formula = concat({n(groups), groups == 1 ? " communicator" : " communicators", " × ",
+                                    n(*s.ncclChannels), " channels × ", n(s.ncclBufferBytes),
+                                    " B = ", n(l.bytes), kNcclSimpleBufferNote});
         }
         if (texts) {
             l.label = "NCCL buffers";

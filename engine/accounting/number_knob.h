@@ -17,17 +17,26 @@
 
 namespace napkin {
 
-/// The values a knob accepts: [low, high], or (low, high] where `lowOpen`.
+/// The values a knob accepts: [low, high], (low, high] where `lowOpen`, [low, high) where `highOpen`,
+/// whole numbers only where `whole`. A refusal says `phrase` where given ("must be a CUDA major version
+/// from 1 to 99"), else "must be in (0, 1e6] dollars" from the interval and `unit`.
 struct NumberRange {
     double low = 0, high = 0;
     bool lowOpen = false;
     std::string_view unit; ///< after the interval in a refusal: " dollars", " of the TDP", ""
+    bool highOpen = false;
+    bool whole = false;
+    std::string_view phrase;
 
-    bool contains(double v) const { return std::isfinite(v) && (lowOpen ? v > low : v >= low) && v <= high; }
-    /// "must be in (0, 1e6] dollars"
+    bool contains(double v) const {
+        return std::isfinite(v) && (lowOpen ? v > low : v >= low) && (highOpen ? v < high : v <= high) &&
+               (!whole || v == std::floor(v));
+    }
     std::string requirement() const {
+        if (!phrase.empty())
+            return std::string(phrase);
         return std::string("must be in ") + (lowOpen ? "(" : "[") + formatNumber(low) + ", " +
-               formatNumber(high) + "]" + std::string(unit);
+               formatNumber(high) + (highOpen ? ")" : "]") + std::string(unit);
     }
 };
 
@@ -51,17 +60,23 @@ template <class Input> struct NumberKnob {
     double Input::*value = nullptr;                   ///< the member, for a plain knob
     std::optional<double> Input::*optional = nullptr; ///< or the member of an optional one
     NumberKnobLook look;
+    int Input::*integer = nullptr; ///< or the member of a whole-number knob held in an int (range `whole`)
 
     bool isOptional() const { return optional != nullptr; }
     /// The value, or nullopt for an unset optional knob.
     std::optional<double> get(const Input& in) const {
+        if (integer)
+            return static_cast<double>(in.*integer);
         return optional ? in.*optional : std::optional(in.*value);
     }
-    /// Sets the value; nullopt unsets an optional knob (a plain one keeps its value).
+    /// Sets the value; nullopt unsets an optional knob (a plain one keeps its value). An int member takes a
+    /// whole number: its readers check the range first, so that a fraction is refused, never cut.
     void set(Input& in, std::optional<double> v) const {
         if (optional)
             in.*optional = v;
-        else if (v)
+        else if (v && integer)
+            in.*integer = static_cast<int>(*v);
+        else if (v && value)
             in.*value = *v;
     }
     /// "power-fraction": the name validation errors give the field, which the front ends map to a control.

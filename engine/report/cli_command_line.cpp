@@ -1,5 +1,6 @@
 #include "engine/report/cli_command_line.h"
 
+#include "engine/accounting/memory_overhead_knobs.h"
 #include "engine/accounting/model_presets.h"
 #include "engine/accounting/model_zoo.h"
 #include "engine/accounting/run_cost_knobs.h"
@@ -266,6 +267,16 @@ std::string commandNumber(double value) {
 
 namespace {
 
+// A table's knobs (number_knob.h) as flags, in its order: an optional one when set, a plain one when it
+// differs from the input's default.
+template <class Input>
+void numberKnobFlags(CommandWords& w, std::span<const NumberKnob<Input>> fields, const Input& in,
+                     const Input& defaults = Input{}) {
+    for (const NumberKnob<Input>& f : fields)
+        if (const std::optional<double> v = f.get(in); v && (f.isOptional() || *v != *f.get(defaults)))
+            w.number(f.flag, *v);
+}
+
 // The overhead ledger's settings, as account and infer both take them.
 void overheadFlags(CommandWords& w, const MemoryOverheadSettings& o, const MemoryOverheadSettings& d) {
     enumOption(w, "--memory-basis", o.basis, d.basis, memoryBasisName);
@@ -273,23 +284,7 @@ void overheadFlags(CommandWords& w, const MemoryOverheadSettings& o, const Memor
         return;
     if (overheadSwitchesText(o) != overheadSwitchesText(d))
         w.option("--overheads", overheadSwitchesText(o));
-    numberOption(w, "--fragmentation", o.fragmentation, d.fragmentation);
-    numberOption(w, "--cuda-major", o.cudaMajor, d.cudaMajor);
-    if (o.cudaContextBytes)
-        w.number("--cuda-context", *o.cudaContextBytes);
-    if (o.ncclChannels)
-        w.number("--nccl-channels", *o.ncclChannels);
-    numberOption(w, "--nccl-buffsize", o.ncclBufferBytes, d.ncclBufferBytes);
-}
-
-// A table's knobs (number_knob.h) as flags, in its order: an optional one when set, a plain one when it
-// differs from the input's default.
-template <class Input>
-void numberKnobFlags(CommandWords& w, std::span<const NumberKnob<Input>> fields, const Input& in) {
-    const Input defaults;
-    for (const NumberKnob<Input>& f : fields)
-        if (const std::optional<double> v = f.get(in); v && (f.isOptional() || *v != *f.get(defaults)))
-            w.number(f.flag, *v);
+    numberKnobFlags(w, memoryOverheadKnobs(), o, d);
 }
 
 // The run's price and power (run_cost.h): flags after the setup's, whether it is a preset or not.

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <initializer_list>
 #include <limits>
 #include <span>
 #include <string>
@@ -14,9 +15,12 @@
 
 namespace napkin::scenario_detail {
 
+/// `otherKeys`: the section's keys that are not the table's (read by the caller), so that they are not
+/// warned about as unknown.
 template <class Input>
-void readNumberKnobs(const Section& s, std::span<const NumberKnob<Input>> fields, Input& in) {
-    std::vector<std::string_view> keys;
+void readNumberKnobs(const Section& s, std::span<const NumberKnob<Input>> fields, Input& in,
+                     std::initializer_list<std::string_view> otherKeys = {}) {
+    std::vector<std::string_view> keys(otherKeys);
     for (const NumberKnob<Input>& f : fields)
         keys.push_back(f.key);
     s.expectKeys(keys);
@@ -43,7 +47,10 @@ nlohmann::json writeNumberKnobs(std::span<const NumberKnob<Input>> fields, const
     nlohmann::json object = nlohmann::json::object();
     for (const NumberKnob<Input>& f : fields) {
         const std::optional<double> v = f.get(in);
-        object[std::string(f.key)] = v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+        if (f.integer) // written as the int it is (12, not 12.0)
+            object[std::string(f.key)] = in.*(f.integer);
+        else
+            object[std::string(f.key)] = v ? nlohmann::json(*v) : nlohmann::json(nullptr);
     }
     return object;
 }

@@ -1,9 +1,10 @@
-// Each knob of a field table (engine/accounting/number_knob.h) in every front end, from its one entry:
+// Each knob of every field table (engine/accounting/number_knob.h) in every front end, from its one entry:
 // napkin-cli takes its flag with its help, validation refuses a value outside its range naming its field
 // with the table's words (the CLI exits 2 with them), the command line Napkin prints names it when it is
 // not the default and reads back to the same input, and a scenario file keeps it (null for an unset
 // optional knob) and refuses a value out of range. A knob added to a table is checked here with no new line.
 #include "engine/accounting/accounting.h"
+#include "engine/accounting/memory_overhead_knobs.h"
 #include "engine/accounting/run_cost_knobs.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/scenario/scenario.h"
@@ -13,6 +14,7 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <set>
 #include <sstream>
 
@@ -20,7 +22,7 @@ using namespace napkin;
 
 namespace {
 
-std::vector<std::string> words(std::string line) { // the printer's words: numbers need no quoting
+std::vector<std::string> words(const std::string& line) { // the printer's words: numbers need no quoting
     std::vector<std::string> out;
     std::istringstream in(line);
     for (std::string w; in >> w;)
@@ -29,83 +31,128 @@ std::vector<std::string> words(std::string line) { // the printer's words: numbe
     return out;
 }
 
-// A value inside the range other than the default: the middle, or for an open low bound just above it.
+// A value inside the range other than the default: the middle (whole where the knob is), or 2.5 of a wide
+// one.
 double inside(const NumberRange& r) {
-    return r.high > 100 ? 2.5 : (r.low + r.high) / 2;
+    const double middle = r.high > 100 && !r.whole ? 2.5 : (r.low + r.high) / 2;
+    return r.whole ? std::floor(middle) : middle;
 }
+
+// One table, the part of the accounting input it belongs to, and its section in a scenario file.
+template <class Input> struct Table {
+    std::span<const NumberKnob<Input>> knobs;
+    Input AccountingInput::*part;
+    std::string section; // "cost": accounting.cost
+};
+
+template <class Input> void wellFormed(const Table<Input>& t, std::set<std::string_view>& flags) {
+    std::set<std::string_view> keys;
+    const Input defaults{};
+    for (const auto& f : t.knobs) {
+        QVERIFY(keys.insert(f.key).second);
+        QVERIFY2(flags.insert(f.flag).second, f.flag.data()); // no flag twice across the tables
+        QVERIFY(f.flag.starts_with("--"));
+        QCOMPARE(int(f.value != nullptr) + int(f.optional != nullptr) + int(f.integer != nullptr), 1);
+        QVERIFY(!f.integer || f.range.whole);
+        QVERIFY(f.range.low < f.range.high);
+        if (const auto v = f.get(defaults))
+            QVERIFY2(f.range.contains(*v), f.key.data()); // the default is accepted
+        QVERIFY(!f.look.label.empty() && !f.look.tip.empty() && !f.help.empty());
+    }
+}
+
+template <class Input> void cliTakesEachFlag(const Table<Input>& t, const std::string& help) {
+    for (const auto& f : t.knobs) {
+        QVERIFY2(help.find(std::string(f.flag)) != std::string::npos, f.flag.data());
+        QVERIFY2(help.find(std::string(f.help)) != std::string::npos, f.help.data());
+        // A value inside: in the command it prints, which napkin-cli reads back to the same command.
+        AccountingInput in = freshAccountingInput(); // a dense 1e9-parameter model
+        in.gpus = 8;
+        f.set(in.*t.part, inside(f.range));
+        const std::string line = accountCommandLine(in);
+        QVERIFY2(line.find(std::string(f.flag) + " ") != std::string::npos, line.c_str());
+        const test::CliOutcome o = test::runCli(words(line));
+        QVERIFY2(o.status == 0, (line + " → " + o.err).c_str());
+        QCOMPARE(QString::fromStdString(nlohmann::json::parse(o.out)["command"].get<std::string>()),
+                 QString::fromStdString(line));
+        // Out of range: one line naming the flag and the table's requirement, exit 2.
+        const std::string outside = std::to_string(static_cast<long long>(f.range.high * 2 + 1));
+        const test::CliOutcome bad =
+            test::runCli({"account", "--preset", "gpt2-small", std::string(f.flag), outside});
+        QCOMPARE(bad.status, 2);
+        QVERIFY2(bad.err.find(std::string(f.flag)) != std::string::npos &&
+                     bad.err.find(f.range.requirement()) != std::string::npos,
+                 bad.err.c_str());
+    }
+}
+
+template <class Input> void scenarioKeepsEachKnob(const Table<Input>& t) {
+    for (const auto& f : t.knobs) {
+        const std::string key(f.key);
+        Scenario s;
+        f.set(s.accounting.input.*t.part, inside(f.range));
+        const ScenarioParse back = parseScenario(writeScenario(s));
+        QVERIFY2(back.ok(), back.error.c_str());
+        QCOMPARE(*f.get(back.scenario->accounting.input.*t.part), inside(f.range));
+        nlohmann::json doc = nlohmann::json::parse(writeScenario(s));
+        QVERIFY(doc["accounting"][t.section].contains(key));
+        if (f.integer) // an int is written as one
+            QVERIFY(doc["accounting"][t.section][key].is_number_integer());
+        if (f.isOptional()) { // unset: null, and null reads back unset
+            Scenario unset;
+            f.set(unset.accounting.input.*t.part, std::nullopt);
+            const nlohmann::json written = nlohmann::json::parse(writeScenario(unset));
+            QVERIFY(written["accounting"][t.section][key].is_null());
+            QVERIFY(!f.get(parseScenario(written.dump()).scenario->accounting.input.*t.part));
+        }
+        doc["accounting"][t.section][key] = f.range.high * 2 + 1;
+        const ScenarioParse refused = parseScenario(doc.dump());
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error.find("accounting." + t.section + "." + key) != std::string::npos &&
+                     refused.error.find(f.range.requirement()) != std::string::npos,
+                 refused.error.c_str());
+        if (f.range.whole) { // a fraction of a whole-number knob is refused, never cut
+            doc["accounting"][t.section][key] = inside(f.range) + 0.5;
+            QVERIFY(!parseScenario(doc.dump()).ok());
+        }
+    }
+}
+
+const Table<RunCostInput> kCost{runCostKnobs(), &AccountingInput::cost, "cost"};
+const Table<MemoryOverheadSettings> kOverheads{memoryOverheadKnobs(), &AccountingInput::overheads,
+                                               "overheads"};
 
 } // namespace
 
 class TestNumberKnobs : public QObject {
     Q_OBJECT
 private slots:
-    void tableIsWellFormed() {
-        std::set<std::string_view> keys, flags;
-        const RunCostInput defaults;
-        for (const auto& f : runCostKnobs()) {
-            QVERIFY(keys.insert(f.key).second);
-            QVERIFY(flags.insert(f.flag).second);
-            QVERIFY(f.flag.starts_with("--"));
-            QVERIFY((f.value == nullptr) != (f.optional == nullptr)); // one member, plain or optional
-            QVERIFY(f.range.low < f.range.high);
-            if (const auto v = f.get(defaults))
-                QVERIFY2(f.range.contains(*v), f.key.data()); // the default is accepted
-            QVERIFY(!f.look.label.empty() && !f.look.tip.empty() && !f.help.empty());
-        }
+    void tablesAreWellFormed() {
+        std::set<std::string_view> flags;
+        wellFormed(kCost, flags);
+        wellFormed(kOverheads, flags);
     }
 
     void cliTakesEachFlag() {
         const test::CliOutcome help = test::runCli({"account", "--help"});
         QCOMPARE(help.status, 0);
-        for (const auto& f : runCostKnobs()) {
-            QVERIFY2(help.out.find(std::string(f.flag)) != std::string::npos, f.flag.data());
-            QVERIFY2(help.out.find(std::string(f.help)) != std::string::npos, f.help.data());
-            // A value inside: in the document's input as used and in the command it prints.
-            AccountingInput in = freshAccountingInput(); // a dense 1e9-parameter model
-            in.gpus = 8;
-            f.set(in.cost, inside(f.range));
-            const std::string line = accountCommandLine(in);
-            QVERIFY2(line.find(std::string(f.flag) + " ") != std::string::npos, line.c_str());
-            const test::CliOutcome o = test::runCli(words(line));
-            QVERIFY2(o.status == 0, (line + " → " + o.err).c_str());
-            QCOMPARE(QString::fromStdString(nlohmann::json::parse(o.out)["command"].get<std::string>()),
-                     QString::fromStdString(line));
-            // Out of range: one line naming the flag and the table's requirement, exit 2.
-            const std::string outside = std::to_string(f.range.high * 2 + 1);
-            const test::CliOutcome bad =
-                test::runCli({"account", "--preset", "gpt2-small", std::string(f.flag), outside});
-            QCOMPARE(bad.status, 2);
-            QVERIFY2(bad.err.find(std::string(f.flag)) != std::string::npos &&
-                         bad.err.find(f.range.requirement()) != std::string::npos,
-                     bad.err.c_str());
-        }
+        ::cliTakesEachFlag(kCost, help.out);
+        ::cliTakesEachFlag(kOverheads, help.out);
     }
 
     void scenarioKeepsEachKnob() {
-        for (const auto& f : runCostKnobs()) {
-            Scenario s;
-            f.set(s.accounting.input.cost, inside(f.range));
-            const ScenarioParse back = parseScenario(writeScenario(s));
-            QVERIFY2(back.ok(), back.error.c_str());
-            QCOMPARE(*f.get(back.scenario->accounting.input.cost), inside(f.range));
-            nlohmann::json doc = nlohmann::json::parse(writeScenario(s));
-            QVERIFY(doc["accounting"]["cost"].contains(std::string(f.key)));
-            if (f.isOptional()) { // unset: null, and null reads back unset
-                QVERIFY(doc["accounting"]["cost"][std::string(f.key)] == nlohmann::json(nullptr) ||
-                        f.get(s.accounting.input.cost));
-                Scenario unset;
-                f.set(unset.accounting.input.cost, std::nullopt);
-                const nlohmann::json written = nlohmann::json::parse(writeScenario(unset));
-                QVERIFY(written["accounting"]["cost"][std::string(f.key)].is_null());
-                QVERIFY(!f.get(parseScenario(written.dump()).scenario->accounting.input.cost));
-            }
-            doc["accounting"]["cost"][std::string(f.key)] = f.range.high * 2 + 1;
-            const ScenarioParse refused = parseScenario(doc.dump());
-            QVERIFY(!refused.ok());
-            QVERIFY2(refused.error.find("accounting.cost." + std::string(f.key)) != std::string::npos &&
-                         refused.error.find(f.range.requirement()) != std::string::npos,
-                     refused.error.c_str());
-        }
+        ::scenarioKeepsEachKnob(kCost);
+        ::scenarioKeepsEachKnob(kOverheads);
+    }
+
+    // A whole-number knob held in an int refuses a fraction on the command line rather than cut it.
+    void wholeKnobRefusesAFraction() {
+        const test::CliOutcome o =
+            test::runCli({"account", "--preset", "gpt2-small", "--cuda-major", "12.5"});
+        QCOMPARE(o.status, 2);
+        QVERIFY2(o.err.find("--cuda-major: must be a CUDA major version from 1 to 99, got '12.5'") !=
+                     std::string::npos,
+                 o.err.c_str());
     }
 };
 
