@@ -283,7 +283,7 @@ void AccountingPage::recompute() {
     m_flopChart->setData(flopData(*m_result));
     const MemoryTimeline timeline = memoryTimeline(in, *m_result);
     MemoryTimelineChartData timelineData = memoryTimelineChartData(timeline, *m_result);
-    m_reservedLine->update(timelineData, in, *m_result, timeline); // drawn once the controls rest
+    m_reservedLine->update(timelineData, in, *m_result); // drawn once the controls rest
     m_measuredComparison.reset();
     if (m_measuredRun) {
         std::string deviceError;

@@ -1,6 +1,7 @@
 #include "app/accounting/reserved_line.h"
 
 #include "app/accounting/memory_timeline_section.h"
+#include "app/hardware/session_gpu_catalog.h"
 #include "widgets/charts/memory_timeline_chart.h"
 
 ReservedLine::ReservedLine(MemoryTimelineChart* chart, QObject* parent)
@@ -12,7 +13,7 @@ ReservedLine::ReservedLine(MemoryTimelineChart* chart, QObject* parent)
 }
 
 void ReservedLine::update(MemoryTimelineChartData& data, const napkin::AccountingInput& input,
-                          const napkin::AccountingResult& result, const napkin::MemoryTimeline& timeline) {
+                          const napkin::AccountingResult& result) {
     const MemoryTimelineChartData& shown = m_chart->data();
     // The same step as the one drawn (its events and bytes, its kind): its line still holds.
     if (!m_pending && !shown.reserved.isEmpty() && shown.events == data.events && shown.bytes == data.bytes &&
@@ -25,7 +26,7 @@ void ReservedLine::update(MemoryTimelineChartData& data, const napkin::Accountin
     m_timer.stop();
     if (!result.peakFromTimeline) // phases only: no order to replay (predictedReservedBytes)
         return;
-    m_pending = Pending{input, result, timeline};
+    m_pending = input;
     m_timer.start();
 }
 
@@ -33,9 +34,13 @@ void ReservedLine::flush() {
     m_timer.stop();
     if (!m_pending)
         return;
-    const Pending p = std::move(*m_pending);
+    const napkin::AccountingInput input = std::move(*m_pending);
     m_pending.reset();
+    const napkin::GpuSpec* gpu = sessionGpuCatalog().find(input.gpu);
+    if (!gpu)
+        return;
+    const napkin::AccountingResult result = napkin::account(input, *gpu);
     MemoryTimelineChartData data = m_chart->data();
-    data.reserved = predictedReservedBytes(p.input, p.result, p.timeline);
+    data.reserved = predictedReservedBytes(input, result, napkin::memoryTimeline(input, result));
     m_chart->setData(data);
 }
