@@ -1,10 +1,11 @@
 #include "app/accounting/overhead_controls.h"
 
+#include "engine/accounting/memory_overhead_knobs.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QSpinBox>
 
 using namespace napkin;
 
@@ -20,9 +21,7 @@ constexpr std::array<bool MemoryOverheadSettings::*, 5> kFlags{
 
 OverheadControls::OverheadControls(QWidget* parent)
     : QGroupBox(tr("Memory overheads"), parent)
-    , m_basis(new QComboBox(this))
-    , m_fragmentation(new QDoubleSpinBox(this))
-    , m_ncclChannels(new QSpinBox(this)) {
+    , m_basis(new QComboBox(this)) {
     auto* form = new QFormLayout(this);
     m_basis->addItem(tr("usable + overheads"), static_cast<int>(MemoryBasis::usable));
     m_basis->addItem(tr("datasheet (lecture)"), static_cast<int>(MemoryBasis::datasheet));
@@ -46,22 +45,14 @@ OverheadControls::OverheadControls(QWidget* parent)
         form->addRow(QString(), m_switches[i]);
         connect(m_switches[i], &QCheckBox::toggled, this, &OverheadControls::onEdited);
     }
-    m_fragmentation->setRange(0, 0.99);
-    m_fragmentation->setSingleStep(0.01);
-    m_fragmentation->setDecimals(2);
-    m_fragmentation->setToolTip(
-        tr("Fragmentation allowance: a fraction of the step's allocations the allocator "
-           "holds beyond them. 0 by default: PyTorch documents no typical figure; a "
-           "run's max_memory_reserved / max_memory_allocated − 1 is yours."));
-    form->addRow(tr("Fra&gmentation:"), m_fragmentation);
-    m_ncclChannels->setRange(0, 1024);
-    m_ncclChannels->setSpecialValueText(tr("not set"));
-    m_ncclChannels->setToolTip(tr("NCCL channels per communicator (NCCL_DEBUG=INFO prints them); not set: "
-                                  "NCCL's buffers are not counted."));
-    form->addRow(tr("NCCL c&hannels:"), m_ncclChannels);
+    // The numbers are the overhead table's rows (memory_overhead_knobs.h), as napkin-cli's options are.
+    m_rows = addNumberKnobRows(form, this, memoryOverheadKnobs());
+    for (const NumberKnobRow& r : m_rows) {
+        if (r.check)
+            connect(r.check, &QCheckBox::toggled, this, &OverheadControls::onEdited);
+        connect(r.box, &QDoubleSpinBox::valueChanged, this, &OverheadControls::onEdited);
+    }
     connect(m_basis, &QComboBox::currentIndexChanged, this, &OverheadControls::onEdited);
-    connect(m_fragmentation, &QDoubleSpinBox::valueChanged, this, &OverheadControls::onEdited);
-    connect(m_ncclChannels, &QSpinBox::valueChanged, this, &OverheadControls::onEdited);
     setSettings(MemoryOverheadSettings{});
 }
 
@@ -70,12 +61,7 @@ MemoryOverheadSettings OverheadControls::settings() const {
     s.basis = static_cast<MemoryBasis>(m_basis->currentData().toInt());
     for (std::size_t i = 0; i < m_switches.size(); ++i)
         s.*kFlags[i] = m_switches[i]->isChecked();
-    s.fragmentation = m_fragmentation->value();
-    if (m_ncclChannels->value() > 0)
-        s.ncclChannels = m_ncclChannels->value();
-    else
-        s.ncclChannels.reset();
-    return s;
+    return numberKnobValues(memoryOverheadKnobs(), m_rows, s);
 }
 
 void OverheadControls::setSettings(const MemoryOverheadSettings& s) {
@@ -84,18 +70,23 @@ void OverheadControls::setSettings(const MemoryOverheadSettings& s) {
     m_basis->setCurrentIndex(std::max(0, m_basis->findData(static_cast<int>(s.basis))));
     for (std::size_t i = 0; i < m_switches.size(); ++i)
         m_switches[i]->setChecked(s.*kFlags[i]);
-    m_fragmentation->setValue(s.fragmentation);
-    m_ncclChannels->setValue(s.ncclChannels ? static_cast<int>(*s.ncclChannels) : 0);
+    showNumberKnobValues(memoryOverheadKnobs(), m_rows, s);
     updateApplicability();
     m_updating = false;
 }
 
 QWidget* OverheadControls::controlFor(const std::string& field) const {
-    if (field == "fragmentation")
-        return m_fragmentation;
-    if (field == "nccl-channels")
-        return m_ncclChannels;
-    return nullptr;
+    return numberKnobRowFor(memoryOverheadKnobs(), m_rows, field);
+}
+
+QDoubleSpinBox* OverheadControls::knobBox(std::string_view field) const {
+    const auto* row = numberKnobRowOf(memoryOverheadKnobs(), m_rows, field);
+    return row ? row->box : nullptr;
+}
+
+QCheckBox* OverheadControls::knobCheck(std::string_view field) const {
+    const auto* row = numberKnobRowOf(memoryOverheadKnobs(), m_rows, field);
+    return row ? row->check : nullptr;
 }
 
 void OverheadControls::onEdited() {
@@ -109,6 +100,9 @@ void OverheadControls::updateApplicability() {
     const bool usable = static_cast<MemoryBasis>(m_basis->currentData().toInt()) == MemoryBasis::usable;
     for (QCheckBox* c : m_switches)
         c->setEnabled(usable);
-    m_fragmentation->setEnabled(usable);
-    m_ncclChannels->setEnabled(usable);
+    for (const NumberKnobRow& r : m_rows) {
+        if (r.check)
+            r.check->setEnabled(usable);
+        r.box->setEnabled(usable && (!r.check || r.check->isChecked()));
+    }
 }

@@ -1,19 +1,23 @@
 #pragma once
 // The overhead ledger's settings as controls (the Memory overheads group of the accounting page): the
 // basis "fits" is judged against (usable memory with the overheads, or the datasheet's, the lecture's
-// convention), a switch per line, the fragmentation allowance and NCCL's channels. The settings with no
-// control here (CUDA major, a measured context, NCCL_BUFFSIZE) are kept as they were set.
+// convention), a switch per line, and a row per number of the overhead table (memory_overhead_knobs.h:
+// fragmentation, CUDA major, a measured CUDA context, NCCL's channels and buffer), with the table's
+// ranges, steps and words, so the page accepts what napkin-cli and a scenario file accept.
+#include "app/model/number_knob_rows.h"
 #include "engine/accounting/memory_overheads.h"
 
 #include <QGroupBox>
 
 #include <array>
 #include <string>
+#include <string_view>
+
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
-class QSpinBox;
 
 class OverheadControls : public QGroupBox {
     Q_OBJECT
@@ -28,8 +32,10 @@ public:
 
     QComboBox* basisBox() const { return m_basis; }
     QCheckBox* switchCheck(int index) const { return m_switches[static_cast<std::size_t>(index)]; }
-    QDoubleSpinBox* fragmentationBox() const { return m_fragmentation; }
-    QSpinBox* ncclChannelsBox() const { return m_ncclChannels; }
+    /// The box of the table's knob named `field` ("fragmentation", "nccl-channels"), or nullptr.
+    QDoubleSpinBox* knobBox(std::string_view field) const;
+    /// The checkbox of an optional knob ("cuda-context", "nccl-channels"), or nullptr.
+    QCheckBox* knobCheck(std::string_view field) const;
 
 signals:
     void changed();
@@ -40,8 +46,7 @@ private:
 
     QComboBox* m_basis;
     std::array<QCheckBox*, 5> m_switches{}; ///< context, workspaces, rounding, nccl, fp8
-    QDoubleSpinBox* m_fragmentation;
-    QSpinBox* m_ncclChannels;              ///< 0: not set
-    napkin::MemoryOverheadSettings m_kept; ///< what has no control here
+    std::vector<NumberKnobRow> m_rows;      ///< one per memoryOverheadKnobs() entry, in its order
+    napkin::MemoryOverheadSettings m_kept;  ///< the basis and switches' struct, the rows written over it
     bool m_updating = false;
 };

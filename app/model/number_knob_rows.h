@@ -1,7 +1,8 @@
 #pragma once
 // A table of knobs (engine/accounting/number_knob.h) as rows of a form: each knob its label, a spin box
 // with the table's range, step and decimals (an open lower bound starts one step of its decimals above),
-// and its tooltip naming the flag; an optional knob a checkbox beside its box, the box greyed while unset.
+// (an open end one step of its decimals inside), and its tooltip naming the flag; an optional knob a
+// checkbox beside its box, the box greyed while unset.
 // What the controls hold and show is the table's, so the page, the CLI and a scenario file accept the same
 // values.
 #include "engine/accounting/number_knob.h"
@@ -32,9 +33,12 @@ std::vector<NumberKnobRow> addNumberKnobRows(QFormLayout* form, QWidget* parent,
     for (const napkin::NumberKnob<Input>& f : fields) {
         NumberKnobRow r;
         r.box = new QDoubleSpinBox(parent);
-        const double least = f.range.lowOpen ? f.range.low + std::pow(10.0, -f.look.decimals) : f.range.low;
+        // An open end starts (or stops) one step of the box's decimals inside it: [0, 1) shows 0–0.99.
+        const double tick = std::pow(10.0, -f.look.decimals);
+        const double least = f.range.lowOpen ? f.range.low + tick : f.range.low;
+        const double most = f.range.highOpen ? f.range.high - tick : f.range.high;
         r.box->setDecimals(f.look.decimals);
-        r.box->setRange(least, f.range.high);
+        r.box->setRange(least, most);
         r.box->setSingleStep(f.look.step);
         const QString tip = QString::fromStdString(f.look.tip) + QStringLiteral(" ") +
                             QString::fromUtf8(f.flag.data(), static_cast<qsizetype>(f.flag.size()));
@@ -84,12 +88,20 @@ void showNumberKnobValues(std::span<const napkin::NumberKnob<Input>> fields,
     }
 }
 
-/// The row of the knob validation names `field` ("power-fraction"), or nullptr.
+/// The widgets of the knob validation names `field` ("power-fraction"), or nullptr.
+template <class Input>
+const NumberKnobRow* numberKnobRowOf(std::span<const napkin::NumberKnob<Input>> fields,
+                                     const std::vector<NumberKnobRow>& rows, std::string_view field) {
+    for (std::size_t i = 0; i < fields.size() && i < rows.size(); ++i)
+        if (fields[i].field() == field)
+            return &rows[i];
+    return nullptr;
+}
+
+/// The row of the knob validation names `field`, or nullptr: where a refusal is shown.
 template <class Input>
 QWidget* numberKnobRowFor(std::span<const napkin::NumberKnob<Input>> fields,
                           const std::vector<NumberKnobRow>& rows, std::string_view field) {
-    for (std::size_t i = 0; i < fields.size() && i < rows.size(); ++i)
-        if (fields[i].field() == field)
-            return rows[i].row;
-    return nullptr;
+    const NumberKnobRow* r = numberKnobRowOf(fields, rows, field);
+    return r ? r->row : nullptr;
 }

@@ -10,6 +10,7 @@
 #include "app/accounting/reserved_line.h"
 #include "app/accounting/sharding_controls.h"
 #include "app/model/architecture_controls.h"
+#include "engine/accounting/memory_overhead_knobs.h"
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/model_presets.h"
 #include "engine/allocator/step_reserved.h"
@@ -23,6 +24,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
@@ -31,6 +33,8 @@
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QtTest>
+#include <cmath>
+#include <optional>
 
 using namespace napkin;
 
@@ -116,6 +120,7 @@ private slots:
     void activationProfileIsAControl();
     void optimizerImplementationSurvivesTheControls();
     void overheadsAreControlsAndAnswers();
+    void overheadRowsAreTheTable();
 };
 
 void TestAccountingPage::presets_data() {
@@ -877,7 +882,41 @@ void TestAccountingPage::overheadsAreControlsAndAnswers() {
     QCOMPARE(page.memoryChart()->data().capacityBytes, 80e9);
     QCOMPARE(page.memoryChart()->data().overheadBytes, 0.0);
     QVERIFY(page.answers()->valueText(QStringLiteral("overheads")).contains(QStringLiteral("none counted")));
-    QVERIFY(!o->fragmentationBox()->isEnabled()); // the datasheet basis counts no overhead
+    QVERIFY(!o->knobBox("fragmentation")->isEnabled()); // the datasheet basis counts no overhead
+}
+
+// Every number of the overhead table (memory_overhead_knobs.h) is a row of the Memory overheads group with
+// the table's range (an open end one step inside), reaches the page's input and is where a refusal of its
+// field is shown; an optional one is unset by its checkbox. Before, the group built two rows itself (CUDA
+// major, a measured context and NCCL_BUFFSIZE had none) and its ranges were its own.
+void TestAccountingPage::overheadRowsAreTheTable() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+    OverheadControls* o = page.controls()->overheads();
+    QCOMPARE(int(page.controls()->input().overheads.basis), int(MemoryBasis::usable));
+    for (const NumberKnob<MemoryOverheadSettings>& knob : memoryOverheadKnobs()) {
+        const QString field = QString::fromUtf8(knob.field().data(), qsizetype(knob.field().size()));
+        QDoubleSpinBox* box = o->knobBox(knob.field());
+        QVERIFY2(box, qPrintable(field));
+        QCOMPARE(o->controlFor(std::string(knob.field())) != nullptr, true);
+        QVERIFY2(knob.range.contains(box->minimum()) && knob.range.contains(box->maximum()),
+                 qPrintable(field));
+        QVERIFY2(box->toolTip().contains(QString::fromUtf8(knob.flag.data(), qsizetype(knob.flag.size()))),
+                 qPrintable(field));
+        if (QCheckBox* check = o->knobCheck(knob.field()))
+            check->setChecked(true);
+        QVERIFY2(box->isEnabled(), qPrintable(field));
+        const double value = knob.range.whole ? std::floor(box->maximum() / 2) : box->maximum() / 2;
+        box->setValue(value);
+        QCOMPARE(knob.get(page.controls()->input().overheads), std::optional(box->value()));
+        if (QCheckBox* check = o->knobCheck(knob.field())) {
+            check->setChecked(false);
+            QVERIFY2(!box->isEnabled(), qPrintable(field));
+            QVERIFY2(!knob.get(page.controls()->input().overheads), qPrintable(field));
+        }
+    }
+    QCOMPARE(o->knobBox("fragmentation")->maximum(), 0.99); // [0, 1) at two decimals
+    QCOMPARE(o->knobBox("no-such-knob"), nullptr);
 }
 
 QTEST_MAIN(TestAccountingPage)
