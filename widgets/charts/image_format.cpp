@@ -7,7 +7,11 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QImage>
 #include <QLayout>
+
+#include <algorithm>
+#include <cmath>
 
 std::optional<ImageFormat> imageFormatForPath(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
@@ -20,11 +24,43 @@ std::optional<ImageFormat> imageFormatForPath(const QString& path) {
     return std::nullopt;
 }
 
+namespace {
+
+// Paints `widget` and its descendants into a vector `painter` (root coordinates) as the screen shows them,
+// each cut by the panels it lies in (`seen`: what its ancestors show, in root coordinates). Qt 6.4's SVG
+// generator keeps no clip at all and its PDF engine lost a scroll area's viewport, so drawn in one piece
+// a row cut by a panel's bottom edge came out whole, over what lies below the panel. Here a widget inside
+// its panel is painted as vectors; one cut by an edge paints its own part (not its children's: they are
+// judged in turn) as pixels of its visible part at `pixelScale`; one outside is not painted.
+void paintAsShown(const QWidget& root, QWidget& widget, QPainter& painter, const QRect& seen,
+                  double pixelScale) {
+    const QRect area(widget.mapTo(&root, QPoint(0, 0)), widget.size());
+    const QRect shown = area & seen;
+    if (shown.isEmpty())
+        return;
+    if (shown == area) {
+        widget.render(&painter, area.topLeft(), QRegion(), QWidget::RenderFlags());
+    } else {
+        QImage pixels(
+            QSize(int(std::ceil(shown.width() * pixelScale)), int(std::ceil(shown.height() * pixelScale))),
+            QImage::Format_ARGB32_Premultiplied);
+        pixels.setDevicePixelRatio(pixelScale);
+        pixels.fill(Qt::transparent);
+        widget.render(&pixels, QPoint(), QRegion(shown.translated(-area.topLeft())), QWidget::RenderFlags());
+        painter.drawImage(QRectF(shown), pixels);
+    }
+    for (QObject* object : widget.children())
+        if (auto* child = qobject_cast<QWidget*>(object); child && !child->isWindow() && !child->isHidden())
+            paintAsShown(root, *child, painter, shown, pixelScale);
+}
+
+} // namespace
+
 QByteArray renderWidget(QWidget& widget, ImageFormat format, QSize pictureSize, double scale,
                         const QString& caption) {
     const QPalette& palette = widget.palette();
-    const PictureCaptions captions{{}, caption, widget.font(), palette.color(QPalette::Window),
-                                   palette.color(QPalette::WindowText)};
+    const PictureCaptions captions{
+        {}, caption, widget.font(), palette.color(QPalette::Window), palette.color(QPalette::WindowText)};
     const QSize size = chartRectIn(pictureSize, captions).size(); // the page's, above the caption
     widget.resize(size);
     widget.ensurePolished();
@@ -48,6 +84,9 @@ QByteArray renderWidget(QWidget& widget, ImageFormat format, QSize pictureSize, 
     const PictureTarget target{pictureSize, scale, widget.logicalDpiY(), captions.paper,
                                QStringLiteral("Napkin page")};
     return captionedPicture(format, target, captions, [&](QCPPainter& painter, QSize) {
-        widget.render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+        if (format == ImageFormat::png) // pixels: Qt's raster painter clips each panel as the screen does
+            widget.render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+        else
+            paintAsShown(widget, widget, painter, widget.rect(), std::max(2.0, scale));
     });
 }
