@@ -5,10 +5,13 @@
 
 #include <qcustomplot.h>
 
+#include <QAbstractScrollArea>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QImage>
 #include <QLayout>
+#include <QScrollBar>
 
 #include <algorithm>
 #include <cmath>
@@ -26,19 +29,33 @@ std::optional<ImageFormat> imageFormatForPath(const QString& path) {
 
 namespace {
 
+// A scroll area's viewport whose content is larger than it (a table's rows, a document's lines): its own
+// painting relies on the clip to stop at its edge (a table paints its last row whole).
+bool paintsPastItsEdge(const QWidget& widget) {
+    const auto* area = qobject_cast<const QAbstractScrollArea*>(widget.parentWidget());
+    if (!area || area->viewport() != &widget)
+        return false;
+    // A table's header scrolls with the table, not by scroll bars of its own.
+    if (const auto* header = qobject_cast<const QHeaderView*>(area))
+        return header->length() - header->offset() >
+               (header->orientation() == Qt::Vertical ? widget.height() : widget.width());
+    return area->verticalScrollBar()->maximum() > 0 || area->horizontalScrollBar()->maximum() > 0;
+}
+
 // Paints `widget` and its descendants into a vector `painter` (root coordinates) as the screen shows them,
 // each cut by the panels it lies in (`seen`: what its ancestors show, in root coordinates). Qt 6.4's SVG
 // generator keeps no clip at all and its PDF engine lost a scroll area's viewport, so drawn in one piece
 // a row cut by a panel's bottom edge came out whole, over what lies below the panel. Here a widget inside
 // its panel is painted as vectors; one cut by an edge paints its own part (not its children's: they are
-// judged in turn) as pixels of its visible part at `pixelScale`; one outside is not painted.
+// judged in turn) as pixels of its visible part at `pixelScale`, as does a viewport that paints past its
+// edge; one outside is not painted.
 void paintAsShown(const QWidget& root, QWidget& widget, QPainter& painter, const QRect& seen,
                   double pixelScale) {
     const QRect area(widget.mapTo(&root, QPoint(0, 0)), widget.size());
     const QRect shown = area & seen;
     if (shown.isEmpty())
         return;
-    if (shown == area) {
+    if (shown == area && !paintsPastItsEdge(widget)) {
         widget.render(&painter, area.topLeft(), QRegion(), QWidget::RenderFlags());
     } else {
         QImage pixels(
