@@ -5,6 +5,7 @@
 #include "cli/number_option.h"
 #include "engine/accounting/run_cost_knobs.h"
 #include "engine/accounting/setup_presets.h"
+#include "engine/accounting/training_knobs.h"
 
 #include <CLI/CLI.hpp>
 
@@ -48,18 +49,17 @@ AccountingInput toAccountingInput(const AccountOptions& o) {
             in = preset->input;
     in.model = toModelSpec(o.model); // refuses an unknown preset
     applyLayout(o, in.parallel);
-    setNumber(in.batch, "--batch", o.batch);
-    if (!o.tokens.empty())
-        in.trainingTokens = parseNumberOption("--tokens", o.tokens);
+    applyNumberKnobOption(trainingKnob("batch"), o.batch, in);
+    applyNumberKnobOption(trainingKnob("training_tokens"), o.tokens, in);
     setEnum(in.precision, o.precision, precisionRecipeFromName);
     in.fp32Gradients = in.fp32Gradients || o.fp32Gradients;
     setEnum(in.optimizer, o.optimizer, optimizerFromName);
     setEnum(in.optimizerImplementation, o.optimizerImplementation, optimizerImplementationFromName);
     if (!o.gpu.empty())
         in.gpu = o.gpu;
-    setNumber(in.gpus, "--gpus", o.gpus);
+    applyNumberKnobOption(trainingKnob("gpus"), o.gpus, in);
     if (o.mfu != "predicted") // the step time's MFU replaces it after the accounting (step_time_option.h)
-        setNumber(in.mfu, "--mfu", o.mfu);
+        applyNumberKnobOption(trainingKnob("mfu"), o.mfu, in);
     if (!o.zero.empty()) {
         const double zero = parseNumberOption("--zero", o.zero);
         if (zero != 0 && zero != 1 && zero != 2 && zero != 3)
@@ -94,8 +94,8 @@ void addAccountOptions(CLI::App& sub_, AccountOptions& o) {
     const std::vector<std::string> recipes = enumNames(allPrecisionRecipes(), precisionRecipeName);
     const std::vector<std::string> optimizers = enumNames(allOptimizers(), optimizerName);
     addModelOptions(*sub, o.model);
-    sub->add_option("--batch", o.batch, "micro-batch: sequences (examples) per model replica (default 1)");
-    sub->add_option("--tokens", o.tokens, "training tokens (15T); enables training FLOPs and time");
+    addNumberKnobOption(*sub, trainingKnob("batch"), o.batch);
+    addNumberKnobOption(*sub, trainingKnob("training_tokens"), o.tokens);
     sub->add_option("--precision", o.precision, "precision recipe (default fp32)")
         ->check(CLI::IsMember(recipes));
     sub->add_flag("--fp32-grads", o.fp32Gradients,
@@ -109,9 +109,8 @@ void addAccountOptions(CLI::App& sub_, AccountOptions& o) {
         ->check(CLI::IsMember(enumNames(allOptimizerImplementations(), optimizerImplementationName)));
     sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM)");
     sub->add_option("--gpu-catalog", o.gpuCatalog, "JSON file of extra GPUs in the catalog's format");
-    sub->add_option("--gpus", o.gpus, "number of GPUs (default 1)");
-    sub->add_option("--mfu", o.mfu,
-                    "model FLOPs utilisation in (0, 1], or 'predicted': the step time's (default 0.5)");
+    addNumberKnobOption(*sub, trainingKnob("gpus"), o.gpus);
+    addNumberKnobOption(*sub, trainingKnob("mfu"), o.mfu);
     sub->add_option(
         "--hardware-profile", o.hardwareProfile,
         "hardware profile JSON (napkin-cli calibrate, scripts/calibrate-torch.py) the step time is "

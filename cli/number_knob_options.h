@@ -26,20 +26,31 @@ void addNumberKnobOptions(CLI::App& sub, std::span<const NumberKnob<Input>> fiel
         sub.add_option(std::string(fields[i].flag), raw.texts[i], std::string(fields[i].help));
 }
 
+/// One knob of a table registered where its command lists it (its place in --help), into `text`.
+template <class Input>
+CLI::Option* addNumberKnobOption(CLI::App& sub, const NumberKnob<Input>& knob, std::string& text) {
+    return sub.add_option(std::string(knob.flag), text, std::string(knob.help));
+}
+
+/// `text` (empty: not given) parsed into the knob's member, as applyNumberKnobOptions does for a table.
+template <class Input>
+void applyNumberKnobOption(const NumberKnob<Input>& knob, const std::string& text, Input& in) {
+    if (text.empty())
+        return;
+    const std::string flag(knob.flag);
+    const double v = parseNumberOption(flag, text);
+    if (knob.integer && !knob.range.contains(v))
+        throw UsageError(flag + ": " + knob.range.requirement() + ", got '" + text + "'");
+    knob.set(in, v);
+}
+
 template <class Input>
 void applyNumberKnobOptions(std::span<const NumberKnob<Input>> fields, const NumberKnobTexts& raw,
                             Input& in) {
+    // An int member would cut a fraction: refused in the table's words (validate() says the rest, for
+    // every knob).
     for (std::size_t i = 0; i < fields.size() && i < raw.texts.size(); ++i)
-        if (!raw.texts[i].empty()) {
-            const std::string flag(fields[i].flag);
-            const double v = parseNumberOption(flag, raw.texts[i]);
-            // An int member would cut a fraction: refused here, in the table's words (validate() says the
-            // rest, for every knob).
-            if (fields[i].integer && !fields[i].range.contains(v))
-                throw UsageError(flag + ": " + fields[i].range.requirement() + ", got '" + raw.texts[i] +
-                                 "'");
-            fields[i].set(in, v);
-        }
+        applyNumberKnobOption(fields[i], raw.texts[i], in);
 }
 
 } // namespace napkin::cli

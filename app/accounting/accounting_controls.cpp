@@ -8,6 +8,8 @@
 #include "app/accounting/sharding_controls.h"
 #include "app/hardware/gpu_chooser_box.h"
 #include "app/model/architecture_controls.h"
+#include "app/model/number_knob_rows.h"
+#include "engine/accounting/training_knobs.h"
 #include "engine/scenario/accounting_fields.h"
 #include "widgets/controls/log_slider_field.h"
 #include "widgets/controls/number_field.h"
@@ -100,13 +102,20 @@ AccountingControls::AccountingControls(QWidget* parent)
     // --- training ---
     auto* training = new QGroupBox(tr("Training"), this);
     auto* trainingForm = new QFormLayout(training);
-    m_batch = makeField(ranges::accounting::batch, tr("Sequences (examples) each GPU processes per step."));
-    m_tokensOn = new QCheckBox(tr("Count training &totals"), training);
+    // The batch, tokens, GPU count and MFU take what their table takes (training_knobs.h), in its words,
+    // as napkin-cli and a scenario file do.
+    const NumberKnob<AccountingInput>& batch = trainingKnob("batch");
+    const NumberKnob<AccountingInput>& tokens = trainingKnob("training_tokens");
+    m_batch = makeField(batch);
+    m_tokensOn = new QCheckBox(
+        QString::fromUtf8(tokens.look.checkText.data(), qsizetype(tokens.look.checkText.size())), training);
     m_tokensOn->setToolTip(tr("Tick to compute training FLOPs, time and GPU-days for the tokens below."));
     m_tokens = new LogSliderField(training);
+    // The slider spans the decades a run is planned in; the field takes every value the knob takes.
     m_tokens->setRange(ranges::accounting::trainingTokens.minimum,
                        ranges::accounting::trainingTokens.maximum);
-    m_tokens->setToolTip(tr("Total tokens trained on; 15T is written 15T."));
+    acceptAsKnob(m_tokens->field(), tokens);
+    m_tokens->setToolTip(numberKnobTip(tokens));
     m_precision = new QComboBox(training);
     for (PrecisionRecipe recipe : allPrecisionRecipes())
         m_precision->addItem(name(precisionRecipeName(recipe)), static_cast<int>(recipe));
@@ -120,9 +129,9 @@ AccountingControls::AccountingControls(QWidget* parent)
         m_optimizer->addItem(name(optimizerName(kind)), static_cast<int>(kind));
     m_optimizer->setToolTip(
         tr("The optimizer decides how many state tensors each parameter carries (Adam: two)."));
-    trainingForm->addRow(tr("&Batch:"), m_batch);
+    trainingForm->addRow(numberKnobLabel(batch), m_batch);
     trainingForm->addRow(QString(), m_tokensOn);
-    trainingForm->addRow(tr("Toke&ns:"), m_tokens);
+    trainingForm->addRow(numberKnobLabel(tokens), m_tokens);
     trainingForm->addRow(tr("P&recision:"), m_precision);
     // What the chosen GPU cannot do with this precision, said beside the choice (gpu_capabilities.h).
     m_capabilityNote = new QLabel(training);
@@ -142,13 +151,8 @@ AccountingControls::AccountingControls(QWidget* parent)
     m_gpu = new GpuChooserBox(hardware); // the session's parts, this machine's GPU, a custom GPU
     m_gpu->setToolTip(tr("GPU type: its datasheet memory and dense peak FLOP/s are used. \"Custom GPU…\" "
                          "defines your own; \"This machine's GPU\" reads the CUDA device here."));
-    m_gpus = makeField(ranges::accounting::gpus, tr("Number of GPUs training data-parallel."));
-    m_mfu = new QDoubleSpinBox(hardware);
-    setRangeOf(m_mfu, ranges::accounting::mfu);
-    m_mfu->setSingleStep(0.05);
-    m_mfu->setDecimals(2);
-    m_mfu->setToolTip(
-        tr("Model FLOPs utilisation: the fraction of the dense peak the training actually achieves."));
+    m_gpus = makeField(trainingKnob("gpus"));
+    m_mfu = makeField(trainingKnob("mfu")); // typed: 0.555 stays 0.555 (a 2-decimal box showed 0.56)
     m_zero = new QComboBox(hardware);
     m_zero->addItem(tr("0 — replicate everything"), 0);
     m_zero->addItem(tr("1 — shard optimizer state"), 1);
@@ -173,8 +177,8 @@ AccountingControls::AccountingControls(QWidget* parent)
            "PyTorch eager autograd keeps for a GPT-2- or Llama-style model, checked byte for byte against "
            "torch (docs/validation.md). --activations-of on the command line."));
     hardwareForm->addRow(tr("&GPU:"), m_gpu);
-    hardwareForm->addRow(tr("GPU &count:"), m_gpus);
-    hardwareForm->addRow(tr("MF&U:"), m_mfu);
+    hardwareForm->addRow(numberKnobLabel(trainingKnob("gpus")), m_gpus);
+    hardwareForm->addRow(numberKnobLabel(trainingKnob("mfu")), m_mfu);
     hardwareForm->addRow(tr("&ZeRO stage:"), m_zero);
     hardwareForm->addRow(tr("R&ecompute:"), m_recompute);
     hardwareForm->addRow(tr("&Attention:"), m_attention);
@@ -213,7 +217,6 @@ AccountingControls::AccountingControls(QWidget* parent)
     for (QCheckBox* c : {m_tokensOn, m_fp32Gradients})
         connect(c, &QCheckBox::toggled, this, &AccountingControls::emitChanged);
     connect(m_tokensOn, &QCheckBox::toggled, m_tokens, &QWidget::setEnabled);
-    connect(m_mfu, &QDoubleSpinBox::valueChanged, this, &AccountingControls::emitChanged);
     connect(m_architecture, &ArchitectureControls::changed, this, &AccountingControls::emitChanged);
     connect(m_parallelism, &ParallelismControls::changed, this, &AccountingControls::emitChanged);
     connect(m_sharding, &ShardingControls::changed, this, &AccountingControls::emitChanged);
@@ -232,6 +235,13 @@ NumberField* AccountingControls::makeField(ControlRange range, const QString& ti
     field->setRange(range.minimum, range.maximum);
     field->setWholeNumbers(fractions == Fractions::refused);
     field->setToolTip(tip);
+    field->setFocusProxy(field->lineEdit());
+    connect(field, &NumberField::valueEdited, this, &AccountingControls::emitChanged);
+    return field;
+}
+
+NumberField* AccountingControls::makeField(const NumberKnob<AccountingInput>& knob) {
+    NumberField* field = numberKnobField(knob, this);
     field->setFocusProxy(field->lineEdit());
     connect(field, &NumberField::valueEdited, this, &AccountingControls::emitChanged);
     return field;

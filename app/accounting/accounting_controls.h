@@ -2,6 +2,7 @@
 // Every input of the accounting engine as a keyboard-operable control. Shows an AccountingInput
 // through setInput() and emits inputChanged() when the user changes anything.
 #include "engine/accounting/accounting.h"
+#include "engine/accounting/number_knob.h"
 #include "engine/scenario/control_ranges.h"
 #include "engine/scenario/scenario.h"
 
@@ -17,7 +18,6 @@ class NumberField;
 class OverheadControls;
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 
@@ -54,7 +54,7 @@ public:
     QComboBox* optimizerBox() const { return m_optimizer; }
     QComboBox* gpuBox() const { return m_gpu; }
     NumberField* gpusField() const { return m_gpus; }
-    QDoubleSpinBox* mfuBox() const { return m_mfu; }
+    NumberField* mfuField() const { return m_mfu; }
     QComboBox* zeroBox() const { return m_zero; }
     QComboBox* recomputeBox() const { return m_recompute; }
     QComboBox* attentionBox() const { return m_attention; }
@@ -93,18 +93,20 @@ private:
     enum class Fractions { refused, allowed };
     NumberField* makeField(napkin::ControlRange range, const QString& tip,
                            Fractions fractions = Fractions::refused);
+    /// A field for a knob of a table (training_knobs.h): its range, words and tooltip.
+    NumberField* makeField(const napkin::NumberKnob<napkin::AccountingInput>& knob);
 
     QFormLayout* m_modelForm = nullptr;
     QComboBox* m_kind;
     LogSliderField* m_params;
-    NumberField *m_dim, *m_layers, *m_out, *m_dModel, *m_heads, *m_vocab, *m_seq, *m_ffn, *m_batch, *m_gpus;
+    NumberField *m_dim, *m_layers, *m_out, *m_dModel, *m_heads, *m_vocab, *m_seq, *m_ffn, *m_batch, *m_gpus,
+        *m_mfu;
     QCheckBox* m_tokensOn;
     LogSliderField* m_tokens;
     QComboBox* m_precision;
     QCheckBox* m_fp32Gradients;
     QComboBox* m_optimizer;
     QComboBox* m_gpu;
-    QDoubleSpinBox* m_mfu;
     QComboBox* m_zero;
     QComboBox* m_recompute;
     QComboBox* m_attention;

@@ -6,6 +6,7 @@
 // What the controls hold and show is the table's, so the page, the CLI and a scenario file accept the same
 // values.
 #include "engine/accounting/number_knob.h"
+#include "widgets/controls/number_field.h"
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
@@ -17,6 +18,34 @@
 #include <optional>
 #include <span>
 #include <vector>
+
+/// The knob's tooltip: the look's words, then its napkin-cli flag.
+template <class Input> QString numberKnobTip(const napkin::NumberKnob<Input>& f) {
+    return QString::fromStdString(f.look.tip) + QStringLiteral(" ") +
+           QString::fromUtf8(f.flag.data(), static_cast<qsizetype>(f.flag.size()));
+}
+
+/// The knob's form label, with its mnemonic ("&Batch:").
+template <class Input> QString numberKnobLabel(const napkin::NumberKnob<Input>& f) {
+    return QString::fromUtf8(f.look.label.data(), static_cast<qsizetype>(f.look.label.size()));
+}
+
+/// `field` takes what the knob's range takes (fractions refused in the field for a whole-number knob) and
+/// refuses the rest in the table's words; its tooltip is the knob's.
+template <class Input> void acceptAsKnob(NumberField* field, const napkin::NumberKnob<Input>& f) {
+    const napkin::NumberRange range = f.range;
+    field->setWholeNumbers(range.whole);
+    field->setAcceptance([range](double v) { return range.contains(v); },
+                         QString::fromStdString(range.requirement()));
+    field->setToolTip(numberKnobTip(f));
+}
+
+/// A typed field for one knob (a count or a fraction read exactly as typed: "0.555" stays 0.555).
+template <class Input> NumberField* numberKnobField(const napkin::NumberKnob<Input>& f, QWidget* parent) {
+    auto* field = new NumberField(parent);
+    acceptAsKnob(field, f);
+    return field;
+}
 
 /// One knob's widgets: its row (the form's field), its box, its checkbox (optional knobs only).
 struct NumberKnobRow {
@@ -40,8 +69,7 @@ std::vector<NumberKnobRow> addNumberKnobRows(QFormLayout* form, QWidget* parent,
         r.box->setDecimals(f.look.decimals);
         r.box->setRange(least, most);
         r.box->setSingleStep(f.look.step);
-        const QString tip = QString::fromStdString(f.look.tip) + QStringLiteral(" ") +
-                            QString::fromUtf8(f.flag.data(), static_cast<qsizetype>(f.flag.size()));
+        const QString tip = numberKnobTip(f);
         r.box->setToolTip(tip);
         r.row = r.box;
         if (f.isOptional()) {
@@ -56,8 +84,7 @@ std::vector<NumberKnobRow> addNumberKnobRows(QFormLayout* form, QWidget* parent,
             layout->addWidget(r.box, 1);
             r.row->setFocusProxy(r.check);
         }
-        form->addRow(QString::fromUtf8(f.look.label.data(), static_cast<qsizetype>(f.look.label.size())),
-                     r.row);
+        form->addRow(numberKnobLabel(f), r.row);
         rows.push_back(r);
     }
     return rows;

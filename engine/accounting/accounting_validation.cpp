@@ -2,6 +2,7 @@
 
 #include "engine/accounting/finite_answers.h"
 #include "engine/accounting/pytorch_eager_ledger.h"
+#include "engine/accounting/training_knobs.h"
 #include "engine/hardware/gpu_capabilities.h"
 #include "engine/numerics/quantity_format.h"
 
@@ -34,12 +35,13 @@ InputError validateShardingFor(const AccountingInput& in) {
     const double dpcp = dataParallelSize(in.parallel, in.gpus) * in.parallel.cp;
     if (InputError e = validateSharding(o, in.zeroStage, masterWeights, dpcp); !e.ok())
         return e;
-    const char* field = o.twoGradientCopies ? "two-gradient-copies"
+    const char* field = o.twoGradientCopies                  ? "two-gradient-copies"
                         : o.gathered != GatheredLayers::none ? "gathered-layers"
                                                              : "shard-group";
     if (isFineTuningSet(in.fineTuning))
-        return {field, "is modelled for full training; fine-tuning keeps its own ledger (drop the fine-tuning "
-                       "options or this one)"};
+        return {field,
+                "is modelled for full training; fine-tuning keeps its own ledger (drop the fine-tuning "
+                "options or this one)"};
     if (o.gathered != GatheredLayers::none && in.model.kind != ModelKind::transformer)
         return {"gathered-layers", "gathers a transformer's layers one by one; it needs --model transformer"};
     if (o.shardGroup > 0 && in.parallel.ep > 1)
@@ -87,22 +89,17 @@ InputError validate(const AccountingInput& in, const GpuCatalog& catalog) {
         return {m.kind == ModelKind::transformer ? "d-model" : "dim",
                 "the model would have " + n(countParameters(m).total) +
                     " parameters; Napkin accounts up to 1e15"};
-    if (!(e = requireWhole("batch", in.batch, 1, 1e9)).ok())
-        return e;
-    if (in.trainingTokens &&
-        !(*in.trainingTokens > 0 && *in.trainingTokens <= 1e18 && std::isfinite(*in.trainingTokens)))
-        return {"tokens", "must be in (0, 1e18], got " + n(*in.trainingTokens)};
-    if (!(e = requireWhole("gpus", in.gpus, 1, 1e7)).ok())
-        return e;
-    if (!(in.mfu > 0 && in.mfu <= 1))
-        return {"mfu", "must be in (0, 1], got " + n(in.mfu)};
+    // The batch, the tokens, the GPU count and the MFU: their table's ranges and words (training_knobs.h).
+    if (auto [field, message] = checkNumberKnobs(trainingKnobs(), in); !field.empty())
+        return {field, message};
     if (in.zeroStage < 0 || in.zeroStage > 3)
         return {"zero", "must be 0, 1, 2 or 3, got " + std::to_string(in.zeroStage)};
-    if (const std::string_view why = optimizerImplementationUnsupported(in.optimizer, in.optimizerImplementation);
+    if (const std::string_view why =
+            optimizerImplementationUnsupported(in.optimizer, in.optimizerImplementation);
         !why.empty())
-        return {"optimizer-implementation", std::string(optimizerImplementationName(in.optimizerImplementation)) +
-                                                " with " + std::string(optimizerName(in.optimizer)) + ": " +
-                                                std::string(why)};
+        return {"optimizer-implementation",
+                std::string(optimizerImplementationName(in.optimizerImplementation)) + " with " +
+                    std::string(optimizerName(in.optimizer)) + ": " + std::string(why)};
     if (!(e = validateLayout(in.parallel, m, in.gpus)).ok())
         return e;
     if (!(e = validateFineTuning(in.fineTuning, m, isDataParallelOnly(in.parallel))).ok())

@@ -5,6 +5,7 @@
 #include "engine/accounting/model_zoo.h"
 #include "engine/accounting/run_cost_knobs.h"
 #include "engine/accounting/setup_presets.h"
+#include "engine/accounting/training_knobs.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <cmath>
@@ -270,11 +271,17 @@ namespace {
 // A table's knobs (number_knob.h) as flags, in its order: an optional one when set, a plain one when it
 // differs from the input's default.
 template <class Input>
+void numberKnobFlag(CommandWords& w, const NumberKnob<Input>& f, const Input& in,
+                    const Input& defaults = Input{}) {
+    if (const std::optional<double> v = f.get(in); v && (f.isOptional() || *v != *f.get(defaults)))
+        w.number(f.flag, *v);
+}
+
+template <class Input>
 void numberKnobFlags(CommandWords& w, std::span<const NumberKnob<Input>> fields, const Input& in,
                      const Input& defaults = Input{}) {
     for (const NumberKnob<Input>& f : fields)
-        if (const std::optional<double> v = f.get(in); v && (f.isOptional() || *v != *f.get(defaults)))
-            w.number(f.flag, *v);
+        numberKnobFlag(w, f, in, defaults);
 }
 
 // The overhead ledger's settings, as account and infer both take them.
@@ -307,9 +314,8 @@ std::string accountCommandLine(const AccountingInput& input, const CommandModelB
         }
     modelFlags(w, in.model, model);
     const AccountingInput d; // the CLI's defaults
-    numberOption(w, "--batch", in.batch, d.batch);
-    if (in.trainingTokens)
-        w.number("--tokens", *in.trainingTokens);
+    numberKnobFlag(w, trainingKnob("batch"), in, d);
+    numberKnobFlag(w, trainingKnob("training_tokens"), in, d);
     enumOption(w, "--precision", in.precision, d.precision, precisionRecipeName);
     if (in.fp32Gradients)
         w.flag("--fp32-grads");
@@ -318,8 +324,8 @@ std::string accountCommandLine(const AccountingInput& input, const CommandModelB
                optimizerImplementationName);
     if (in.gpu != d.gpu)
         w.option("--gpu", in.gpu);
-    numberOption(w, "--gpus", in.gpus, d.gpus);
-    numberOption(w, "--mfu", in.mfu, d.mfu);
+    numberKnobFlag(w, trainingKnob("gpus"), in, d);
+    numberKnobFlag(w, trainingKnob("mfu"), in, d);
     numberOption(w, "--zero", in.zeroStage, d.zeroStage);
     enumOption(w, "--recompute", in.recompute, d.recompute, recomputeName);
     enumOption(w, "--attention", in.attention, d.attention, attentionMaskName);

@@ -15,6 +15,25 @@
 
 namespace napkin::scenario_detail {
 
+/// One knob under its key, when the section has it: a finite number in the knob's range (refused in its
+/// words), or null for an optional one (unset).
+template <class Input> void readNumberKnob(const Section& s, const NumberKnob<Input>& f, Input& in) {
+    const std::string key(f.key);
+    const nlohmann::json* v = s.find(key.c_str());
+    if (!v)
+        return;
+    if (f.isOptional() && v->is_null()) {
+        f.set(in, std::nullopt);
+        return;
+    }
+    double x = f.get(in).value_or(f.range.high);
+    constexpr double kAny = std::numeric_limits<double>::max();
+    s.number(key.c_str(), x, -kAny, kAny); // a finite number, then the table's range and words
+    if (!f.range.contains(x))
+        s.refuse(key.c_str(), f.range.requirement());
+    f.set(in, x);
+}
+
 /// `otherKeys`: the section's keys that are not the table's (read by the caller), so that they are not
 /// warned about as unknown.
 template <class Input>
@@ -24,22 +43,8 @@ void readNumberKnobs(const Section& s, std::span<const NumberKnob<Input>> fields
     for (const NumberKnob<Input>& f : fields)
         keys.push_back(f.key);
     s.expectKeys(keys);
-    for (const NumberKnob<Input>& f : fields) {
-        const std::string key(f.key);
-        const nlohmann::json* v = s.find(key.c_str());
-        if (!v)
-            continue;
-        if (f.isOptional() && v->is_null()) {
-            f.set(in, std::nullopt);
-            continue;
-        }
-        double x = f.get(in).value_or(f.range.high);
-        constexpr double kAny = std::numeric_limits<double>::max();
-        s.number(key.c_str(), x, -kAny, kAny); // a finite number, then the table's range and words
-        if (!f.range.contains(x))
-            s.refuse(key.c_str(), f.range.requirement());
-        f.set(in, x);
-    }
+    for (const NumberKnob<Input>& f : fields)
+        readNumberKnob(s, f, in);
 }
 
 template <class Input>

@@ -10,6 +10,7 @@
 #include "engine/accounting/model_spec.h"
 #include "engine/accounting/precision_recipe.h"
 #include "engine/accounting/run_cost_knobs.h"
+#include "engine/accounting/training_knobs.h"
 #include "engine/hardware/gpu_catalog.h"
 #include "engine/numerics/float_rounding.h"
 #include "engine/numerics/number_parse.h"
@@ -21,6 +22,7 @@
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <string>
 
 namespace napkin {
@@ -120,15 +122,15 @@ void readAccountingInput(const Section& s, AccountingScenario& a, bool flatModel
         if (!flatModel)
             readArchitecture(m, in.model);
     }
-    s.number("batch", in.batch, ranges::accounting::batch);
+    readNumberKnob(s, trainingKnob("batch"), in); // the batch, GPUs and MFU: their table's (training_knobs.h)
     s.name("precision", in.precision, precisionRecipeFromName);
     s.boolean(flatModel ? "fp32Gradients" : "fp32_gradients", in.fp32Gradients);
     s.name("optimizer", in.optimizer, optimizerFromName);
     if (!flatModel) // version 1 files predate it: torch's GPU default
         s.name("optimizer_implementation", in.optimizerImplementation, optimizerImplementationFromName);
     s.name("gpu", in.gpu, gpuFromName);
-    s.number("gpus", in.gpus, ranges::accounting::gpus);
-    s.number("mfu", in.mfu, ranges::accounting::mfu);
+    readNumberKnob(s, trainingKnob("gpus"), in);
+    readNumberKnob(s, trainingKnob("mfu"), in);
     double zero = in.zeroStage;
     s.number("zero", zero, ranges::accounting::zeroStage);
     if (zero != std::floor(zero))
@@ -187,7 +189,12 @@ void readAccounting(const Section& s, AccountingScenario& a) {
         readRunCost(*c, a.input.cost);
     bool count = a.input.trainingTokens.has_value();
     s.boolean("count_tokens", count);
-    s.number("training_tokens", a.tokensShown, ranges::accounting::trainingTokens);
+    // The tokens shown, counted or not (count_tokens says which): a number in the knob's range and words.
+    const NumberRange& tokens = trainingKnob("training_tokens").range;
+    s.number("training_tokens", a.tokensShown, -std::numeric_limits<double>::max(),
+             std::numeric_limits<double>::max());
+    if (s.find("training_tokens") && !tokens.contains(a.tokensShown))
+        s.refuse("training_tokens", tokens.requirement());
     a.input.trainingTokens = count ? std::optional<double>(a.tokensShown) : std::nullopt;
     s.name("units", a.binaryUnits, unitsFromName);
     s.text("preset", a.preset);

@@ -104,7 +104,7 @@ void TestCliCommandLine::everyPresetIsItsOwnCommand() {
 
 void TestCliCommandLine::randomSettingsRoundTrip() {
     test::RandomAccountingInputs inputs(28);
-    for (int i = 0; i < 1500; ++i) {
+    for (int i = 0; i < 1000; ++i) {
         const AccountingInput in = inputs.next();
         const std::string command = accountCommandLine(in);
         const test::CliOutcome o = test::runCli(words(command));

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 NumberField::NumberField(QWidget* parent)
     : QWidget(parent)
@@ -30,6 +31,12 @@ void NumberField::setValue(double value) {
 void NumberField::setRange(double minimum, double maximum) {
     m_minimum = minimum;
     m_maximum = maximum;
+    m_accepts = nullptr;
+}
+
+void NumberField::setAcceptance(std::function<bool(double)> accepts, const QString& requirement) {
+    m_accepts = std::move(accepts);
+    m_requirement = requirement;
 }
 
 QString NumberField::errorText() const {
@@ -52,7 +59,10 @@ void NumberField::commit() {
     } else if (m_whole && parsed.value != std::floor(parsed.value)) {
         message = tr("“%1”: must be a whole number; keeping %2")
                       .arg(m_edit->text(), QString::fromStdString(napkin::formatNumber(m_value)));
-    } else if (parsed.value < m_minimum || parsed.value > m_maximum) {
+    } else if (m_accepts && !m_accepts(parsed.value)) {
+        message =
+            tr("%1; keeping %2").arg(m_requirement, QString::fromStdString(napkin::formatNumber(m_value)));
+    } else if (!m_accepts && (parsed.value < m_minimum || parsed.value > m_maximum)) {
         message = tr("must be between %1 and %2; keeping %3")
                       .arg(QString::fromStdString(napkin::formatNumber(m_minimum)),
                            QString::fromStdString(napkin::formatNumber(m_maximum)),

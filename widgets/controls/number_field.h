@@ -4,6 +4,8 @@
 // the last valid value is kept.
 #include <QWidget>
 
+#include <functional>
+
 class ErrorOverlay;
 class QLineEdit;
 
@@ -17,6 +19,9 @@ public:
     void setValue(double value);
     /// Values outside [minimum, maximum] are refused with a message.
     void setRange(double minimum, double maximum);
+    /// Instead of a range: the values `accepts` takes, and the words a refusal says ("must be in (0, 1]"),
+    /// so the field accepts what the engine's table of the knob accepts, in its words.
+    void setAcceptance(std::function<bool(double)> accepts, const QString& requirement);
     /// Counts (batch, layers, GPUs) refuse fractions in the field itself, so that no page-level error
     /// has to explain later why 2.5 sequences cannot be accounted for.
     /// Its empty field then suggests counts ("e.g. 8, 1024"), not "70B, 15T".
@@ -38,4 +43,6 @@ private:
     double m_minimum = 0;
     double m_maximum = 1e300;
     bool m_whole = false;
+    std::function<bool(double)> m_accepts; ///< set: replaces the range
+    QString m_requirement;
 };

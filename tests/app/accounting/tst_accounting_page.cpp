@@ -121,6 +121,7 @@ private slots:
     void optimizerImplementationSurvivesTheControls();
     void overheadsAreControlsAndAnswers();
     void overheadRowsAreTheTable();
+    void trainingFieldsTakeWhatTheCliTakes();
 };
 
 void TestAccountingPage::presets_data() {
@@ -917,6 +918,37 @@ void TestAccountingPage::overheadRowsAreTheTable() {
     }
     QCOMPARE(o->knobBox("fragmentation")->maximum(), 0.99); // [0, 1) at two decimals
     QCOMPARE(o->knobBox("no-such-knob"), nullptr);
+}
+
+// The batch, tokens, GPU count and MFU fields take what napkin-cli and a scenario file take (their table,
+// training_knobs.h), in its words: an MFU of 0.555 stays 0.555 (a two-decimal box made it 0.56), 0.005 and
+// 1e15 tokens are shown as given (the box and the slider clamped them), and a refusal says the range.
+void TestAccountingPage::trainingFieldsTakeWhatTheCliTakes() {
+    AccountingPage page;
+    page.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+    AccountingControls* c = page.controls();
+    AccountingInput in = c->input();
+    in.mfu = 0.555;
+    in.trainingTokens = 1e15;
+    c->setInput(in);
+    QCOMPARE(c->input().mfu, 0.555);
+    QCOMPARE(c->input().trainingTokens, std::optional(1e15));
+    typeInto(c->mfuField(), QStringLiteral("0.005"));
+    QCOMPARE(c->input().mfu, 0.005);
+    QVERIFY(c->mfuField()->errorText().isEmpty());
+    typeInto(c->mfuField(), QStringLiteral("0"));
+    QCOMPARE(c->input().mfu, 0.005); // kept
+    QVERIFY2(c->mfuField()->errorText().contains(QStringLiteral("must be in (0, 1]")),
+             qPrintable(c->mfuField()->errorText()));
+    typeInto(c->tokensField()->field(), QStringLiteral("60000"));
+    QCOMPARE(c->input().trainingTokens, std::optional(60000.0));
+    typeInto(c->tokensField()->field(), QStringLiteral("2e18"));
+    QVERIFY2(c->tokensField()->field()->errorText().contains(QStringLiteral("must be in (0, 1e18]")),
+             qPrintable(c->tokensField()->field()->errorText()));
+    typeInto(c->gpusField(), QStringLiteral("1e8"));
+    QVERIFY2(c->gpusField()->errorText().contains(QStringLiteral("must be a whole number from 1 to 1.00e7")),
+             qPrintable(c->gpusField()->errorText()));
+    QVERIFY(c->batchField()->toolTip().contains(QStringLiteral("--batch")));
 }
 
 QTEST_MAIN(TestAccountingPage)

@@ -145,7 +145,7 @@ void TestScenarioWindow::applyMovesTheRealControls() {
     const Scenario s = everyControlChanged();
     QVERIFY(w.applyScenario(s).isEmpty());
     const AccountingControls* c = w.accountingPage()->controls();
-    QCOMPARE(c->mfuBox()->value(), 0.37);
+    QCOMPARE(c->mfuField()->value(), 0.37);
     QCOMPARE(c->dimField()->value(), 1024.0); // a hidden row (cruncher's width) is kept too
     QCOMPARE(c->gpuBox()->currentData().toString(), QStringLiteral("A100-SXM"));
     QCOMPARE(w.accountingPage()->presetBox()->currentData().toString(), QStringLiteral("gpt2-small"));

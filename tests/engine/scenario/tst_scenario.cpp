@@ -291,7 +291,7 @@ void TestScenario::refused_data() {
         << std::string(R"({"format": "napkin-scenario", "version": 99999999999})") << "newer Napkin";
     QTest::newRow("section not object") << file(R"(, "accounting": 5)") << "accounting: must be an object";
     QTest::newRow("mfu above 1") << file(R"(, "accounting": {"mfu": 2})")
-                                 << "accounting.mfu: must be from 0.01 to 1";
+                                 << "accounting.mfu: must be in (0, 1]";
     QTest::newRow("mfu as text") << file(R"(, "accounting": {"mfu": "0.5"})")
                                  << "accounting.mfu: must be a number";
     QTest::newRow("mfu overflows") << file(R"(, "accounting": {"mfu": 1e999})") << "number overflow";
