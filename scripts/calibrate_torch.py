@@ -9,7 +9,11 @@ predicts a torch eager training step here. What it measures, each the median of 
 warm-up, on torch's current thread count:
   - GEMMs at a few shapes per dtype, fp32 and bf16, from 64³ to 1024³ and transformer-like rectangles up
     to 2048×3072×768 (--quick: up to 1024³), each shape as a linear layer's step runs it: x·Wᵀ, g·W and
-    gᵀ·x (torch.mm on the transposed views F.linear and autograd pass), FLOP/s = 3·2·m·n·k / their time;
+    gᵀ·x (torch.mm on the transposed views F.linear and autograd pass), one entry per orientation
+    ("forward", "input_gradient", "weight_gradient"), FLOP/s = 2·m·n·k / its time;
+  - with --step ACCOUNT_JSON (napkin-cli account --json with a --hardware-profile, repeatable): every GEMM
+    shape of that step's ledger, in its three orientations, at exactly that shape (the lookup takes an
+    exact entry before it interpolates; a generic BLAS's rate does not follow m·n·k);
   - the bandwidth of a streaming elementwise op (torch.add(a, b, out=c) on 2^24 elements), in fp32 and in
     bf16 (`elementwise`: a CPU without native bf16 arithmetic converts each element): bytes = 3·n·size;
   - the per-op dispatch cost: an in-place add on a one-element tensor (x.add_(1)).
@@ -53,25 +57,82 @@ def median_seconds(fn, repeats, min_seconds=0.05):
     return statistics.median(samples)
 
 
-def gemm_rates(repeats, shapes):
-    """Per shape and dtype, the three GEMMs a linear layer's training step runs at that shape, as
-    F.linear and autograd call them: y = x·Wᵀ (forward), gx = g·W (input gradient), gW = gᵀ·x (weight
-    gradient): FLOP/s = 3 · 2·m·n·k / their summed median time."""
+ORIENTATIONS = ("forward", "input_gradient", "weight_gradient")
+
+
+def orientation_seconds(m, n, k, dtype, repeats, gen):
+    """Median seconds of each of the three GEMMs a linear layer's training step runs at forward shape
+    (m tokens, n outputs, k inputs), as F.linear and autograd call them (torch 1.13's mm_mat1_backward and
+    mm_mat2_backward, tools/autograd/derivatives.yaml): y = x·Wᵀ (forward), gx = g·W (input gradient),
+    gW = gᵀ·x (weight gradient, W being a transposed view). Each 2·m·n·k FLOPs."""
+    x = torch.randn(m, k, generator=gen).to(dtype)
+    w = torch.randn(n, k, generator=gen).to(dtype)
+    g = torch.randn(m, n, generator=gen).to(dtype)
+    r = repeats if 2 * m * n * k < 1e9 else min(repeats, 3)
+    return {"forward": median_seconds(lambda: torch.mm(x, w.t()), r),
+            "input_gradient": median_seconds(lambda: torch.mm(g, w), r),
+            "weight_gradient": median_seconds(lambda: torch.mm(g.t(), x), r)}
+
+
+def gemm_rates(repeats, shapes, dtypes=None, skip_large_fp32=True):
+    """Per shape and dtype, one entry per orientation (forward, input_gradient, weight_gradient): each of
+    the three GEMMs at its own rate, FLOP/s = 2·m·n·k / its median time. A generic BLAS (Debian's torch
+    1.13 runs fp32 through aten/src/ATen/native/cpu/BlasKernel.cpp's loops) runs them at rates 1.5–3×
+    apart at one shape (docs/benchmarks.md, "GEMM orientation"), so they are never averaged."""
     rates = []
     gen = torch.Generator().manual_seed(0)
     for name, dtype in DTYPES.items():
+        if dtypes is not None and name not in dtypes:
+            continue
         for m, n, k in shapes:
-            if name == "fp32" and m * n * k > 2048 * 768 * 768:
+            if skip_large_fp32 and name == "fp32" and m * n * k > 2048 * 768 * 768:
                 continue  # seconds per GEMM on a generic BLAS; larger fp32 GEMMs hold the largest's rate
-            x = torch.randn(m, k, generator=gen).to(dtype)
-            w = torch.randn(n, k, generator=gen).to(dtype)
-            g = torch.randn(m, n, generator=gen).to(dtype)
-            r = repeats if 2 * m * n * k < 1e9 else min(repeats, 3)
-            seconds = (median_seconds(lambda: torch.mm(x, w.t()), r)
-                       + median_seconds(lambda: torch.mm(g, w), r)
-                       + median_seconds(lambda: torch.mm(g.t(), x), r))
-            rates.append({"dtype": name, "m": m, "n": n, "k": k, "flops_per_second": 3 * 2 * m * n * k / seconds})
+            for orientation, seconds in orientation_seconds(m, n, k, dtype, repeats, gen).items():
+                rates.append({"dtype": name, "m": m, "n": n, "k": k, "orientation": orientation,
+                              "flops_per_second": 2 * m * n * k / seconds})
     return rates
+
+
+def step_gemm_shapes(account):
+    """{dtype: [(m, n, k), ...]}: the distinct unbatched GEMM shapes of a step, from `napkin-cli account
+    --json`'s step_time.ledger rows (their `gemm` field: the forward shape) and precision.compute. Batched
+    GEMMs (attention's bmm) have other transposes than a linear layer's and are left to interpolation."""
+    dtype = account.get("precision", {}).get("compute", "fp32")
+    shapes = []
+    for row in (account.get("step_time") or {}).get("ledger") or []:
+        gemm = row.get("gemm")
+        if gemm and gemm.get("batch", 1) == 1:
+            shape = (int(gemm["m"]), int(gemm["n"]), int(gemm["k"]))
+            if shape not in shapes:
+                shapes.append(shape)
+    return {dtype: shapes} if dtype in DTYPES else {}
+
+
+def step_gemm_rates(repeats, accounts):
+    """Every orientation of every GEMM shape the steps in `accounts` run, measured at exactly that shape
+    (the profile's lookup takes an exact entry before it interpolates)."""
+    wanted = {}
+    for account in accounts:
+        for dtype, shapes in step_gemm_shapes(account).items():
+            wanted.setdefault(dtype, [])
+            wanted[dtype] += [s for s in shapes if s not in wanted[dtype]]
+    rates = []
+    for dtype, shapes in wanted.items():
+        rates += gemm_rates(repeats, shapes, dtypes=(dtype,), skip_large_fp32=False)
+    return rates
+
+
+def add_step_gemms(profile, repeats, accounts):
+    """The profile with the steps' own GEMM shapes added (replacing any entry of the same shape,
+    orientation and dtype); its source says so."""
+    extra = step_gemm_rates(repeats, accounts)
+    keys = {(g["dtype"], g["m"], g["n"], g["k"], g["orientation"]) for g in extra}
+    profile["gemm"] = [g for g in profile["gemm"]
+                       if (g["dtype"], g["m"], g["n"], g["k"], g.get("orientation", "any")) not in keys] + extra
+    if extra:
+        profile["source"] += (f"; and each of the step's own {len(extra) // 3} GEMM shape(s) in its three "
+                              "orientations (from napkin-cli account --json's step_time.ledger)")
+    return profile
 
 
 def bandwidth(repeats, dtype=torch.float32, elements=1 << 24):
@@ -98,8 +159,9 @@ def cpu_name():
     return platform.processor() or "CPU"
 
 
-def calibrate(repeats=7, quick=False):
-    """(profile, catalog) as dicts, measured now."""
+def calibrate(repeats=7, quick=False, accounts=()):
+    """(profile, catalog) as dicts, measured now; `accounts`: napkin-cli account --json answers whose
+    step's GEMM shapes are timed too."""
     threads = torch.get_num_threads()
     shapes = QUICK_SHAPES if quick else GEMM_SHAPES
     gemms = gemm_rates(repeats, shapes)
@@ -118,7 +180,8 @@ def calibrate(repeats=7, quick=False):
         "per_op_overhead_seconds": overhead,
         "overhead_source": "x.add_(1) on a one-element tensor: torch's per-op dispatch",
     }
-    best = {name: max(g["flops_per_second"] for g in gemms if g["dtype"] == name) for name in DTYPES}
+    add_step_gemms(profile, repeats, accounts)
+    best = {name: max(g["flops_per_second"] for g in profile["gemm"] if g["dtype"] == name) for name in DTYPES}
     ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     catalog = {"version": 1, "gpus": [{
         "id": DEVICE_ID, "name": cpu_name(), "kind": "unified",
@@ -136,9 +199,16 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="GEMMs up to 1024³ only")
+    parser.add_argument("--step", action="append", default=[], metavar="ACCOUNT_JSON",
+                        help="napkin-cli account --json output (with --hardware-profile): time its step's GEMM "
+                             "shapes exactly (repeatable)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
-    profile, catalog = calibrate(args.repeats, args.quick)
+    accounts = []
+    for path in args.step:
+        with open(path) as f:
+            accounts.append(json.load(f))
+    profile, catalog = calibrate(args.repeats, args.quick, accounts)
     with open(args.profile, "w") as f:
         json.dump(profile, f, indent=2)
     with open(args.catalog, "w") as f:

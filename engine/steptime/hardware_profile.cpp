@@ -71,6 +71,15 @@ GemmRate gemmRate(const json& item, const std::string& path) {
     rate.n = number(item, "n", path, 1, kMaxSide);
     rate.k = number(item, "k", path, 1, kMaxSide);
     rate.flopsPerSecond = number(item, "flops_per_second", path, 1, kMaxRate);
+    // Optional (profiles written before it keep opening, as `any`).
+    const std::string orientation = text(item, "orientation", path, false);
+    if (item.contains("orientation")) {
+        const std::optional<GemmOrientation> o = gemmOrientationFromName(orientation);
+        if (!o)
+            refuse(path + "orientation",
+                   "'" + printable(orientation) + "' is not any, forward, input_gradient or weight_gradient");
+        rate.orientation = *o;
+    }
     return rate;
 }
 
@@ -151,12 +160,16 @@ HardwareProfileRead readHardwareProfile(const std::string& path) {
 
 std::string hardwareProfileToJson(const HardwareProfile& p) {
     json gemms = json::array();
-    for (const GemmRate& g : p.gemms)
-        gemms.push_back({{"dtype", std::string(computeTypeName(g.dtype))},
-                         {"m", g.m},
-                         {"n", g.n},
-                         {"k", g.k},
-                         {"flops_per_second", g.flopsPerSecond}});
+    for (const GemmRate& g : p.gemms) {
+        json item = {{"dtype", std::string(computeTypeName(g.dtype))},
+                     {"m", g.m},
+                     {"n", g.n},
+                     {"k", g.k},
+                     {"flops_per_second", g.flopsPerSecond}};
+        if (g.orientation != GemmOrientation::any) // absent reads as `any`: old readers' files stay as they were
+            item["orientation"] = std::string(gemmOrientationName(g.orientation));
+        gemms.push_back(std::move(item));
+    }
     json elementwise = json::array();
     for (const ElementwiseRate& e : p.elementwise)
         elementwise.push_back({{"dtype", std::string(storageTypeName(e.dtype))}, {"bytes_per_second", e.bytesPerSecond}});
@@ -189,13 +202,49 @@ double fastestGemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dty
     return best;
 }
 
+std::string_view gemmOrientationName(GemmOrientation orientation) {
+    switch (orientation) {
+    case GemmOrientation::any:
+        return "any";
+    case GemmOrientation::forward:
+        return "forward";
+    case GemmOrientation::inputGradient:
+        return "input_gradient";
+    case GemmOrientation::weightGradient:
+        return "weight_gradient";
+    }
+    return "any";
+}
+
+std::optional<GemmOrientation> gemmOrientationFromName(std::string_view name) {
+    for (const GemmOrientation o : {GemmOrientation::any, GemmOrientation::forward, GemmOrientation::inputGradient,
+                                    GemmOrientation::weightGradient})
+        if (gemmOrientationName(o) == name)
+            return o;
+    return std::nullopt;
+}
+
 std::optional<double> gemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype, double m, double n,
-                                         double k) {
+                                         double k, GemmOrientation orientation) {
+    // The shape itself, measured in this orientation: a generic BLAS's rate follows its loop nest's cache
+    // behaviour at that shape, which no interpolation in volume recovers.
+    for (const GemmRate& g : profile.gemms)
+        if (g.dtype == dtype && g.orientation == orientation && g.m == m && g.n == n && g.k == k)
+            return g.flopsPerSecond;
+    // Otherwise the rates of this orientation (and those measured as `any`); all of the dtype's if none.
+    auto usable = [&](const GemmRate& g, bool anyOrientation) {
+        return g.dtype == dtype && (anyOrientation || orientation == GemmOrientation::any ||
+                                    g.orientation == orientation || g.orientation == GemmOrientation::any);
+    };
     // (log volume, rate) of the dtype's measured shapes, smallest first.
     std::vector<std::pair<double, double>> points;
-    for (const GemmRate& g : profile.gemms)
-        if (g.dtype == dtype)
-            points.emplace_back(std::log(g.m * g.n * g.k), g.flopsPerSecond);
+    for (const bool anyOrientation : {false, true}) {
+        for (const GemmRate& g : profile.gemms)
+            if (usable(g, anyOrientation))
+                points.emplace_back(std::log(g.m * g.n * g.k), g.flopsPerSecond);
+        if (!points.empty())
+            break;
+    }
     if (points.empty())
         return std::nullopt;
     std::sort(points.begin(), points.end());

@@ -15,11 +15,24 @@
 
 namespace napkin {
 
-/// One measured GEMM: C[m×n] = A[m×k]·B[k×n] in `dtype`, at `flopsPerSecond` = 2·m·n·k / seconds.
+/// Which of a linear layer's three GEMMs a rate was measured on, each as torch calls it for y = x·Wᵀ with
+/// x [m×k], W [n×k] (F.linear; autograd's mm_mat1_backward and mm_mat2_backward): `forward` y = x·Wᵀ,
+/// `inputGradient` g·W, `weightGradient` gᵀ·x. A generic BLAS runs each orientation through a different
+/// loop nest at a different rate (torch 1.13 built with BLAS_INFO=generic: aten/src/ATen/native/cpu/
+/// BlasKernel.cpp's gemm_notrans_, gemm_transa_, gemm_transb_); `any`: the three timed together (a
+/// profile written before orientations were recorded, or a backend that does not distinguish them).
+enum class GemmOrientation { any, forward, inputGradient, weightGradient };
+std::string_view gemmOrientationName(GemmOrientation orientation); ///< "any", "forward", "input_gradient", ...
+std::optional<GemmOrientation> gemmOrientationFromName(std::string_view name);
+
+/// One measured GEMM: C[m×n] = A[m×k]·B[k×n] in `dtype`, at `flopsPerSecond` = 2·m·n·k / seconds. With an
+/// orientation other than `any`, m, n and k are the layer's forward shape (tokens, outputs, inputs) and
+/// the orientation says which of its three GEMMs (all 2·m·n·k FLOPs) was timed.
 struct GemmRate {
     ComputeType dtype = ComputeType::fp32;
     double m = 0, n = 0, k = 0;
     double flopsPerSecond = 0;
+    GemmOrientation orientation = GemmOrientation::any;
     bool operator==(const GemmRate&) const = default;
 };
 
@@ -76,11 +89,14 @@ double memoryBytesPerSecond(const HardwareProfile& profile, StorageType dtype);
 /// (gemmFlopsPerSecond interpolates between measured rates). 0 when none was measured.
 double fastestGemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype);
 
-/// The achievable FLOP/s of a GEMM of m·n·k in `dtype`: interpolated in log(m·n·k) between the nearest
-/// measured shapes of that dtype below and above it, and held at the end points outside them (a GEMM
-/// larger than any measured runs at the largest's rate; a smaller one at the smallest's). Unset when the
-/// profile measured no GEMM in `dtype`.
+/// The achievable FLOP/s of a GEMM of m·n·k in `dtype`, `orientation` one of a layer's three GEMMs at
+/// that forward shape: the rate measured at exactly this shape and orientation when the profile has it
+/// (the shape-blind interpolation below misses a generic BLAS's loop nests by 2–3× either way: docs/
+/// benchmarks.md, "GEMM orientation"); otherwise interpolated in log(m·n·k) between the nearest measured
+/// shapes of that dtype (of this orientation, or `any`) below and above it, and held at the end points
+/// outside them (a GEMM larger than any measured runs at the largest's rate; a smaller one at the
+/// smallest's). Unset when the profile measured no GEMM in `dtype`.
 std::optional<double> gemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype, double m, double n,
-                                         double k);
+                                         double k, GemmOrientation orientation = GemmOrientation::any);
 
 } // namespace napkin

@@ -25,6 +25,9 @@ struct StepOp {
     double launches = 1; ///< ops dispatched per occurrence (each pays the per-op overhead)
     double count = 1;    ///< occurrences per step on this GPU (layers × micro-batches, ...)
     std::string shape;   ///< "[8192×768]·[768×2304]" or "T·d = 6.3e6 elements × 2 passes × 2 B"
+    /// A backward GEMM row: computes the input's gradient (g·W) as well as the weight's (gᵀ·x); false for a
+    /// layer whose input needs no gradient (its backward is gᵀ·x alone).
+    bool inputGradient = true;
 };
 
 struct StepOpList {

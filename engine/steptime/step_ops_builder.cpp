@@ -62,8 +62,8 @@ void StepOpsBuilder::gemm(const std::string& name, double m, double n_, double k
     push({name, StepTimePhase::forward, true, m, n_, k, batch, flops, bytes, 1, count, shape});
     const double backwardGemms = inputGradient ? 2 : 1;
     push({texts ? name + (inputGradient ? " (input and weight gradients)" : " (weight gradient)") : std::string(),
-          StepTimePhase::backward,
-          true, m, n_, k, batch, backwardGemms * flops, backwardGemms * bytes, backwardGemms, count, shape});
+          StepTimePhase::backward, true, m, n_, k, batch, backwardGemms * flops, backwardGemms * bytes, backwardGemms,
+          count, shape, inputGradient});
     if (recompute)
         push({name, StepTimePhase::recompute, true, m, n_, k, batch, flops, bytes, 1, count, shape});
 }

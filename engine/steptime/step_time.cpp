@@ -46,18 +46,45 @@ StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, ComputeType
                       " = " + secondsText(row.seconds);
         return row;
     }
-    // A shape the list knows runs at its interpolated rate; a bare parameter count at the best measured.
+    row.m = op.m;
+    row.n = op.n;
+    row.k = op.k;
+    row.batch = op.batch;
+    // A shape the list knows runs at its rate (measured at that shape, or interpolated); a bare parameter
+    // count at the best measured. A linear layer's backward is two GEMMs of other orientations than its
+    // forward (g·W and gᵀ·x, as torch's mm backward calls them), each looked up as itself: on a generic
+    // BLAS they run 1.5–3× the forward's rate at the same shape (docs/benchmarks.md, "GEMM orientation").
+    // A batched GEMM (attention's bmm) has its own transposes: it takes the shape-only rate.
     const double best = fastestGemmFlopsPerSecond(profile, dtype);
-    const double rate = op.m * op.n * op.k > 0
-                            ? gemmFlopsPerSecond(profile, dtype, op.m * op.batch, op.n, op.k).value_or(best)
-                            : best;
-    const double computeSeconds = op.flops / rate;
+    auto rateOf = [&](GemmOrientation o) {
+        if (op.m * op.n * op.k <= 0)
+            return best;
+        return gemmFlopsPerSecond(profile, dtype, op.m * op.batch, op.n, op.k,
+                                  op.batch == 1 ? o : GemmOrientation::any)
+            .value_or(best);
+    };
+    double computeSeconds = 0;
+    std::string rates;
+    if (op.phase == StepTimePhase::backward && op.launches > 0) {
+        const double perGemm = op.flops / op.launches;
+        const double weightRate = rateOf(GemmOrientation::weightGradient);
+        const double inputRate = op.inputGradient ? rateOf(GemmOrientation::inputGradient) : 0;
+        computeSeconds = perGemm / weightRate + (op.inputGradient ? perGemm / inputRate : 0);
+        if (texts)
+            rates = op.inputGradient ? n(perGemm) + " FLOPs / " + n(inputRate) + " FLOP/s + " + n(perGemm) +
+                                           " FLOPs / " + n(weightRate) + " FLOP/s"
+                                     : n(perGemm) + " FLOPs / " + n(weightRate) + " FLOP/s";
+    } else {
+        const double rate = rateOf(GemmOrientation::forward);
+        computeSeconds = op.flops / rate;
+        if (texts)
+            rates = n(op.flops) + " FLOPs / " + n(rate) + " FLOP/s";
+    }
     row.kind = computeSeconds >= memorySeconds ? StepTimeKind::compute : StepTimeKind::memory;
     row.seconds = op.count * std::max(computeSeconds, memorySeconds);
     if (texts)
-        row.formula = "max(F / R, B / BW) × count = max(" + n(op.flops) + " FLOPs / " + n(rate) + " FLOP/s, " +
-                  n(op.bytes) + " B / " + n(bandwidth) + " B/s) × " + n(op.count) + " = " +
-                  secondsText(row.seconds);
+        row.formula = "max(F / R, B / BW) × count = max(" + rates + ", " + n(op.bytes) + " B / " + n(bandwidth) +
+                      " B/s) × " + n(op.count) + " = " + secondsText(row.seconds);
     return row;
 }
 

@@ -136,6 +136,53 @@ private slots:
         QCOMPARE(flops, gemmFlops);
     }
 
+    // A GEMM's backward is two GEMMs of other orientations, each costed at its own measured rate: linear2
+    // (B 1024, D 512, K 256, fp32) with each layer's three GEMMs measured at exactly its shape. Layer 1's
+    // input needs no gradient: its backward is gᵀ·x alone. Hand-computed: layer 1 2·1024·512·512 =
+    // 536870912 FLOPs per GEMM, layer 2 2·1024·256·512 = 268435456.
+    void backwardGemmsAtTheirOwnOrientation_data() {
+        QTest::addColumn<QString>("row");
+        QTest::addColumn<QString>("phase");
+        QTest::addColumn<double>("seconds");
+        QTest::newRow("layer 1 forward, x·Wᵀ at 1e9") << "layer 1" << "forward" << 536870912 / 1e9;
+        QTest::newRow("layer 1 backward, gᵀ·x at 4e9 only") << "layer 1" << "backward" << 536870912 / 4e9;
+        QTest::newRow("layer 2 forward, x·Wᵀ at 2e9") << "layer 2" << "forward" << 268435456 / 2e9;
+        QTest::newRow("layer 2 backward, g·W at 3e9 + gᵀ·x at 5e9")
+            << "layer 2" << "backward" << 268435456 / 3e9 + 268435456 / 5e9;
+    }
+    void backwardGemmsAtTheirOwnOrientation() {
+        QFETCH(QString, row);
+        QFETCH(QString, phase);
+        QFETCH(double, seconds);
+        AccountingInput in;
+        in.model.kind = ModelKind::linear2;
+        in.model.dim = 512;
+        in.model.out = 256;
+        in.batch = 1024;
+        in.gpu = "H100-SXM";
+        in.precision = PrecisionRecipe::fp32;
+        HardwareProfile p;
+        p.device = "H100-SXM";
+        p.source = "test";
+        p.memoryBandwidthBytesPerSecond = 1e15; // every GEMM compute-bound
+        using O = GemmOrientation;
+        p.gemms = {{ComputeType::fp32, 1024, 512, 512, 1e9, O::forward},
+                   {ComputeType::fp32, 1024, 512, 512, 9e9, O::inputGradient}, // layer 1 never runs it
+                   {ComputeType::fp32, 1024, 512, 512, 4e9, O::weightGradient},
+                   {ComputeType::fp32, 1024, 256, 512, 2e9, O::forward},
+                   {ComputeType::fp32, 1024, 256, 512, 3e9, O::inputGradient},
+                   {ComputeType::fp32, 1024, 256, 512, 5e9, O::weightGradient}};
+        const StepTime t = predictStepTime(in, run(in), p);
+        QVERIFY2(t.predicted, t.whyNot.c_str());
+        const StepTimeRow* found = nullptr;
+        for (const StepTimeRow& r : t.ledger)
+            if (QString::fromStdString(r.name).startsWith(row + " ") && stepTimePhaseName(r.phase) == phase.toStdString())
+                found = &r;
+        QVERIFY(found);
+        QVERIFY2(std::abs(found->seconds / seconds - 1) < 1e-12, found->formula.c_str());
+        QCOMPARE(found->m * found->n * found->k > 0, true); // the shape a calibration reads
+    }
+
     // The ledger's rows add up to the step, and MFU is model FLOPs over seconds × peak.
     void partsAddUp() {
         AccountingInput in = preset("gpt2-small");
