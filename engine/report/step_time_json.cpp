@@ -11,12 +11,11 @@ nlohmann::json stepTimeJson(const StepTime& t) {
     for (const StepTimeRow& row : t.ledger) {
         // A GEMM's forward shape, for a calibration that times the step's own shapes
         // (scripts/calibrate_torch.py --step); null for any other row.
-        const json gemm = row.m * row.n * row.k > 0
-                              ? json{{"m", jsonNumber(row.m)},
-                                     {"n", jsonNumber(row.n)},
-                                     {"k", jsonNumber(row.k)},
-                                     {"batch", jsonNumber(row.batch)}}
-                              : json(nullptr);
+        const json gemm = row.m * row.n * row.k > 0 ? json{{"m", jsonNumber(row.m)},
+                                                           {"n", jsonNumber(row.n)},
+                                                           {"k", jsonNumber(row.k)},
+                                                           {"batch", jsonNumber(row.batch)}}
+                                                    : json(nullptr);
         ledger.push_back({{"name", row.name},
                           {"phase", std::string(stepTimePhaseName(row.phase))},
                           {"kind", std::string(stepTimeKindName(row.kind))},

@@ -55,8 +55,8 @@ double number(const json& object, const std::string& field, const std::string& p
     return v;
 }
 
-constexpr double kMaxRate = 1e21;  ///< FLOP/s or bytes/s: 1,000 times a B200's bf16 peak
-constexpr double kMaxSide = 1e7;   ///< a GEMM's m, n or k
+constexpr double kMaxRate = 1e21; ///< FLOP/s or bytes/s: 1,000 times a B200's bf16 peak
+constexpr double kMaxSide = 1e7;  ///< a GEMM's m, n or k
 
 GemmRate gemmRate(const json& item, const std::string& path) {
     if (!item.is_object())
@@ -80,6 +80,31 @@ GemmRate gemmRate(const json& item, const std::string& path) {
                    "'" + printable(orientation) + "' is not any, forward, input_gradient or weight_gradient");
         rate.orientation = *o;
     }
+    return rate;
+}
+
+UpdateRate updateRate(const json& item, const std::string& path) {
+    if (!item.is_object())
+        refuse(path.substr(0, path.size() - 1), "must be an object");
+    UpdateRate rate;
+    const std::string optimizer = text(item, "optimizer", path, true);
+    const std::optional<OptimizerKind> kind = optimizerFromName(optimizer);
+    if (!kind)
+        refuse(path + "optimizer", "'" + printable(optimizer) + "' is not an optimizer napkin models");
+    rate.optimizer = *kind;
+    const std::string implementation = text(item, "implementation", path, true);
+    const std::optional<OptimizerImplementation> how = optimizerImplementationFromName(implementation);
+    if (!how)
+        refuse(path + "implementation",
+               "'" + printable(implementation) + "' is not single-tensor, foreach or fused");
+    rate.implementation = *how;
+    const std::string dtype = text(item, "dtype", path, true);
+    const std::optional<StorageType> type = storageTypeFromName(dtype);
+    if (!type || *type == StorageType::none)
+        refuse(path + "dtype", "'" + printable(dtype) + "' is not fp32, fp16, bf16 or fp8");
+    rate.dtype = *type;
+    rate.elements = number(item, "elements", path, 1, 1e15);
+    rate.bytesPerSecond = number(item, "bytes_per_second", path, 1, kMaxRate);
     return rate;
 }
 
@@ -120,6 +145,12 @@ HardwareProfile parse(const json& doc) {
                 refuse(path + "dtype", "'" + printable(dtype) + "' is not fp32, fp16, bf16 or fp8");
             p.elementwise.push_back({*type, number(item, "bytes_per_second", path, 1, kMaxRate)});
         }
+    }
+    if (const auto it = doc.find("optimizer_update"); it != doc.end()) {
+        if (!it->is_array())
+            refuse("optimizer_update", "must be an array");
+        for (std::size_t i = 0; i < it->size(); ++i)
+            p.updates.push_back(updateRate((*it)[i], "optimizer_update[" + std::to_string(i) + "]."));
     }
     p.perOpOverheadSeconds = number(doc, "per_op_overhead_seconds", "", 0, 1);
     p.overheadSource = text(doc, "overhead_source", "", false);
@@ -166,13 +197,22 @@ std::string hardwareProfileToJson(const HardwareProfile& p) {
                      {"n", g.n},
                      {"k", g.k},
                      {"flops_per_second", g.flopsPerSecond}};
-        if (g.orientation != GemmOrientation::any) // absent reads as `any`: old readers' files stay as they were
+        if (g.orientation !=
+            GemmOrientation::any) // absent reads as `any`: old readers' files stay as they were
             item["orientation"] = std::string(gemmOrientationName(g.orientation));
         gemms.push_back(std::move(item));
     }
     json elementwise = json::array();
     for (const ElementwiseRate& e : p.elementwise)
-        elementwise.push_back({{"dtype", std::string(storageTypeName(e.dtype))}, {"bytes_per_second", e.bytesPerSecond}});
+        elementwise.push_back(
+            {{"dtype", std::string(storageTypeName(e.dtype))}, {"bytes_per_second", e.bytesPerSecond}});
+    json updates = json::array();
+    for (const UpdateRate& u : p.updates)
+        updates.push_back({{"optimizer", std::string(optimizerName(u.optimizer))},
+                           {"implementation", std::string(optimizerImplementationName(u.implementation))},
+                           {"dtype", std::string(storageTypeName(u.dtype))},
+                           {"elements", u.elements},
+                           {"bytes_per_second", u.bytesPerSecond}});
     const json doc = {{"format", std::string(kHardwareProfileFormat)},
                       {"version", kHardwareProfileVersion},
                       {"device", p.device},
@@ -184,7 +224,10 @@ std::string hardwareProfileToJson(const HardwareProfile& p) {
                       {"elementwise", elementwise},
                       {"per_op_overhead_seconds", p.perOpOverheadSeconds},
                       {"overhead_source", p.overheadSource}};
-    return doc.dump(2) + "\n";
+    json out = doc;
+    if (!p.updates.empty()) // absent when none was timed: a profile without updates reads as before
+        out["optimizer_update"] = updates;
+    return out.dump(2) + "\n";
 }
 
 double memoryBytesPerSecond(const HardwareProfile& profile, StorageType dtype) {
@@ -192,6 +235,22 @@ double memoryBytesPerSecond(const HardwareProfile& profile, StorageType dtype) {
         if (e.dtype == dtype)
             return e.bytesPerSecond;
     return profile.memoryBandwidthBytesPerSecond;
+}
+
+double updateBytesPerSecond(const HardwareProfile& profile, OptimizerKind optimizer,
+                            OptimizerImplementation implementation, StorageType dtype, double elements) {
+    // The nearest in log size: a parameter that fits in cache updates faster than one streamed from DRAM.
+    double rate = 0, nearest = 0;
+    for (const UpdateRate& u : profile.updates) {
+        if (u.optimizer != optimizer || u.implementation != implementation || u.dtype != dtype)
+            continue;
+        const double distance = std::abs(std::log(u.elements / std::max(elements, 1.0)));
+        if (rate == 0 || distance < nearest) {
+            rate = u.bytesPerSecond;
+            nearest = distance;
+        }
+    }
+    return rate;
 }
 
 double fastestGemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype) {
@@ -217,15 +276,15 @@ std::string_view gemmOrientationName(GemmOrientation orientation) {
 }
 
 std::optional<GemmOrientation> gemmOrientationFromName(std::string_view name) {
-    for (const GemmOrientation o : {GemmOrientation::any, GemmOrientation::forward, GemmOrientation::inputGradient,
-                                    GemmOrientation::weightGradient})
+    for (const GemmOrientation o : {GemmOrientation::any, GemmOrientation::forward,
+                                    GemmOrientation::inputGradient, GemmOrientation::weightGradient})
         if (gemmOrientationName(o) == name)
             return o;
     return std::nullopt;
 }
 
-std::optional<double> gemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype, double m, double n,
-                                         double k, GemmOrientation orientation) {
+std::optional<double> gemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype, double m,
+                                         double n, double k, GemmOrientation orientation) {
     // The shape itself, measured in this orientation: a generic BLAS's rate follows its loop nest's cache
     // behaviour at that shape, which no interpolation in volume recovers.
     for (const GemmRate& g : profile.gemms)

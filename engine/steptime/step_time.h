@@ -46,7 +46,7 @@ struct StepTime {
     double mfu = 0;     ///< model FLOPs (forward + backward) / (seconds × GPUs × dense peak)
     double hfu = 0;     ///< as mfu with the recompute counted
     double tokensPerSecond = 0;
-    std::string basis;     ///< where the rates came from: the profile's source
+    std::string basis; ///< where the rates came from: the profile's source
     std::string mfuFormula;
     std::vector<StepTimeRow> ledger;
     std::vector<std::string> notModelled; ///< what the prediction leaves out

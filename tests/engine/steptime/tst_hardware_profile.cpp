@@ -19,7 +19,8 @@ HardwareProfile sample() {
     p.device = "H100-SXM";
     p.deviceName = "NVIDIA H100 80GB HBM3";
     p.source = "napkin-cli calibrate";
-    p.gemms = {{ComputeType::bf16, 1024, 1024, 1024, 400e12}, {ComputeType::bf16, 4096, 4096, 4096, 700e12},
+    p.gemms = {{ComputeType::bf16, 1024, 1024, 1024, 400e12},
+               {ComputeType::bf16, 4096, 4096, 4096, 700e12},
                {ComputeType::fp32, 1024, 1024, 1024, 50e12}};
     p.memoryBandwidthBytesPerSecond = 3e12;
     p.bandwidthSource = "triad";
@@ -70,13 +71,16 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("error");
         const std::string v = kValid;
-        QTest::newRow("not JSON") << "{\"format\": " << "profile: not valid JSON";
-        QTest::newRow("an array") << "[1, 2]" << "profile: must be a JSON object";
+        QTest::newRow("not JSON") << "{\"format\": "
+                                  << "profile: not valid JSON";
+        QTest::newRow("an array") << "[1, 2]"
+                                  << "profile: must be a JSON object";
         QTest::newRow("foreign format")
             << QString::fromStdString(replaced(v, "napkin-hardware-profile", "gpu-catalog"))
             << "format: must be \"napkin-hardware-profile\"";
-        QTest::newRow("future version") << QString::fromStdString(replaced(v, "\"version\": 1", "\"version\": 2"))
-                                        << "version: must be 1";
+        QTest::newRow("future version")
+            << QString::fromStdString(replaced(v, "\"version\": 1", "\"version\": 2"))
+            << "version: must be 1";
         QTest::newRow("no device") << QString::fromStdString(replaced(v, "\"device\": \"H100-SXM\",", ""))
                                    << "device: missing";
         QTest::newRow("unknown dtype") << QString::fromStdString(replaced(v, "\"bf16\"", "\"int3\""))
@@ -89,19 +93,35 @@ private slots:
                                                                            "\"flops_per_second\": 1e-300"))
                                         << "gemm[0].flops_per_second: must lie in [1, 1.00e21]";
         QTest::newRow("negative overhead")
-            << QString::fromStdString(replaced(v, "\"per_op_overhead_seconds\": 0", "\"per_op_overhead_seconds\": -1"))
+            << QString::fromStdString(
+                   replaced(v, "\"per_op_overhead_seconds\": 0", "\"per_op_overhead_seconds\": -1"))
             << "per_op_overhead_seconds: must lie in [0, 1]";
         QTest::newRow("rate as text") << QString::fromStdString(replaced(v, "\"m\": 8", "\"m\": \"8\""))
                                       << "gemm[0].m: must be a number";
         QTest::newRow("elementwise of no dtype")
-            << QString::fromStdString(replaced(v, "\"per_op_overhead_seconds\": 0",
-                                               "\"per_op_overhead_seconds\": 0, \"elementwise\": [{\"dtype\": \"none\", "
-                                               "\"bytes_per_second\": 1}]"))
+            << QString::fromStdString(
+                   replaced(v, "\"per_op_overhead_seconds\": 0",
+                            "\"per_op_overhead_seconds\": 0, \"elementwise\": [{\"dtype\": \"none\", "
+                            "\"bytes_per_second\": 1}]"))
             << "elementwise[0].dtype: 'none' is not fp32, fp16, bf16 or fp8";
         QTest::newRow("deep") << QString(200, '[') << "profile: nested deeper than a hardware profile is";
         QTest::newRow("unknown orientation")
             << QString::fromStdString(replaced(v, "\"m\": 8", "\"orientation\": \"sideways\", \"m\": 8"))
             << "gemm[0].orientation: 'sideways' is not any, forward, input_gradient or weight_gradient";
+        QTest::newRow("update of an unknown optimizer")
+            << QString::fromStdString(
+                   replaced(v, "\"per_op_overhead_seconds\": 0",
+                            "\"per_op_overhead_seconds\": 0, \"optimizer_update\": [{\"optimizer\": "
+                            "\"lion\", \"implementation\": \"foreach\", \"dtype\": \"fp32\", "
+                            "\"elements\": 1, \"bytes_per_second\": 1}]"))
+            << "optimizer_update[0].optimizer: 'lion' is not an optimizer napkin models";
+        QTest::newRow("update of no size")
+            << QString::fromStdString(
+                   replaced(v, "\"per_op_overhead_seconds\": 0",
+                            "\"per_op_overhead_seconds\": 0, \"optimizer_update\": [{\"optimizer\": "
+                            "\"adamw\", \"implementation\": \"foreach\", \"dtype\": \"fp32\", "
+                            "\"elements\": 0, \"bytes_per_second\": 1}]"))
+            << "optimizer_update[0].elements: must lie in [1, 1.00e15]";
         QTest::newRow("orientation as a number")
             << QString::fromStdString(replaced(v, "\"m\": 8", "\"orientation\": 1, \"m\": 8"))
             << "gemm[0].orientation: must be a string";
@@ -120,14 +140,52 @@ private slots:
         QVERIFY2(read.profile, read.error.c_str());
         QCOMPARE(read.profile->gemms.size(), std::size_t(1));
         QVERIFY(read.profile->gemms[0].orientation == GemmOrientation::any);
-        QCOMPARE(gemmFlopsPerSecond(*read.profile, ComputeType::bf16, 8, 8, 8, GemmOrientation::weightGradient),
-                 std::optional<double>(1e12));
+        QCOMPARE(
+            gemmFlopsPerSecond(*read.profile, ComputeType::bf16, 8, 8, 8, GemmOrientation::weightGradient),
+            std::optional<double>(1e12));
     }
     void orientationRoundTrips() {
         const HardwareProfile p = oriented();
         const std::string text = hardwareProfileToJson(p);
         QVERIFY(text.find("\"orientation\": \"input_gradient\"") != std::string::npos);
         const HardwareProfileRead read = hardwareProfileFromJson(text);
+        QVERIFY2(read.profile, read.error.c_str());
+        QVERIFY(read.profile.value_or(HardwareProfile{}) == p);
+    }
+
+    // An update timed whole: the one of this optimizer, implementation and dtype nearest in size; none: 0.
+    void updateRate_data() {
+        QTest::addColumn<int>("optimizer");
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("dtype");
+        QTest::addColumn<double>("elements");
+        QTest::addColumn<double>("expected");
+        const int adamw = int(OptimizerKind::adamw), single = int(OptimizerImplementation::singleTensor);
+        QTest::newRow("small: the cache-sized one's")
+            << adamw << single << int(StorageType::fp32) << 2e5 << 30e9;
+        QTest::newRow("large: the DRAM-sized one's")
+            << adamw << single << int(StorageType::fp32) << 4e7 << 12e9;
+        QTest::newRow("another dtype: none") << adamw << single << int(StorageType::bf16) << 1e5 << 0.0;
+        QTest::newRow("another implementation: none")
+            << adamw << int(OptimizerImplementation::forEach) << int(StorageType::fp32) << 1e5 << 0.0;
+        QTest::newRow("another optimizer: none")
+            << int(OptimizerKind::sgd) << single << int(StorageType::fp32) << 1e5 << 0.0;
+    }
+    void updateRate() {
+        QFETCH(int, optimizer);
+        QFETCH(int, implementation);
+        QFETCH(int, dtype);
+        QFETCH(double, elements);
+        QFETCH(double, expected);
+        HardwareProfile p = sample();
+        p.updates = {
+            {OptimizerKind::adamw, OptimizerImplementation::singleTensor, StorageType::fp32, 1e5, 30e9},
+            {OptimizerKind::adamw, OptimizerImplementation::singleTensor, StorageType::fp32, 5e7, 12e9}};
+        QCOMPARE(updateBytesPerSecond(p, static_cast<OptimizerKind>(optimizer),
+                                      static_cast<OptimizerImplementation>(implementation),
+                                      static_cast<StorageType>(dtype), elements),
+                 expected);
+        const HardwareProfileRead read = hardwareProfileFromJson(hardwareProfileToJson(p));
         QVERIFY2(read.profile, read.error.c_str());
         QVERIFY(read.profile.value_or(HardwareProfile{}) == p);
     }
