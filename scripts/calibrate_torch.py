@@ -14,9 +14,13 @@ warm-up, on torch's current thread count:
   - with --step ACCOUNT_JSON (napkin-cli account --json with a --hardware-profile, repeatable): every GEMM
     shape of that step's ledger, in its three orientations, at exactly that shape (the lookup takes an
     exact entry before it interpolates; a generic BLAS's rate does not follow m·n·k);
+    and the step's optimizer update timed whole (torch.optim's own step on one parameter of the step's
+    size, `optimizer_update`: its in-place ops stream faster than torch.add into a third tensor, its
+    out-of-place sqrt and div slower, so no one streaming rate prices it);
   - the bandwidth of a streaming elementwise op (torch.add(a, b, out=c) on 2^24 elements), in fp32 and in
     bf16 (`elementwise`: a CPU without native bf16 arithmetic converts each element): bytes = 3·n·size;
-  - the per-op dispatch cost: an in-place add on a one-element tensor (x.add_(1)).
+  - the per-op cost beside the kernel: a chain of out-of-place multiplies on a one-element tensor that
+    autograd records, forward and backward, per op dispatched.
 Nothing is fitted: every figure is a measurement of torch's own kernels, named in the profile's sources.
 The catalog entry's dense peaks are the best measured GEMM rate per dtype (so MFU reads "of the best GEMM
 this CPU ran"), its memory the machine's RAM.
@@ -122,8 +126,34 @@ def step_gemm_rates(repeats, accounts):
     return rates
 
 
-def add_step_gemms(profile, repeats, accounts):
-    """The profile with the steps' own GEMM shapes added (replacing any entry of the same shape,
+def update_rate(account, repeats):
+    """The step's optimizer update timed whole, as torch.optim runs it (scripts/torch_optimizers.py), on one
+    parameter of the step's size in the update's dtype: {optimizer, implementation, dtype, elements,
+    bytes_per_second} with the bytes the ledger counts for it (its optimizer row's bytes per element), or
+    None where the step has no such row or torch cannot run it here."""
+    from torch_optimizers import make_optimizer  # this script's folder
+    precision, optimizer = account.get("precision", {}), account.get("optimizer", {})
+    dtype = "fp32" if precision.get("master_weights", "none") != "none" else precision.get("optimizer_state")
+    if dtype in (None, "none"):
+        dtype = precision.get("parameters")
+    elements = account.get("parameters_per_gpu") or account.get("parameters")
+    rows = [r for r in ((account.get("step_time") or {}).get("ledger") or [])
+            if r["phase"] == "optimizer" and r["name"].split(" ")[1:2] == ["update"]]
+    if dtype not in DTYPES or not elements or len(rows) != 1 or optimizer.get("implementation") == "fused":
+        return None
+    bytes_per_element = rows[0]["bytes"] / elements
+    gen = torch.Generator().manual_seed(0)
+    param = torch.nn.Parameter(torch.randn(int(elements), generator=gen).to(DTYPES[dtype]))
+    param.grad = torch.randn(int(elements), generator=gen).to(DTYPES[dtype]) * 1e-3
+    opt = make_optimizer(optimizer["name"], optimizer["implementation"], [param])
+    opt.step()  # makes the state
+    seconds = median_seconds(opt.step, min(repeats, 3) if elements > 1e7 else repeats)
+    return {"optimizer": optimizer["name"], "implementation": optimizer["implementation"], "dtype": dtype,
+            "elements": float(int(elements)), "bytes_per_second": bytes_per_element * elements / seconds}
+
+
+def add_step_measurements(profile, repeats, accounts):
+    """The profile with the steps' own GEMM shapes (replacing any entry of the same shape,
     orientation and dtype); its source says so."""
     extra = step_gemm_rates(repeats, accounts)
     keys = {(g["dtype"], g["m"], g["n"], g["k"], g["orientation"]) for g in extra}
@@ -132,6 +162,16 @@ def add_step_gemms(profile, repeats, accounts):
     if extra:
         profile["source"] += (f"; and each of the step's own {len(extra) // 3} GEMM shape(s) in its three "
                               "orientations (from napkin-cli account --json's step_time.ledger)")
+    updates = profile.get("optimizer_update", [])
+    for account in accounts:
+        rate = update_rate(account, repeats)
+        if rate and not any(all(u[k] == rate[k] for k in ("optimizer", "implementation", "dtype", "elements"))
+                            for u in updates):
+            updates.append(rate)
+    if updates:
+        profile["optimizer_update"] = updates
+        profile["source"] += ("; the step's optimizer update timed whole (torch.optim's step on one parameter "
+                              "of the step's size)")
     return profile
 
 
@@ -143,9 +183,20 @@ def bandwidth(repeats, dtype=torch.float32, elements=1 << 24):
     return 3 * elements * a.element_size() / seconds
 
 
-def dispatch_seconds(repeats):
-    x = torch.zeros(1)
-    return median_seconds(lambda: x.add_(1), repeats, min_seconds=0.2)
+def dispatch_seconds(repeats, ops=200):
+    """What one op of a training step pays beside its kernel: an out-of-place multiply on a one-element
+    tensor that autograd records (an output allocated, a graph node made), `ops` of them in a chain, then
+    their backward through autograd's engine (each MulBackward0 node dispatches one mul): (forward +
+    backward) / (2 · ops). An in-place x.add_(1), what this measured before, allocates nothing and records
+    nothing: 1.8 µs here against 2.8 µs forward and 2.7 µs backward per op (2026-12-07, one thread)."""
+    w = torch.zeros(1, requires_grad=True)
+
+    def chain():
+        y = w
+        for _ in range(ops):
+            y = y * 1.0
+        y.backward()
+    return median_seconds(chain, repeats, min_seconds=0.2) / (2 * ops)
 
 
 def cpu_name():
@@ -178,9 +229,10 @@ def calibrate(repeats=7, quick=False, accounts=()):
         "bandwidth_source": "torch.add(a, b, out=c) on 2^24 fp32 elements, 3 × 4 B per element",
         "elementwise": elementwise,
         "per_op_overhead_seconds": overhead,
-        "overhead_source": "x.add_(1) on a one-element tensor: torch's per-op dispatch",
+        "overhead_source": ("a chain of y = y * 1.0 on a one-element tensor autograd records, forward and "
+                            "backward, per op dispatched: torch's dispatch, output allocation and autograd"),
     }
-    add_step_gemms(profile, repeats, accounts)
+    add_step_measurements(profile, repeats, accounts)
     best = {name: max(g["flops_per_second"] for g in profile["gemm"] if g["dtype"] == name) for name in DTYPES}
     ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     catalog = {"version": 1, "gpus": [{

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Napkin's predicted step time against torch eager training steps on this CPU, in the same run.
 
-First calibrates (scripts/calibrate_torch.py: torch.mm at a few shapes per dtype, elementwise bandwidth,
-per-op dispatch) into a hardware profile; then, for GPT-2-style (nanoGPT) and Llama-style (Hugging Face
+First calibrates (scripts/calibrate_torch.py: torch.mm at a few shapes per dtype in three orientations,
+elementwise bandwidth, per-op dispatch) into a hardware profile; then, for GPT-2-style (nanoGPT) and Llama-style (Hugging Face
 eager) models from tests/validation/reference_models.py, times torch training steps (zero_grad, forward,
 cross-entropy, backward, AdamW single-tensor step; median of the timed steps after a warm-up; denormals
 flushed) and asks
-`napkin-cli account --hardware-profile` for the same setup's step time. Prints each pair, their ratio,
-the median |predicted/measured − 1| and the worst. A benchmark, not a test: figures go to
+`napkin-cli account --hardware-profile` for the same setup's step time, twice: 'before' from the generic
+shapes alone, their three orientations averaged (the shape-blind lookup), 'after' with the step's own GEMM
+shapes in each orientation and its optimizer update timed whole in the minute before its steps
+(calibrate_torch.py --step). Prints predicted / measured per phase (forward, backward, optimizer) and
+per step for both, and the median and worst |predicted/measured − 1|. A benchmark, not a test: figures go to
 docs/benchmarks.md with the command. With --max-ratio R it exits 1 when a prediction is off by more than
 R× either way (the test suite's loose bound), and prints the work counts it checked.
 
@@ -119,9 +122,12 @@ def predicted_phases(step_time):
 
 def shape_blind(profile):
     """The profile as calibrate_torch.py wrote it before orientations were recorded: each generic shape's
-    three GEMMs timed together as one `any` rate, 3·2·m·n·k / (t_forward + t_input + t_weight), and no
-    exact shapes. From the same measurements, so the before/after difference is the lookup's alone."""
+    three GEMMs timed together as one `any` rate, 3·2·m·n·k / (t_forward + t_input + t_weight), no exact
+    shapes, no update timed whole, and the per-op overhead of an in-place x.add_(1) (re-measured now). From
+    the same GEMM measurements, so the before/after difference is the lookup's and the overhead's."""
+    x = torch.zeros(1)
     old, seconds = dict(profile), {}
+    old["per_op_overhead_seconds"] = calibrate_torch.median_seconds(lambda: x.add_(1), 5, min_seconds=0.2)
     for g in profile["gemm"]:
         key = (g["dtype"], g["m"], g["n"], g["k"])
         seconds[key] = seconds.get(key, 0.0) + 2 * g["m"] * g["n"] * g["k"] / g["flops_per_second"]
@@ -168,24 +174,27 @@ def main():
 
         write("catalog", catalog)
         write("before", shape_blind(profile))
-        # The steps' own GEMM shapes, read from their ledgers, timed in the same run (all three
-        # orientations), then every step predicted from both profiles.
-        accounts = [predict(args.napkin_cli, model_and_args(style, s, dtype)[1], paths["before"],
-                            paths["catalog"]) for style, s, dtype in runs]
-        if not args.shape_blind_only:
-            calibrate_torch.add_step_gemms(profile, 5, accounts)
-        write("after", profile)
         print(f"calibration: {profile['source']}")
         print(f"  bandwidth {profile['memory_bandwidth_bytes_per_second']:.3g} B/s, per-op overhead "
               f"{profile['per_op_overhead_seconds'] * 1e6:.2f} µs, load average {os.getloadavg()[0]:.1f}")
         print("predicted / measured per phase: forward, backward, optimizer, step; 'before' is the shape-blind "
-              "lookup (one rate per generic shape, orientations averaged) on the same measurements")
+              "lookup (one rate per generic shape, orientations averaged, the update at the elementwise rate) on "
+              "the same generic measurements; 'after' adds the step's own GEMM shapes and update, timed just "
+              "before its steps")
         print(f"{'model':<40} {'dtype':<5} {'params':>9} {'measured s':>10} {'predicted s':>11} "
               f"{'fwd':>5} {'bwd':>5} {'opt':>5} {'step':>5} | before: {'fwd':>5} {'bwd':>5} {'opt':>5} {'step':>5}")
         deviations = {"after": {k: [] for k in PHASES + ("step",)}, "before": {k: [] for k in PHASES + ("step",)}}
         failures = 0
         for style, s, dtype in runs:
             model, cli_args = model_and_args(style, s, dtype)
+            # This step's own GEMM shapes (read from its ledger, all three orientations) and its optimizer
+            # update, timed in the minute before its steps run: on a machine shared with other work the rates
+            # drift by tens of percent over minutes, so calibration and steps are kept close in time.
+            account = predict(args.napkin_cli, cli_args, paths["before"], paths["catalog"])
+            after = json.loads(json.dumps(profile))
+            if not args.shape_blind_only:
+                calibrate_torch.add_step_measurements(after, 5, [account])
+            write("after", after)
             docs = {name: predict(args.napkin_cli, cli_args, paths[name], paths["catalog"])
                     for name in ("before", "after")}
             doc = docs["after"]
