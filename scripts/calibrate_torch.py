@@ -81,8 +81,9 @@ def orientation_seconds(m, n, k, dtype, repeats, gen):
 def gemm_rates(repeats, shapes, dtypes=None, skip_large_fp32=True):
     """Per shape and dtype, one entry per orientation (forward, input_gradient, weight_gradient): each of
     the three GEMMs at its own rate, FLOP/s = 2·m·n·k / its median time. A generic BLAS (Debian's torch
-    1.13 runs fp32 through aten/src/ATen/native/cpu/BlasKernel.cpp's loops) runs them at rates 1.5–3×
-    apart at one shape (docs/benchmarks.md, "GEMM orientation"), so they are never averaged."""
+    1.13 runs fp32 through aten/src/ATen/native/cpu/BlasKernel.cpp's loops) runs them at rates up to 2×
+    apart at one shape (docs/benchmarks.md, "Where the CPU prediction went wrong"), so they are never
+    averaged."""
     rates = []
     gen = torch.Generator().manual_seed(0)
     for name, dtype in DTYPES.items():

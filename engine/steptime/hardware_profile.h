@@ -115,10 +115,10 @@ double fastestGemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dty
 
 /// The achievable FLOP/s of a GEMM of m·n·k in `dtype`, `orientation` one of a layer's three GEMMs at
 /// that forward shape: the rate measured at exactly this shape and orientation when the profile has it
-/// (the shape-blind interpolation below misses a generic BLAS's loop nests by 2–3× either way: docs/
-/// benchmarks.md, "GEMM orientation"); otherwise interpolated in log(m·n·k) between the nearest measured
-/// shapes of that dtype (of this orientation, or `any`) below and above it, and held at the end points
-/// outside them (a GEMM larger than any measured runs at the largest's rate; a smaller one at the
+/// (the shape-blind interpolation below misses a generic BLAS's loop nests by up to 2×: docs/
+/// benchmarks.md, "Where the CPU prediction went wrong"); otherwise interpolated in log(m·n·k) between the
+/// nearest measured shapes of that dtype (of this orientation, or `any`) below and above it, and held at the
+/// end points outside them (a GEMM larger than any measured runs at the largest's rate; a smaller one at the
 /// smallest's). Unset when the profile measured no GEMM in `dtype`.
 std::optional<double> gemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype, double m,
                                          double n, double k,

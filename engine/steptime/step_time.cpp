@@ -62,7 +62,8 @@ StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, const StepO
     // A shape the list knows runs at its rate (measured at that shape, or interpolated); a bare parameter
     // count at the best measured. A linear layer's backward is two GEMMs of other orientations than its
     // forward (g·W and gᵀ·x, as torch's mm backward calls them), each looked up as itself: on a generic
-    // BLAS they run 1.5–3× the forward's rate at the same shape (docs/benchmarks.md, "GEMM orientation").
+    // BLAS they run at 0.7–1.8× the forward's rate at the same shape (docs/benchmarks.md, "Where the CPU
+    // prediction went wrong").
     // A batched GEMM (attention's bmm) has its own transposes: it takes the shape-only rate.
     const double best = fastestGemmFlopsPerSecond(profile, dtype);
     auto rateOf = [&](GemmOrientation o) {
