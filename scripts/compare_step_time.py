@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Napkin's predicted step time against torch eager training steps on this CPU, in the same run.
 
-First calibrates (scripts/calibrate_torch.py: torch.mm at a few shapes per dtype, elementwise bandwidth,
-per-op dispatch) into a hardware profile; then, for GPT-2-style (nanoGPT) and Llama-style (Hugging Face
+First calibrates (scripts/calibrate_torch.py: torch.mm at a few shapes per dtype in three orientations,
+elementwise bandwidth, per-op dispatch) into a hardware profile; then, for GPT-2-style (nanoGPT) and Llama-style (Hugging Face
 eager) models from tests/validation/reference_models.py, times torch training steps (zero_grad, forward,
 cross-entropy, backward, AdamW single-tensor step; median of the timed steps after a warm-up; denormals
 flushed) and asks
-`napkin-cli account --hardware-profile` for the same setup's step time. Prints each pair, their ratio,
-the median |predicted/measured − 1| and the worst. A benchmark, not a test: figures go to
+`napkin-cli account --hardware-profile` for the same setup's step time, twice: 'before' from the generic
+shapes alone, their three orientations averaged (the shape-blind lookup), 'after' with the step's own GEMM
+shapes in each orientation and its optimizer update timed whole in the minute before its steps
+(calibrate_torch.py --step). Prints predicted / measured per phase (forward, backward, optimizer) and
+per step for both, and the median and worst |predicted/measured − 1|. A benchmark, not a test: figures go to
 docs/benchmarks.md with the command. With --max-ratio R it exits 1 when a prediction is off by more than
 R× either way (the test suite's loose bound), and prints the work counts it checked.
 
@@ -77,8 +80,13 @@ def model_and_args(style, s, dtype):
     return model.to(TORCH_DTYPES[dtype]), [str(a) for a in args]
 
 
+PHASES = ("forward", "backward", "optimizer")
+
+
 def measure_step(model, s, steps):
-    """Median seconds of one training step (AdamW single-tensor, as torch 1.13 runs it on the CPU)."""
+    """Median seconds of one training step (AdamW single-tensor, as torch 1.13 runs it on the CPU), and of
+    its phases: forward (the model and its loss), backward, optimizer (optimizer.step()); each phase's
+    median over the timed steps, timed by a steady clock between the calls (no profiler inside)."""
     gen = torch.Generator().manual_seed(0)
     idx = torch.randint(0, s["vocab"], (s["batch"], s["seq"]), generator=gen)
     targets = torch.randint(0, s["vocab"], (s["batch"], s["seq"]), generator=gen)
@@ -86,18 +94,46 @@ def measure_step(model, s, steps):
     model.train()
 
     def step():
+        t0 = time.perf_counter()
         optimizer.zero_grad(set_to_none=True)
+        t1 = time.perf_counter()
         loss = model(idx, targets)
+        t2 = time.perf_counter()
         loss.backward()
+        t3 = time.perf_counter()
         optimizer.step()
+        t4 = time.perf_counter()
+        return {"step": t4 - t0, "forward": t2 - t1, "backward": t3 - t2, "optimizer": t4 - t3}
 
     step()  # warm-up: allocations, oneDNN primitives, optimizer state
-    times = []
-    for _ in range(steps):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    times = [step() for _ in range(steps)]
+    return {key: statistics.median(t[key] for t in times) for key in times[0]}
+
+
+def predicted_phases(step_time):
+    """Seconds per phase of the ledger (op rows and the phase's overhead row), and the step's."""
+    seconds = {phase: 0.0 for phase in PHASES}
+    for row in step_time["ledger"]:
+        if row["phase"] in seconds:
+            seconds[row["phase"]] += row["seconds"]
+    seconds["step"] = step_time["seconds"]
+    return seconds
+
+
+def shape_blind(profile):
+    """The profile as calibrate_torch.py wrote it before orientations were recorded: each generic shape's
+    three GEMMs timed together as one `any` rate, 3·2·m·n·k / (t_forward + t_input + t_weight), no exact
+    shapes, no update timed whole, and the per-op overhead of an in-place x.add_(1) (re-measured now). From
+    the same GEMM measurements, so the before/after difference is the lookup's and the overhead's."""
+    x = torch.zeros(1)
+    old, seconds = dict(profile), {}
+    old["per_op_overhead_seconds"] = calibrate_torch.median_seconds(lambda: x.add_(1), 5, min_seconds=0.2)
+    for g in profile["gemm"]:
+        key = (g["dtype"], g["m"], g["n"], g["k"])
+        seconds[key] = seconds.get(key, 0.0) + 2 * g["m"] * g["n"] * g["k"] / g["flops_per_second"]
+    old["gemm"] = [{"dtype": d, "m": m, "n": n, "k": k, "flops_per_second": 3 * 2 * m * n * k / t}
+                   for (d, m, n, k), t in seconds.items()]
+    return old
 
 
 def predict(cli, args, profile, catalog):
@@ -115,6 +151,8 @@ def main():
     parser.add_argument("--steps", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="two tiny shapes in fp32 and a small calibration")
     parser.add_argument("--max-ratio", type=float, default=0, help="exit 1 past this ratio either way")
+    parser.add_argument("--shape-blind-only", action="store_true",
+                        help="do not time the steps' own GEMM shapes ('after' then differs by orientation alone)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     # Denormals flushed, calibration and steps alike: GPT-2's tied head drives some gradients subnormal,
@@ -124,42 +162,71 @@ def main():
     torch.set_flush_denormal(True)
     torch.manual_seed(0)
     started = time.time()
+    runs = [(style, s, dtype) for style, s, dtypes in (QUICK if args.quick else SHAPES)
+            for dtype in (("fp32",) if args.quick else dtypes)]
     profile, catalog = calibrate_torch.calibrate(repeats=5, quick=args.quick)
     with tempfile.TemporaryDirectory() as tmp:
-        profile_path, catalog_path = os.path.join(tmp, "profile.json"), os.path.join(tmp, "catalog.json")
-        with open(profile_path, "w") as f:
-            json.dump(profile, f)
-        with open(catalog_path, "w") as f:
-            json.dump(catalog, f)
+        paths = {name: os.path.join(tmp, name + ".json") for name in ("before", "after", "catalog")}
+
+        def write(name, doc):
+            with open(paths[name], "w") as f:
+                json.dump(doc, f)
+
+        write("catalog", catalog)
+        write("before", shape_blind(profile))
         print(f"calibration: {profile['source']}")
         print(f"  bandwidth {profile['memory_bandwidth_bytes_per_second']:.3g} B/s, per-op overhead "
               f"{profile['per_op_overhead_seconds'] * 1e6:.2f} µs, load average {os.getloadavg()[0]:.1f}")
-        print(f"{'model':<44} {'dtype':<5} {'params':>9} {'measured s':>11} {'predicted s':>12} {'ratio':>6}")
-        deviations, failures = [], 0
-        for style, s, dtypes in (QUICK if args.quick else SHAPES):
-            for dtype in (("fp32",) if args.quick else dtypes):
-                model, cli_args = model_and_args(style, s, dtype)
-                doc = predict(args.napkin_cli, cli_args, profile_path, catalog_path)
-                step = doc["step_time"]
-                params = sum(p.numel() for p in model.parameters())
-                # Work counts: the same model on both sides before any time is compared.
-                if doc["parameters"] != params:
-                    print(f"parameters differ: napkin {doc['parameters']}, torch {params}")
-                    failures += 1
-                if not step["predicted"]:
-                    print(f"{style} {s}: not predicted: {step['why_not']}")
-                    failures += 1
-                    continue
-                measured = measure_step(model, s, args.steps)
-                ratio = step["seconds"] / measured
-                deviations.append(abs(ratio - 1))
-                name = f"{style} d {s['d']} L {s['layers']} V {s['vocab']} s {s['seq']} b {s['batch']}"
-                print(f"{name:<44} {dtype:<5} {params:>9} {measured:>11.4f} {step['seconds']:>12.4f} {ratio:>6.2f}")
-                if args.max_ratio and not (1 / args.max_ratio <= ratio <= args.max_ratio):
-                    failures += 1
-        if deviations:
-            print(f"median |predicted/measured − 1| = {statistics.median(deviations):.3f}, worst = "
-                  f"{max(deviations):.3f} over {len(deviations)} runs ({time.time() - started:.0f} s)")
+        print("predicted / measured per phase: forward, backward, optimizer, step; 'before' is the shape-blind "
+              "lookup (one rate per generic shape, orientations averaged, the update at the elementwise rate) on "
+              "the same generic measurements; 'after' adds the step's own GEMM shapes and update, timed just "
+              "before its steps")
+        print(f"{'model':<40} {'dtype':<5} {'params':>9} {'measured s':>10} {'predicted s':>11} "
+              f"{'fwd':>5} {'bwd':>5} {'opt':>5} {'step':>5} | before: {'fwd':>5} {'bwd':>5} {'opt':>5} {'step':>5}")
+        deviations = {"after": {k: [] for k in PHASES + ("step",)}, "before": {k: [] for k in PHASES + ("step",)}}
+        failures = 0
+        for style, s, dtype in runs:
+            model, cli_args = model_and_args(style, s, dtype)
+            # This step's own GEMM shapes (read from its ledger, all three orientations) and its optimizer
+            # update, timed in the minute before its steps run: on a machine shared with other work the rates
+            # drift by tens of percent over minutes, so calibration and steps are kept close in time.
+            account = predict(args.napkin_cli, cli_args, paths["before"], paths["catalog"])
+            after = json.loads(json.dumps(profile))
+            if not args.shape_blind_only:
+                calibrate_torch.add_step_measurements(after, 5, [account])
+            write("after", after)
+            docs = {name: predict(args.napkin_cli, cli_args, paths[name], paths["catalog"])
+                    for name in ("before", "after")}
+            doc = docs["after"]
+            params = sum(p.numel() for p in model.parameters())
+            # Work counts: the same model on both sides before any time is compared.
+            if doc["parameters"] != params:
+                print(f"parameters differ: napkin {doc['parameters']}, torch {params}")
+                failures += 1
+            if not doc["step_time"]["predicted"]:
+                print(f"{style} {s}: not predicted: {doc['step_time']['why_not']}")
+                failures += 1
+                continue
+            measured = measure_step(model, s, args.steps)
+            ratios = {}
+            for name, d in docs.items():
+                predicted = predicted_phases(d["step_time"])
+                ratios[name] = {key: predicted[key] / measured[key] for key in predicted}
+                for key, r in ratios[name].items():
+                    deviations[name][key].append(abs(r - 1))
+            label = f"{style} d {s['d']} L {s['layers']} V {s['vocab']} s {s['seq']} b {s['batch']}"
+            a, b = ratios["after"], ratios["before"]
+            print(f"{label:<40} {dtype:<5} {params:>9} {measured['step']:>10.4f} {doc['step_time']['seconds']:>11.4f} "
+                  f"{a['forward']:>5.2f} {a['backward']:>5.2f} {a['optimizer']:>5.2f} {a['step']:>5.2f} | "
+                  f"        {b['forward']:>5.2f} {b['backward']:>5.2f} {b['optimizer']:>5.2f} {b['step']:>5.2f}")
+            if args.max_ratio and not (1 / args.max_ratio <= a["step"] <= args.max_ratio):
+                failures += 1
+        for name in ("after", "before"):
+            if deviations[name]["step"]:
+                print(f"{name}: median / worst |predicted/measured − 1|: " + ", ".join(
+                    f"{key} {statistics.median(v):.3f} / {max(v):.3f}" for key, v in deviations[name].items())
+                    + f" over {len(deviations[name]['step'])} runs")
+        print(f"({time.time() - started:.0f} s, load average {os.getloadavg()[0]:.1f})")
     return 1 if failures else 0
 
 

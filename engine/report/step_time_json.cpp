@@ -8,14 +8,23 @@ nlohmann::json stepTimeJson(const StepTime& t) {
     using nlohmann::json;
     auto number = [&](double v) { return t.predicted ? jsonNumber(v) : json(nullptr); };
     json ledger = json::array();
-    for (const StepTimeRow& row : t.ledger)
+    for (const StepTimeRow& row : t.ledger) {
+        // A GEMM's forward shape, for a calibration that times the step's own shapes
+        // (scripts/calibrate_torch.py --step); null for any other row.
+        const json gemm = row.m * row.n * row.k > 0 ? json{{"m", jsonNumber(row.m)},
+                                                           {"n", jsonNumber(row.n)},
+                                                           {"k", jsonNumber(row.k)},
+                                                           {"batch", jsonNumber(row.batch)}}
+                                                    : json(nullptr);
         ledger.push_back({{"name", row.name},
                           {"phase", std::string(stepTimePhaseName(row.phase))},
                           {"kind", std::string(stepTimeKindName(row.kind))},
                           {"seconds", jsonNumber(row.seconds)},
                           {"flops", jsonNumber(row.flops)},
                           {"bytes", jsonNumber(row.bytes)},
-                          {"formula", row.formula}});
+                          {"formula", row.formula},
+                          {"gemm", gemm}});
+    }
     return {{"predicted", t.predicted},
             {"seconds", number(t.seconds)},
             {"mfu", number(t.mfu)},

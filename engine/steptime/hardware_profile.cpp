@@ -55,8 +55,8 @@ double number(const json& object, const std::string& field, const std::string& p
     return v;
 }
 
-constexpr double kMaxRate = 1e21;  ///< FLOP/s or bytes/s: 1,000 times a B200's bf16 peak
-constexpr double kMaxSide = 1e7;   ///< a GEMM's m, n or k
+constexpr double kMaxRate = 1e21; ///< FLOP/s or bytes/s: 1,000 times a B200's bf16 peak
+constexpr double kMaxSide = 1e7;  ///< a GEMM's m, n or k
 
 GemmRate gemmRate(const json& item, const std::string& path) {
     if (!item.is_object())
@@ -71,6 +71,40 @@ GemmRate gemmRate(const json& item, const std::string& path) {
     rate.n = number(item, "n", path, 1, kMaxSide);
     rate.k = number(item, "k", path, 1, kMaxSide);
     rate.flopsPerSecond = number(item, "flops_per_second", path, 1, kMaxRate);
+    // Optional (profiles written before it keep opening, as `any`).
+    const std::string orientation = text(item, "orientation", path, false);
+    if (item.contains("orientation")) {
+        const std::optional<GemmOrientation> o = gemmOrientationFromName(orientation);
+        if (!o)
+            refuse(path + "orientation",
+                   "'" + printable(orientation) + "' is not any, forward, input_gradient or weight_gradient");
+        rate.orientation = *o;
+    }
+    return rate;
+}
+
+UpdateRate updateRate(const json& item, const std::string& path) {
+    if (!item.is_object())
+        refuse(path.substr(0, path.size() - 1), "must be an object");
+    UpdateRate rate;
+    const std::string optimizer = text(item, "optimizer", path, true);
+    const std::optional<OptimizerKind> kind = optimizerFromName(optimizer);
+    if (!kind)
+        refuse(path + "optimizer", "'" + printable(optimizer) + "' is not an optimizer napkin models");
+    rate.optimizer = *kind;
+    const std::string implementation = text(item, "implementation", path, true);
+    const std::optional<OptimizerImplementation> how = optimizerImplementationFromName(implementation);
+    if (!how)
+        refuse(path + "implementation",
+               "'" + printable(implementation) + "' is not single-tensor, foreach or fused");
+    rate.implementation = *how;
+    const std::string dtype = text(item, "dtype", path, true);
+    const std::optional<StorageType> type = storageTypeFromName(dtype);
+    if (!type || *type == StorageType::none)
+        refuse(path + "dtype", "'" + printable(dtype) + "' is not fp32, fp16, bf16 or fp8");
+    rate.dtype = *type;
+    rate.elements = number(item, "elements", path, 1, 1e15);
+    rate.bytesPerSecond = number(item, "bytes_per_second", path, 1, kMaxRate);
     return rate;
 }
 
@@ -112,6 +146,12 @@ HardwareProfile parse(const json& doc) {
             p.elementwise.push_back({*type, number(item, "bytes_per_second", path, 1, kMaxRate)});
         }
     }
+    if (const auto it = doc.find("optimizer_update"); it != doc.end()) {
+        if (!it->is_array())
+            refuse("optimizer_update", "must be an array");
+        for (std::size_t i = 0; i < it->size(); ++i)
+            p.updates.push_back(updateRate((*it)[i], "optimizer_update[" + std::to_string(i) + "]."));
+    }
     p.perOpOverheadSeconds = number(doc, "per_op_overhead_seconds", "", 0, 1);
     p.overheadSource = text(doc, "overhead_source", "", false);
     return p;
@@ -151,15 +191,28 @@ HardwareProfileRead readHardwareProfile(const std::string& path) {
 
 std::string hardwareProfileToJson(const HardwareProfile& p) {
     json gemms = json::array();
-    for (const GemmRate& g : p.gemms)
-        gemms.push_back({{"dtype", std::string(computeTypeName(g.dtype))},
-                         {"m", g.m},
-                         {"n", g.n},
-                         {"k", g.k},
-                         {"flops_per_second", g.flopsPerSecond}});
+    for (const GemmRate& g : p.gemms) {
+        json item = {{"dtype", std::string(computeTypeName(g.dtype))},
+                     {"m", g.m},
+                     {"n", g.n},
+                     {"k", g.k},
+                     {"flops_per_second", g.flopsPerSecond}};
+        if (g.orientation !=
+            GemmOrientation::any) // absent reads as `any`: old readers' files stay as they were
+            item["orientation"] = std::string(gemmOrientationName(g.orientation));
+        gemms.push_back(std::move(item));
+    }
     json elementwise = json::array();
     for (const ElementwiseRate& e : p.elementwise)
-        elementwise.push_back({{"dtype", std::string(storageTypeName(e.dtype))}, {"bytes_per_second", e.bytesPerSecond}});
+        elementwise.push_back(
+            {{"dtype", std::string(storageTypeName(e.dtype))}, {"bytes_per_second", e.bytesPerSecond}});
+    json updates = json::array();
+    for (const UpdateRate& u : p.updates)
+        updates.push_back({{"optimizer", std::string(optimizerName(u.optimizer))},
+                           {"implementation", std::string(optimizerImplementationName(u.implementation))},
+                           {"dtype", std::string(storageTypeName(u.dtype))},
+                           {"elements", u.elements},
+                           {"bytes_per_second", u.bytesPerSecond}});
     const json doc = {{"format", std::string(kHardwareProfileFormat)},
                       {"version", kHardwareProfileVersion},
                       {"device", p.device},
@@ -171,7 +224,10 @@ std::string hardwareProfileToJson(const HardwareProfile& p) {
                       {"elementwise", elementwise},
                       {"per_op_overhead_seconds", p.perOpOverheadSeconds},
                       {"overhead_source", p.overheadSource}};
-    return doc.dump(2) + "\n";
+    json out = doc;
+    if (!p.updates.empty()) // absent when none was timed: a profile without updates reads as before
+        out["optimizer_update"] = updates;
+    return out.dump(2) + "\n";
 }
 
 double memoryBytesPerSecond(const HardwareProfile& profile, StorageType dtype) {
@@ -179,6 +235,22 @@ double memoryBytesPerSecond(const HardwareProfile& profile, StorageType dtype) {
         if (e.dtype == dtype)
             return e.bytesPerSecond;
     return profile.memoryBandwidthBytesPerSecond;
+}
+
+double updateBytesPerSecond(const HardwareProfile& profile, OptimizerKind optimizer,
+                            OptimizerImplementation implementation, StorageType dtype, double elements) {
+    // The nearest in log size: a parameter that fits in cache updates faster than one streamed from DRAM.
+    double rate = 0, nearest = 0;
+    for (const UpdateRate& u : profile.updates) {
+        if (u.optimizer != optimizer || u.implementation != implementation || u.dtype != dtype)
+            continue;
+        const double distance = std::abs(std::log(u.elements / std::max(elements, 1.0)));
+        if (rate == 0 || distance < nearest) {
+            rate = u.bytesPerSecond;
+            nearest = distance;
+        }
+    }
+    return rate;
 }
 
 double fastestGemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype) {
@@ -189,13 +261,49 @@ double fastestGemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dty
     return best;
 }
 
-std::optional<double> gemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype, double m, double n,
-                                         double k) {
+std::string_view gemmOrientationName(GemmOrientation orientation) {
+    switch (orientation) {
+    case GemmOrientation::any:
+        return "any";
+    case GemmOrientation::forward:
+        return "forward";
+    case GemmOrientation::inputGradient:
+        return "input_gradient";
+    case GemmOrientation::weightGradient:
+        return "weight_gradient";
+    }
+    return "any";
+}
+
+std::optional<GemmOrientation> gemmOrientationFromName(std::string_view name) {
+    for (const GemmOrientation o : {GemmOrientation::any, GemmOrientation::forward,
+                                    GemmOrientation::inputGradient, GemmOrientation::weightGradient})
+        if (gemmOrientationName(o) == name)
+            return o;
+    return std::nullopt;
+}
+
+std::optional<double> gemmFlopsPerSecond(const HardwareProfile& profile, ComputeType dtype, double m,
+                                         double n, double k, GemmOrientation orientation) {
+    // The shape itself, measured in this orientation: a generic BLAS's rate follows its loop nest's cache
+    // behaviour at that shape, which no interpolation in volume recovers.
+    for (const GemmRate& g : profile.gemms)
+        if (g.dtype == dtype && g.orientation == orientation && g.m == m && g.n == n && g.k == k)
+            return g.flopsPerSecond;
+    // Otherwise the rates of this orientation (and those measured as `any`); all of the dtype's if none.
+    auto usable = [&](const GemmRate& g, bool anyOrientation) {
+        return g.dtype == dtype && (anyOrientation || orientation == GemmOrientation::any ||
+                                    g.orientation == orientation || g.orientation == GemmOrientation::any);
+    };
     // (log volume, rate) of the dtype's measured shapes, smallest first.
     std::vector<std::pair<double, double>> points;
-    for (const GemmRate& g : profile.gemms)
-        if (g.dtype == dtype)
-            points.emplace_back(std::log(g.m * g.n * g.k), g.flopsPerSecond);
+    for (const bool anyOrientation : {false, true}) {
+        for (const GemmRate& g : profile.gemms)
+            if (usable(g, anyOrientation))
+                points.emplace_back(std::log(g.m * g.n * g.k), g.flopsPerSecond);
+        if (!points.empty())
+            break;
+    }
     if (points.empty())
         return std::nullopt;
     std::sort(points.begin(), points.end());

@@ -16,23 +16,33 @@ enum class StepTimePhase { forward, backward, recompute, optimizer, communicatio
 std::string_view stepTimePhaseName(StepTimePhase phase);
 
 struct StepOp {
-    std::string name;  ///< "qkv projection", "softmax"
+    std::string name; ///< "qkv projection", "softmax"
     StepTimePhase phase = StepTimePhase::forward;
     bool gemm = false; ///< a GEMM (timed at its shape's rate) or a memory-bound op (timed by its bytes)
     double m = 0, n = 0, k = 0, batch = 1; ///< GEMM: batch matrices of [m×k]·[k×n] (forward's shape)
-    double flops = 0;    ///< executed per occurrence
-    double bytes = 0;    ///< read + written per occurrence
-    double launches = 1; ///< ops dispatched per occurrence (each pays the per-op overhead)
-    double count = 1;    ///< occurrences per step on this GPU (layers × micro-batches, ...)
-    std::string shape;   ///< "[8192×768]·[768×2304]" or "T·d = 6.3e6 elements × 2 passes × 2 B"
+    double flops = 0;                      ///< executed per occurrence
+    double bytes = 0;                      ///< read + written per occurrence
+    double launches = 1;                   ///< ops dispatched per occurrence (each pays the per-op overhead)
+    double count = 1;  ///< occurrences per step on this GPU (layers × micro-batches, ...)
+    std::string shape; ///< "[8192×768]·[768×2304]" or "T·d = 6.3e6 elements × 2 passes × 2 B"
+    /// A backward GEMM row: computes the input's gradient (g·W) as well as the weight's (gᵀ·x); false for a
+    /// layer whose input needs no gradient (its backward is gᵀ·x alone).
+    bool inputGradient = true;
+    /// The optimizer's update: streams at the profile's measured rate for this update (UpdateRate) when
+    /// it has one, else at the elementwise rate.
+    bool optimizerUpdate = false;
 };
 
 struct StepOpList {
     std::vector<StepOp> ops;
-    ComputeType dtype = ComputeType::fp32; ///< what the GEMMs run in
-    StorageType activations = StorageType::fp32; ///< what the memory-bound ops stream
-    double microbatchesPerStep = 1;         ///< m: the pipeline bubble's unit is one micro-batch
-    std::vector<std::string> notModelled;   ///< what this list leaves out, in words
+    ComputeType dtype = ComputeType::fp32;          ///< what the GEMMs run in
+    StorageType activations = StorageType::fp32;    ///< what the memory-bound ops stream
+    double microbatchesPerStep = 1;                 ///< m: the pipeline bubble's unit is one micro-batch
+    OptimizerKind optimizer = OptimizerKind::adamw; ///< the update's, as torch.optim runs it
+    OptimizerImplementation optimizerImplementation = OptimizerImplementation::singleTensor;
+    StorageType updateDtype = StorageType::fp32; ///< what the update reads and writes (master weights: fp32)
+    double updateElements = 0;                   ///< elements the update touches on this GPU
+    std::vector<std::string> notModelled;        ///< what this list leaves out, in words
     std::string whyNot; ///< non-empty: this setup's ops are not modelled, and why (nothing is timed)
 };
 

@@ -45,7 +45,10 @@ std::pair<double, double> updateAccesses(OptimizerKind kind) {
 } // namespace
 
 StepOpsBuilder::StepOpsBuilder(const AccountingInput& input, const AccountingResult& result, StepOpList& list)
-    : m_in(input), m_r(result), m_list(list), m_activationBytes(bytesPerElement(result.precision.activations)) {}
+    : m_in(input)
+    , m_r(result)
+    , m_list(list)
+    , m_activationBytes(bytesPerElement(result.precision.activations)) {}
 
 void StepOpsBuilder::push(StepOp op) {
     if (op.count > 0)
@@ -61,38 +64,40 @@ void StepOpsBuilder::gemm(const std::string& name, double m, double n_, double k
     const double bytes = batch * (m * k + k * n_ + m * n_) * e;
     push({name, StepTimePhase::forward, true, m, n_, k, batch, flops, bytes, 1, count, shape});
     const double backwardGemms = inputGradient ? 2 : 1;
-    push({texts ? name + (inputGradient ? " (input and weight gradients)" : " (weight gradient)") : std::string(),
-          StepTimePhase::backward,
-          true, m, n_, k, batch, backwardGemms * flops, backwardGemms * bytes, backwardGemms, count, shape});
+    push({texts ? name + (inputGradient ? " (input and weight gradients)" : " (weight gradient)")
+                : std::string(),
+          StepTimePhase::backward, true, m, n_, k, batch, backwardGemms * flops, backwardGemms * bytes,
+          backwardGemms, count, shape, inputGradient});
     if (recompute)
         push({name, StepTimePhase::recompute, true, m, n_, k, batch, flops, bytes, 1, count, shape});
 }
 
 void StepOpsBuilder::memory(const std::string& name, double elements, double forwardBytesPerElement,
-                            double forwardOps, double backwardBytesPerElement, double backwardOps, double count,
-                            bool recompute) {
+                            double forwardOps, double backwardBytesPerElement, double backwardOps,
+                            double count, bool recompute) {
     const bool texts = formulasWanted(); // a search's probe (formula_text.h) needs no shape text
     auto shape = [&](double perElement) {
         return texts ? n(elements) + " elements × " + n(perElement) + " B" : std::string();
     };
-    push({name, StepTimePhase::forward, false, 0, 0, 0, 1, 0, elements * forwardBytesPerElement, forwardOps, count,
-          shape(forwardBytesPerElement)});
+    push({name, StepTimePhase::forward, false, 0, 0, 0, 1, 0, elements * forwardBytesPerElement, forwardOps,
+          count, shape(forwardBytesPerElement)});
     if (backwardOps > 0)
-        push({name, StepTimePhase::backward, false, 0, 0, 0, 1, 0, elements * backwardBytesPerElement, backwardOps,
-              count, shape(backwardBytesPerElement)});
+        push({name, StepTimePhase::backward, false, 0, 0, 0, 1, 0, elements * backwardBytesPerElement,
+              backwardOps, count, shape(backwardBytesPerElement)});
     if (recompute)
-        push({name, StepTimePhase::recompute, false, 0, 0, 0, 1, 0, elements * forwardBytesPerElement, forwardOps,
-              count, shape(forwardBytesPerElement)});
+        push({name, StepTimePhase::recompute, false, 0, 0, 0, 1, 0, elements * forwardBytesPerElement,
+              forwardOps, count, shape(forwardBytesPerElement)});
 }
 
 void StepOpsBuilder::addTransformer() {
     const ModelSpec& md = m_in.model;
     const ParallelLayout& l = m_in.parallel;
     const double e = m_activationBytes, tp = l.tp, b = m_in.batch, s = md.seq, d = md.dModel;
-    const double T = b * s / l.cp;                  // tokens per GPU per micro-batch
-    const double Td = T * d / (l.sp ? tp : 1);      // a [T, d] activation's elements on this GPU
-    const double f = ffnWidth(md) / tp;             // the MLP's width on this GPU
-    const double a = md.heads / tp, g = kvHeadCount(md) / tp, dh = queryKeyHeadWidth(md), dv = valueHeadWidth(md);
+    const double T = b * s / l.cp;             // tokens per GPU per micro-batch
+    const double Td = T * d / (l.sp ? tp : 1); // a [T, d] activation's elements on this GPU
+    const double f = ffnWidth(md) / tp;        // the MLP's width on this GPU
+    const double a = md.heads / tp, g = kvHeadCount(md) / tp, dh = queryKeyHeadWidth(md),
+                 dv = valueHeadWidth(md);
     const double layers = md.layers / l.pp * l.microbatches; // layer passes per step on this stage
     const bool full = m_in.recompute == Recompute::full;
     const bool rms = md.norm == NormKind::rmsnorm, dropout = md.dropout;
@@ -143,9 +148,11 @@ void StepOpsBuilder::addTransformer() {
         m_list.notModelled.emplace_back(
             "eager attention's masked half: the op list runs QKᵀ and A·V over the full s×s as PyTorch does, "
             "while MFU counts the causal half");
-    m_list.notModelled.emplace_back("bias adds and bias gradients (fused into the GEMMs or too small to count)");
+    m_list.notModelled.emplace_back(
+        "bias adds and bias gradients (fused into the GEMMs or too small to count)");
     if (rms)
-        m_list.notModelled.emplace_back("RMSNorm's backward traffic is taken as twice its forward's (approximate)");
+        m_list.notModelled.emplace_back(
+            "RMSNorm's backward traffic is taken as twice its forward's (approximate)");
     if (dropout)
         m_list.notModelled.emplace_back(
             "dropout as the fused GPU kernel (reads x, writes y and a 1-byte mask); torch's CPU dropout "
@@ -157,7 +164,8 @@ void StepOpsBuilder::addAttention(double count, bool recomputeLayer) {
     const ParallelLayout& l = m_in.parallel;
     const double e = m_activationBytes, tp = l.tp, b = m_in.batch, s = md.seq;
     const double q = s / l.cp, T = b * q;
-    const double a = md.heads / tp, g = kvHeadCount(md) / tp, dh = queryKeyHeadWidth(md), dv = valueHeadWidth(md);
+    const double a = md.heads / tp, g = kvHeadCount(md) / tp, dh = queryKeyHeadWidth(md),
+                 dv = valueHeadWidth(md);
     const bool rope = md.position == PositionKind::rope;
     const bool again = recomputeLayer || m_in.recompute == Recompute::selective;
     if (rope) { // q·cos + rotate_half(q)·sin: a product, a negation, a cat, a product and a sum per tensor
@@ -169,23 +177,27 @@ void StepOpsBuilder::addAttention(double count, bool recomputeLayer) {
         const double pairs = scoredPairs(s, 0, m_in.attention) / l.cp;
         const double flops = 2 * b * a * pairs * (dh + dv);
         const double bytes = T * ((a + 2 * g) * dh + a * dv) * e;
-        const std::string shape = "2·b·a·pairs·(d_qk + d_v) over " + n(b * a) + " heads × " + n(pairs) + " pairs";
-        push({"flash attention", StepTimePhase::forward, true, q, s, dh, b * a, flops, bytes, 1, count, shape});
+        const std::string shape =
+            "2·b·a·pairs·(d_qk + d_v) over " + n(b * a) + " heads × " + n(pairs) + " pairs";
+        push({"flash attention", StepTimePhase::forward, true, q, s, dh, b * a, flops, bytes, 1, count,
+              shape});
         // Backward: dQ, dK, dV (2 × forward) and QKᵀ again (Dao et al. 2022, algorithm 4); reads q, k, v,
         // the output and its gradient, writes three gradients.
-        push({"flash attention", StepTimePhase::backward, true, q, s, dh, b * a, 2 * flops, 2 * bytes, 2, count,
-              shape});
+        push({"flash attention", StepTimePhase::backward, true, q, s, dh, b * a, 2 * flops, 2 * bytes, 2,
+              count, shape});
         push({"flash attention: QKᵀ again in the backward", StepTimePhase::recompute, true, q, s, dh, b * a,
               2 * b * a * pairs * dh, 0, 0, count, shape});
         if (recomputeLayer)
-            push({"flash attention", StepTimePhase::recompute, true, q, s, dh, b * a, flops, bytes, 1, count, shape});
+            push({"flash attention", StepTimePhase::recompute, true, q, s, dh, b * a, flops, bytes, 1, count,
+                  shape});
         return;
     }
     // Eager: torch.matmul folds (b, a) into one bmm and copies a non-contiguous operand first: nanoGPT's
     // q, k and v (views of c_attn's output); Llama's v, or k and v repeated for grouped-query attention.
     const double nq = T * a * dh, nkv = T * g * dh;
     if (!rope)
-        memory("q, k, v laid out per head (copies)", nq + nkv + T * g * dv, 2 * e, 3, 2 * e, 3, count, recomputeLayer);
+        memory("q, k, v laid out per head (copies)", nq + nkv + T * g * dv, 2 * e, 3, 2 * e, 3, count,
+               recomputeLayer);
     else if (g == a)
         memory("v laid out per head (copy)", T * g * dv, 2 * e, 1, 2 * e, 1, count, recomputeLayer);
     else
@@ -197,7 +209,8 @@ void StepOpsBuilder::addAttention(double count, bool recomputeLayer) {
     if (rope) { // the additive causal mask, then softmax in fp32 and back (Hugging Face's eager path)
         memory("causal mask (add)", S, 2 * e, 1, 0, 0, count, again);
         if (e < 4)
-            memory("softmax in fp32, cast back", S, (e + 4) + (4 + e), 2, (e + 4) + 12 + (4 + e), 3, count, again);
+            memory("softmax in fp32, cast back", S, (e + 4) + (4 + e), 2, (e + 4) + 12 + (4 + e), 3, count,
+                   again);
         else
             memory("softmax", S, 8, 1, 12, 1, count, again);
     } else {
@@ -208,7 +221,8 @@ void StepOpsBuilder::addAttention(double count, bool recomputeLayer) {
             memory("dropout (attention probabilities)", S, 2 * e + 1, 1, 2 * e + 1, 1, count, again);
     }
     gemm("attention A·V", q, dv, s, b * a, count, again);
-    memory("attention output laid out (transpose, contiguous)", T * a * dv, 2 * e, 1, 2 * e, 1, count, recomputeLayer);
+    memory("attention output laid out (transpose, contiguous)", T * a * dv, 2 * e, 1, 2 * e, 1, count,
+           recomputeLayer);
 }
 
 void StepOpsBuilder::addEmbeddings() {
@@ -219,8 +233,8 @@ void StepOpsBuilder::addEmbeddings() {
     const double V = md.vocab / m_in.parallel.tp;
     // Forward gathers T rows; backward zeroes a V×d gradient and adds T rows into it.
     memory("token embedding", T * d, 2 * e, 1, 0, 0, count, false);
-    push({"token embedding", StepTimePhase::backward, false, 0, 0, 0, 1, 0, (V * d + 2 * T * d) * eg, 2, count,
-          n(V) + "×" + n(d) + " zeroed + " + n(T) + " rows added"});
+    push({"token embedding", StepTimePhase::backward, false, 0, 0, 0, 1, 0, (V * d + 2 * T * d) * eg, 2,
+          count, n(V) + "×" + n(d) + " zeroed + " + n(T) + " rows added"});
     if (md.position == PositionKind::learned) {
         memory("position embedding + add", T * d, 5 * e, 2, 3 * e, 2, count, false);
     }
@@ -254,11 +268,14 @@ void StepOpsBuilder::addDense() {
     const ModelSpec& md = m_in.model;
     const double T = tokensPerStep(md, m_in.batch) / m_in.parallel.tp / m_in.parallel.pp;
     const double e = m_activationBytes;
-    const double flops = 2 * T * md.parameters, bytes = md.parameters * bytesPerElement(m_r.precision.parameters);
+    const double flops = 2 * T * md.parameters,
+                 bytes = md.parameters * bytesPerElement(m_r.precision.parameters);
     const double count = m_in.parallel.microbatches;
     const std::string shape = "2·T·N = 2 × " + n(T) + " × " + n(md.parameters) + ", shape not known";
-    push({"model GEMMs", StepTimePhase::forward, true, 0, 0, 0, 1, flops, bytes + 2 * T * e, 1, count, shape});
-    push({"model GEMMs", StepTimePhase::backward, true, 0, 0, 0, 1, 2 * flops, 2 * bytes + 4 * T * e, 2, count, shape});
+    push(
+        {"model GEMMs", StepTimePhase::forward, true, 0, 0, 0, 1, flops, bytes + 2 * T * e, 1, count, shape});
+    push({"model GEMMs", StepTimePhase::backward, true, 0, 0, 0, 1, 2 * flops, 2 * bytes + 4 * T * e, 2,
+          count, shape});
     m_list.notModelled.emplace_back(
         "a bare parameter count has no shapes: its GEMMs run at the profile's best measured rate, and its "
         "memory-bound ops (norms, activations, loss) are not counted");
@@ -291,9 +308,11 @@ double StepOpsBuilder::parameterTensorsOnGpu() const {
     }
     const bool rope = md.position == PositionKind::rope;
     const double normTensors = hasNormBias(md) ? 2 : 1;
-    const double attention = (rope ? 4 : 2) + (hasQkvBias(md) ? (rope ? 3 : 1) : 0) + (hasOutBias(md) ? 1 : 0);
+    const double attention =
+        (rope ? 4 : 2) + (hasQkvBias(md) ? (rope ? 3 : 1) : 0) + (hasOutBias(md) ? 1 : 0);
     const double mlpMatrices = isGatedMlp(md) ? 3 : 2;
-    const double perLayer = normsPerLayer(md) * normTensors + attention + mlpMatrices * (hasMlpBias(md) ? 2 : 1);
+    const double perLayer =
+        normsPerLayer(md) * normTensors + attention + mlpMatrices * (hasMlpBias(md) ? 2 : 1);
     const double rest = 1 + (md.position == PositionKind::learned ? 1 : 0) + normTensors +
                         (md.embeddings == EmbeddingTying::untied ? 1 : 0);
     return md.layers / m_in.parallel.pp * perLayer + rest;
@@ -316,14 +335,32 @@ void StepOpsBuilder::addOptimizer() {
         ops = opsPerTensor;
     else if (m_in.optimizerImplementation == OptimizerImplementation::fused)
         ops = 1;
-    push({std::string(optimizerName(m_in.optimizer)) + " update", StepTimePhase::optimizer, false, 0, 0, 0, 1, 0,
-          elements * updateBytesPerElement, ops, 1,
-          n(elements) + " elements × " + n(updateBytesPerElement) + " B (" + n(accesses) + " accesses)"});
+    StepOp update{std::string(optimizerName(m_in.optimizer)) + " update",
+                  StepTimePhase::optimizer,
+                  false,
+                  0,
+                  0,
+                  0,
+                  1,
+                  0,
+                  elements * updateBytesPerElement,
+                  ops,
+                  1,
+                  n(elements) + " elements × " + n(updateBytesPerElement) + " B (" + n(accesses) +
+                      " accesses)"};
+    update.optimizerUpdate = true;
+    push(std::move(update));
+    m_list.optimizer = m_in.optimizer;
+    m_list.optimizerImplementation = m_in.optimizerImplementation;
+    m_list.updateDtype = p.masterWeights != StorageType::none    ? StorageType::fp32
+                         : p.optimizerState != StorageType::none ? p.optimizerState
+                                                                 : p.parameters;
+    m_list.updateElements = elements;
     // Micro-batches after the first add their weight gradients into .grad: reads both, writes one.
     const double gradients = m_r.memory.gradients.value / eg;
     if (m_in.parallel.microbatches > 1)
-        push({"gradient accumulation", StepTimePhase::backward, false, 0, 0, 0, 1, 0, gradients * 3 * eg, tensors,
-              m_in.parallel.microbatches - 1, n(gradients) + " elements × " + n(3 * eg) + " B"});
+        push({"gradient accumulation", StepTimePhase::backward, false, 0, 0, 0, 1, 0, gradients * 3 * eg,
+              tensors, m_in.parallel.microbatches - 1, n(gradients) + " elements × " + n(3 * eg) + " B"});
 }
 
 } // namespace napkin

@@ -27,7 +27,8 @@ struct PhaseSeconds {
     double& of(StepTimePhase p) { return seconds[static_cast<std::size_t>(p)]; }
 };
 
-StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, ComputeType dtype, StorageType activations) {
+StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, const StepOpList& list) {
+    const ComputeType dtype = list.dtype;
     // Inside a search's ValuesOnly scope (formula_text.h) the rows carry their numbers alone.
     const bool texts = formulasWanted();
     StepTimeRow row;
@@ -36,28 +37,64 @@ StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, ComputeType
     row.phase = op.phase;
     row.flops = op.flops * op.count;
     row.bytes = op.bytes * op.count;
-    const double bandwidth = memoryBytesPerSecond(profile, activations);
+    // The update at the rate measured for it when the profile has one (torch's own optimizer step timed
+    // whole: its in-place ops stream faster than the calibration's out-of-place add, its out-of-place sqrt
+    // and div slower), else at the activations' elementwise rate.
+    const double updateRate =
+        op.optimizerUpdate ? updateBytesPerSecond(profile, list.optimizer, list.optimizerImplementation,
+                                                  list.updateDtype, list.updateElements)
+                           : 0;
+    const double bandwidth = updateRate > 0 ? updateRate : memoryBytesPerSecond(profile, list.activations);
     const double memorySeconds = op.bytes / bandwidth;
     if (!op.gemm) {
         row.kind = StepTimeKind::memory;
         row.seconds = op.count * memorySeconds;
         if (texts)
-            row.formula = "B / BW × count = " + n(op.bytes) + " B / " + n(bandwidth) + " B/s × " + n(op.count) +
-                      " = " + secondsText(row.seconds);
+            row.formula = "B / BW × count = " + n(op.bytes) + " B / " + n(bandwidth) + " B/s × " +
+                          n(op.count) + " = " + secondsText(row.seconds) +
+                          (updateRate > 0 ? ", BW the profile's rate for this update timed whole" : "");
         return row;
     }
-    // A shape the list knows runs at its interpolated rate; a bare parameter count at the best measured.
+    row.m = op.m;
+    row.n = op.n;
+    row.k = op.k;
+    row.batch = op.batch;
+    // A shape the list knows runs at its rate (measured at that shape, or interpolated); a bare parameter
+    // count at the best measured. A linear layer's backward is two GEMMs of other orientations than its
+    // forward (g·W and gᵀ·x, as torch's mm backward calls them), each looked up as itself: on a generic
+    // BLAS they run at 0.7–1.8× the forward's rate at the same shape (docs/benchmarks.md, "Where the CPU
+    // prediction went wrong").
+    // A batched GEMM (attention's bmm) has its own transposes: it takes the shape-only rate.
     const double best = fastestGemmFlopsPerSecond(profile, dtype);
-    const double rate = op.m * op.n * op.k > 0
-                            ? gemmFlopsPerSecond(profile, dtype, op.m * op.batch, op.n, op.k).value_or(best)
-                            : best;
-    const double computeSeconds = op.flops / rate;
+    auto rateOf = [&](GemmOrientation o) {
+        if (op.m * op.n * op.k <= 0)
+            return best;
+        return gemmFlopsPerSecond(profile, dtype, op.m * op.batch, op.n, op.k,
+                                  op.batch == 1 ? o : GemmOrientation::any)
+            .value_or(best);
+    };
+    double computeSeconds = 0;
+    std::string rates;
+    if (op.phase == StepTimePhase::backward && op.launches > 0) {
+        const double perGemm = op.flops / op.launches;
+        const double weightRate = rateOf(GemmOrientation::weightGradient);
+        const double inputRate = op.inputGradient ? rateOf(GemmOrientation::inputGradient) : 0;
+        computeSeconds = perGemm / weightRate + (op.inputGradient ? perGemm / inputRate : 0);
+        if (texts)
+            rates = op.inputGradient ? n(perGemm) + " FLOPs / " + n(inputRate) + " FLOP/s + " + n(perGemm) +
+                                           " FLOPs / " + n(weightRate) + " FLOP/s"
+                                     : n(perGemm) + " FLOPs / " + n(weightRate) + " FLOP/s";
+    } else {
+        const double rate = rateOf(GemmOrientation::forward);
+        computeSeconds = op.flops / rate;
+        if (texts)
+            rates = n(op.flops) + " FLOPs / " + n(rate) + " FLOP/s";
+    }
     row.kind = computeSeconds >= memorySeconds ? StepTimeKind::compute : StepTimeKind::memory;
     row.seconds = op.count * std::max(computeSeconds, memorySeconds);
     if (texts)
-        row.formula = "max(F / R, B / BW) × count = max(" + n(op.flops) + " FLOPs / " + n(rate) + " FLOP/s, " +
-                  n(op.bytes) + " B / " + n(bandwidth) + " B/s) × " + n(op.count) + " = " +
-                  secondsText(row.seconds);
+        row.formula = "max(F / R, B / BW) × count = max(" + rates + ", " + n(op.bytes) + " B / " +
+                      n(bandwidth) + " B/s) × " + n(op.count) + " = " + secondsText(row.seconds);
     return row;
 }
 
@@ -77,10 +114,11 @@ std::string addCommunication(StepTime& t, const AccountingInput& in, const Accou
     // ZeRO-3/FSDP gathers and reduce-scatters layer by layer through forward and backward.
     PhaseSeconds p = phases;
     const double m = in.parallel.microbatches;
-    const double window = !options.overlapDataParallel ? 0
-                          : in.zeroStage == 3
-                              ? p.of(StepTimePhase::forward) + p.of(StepTimePhase::backward) + p.of(StepTimePhase::recompute)
-                              : (p.of(StepTimePhase::backward) + p.of(StepTimePhase::recompute)) / m;
+    const double window =
+        !options.overlapDataParallel ? 0
+        : in.zeroStage == 3
+            ? p.of(StepTimePhase::forward) + p.of(StepTimePhase::backward) + p.of(StepTimePhase::recompute)
+            : (p.of(StepTimePhase::backward) + p.of(StepTimePhase::recompute)) / m;
     const double exposedShare =
         dataParallelSeconds > 0 ? std::max(0.0, dataParallelSeconds - window) / dataParallelSeconds : 0;
     for (const CommunicationItem& item : r.communication.items) {
@@ -172,19 +210,20 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
     const double expected = r.flopsPerStep.forward * modelParallelSize(in.parallel);
     const double listed = opListReplicaForwardFlops(in);
     if (std::abs(listed - expected) > 1e-9 * std::max(expected, 1.0)) {
-        t.whyNot = "the op list's forward FLOPs (" + n(listed) + ") differ from the accounting's (" + n(expected) +
-                   "): this setup's ops are not modelled";
+        t.whyNot = "the op list's forward FLOPs (" + n(listed) + ") differ from the accounting's (" +
+                   n(expected) + "): this setup's ops are not modelled";
         return t;
     }
     const ComputeType dtype = ops.dtype;
     if (fastestGemmFlopsPerSecond(profile, dtype) <= 0) {
         t.whyNot = "the profile (" + profile.source + ") has no " + std::string(computeTypeName(dtype)) +
-                   " GEMM rate; give --hardware-profile with one measured in " + std::string(computeTypeName(dtype));
+                   " GEMM rate; give --hardware-profile with one measured in " +
+                   std::string(computeTypeName(dtype));
         return t;
     }
     PhaseSeconds phases;
     for (const StepOp& op : ops.ops) {
-        StepTimeRow row = costOp(op, profile, dtype, ops.activations);
+        StepTimeRow row = costOp(op, profile, ops);
         phases.of(op.phase) += row.seconds;
         phases.launches[static_cast<std::size_t>(op.phase)] += op.launches * op.count;
         t.ledger.push_back(std::move(row));
@@ -198,8 +237,8 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
         row.seconds = phases.launches[i] * profile.perOpOverheadSeconds;
         if (formulasWanted()) {
             row.name = "per-op overhead (" + std::string(stepTimePhaseName(row.phase)) + ")";
-            row.formula = "ops × overhead = " + n(phases.launches[i]) + " × " + n(profile.perOpOverheadSeconds) +
-                          " s = " + secondsText(row.seconds);
+            row.formula = "ops × overhead = " + n(phases.launches[i]) + " × " +
+                          n(profile.perOpOverheadSeconds) + " s = " + secondsText(row.seconds);
         }
         phases.seconds[i] += row.seconds;
         t.ledger.push_back(std::move(row));
@@ -222,8 +261,9 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
         row.kind = StepTimeKind::bubble;
         row.seconds = (l.pp - 1) / l.virtualStages * perMicrobatch;
         if (formulasWanted())
-            row.formula = "(p − 1)/v × (t_f + t_b per micro-batch) = (" + n(l.pp) + " − 1)/" + n(l.virtualStages) +
-                      " × " + secondsText(perMicrobatch) + " = " + secondsText(row.seconds);
+            row.formula = "(p − 1)/v × (t_f + t_b per micro-batch) = (" + n(l.pp) + " − 1)/" +
+                          n(l.virtualStages) + " × " + secondsText(perMicrobatch) + " = " +
+                          secondsText(row.seconds);
         t.ledger.push_back(std::move(row));
     }
     for (const StepTimeRow& row : t.ledger)
@@ -237,8 +277,8 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
         t.hfu = r.flopsPerStep.total / (t.seconds * peak);
     }
     if (formulasWanted())
-        t.mfuFormula = "model FLOPs per GPU / (seconds × dense peak) = " + n(modelFlops) + " / (" + n(t.seconds) +
-                   " s × " + n(peak) + " FLOP/s) = " + n(t.mfu);
+        t.mfuFormula = "model FLOPs per GPU / (seconds × dense peak) = " + n(modelFlops) + " / (" +
+                       n(t.seconds) + " s × " + n(peak) + " FLOP/s) = " + n(t.mfu);
     t.tokensPerSecond = tokensPerStep(in.model, r.globalBatch.value) / t.seconds;
     t.predicted = true;
     return t;

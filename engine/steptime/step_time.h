@@ -28,6 +28,9 @@ struct StepTimeRow {
     double flops = 0;                          ///< executed over the step
     double bytes = 0;                          ///< read + written (or sent) over the step
     std::string formula;                       ///< with the numbers substituted
+    /// A GEMM row: its forward shape [m×k]·[k×n] (batch matrices of it), what scripts/calibrate_torch.py
+    /// reads to time the step's own shapes; all 0 for any other row.
+    double m = 0, n = 0, k = 0, batch = 0;
 };
 
 struct StepTimeOptions {
@@ -43,7 +46,7 @@ struct StepTime {
     double mfu = 0;     ///< model FLOPs (forward + backward) / (seconds × GPUs × dense peak)
     double hfu = 0;     ///< as mfu with the recompute counted
     double tokensPerSecond = 0;
-    std::string basis;     ///< where the rates came from: the profile's source
+    std::string basis; ///< where the rates came from: the profile's source
     std::string mfuFormula;
     std::vector<StepTimeRow> ledger;
     std::vector<std::string> notModelled; ///< what the prediction leaves out

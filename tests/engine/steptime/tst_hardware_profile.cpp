@@ -1,11 +1,13 @@
 // The hardware profile file: what it holds survives a round trip, a damaged or foreign file is refused in
-// one line naming the field, and a GEMM's rate is interpolated between the measured shapes, never beyond.
+// one line naming the field, and a GEMM's rate is its exact shape's in its orientation when measured, else
+// interpolated between the measured shapes, never beyond.
 #include "engine/steptime/hardware_profile.h"
 #include "engine/steptime/published_profiles.h"
 #include "engine/steptime/step_time.h"
 
 #include <QtTest>
 
+#include <cmath>
 #include <string>
 
 using namespace napkin;
@@ -17,13 +19,28 @@ HardwareProfile sample() {
     p.device = "H100-SXM";
     p.deviceName = "NVIDIA H100 80GB HBM3";
     p.source = "napkin-cli calibrate";
-    p.gemms = {{ComputeType::bf16, 1024, 1024, 1024, 400e12}, {ComputeType::bf16, 4096, 4096, 4096, 700e12},
+    p.gemms = {{ComputeType::bf16, 1024, 1024, 1024, 400e12},
+               {ComputeType::bf16, 4096, 4096, 4096, 700e12},
                {ComputeType::fp32, 1024, 1024, 1024, 50e12}};
     p.memoryBandwidthBytesPerSecond = 3e12;
     p.bandwidthSource = "triad";
     p.elementwise = {{StorageType::bf16, 0.5e12}};
     p.perOpOverheadSeconds = 5e-6;
     p.overheadSource = "empty kernel";
+    return p;
+}
+
+// fp32 as calibrate_torch.py measures a linear layer's GEMMs: a generic 1024³ timed the old way (`any`),
+// and the three orientations of two of a step's shapes, the head's forward alone.
+HardwareProfile oriented() {
+    HardwareProfile p = sample();
+    using O = GemmOrientation;
+    p.gemms = {{ComputeType::fp32, 1024, 1024, 1024, 2.0e9, O::any},
+               {ComputeType::fp32, 128, 768, 768, 1.8e9, O::forward},
+               {ComputeType::fp32, 128, 768, 768, 2.6e9, O::inputGradient},
+               {ComputeType::fp32, 128, 768, 768, 2.5e9, O::weightGradient},
+               {ComputeType::fp32, 128, 50257, 768, 0.5e9, O::forward},
+               {ComputeType::bf16, 1024, 1024, 1024, 40e9, O::forward}};
     return p;
 }
 
@@ -54,13 +71,16 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("error");
         const std::string v = kValid;
-        QTest::newRow("not JSON") << "{\"format\": " << "profile: not valid JSON";
-        QTest::newRow("an array") << "[1, 2]" << "profile: must be a JSON object";
+        QTest::newRow("not JSON") << "{\"format\": "
+                                  << "profile: not valid JSON";
+        QTest::newRow("an array") << "[1, 2]"
+                                  << "profile: must be a JSON object";
         QTest::newRow("foreign format")
             << QString::fromStdString(replaced(v, "napkin-hardware-profile", "gpu-catalog"))
             << "format: must be \"napkin-hardware-profile\"";
-        QTest::newRow("future version") << QString::fromStdString(replaced(v, "\"version\": 1", "\"version\": 2"))
-                                        << "version: must be 1";
+        QTest::newRow("future version")
+            << QString::fromStdString(replaced(v, "\"version\": 1", "\"version\": 2"))
+            << "version: must be 1";
         QTest::newRow("no device") << QString::fromStdString(replaced(v, "\"device\": \"H100-SXM\",", ""))
                                    << "device: missing";
         QTest::newRow("unknown dtype") << QString::fromStdString(replaced(v, "\"bf16\"", "\"int3\""))
@@ -73,16 +93,38 @@ private slots:
                                                                            "\"flops_per_second\": 1e-300"))
                                         << "gemm[0].flops_per_second: must lie in [1, 1.00e21]";
         QTest::newRow("negative overhead")
-            << QString::fromStdString(replaced(v, "\"per_op_overhead_seconds\": 0", "\"per_op_overhead_seconds\": -1"))
+            << QString::fromStdString(
+                   replaced(v, "\"per_op_overhead_seconds\": 0", "\"per_op_overhead_seconds\": -1"))
             << "per_op_overhead_seconds: must lie in [0, 1]";
         QTest::newRow("rate as text") << QString::fromStdString(replaced(v, "\"m\": 8", "\"m\": \"8\""))
                                       << "gemm[0].m: must be a number";
         QTest::newRow("elementwise of no dtype")
-            << QString::fromStdString(replaced(v, "\"per_op_overhead_seconds\": 0",
-                                               "\"per_op_overhead_seconds\": 0, \"elementwise\": [{\"dtype\": \"none\", "
-                                               "\"bytes_per_second\": 1}]"))
+            << QString::fromStdString(
+                   replaced(v, "\"per_op_overhead_seconds\": 0",
+                            "\"per_op_overhead_seconds\": 0, \"elementwise\": [{\"dtype\": \"none\", "
+                            "\"bytes_per_second\": 1}]"))
             << "elementwise[0].dtype: 'none' is not fp32, fp16, bf16 or fp8";
         QTest::newRow("deep") << QString(200, '[') << "profile: nested deeper than a hardware profile is";
+        QTest::newRow("unknown orientation")
+            << QString::fromStdString(replaced(v, "\"m\": 8", "\"orientation\": \"sideways\", \"m\": 8"))
+            << "gemm[0].orientation: 'sideways' is not any, forward, input_gradient or weight_gradient";
+        QTest::newRow("update of an unknown optimizer")
+            << QString::fromStdString(
+                   replaced(v, "\"per_op_overhead_seconds\": 0",
+                            "\"per_op_overhead_seconds\": 0, \"optimizer_update\": [{\"optimizer\": "
+                            "\"lion\", \"implementation\": \"foreach\", \"dtype\": \"fp32\", "
+                            "\"elements\": 1, \"bytes_per_second\": 1}]"))
+            << "optimizer_update[0].optimizer: 'lion' is not an optimizer napkin models";
+        QTest::newRow("update of no size")
+            << QString::fromStdString(
+                   replaced(v, "\"per_op_overhead_seconds\": 0",
+                            "\"per_op_overhead_seconds\": 0, \"optimizer_update\": [{\"optimizer\": "
+                            "\"adamw\", \"implementation\": \"foreach\", \"dtype\": \"fp32\", "
+                            "\"elements\": 0, \"bytes_per_second\": 1}]"))
+            << "optimizer_update[0].elements: must lie in [1, 1.00e15]";
+        QTest::newRow("orientation as a number")
+            << QString::fromStdString(replaced(v, "\"m\": 8", "\"orientation\": 1, \"m\": 8"))
+            << "gemm[0].orientation: must be a string";
     }
     void refusesNamingTheField() {
         QFETCH(QString, text);
@@ -90,6 +132,101 @@ private slots:
         const HardwareProfileRead read = hardwareProfileFromJson(text.toStdString());
         QVERIFY(!read.profile);
         QCOMPARE(QString::fromStdString(read.error), error);
+    }
+
+    // A profile written before orientations were recorded opens as it did: its GEMMs are `any`.
+    void oldProfileStillReads() {
+        const HardwareProfileRead read = hardwareProfileFromJson(kValid);
+        QVERIFY2(read.profile, read.error.c_str());
+        QCOMPARE(read.profile->gemms.size(), std::size_t(1));
+        QVERIFY(read.profile->gemms[0].orientation == GemmOrientation::any);
+        QCOMPARE(
+            gemmFlopsPerSecond(*read.profile, ComputeType::bf16, 8, 8, 8, GemmOrientation::weightGradient),
+            std::optional<double>(1e12));
+    }
+    void orientationRoundTrips() {
+        const HardwareProfile p = oriented();
+        const std::string text = hardwareProfileToJson(p);
+        QVERIFY(text.find("\"orientation\": \"input_gradient\"") != std::string::npos);
+        const HardwareProfileRead read = hardwareProfileFromJson(text);
+        QVERIFY2(read.profile, read.error.c_str());
+        QVERIFY(read.profile.value_or(HardwareProfile{}) == p);
+    }
+
+    // An update timed whole: the one of this optimizer, implementation and dtype nearest in size; none: 0.
+    void updateRate_data() {
+        QTest::addColumn<int>("optimizer");
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("dtype");
+        QTest::addColumn<double>("elements");
+        QTest::addColumn<double>("expected");
+        const int adamw = int(OptimizerKind::adamw), single = int(OptimizerImplementation::singleTensor);
+        QTest::newRow("small: the cache-sized one's")
+            << adamw << single << int(StorageType::fp32) << 2e5 << 30e9;
+        QTest::newRow("large: the DRAM-sized one's")
+            << adamw << single << int(StorageType::fp32) << 4e7 << 12e9;
+        QTest::newRow("another dtype: none") << adamw << single << int(StorageType::bf16) << 1e5 << 0.0;
+        QTest::newRow("another implementation: none")
+            << adamw << int(OptimizerImplementation::forEach) << int(StorageType::fp32) << 1e5 << 0.0;
+        QTest::newRow("another optimizer: none")
+            << int(OptimizerKind::sgd) << single << int(StorageType::fp32) << 1e5 << 0.0;
+    }
+    void updateRate() {
+        QFETCH(int, optimizer);
+        QFETCH(int, implementation);
+        QFETCH(int, dtype);
+        QFETCH(double, elements);
+        QFETCH(double, expected);
+        HardwareProfile p = sample();
+        p.updates = {
+            {OptimizerKind::adamw, OptimizerImplementation::singleTensor, StorageType::fp32, 1e5, 30e9},
+            {OptimizerKind::adamw, OptimizerImplementation::singleTensor, StorageType::fp32, 5e7, 12e9}};
+        QCOMPARE(updateBytesPerSecond(p, static_cast<OptimizerKind>(optimizer),
+                                      static_cast<OptimizerImplementation>(implementation),
+                                      static_cast<StorageType>(dtype), elements),
+                 expected);
+        const HardwareProfileRead read = hardwareProfileFromJson(hardwareProfileToJson(p));
+        QVERIFY2(read.profile, read.error.c_str());
+        QVERIFY(read.profile.value_or(HardwareProfile{}) == p);
+    }
+
+    // An exact shape in the asked orientation wins over any interpolation; another orientation's entry at
+    // the same shape is not taken for it.
+    void exactShapeAndOrientation_data() {
+        QTest::addColumn<double>("m");
+        QTest::addColumn<double>("n");
+        QTest::addColumn<double>("k");
+        QTest::addColumn<int>("orientation");
+        QTest::addColumn<double>("expected");
+        using O = GemmOrientation;
+        QTest::newRow("exact, forward") << 128.0 << 768.0 << 768.0 << int(O::forward) << 1.8e9;
+        QTest::newRow("exact, input gradient") << 128.0 << 768.0 << 768.0 << int(O::inputGradient) << 2.6e9;
+        QTest::newRow("exact, weight gradient") << 128.0 << 768.0 << 768.0 << int(O::weightGradient) << 2.5e9;
+        QTest::newRow("exact head, forward: not the interpolation's 2e9")
+            << 128.0 << 50257.0 << 768.0 << int(O::forward) << 0.5e9;
+        // The head's input gradient was not measured: its orientation's and the `any` rates, interpolated
+        // (4.9e9 lies beyond 1024³ = 1.07e9, the largest: held at its 2e9), never the forward's 0.5e9.
+        QTest::newRow("head, input gradient unmeasured: held at 1024³'s")
+            << 128.0 << 50257.0 << 768.0 << int(O::inputGradient) << 2.0e9;
+        // Between 128·768·768 (7.55e7, 2.5e9) and 1024³ (1.07e9, 2e9) in log volume: 256·768·768 lies at
+        // ln 2 / ln(1024³ / 7.55e7) = 0.2611 of the way: 2.5e9 − 0.2611 × 0.5e9.
+        QTest::newRow("weight gradient between measured shapes")
+            << 256.0 << 768.0 << 768.0 << int(O::weightGradient)
+            << 2.5e9 - std::log(2.0) / std::log(1073741824.0 / 75497472.0) * 0.5e9;
+        QTest::newRow("a dtype measured in one orientation only: that one's")
+            << 64.0 << 64.0 << 64.0 << int(O::weightGradient) << 40e9;
+    }
+    void exactShapeAndOrientation() {
+        QFETCH(double, m);
+        QFETCH(double, n);
+        QFETCH(double, k);
+        QFETCH(int, orientation);
+        QFETCH(double, expected);
+        const ComputeType dtype = expected == 40e9 ? ComputeType::bf16 : ComputeType::fp32;
+        const std::optional<double> rate =
+            gemmFlopsPerSecond(oriented(), dtype, m, n, k, static_cast<GemmOrientation>(orientation));
+        QVERIFY(rate);
+        QVERIFY2(std::abs(rate.value_or(0) / expected - 1) < 1e-12, std::to_string(rate.value_or(0)).c_str());
     }
 
     void refusesAFileThatIsNotRegular() {

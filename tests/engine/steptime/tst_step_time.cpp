@@ -73,7 +73,8 @@ private slots:
         QTest::addColumn<double>("micro");
         QTest::addColumn<bool>("flash");
         QTest::newRow("gpt2-small") << "gpt2-small" << 1.0 << 1.0 << 1.0 << false;
-        QTest::newRow("gpt2-medium, tp 2, pp 2, 4 micro-batches") << "gpt2-medium" << 2.0 << 2.0 << 4.0 << false;
+        QTest::newRow("gpt2-medium, tp 2, pp 2, 4 micro-batches")
+            << "gpt2-medium" << 2.0 << 2.0 << 4.0 << false;
         QTest::newRow("llama3-8b, flash, tp 4") << "llama3-8b" << 4.0 << 1.0 << 2.0 << true;
         QTest::newRow("gpt3-175b, tp 8, pp 8") << "gpt3-175b" << 8.0 << 8.0 << 8.0 << true;
     }
@@ -110,7 +111,8 @@ private slots:
         // Cruncher D 4, L 2, B 2: forward 144; backward 288 less the first layer's input gradient 2·2·16.
         QTest::newRow("cruncher") << int(ModelKind::cruncher) << 144.0 + 288.0 - 64.0;
         // linear2 B 16384, D 32768, K 8192: forward 4.398e13, backward twice less 2·B·D·D.
-        QTest::newRow("linear2") << int(ModelKind::linear2) << 3 * 43980465111040.0 - 2 * 16384.0 * 32768 * 32768;
+        QTest::newRow("linear2") << int(ModelKind::linear2)
+                                 << 3 * 43980465111040.0 - 2 * 16384.0 * 32768 * 32768;
     }
     void lectureModels() {
         QFETCH(int, kind);
@@ -134,6 +136,97 @@ private slots:
         for (const StepTimeRow& row : t.ledger)
             flops += row.flops;
         QCOMPARE(flops, gemmFlops);
+    }
+
+    // A GEMM's backward is two GEMMs of other orientations, each costed at its own measured rate: linear2
+    // (B 1024, D 512, K 256, fp32) with each layer's three GEMMs measured at exactly its shape. Layer 1's
+    // input needs no gradient: its backward is gᵀ·x alone. Hand-computed: layer 1 2·1024·512·512 =
+    // 536870912 FLOPs per GEMM, layer 2 2·1024·256·512 = 268435456.
+    void backwardGemmsAtTheirOwnOrientation_data() {
+        QTest::addColumn<QString>("row");
+        QTest::addColumn<QString>("phase");
+        QTest::addColumn<double>("seconds");
+        QTest::newRow("layer 1 forward, x·Wᵀ at 1e9") << "layer 1"
+                                                      << "forward" << 536870912 / 1e9;
+        QTest::newRow("layer 1 backward, gᵀ·x at 4e9 only") << "layer 1"
+                                                            << "backward" << 536870912 / 4e9;
+        QTest::newRow("layer 2 forward, x·Wᵀ at 2e9") << "layer 2"
+                                                      << "forward" << 268435456 / 2e9;
+        QTest::newRow("layer 2 backward, g·W at 3e9 + gᵀ·x at 5e9")
+            << "layer 2"
+            << "backward" << 268435456 / 3e9 + 268435456 / 5e9;
+    }
+    void backwardGemmsAtTheirOwnOrientation() {
+        QFETCH(QString, row);
+        QFETCH(QString, phase);
+        QFETCH(double, seconds);
+        AccountingInput in;
+        in.model.kind = ModelKind::linear2;
+        in.model.dim = 512;
+        in.model.out = 256;
+        in.batch = 1024;
+        in.gpu = "H100-SXM";
+        in.precision = PrecisionRecipe::fp32;
+        HardwareProfile p;
+        p.device = "H100-SXM";
+        p.source = "test";
+        p.memoryBandwidthBytesPerSecond = 1e15; // every GEMM compute-bound
+        using O = GemmOrientation;
+        p.gemms = {{ComputeType::fp32, 1024, 512, 512, 1e9, O::forward},
+                   {ComputeType::fp32, 1024, 512, 512, 9e9, O::inputGradient}, // layer 1 never runs it
+                   {ComputeType::fp32, 1024, 512, 512, 4e9, O::weightGradient},
+                   {ComputeType::fp32, 1024, 256, 512, 2e9, O::forward},
+                   {ComputeType::fp32, 1024, 256, 512, 3e9, O::inputGradient},
+                   {ComputeType::fp32, 1024, 256, 512, 5e9, O::weightGradient}};
+        const StepTime t = predictStepTime(in, run(in), p);
+        QVERIFY2(t.predicted, t.whyNot.c_str());
+        const StepTimeRow* found = nullptr;
+        for (const StepTimeRow& r : t.ledger)
+            if (QString::fromStdString(r.name).startsWith(row + " ") &&
+                stepTimePhaseName(r.phase) == phase.toStdString())
+                found = &r;
+        QVERIFY(found);
+        QVERIFY2(std::abs(found->seconds / seconds - 1) < 1e-12, found->formula.c_str());
+        QCOMPARE(found->m * found->n * found->k > 0, true); // the shape a calibration reads
+    }
+
+    // The optimizer's update at the rate the profile measured for it, timed whole, when it has one: linear2
+    // (D 512, K 256) has 512·512 + 512·256 = 393216 parameters; AdamW single-tensor moves 88 B of each
+    // (22 fp32 accesses): 34603008 B, at 1e9 B/s 0.034603008 s; without one, at the bandwidth's 1e10.
+    void updateAtItsMeasuredRate_data() {
+        QTest::addColumn<bool>("measured");
+        QTest::addColumn<double>("seconds");
+        QTest::newRow("timed whole") << true << 34603008 / 1e9;
+        QTest::newRow("not timed: the bandwidth") << false << 34603008 / 1e10;
+    }
+    void updateAtItsMeasuredRate() {
+        QFETCH(bool, measured);
+        QFETCH(double, seconds);
+        AccountingInput in;
+        in.model.kind = ModelKind::linear2;
+        in.model.dim = 512;
+        in.model.out = 256;
+        in.batch = 1024;
+        in.gpu = "H100-SXM";
+        in.precision = PrecisionRecipe::fp32;
+        in.optimizer = OptimizerKind::adamw;
+        in.optimizerImplementation = OptimizerImplementation::singleTensor;
+        HardwareProfile p;
+        p.device = "H100-SXM";
+        p.source = "test";
+        p.memoryBandwidthBytesPerSecond = 1e10;
+        p.gemms = {{ComputeType::fp32, 1024, 512, 512, 1e12}};
+        if (measured)
+            p.updates = {
+                {OptimizerKind::adamw, OptimizerImplementation::singleTensor, StorageType::fp32, 4e5, 1e9}};
+        const StepTime t = predictStepTime(in, run(in), p);
+        QVERIFY2(t.predicted, t.whyNot.c_str());
+        const StepTimeRow* update = nullptr;
+        for (const StepTimeRow& r : t.ledger)
+            if (r.phase == StepTimePhase::optimizer && r.kind == StepTimeKind::memory)
+                update = &r;
+        QVERIFY(update);
+        QVERIFY2(std::abs(update->seconds / seconds - 1) < 1e-12, update->formula.c_str());
     }
 
     // The ledger's rows add up to the step, and MFU is model FLOPs over seconds × peak.
@@ -191,10 +284,12 @@ private slots:
         QTest::addColumn<QString>("gpu");
         QTest::addColumn<int>("precision");
         QTest::addColumn<QString>("why");
-        QTest::newRow("mixture of experts") << "mixtral-8x7b" << "H100-SXM" << int(PrecisionRecipe::mixedBf16)
-                                            << "mixtures of experts";
+        QTest::newRow("mixture of experts")
+            << "mixtral-8x7b"
+            << "H100-SXM" << int(PrecisionRecipe::mixedBf16) << "mixtures of experts";
         QTest::newRow("fp32 on a bf16-only profile")
-            << "gpt2-small" << "H100-SXM" << int(PrecisionRecipe::fp32) << "has no fp32 GEMM rate";
+            << "gpt2-small"
+            << "H100-SXM" << int(PrecisionRecipe::fp32) << "has no fp32 GEMM rate";
     }
     void notPredicted() {
         QFETCH(QString, preset);
@@ -262,8 +357,8 @@ private slots:
         const StepTime t = predictStepTime(in, r, published(in.gpu));
         QVERIFY2(t.predicted, t.whyNot.c_str());
         const double ratio = t.seconds / measuredSeconds;
-        qInfo("%s: predicted %.4g s, measured %.4g s, ratio %.3f, predicted MFU %.3f", QTest::currentDataTag(),
-              t.seconds, measuredSeconds, ratio, t.mfu);
+        qInfo("%s: predicted %.4g s, measured %.4g s, ratio %.3f, predicted MFU %.3f",
+              QTest::currentDataTag(), t.seconds, measuredSeconds, ratio, t.mfu);
         QVERIFY2(ratio > 0.4 && ratio < 1.5, std::to_string(ratio).c_str());
     }
 };
