@@ -27,7 +27,9 @@ struct PhaseSeconds {
     double& of(StepTimePhase p) { return seconds[static_cast<std::size_t>(p)]; }
 };
 
-StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, ComputeType dtype, StorageType activations) {
+} // namespace
+
+StepTimeRow costStepOp(const StepOp& op, const HardwareProfile& profile, ComputeType dtype, StorageType activations) {
     // Inside a search's ValuesOnly scope (formula_text.h) the rows carry their numbers alone.
     const bool texts = formulasWanted();
     StepTimeRow row;
@@ -60,6 +62,8 @@ StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, ComputeType
                   secondsText(row.seconds);
     return row;
 }
+
+namespace {
 
 // The communication ledger's collectives: exposed, or overlapped with the compute they hide behind.
 std::string addCommunication(StepTime& t, const AccountingInput& in, const AccountingResult& r,
@@ -184,7 +188,7 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
     }
     PhaseSeconds phases;
     for (const StepOp& op : ops.ops) {
-        StepTimeRow row = costOp(op, profile, dtype, ops.activations);
+        StepTimeRow row = costStepOp(op, profile, dtype, ops.activations);
         phases.of(op.phase) += row.seconds;
         phases.launches[static_cast<std::size_t>(op.phase)] += op.launches * op.count;
         t.ledger.push_back(std::move(row));
