@@ -4,18 +4,24 @@
 #include "engine/numerics/quantity_format.h"
 
 #include <sstream>
+#include <utility>
 
 namespace napkin::cli {
+
+HardwareProfile readHardwareProfileOption(const std::string& path) {
+    HardwareProfileRead read = readHardwareProfile(path);
+    if (!read.profile)
+        throw UsageError("--hardware-profile: " + read.error);
+    return std::move(*read.profile);
+}
 
 std::optional<HardwareProfile> hardwareProfileFor(const AccountOptions& o, const GpuSpec& gpu, std::string& whyNot) {
     if (o.hardwareProfile.empty())
         return defaultProfile(gpu, whyNot);
-    const HardwareProfileRead read = readHardwareProfile(o.hardwareProfile);
-    if (!read.profile)
-        throw UsageError("--hardware-profile: " + read.error);
-    if (const std::string mismatch = profileDeviceMismatch(*read.profile, gpu); !mismatch.empty())
+    HardwareProfile profile = readHardwareProfileOption(o.hardwareProfile);
+    if (const std::string mismatch = profileDeviceMismatch(profile, gpu); !mismatch.empty())
         throw UsageError("--hardware-profile: device: " + mismatch);
-    return read.profile;
+    return profile;
 }
 
 StepTime stepTimeFor(const AccountOptions& o, const AccountingInput& input, const AccountingResult& result,

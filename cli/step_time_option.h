@@ -9,6 +9,10 @@
 
 namespace napkin::cli {
 
+/// The profile in --hardware-profile's file. Throws UsageError naming --hardware-profile (exit 2) with the
+/// reader's one line for a damaged, foreign or unreadable file.
+HardwareProfile readHardwareProfileOption(const std::string& path);
+
 /// The profile the step time is costed from: --hardware-profile's file, or `gpu`'s published one (unset,
 /// with the reason in `whyNot`, when nothing is published for it). Throws UsageError naming
 /// --hardware-profile (exit 2) for a damaged, foreign or unreadable file and for a profile measured on

@@ -4,10 +4,8 @@
 
 namespace napkin {
 
-nlohmann::json stepTimeJson(const StepTime& t) {
-    using nlohmann::json;
-    auto number = [&](double v) { return t.predicted ? jsonNumber(v) : json(nullptr); };
-    json ledger = json::array();
+nlohmann::json stepTimeLedgerJson(const StepTime& t) {
+    nlohmann::json ledger = nlohmann::json::array();
     for (const StepTimeRow& row : t.ledger)
         ledger.push_back({{"name", row.name},
                           {"phase", std::string(stepTimePhaseName(row.phase))},
@@ -16,6 +14,12 @@ nlohmann::json stepTimeJson(const StepTime& t) {
                           {"flops", jsonNumber(row.flops)},
                           {"bytes", jsonNumber(row.bytes)},
                           {"formula", row.formula}});
+    return ledger;
+}
+
+nlohmann::json stepTimeJson(const StepTime& t) {
+    using nlohmann::json;
+    auto number = [&](double v) { return t.predicted ? jsonNumber(v) : json(nullptr); };
     return {{"predicted", t.predicted},
             {"seconds", number(t.seconds)},
             {"mfu", number(t.mfu)},
@@ -25,7 +29,7 @@ nlohmann::json stepTimeJson(const StepTime& t) {
             {"why_not", t.predicted ? json(nullptr) : json(t.whyNot)},
             {"mfu_formula", t.predicted ? json(t.mfuFormula) : json(nullptr)},
             {"not_modelled", t.notModelled},
-            {"ledger", ledger}};
+            {"ledger", stepTimeLedgerJson(t)}};
 }
 
 } // namespace napkin
