@@ -84,11 +84,15 @@ void printRun(const TrainingRun& run, std::ostream& out) {
     const CruncherConfig& config = run.request.config;
     out << "Cruncher D=" << config.dim << " L=" << config.layers << " B=" << config.batch << " "
         << optimizerName(config.optimizer)
-        << (config.precision == PrecisionRecipe::fp32 && !config.tf32Matmuls ? "" : " " + trainingRecipeName(config))
+        << (config.precision == PrecisionRecipe::fp32 && !config.tf32Matmuls
+                ? ""
+                : " " + trainingRecipeName(config))
         << (config.frozenLayers.empty() ? "" : " frozen " + frozenLayersText(config.frozenLayers))
         << ": loss " << run.losses.front() << " -> " << run.losses.back() << ", step "
         << formatDuration(run.stepTiming.medianSeconds) << " (median), " << run.flopsPerSecond / 1e9
-        << " GFLOP/s" << (run.mfu ? "; MFU " + formatNumber(*run.mfu) + " of the " + trainingComputeDtype(config) + " peak" : "")
+        << " GFLOP/s"
+        << (run.mfu ? "; MFU " + formatNumber(*run.mfu) + " of the " + trainingComputeDtype(config) + " peak"
+                    : "")
         << "; memory measured " << run.memory.total.measured << " B, predicted " << run.memory.total.predicted
         << " B\n  " << predictedStepLine(run) << "\n";
 }
@@ -110,7 +114,8 @@ CruncherConfig configFrom(const TrainOptions& o) {
         throw UsageError("--optimizer: unknown '" + o.optimizer + "' (" +
                          joinNames(enumNames(allOptimizers(), optimizerName), ", ") + ")");
     c.optimizer = *optimizer;
-    // The first recipe of the list; which recipes the chosen backend's trainer runs is asked of it (runTrain).
+    // The first recipe of the list; which recipes the chosen backend's trainer runs is asked of it
+    // (runTrain).
     setTrainingRecipe(c, recipesFrom(o).front());
     c.hyper.learningRate =
         o.lr.empty() ? defaultLearningRate(c.optimizer, c.dim) : parseNumberOption("--lr", o.lr);
@@ -195,9 +200,10 @@ Command addBenchTrainCommand(CLI::App& bench) {
                     "layers that do not train, from 1: 1-2,4 (default none; the head always trains)");
     cmd->add_option("--save", o->save, "write a checkpoint here after the last step");
     cmd->add_option("--resume", o->resume, "start from this checkpoint");
-    cmd->add_option("--hardware-profile", o->hardwareProfile,
-                    "predict the step from this profile (napkin-cli calibrate --out FILE); default: the GPU's "
-                    "published one, none on the CPU");
+    cmd->add_option(
+        "--hardware-profile", o->hardwareProfile,
+        "predict the step from this profile (napkin-cli calibrate --out FILE); default: the GPU's "
+        "published one, none on the CPU");
     cmd->add_flag("--json", o->json, "print one JSON document");
     return {cmd, [o](std::ostream& out, std::ostream&) { return runTrain(*o, out); }};
 }

@@ -15,7 +15,8 @@ HardwareProfile readHardwareProfileOption(const std::string& path) {
     return std::move(*read.profile);
 }
 
-std::optional<HardwareProfile> hardwareProfileFor(const AccountOptions& o, const GpuSpec& gpu, std::string& whyNot) {
+std::optional<HardwareProfile> hardwareProfileFor(const AccountOptions& o, const GpuSpec& gpu,
+                                                  std::string& whyNot) {
     if (o.hardwareProfile.empty())
         return defaultProfile(gpu, whyNot);
     HardwareProfile profile = readHardwareProfileOption(o.hardwareProfile);
@@ -60,9 +61,9 @@ std::string stepTimeText(const StepTime& t, double assumedMfu) {
         return s.str();
     }
     s << "step time: " << formatDuration(t.seconds) << " per optimizer step, "
-      << formatNumber(t.tokensPerSecond) << " tokens/s; predicted MFU " << formatNumber(t.mfu)
-      << " (assumed " << formatNumber(assumedMfu) << "), HFU " << formatNumber(t.hfu) << "\n    "
-      << t.mfuFormula << "\n    from " << t.basis << "\n";
+      << formatNumber(t.tokensPerSecond) << " tokens/s; predicted MFU " << formatNumber(t.mfu) << " (assumed "
+      << formatNumber(assumedMfu) << "), HFU " << formatNumber(t.hfu) << "\n    " << t.mfuFormula
+      << "\n    from " << t.basis << "\n";
     return s.str();
 }
 

@@ -27,7 +27,8 @@ struct RecipeTypes {
 std::optional<RecipeTypes> recipeTypes(const CruncherConfig& c) {
     switch (c.precision) {
     case PrecisionRecipe::fp32:
-        return RecipeTypes{c.tf32Matmuls ? ComputeType::tf32 : ComputeType::fp32, StorageType::fp32, false, false};
+        return RecipeTypes{c.tf32Matmuls ? ComputeType::tf32 : ComputeType::fp32, StorageType::fp32, false,
+                           false};
     case PrecisionRecipe::mixedBf16:
         return RecipeTypes{ComputeType::bf16, StorageType::bf16, true, false};
     case PrecisionRecipe::mixedFp16:
@@ -64,7 +65,8 @@ public:
         op.shape = "[" + n(m) + "×" + n(k) + "]·[" + n(k) + "×" + n(nn) + "]";
         list_.ops.push_back(std::move(op));
     }
-    void memory(const std::string& name, StepTimePhase phase, double bytes, const std::string& shape, double count) {
+    void memory(const std::string& name, StepTimePhase phase, double bytes, const std::string& shape,
+                double count) {
         if (count <= 0)
             return;
         StepOp op;
@@ -141,15 +143,17 @@ StepOpList cruncherStepOps(const CruncherConfig& c, bool batchDrawTimed) {
     if (batchDrawTimed)
         list.notModelled.emplace_back("the batch draw's arithmetic (a counter-based normal per element): the "
                                       "profile has no rate for it, so only its bytes are timed");
-    list.notModelled.emplace_back("the optimizer's and the loss's arithmetic (O(P + B)): taken as hidden behind "
-                                  "their bytes");
+    list.notModelled.emplace_back(
+        "the optimizer's and the loss's arithmetic (O(P + B)): taken as hidden behind "
+        "their bytes");
     if (types->lossScaled)
         list.notModelled.emplace_back("the loss scale's update and the device's memsets: one overhead each, "
                                       "not counted");
     return list;
 }
 
-StepTime predictCruncherStepTime(const CruncherConfig& c, const HardwareProfile& profile, bool batchDrawTimed) {
+StepTime predictCruncherStepTime(const CruncherConfig& c, const HardwareProfile& profile,
+                                 bool batchDrawTimed) {
     StepTime t;
     t.basis = profile.source;
     const StepOpList list = cruncherStepOps(c, batchDrawTimed);
@@ -159,7 +163,8 @@ StepTime predictCruncherStepTime(const CruncherConfig& c, const HardwareProfile&
     }
     const std::string dtype(computeTypeName(list.dtype));
     if (fastestGemmFlopsPerSecond(profile, list.dtype) <= 0) {
-        t.whyNot = "the profile (" + profile.source + ") has no " + dtype + " GEMM rate: calibrate with " + dtype;
+        t.whyNot =
+            "the profile (" + profile.source + ") has no " + dtype + " GEMM rate: calibrate with " + dtype;
         return t;
     }
     // The optimizer streams fp32, the draw and the loss the working dtype: each needs a bandwidth.
@@ -181,7 +186,8 @@ StepTime predictCruncherStepTime(const CruncherConfig& c, const HardwareProfile&
     std::array<double, 6> launches{};
     for (const StepOp& op : list.ops) {
         // The optimizer's master weights and state are fp32: its ops stream at fp32's rate.
-        const StorageType streamed = op.phase == StepTimePhase::optimizer ? StorageType::fp32 : list.activations;
+        const StorageType streamed =
+            op.phase == StepTimePhase::optimizer ? StorageType::fp32 : list.activations;
         t.ledger.push_back(costStepOp(op, profile, list.dtype, streamed));
         launches[static_cast<std::size_t>(op.phase)] += op.launches * op.count;
     }
@@ -237,7 +243,8 @@ std::optional<HardwareProfile> defaultCruncherProfile(const DeviceInfo& device, 
     return defaultProfile(*gpu, whyNot);
 }
 
-void predictRunStep(TrainingRun& run, const std::optional<HardwareProfile>& chosen, const std::string& origin) {
+void predictRunStep(TrainingRun& run, const std::optional<HardwareProfile>& chosen,
+                    const std::string& origin) {
     if (chosen) {
         if (const std::string mismatch = cruncherProfileMismatch(*chosen, run.device); !mismatch.empty())
             attachUnpredictedStep(run, origin + ": " + mismatch);
@@ -253,7 +260,8 @@ void predictRunStep(TrainingRun& run, const std::optional<HardwareProfile>& chos
 }
 
 void attachPredictedStep(TrainingRun& run, const HardwareProfile& profile, const std::string& origin) {
-    run.predictedStep = predictCruncherStepTime(run.request.config, profile, !run.deviceStepTiming.has_value());
+    run.predictedStep =
+        predictCruncherStepTime(run.request.config, profile, !run.deviceStepTiming.has_value());
     run.predictedStep.basis = origin + " (" + profile.source + ")";
 }
 

@@ -24,7 +24,8 @@ StepOpList cruncherStepOps(const CruncherConfig& config, bool batchDrawTimed);
 /// The predicted step of `config` from `profile`: each op max(FLOPs / R(shape, dtype), bytes / BW) and the
 /// profile's per-op overhead once per op dispatched, as rows of the account's ledger. Not predicted (with
 /// the reason) when the profile has no GEMM rate in the recipe's dtype (tf32 included) or no bandwidth.
-StepTime predictCruncherStepTime(const CruncherConfig& config, const HardwareProfile& profile, bool batchDrawTimed);
+StepTime predictCruncherStepTime(const CruncherConfig& config, const HardwareProfile& profile,
+                                 bool batchDrawTimed);
 
 /// The id a profile of the run's device carries: "this-cpu" on the CPU (what `napkin-cli calibrate` writes),
 /// the catalog id of a GPU (its driver name where the catalog lacks it).
@@ -43,7 +44,8 @@ std::optional<HardwareProfile> defaultCruncherProfile(const DeviceInfo& device, 
 /// Sets `run.predictedStep` from `chosen` (a file's profile, `origin` its path) when given: not predicted,
 /// naming the field, when it was measured on another device than the run's (cruncherProfileMismatch); else
 /// from defaultCruncherProfile, or not predicted with its reason. What both front ends do after a run.
-void predictRunStep(TrainingRun& run, const std::optional<HardwareProfile>& chosen, const std::string& origin);
+void predictRunStep(TrainingRun& run, const std::optional<HardwareProfile>& chosen,
+                    const std::string& origin);
 
 /// Sets `run.predictedStep` from `profile` (the draw counted where the run's measured step includes it),
 /// its basis "`origin` (the profile's source)".

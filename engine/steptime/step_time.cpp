@@ -29,7 +29,8 @@ struct PhaseSeconds {
 
 } // namespace
 
-StepTimeRow costStepOp(const StepOp& op, const HardwareProfile& profile, ComputeType dtype, StorageType activations) {
+StepTimeRow costStepOp(const StepOp& op, const HardwareProfile& profile, ComputeType dtype,
+                       StorageType activations) {
     // Inside a search's ValuesOnly scope (formula_text.h) the rows carry their numbers alone.
     const bool texts = formulasWanted();
     StepTimeRow row;
@@ -44,8 +45,8 @@ StepTimeRow costStepOp(const StepOp& op, const HardwareProfile& profile, Compute
         row.kind = StepTimeKind::memory;
         row.seconds = op.count * memorySeconds;
         if (texts)
-            row.formula = "B / BW × count = " + n(op.bytes) + " B / " + n(bandwidth) + " B/s × " + n(op.count) +
-                      " = " + secondsText(row.seconds);
+            row.formula = "B / BW × count = " + n(op.bytes) + " B / " + n(bandwidth) + " B/s × " +
+                          n(op.count) + " = " + secondsText(row.seconds);
         return row;
     }
     // A shape the list knows runs at its interpolated rate; a bare parameter count at the best measured.
@@ -57,9 +58,9 @@ StepTimeRow costStepOp(const StepOp& op, const HardwareProfile& profile, Compute
     row.kind = computeSeconds >= memorySeconds ? StepTimeKind::compute : StepTimeKind::memory;
     row.seconds = op.count * std::max(computeSeconds, memorySeconds);
     if (texts)
-        row.formula = "max(F / R, B / BW) × count = max(" + n(op.flops) + " FLOPs / " + n(rate) + " FLOP/s, " +
-                  n(op.bytes) + " B / " + n(bandwidth) + " B/s) × " + n(op.count) + " = " +
-                  secondsText(row.seconds);
+        row.formula = "max(F / R, B / BW) × count = max(" + n(op.flops) + " FLOPs / " + n(rate) +
+                      " FLOP/s, " + n(op.bytes) + " B / " + n(bandwidth) + " B/s) × " + n(op.count) + " = " +
+                      secondsText(row.seconds);
     return row;
 }
 
@@ -81,10 +82,11 @@ std::string addCommunication(StepTime& t, const AccountingInput& in, const Accou
     // ZeRO-3/FSDP gathers and reduce-scatters layer by layer through forward and backward.
     PhaseSeconds p = phases;
     const double m = in.parallel.microbatches;
-    const double window = !options.overlapDataParallel ? 0
-                          : in.zeroStage == 3
-                              ? p.of(StepTimePhase::forward) + p.of(StepTimePhase::backward) + p.of(StepTimePhase::recompute)
-                              : (p.of(StepTimePhase::backward) + p.of(StepTimePhase::recompute)) / m;
+    const double window =
+        !options.overlapDataParallel ? 0
+        : in.zeroStage == 3
+            ? p.of(StepTimePhase::forward) + p.of(StepTimePhase::backward) + p.of(StepTimePhase::recompute)
+            : (p.of(StepTimePhase::backward) + p.of(StepTimePhase::recompute)) / m;
     const double exposedShare =
         dataParallelSeconds > 0 ? std::max(0.0, dataParallelSeconds - window) / dataParallelSeconds : 0;
     for (const CommunicationItem& item : r.communication.items) {
@@ -176,14 +178,15 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
     const double expected = r.flopsPerStep.forward * modelParallelSize(in.parallel);
     const double listed = opListReplicaForwardFlops(in);
     if (std::abs(listed - expected) > 1e-9 * std::max(expected, 1.0)) {
-        t.whyNot = "the op list's forward FLOPs (" + n(listed) + ") differ from the accounting's (" + n(expected) +
-                   "): this setup's ops are not modelled";
+        t.whyNot = "the op list's forward FLOPs (" + n(listed) + ") differ from the accounting's (" +
+                   n(expected) + "): this setup's ops are not modelled";
         return t;
     }
     const ComputeType dtype = ops.dtype;
     if (fastestGemmFlopsPerSecond(profile, dtype) <= 0) {
         t.whyNot = "the profile (" + profile.source + ") has no " + std::string(computeTypeName(dtype)) +
-                   " GEMM rate; give --hardware-profile with one measured in " + std::string(computeTypeName(dtype));
+                   " GEMM rate; give --hardware-profile with one measured in " +
+                   std::string(computeTypeName(dtype));
         return t;
     }
     PhaseSeconds phases;
@@ -202,8 +205,8 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
         row.seconds = phases.launches[i] * profile.perOpOverheadSeconds;
         if (formulasWanted()) {
             row.name = "per-op overhead (" + std::string(stepTimePhaseName(row.phase)) + ")";
-            row.formula = "ops × overhead = " + n(phases.launches[i]) + " × " + n(profile.perOpOverheadSeconds) +
-                          " s = " + secondsText(row.seconds);
+            row.formula = "ops × overhead = " + n(phases.launches[i]) + " × " +
+                          n(profile.perOpOverheadSeconds) + " s = " + secondsText(row.seconds);
         }
         phases.seconds[i] += row.seconds;
         t.ledger.push_back(std::move(row));
@@ -226,8 +229,9 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
         row.kind = StepTimeKind::bubble;
         row.seconds = (l.pp - 1) / l.virtualStages * perMicrobatch;
         if (formulasWanted())
-            row.formula = "(p − 1)/v × (t_f + t_b per micro-batch) = (" + n(l.pp) + " − 1)/" + n(l.virtualStages) +
-                      " × " + secondsText(perMicrobatch) + " = " + secondsText(row.seconds);
+            row.formula = "(p − 1)/v × (t_f + t_b per micro-batch) = (" + n(l.pp) + " − 1)/" +
+                          n(l.virtualStages) + " × " + secondsText(perMicrobatch) + " = " +
+                          secondsText(row.seconds);
         t.ledger.push_back(std::move(row));
     }
     for (const StepTimeRow& row : t.ledger)
@@ -241,8 +245,8 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
         t.hfu = r.flopsPerStep.total / (t.seconds * peak);
     }
     if (formulasWanted())
-        t.mfuFormula = "model FLOPs per GPU / (seconds × dense peak) = " + n(modelFlops) + " / (" + n(t.seconds) +
-                   " s × " + n(peak) + " FLOP/s) = " + n(t.mfu);
+        t.mfuFormula = "model FLOPs per GPU / (seconds × dense peak) = " + n(modelFlops) + " / (" +
+                       n(t.seconds) + " s × " + n(peak) + " FLOP/s) = " + n(t.mfu);
     t.tokensPerSecond = tokensPerStep(in.model, r.globalBatch.value) / t.seconds;
     t.predicted = true;
     return t;

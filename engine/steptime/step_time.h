@@ -43,7 +43,7 @@ struct StepTime {
     double mfu = 0;     ///< model FLOPs (forward + backward) / (seconds × GPUs × dense peak)
     double hfu = 0;     ///< as mfu with the recompute counted
     double tokensPerSecond = 0;
-    std::string basis;     ///< where the rates came from: the profile's source
+    std::string basis; ///< where the rates came from: the profile's source
     std::string mfuFormula;
     std::vector<StepTimeRow> ledger;
     std::vector<std::string> notModelled; ///< what the prediction leaves out
@@ -58,7 +58,8 @@ StepTime predictStepTime(const AccountingInput& input, const AccountingResult& r
 /// One op's row, every occurrence together and no per-op overhead: a GEMM takes max(FLOPs / the profile's
 /// rate at its shape in `dtype`, bytes / the bandwidth of `streamed` tensors), a memory-bound op its bytes /
 /// that bandwidth. What predictStepTime costs each op with, and the Cruncher's step (cruncher_step_time.h).
-StepTimeRow costStepOp(const StepOp& op, const HardwareProfile& profile, ComputeType dtype, StorageType streamed);
+StepTimeRow costStepOp(const StepOp& op, const HardwareProfile& profile, ComputeType dtype,
+                       StorageType streamed);
 
 /// The profile a step is timed from when the user gives none: the published one for `gpu`
 /// (published_profiles.h), or unset with the reason in `whyNot`.

@@ -133,8 +133,8 @@ private slots:
         QFETCH(int, dim);
         QFETCH(QString, row);
         QFETCH(double, seconds);
-        const StepTime t = predictCruncherStepTime(cruncher(dim, dim, 1, "fp32", OptimizerKind::sgd), tinyProfile(),
-                                                   false);
+        const StepTime t =
+            predictCruncherStepTime(cruncher(dim, dim, 1, "fp32", OptimizerKind::sgd), tinyProfile(), false);
         QVERIFY2(t.predicted, t.whyNot.c_str());
         const StepTimeRow* found = rowStarting(t, row.toStdString());
         QVERIFY2(found, qPrintable(row));
@@ -145,7 +145,7 @@ private slots:
         const StepTime t =
             predictCruncherStepTime(cruncher(64, 64, 1, "fp32", OptimizerKind::sgd), tinyProfile(), false);
         QVERIFY2(t.predicted, t.whyNot.c_str());
-        const double layerGemm = 2.0 * 64 * 64 * 64 / 1e9; // forward and dW
+        const double layerGemm = 2.0 * 64 * 64 * 64 / 1e9;   // forward and dW
         const double headGemm = (64.0 * 64 + 128) * 4 / 1e9; // forward, dw and dX, memory-bound
         const double loss = 64.0 * 12 / 1e9, update = (64.0 * 64 + 64) * 12 / 1e9, overhead = 8e-6;
         QCOMPARE(t.seconds, 2 * layerGemm + 3 * headGemm + loss + update + overhead);
@@ -160,7 +160,8 @@ private slots:
         QTest::newRow("tf32 without tf32 GEMMs") << "tf32" << true << "has no tf32 GEMM rate";
         QTest::newRow("mixed-fp16 without fp16 GEMMs") << "mixed-fp16" << true << "has no fp16 GEMM rate";
         QTest::newRow("no bandwidth") << "fp32" << false << "has no memory bandwidth";
-        QTest::newRow("pure bf16: no trainer runs it") << "bf16" << true << "no Cruncher trainer runs this recipe";
+        QTest::newRow("pure bf16: no trainer runs it")
+            << "bf16" << true << "no Cruncher trainer runs this recipe";
     }
     void notPredicted() {
         QFETCH(QString, recipe);
@@ -169,8 +170,8 @@ private slots:
         HardwareProfile p = tinyProfile();
         if (!bandwidth)
             p.memoryBandwidthBytesPerSecond = 0;
-        const StepTime t =
-            predictCruncherStepTime(cruncher(64, 64, 2, recipe.toUtf8().constData(), OptimizerKind::adam), p, true);
+        const StepTime t = predictCruncherStepTime(
+            cruncher(64, 64, 2, recipe.toUtf8().constData(), OptimizerKind::adam), p, true);
         QVERIFY(!t.predicted);
         QVERIFY2(t.whyNot.find(reason.toStdString()) != std::string::npos, t.whyNot.c_str());
         QVERIFY(t.ledger.empty());
@@ -199,9 +200,10 @@ private slots:
         run.stepTiming.medianSeconds = 1e-3;
         attachUnpredictedStep(run, "no profile for this CPU (napkin-cli calibrate writes one)");
         QVERIFY(!predictedOverMeasured(run));
-        QCOMPARE(predictedStepLine(run),
-                 std::string("step: measured 1 ms, not predicted: no profile for this CPU (napkin-cli calibrate "
-                             "writes one)"));
+        QCOMPARE(
+            predictedStepLine(run),
+            std::string("step: measured 1 ms, not predicted: no profile for this CPU (napkin-cli calibrate "
+                        "writes one)"));
         attachPredictedStep(run, tinyProfile(), "tiny.json");
         QVERIFY2(run.predictedStep.predicted, run.predictedStep.whyNot.c_str());
         QVERIFY(rowStarting(run.predictedStep, "batch draw")); // the CPU's whole step includes the draw
