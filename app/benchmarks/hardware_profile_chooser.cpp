@@ -57,7 +57,7 @@ HardwareProfileChooser::HardwareProfileChooser(QWidget* parent)
 QString HardwareProfileChooser::chooseFile(const QString& path) {
     const HardwareProfileRead read = readHardwareProfile(path.toStdString());
     if (!read.profile) {
-        const QString error = toQString(read.error);
+        QString error = toQString(read.error);
         showState(error);
         return error;
     }
