@@ -4,7 +4,9 @@
 #include "cli/enum_option.h"
 #include "cli/number_option.h"
 #include "cli/option_policy.h"
+#include "cli/step_time_option.h"
 #include "engine/accounting/frozen_layers.h"
+#include "engine/benchmarks/cruncher_step_time.h"
 #include "engine/benchmarks/training_recipes.h"
 #include "engine/benchmarks/training_run.h"
 #include "engine/numerics/quantity_format.h"
@@ -15,6 +17,7 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <vector>
@@ -28,8 +31,19 @@ struct TrainOptions {
                 lr;
     std::uint64_t seedInit = 0, seedData = 1;
     int threads = 0;
-    std::string save, resume, backend, freeze;
+    std::string save, resume, backend, freeze, hardwareProfile;
 };
+
+// --hardware-profile's file, read and checked against the run's device before anything runs; unset
+// without the option (the device's published profile, if any, is taken after the run: predictRunStep).
+std::optional<HardwareProfile> chosenProfile(const TrainOptions& o, const DeviceInfo& device) {
+    if (o.hardwareProfile.empty())
+        return std::nullopt;
+    HardwareProfile profile = readHardwareProfileOption(o.hardwareProfile);
+    if (const std::string mismatch = cruncherProfileMismatch(profile, device); !mismatch.empty())
+        throw UsageError("--hardware-profile: " + mismatch);
+    return profile;
+}
 
 long wholeOption(const std::string& option, const std::string& text, double max) {
     if (text.empty())
@@ -70,13 +84,17 @@ void printRun(const TrainingRun& run, std::ostream& out) {
     const CruncherConfig& config = run.request.config;
     out << "Cruncher D=" << config.dim << " L=" << config.layers << " B=" << config.batch << " "
         << optimizerName(config.optimizer)
-        << (config.precision == PrecisionRecipe::fp32 && !config.tf32Matmuls ? "" : " " + trainingRecipeName(config))
+        << (config.precision == PrecisionRecipe::fp32 && !config.tf32Matmuls
+                ? ""
+                : " " + trainingRecipeName(config))
         << (config.frozenLayers.empty() ? "" : " frozen " + frozenLayersText(config.frozenLayers))
         << ": loss " << run.losses.front() << " -> " << run.losses.back() << ", step "
         << formatDuration(run.stepTiming.medianSeconds) << " (median), " << run.flopsPerSecond / 1e9
-        << " GFLOP/s" << (run.mfu ? "; MFU " + formatNumber(*run.mfu) + " of the " + trainingComputeDtype(config) + " peak" : "")
+        << " GFLOP/s"
+        << (run.mfu ? "; MFU " + formatNumber(*run.mfu) + " of the " + trainingComputeDtype(config) + " peak"
+                    : "")
         << "; memory measured " << run.memory.total.measured << " B, predicted " << run.memory.total.predicted
-        << " B\n";
+        << " B\n  " << predictedStepLine(run) << "\n";
 }
 
 CruncherConfig configFrom(const TrainOptions& o) {
@@ -96,7 +114,8 @@ CruncherConfig configFrom(const TrainOptions& o) {
         throw UsageError("--optimizer: unknown '" + o.optimizer + "' (" +
                          joinNames(enumNames(allOptimizers(), optimizerName), ", ") + ")");
     c.optimizer = *optimizer;
-    // The first recipe of the list; which recipes the chosen backend's trainer runs is asked of it (runTrain).
+    // The first recipe of the list; which recipes the chosen backend's trainer runs is asked of it
+    // (runTrain).
     setTrainingRecipe(c, recipesFrom(o).front());
     c.hyper.learningRate =
         o.lr.empty() ? defaultLearningRate(c.optimizer, c.dim) : parseNumberOption("--lr", o.lr);
@@ -116,6 +135,7 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
     if (!request.config.frozenLayers.empty() && o.device != "cpu")
         throw UsageError("--freeze: frozen layers train on the CPU trainers only (--device cpu)");
     auto backend = backendForDevice(o.device, o.threads, o.backend);
+    const std::optional<HardwareProfile> profile = chosenProfile(o, backend->deviceInfo());
     const std::vector<std::string> recipes = recipesFrom(o);
     if (recipes.size() > 1) { // the recipes side by side: one run each, the same data and initial weights
         std::vector<TrainingRun> runs;
@@ -126,6 +146,8 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
         } catch (const std::invalid_argument& e) {
             throw UsageError(e.what());
         }
+        for (TrainingRun& run : runs)
+            predictRunStep(run, profile, o.hardwareProfile);
         if (o.json) {
             out << jsonText(trainingRecipesJson(runs));
             return 0;
@@ -142,6 +164,7 @@ int runTrain(const TrainOptions& o, std::ostream& out) {
     } catch (const TrainingRunRefused& e) {
         refused(e, o);
     }
+    predictRunStep(run, profile, o.hardwareProfile);
     if (o.json) {
         out << jsonText(trainingRunJson(run));
         return 0;
@@ -177,6 +200,10 @@ Command addBenchTrainCommand(CLI::App& bench) {
                     "layers that do not train, from 1: 1-2,4 (default none; the head always trains)");
     cmd->add_option("--save", o->save, "write a checkpoint here after the last step");
     cmd->add_option("--resume", o->resume, "start from this checkpoint");
+    cmd->add_option(
+        "--hardware-profile", o->hardwareProfile,
+        "predict the step from this profile (napkin-cli calibrate --out FILE); default: the GPU's "
+        "published one, none on the CPU");
     cmd->add_flag("--json", o->json, "print one JSON document");
     return {cmd, [o](std::ostream& out, std::ostream&) { return runTrain(*o, out); }};
 }

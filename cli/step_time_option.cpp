@@ -4,18 +4,25 @@
 #include "engine/numerics/quantity_format.h"
 
 #include <sstream>
+#include <utility>
 
 namespace napkin::cli {
 
-std::optional<HardwareProfile> hardwareProfileFor(const AccountOptions& o, const GpuSpec& gpu, std::string& whyNot) {
-    if (o.hardwareProfile.empty())
-        return defaultProfile(gpu, whyNot);
-    const HardwareProfileRead read = readHardwareProfile(o.hardwareProfile);
+HardwareProfile readHardwareProfileOption(const std::string& path) {
+    HardwareProfileRead read = readHardwareProfile(path);
     if (!read.profile)
         throw UsageError("--hardware-profile: " + read.error);
-    if (const std::string mismatch = profileDeviceMismatch(*read.profile, gpu); !mismatch.empty())
+    return std::move(*read.profile);
+}
+
+std::optional<HardwareProfile> hardwareProfileFor(const AccountOptions& o, const GpuSpec& gpu,
+                                                  std::string& whyNot) {
+    if (o.hardwareProfile.empty())
+        return defaultProfile(gpu, whyNot);
+    HardwareProfile profile = readHardwareProfileOption(o.hardwareProfile);
+    if (const std::string mismatch = profileDeviceMismatch(profile, gpu); !mismatch.empty())
         throw UsageError("--hardware-profile: device: " + mismatch);
-    return read.profile;
+    return profile;
 }
 
 StepTime stepTimeFor(const AccountOptions& o, const AccountingInput& input, const AccountingResult& result,
@@ -54,9 +61,9 @@ std::string stepTimeText(const StepTime& t, double assumedMfu) {
         return s.str();
     }
     s << "step time: " << formatDuration(t.seconds) << " per optimizer step, "
-      << formatNumber(t.tokensPerSecond) << " tokens/s; predicted MFU " << formatNumber(t.mfu)
-      << " (assumed " << formatNumber(assumedMfu) << "), HFU " << formatNumber(t.hfu) << "\n    "
-      << t.mfuFormula << "\n    from " << t.basis << "\n";
+      << formatNumber(t.tokensPerSecond) << " tokens/s; predicted MFU " << formatNumber(t.mfu) << " (assumed "
+      << formatNumber(assumedMfu) << "), HFU " << formatNumber(t.hfu) << "\n    " << t.mfuFormula
+      << "\n    from " << t.basis << "\n";
     return s.str();
 }
 

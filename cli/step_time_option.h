@@ -9,6 +9,10 @@
 
 namespace napkin::cli {
 
+/// The profile in --hardware-profile's file. Throws UsageError naming --hardware-profile (exit 2) with the
+/// reader's one line for a damaged, foreign or unreadable file.
+HardwareProfile readHardwareProfileOption(const std::string& path);
+
 /// The profile the step time is costed from: --hardware-profile's file, or `gpu`'s published one (unset,
 /// with the reason in `whyNot`, when nothing is published for it). Throws UsageError naming
 /// --hardware-profile (exit 2) for a damaged, foreign or unreadable file and for a profile measured on
@@ -19,8 +23,8 @@ std::optional<HardwareProfile> hardwareProfileFor(const AccountOptions& options,
 /// The step time of `input` on `gpu` from --hardware-profile's file, or the GPU's published profile.
 /// Throws UsageError naming --hardware-profile (exit 2) for a damaged, foreign or unreadable file and for a
 /// profile measured on another device than `gpu`.
-StepTime stepTimeFor(const AccountOptions& options, const AccountingInput& input, const AccountingResult& result,
-                     const GpuSpec& gpu);
+StepTime stepTimeFor(const AccountOptions& options, const AccountingInput& input,
+                     const AccountingResult& result, const GpuSpec& gpu);
 
 /// True when --mfu is "predicted": training_seconds and training_days then use the step time's MFU.
 bool mfuPredicted(const AccountOptions& options);

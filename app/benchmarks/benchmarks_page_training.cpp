@@ -2,11 +2,13 @@
 // runs (benchmarks_page.cpp holds the page and its sweep).
 #include "app/benchmarks/backend_cache.h"
 #include "app/benchmarks/benchmarks_page.h"
+#include "app/benchmarks/hardware_profile_chooser.h"
 #include "app/benchmarks/recipe_comparison.h"
 #include "app/benchmarks/recipe_comparison_panel.h"
 #include "app/benchmarks/task_progress.h"
 #include "app/benchmarks/training_run_panel.h"
 #include "app/jobs/task_runner.h"
+#include "engine/benchmarks/cruncher_step_time.h"
 #include "engine/benchmarks/training_recipes.h"
 
 #include <QScrollArea>
@@ -31,7 +33,8 @@ void BenchmarksPage::startTraining(const TrainingRunRequest& request) {
     setRunning(true, tr("Training…"));
     m_stop = std::make_shared<std::atomic<bool>>(false);
     m_runner->start([this, request, device = device(), options = backendOptions(), backends = m_backends,
-                     stop = m_stop](const TaskContext& task) {
+                     stop = m_stop, profile = m_training->profileChooser()->profile(),
+                     origin = m_training->profileChooser()->path().toStdString()](const TaskContext& task) {
         task.progress(0, QStringLiteral("prepare"));
         BenchmarkBackend& backend = backends->backendFor(device, options);
         if (std::string why = backend.unsupportedPrecisionReason(request.config.precision); !why.empty())
@@ -50,7 +53,8 @@ void BenchmarksPage::startTraining(const TrainingRunRequest& request) {
             lastPost = now;
             task.deliverPartial([this, losses, steps] { m_training->showRunningLosses(losses, steps); });
         };
-        const TrainingRun run = runCruncherTraining(backend, request, reportTo(task, stop, showLoss));
+        TrainingRun run = runCruncherTraining(backend, request, reportTo(task, stop, showLoss));
+        predictRunStep(run, profile, origin); // a profile of another device: not predicted, and why
         return TaskRunner::Deliver([this, run] {
             m_training->showRun(run);
             setRunning(false, run.cancelled ? tr("Cancelled: a partial run, %n step(s) kept.", nullptr,
@@ -67,7 +71,8 @@ void BenchmarksPage::startRecipeComparison(const TrainingRunRequest& request) {
     setRunning(true, tr("Comparing recipes…"));
     m_stop = std::make_shared<std::atomic<bool>>(false);
     m_runner->start([this, request, device = device(), options = backendOptions(), backends = m_backends,
-                     stop = m_stop](const TaskContext& task) {
+                     stop = m_stop, profile = m_training->profileChooser()->profile(),
+                     origin = m_training->profileChooser()->path().toStdString()](const TaskContext& task) {
         task.progress(0, QStringLiteral("prepare"));
         BenchmarkBackend& backend = backends->backendFor(device, options);
         // Asked of the backend that trains, so the refusals shown are its own.
@@ -97,6 +102,8 @@ void BenchmarksPage::startRecipeComparison(const TrainingRunRequest& request) {
             runCruncherRecipes(backend, request, comparison.recipes, reportTo(task, stop, showLoss));
         // A run cancelled before its first step measured nothing: its recipe is listed as not run.
         std::erase_if(comparison.runs, [](const TrainingRun& r) { return r.losses.empty(); });
+        for (TrainingRun& run : comparison.runs)
+            predictRunStep(run, profile, origin);
         const bool whole =
             comparison.runs.size() == comparison.recipes.size() && !comparison.runs.back().cancelled;
         return TaskRunner::Deliver([this, comparison, whole] {

@@ -3,6 +3,7 @@
 #include "app/benchmarks/export_buttons.h"
 #include "app/benchmarks/result_table.h"
 #include "app/export/save_file.h"
+#include "engine/benchmarks/cruncher_step_time.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/json_values.h"
 #include "engine/report/training_report.h"
@@ -73,7 +74,8 @@ RecipeComparisonPanel::RecipeComparisonPanel(QWidget* parent)
           makeResultTable({tr("recipe"), tr("step\n(median)"), tr("MFU against\nits own peak"),
                            tr("memory\npredicted"), tr("memory\nmeasured"), tr("final\nloss"), tr("status")},
                           this))
-    , m_note(new QLabel(this)) {
+    , m_note(new QLabel(this))
+    , m_predicted(new QLabel(this)) {
     setObjectName(QStringLiteral("recipeComparison"));
     m_table->setObjectName(QStringLiteral("recipes"));
     m_chart->setTitle(tr("Training loss per recipe"));
@@ -103,6 +105,14 @@ RecipeComparisonPanel::RecipeComparisonPanel(QWidget* parent)
     rows->addWidget(m_note);
     rows->addWidget(m_chart, 3);
     rows->addWidget(m_table, 2);
+    // A line per recipe under the table, not a column: one more column made the table wider than a
+    // 1024-pixel projector's page in presentation type.
+    m_predicted->setObjectName(QStringLiteral("predictedSteps"));
+    m_predicted->setWordWrap(true);
+    m_predicted->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    setTextTone(m_predicted, TextTone::note);
+    m_predicted->hide();
+    rows->addWidget(m_predicted);
     rows->addLayout(buttons);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(column);
@@ -161,6 +171,11 @@ void RecipeComparisonPanel::showComparison(const std::optional<RecipeComparison>
 void RecipeComparisonPanel::fillTable(const RecipeComparison& comparison,
                                       const std::vector<QString>& statuses) {
     m_table->setRowCount(0);
+    QStringList predicted;
+    for (const TrainingRun& run : comparison.runs)
+        predicted << toQString(trainingRecipeName(run.request.config) + " " + predictedStepLine(run));
+    m_predicted->setText(predicted.join(QLatin1Char('\n')));
+    m_predicted->setVisible(!predicted.isEmpty());
     const std::vector<std::string>& all = comparedRecipes();
     for (std::size_t i = 0; i < all.size(); ++i) {
         const std::string& name = all[i];

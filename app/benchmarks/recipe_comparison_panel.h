@@ -1,6 +1,7 @@
 #pragma once
 // The recipes of one Cruncher setup side by side (the Benchmarks page's "Compare recipes"): a table with
-// each recipe's step time, MFU against its own peak, peak memory predicted and measured and final loss,
+// each recipe's step time (measured, and under the table predicted from the training panel's hardware
+// profile), MFU against its own peak, peak memory predicted and measured and final loss,
 // the recipes the device refused listed with its reason, and every recipe's loss curve on one chart. The
 // exports are the documents of `napkin-cli bench train --precision LIST --json`.
 #include "app/benchmarks/recipe_comparison.h"
@@ -48,6 +49,7 @@ private:
     LossChart* m_chart;
     QTableWidget* m_table;
     QLabel* m_note;
+    QLabel* m_predicted; ///< each run's step measured beside predicted (or why not), one line per recipe
     std::vector<RecipeRefusal> m_refused; ///< the device's, shown before a comparison
     std::optional<RecipeComparison> m_comparison;
 };

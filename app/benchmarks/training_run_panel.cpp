@@ -1,8 +1,10 @@
 #include "app/benchmarks/training_run_panel.h"
 
 #include "app/benchmarks/export_buttons.h"
+#include "app/benchmarks/hardware_profile_chooser.h"
 #include "app/benchmarks/result_table.h"
 #include "app/export/save_file.h"
+#include "engine/benchmarks/cruncher_step_time.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/json_values.h"
 #include "engine/report/memory_timeline_report.h"
@@ -71,6 +73,7 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     , m_precisionNote(new QLabel(this))
     , m_train(new QPushButton(tr("Train"), this))
     , m_compare(new QPushButton(tr("Compare recipes"), this))
+    , m_profile(new HardwareProfileChooser(this))
     , m_chart(new LossChart(this))
     , m_timeline(new MemoryTimelineChart(this))
     , m_summary(new QLabel(this))
@@ -116,6 +119,7 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     runs->addWidget(m_train);
     runs->addWidget(m_compare);
     form->addSpanning(runs);
+    form->addSpanning(m_profile);
     auto* buttons = new QHBoxLayout;
     addExportButtons(buttons, this,
                      {[this](const QString& path) { return exportChartPng(path); },
@@ -127,6 +131,7 @@ TrainingRunPanel::TrainingRunPanel(QWidget* parent)
     form->endRows();
     controls->setMaximumWidth(340);
 
+    m_summary->setObjectName(QStringLiteral("trainingSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_memory->setObjectName(QStringLiteral("memory"));
@@ -227,6 +232,7 @@ void TrainingRunPanel::showRun(const std::optional<TrainingRun>& run) {
                  toQString(precisionRecipeName(c.precision)));
     if (t.mfu)
         summary += tr(", MFU %1%").arg(*t.mfu * 100, 0, 'f', 1);
+    summary += QLatin1Char('\n') + toQString(predictedStepLine(t));
     if (!t.device.cpuBackend.empty()) // which library trained it
         summary += tr("\nran on %1 %2 (%3)")
                        .arg(QString::fromStdString(t.device.cpuBackend),

@@ -1,9 +1,9 @@
 #pragma once
 // The training half of the Benchmarks page: which Cruncher to train, and what the run measured: the
-// loss per step, the step time and FLOP/s, and the memory the formula predicts next to what the
-// trainer's accounting allocator holds, component by component and event by event over the last step. The
-// page runs it (engine/benchmarks/training_run.h); the exports are the same documents as `napkin-cli bench
-// train`.
+// loss per step, the step time measured and predicted (from a hardware profile the user picks) and FLOP/s,
+// and the memory the formula predicts next to what the trainer's accounting allocator holds, component by
+// component and event by event over the last step. The page runs it (engine/benchmarks/training_run.h); the
+// exports are the same documents as `napkin-cli bench train`.
 #include "engine/benchmarks/training_run.h"
 #include "engine/scenario/scenario.h"
 
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+class HardwareProfileChooser;
 class LossChart;
 class MemoryTimelineChart;
 class QComboBox;
@@ -47,6 +48,8 @@ public:
     QString exportJson(const QString& path) const;
 
     LossChart* chart() const { return m_chart; }
+    /// The profile file each run's step is predicted from (beside the Train button).
+    HardwareProfileChooser* profileChooser() const { return m_profile; }
     /// Memory over the run's last step: the prediction's stacked components, the ledger's totals on top.
     MemoryTimelineChart* timelineChart() const { return m_timeline; }
 
@@ -66,6 +69,7 @@ private:
     QLabel* m_precisionNote; ///< why a recipe is disabled
     QPushButton* m_train;
     QPushButton* m_compare;
+    HardwareProfileChooser* m_profile;
     LossChart* m_chart;
     MemoryTimelineChart* m_timeline;
     QLabel* m_summary;

@@ -6,6 +6,7 @@
 #include "engine/benchmarks/benchmark_progress.h"
 #include "engine/compute/benchmark_backend.h"
 #include "engine/numerics/timing_summary.h"
+#include "engine/steptime/step_time.h"
 
 #include <optional>
 #include <stdexcept>
@@ -79,6 +80,9 @@ struct TrainingRun {
     std::string mfuBasis;          ///< "gpu_step_seconds_median (CUDA events)" or "step_seconds_median (...)"
     DeviceInfo device;
     MemoryComparison memory;
+    /// The step predicted from a hardware profile (cruncher_step_time.h), set by the front end that ran it;
+    /// not predicted, with the reason, when it chose none or none fits.
+    StepTime predictedStep;
     bool cancelled = false; ///< stopped early through the progress callback; the fields cover the steps run
 };
 

@@ -4,9 +4,8 @@
 
 namespace napkin {
 
-nlohmann::json stepTimeJson(const StepTime& t) {
+nlohmann::json stepTimeLedgerJson(const StepTime& t) {
     using nlohmann::json;
-    auto number = [&](double v) { return t.predicted ? jsonNumber(v) : json(nullptr); };
     json ledger = json::array();
     for (const StepTimeRow& row : t.ledger) {
         // A GEMM's forward shape, for a calibration that times the step's own shapes
@@ -25,6 +24,12 @@ nlohmann::json stepTimeJson(const StepTime& t) {
                           {"formula", row.formula},
                           {"gemm", gemm}});
     }
+    return ledger;
+}
+
+nlohmann::json stepTimeJson(const StepTime& t) {
+    using nlohmann::json;
+    auto number = [&](double v) { return t.predicted ? jsonNumber(v) : json(nullptr); };
     return {{"predicted", t.predicted},
             {"seconds", number(t.seconds)},
             {"mfu", number(t.mfu)},
@@ -34,7 +39,7 @@ nlohmann::json stepTimeJson(const StepTime& t) {
             {"why_not", t.predicted ? json(nullptr) : json(t.whyNot)},
             {"mfu_formula", t.predicted ? json(t.mfuFormula) : json(nullptr)},
             {"not_modelled", t.notModelled},
-            {"ledger", ledger}};
+            {"ledger", stepTimeLedgerJson(t)}};
 }
 
 } // namespace napkin

@@ -10,4 +10,7 @@ namespace napkin {
 /// ledger[{name, phase, kind, seconds, flops, bytes, formula}]}; the numbers are null when not predicted.
 nlohmann::json stepTimeJson(const StepTime& stepTime);
 
+/// The ledger alone: [{name, phase, kind, seconds, flops, bytes, formula}], the rows of stepTimeJson's.
+nlohmann::json stepTimeLedgerJson(const StepTime& stepTime);
+
 } // namespace napkin

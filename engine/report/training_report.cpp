@@ -1,9 +1,11 @@
 #include "engine/report/training_report.h"
 
+#include "engine/benchmarks/cruncher_step_time.h"
 #include "engine/report/csv_values.h"
 #include "engine/report/device_report.h"
 #include "engine/report/json_values.h"
 #include "engine/report/memory_timeline_report.h"
+#include "engine/report/step_time_json.h"
 
 #include <optional>
 #include <string>
@@ -24,6 +26,17 @@ std::vector<std::pair<const char*, BytesPredictedMeasured>> components(const Mem
 
 // What the oneDNN trainer holds beyond the Eigen one's buffers, said only where it ran (the Eigen and CUDA
 // documents keep their words).
+// The step predicted from a hardware profile (cruncher_step_time.h): the numbers null when not predicted.
+nlohmann::json predictedStepJson(const StepTime& t) {
+    using nlohmann::json;
+    return {{"predicted", t.predicted},
+            {"seconds", t.predicted ? jsonNumber(t.seconds) : json(nullptr)},
+            {"basis", t.predicted ? json(t.basis) : json(nullptr)},
+            {"why_not", t.predicted ? json(nullptr) : json(t.whyNot)},
+            {"not_modelled", t.notModelled},
+            {"ledger", stepTimeLedgerJson(t)}};
+}
+
 std::string onednnScratchNote(const TrainingRun& run) {
     if (run.device.cpuBackend != "onednn")
         return {};
@@ -178,6 +191,8 @@ nlohmann::json trainingRunJson(const TrainingRun& run) {
             {"mfu", jsonOptional(run.mfu)},
             {"mfu_basis", run.mfuBasis},
             {"wall_mfu", jsonOptional(run.wallMfu)},
+            {"predicted_step", predictedStepJson(run.predictedStep)},
+            {"predicted_over_measured", jsonOptional(predictedOverMeasured(run))},
             {"loss", run.losses},
             {"memory", memoryJson(run.memory, onednnScratchNote(run))},
             {"load_average_1min", loadAverageJson()}};
@@ -201,6 +216,8 @@ nlohmann::json trainingRecipesJson(const std::vector<TrainingRun>& runs) {
                               {"promised_flops_per_second", doc["promised_flops_per_second"]},
                               {"mfu", doc["mfu"]},
                               {"wall_mfu", doc["wall_mfu"]},
+                              {"predicted_step_seconds", doc["predicted_step"]["seconds"]},
+                              {"predicted_over_measured", doc["predicted_over_measured"]},
                               {"memory_predicted_bytes", memory["predicted_bytes"]},
                               {"memory_measured_bytes", memory["measured_bytes"]},
                               {"memory_agree", memory["agree"]},

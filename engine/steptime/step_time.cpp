@@ -27,7 +27,10 @@ struct PhaseSeconds {
     double& of(StepTimePhase p) { return seconds[static_cast<std::size_t>(p)]; }
 };
 
-StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, const StepOpList& list) {
+} // namespace
+
+StepTimeRow costStepOp(const StepOp& op, const HardwareProfile& profile, const StepOpList& list,
+                       StorageType streamed) {
     const ComputeType dtype = list.dtype;
     // Inside a search's ValuesOnly scope (formula_text.h) the rows carry their numbers alone.
     const bool texts = formulasWanted();
@@ -44,7 +47,7 @@ StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, const StepO
         op.optimizerUpdate ? updateBytesPerSecond(profile, list.optimizer, list.optimizerImplementation,
                                                   list.updateDtype, list.updateElements)
                            : 0;
-    const double bandwidth = updateRate > 0 ? updateRate : memoryBytesPerSecond(profile, list.activations);
+    const double bandwidth = updateRate > 0 ? updateRate : memoryBytesPerSecond(profile, streamed);
     const double memorySeconds = op.bytes / bandwidth;
     if (!op.gemm) {
         row.kind = StepTimeKind::memory;
@@ -97,6 +100,8 @@ StepTimeRow costOp(const StepOp& op, const HardwareProfile& profile, const StepO
                       n(bandwidth) + " B/s) × " + n(op.count) + " = " + secondsText(row.seconds);
     return row;
 }
+
+namespace {
 
 // The communication ledger's collectives: exposed, or overlapped with the compute they hide behind.
 std::string addCommunication(StepTime& t, const AccountingInput& in, const AccountingResult& r,
@@ -223,7 +228,7 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
     }
     PhaseSeconds phases;
     for (const StepOp& op : ops.ops) {
-        StepTimeRow row = costOp(op, profile, ops);
+        StepTimeRow row = costStepOp(op, profile, ops, ops.activations);
         phases.of(op.phase) += row.seconds;
         phases.launches[static_cast<std::size_t>(op.phase)] += op.launches * op.count;
         t.ledger.push_back(std::move(row));

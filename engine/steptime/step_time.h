@@ -58,6 +58,14 @@ struct StepTime {
 StepTime predictStepTime(const AccountingInput& input, const AccountingResult& result,
                          const HardwareProfile& profile, const StepTimeOptions& options = {});
 
+/// One op of `list` as its row, every occurrence together and no per-op overhead: a GEMM takes max(FLOPs /
+/// the profile's rate at its shape, orientation and the list's dtype, bytes / the bandwidth of `streamed`
+/// tensors), a memory-bound op its bytes / that bandwidth, the optimizer's update the rate the profile
+/// measured for it when it has one. What predictStepTime costs each op with, and the Cruncher's step
+/// (cruncher_step_time.h).
+StepTimeRow costStepOp(const StepOp& op, const HardwareProfile& profile, const StepOpList& list,
+                       StorageType streamed);
+
 /// The profile a step is timed from when the user gives none: the published one for `gpu`
 /// (published_profiles.h), or unset with the reason in `whyNot`.
 std::optional<HardwareProfile> defaultProfile(const GpuSpec& gpu, std::string& whyNot);

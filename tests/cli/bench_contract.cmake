@@ -226,3 +226,39 @@ napkin_add_cli_test(bench_account_deepseek
   CHECKS setup=deepseek-v3 target_seconds~5e-5:5e-5 work.peak_evaluations=1 work.fast_peaks~1:10)
 napkin_add_cli_test(bench_account_unknown_setup EXPECT_EXIT 2
   ARGS bench account --setup gpt5 CHECKS stderr~gpt5)
+
+# The predicted step beside the measured one (docs/cli.md, "The predicted step"): from a profile file, its
+# ledger's rows and the ratio; none on the CPU without one; the recipe a profile lacks says why; and the
+# refusals (one line, exit 2) for a damaged file, a GPU's profile and another CPU's. this_cpu_any.json names
+# no device_name, so every CPU takes it; this_cpu_round.json names one no CPU has.
+set(profiles "${CMAKE_CURRENT_SOURCE_DIR}/profiles")
+napkin_add_cli_test(bench_train_predicted_from_profile
+  ARGS bench train --dim 8 --layers 2 --batch 4 --steps 3 --hardware-profile ${profiles}/this_cpu_any.json --json
+  CHECKS predicted_step.predicted=ON predicted_step.seconds:number predicted_step.why_not:null
+         "predicted_step.basis=${profiles}/this_cpu_any.json (tests/cli/profiles/this_cpu_any.json (test input))"
+         "predicted_step.ledger.0.name=batch draw B·D·4 B + 4·B + 4·D" predicted_step.ledger.0.phase=forward
+         predicted_step.ledger.0.kind=memory predicted_step.ledger.1.flops=1024 predicted_step.ledger.1.formula:string
+         predicted_step.not_modelled:array predicted_over_measured:number)
+napkin_add_cli_test(bench_train_not_predicted_on_cpu
+  ARGS bench train --dim 4 --layers 2 --batch 2 --steps 2 --json
+  CHECKS predicted_step.predicted=OFF predicted_step.seconds:null predicted_step.basis:null
+         "predicted_step.why_not=no profile for this CPU (napkin-cli calibrate writes one)"
+         predicted_over_measured:null)
+napkin_add_cli_test(bench_train_predicted_recipes
+  ARGS bench train --dim 8 --layers 2 --batch 4 --steps 2 --precision fp32,mixed-bf16
+       --hardware-profile ${profiles}/this_cpu_any.json --json
+  CHECKS comparison.0.predicted_step_seconds:number comparison.0.predicted_over_measured:number
+         comparison.1.predicted_step_seconds:null comparison.1.predicted_over_measured:null
+         "runs.1.predicted_step.why_not=the profile (tests/cli/profiles/this_cpu_any.json (test input)) has no bf16 GEMM rate: calibrate with bf16")
+napkin_add_cli_test(bench_train_profile_damaged EXPECT_EXIT 2
+  ARGS bench train --dim 4 --layers 2 --batch 2 --hardware-profile ${profiles}/bad_rate.json --json
+  CHECKS "stderr~--hardware-profile: " "stderr~gemm[0].flops_per_second: must lie in [1, 1.00e21]")
+napkin_add_cli_test(bench_train_profile_of_a_gpu EXPECT_EXIT 2
+  ARGS bench train --dim 4 --layers 2 --batch 2 --hardware-profile ${profiles}/h100_two_shapes.json --json
+  CHECKS "stderr~--hardware-profile: device: the profile was measured on H100-SXM, this run is on this-cpu")
+napkin_add_cli_test(bench_train_profile_of_another_cpu EXPECT_EXIT 2
+  ARGS bench train --dim 4 --layers 2 --batch 2 --hardware-profile ${profiles}/this_cpu_round.json --json
+  CHECKS "stderr~--hardware-profile: device_name: the profile was measured on a test profile")
+napkin_add_cli_test(bench_train_profile_not_a_file EXPECT_EXIT 2
+  ARGS bench train --dim 4 --layers 2 --batch 2 --hardware-profile /dev/zero --json
+  CHECKS "stderr~--hardware-profile: /dev/zero")
