@@ -49,13 +49,15 @@ public:
         : list_(list)
         , e_(elementBytes) {}
 
-    void gemm(const std::string& name, StepTimePhase phase, double m, double nn, double k, double count) {
+    void gemm(const std::string& name, StepTimePhase phase, double m, double nn, double k, double count,
+              GemmOrientation orientation) {
         if (count <= 0)
             return;
         StepOp op;
         op.name = name;
         op.phase = phase;
         op.gemm = true;
+        op.orientation = orientation; // one GEMM each: the rate of its own kind where the profile has one
         op.m = m;
         op.n = nn;
         op.k = k;
@@ -113,13 +115,15 @@ StepOpList cruncherStepOps(const CruncherConfig& c, bool batchDrawTimed) {
     if (batchDrawTimed) // X (B×D) written in the working dtype, t (B) in fp32, w* (D) read
         ops.memory("batch draw", StepTimePhase::forward, B * D * e + 4 * B + 4 * D,
                    "B·D·" + n(e) + " B + 4·B + 4·D", 1);
-    ops.gemm("layer forward h·W", StepTimePhase::forward, B, D, D, static_cast<double>(L));
-    ops.gemm("head forward h·w", StepTimePhase::forward, B, 1, D, 1);
+    ops.gemm("layer forward h·W", StepTimePhase::forward, B, D, D, static_cast<double>(L),
+             GemmOrientation::forward);
+    ops.gemm("head forward h·w", StepTimePhase::forward, B, 1, D, 1, GemmOrientation::forward);
     // y and dL/dy in the working dtype, t in fp32.
     ops.memory("MSE loss and dL/dy", StepTimePhase::backward, B * (2 * e + 4), "B·(2·" + n(e) + " + 4) B", 1);
     const long lowest = lowestTrainingLayer(c.frozenLayers, L) - 1; // 0-based; L: the head alone trains
-    ops.gemm("head dw = hᵀ·dy", StepTimePhase::backward, D, 1, B, 1);
-    ops.gemm("head dX = dy·wᵀ", StepTimePhase::backward, B, D, 1, lowest < L ? 1 : 0);
+    ops.gemm("head dw = hᵀ·dy", StepTimePhase::backward, D, 1, B, 1, GemmOrientation::weightGradient);
+    ops.gemm("head dX = dy·wᵀ", StepTimePhase::backward, B, D, 1, lowest < L ? 1 : 0,
+             GemmOrientation::inputGradient);
     double trainedLayers = 0, inputGradients = 0;
     for (long l = L - 1; l >= lowest; --l) {
         if (layerTrains(c.frozenLayers, l + 1))
@@ -127,8 +131,10 @@ StepOpList cruncherStepOps(const CruncherConfig& c, bool batchDrawTimed) {
         if (l > lowest)
             ++inputGradients;
     }
-    ops.gemm("layer dW = hᵀ·dh", StepTimePhase::backward, D, D, B, trainedLayers);
-    ops.gemm("layer dX = dh·Wᵀ", StepTimePhase::backward, B, D, D, inputGradients);
+    ops.gemm("layer dW = hᵀ·dh", StepTimePhase::backward, D, D, B, trainedLayers,
+             GemmOrientation::weightGradient);
+    ops.gemm("layer dX = dh·Wᵀ", StepTimePhase::backward, B, D, D, inputGradients,
+             GemmOrientation::inputGradient);
     if (types->lossScaled) // GradScaler: each gradient read once for inf/NaN before the update
         ops.memory("gradient inf/NaN check", StepTimePhase::optimizer, D * D * e, "D²·" + n(e) + " B",
                    trainedLayers);

@@ -5,6 +5,9 @@
 // Hugging Face's Llama eager path). Built from the model, layout and precision the accounting used; its
 // model FLOPs are checked against the accounting's own count (flop_count.h) before anything is timed.
 #include "engine/accounting/accounting.h"
+#include "engine/steptime/hardware_profile.h"
+
+#include <optional>
 
 #include <string>
 #include <string_view>
@@ -28,6 +31,9 @@ struct StepOp {
     /// A backward GEMM row: computes the input's gradient (g·W) as well as the weight's (gᵀ·x); false for a
     /// layer whose input needs no gradient (its backward is gᵀ·x alone).
     bool inputGradient = true;
+    /// A GEMM row that is one GEMM of this orientation (the Cruncher's own dX and dW); unset: a linear
+    /// layer's row as above (its forward, or its backward's one or two GEMMs).
+    std::optional<GemmOrientation> orientation;
     /// The optimizer's update: streams at the profile's measured rate for this update (UpdateRate) when
     /// it has one, else at the elementwise rate.
     bool optimizerUpdate = false;

@@ -78,7 +78,12 @@ StepTimeRow costStepOp(const StepOp& op, const HardwareProfile& profile, const S
     };
     double computeSeconds = 0;
     std::string rates;
-    if (op.phase == StepTimePhase::backward && op.launches > 0) {
+    if (op.orientation) {
+        const double rate = rateOf(*op.orientation);
+        computeSeconds = op.flops / rate;
+        if (texts)
+            rates = n(op.flops) + " FLOPs / " + n(rate) + " FLOP/s";
+    } else if (op.phase == StepTimePhase::backward && op.launches > 0) {
         const double perGemm = op.flops / op.launches;
         const double weightRate = rateOf(GemmOrientation::weightGradient);
         const double inputRate = op.inputGradient ? rateOf(GemmOrientation::inputGradient) : 0;
