@@ -68,10 +68,11 @@ public:
         list_.ops.push_back(std::move(op));
     }
     void memory(const std::string& name, StepTimePhase phase, double bytes, const std::string& shape,
-                double count) {
+                double count, bool optimizerUpdate = false) {
         if (count <= 0)
             return;
         StepOp op;
+        op.optimizerUpdate = optimizerUpdate; // at the rate calibrate timed the trainer's update at, if any
         op.name = name;
         op.phase = phase;
         op.bytes = bytes;
@@ -97,6 +98,22 @@ double updateBytesPerParameter(const CruncherConfig& c, const RecipeTypes& t, st
     return g + 8 + 8 * states + working;
 }
 
+constexpr std::string_view kBatchDraw = "batch draw";
+
+// The draw's own arithmetic where the profile timed the trainer's generator: B·D normals at its rate,
+// when that takes longer than the bytes the row was priced by.
+void drawArithmetic(StepTimeRow& row, double draws, const HardwareProfile& profile) {
+    if (!(profile.normalDrawsPerSecond > 0))
+        return;
+    const double seconds = draws / profile.normalDrawsPerSecond;
+    if (seconds <= row.seconds)
+        return;
+    row.kind = StepTimeKind::compute;
+    row.seconds = seconds;
+    row.formula = "B·D draws / rate = " + n(draws) + " / " + n(profile.normalDrawsPerSecond) +
+                  " draws/s = " + n(seconds) + " s (the bytes: " + row.formula + ")";
+}
+
 } // namespace
 
 StepOpList cruncherStepOps(const CruncherConfig& c, bool batchDrawTimed) {
@@ -113,7 +130,7 @@ StepOpList cruncherStepOps(const CruncherConfig& c, bool batchDrawTimed) {
     const double e = bytesPerElement(types->working);
     CruncherOps ops(list, e);
     if (batchDrawTimed) // X (B×D) written in the working dtype, t (B) in fp32, w* (D) read
-        ops.memory("batch draw", StepTimePhase::forward, B * D * e + 4 * B + 4 * D,
+        ops.memory(std::string(kBatchDraw), StepTimePhase::forward, B * D * e + 4 * B + 4 * D,
                    "B·D·" + n(e) + " B + 4·B + 4·D", 1);
     ops.gemm("layer forward h·W", StepTimePhase::forward, B, D, D, static_cast<double>(L),
              GemmOrientation::forward);
@@ -144,14 +161,16 @@ StepOpList cruncherStepOps(const CruncherConfig& c, bool batchDrawTimed) {
     const double u = updateBytesPerParameter(c, *types, perParameter);
     const std::string optimizer(optimizerName(c.optimizer));
     ops.memory(optimizer + " update, layer", StepTimePhase::optimizer, D * D * u,
-               "D² × (" + perParameter + ")", trainedLayers);
-    ops.memory(optimizer + " update, head", StepTimePhase::optimizer, D * u, "D × (" + perParameter + ")", 1);
-    if (batchDrawTimed)
-        list.notModelled.emplace_back("the batch draw's arithmetic (a counter-based normal per element): the "
-                                      "profile has no rate for it, so only its bytes are timed");
-    list.notModelled.emplace_back(
-        "the optimizer's and the loss's arithmetic (O(P + B)): taken as hidden behind "
-        "their bytes");
+               "D² × (" + perParameter + ")", trainedLayers, true);
+    ops.memory(optimizer + " update, head", StepTimePhase::optimizer, D * u, "D × (" + perParameter + ")", 1,
+               true);
+    // The CPU trainers' update is one pass per element over fp32 master weights and state
+    // (applyOptimizerStep): a profile that timed it (napkin-cli calibrate) has its rate as a fused update.
+    list.optimizer = c.optimizer;
+    list.optimizerImplementation = OptimizerImplementation::fused;
+    list.updateDtype = StorageType::fp32;
+    list.updateElements = D * D;
+    list.notModelled.emplace_back("the loss's arithmetic (O(B)): taken as hidden behind its bytes");
     if (types->lossScaled)
         list.notModelled.emplace_back("the loss scale's update and the device's memsets: one overhead each, "
                                       "not counted");
@@ -194,9 +213,22 @@ StepTime predictCruncherStepTime(const CruncherConfig& c, const HardwareProfile&
         // The optimizer's master weights and state are fp32: its ops stream at fp32's rate.
         const StorageType streamed =
             op.phase == StepTimePhase::optimizer ? StorageType::fp32 : list.activations;
-        t.ledger.push_back(costStepOp(op, profile, list, streamed));
+        StepTimeRow row = costStepOp(op, profile, list, streamed);
+        if (op.name == kBatchDraw)
+            drawArithmetic(row, static_cast<double>(c.batch) * static_cast<double>(c.dim), profile);
+        t.ledger.push_back(std::move(row));
         launches[static_cast<std::size_t>(op.phase)] += op.launches * op.count;
     }
+    if (batchDrawTimed && !(profile.normalDrawsPerSecond > 0))
+        t.notModelled.emplace_back("the batch draw's arithmetic (a counter-based normal per element): the "
+                                   "profile has no draw rate (napkin-cli calibrate on the CPU times one), so "
+                                   "only its bytes are timed");
+    if (!(updateBytesPerSecond(profile, list.optimizer, list.optimizerImplementation, list.updateDtype,
+                               list.updateElements) > 0))
+        t.notModelled.emplace_back(
+            "the optimizer's arithmetic: the profile has no rate for the trainer's "
+            "update (napkin-cli calibrate on the CPU times one), so only its bytes are "
+            "timed");
     for (std::size_t i = 0; i < launches.size(); ++i) {
         if (launches[i] <= 0 || profile.perOpOverheadSeconds <= 0)
             continue;
@@ -211,7 +243,7 @@ StepTime predictCruncherStepTime(const CruncherConfig& c, const HardwareProfile&
     }
     for (const StepTimeRow& row : t.ledger)
         t.seconds += row.seconds;
-    t.notModelled = list.notModelled;
+    t.notModelled.insert(t.notModelled.end(), list.notModelled.begin(), list.notModelled.end());
     t.predicted = true;
     return t;
 }

@@ -152,6 +152,8 @@ HardwareProfile parse(const json& doc) {
         for (std::size_t i = 0; i < it->size(); ++i)
             p.updates.push_back(updateRate((*it)[i], "optimizer_update[" + std::to_string(i) + "]."));
     }
+    if (doc.contains("normal_draws_per_second"))
+        p.normalDrawsPerSecond = number(doc, "normal_draws_per_second", "", 1, kMaxRate);
     p.perOpOverheadSeconds = number(doc, "per_op_overhead_seconds", "", 0, 1);
     p.overheadSource = text(doc, "overhead_source", "", false);
     return p;
@@ -227,6 +229,8 @@ std::string hardwareProfileToJson(const HardwareProfile& p) {
     json out = doc;
     if (!p.updates.empty()) // absent when none was timed: a profile without updates reads as before
         out["optimizer_update"] = updates;
+    if (p.normalDrawsPerSecond > 0)
+        out["normal_draws_per_second"] = p.normalDrawsPerSecond;
     return out.dump(2) + "\n";
 }
 

@@ -76,6 +76,11 @@ struct HardwareProfile {
     /// Optimizer updates timed whole (optional in the file: "optimizer_update": [{optimizer, implementation,
     /// dtype, elements, bytes_per_second}]); an update with none streams at its dtype's elementwise rate.
     std::vector<UpdateRate> updates;
+    /// N(0, 1) samples per second of the counter-based generator Napkin's CPU trainers draw their batch
+    /// with (engine/compute/counter_normal.h), timed by `napkin-cli calibrate`; 0: not measured (optional in
+    /// the file: "normal_draws_per_second"). Its arithmetic (a hash, a log, a cosine per element), not its
+    /// bytes, is what the Cruncher's CPU step spends on the draw.
+    double normalDrawsPerSecond = 0;
     double perOpOverheadSeconds = 0; ///< launch or dispatch cost of one op, paid once per op
     std::string overheadSource;
     bool operator==(const HardwareProfile&) const = default;

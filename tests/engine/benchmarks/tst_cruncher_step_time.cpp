@@ -9,6 +9,8 @@
 
 #include <QtTest>
 
+#include <algorithm>
+
 #include <cmath>
 
 using namespace napkin;
@@ -221,6 +223,38 @@ private slots:
 
     // A real CPU run beside a calibration made in this process: predicted, with a finite ratio. Its value
     // depends on the machine's load, so it is not asserted.
+    // A profile that timed the trainer's own loops (napkin-cli calibrate on the CPU) prices the draw by its
+    // normals and the update at the update's rate; without them the ledger says what is left out.
+    void trainerLoopsAtTheirRates() {
+        const CruncherConfig c = cruncher(64, 32, 1, "fp32", OptimizerKind::sgd);
+        const StepTime bytesOnly = predictCruncherStepTime(c, tinyProfile(), true);
+        QVERIFY2(bytesOnly.predicted, bytesOnly.whyNot.c_str());
+        QCOMPARE(int(std::count_if(bytesOnly.notModelled.begin(), bytesOnly.notModelled.end(),
+                                   [](const std::string& line) {
+                                       return line.find("batch draw") != std::string::npos ||
+                                              line.find("optimizer's arithmetic") != std::string::npos;
+                                   })),
+                 2);
+        HardwareProfile p = tinyProfile();
+        p.normalDrawsPerSecond = 1e6; // 32·64 draws: 2.048 ms, far above the bytes' 8.6 µs
+        p.updates = {{OptimizerKind::sgd, OptimizerImplementation::fused, StorageType::fp32, 4096, 1e8}};
+        const StepTime t = predictCruncherStepTime(c, p, true);
+        QVERIFY2(t.predicted, t.whyNot.c_str());
+        const StepTimeRow* draw = rowStarting(t, "batch draw");
+        QVERIFY(draw);
+        QCOMPARE(draw->seconds, 32.0 * 64 / 1e6);
+        QCOMPARE(int(draw->kind), int(StepTimeKind::compute));
+        // SGD's 12 B per parameter of the 64² layer at the update's 1e8 B/s, not the bandwidth's 1e9.
+        const StepTimeRow* update = rowStarting(t, "sgd update, layer");
+        QVERIFY(update);
+        QCOMPARE(update->seconds, 64.0 * 64 * 12 / 1e8);
+        QVERIFY(t.notModelled.size() + 2 == bytesOnly.notModelled.size());
+        // Another optimizer's rate is not this one's.
+        p.updates.front().optimizer = OptimizerKind::adam;
+        QCOMPARE(rowStarting(predictCruncherStepTime(c, p, true), "sgd update, layer")->seconds,
+                 64.0 * 64 * 12 / 1e9);
+    }
+
     void cpuRunCalibratedHere() {
         std::unique_ptr<BenchmarkBackend> backend = makeBackend("cpu");
         QVERIFY(backend);
@@ -232,6 +266,12 @@ private slots:
         std::string whyNot;
         const std::optional<CalibrationRun> calibration = runCalibration(*backend, options, &whyNot);
         QVERIFY2(calibration, whyNot.c_str());
+        // The trainer's own loops were timed with it: the draw, and an update per optimizer.
+        QVERIFY(calibration->profile.normalDrawsPerSecond > 0);
+        QCOMPARE(calibration->profile.updates.size(), allOptimizers().size());
+        const HardwareProfileRead back = hardwareProfileFromJson(hardwareProfileToJson(calibration->profile));
+        QVERIFY2(back.profile, back.error.c_str());
+        QCOMPARE(back.profile->normalDrawsPerSecond, calibration->profile.normalDrawsPerSecond);
         TrainingRunRequest request;
         request.config = cruncher(64, 32, 2, "fp32", OptimizerKind::adagrad);
         request.steps = 3;

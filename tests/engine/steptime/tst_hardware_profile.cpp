@@ -96,6 +96,11 @@ private slots:
             << QString::fromStdString(
                    replaced(v, "\"per_op_overhead_seconds\": 0", "\"per_op_overhead_seconds\": -1"))
             << "per_op_overhead_seconds: must lie in [0, 1]";
+        QTest::newRow("no draws") // napkin-cli calibrate's rate of the trainers' batch draw, when given
+            << QString::fromStdString(
+                   replaced(v, "\"per_op_overhead_seconds\": 0",
+                            "\"per_op_overhead_seconds\": 0, \"normal_draws_per_second\": 0"))
+            << "normal_draws_per_second: must lie in [1, 1.00e21]";
         QTest::newRow("rate as text") << QString::fromStdString(replaced(v, "\"m\": 8", "\"m\": \"8\""))
                                       << "gemm[0].m: must be a number";
         QTest::newRow("elementwise of no dtype")
