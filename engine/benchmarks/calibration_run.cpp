@@ -88,6 +88,7 @@ std::optional<CalibrationRun> runCalibration(BenchmarkBackend& backend, const Ca
                         measured->byteConvention + ")";
     p.overheadSource = "a 1×1×1 fp32 GEMM on the " + device.backend + " backend: one op's dispatch";
     if (options.device == "cpu") { // the CPU trainers' host loops; a GPU's draw and update are its kernels
+        p.threads = device.threads;
         constexpr std::size_t kLoopElements = std::size_t{1} << 20; // a 1024² layer's parameters
         p.normalDrawsPerSecond = measureNormalDrawsPerSecond(kLoopElements, options.repeats);
         p.updates = measureCruncherUpdates(kLoopElements, options.repeats);

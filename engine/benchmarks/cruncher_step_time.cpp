@@ -264,6 +264,12 @@ std::string cruncherProfileMismatch(const HardwareProfile& profile, const Device
         profile.deviceName != device.name)
         return "device_name: the profile was measured on " + profile.deviceName + ", this run is on " +
                device.name;
+    // A CPU's GEMMs run at other rates on another thread count (a two-thread profile read 0.04-0.64 of a
+    // one-thread run's step on this VM: docs/benchmarks.md).
+    if (device.backend == "cpu" && profile.threads > 0 && device.threads > 0 &&
+        profile.threads != device.threads)
+        return "threads: the profile was measured with " + std::to_string(profile.threads) +
+               " thread(s), this run uses " + std::to_string(device.threads);
     return {};
 }
 

@@ -152,6 +152,12 @@ HardwareProfile parse(const json& doc) {
         for (std::size_t i = 0; i < it->size(); ++i)
             p.updates.push_back(updateRate((*it)[i], "optimizer_update[" + std::to_string(i) + "]."));
     }
+    if (doc.contains("threads")) {
+        const double threads = number(doc, "threads", "", 1, 4096);
+        if (threads != std::floor(threads))
+            refuse("threads", "must be a whole number");
+        p.threads = static_cast<int>(threads);
+    }
     if (doc.contains("normal_draws_per_second"))
         p.normalDrawsPerSecond = number(doc, "normal_draws_per_second", "", 1, kMaxRate);
     p.perOpOverheadSeconds = number(doc, "per_op_overhead_seconds", "", 0, 1);
@@ -231,6 +237,8 @@ std::string hardwareProfileToJson(const HardwareProfile& p) {
         out["optimizer_update"] = updates;
     if (p.normalDrawsPerSecond > 0)
         out["normal_draws_per_second"] = p.normalDrawsPerSecond;
+    if (p.threads > 0)
+        out["threads"] = p.threads;
     return out.dump(2) + "\n";
 }
 

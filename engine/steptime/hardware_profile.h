@@ -66,6 +66,10 @@ struct HardwareProfile {
     std::string device;
     std::string deviceName; ///< as the driver or the OS names it: "NVIDIA H100 80GB HBM3"
     std::string source;     ///< what measured it: "napkin-cli calibrate", "scripts/calibrate-torch.py", a URL
+    /// CPU threads the rates were measured with (napkin-cli calibrate on the CPU); 0: not recorded (a GPU's,
+    /// a published or an older profile; optional in the file: "threads"). A CPU run at another count runs
+    /// its GEMMs at other rates: bench train refuses such a profile.
+    int threads = 0;
     std::vector<GemmRate> gemms;
     /// Bytes read + written per second by a streaming elementwise op; 0: not measured.
     double memoryBandwidthBytesPerSecond = 0;

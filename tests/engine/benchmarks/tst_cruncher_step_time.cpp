@@ -191,6 +191,18 @@ private slots:
         p.device = "H100-SXM";
         QCOMPARE(cruncherProfileMismatch(p, cpu),
                  std::string("device: the profile was measured on H100-SXM, this run is on this-cpu"));
+        // A CPU profile calibrated at another thread count times another machine's GEMMs.
+        p = tinyProfile();
+        p.deviceName = cpu.name;
+        p.threads = 2;
+        cpu.threads = 1;
+        QCOMPARE(cruncherProfileMismatch(p, cpu),
+                 std::string("threads: the profile was measured with 2 thread(s), this run uses 1"));
+        cpu.threads = 2;
+        QCOMPARE(cruncherProfileMismatch(p, cpu), std::string());
+        p.threads = 0; // not recorded (an older profile): taken as it is
+        cpu.threads = 1;
+        QCOMPARE(cruncherProfileMismatch(p, cpu), std::string());
         std::string whyNot;
         QVERIFY(!defaultCruncherProfile(cpu, whyNot));
         QCOMPARE(whyNot, std::string("no profile for this CPU (napkin-cli calibrate writes one)"));
@@ -272,6 +284,8 @@ private slots:
         const HardwareProfileRead back = hardwareProfileFromJson(hardwareProfileToJson(calibration->profile));
         QVERIFY2(back.profile, back.error.c_str());
         QCOMPARE(back.profile->normalDrawsPerSecond, calibration->profile.normalDrawsPerSecond);
+        QVERIFY(calibration->profile.threads > 0);
+        QCOMPARE(back.profile->threads, calibration->profile.threads);
         TrainingRunRequest request;
         request.config = cruncher(64, 32, 2, "fp32", OptimizerKind::adagrad);
         request.steps = 3;

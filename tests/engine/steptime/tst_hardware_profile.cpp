@@ -101,6 +101,10 @@ private slots:
                    replaced(v, "\"per_op_overhead_seconds\": 0",
                             "\"per_op_overhead_seconds\": 0, \"normal_draws_per_second\": 0"))
             << "normal_draws_per_second: must lie in [1, 1.00e21]";
+        QTest::newRow("threads 2.5") << QString::fromStdString(
+                                            replaced(v, "\"per_op_overhead_seconds\": 0",
+                                                     "\"per_op_overhead_seconds\": 0, \"threads\": 2.5"))
+                                     << "threads: must be a whole number";
         QTest::newRow("rate as text") << QString::fromStdString(replaced(v, "\"m\": 8", "\"m\": \"8\""))
                                       << "gemm[0].m: must be a number";
         QTest::newRow("elementwise of no dtype")
