@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets with clang (address + undefined sanitizers) and runs each from its seed
 # corpus, bounded by executions or by time. Fails if any target finds a crash, hang or sanitizer report.
 #   scripts/fuzz.sh [RUNS]           executions per target (default 1000000)
-#   scripts/fuzz.sh --seconds N      N seconds per target (CI: 30 s × 10 targets, the 300 s it gave 5 × 60)
+#   scripts/fuzz.sh --seconds N      N seconds per target (CI: 20 s × 10 targets)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --fuzz
