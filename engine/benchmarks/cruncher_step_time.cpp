@@ -229,18 +229,10 @@ StepTime predictCruncherStepTime(const CruncherConfig& c, const HardwareProfile&
             "the optimizer's arithmetic: the profile has no rate for the trainer's "
             "update (napkin-cli calibrate on the CPU times one), so only its bytes are "
             "timed");
-    for (std::size_t i = 0; i < launches.size(); ++i) {
-        if (launches[i] <= 0 || profile.perOpOverheadSeconds <= 0)
-            continue;
-        StepTimeRow row;
-        row.phase = static_cast<StepTimePhase>(i);
-        row.kind = StepTimeKind::overhead;
-        row.seconds = launches[i] * profile.perOpOverheadSeconds;
-        row.name = "per-op overhead (" + std::string(stepTimePhaseName(row.phase)) + ")";
-        row.formula = "ops × overhead = " + n(launches[i]) + " × " + n(profile.perOpOverheadSeconds) +
-                      " s = " + n(row.seconds) + " s";
-        t.ledger.push_back(std::move(row));
-    }
+    for (std::size_t i = 0; i < launches.size(); ++i)
+        if (std::optional<StepTimeRow> row =
+                perOpOverheadRow(static_cast<StepTimePhase>(i), launches[i], profile))
+            t.ledger.push_back(std::move(*row));
     for (const StepTimeRow& row : t.ledger)
         t.seconds += row.seconds;
     t.notModelled.insert(t.notModelled.end(), list.notModelled.begin(), list.notModelled.end());

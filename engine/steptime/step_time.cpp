@@ -106,6 +106,22 @@ StepTimeRow costStepOp(const StepOp& op, const HardwareProfile& profile, const S
     return row;
 }
 
+std::optional<StepTimeRow> perOpOverheadRow(StepTimePhase phase, double launches,
+                                            const HardwareProfile& profile) {
+    if (launches <= 0 || profile.perOpOverheadSeconds <= 0)
+        return std::nullopt;
+    StepTimeRow row;
+    row.phase = phase;
+    row.kind = StepTimeKind::overhead;
+    row.seconds = launches * profile.perOpOverheadSeconds;
+    if (formulasWanted()) {
+        row.name = "per-op overhead (" + std::string(stepTimePhaseName(phase)) + ")";
+        row.formula = "ops × overhead = " + n(launches) + " × " + n(profile.perOpOverheadSeconds) +
+                      " s = " + secondsText(row.seconds);
+    }
+    return row;
+}
+
 namespace {
 
 // The communication ledger's collectives: exposed, or overlapped with the compute they hide behind.
@@ -238,21 +254,12 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
         phases.launches[static_cast<std::size_t>(op.phase)] += op.launches * op.count;
         t.ledger.push_back(std::move(row));
     }
-    for (std::size_t i = 0; i < phases.launches.size(); ++i) {
-        if (phases.launches[i] <= 0 || profile.perOpOverheadSeconds <= 0)
-            continue;
-        StepTimeRow row;
-        row.phase = static_cast<StepTimePhase>(i);
-        row.kind = StepTimeKind::overhead;
-        row.seconds = phases.launches[i] * profile.perOpOverheadSeconds;
-        if (formulasWanted()) {
-            row.name = "per-op overhead (" + std::string(stepTimePhaseName(row.phase)) + ")";
-            row.formula = "ops × overhead = " + n(phases.launches[i]) + " × " +
-                          n(profile.perOpOverheadSeconds) + " s = " + secondsText(row.seconds);
+    for (std::size_t i = 0; i < phases.launches.size(); ++i)
+        if (std::optional<StepTimeRow> row =
+                perOpOverheadRow(static_cast<StepTimePhase>(i), phases.launches[i], profile)) {
+            phases.seconds[i] += row->seconds;
+            t.ledger.push_back(std::move(*row));
         }
-        phases.seconds[i] += row.seconds;
-        t.ledger.push_back(std::move(row));
-    }
     if (std::string why = addCommunication(t, in, r, phases, options); !why.empty()) {
         t = StepTime{};
         t.basis = profile.source;

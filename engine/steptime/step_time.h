@@ -66,6 +66,11 @@ StepTime predictStepTime(const AccountingInput& input, const AccountingResult& r
 StepTimeRow costStepOp(const StepOp& op, const HardwareProfile& profile, const StepOpList& list,
                        StorageType streamed);
 
+/// The per-op overhead of one phase: `launches` ops dispatched × the profile's per-op overhead; none when
+/// either is 0.
+std::optional<StepTimeRow> perOpOverheadRow(StepTimePhase phase, double launches,
+                                            const HardwareProfile& profile);
+
 /// The profile a step is timed from when the user gives none: the published one for `gpu`
 /// (published_profiles.h), or unset with the reason in `whyNot`.
 std::optional<HardwareProfile> defaultProfile(const GpuSpec& gpu, std::string& whyNot);
