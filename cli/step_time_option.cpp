@@ -29,14 +29,13 @@ StepTime stepTimeFor(const AccountOptions& o, const AccountingInput& input, cons
                      const GpuSpec& gpu) {
     StepTimeOptions options;
     options.overlapDataParallel = !o.noDataParallelOverlap;
-    std::string whyNot;
-    const std::optional<HardwareProfile> profile = hardwareProfileFor(o, gpu, whyNot);
-    if (!profile) {
-        StepTime none;
-        none.whyNot = whyNot;
-        return none;
+    std::optional<HardwareProfile> profile;
+    if (!o.hardwareProfile.empty()) {
+        profile = readHardwareProfileOption(o.hardwareProfile);
+        if (const std::string mismatch = profileDeviceMismatch(*profile, gpu); !mismatch.empty())
+            throw UsageError("--hardware-profile: device: " + mismatch);
     }
-    return predictStepTime(input, result, *profile, options);
+    return stepTimeFromProfile(input, result, gpu, profile ? &*profile : nullptr, options);
 }
 
 bool mfuPredicted(const AccountOptions& options) {

@@ -7,6 +7,7 @@
 #include "app/accounting/run_cost_controls.h"
 #include "app/accounting/sharding_controls.h"
 #include "app/hardware/gpu_chooser_box.h"
+#include "app/hardware/hardware_profile_chooser.h"
 #include "app/model/architecture_controls.h"
 #include "app/model/number_knob_rows.h"
 #include "engine/accounting/training_knobs.h"
@@ -179,6 +180,7 @@ AccountingControls::AccountingControls(QWidget* parent)
     hardwareForm->addRow(tr("&GPU:"), m_gpu);
     hardwareForm->addRow(numberKnobLabel(trainingKnob("gpus")), m_gpus);
     hardwareForm->addRow(numberKnobLabel(trainingKnob("mfu")), m_mfu);
+    hardwareForm->addRow(new HardwareProfileChooser(hardware)); // the step time's profile (the app's one)
     hardwareForm->addRow(tr("&ZeRO stage:"), m_zero);
     hardwareForm->addRow(tr("R&ecompute:"), m_recompute);
     hardwareForm->addRow(tr("&Attention:"), m_attention);

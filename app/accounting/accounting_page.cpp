@@ -9,6 +9,7 @@
 #include "app/accounting/presets.h"
 #include "app/accounting/reserved_line.h"
 #include "app/accounting/step_time_answer.h"
+#include "app/hardware/chosen_hardware_profile.h"
 #include "app/hardware/session_gpu_catalog.h"
 #include "app/model/opened_model_entry.h"
 #include "engine/accounting/capability_rules.h"
@@ -180,6 +181,8 @@ AccountingPage::AccountingPage(QWidget* parent)
     layout->addWidget(split);
 
     connect(m_controls, &AccountingControls::inputChanged, this, &AccountingPage::recompute);
+    // Another profile (chosen here, on the Benchmarks page, or calibrated): the step time changes.
+    connect(&ChosenHardwareProfile::instance(), &ChosenHardwareProfile::changed, this, &AccountingPage::recompute);
     connect(m_presets, &QComboBox::activated, this, &AccountingPage::onPresetChosen);
     connect(m_units, &QComboBox::currentIndexChanged, this,
             [this](int) { setByteUnits(static_cast<ByteUnits>(m_units->currentData().toInt())); });
@@ -297,14 +300,16 @@ void AccountingPage::recompute() {
     // An exported chart says the setup it was drawn for: the command that reproduces it.
     // The command as asked, before any fallback the GPU forced; an opened config.json named by its file.
     const bool opened = m_openedCommand && showsOpenedModel();
-    const QString settings =
-        toQString(accountCommandLine(m_controls->input(), opened ? &*m_openedCommand : nullptr));
+    const QString settings = toQString(withChosenProfileOption(
+        accountCommandLine(m_controls->input(), opened ? &*m_openedCommand : nullptr), in.gpu));
     for (ChartView* chart : std::initializer_list<ChartView*>{m_memoryChart, m_flopChart, m_timelineChart})
         chart->setSettingsCaption(settings);
     m_answers->setResult(*m_result, byteUnits);
-    // The step's time from the GPU's published profile (engine/steptime), as `napkin-cli account` gives it.
+    // The step's time (engine/steptime) from the app's profile where it was measured on this GPU, else
+    // from the GPU's published one: what `napkin-cli account [--hardware-profile FILE]` gives.
     const GpuSpec& gpu = *sessionGpuCatalog().find(in.gpu);
-    const StepTime stepTime = publishedStepTime(in, *m_result, gpu);
+    const StepTime stepTime =
+        stepTimeFromProfile(in, *m_result, gpu, ChosenHardwareProfile::instance().profileFor(gpu));
     m_answers->setStepTime(stepTimeAnswer(stepTime, in.mfu));
     m_answers->setMeasuredRun(measuredComparison(), m_measuredLabel, byteUnits);
     m_answers->setWarnings(warnings);

@@ -2,7 +2,7 @@
 // runs (benchmarks_page.cpp holds the page and its sweep).
 #include "app/benchmarks/backend_cache.h"
 #include "app/benchmarks/benchmarks_page.h"
-#include "app/benchmarks/hardware_profile_chooser.h"
+#include "app/hardware/hardware_profile_chooser.h"
 #include "app/benchmarks/recipe_comparison.h"
 #include "app/benchmarks/recipe_comparison_panel.h"
 #include "app/benchmarks/task_progress.h"

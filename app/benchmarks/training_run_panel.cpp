@@ -1,7 +1,7 @@
 #include "app/benchmarks/training_run_panel.h"
 
 #include "app/benchmarks/export_buttons.h"
-#include "app/benchmarks/hardware_profile_chooser.h"
+#include "app/hardware/hardware_profile_chooser.h"
 #include "app/benchmarks/result_table.h"
 #include "app/export/save_file.h"
 #include "engine/benchmarks/cruncher_step_time.h"

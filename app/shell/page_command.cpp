@@ -1,5 +1,6 @@
 #include "app/shell/page_command.h"
 
+#include "app/hardware/chosen_hardware_profile.h"
 #include "app/hardware/session_gpu_catalog.h"
 #include "app/hardware/user_gpu_catalog_file.h"
 #include "app/training/data_lesson_panel.h"
@@ -8,6 +9,8 @@
 #include "engine/report/cli_command_line.h"
 #include "engine/report/inference_report.h"
 #include "engine/report/json_values.h"
+#include "engine/report/step_time_json.h"
+#include "engine/steptime/step_time.h"
 #include "widgets/text/engine_text.h"
 
 #include <QStringList>
@@ -53,8 +56,9 @@ QString pageCommandLine(const napkin::Scenario& s, napkin::ScenarioPage page,
     using napkin::ScenarioPage;
     switch (page) {
     case ScenarioPage::accounting:
-        return toQString(namingUserGpu(napkin::accountCommandLine(s.accounting.input, model),
-                                       s.accounting.input.gpu, error));
+        return toQString(withChosenProfileOption(
+            namingUserGpu(napkin::accountCommandLine(s.accounting.input, model), s.accounting.input.gpu, error),
+            s.accounting.input.gpu));
     case ScenarioPage::inference:
         return toQString(
             namingUserGpu(napkin::inferCommandLine(s.inference.input, model), s.inference.input.gpu, error));
@@ -117,8 +121,13 @@ PageDocument accountingPageDocument(const napkin::AccountingInput& input) {
     if (!error.ok())
         return {{}, QStringLiteral("--%1: %2").arg(toQString(error.field), toQString(error.message))};
     const napkin::GpuSpec& gpu = *catalog.find(input.gpu);
-    nlohmann::json document = napkin::accountingToJson(input, gpu, napkin::account(input, gpu));
-    document["command"] = namingUserGpu(document["command"].get<std::string>(), input.gpu, nullptr);
+    const napkin::AccountingResult result = napkin::account(input, gpu);
+    nlohmann::json document = napkin::accountingToJson(input, gpu, result);
+    // The step time as the page shows it: from the app's profile where it serves this GPU, named in the line.
+    document["step_time"] = napkin::stepTimeJson(napkin::stepTimeFromProfile(
+        input, result, gpu, ChosenHardwareProfile::instance().profileFor(gpu)));
+    document["command"] = withChosenProfileOption(
+        namingUserGpu(document["command"].get<std::string>(), input.gpu, nullptr), input.gpu);
     return {bytes(document), {}};
 }
 

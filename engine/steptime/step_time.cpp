@@ -216,6 +216,13 @@ StepTime publishedStepTime(const AccountingInput& input, const AccountingResult&
     return predictStepTime(input, result, *profile, options);
 }
 
+StepTime stepTimeFromProfile(const AccountingInput& input, const AccountingResult& result, const GpuSpec& gpu,
+                             const HardwareProfile* profile, const StepTimeOptions& options) {
+    if (profile && profileDeviceMismatch(*profile, gpu).empty())
+        return predictStepTime(input, result, *profile, options);
+    return publishedStepTime(input, result, gpu, options);
+}
+
 std::string profileDeviceMismatch(const HardwareProfile& profile, const GpuSpec& gpu) {
     if (equalsIgnoringCase(profile.device, gpu.id))
         return {};

@@ -80,6 +80,12 @@ std::optional<HardwareProfile> defaultProfile(const GpuSpec& gpu, std::string& w
 StepTime publishedStepTime(const AccountingInput& input, const AccountingResult& result, const GpuSpec& gpu,
                            const StepTimeOptions& options = {});
 
+/// The step time a front end shows for `gpu`: from `profile` when one is given and was measured on `gpu`,
+/// else from `gpu`'s published profile (publishedStepTime). napkin-cli refuses a profile of another device
+/// before it gets here; the app's chosen profile serves only the device it was measured on.
+StepTime stepTimeFromProfile(const AccountingInput& input, const AccountingResult& result, const GpuSpec& gpu,
+                             const HardwareProfile* profile, const StepTimeOptions& options = {});
+
 /// A profile measured on another device than the one chosen: "profile is for X, the account is for Y",
 /// or empty when `profile.device` is `gpu.id` (letter case aside).
 std::string profileDeviceMismatch(const HardwareProfile& profile, const GpuSpec& gpu);

@@ -5,7 +5,7 @@
 // changes nothing but the message next to the control (or the run's reason): the profile chosen before
 // stays, and the page goes on. No time is asserted: the ratio depends on the machine's load.
 #include "app/benchmarks/benchmarks_page.h"
-#include "app/benchmarks/hardware_profile_chooser.h"
+#include "app/hardware/hardware_profile_chooser.h"
 #include "app/benchmarks/recipe_comparison_panel.h"
 #include "app/benchmarks/training_run_panel.h"
 #include "engine/benchmarks/backend_registry.h"
