@@ -1,6 +1,7 @@
 #include "app/classroom/tour_answers.h"
 
 #include "app/accounting/presets.h"
+#include "app/hardware/chosen_hardware_profile.h"
 #include "engine/accounting/accounting.h"
 #include "engine/numerics/float_rounding.h"
 #include "engine/numerics/quantity_format.h"
@@ -206,7 +207,10 @@ TourAnswer predictedStepTime(const Scenario& s) {
     if (!r)
         return unavailable();
     const AccountingInput& in = s.accounting.input;
-    const StepTime t = publishedStepTime(in, *r, *GpuCatalog::builtIn().find(in.gpu));
+    // The page's own step: from the app's profile where it was measured on this GPU (the Accounting page
+    // shows that), else the GPU's published one.
+    const GpuSpec& gpu = *GpuCatalog::builtIn().find(in.gpu);
+    const StepTime t = stepTimeFromProfile(in, *r, gpu, ChosenHardwareProfile::instance().profileFor(gpu));
     if (!t.predicted) {
         TourAnswer answer = unavailable();
         answer.text = tr("not predicted: %1").arg(toQString(t.whyNot));

@@ -6,6 +6,7 @@
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/presets.h"
 #include "app/accounting/step_time_answer.h"
+#include "app/classroom/tour_answers.h"
 #include "app/hardware/chosen_hardware_profile.h"
 #include "app/hardware/gpu_chooser_box.h"
 #include "app/hardware/hardware_profile_chooser.h"
@@ -133,6 +134,12 @@ private slots:
         const nlohmann::json cli = cliDocument(page);
         QCOMPARE(cli["step_time"]["seconds"].get<double>(), expected.seconds);
         QCOMPARE(cli["step_time"]["basis"], exported["step_time"]["basis"]);
+        // The lecture tour's "What MFU will this setup get?" reveals the page's own figure.
+        Scenario shown;
+        shown.accounting = page.scenario();
+        const TourAnswer tour = tourAnswer("step-time", shown);
+        QVERIFY(tour.ok && tour.value);
+        QCOMPARE(*tour.value, expected.mfu);
 
         // None: back to the published profile, and the line names no file.
         chooser->clear();
