@@ -1,5 +1,6 @@
 #include "app/accounting/layout_plan_dialog.h"
 
+#include "app/hardware/chosen_hardware_profile.h"
 #include "app/hardware/session_gpu_catalog.h"
 #include "app/jobs/task_runner.h"
 #include "engine/numerics/quantity_format.h"
@@ -158,7 +159,11 @@ bool LayoutPlanDialog::isSearching() const {
 void LayoutPlanDialog::start() {
     const GpuSpec* gpu = sessionGpuCatalog().find(m_base.gpu);
     std::string whyNot;
-    const std::optional<HardwareProfile> profile = gpu ? defaultProfile(*gpu, whyNot) : std::nullopt;
+    // Ranked by the step the page shows: the app's profile where it was measured on this GPU, else the
+    // GPU's published one.
+    const HardwareProfile* chosen = gpu ? ChosenHardwareProfile::instance().profileFor(*gpu) : nullptr;
+    const std::optional<HardwareProfile> profile =
+        chosen ? std::optional<HardwareProfile>(*chosen) : gpu ? defaultProfile(*gpu, whyNot) : std::nullopt;
     if (!profile) {
         m_summary->setText(tr("No layout can be ranked: the step time is not predicted for %1: %2")
                                .arg(text(m_base.gpu), text(whyNot)));
