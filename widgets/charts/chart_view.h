@@ -111,6 +111,16 @@ protected:
     explicit ChartView(QWidget* parent = nullptr);
 
     QCustomPlot& plot() const { return *m_plot; }
+    /// setData()'s guard: `data` becomes `held` unless the chart has drawn (`drawn`) the same already, so a
+    /// change that leaves the chart as it is (the training tokens) draws nothing. True: rebuild.
+    template <class Data>
+    static bool takeNewData(Data& held, bool& drawn, const Data& data) {
+        if (drawn && data == held)
+            return false;
+        drawn = true;
+        held = data;
+        return true;
+    }
     /// The top of a value axis from 0 that leaves `pixels` above `value` in the axes as last laid out,
     /// at least `value` × `factor`: room for a label over a bar whatever the font (presentation mode).
     double topLeavingRoom(double value, double pixels, double factor) const;

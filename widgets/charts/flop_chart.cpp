@@ -52,12 +52,8 @@ FlopChart::FlopChart(QWidget* parent)
 FlopChart::~FlopChart() = default;
 
 void FlopChart::setData(const FlopChartData& data) {
-    if (m_hasData &&
-        data == m_data) // a change that leaves the chart as it is (training tokens) draws nothing
-        return;
-    m_hasData = true;
-    m_data = data;
-    rebuild();
+    if (takeNewData(m_data, m_hasData, data))
+        rebuild();
 }
 
 // Phases sit at x = 1, 2, 3; a gap; then components from x = phases + 2.

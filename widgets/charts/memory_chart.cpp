@@ -63,12 +63,8 @@ MemoryChart::MemoryChart(QWidget* parent)
 MemoryChart::~MemoryChart() = default;
 
 void MemoryChart::setData(const MemoryChartData& data) {
-    if (m_hasData &&
-        data == m_data) // a change that leaves the chart as it is (training tokens) draws nothing
-        return;
-    m_hasData = true;
-    m_data = data;
-    rebuild();
+    if (takeNewData(m_data, m_hasData, data))
+        rebuild();
 }
 
 void MemoryChart::setByteUnits(napkin::ByteUnits units) {

@@ -94,12 +94,8 @@ MemoryTimelineChart::MemoryTimelineChart(QWidget* parent)
 MemoryTimelineChart::~MemoryTimelineChart() = default;
 
 void MemoryTimelineChart::setData(const MemoryTimelineChartData& data) {
-    if (m_hasData &&
-        data == m_data) // a change that leaves the chart as it is (training tokens) draws nothing
-        return;
-    m_hasData = true;
-    m_data = data;
-    rebuild();
+    if (takeNewData(m_data, m_hasData, data))
+        rebuild();
 }
 
 void MemoryTimelineChart::setByteUnits(napkin::ByteUnits units) {
