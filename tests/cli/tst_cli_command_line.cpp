@@ -7,6 +7,7 @@
 #include "engine/report/inference_report.h"
 #include "engine/scenario/scenario.h"
 #include "tests/support/cli_outcome.h"
+#include "tests/support/command_words.h"
 #include "tests/support/random_accounting_inputs.h"
 
 #include <nlohmann/json.hpp>
@@ -17,36 +18,7 @@ using namespace napkin;
 
 namespace {
 
-// The words of a command line as a POSIX shell splits them (plain words and '…' quoting only: what
-// shellQuoted writes), without the leading "napkin-cli".
-std::vector<std::string> words(const std::string& line) {
-    std::vector<std::string> out;
-    std::string word;
-    bool inWord = false, quoted = false;
-    for (char c : line) {
-        if (quoted) {
-            if (c == '\'')
-                quoted = false;
-            else
-                word += c;
-        } else if (c == '\'') {
-            quoted = inWord = true;
-        } else if (c == ' ') {
-            if (inWord)
-                out.push_back(word);
-            word.clear();
-            inWord = false;
-        } else {
-            word += c;
-            inWord = true;
-        }
-    }
-    if (inWord)
-        out.push_back(word);
-    if (!out.empty() && out.front() == "napkin-cli")
-        out.erase(out.begin());
-    return out;
-}
+using test::commandWords;
 
 nlohmann::json appDocument(const AccountingInput& in) {
     const GpuSpec& gpu = *GpuCatalog::builtIn().find(in.gpu);
@@ -96,7 +68,7 @@ void TestCliCommandLine::everyPresetIsItsOwnCommand() {
         const std::string command = accountCommandLine(p.input);
         QCOMPARE(QString::fromStdString(command), QStringLiteral("napkin-cli account --preset %1 --json")
                                                       .arg(QString::fromUtf8(p.id.data(), p.id.size())));
-        const test::CliOutcome o = test::runCli(words(command));
+        const test::CliOutcome o = test::runCli(commandWords(command));
         QVERIFY2(o.status == 0, o.err.c_str());
         QVERIFY2(nlohmann::json::parse(o.out) == appDocument(p.input), p.id.data());
     }
@@ -107,7 +79,7 @@ void TestCliCommandLine::randomSettingsRoundTrip() {
     for (int i = 0; i < 1000; ++i) {
         const AccountingInput in = inputs.next();
         const std::string command = accountCommandLine(in);
-        const test::CliOutcome o = test::runCli(words(command));
+        const test::CliOutcome o = test::runCli(commandWords(command));
         const QByteArray name = QByteArray::number(i) + ": " + QByteArray::fromStdString(command);
         QVERIFY2(o.status == 0, (name + " → " + QByteArray::fromStdString(o.err)).constData());
         const nlohmann::json cli = nlohmann::json::parse(o.out);
@@ -136,7 +108,7 @@ void TestCliCommandLine::inferenceRoundTrip() {
         QVERIFY(validateInference(in, catalog).ok());
         const GpuSpec& gpu = *catalog.find(in.gpu);
         const std::string command = inferCommandLine(in);
-        const test::CliOutcome o = test::runCli(words(command));
+        const test::CliOutcome o = test::runCli(commandWords(command));
         QVERIFY2(o.status == 0, (command + " → " + o.err).c_str());
         nlohmann::json document = nlohmann::json::parse(o.out);
         document.erase("weights_format"); // how the CLI chose its format (napkin-cli infer only, docs/cli.md)
@@ -159,7 +131,7 @@ void TestCliCommandLine::savedScenarioIsTheSetup() {
         inputs.push_back(random.next());
     for (const AccountingInput& in : inputs) {
         const std::string command = accountCommandLine(in);
-        std::vector<std::string> argv = words(command);
+        std::vector<std::string> argv = commandWords(command);
         argv.insert(argv.end(), {"--save-scenario", path});
         const test::CliOutcome o = test::runCli(argv);
         QVERIFY2(o.status == 0, (command + " → " + o.err).c_str());

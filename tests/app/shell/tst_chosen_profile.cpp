@@ -16,6 +16,7 @@
 #include "engine/steptime/published_profiles.h"
 #include "engine/steptime/step_time.h"
 #include "tests/support/cli_outcome.h"
+#include "tests/support/command_words.h"
 #include "widgets/text/engine_text.h"
 
 #include <nlohmann/json.hpp>
@@ -29,33 +30,8 @@ using namespace napkin;
 
 namespace {
 
-// The words of a line as shellQuoted writes them ('…' quoting), without "napkin-cli".
 std::vector<std::string> words(const QString& line) {
-    std::vector<std::string> out;
-    std::string word;
-    bool inWord = false, quoted = false;
-    for (char c : line.toStdString()) {
-        if (quoted) {
-            if (c == '\'')
-                quoted = false;
-            else
-                word += c;
-        } else if (c == '\'') {
-            quoted = inWord = true;
-        } else if (c == ' ') {
-            if (inWord)
-                out.push_back(word);
-            word.clear();
-            inWord = false;
-        } else {
-            word += c;
-            inWord = true;
-        }
-    }
-    if (inWord)
-        out.push_back(word);
-    out.erase(out.begin());
-    return out;
+    return napkin::test::commandWords(line.toStdString());
 }
 
 // H100-SXM's published profile with every GEMM at half the rate, measured "on" `device`: a profile whose

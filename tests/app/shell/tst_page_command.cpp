@@ -16,6 +16,7 @@
 #include "app/training/training_page.h"
 #include "engine/hardware/custom_gpu_form.h"
 #include "tests/support/cli_outcome.h"
+#include "tests/support/command_words.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,33 +33,8 @@
 
 namespace {
 
-// The words of a command line (plain words and '…' quoting: what shellQuoted writes), without "napkin-cli".
 std::vector<std::string> words(const QString& line) {
-    std::vector<std::string> out;
-    std::string word;
-    bool inWord = false, quoted = false;
-    for (char c : line.toStdString()) {
-        if (quoted) {
-            if (c == '\'')
-                quoted = false;
-            else
-                word += c;
-        } else if (c == '\'') {
-            quoted = inWord = true;
-        } else if (c == ' ') {
-            if (inWord)
-                out.push_back(word);
-            word.clear();
-            inWord = false;
-        } else {
-            word += c;
-            inWord = true;
-        }
-    }
-    if (inWord)
-        out.push_back(word);
-    out.erase(out.begin()); // napkin-cli
-    return out;
+    return napkin::test::commandWords(line.toStdString());
 }
 
 nlohmann::json exported(const QString& page, const QString& preset) {
