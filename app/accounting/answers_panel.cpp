@@ -340,12 +340,21 @@ QString AnswersPanel::notesText() const {
 void AnswersPanel::setOverheadRows(const AccountingResult& r, ByteUnits units) {
     const MemoryOverheads& o = r.overheads;
     const bool datasheet = o.basis == MemoryBasis::datasheet;
-    QStringList lines;
-    for (const OverheadLine& l : o.lines)
-        lines << tr("%1: %2%3 — %4")
-                     .arg(toQString(l.label),
-                          l.measured ? toQString(formatBytes(l.bytes, units)) : tr("not measured"),
-                          l.counted ? QString() : tr(" (not counted)"), toQString(l.formula));
+    // The counted lines with their formulas (what the value sums); the others by name and why, their
+    // formulas in How is this computed? (a disabled line's formula still follows the peak, and spelling it
+    // under the answer re-laid a long label out on every tick).
+    QStringList lines, uncounted;
+    for (const OverheadLine& l : o.lines) {
+        if (l.counted)
+            lines << tr("%1: %2 — %3")
+                         .arg(toQString(l.label), toQString(formatBytes(l.bytes, units)), toQString(l.formula));
+        else
+            uncounted << tr("%1 (%2)").arg(toQString(l.label), !l.enabled    ? tr("off")
+                                                               : !l.measured ? tr("not measured")
+                                                                             : tr("datasheet basis"));
+    }
+    if (!uncounted.isEmpty())
+        lines << tr("not counted: %1").arg(uncounted.join(QStringLiteral(", ")));
     m_grid->setRow(QStringLiteral("overheads"),
                    datasheet ? tr("none counted (datasheet basis)")
                              : tr("%1 → %2 with the peak")

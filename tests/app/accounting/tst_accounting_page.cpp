@@ -872,6 +872,12 @@ void TestAccountingPage::overheadsAreControlsAndAnswers() {
     QVERIFY(page.answers()
                 ->formulaText(QStringLiteral("overheads"))
                 .contains(QStringLiteral("cuBLAS workspace")));
+    // The lines the value does not sum, by name and why; their formulas in How is this computed?.
+    const QString overheads = page.answers()->formulaText(QStringLiteral("overheads"));
+    QVERIFY2(overheads.contains(QStringLiteral("not counted: CUDA context (not measured)")) &&
+                 overheads.contains(QStringLiteral("fragmentation allowance (off)")) &&
+                 !overheads.contains(QStringLiteral("--nccl-channels")),
+             qPrintable(overheads));
     QVERIFY(page.answers()->valueText(QStringLiteral("fits")).contains(QStringLiteral("usable")));
     QVERIFY(explainAccounting(page.controls()->input(), *page.lastResult(), ByteUnits::decimal)
                 .contains(QStringLiteral("Overheads and usable memory")));
