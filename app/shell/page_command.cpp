@@ -81,7 +81,13 @@ QString pageCommandLine(const napkin::Scenario& s, napkin::ScenarioPage page,
         config.batch = b.batch;
         config.optimizer = b.optimizer;
         config.precision = b.precision;
-        lines << toQString(napkin::benchTrainCommandLine(where, config, b.steps));
+        std::string train = napkin::benchTrainCommandLine(where, config, b.steps);
+        // The run's step is predicted from the app's profile where it serves this device (a CPU run: a
+        // this-cpu profile; a GPU run: a GPU's, which bench train checks against the device it finds).
+        const ChosenHardwareProfile& chosen = ChosenHardwareProfile::instance();
+        if (chosen.profile() && (chosen.profile()->device == "this-cpu") == (b.device == "cpu"))
+            train += " --hardware-profile " + napkin::shellQuoted(chosen.path().toStdString());
+        lines << toQString(train);
         return lines.join(QLatin1Char('\n'));
     }
     case ScenarioPage::training: {

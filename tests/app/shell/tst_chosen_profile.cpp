@@ -131,6 +131,8 @@ private slots:
         AccountingPage page;
         page.applyPreset(*findPreset(QStringLiteral("gpt2-small"))); // a transformer: its ops are timed
         const QString published = stepValue(page);
+        Scenario bench;
+        bench.benchmarks.device = "cpu";
         QVERIFY(ChosenHardwareProfile::instance()
                     .choose(written(QStringLiteral("a100.json"), halfRateProfile("A100-SXM")))
                     .isEmpty());
@@ -138,6 +140,8 @@ private slots:
         Scenario s;
         s.accounting = page.scenario();
         QVERIFY(!pageCommandLine(s, ScenarioPage::accounting).contains(QStringLiteral("--hardware-profile")));
+        // Nor does a CPU training run's line (bench train would refuse an A100's profile for this CPU).
+        QVERIFY(!pageCommandLine(bench, ScenarioPage::benchmarks).contains(QStringLiteral("--hardware-profile")));
         const nlohmann::json cli = cliDocument(page);
         QVERIFY2(cli["step_time"]["basis"].get<std::string>().find("mamf") != std::string::npos ||
                      cli["step_time"]["basis"].get<std::string>().find("MAMF") != std::string::npos,
@@ -165,6 +169,11 @@ private slots:
         const QString line = pageCommandLine(s, ScenarioPage::accounting);
         QVERIFY2(line.contains(QStringLiteral("--gpu-catalog")) && line.contains(QStringLiteral("--hardware-profile")),
                  qPrintable(line));
+        // The Benchmarks page's training run on this CPU is predicted from it too: its line names the file.
+        Scenario bench;
+        bench.benchmarks.device = "cpu";
+        QVERIFY2(pageCommandLine(bench, ScenarioPage::benchmarks).contains(QStringLiteral("--hardware-profile")),
+                 qPrintable(pageCommandLine(bench, ScenarioPage::benchmarks)));
         const nlohmann::json cli = cliDocument(page);
         const AccountingInput in = page.controls()->input();
         const GpuSpec& gpu = *sessionGpuCatalog().find(in.gpu);
