@@ -88,7 +88,7 @@ const QString& HardwareProfileChooser::path() const {
 }
 
 QString HardwareProfileChooser::chooseFile(const QString& path) {
-    const QString error = ChosenHardwareProfile::instance().choose(path);
+    QString error = ChosenHardwareProfile::instance().choose(path);
     if (!error.isEmpty())
         showState(error);
     return error;
