@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Napkin's memory timeline against PyTorch's CPU allocator over one training step, event by event.
 
-For small nanoGPT-style GPT-2 stacks and Llama-style decoders (reference_models.py; odd sizes, fp32,
-recompute none, AdamW as napkin's default), one steady step — forward, cross-entropy, backward,
+For small nanoGPT-style GPT-2 stacks and Llama-style decoders, dense and Mixtral-style (reference_models.py;
+odd sizes, fp32, recompute none, AdamW as napkin's default), one steady step — forward, cross-entropy, backward,
 AdamW.step(), zero_grad(set_to_none=True) — runs on the CPU under torch.profiler(profile_memory=True),
 and step_memory.py reads the bytes the allocator holds at each of napkin's events. Against
 `napkin-cli account ... --activations-of pytorch-eager --json`'s memory_timeline[]:
@@ -18,7 +18,10 @@ and step_memory.py reads the bytes the allocator holds at each of napkin's event
    the model's buffers, the token and target tensors) must equal napkin's event to the byte, and torch's
    bytes at `start` and `zero_grad` napkin's. Among the shapes are layer-bound ones (a small vocabulary, a
    wide MLP), whose step peaks inside a layer's backward, and for the Llama-style stacks grouped-query,
-   multi-head and multi-query attention at batch 1 (matmul's reshapes are views) and above.
+   multi-head and multi-query attention at batch 1 (matmul's reshapes are views) and above. Mixtral-style
+   sparse MoE blocks too (pytorch_eager_moe_ops.h), 4 and 8 experts, top 1 and 2: their per-expert tensors
+   follow the routing, so the reference routes balanced (reference_models' route_balanced(), token slot j
+   to expert j mod E), the routing napkin's step assumes.
 3. A family still layer by layer (none of these cases now): every event's total, torch's bytes at the
    event's end minus napkin's, must be exactly the sum of the differences timeline_differences.py names
    for that event, each computed from the shapes and napkin's own ledger, never from the measurement.
