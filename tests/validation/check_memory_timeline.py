@@ -20,7 +20,7 @@ and step_memory.py reads the bytes the allocator holds at each of napkin's event
    wide MLP), whose step peaks inside a layer's backward, and for the Llama-style stacks grouped-query,
    multi-head and multi-query attention at batch 1 (matmul's reshapes are views) and above. Mixtral-style
    sparse MoE blocks too (pytorch_eager_moe_ops.h), 4 and 8 experts, top 1 and 2: their per-expert tensors
-   follow the routing, so the reference routes balanced (reference_models' route_balanced(), token slot j
+   follow the routing, so the reference routes balanced (reference_models' route(), token slot j
    to expert j mod E), the routing napkin's step assumes.
 3. A family still layer by layer (none of these cases now): every event's total, torch's bytes at the
    event's end minus napkin's, must be exactly the sum of the differences timeline_differences.py names
@@ -80,7 +80,7 @@ LLAMA = [  # GQA untied, multi-head tied (batch 3 and 2 unless given)
          batch=2),
 ]
 # Mixtral-style sparse MoE blocks (modeling_mixtral.py's eager loop over the experts), routed balanced:
-# reference_models' route_balanced() sends token slot j to expert j mod E, the routing napkin's op-by-op
+# reference_models' route() sends token slot j to expert j mod E, the routing napkin's op-by-op
 # step assumes (⌊b·s·K/E⌋ slots each, one more for the first b·s·K mod E experts).
 MOE_BASE = dict(LLAMA_BASE, routing="balanced")
 MOE = [
