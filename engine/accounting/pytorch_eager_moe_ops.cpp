@@ -90,7 +90,8 @@ std::vector<ExpertShare> balancedRouting(double slots, double experts) {
     return routing;
 }
 
-MoeSizes moeSizes(const ModelSpec& m, double batch, StorageType activations, std::vector<ExpertShare> routing) {
+MoeSizes moeSizes(const ModelSpec& m, double batch, StorageType activations,
+                  std::vector<ExpertShare> routing) {
     const double n = tokensPerStep(m, batch), K = m.topK, E = m.experts;
     MoeSizes z{};
     z.e = bytesPerElement(activations);
@@ -109,13 +110,13 @@ MoeSizes moeSizes(const ModelSpec& m, double batch, StorageType activations, std
 }
 
 void moeForward(OpWriter w, const MoeSizes& z) {
-    w.temp(z.probs);    // the router's logits
-    w.keep(z.probs);    // softmax(dtype=float)
-    w.temp(z.slots32);  // top-k's values (the routing weights, divided in place below)
-    w.keep(z.slots64);  // and int64 indices
-    w.keep(z.perToken); // their sum
-    w.keep(z.slots32);  // /=: the division keeps a clone of the values it overwrites
-    w.temp(z.nh);       // the output's zeros
+    w.temp(z.probs);              // the router's logits
+    w.keep(z.probs);              // softmax(dtype=float)
+    w.temp(z.slots32);            // top-k's values (the routing weights, divided in place below)
+    w.keep(z.slots64);            // and int64 indices
+    w.keep(z.perToken);           // their sum
+    w.keep(z.slots32);            // /=: the division keeps a clone of the values it overwrites
+    w.temp(z.nh);                 // the output's zeros
     for (int i = 0; i < 2; ++i) { // one_hot on the CPU reads the indices' min and max as 0-d int64
         w.temp(kInt64Bytes);
         w.drop(kInt64Bytes);

@@ -28,14 +28,14 @@ std::vector<ExpertShare> balancedRouting(double slots, double experts);
 
 /// The block's tensors in bytes, and the slots each expert got.
 struct MoeSizes {
-    double h, f, e;          // width, an expert's width (elements), the activations' element bytes
-    double nh;               // one s·b·h tensor (the output's zeros, a gather's gradient)
-    double probs;            // the router's logits or their fp32 softmax: s·b·E
-    double slots32, slots64; // one fp32 (or int64) value per token slot: s·b·K
-    double perToken;         // the top-k probabilities' sum, fp32: s·b
-    double mask;             // one_hot's s·b·K·E int64 mask
-    double weights;          // the routing weights in the activations' dtype: s·b·K
-    double experts;          // E
+    double h, f, e;                   // width, an expert's width (elements), the activations' element bytes
+    double nh;                        // one s·b·h tensor (the output's zeros, a gather's gradient)
+    double probs;                     // the router's logits or their fp32 softmax: s·b·E
+    double slots32, slots64;          // one fp32 (or int64) value per token slot: s·b·K
+    double perToken;                  // the top-k probabilities' sum, fp32: s·b
+    double mask;                      // one_hot's s·b·K·E int64 mask
+    double weights;                   // the routing weights in the activations' dtype: s·b·K
+    double experts;                   // E
     std::vector<ExpertShare> routing; // m_e: the token slots each expert got (Σ = s·b·K)
 };
 

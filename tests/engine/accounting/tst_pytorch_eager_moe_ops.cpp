@@ -37,7 +37,8 @@ namespace {
 /// `headDim`, `experts` SwiGLU experts `ffn` wide, top `topK`, no biases, dropout off, fp32, AdamW
 /// single-tensor.
 AccountingInput mixtral(double d, double heads, double kvHeads, double headDim, double layers, double vocab,
-                        double seq, double ffn, double experts, double topK, EmbeddingTying tying, double batch) {
+                        double seq, double ffn, double experts, double topK, EmbeddingTying tying,
+                        double batch) {
     AccountingInput in = gptInput(d, layers, heads, vocab, seq, batch);
     in.model.ffnDim = ffn;
     in.model.expertFfnDim = ffn;
@@ -120,7 +121,8 @@ void TestPytorchEagerMoeOps::eventsAreTorchsHighWaterMarks_data() {
                     {"backward embeddings", 1006408},
                     {"optimizer step", 1008652},
                     {"zero_grad", 742080}};
-    // Layer-bound: wide experts, a small vocabulary; 128 slots on 8 experts, top 2 (was 20,505,096 B: +3.2 %).
+    // Layer-bound: wide experts, a small vocabulary; 128 slots on 8 experts, top 2 (was 20,505,096 B: +3.2
+    // %).
     QTest::newRow("d 64 E 8 k 2 s 32 f 256 untied, batch 2")
         << mixtral(64, 4, 2, 16, 3, 64, 32, 256, 8, 2, EmbeddingTying::untied, 2)
         << Measured{{"start", 14720256},
@@ -184,9 +186,11 @@ void TestPytorchEagerMoeOps::routingMovesTheBackwardLayers_data() {
     QTest::addColumn<double>("layer1");
     // The 15-slot expert made first, so run last: its m·f gradients beside every other expert's weight
     // gradients.
-    QTest::newRow("15 slots to expert 1, 1 to each other") << Routing{{15, 1}, {1, 7}} << 974716.0 << 1026748.0;
+    QTest::newRow("15 slots to expert 1, 1 to each other")
+        << Routing{{15, 1}, {1, 7}} << 974716.0 << 1026748.0;
     // Run first, before the other experts' weight gradients exist: the balanced step's peaks.
-    QTest::newRow("15 slots to expert 8, 1 to each other") << Routing{{1, 7}, {15, 1}} << 972616.0 << 1024648.0;
+    QTest::newRow("15 slots to expert 8, 1 to each other")
+        << Routing{{1, 7}, {15, 1}} << 972616.0 << 1024648.0;
     QTest::newRow("balanced, given") << Routing{{3, 6}, {2, 2}} << 972616.0 << 1024648.0;
 }
 
@@ -233,14 +237,14 @@ void TestPytorchEagerMoeOps::runsCountTheLedgerAndEveryGradient_data() {
     for (const double experts : {4.0, 8.0})
         for (const double topK : {1.0, 2.0})
             for (const double batch : {1.0, 3.0})
-                QTest::newRow(QByteArray("E ") + QByteArray::number(experts) + " k " + QByteArray::number(topK) +
-                              " batch " + QByteArray::number(batch))
+                QTest::newRow(QByteArray("E ") + QByteArray::number(experts) + " k " +
+                              QByteArray::number(topK) + " batch " + QByteArray::number(batch))
                     << mixtral(48, 6, 2, 8, 3, 37, 9, 40, experts, topK, EmbeddingTying::untied, batch);
     // Many experts (1,056 slots on 1,024: 2 for the first 32, 1 for the rest): the work of two shares.
     QTest::newRow("E 1024 k 8") << mixtral(64, 4, 2, 16, 4, 64, 33, 32, 1024, 8, EmbeddingTying::untied, 4);
     // Mixtral 8x7B's shapes in fp32 at s 4096.
-    QTest::newRow("Mixtral 8x7B fp32") << mixtral(4096, 32, 8, 128, 32, 32000, 4096, 14336, 8, 2,
-                                                  EmbeddingTying::untied, 1);
+    QTest::newRow("Mixtral 8x7B fp32")
+        << mixtral(4096, 32, 8, 128, 32, 32000, 4096, 14336, 8, 2, EmbeddingTying::untied, 1);
 }
 
 // What the runs allocate is what the accounting counts: the activations held at the end of forward are
@@ -267,7 +271,8 @@ void TestPytorchEagerMoeOps::runsCountTheLedgerAndEveryGradient() {
         activations += run->end().activations;
         temporary += run->end().temporary;
     }
-    activations += layers * ops.layerForward.end().activations + (layers - 1) * ops.layerBackward.end().activations;
+    activations +=
+        layers * ops.layerForward.end().activations + (layers - 1) * ops.layerBackward.end().activations;
     temporary += layers * ops.layerForward.end().temporary + (layers - 1) * ops.layerBackward.end().temporary;
     for (const OpRun* run :
          {&ops.embeddingsForward, &ops.layerForward, &ops.headForward, &ops.lossBackward, &ops.headBackward,
@@ -289,8 +294,8 @@ void TestPytorchEagerMoeOps::aRepeatedShareIsItsExpertsWrittenOut() {
             for (int e = 0; e < s.experts; ++e)
                 apart.push_back({s.tokens, 1});
         const EagerStepOps repeated = opsOf(in, r, shares), written = opsOf(in, r, apart);
-        for (const auto run : {&EagerStepOps::layerForward, &EagerStepOps::layerBackward,
-                               &EagerStepOps::firstLayerBackward}) {
+        for (const auto run :
+             {&EagerStepOps::layerForward, &EagerStepOps::layerBackward, &EagerStepOps::firstLayerBackward}) {
             COMPARE_EXACT((repeated.*run).peakBytes(), (written.*run).peakBytes());
             QCOMPARE((repeated.*run).peak(), (written.*run).peak());
             QCOMPARE((repeated.*run).end(), (written.*run).end());
