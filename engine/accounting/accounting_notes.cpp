@@ -1,8 +1,11 @@
 #include "engine/accounting/accounting_notes.h"
 
 #include "engine/accounting/parallel_layout.h"
+#include "engine/accounting/pytorch_eager_step_ops.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/numerics/text_concat.h"
+
+#include <cmath>
 
 namespace napkin {
 
@@ -81,6 +84,17 @@ void addPeakNotes(AccountingResult& r, const AccountingInput& in) {
             r.notes.emplace_back("the order of a tensor-, pipeline-, context- or expert-parallel step is not "
                                  "modelled event by event: the peak is taken to be the sum");
         return;
+    }
+    if (isMixtureOfExperts(in.model) && eagerStepOpsUnsupported(in, r).empty()) {
+        // pytorch_eager_moe_ops.h: the experts' sizes follow the data's routing, which napkin is not told.
+        const double slots = in.batch * in.model.seq * in.model.topK, E = in.model.experts;
+        const double extra = std::fmod(slots, E);
+        r.notes.push_back(concat(
+            {"the timeline takes the routing as balanced: backward runs the experts one by one, last first, "
+             "and its peak follows how many token slots each got; token slot j (of b·s·K = ",
+             n(slots), ") is taken to go to expert j mod ", n(E), ", so each expert gets ",
+             n(std::floor(slots / E)), extra > 0 ? " and the first " + n(extra) + " one more" : "",
+             ". A skewed routing moves the backward layers' peaks"}));
     }
     const double sum = r.memory.total.value, peak = r.peakMemory.value;
     if (peak > sum)

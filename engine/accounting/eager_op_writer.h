@@ -23,6 +23,9 @@ public:
         drop(bytes);
         drop(bytes);
     }
+    /// An empty run to write a repeated piece into, and that piece played `times` times (OpRun::repeat).
+    OpRun piece() const { return OpRun(run_.gradientBytesPerParameter()); }
+    void repeat(const OpRun& piece, double times) { run_.repeat(piece, times); }
 
 private:
     OpRun& run_;

@@ -75,8 +75,9 @@ struct MemoryTimeline {
 /// transformer: a layer's activations are Korthikanti et al.'s per-layer count under the recompute
 /// mode; the fp32 logits are kept until the loss's backward; dL/dlogits (fp32) and dL/dh (s·b·h) are
 /// temporaries; selective and full recompute re-create a layer's dropped activations just before its
-/// backward (a `recompute layer l` event). Under pytorch-eager a GPT-2-style step, and a dense Llama-style
-/// one in fp32, is followed op by op (pytorch_eager_step_ops.h, pytorch_eager_llama_ops.h): each event is the
+/// backward (a `recompute layer l` event). Under pytorch-eager a GPT-2-style step, and a Llama-style
+/// one in fp32, dense or Mixtral-style (pytorch_eager_moe_ops.h: routing taken as balanced), is followed op
+/// by op (pytorch_eager_step_ops.h, pytorch_eager_llama_ops.h): each event is the
 /// high-water mark of the allocations and frees inside it, in eager autograd's order, so its peak is exact
 /// inside a layer's backward too. dense: phases only (start, forward, backward, optimizer step, zero_grad),
 /// with no activations.

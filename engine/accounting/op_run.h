@@ -28,6 +28,11 @@ public:
     void allocate(HeldComponent component, double amount);
     /// `amount` bytes (parameters) of `component` freed.
     void free(HeldComponent component, double amount) { change(component, -amount); }
+    /// `run` played `times` times over (a whole number), as if each of its allocations and frees were
+    /// recorded here again, in the work of one: its high-water mark in the j-th play is linear in j, so the
+    /// largest is the first play's or the last's.
+    void repeat(const OpRun& run, double times);
+    double gradientBytesPerParameter() const { return gradientBytesPerParameter_; }
 
     /// The change at the run's first largest total; zero where nothing rises above the run's start.
     const HeldChange& peak() const { return peak_; }

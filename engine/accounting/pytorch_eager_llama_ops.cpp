@@ -1,9 +1,13 @@
 #include "engine/accounting/pytorch_eager_llama_ops.h"
 
 #include "engine/accounting/llama_op_writer.h"
+#include "engine/accounting/pytorch_eager_moe.h"
+#include "engine/accounting/pytorch_eager_moe_ops.h"
 #include "engine/accounting/pytorch_eager_rows.h"
 
 #include <cmath>
+#include <optional>
+#include <utility>
 
 namespace napkin {
 namespace {
@@ -70,15 +74,20 @@ void attentionForward(Writer w, const Sizes& z) {
     w.drop(z.nh);
 }
 
-void layerForward(Writer w, const Sizes& z) {
+// `moe`: Mixtral's sparse block in the MLP's place (pytorch_eager_moe_ops.h), or null.
+void layerForward(Writer w, const Sizes& z, const eager::MoeSizes* moe) {
     w.rmsNormForward();
     attentionForward(w, z);
     w.rmsNormForward();
-    w.keep(z.nf); // gate projection: SiLU's input
-    w.keep(z.nf); // SiLU
-    w.keep(z.nf); // up projection
-    w.keep(z.nf); // SiLU · up: the down projection's input
-    w.temp(z.nh); // down projection
+    if (moe) {
+        eager::moeForward(w, *moe); // its output's zeros stay held, as the down projection's output
+    } else {
+        w.keep(z.nf); // gate projection: SiLU's input
+        w.keep(z.nf); // SiLU
+        w.keep(z.nf); // up projection
+        w.keep(z.nf); // SiLU · up: the down projection's input
+        w.temp(z.nh); // down projection
+    }
     w.keep(z.nh); // x + MLP: the next layer's (or the final norm's) input
     w.drop(z.nh);
 }
@@ -135,8 +144,8 @@ void projectionBackward(Writer w, const Sizes& z, double width, double outFeatur
     w.drop(width);
 }
 
-// The layer's nodes, latest made first. `first`: layer 1, whose q RoPE muls are the last to hold the tables.
-void layerBackward(Writer w, const Sizes& z, bool first) {
+/// The dense MLP's backward, from the down projection to the gate's dX summed into up's.
+void mlpBackward(Writer w, const Sizes& z) {
     w.grad(z.f * z.h); // down projection
     w.temp(z.nf);
     w.release(z.nf); // SiLU · up
@@ -156,6 +165,14 @@ void layerBackward(Writer w, const Sizes& z, bool first) {
     w.drop(z.nf);
     w.release(z.nh); // the MLP norm's output
     w.accumulate(z.nh);
+}
+
+// The layer's nodes, latest made first. `first`: layer 1, whose q RoPE muls are the last to hold the tables.
+void layerBackward(Writer w, const Sizes& z, const eager::MoeSizes* moe, bool first) {
+    if (moe)
+        eager::moeBackward(w, *moe);
+    else
+        mlpBackward(w, z);
     w.rmsNormBackward(true);
     w.grad(z.q * z.h); // output projection
     w.temp(z.nq);
@@ -212,8 +229,8 @@ void embeddingsBackward(Writer w, const Sizes& z, double vocab) {
 } // namespace
 
 std::string_view llamaStepOpsUnsupported(const ModelSpec& m, StorageType activations) {
-    if (isMixtureOfExperts(m))
-        return "follows dense Llama-style blocks so far (not Mixtral's experts)";
+    if (isMixtureOfExperts(m) && !moeEagerUnsupported(m).empty())
+        return "follows Mixtral-style experts without shared experts, dense-first layers or a router bias";
     if (bytesPerElement(activations) != kFp32Bytes)
         return "follows Llama-style blocks in fp32 so far (not the 16-bit casts)";
     const double dh = headWidth(m);
@@ -223,17 +240,21 @@ std::string_view llamaStepOpsUnsupported(const ModelSpec& m, StorageType activat
 }
 
 EagerStepOps llamaStepOps(const ModelSpec& m, double batch, StorageType activations,
-                          double gradientBytesPerParameter) {
+                          double gradientBytesPerParameter, std::vector<eager::ExpertShare> routing) {
     const Sizes z = eager::llamaSizes(m, batch, activations);
+    std::optional<eager::MoeSizes> moe;
+    if (isMixtureOfExperts(m))
+        moe = eager::moeSizes(m, batch, activations, std::move(routing));
+    const eager::MoeSizes* block = moe ? &*moe : nullptr;
     const OpRun empty(gradientBytesPerParameter);
     EagerStepOps ops{empty, empty, empty, empty, empty, empty, empty, empty};
     embeddingsForward({ops.embeddingsForward, z}, z);
-    layerForward({ops.layerForward, z}, z);
+    layerForward({ops.layerForward, z}, z, block);
     headForward({ops.headForward, z}, z);
     lossBackward({ops.lossBackward, z}, z);
     headBackward({ops.headBackward, z}, z, m.vocab);
-    layerBackward({ops.layerBackward, z}, z, false);
-    layerBackward({ops.firstLayerBackward, z}, z, true);
+    layerBackward({ops.layerBackward, z}, z, block, false);
+    layerBackward({ops.firstLayerBackward, z}, z, block, true);
     embeddingsBackward({ops.embeddingsBackward, z}, z, m.vocab);
     return ops;
 }

@@ -9,17 +9,23 @@
 // four saved tensors. In backward each node's saved tensors and incoming gradient are released as it
 // finishes, nodes run latest-made first, and two gradients of one tensor are summed out of place
 // (pytorch_eager_step_ops.h). docs/memory-timeline.md, "Op by op", lists the sequence.
+#include "engine/accounting/pytorch_eager_moe_ops.h"
 #include "engine/accounting/pytorch_eager_step_ops.h"
+
+#include <vector>
 
 namespace napkin {
 
-/// Why a Llama-style `model`'s step at `activations` is not followed op by op, or empty: dense blocks in
-/// fp32 (the 16-bit steps' casts, RMSNorm's upcast and cast back, the softmax's and the logits', are not
-/// compared with torch yet; nor are Mixtral's experts), heads at least two, each an even width.
+/// Why a Llama-style `model`'s step at `activations` is not followed op by op, or empty: dense blocks, or
+/// Mixtral's sparse MoE blocks without shared experts, dense-first layers or a router bias
+/// (pytorch_eager_moe_ops.h), in fp32 (the 16-bit steps' casts, RMSNorm's upcast and cast back, the
+/// softmax's and the logits', are not compared with torch yet), heads at least two, each an even width.
 std::string_view llamaStepOpsUnsupported(const ModelSpec& model, StorageType activations);
 
-/// The runs of a Llama-style `model`'s step at `batch` sequences (eagerStepOps() for these blocks).
+/// The runs of a Llama-style `model`'s step at `batch` sequences (eagerStepOps() for these blocks). A
+/// mixture of experts routes every layer's token slots as `routing` says (E experts in all; empty:
+/// balanced routing, eager::balancedRouting(), the step's assumption).
 EagerStepOps llamaStepOps(const ModelSpec& model, double batch, StorageType activations,
-                          double gradientBytesPerParameter);
+                          double gradientBytesPerParameter, std::vector<eager::ExpertShare> routing = {});
 
 } // namespace napkin

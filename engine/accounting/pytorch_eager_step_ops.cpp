@@ -272,6 +272,9 @@ std::string_view eagerStepOpsUnsupported(const AccountingInput& in, const Accoun
     if (in.precision == PrecisionRecipe::fp8Mixed || p.gradients != p.activations ||
         p.parameters != p.activations)
         return "follows parameters, gradients and activations of one dtype";
+    // An expert no token slot chose makes no gradient (and gets no optimizer state), which the totals count.
+    if (isMixtureOfExperts(m) && tokensPerStep(m, in.batch) * m.topK < m.experts)
+        return "follows steps with a token slot for every expert (b·s·K at least E)";
     if (isLlamaStyle(m))
         return llamaStepOpsUnsupported(m, p.activations);
     if (m.qkvBias && *m.qkvBias != m.bias)

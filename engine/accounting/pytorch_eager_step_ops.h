@@ -28,8 +28,9 @@ struct EagerStepOps {
         firstLayerBackward, embeddingsBackward;
 };
 
-/// Why `input`'s step is not followed op by op, or empty. It is for a GPT-2-style transformer, or a dense
-/// Llama-style one in fp32 (pytorch_eager_llama_ops.h), under pytorch-eager, fully trained on data
+/// Why `input`'s step is not followed op by op, or empty. It is for a GPT-2-style transformer, or a
+/// Llama-style one in fp32 (pytorch_eager_llama_ops.h), dense or with Mixtral-style experts given a token
+/// slot each (b·s·K ≥ E; pytorch_eager_moe_ops.h), under pytorch-eager, fully trained on data
 /// parallelism alone (ZeRO 0 or 1), with recompute and dropout off, in one dtype for parameters, gradients
 /// and activations (fp32, fp16, bf16, or mixed-* with its master copy apart), at least two heads two wide,
 /// two tokens and one layer. Elsewhere the timeline keeps its layer-by-layer events from the activation

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Napkin's memory timeline against PyTorch's CPU allocator over one training step, event by event.
 
-For small nanoGPT-style GPT-2 stacks and Llama-style decoders (reference_models.py; odd sizes, fp32,
-recompute none, AdamW as napkin's default), one steady step — forward, cross-entropy, backward,
+For small nanoGPT-style GPT-2 stacks and Llama-style decoders, dense and Mixtral-style (reference_models.py;
+odd sizes, fp32, recompute none, AdamW as napkin's default), one steady step — forward, cross-entropy, backward,
 AdamW.step(), zero_grad(set_to_none=True) — runs on the CPU under torch.profiler(profile_memory=True),
 and step_memory.py reads the bytes the allocator holds at each of napkin's events. Against
 `napkin-cli account ... --activations-of pytorch-eager --json`'s memory_timeline[]:
@@ -18,7 +18,10 @@ and step_memory.py reads the bytes the allocator holds at each of napkin's event
    the model's buffers, the token and target tensors) must equal napkin's event to the byte, and torch's
    bytes at `start` and `zero_grad` napkin's. Among the shapes are layer-bound ones (a small vocabulary, a
    wide MLP), whose step peaks inside a layer's backward, and for the Llama-style stacks grouped-query,
-   multi-head and multi-query attention at batch 1 (matmul's reshapes are views) and above.
+   multi-head and multi-query attention at batch 1 (matmul's reshapes are views) and above. Mixtral-style
+   sparse MoE blocks too (pytorch_eager_moe_ops.h), 4 and 8 experts, top 1 and 2: their per-expert tensors
+   follow the routing, so the reference routes balanced (reference_models' route(), token slot j
+   to expert j mod E), the routing napkin's step assumes.
 3. A family still layer by layer (none of these cases now): every event's total, torch's bytes at the
    event's end minus napkin's, must be exactly the sum of the differences timeline_differences.py names
    for that event, each computed from the shapes and napkin's own ledger, never from the measurement.
@@ -76,6 +79,24 @@ LLAMA = [  # GQA untied, multi-head tied (batch 3 and 2 unless given)
     dict(LLAMA_BASE, d=48, heads=4, kv_heads=2, head_dim=16, layers=2, vocab=29, seq=9, ffn=72, tied=False,
          batch=2),
 ]
+# Mixtral-style sparse MoE blocks (modeling_mixtral.py's eager loop over the experts), routed balanced:
+# reference_models' route() sends token slot j to expert j mod E, the routing napkin's op-by-op
+# step assumes (⌊b·s·K/E⌋ slots each, one more for the first b·s·K mod E experts).
+MOE_BASE = dict(LLAMA_BASE, routing="balanced")
+MOE = [
+    # 42 slots on 4 experts (11, 11, 10, 10), top 2, grouped-query
+    dict(MOE_BASE, d=48, heads=6, kv_heads=2, head_dim=8, layers=2, vocab=37, seq=7, ffn=40, tied=False,
+         experts=4, top_k=2, batch=3),
+    # 22 slots on 8 experts (3 for the first six, 2 for the last two), top 1, multi-head, tied
+    dict(MOE_BASE, d=40, heads=4, kv_heads=4, head_dim=10, layers=2, vocab=53, seq=11, ffn=24, tied=True,
+         experts=8, top_k=1, batch=2),
+    # Layer-bound (wide experts, a small vocabulary): 128 slots on 8 experts, top 2
+    dict(MOE_BASE, d=64, heads=4, kv_heads=2, head_dim=16, layers=3, vocab=64, seq=32, ffn=256, tied=False,
+         experts=8, top_k=2, batch=2),
+    # Top 1 of 4 at batch 1 (matmul's reshapes are views): 9 slots (3, 2, 2, 2)
+    dict(MOE_BASE, d=48, heads=4, kv_heads=2, head_dim=16, layers=2, vocab=29, seq=9, ffn=72, tied=False,
+         experts=4, top_k=1, batch=1),
+]
 
 
 def gpt2_args(s, batch):
@@ -90,6 +111,11 @@ def llama_args(s, batch):
             "--head-dim", s["head_dim"], "--layers", s["layers"], "--vocab", s["vocab"], "--seq", s["seq"],
             "--ffn-dim", s["ffn"], "--mlp", "swiglu", "--norm", "rmsnorm", "--position", "rope", "--bias", "off",
             "--embeddings", "tied" if s["tied"] else "untied", "--dropout", "off", "--batch", batch]
+
+
+def moe_args(s, batch):
+    return llama_args(s, batch) + ["--experts", s["experts"], "--top-k", s["top_k"],
+                                   "--expert-ffn-dim", s["expert_ffn"]]
 
 
 def napkin(cli, args):
@@ -116,6 +142,13 @@ def cases():
         yield ("Llama", f"Llama d {s['d']} a {s['heads']} g {s['kv_heads']} d_h {s['head_dim']} L {s['layers']} "
                f"V {s['vocab']} s {s['seq']} f {s['ffn']} {'tied' if s['tied'] else 'untied'}",
                reference_models.Decoder, lambda m: list(m.layers), s, batch, llama_args(s, batch))
+    for s in MOE:
+        s = dict(s, checkpoint=False, expert_ffn=s["ffn"])
+        batch = s["batch"]
+        yield ("Mixtral", f"Mixtral d {s['d']} a {s['heads']} g {s['kv_heads']} d_h {s['head_dim']} "
+               f"L {s['layers']} V {s['vocab']} s {s['seq']} E {s['experts']} k {s['top_k']} f {s['ffn']} "
+               f"{'tied' if s['tied'] else 'untied'}", reference_models.Decoder, lambda m: list(m.layers), s,
+               batch, moe_args(s, batch))
 
 
 def check_case(family, make, blocks_of, s, batch, doc):

@@ -176,6 +176,7 @@ class DecoderLayer(nn.Module):
             self.router = nn.Linear(d, s["experts"], bias=False)
             self.top_k = s["top_k"] if "top_k" in s else 1
             self.routing = None  # a list: the forward appends (tokens, saved storages) per expert it runs
+            self.routing_rule = s.get("routing")  # tests/validation/: "balanced" or slots per expert (route())
             if s.get("router_bias"):  # DeepSeek-V3's e_score_correction_bias
                 self.router_bias = nn.Parameter(torch.zeros(s["experts"]))
             self.experts = nn.ModuleList(Expert(d, s["expert_ffn"], s["mlp"], s["bias"])
@@ -229,6 +230,8 @@ class DecoderLayer(nn.Module):
         router_logits = self.router(x)
         routing_weights = F.softmax(router_logits, dim=1, dtype=torch.float)
         routing_weights, selected_experts = torch.topk(routing_weights, self.top_k, dim=-1)
+        if self.routing_rule:
+            self.route(selected_experts)
         routing_weights /= routing_weights.sum(dim=-1, keepdim=True)
         routing_weights = routing_weights.to(x.dtype)
         final = torch.zeros((b * t, d), dtype=x.dtype, device=x.device)
@@ -243,6 +246,23 @@ class DecoderLayer(nn.Module):
                 current = expert(current) * routing_weights[top_x_list, idx_list, None]
                 final.index_add_(0, top_x, current.to(x.dtype))
         return final.reshape(b, t, d)
+
+    def route(self, selected):
+        """For tests/validation/check_memory_timeline.py: overwrite top-k's expert indices with a fixed routing.
+        s["routing"] "balanced": a round robin, token slot j (token j // K, its (j mod K)-th choice) to expert
+        j mod E, so that each expert gets ⌊b·s·K/E⌋ slots and the first (b·s·K mod E) one more: the routing
+        napkin's op-by-op step assumes. A list: expert e gets list[e] slots, in the experts' order (for top-1
+        steps, where a token's choices cannot collide). The pattern is a buffer made on the first forward
+        (the model's buffers are not counted), and is copied through .data: no allocation, and topk's saved
+        indices keep their version, so the step allocates and frees exactly what the data's own routing
+        would, only with these counts."""
+        if getattr(self, "fixed_routing", None) is None or self.fixed_routing.shape != selected.shape:
+            if self.routing_rule == "balanced":
+                pattern = torch.arange(selected.numel(), device=selected.device) % len(self.experts)
+            else:
+                pattern = torch.repeat_interleave(torch.arange(len(self.experts)), torch.tensor(self.routing_rule))
+            self.register_buffer("fixed_routing", pattern.view(selected.shape), persistent=False)
+        selected.data.copy_(self.fixed_routing)
 
     @contextlib.contextmanager
     def routed(self, tokens):

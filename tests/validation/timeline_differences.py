@@ -12,7 +12,7 @@ FP32 = 4
 # Families napkin follows op by op (engine/accounting/pytorch_eager_step_ops.h, pytorch_eager_llama_ops.h):
 # each event is the high-water mark inside it, compared with torch's peak inside. The differences below are
 # what the layer-by-layer events (Mixtral's experts, 16-bit Llama-style steps) differ by.
-OP_BY_OP = ("GPT-2", "Llama")
+OP_BY_OP = ("GPT-2", "Llama", "Mixtral")
 
 
 def op_by_op(family):

@@ -360,7 +360,8 @@ void TestPytorchEagerStepOps::othersStayLayerByLayer() {
     zero2.gpus = 4;
     zero2.zeroStage = 2;
     QVERIFY(!reason(zero2).empty());
-    // Llama-style blocks op by op in fp32; their 16-bit casts and Mixtral's experts stay layer by layer.
+    // Llama-style blocks, Mixtral's experts among them, op by op in fp32; their 16-bit casts stay layer by
+    // layer.
     AccountingInput llamaStep = llama(48, 6, 2, 8, 3, 37, 7, 100, EmbeddingTying::untied, 3);
     QVERIFY(reason(llamaStep).empty());
     AccountingInput llamaBf16 = llamaStep;
@@ -369,7 +370,10 @@ void TestPytorchEagerStepOps::othersStayLayerByLayer() {
     AccountingInput mixtral = llamaStep;
     mixtral.model.experts = 4;
     mixtral.model.topK = 2;
-    QVERIFY(!reason(mixtral).empty());
+    QVERIFY(reason(mixtral).empty());
+    AccountingInput mixtralBf16 = mixtral;
+    mixtralBf16.precision = PrecisionRecipe::bf16;
+    QVERIFY(!reason(mixtralBf16).empty());
     AccountingInput oneHead = base;
     oneHead.model.heads = 1;
     QVERIFY(!reason(oneHead).empty());
