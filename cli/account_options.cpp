@@ -3,6 +3,7 @@
 #include "cli/enum_option.h"
 #include "cli/gpu_catalog_option.h"
 #include "cli/number_option.h"
+#include "engine/accounting/parallel_layout_knobs.h"
 #include "engine/accounting/run_cost_knobs.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/accounting/training_knobs.h"
@@ -29,17 +30,22 @@ void setEnum(Enum& target, const std::string& text, std::optional<Enum> (*fromNa
 }
 
 void applyLayout(const AccountOptions& o, ParallelLayout& l) {
-    setNumber(l.tp, "--tp", o.tp);
-    setNumber(l.pp, "--pp", o.pp);
-    setNumber(l.cp, "--cp", o.cp);
-    setNumber(l.ep, "--ep", o.ep);
-    setNumber(l.microbatches, "--microbatches", o.microbatches);
-    setNumber(l.virtualStages, "--virtual-stages", o.virtualStages);
+    applyNumberKnobOptions(parallelLayoutKnobs(), o.layout, l);
     // A preset's sequence parallelism goes with its tensor parallelism: --tp 1 on top of it turns it off.
     l.sp = o.sp || (l.sp && l.tp > 1);
 }
 
-// The setup preset's input (or the defaults), then every option given on top.
+// The layout's sizes from their table (parallel_layout_knobs.h), --sp after the pipeline stages.
+void addLayoutOptions(CLI::App& sub, AccountOptions& o) {
+    const std::span<const NumberKnob<ParallelLayout>> knobs = parallelLayoutKnobs();
+    o.layout.texts.assign(knobs.size(), std::string()); // sized once: CLI11 keeps a reference to each
+    for (std::size_t i = 0; i < knobs.size(); ++i) {
+        addNumberKnobOption(sub, knobs[i], o.layout.texts[i]);
+        if (knobs[i].key == "pp")
+            sub.add_flag("--sp", o.sp, "sequence parallelism (needs --tp > 1)");
+    }
+}
+
 } // namespace
 
 AccountingInput toAccountingInput(const AccountOptions& o) {
@@ -118,14 +124,7 @@ void addAccountOptions(CLI::App& sub_, AccountOptions& o) {
     sub->add_flag("--no-dp-overlap", o.noDataParallelOverlap,
                   "step time: data-parallel collectives do not overlap the backward");
     sub->add_option("--zero", o.zero, "ZeRO stage 0..3 (default 0)");
-    sub->add_option("--tp", o.tp, "tensor-parallel GPUs (default 1)");
-    sub->add_option("--pp", o.pp, "pipeline stages (default 1)");
-    sub->add_flag("--sp", o.sp, "sequence parallelism (needs --tp > 1)");
-    sub->add_option("--cp", o.cp, "context-parallel GPUs (default 1; needs --attention-impl flash)");
-    sub->add_option("--ep", o.ep, "expert-parallel GPUs (default 1; divides --experts)");
-    sub->add_option("--microbatches", o.microbatches, "micro-batches per step (default 1)");
-    sub->add_option("--virtual-stages", o.virtualStages,
-                    "model chunks per pipeline stage, Megatron's interleaved 1F1B (default 1)");
+    addLayoutOptions(*sub, o);
     sub->add_option("--recompute", o.recompute, "activation recompute (default none)")
         ->check(CLI::IsMember(enumNames(allRecomputes(), recomputeName)));
     sub->add_option("--attention", o.attention, "attention mask for the score FLOPs (default causal)")

@@ -22,7 +22,7 @@ struct AccountOptions {
     ModelOptions model;
     FineTuneOptions fineTune;
     OverheadOptions overheads;
-    std::string tp, pp, cp, ep, microbatches, virtualStages;
+    NumberKnobTexts layout; // tp, pp, cp, ep, micro-batches, v: engine/accounting/parallel_layout_knobs.h
     bool sp = false;
     std::string batch, tokens, precision, optimizer, optimizerImplementation, gpu, gpus, mfu, zero, recompute,
         attention, gpuCatalog;
@@ -35,11 +35,11 @@ struct AccountOptions {
 };
 
 /// Registers the model options, then --batch, --tokens, --precision, --fp32-grads, --optimizer, --gpu,
-/// --gpu-catalog, --gpus, --mfu, --zero, --tp, --pp, --sp, --cp, --ep, --microbatches, --recompute,
-/// --attention, the sharding options (--two-gradient-copies, --gathered-layers, --prefetch-layers,
-/// --fp32-reduce, --shard-group), the fine-tuning options, the overhead ledger's (overhead_options.h) and the
-/// run cost's
-/// --price-per-gpu-hour, --power-fraction, --pue and --grid-intensity on `sub`, in that order.
+/// --gpu-catalog, --gpus, --mfu, --zero, the layout's (--tp, --pp, --sp, --cp, --ep, --microbatches,
+/// --virtual-stages), --recompute, --attention, the sharding options (--two-gradient-copies,
+/// --gathered-layers, --prefetch-layers, --fp32-reduce, --shard-group), the fine-tuning options, the
+/// overhead ledger's (overhead_options.h) and the run cost's --price-per-gpu-hour, --power-fraction, --pue
+/// and --grid-intensity on `sub`, in that order.
 void addAccountOptions(CLI::App& sub, AccountOptions& o);
 
 /// The setup preset's input (or the defaults), then every option given on top. Throws UsageError.

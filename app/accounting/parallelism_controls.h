@@ -1,12 +1,15 @@
 #pragma once
 // The parallel layout as controls (the Parallelism group of the accounting page): tensor, pipeline,
-// sequence, context and expert parallelism and the micro-batches, with the data parallelism they leave.
+// sequence, context and expert parallelism, the micro-batches and the virtual stages, with the data
+// parallelism they leave. The sizes' boxes are their table's (parallel_layout_knobs.h).
 #include "engine/accounting/model_spec.h"
 #include "engine/accounting/parallel_layout.h"
 
 #include <QGroupBox>
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 class QCheckBox;
 class QLabel;
@@ -25,13 +28,15 @@ public:
     /// The control a validation field names ("tp", "sp", "microbatches", ...), or nullptr.
     QWidget* controlFor(const std::string& field) const;
 
-    QSpinBox* tpBox() const { return m_tp; }
-    QSpinBox* ppBox() const { return m_pp; }
+    /// The box of the layout knob whose scenario key is `key` ("tp", "virtual_stages"), or nullptr.
+    QSpinBox* box(std::string_view key) const;
+    QSpinBox* tpBox() const { return box("tp"); }
+    QSpinBox* ppBox() const { return box("pp"); }
     QCheckBox* spCheck() const { return m_sp; }
-    QSpinBox* cpBox() const { return m_cp; }
-    QSpinBox* epBox() const { return m_ep; }
-    QSpinBox* microbatchesBox() const { return m_microbatches; }
-    QSpinBox* virtualStagesBox() const { return m_virtualStages; }
+    QSpinBox* cpBox() const { return box("cp"); }
+    QSpinBox* epBox() const { return box("ep"); }
+    QSpinBox* microbatchesBox() const { return box("microbatches"); }
+    QSpinBox* virtualStagesBox() const { return box("virtual_stages"); }
     /// "dp = 64 / (8 × 4 × 1) = 2", or why it is not whole.
     QString dataParallelText() const;
 
@@ -42,7 +47,7 @@ private:
     void onEdited();
     void updateApplicability();
 
-    QSpinBox *m_tp, *m_pp, *m_cp, *m_ep, *m_microbatches, *m_virtualStages;
+    std::vector<QSpinBox*> m_boxes; ///< one per parallelLayoutKnobs() entry, in its order
     QCheckBox* m_sp;
     QLabel* m_dp;
     napkin::ModelSpec m_model;

@@ -12,9 +12,12 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QSpinBox>
 #include <QString>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <span>
 #include <vector>
@@ -45,6 +48,18 @@ template <class Input> NumberField* numberKnobField(const napkin::NumberKnob<Inp
     auto* field = new NumberField(parent);
     acceptAsKnob(field, f);
     return field;
+}
+
+/// An integer spin box for a whole-number knob: the table's range (an open end one inside) and step, and the
+/// knob's tooltip. For a page whose counts are spin boxes of whole numbers (the parallel layout's sizes).
+template <class Input> QSpinBox* numberKnobSpinBox(const napkin::NumberKnob<Input>& f, QWidget* parent) {
+    constexpr double kMost = std::numeric_limits<int>::max();
+    auto* box = new QSpinBox(parent);
+    box->setRange(static_cast<int>(std::min(f.range.lowOpen ? f.range.low + 1 : f.range.low, kMost)),
+                  static_cast<int>(std::min(f.range.highOpen ? f.range.high - 1 : f.range.high, kMost)));
+    box->setSingleStep(static_cast<int>(f.look.step));
+    box->setToolTip(numberKnobTip(f));
+    return box;
 }
 
 /// One knob's widgets: its row (the form's field), its box, its checkbox (optional knobs only).

@@ -83,6 +83,15 @@ template <class Input> struct NumberKnob {
     std::string_view field() const { return flag.substr(2); }
 };
 
+/// The entry of `fields` whose scenario key is `key`, or nullptr.
+template <class Input>
+const NumberKnob<Input>* findNumberKnob(std::span<const NumberKnob<Input>> fields, std::string_view key) {
+    for (const NumberKnob<Input>& f : fields)
+        if (f.key == key)
+            return &f;
+    return nullptr;
+}
+
 /// The first field of `fields` whose value is out of its range, with "must be in (0, 1] of the TDP, got 2",
 /// or an empty pair: what validate() reports for these knobs.
 template <class Input>

@@ -1,5 +1,6 @@
 #include "engine/accounting/parallel_layout.h"
 
+#include "engine/accounting/parallel_layout_knobs.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <algorithm>
@@ -10,16 +11,6 @@ namespace {
 
 std::string n(double v) {
     return formatNumber(v);
-}
-
-bool whole(double v, double lo, double hi) {
-    return std::isfinite(v) && v == std::floor(v) && v >= lo && v <= hi;
-}
-
-InputError requireSize(const char* field, double value, double hi) {
-    if (!whole(value, 1, hi))
-        return {field, "must be a whole number from 1 to " + n(hi) + ", got " + n(value)};
-    return {};
 }
 
 bool divides(double divisor, double value) {
@@ -75,13 +66,9 @@ std::string layoutText(const ParallelLayout& l) {
 }
 
 InputError validateLayout(const ParallelLayout& l, const ModelSpec& m, double gpus) {
-    InputError e;
-    if (!(e = requireSize("tp", l.tp, 1024)).ok() || !(e = requireSize("pp", l.pp, 1e5)).ok() ||
-        !(e = requireSize("cp", l.cp, 1024)).ok() || !(e = requireSize("ep", l.ep, 1024)).ok() ||
-        !(e = requireSize("microbatches", l.microbatches, 1e6)).ok())
-        return e;
-    if (!(e = requireSize("virtual-stages", l.virtualStages, 64)).ok())
-        return e;
+    // Each size a whole number in its range, in the table's words (parallel_layout_knobs.h).
+    if (auto [field, message] = checkNumberKnobs(parallelLayoutKnobs(), l); !field.empty())
+        return {field, message};
     if (l.virtualStages > 1 && l.pp == 1)
         return {"virtual-stages", "interleaves model chunks over pipeline stages; it needs --pp > 1"};
     if (l.virtualStages > 1 && !divides(l.pp, l.microbatches))

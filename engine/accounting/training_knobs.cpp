@@ -45,9 +45,8 @@ std::span<const NumberKnob<AccountingInput>> trainingKnobs() {
 }
 
 const NumberKnob<AccountingInput>& trainingKnob(std::string_view key) {
-    for (const NumberKnob<AccountingInput>& k : trainingKnobs())
-        if (k.key == key)
-            return k;
+    if (const NumberKnob<AccountingInput>* k = findNumberKnob(trainingKnobs(), key))
+        return *k;
     throw std::logic_error("no training knob " + std::string(key));
 }
 

@@ -3,6 +3,7 @@
 #include "engine/accounting/memory_overhead_knobs.h"
 #include "engine/accounting/model_presets.h"
 #include "engine/accounting/model_zoo.h"
+#include "engine/accounting/parallel_layout_knobs.h"
 #include "engine/accounting/run_cost_knobs.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/accounting/training_knobs.h"
@@ -329,15 +330,11 @@ std::string accountCommandLine(const AccountingInput& input, const CommandModelB
     numberOption(w, "--zero", in.zeroStage, d.zeroStage);
     enumOption(w, "--recompute", in.recompute, d.recompute, recomputeName);
     enumOption(w, "--attention", in.attention, d.attention, attentionMaskName);
-    const ParallelLayout& l = in.parallel;
-    numberOption(w, "--tp", l.tp, d.parallel.tp);
-    numberOption(w, "--pp", l.pp, d.parallel.pp);
-    if (l.sp)
+    const std::span layout = parallelLayoutKnobs(); // tp, pp, then --sp, then cp, ep, micro-batches, v
+    numberKnobFlags(w, layout.first(2), in.parallel, d.parallel);
+    if (in.parallel.sp)
         w.flag("--sp");
-    numberOption(w, "--cp", l.cp, d.parallel.cp);
-    numberOption(w, "--ep", l.ep, d.parallel.ep);
-    numberOption(w, "--microbatches", l.microbatches, d.parallel.microbatches);
-    numberOption(w, "--virtual-stages", l.virtualStages, d.parallel.virtualStages);
+    numberKnobFlags(w, layout.subspan(2), in.parallel, d.parallel);
     const ShardingOptions& z = in.sharding;
     if (z.twoGradientCopies)
         w.flag("--two-gradient-copies");

@@ -36,11 +36,7 @@ inline constexpr ControlRange expertFfnDim{0, 1e7};  ///< 0: the dense width
 inline constexpr ControlRange sharedFfnDim{0, 1e7};  ///< 0: no shared expert
 inline constexpr ControlRange denseLayers{0, 1e5};
 inline constexpr ControlRange topK{1, 1024};
-inline constexpr ControlRange tensorParallel{1, 1024};
-inline constexpr ControlRange pipelineParallel{1, 1e5};
-inline constexpr ControlRange contextParallel{1, 1024};
-inline constexpr ControlRange expertParallel{1, 1024};
-inline constexpr ControlRange microbatches{1, 1e6};
+// The parallel layout's sizes are their table's (engine/accounting/parallel_layout_knobs.h).
 inline constexpr ControlRange loraRank{1, 65536};
 inline constexpr ControlRange loraAlpha{0.001, 1e6};
 } // namespace accounting

@@ -8,6 +8,7 @@
 
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/model_spec.h"
+#include "engine/accounting/parallel_layout_knobs.h"
 #include "engine/accounting/precision_recipe.h"
 #include "engine/accounting/run_cost_knobs.h"
 #include "engine/accounting/training_knobs.h"
@@ -58,16 +59,11 @@ std::optional<std::string> dtypeFromName(std::string_view name) {
     return std::nullopt;
 }
 
-// The parallel layout (added within version 2, like the architecture).
+// The parallel layout (added within version 2, like the architecture): its sizes by their table
+// (parallel_layout_knobs.h), and the sequence-parallel switch.
 void readParallel(const Section& p, ParallelLayout& l) {
-    p.expectKeys({"tp", "pp", "sp", "cp", "ep", "microbatches", "virtual_stages"});
-    p.wholeNumber("tp", l.tp, ranges::accounting::tensorParallel);
-    p.wholeNumber("pp", l.pp, ranges::accounting::pipelineParallel);
+    readNumberKnobs(p, parallelLayoutKnobs(), l, {"sp"});
     p.boolean("sp", l.sp);
-    p.wholeNumber("cp", l.cp, ranges::accounting::contextParallel);
-    p.wholeNumber("ep", l.ep, ranges::accounting::expertParallel);
-    p.wholeNumber("microbatches", l.microbatches, ranges::accounting::microbatches);
-    p.wholeNumber("virtual_stages", l.virtualStages, ControlRange{1, 64});
 }
 
 // ZeRO/FSDP's layout options (sharding_options.h; added within version 2): absent, every option off.
@@ -297,8 +293,6 @@ void refuseInvalidAccounting(const AccountingInput& in) {
         return;
     std::string key = e.field; // the CLI's spelling: "d-model", "tp", "tokens"
     std::replace(key.begin(), key.end(), '-', '_');
-    static const std::string_view parallelKeys[] = {
-        "tp", "pp", "cp", "ep", "sp", "microbatches", "virtual_stages"};
     static const std::string_view shardingKeys[] = {"two_gradient_copies", "gathered_layers",
                                                     "prefetch_layers", "fp32_reduce", "shard_group"};
     static const std::string_view topKeys[] = {"batch", "precision", "optimizer", "gpu",      "gpus",
@@ -315,7 +309,7 @@ void refuseInvalidAccounting(const AccountingInput& in) {
         key = "fine_tuning.method";
     else if (listed(fineTuningKeys))
         key = "fine_tuning." + key;
-    else if (listed(parallelKeys))
+    else if (key == "sp" || findNumberKnob(parallelLayoutKnobs(), key))
         key = "parallel." + key;
     else if (listed(shardingKeys))
         key = "sharding." + key;

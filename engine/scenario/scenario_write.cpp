@@ -5,6 +5,7 @@
 #include "engine/scenario/scenario_section.h"
 
 #include "engine/accounting/model_spec.h"
+#include "engine/accounting/parallel_layout_knobs.h"
 #include "engine/accounting/precision_recipe.h"
 #include "engine/accounting/run_cost_knobs.h"
 #include "engine/scenario/number_knobs_json.h"
@@ -44,14 +45,9 @@ json accountingJson(const AccountingScenario& a) {
                   {"seq", m.seq},
                   {"ffn_mult", m.ffnMult}};
     scenario_detail::writeArchitecture(m, model);
-    const ParallelLayout& l = in.parallel;
-    json parallel = {{"tp", l.tp},
-                     {"pp", l.pp},
-                     {"sp", l.sp},
-                     {"cp", l.cp},
-                     {"ep", l.ep},
-                     {"microbatches", l.microbatches},
-                     {"virtual_stages", l.virtualStages}};
+    // The layout's sizes by their table (parallel_layout_knobs.h), and its sequence-parallel switch.
+    json parallel = scenario_detail::writeNumberKnobs(parallelLayoutKnobs(), in.parallel);
+    parallel["sp"] = in.parallel.sp;
     const ShardingOptions& z = in.sharding;
     json sharding = {{"two_gradient_copies", z.twoGradientCopies},
                      {"gathered_layers", str(gatheredLayersName(z.gathered))},

@@ -5,6 +5,8 @@
 // optional knob) and refuses a value out of range. A knob added to a table is checked here with no new line.
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/memory_overhead_knobs.h"
+#include "engine/accounting/model_presets.h"
+#include "engine/accounting/parallel_layout_knobs.h"
 #include "engine/accounting/run_cost_knobs.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/accounting/training_knobs.h"
@@ -23,6 +25,7 @@
 #include <iterator>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 using namespace napkin;
 
@@ -44,12 +47,35 @@ double inside(const NumberRange& r) {
     return r.whole ? std::floor(middle) : middle;
 }
 
-// One table, the part of the accounting input it belongs to, and its section in a scenario file.
+// One table, the part of the accounting input it belongs to, and its section in a scenario file; where
+// its knobs depend on the rest of the setup (a layout's sizes divide the model's), the setup a value is
+// tried on and the value tried.
 template <class Input> struct Table {
     std::span<const NumberKnob<Input>> knobs;
     Input AccountingInput::*part;
-    std::string section; // "cost": accounting.cost
+    std::string section;                         // "cost": accounting.cost
+    void (*prepare)(AccountingInput&) = nullptr; // the setup a value is tried on, over the page's fresh one
+    double (*sample)(const NumberRange&) = inside;
 };
+
+// Every size of the layout table is 2 on Mixtral 8x7B (32 layers and heads, 8 KV heads and experts) with
+// flash attention over 16 GPUs, 2 pipeline stages and 4 micro-batches: tp, cp and ep divide what they split
+// and the GPUs, p·v the layers and p the micro-batches.
+void layoutSetup(AccountingInput& in) {
+    const ModelSpec other = in.model; // the other kinds' sizes, which a scenario file keeps (and checks)
+    in.model = findModelPreset("mixtral-8x7b")->model;
+    in.model.parameters = other.parameters;
+    in.model.dim = other.dim;
+    in.model.out = other.out;
+    in.model.attentionImpl = AttentionImpl::flash;
+    in.gpus = 16;
+    in.parallel.pp = 2;
+    in.parallel.microbatches = 4;
+}
+
+double two(const NumberRange&) {
+    return 2;
+}
 
 template <class Input> void wellFormed(const Table<Input>& t, std::set<std::string_view>& flags) {
     std::set<std::string_view> keys;
@@ -74,7 +100,9 @@ template <class Input> void cliTakesEachFlag(const Table<Input>& t, const std::s
         // A value inside: in the command it prints, which napkin-cli reads back to the same command.
         AccountingInput in = freshAccountingInput(); // a dense 1e9-parameter model
         in.gpus = 8;
-        f.set(in.*t.part, inside(f.range));
+        if (t.prepare)
+            t.prepare(in);
+        f.set(in.*t.part, t.sample(f.range));
         const std::string line = accountCommandLine(in);
         QVERIFY2(line.find(std::string(f.flag) + " ") != std::string::npos, line.c_str());
         const test::CliOutcome o = test::runCli(words(line));
@@ -96,10 +124,12 @@ template <class Input> void scenarioKeepsEachKnob(const Table<Input>& t) {
     for (const auto& f : t.knobs) {
         const std::string key(f.key);
         Scenario s;
-        f.set(s.accounting.input.*t.part, inside(f.range));
+        if (t.prepare)
+            t.prepare(s.accounting.input);
+        f.set(s.accounting.input.*t.part, t.sample(f.range));
         const ScenarioParse back = parseScenario(writeScenario(s));
         QVERIFY2(back.ok(), back.error.c_str());
-        QCOMPARE(*f.get(back.scenario->accounting.input.*t.part), inside(f.range));
+        QCOMPARE(*f.get(back.scenario->accounting.input.*t.part), t.sample(f.range));
         nlohmann::json doc = nlohmann::json::parse(writeScenario(s));
         QVERIFY(doc["accounting"][t.section].contains(key));
         if (f.integer) // an int is written as one
@@ -118,15 +148,70 @@ template <class Input> void scenarioKeepsEachKnob(const Table<Input>& t) {
                      refused.error.find(f.range.requirement()) != std::string::npos,
                  refused.error.c_str());
         if (f.range.whole) { // a fraction of a whole-number knob is refused, never cut
-            doc["accounting"][t.section][key] = inside(f.range) + 0.5;
+            doc["accounting"][t.section][key] = t.sample(f.range) + 0.5;
             QVERIFY(!parseScenario(doc.dump()).ok());
         }
     }
 }
 
+template <class Input> const Input& partOf(const AccountingInput& in, const Table<Input>& t) {
+    if constexpr (std::is_same_v<Input, AccountingInput>)
+        return in;
+    else
+        return in.*t.part;
+}
+
+// `flag value` on GPT-2 small (with `setup`'s options): accepted alike by the table's range, napkin-cli and
+// the scenario file --save-scenario writes, which opens with the value as given; or refused by all three,
+// napkin-cli and a scenario file in the table's words.
+template <class Input>
+void agreesEverywhere(const Table<Input>& t, const std::string& flag, const std::string& value, bool accepted,
+                      std::vector<std::string> setup) {
+    const NumberKnob<Input>* knob = nullptr;
+    for (const auto& k : t.knobs)
+        if (k.flag == flag)
+            knob = &k;
+    QVERIFY(knob);
+    const double v = std::stod(value);
+    QCOMPARE(knob->range.contains(v), accepted);
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("run.napkin.json")).toStdString();
+    std::vector<std::string> args{"account", "--preset", "gpt2-small"};
+    args.insert(args.end(), setup.begin(), setup.end());
+    args.insert(args.end(), {flag, value, "--save-scenario", path});
+    const test::CliOutcome o = test::runCli(args);
+    const std::string key = (t.section.empty() ? "" : t.section + ".") + std::string(knob->key);
+    if (accepted) {
+        QVERIFY2(o.status == 0, o.err.c_str());
+        std::ifstream file(path);
+        const std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+        const ScenarioParse back = parseScenario(text);
+        QVERIFY2(back.ok(), back.error.c_str()); // the file opens, with the value as given
+        QCOMPARE(*knob->get(partOf(back.scenario->accounting.input, t)), v);
+        return;
+    }
+    QCOMPARE(o.status, 2);
+    QVERIFY2(o.err.find(flag) != std::string::npos &&
+                 o.err.find(knob->range.requirement()) != std::string::npos,
+             o.err.c_str());
+    // A scenario file with it is refused under its key, in the same words.
+    const Scenario s = runSetupScenario(findSetupPreset("gpt2-small")->input, GpuCatalog::builtIn());
+    nlohmann::json doc = nlohmann::json::parse(writeScenario(s));
+    doc["accounting"]["count_tokens"] = true;
+    nlohmann::json& section = t.section.empty() ? doc["accounting"] : doc["accounting"][t.section];
+    section[std::string(knob->key)] = v;
+    const ScenarioParse refused = parseScenario(doc.dump());
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error.find("accounting." + key) != std::string::npos &&
+                 refused.error.find(knob->range.requirement()) != std::string::npos,
+             refused.error.c_str());
+}
+
 const Table<RunCostInput> kCost{runCostKnobs(), &AccountingInput::cost, "cost"};
 const Table<MemoryOverheadSettings> kOverheads{memoryOverheadKnobs(), &AccountingInput::overheads,
                                                "overheads"};
+const Table<ParallelLayout> kLayout{parallelLayoutKnobs(), &AccountingInput::parallel, "parallel",
+                                    layoutSetup, two};
 
 } // namespace
 
@@ -137,6 +222,7 @@ private slots:
         std::set<std::string_view> flags;
         wellFormed(kCost, flags);
         wellFormed(kOverheads, flags);
+        wellFormed(kLayout, flags);
         wellFormed(Table<AccountingInput>{trainingKnobs(), nullptr, ""}, flags);
     }
 
@@ -145,11 +231,13 @@ private slots:
         QCOMPARE(help.status, 0);
         ::cliTakesEachFlag(kCost, help.out);
         ::cliTakesEachFlag(kOverheads, help.out);
+        ::cliTakesEachFlag(kLayout, help.out);
     }
 
     void scenarioKeepsEachKnob() {
         ::scenarioKeepsEachKnob(kCost);
         ::scenarioKeepsEachKnob(kOverheads);
+        ::scenarioKeepsEachKnob(kLayout);
     }
 
     // The training knobs (training_knobs.h) are taken alike by napkin-cli, validation, the scenario file
@@ -190,41 +278,49 @@ private slots:
         QFETCH(QString, flag);
         QFETCH(QString, value);
         QFETCH(bool, accepted);
-        const NumberKnob<AccountingInput>* knob = nullptr;
-        for (const auto& k : trainingKnobs())
-            if (QString::fromUtf8(k.flag.data(), qsizetype(k.flag.size())) == flag)
-                knob = &k;
-        QVERIFY(knob);
-        const double v = value.toDouble();
-        QCOMPARE(knob->range.contains(v), accepted);
-        QTemporaryDir dir;
-        const std::string path = dir.filePath(QStringLiteral("run.napkin.json")).toStdString();
-        const test::CliOutcome o = test::runCli({"account", "--preset", "gpt2-small", flag.toStdString(),
-                                                 value.toStdString(), "--save-scenario", path});
-        const std::string key(knob->key);
-        if (accepted) {
-            QVERIFY2(o.status == 0, o.err.c_str());
-            std::ifstream file(path);
-            const std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-            const ScenarioParse back = parseScenario(text);
-            QVERIFY2(back.ok(), back.error.c_str()); // the file opens, with the value as given
-            QCOMPARE(*knob->get(back.scenario->accounting.input), v);
-            return;
-        }
-        QCOMPARE(o.status, 2);
-        QVERIFY2(o.err.find(flag.toStdString()) != std::string::npos &&
-                     o.err.find(knob->range.requirement()) != std::string::npos,
-                 o.err.c_str());
-        // A scenario file with it is refused under its key, in the same words.
-        const Scenario s = runSetupScenario(findSetupPreset("gpt2-small")->input, GpuCatalog::builtIn());
-        nlohmann::json doc = nlohmann::json::parse(writeScenario(s));
-        doc["accounting"]["count_tokens"] = true;
-        doc["accounting"][key] = v;
-        const ScenarioParse refused = parseScenario(doc.dump());
-        QVERIFY(!refused.ok());
-        QVERIFY2(refused.error.find("accounting." + key) != std::string::npos &&
-                     refused.error.find(knob->range.requirement()) != std::string::npos,
-                 refused.error.c_str());
+        agreesEverywhere(Table<AccountingInput>{trainingKnobs(), nullptr, ""}, flag.toStdString(),
+                         value.toStdString(), accepted, {});
+    }
+
+    // The layout's sizes (parallel_layout_knobs.h) likewise, on GPT-2 small over 8 GPUs: a size napkin-cli
+    // accounts is saved in a file that opens with it, and one it refuses a file refuses in the same words
+    // (the file once said "must be from 1 to 1024" or "must be a whole number" where napkin-cli said "must
+    // be a whole number from 1 to 1024").
+    void layoutKnobsAgree_data() {
+        QTest::addColumn<QString>("flag");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<bool>("accepted");
+        QTest::newRow("tp 4") << "--tp"
+                              << "4" << true;
+        QTest::newRow("tp 0") << "--tp"
+                              << "0" << false;
+        QTest::newRow("tp 2.5") << "--tp"
+                                << "2.5" << false;
+        QTest::newRow("tp 2048") << "--tp"
+                                 << "2048" << false;
+        QTest::newRow("pp 4") << "--pp"
+                              << "4" << true;
+        QTest::newRow("pp 2e5") << "--pp"
+                                << "2e5" << false;
+        QTest::newRow("cp 1025") << "--cp"
+                                 << "1025" << false;
+        QTest::newRow("ep 0") << "--ep"
+                              << "0" << false;
+        QTest::newRow("microbatches 1e6") << "--microbatches"
+                                          << "1e6" << true;
+        QTest::newRow("microbatches 2e6") << "--microbatches"
+                                          << "2e6" << false;
+        QTest::newRow("virtual stages 65") << "--virtual-stages"
+                                           << "65" << false;
+        QTest::newRow("virtual stages 1.5") << "--virtual-stages"
+                                            << "1.5" << false;
+    }
+
+    void layoutKnobsAgree() {
+        QFETCH(QString, flag);
+        QFETCH(QString, value);
+        QFETCH(bool, accepted);
+        agreesEverywhere(kLayout, flag.toStdString(), value.toStdString(), accepted, {"--gpus", "8"});
     }
 
     // A whole-number knob held in an int refuses a fraction on the command line rather than cut it.
