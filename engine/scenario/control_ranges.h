@@ -10,7 +10,7 @@ namespace napkin::ranges {
 inline constexpr ControlRange seed{0, 1e6};
 
 namespace accounting {
-inline constexpr ControlRange parameters{1e3, 1e13};
+inline constexpr ControlRange parameters{1, 1e15}; ///< validation's: what napkin-cli accounts, a file keeps
 inline constexpr ControlRange dim{1, 1e7};
 inline constexpr ControlRange layers{1, 1e5};
 inline constexpr ControlRange out{1, 1e7};
@@ -18,7 +18,8 @@ inline constexpr ControlRange dModel{1, 1e6};
 inline constexpr ControlRange heads{1, 1e5};
 inline constexpr ControlRange vocab{1, 1e8};
 inline constexpr ControlRange seq{1, 1e8};
-inline constexpr ControlRange ffnMult{0.125, 64};
+/// Validation's (0, 64] with a whole MLP width, so at least 1/d ≥ 1e-6: what napkin-cli accounts, a file keeps
+inline constexpr ControlRange ffnMult{1e-6, 64};
 inline constexpr ControlRange batch{1, 1e9};
 inline constexpr ControlRange trainingTokens{1e6, 1e14};
 inline constexpr ControlRange gpus{1, 1e7};
