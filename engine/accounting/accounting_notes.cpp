@@ -6,6 +6,7 @@
 #include "engine/numerics/text_concat.h"
 
 #include <cmath>
+#include <string_view>
 
 namespace napkin {
 
@@ -89,10 +90,11 @@ void addPeakNotes(AccountingResult& r, const AccountingInput& in) {
         // pytorch_eager_moe_ops.h: the experts' sizes follow the data's routing, which napkin is not told.
         const double slots = in.batch * in.model.seq * in.model.topK, E = in.model.experts;
         const double extra = std::fmod(slots, E);
+        constexpr std::string_view lead = "the timeline takes the routing as balanced: backward runs the "
+                                          "experts one by one, last first, and its peak follows how many "
+                                          "token slots each got; token slot j (of b·s·K = ";
         r.notes.push_back(concat(
-            {"the timeline takes the routing as balanced: backward runs the experts one by one, last first, "
-             "and its peak follows how many token slots each got; token slot j (of b·s·K = ",
-             n(slots), ") is taken to go to expert j mod ", n(E), ", so each expert gets ",
+            {lead, n(slots), ") is taken to go to expert j mod ", n(E), ", so each expert gets ",
              n(std::floor(slots / E)), extra > 0 ? " and the first " + n(extra) + " one more" : "",
              ". A skewed routing moves the backward layers' peaks"}));
     }
