@@ -31,4 +31,26 @@ private:
     OpRun& run_;
 };
 
+/// SwiGLU's backward below the down projection (whose dW and dX the caller wrote), as torch 1.13 runs it
+/// for a dense Llama MLP and for each Mixtral expert alike: the SiLU · up product released, MulBackward's
+/// dL/dSiLU and dL/dup, up's dW and dX, SiluBackward, the gate's dW and dX. `nf` and `nh` are the bytes of
+/// the block's n·f and n·h tensors, `fh` its f·h weights; the block's input is left to the caller.
+inline void swigluBackwardBelowDown(OpWriter& w, double nf, double nh, double fh) {
+    w.release(nf); // SiLU · up
+    w.temp(nf);    // MulBackward: dL/dSiLU, dL/dup
+    w.temp(nf);
+    w.drop(nf);
+    w.release(nf); // SiLU's output
+    w.release(nf); // up's output
+    w.grad(fh);    // up projection
+    w.temp(nh);
+    w.drop(nf);
+    w.temp(nf); // SiluBackward
+    w.drop(nf);
+    w.release(nf); // the gate's output
+    w.grad(fh);    // gate projection
+    w.temp(nh);
+    w.drop(nf);
+}
+
 } // namespace napkin::eager

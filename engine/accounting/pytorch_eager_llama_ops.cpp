@@ -148,21 +148,7 @@ void projectionBackward(Writer w, const Sizes& z, double width, double outFeatur
 void mlpBackward(Writer w, const Sizes& z) {
     w.grad(z.f * z.h); // down projection
     w.temp(z.nf);
-    w.release(z.nf); // SiLU · up
-    w.temp(z.nf);    // MulBackward: dL/dSiLU, dL/dup
-    w.temp(z.nf);
-    w.drop(z.nf);
-    w.release(z.nf);   // SiLU's output
-    w.release(z.nf);   // up's output
-    w.grad(z.h * z.f); // up projection
-    w.temp(z.nh);
-    w.drop(z.nf);
-    w.temp(z.nf); // SiluBackward
-    w.drop(z.nf);
-    w.release(z.nf);   // the gate's output
-    w.grad(z.h * z.f); // gate projection
-    w.temp(z.nh);
-    w.drop(z.nf);
+    eager::swigluBackwardBelowDown(w, z.nf, z.nh, z.h * z.f);
     w.release(z.nh); // the MLP norm's output
     w.accumulate(z.nh);
 }

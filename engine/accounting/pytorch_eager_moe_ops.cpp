@@ -53,21 +53,7 @@ void expertBackward(OpWriter& w, const MoeSizes& z, const ExpertSizes& x, bool f
     w.grad(z.f * z.h); // down projection: dW, then dX
     w.temp(x.mf);
     w.drop(x.mh);
-    w.release(x.mf); // SiLU · up
-    w.temp(x.mf);    // MulBackward: dL/dSiLU, dL/dup
-    w.temp(x.mf);
-    w.drop(x.mf);
-    w.release(x.mf);   // SiLU's output
-    w.release(x.mf);   // up's output
-    w.grad(z.h * z.f); // up projection
-    w.temp(x.mh);
-    w.drop(x.mf);
-    w.temp(x.mf); // SiluBackward
-    w.drop(x.mf);
-    w.release(x.mf);   // the gate's output
-    w.grad(z.h * z.f); // gate projection
-    w.temp(x.mh);
-    w.drop(x.mf);
+    swigluBackwardBelowDown(w, x.mf, x.mh, z.h * z.f);
     w.release(x.mh); // the gathered tokens
     w.accumulate(x.mh);
     w.temp(z.nh); // IndexBackward (the gather): zeros of s·b·h, the expert's rows put in

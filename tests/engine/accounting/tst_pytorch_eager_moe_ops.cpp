@@ -11,6 +11,7 @@
 #include "engine/accounting/pytorch_eager_llama_ops.h"
 #include "engine/accounting/pytorch_eager_moe_ops.h"
 #include "tests/support/accounting_inputs.h"
+#include "tests/support/torch_step_events.h"
 
 #include <QtTest>
 
@@ -21,7 +22,7 @@
 using namespace napkin;
 using eager::ExpertShare;
 
-using Measured = std::vector<std::pair<const char*, double>>;
+using Measured = test::TorchStepEvents;
 using Routing = std::vector<ExpertShare>;
 Q_DECLARE_METATYPE(napkin::AccountingInput)
 Q_DECLARE_METATYPE(Measured)
@@ -157,23 +158,8 @@ void TestPytorchEagerMoeOps::eventsAreTorchsHighWaterMarks_data() {
 void TestPytorchEagerMoeOps::eventsAreTorchsHighWaterMarks() {
     QFETCH(AccountingInput, input);
     QFETCH(Measured, measured);
-    const AccountingResult r = accountValid(input);
-    QVERIFY(eagerStepOpsUnsupported(input, r).empty());
-    const MemoryTimeline t = memoryTimeline(input, r);
-    QCOMPARE(t.events.size(), measured.size());
-    double largest = 0;
-    for (std::size_t i = 0; i < measured.size(); ++i) {
-        const std::string name = stepEventName(t.events[i].event);
-        QCOMPARE(QString::fromStdString(name), QString::fromUtf8(measured[i].first));
-        QVERIFY2(t.events[i].bytes.total() == measured[i].second,
-                 qPrintable(QStringLiteral("%1: napkin %2 B, torch %3 B")
-                                .arg(QString::fromStdString(name))
-                                .arg(t.events[i].bytes.total(), 0, 'f', 0)
-                                .arg(measured[i].second, 0, 'f', 0)));
-        largest = std::max(largest, measured[i].second);
-    }
-    COMPARE_EXACT(t.peakBytes, largest);
-    COMPARE_EXACT(memoryTimelinePeakBytes(input, r), largest);
+    QVERIFY(eagerStepOpsUnsupported(input, accountValid(input)).empty());
+    test::verifyEventsAreTorchs(input, measured);
 }
 
 // The routing is an input of the block's runs. Every routing's forward keeps the same b·s·K slots and every

@@ -10,6 +10,7 @@
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/pytorch_eager_step_ops.h"
 #include "tests/support/accounting_inputs.h"
+#include "tests/support/torch_step_events.h"
 
 #include <QtTest>
 
@@ -19,7 +20,7 @@
 
 using namespace napkin;
 
-using Measured = std::vector<std::pair<const char*, double>>;
+using Measured = test::TorchStepEvents;
 Q_DECLARE_METATYPE(napkin::AccountingInput)
 Q_DECLARE_METATYPE(Measured)
 
@@ -257,23 +258,8 @@ void TestPytorchEagerStepOps::eventsAreTorchsHighWaterMarks_data() {
 void TestPytorchEagerStepOps::eventsAreTorchsHighWaterMarks() {
     QFETCH(AccountingInput, input);
     QFETCH(Measured, measured);
-    const AccountingResult r = accountValid(input);
-    QVERIFY(eagerStepOpsUnsupported(input, r).empty());
-    const MemoryTimeline t = memoryTimeline(input, r);
-    QCOMPARE(t.events.size(), measured.size());
-    double largest = 0;
-    for (std::size_t i = 0; i < measured.size(); ++i) {
-        const std::string name = stepEventName(t.events[i].event);
-        QCOMPARE(QString::fromStdString(name), QString::fromUtf8(measured[i].first));
-        QVERIFY2(t.events[i].bytes.total() == measured[i].second,
-                 qPrintable(QStringLiteral("%1: napkin %2 B, torch %3 B")
-                                .arg(QString::fromStdString(name))
-                                .arg(t.events[i].bytes.total(), 0, 'f', 0)
-                                .arg(measured[i].second, 0, 'f', 0)));
-        largest = std::max(largest, measured[i].second);
-    }
-    COMPARE_EXACT(t.peakBytes, largest); // the step's peak, wherever it falls
-    COMPARE_EXACT(memoryTimelinePeakBytes(input, r), largest);
+    QVERIFY(eagerStepOpsUnsupported(input, accountValid(input)).empty());
+    test::verifyEventsAreTorchs(input, measured);
 }
 
 void TestPytorchEagerStepOps::runsCountTheLedgerAndEveryGradient_data() {
