@@ -217,7 +217,7 @@ void LayoutPlanDialog::showPlan(const LayoutPlan& plan) {
     if (plan.noFit)
         lines << noFitText(plan);
     lines << yoursText(plan);
-    lines << text(std::string(stepTimeValidationNote())) + QLatin1Char('.');
+    lines << text(std::string(stepTimeValidationNote(plan.basis))) + QLatin1Char('.');
     m_summary->setText(lines.join(QLatin1Char('\n')));
 
     m_table->setRowCount(static_cast<int>(plan.top.size()));

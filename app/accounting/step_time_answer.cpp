@@ -34,7 +34,7 @@ StepTimeAnswer stepTimeAnswer(const StepTime& t, double assumedMfu) {
                             toQString(formatNumber(t.mfu)), toQString(formatNumber(assumedMfu)));
     answer.formula = toQString(t.mfuFormula) + QStringLiteral("\n") + toQString(stepSecondsByKindText(t)) +
                      QStringLiteral("\n") + tr("from %1").arg(toQString(t.basis)) + QStringLiteral("\n") +
-                     toQString(stepTimeValidationNote());
+                     toQString(stepTimeValidationNote(t.basis));
     return answer;
 }
 
@@ -51,7 +51,7 @@ QString explainStepTime(const StepTime& t, double assumedMfu) {
                "overlap and the pipeline bubble add to the critical path: %1. Rates from %2.</p>")
                 .arg(q(stepSecondsByKindText(t)), q(t.basis));
     text += tr("<p><b>How far to trust it:</b> %1 (docs/benchmarks.md, “Step time, predicted”).</p>")
-                .arg(q(std::string(stepTimeValidationNote())));
+                .arg(q(std::string(stepTimeValidationNote(t.basis))));
     text += QStringLiteral("<table cellspacing=\"4\"><tr><th align=\"left\">%1</th><th>%2</th><th>%3</th>"
                            "<th align=\"right\">%4</th><th align=\"left\">%5</th></tr>")
                 .arg(tr("op"), tr("phase"), tr("bound by"), tr("seconds"), tr("formula"));

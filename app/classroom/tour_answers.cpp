@@ -220,7 +220,7 @@ TourAnswer predictedStepTime(const Scenario& s) {
     }
     return made(tr("one step = %1; MFU = %2; from %3; %4")
                     .arg(toQString(stepSecondsByKindText(t)), toQString(t.mfuFormula), toQString(t.basis),
-                         toQString(stepTimeValidationNote())),
+                         toQString(stepTimeValidationNote(t.basis))),
                 tr("MFU %1 (assumed %2), %3 per step")
                     .arg(numberText(t.mfu), numberText(in.mfu), toQString(formatDuration(t.seconds))),
                 t.mfu, DrillUnit::number, 0.1);

@@ -55,4 +55,8 @@ PublishedProfile publishedProfile(const GpuSpec& gpu) {
                               "give --hardware-profile FILE measured on it (napkin-cli calibrate)"};
 }
 
+bool isPublishedProfileSource(std::string_view source) {
+    return source.starts_with(kMamfSource);
+}
+
 } // namespace napkin

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace napkin {
 
@@ -22,5 +23,9 @@ struct PublishedProfile {
 /// the time); the datasheet's memory bandwidth (an upper bound: no achievable figure is published with
 /// it); no per-op overhead (launches are asynchronous and hide behind the GPU's work at these sizes).
 PublishedProfile publishedProfile(const GpuSpec& gpu);
+
+/// A profile's (or a step time's basis) source is a published profile's: the MAMF table's figures, not a
+/// calibration of the user's own.
+bool isPublishedProfileSource(std::string_view source);
 
 } // namespace napkin

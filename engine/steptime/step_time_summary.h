@@ -20,9 +20,11 @@ std::array<double, kStepTimeKinds> stepSecondsByKind(const StepTime& stepTime);
 /// "compute 0.52 s + memory 0.11 s + communication 0.02 s": the kinds with any time, in enum order.
 std::string stepSecondsByKindText(const StepTime& stepTime);
 
-/// Where the model stands against measured runs, for every screen that shows a prediction: not yet within
-/// its 10 % target, and on the side of too short (docs/benchmarks.md, "Step time, predicted").
-std::string_view stepTimeValidationNote();
+/// Where the model stands against measured runs, for every screen that shows a prediction from `basis` (the
+/// step time's, its profile's source): not yet within its 10 % target. From a published profile, on the side
+/// of too short against the published runs it is checked on; from a calibrated one, against the CPU steps
+/// it is checked on (docs/benchmarks.md, "Step time, predicted").
+std::string_view stepTimeValidationNote(std::string_view basis);
 
 /// The `count` rows with the most seconds, most first (ties keep ledger order).
 std::vector<const StepTimeRow*> largestStepRows(const StepTime& stepTime, std::size_t count);

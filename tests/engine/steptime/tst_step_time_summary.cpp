@@ -66,6 +66,17 @@ private slots:
     }
 
     // A step not predicted has no ledger: no kinds, no rows, and no text that would read as an answer.
+    // The trust note follows the profile: the published runs for a published one, the CPU checks for one
+    // the user calibrated (it named the MPT runs for a CPU profile too).
+    void validationNoteFollowsTheProfile() {
+        const PublishedProfile h100 = publishedProfile(*GpuCatalog::builtIn().find("H100-SXM"));
+        QVERIFY(h100.profile);
+        QVERIFY(std::string(stepTimeValidationNote(h100.profile->source)).find("MPT") != std::string::npos);
+        const std::string_view calibrated = stepTimeValidationNote("napkin-cli calibrate: Napkin's cpu backend");
+        QVERIFY(calibrated.find("MPT") == std::string_view::npos);
+        QVERIFY(calibrated.find("calibrated profile") != std::string_view::npos);
+    }
+
     void notPredictedSaysNothing() {
         const StepTime none;
         QCOMPARE(stepSecondsByKindText(none), std::string());
