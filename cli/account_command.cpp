@@ -14,7 +14,6 @@
 #include "engine/report/accounting_report.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/json_values.h"
-#include "engine/report/step_time_json.h"
 #include "engine/scenario/accounting_fields.h"
 
 #include <CLI/CLI.hpp>
@@ -74,7 +73,7 @@ int execute(const AccountCommandOptions& options, std::ostream& out, std::ostrea
         result = account(input, gpu);
     }
     if (options.json) {
-        nlohmann::json doc = accountingToJson(input, gpu, result, allocator);
+        nlohmann::json doc = accountingToJson(input, gpu, result, allocator, &stepTime);
         doc["warnings"] = warnings;
         doc["command"] = accountCommandLine(asGiven); // what was asked, before any fallback
         if (!o.model.config.empty()) { // the line reads the same file; the JSON says which keys it used
@@ -90,8 +89,6 @@ int execute(const AccountCommandOptions& options, std::ostream& out, std::ostrea
             doc["command"] = withGpuCatalogOption(doc["command"].get<std::string>(), o.gpuCatalog);
         if (const std::string conf = allocatorConfigText(allocator); !conf.empty()) // shell-safe: [a-z_:,0-9]
             doc["command"] = doc["command"].get<std::string>() + " --alloc-conf " + conf;
-        doc["step_time"] =
-            stepTimeJson(stepTime); // the report's, or --hardware-profile's and --no-dp-overlap's
         if (mfuPredicted(o))        // the line names the step time's options
             doc["command"] = doc["command"].get<std::string>() + " --mfu predicted";
         if (!o.hardwareProfile.empty())

@@ -9,7 +9,6 @@
 #include "engine/report/cli_command_line.h"
 #include "engine/report/inference_report.h"
 #include "engine/report/json_values.h"
-#include "engine/report/step_time_json.h"
 #include "engine/steptime/step_time.h"
 #include "widgets/text/engine_text.h"
 
@@ -128,10 +127,10 @@ PageDocument accountingPageDocument(const napkin::AccountingInput& input) {
         return {{}, QStringLiteral("--%1: %2").arg(toQString(error.field), toQString(error.message))};
     const napkin::GpuSpec& gpu = *catalog.find(input.gpu);
     const napkin::AccountingResult result = napkin::account(input, gpu);
-    nlohmann::json document = napkin::accountingToJson(input, gpu, result);
     // The step time as the page shows it: from the app's profile where it serves this GPU, named in the line.
-    document["step_time"] = napkin::stepTimeJson(napkin::stepTimeFromProfile(
-        input, result, gpu, ChosenHardwareProfile::instance().profileFor(gpu)));
+    const napkin::StepTime stepTime =
+        napkin::stepTimeFromProfile(input, result, gpu, ChosenHardwareProfile::instance().profileFor(gpu));
+    nlohmann::json document = napkin::accountingToJson(input, gpu, result, {}, &stepTime);
     document["command"] = withChosenProfileOption(
         namingUserGpu(document["command"].get<std::string>(), input.gpu, nullptr), input.gpu);
     return {bytes(document), {}};

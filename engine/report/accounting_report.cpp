@@ -32,7 +32,7 @@ void addFormula(json& formulas, const std::string& key, const std::optional<Quan
 } // namespace
 
 json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r,
-                      const AllocatorConfig& allocator) {
+                      const AllocatorConfig& allocator, const StepTime* stepTime) {
     json doc;
     doc["model"] = std::string(modelKindName(in.model.kind));
     doc["parameters"] = jsonNumber(r.parameters.total);
@@ -148,8 +148,8 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     addFineTuningJson(doc, formulas, in, r);
     addRunCostJson(doc, formulas, in, r);
     doc["peer_estimates"] = peerEstimatesJson(peerEstimates(in, r)); // other calculators' answers
-    // The step time from the GPU's published profile: here, not in account(), so the tick stays as fast.
-    doc["step_time"] = stepTimeJson(publishedStepTime(in, r, gpu));
+    // The caller's step time, or the GPU's published one: here, not in account(), so the tick stays as fast.
+    doc["step_time"] = stepTimeJson(stepTime ? *stepTime : publishedStepTime(in, r, gpu));
     doc["warnings"] = capabilityWarnings(in, gpu); // the CLI adds what fell back before (capability_rules.h)
     doc["gpu"]["capabilities"] = gpuCapabilityJson(gpu);
     doc["formulas"] = formulas;
