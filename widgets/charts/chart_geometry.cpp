@@ -1,4 +1,5 @@
 #include "widgets/charts/chart_geometry.h"
+#include "widgets/text/measured_text.h"
 
 #include <QFontMetrics>
 
@@ -61,7 +62,7 @@ bool axisTitleCut(const QCPAxis& axis, const QSize& chart) {
         return false;
     int length = 0;
     for (const QString& line : axis.label().split(QLatin1Char('\n')))
-        length = std::max(length, QFontMetrics(axis.labelFont()).horizontalAdvance(line));
+        length = std::max(length, measuredText::horizontalAdvance(axis.labelFont(), line));
     const QRect r = axis.axisRect()->rect();
     const bool vertical = axis.orientation() == Qt::Vertical;
     const double centre = vertical ? r.center().y() : r.center().x();
@@ -74,7 +75,6 @@ QStringList crowdedTickLabels(const QCPAxis& axis, const QVector<double>& ticks,
     QStringList crowded;
     if (!axis.visible() || !axis.tickLabels())
         return crowded;
-    const QFontMetrics fm(axis.tickLabelFont());
     struct Placed {
         double at;
         QSize size;
@@ -84,8 +84,7 @@ QStringList crowdedTickLabels(const QCPAxis& axis, const QVector<double>& ticks,
     for (qsizetype i = 0; i < ticks.size() && i < labels.size(); ++i) {
         if (labels[i].isEmpty())
             continue;
-        const QSize size =
-            fm.boundingRect(QRect(0, 0, 100000, 100000), Qt::AlignLeft | Qt::AlignTop, labels[i]).size();
+        const QSize size = measuredText::boundingSize(axis.tickLabelFont(), labels[i]);
         placed.push_back({axis.coordToPixel(ticks[i]), size, labels[i]});
     }
     std::sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) { return a.at < b.at; });
@@ -125,15 +124,13 @@ namespace {
 template <typename Visit> void tickLabelSpans(const QCPAxis& axis, Visit visit) {
     if (!axis.visible() || !axis.tickLabels() || axis.orientation() != Qt::Horizontal)
         return;
-    const QFontMetrics fm(axis.tickLabelFont());
     const double theta = axis.tickLabelRotation() * std::numbers::pi / 180.0;
     const QVector<double> ticks = axis.tickVector();
     const QVector<QString> labels = axis.tickVectorLabels();
     for (qsizetype i = 0; i < ticks.size() && i < labels.size(); ++i) {
         if (labels[i].isEmpty() || !axis.range().contains(ticks[i]))
             continue;
-        const QSize size =
-            fm.boundingRect(QRect(0, 0, 100000, 100000), Qt::AlignLeft | Qt::AlignTop, labels[i]).size();
+        const QSize size = measuredText::boundingSize(axis.tickLabelFont(), labels[i]);
         const double along = size.width() * std::cos(theta);
         const double across = size.height() * std::fabs(std::sin(theta));
         const double at = axis.coordToPixel(ticks[i]);

@@ -1,4 +1,5 @@
 #include "widgets/charts/chart_view.h"
+#include "widgets/text/measured_text.h"
 
 #include "widgets/charts/captioned_picture.h"
 #include "widgets/charts/chart_geometry.h"

@@ -1,4 +1,5 @@
 #include "widgets/controls/answers_grid.h"
+#include "widgets/text/measured_text.h"
 
 #include <QApplication>
 #include <QEnterEvent>
@@ -18,10 +19,9 @@ constexpr int kFormulaColumns = 28; ///< the least room for a formula beside its
 
 // The width of a label's text on one line (its longest line), margins included.
 int textWidth(const QLabel* label) {
-    const QFontMetrics fm(label->font());
     int width = 0;
     for (const QString& line : label->text().split(QLatin1Char('\n')))
-        width = std::max(width, fm.horizontalAdvance(line));
+        width = std::max(width, measuredText::horizontalAdvance(label->font(), line));
     const QMargins m = label->contentsMargins();
     return width + m.left() + m.right() + 2 * label->margin();
 }

@@ -13,7 +13,10 @@
 #include "widgets/charts/memory_chart.h"
 #include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/charts/throughput_chart.h"
+#include "widgets/text/measured_text.h"
 
+#include <QFontMetrics>
+#include <QFontMetricsF>
 #include <QImage>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -46,6 +49,8 @@ private slots:
     void manyCategoriesTurnTheirLabels();
     void legendAndNoteKeepToANarrowChart();
     void aChartIsNoNarrowerThanItsLegend();
+    void measuredTextIsQFontMetricsOnce_data();
+    void measuredTextIsQFontMetricsOnce();
     void theWheelOverAChartScrollsThePage();
     void theCapacityLabelKeepsOffABarThatDoesNotFit();
     void aChartThatGrowsLabelsItsWholeAxis_data();
@@ -249,8 +254,6 @@ void TestChartLayout::aChartIsNoNarrowerThanItsLegend() {
              qPrintable(g.cutText.join(QLatin1Char('|'))));
 }
 
-QTEST_MAIN(TestChartLayout)
-#include "tst_chart_layout.moc"
 
 // Issue 35: at 1280×720 the tour's charts filled the view and the wheel over them did nothing, so the
 // answers below could not be reached. Failed before WheelToPage: the chart library accepted the turn.
@@ -467,3 +470,40 @@ void TestChartLayout::capacityLabelsStandOffTheAxis() {
     }
     QVERIFY2(checked > 0, "no capacity label beside the axis");
 }
+
+// The charts' fitting measures its texts through measuredText (widgets/text): QFontMetrics' figures, each
+// text shaped once per font. A second font of another size is another text.
+void TestChartLayout::measuredTextIsQFontMetricsOnce_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("pointSize");
+    QTest::newRow("tick label") << QStringLiteral("1.5 TB") << 9;
+    QTest::newRow("two lines") << QStringLiteral("memory per GPU\n(decimal units)") << 9;
+    QTest::newRow("projector type") << QStringLiteral("FLOPs per step (per GPU)") << 20;
+    QTest::newRow("empty") << QString() << 11;
+}
+
+void TestChartLayout::measuredTextIsQFontMetricsOnce() {
+    QFETCH(QString, text);
+    QFETCH(int, pointSize);
+    QFont font;
+    font.setPointSize(pointSize);
+    const QFontMetrics fm(font);
+    const long long before = measuredText::shapedCount();
+    QCOMPARE(measuredText::horizontalAdvance(font, text), fm.horizontalAdvance(text));
+    QCOMPARE(measuredText::horizontalAdvanceF(font, text), QFontMetricsF(font).horizontalAdvance(text));
+    QCOMPARE(measuredText::boundingSize(font, text),
+             fm.boundingRect(QRect(0, 0, 100000, 100000), Qt::AlignLeft | Qt::AlignTop, text).size());
+    const long long shaped = measuredText::shapedCount();
+    QVERIFY(shaped > before);
+    QCOMPARE(measuredText::horizontalAdvance(font, text), fm.horizontalAdvance(text));
+    QCOMPARE(measuredText::boundingSize(font, text),
+             fm.boundingRect(QRect(0, 0, 100000, 100000), Qt::AlignLeft | Qt::AlignTop, text).size());
+    QCOMPARE(measuredText::shapedCount(), shaped); // remembered
+    QFont larger = font;
+    larger.setPointSize(pointSize + 4);
+    QCOMPARE(measuredText::horizontalAdvance(larger, text), QFontMetrics(larger).horizontalAdvance(text));
+    QCOMPARE(measuredText::shapedCount(), shaped + 1);
+}
+
+QTEST_MAIN(TestChartLayout)
+#include "tst_chart_layout.moc"
