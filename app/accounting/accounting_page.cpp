@@ -284,7 +284,7 @@ void AccountingPage::recompute() {
     m_result = account(in, *sessionGpuCatalog().find(in.gpu));
     m_memoryChart->setData(memoryData(*m_result, in));
     m_flopChart->setData(flopData(*m_result));
-    const MemoryTimeline timeline = memoryTimeline(in, *m_result);
+    MemoryTimeline timeline = memoryTimeline(in, *m_result);
     MemoryTimelineChartData timelineData = memoryTimelineChartData(timeline, *m_result);
     m_reservedLine->update(timelineData, in, *m_result); // drawn once the controls rest
     m_measuredComparison.reset();
@@ -307,19 +307,24 @@ void AccountingPage::recompute() {
     m_answers->setResult(*m_result, byteUnits);
     // The step's time (engine/steptime) from the app's profile where it was measured on this GPU, else
     // from the GPU's published one: what `napkin-cli account [--hardware-profile FILE]` gives.
-    const GpuSpec& gpu = *sessionGpuCatalog().find(in.gpu);
+    const GpuSpec gpu = *sessionGpuCatalog().find(in.gpu);
     const StepTime stepTime =
         stepTimeFromProfile(in, *m_result, gpu, ChosenHardwareProfile::instance().profileFor(gpu));
     m_answers->setStepTime(stepTimeAnswer(stepTime, in.mfu));
     m_answers->setMeasuredRun(measuredComparison(), m_measuredLabel, byteUnits);
     m_answers->setWarnings(warnings);
-    QString explain =
-        explainAccounting(in, *m_result, timeline, byteUnits) + explainStepTime(stepTime, in.mfu);
-    if (m_measuredComparison)
-        explain += explainMeasuredRun(*m_measuredComparison, *m_measuredRun,
-                                      runStepTime(in, *m_result, gpu, *m_measuredRun, stepTime), gpu,
-                                      m_measuredLabel, byteUnits);
-    m_explain->setHtml(explain);
+    // How is this computed? is written when it is read (the pane open, an export): from copies, so that it
+    // says this result whatever the controls hold by then.
+    m_explain->setHtmlSource([in, result = *m_result, timeline = std::move(timeline), stepTime, gpu,
+                              comparison = m_measuredComparison, run = m_measuredRun,
+                              label = m_measuredLabel, byteUnits] {
+        QString explain =
+            explainAccounting(in, result, timeline, byteUnits) + explainStepTime(stepTime, in.mfu);
+        if (comparison && run)
+            explain += explainMeasuredRun(*comparison, *run, runStepTime(in, result, gpu, *run, stepTime),
+                                          gpu, label, byteUnits);
+        return explain;
+    });
 }
 
 // While an input is invalid the charts and the derivation show the last valid result: each is greyed

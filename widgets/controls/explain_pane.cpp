@@ -37,6 +37,7 @@ ExplainPane::ExplainPane(QWidget* parent)
 }
 
 void ExplainPane::setHtml(const QString& html) {
+    m_make = {};
     if (html == m_html && !m_stale)
         return;
     m_html = html;
@@ -45,20 +46,44 @@ void ExplainPane::setHtml(const QString& html) {
         m_refresh->start();
 }
 
+void ExplainPane::setHtmlSource(std::function<QString()> make) {
+    m_make = std::move(make);
+    m_stale = true;
+    if (isExpanded())
+        m_refresh->start();
+}
+
+void ExplainPane::make() const {
+    if (!m_make)
+        return;
+    m_html = m_make();
+    m_make = {};
+    ++m_made;
+}
+
+QString ExplainPane::html() const {
+    make();
+    return m_html;
+}
+
 void ExplainPane::showPending() {
     if (!m_stale)
         return;
+    make();
+    m_stale = false;
+    if (m_html == m_shown) // made again the same: no new layout, no jump
+        return;
     const int scroll = m_browser->verticalScrollBar()->value();
     m_browser->setHtml(m_html);
+    m_shown = m_html;
     m_browser->verticalScrollBar()->setValue(scroll);
-    m_stale = false;
 }
 
 QString ExplainPane::plainText() const {
     if (!m_stale)
         return m_browser->toPlainText();
     QTextDocument document;
-    document.setHtml(m_html);
+    document.setHtml(html());
     return document.toPlainText();
 }
 
