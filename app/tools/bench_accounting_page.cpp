@@ -18,6 +18,8 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QHash>
+#include <QLabel>
 #include <QSlider>
 
 #include <algorithm>
@@ -52,6 +54,26 @@ int main(int argc, char** argv) {
     for (ChartView* chart : charts)
         QObject::connect(chart, &ChartView::replotted, &page, [&] { ++replotsDrawn; });
 
+    // The labels whose text a tick changes, and their characters: each is shaped again for its size hints
+    // and its paint, a third of the tick at gpt3-175b (docs/benchmarks.md).
+    QHash<const QLabel*, QString> texts;
+    long long labelsChanged = 0, charsChanged = 0;
+    QHash<QString, long long> charsByLabel;
+    const auto countChangedLabels = [&] {
+        for (const QLabel* label : page.findChildren<QLabel*>()) {
+            auto it = texts.find(label);
+            if (it != texts.end() && *it == label->text())
+                continue;
+            if (it != texts.end()) {
+                ++labelsChanged;
+                charsChanged += label->text().size();
+                charsByLabel[label->objectName().isEmpty() ? label->text().left(24) : label->objectName()] +=
+                    label->text().size();
+            }
+            texts.insert(label, label->text());
+        }
+    };
+
     std::vector<double> cpuMs; // this thread's CPU time per tick: less sensitive to other processes' load
     const auto threadCpuMs = [] {
         timespec t{};
@@ -78,12 +100,15 @@ int main(int argc, char** argv) {
             QCoreApplication::processEvents(QEventLoop::AllEvents);
         const double wallMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
         cpuMs.push_back(threadCpuMs() - cpuStart);
+        countChangedLabels();
         return wallMs;
     };
 
     for (int i = 0; i < 20; ++i) // warm-up: fonts, pixmap caches, first layout
         tick(100 + i * 10);
     replotsDrawn = 0; // the measured ticks' alone
+    labelsChanged = charsChanged = 0;
+    charsByLabel.clear();
     cpuMs.clear();
     std::vector<double> ms;
     ms.reserve(static_cast<std::size_t>(ticks));
@@ -108,6 +133,16 @@ int main(int argc, char** argv) {
     std::sort(cpuMs.begin(), cpuMs.end());
     std::printf("GUI thread CPU per tick: median %.3f ms  p95 %.3f ms\n", cpuMs[cpuMs.size() / 2],
                 cpuMs[std::min(cpuMs.size() - 1, cpuMs.size() * 95 / 100)]);
+    std::printf("labels whose text changed per tick: %.1f, %.0f characters\n",
+                static_cast<double>(labelsChanged) / ticks, static_cast<double>(charsChanged) / ticks);
+    if (qEnvironmentVariableIsSet("NAPKIN_BENCH_LABELS")) {
+        std::vector<std::pair<long long, QString>> top;
+        for (auto it = charsByLabel.begin(); it != charsByLabel.end(); ++it)
+            top.emplace_back(it.value(), it.key());
+        std::sort(top.rbegin(), top.rend());
+        for (const auto& [chars, name] : top)
+            std::printf("  %7.1f chars/tick  %s\n", static_cast<double>(chars) / ticks, qPrintable(name));
+    }
     // QCustomPlot's own measure of its last replots (layout + draw), to see where the time goes.
     std::printf("of which QCustomPlot replot (average of recent): memory %.3f ms, flops %.3f ms, timeline "
                 "%.3f ms\n",
