@@ -27,12 +27,8 @@ namespace {
 
 // What the transformer op list does not model; empty when it models `m`.
 std::string transformerNotModelled(const ModelSpec& m) {
-    if (isMixtureOfExperts(m))
-        return "mixtures of experts (routing, expert GEMMs, all-to-alls) are not in the step-time model yet";
     if (isLatentAttention(m))
         return "multi-head latent attention is not in the step-time model yet";
-    if (m.slidingWindow > 0)
-        return "sliding-window attention is not in the step-time model yet";
     if (m.qkNorm != QkNorm::none)
         return "QK-norm is not in the step-time model yet";
     if (m.normPlacement != NormPlacement::pre)
@@ -64,9 +60,21 @@ double opListReplicaForwardFlops(const AccountingInput& in) {
     const double d = m.dModel, a = m.heads, g = kvHeadCount(m), dqk = queryKeyHeadWidth(m),
                  dv = valueHeadWidth(m), f = ffnWidth(m), L = m.layers;
     const double projections = d * (a * dqk + g * dqk + g * dv) + a * dv * d;
-    const double mlp = (isGatedMlp(m) ? 3 : 2) * d * f;
-    const double scores = 2 * sequences * scoredPairs(m.seq, 0, in.attention) * a * (dqk + dv);
-    return L * (2 * T * (projections + mlp) + scores) + 2 * T * d * m.vocab;
+    const double matrices = isGatedMlp(m) ? 3 : 2;
+    // Windowed layers score the pairs within the window (model FLOPs, whatever the kernel computes).
+    const double Lw = m.slidingWindow > 0 ? windowedLayerCount(m) : 0;
+    const double scorePerPair = 2 * sequences * a * (dqk + dv);
+    const double scores = scorePerPair * ((L - Lw) * scoredPairs(m.seq, 0, in.attention) +
+                                          Lw * scoredPairs(m.seq, m.slidingWindow, in.attention));
+    double mlps = L * matrices * d * f;
+    if (isMixtureOfExperts(m)) { // per token: K experts, the shared expert, the router; dense-first layers
+        const double Lm = L - m.denseLayers;
+        const double shared = m.sharedFfnDim > 0 ? matrices * d * m.sharedFfnDim + (m.sharedExpertGate ? d : 0)
+                                                 : 0.0;
+        mlps = m.denseLayers * matrices * d * f + Lm * (m.topK * matrices * d * expertWidth(m) + shared +
+                                                        d * m.experts);
+    }
+    return 2 * T * (L * projections + mlps) + scores + 2 * T * d * m.vocab;
 }
 
 StepOpList stepOps(const AccountingInput& in, const AccountingResult& r) {

@@ -3,6 +3,7 @@
 #include "engine/numerics/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace napkin {
@@ -120,25 +121,24 @@ void StepOpsBuilder::addTransformer() {
     } else {
         gemm("qkv projection", T, (a + 2 * g) * dh, d, 1, layers, full);
     }
-    addAttention(layers, full);
+    // Windowed layers (a share of every stage's, as the memory accounting spreads them) score fewer pairs
+    // under flash attention; eager attention computes every pair and masks, windowed or not.
+    const double windowedShare = md.slidingWindow > 0 && md.attentionImpl == AttentionImpl::flash
+                                     ? windowedLayerCount(md) / md.layers
+                                     : 0.0;
+    if (windowedShare < 1)
+        addAttention(layers * (1 - windowedShare), full);
+    if (windowedShare > 0)
+        addAttention(layers * windowedShare, full, md.slidingWindow);
     gemm("attention output projection", T, d, a * dv, 1, layers, full);
     if (dropout)
         memory("dropout (attention output)", Td, 2 * e + 1, 1, 2 * e + 1, 1, layers, full);
     memory("residual add", Td, 3 * e, 1, 3 * e, 1, 2 * layers, full);
 
-    // MLP: GELU reads and writes [T, f]; SwiGLU's silu and the gate's product, whose backward reads the
-    // gradient and both inputs and writes both gradients.
-    if (isGatedMlp(md)) {
-        gemm("mlp gate projection", T, f, d, 1, layers, full);
-        gemm("mlp up projection", T, f, d, 1, layers, full);
-        memory("SiLU", T * f, 2 * e, 1, 3 * e, 1, layers, full);
-        memory("gate × up", T * f, 3 * e, 1, 5 * e, 2, layers, full);
-        gemm("mlp down projection", T, d, f, 1, layers, full);
-    } else {
-        gemm("mlp up projection", T, f, d, 1, layers, full);
-        memory("GELU", T * f, 2 * e, 1, 3 * e, 1, layers, full);
-        gemm("mlp down projection", T, d, f, 1, layers, full);
-    }
+    if (isMixtureOfExperts(md))
+        addExperts(layers, full);
+    else
+        addMlp("mlp", T, f, layers, full);
     if (dropout)
         memory("dropout (mlp output)", Td, 2 * e + 1, 1, 2 * e + 1, 1, layers, full);
     if (l.pp == 1)
@@ -159,7 +159,24 @@ void StepOpsBuilder::addTransformer() {
             "makes a mask in the input's dtype and runs three ops");
 }
 
-void StepOpsBuilder::addAttention(double count, bool recomputeLayer) {
+// MLP: GELU reads and writes [T, f]; SwiGLU's silu and the gate's product, whose backward reads the
+// gradient and both inputs and writes both gradients.
+void StepOpsBuilder::addMlp(const std::string& prefix, double T, double f, double count, bool full) {
+    const double e = m_activationBytes, d = m_in.model.dModel;
+    if (isGatedMlp(m_in.model)) {
+        gemm(prefix + " gate projection", T, f, d, 1, count, full);
+        gemm(prefix + " up projection", T, f, d, 1, count, full);
+        memory(prefix == "mlp" ? "SiLU" : prefix + " SiLU", T * f, 2 * e, 1, 3 * e, 1, count, full);
+        memory(prefix == "mlp" ? "gate × up" : prefix + " gate × up", T * f, 3 * e, 1, 5 * e, 2, count, full);
+        gemm(prefix + " down projection", T, d, f, 1, count, full);
+    } else {
+        gemm(prefix + " up projection", T, f, d, 1, count, full);
+        memory(prefix == "mlp" ? "GELU" : prefix + " GELU", T * f, 2 * e, 1, 3 * e, 1, count, full);
+        gemm(prefix + " down projection", T, d, f, 1, count, full);
+    }
+}
+
+void StepOpsBuilder::addAttention(double count, bool recomputeLayer, double window) {
     const ModelSpec& md = m_in.model;
     const ParallelLayout& l = m_in.parallel;
     const double e = m_activationBytes, tp = l.tp, b = m_in.batch, s = md.seq;
@@ -174,22 +191,21 @@ void StepOpsBuilder::addAttention(double count, bool recomputeLayer) {
     }
     if (md.attentionImpl == AttentionImpl::flash) {
         // One kernel: reads q, k, v and writes the output; QKᵀ and A·V over the mask's pairs.
-        const double pairs = scoredPairs(s, 0, m_in.attention) / l.cp;
+        const double pairs = scoredPairs(s, window, m_in.attention) / l.cp;
+        const double keys = window > 0 ? std::min(window, s) : s; // the keys one query block reads
         const double flops = 2 * b * a * pairs * (dh + dv);
         const double bytes = T * ((a + 2 * g) * dh + a * dv) * e;
+        const std::string name = window > 0 ? "flash attention (window " + n(window) + ")" : "flash attention";
         const std::string shape =
             "2·b·a·pairs·(d_qk + d_v) over " + n(b * a) + " heads × " + n(pairs) + " pairs";
-        push({"flash attention", StepTimePhase::forward, true, q, s, dh, b * a, flops, bytes, 1, count,
-              shape});
+        push({name, StepTimePhase::forward, true, q, keys, dh, b * a, flops, bytes, 1, count, shape});
         // Backward: dQ, dK, dV (2 × forward) and QKᵀ again (Dao et al. 2022, algorithm 4); reads q, k, v,
         // the output and its gradient, writes three gradients.
-        push({"flash attention", StepTimePhase::backward, true, q, s, dh, b * a, 2 * flops, 2 * bytes, 2,
-              count, shape});
-        push({"flash attention: QKᵀ again in the backward", StepTimePhase::recompute, true, q, s, dh, b * a,
+        push({name, StepTimePhase::backward, true, q, keys, dh, b * a, 2 * flops, 2 * bytes, 2, count, shape});
+        push({name + ": QKᵀ again in the backward", StepTimePhase::recompute, true, q, keys, dh, b * a,
               2 * b * a * pairs * dh, 0, 0, count, shape});
         if (recomputeLayer)
-            push({"flash attention", StepTimePhase::recompute, true, q, s, dh, b * a, flops, bytes, 1, count,
-                  shape});
+            push({name, StepTimePhase::recompute, true, q, keys, dh, b * a, flops, bytes, 1, count, shape});
         return;
     }
     // Eager: torch.matmul folds (b, a) into one bmm and copies a non-contiguous operand first: nanoGPT's

@@ -26,7 +26,14 @@ private:
     void memory(const std::string& name, double elements, double forwardBytesPerElement, double forwardOps,
                 double backwardBytesPerElement, double backwardOps, double count, bool recompute);
     void push(StepOp op);
-    void addAttention(double count, bool recomputeLayer);
+    /// Attention of `count` layers; `window` > 0: sliding-window layers (flash attention scores the pairs
+    /// within the window; eager attention scores all s×s and masks, as PyTorch does).
+    void addAttention(double count, bool recomputeLayer, double window = 0);
+    /// A dense MLP of `width` (on this GPU) over `tokens` rows, `count` times; `prefix` names its GEMMs.
+    void addMlp(const std::string& prefix, double tokens, double width, double count, bool recompute);
+    /// A mixture of experts' MLP part of `layers` layers (step_ops_experts.cpp): router, dispatch, each
+    /// GPU's experts over the tokens routed to them, combine, the shared expert; dense-first layers' MLP.
+    void addExperts(double layers, bool recompute);
     void addHeadAndLoss();
     void addEmbeddings();
     double parameterTensorsOnGpu() const;

@@ -174,9 +174,10 @@ std::string addCommunication(StepTime& t, const AccountingInput& in, const Accou
         }
         t.ledger.push_back(row);
     }
-    if (formulasWanted() && (in.parallel.tp > 1 || in.parallel.pp > 1 || in.parallel.cp > 1))
-        t.notModelled.emplace_back("tensor-, context- and pipeline-parallel traffic is counted whole on the "
-                                   "critical path (no overlap with compute)");
+    const ParallelLayout& l = in.parallel;
+    if (formulasWanted() && (l.tp > 1 || l.pp > 1 || l.cp > 1 || l.ep > 1))
+        t.notModelled.emplace_back("tensor-, context-, expert- and pipeline-parallel traffic is counted whole "
+                                   "on the critical path (no overlap with compute)");
     return {};
 }
 

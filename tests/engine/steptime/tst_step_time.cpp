@@ -5,6 +5,7 @@
 #include "engine/steptime/step_time.h"
 
 #include "engine/accounting/model_presets.h"
+#include "engine/accounting/model_zoo.h"
 
 #include <QtTest>
 
@@ -31,7 +32,10 @@ StepTime predict(const AccountingInput& in, const StepTimeOptions& options = {})
 
 AccountingInput preset(const char* id) {
     AccountingInput in;
-    in.model = findModelPreset(id)->model;
+    if (const ModelPreset* preset = findModelPreset(id))
+        in.model = preset->model;
+    else // a shipped config.json (deepseek-v3, ...)
+        in.model = zooModelConfig(*findZooModel(id)).config->model;
     in.precision = PrecisionRecipe::mixedBf16;
     return in;
 }
@@ -72,11 +76,22 @@ private slots:
         QTest::addColumn<double>("pp");
         QTest::addColumn<double>("micro");
         QTest::addColumn<bool>("flash");
-        QTest::newRow("gpt2-small") << "gpt2-small" << 1.0 << 1.0 << 1.0 << false;
+        QTest::addColumn<double>("ep");
+        QTest::addColumn<double>("window"); // a sliding window on every other layer (0: none)
+        QTest::newRow("gpt2-small") << "gpt2-small" << 1.0 << 1.0 << 1.0 << false << 1.0 << 0.0;
         QTest::newRow("gpt2-medium, tp 2, pp 2, 4 micro-batches")
-            << "gpt2-medium" << 2.0 << 2.0 << 4.0 << false;
-        QTest::newRow("llama3-8b, flash, tp 4") << "llama3-8b" << 4.0 << 1.0 << 2.0 << true;
-        QTest::newRow("gpt3-175b, tp 8, pp 8") << "gpt3-175b" << 8.0 << 8.0 << 8.0 << true;
+            << "gpt2-medium" << 2.0 << 2.0 << 4.0 << false << 1.0 << 0.0;
+        QTest::newRow("llama3-8b, flash, tp 4") << "llama3-8b" << 4.0 << 1.0 << 2.0 << true << 1.0 << 0.0;
+        QTest::newRow("gpt3-175b, tp 8, pp 8") << "gpt3-175b" << 8.0 << 8.0 << 8.0 << true << 1.0 << 0.0;
+        // Mixtral 8x7B: 8 experts, top-2, SwiGLU of 14336 (its model card's config.json).
+        QTest::newRow("mixtral-8x7b, flash, tp 2, ep 4") << "mixtral-8x7b" << 2.0 << 1.0 << 1.0 << true << 4.0
+                                                         << 0.0;
+        QTest::newRow("mixtral-8x7b, eager, pp 2") << "mixtral-8x7b" << 1.0 << 2.0 << 2.0 << false << 1.0 << 0.0;
+        // Gemma-2's pattern: a 4096-token window on every other layer, here over 8192 tokens.
+        QTest::newRow("llama3-8b, window 4096 every other layer, flash")
+            << "llama3-8b" << 1.0 << 1.0 << 1.0 << true << 1.0 << 4096.0;
+        QTest::newRow("llama3-8b, window 4096 every other layer, eager")
+            << "llama3-8b" << 1.0 << 1.0 << 1.0 << false << 1.0 << 4096.0;
     }
     void opListDoesTheAccountingsFlops() {
         QFETCH(QString, preset);
@@ -84,13 +99,21 @@ private slots:
         QFETCH(double, pp);
         QFETCH(double, micro);
         QFETCH(bool, flash);
+        QFETCH(double, ep);
+        QFETCH(double, window);
         AccountingInput in = ::preset(preset.toStdString().c_str());
         in.parallel.tp = tp;
         in.parallel.pp = pp;
+        in.parallel.ep = ep;
         in.parallel.microbatches = micro;
-        in.gpus = tp * pp;
+        in.gpus = tp * pp * ep;
         if (flash)
             in.model.attentionImpl = AttentionImpl::flash;
+        if (window > 0) {
+            in.model.seq = 2 * window;
+            in.model.slidingWindow = window;
+            in.model.globalEvery = 2;
+        }
         const AccountingResult r = run(in);
         QCOMPARE(opListReplicaForwardFlops(in), r.flopsPerStep.forward * tp * pp);
         // Each GPU's GEMMs: forward 1×, backward 2× (the first layer of a transformer needs its input's
@@ -279,14 +302,70 @@ private slots:
         QVERIFY(exposed.seconds > overlapped.seconds);
     }
 
+    // A mixture of experts' GEMMs: the experts' rows do the accounting's 2·T·L_moe·K·P_expert forward
+    // (each GPU's E/ep experts over the T·K·ep/E tokens routed to each), the router its 2·T·L_moe·d·E;
+    // a sliding window shortens flash attention and leaves eager attention's s×s (PyTorch masks it).
+    void expertsAndWindows() {
+        AccountingInput in = ::preset("mixtral-8x7b");
+        in.model.attentionImpl = AttentionImpl::flash;
+        in.parallel.ep = 8;
+        in.gpus = 8;
+        const AccountingResult r = run(in);
+        const StepTime t = predictStepTime(in, r, published(in.gpu));
+        QVERIFY2(t.predicted, t.whyNot.c_str());
+        auto forwardFlops = [&](const std::string& prefix) {
+            double flops = 0;
+            for (const StepTimeRow& row : t.ledger)
+                if (row.phase == StepTimePhase::forward && row.name.rfind(prefix, 0) == 0)
+                    flops += row.flops;
+            return flops;
+        };
+        auto component = [&](const std::string& name) {
+            for (const ComponentFlops& c : r.flopsPerStep.components)
+                if (c.name == name)
+                    return c.forward;
+            return -1.0;
+        };
+        QCOMPARE(forwardFlops("expert "), component("experts"));
+        QCOMPARE(forwardFlops("router"), component("router"));
+        bool alltoall = false;
+        for (const StepTimeRow& row : t.ledger)
+            alltoall = alltoall || row.name.find("all-to-all") != std::string::npos;
+        QVERIFY2(alltoall, "expert parallelism's all-to-alls are on the critical path");
+
+        for (const bool flash : {true, false}) {
+            AccountingInput dense = ::preset("llama3-8b");
+            dense.model.attentionImpl = flash ? AttentionImpl::flash : AttentionImpl::eager;
+            dense.model.seq = 8192;
+            AccountingInput windowed = dense;
+            windowed.model.slidingWindow = 1024;
+            const StepTime full = predict(dense), shorter = predict(windowed);
+            QVERIFY(full.predicted && shorter.predicted);
+            if (!flash) {
+                QCOMPARE(shorter.seconds, full.seconds);
+                continue;
+            }
+            QVERIFY(shorter.seconds < full.seconds);
+            auto attention = [](const StepTime& t) {
+                double flops = 0;
+                for (const StepTimeRow& row : t.ledger)
+                    if (row.phase == StepTimePhase::forward && row.name.rfind("flash attention", 0) == 0)
+                        flops += row.flops;
+                return flops;
+            };
+            // Causal pairs within a 1024-token window of 8192: 2·(s·W − W²/2)·½ against s²/2 (flop_count.h).
+            QCOMPARE(attention(shorter) / attention(full), (8192.0 * 1024 - 1024.0 * 1024 / 2) / (8192.0 * 8192 / 2));
+        }
+    }
+
     void notPredicted_data() {
         QTest::addColumn<QString>("preset");
         QTest::addColumn<QString>("gpu");
         QTest::addColumn<int>("precision");
         QTest::addColumn<QString>("why");
-        QTest::newRow("mixture of experts")
-            << "mixtral-8x7b"
-            << "H100-SXM" << int(PrecisionRecipe::mixedBf16) << "mixtures of experts";
+        QTest::newRow("multi-head latent attention")
+            << "deepseek-v3"
+            << "H100-SXM" << int(PrecisionRecipe::mixedBf16) << "multi-head latent attention";
         QTest::newRow("fp32 on a bf16-only profile")
             << "gpt2-small"
             << "H100-SXM" << int(PrecisionRecipe::fp32) << "has no fp32 GEMM rate";
