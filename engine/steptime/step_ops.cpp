@@ -27,8 +27,6 @@ namespace {
 
 // What the transformer op list does not model; empty when it models `m`.
 std::string transformerNotModelled(const ModelSpec& m) {
-    if (isLatentAttention(m))
-        return "multi-head latent attention is not in the step-time model yet";
     if (m.qkNorm != QkNorm::none)
         return "QK-norm is not in the step-time model yet";
     if (m.normPlacement != NormPlacement::pre)
@@ -59,7 +57,12 @@ double opListReplicaForwardFlops(const AccountingInput& in) {
     }
     const double d = m.dModel, a = m.heads, g = kvHeadCount(m), dqk = queryKeyHeadWidth(m),
                  dv = valueHeadWidth(m), f = ffnWidth(m), L = m.layers;
-    const double projections = d * (a * dqk + g * dqk + g * dv) + a * dv * d;
+    double projections = d * (a * dqk + g * dqk + g * dv) + a * dv * d;
+    if (isLatentAttention(m)) { // q (through its bottleneck), the kv latent and RoPE key, kv up, output
+        const double q = m.qLoraRank > 0 ? d * m.qLoraRank + m.qLoraRank * a * dqk : d * a * dqk;
+        projections = q + d * (m.kvLoraRank + m.qkRopeHeadDim) + m.kvLoraRank * a * (m.qkNopeHeadDim + dv) +
+                      a * dv * d;
+    }
     const double matrices = isGatedMlp(m) ? 3 : 2;
     // Windowed layers score the pairs within the window (model FLOPs, whatever the kernel computes).
     const double Lw = m.slidingWindow > 0 ? windowedLayerCount(m) : 0;

@@ -105,16 +105,16 @@ void StepOpsBuilder::addTransformer() {
     // LayerNorm: one kernel, reads x and writes y forward; backward reads the gradient and x, writes the
     // input's gradient. Hugging Face's eager RMSNorm (the statistics in fp32): casts, pow, mean, rsqrt, two
     // products; its backward about twice the forward's traffic (approximate: autograd's ops per pass).
-    const double castIn = e < 4 ? (e + 4) + (4 + e) : 0;
-    const double rmsBytes = castIn + 8 + 4 + 8 + 2 * e, rmsOps = e < 4 ? 8 : 6;
     const double norms = normsPerLayer(md);
     if (rms)
-        memory("RMSNorm", Td, rmsBytes, rmsOps, 2 * rmsBytes, 2 * rmsOps, norms * layers, full);
+        rmsNorm("RMSNorm", Td, norms * layers, full);
     else
         memory("LayerNorm", Td, 2 * e, 1, 3 * e, 1, norms * layers, full);
 
     // Projections. nanoGPT fuses q, k and v in one c_attn; Hugging Face's Llama has three.
-    if (md.position == PositionKind::rope) {
+    if (isLatentAttention(md)) {
+        addLatentProjections(T, layers, full);
+    } else if (md.position == PositionKind::rope) {
         gemm("q projection", T, a * dh, d, 1, layers, full);
         gemm("k projection", T, g * dh, d, 1, layers, full);
         gemm("v projection", T, g * dv, d, 1, layers, full);
@@ -159,6 +159,14 @@ void StepOpsBuilder::addTransformer() {
             "makes a mask in the input's dtype and runs three ops");
 }
 
+// Casts in and out when the activations are narrower than fp32, pow, mean, rsqrt and two products forward;
+// its backward about twice the forward's traffic (approximate: autograd's ops per pass).
+void StepOpsBuilder::rmsNorm(const std::string& name, double elements, double count, bool recompute) {
+    const double e = m_activationBytes, castIn = e < 4 ? (e + 4) + (4 + e) : 0;
+    const double bytes = castIn + 8 + 4 + 8 + 2 * e, ops = e < 4 ? 8 : 6;
+    memory(name, elements, bytes, ops, 2 * bytes, 2 * ops, count, recompute);
+}
+
 // MLP: GELU reads and writes [T, f]; SwiGLU's silu and the gate's product, whose backward reads the
 // gradient and both inputs and writes both gradients.
 void StepOpsBuilder::addMlp(const std::string& prefix, double T, double f, double count, bool full) {
@@ -181,13 +189,18 @@ void StepOpsBuilder::addAttention(double count, bool recomputeLayer, double wind
     const ParallelLayout& l = m_in.parallel;
     const double e = m_activationBytes, tp = l.tp, b = m_in.batch, s = md.seq;
     const double q = s / l.cp, T = b * q;
-    const double a = md.heads / tp, g = kvHeadCount(md) / tp, dh = queryKeyHeadWidth(md),
+    // Latent attention's keys and values come up to every head (kv_b_proj); RoPE turns only the rope part
+    // of the queries and the one key it shares between heads.
+    const bool latent = isLatentAttention(md);
+    const double a = md.heads / tp, g = latent ? a : kvHeadCount(md) / tp, dh = queryKeyHeadWidth(md),
                  dv = valueHeadWidth(md);
-    const bool rope = md.position == PositionKind::rope;
+    const bool rope = md.position == PositionKind::rope || latent;
     const bool again = recomputeLayer || m_in.recompute == Recompute::selective;
     if (rope) { // q·cos + rotate_half(q)·sin: a product, a negation, a cat, a product and a sum per tensor
-        memory("RoPE on q", T * a * dh, 10 * e, 5, 10 * e, 5, count, recomputeLayer);
-        memory("RoPE on k", T * g * dh, 10 * e, 5, 10 * e, 5, count, recomputeLayer);
+        memory("RoPE on q", T * a * (latent ? md.qkRopeHeadDim : dh), 10 * e, 5, 10 * e, 5, count,
+               recomputeLayer);
+        memory("RoPE on k", T * (latent ? md.qkRopeHeadDim : g * dh), 10 * e, 5, 10 * e, 5, count,
+               recomputeLayer);
     }
     if (md.attentionImpl == AttentionImpl::flash) {
         // One kernel: reads q, k, v and writes the output; QKᵀ and A·V over the mask's pairs.
@@ -264,8 +277,7 @@ void StepOpsBuilder::addHeadAndLoss() {
     const double count = m_in.parallel.microbatches, V = md.vocab / m_in.parallel.tp;
     const double Td = T * d / (m_in.parallel.sp ? m_in.parallel.tp : 1);
     if (md.norm == NormKind::rmsnorm) {
-        const double bytes = (e < 4 ? (e + 4) + (4 + e) : 0) + 8 + 4 + 8 + 2 * e;
-        memory("final RMSNorm", Td, bytes, e < 4 ? 8 : 6, 2 * bytes, e < 4 ? 16 : 12, count, false);
+        rmsNorm("final RMSNorm", Td, count, false);
     } else {
         memory("final LayerNorm", Td, 2 * e, 1, 3 * e, 1, count, false);
     }

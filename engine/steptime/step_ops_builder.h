@@ -34,6 +34,11 @@ private:
     /// A mixture of experts' MLP part of `layers` layers (step_ops_experts.cpp): router, dispatch, each
     /// GPU's experts over the tokens routed to them, combine, the shared expert; dense-first layers' MLP.
     void addExperts(double layers, bool recompute);
+    /// Multi-head latent attention's projections of `layers` layers over `tokens` rows
+    /// (step_ops_latent_attention.cpp).
+    void addLatentProjections(double tokens, double layers, bool recompute);
+    /// Hugging Face's eager RMSNorm over `elements` (statistics in fp32), `count` times.
+    void rmsNorm(const std::string& name, double elements, double count, bool recompute);
     void addHeadAndLoss();
     void addEmbeddings();
     double parameterTensorsOnGpu() const;

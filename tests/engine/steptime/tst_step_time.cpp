@@ -87,6 +87,9 @@ private slots:
         QTest::newRow("mixtral-8x7b, flash, tp 2, ep 4") << "mixtral-8x7b" << 2.0 << 1.0 << 1.0 << true << 4.0
                                                          << 0.0;
         QTest::newRow("mixtral-8x7b, eager, pp 2") << "mixtral-8x7b" << 1.0 << 2.0 << 2.0 << false << 1.0 << 0.0;
+        // DeepSeek-V3 (its config.json): latent attention (q_lora_rank 1536, kv_lora_rank 512), 256 experts
+        // top-8 of width 2048 with one shared, the first 3 layers dense.
+        QTest::newRow("deepseek-v3, flash, ep 8") << "deepseek-v3" << 1.0 << 1.0 << 1.0 << true << 8.0 << 0.0;
         // Gemma-2's pattern: a 4096-token window on every other layer, here over 8192 tokens.
         QTest::newRow("llama3-8b, window 4096 every other layer, flash")
             << "llama3-8b" << 1.0 << 1.0 << 1.0 << true << 1.0 << 4096.0;
@@ -363,9 +366,8 @@ private slots:
         QTest::addColumn<QString>("gpu");
         QTest::addColumn<int>("precision");
         QTest::addColumn<QString>("why");
-        QTest::newRow("multi-head latent attention")
-            << "deepseek-v3"
-            << "H100-SXM" << int(PrecisionRecipe::mixedBf16) << "multi-head latent attention";
+        QTest::newRow("QK-norm") << "qwen3-8b"
+                                 << "H100-SXM" << int(PrecisionRecipe::mixedBf16) << "QK-norm";
         QTest::newRow("fp32 on a bf16-only profile")
             << "gpt2-small"
             << "H100-SXM" << int(PrecisionRecipe::fp32) << "has no fp32 GEMM rate";
