@@ -6,10 +6,12 @@
 
 #include <QCheckBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
 
 #include <cmath>
+#include <optional>
 
 using namespace napkin;
 
@@ -37,8 +39,25 @@ ParallelismControls::ParallelismControls(QWidget* parent)
         box->setKeyboardTracking(false);
         box->setProperty("applicableTip", box->toolTip()); // the tooltip while the control applies
         connect(box, &QSpinBox::valueChanged, this, &ParallelismControls::onEdited);
-        form->addRow(numberKnobLabel(knob), box);
+        QCheckBox* check = nullptr;
+        if (knob.isOptional()) { // set or not: the box greyed while unset (the even split)
+            auto* row = new QWidget(this);
+            auto* rowLayout = new QHBoxLayout(row);
+            rowLayout->setContentsMargins(0, 0, 0, 0);
+            check = new QCheckBox(QString::fromUtf8(knob.look.checkText.data(),
+                                                    static_cast<qsizetype>(knob.look.checkText.size())),
+                                  row);
+            check->setToolTip(box->toolTip());
+            check->setProperty("applicableTip", box->toolTip());
+            rowLayout->addWidget(check);
+            rowLayout->addWidget(box, 1);
+            connect(check, &QCheckBox::toggled, this, &ParallelismControls::onEdited);
+            form->addRow(numberKnobLabel(knob), row);
+        } else {
+            form->addRow(numberKnobLabel(knob), box);
+        }
         m_boxes.push_back(box);
+        m_checks.push_back(check);
         if (knob.key == "pp")
             form->addRow(QString(), m_sp);
     }
@@ -48,6 +67,14 @@ ParallelismControls::ParallelismControls(QWidget* parent)
     form->addRow(tr("Data parallel:"), m_dp);
     connect(m_sp, &QCheckBox::toggled, this, &ParallelismControls::onEdited);
     setParallel(ParallelLayout{});
+}
+
+QCheckBox* ParallelismControls::check(std::string_view key) const {
+    const auto knobs = parallelLayoutKnobs();
+    for (std::size_t i = 0; i < knobs.size(); ++i)
+        if (knobs[i].key == key)
+            return m_checks[i];
+    return nullptr;
 }
 
 QSpinBox* ParallelismControls::box(std::string_view key) const {
@@ -62,7 +89,8 @@ ParallelLayout ParallelismControls::parallel() const {
     ParallelLayout l;
     const auto knobs = parallelLayoutKnobs();
     for (std::size_t i = 0; i < knobs.size(); ++i)
-        knobs[i].set(l, m_boxes[i]->value());
+        knobs[i].set(l, m_checks[i] && !m_checks[i]->isChecked() ? std::nullopt
+                                                                  : std::optional<double>(m_boxes[i]->value()));
     l.sp = m_sp->isChecked();
     return l;
 }
@@ -70,8 +98,12 @@ ParallelLayout ParallelismControls::parallel() const {
 void ParallelismControls::setParallel(const ParallelLayout& l) {
     m_updating = true;
     const auto knobs = parallelLayoutKnobs();
-    for (std::size_t i = 0; i < knobs.size(); ++i)
-        m_boxes[i]->setValue(static_cast<int>(knobs[i].get(l).value_or(1)));
+    for (std::size_t i = 0; i < knobs.size(); ++i) {
+        const std::optional<double> value = knobs[i].get(l);
+        if (m_checks[i])
+            m_checks[i]->setChecked(value.has_value());
+        m_boxes[i]->setValue(static_cast<int>(value.value_or(1)));
+    }
     m_sp->setChecked(l.sp);
     updateApplicability();
     m_updating = false;
@@ -121,6 +153,15 @@ void ParallelismControls::updateApplicability() {
             tr("Interleaving splits each pipeline stage into chunks: set pp above 1 first."));
     applies(epBox(), transformer && isMixtureOfExperts(m_model), l.ep == 1,
             tr("Expert parallelism splits the experts: set experts above 1 in Architecture first."));
+    // Uneven stages: a layer count per end stage of the plain 1F1B schedule, the box live while set.
+    const bool uneven = transformer && l.pp > 1 && l.virtualStages == 1;
+    for (const char* key : {"first_stage_layers", "last_stage_layers"}) {
+        QCheckBox* set = check(key);
+        applies(set, uneven, !set->isChecked(),
+                tr("Uneven stages give the first or last pipeline stage its own layer count: set pp above 1 "
+                   "(and virtual stages to 1) first."));
+        box(key)->setEnabled(set->isChecked() && set->isEnabled());
+    }
     const double replica = l.tp * l.pp * l.cp, dp = m_gpus / replica;
     m_dp->setText(
         dp == std::floor(dp)

@@ -1,7 +1,7 @@
 #pragma once
 // The parallel layout as controls (the Parallelism group of the accounting page): tensor, pipeline,
-// sequence, context and expert parallelism, the micro-batches and the virtual stages, with the data
-// parallelism they leave. The sizes' boxes are their table's (parallel_layout_knobs.h).
+// sequence, context and expert parallelism, the micro-batches, the virtual stages and uneven stages' layers,
+// with the data parallelism they leave. The sizes' boxes are their table's (parallel_layout_knobs.h).
 #include "engine/accounting/model_spec.h"
 #include "engine/accounting/parallel_layout.h"
 
@@ -37,6 +37,8 @@ public:
     QSpinBox* epBox() const { return box("ep"); }
     QSpinBox* microbatchesBox() const { return box("microbatches"); }
     QSpinBox* virtualStagesBox() const { return box("virtual_stages"); }
+    /// The checkbox that sets an optional layout knob ("first_stage_layers"), or nullptr.
+    QCheckBox* check(std::string_view key) const;
     /// "dp = 64 / (8 × 4 × 1) = 2", or why it is not whole.
     QString dataParallelText() const;
 
@@ -48,6 +50,8 @@ private:
     void updateApplicability();
 
     std::vector<QSpinBox*> m_boxes; ///< one per parallelLayoutKnobs() entry, in its order
+    /// Beside an optional knob's box (the uneven stages' layers): set or not; nullptr for the others.
+    std::vector<QCheckBox*> m_checks;
     QCheckBox* m_sp;
     QLabel* m_dp;
     napkin::ModelSpec m_model;

@@ -30,15 +30,24 @@ std::string n(double v) {
 constexpr double kSecondsPerDay = 86400.0;
 
 // Memory of the most loaded GPU: with a pipeline, the first stage (embedding, min(p, m) micro-batches in
-// flight) or the last (output layer, logits), whichever holds more.
+// flight) or the last (output layer, logits), whichever holds more; with uneven stages also the second
+// (p − 1 micro-batches of a middle stage's layers), which lighter first and last stages can leave the most
+// loaded.
 ModelStateMemory addMemory(AccountingResult& r, const AccountingInput& in) {
     StageMemory first = stageMemory(in, r.parameters.total, r.bytesPerParameter, r.precision.activations,
                                     PipelineStage::first);
-    std::optional<StageMemory> last;
+    std::optional<StageMemory> last, middle;
     if (in.parallel.pp > 1)
         last = stageMemory(in, r.parameters.total, r.bytesPerParameter, r.precision.activations,
                            PipelineStage::last);
-    StageMemory& shown = last && last->totalBytes > first.totalBytes ? *last : first;
+    if (in.parallel.pp > 2 && hasUnevenStages(in.parallel))
+        middle = stageMemory(in, r.parameters.total, r.bytesPerParameter, r.precision.activations,
+                             PipelineStage::middle);
+    StageMemory* most = &first;
+    for (std::optional<StageMemory>* other : {&last, &middle})
+        if (*other && (*other)->totalBytes > most->totalBytes)
+            most = &**other;
+    StageMemory& shown = *most;
     if (last && formulasWanted()) // the table, not a search's probe (before the shown stage's rows move)
         r.pipelineStages = pipelineStageRows(in, first, *last, r.bytesPerParameter);
     if (last)

@@ -78,7 +78,7 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
                                         double adapterElementsPerToken) {
     const double s = m.seq, L = m.layers;
     ActivationMemory memory;
-    memory.layers = L / l.pp;
+    memory.layers = stageLayers(l, L, stage);
     memory.microBatchesInFlight = microBatchesInFlight(l, stage);
     // A search's probe reads the bytes alone: no rows, no texts (formula_text.h).
     const bool rows = formulasWanted();
@@ -163,9 +163,11 @@ ActivationMemory transformerActivations(const ModelSpec& m, double b, StorageTyp
 
     std::string layersText = "L·", layersNumbers = n(L);
     if (l.pp > 1) {
-        layersText = l.virtualStages > 1               ? "(L/p)·in-flight(p, m, v)·"
-                     : memory.microBatchesInFlight > 1 ? "(L/p)·min(p, m)·"
-                                                       : "(L/p)·";
+        const std::string_view stageLayersText = hasUnevenStages(l) ? "L_stage" : "(L/p)";
+        layersText = concat({stageLayersText, l.virtualStages > 1               ? "·in-flight(p, m, v)·"
+                                              : memory.microBatchesInFlight > 1
+                                                  ? (stage == PipelineStage::middle ? "·min(p − 1, m)·" : "·min(p, m)·")
+                                                                                : "·"});
         layersNumbers =
             concat({n(memory.layers), memory.microBatchesInFlight > 1 ? " × " : "",
                     memory.microBatchesInFlight > 1 ? n(memory.microBatchesInFlight) : std::string()});

@@ -159,9 +159,9 @@ void transformerRows(LedgerBuilder& b, const CommunicationInput& in, double dp) 
     const ModelSpec& m = in.model;
     const ParallelLayout& l = in.layout;
     const double s = m.seq, h = m.dModel, bsz = in.batch, mb = l.microbatches, t = l.tp, cp = l.cp;
-    const double layers = m.layers / l.pp, act = in.activationBytes;
+    const double layers = stageLayers(l, m.layers, in.stage), act = in.activationBytes;
     const bool full = in.recompute == Recompute::full;
-    const std::string layersText = l.pp > 1 ? "(L/p)·m·" : "L·m·";
+    const std::string layersText = l.pp == 1 ? "L·m·" : hasUnevenStages(l) ? "L_stage·m·" : "(L/p)·m·";
     const std::string layersNumbers = n(layers) + " × " + n(mb) + " × ";
     const double slab = s * bsz * h * act / cp; // one s·b·h activation of this GPU's tokens
     const std::string slabText = "s·b·h·" + n(act) + " B" + (cp > 1 ? "/cp" : "");
@@ -209,14 +209,17 @@ void transformerRows(LedgerBuilder& b, const CommunicationInput& in, double dp) 
         // Interleaved 1F1B: each micro-batch passes every GPU v times, so it crosses v times as many stage
         // boundaries ("the amount of communication also increases by v", Narayanan et al. 2021, §2.2.2).
         const double v = l.virtualStages;
-        const double bytes = mb * v * boundary;
+        // A middle stage (uneven stages) sends both: activations on, gradients back.
+        const bool middle = in.stage == PipelineStage::middle;
+        const double bytes = (middle ? 2 : 1) * mb * v * boundary;
         const double stride = t * cp * dp;
         b.add(CommunicationGroup::pipelineParallel,
-              in.stage == PipelineStage::first ? "activations to the next stage"
-                                               : "gradients to the previous stage",
+              middle                              ? "activations to the next stage, gradients to the previous"
+              : in.stage == PipelineStage::first ? "activations to the next stage"
+                                                 : "gradients to the previous stage",
               bytes,
-              (v > 1 ? "m·v·s·b·h·" : "m·s·b·h·") + n(act) + " B" +
-                  (tokensSplit > 1 ? "/" + n(tokensSplit) : "") + " = " + n(mb) +
+              std::string(middle ? "2·" : "") + (v > 1 ? "m·v·s·b·h·" : "m·s·b·h·") + n(act) + " B" +
+                  (tokensSplit > 1 ? "/" + n(tokensSplit) : "") + " = " + (middle ? "2 × " : "") + n(mb) +
                   (v > 1 ? " × " + n(v) : std::string()) + " × " + n(boundary) + " = " + n(bytes),
               stride, 2);
         const TransformerParameters p = transformerParameters(m);

@@ -175,7 +175,9 @@ MemoryOverheads memoryOverheads(const AccountingInput& in, const GpuSpec& gpu, c
         lastCapability = computeCapability(gpu.id);
     }
     const std::optional<int> capability = lastCapability;
-    const double layersHere = in.model.kind == ModelKind::transformer ? in.model.layers / in.parallel.pp
+    const double layersHere = in.model.kind == ModelKind::transformer
+                                  ? stageLayers(in.parallel, in.model.layers,
+                                                r.memoryStage.value_or(PipelineStage::first))
                               : in.model.kind == ModelKind::cruncher  ? in.model.layers
                                                                       : 0;
     auto add = [&](OverheadLine&& l, bool batchDependent) {

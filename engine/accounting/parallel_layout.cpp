@@ -17,10 +17,81 @@ bool divides(double divisor, double value) {
     return std::fmod(value, divisor) == 0;
 }
 
+// The uneven split: p ≥ 2 stages of the plain 1F1B schedule, the first and last within the layers, the
+// stages between sharing the rest in whole layers, at least one each.
+InputError validateUnevenStages(const ParallelLayout& l, double layers) {
+    const char* field = l.firstStageLayers ? "first-stage-layers" : "last-stage-layers";
+    if (l.pp < 2)
+        return {field, "sets a pipeline stage's layers; it needs --pp ≥ 2"};
+    if (l.virtualStages > 1)
+        return {field, "uneven stages are for the plain 1F1B schedule; --virtual-stages must be 1"};
+    const double first = l.firstStageLayers.value_or(0), last = l.lastStageLayers.value_or(0);
+    const double others = l.pp - (l.firstStageLayers ? 1 : 0) - (l.lastStageLayers ? 1 : 0);
+    const double rest = layers - first - last;
+    if (others == 0) {
+        if (rest != 0)
+            return {field, "with 2 stages the first and last hold every layer: " + n(first) + " + " + n(last) +
+                               " must be " + n(layers)};
+        return {};
+    }
+    if (rest < others || !divides(others, rest))
+        return {field, "the other " + n(others) + " stages must share the remaining " + n(rest) + " of " +
+                           n(layers) + " layers evenly, at least one each"};
+    return {};
+}
+
 } // namespace
 
 std::string_view pipelineStageName(PipelineStage stage) {
-    return stage == PipelineStage::first ? "first" : "last";
+    switch (stage) {
+    case PipelineStage::first:
+        return "first";
+    case PipelineStage::last:
+        return "last";
+    case PipelineStage::middle:
+        return "second";
+    }
+    return "first";
+}
+
+bool hasUnevenStages(const ParallelLayout& l) {
+    return l.firstStageLayers.has_value() || l.lastStageLayers.has_value();
+}
+
+StageLayerCounts stageLayerCounts(const ParallelLayout& l, double layers) {
+    const double p = l.pp;
+    if (p <= 1)
+        return {layers, layers, layers};
+    if (!hasUnevenStages(l))
+        return {layers / p, layers / p, layers / p};
+    if (l.firstStageLayers && l.lastStageLayers) {
+        const double first = *l.firstStageLayers, last = *l.lastStageLayers;
+        return {first, p > 2 ? (layers - first - last) / (p - 2) : 0.0, last};
+    }
+    if (l.firstStageLayers) {
+        const double rest = (layers - *l.firstStageLayers) / (p - 1);
+        return {*l.firstStageLayers, rest, rest};
+    }
+    const double rest = (layers - *l.lastStageLayers) / (p - 1);
+    return {rest, rest, *l.lastStageLayers};
+}
+
+double stageLayers(const ParallelLayout& l, double layers, PipelineStage stage) {
+    const StageLayerCounts c = stageLayerCounts(l, layers);
+    switch (stage) {
+    case PipelineStage::first:
+        return c.first;
+    case PipelineStage::last:
+        return c.last;
+    case PipelineStage::middle:
+        return c.middle;
+    }
+    return c.first;
+}
+
+double stageLayers(const ParallelLayout& l, double layers, double index) {
+    const StageLayerCounts c = stageLayerCounts(l, layers);
+    return index <= 0 ? c.first : index >= l.pp - 1 ? c.last : c.middle;
 }
 
 double modelParallelSize(const ParallelLayout& l) {
@@ -38,7 +109,9 @@ double pipelineBubbleFraction(const ParallelLayout& l) {
 }
 
 double microBatchesInFlight(const ParallelLayout& l, PipelineStage stage) {
-    return microBatchesInFlight(l, stage == PipelineStage::first || l.pp == 1 ? 0.0 : l.pp - 1);
+    if (l.pp == 1 || stage == PipelineStage::first)
+        return microBatchesInFlight(l, 0.0);
+    return microBatchesInFlight(l, stage == PipelineStage::middle ? 1.0 : l.pp - 1);
 }
 
 double microBatchesInFlight(const ParallelLayout& l, double i) {
@@ -92,12 +165,16 @@ InputError validateLayout(const ParallelLayout& l, const ModelSpec& m, double gp
     if (!divides(l.tp, kvHeadCount(m)))
         return {"tp", "must divide kv-heads (" + n(kvHeadCount(m)) +
                           "): each GPU takes whole key/value heads, got " + n(l.tp)};
-    if (!divides(l.pp, m.layers))
-        return {"pp",
-                "must divide layers (" + n(m.layers) + "): each stage holds L/p layers, got " + n(l.pp)};
-    if (!divides(l.pp * l.virtualStages, m.layers))
+    if (hasUnevenStages(l)) {
+        if (InputError error = validateUnevenStages(l, m.layers); !error.ok())
+            return error;
+    } else if (!divides(l.pp, m.layers)) {
+        return {"pp", "must divide layers (" + n(m.layers) + "): each stage holds L/p layers, got " + n(l.pp) +
+                          " (uneven stages: --first-stage-layers, --last-stage-layers)"};
+    } else if (!divides(l.pp * l.virtualStages, m.layers)) {
         return {"virtual-stages", "p·v must divide layers (" + n(m.layers) + "): each chunk holds L/(p·v) layers, got " +
                                       n(l.pp) + " × " + n(l.virtualStages)};
+    }
     if (l.cp > 1 && m.attentionImpl != AttentionImpl::flash)
         return {"cp", "context parallelism runs ring attention over flash-attention blocks; it needs "
                       "--attention-impl flash"};

@@ -4,6 +4,7 @@
 #include "engine/accounting/input_error.h"
 #include "engine/accounting/model_spec.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,13 +21,35 @@ struct ParallelLayout {
     /// v model chunks per pipeline stage: Megatron-LM's interleaved 1F1B (Narayanan et al. 2021, section
     /// 2.2.2); 1 is the plain 1F1B schedule.
     double virtualStages = 1;
+    /// Megatron-LM's uneven pipeline (--decoder-first-pipeline-num-layers and
+    /// --decoder-last-pipeline-num-layers): the layers of the first and of the last stage, the stages
+    /// between sharing the rest evenly. Llama 3 405B's 126 layers on 16 stages: 7, then 14 × 8, then 7 (the
+    /// Llama 3 paper, section 3.3.2: a layer fewer on the first and last stages). Unset: L/p each.
+    std::optional<double> firstStageLayers;
+    std::optional<double> lastStageLayers;
     bool operator==(const ParallelLayout&) const = default;
 };
 
 /// The stages whose GPUs hold the most: the first (embedding, the in-flight micro-batches of 1F1B) and
-/// the last (output layer, logits). With one stage they are the same GPU.
-enum class PipelineStage { first, last };
+/// the last (output layer, logits). With one stage they are the same GPU. `middle` is the second stage
+/// (the most micro-batches in flight after the first's), a candidate only when the stages hold unequal
+/// layers: with lighter first and last stages it can hold the most.
+enum class PipelineStage { first, last, middle };
 std::string_view pipelineStageName(PipelineStage stage);
+
+/// Layers on the first stage, on each stage between, and on the last.
+struct StageLayerCounts {
+    double first = 0, middle = 0, last = 0;
+};
+/// L/p each, or the uneven split of firstStageLayers and lastStageLayers (one of them unset: the other
+/// stages share the rest evenly); whole where validateLayout accepted the layout. One stage: L.
+StageLayerCounts stageLayerCounts(const ParallelLayout& layout, double layers);
+/// The layers on `stage`'s GPUs.
+double stageLayers(const ParallelLayout& layout, double layers, PipelineStage stage);
+/// The layers on stage `index` (0 … p − 1).
+double stageLayers(const ParallelLayout& layout, double layers, double index);
+/// Whether firstStageLayers or lastStageLayers is set.
+bool hasUnevenStages(const ParallelLayout& layout);
 
 /// tp·pp·cp: the GPUs one model replica spans.
 double modelParallelSize(const ParallelLayout& layout);

@@ -7,7 +7,7 @@ namespace napkin {
 std::span<const NumberKnob<ParallelLayout>> parallelLayoutKnobs() {
     using L = ParallelLayout;
     // Every size is a whole number from 1; the words are those validateLayout gave before the table.
-    static const std::array<NumberKnob<L>, 6> knobs{{
+    static const std::array<NumberKnob<L>, 8> knobs{{
         {"tp",
          "--tp",
          "tensor-parallel GPUs (default 1)",
@@ -60,6 +60,30 @@ std::span<const NumberKnob<ParallelLayout>> parallelLayoutKnobs() {
           "Virtual stages v: Megatron-LM's interleaved 1F1B, v model chunks per stage. The bubble shrinks to "
           "(p − 1)/(v·m + p − 1); the first stage holds p + (p − 1)/v micro-batches. p·v must divide the "
           "layers, p the micro-batches."}},
+        // Megatron-LM's --decoder-first-pipeline-num-layers and --decoder-last-pipeline-num-layers.
+        {"first_stage_layers",
+         "--first-stage-layers",
+         "layers on the first pipeline stage, the stages after it sharing the rest evenly (Megatron-LM's "
+         "--decoder-first-pipeline-num-layers; default L/p)",
+         {1, 1e5, false, "", false, true, "must be a whole number of layers from 1 to 100000"},
+         nullptr,
+         &L::firstStageLayers,
+         {"&First stage layers:", 1, 0,
+          "Layers on the first pipeline stage when the stages are uneven: it also holds the embedding and "
+          "the most micro-batches in flight, so published runs give it fewer (Llama 3 405B: 7 of 126 on 16 "
+          "stages). The stages between share the rest evenly.",
+          "uneven", 0}},
+        {"last_stage_layers",
+         "--last-stage-layers",
+         "layers on the last pipeline stage, the others sharing the rest evenly (Megatron-LM's "
+         "--decoder-last-pipeline-num-layers; default L/p)",
+         {1, 1e5, false, "", false, true, "must be a whole number of layers from 1 to 100000"},
+         nullptr,
+         &L::lastStageLayers,
+         {"&Last stage layers:", 1, 0,
+          "Layers on the last pipeline stage when the stages are uneven: it also holds the output layer and "
+          "the logits. The stages between share the rest evenly.",
+          "uneven", 0}},
     }};
     return knobs;
 }

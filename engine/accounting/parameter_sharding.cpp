@@ -23,7 +23,7 @@ GpuParameters parametersOnGpu(const ModelSpec& m, const ParallelLayout& l, Pipel
         return g;
     }
     const TransformerParameters p = transformerParameters(m);
-    const double t = l.tp, layers = m.layers / l.pp;
+    const double t = l.tp, layers = stageLayers(l, m.layers, stage);
     const double attention =
         (p.attentionWeights + p.attentionInBiases) / t + p.attentionOutBias + p.attentionNorms;
     const double expert = (p.expertWeights + p.expertInBiases) / t + p.expertOutBias;
@@ -72,7 +72,7 @@ GpuParameters parametersOnGpu(const ModelSpec& m, const ParallelLayout& l, Pipel
     if (!formulas)
         return g;
     // A layer's share on this GPU: matrices, column biases and E/ep experts divided, the rest replicated.
-    g.formula = concat({l.pp > 1 ? "(L/p)" : "L", " × layer share", outsideText, " = ", n(layers), " × ",
+    g.formula = concat({l.pp == 1 ? "L" : hasUnevenStages(l) ? "L_stage" : "(L/p)", " × layer share", outsideText, " = ", n(layers), " × ",
                         n(layerDense + layerExperts), " + ", n(outside), " = ", n(g.total())});
     if (moe)
         concatTo(g.formula, {" (experts ", n(g.experts), ": ", n(p.experts / l.ep), " of ", n(p.experts),

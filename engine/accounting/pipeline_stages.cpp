@@ -27,35 +27,36 @@ std::vector<PipelineStageRow> pipelineStageRows(const AccountingInput& in, const
     std::vector<PipelineStageRow> rows;
     if (l.pp <= 1 || in.model.kind != ModelKind::transformer)
         return rows;
-    const double layers = in.model.layers / l.pp;
+    const StageLayerCounts layers = stageLayerCounts(l, in.model.layers);
     const ValuesOnly valuesOnly; // the middle stage's ledgers are read for their bytes alone
-    // A middle stage: this GPU's layers alone.
-    GpuParameters middle = first.parameters;
-    middle.dense -= middle.outside;
-    middle.outside = 0;
+    // A middle stage: its layers alone.
+    const GpuParameters middle = parametersOnGpu(in.model, l, PipelineStage::middle);
     const ModelStateMemory states = layoutStates(in, middle, b);
     const double statesBytes =
         states.parameters.value + states.gradients.value + states.masterWeights.value + states.optimizerState.value;
     const double gathered = gatheredWorkingSet(in.sharding, in.model, l.tp, middle, b).peakBytes();
+    // The first stage's activations per layer, for a middle stage's layers (uneven stages hold others).
     const ActivationMemory& a = first.activations;
+    const double scale = a.layers > 0 ? layers.middle / a.layers : 0;
 
     const auto count = static_cast<long>(l.pp);
     rows.reserve(static_cast<std::size_t>(count));
-    rows.push_back(rowOf(first, 0, layers, l));
+    rows.push_back(rowOf(first, 0, layers.first, l));
     rows.back().holds = "embedding";
     for (long i = 1; i + 1 < count; ++i) {
         PipelineStageRow row;
         row.index = static_cast<double>(i);
-        row.layers = layers;
+        row.layers = layers.middle;
         row.parameters = middle.total();
         row.statesBytes = statesBytes;
         row.microBatchesInFlight = microBatchesInFlight(l, row.index);
-        row.activationBytes = a.layerBytesPerMicroBatch * row.microBatchesInFlight + a.layerFixedBytes;
+        row.activationBytes =
+            (a.layerBytesPerMicroBatch * row.microBatchesInFlight + a.layerFixedBytes) * scale;
         row.gatheredBytes = gathered;
         row.totalBytes = statesBytes + row.activationBytes + gathered;
         rows.push_back(row);
     }
-    rows.push_back(rowOf(last, l.pp - 1, layers, l));
+    rows.push_back(rowOf(last, l.pp - 1, layers.last, l));
     rows.back().holds = "head and loss";
     return rows;
 }

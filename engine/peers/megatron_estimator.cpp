@@ -99,8 +99,9 @@ std::string layerReasons(const AccountingInput& in, const AccountingResult& r, c
     if (r.precision.activations != StorageType::bf16 && r.precision.activations != StorageType::fp16)
         why.emplace_back("assumes 16-bit activations; Napkin's are " +
                          std::string(storageTypeName(r.precision.activations)));
-    if (r.memoryStage == PipelineStage::last)
-        why.emplace_back("the first stage; Napkin's most loaded GPU is the last stage's");
+    if (r.memoryStage && *r.memoryStage != PipelineStage::first)
+        why.emplace_back("the first stage; Napkin's most loaded GPU is the " +
+                         std::string(pipelineStageName(*r.memoryStage)) + " stage's");
     return joinReasons(why);
 }
 

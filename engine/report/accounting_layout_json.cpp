@@ -72,6 +72,13 @@ json activationLedgerJson(const ActivationMemory& a) {
             {"tensors", tensors}};
 }
 
+// A transformer's layers on a pipeline stage (L/p, or the uneven split); null for the other kinds.
+json stageLayersJson(const AccountingInput& in, PipelineStage stage) {
+    if (in.model.kind != ModelKind::transformer)
+        return nullptr;
+    return jsonNumber(stageLayers(in.parallel, in.model.layers, stage));
+}
+
 void addCommunication(json& doc, json& formulas, const CommunicationLedger& c) {
     json bytes, seconds;
     for (CommunicationGroup group : allCommunicationGroups()) {
@@ -112,6 +119,9 @@ void addLayoutJson(json& doc, json& formulas, const AccountingInput& in, const A
                           {"sp", l.sp},
                           {"microbatches", jsonNumber(l.microbatches)},
                           {"virtual_stages", jsonNumber(l.virtualStages)},
+                          {"first_stage_layers", stageLayersJson(in, PipelineStage::first)},
+                          {"last_stage_layers", stageLayersJson(in, PipelineStage::last)},
+                          {"uneven_stages", hasUnevenStages(l)},
                           {"global_batch", jsonNumber(r.globalBatch.value)}};
     formulas["parallelism.dp"] = r.dataParallel.formula;
     formulas["parallelism.global_batch"] = r.globalBatch.formula;

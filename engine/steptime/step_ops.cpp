@@ -80,7 +80,7 @@ double opListReplicaForwardFlops(const AccountingInput& in) {
     return 2 * T * (L * projections + mlps) + scores + 2 * T * d * m.vocab;
 }
 
-StepOpList stepOps(const AccountingInput& in, const AccountingResult& r) {
+StepOpList stepOps(const AccountingInput& in, const AccountingResult& r, PipelineStage stage) {
     StepOpList list;
     list.dtype = r.precision.compute;
     list.activations = r.precision.activations;
@@ -94,7 +94,7 @@ StepOpList stepOps(const AccountingInput& in, const AccountingResult& r) {
         if (!list.whyNot.empty())
             return list;
     }
-    StepOpsBuilder builder(in, r, list);
+    StepOpsBuilder builder(in, r, list, stage);
     switch (in.model.kind) {
     case ModelKind::transformer:
         builder.addTransformer();

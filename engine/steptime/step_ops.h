@@ -52,12 +52,14 @@ struct StepOpList {
     std::string whyNot; ///< non-empty: this setup's ops are not modelled, and why (nothing is timed)
 };
 
-/// The ops one GPU runs in one optimizer step (`result` is account(input, gpu)'s), for the last pipeline
-/// stage (the output layer and loss make it the slowest). Dense transformers (GPT-2- and Llama-style:
-/// LayerNorm or RMSNorm, GELU or SwiGLU, learned or rotary positions, full or grouped-query attention,
-/// eager or flash) and the dense, cruncher and linear2 models; mixtures of experts, latent attention,
-/// sliding windows, QK-norm, non-pre-norm placements and fine-tuning say so in `whyNot`.
-StepOpList stepOps(const AccountingInput& input, const AccountingResult& result);
+/// The ops one GPU runs in one optimizer step (`result` is account(input, gpu)'s), for pipeline `stage`:
+/// the last by default (the output layer and loss make it the slowest of equal stages). Transformers
+/// (GPT-2- and Llama-style: LayerNorm or RMSNorm, GELU or SwiGLU, learned or rotary positions, full,
+/// grouped-query or latent attention, sliding windows, dense or with experts, eager or flash) and the
+/// dense, cruncher and linear2 models; QK-norm, attention sinks, GeGLU, non-pre-norm placements and
+/// fine-tuning say so in `whyNot`.
+StepOpList stepOps(const AccountingInput& input, const AccountingResult& result,
+                   PipelineStage stage = PipelineStage::last);
 
 /// Forward FLOPs of one replica's step (batch × micro-batches sequences, before tp·pp·cp split it) as
 /// the op list counts them with the mask's score pairs: what must equal countStepFlops()'s forward.

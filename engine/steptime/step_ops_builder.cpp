@@ -45,11 +45,13 @@ std::pair<double, double> updateAccesses(OptimizerKind kind) {
 
 } // namespace
 
-StepOpsBuilder::StepOpsBuilder(const AccountingInput& input, const AccountingResult& result, StepOpList& list)
+StepOpsBuilder::StepOpsBuilder(const AccountingInput& input, const AccountingResult& result, StepOpList& list,
+                               PipelineStage stage)
     : m_in(input)
     , m_r(result)
     , m_list(list)
-    , m_activationBytes(bytesPerElement(result.precision.activations)) {}
+    , m_activationBytes(bytesPerElement(result.precision.activations))
+    , m_stage(stage) {}
 
 void StepOpsBuilder::push(StepOp op) {
     if (op.count > 0)
@@ -99,7 +101,7 @@ void StepOpsBuilder::addTransformer() {
     const double f = ffnWidth(md) / tp;        // the MLP's width on this GPU
     const double a = md.heads / tp, g = kvHeadCount(md) / tp, dh = queryKeyHeadWidth(md),
                  dv = valueHeadWidth(md);
-    const double layers = md.layers / l.pp * l.microbatches; // layer passes per step on this stage
+    const double layers = stageLayers(l, md.layers, m_stage) * l.microbatches; // layer passes per step here
     const bool full = m_in.recompute == Recompute::full;
     const bool rms = md.norm == NormKind::rmsnorm, dropout = md.dropout;
     // LayerNorm: one kernel, reads x and writes y forward; backward reads the gradient and x, writes the
@@ -141,9 +143,10 @@ void StepOpsBuilder::addTransformer() {
         addMlp("mlp", T, f, layers, full);
     if (dropout)
         memory("dropout (mlp output)", Td, 2 * e + 1, 1, 2 * e + 1, 1, layers, full);
-    if (l.pp == 1)
+    if (l.pp == 1 || m_stage == PipelineStage::first)
         addEmbeddings();
-    addHeadAndLoss();
+    if (l.pp == 1 || m_stage == PipelineStage::last)
+        addHeadAndLoss();
     if (md.attentionImpl == AttentionImpl::eager)
         m_list.notModelled.emplace_back(
             "eager attention's masked half: the op list runs QKᵀ and A·V over the full s×s as PyTorch does, "
@@ -343,7 +346,7 @@ double StepOpsBuilder::parameterTensorsOnGpu() const {
         normsPerLayer(md) * normTensors + attention + mlpMatrices * (hasMlpBias(md) ? 2 : 1);
     const double rest = 1 + (md.position == PositionKind::learned ? 1 : 0) + normTensors +
                         (md.embeddings == EmbeddingTying::untied ? 1 : 0);
-    return md.layers / m_in.parallel.pp * perLayer + rest;
+    return stageLayers(m_in.parallel, md.layers, m_stage) * perLayer + rest;
 }
 
 void StepOpsBuilder::addOptimizer() {

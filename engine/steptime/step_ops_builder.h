@@ -6,9 +6,11 @@ namespace napkin {
 
 class StepOpsBuilder {
 public:
-    StepOpsBuilder(const AccountingInput& input, const AccountingResult& result, StepOpList& list);
+    /// The ops of one GPU of pipeline `stage` (the embedding on the first, the head and loss on the last).
+    StepOpsBuilder(const AccountingInput& input, const AccountingResult& result, StepOpList& list,
+                   PipelineStage stage = PipelineStage::last);
 
-    /// GPT-2- and Llama-style blocks on the last pipeline stage, forward, backward and recompute.
+    /// GPT-2- and Llama-style blocks on the stage, forward, backward and recompute.
     void addTransformer();
     /// A bare parameter count: its GEMMs of 2·T·N forward, shape unknown.
     void addDense();
@@ -47,6 +49,7 @@ private:
     const AccountingResult& m_r;
     StepOpList& m_list;
     double m_activationBytes = 4; ///< per element of an activation
+    PipelineStage m_stage = PipelineStage::last;
 };
 
 } // namespace napkin

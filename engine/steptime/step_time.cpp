@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <tuple>
+#include <utility>
 
 namespace napkin {
 namespace {
@@ -230,11 +232,45 @@ std::string profileDeviceMismatch(const HardwareProfile& profile, const GpuSpec&
     return "the profile was measured on " + profile.device + ", the account is for " + gpu.id;
 }
 
+namespace {
+
+// Uneven pipeline stages: 1F1B moves every stage a micro-batch at a time, so the stage with the most work
+// sets the pace. The first, second and last stages' op lists are timed (values only) and the slowest's is
+// returned, made again with its texts.
+std::pair<StepOpList, PipelineStage> slowestStageOps(const AccountingInput& in, const AccountingResult& r,
+                                                     const HardwareProfile& profile, StepOpList last) {
+    PipelineStage slowest = PipelineStage::last;
+    {
+        const ValuesOnly valuesOnly;
+        auto seconds = [&](PipelineStage stage) {
+            const StepOpList list = stepOps(in, r, stage);
+            double total = 0;
+            for (const StepOp& op : list.ops)
+                total += costStepOp(op, profile, list, list.activations).seconds;
+            return total;
+        };
+        double most = seconds(PipelineStage::last);
+        for (const PipelineStage stage : {PipelineStage::first, PipelineStage::middle}) {
+            if (stage == PipelineStage::middle && in.parallel.pp < 3)
+                continue;
+            if (const double s = seconds(stage); s > most) {
+                most = s;
+                slowest = stage;
+            }
+        }
+    }
+    if (slowest == PipelineStage::last)
+        return {std::move(last), slowest};
+    return {stepOps(in, r, slowest), slowest};
+}
+
+} // namespace
+
 StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, const HardwareProfile& profile,
                          const StepTimeOptions& options) {
     StepTime t;
     t.basis = profile.source;
-    const StepOpList ops = stepOps(in, r);
+    StepOpList ops = stepOps(in, r);
     if (!ops.whyNot.empty()) {
         t.whyNot = ops.whyNot;
         return t;
@@ -254,6 +290,14 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
                    " GEMM rate; give --hardware-profile with one measured in " +
                    std::string(computeTypeName(dtype));
         return t;
+    }
+    if (in.parallel.pp > 1 && hasUnevenStages(in.parallel)) {
+        PipelineStage stage = PipelineStage::last;
+        std::tie(ops, stage) = slowestStageOps(in, r, profile, std::move(ops));
+        if (formulasWanted())
+            ops.notModelled.push_back("uneven stages: the " + std::string(pipelineStageName(stage)) +
+                                      " stage's ops are timed, the slowest; the others wait on it each "
+                                      "micro-batch");
     }
     PhaseSeconds phases;
     for (const StepOp& op : ops.ops) {

@@ -133,10 +133,23 @@ napkin_add_cli_test(account_llama3_70b_3d_layout
          activation_ledger.micro_batches_in_flight=4 activation_ledger.layers=20
          communication_ledger:array communication_bytes_per_step.pipeline_parallel:number
          formulas.pipeline_bubble_fraction:string formulas.max_parameters_pooled:string)
+# Llama 3 405B as Meta trained it (The Llama 3 Herd of Models, section 3.3.2): 126 layers on 16 stages, a
+# layer fewer on the first and last (7 + 14 × 8 + 7). With 16 micro-batches the second stage keeps 15 × 8
+# layer activations against the first's 16 × 7: the second holds the most.
+napkin_add_cli_test(account_llama3_405b_uneven_stages
+  ARGS account --model-preset llama3-405b --precision mixed-bf16 --gpus 16 --pp 16 --first-stage-layers 7
+       --last-stage-layers 7 --microbatches 16 --memory-basis datasheet --json
+  CHECKS parallelism.first_stage_layers=7 parallelism.last_stage_layers=7 parallelism.uneven_stages=ON
+         pipeline_stage=second pipeline_stages.0.layers=7 pipeline_stages.1.layers=8
+         pipeline_stages.15.layers=7 pipeline_stages.1.micro_batches_in_flight=15
+         "command=napkin-cli account --model-preset llama3-405b --precision mixed-bf16 --gpus 16 --pp 16 --microbatches 16 --first-stage-layers 7 --last-stage-layers 7 --memory-basis datasheet --json")
+napkin_add_cli_test(account_uneven_stages_not_whole EXPECT_EXIT 2
+  ARGS account --model-preset llama3-405b --gpus 16 --pp 16 --first-stage-layers 7 --json)
 napkin_add_cli_test(account_default_layout_fields
   ARGS account --model transformer --d-model 768 --layers 12 --heads 12 --vocab 50257 --seq 1024
        --memory-basis datasheet --json
   CHECKS parallelism.dp=1 parallelism.microbatches=1 pipeline_bubble_fraction=0 pipeline_stage:null
+         parallelism.first_stage_layers=12 parallelism.last_stage_layers=12 parallelism.uneven_stages=OFF
          communication_bytes_per_step.total=0 max_parameters_pooled=5000000000 fit_advice:null
          activation_ledger.tensors:array architecture.mlp=gelu)
 

@@ -29,8 +29,16 @@ private slots:
             QCOMPARE(double(box->minimum()), knob.range.low); // every size is whole, from 1
             QCOMPARE(double(box->maximum()), knob.range.high);
             QCOMPARE(double(box->singleStep()), knob.look.step);
-            const auto* label = qobject_cast<QLabel*>(form->labelForField(box));
+            // An optional knob (uneven stages' layers): its checkbox and box share the row's field.
+            QCheckBox* set = controls.check(knob.key);
+            QCOMPARE(set != nullptr, knob.isOptional());
+            const auto* label =
+                qobject_cast<QLabel*>(form->labelForField(set ? box->parentWidget() : static_cast<QWidget*>(box)));
             QVERIFY2(label && label->text() == numberKnobLabel(knob), qPrintable(key));
+            if (set) { // unset, the even split: no value
+                QCOMPARE(knob.get(controls.parallel()), std::nullopt);
+                set->setChecked(true);
+            }
             QVERIFY2(box->property("applicableTip")
                          .toString()
                          .endsWith(QString::fromUtf8(knob.flag.data(), qsizetype(knob.flag.size()))),
@@ -42,22 +50,29 @@ private slots:
             controls.setParallel(shown);
             QCOMPARE(box->value(), 3);
             QCOMPARE(controls.parallel(), shown);
+            if (set)
+                QVERIFY(set->isChecked());
         }
         QCOMPARE(controls.controlFor("sp"), static_cast<QWidget*>(controls.spCheck()));
         QCOMPARE(controls.box("sp"), nullptr);
     }
 
-    // tp, pp, the sequence-parallel switch, cp, ep, micro-batches, v, then the data parallelism left.
+    // tp, pp, the sequence-parallel switch, cp, ep, micro-batches, v, the uneven stages' first and last,
+    // then the data parallelism left.
     void rowsInTheTablesOrder() {
         ParallelismControls controls;
         auto* form = qobject_cast<QFormLayout*>(controls.layout());
-        QCOMPARE(form->rowCount(), 8);
+        QCOMPARE(form->rowCount(), 10);
         QCOMPARE(form->itemAt(0, QFormLayout::FieldRole)->widget(), static_cast<QWidget*>(controls.tpBox()));
         QCOMPARE(form->itemAt(1, QFormLayout::FieldRole)->widget(), static_cast<QWidget*>(controls.ppBox()));
         QCOMPARE(form->itemAt(2, QFormLayout::FieldRole)->widget(),
                  static_cast<QWidget*>(controls.spCheck()));
         QCOMPARE(form->itemAt(6, QFormLayout::FieldRole)->widget(),
                  static_cast<QWidget*>(controls.virtualStagesBox()));
+        QCOMPARE(form->itemAt(7, QFormLayout::FieldRole)->widget(),
+                 controls.box("first_stage_layers")->parentWidget());
+        QCOMPARE(form->itemAt(8, QFormLayout::FieldRole)->widget(),
+                 controls.box("last_stage_layers")->parentWidget());
     }
 };
 

@@ -58,6 +58,11 @@ private slots:
     void badCombinations();
     void adviceWhenBatchOneDoesNotFit();
     void dataParallelOnlyKeepsEarlierAnswers();
+    void unevenStages_data();
+    void unevenStages();
+    void unevenStagesAsEvenAreEven();
+    void unevenStagesRefused_data();
+    void unevenStagesRefused();
 };
 
 void TestParallelLayouts::bubbleFraction_data() {
@@ -422,6 +427,115 @@ void TestParallelLayouts::dataParallelOnlyKeepsEarlierAnswers() {
              QString("P × 8 B / GPUs = 1.24e8 × 8 / 8 = 1.24e8 B"));
     QCOMPARE(r.dataParallel.value, 8.0);
     QVERIFY(!r.memoryStage);
+}
+
+// Megatron-LM's uneven pipeline: the first and last stages hold the given layers, the others share the rest.
+// Llama 3 405B, 126 layers on 16 stages as Meta trained it ("we reduce one Transformer layer each from the
+// first and the last stages", The Llama 3 Herd of Models, section 3.3.2): 7, then 14 × 8, then 7.
+void TestParallelLayouts::unevenStages_data() {
+    QTest::addColumn<double>("first");
+    QTest::addColumn<double>("last");
+    QTest::addColumn<double>("microbatches");
+    QTest::addColumn<QString>("stage"); // the most loaded stage's GPU
+    // 16 micro-batches: the first stage keeps min(16, 16) = 16 micro-batches of 7 layers (112 layer
+    // activations), the second min(15, 16) = 15 of 8 (120): the second holds the most.
+    QTest::newRow("Llama 3 405B: 7 + 14 × 8 + 7, 16 micro-batches") << 7.0 << 7.0 << 16.0 << "second";
+    // 4 micro-batches: 4 × 7 = 28 on the first against 4 × 8 = 32 on the second.
+    QTest::newRow("Llama 3 405B: 7 + 14 × 8 + 7, 4 micro-batches") << 7.0 << 7.0 << 4.0 << "second";
+    // The first stage alone set: the other 15 stages share 126 − 6 = 120, 8 each; the first keeps 16 × 6
+    // = 96 against the second's 15 × 8 = 120.
+    QTest::newRow("first 6, the rest 8 each") << 6.0 << -1.0 << 16.0 << "second";
+    // The last alone: 15 stages of (126 − 21)/15 = 7. The last's 21 layers hold three times a 7-layer
+    // stage's model states (at dp 1 without ZeRO, 16 B a parameter: 1,105 GB against the first's 391 GB),
+    // more than the first's 16 micro-batches in flight add over the last's one (575 GB against 112 GB).
+    QTest::newRow("last 21, the rest 7 each") << -1.0 << 21.0 << 16.0 << "last";
+}
+
+void TestParallelLayouts::unevenStages() {
+    QFETCH(double, first);
+    QFETCH(double, last);
+    QFETCH(double, microbatches);
+    QFETCH(QString, stage);
+    AccountingInput in = preset("llama3-405b", 16, 1, 16);
+    in.parallel.microbatches = microbatches;
+    if (first > 0)
+        in.parallel.firstStageLayers = first;
+    if (last > 0)
+        in.parallel.lastStageLayers = last;
+    const AccountingResult r = run(in);
+    QCOMPARE(QString::fromStdString(std::string(pipelineStageName(r.memoryStage.value()))), stage);
+    QCOMPARE(r.pipelineStages.size(), std::size_t(16));
+    // Every layer is on one stage, and with tp 1 every parameter is on one GPU: the stages' parameters
+    // are the model's.
+    double layers = 0, parameters = 0, most = 0;
+    for (const PipelineStageRow& row : r.pipelineStages) {
+        layers += row.layers;
+        parameters += row.parameters;
+        most = std::max(most, row.totalBytes);
+    }
+    QCOMPARE(layers, 126.0);
+    QCOMPARE(parameters, r.parameters.total);
+    if (first > 0)
+        QCOMPARE(r.pipelineStages.front().layers, first);
+    if (last > 0)
+        QCOMPARE(r.pipelineStages.back().layers, last);
+    // The memory shown is the most loaded stage's, as the table computes it stage by stage.
+    const double shown = r.memory.parameters.value + r.memory.gradients.value + r.memory.masterWeights.value +
+                         r.memory.optimizerState.value + r.memory.activations.value + r.gathered.peakBytes();
+    QCOMPARE(shown, most);
+}
+
+// Uneven stages given as the even split are the even split: every figure the same.
+void TestParallelLayouts::unevenStagesAsEvenAreEven() {
+    AccountingInput even = preset("llama3-8b", 32, 2, 4, true); // 32 layers, 8 a stage
+    even.parallel.microbatches = 8;
+    AccountingInput uneven = even;
+    uneven.parallel.firstStageLayers = 8;
+    uneven.parallel.lastStageLayers = 8;
+    const AccountingResult a = run(even), b = run(uneven);
+    QCOMPARE(b.peakMemory.value, a.peakMemory.value);
+    QCOMPARE(b.memory.activations.value, a.memory.activations.value);
+    QCOMPARE(b.parametersOnGpu.value, a.parametersOnGpu.value);
+    QVERIFY(b.memoryStage == a.memoryStage);
+    QCOMPARE(b.pipelineStages.size(), a.pipelineStages.size());
+    for (std::size_t i = 0; i < a.pipelineStages.size(); ++i)
+        QCOMPARE(b.pipelineStages[i].totalBytes, a.pipelineStages[i].totalBytes);
+    QCOMPARE(b.communication.items.size(), a.communication.items.size());
+}
+
+void TestParallelLayouts::unevenStagesRefused_data() {
+    QTest::addColumn<double>("pp");
+    QTest::addColumn<double>("first");
+    QTest::addColumn<double>("last");
+    QTest::addColumn<double>("virtualStages");
+    QTest::addColumn<QString>("field");
+    // 126 − 7 = 119 layers over 15 stages is not whole.
+    QTest::newRow("rest not whole") << 16.0 << 7.0 << -1.0 << 1.0 << "first-stage-layers";
+    QTest::newRow("one stage") << 1.0 << 7.0 << -1.0 << 1.0 << "first-stage-layers";
+    QTest::newRow("interleaved") << 16.0 << 7.0 << 7.0 << 2.0 << "first-stage-layers";
+    QTest::newRow("two stages must hold every layer") << 2.0 << 60.0 << 60.0 << 1.0 << "first-stage-layers";
+    QTest::newRow("more than the model") << 4.0 << 100.0 << 30.0 << 1.0 << "first-stage-layers";
+    QTest::newRow("last alone, rest not whole") << 16.0 << -1.0 << 10.0 << 1.0 << "last-stage-layers";
+    // Without the knobs 16 stages cannot split 126 layers at all.
+    QTest::newRow("pp 16 without them") << 16.0 << -1.0 << -1.0 << 1.0 << "pp";
+}
+
+void TestParallelLayouts::unevenStagesRefused() {
+    QFETCH(double, pp);
+    QFETCH(double, first);
+    QFETCH(double, last);
+    QFETCH(double, virtualStages);
+    QFETCH(QString, field);
+    AccountingInput in = preset("llama3-405b", 16 * pp, 1, pp);
+    in.parallel.microbatches = 16;
+    in.parallel.virtualStages = virtualStages;
+    if (first > 0)
+        in.parallel.firstStageLayers = first;
+    if (last > 0)
+        in.parallel.lastStageLayers = last;
+    const InputError error = validate(in);
+    QCOMPARE(QString::fromStdString(error.field), field);
+    QVERIFY(!error.message.empty());
 }
 
 QTEST_APPLESS_MAIN(TestParallelLayouts)

@@ -361,6 +361,40 @@ private slots:
         }
     }
 
+    // Uneven pipeline stages (Llama 3 405B's 7 + 14 × 8 + 7 on 16 stages): the slowest stage, a middle one
+    // of 8 layers, sets the pace; its ops are those of an even 8-layer stage's GEMMs, without the head.
+    void unevenStagesTimeTheSlowest() {
+        AccountingInput uneven = ::preset("llama3-405b");
+        uneven.model.attentionImpl = AttentionImpl::flash;
+        uneven.gpus = 16;
+        uneven.parallel.pp = 16;
+        uneven.parallel.microbatches = 16;
+        uneven.parallel.firstStageLayers = 7;
+        uneven.parallel.lastStageLayers = 7;
+        AccountingInput even = uneven; // 128 layers: 8 on every stage
+        even.model.layers = 128;
+        even.parallel.firstStageLayers.reset();
+        even.parallel.lastStageLayers.reset();
+        const StepTime a = predict(uneven), b = predict(even);
+        QVERIFY2(a.predicted, a.whyNot.c_str());
+        QVERIFY2(b.predicted, b.whyNot.c_str());
+        auto flopsOf = [](const StepTime& t, const std::string& name) {
+            double flops = 0;
+            for (const StepTimeRow& row : t.ledger)
+                if (row.phase == StepTimePhase::forward && row.name.rfind(name, 0) == 0) // name, then shape
+                    flops += row.flops;
+            return flops;
+        };
+        QVERIFY(flopsOf(a, "mlp down projection") > 0);
+        QCOMPARE(flopsOf(a, "mlp down projection"), flopsOf(b, "mlp down projection"));
+        QCOMPARE(flopsOf(a, "output head"), 0.0);
+        QVERIFY(flopsOf(b, "output head") > 0);
+        bool named = false;
+        for (const std::string& line : a.notModelled)
+            named = named || line.find("the second stage's ops are timed") != std::string::npos;
+        QVERIFY(named);
+    }
+
     void notPredicted_data() {
         QTest::addColumn<QString>("preset");
         QTest::addColumn<QString>("gpu");
