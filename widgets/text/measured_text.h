@@ -15,7 +15,7 @@ int horizontalAdvance(const QFont& font, const QString& text);
 /// QFontMetricsF(font).horizontalAdvance(text).
 qreal horizontalAdvanceF(const QFont& font, const QString& text);
 /// QFontMetrics(font).boundingRect(QRect(0, 0, 100000, 100000), Qt::AlignLeft | Qt::AlignTop, text).size():
-/// the box a (possibly multi-line) label draws in, as QCustomPlot's tick labels are.
+/// the box a (possibly multi-line) label draws in, as the charts' tick labels are.
 QSize boundingSize(const QFont& font, const QString& text);
 /// How many texts were shaped (not found remembered) since the program began: the work-count guard's.
 long long shapedCount();
