@@ -19,6 +19,10 @@ inline constexpr std::uint64_t kAllocatorRoundLarge = 2097152;   // "round up la
 /// below 2^64 for the longest list.
 inline constexpr std::uint64_t kAllocatorMaxRequestBytes = 1ull << 40;
 
+/// ExpandableSegment reserves address space for 1 1/8 of the GPU's memory; without a capacity (and at most),
+/// 2 TiB: above the largest request, and small enough that a new one per event cannot overflow addresses.
+inline constexpr std::uint64_t kAllocatorMaxAddressSpace = 2 * kAllocatorMaxRequestBytes;
+
 /// `value` rounded up to a multiple of `step`.
 inline std::uint64_t ceilToMultiple(std::uint64_t value, std::uint64_t step) {
     return step * ((value + step - 1) / step);

@@ -7,21 +7,10 @@
 // Each rule below names the function of c10/cuda/CUDACachingAllocator.cpp (pytorch/pytorch at
 // 001074d25084fdb87a799823e395a50f5ec044d3) it follows.
 namespace napkin {
-namespace {
-
-// ExpandableSegment reserves address space for 1 1/8 of the GPU's memory; without a capacity (and at most),
-// 2 TiB: above the largest request, and small enough that a new one per event cannot overflow addresses.
-constexpr std::uint64_t kMaxAddressSpace = 2 * kAllocatorMaxRequestBytes;
-
-} // namespace
 
 CachingAllocatorSimulation::CachingAllocatorSimulation(AllocatorConfig config, std::uint64_t capacityBytes)
     : config_(config)
     , capacity_(capacityBytes) {}
-
-std::uint64_t CachingAllocatorSimulation::roundedBytes(std::uint64_t bytes) const {
-    return allocatorRoundedBytes(bytes, config_.roundupPower2Divisions);
-}
 
 bool CachingAllocatorSimulation::canReserve(std::uint64_t bytes) const {
     return capacity_ == 0 || reserved_ + bytes <= capacity_;
@@ -124,9 +113,9 @@ int CachingAllocatorSimulation::findExpandableBlock(bool small, std::uint64_t si
             return c;
     }
     const std::uint64_t page = small ? kAllocatorSmallBuffer : kAllocatorLargeBuffer;
-    const std::uint64_t wanted = capacity_ > 0 && capacity_ < kMaxAddressSpace ? capacity_ + capacity_ / 8
-                                                                                : kMaxAddressSpace;
-    const std::uint64_t space = ceilToMultiple(std::min(wanted, kMaxAddressSpace), page);
+    const std::uint64_t wanted = capacity_ > 0 && capacity_ < kAllocatorMaxAddressSpace ? capacity_ + capacity_ / 8
+                                                                                : kAllocatorMaxAddressSpace;
+    const std::uint64_t space = ceilToMultiple(std::min(wanted, kAllocatorMaxAddressSpace), page);
     if (size > space)
         return -1; // more than the device's address space: out of memory
     AllocatorBlockEntry b;

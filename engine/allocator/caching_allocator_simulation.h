@@ -51,7 +51,9 @@ public:
     std::vector<AllocatorSegment> segments() const;
 
     /// round_size(): allocatorRoundedBytes() under this allocator's roundup_power2_divisions.
-    std::uint64_t roundedBytes(std::uint64_t bytes) const;
+    std::uint64_t roundedBytes(std::uint64_t bytes) const {
+        return allocatorRoundedBytes(bytes, config_.roundupPower2Divisions);
+    }
     /// get_allocation_size(): allocatorSegmentBytes().
     static std::uint64_t segmentBytes(std::uint64_t size) { return allocatorSegmentBytes(size); }
 
