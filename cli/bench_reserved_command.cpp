@@ -25,8 +25,7 @@ struct BenchReservedOptions {
 };
 
 /// Warm-up, then `repeats` samples of `calls` calls each (steady clock); each sample the mean per call.
-template <typename Work>
-TimingSummary timeCalls(int repeats, int calls, Work work) {
+template <typename Work> TimingSummary timeCalls(int repeats, int calls, Work work) {
     using Clock = std::chrono::steady_clock;
     double sink = 0; // keeps the optimiser from discarding the work
     for (int i = 0; i < calls; ++i)
@@ -54,7 +53,8 @@ std::string line(const TimingSummary& t) {
 int execute(const BenchReservedOptions& o, std::ostream& out, std::ostream& err) {
     const std::optional<AccountingBenchmarkSetup> setup = accountingBenchmarkSetup(o.setup);
     if (!setup) {
-        err << "napkin-cli: --setup: unknown '" << o.setup << "'; known: " << accountingBenchmarkSetupIds() << "\n";
+        err << "napkin-cli: --setup: unknown '" << o.setup << "'; known: " << accountingBenchmarkSetupIds()
+            << "\n";
         return 2;
     }
     const AccountingInput& input = setup->input;
@@ -84,7 +84,8 @@ Command addBenchReservedCommand(CLI::App& bench) {
     auto options = std::make_shared<BenchReservedOptions>();
     CLI::App* sub = bench.add_subcommand(
         "reserved", "Time the caching-allocator simulation of one predicted step (the reserved memory)");
-    sub->add_option("--repeats", options->repeats, "timed samples (default 51)")->check(CLI::Range(5, 100000));
+    sub->add_option("--repeats", options->repeats, "timed samples (default 51)")
+        ->check(CLI::Range(5, 100000));
     sub->add_option("--calls", options->calls, "calls per sample (default 50)")->check(CLI::Range(1, 100000));
     sub->add_option("--setup", options->setup,
                     "what to simulate: gpt2-small (default), deepseek-v3, or a setup preset's id");

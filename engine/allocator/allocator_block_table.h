@@ -14,7 +14,8 @@ struct AllocatorBlockEntry {
     std::uint64_t address = 0, size = 0, requested = 0;
     int prev = -1, next = -1; ///< neighbours within the segment, in address order
     bool allocated = false, small = false, mapped = true, expandable = false, live = true;
-    bool filed = false, filedUnmapped = false; ///< in its pool's free blocks, or unmapped ranges (allocator_pools.h)
+    bool filed = false,
+         filedUnmapped = false; ///< in its pool's free blocks, or unmapped ranges (allocator_pools.h)
     int expandableSegment = -1; ///< which expandable segment (the simulation's list of their bases)
 };
 

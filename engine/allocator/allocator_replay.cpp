@@ -8,8 +8,8 @@ AllocatorReplay replayAllocator(const std::vector<AllocatorEvent>& events, const
                                 std::uint64_t capacityBytes) {
     AllocatorReplay r;
     if (events.size() > kAllocatorMaxEvents) {
-        r.error = std::to_string(events.size()) + " events: more than the " + std::to_string(kAllocatorMaxEvents) +
-                  " a replay takes";
+        r.error = std::to_string(events.size()) + " events: more than the " +
+                  std::to_string(kAllocatorMaxEvents) + " a replay takes";
         return r;
     }
     CachingAllocatorSimulation sim(config, capacityBytes);

@@ -27,7 +27,7 @@ struct AllocatorReplay {
     std::vector<std::uint64_t> allocatedBytes; ///< memory_allocated() after each event
     std::uint64_t peakReservedBytes = 0, peakAllocatedBytes = 0;
     std::vector<AllocatorSegment> segments; ///< after the last event
-    std::string error;                      ///< the first refused event ("event 12: …"); the replay stops there
+    std::string error; ///< the first refused event ("event 12: …"); the replay stops there
 };
 
 /// Longest event list replayed; a longer one is refused unread (each event costs O(log blocks)).

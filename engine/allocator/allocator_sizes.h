@@ -6,14 +6,18 @@
 
 namespace napkin {
 
-inline constexpr std::uint64_t kAllocatorMinBlockSize = 512;   // "all sizes are rounded to at least 512 bytes"
-inline constexpr std::uint64_t kAllocatorSmallSize = 1048576;  // "largest 'small' allocation is 1 MiB"
-inline constexpr std::uint64_t kAllocatorSmallBuffer = 2097152; // "'small' allocations are packed in 2 MiB blocks"
-inline constexpr std::uint64_t kAllocatorMinLargeAlloc = 10485760; // "allocations between 1 and 10 MiB may use
-                                                                   // kLargeBuffer"
-inline constexpr std::uint64_t kAllocatorLargeBuffer = 20971520; // "'large' allocations may be packed in 20 MiB
-                                                                 // blocks"
-inline constexpr std::uint64_t kAllocatorRoundLarge = 2097152;   // "round up large allocations to 2 MiB"
+// "all sizes are rounded to at least 512 bytes"
+inline constexpr std::uint64_t kAllocatorMinBlockSize = 512;
+// "largest 'small' allocation is 1 MiB"
+inline constexpr std::uint64_t kAllocatorSmallSize = 1048576;
+// "'small' allocations are packed in 2 MiB blocks"
+inline constexpr std::uint64_t kAllocatorSmallBuffer = 2097152;
+// "allocations between 1 and 10 MiB may use kLargeBuffer"
+inline constexpr std::uint64_t kAllocatorMinLargeAlloc = 10485760;
+// "'large' allocations may be packed in 20 MiB blocks"
+inline constexpr std::uint64_t kAllocatorLargeBuffer = 20971520;
+// "round up large allocations to 2 MiB"
+inline constexpr std::uint64_t kAllocatorRoundLarge = 2097152;
 
 /// Largest request simulated (1 TiB, above any GPU's memory): every sum of sizes and addresses stays far
 /// below 2^64 for the longest list.

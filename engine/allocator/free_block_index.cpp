@@ -18,9 +18,10 @@ FreeBlockIndex::FreeBlockIndex()
 }
 
 std::size_t FreeBlockIndex::runFor(std::uint64_t size, std::uint64_t address) const {
-    const auto run = std::partition_point(runs_.begin(), runs_.end(), [&](const std::vector<FreeBlockKey>& r) {
-        return below(r.back(), size, address);
-    });
+    const auto run =
+        std::partition_point(runs_.begin(), runs_.end(), [&](const std::vector<FreeBlockKey>& r) {
+            return below(r.back(), size, address);
+        });
     return static_cast<std::size_t>(run - runs_.begin());
 }
 
@@ -43,8 +44,8 @@ bool FreeBlockIndex::insert(const FreeBlockKey& key) {
     }
     const std::size_t r = std::min(runFor(key.size, key.address), runs_.size() - 1);
     std::vector<FreeBlockKey>& run = runs_[r];
-    const auto at = std::partition_point(run.begin(), run.end(),
-                                         [&](const FreeBlockKey& k) { return below(k, key.size, key.address); });
+    const auto at = std::partition_point(
+        run.begin(), run.end(), [&](const FreeBlockKey& k) { return below(k, key.size, key.address); });
     if (at != run.end() && at->size == key.size && at->address == key.address)
         return false;
     run.insert(at, key);

@@ -40,7 +40,9 @@ public:
     Position end() const { return {runs_.size(), 0}; }
     Position next(Position p) const { return normalized({p.run, p.index + 1}); }
     const FreeBlockKey& at(Position p) const { return runs_[p.run][p.index]; }
-    const FreeBlockKey& back() const { return runs_.back().back(); } ///< the largest key; precondition: !empty()
+    const FreeBlockKey& back() const {
+        return runs_.back().back();
+    } ///< the largest key; precondition: !empty()
 
     /// The first key not below (size, address): std::set::lower_bound.
     Position lowerBound(std::uint64_t size, std::uint64_t address) const;
@@ -51,8 +53,7 @@ public:
     void eraseAt(Position p);
 
     /// Every block's index, in key order.
-    template <typename Visit>
-    void forEach(Visit visit) const {
+    template <typename Visit> void forEach(Visit visit) const {
         for (const std::vector<FreeBlockKey>& run : runs_)
             for (const FreeBlockKey& key : run)
                 visit(key.block);

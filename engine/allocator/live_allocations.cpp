@@ -17,8 +17,9 @@ void LiveAllocations::add(std::uint64_t id, int block) {
         return;
     }
     if (id >= dense_.size()) // grown by doubling: O(1) amortized per allocation
-        dense_.resize(std::min<std::size_t>(kDenseAllocationIds, std::max<std::size_t>(id + 1, 2 * dense_.size() + 64)),
-                      kNotLive);
+        dense_.resize(
+            std::min<std::size_t>(kDenseAllocationIds, std::max<std::size_t>(id + 1, 2 * dense_.size() + 64)),
+            kNotLive);
     dense_[static_cast<std::size_t>(id)] = block;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The caching allocator simulation's live allocations: the caller's id → the block that serves it. Ids below
-// kDenseAllocationIds (stepAllocations() numbers its allocations 1, 2, …) are a flat table indexed by id, with
-// no node per allocation; larger ids, which no step makes, go to a hash map.
+// kDenseAllocationIds (stepAllocations() numbers its allocations 1, 2, …) are a flat table indexed by id,
+// with no node per allocation; larger ids, which no step makes, go to a hash map.
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
