@@ -2,6 +2,7 @@
 
 #include "engine/accounting/memory_timeline.h"
 #include "engine/numerics/formula_text.h"
+#include "engine/numerics/work_counts.h"
 
 #include <algorithm>
 #include <array>
@@ -125,6 +126,7 @@ StepAllocations stepAllocations(const AccountingInput& input, const AccountingRe
 
 StepReserved stepReserved(const AccountingInput& input, const AccountingResult& result,
                           const AllocatorConfig& config, std::size_t steps, const MemoryTimeline* steady) {
+    ++workCounts().stepReplays;
     StepReserved r;
     r.steps = steps;
     if (steps == 0)
