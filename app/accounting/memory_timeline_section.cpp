@@ -102,6 +102,18 @@ QVector<double> predictedReservedBytes(const AccountingInput& in, const Accounti
     return QVector<double>(reserved.reservedBytes.begin(), reserved.reservedBytes.end());
 }
 
+QString explainFitVerdict(const FitVerdict& v) {
+    const QString formula = toQString(v.formula).toHtmlEscaped();
+    if (v.basis == FitBasis::reserved)
+        return tr("<p><b>Fits is judged on reserved memory</b>, what an out-of-memory error follows: the "
+                  "simulated allocator's largest reserved total over the step, plus the overheads the "
+                  "allocator does not hold, against the usable memory: <code>%1</code>. The same verdict as "
+                  "<code>napkin-cli account --json</code>'s <code>fits_verdict</code> "
+                  "(docs/memory-timeline.md, \"Reserved memory\").</p>")
+            .arg(formula);
+    return tr("<p><b>Fits is judged on the allocated peak</b> here: <code>%1</code>.</p>").arg(formula);
+}
+
 QString explainMemoryTimeline(const AccountingInput& in, const AccountingResult& r, const MemoryTimeline& t,
                               ByteUnits units) {
     const auto bytes = [&](double b) { return toQString(formatBytes(b, units)).toHtmlEscaped(); };
