@@ -138,8 +138,10 @@ QString explainMemoryTimeline(const AccountingInput& in, const AccountingResult&
                      bytes(peak.activations), bytes(r.memory.activations.value), bytes(peak.gradients),
                      bytes(r.memory.gradients.value), bytes(peak.temporary));
     // The definition every page and command share: the peak, not the sum, decides.
-    text += tr("<p><b>Fits</b> judges this peak, because it is what the allocator must hold at the step's "
-               "worst moment: <code>%1</code> — %2. The largest batch is the largest whose peak fits.</p>")
+    text += tr("<p><b>Fits on allocated</b> judges this peak, because it is what the allocator must hand out "
+               "at the step's worst moment: <code>%1</code> — %2. The largest batch is the largest whose peak "
+               "fits. Where the simulated allocator applies, the verdict shown is judged on what it would hold "
+               "reserved (below).</p>")
                 .arg(toQString(r.fitsFormula).toHtmlEscaped(), r.fits ? tr("fits") : tr("does not fit"));
     text += optimizerTemporaries(in, r, t, units);
     if (r.peakFromTimeline) // the chart's dash-dot line (predictedReservedBytes)

@@ -36,13 +36,16 @@ public:
     /// Frees, then allocations, that take each component from what it holds to `target`: frees come after
     /// the previous event's high-water mark, allocations make this one's (memory_timeline.h).
     void moveTo(const StepBytes& target) {
-        const std::array<double, kComponents> want = componentsOf(target);
+        const std::array<double, kComponents> bytes = componentsOf(target);
+        std::array<std::uint64_t, kComponents> want{}; // each rounded once: llround is a libm call
         for (std::size_t c = 0; c < kComponents; ++c)
-            if (wholeBytes(want[c]) < held(c))
-                release(c, held(c) - wholeBytes(want[c]));
+            want[c] = wholeBytes(bytes[c]);
         for (std::size_t c = 0; c < kComponents; ++c)
-            if (wholeBytes(want[c]) > held(c))
-                add(c, wholeBytes(want[c]) - held(c));
+            if (want[c] < held(c))
+                release(c, held(c) - want[c]);
+        for (std::size_t c = 0; c < kComponents; ++c)
+            if (want[c] > held(c))
+                add(c, want[c] - held(c));
     }
 
 private:
