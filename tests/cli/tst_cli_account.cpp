@@ -7,6 +7,7 @@
 #include <QRegularExpression>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using napkin::test::CliOutcome;
@@ -197,6 +198,12 @@ void TestCliAccount::fitsIsJudgedOnReserved() {
     QVERIFY2(formula.startsWith((verdict ? "fits on " : "does not fit on ") + fitsOn), qPrintable(formula));
     if (fitsOn == "reserved" && !verdict) // the hand-worked case: one 2 MiB small segment
         QCOMPARE(reserved["peak_bytes"].get<double>(), 2097152.0);
+    // The text report prints the same verdict under the allocated one.
+    argv.erase(std::find(argv.begin(), argv.end(), "--json"));
+    const CliOutcome text = runCli(argv);
+    QVERIFY2(text.status == 0, text.err.c_str());
+    const std::string line = std::string("  verdict: ") + (verdict ? "yes" : "NO") + "  (" + formula.toStdString() + ")\n";
+    QVERIFY2(text.out.find(line) != std::string::npos, text.out.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestCliAccount)
