@@ -9,25 +9,6 @@ AllocatorBlockTable::AllocatorBlockTable() {
     freeSlots_.reserve(64);
 }
 
-int AllocatorBlockTable::add(const AllocatorBlockEntry& b) {
-    int i = 0;
-    if (!freeSlots_.empty()) {
-        i = freeSlots_.back();
-        freeSlots_.pop_back();
-        (*this)[i] = b;
-    } else {
-        i = static_cast<int>(blocks_.size());
-        blocks_.push_back(b);
-    }
-    (*this)[i].filed = (*this)[i].filedUnmapped = false; // a copy of a filed block is not filed
-    return i;
-}
-
-void AllocatorBlockTable::drop(int i) {
-    (*this)[i].live = false;
-    freeSlots_.push_back(i);
-}
-
 std::vector<AllocatorSegment> AllocatorBlockTable::segments() const {
     std::vector<AllocatorSegment> list;
     for (std::size_t i = 0; i < blocks_.size(); ++i) {

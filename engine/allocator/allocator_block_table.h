@@ -26,9 +26,24 @@ public:
     AllocatorBlockEntry& operator[](int i) { return blocks_[static_cast<std::size_t>(i)]; }
     const AllocatorBlockEntry& operator[](int i) const { return blocks_[static_cast<std::size_t>(i)]; }
     /// A new entry holding `b` (a freed one reused first), filed nowhere yet; its index.
-    int add(const AllocatorBlockEntry& b);
+    int add(const AllocatorBlockEntry& b) { // inline, as the replay's inner loop calls it
+        int i = 0;
+        if (!freeSlots_.empty()) {
+            i = freeSlots_.back();
+            freeSlots_.pop_back();
+            (*this)[i] = b;
+        } else {
+            i = static_cast<int>(blocks_.size());
+            blocks_.push_back(b);
+        }
+        (*this)[i].filed = (*this)[i].filedUnmapped = false; // a copy of a filed block is not filed
+        return i;
+    }
     /// The entry is no longer a block; its index may be reused.
-    void drop(int i);
+    void drop(int i) {
+        (*this)[i].live = false;
+        freeSlots_.push_back(i);
+    }
 
     /// snapshot(): one segment per cudaMalloc, and per contiguous mapped range of an expandable segment, in
     /// address order, each with its blocks.

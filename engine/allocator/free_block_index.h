@@ -6,6 +6,7 @@
 // contiguous memory, so that a lookup is two binary searches and an insertion or removal moves a few dozen
 // keys, with no allocation once the runs have grown; a pool of n blocks still costs O(log n + chunk) per
 // change, O(n / chunk) when a run splits or empties, where one sorted vector would move all n.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -44,13 +45,53 @@ public:
         return runs_.back().back();
     } ///< the largest key; precondition: !empty()
 
+    // Inline, as every call of the replay's inner loop is one of these (a call into the shared library
+    // through its PLT cost as much as the search).
     /// The first key not below (size, address): std::set::lower_bound.
-    Position lowerBound(std::uint64_t size, std::uint64_t address) const;
+    Position lowerBound(std::uint64_t size, std::uint64_t address) const {
+        if (empty())
+            return end();
+        const std::size_t r = runFor(size, address);
+        if (r == runs_.size())
+            return end();
+        const std::vector<FreeBlockKey>& run = runs_[r];
+        return {r, static_cast<std::size_t>(std::partition_point(run.begin(), run.end(),
+                                                                 [&](const FreeBlockKey& k) {
+                                                                     return below(k, size, address);
+                                                                 }) -
+                                            run.begin())};
+    }
     /// Adds `key`; false (and nothing added) where a key of the same size and address is there.
-    bool insert(const FreeBlockKey& key);
+    bool insert(const FreeBlockKey& key) {
+        if (empty()) {
+            runs_.front().push_back(key);
+            return true;
+        }
+        const std::size_t r = std::min(runFor(key.size, key.address), runs_.size() - 1);
+        std::vector<FreeBlockKey>& run = runs_[r];
+        const auto at = std::partition_point(
+            run.begin(), run.end(), [&](const FreeBlockKey& k) { return below(k, key.size, key.address); });
+        if (at != run.end() && at->size == key.size && at->address == key.address)
+            return false;
+        run.insert(at, key);
+        if (run.size() > 2 * kFreeBlockChunk)
+            splitRun(r);
+        return true;
+    }
     /// Removes the key of this size and address; false where there is none.
-    bool erase(std::uint64_t size, std::uint64_t address);
-    void eraseAt(Position p);
+    bool erase(std::uint64_t size, std::uint64_t address) {
+        const Position p = lowerBound(size, address);
+        if (p == end() || at(p).size != size || at(p).address != address)
+            return false;
+        eraseAt(p);
+        return true;
+    }
+    void eraseAt(Position p) {
+        std::vector<FreeBlockKey>& run = runs_[p.run];
+        run.erase(run.begin() + static_cast<std::ptrdiff_t>(p.index));
+        if (run.empty() && runs_.size() > 1)
+            runs_.erase(runs_.begin() + static_cast<std::ptrdiff_t>(p.run));
+    }
 
     /// Every block's index, in key order.
     template <typename Visit> void forEach(Visit visit) const {
@@ -63,8 +104,20 @@ private:
     Position normalized(Position p) const {
         return p.run < runs_.size() && p.index == runs_[p.run].size() ? Position{p.run + 1, 0} : p;
     }
+    static bool below(const FreeBlockKey& k, std::uint64_t size, std::uint64_t address) {
+        return k.size != size ? k.size < size : k.address < address;
+    }
     /// The first run whose largest key is not below (size, address); runs_.size() where none is.
-    std::size_t runFor(std::uint64_t size, std::uint64_t address) const;
+    std::size_t runFor(std::uint64_t size, std::uint64_t address) const {
+        if (runs_.size() == 1) // the common case: a pool of a few dozen free blocks
+            return below(runs_.front().back(), size, address) ? 1 : 0;
+        return static_cast<std::size_t>(
+            std::partition_point(runs_.begin(), runs_.end(),
+                                 [&](const std::vector<FreeBlockKey>& r) { return below(r.back(), size, address); }) -
+            runs_.begin());
+    }
+    /// Run `r`, grown past twice kFreeBlockChunk, split in two: its upper half becomes the next run.
+    void splitRun(std::size_t r);
 
     std::vector<std::vector<FreeBlockKey>> runs_; ///< each sorted and non-empty (but a sole one), in order
 };

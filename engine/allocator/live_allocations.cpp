@@ -4,14 +4,12 @@
 
 namespace napkin {
 
-int LiveAllocations::find(std::uint64_t id) const {
-    if (id < kDenseAllocationIds)
-        return id < dense_.size() ? dense_[static_cast<std::size_t>(id)] : kNotLive;
+int LiveAllocations::findSparse(std::uint64_t id) const {
     const auto found = sparse_.find(id);
     return found == sparse_.end() ? kNotLive : found->second;
 }
 
-void LiveAllocations::add(std::uint64_t id, int block) {
+void LiveAllocations::addBeyond(std::uint64_t id, int block) {
     if (id >= kDenseAllocationIds) {
         sparse_[id] = block;
         return;
@@ -21,13 +19,6 @@ void LiveAllocations::add(std::uint64_t id, int block) {
             std::min<std::size_t>(kDenseAllocationIds, std::max<std::size_t>(id + 1, 2 * dense_.size() + 64)),
             kNotLive);
     dense_[static_cast<std::size_t>(id)] = block;
-}
-
-void LiveAllocations::remove(std::uint64_t id) {
-    if (id < kDenseAllocationIds)
-        dense_[static_cast<std::size_t>(id)] = kNotLive;
-    else
-        sparse_.erase(id);
 }
 
 } // namespace napkin
