@@ -98,7 +98,8 @@ int execute(const AccountCommandOptions& options, std::ostream& out, std::ostrea
     } else {
         for (const std::string& warning : warnings)
             err << "warning: " << warning << "\n";
-        out << accountingToText(input, gpu, result) << stepTimeText(stepTime, assumedMfu)
+        const FitVerdict verdict = judgeFit(input, result, allocator); // as --json's fits_verdict
+        out << accountingToText(input, gpu, result, &verdict) << stepTimeText(stepTime, assumedMfu)
             << peerEstimatesText(peerEstimates(input, result));
     }
     return 0;
@@ -113,7 +114,8 @@ Command addAccountCommand(CLI::App& parent) {
     sub->add_flag("--json", options->json, "print one JSON document");
     sub->add_option(
         "--alloc-conf", options->allocConf,
-        "PYTORCH_CUDA_ALLOC_CONF for the simulated reserved memory (--json's reserved_memory), e.g. "
+        "PYTORCH_CUDA_ALLOC_CONF for the simulated reserved memory (--json's reserved_memory) and the fit "
+        "judged on it, e.g. "
         "\"expandable_segments:True,max_split_size_mb:128,roundup_power2_divisions:4\"");
     sub->add_option("--save-scenario", options->saveScenario,
                     "also write the setup as a scenario file the app opens (File > Open scenario), as "

@@ -25,7 +25,8 @@ std::string runCostText(const RunCost& c) {
     return s.str();
 }
 
-std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r) {
+std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r,
+                             const FitVerdict* verdict) {
     std::ostringstream s;
     auto line = [&](const std::string& label, const std::string& value, const std::string& formula) {
         s << label << ": " << value << "\n    " << formula << "\n";
@@ -61,6 +62,8 @@ std::string accountingToText(const AccountingInput& in, const GpuSpec& gpu, cons
     s << "  prediction: " << formatBytes(r.peakMemory.value) << " without overheads, "
       << formatBytes(r.predictedBytes.value) << " with them\n";
     s << "  fits: " << (r.fits ? "yes" : "NO") << "  (" << r.fitsFormula << ")\n";
+    if (verdict) // what an out-of-memory error follows, where the simulated allocator applies
+        s << "  verdict: " << (verdict->fits ? "yes" : "NO") << "  (" << verdict->formula << ")\n";
     line("FLOPs per step", formatNumber(r.flopsPerStep.total), r.flopsPerStep.totalFormula);
     s << "    forward: " << r.flopsPerStep.forwardFormula
       << "\n    backward: " << r.flopsPerStep.backwardFormula << "\n";

@@ -4,6 +4,7 @@
 #include "cli/bench_matmul_command.h"
 #include "cli/bench_memory_command.h"
 #include "cli/bench_plan_command.h"
+#include "cli/bench_reserved_command.h"
 #include "cli/bench_train_command.h"
 #include "engine/benchmarks/accounting_benchmark.h"
 #include "engine/numerics/quantity_format.h"
@@ -68,8 +69,9 @@ Command addBenchCommand(CLI::App& parent) {
     const Command alloc = addBenchAllocCommand(*bench);
     const Command memory = addBenchMemoryCommand(*bench);
     const Command plan = addBenchPlanCommand(*bench);
+    const Command reserved = addBenchReservedCommand(*bench);
     return {bench,
-            [options, account, matmul, train, copy, alloc, memory, plan](std::ostream& out, std::ostream& err) {
+            [options, account, matmul, train, copy, alloc, memory, plan, reserved](std::ostream& out, std::ostream& err) {
                 if (account->parsed())
                     return runAccountBenchmark(*options, out, err);
                 if (matmul.app->parsed())
@@ -84,6 +86,8 @@ Command addBenchCommand(CLI::App& parent) {
                     return memory.execute(out, err);
                 if (plan.app->parsed())
                     return plan.execute(out, err);
+                if (reserved.app->parsed())
+                    return reserved.execute(out, err);
                 return 2;
             }};
 }

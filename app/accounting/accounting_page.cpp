@@ -44,7 +44,7 @@ namespace {
 /// The page's settings: its scenario section as a scenario file's text.
 constexpr const char* kSettingsKey = "accounting/scenario";
 
-MemoryChartData memoryData(const AccountingResult& r, const AccountingInput& in) {
+MemoryChartData memoryData(const AccountingResult& r, const AccountingInput& in, const FitVerdict& verdict) {
     MemoryChartData d;
     const std::array<const Quantity*, 5> parts{&r.memory.parameters, &r.memory.gradients,
                                                &r.memory.masterWeights, &r.memory.optimizerState,
@@ -58,7 +58,7 @@ MemoryChartData memoryData(const AccountingResult& r, const AccountingInput& in)
     d.capacityBytes = r.usableBytes.value; // what fits is judged against (memory_overheads.h)
     d.capacityFormula = toQString(r.usableBytes.formula);
     d.usableCapacity = r.overheads.basis == MemoryBasis::usable;
-    d.fits = r.fits;
+    d.fits = verdict.fits; // the engine's verdict: on reserved where the simulated allocator applies
     d.peakBytes = r.peakMemory.value;
     d.overheadBytes = r.overheads.totalBytes;
     d.peakEvent = toQString(r.peakEvent);
@@ -282,9 +282,12 @@ void AccountingPage::recompute() {
     showStale({});
     const ByteUnits byteUnits = m_memoryChart->byteUnits();
     m_result = account(in, *sessionGpuCatalog().find(in.gpu));
-    m_memoryChart->setData(memoryData(*m_result, in));
-    m_flopChart->setData(flopData(*m_result));
     MemoryTimeline timeline = memoryTimeline(in, *m_result);
+    // fits on reserved (fit_verdict.h): one simulated step per change, on the chart's own timeline, outside
+    // account(); the same verdict `napkin-cli account --json` gives
+    m_fitVerdict = judgeFit(in, *m_result, AllocatorConfig{}, &timeline);
+    m_memoryChart->setData(memoryData(*m_result, in, *m_fitVerdict));
+    m_flopChart->setData(flopData(*m_result));
     MemoryTimelineChartData timelineData = memoryTimelineChartData(timeline, *m_result);
     m_reservedLine->update(timelineData, in, *m_result); // drawn once the controls rest
     m_measuredComparison.reset();
@@ -305,6 +308,7 @@ void AccountingPage::recompute() {
     for (ChartView* chart : std::initializer_list<ChartView*>{m_memoryChart, m_flopChart, m_timelineChart})
         chart->setSettingsCaption(settings);
     m_answers->setResult(*m_result, byteUnits);
+    m_answers->setFitVerdict(*m_fitVerdict, *m_result, byteUnits);
     // The step's time (engine/steptime) from the app's profile where it was measured on this GPU, else
     // from the GPU's published one: what `napkin-cli account [--hardware-profile FILE]` gives.
     const GpuSpec gpu = *sessionGpuCatalog().find(in.gpu);
@@ -316,10 +320,10 @@ void AccountingPage::recompute() {
     // How is this computed? is written when it is read (the pane open, an export): from copies, so that it
     // says this result whatever the controls hold by then.
     m_explain->setHtmlSource([in, result = *m_result, timeline = std::move(timeline), stepTime, gpu,
-                              comparison = m_measuredComparison, run = m_measuredRun,
-                              label = m_measuredLabel, byteUnits] {
-        QString explain =
-            explainAccounting(in, result, timeline, byteUnits) + explainStepTime(stepTime, in.mfu);
+                              verdict = *m_fitVerdict, comparison = m_measuredComparison,
+                              run = m_measuredRun, label = m_measuredLabel, byteUnits] {
+        QString explain = explainAccounting(in, result, timeline, byteUnits) + explainFitVerdict(verdict) +
+                          explainStepTime(stepTime, in.mfu);
         if (comparison && run)
             explain += explainMeasuredRun(*comparison, *run, runStepTime(in, result, gpu, *run, stepTime),
                                           gpu, label, byteUnits);

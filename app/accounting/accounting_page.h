@@ -2,6 +2,7 @@
 // The live accounting page: controls on the left; the memory and FLOP charts and the answers on the
 // right. Every change recomputes synchronously (the engine takes microseconds) and updates all three.
 #include "engine/accounting/accounting.h"
+#include "engine/allocator/fit_verdict.h"
 #include "engine/measured/measured_comparison.h"
 #include "engine/measured/measured_timeline.h"
 #include "engine/numerics/quantity_format.h"
@@ -49,6 +50,8 @@ public:
 
     /// The last valid result (what the charts show), and the current validation error (empty when valid).
     const std::optional<napkin::AccountingResult>& lastResult() const { return m_result; }
+    /// The fit verdict shown with lastResult() (engine/allocator/fit_verdict.h).
+    const std::optional<napkin::FitVerdict>& lastFitVerdict() const { return m_fitVerdict; }
     QString lastError() const { return m_error; }
 
     /// Every control of the page, for a scenario file; and back (page_scenarios.cpp). Applying
@@ -133,6 +136,7 @@ private:
     ExplainPane* m_explain = nullptr;
     QWidget* m_controlPanel = nullptr;
     std::optional<napkin::AccountingResult> m_result;
+    std::optional<napkin::FitVerdict> m_fitVerdict;
     /// The controls as the chosen preset left them: an edit away from these marks the preset "(modified)".
     std::optional<napkin::AccountingInput> m_presetInput;
     /// The last config.json opened, for when its entry is chosen again.

@@ -122,6 +122,22 @@ AnswersPanel::AnswersPanel(QWidget* parent)
     outer->addStretch(1);
 }
 
+void AnswersPanel::setFitVerdict(const FitVerdict& v, const AccountingResult& r, ByteUnits units) {
+    if (v.basis != FitBasis::reserved) { // on allocated, as setResult() said it; the reason beside it
+        m_grid->setRow(QStringLiteral("fits"), valueText(QStringLiteral("fits")),
+                       toQString(v.formula) + QStringLiteral("\n") + toQString(r.fitsFormula) +
+                           QStringLiteral("\n") + toQString(r.usableBytes.formula));
+        return;
+    }
+    const QString required = toQString(formatBytes(v.requiredBytes, units));
+    const QString capacity = toQString(formatBytes(v.usableBytes, units));
+    m_grid->setRow(QStringLiteral("fits"),
+                   v.fits ? tr("yes — on reserved: %1 with overheads, of %2 usable").arg(required, capacity)
+                          : tr("NO — on reserved: %1 with overheads > %2 usable").arg(required, capacity),
+                   toQString(v.formula) + QStringLiteral("\n") + toQString(r.fitsFormula) + QStringLiteral("\n") +
+                       toQString(r.usableBytes.formula));
+}
+
 void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
     m_error->hide();
     m_error->clear();

@@ -2,6 +2,7 @@
 // The answers a lecturer reads out: each number with the formula that produced it beside it.
 #include "app/accounting/step_time_answer.h"
 #include "engine/accounting/accounting.h"
+#include "engine/allocator/fit_verdict.h"
 #include "engine/measured/measured_comparison.h"
 #include "engine/numerics/quantity_format.h"
 
@@ -20,6 +21,10 @@ public:
 
     /// Shows a valid result, its step's peak and the verdict on it, and hides any error message.
     void setResult(const napkin::AccountingResult& result, napkin::ByteUnits units);
+    /// The verdict of row "fits" as the engine judges it (fit_verdict.h: on reserved where the simulated
+    /// allocator applies, else on allocated), after setResult() of the same `result`.
+    void setFitVerdict(const napkin::FitVerdict& verdict, const napkin::AccountingResult& result,
+                       napkin::ByteUnits units);
     /// The user's measured run beside the prediction (rows "measuredPeak" and "measuredDifference"), or
     /// none (`comparison` null: the rows hide).
     void setMeasuredRun(const napkin::MeasuredComparison* comparison, const QString& label,

@@ -102,6 +102,18 @@ QVector<double> predictedReservedBytes(const AccountingInput& in, const Accounti
     return QVector<double>(reserved.reservedBytes.begin(), reserved.reservedBytes.end());
 }
 
+QString explainFitVerdict(const FitVerdict& v) {
+    const QString formula = toQString(v.formula).toHtmlEscaped();
+    if (v.basis == FitBasis::reserved)
+        return tr("<p><b>Fits is judged on reserved memory</b>, what an out-of-memory error follows: the "
+                  "simulated allocator's largest reserved total over the step, plus the overheads the "
+                  "allocator does not hold, against the usable memory: <code>%1</code>. The same verdict as "
+                  "<code>napkin-cli account --json</code>'s <code>fits_verdict</code> "
+                  "(docs/memory-timeline.md, \"Reserved memory\").</p>")
+            .arg(formula);
+    return tr("<p><b>Fits is judged on the allocated peak</b> here: <code>%1</code>.</p>").arg(formula);
+}
+
 QString explainMemoryTimeline(const AccountingInput& in, const AccountingResult& r, const MemoryTimeline& t,
                               ByteUnits units) {
     const auto bytes = [&](double b) { return toQString(formatBytes(b, units)).toHtmlEscaped(); };
@@ -126,8 +138,10 @@ QString explainMemoryTimeline(const AccountingInput& in, const AccountingResult&
                      bytes(peak.activations), bytes(r.memory.activations.value), bytes(peak.gradients),
                      bytes(r.memory.gradients.value), bytes(peak.temporary));
     // The definition every page and command share: the peak, not the sum, decides.
-    text += tr("<p><b>Fits</b> judges this peak, because it is what the allocator must hold at the step's "
-               "worst moment: <code>%1</code> — %2. The largest batch is the largest whose peak fits.</p>")
+    text += tr("<p><b>Fits on allocated</b> judges this peak, because it is what the allocator must hand out "
+               "at the step's worst moment: <code>%1</code> — %2. The largest batch is the largest whose peak "
+               "fits. Where the simulated allocator applies, the verdict shown is judged on what it would hold "
+               "reserved (below).</p>")
                 .arg(toQString(r.fitsFormula).toHtmlEscaped(), r.fits ? tr("fits") : tr("does not fit"));
     text += optimizerTemporaries(in, r, t, units);
     if (r.peakFromTimeline) // the chart's dash-dot line (predictedReservedBytes)

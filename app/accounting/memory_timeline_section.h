@@ -3,6 +3,7 @@
 // computed?" section that says how the step's peak relates to the napkin sum.
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/memory_timeline.h"
+#include "engine/allocator/fit_verdict.h"
 #include "engine/numerics/quantity_format.h"
 #include "widgets/charts/memory_timeline_chart.h"
 
@@ -26,3 +27,6 @@ QString explainMemoryTimeline(const napkin::AccountingInput& input, const napkin
 QVector<double> predictedReservedBytes(const napkin::AccountingInput& input,
                                        const napkin::AccountingResult& result,
                                        const napkin::MemoryTimeline& timeline);
+
+/// HTML: what `fits` was judged on (engine/allocator/fit_verdict.h), with its numbers, or why not on reserved.
+QString explainFitVerdict(const napkin::FitVerdict& verdict);

@@ -1,7 +1,10 @@
 #include "engine/allocator/step_reserved.h"
 
 #include "engine/accounting/memory_timeline.h"
+#include "engine/numerics/formula_text.h"
+#include "engine/numerics/work_counts.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <optional>
@@ -33,13 +36,16 @@ public:
     /// Frees, then allocations, that take each component from what it holds to `target`: frees come after
     /// the previous event's high-water mark, allocations make this one's (memory_timeline.h).
     void moveTo(const StepBytes& target) {
-        const std::array<double, kComponents> want = componentsOf(target);
+        const std::array<double, kComponents> bytes = componentsOf(target);
+        std::array<std::uint64_t, kComponents> want{}; // each rounded once: llround is a libm call
         for (std::size_t c = 0; c < kComponents; ++c)
-            if (wholeBytes(want[c]) < held(c))
-                release(c, held(c) - wholeBytes(want[c]));
+            want[c] = wholeBytes(bytes[c]);
         for (std::size_t c = 0; c < kComponents; ++c)
-            if (wholeBytes(want[c]) > held(c))
-                add(c, wholeBytes(want[c]) - held(c));
+            if (want[c] < held(c))
+                release(c, held(c) - want[c]);
+        for (std::size_t c = 0; c < kComponents; ++c)
+            if (want[c] > held(c))
+                add(c, want[c] - held(c));
     }
 
 private:
@@ -90,6 +96,7 @@ private:
 StepAllocations stepAllocations(const AccountingInput& input, const AccountingResult& result,
                                 std::size_t steps, const MemoryTimeline* steadyGiven) {
     StepAllocations s;
+    const ValuesOnly bytesAlone; // the timelines' bytes are replayed; their formulas are not read
     ComponentAllocations held(s.events);
     // The model as built before its first step: parameters and master weights, no optimizer state yet.
     StepBytes built;
@@ -101,6 +108,9 @@ StepAllocations stepAllocations(const AccountingInput& input, const AccountingRe
     if (steps > 1 && !steadyGiven)
         steadyBuilt = memoryTimeline(input, result, TrainingStep::steady);
     const MemoryTimeline& steady = steps <= 1 ? first : steadyGiven ? *steadyGiven : *steadyBuilt;
+    // a few allocations and frees per event: the list grows once or twice, not at every power of two
+    const std::size_t perStep = std::max(first.events.size(), steady.events.size());
+    s.events.reserve(std::min(kAllocatorMaxEvents, 4 * perStep * std::min<std::size_t>(steps, 16) + 16));
     for (std::size_t step = 0; step < steps; ++step) {
         const MemoryTimeline& t = step == 0 ? first : steady;
         const bool last = step + 1 == steps;
@@ -119,13 +129,14 @@ StepAllocations stepAllocations(const AccountingInput& input, const AccountingRe
 
 StepReserved stepReserved(const AccountingInput& input, const AccountingResult& result,
                           const AllocatorConfig& config, std::size_t steps, const MemoryTimeline* steady) {
+    ++workCounts().stepReplays;
     StepReserved r;
     r.steps = steps;
     if (steps == 0)
         return r;
     const StepAllocations s = stepAllocations(input, result, steps, steady);
     r.allocatorEvents = s.events.size();
-    const AllocatorReplay replay = replayAllocator(s.events, config);
+    AllocatorReplay replay = replayAllocator(s.events, config);
     if (!replay.error.empty()) {
         r.error = replay.error;
         return r;
@@ -135,7 +146,7 @@ StepReserved stepReserved(const AccountingInput& input, const AccountingResult& 
         r.reservedBytes.push_back(mark == 0 ? 0.0 : static_cast<double>(replay.reservedBytes[mark - 1]));
     r.peakReservedBytes = static_cast<double>(replay.peakReservedBytes);
     r.peakAllocatedBytes = static_cast<double>(replay.peakAllocatedBytes);
-    r.segments = replay.segments;
+    r.segments = std::move(replay.segments);
     return r;
 }
 

@@ -15,6 +15,7 @@ struct WorkCounts {
     std::int64_t formattedNumbers = 0;  ///< formatNumber() calls: the formula strings' cost
     std::int64_t configsParsed = 0;     ///< parseHfConfig(): a config.json read (the zoo's are kept)
     std::int64_t allocatorEvents = 0;   ///< a simulated caching allocator's malloc() or free() calls
+    std::int64_t stepReplays = 0;       ///< stepReserved(): a predicted step through the simulated allocator
     bool operator==(const WorkCounts&) const = default;
 };
 
@@ -34,7 +35,7 @@ public:
         return {now.peakEvaluations - start_.peakEvaluations, now.fastPeaks - start_.fastPeaks,
                 now.timelineBuilds - start_.timelineBuilds, now.activationLedgers - start_.activationLedgers,
                 now.formattedNumbers - start_.formattedNumbers, now.configsParsed - start_.configsParsed,
-                now.allocatorEvents - start_.allocatorEvents};
+                now.allocatorEvents - start_.allocatorEvents, now.stepReplays - start_.stepReplays};
     }
 
 private:

@@ -67,7 +67,8 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     doc["peak_memory_bytes"] = jsonNumber(r.peakMemory.value);
     doc["peak_event"] = peakEventJson(timeline.events);
     doc["peak_memory_basis"] = r.peakFromTimeline ? "timeline" : "sum";
-    addReservedMemoryJson(doc, in, r, allocator); // reserved_bytes per event, reserved_memory
+    // reserved_bytes per event, reserved_memory, and the verdict judged on it (fits_on, fits_verdict)
+    const FitVerdict verdict = addReservedMemoryJson(doc, in, r, allocator, &timeline);
     if (!timeline.optimizerTemporariesFormula.empty()) // pytorch-eager: torch.optim's unfused update
         doc["optimizer_step_temporaries"] = {{"bytes", jsonNumber(timeline.optimizerTemporaries)},
                                              {"formula", timeline.optimizerTemporariesFormula}};
@@ -116,6 +117,8 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     doc["max_batch"] = optionalNumber(r.maxBatch);
     doc["max_sequence"] = optionalNumber(r.maxSequence);
     doc["fits"] = r.fits;
+    doc["fits_on"] = std::string(fitBasisName(verdict.basis));
+    doc["fits_verdict"] = verdict.fits;
 
     json formulas;
     formulas["parameters"] = r.parameters.formula;
@@ -144,6 +147,7 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     addFormula(formulas, "max_batch", r.maxBatch);
     addFormula(formulas, "max_sequence", r.maxSequence);
     formulas["fits"] = r.fitsFormula;
+    formulas["fits_verdict"] = verdict.formula;
     addLayoutJson(doc, formulas, in, r);
     addFineTuningJson(doc, formulas, in, r);
     addRunCostJson(doc, formulas, in, r);

@@ -62,7 +62,8 @@ napkin_add_cli_test(account_cruncher_lecture_reserved
   ARGS account --model cruncher --dim 4 --layers 2 --batch 2 --optimizer adagrad --precision fp32 --json
   CHECKS reserved_memory.peak_bytes=2097152 reserved_memory.segments=1 memory_timeline.0.reserved_bytes=2097152
          memory_timeline.6.reserved_bytes=2097152 reserved_memory.steps=2 "reserved_memory.granularity=timeline events"
-         reserved_memory.error:null reserved_memory.allocated_peak_bytes:number)
+         reserved_memory.error:null reserved_memory.allocated_peak_bytes:number
+         fits=ON fits_on=reserved fits_verdict=ON reserved_memory.fits=ON reserved_memory.required_bytes:number)
 napkin_add_cli_test(account_cruncher_lecture_reserved_expandable
   ARGS account --model cruncher --dim 4 --layers 2 --batch 2 --optimizer adagrad --precision fp32 --json
        --alloc-conf expandable_segments:True

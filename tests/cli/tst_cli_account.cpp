@@ -7,6 +7,7 @@
 #include <QRegularExpression>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using napkin::test::CliOutcome;
@@ -21,6 +22,8 @@ private slots:
     void helpExitsZero();
     void qloraSaysBytesPerTrainableAndFrozenParameter();
     void reservedMemoryFollowsAllocConf();
+    void fitsIsJudgedOnReserved_data();
+    void fitsIsJudgedOnReserved();
 };
 
 void TestCliAccount::jsonHasTheContractFields() {
@@ -137,6 +140,70 @@ void TestCliAccount::reservedMemoryFollowsAllocConf() {
             QVERIFY(e["reserved_bytes"].get<double>() >= e["bytes"]["total"].get<double>());
     }
     QVERIFY(a["reserved_memory"]["peak_bytes"].get<double>() != b["reserved_memory"]["peak_bytes"].get<double>());
+}
+
+// fits_on, fits_verdict and reserved_memory.fits (docs/cli.md): the verdict judged on the simulated reserved
+// memory where the allocator simulation applies, `fits` (on allocated) left as it was. Hand-worked
+// (tst_step_reserved's fitsJudgedOnReserved, from c10/cuda/CUDACachingAllocator.cpp): the Cruncher D 4, L 2,
+// batch 2, AdaGrad peaks at 464 B allocated; every request is under 512 B, so round_size() gives 512-B
+// blocks, get_pool() the small pool, and its one segment is get_allocation_size()'s kSmallBuffer, 2097152 B:
+// on a GPU of 1 MiB (tests/cli/profiles/one_mib_gpu.json) with no overhead line, 464 ≤ 1048576 fits
+// allocated, 2097152 > 1048576 does not fit reserved. The datasheet basis and a step of phases only (a dense
+// model) stay on allocated.
+void TestCliAccount::fitsIsJudgedOnReserved_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<bool>("fits");         // on allocated, as before
+    QTest::addColumn<bool>("verdict");      // fits_verdict
+    QTest::addColumn<QString>("fitsOn");    // fits_on
+    QTest::addColumn<double>("reservedFit"); // reserved_memory.fits: 1, 0, or -1 for null
+    const QString catalog = QStringLiteral(NAPKIN_CLI_PROFILES "/one_mib_gpu.json");
+    const QStringList cruncher{"account", "--model", "cruncher", "--dim", "4", "--layers", "2", "--batch", "2",
+                               "--optimizer", "adagrad", "--gpu", "one-mib-gpu", "--gpu-catalog", catalog,
+                               "--overheads", "none", "--json"};
+    QTest::newRow("allocated fits, reserved does not") << cruncher << true << false << "reserved" << 0.0;
+    QTest::newRow("datasheet basis: on allocated")
+        << (cruncher + QStringList{"--memory-basis", "datasheet"}) << true << true << "allocated" << -1.0;
+    QTest::newRow("phases only: on allocated")
+        << QStringList{"account", "--preset", "70b-15t-1024-h100", "--json"} << true << true << "allocated" << -1.0;
+    QTest::newRow("gpt2 pytorch-eager on an H100: fits on reserved")
+        << QStringList{"account", "--model-preset", "gpt2-small", "--layers", "4", "--seq", "512", "--batch", "8",
+                       "--activations-of", "pytorch-eager", "--json"}
+        << true << true << "reserved" << 1.0;
+}
+
+void TestCliAccount::fitsIsJudgedOnReserved() {
+    QFETCH(QStringList, args);
+    QFETCH(bool, fits);
+    QFETCH(bool, verdict);
+    QFETCH(QString, fitsOn);
+    QFETCH(double, reservedFit);
+    std::vector<std::string> argv;
+    for (const QString& a : args)
+        argv.push_back(a.toStdString());
+    const CliOutcome o = runCli(argv);
+    QVERIFY2(o.status == 0, o.err.c_str());
+    const auto doc = nlohmann::json::parse(o.out);
+    QCOMPARE(doc["fits"].get<bool>(), fits);
+    QCOMPARE(doc["fits_verdict"].get<bool>(), verdict);
+    QCOMPARE(QString::fromStdString(doc["fits_on"].get<std::string>()), fitsOn);
+    const auto& reserved = doc["reserved_memory"];
+    if (reservedFit < 0) {
+        QVERIFY(reserved["fits"].is_null());
+        QVERIFY(reserved["required_bytes"].is_null());
+    } else {
+        QCOMPARE(reserved["fits"].get<bool>(), reservedFit > 0);
+        QVERIFY(reserved["required_bytes"].get<double>() >= reserved["peak_bytes"].get<double>());
+    }
+    const QString formula = QString::fromStdString(doc["formulas"]["fits_verdict"].get<std::string>());
+    QVERIFY2(formula.startsWith((verdict ? "fits on " : "does not fit on ") + fitsOn), qPrintable(formula));
+    if (fitsOn == "reserved" && !verdict) // the hand-worked case: one 2 MiB small segment
+        QCOMPARE(reserved["peak_bytes"].get<double>(), 2097152.0);
+    // The text report prints the same verdict under the allocated one.
+    argv.erase(std::find(argv.begin(), argv.end(), "--json"));
+    const CliOutcome text = runCli(argv);
+    QVERIFY2(text.status == 0, text.err.c_str());
+    const std::string line = std::string("  verdict: ") + (verdict ? "yes" : "NO") + "  (" + formula.toStdString() + ")\n";
+    QVERIFY2(text.out.find(line) != std::string::npos, text.out.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestCliAccount)

@@ -9,11 +9,13 @@
 #include "app/accounting/presets.h"
 #include "app/accounting/reserved_line.h"
 #include "app/accounting/sharding_controls.h"
+#include "app/hardware/session_gpu_catalog.h"
 #include "app/model/architecture_controls.h"
 #include "engine/accounting/memory_overhead_knobs.h"
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/model_presets.h"
 #include "engine/allocator/step_reserved.h"
+#include "engine/report/accounting_report.h"
 #include "tests/support/widget_input.h"
 #include "widgets/charts/flop_chart.h"
 #include "widgets/charts/memory_chart.h"
@@ -93,6 +95,8 @@ private slots:
     void cruncherTimeline();
     void timelineDrawsThePeakOfLongSteps();
     void timelineDrawsPredictedReserved();
+    void fitsVerdictIsTheCliJsons_data();
+    void fitsVerdictIsTheCliJsons();
     void timelineSaysWhetherItIsEventByEvent();
     void typingParametersUpdatesEverything();
     void draggingSliderUpdatesEverything();
@@ -335,6 +339,66 @@ void TestAccountingPage::timelineDrawsPredictedReserved() {
     page.applyPreset(*findPreset(QStringLiteral("70b-15t-1024-h100"))); // phases only
     QVERIFY(page.timelineChart()->data().reserved.isEmpty());
     QVERIFY(!page.timelineChart()->legendNames().contains(QStringLiteral("reserved (simulated allocator)")));
+}
+
+// The page's fits answer and memory bar give the verdict `napkin-cli account --json` gives (fits_verdict,
+// fits_on, formulas.fits_verdict: accountingToJson, the one serializer both front ends use), from the one
+// engine function (engine/allocator/fit_verdict.h). The hand-worked row (tst_step_reserved's
+// fitsJudgedOnReserved, from c10/cuda/CUDACachingAllocator.cpp): the Cruncher (D 4, L 2, batch 2, AdaGrad)
+// peaks at 464 B allocated, every request under 512 B, so round_size() gives 512-B blocks in the small pool,
+// whose one segment is kSmallBuffer = 2097152 B; on a GPU of 1 MiB with no overhead line: allocated fits
+// (464 ≤ 1048576), reserved does not (2097152 > 1048576): the page says NO.
+void TestAccountingPage::fitsVerdictIsTheCliJsons_data() {
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<bool>("oneMiBGpu"); // the preset on a 1 MiB GPU, usable basis, no overhead line
+    QTest::addColumn<QString>("fitsOn");
+    QTest::addColumn<bool>("fits"); // the verdict
+    QTest::newRow("cruncher on 1 MiB: allocated fits, reserved does not") << "cruncher" << true << "reserved" << false;
+    QTest::newRow("gpt2-small: on reserved") << "gpt2-small" << false << "reserved" << true;
+    QTest::newRow("70b-15t-1024-h100: phases only, on allocated") << "70b-15t-1024-h100" << false << "allocated" << true;
+}
+
+void TestAccountingPage::fitsVerdictIsTheCliJsons() {
+    QFETCH(QString, preset);
+    QFETCH(bool, oneMiBGpu);
+    QFETCH(QString, fitsOn);
+    QFETCH(bool, fits);
+    AccountingPage page;
+    page.applyPreset(*findPreset(preset));
+    if (oneMiBGpu) {
+        GpuSpec tiny = *GpuCatalog::builtIn().find("H100-SXM");
+        tiny.id = "one-mib-gpu";
+        tiny.name = "a test GPU of 1 MiB";
+        tiny.memoryBytes = 1048576;
+        tiny.driverMemoryBytes = 1048576;
+        SessionGpuCatalog::instance().add(tiny);
+        QVERIFY(sessionGpuCatalog().find("one-mib-gpu"));
+        AccountingScenario values = page.controls()->fieldValues();
+        values.input.gpu = "one-mib-gpu";
+        values.input.overheads.basis = MemoryBasis::usable;
+        values.input.overheads.cudaContext = values.input.overheads.libraryWorkspaces = false;
+        values.input.overheads.allocatorRounding = values.input.overheads.ncclBuffers = false;
+        values.input.overheads.fp8Copies = false;
+        page.controls()->setFieldValues(values);
+        page.recompute();
+        QCOMPARE(QString::fromStdString(page.controls()->input().gpu), QStringLiteral("one-mib-gpu"));
+        QVERIFY(page.lastResult()->fits); // on allocated: 464 B of 1 MiB
+    }
+    QVERIFY(page.lastFitVerdict());
+    const FitVerdict& v = *page.lastFitVerdict();
+    const AccountingInput in = page.controls()->input();
+    const nlohmann::json doc = accountingToJson(in, *sessionGpuCatalog().find(in.gpu), *page.lastResult());
+    QCOMPARE(QString::fromStdString(std::string(fitBasisName(v.basis))), fitsOn);
+    QCOMPARE(v.fits, fits);
+    QCOMPARE(doc["fits_verdict"].get<bool>(), v.fits);
+    QCOMPARE(QString::fromStdString(doc["fits_on"].get<std::string>()), fitsOn);
+    QCOMPARE(doc["formulas"]["fits_verdict"].get<std::string>(), v.formula);
+    // The answer, its formula and the memory bar say it.
+    const QString value = page.answers()->valueText(QStringLiteral("fits"));
+    QVERIFY2(value.startsWith(fits ? QStringLiteral("yes") : QStringLiteral("NO")), qPrintable(value));
+    QCOMPARE(value.contains(QStringLiteral("on reserved")), fitsOn == QStringLiteral("reserved"));
+    QVERIFY(page.answers()->formulaText(QStringLiteral("fits")).startsWith(QString::fromStdString(v.formula)));
+    QCOMPARE(page.memoryChart()->data().fits, fits);
 }
 
 void TestAccountingPage::typingParametersUpdatesEverything() {

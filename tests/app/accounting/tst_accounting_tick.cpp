@@ -72,15 +72,17 @@ void TestAccountingTick::tickWork_data() {
     QTest::addColumn<QString>("preset");
     QTest::addColumn<bool>("chartsChange");
     QTest::addColumn<int>("maxProbes"); // today: 0, 3 and 5 (tst_accounting_work's budgets)
-    QTest::newRow("70b-15t-1024-h100 (parameters)") << "70b-15t-1024-h100" << true << 1;
-    QTest::newRow("gpt3-175b (tokens)") << "gpt3-175b" << false << 4;
-    QTest::newRow("llama3-70b (tokens)") << "llama3-70b" << false << 6;
+    QTest::addColumn<int>("replays");   // stepReserved() a tick: 1 where fits is judged on reserved
+    QTest::newRow("70b-15t-1024-h100 (parameters)") << "70b-15t-1024-h100" << true << 1 << 0;
+    QTest::newRow("gpt3-175b (tokens)") << "gpt3-175b" << false << 4 << 1;
+    QTest::newRow("llama3-70b (tokens)") << "llama3-70b" << false << 6 << 0; // phases only
 }
 
 void TestAccountingTick::tickWork() {
     QFETCH(QString, preset);
     QFETCH(bool, chartsChange);
     QFETCH(int, maxProbes);
+    QFETCH(int, replays);
     ShownPage shown(preset);
     QVERIFY(shown.ready());
     const bool dense = shown.preset().input.model.kind == napkin::ModelKind::dense;
@@ -100,9 +102,15 @@ void TestAccountingTick::tickWork() {
         const napkin::WorkCounts w = counter.counted();
         QCOMPARE(w.peakEvaluations, 1); // one account() per tick, its searches probing without formulas
         QVERIFY2(w.fastPeaks <= maxProbes, qPrintable(QString::number(w.fastPeaks)));
-        // account()'s timelines, and the one the chart draws (the reserved line is simulated once the
-        // controls rest, not in a tick: its delay is set beyond the test above).
-        QCOMPARE(w.timelineBuilds, w.peakEvaluations + w.fastPeaks + 1);
+        // fits on reserved (engine/allocator/fit_verdict.h): one simulated step a tick, on the chart's own
+        // timeline, where the verdict is judged on reserved; none where it is not (phases only). Its replay
+        // builds the first step's timeline; the reserved line is simulated once the controls rest, not in a
+        // tick (its delay is set beyond the test above).
+        QCOMPARE(w.stepReplays, replays);
+        QCOMPARE(shown.page.lastFitVerdict()->basis == napkin::FitBasis::reserved, replays == 1);
+        QVERIFY2(w.allocatorEvents < 5000, qPrintable(QString::number(w.allocatorEvents)));
+        // account()'s timelines, the one the chart draws, and the replay's first step
+        QCOMPARE(w.timelineBuilds, w.peakEvaluations + w.fastPeaks + 1 + replays);
         // The charts' settings line names the nearest zoo model: the zoo's configs are read once per
         // process, not on every tick (twenty JSON parses once cost more than the accounting).
         QCOMPARE(w.configsParsed, 0);

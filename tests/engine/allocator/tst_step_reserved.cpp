@@ -4,6 +4,8 @@
 // the prediction") set beside their max_memory_reserved.
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/model_presets.h"
+#include "engine/accounting/setup_presets.h"
+#include "engine/allocator/fit_verdict.h"
 #include "engine/allocator/step_reserved.h"
 #include "engine/numerics/work_counts.h"
 #include "tests/support/accounting_inputs.h"
@@ -31,7 +33,26 @@ AccountingInput measuredStep(const char* preset, double layers, double seq, doub
     return in;
 }
 
+/// The lecture's Cruncher (D = 4, L = 2, batch 2, AdaGrad, fp32) with no overhead line counted.
+AccountingInput tinyCruncher(MemoryBasis basis) {
+    AccountingInput in = cruncherInput(4, 2, 2, OptimizerKind::adagrad);
+    in.overheads.basis = basis;
+    in.overheads.cudaContext = in.overheads.libraryWorkspaces = in.overheads.allocatorRounding = false;
+    in.overheads.ncclBuffers = in.overheads.fp8Copies = false;
+    return in;
+}
+
+/// The H100 SXM's entry with `bytes` of memory, datasheet and driver-reported alike.
+GpuSpec gpuWithMemory(double bytes) {
+    GpuSpec gpu = *GpuCatalog::builtIn().find("H100-SXM");
+    gpu.memoryBytes = bytes;
+    gpu.driverMemoryBytes = bytes;
+    return gpu;
+}
+
 } // namespace
+
+Q_DECLARE_METATYPE(napkin::GpuSpec)
 
 class TestStepReserved : public QObject {
     Q_OBJECT
@@ -112,6 +133,60 @@ private slots:
         QVERIFY(grown.peakAllocatedBytes >= r.peakMemory.value - 6);
         qInfo("reserved peak %.0f B with expandable segments, %.0f B without", grown.peakReservedBytes,
               plain.peakReservedBytes);
+    }
+
+    // fits is judged on reserved where the simulated allocator applies (fit_verdict.h), else on allocated.
+    // Hand-worked from c10/cuda/CUDACachingAllocator.cpp: the Cruncher's step (tinyCruncher) peaks at 464 B
+    // allocated (backward layer 2; docs/benchmarks.md's bench train rows), every request of it under 512 B.
+    // round_size() makes each a 512-B block, get_pool() puts every one in the small pool (≤ 1 MiB), and the
+    // first makes the small pool's one segment, get_allocation_size(): kSmallBuffer = 2097152 B, which holds
+    // every later block (never 4096 blocks live), so max_memory_reserved() is 2097152 B. No overhead counted.
+    //   1 MiB usable: allocated 464 ≤ 1048576 fits, reserved 2097152 > 1048576 does not: NO, on reserved.
+    //   4 MiB usable: reserved 2097152 ≤ 4194304: fits, on reserved.
+    //   1 MiB, datasheet basis (the lecture's convention, no allocator counted): 464 ≤ 1048576, on allocated.
+    //   70b-15t-1024-h100 (a dense model's phases: no order to replay): on allocated, as account() judged.
+    void fitsJudgedOnReserved_data() {
+        QTest::addColumn<AccountingInput>("input");
+        QTest::addColumn<GpuSpec>("gpu");
+        QTest::addColumn<bool>("allocatedFits");
+        QTest::addColumn<bool>("fits");
+        QTest::addColumn<QString>("basis");
+        QTest::addColumn<double>("reservedPeak"); // -1: not simulated
+        QTest::newRow("allocated fits, reserved does not")
+            << tinyCruncher(MemoryBasis::usable) << gpuWithMemory(1048576) << true << false << "reserved" << 2097152.0;
+        QTest::newRow("both fit") << tinyCruncher(MemoryBasis::usable) << gpuWithMemory(4194304) << true << true
+                                  << "reserved" << 2097152.0;
+        QTest::newRow("datasheet basis: on allocated")
+            << tinyCruncher(MemoryBasis::datasheet) << gpuWithMemory(1048576) << true << true << "allocated" << -1.0;
+        const AccountingInput dense = findSetupPreset("70b-15t-1024-h100")->input;
+        const AccountingResult r = accountValid(dense);
+        QTest::newRow("phases only: on allocated") << dense << *GpuCatalog::builtIn().find(dense.gpu) << r.fits
+                                                   << r.fits << "allocated" << -1.0;
+    }
+    void fitsJudgedOnReserved() {
+        QFETCH(AccountingInput, input);
+        QFETCH(GpuSpec, gpu);
+        QFETCH(bool, allocatedFits);
+        QFETCH(bool, fits);
+        QFETCH(QString, basis);
+        QFETCH(double, reservedPeak);
+        QVERIFY(validate(input).ok());
+        const AccountingResult r = account(input, gpu);
+        QCOMPARE(r.fits, allocatedFits);
+        const WorkCounter counter;
+        const FitVerdict v = judgeFit(input, r, AllocatorConfig{});
+        QCOMPARE(counter.counted().stepReplays, reservedPeak < 0 ? 0 : 1); // one replay where it applies, else none
+        QCOMPARE(v.fits, fits);
+        QCOMPARE(QString::fromStdString(std::string(fitBasisName(v.basis))), basis);
+        QCOMPARE(v.reservedPeakBytes.value_or(-1), reservedPeak);
+        QCOMPARE(v.fitsOnReserved.has_value(), reservedPeak >= 0);
+        QVERIFY2(QString::fromStdString(v.formula).startsWith((fits ? "fits on " : "does not fit on ") + basis),
+                 v.formula.c_str());
+        QCOMPARE(v.notOnReserved.empty(), basis == "reserved");
+        if (basis == "reserved") // the reserved peak, nothing added: no overhead line counted
+            QCOMPARE(v.requiredBytes, reservedPeak);
+        else
+            QCOMPARE(v.requiredBytes, r.predictedBytes.value);
     }
 
     // docs/benchmarks.md, "Training steps in PyTorch against the prediction" (H100, 2026-11-27): each step's
