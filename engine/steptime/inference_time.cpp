@@ -115,7 +115,7 @@ InferenceTime predictPass(const InferenceInput& in, const GpuSpec& gpu, const Ha
                           n(t.seconds) + " s = " + n(t.tokensPerSecond);
         t.notModelled.insert(t.notModelled.begin(), ops.notModelled.begin(), ops.notModelled.end());
         if (const double below = gemmsBelowProfile(ops, profile); below > 0)
-            t.notModelled.push_back(n(below) + " GEMM(s) smaller (m·n·k) than any the profile measured in " +
+            t.notModelled.push_back(n(below) + " GEMM row(s) smaller (m·n·k) than any the profile measured in " +
                                     std::string(computeTypeName(ops.dtype)) +
                                     ": they take its smallest shape's rate, so their FLOP time is a lower "
                                     "bound (their bytes, the weights, bound them at small batches)");
