@@ -27,10 +27,11 @@ QString predictedSection(const QString& title, const InferenceTime& t) {
     QString html = QStringLiteral("<h3>%1</h3>").arg(title);
     if (!t.predicted)
         return html + QStringLiteral("<p>%1</p>").arg(tr("Not predicted: ") + esc(t.whyNot));
-    html += QStringLiteral("<p>%1 <b>%2</b> (%3)<br/>%4</p><table>")
-                .arg(tr("Each op: max(FLOPs / the profile's FLOP/s at its shape, bytes / its bandwidth), plus "
-                        "the per-op overhead; the sum:"),
-                     esc(formatDuration(t.seconds)), esc(t.tokensFormula), tr("From ") + esc(t.basis));
+    html +=
+        QStringLiteral("<p>%1 <b>%2</b> (%3)<br/>%4</p><table>")
+            .arg(tr("Each op: max(FLOPs / the profile's FLOP/s at its shape, bytes / its bandwidth), plus "
+                    "the per-op overhead; the sum:"),
+                 esc(formatDuration(t.seconds)), esc(t.tokensFormula), tr("From ") + esc(t.basis));
     for (const StepTimeRow& entry : t.ledger)
         html += row(QString::fromStdString(entry.name), {entry.seconds, entry.formula},
                     formatDuration(entry.seconds));

@@ -63,16 +63,20 @@ InferenceAnswers::InferenceAnswers(QWidget* parent)
     m_error->setWordWrap(true);
     m_error->hide();
     outer->addWidget(m_error);
-    const QStringList titles{tr("Weights (all GPUs)"),       tr("KV cache per token"),
-                             tr("KV cache per sequence"),    tr("KV cache (B sequences)"),
-                             tr("Memory per GPU"),           tr("Fits on the GPU"),
+    const QStringList titles{tr("Weights (all GPUs)"),
+                             tr("KV cache per token"),
+                             tr("KV cache per sequence"),
+                             tr("KV cache (B sequences)"),
+                             tr("Memory per GPU"),
+                             tr("Fits on the GPU"),
                              tr("Prefill (B × P tokens), roofline bound"),
                              tr("Prefill, predicted"),
                              tr("Decode step (whole batch), roofline bound"),
                              tr("Decode tokens/s, roofline bound"),
                              tr("Decode tokens/s, predicted"),
                              tr("Arithmetic intensity"),
-                             tr("Compute bound from"),       tr("Largest batch that fits"),
+                             tr("Compute bound from"),
+                             tr("Largest batch that fits"),
                              tr("Largest context that fits")};
     // The formula under its answer, across the panel: at 1024×768 a third column left it a hundred pixels.
     for (int i = 0; i < keys().size(); ++i)
@@ -120,20 +124,18 @@ void InferenceAnswers::setResult(const InferenceInput& in, const InferenceResult
                    toQString(r.decodeTokensPerSecond.formula));
     // Predicted from the page's profile by the training step's model, beside the bounds above.
     m_grid->setRow(QStringLiteral("prefillPredicted"),
-                   times.prefill.predicted
-                       ? tr("%1, %2 tokens/s (≥ the bound %3)")
-                             .arg(toQString(formatDuration(times.prefill.seconds)),
-                                  numberText(times.prefill.tokensPerSecond),
-                                  toQString(formatDuration(r.prefillSeconds.value)))
-                       : tr("not predicted"),
+                   times.prefill.predicted ? tr("%1, %2 tokens/s (≥ the bound %3)")
+                                                 .arg(toQString(formatDuration(times.prefill.seconds)),
+                                                      numberText(times.prefill.tokensPerSecond),
+                                                      toQString(formatDuration(r.prefillSeconds.value)))
+                                           : tr("not predicted"),
                    predictedFormula(times.prefill));
     m_grid->setRow(QStringLiteral("decodePredicted"),
-                   times.decode.predicted
-                       ? tr("%1 (%2 per step; the bound %3)")
-                             .arg(numberText(times.decode.tokensPerSecond),
-                                  toQString(formatDuration(times.decode.seconds)),
-                                  numberText(r.decodeTokensPerSecond.value))
-                       : tr("not predicted"),
+                   times.decode.predicted ? tr("%1 (%2 per step; the bound %3)")
+                                                .arg(numberText(times.decode.tokensPerSecond),
+                                                     toQString(formatDuration(times.decode.seconds)),
+                                                     numberText(r.decodeTokensPerSecond.value))
+                                          : tr("not predicted"),
                    predictedFormula(times.decode));
     m_grid->setRow(QStringLiteral("intensity"),
                    tr("%1 FLOP/B vs ridge %2: %3 bound")

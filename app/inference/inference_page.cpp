@@ -99,7 +99,8 @@ InferencePage::InferencePage(QWidget* parent)
 
     connect(m_controls, &InferenceControls::inputChanged, this, &InferencePage::recompute);
     // The predicted times follow the app's hardware profile, as the Accounting page's step does.
-    connect(&ChosenHardwareProfile::instance(), &ChosenHardwareProfile::changed, this, &InferencePage::recompute);
+    connect(&ChosenHardwareProfile::instance(), &ChosenHardwareProfile::changed, this,
+            &InferencePage::recompute);
     recompute();
 }
 

@@ -148,7 +148,8 @@ PageDocument inferencePageDocument(const napkin::InferenceInput& input) {
     // the line.
     const napkin::InferenceTimes times =
         napkin::inferenceTimeFromProfile(input, gpu, ChosenHardwareProfile::instance().profileFor(gpu));
-    nlohmann::json document = napkin::inferenceToJson(input, gpu, napkin::accountInference(input, gpu), &times);
+    nlohmann::json document =
+        napkin::inferenceToJson(input, gpu, napkin::accountInference(input, gpu), &times);
     document["command"] = withChosenProfileOption(
         namingUserGpu(document["command"].get<std::string>(), input.gpu, nullptr), input.gpu);
     return {bytes(document), {}};

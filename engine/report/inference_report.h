@@ -11,7 +11,7 @@ namespace napkin {
 /// `times`: the prefill and decode the caller predicted (napkin-cli's --hardware-profile, the app's chosen
 /// profile); null: from the GPU's published profile, predicted here. They go in `prefill_time` and
 /// `decode_time`, beside the roofline's lower bounds (`prefill_seconds`, `decode_seconds_per_token`).
-nlohmann::json inferenceToJson(const InferenceInput& input, const GpuSpec& gpu,
-                               const InferenceResult& result, const InferenceTimes* times = nullptr);
+nlohmann::json inferenceToJson(const InferenceInput& input, const GpuSpec& gpu, const InferenceResult& result,
+                               const InferenceTimes* times = nullptr);
 
 } // namespace napkin

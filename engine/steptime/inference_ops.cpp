@@ -99,8 +99,8 @@ private:
     // A linear layer y = x·Wᵀ: x [m×k] and y [m×n] at the activations' size, W [n×k] at `weightBytes` each
     // (the serving format's, scales included): the weights read once per pass.
     void gemm(const std::string& name, double m, double n_, double k, double count, double weightBytes) {
-        StepOp op = forwardOp(name, m, n_, k, 1, 2 * m * n_ * k, (m * k + m * n_) * m_e + n_ * k * weightBytes,
-                              1, count);
+        StepOp op = forwardOp(name, m, n_, k, 1, 2 * m * n_ * k,
+                              (m * k + m * n_) * m_e + n_ * k * weightBytes, 1, count);
         if (formulasWanted())
             op.shape = "[" + n(m) + "×" + n(k) + "]·[" + n(k) + "×" + n(n_) + "]";
         op.orientation = GemmOrientation::forward;
@@ -112,8 +112,9 @@ private:
                  double count, std::string shape = {}) {
         StepOp op = forwardOp(name, m, n_, k, batch, 2 * batch * m * n_ * k, bytes, 1, count);
         if (formulasWanted())
-            op.shape = shape.empty() ? n(batch) + " × [" + n(m) + "×" + n(k) + "]·[" + n(k) + "×" + n(n_) + "]"
-                                     : std::move(shape);
+            op.shape = shape.empty()
+                           ? n(batch) + " × [" + n(m) + "×" + n(k) + "]·[" + n(k) + "×" + n(n_) + "]"
+                           : std::move(shape);
         push(std::move(op));
     }
 
@@ -182,8 +183,8 @@ private:
         else if (prefill && g == a)
             memory("v laid out per head (copy)", T * g * dv, 2 * e, 1, L);
         if (g < a) // k and v copied to every query head
-            memory("repeat_kv (k and v copied to every query head)", B * keys * a * (dh + dv), e + e * g / a, 2,
-                   L);
+            memory("repeat_kv (k and v copied to every query head)", B * keys * a * (dh + dv), e + e * g / a,
+                   2, L);
         const double Sc = B * a * q * keys; // score elements
         batched("attention scores QKᵀ", q, keys, dh, B * a, B * a * (q * dh + dh * keys + q * keys) * e, L);
         memory("scores × 1/√d_h", Sc, 2 * e, 1, L);
@@ -199,7 +200,8 @@ private:
 
     void notes() {
         auto& notes = m_list.notModelled;
-        notes.emplace_back("bias adds (fused into the GEMMs or too small to count) and the norms' own weights");
+        notes.emplace_back(
+            "bias adds (fused into the GEMMs or too small to count) and the norms' own weights");
         notes.emplace_back("sampling the next token from the logits (softmax, top-k or argmax over the "
                            "vocabulary)");
         if (m_in.weights != WeightFormat::bf16 && m_in.weights != WeightFormat::fp16 &&

@@ -51,11 +51,12 @@ std::string addAllReduces(InferenceTime& t, const InferenceInput& in, const GpuS
     if (formulasWanted()) {
         row.name = "tensor-parallel all-reduces (2 per layer + the embedding's)";
         row.formula = "(2·L + 1)·2·(N−1)/N·T·d·" + n(e) + " B / link = " + n(count) + " × 2 × " + n(N - 1) +
-                      "/" + n(N) + " × " + n(slab) + " B / " + n(*link.bytesPerSecond) + " B/s = " +
-                      n(row.seconds) + " s on " + link.text + ", on the critical path";
+                      "/" + n(N) + " × " + n(slab) + " B / " + n(*link.bytesPerSecond) +
+                      " B/s = " + n(row.seconds) + " s on " + link.text + ", on the critical path";
     }
     t.ledger.push_back(std::move(row));
-    t.notModelled.emplace_back("each all-reduce's latency (only its bytes over the link bandwidth are timed)");
+    t.notModelled.emplace_back(
+        "each all-reduce's latency (only its bytes over the link bandwidth are timed)");
     return {};
 }
 
@@ -115,7 +116,8 @@ InferenceTime predictPass(const InferenceInput& in, const GpuSpec& gpu, const Ha
                           n(t.seconds) + " s = " + n(t.tokensPerSecond);
         t.notModelled.insert(t.notModelled.begin(), ops.notModelled.begin(), ops.notModelled.end());
         if (const double below = gemmsBelowProfile(ops, profile); below > 0)
-            t.notModelled.push_back(n(below) + " GEMM row(s) smaller (m·n·k) than any the profile measured in " +
+            t.notModelled.push_back(n(below) +
+                                    " GEMM row(s) smaller (m·n·k) than any the profile measured in " +
                                     std::string(computeTypeName(ops.dtype)) +
                                     ": they take its smallest shape's rate, so their FLOP time is a lower "
                                     "bound (their bytes, the weights, bound them at small batches)");
@@ -126,7 +128,8 @@ InferenceTime predictPass(const InferenceInput& in, const GpuSpec& gpu, const Ha
 
 } // namespace
 
-InferenceTimes predictInferenceTime(const InferenceInput& in, const GpuSpec& gpu, const HardwareProfile& profile) {
+InferenceTimes predictInferenceTime(const InferenceInput& in, const GpuSpec& gpu,
+                                    const HardwareProfile& profile) {
     return {predictPass(in, gpu, profile, InferencePass::prefill),
             predictPass(in, gpu, profile, InferencePass::decode)};
 }

@@ -23,11 +23,11 @@ namespace napkin {
 /// One pass (a prefill, or one decode step), predicted.
 struct InferenceTime {
     bool predicted = false;
-    std::string whyNot;         ///< when not predicted: which input or figure is missing, in one line
-    double seconds = 0;         ///< the pass over the whole batch (every GPU at once)
-    double tokensPerSecond = 0; ///< prefill: B·P / seconds; decode: B / seconds
-    std::string tokensFormula;  ///< with the numbers substituted
-    std::string basis;          ///< the profile's source
+    std::string whyNot;              ///< when not predicted: which input or figure is missing, in one line
+    double seconds = 0;              ///< the pass over the whole batch (every GPU at once)
+    double tokensPerSecond = 0;      ///< prefill: B·P / seconds; decode: B / seconds
+    std::string tokensFormula;       ///< with the numbers substituted
+    std::string basis;               ///< the profile's source
     std::vector<StepTimeRow> ledger; ///< ops (phase forward), per-op overhead, tensor-parallel all-reduces
     std::vector<std::string> notModelled;
 };

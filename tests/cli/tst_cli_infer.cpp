@@ -109,8 +109,8 @@ void TestCliInfer::sharesTheModelOptionsOfAccount() {
 void TestCliInfer::predictedBesideTheRoofline_data() {
     QTest::addColumn<QStringList>("args");
     QTest::newRow("llama3-8b B 1") << QStringList{"--preset", "llama3-8b", "--context", "8192"};
-    QTest::newRow("llama3-8b B 32 P 512") << QStringList{"--preset", "llama3-8b", "--batch", "32", "--context",
-                                                         "4096", "--prompt", "512"};
+    QTest::newRow("llama3-8b B 32 P 512")
+        << QStringList{"--preset", "llama3-8b", "--batch", "32", "--context", "4096", "--prompt", "512"};
     QTest::newRow("llama3-70b int4 on 2 A100s")
         << QStringList{"--preset", "llama3-70b", "--weights", "int4", "--gpus", "2", "--gpu", "A100-SXM"};
     QTest::newRow("gpt2-small B 16") << QStringList{"--preset", "gpt2-small", "--batch", "16"};

@@ -203,7 +203,8 @@ private slots:
         QFETCH(double, batch);
         QString path;
         if (!profileDevice.isEmpty()) {
-            path = written(profileDevice + QStringLiteral(".json"), halfRateProfile(profileDevice.toStdString()));
+            path = written(profileDevice + QStringLiteral(".json"),
+                           halfRateProfile(profileDevice.toStdString()));
             QVERIFY(ChosenHardwareProfile::instance().choose(path).isEmpty());
         }
         InferencePage page;
@@ -215,9 +216,12 @@ private slots:
         QVERIFY2(t.decode.predicted, t.decode.whyNot.c_str());
         const bool own = profileDevice == QStringLiteral("H100-SXM");
         QCOMPARE(t.decode.basis.find("half rate") != std::string::npos, own);
-        QVERIFY(page.answers()->valueText(QStringLiteral("decodePredicted"))
+        QVERIFY(page.answers()
+                    ->valueText(QStringLiteral("decodePredicted"))
                     .contains(toQString(formatDuration(t.decode.seconds))));
-        QVERIFY(page.answers()->formulaText(QStringLiteral("decodePredicted")).contains(toQString(t.decode.basis)));
+        QVERIFY(page.answers()
+                    ->formulaText(QStringLiteral("decodePredicted"))
+                    .contains(toQString(t.decode.basis)));
 
         Scenario s;
         s.inference = page.scenario();

@@ -489,18 +489,26 @@ private slots:
         QTest::addColumn<double>("prompt");
         QTest::addColumn<double>("gpus");
         QTest::addColumn<bool>("flash");
-        QTest::newRow("llama3-8b B 1 S 8192") << "llama3-8b" << "H100-SXM" << "bf16" << 1.0 << 8192.0 << 8192.0
-                                              << 1.0 << true;
+        QTest::newRow("llama3-8b B 1 S 8192") << "llama3-8b"
+                                              << "H100-SXM"
+                                              << "bf16" << 1.0 << 8192.0 << 8192.0 << 1.0 << true;
         QTest::newRow("llama3-8b B 64 S 2048 P 512 eager")
-            << "llama3-8b" << "H100-SXM" << "bf16" << 64.0 << 2048.0 << 512.0 << 1.0 << false;
-        QTest::newRow("llama3-8b B 256 S 128, A100") << "llama3-8b" << "A100-SXM" << "bf16" << 256.0 << 128.0
-                                                     << 128.0 << 1.0 << true;
-        QTest::newRow("gpt2-small B 8 S 1024 eager") << "gpt2-small" << "H100-SXM" << "bf16" << 8.0 << 1024.0
-                                                     << 1024.0 << 1.0 << false;
-        QTest::newRow("llama3-70b int4 over 2 GPUs") << "llama3-70b" << "H100-SXM" << "int4" << 4.0 << 4096.0
-                                                     << 1024.0 << 2.0 << true;
-        QTest::newRow("llama3-70b bf16 over 8 GPUs, B 32") << "llama3-70b" << "H100-SXM" << "bf16" << 32.0
-                                                           << 8192.0 << 2048.0 << 8.0 << true;
+            << "llama3-8b"
+            << "H100-SXM"
+            << "bf16" << 64.0 << 2048.0 << 512.0 << 1.0 << false;
+        QTest::newRow("llama3-8b B 256 S 128, A100") << "llama3-8b"
+                                                     << "A100-SXM"
+                                                     << "bf16" << 256.0 << 128.0 << 128.0 << 1.0 << true;
+        QTest::newRow("gpt2-small B 8 S 1024 eager") << "gpt2-small"
+                                                     << "H100-SXM"
+                                                     << "bf16" << 8.0 << 1024.0 << 1024.0 << 1.0 << false;
+        QTest::newRow("llama3-70b int4 over 2 GPUs") << "llama3-70b"
+                                                     << "H100-SXM"
+                                                     << "int4" << 4.0 << 4096.0 << 1024.0 << 2.0 << true;
+        QTest::newRow("llama3-70b bf16 over 8 GPUs, B 32")
+            << "llama3-70b"
+            << "H100-SXM"
+            << "bf16" << 32.0 << 8192.0 << 2048.0 << 8.0 << true;
     }
     void servingNotBelowRoofline() {
         QFETCH(QString, preset);
