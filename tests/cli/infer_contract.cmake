@@ -95,3 +95,6 @@ napkin_add_cli_test(infer_profile_of_another_device EXPECT_EXIT 2
 napkin_add_cli_test(infer_not_predicted_says_why
   ARGS infer --preset llama3-8b --weights fp8 --json
   CHECKS decode_time.predicted=OFF decode_time.seconds:null decode_time.why_not:string)
+napkin_add_cli_test(infer_profile_damaged EXPECT_EXIT 2
+  ARGS infer --preset llama3-8b --hardware-profile ${CMAKE_CURRENT_SOURCE_DIR}/profiles/bad_rate.json
+  CHECKS "stderr~--hardware-profile: " "stderr~gemm[0].flops_per_second: must lie in [1, 1.00e21]")
