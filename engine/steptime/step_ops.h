@@ -59,8 +59,8 @@ struct StepOpList {
 /// sliding windows, QK-norm, non-pre-norm placements and fine-tuning say so in `whyNot`.
 StepOpList stepOps(const AccountingInput& input, const AccountingResult& result);
 
-/// What the transformer op lists (this one and inference_ops.h) do not model in `model`, in one line
-/// ("mixtures of experts ... are not in the step-time model yet"); empty when they model it.
+/// What the transformer op lists (this one and inference_ops.h) do not model in `model`, in one line ("QK-norm
+/// is not in the step-time model yet"); empty when they model it.
 std::string transformerNotModelled(const ModelSpec& model);
 
 /// Forward FLOPs of one replica's step (batch × micro-batches sequences, before tp·pp·cp split it) as
