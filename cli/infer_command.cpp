@@ -6,6 +6,7 @@
 #include "cli/model_options.h"
 #include "cli/number_option.h"
 #include "cli/overhead_options.h"
+#include "cli/step_time_option.h"
 #include "engine/accounting/inference_accounting.h"
 #include "engine/accounting/inference_warnings.h"
 #include "engine/accounting/run_cost.h"
@@ -14,6 +15,7 @@
 #include "engine/report/cli_command_line.h"
 #include "engine/report/inference_report.h"
 #include "engine/report/json_values.h"
+#include "engine/steptime/inference_time.h"
 
 #include <CLI/CLI.hpp>
 
@@ -27,7 +29,7 @@ namespace {
 struct InferOptions {
     ModelOptions model;
     std::string context, prompt, batch = "1", weights, groupSize, kvCache = "bf16", gpu, gpus = "1", price;
-    std::string gpuCatalog;
+    std::string gpuCatalog, hardwareProfile;
     OverheadOptions overheads;
     bool json = false;
 };
@@ -92,7 +94,28 @@ InferenceInput toInput(const InferOptions& o) {
     return in;
 }
 
-std::string inferenceToText(const InferenceInput& in, const GpuSpec& gpu, const InferenceResult& r) {
+// The prefill and decode predicted from --hardware-profile's file (refused, exit 2, when damaged, foreign or
+// measured on another device), or from the GPU's published profile.
+InferenceTimes inferenceTimesFor(const InferOptions& o, const InferenceInput& input, const GpuSpec& gpu) {
+    if (o.hardwareProfile.empty())
+        return inferenceTimeFromProfile(input, gpu, nullptr);
+    const HardwareProfile profile = readHardwareProfileOption(o.hardwareProfile);
+    if (const std::string mismatch = profileDeviceMismatch(profile, gpu); !mismatch.empty())
+        throw UsageError("--hardware-profile: device: " + mismatch);
+    return inferenceTimeFromProfile(input, gpu, &profile);
+}
+
+// "prefill (predicted): 0.22 s, 36,000 tokens/s" with its basis, or why it is not predicted.
+std::string predictedText(const char* label, const InferenceTime& t) {
+    if (!t.predicted)
+        return std::string(label) + " (predicted): not predicted: " + t.whyNot + "\n";
+    return std::string(label) + " (predicted): " + formatDuration(t.seconds) + ", " +
+           formatNumber(t.tokensPerSecond) + " tokens/s\n    " + t.tokensFormula + "\n    from " + t.basis +
+           "\n";
+}
+
+std::string inferenceToText(const InferenceInput& in, const GpuSpec& gpu, const InferenceResult& r,
+                            const InferenceTimes& times) {
     std::ostringstream s;
     auto line = [&](const std::string& label, const std::string& value, const std::string& formula) {
         s << label << ": " << value << "\n    " << formula << "\n";
@@ -115,11 +138,13 @@ std::string inferenceToText(const InferenceInput& in, const GpuSpec& gpu, const 
           << (l.counted ? "" : " (not counted)") << "  (" << l.formula << ")\n";
     s << "  usable: " << formatBytes(r.usableBytes.value) << "  (" << r.usableBytes.formula << ")\n";
     s << "  fits: " << (r.fits ? "yes" : "NO") << "  (" << r.fitsFormula << ")\n";
-    line("prefill", formatDuration(r.prefillSeconds.value), r.prefillSeconds.formula);
+    line("prefill (roofline lower bound)", formatDuration(r.prefillSeconds.value), r.prefillSeconds.formula);
+    s << predictedText("prefill", times.prefill);
     line("decode step (roofline lower bound)", formatDuration(r.decodeSecondsPerToken.value),
          r.decodeSecondsPerToken.formula);
-    line("decode tokens per second", formatNumber(r.decodeTokensPerSecond.value),
+    line("decode tokens per second (roofline upper bound)", formatNumber(r.decodeTokensPerSecond.value),
          r.decodeTokensPerSecond.formula);
+    s << predictedText("decode step", times.decode);
     line("arithmetic intensity",
          formatNumber(r.arithmeticIntensity.value) + " FLOP/B (" + r.bound + " bound)",
          r.arithmeticIntensity.formula + "; ridge " + r.ridgeFlopsPerByte.formula);
@@ -145,8 +170,9 @@ int execute(const InferOptions& o, std::ostream& out, std::ostream& err) {
         throw UsageError("--" + error.field + ": " + error.message);
     const GpuSpec& gpu = *catalog.find(input.gpu);
     const InferenceResult result = accountInference(input, gpu);
+    const InferenceTimes times = inferenceTimesFor(o, input, gpu);
     if (o.json) {
-        nlohmann::json document = inferenceToJson(input, gpu, result); // its warnings[] as below
+        nlohmann::json document = inferenceToJson(input, gpu, result, &times); // its warnings[] as below
         document["weights_format"] = weightsSourceJson(o, input);
         if (!o.model.config.empty()) { // the line reads the same file; the JSON says which keys it used
             const HfConfig config = readConfigOption(o.model.config);
@@ -157,6 +183,9 @@ int execute(const InferOptions& o, std::ostream& out, std::ostream& err) {
         }
         if (!o.gpuCatalog.empty()) // the line names the catalog the GPU came from
             document["command"] = withGpuCatalogOption(document["command"].get<std::string>(), o.gpuCatalog);
+        if (!o.hardwareProfile.empty()) // the line names the profile the times came from
+            document["command"] = document["command"].get<std::string>() + " --hardware-profile " +
+                                  shellQuoted(o.hardwareProfile);
         out << jsonText(document);
     } else {
         for (const std::string& warning : warnings)
@@ -164,7 +193,7 @@ int execute(const InferOptions& o, std::ostream& out, std::ostream& err) {
         const nlohmann::json format = weightsSourceJson(o, input);
         if (format["source"] == "checkpoint")
             out << "weights in the checkpoint's format: " << format["description"].get<std::string>() << "\n";
-        out << inferenceToText(input, gpu, result);
+        out << inferenceToText(input, gpu, result, times);
     }
     return 0;
 }
@@ -191,6 +220,9 @@ Command addInferCommand(CLI::App& parent) {
     sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM, or the --preset's)");
     sub->add_option("--gpu-catalog", o.gpuCatalog, "JSON file of extra GPUs in the catalog's format");
     sub->add_option("--gpus", o.gpus, "GPUs, all tensor parallel (default 1)");
+    sub->add_option("--hardware-profile", o.hardwareProfile,
+                    "hardware profile JSON (napkin-cli calibrate, scripts/calibrate_torch.py) the predicted "
+                    "prefill and decode are costed from; default: the GPU's published achievable figures");
     sub->add_option("--price-per-gpu-hour", o.price,
                     "dollars per GPU-hour; enables the cost per million tokens");
     addOverheadOptions(*sub, o.overheads);

@@ -100,11 +100,16 @@ def gemm_rates(repeats, shapes, dtypes=None, skip_large_fp32=True):
 
 def step_gemm_shapes(account):
     """{dtype: [(m, n, k), ...]}: the distinct unbatched GEMM shapes of a step, from `napkin-cli account
-    --json`'s step_time.ledger rows (their `gemm` field: the forward shape) and precision.compute. Batched
-    GEMMs (attention's bmm) have other transposes than a linear layer's and are left to interpolation."""
-    dtype = account.get("precision", {}).get("compute", "fp32")
+    --json`'s step_time.ledger rows (their `gemm` field: the forward shape) and precision.compute; or of a
+    serving setting, from `napkin-cli infer --json`'s prefill_time and decode_time ledgers and gpu.compute.
+    Batched GEMMs (attention's bmm) have other transposes than a linear layer's and are left to
+    interpolation."""
+    dtype = account.get("precision", {}).get("compute") or account.get("gpu", {}).get("compute", "fp32")
+    rows = []
+    for key in ("step_time", "prefill_time", "decode_time"):
+        rows += (account.get(key) or {}).get("ledger") or []
     shapes = []
-    for row in (account.get("step_time") or {}).get("ledger") or []:
+    for row in rows:
         gemm = row.get("gemm")
         if gemm and gemm.get("batch", 1) == 1:
             shape = (int(gemm["m"]), int(gemm["n"]), int(gemm["k"]))
@@ -124,6 +129,47 @@ def step_gemm_rates(repeats, accounts):
     rates = []
     for dtype, shapes in wanted.items():
         rates += gemm_rates(repeats, shapes, dtypes=(dtype,), skip_large_fp32=False)
+    return rates
+
+
+def decode_gemm_shapes(account):
+    """{dtype: [(m, n, k), ...]}: the distinct unbatched GEMM shapes of `napkin-cli infer --json`'s
+    decode_time ledger (none for an account document)."""
+    dtype = account.get("gpu", {}).get("compute", "fp32")
+    shapes = []
+    for row in (account.get("decode_time") or {}).get("ledger") or []:
+        gemm = row.get("gemm")
+        if gemm and gemm.get("batch", 1) == 1:
+            shape = (int(gemm["m"]), int(gemm["n"]), int(gemm["k"]))
+            if shape not in shapes:
+                shapes.append(shape)
+    return {dtype: shapes} if dtype in DTYPES and shapes else {}
+
+
+COLD_POOL_BYTES = 256 << 20
+
+
+def cold_forward_rates(repeats, shapes, dtype):
+    """Each shape's forward GEMM (x·Wᵀ) as one decode step runs it: every weight matrix read once, from
+    memory. Timed over a pool of distinct W, at least 256 MiB together (and 4 matrices), so that none is in a
+    cache when its turn comes; FLOP/s = 2·m·n·k / (the pool's time / its size). Timed hot, on one W over and
+    over, a small-M GEMM on this CPU's generic BLAS ran in 377 µs at [1×512]·[512×1376] fp32, and cold in
+    579 µs: about the hot time plus its weights' bytes at the streaming bandwidth (197 µs), so a decode
+    step's GEMMs are timed as decode runs them (docs/benchmarks.md, "Twelfth session: inference time")."""
+    rates = []
+    gen = torch.Generator().manual_seed(0)
+    for m, n, k in shapes:
+        size = n * k * torch.tensor([], dtype=DTYPES[dtype]).element_size()
+        pool = [torch.randn(n, k, generator=gen).to(DTYPES[dtype]) for _ in range(max(4, COLD_POOL_BYTES // size))]
+        x = torch.randn(m, k, generator=gen).to(DTYPES[dtype])
+
+        def run():
+            for w in pool:
+                torch.mm(x, w.t())
+        seconds = median_seconds(run, min(repeats, 3), min_seconds=0) / len(pool)
+        rates.append({"dtype": dtype, "m": m, "n": n, "k": k, "orientation": "forward",
+                      "flops_per_second": 2 * m * n * k / seconds})
+        del pool
     return rates
 
 
@@ -163,6 +209,19 @@ def add_step_measurements(profile, repeats, accounts):
     if extra:
         profile["source"] += (f"; and each of the step's own {len(extra) // 3} GEMM shape(s) in its three "
                               "orientations (from napkin-cli account --json's step_time.ledger)")
+    # A decode step's GEMMs (napkin-cli infer --json) timed cold, replacing their hot forward entries.
+    cold = []
+    for account in accounts:
+        for dtype, shapes in decode_gemm_shapes(account).items():
+            done = {(g["m"], g["n"], g["k"]) for g in cold if g["dtype"] == dtype}
+            cold += cold_forward_rates(repeats, [s for s in shapes if s not in done], dtype)
+    if cold:
+        keys = {(g["dtype"], g["m"], g["n"], g["k"], "forward") for g in cold}
+        profile["gemm"] = [g for g in profile["gemm"]
+                           if (g["dtype"], g["m"], g["n"], g["k"], g.get("orientation", "any")) not in keys] + cold
+        profile["source"] += (f"; the decode step's {len(cold)} GEMM shape(s) timed cold (x·Wᵀ over a pool of "
+                              "distinct W of at least 256 MiB, each weight read once from memory, as one "
+                              "decode step reads them)")
     updates = profile.get("optimizer_update", [])
     for account in accounts:
         rate = update_rate(account, repeats)

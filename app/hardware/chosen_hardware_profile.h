@@ -3,7 +3,8 @@
 // on a GPU elsewhere, or this machine calibrated from the app): one choice for the whole app, remembered
 // in QSettings. The Accounting page predicts its step from it where the profile was measured on the page's
 // GPU (else from that GPU's published profile), and Copy as command and the page's JSON name the file; the
-// Benchmarks page predicts each Cruncher run from it. A profile of this CPU ("this-cpu") brings its
+// Inference page predicts its prefill and decode from it the same way; the Benchmarks page predicts each
+// Cruncher run from it. A profile of this CPU ("this-cpu") brings its
 // catalog entry (cpuCatalogEntry) into the session's GPUs, so the Accounting page can choose the CPU.
 #include "engine/hardware/gpu_catalog.h"
 #include "engine/steptime/hardware_profile.h"
@@ -49,6 +50,7 @@ private:
     QString m_rememberedError;
 };
 
-/// `line` (an `account` command) naming the app's profile with `--hardware-profile FILE` where the step of
-/// `gpuId` is predicted from it, as napkin-cli's own document names it (at the end); else `line`.
+/// `line` (an `account` or `infer` command) naming the app's profile with `--hardware-profile FILE` where the
+/// step (or the serving times) of `gpuId` is predicted from it, as napkin-cli's own document names it (at the
+/// end); else `line`.
 std::string withChosenProfileOption(const std::string& line, const std::string& gpuId);

@@ -22,9 +22,32 @@ QString row(const QString& what, const Quantity& quantity, const std::string& va
         .arg(what, esc(quantity.formula), esc(value));
 }
 
+// A predicted pass: its total, basis and not-modelled list, then each ledger row with its formula.
+QString predictedSection(const QString& title, const InferenceTime& t) {
+    QString html = QStringLiteral("<h3>%1</h3>").arg(title);
+    if (!t.predicted)
+        return html + QStringLiteral("<p>%1</p>").arg(tr("Not predicted: ") + esc(t.whyNot));
+    html +=
+        QStringLiteral("<p>%1 <b>%2</b> (%3)<br/>%4</p><table>")
+            .arg(tr("Each op: max(FLOPs / the profile's FLOP/s at its shape, bytes / its bandwidth), plus "
+                    "the per-op overhead; the sum:"),
+                 esc(formatDuration(t.seconds)), esc(t.tokensFormula), tr("From ") + esc(t.basis));
+    for (const StepTimeRow& entry : t.ledger)
+        html += row(QString::fromStdString(entry.name), {entry.seconds, entry.formula},
+                    formatDuration(entry.seconds));
+    html += QStringLiteral("</table>");
+    if (!t.notModelled.empty()) {
+        html += QStringLiteral("<p>%1</p><ul>").arg(tr("Not modelled:"));
+        for (const std::string& line : t.notModelled)
+            html += QStringLiteral("<li>%1</li>").arg(esc(line));
+        html += QStringLiteral("</ul>");
+    }
+    return html;
+}
+
 } // namespace
 
-QString explainInference(const InferenceInput& in, const InferenceResult& r) {
+QString explainInference(const InferenceInput& in, const InferenceResult& r, const InferenceTimes& times) {
     QString html;
     html += QStringLiteral("<h3>%1</h3><table>").arg(tr("Memory on each GPU"));
     html += row(tr("weights"), r.memory.weights, formatBytes(r.memory.weights.value));
@@ -65,5 +88,7 @@ QString explainInference(const InferenceInput& in, const InferenceResult& r) {
                 .arg(tr("At batch %1 a decode step is <b>%2-bound</b>: its intensity is %3 the ridge.")
                          .arg(QString::fromStdString(formatNumber(in.batch)), esc(r.bound),
                               r.bound == "memory" ? tr("below") : tr("at or above")));
+    html += predictedSection(tr("Prefill, predicted by the training step's model"), times.prefill);
+    html += predictedSection(tr("Decode step, predicted by the training step's model"), times.decode);
     return html;
 }

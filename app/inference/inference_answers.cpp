@@ -2,6 +2,7 @@
 
 #include "engine/accounting/run_cost.h"
 #include "engine/numerics/quantity_format.h"
+#include "engine/steptime/step_time_summary.h"
 #include "widgets/controls/answers_grid.h"
 #include "widgets/controls/text_tone.h"
 #include "widgets/text/engine_text.h"
@@ -22,14 +23,28 @@ QString bytes(double v) {
 } // namespace
 
 const QStringList& InferenceAnswers::keys() {
-    static const QStringList k{
-        QStringLiteral("weights"),   QStringLiteral("kvPerToken"),   QStringLiteral("kvPerSequence"),
-        QStringLiteral("kvCache"),   QStringLiteral("memoryPerGpu"), QStringLiteral("fits"),
-        QStringLiteral("prefill"),   QStringLiteral("decodeStep"),   QStringLiteral("tokensPerSecond"),
-        QStringLiteral("intensity"), QStringLiteral("crossover"),    QStringLiteral("maxBatch"),
-        QStringLiteral("maxContext")};
+    static const QStringList k{QStringLiteral("weights"),         QStringLiteral("kvPerToken"),
+                               QStringLiteral("kvPerSequence"),   QStringLiteral("kvCache"),
+                               QStringLiteral("memoryPerGpu"),    QStringLiteral("fits"),
+                               QStringLiteral("prefill"),         QStringLiteral("prefillPredicted"),
+                               QStringLiteral("decodeStep"),      QStringLiteral("tokensPerSecond"),
+                               QStringLiteral("decodePredicted"), QStringLiteral("intensity"),
+                               QStringLiteral("crossover"),       QStringLiteral("maxBatch"),
+                               QStringLiteral("maxContext")};
     return k;
 }
+
+namespace {
+
+// A predicted pass's formula: how its tokens/s follow, what its profile is, what bounds its time.
+QString predictedFormula(const InferenceTime& t) {
+    if (!t.predicted)
+        return InferenceAnswers::tr("not predicted: %1").arg(toQString(t.whyNot));
+    return InferenceAnswers::tr("the training step's model over this pass's ops: %1\n%2\nfrom %3")
+        .arg(toQString(ledgerSecondsByKindText(t.ledger)), toQString(t.tokensFormula), toQString(t.basis));
+}
+
+} // namespace
 
 InferenceAnswers::InferenceAnswers(QWidget* parent)
     : QWidget(parent)
@@ -48,12 +63,20 @@ InferenceAnswers::InferenceAnswers(QWidget* parent)
     m_error->setWordWrap(true);
     m_error->hide();
     outer->addWidget(m_error);
-    const QStringList titles{tr("Weights (all GPUs)"),       tr("KV cache per token"),
-                             tr("KV cache per sequence"),    tr("KV cache (B sequences)"),
-                             tr("Memory per GPU"),           tr("Fits on the GPU"),
-                             tr("Prefill (B × P tokens)"),   tr("Decode step (whole batch)"),
-                             tr("Decode tokens/s"),          tr("Arithmetic intensity"),
-                             tr("Compute bound from"),       tr("Largest batch that fits"),
+    const QStringList titles{tr("Weights (all GPUs)"),
+                             tr("KV cache per token"),
+                             tr("KV cache per sequence"),
+                             tr("KV cache (B sequences)"),
+                             tr("Memory per GPU"),
+                             tr("Fits on the GPU"),
+                             tr("Prefill (B × P tokens), roofline bound"),
+                             tr("Prefill, predicted"),
+                             tr("Decode step (whole batch), roofline bound"),
+                             tr("Decode tokens/s, roofline bound"),
+                             tr("Decode tokens/s, predicted"),
+                             tr("Arithmetic intensity"),
+                             tr("Compute bound from"),
+                             tr("Largest batch that fits"),
                              tr("Largest context that fits")};
     // The formula under its answer, across the panel: at 1024×768 a third column left it a hundred pixels.
     for (int i = 0; i < keys().size(); ++i)
@@ -64,8 +87,8 @@ InferenceAnswers::InferenceAnswers(QWidget* parent)
     outer->addStretch(1);
 }
 
-void InferenceAnswers::setResult(const InferenceInput& in, const InferenceResult& r,
-                                 const BatchSweep& sweep) {
+void InferenceAnswers::setResult(const InferenceInput& in, const InferenceResult& r, const BatchSweep& sweep,
+                                 const InferenceTimes& times) {
     m_error->hide();
     m_grid->setEnabled(true);
     m_grid->setRow(QStringLiteral("weights"), bytes(r.weightsBytes.value), toQString(r.weightsBytes.formula));
@@ -99,6 +122,21 @@ void InferenceAnswers::setResult(const InferenceInput& in, const InferenceResult
                        .arg(numberText(r.decodeTokensPerSecond.value),
                             numberText(r.decodeTokensPerSecond.value / in.batch)),
                    toQString(r.decodeTokensPerSecond.formula));
+    // Predicted from the page's profile by the training step's model, beside the bounds above.
+    m_grid->setRow(QStringLiteral("prefillPredicted"),
+                   times.prefill.predicted ? tr("%1, %2 tokens/s (≥ the bound %3)")
+                                                 .arg(toQString(formatDuration(times.prefill.seconds)),
+                                                      numberText(times.prefill.tokensPerSecond),
+                                                      toQString(formatDuration(r.prefillSeconds.value)))
+                                           : tr("not predicted"),
+                   predictedFormula(times.prefill));
+    m_grid->setRow(QStringLiteral("decodePredicted"),
+                   times.decode.predicted ? tr("%1 (%2 per step; the bound %3)")
+                                                .arg(numberText(times.decode.tokensPerSecond),
+                                                     toQString(formatDuration(times.decode.seconds)),
+                                                     numberText(r.decodeTokensPerSecond.value))
+                                          : tr("not predicted"),
+                   predictedFormula(times.decode));
     m_grid->setRow(QStringLiteral("intensity"),
                    tr("%1 FLOP/B vs ridge %2: %3 bound")
                        .arg(numberText(r.arithmeticIntensity.value), numberText(r.ridgeFlopsPerByte.value),

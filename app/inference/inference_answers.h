@@ -2,6 +2,7 @@
 // The Inference page's answers: each number with the engine's formula beside it, as the accounting
 // page's answers panel shows them.
 #include "engine/accounting/inference_batch_sweep.h"
+#include "engine/steptime/inference_time.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -17,9 +18,10 @@ public:
 
     explicit InferenceAnswers(QWidget* parent = nullptr);
 
-    /// Shows a valid result and hides any error message.
+    /// Shows a valid result and hides any error message; `times` the prefill and decode predicted from the
+    /// page's hardware profile (inference_time.h), beside the result's roofline bounds.
     void setResult(const napkin::InferenceInput& input, const napkin::InferenceResult& result,
-                   const napkin::BatchSweep& sweep);
+                   const napkin::BatchSweep& sweep, const napkin::InferenceTimes& times);
     /// Says why the current input is refused; the last result stays on screen, greyed as stale until the
     /// next setResult().
     void showError(const QString& message);
@@ -27,8 +29,9 @@ public:
     bool isStale() const;
 
     /// The value / formula text of row `key` ("weights", "kvPerToken", "kvPerSequence", "kvCache",
-    /// "memoryPerGpu", "fits", "prefill", "decodeStep", "tokensPerSecond", "intensity", "crossover",
-    /// "maxBatch", "maxContext"), and "costPerMillionTokens" after them.
+    /// "memoryPerGpu", "fits", "prefill", "prefillPredicted", "decodeStep", "tokensPerSecond",
+    /// "decodePredicted", "intensity", "crossover", "maxBatch", "maxContext"), and "costPerMillionTokens"
+    /// after them.
     QString valueText(const QString& key) const;
     QString formulaText(const QString& key) const;
     QString errorText() const;

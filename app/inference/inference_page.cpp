@@ -1,5 +1,6 @@
 #include "app/inference/inference_page.h"
 
+#include "app/hardware/chosen_hardware_profile.h"
 #include "app/hardware/session_gpu_catalog.h"
 #include "app/inference/explain_inference.h"
 #include "app/inference/inference_answers.h"
@@ -8,6 +9,7 @@
 #include "engine/accounting/inference_warnings.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/cli_command_line.h"
+#include "engine/steptime/inference_time.h"
 #include "widgets/charts/decode_throughput_chart.h"
 #include "widgets/charts/inference_memory_chart.h"
 #include "widgets/controls/explain_pane.h"
@@ -69,8 +71,9 @@ InferencePage::InferencePage(QWidget* parent)
     qRegisterMetaType<napkin::InferenceInput>();
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
-    auto* intro = new QLabel(tr("Serving a model: memory per GPU, and decode speed as the roofline's lower "
-                                "bound on time (so tokens/s are at most these)."),
+    auto* intro = new QLabel(tr("Serving a model: memory per GPU, and prefill and decode time as the "
+                                "roofline's lower bound and as the training step's model predicts them from "
+                                "the hardware profile."),
                              left);
     intro->setWordWrap(true);
     leftLayout->addWidget(intro);
@@ -95,6 +98,9 @@ InferencePage::InferencePage(QWidget* parent)
     layout->addWidget(split);
 
     connect(m_controls, &InferenceControls::inputChanged, this, &InferencePage::recompute);
+    // The predicted times follow the app's hardware profile, as the Accounting page's step does.
+    connect(&ChosenHardwareProfile::instance(), &ChosenHardwareProfile::changed, this,
+            &InferencePage::recompute);
     recompute();
 }
 
@@ -122,16 +128,19 @@ void InferencePage::recompute() {
     m_throughputChart->setData(throughputData(in, *m_result, sweep));
     // An exported chart says the setup it was drawn for: the command that reproduces it.
     const bool opened = m_openedCommand && showsOpenedModel();
-    const QString settings =
-        QString::fromStdString(inferCommandLine(in, opened ? &*m_openedCommand : nullptr));
+    const QString settings = QString::fromStdString(
+        withChosenProfileOption(inferCommandLine(in, opened ? &*m_openedCommand : nullptr), in.gpu));
     m_memoryChart->setSettingsCaption(settings);
     m_throughputChart->setSettingsCaption(settings);
-    m_answers->setResult(in, *m_result, sweep);
+    // Prefill and decode from the app's profile where it was measured on this GPU, else the GPU's published
+    // one: what `napkin-cli infer [--hardware-profile FILE]` gives.
+    m_times = inferenceTimeFromProfile(in, gpu, ChosenHardwareProfile::instance().profileFor(gpu));
+    m_answers->setResult(in, *m_result, sweep, m_times);
     QStringList warnings; // what the GPU cannot do with the weight format, a context past the model's
     for (const std::string& w : inferenceWarnings(in, gpu))
         warnings << toQString(w);
     m_answers->setWarnings(warnings);
-    m_explain->setHtml(explainInference(in, *m_result));
+    m_explain->setHtml(explainInference(in, *m_result, m_times));
     const bool changed = !m_input || !(*m_input == in);
     m_input = in;
     if (changed)

@@ -8,6 +8,7 @@
 #include "engine/accounting/inference_batch_sweep.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/scenario/scenario.h"
+#include "engine/steptime/inference_time.h"
 
 #include <QMetaType>
 #include <QStringList>
@@ -32,6 +33,9 @@ public:
     const std::optional<napkin::InferenceInput>& lastInput() const { return m_input; }
     const std::optional<napkin::InferenceResult>& lastResult() const { return m_result; }
     QString lastError() const { return m_error; }
+    /// The prefill and decode predicted for the last valid input (from the app's hardware profile where it
+    /// serves the page's GPU, else the GPU's published one).
+    const napkin::InferenceTimes& lastTimes() const { return m_times; }
 
     /// Every control, for a scenario file; and back (recomputes once). Never warns: the loader has
     /// already refused what the controls cannot show.
@@ -81,6 +85,7 @@ private:
     QWidget* m_controlPanel = nullptr;
     std::optional<napkin::InferenceInput> m_input;
     std::optional<napkin::InferenceResult> m_result;
+    napkin::InferenceTimes m_times;
     QString m_error;
     std::optional<napkin::CommandModelBase> m_openedCommand;
 };

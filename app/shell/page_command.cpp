@@ -9,6 +9,7 @@
 #include "engine/report/cli_command_line.h"
 #include "engine/report/inference_report.h"
 #include "engine/report/json_values.h"
+#include "engine/steptime/inference_time.h"
 #include "engine/steptime/step_time.h"
 #include "widgets/text/engine_text.h"
 
@@ -59,8 +60,9 @@ QString pageCommandLine(const napkin::Scenario& s, napkin::ScenarioPage page,
             namingUserGpu(napkin::accountCommandLine(s.accounting.input, model), s.accounting.input.gpu, error),
             s.accounting.input.gpu));
     case ScenarioPage::inference:
-        return toQString(
-            namingUserGpu(napkin::inferCommandLine(s.inference.input, model), s.inference.input.gpu, error));
+        return toQString(withChosenProfileOption(
+            namingUserGpu(napkin::inferCommandLine(s.inference.input, model), s.inference.input.gpu, error),
+            s.inference.input.gpu));
     case ScenarioPage::formats:
         return toQString(napkin::dtypeCommandLine(s.formats.value, s.formats.saturate));
     case ScenarioPage::tensor:
@@ -142,7 +144,13 @@ PageDocument inferencePageDocument(const napkin::InferenceInput& input) {
     if (!error.ok())
         return {{}, QStringLiteral("--%1: %2").arg(toQString(error.field), toQString(error.message))};
     const napkin::GpuSpec& gpu = *catalog.find(input.gpu);
-    nlohmann::json document = napkin::inferenceToJson(input, gpu, napkin::accountInference(input, gpu));
-    document["command"] = namingUserGpu(document["command"].get<std::string>(), input.gpu, nullptr);
+    // The predicted times as the page shows them: from the app's profile where it serves this GPU, named in
+    // the line.
+    const napkin::InferenceTimes times =
+        napkin::inferenceTimeFromProfile(input, gpu, ChosenHardwareProfile::instance().profileFor(gpu));
+    nlohmann::json document =
+        napkin::inferenceToJson(input, gpu, napkin::accountInference(input, gpu), &times);
+    document["command"] = withChosenProfileOption(
+        namingUserGpu(document["command"].get<std::string>(), input.gpu, nullptr), input.gpu);
     return {bytes(document), {}};
 }

@@ -5,6 +5,7 @@
 #include "engine/report/cli_command_line.h"
 #include "engine/report/json_values.h"
 #include "engine/report/overheads_json.h"
+#include "engine/report/step_time_json.h"
 
 #include <utility>
 
@@ -12,7 +13,8 @@ namespace napkin {
 
 using nlohmann::json;
 
-json inferenceToJson(const InferenceInput& in, const GpuSpec& gpu, const InferenceResult& r) {
+json inferenceToJson(const InferenceInput& in, const GpuSpec& gpu, const InferenceResult& r,
+                     const InferenceTimes* times) {
     json doc;
     doc["model"] = std::string(modelKindName(in.model.kind));
     doc["parameters"] = jsonNumber(r.parameters);
@@ -74,6 +76,10 @@ json inferenceToJson(const InferenceInput& in, const GpuSpec& gpu, const Inferen
     formulas = doc["formulas"];
     formulas["fits"] = r.fitsFormula;
     doc["bound"] = r.bound;
+    // Predicted by the training step's model (inference_time.h), beside the roofline's lower bounds.
+    const InferenceTimes predicted = times ? *times : inferenceTimeFromProfile(in, gpu, nullptr);
+    doc["prefill_time"] = inferenceTimeJson(predicted.prefill);
+    doc["decode_time"] = inferenceTimeJson(predicted.decode);
     // The cost of the tokens at the decode rate (run_cost.h): price × GPUs / (tokens/s × 3600) × 1e6.
     RunCostInput price;
     price.pricePerGpuHour = in.pricePerGpuHour;

@@ -4,10 +4,12 @@
 
 namespace napkin {
 
-nlohmann::json stepTimeLedgerJson(const StepTime& t) {
+namespace {
+
+nlohmann::json ledgerJson(const std::vector<StepTimeRow>& rows) {
     using nlohmann::json;
     json ledger = json::array();
-    for (const StepTimeRow& row : t.ledger) {
+    for (const StepTimeRow& row : rows) {
         // A GEMM's forward shape, for a calibration that times the step's own shapes
         // (scripts/calibrate_torch.py --step); null for any other row.
         const json gemm = row.m * row.n * row.k > 0 ? json{{"m", jsonNumber(row.m)},
@@ -25,6 +27,25 @@ nlohmann::json stepTimeLedgerJson(const StepTime& t) {
                           {"gemm", gemm}});
     }
     return ledger;
+}
+
+} // namespace
+
+nlohmann::json stepTimeLedgerJson(const StepTime& t) {
+    return ledgerJson(t.ledger);
+}
+
+nlohmann::json inferenceTimeJson(const InferenceTime& t) {
+    using nlohmann::json;
+    auto number = [&](double v) { return t.predicted ? jsonNumber(v) : json(nullptr); };
+    return {{"predicted", t.predicted},
+            {"seconds", number(t.seconds)},
+            {"tokens_per_second", number(t.tokensPerSecond)},
+            {"tokens_formula", t.predicted ? json(t.tokensFormula) : json(nullptr)},
+            {"basis", t.basis},
+            {"why_not", t.predicted ? json(nullptr) : json(t.whyNot)},
+            {"not_modelled", t.notModelled},
+            {"ledger", ledgerJson(t.ledger)}};
 }
 
 nlohmann::json stepTimeJson(const StepTime& t) {

@@ -23,9 +23,6 @@ std::string_view stepTimePhaseName(StepTimePhase phase) {
     return "forward";
 }
 
-namespace {
-
-// What the transformer op list does not model; empty when it models `m`.
 std::string transformerNotModelled(const ModelSpec& m) {
     if (m.qkNorm != QkNorm::none)
         return "QK-norm is not in the step-time model yet";
@@ -38,8 +35,6 @@ std::string transformerNotModelled(const ModelSpec& m) {
         return "GeGLU is not in the step-time model yet";
     return {};
 }
-
-} // namespace
 
 double opListReplicaForwardFlops(const AccountingInput& in) {
     const ModelSpec& m = in.model;

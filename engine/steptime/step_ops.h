@@ -61,6 +61,10 @@ struct StepOpList {
 StepOpList stepOps(const AccountingInput& input, const AccountingResult& result,
                    PipelineStage stage = PipelineStage::last);
 
+/// What the transformer op lists (this one and inference_ops.h) do not model in `model`, in one line ("QK-norm
+/// is not in the step-time model yet"); empty when they model it.
+std::string transformerNotModelled(const ModelSpec& model);
+
 /// Forward FLOPs of one replica's step (batch × micro-batches sequences, before tp·pp·cp split it) as
 /// the op list counts them with the mask's score pairs: what must equal countStepFlops()'s forward.
 double opListReplicaForwardFlops(const AccountingInput& input);

@@ -8,14 +8,22 @@
 namespace napkin {
 
 std::array<double, kStepTimeKinds> stepSecondsByKind(const StepTime& stepTime) {
+    return ledgerSecondsByKind(stepTime.ledger);
+}
+
+std::array<double, kStepTimeKinds> ledgerSecondsByKind(const std::vector<StepTimeRow>& ledger) {
     std::array<double, kStepTimeKinds> seconds{};
-    for (const StepTimeRow& row : stepTime.ledger)
+    for (const StepTimeRow& row : ledger)
         seconds.at(static_cast<std::size_t>(row.kind)) += row.seconds;
     return seconds;
 }
 
 std::string stepSecondsByKindText(const StepTime& stepTime) {
-    const std::array<double, kStepTimeKinds> seconds = stepSecondsByKind(stepTime);
+    return ledgerSecondsByKindText(stepTime.ledger);
+}
+
+std::string ledgerSecondsByKindText(const std::vector<StepTimeRow>& ledger) {
+    const std::array<double, kStepTimeKinds> seconds = ledgerSecondsByKind(ledger);
     std::string text;
     for (std::size_t k = 0; k < kStepTimeKinds; ++k) {
         if (seconds.at(k) <= 0)

@@ -19,6 +19,9 @@ std::array<double, kStepTimeKinds> stepSecondsByKind(const StepTime& stepTime);
 
 /// "compute 0.52 s + memory 0.11 s + communication 0.02 s": the kinds with any time, in enum order.
 std::string stepSecondsByKindText(const StepTime& stepTime);
+/// As the two above, over any time ledger (a serving pass's, inference_time.h).
+std::array<double, kStepTimeKinds> ledgerSecondsByKind(const std::vector<StepTimeRow>& ledger);
+std::string ledgerSecondsByKindText(const std::vector<StepTimeRow>& ledger);
 
 /// Where the model stands against measured runs, for every screen that shows a prediction from `basis` (the
 /// step time's, its profile's source): not yet within its 10 % target. From a published profile, on the side

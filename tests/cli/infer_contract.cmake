@@ -76,3 +76,25 @@ napkin_add_cli_test(infer_bf16_on_v100_warns
 napkin_add_cli_test(infer_context_past_the_model_warns
   ARGS infer --model-preset qwen3-8b --context 131072 --json
   CHECKS warnings.0:string)
+
+# The prefill and decode predicted by the training step's model (engine/steptime/inference_time.h) beside the
+# roofline's bounds: Llama 3 8B at B = 1 reads its weights once per step, so the predicted decode step is the
+# roofline's 4.8010 ms plus its activations (tests/engine/steptime/tst_step_time.cpp derives the 7B case by
+# hand); from the H100's published profile unless --hardware-profile names one measured on the H100.
+napkin_add_cli_test(infer_llama3_8b_predicted_times
+  ARGS infer --preset llama3-8b --context 8192 --json
+  CHECKS decode_time.predicted=ON decode_time.seconds~0.0048010:0.0048500 decode_time.why_not:null
+         prefill_time.predicted=ON prefill_time.seconds:number prefill_time.tokens_per_second:number
+         decode_time.basis:string prefill_time.ledger:array)
+napkin_add_cli_test(infer_predicted_from_a_profile
+  ARGS infer --preset llama3-8b --hardware-profile ${CMAKE_CURRENT_SOURCE_DIR}/profiles/h100_two_shapes.json --json
+  CHECKS "decode_time.basis=tests/cli/profiles/h100_two_shapes.json (test input)" decode_time.seconds:number)
+napkin_add_cli_test(infer_profile_of_another_device EXPECT_EXIT 2
+  ARGS infer --preset llama3-8b --gpu A100-SXM --hardware-profile ${CMAKE_CURRENT_SOURCE_DIR}/profiles/h100_two_shapes.json
+  CHECKS "stderr~--hardware-profile: device: the profile was measured on H100-SXM")
+napkin_add_cli_test(infer_not_predicted_says_why
+  ARGS infer --preset llama3-8b --weights fp8 --json
+  CHECKS decode_time.predicted=OFF decode_time.seconds:null decode_time.why_not:string)
+napkin_add_cli_test(infer_profile_damaged EXPECT_EXIT 2
+  ARGS infer --preset llama3-8b --hardware-profile ${CMAKE_CURRENT_SOURCE_DIR}/profiles/bad_rate.json
+  CHECKS "stderr~--hardware-profile: " "stderr~gemm[0].flops_per_second: must lie in [1, 1.00e21]")

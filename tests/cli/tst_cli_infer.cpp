@@ -18,6 +18,9 @@ private slots:
     void jsonHasTheContractFields();
     void textSaysItIsALowerBound();
     void sharesTheModelOptionsOfAccount();
+    void predictedBesideTheRoofline_data();
+    void predictedBesideTheRoofline();
+    void profileNamedOnTheLine();
 };
 
 void TestCliInfer::jsonHasTheContractFields() {
@@ -99,6 +102,58 @@ void TestCliInfer::sharesTheModelOptionsOfAccount() {
     const auto i = nlohmann::json::parse(runCli(infer).out);
     QCOMPARE(i["parameters"], a["parameters"]);
     QCOMPARE(i["kv_cache_bytes_per_token"].get<double>(), 2.0 * 32 * 32 * 128 * 2); // MHA: g = a = 32
+}
+
+// prefill_time and decode_time (docs/cli.md): the training step's model over the serving ops, never below
+// the roofline's lower bound beside them, their ledger adding up to their seconds.
+void TestCliInfer::predictedBesideTheRoofline_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("llama3-8b B 1") << QStringList{"--preset", "llama3-8b", "--context", "8192"};
+    QTest::newRow("llama3-8b B 32 P 512")
+        << QStringList{"--preset", "llama3-8b", "--batch", "32", "--context", "4096", "--prompt", "512"};
+    QTest::newRow("llama3-70b int4 on 2 A100s")
+        << QStringList{"--preset", "llama3-70b", "--weights", "int4", "--gpus", "2", "--gpu", "A100-SXM"};
+    QTest::newRow("gpt2-small B 16") << QStringList{"--preset", "gpt2-small", "--batch", "16"};
+}
+
+void TestCliInfer::predictedBesideTheRoofline() {
+    QFETCH(QStringList, args);
+    std::vector<std::string> words{"infer"};
+    for (const QString& a : args)
+        words.push_back(a.toStdString());
+    words.push_back("--json");
+    const CliOutcome o = runCli(words);
+    QCOMPARE(o.status, 0);
+    const auto doc = nlohmann::json::parse(o.out);
+    const std::pair<const char*, const char*> passes[] = {{"prefill_time", "prefill_seconds"},
+                                                          {"decode_time", "decode_seconds_per_token"}};
+    for (const auto& [key, roofline] : passes) {
+        const auto& t = doc[key];
+        QVERIFY2(t["predicted"].get<bool>(), t["why_not"].dump().c_str());
+        for (const char* field : {"seconds", "tokens_per_second", "tokens_formula", "basis", "not_modelled"})
+            QVERIFY2(t.contains(field), field);
+        QVERIFY(t["seconds"].get<double>() >= doc[roofline].get<double>());
+        double sum = 0;
+        for (const auto& row : t["ledger"])
+            sum += row["seconds"].get<double>();
+        QVERIFY(std::abs(sum / t["seconds"].get<double>() - 1) < 1e-9);
+        QVERIFY(t["basis"].get<std::string>().find("mamf-finder") != std::string::npos);
+    }
+    QCOMPARE(doc["decode_time"]["tokens_per_second"].get<double>(),
+             doc["batch"].get<double>() / doc["decode_time"]["seconds"].get<double>());
+}
+
+// --hardware-profile: the times from that file, and the line says so, so that it reproduces them.
+void TestCliInfer::profileNamedOnTheLine() {
+    const std::string profile = NAPKIN_CLI_PROFILES "/h100_two_shapes.json";
+    const CliOutcome o = runCli({"infer", "--preset", "llama3-8b", "--hardware-profile", profile, "--json"});
+    QCOMPARE(o.status, 0);
+    const auto doc = nlohmann::json::parse(o.out);
+    QCOMPARE(doc["decode_time"]["basis"].get<std::string>(),
+             std::string("tests/cli/profiles/h100_two_shapes.json (test input)"));
+    QVERIFY(doc["command"].get<std::string>().ends_with(" --hardware-profile " + profile));
+    const CliOutcome text = runCli({"infer", "--preset", "llama3-8b", "--hardware-profile", profile});
+    QVERIFY(QString::fromStdString(text.out).contains("decode step (predicted): "));
 }
 
 QTEST_APPLESS_MAIN(TestCliInfer)

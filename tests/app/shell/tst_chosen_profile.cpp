@@ -11,8 +11,12 @@
 #include "app/hardware/gpu_chooser_box.h"
 #include "app/hardware/hardware_profile_chooser.h"
 #include "app/hardware/session_gpu_catalog.h"
+#include "app/inference/inference_answers.h"
+#include "app/inference/inference_controls.h"
+#include "app/inference/inference_page.h"
 #include "app/shell/page_command.h"
 #include "engine/io/atomic_file.h"
+#include "engine/numerics/quantity_format.h"
 #include "engine/steptime/published_profiles.h"
 #include "engine/steptime/step_time.h"
 #include "tests/support/cli_outcome.h"
@@ -181,6 +185,61 @@ private slots:
             stepTimeFromProfile(in, account(in, gpu), gpu, ChosenHardwareProfile::instance().profileFor(gpu));
         QVERIFY(expected.predicted);
         QCOMPARE(cli["step_time"]["seconds"].get<double>(), expected.seconds);
+    }
+
+    // The Inference page's predicted prefill and decode are napkin-cli's on the page's copied line and in its
+    // exported document: from the app's profile where it was measured on the page's GPU (the line names the
+    // file), else from the GPU's published profile (the line names none).
+    void inferencePageFigureIsTheClis_data() {
+        QTest::addColumn<QString>("profileDevice"); // "": no profile chosen
+        QTest::addColumn<double>("batch");
+        QTest::newRow("published, B 1") << QString() << 1.0;
+        QTest::newRow("the H100's own profile, B 1") << QStringLiteral("H100-SXM") << 1.0;
+        QTest::newRow("the H100's own profile, B 32") << QStringLiteral("H100-SXM") << 32.0;
+        QTest::newRow("an A100's profile: the published one") << QStringLiteral("A100-SXM") << 8.0;
+    }
+    void inferencePageFigureIsTheClis() {
+        QFETCH(QString, profileDevice);
+        QFETCH(double, batch);
+        QString path;
+        if (!profileDevice.isEmpty()) {
+            path = written(profileDevice + QStringLiteral(".json"),
+                           halfRateProfile(profileDevice.toStdString()));
+            QVERIFY(ChosenHardwareProfile::instance().choose(path).isEmpty());
+        }
+        InferencePage page;
+        InferenceScenario chosen = page.scenario();
+        chosen.input.batch = batch;
+        page.applyScenario(chosen);
+        QCOMPARE(page.controls()->input().gpu, std::string("H100-SXM"));
+        const InferenceTimes& t = page.lastTimes();
+        QVERIFY2(t.decode.predicted, t.decode.whyNot.c_str());
+        const bool own = profileDevice == QStringLiteral("H100-SXM");
+        QCOMPARE(t.decode.basis.find("half rate") != std::string::npos, own);
+        QVERIFY(page.answers()
+                    ->valueText(QStringLiteral("decodePredicted"))
+                    .contains(toQString(formatDuration(t.decode.seconds))));
+        QVERIFY(page.answers()
+                    ->formulaText(QStringLiteral("decodePredicted"))
+                    .contains(toQString(t.decode.basis)));
+
+        Scenario s;
+        s.inference = page.scenario();
+        const QString line = pageCommandLine(s, ScenarioPage::inference);
+        QCOMPARE(line.contains(QStringLiteral("--hardware-profile ") + path), own);
+        std::vector<std::string> args = words(line);
+        if (std::find(args.begin(), args.end(), "--json") == args.end())
+            args.emplace_back("--json");
+        const test::CliOutcome o = test::runCli(args);
+        QCOMPARE(o.status, 0);
+        const nlohmann::json cli = nlohmann::json::parse(o.out);
+        QCOMPARE(cli["decode_time"]["seconds"].get<double>(), t.decode.seconds);
+        QCOMPARE(cli["prefill_time"]["seconds"].get<double>(), t.prefill.seconds);
+        QCOMPARE(cli["decode_time"]["basis"].get<std::string>(), t.decode.basis);
+        const nlohmann::json exported =
+            nlohmann::json::parse(inferencePageDocument(page.controls()->input()).json.toStdString());
+        QCOMPARE(exported["decode_time"]["seconds"].get<double>(), t.decode.seconds);
+        QCOMPARE(exported["command"].get<std::string>().find("--hardware-profile") != std::string::npos, own);
     }
 };
 

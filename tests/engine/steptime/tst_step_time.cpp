@@ -1,11 +1,13 @@
 // The step-time model: its op list does the accounting's FLOPs, its parts add up, and its predictions of
 // published measured runs land where docs/benchmarks.md records (loose bounds: nothing here is fitted;
 // the GEMM rates are mamf-finder's published measurements, the bandwidth the datasheet's).
+#include "engine/steptime/inference_time.h"
 #include "engine/steptime/published_profiles.h"
 #include "engine/steptime/step_time.h"
 
 #include "engine/accounting/model_presets.h"
 #include "engine/accounting/model_zoo.h"
+#include "engine/accounting/parameter_count.h"
 
 #include <QtTest>
 
@@ -62,6 +64,38 @@ AccountingInput mpt(double d, double heads, double layers, double seq, double mi
     in.gpu = gpu;
     in.recompute = recompute;
     return in;
+}
+
+// Llama 2 7B (Touvron et al. 2023; meta-llama/Llama-2-7b-hf config.json): d 4096, 32 layers, 32 heads
+// (no grouped-query attention), FFN 11008, V 32000, untied head: 6,738,415,616 parameters.
+ModelSpec llama2_7b() {
+    ModelSpec m = findModelPreset("llama3-8b")->model;
+    m.kvHeads = 32;
+    m.ffnDim = 11008;
+    m.vocab = 32000;
+    m.seq = 4096;
+    return m;
+}
+
+InferenceInput serving(const ModelSpec& model, double batch, double context, double prompt, const char* gpu) {
+    InferenceInput in;
+    in.model = model;
+    in.batch = batch;
+    in.context = context;
+    in.prompt = prompt;
+    in.gpu = gpu;
+    const InputError error = validateInference(in);
+    if (!error.ok())
+        qFatal("invalid test input: %s: %s", error.field.c_str(), error.message.c_str());
+    return in;
+}
+
+double secondsOfKind(const InferenceTime& t, StepTimeKind kind) {
+    double seconds = 0;
+    for (const StepTimeRow& row : t.ledger)
+        if (row.kind == kind)
+            seconds += row.seconds;
+    return seconds;
 }
 
 } // namespace
@@ -475,6 +509,150 @@ private slots:
         qInfo("%s: predicted %.4g s, measured %.4g s, ratio %.3f, predicted MFU %.3f",
               QTest::currentDataTag(), t.seconds, measuredSeconds, ratio, t.mfu);
         QVERIFY2(ratio > 0.4 && ratio < 1.5, std::to_string(ratio).c_str());
+    }
+
+    // Serving: the prefill and one decode step predicted over their ops from the published profile (MAMF
+    // ≤ the dense peak, the datasheet's bandwidth) can never beat the roofline's lower bound, which runs the
+    // whole pass as one op at the datasheet's peak and bandwidth.
+    void servingNotBelowRoofline_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("weights");
+        QTest::addColumn<double>("batch");
+        QTest::addColumn<double>("context");
+        QTest::addColumn<double>("prompt");
+        QTest::addColumn<double>("gpus");
+        QTest::addColumn<bool>("flash");
+        QTest::newRow("llama3-8b B 1 S 8192") << "llama3-8b"
+                                              << "H100-SXM"
+                                              << "bf16" << 1.0 << 8192.0 << 8192.0 << 1.0 << true;
+        QTest::newRow("llama3-8b B 64 S 2048 P 512 eager")
+            << "llama3-8b"
+            << "H100-SXM"
+            << "bf16" << 64.0 << 2048.0 << 512.0 << 1.0 << false;
+        QTest::newRow("llama3-8b B 256 S 128, A100") << "llama3-8b"
+                                                     << "A100-SXM"
+                                                     << "bf16" << 256.0 << 128.0 << 128.0 << 1.0 << true;
+        QTest::newRow("gpt2-small B 8 S 1024 eager") << "gpt2-small"
+                                                     << "H100-SXM"
+                                                     << "bf16" << 8.0 << 1024.0 << 1024.0 << 1.0 << false;
+        QTest::newRow("llama3-70b int4 over 2 GPUs") << "llama3-70b"
+                                                     << "H100-SXM"
+                                                     << "int4" << 4.0 << 4096.0 << 1024.0 << 2.0 << true;
+        QTest::newRow("llama3-70b bf16 over 8 GPUs, B 32")
+            << "llama3-70b"
+            << "H100-SXM"
+            << "bf16" << 32.0 << 8192.0 << 2048.0 << 8.0 << true;
+    }
+    void servingNotBelowRoofline() {
+        QFETCH(QString, preset);
+        QFETCH(QString, gpu);
+        QFETCH(QString, weights);
+        QFETCH(double, batch);
+        QFETCH(double, context);
+        QFETCH(double, prompt);
+        QFETCH(double, gpus);
+        QFETCH(bool, flash);
+        ModelSpec model = findModelPreset(preset.toStdString())->model;
+        model.attentionImpl = flash ? AttentionImpl::flash : AttentionImpl::eager;
+        InferenceInput in;
+        in.model = model;
+        in.batch = batch;
+        in.context = context;
+        in.prompt = prompt;
+        in.gpu = gpu.toStdString();
+        in.gpus = gpus;
+        in.weights = *weightFormatFromName(weights.toStdString());
+        QVERIFY(validateInference(in).ok());
+        const GpuSpec& part = *GpuCatalog::builtIn().find(in.gpu);
+        const InferenceResult r = accountInference(in, part);
+        const InferenceTimes t = predictInferenceTime(in, part, published(in.gpu));
+        QVERIFY2(t.prefill.predicted, t.prefill.whyNot.c_str());
+        QVERIFY2(t.decode.predicted, t.decode.whyNot.c_str());
+        qInfo("%s: prefill %.4g s (roofline %.4g), decode %.4g s (roofline %.4g)", QTest::currentDataTag(),
+              t.prefill.seconds, r.prefillSeconds.value, t.decode.seconds, r.decodeSecondsPerToken.value);
+        QVERIFY(t.prefill.seconds >= r.prefillSeconds.value);
+        QVERIFY(t.decode.seconds >= r.decodeSecondsPerToken.value);
+        QCOMPARE(t.decode.tokensPerSecond, batch / t.decode.seconds);
+        QCOMPARE(t.prefill.tokensPerSecond, batch * prompt / t.prefill.seconds);
+        // Every row of the ledger is one of the sum's terms.
+        double sum = 0;
+        for (const StepTimeRow& row : t.decode.ledger)
+            sum += row.seconds;
+        QCOMPARE(sum, t.decode.seconds);
+        QCOMPARE(gpus > 1, secondsOfKind(t.decode, StepTimeKind::communication) > 0);
+    }
+
+    // Decode at B = 1 reads every weight once: Llama 2 7B's GEMM weights are 32 × (4·4096² + 3·4096·11008)
+    // + 32000·4096 (the head) = 6,607,077,376, at 2 B = 13,214,154,752 B, over the H100 SXM's datasheet
+    // 3.35e12 B/s (the published profile's bandwidth) = 3.9445 ms. The activations, norms and a one-token
+    // cache add well under 1 %.
+    void decodeAtBatchOneReadsTheWeights() {
+        const InferenceInput in = serving(llama2_7b(), 1, 1, 1, "H100-SXM");
+        QCOMPARE(countParameters(in.model).total, 6738415616.0);
+        const InferenceTime t =
+            predictInferenceTime(in, *GpuCatalog::builtIn().find("H100-SXM"), published("H100-SXM")).decode;
+        QVERIFY2(t.predicted, t.whyNot.c_str());
+        const double byHand = 13214154752.0 / 3.35e12;
+        QVERIFY2(t.seconds >= byHand && t.seconds < 1.01 * byHand, std::to_string(t.seconds).c_str());
+        QVERIFY(secondsOfKind(t, StepTimeKind::memory) > 0.99 * t.seconds);
+        QVERIFY(t.basis.find("mamf-finder") != std::string::npos);
+    }
+
+    // A long prompt is compute bound: every projection GEMM of Llama 2 7B's 4096-token prefill runs at the
+    // MAMF rate (4096 rows), the GEMMs' FLOPs at 792.1e12 FLOP/s setting most of the time.
+    void prefillAtALongPromptIsComputeBound() {
+        ModelSpec model = llama2_7b();
+        model.attentionImpl = AttentionImpl::flash;
+        const InferenceInput in = serving(model, 1, 4096, 4096, "H100-SXM");
+        const InferenceTime t =
+            predictInferenceTime(in, *GpuCatalog::builtIn().find("H100-SXM"), published("H100-SXM")).prefill;
+        QVERIFY2(t.predicted, t.whyNot.c_str());
+        for (const StepTimeRow& row : t.ledger)
+            if (row.m > 0)
+                QVERIFY2(row.kind == StepTimeKind::compute, row.name.c_str());
+        // 2 × 6,607,077,376 × 4096 GEMM FLOPs / 792.1e12 FLOP/s = 68.33 ms at least.
+        QVERIFY(secondsOfKind(t, StepTimeKind::compute) >= 2 * 6607077376.0 * 4096 / 792.1e12);
+        QVERIFY(secondsOfKind(t, StepTimeKind::compute) > 0.5 * t.seconds);
+    }
+
+    void servingNotPredicted_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<double>("window"); // a sliding window on every layer; 0: none
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("weights");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("mixture of experts") << "mixtral-8x7b" << 0.0 << "H100-SXM"
+                                            << "bf16"
+                                            << "mixtures of experts";
+        QTest::newRow("sliding windows") << "llama3-8b" << 4096.0 << "H100-SXM"
+                                         << "bf16"
+                                         << "sliding-window";
+        QTest::newRow("fp8 on the bf16 MAMF table") << "llama3-8b" << 0.0 << "H100-SXM"
+                                                    << "fp8"
+                                                    << "has no fp8 GEMM";
+        QTest::newRow("a part with nothing published") << "llama3-8b" << 0.0 << "L4"
+                                                       << "bf16"
+                                                       << "no published";
+    }
+    void servingNotPredicted() {
+        QFETCH(QString, preset);
+        QFETCH(double, window);
+        QFETCH(QString, gpu);
+        QFETCH(QString, weights);
+        QFETCH(QString, why);
+        InferenceInput in;
+        in.model = findModelPreset(preset.toStdString())->model;
+        in.model.slidingWindow = window;
+        in.context = 1024;
+        in.gpu = gpu.toStdString();
+        in.weights = *weightFormatFromName(weights.toStdString());
+        const GpuSpec& part = *GpuCatalog::builtIn().find(in.gpu);
+        const InferenceTimes t = inferenceTimeFromProfile(in, part, nullptr);
+        for (const InferenceTime* pass : {&t.prefill, &t.decode}) {
+            QVERIFY(!pass->predicted);
+            QVERIFY2(pass->whyNot.find(why.toStdString()) != std::string::npos, pass->whyNot.c_str());
+        }
     }
 };
 
