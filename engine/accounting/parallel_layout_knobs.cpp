@@ -63,8 +63,8 @@ std::span<const NumberKnob<ParallelLayout>> parallelLayoutKnobs() {
         // Megatron-LM's --decoder-first-pipeline-num-layers and --decoder-last-pipeline-num-layers.
         {"first_stage_layers",
          "--first-stage-layers",
-         "layers on the first pipeline stage, the stages after it sharing the rest evenly (Megatron-LM's "
-         "--decoder-first-pipeline-num-layers; default L/p)",
+         "layers on the first pipeline stage, the stages after it sharing the rest evenly (as Megatron-LM's "
+         "decoder_first_pipeline_num_layers; default L/p)",
          {1, 1e5, false, "", false, true, "must be a whole number of layers from 1 to 100000"},
          nullptr,
          &L::firstStageLayers,
@@ -75,8 +75,8 @@ std::span<const NumberKnob<ParallelLayout>> parallelLayoutKnobs() {
           "uneven", 0}},
         {"last_stage_layers",
          "--last-stage-layers",
-         "layers on the last pipeline stage, the others sharing the rest evenly (Megatron-LM's "
-         "--decoder-last-pipeline-num-layers; default L/p)",
+         "layers on the last pipeline stage, the others sharing the rest evenly (as Megatron-LM's "
+         "decoder_last_pipeline_num_layers; default L/p)",
          {1, 1e5, false, "", false, true, "must be a whole number of layers from 1 to 100000"},
          nullptr,
          &L::lastStageLayers,

@@ -48,10 +48,6 @@ json accountingJson(const AccountingScenario& a) {
     // The layout's sizes by their table (parallel_layout_knobs.h), and its sequence-parallel switch.
     json parallel = scenario_detail::writeNumberKnobs(parallelLayoutKnobs(), in.parallel);
     parallel["sp"] = in.parallel.sp;
-    // Uneven stages only when set: a file of even stages reads as it did before they existed.
-    for (const char* key : {"first_stage_layers", "last_stage_layers"})
-        if (parallel[key].is_null())
-            parallel.erase(key);
     const ShardingOptions& z = in.sharding;
     json sharding = {{"two_gradient_copies", z.twoGradientCopies},
                      {"gathered_layers", str(gatheredLayersName(z.gathered))},
