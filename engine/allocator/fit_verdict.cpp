@@ -30,13 +30,15 @@ FitVerdict judgeFit(const AccountingInput& input, const AccountingResult& result
     v.usableBytes = result.usableBytes.value;
     v.allocatedPeakBytes = result.peakMemory.value;
     std::string why = reservedFitInapplicable(input, result);
-    if (why.empty() && !reserved)
-        why = "the allocator was not simulated";
-    if (why.empty() && !reserved->error.empty())
-        why = "the simulated allocator gives no figure: " + reserved->error;
+    if (why.empty()) {
+        if (reserved == nullptr)
+            why = "the allocator was not simulated";
+        else if (!reserved->error.empty())
+            why = "the simulated allocator gives no figure: " + reserved->error;
+    }
     const MemoryOverheads& o = result.overheads;
     const bool datasheet = o.basis == MemoryBasis::datasheet;
-    if (!why.empty()) {
+    if (!why.empty() || reserved == nullptr) {
         v.basis = FitBasis::allocated;
         v.requiredBytes = result.predictedBytes.value;
         v.fits = result.fits;

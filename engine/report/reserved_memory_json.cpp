@@ -15,7 +15,7 @@ FitVerdict addReservedMemoryJson(nlohmann::json& doc, const AccountingInput& inp
                                           ? jsonNumber(s.reservedBytes[i])
                                           : nlohmann::json(nullptr);
     const bool ok = s.error.empty();
-    const FitVerdict verdict = judgeFit(input, result, &s);
+    FitVerdict verdict = judgeFit(input, result, &s);
     const bool judged = verdict.fitsOnReserved.has_value();
     doc["reserved_memory"] = {
         {"peak_bytes", ok ? jsonNumber(s.peakReservedBytes) : nlohmann::json(nullptr)},

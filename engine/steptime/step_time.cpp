@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <tuple>
 #include <utility>
 
 namespace napkin {
@@ -292,8 +291,8 @@ StepTime predictStepTime(const AccountingInput& in, const AccountingResult& r, c
         return t;
     }
     if (in.parallel.pp > 1 && hasUnevenStages(in.parallel)) {
-        PipelineStage stage = PipelineStage::last;
-        std::tie(ops, stage) = slowestStageOps(in, r, profile, std::move(ops));
+        auto [slowest, stage] = slowestStageOps(in, r, profile, std::move(ops));
+        ops = std::move(slowest);
         if (formulasWanted())
             ops.notModelled.push_back("uneven stages: the " + std::string(pipelineStageName(stage)) +
                                       " stage's ops are timed, the slowest; the others wait on it each "

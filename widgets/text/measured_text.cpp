@@ -61,7 +61,7 @@ const Measured& measured(const QFont& font, const QString& text, Measure measure
                      .size();
         break;
     }
-    return *table.insert(std::move(key), m);
+    return *table.insert(key, m);
 }
 
 } // namespace
