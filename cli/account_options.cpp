@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/account_options.h"
 
 #include "cli/enum_option.h"

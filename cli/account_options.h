@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The setup options of `napkin-cli account` (model, batch, precision, optimizer, GPU, layout, ZeRO,
 // recompute, fine-tuning): one parser, so `account` and `compare` read a setup the same way and refuse it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/accounting_text.h"
 
 #include "engine/accounting/fine_tuning_memory.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The human-readable report `napkin-cli account` prints without --json: every number with its formula.
 #include "engine/accounting/accounting.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/bench_command.h"
 
 #include "cli/bench_copy_command.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `napkin-cli bench copy` (host<->device bandwidth) and `bench alloc` (the lecture's allocation check).
 #include "cli/command.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `napkin-cli bench matmul`: GEMM throughput on a backend, with the method and a verified result.
 #include "cli/command.h"

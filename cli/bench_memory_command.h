@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `napkin-cli bench memory`: memory bandwidth, a STREAM-style triad on the CPU or device-to-device copies
 // on a CUDA GPU.

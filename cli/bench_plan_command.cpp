@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/bench_plan_command.h"
 
 #include "engine/numerics/quantity_format.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `napkin-cli bench plan`: how long the layout search takes (engine/planning/plan_benchmark.h).
 #include "cli/command.h"

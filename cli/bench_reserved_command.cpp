@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/bench_reserved_command.h"
 
 #include "engine/accounting/memory_timeline.h"

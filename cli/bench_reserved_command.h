@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `napkin-cli bench reserved`: how long the caching-allocator simulation of a predicted step takes
 // (engine/allocator/step_reserved.h), the whole of it and the replay alone.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `napkin-cli calibrate`: this machine's hardware profile from Napkin's own benchmarks, for the step time.
 #include "cli/command.h"

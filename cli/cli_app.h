@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // napkin-cli as a testable function: arguments in, exit status out, text to the given streams.
 #include <iosfwd>

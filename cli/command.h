@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A napkin-cli subcommand: its CLI11 node and what to do once it has been parsed.
 #include <functional>

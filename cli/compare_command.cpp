@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/compare_command.h"
 
 #include "cli/account_options.h"

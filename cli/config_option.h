@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // --config PATH: a Hugging Face config.json read as the model (engine/accounting/hf_config.h), and the
 // `config` object the JSON reports carry so that a reader sees which keys were used and ignored.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // --device and --backend for the bench commands: the registry's backend, or a usage error naming the
 // option and why.

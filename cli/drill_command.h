@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `napkin-cli drill`: napkin-math questions with fresh numbers, the engine's answers, and a checker for
 // answers typed with units.

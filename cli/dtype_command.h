@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `napkin-cli dtype`: how values are stored in fp32, fp16, bf16, fp8 E4M3 and fp8 E5M2.
 #include "cli/command.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The names an enum option accepts, taken from the engine's one name table per enum (never typed out
 // again here), for CLI11's IsMember check and for help texts.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // napkin-cli account's fine-tuning options: --finetune, --lora-rank, --lora-alpha, --lora-targets,
 // --offload. Raw text; empty: not given, so the preset's value (or the default) stands.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // --gpu-catalog FILE, as account, compare, infer and gpus read it: the built-in catalog plus the file's GPUs.
 #include "engine/hardware/gpu_catalog.h"

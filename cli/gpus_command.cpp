@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/gpus_command.h"
 
 #include "cli/gpu_catalog_option.h"

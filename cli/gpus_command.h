@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `napkin-cli gpus`: the GPU catalog's parts, and with --this-machine the CUDA devices here matched to it.
 #include "cli/command.h"

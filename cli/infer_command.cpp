@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/infer_command.h"
 
 #include "cli/config_option.h"

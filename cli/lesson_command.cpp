@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/lesson_command.h"
 
 #include "cli/lesson_subcommands.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `napkin-cli lesson data`: a token file memory-mapped, a batch drawn as the lecture's get_batch does,
 // and what that cost in resident memory (mincore), next to the file's size.
 #include "cli/lesson_subcommands.h"

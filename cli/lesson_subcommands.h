@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The subcommands under `napkin-cli lesson`, one file each, and the option helper they share.
 #include "cli/command.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `napkin-cli lesson determinism` and `lesson mixed-precision`: the lesson Cruncher trained under
 // chosen seeds, and under the five precision recipes with their underflowed-gradient counts.
 #include "cli/lesson_subcommands.h"

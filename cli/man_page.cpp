@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/man_page.h"
 
 #include <CLI/CLI.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // napkin-cli's manual page (roff, man(7)), written from the same CLI11 option registration that parses the
 // command line, so every command, option, type, default and help text in `man napkin-cli` is the one the

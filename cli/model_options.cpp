@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/model_options.h"
 
 #include "cli/config_option.h"

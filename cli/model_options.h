@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The model options `account` and `infer` share: --model or --preset, the sizes, and the transformer
 // architecture. One parser, so both commands read a model the same way and refuse it with the same words.

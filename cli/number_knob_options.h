@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A table of knobs (engine/accounting/number_knob.h) as napkin-cli options: each registered under its
 // flag with its help (so --help and the manual page read the table), its text parsed as every number

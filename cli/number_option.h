@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Command-line numbers ("70e9", "15T", "1.5B") with errors that name the option.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The rules every napkin-cli option follows, in one place: a value given must say something (an empty
 // or blank value is refused, never read as "not given" or as 0), and integers are read as integers

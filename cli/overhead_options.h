@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // napkin-cli account's overhead-ledger options (engine/accounting/memory_overheads.h): --memory-basis,
 // --overheads, --fragmentation, --cuda-major, --cuda-context, --nccl-channels, --nccl-buffsize. Raw text;

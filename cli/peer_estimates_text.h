@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The lines `napkin-cli account` prints under "compared with other calculators": each peer's number
 // beside Napkin's and the terms that differ (the JSON's peer_estimates, in words).

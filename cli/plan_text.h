@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The human-readable answer `napkin-cli plan` prints without --json: the ranking, why each runner-up
 // loses, where the user's layout stands, and when nothing fits, why.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/presets_command.h"
 
 #include "engine/accounting/model_presets.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `napkin-cli account`'s step time: --hardware-profile FILE (or the GPU's published profile), --mfu
 // predicted, --no-dp-overlap; the JSON's `step_time` and the text's "predicted MFU" line.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The layers, one way: engine ← {cli, widgets} ← app (tests see everything).
 #
 # A target's include path holds one folder of links, to the source folders of its own layer and of the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sourced by the build scripts: how a build folder is configured the first time, and the compiler cache.
 # Ninja, where installed, schedules the ten-library chain better than make and keeps the dependency log
 # that scripts/tidy_cache.py reads; a folder already configured keeps its generator. ccache, where installed,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Calibrates Napkin's step-time model to the kernels PyTorch calls on this CPU: times torch's own ops and
 writes a hardware profile (the format engine/steptime/hardware_profile.h reads) and a one-entry GPU
 catalog naming this CPU, so that

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Fails when an include runs against the architecture (docs/architecture.md): a folder may include
 # only its own headers and those of the folders it is allowed to depend on. The build already refuses
 # the coarse cases (an engine file cannot find app/ or widgets/ headers, cmake/NapkinLayers.cmake);

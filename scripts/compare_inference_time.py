@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Napkin's predicted prefill and decode (napkin-cli infer's prefill_time and decode_time) against torch on
 this CPU, in the same run.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Napkin's predicted step time against torch eager training steps on this CPU, in the same run.
 
 First calibrates (scripts/calibrate_torch.py: torch.mm at a few shapes per dtype in three orientations,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Napkin's CPU GEMM against torch.mm on the same machine, in the same minute.
 
 Alternates `napkin-cli bench matmul --json` and torch.mm (Debian's python3-torch) case by case, fp32 and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Times the shapes of napkin's `bench matmul --device cuda --json` output through PyTorch on the same
 GPU with napkin's method, and prints napkin / torch throughput ratios.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """An independent check of `napkin-cli bench memory --device cpu`: PyTorch's own triad on the same CPU,
 alternating with napkin's in the same minutes, with the same method, and the napkin / torch ratio.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the libFuzzer targets with clang (address + undefined sanitizers) and runs each from its seed
 # corpus, bounded by executions or by time. Fails if any target finds a crash, hang or sanitizer report.
 #   scripts/fuzz.sh [RUNS]           executions per target (default 1000000)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The CUDA benchmarks in one call that cannot lose its results (docs/benchmarks.md, "CUDA", gives the exact
 # device `run` call). Every step writes into a temporary stage folder; on exit, whatever happened, ONE
 # archive (gpu-bench.tar.gz) and a short plain-text summary (summary.txt, also printed) land in OUTDIR:

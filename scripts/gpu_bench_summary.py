@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The short plain-text summary of a scripts/gpu-bench.sh run, read from its stage folder: tst_cuda_gpu's
 verdict, each dtype's best TFLOP/s with the torch ratio at that size, the trainer's MFU and GPU/host time
 split, the memory comparison, copies, the allocation check, device bandwidth. Anything missing reads

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian 12 packages Napkin needs to build, test and run, only those missing.
 # Usage: scripts/install-deps.sh [--gui] [--test] [--fuzz] [--tidy]   (as root, or with sudo available)
 set -euo pipefail

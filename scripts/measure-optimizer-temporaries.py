@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """What torch.optim's step holds above parameters, gradients and state, per implementation, on this device.
 
     scripts/measure-optimizer-temporaries.py [--device cuda|cpu] [--json OUT.json]

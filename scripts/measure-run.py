@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Measure one training step of the model napkin describes, in plain PyTorch, for `napkin-cli compare`.
 
     scripts/measure-run.py [--cli napkin-cli] [--device cpu|cuda] [--steps 2] [--trace run.json]

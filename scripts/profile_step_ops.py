@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """One training step of a scripts/compare_step_time.py setup under torch.profiler, its GEMMs by shape and
 every op's self time: the op-by-op side of docs/benchmarks.md's "Where the CPU prediction went wrong", to
 set against `napkin-cli account --json`'s step_time.ledger for the same setup.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Regenerates docs/screenshots/ from the layout test's own pictures (tests/app/shell/tst_layout.cpp), so
 # the README shows exactly what that test judged: nothing clipped, nothing overlapping. Run it after a
 # build; it runs the test (which must pass) and copies the chosen rows.

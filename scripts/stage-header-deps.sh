@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Copies the header-only dependencies (nlohmann_json, CLI11, Eigen) from this machine's Debian packages
 # into third_party/install (git-ignored; the top CMakeLists.txt searches it first), so that napkin-cli
 # builds on a machine without apt or network (the GPU machine). Their CMake configs locate everything

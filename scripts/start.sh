@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs what Napkin needs (only what is missing), builds it, and starts the app.
 # Usage: scripts/start.sh [napkin arguments...]
 set -euo pipefail

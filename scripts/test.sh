@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs what Napkin needs (only what is missing), builds everything once with AddressSanitizer and
 # UndefinedBehaviorSanitizer, and runs the whole test suite headless in that build: every test, the
 # PyTorch checks included, runs under the sanitizers, so one build serves the plain and the sanitized

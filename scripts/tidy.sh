@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs clang-tidy (the curated checks in .clang-tidy, warnings as errors) over every .cpp in engine/, cli/,
 # widgets/ and app/, using the compile commands of the test build. Exits non-zero on any finding.
 #   scripts/tidy.sh            all files (about 15 minutes on two cores when none is cached)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """napkin's optimizer names and optimizer implementations as torch.optim takes them, for the scripts that
 run real steps (measure-run.py, measure-optimizer-temporaries.py): one table, so both run what napkin means."""
 import torch

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `cmake --install` into a scratch prefix puts the binaries, the desktop entry, the icon, the MIME types, the
 # AppStream metadata, the manual page and the copyright file where desktops, PATH, man and dpkg look for them. Run by CTest with -DBUILD_DIR=... -DPREFIX=...
 file(REMOVE_RECURSE "${PREFIX}")

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every input of the accounting engine as a keyboard-operable control. Shows an AccountingInput
 // through setInput() and emits inputChanged() when the user changes anything.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/accounting/accounting_page.h"
 
 #include "app/accounting/accounting_controls.h"

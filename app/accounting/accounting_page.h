@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The live accounting page: controls on the left; the memory and FLOP charts and the answers on the
 // right. Every change recomputes synchronously (the engine takes microseconds) and updates all three.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Accounting page's measured run (File > Open measured run…, a dropped trace or snapshot): set,
 // refused, cleared, its one line under the timeline, and the run's own setup ("Use the run's setup"). The
 // comparison itself is measured_run_section's, from the engine.

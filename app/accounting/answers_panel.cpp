@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/accounting/answers_panel.h"
 
 #include "widgets/controls/answers_grid.h"

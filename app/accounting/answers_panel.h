@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The answers a lecturer reads out: each number with the formula that produced it beside it.
 #include "app/accounting/step_time_answer.h"

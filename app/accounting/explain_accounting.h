@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "How is this computed?" for the Accounting page: the derivation behind each answer, with the numbers
 // now on screen substituted. Pure functions of engine values, so tests can call them with known inputs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The "How is this computed?" section for fine-tuning: what trains, the frozen base's storage, the
 // adapters' FLOPs and activations, and where offloading puts the optimizer's states.

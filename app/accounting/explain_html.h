@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The few HTML pieces the "How is this computed?" texts are built from (explain_accounting.cpp,
 // explain_ledgers.cpp): escaped text, numbers in formula style, formulas as code, section headings.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The "How is this computed?" sections for the activation and communication ledgers and the parallel
 // layout: one table row per saved tensor and per collective, each with its numbers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/accounting/explain_overheads.h"
 
 #include "app/accounting/explain_html.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The "How is this computed?" section "Compared with other calculators": what DeepSpeed's and Megatron-LM's
 // estimators would report for the setup, beside Napkin's number, with the terms that differ.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The "How is this computed?" section for what a run costs (GPU-hours, money, energy, emissions) and for
 // what the chosen part can and cannot do (architecture, compute capability, TDP, fallbacks).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The "How is this computed?" section for ZeRO/FSDP's layouts and the pipeline's stages: DeepSpeed's two
 // gradient copies, the gathered working set, HSDP, the interleaved schedule, and one row per stage.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/accounting/fine_tuning_controls.h"
 
 #include "engine/scenario/control_ranges.h"

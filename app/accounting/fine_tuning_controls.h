@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Fine-tuning as controls (the Fine-tuning group of the accounting page): full training, LoRA or QLoRA
 // with its rank, alpha and target matrices, and offloading the optimizer's states to the host.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/accounting/layout_plan_dialog.h"
 
 #include "app/hardware/chosen_hardware_profile.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Find the fastest layout…" on the Accounting page: the engine's layout search (engine/planning, the same
 // as `napkin-cli plan`) over the page's setup, run off the GUI thread with progress and Cancel; the top

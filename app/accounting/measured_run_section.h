@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A run the user measured (File ▸ Open measured run…, or a trace or snapshot dropped on the window) beside
 // the Accounting page's prediction: the curve the timeline chart draws over the predicted step, the

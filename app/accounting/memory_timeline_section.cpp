@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/accounting/memory_timeline_section.h"
 
 #include "engine/accounting/memory_timeline.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Memory over one training step on the Accounting page: the timeline chart's data, and the "How is this
 // computed?" section that says how the step's peak relates to the napkin sum.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/accounting/overhead_controls.h"
 
 #include "engine/accounting/memory_overhead_knobs.h"

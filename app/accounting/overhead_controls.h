@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The overhead ledger's settings as controls (the Memory overheads group of the accounting page): the
 // basis "fits" is judged against (usable memory with the overheads, or the datasheet's, the lecture's

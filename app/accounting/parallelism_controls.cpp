@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/accounting/parallelism_controls.h"
 
 #include "app/model/number_knob_rows.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The parallel layout as controls (the Parallelism group of the accounting page): tensor, pipeline,
 // sequence, context and expert parallelism, the micro-batches, the virtual stages and uneven stages' layers,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/accounting/presets.h"
 
 #include "engine/accounting/model_zoo.h"

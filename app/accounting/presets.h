@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The lecture's questions and today's models as ready-made scenarios: the engine's setup presets
 // (engine/accounting/setup_presets.h, the same table napkin-cli's --preset reads), in Qt's strings, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/accounting/reserved_line.h"
 
 #include "app/accounting/memory_timeline_section.h"

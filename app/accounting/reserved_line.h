@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The memory timeline's predicted reserved line (predictedReservedBytes: the caching allocator simulated
 // over the step), drawn 100 ms after the controls settle rather than on every tick: the simulation of a

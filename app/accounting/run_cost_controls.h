@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a run costs, as controls (the "Cost and energy" group of the accounting page): the price per
 // GPU-hour (none by default: a price is the user's), the GPUs' draw as a fraction of TDP, the data centre's

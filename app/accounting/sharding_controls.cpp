@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/accounting/sharding_controls.h"
 
 #include <QCheckBox>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How ZeRO and FSDP lay out the sharded model states, as controls (the "ZeRO / FSDP layout" group of the
 // accounting page): DeepSpeed's two gradient copies, ZeRO-3's gathered layers and HSDP's shard group.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/accounting/step_time_answer.h"
 
 #include "app/accounting/explain_html.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The step's predicted time on the Accounting page: the answer row "Step time (predicted)" beside the
 // assumed MFU, and its "How is this computed?" section, both from the engine's step-time model

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Benchmarks page's backend, kept between runs: the CPU backend measures its FMA peak once (about a
 // second), a GPU backend holds its context. Made on the worker thread the first time a run needs it,

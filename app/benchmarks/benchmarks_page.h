@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Benchmarks page: a matmul sweep, a Cruncher training run and that Cruncher in every recipe the device
 // runs, side by side, on the device chosen, measured by the engine's services (the same ones napkin-cli bench

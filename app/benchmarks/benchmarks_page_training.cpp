@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Benchmarks page's training jobs: one Cruncher run, and the same Cruncher in every recipe the device
 // runs (benchmarks_page.cpp holds the page and its sweep).
 #include "app/benchmarks/backend_cache.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/benchmarks/explain_benchmark.h"
 
 #include "engine/numerics/quantity_format.h"

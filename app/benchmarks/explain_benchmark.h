@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "How is this computed?" for the Benchmarks page: the FLOPs of a matmul (2·m·n·k), the FLOP/s it
 // achieved, and MFU = achieved FLOP/s ÷ promised peak, with a measured case substituted.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/benchmarks/export_buttons.h"
 
 #include "app/export/file_dialogs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The PNG, CSV and JSON buttons of a Benchmarks panel: each asks for a file name, writes through the
 // panel's own export function, and says so in a message box if that failed.

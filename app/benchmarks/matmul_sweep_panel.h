@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The matmul half of the Benchmarks page: which types and sizes to sweep, and what the sweep measured,
 // as throughput against n with the promised peak per type, and as a table. The page runs the sweep

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The recipe comparison as data: which of the lecture's training recipes the chosen backend runs and which
 // it refuses (with its reason), the runs runCruncherRecipes returned, and the loss curves of a comparison

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/benchmarks/recipe_comparison_panel.h"
 
 #include "app/benchmarks/export_buttons.h"

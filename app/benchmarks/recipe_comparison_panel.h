@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The recipes of one Cruncher setup side by side (the Benchmarks page's "Compare recipes"): a table with
 // each recipe's step time (measured, and under the table predicted from the training panel's hardware

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Benchmarks page's tables: read-only, headers sized to their contents, numbers right-aligned.
 #include <QString>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // An engine service's progress callback, as the Benchmarks page's TaskRunner jobs report it.
 #include "app/jobs/task_runner.h"

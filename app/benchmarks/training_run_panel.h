@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The training half of the Benchmarks page: which Cruncher to train, and what the run measured: the
 // loss per step, the step time measured and predicted (from a hardware profile the user picks) and FLOP/s,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The widget that holds a tour step's answer, brought into view and enlarged: each scroll area around it
 // scrolls so that it is inside the viewport, and its text grows by kScale (a value, a verdict; a chart

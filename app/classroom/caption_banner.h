@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The tour's caption: step number, the lecture's question and the engine's answer, in large type on the
 // palette's highlight colours so it reads from the back of a room in light and dark palettes alike. In

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/classroom/classroom_controller.h"
 
 #include "app/classroom/caption_banner.h"

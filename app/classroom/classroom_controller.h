@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The classroom behaviour of a window, in its View menu: presentation mode (F5: full screen, large type,
 // thick lines, high contrast, and the lecture tour), the tour on its own (Shift+F5), and the dark palette

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Light or dark, for the whole application: the dark palette uses the Fusion style so it looks the
 // same on every desktop (and can be shown and screenshot without a desktop theme).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Drill panel: napkin-math questions with fresh numbers (engine/drills), the same ones as
 // `napkin-cli drill --seed S [--topic T]` for the same seed. Type an answer with units ("2.5 GB", "2.5e9",

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The room's guesses against the tour's answer on a log scale, under the revealed answer: who was how far
 // off. Each guess is a tick with its text above the line, the answer a thick tick with its own below; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Tour steps as the app runs them: each a whole setup (the tour file's base with the step's edit, over a
 // fresh window: tour_file.h; applied through the pages' own applyScenario, whatever the window held), a

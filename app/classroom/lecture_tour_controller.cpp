@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/classroom/lecture_tour_controller.h"
 
 #include "app/classroom/caption_banner.h"

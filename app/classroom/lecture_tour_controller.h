@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Steps through a tour (the lecture's, or one opened from a file): applies each step's whole setup (the
 // tour's base with the step's edit, never over what the window held: lecture_tour.h) through the host,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Presentation mode of a main window: full screen, a larger font, thicker chart lines and a
 // high-contrast palette (black on white, or white on black under a dark palette). Turning it off

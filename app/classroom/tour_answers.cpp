@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/classroom/tour_answers.h"
 
 #include "app/accounting/presets.h"

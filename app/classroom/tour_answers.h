@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The answers a tour step can hide and reveal (napkin::tourAnswerFields()), each computed from the engine
 // for the scenario the step set up: the number the room guesses, the caption the lecture gives, and that

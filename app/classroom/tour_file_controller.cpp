@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/classroom/tour_file_controller.h"
 
 #include "app/classroom/lecture_tour_controller.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Tour files in the File menu: Open tour… (runs it in place of the lecture's), and recording one from the
 // window: add the current page's state as a step with a typed question, then save the steps as a tour

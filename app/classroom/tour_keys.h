@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The keys the tour reads while it runs, in one table: the tour acts on them (LectureTourController),
 // Help ▸ Keyboard shortcuts lists them and the caption's hint names them, so none of them can disagree

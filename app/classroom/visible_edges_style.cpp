@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/classroom/visible_edges_style.h"
 
 #include <QPainter>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Fusion draws the edge of a check box, a radio button and an input field in the window colour made
 // 40% darker: on the dark palette that is near-black on a near-black field, so an unticked box and an

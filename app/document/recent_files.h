@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The files opened or saved lately in the window, newest first, kept in QSettings ("recentScenarios", its
 // name from when it held scenarios alone): scenario files, and the model configs and measured runs opened.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/document/scenario_controller.h"
 
 #include "app/document/recent_files.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Scenario files in the File menu: Open, Open recent (every kind of file the window opened), Save and Save as, applied to and taken from the
 // window's pages through a ScenarioHost. A refused file changes nothing; its message is shown in a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One undoable edit of the window's controls: the scenario before it and after it. Undo and redo hand
 // the whole scenario back to the pages through their own applyScenario, so a step restores every control

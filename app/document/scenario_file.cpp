@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/document/scenario_file.h"
 
 #include "app/export/save_file.h"

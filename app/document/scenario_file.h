@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Scenario files on disk: read through the engine's readScenarioFile (bounded, one-line messages that
 // name the file), or written atomically (QSaveFile), so that a crash mid-save leaves the previous file

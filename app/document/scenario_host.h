@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What holds the pages, as the controllers above them see it: every control of every page as one
 // scenario, in and out, and the window they live in. MainWindow is one; a test can be another.

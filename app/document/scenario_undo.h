@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Edit ▸ Undo, Redo and Reset page over the window's controls. Nothing here knows a control: after each
 // key press, click, wheel turn or drop the window's scenario (ScenarioHost) is compared with the one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/export/chart_data_export.h"
 
 #include <QJsonArray>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The numbers behind the accounting and number-format charts as CSV or JSON: every bar with its value
 // in base units (bytes, FLOPs) and the formula that produced it, so a slide's figure can be re-checked.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The File menu's export actions: each chart as PNG (2× for slides), SVG or PDF, the page in front as a
 // picture, the accounting charts to the clipboard, and the numbers behind the accounting and formats

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The app's open and save dialogs, which start in the folder the user last chose in any of them (issue 35:
 // every dialog opened in the working folder, and each export meant walking back to the slides' folder).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/export/save_file.h"
 
 #include "widgets/charts/chart_view.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The app's one way to write a file (QSaveFile: the old file stays whole until the new one is complete),
 // and a chart or a page written as the picture its file name asks for (.png, .svg, .pdf).

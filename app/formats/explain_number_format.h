@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "How is this computed?" for the Number formats page: how the stored bits decode to the value on
 // screen, value = (−1)^s · 2^(e − bias) · 1.m, with the fields of the current value substituted.

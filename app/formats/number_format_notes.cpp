@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/formats/number_format_notes.h"
 
 #include <QCoreApplication>

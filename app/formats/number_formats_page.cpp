@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/formats/number_formats_page.h"
 
 #include "app/formats/explain_number_format.h"

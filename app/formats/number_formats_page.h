@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The floating-point format explorer: a value stored in fp32, fp16, bf16, fp8 E4M3 and E5M2, with the
 // bits (click one to flip it), the stored value, its error and class per format, the formats'

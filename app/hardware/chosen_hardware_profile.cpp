@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/hardware/chosen_hardware_profile.h"
 
 #include "app/hardware/session_gpu_catalog.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The hardware profile the app predicts step times from (napkin-cli calibrate --out FILE, a profile made
 // on a GPU elsewhere, or this machine calibrated from the app): one choice for the whole app, remembered

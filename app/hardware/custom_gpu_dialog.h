@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Custom GPU…": a part the user defines by hand (name, memory, bandwidth, dense peaks per dtype, TDP),
 // each field checked as it is typed with its message right under it (engine/hardware/custom_gpu_form.h

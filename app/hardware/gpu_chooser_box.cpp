@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/hardware/gpu_chooser_box.h"
 
 #include "app/hardware/custom_gpu_dialog.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The GPU box of every page: the session's parts (built-in and the user's), then "This machine's GPU" and
 // "Custom GPU…". Choosing one of the last two does not change the GPU until it is resolved: the box goes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The app's hardware profile (chosen_hardware_profile.h) where a page predicts from it: "Hardware
 // profile…" to open a file, "Calibrate this CPU" to measure one in the background (napkin-cli calibrate's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/hardware/session_gpu_catalog.h"
 
 #include "engine/hardware/gpu_catalog_writer.h"

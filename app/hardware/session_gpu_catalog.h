@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The GPUs this session of the app knows: the built-in catalog plus the parts the user defined (the
 // "Custom GPU…" dialog) or opened with a scenario. Every page that chooses or looks up a GPU asks here, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A part the user defined ("Custom GPU…"), as a catalog file that napkin-cli's --gpu-catalog reads: what
 // Edit ▸ Copy as command and an exported page's `command` name, so that their line reproduces the page

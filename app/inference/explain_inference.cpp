@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/inference/explain_inference.h"
 
 #include "engine/numerics/quantity_format.h"

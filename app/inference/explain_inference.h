@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "How is this computed?" for the Inference page: memory per GPU, prefill and decode time as roofline
 // lower bounds, and whether a decode step waits on memory or arithmetic, each with the engine's formula

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/inference/inference_answers.h"
 
 #include "engine/accounting/run_cost.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Inference page's answers: each number with the engine's formula beside it, as the accounting
 // page's answers panel shows them.

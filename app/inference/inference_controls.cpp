@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/inference/inference_controls.h"
 
 #include "app/hardware/gpu_chooser_box.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Inference page's controls: a model (published, a shipped config.json, or one the user opened),
 // its Architecture group, the GPU and how many, the weight and KV-cache formats, and sliders for context S

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/inference/inference_page.h"
 
 #include "app/hardware/chosen_hardware_profile.h"

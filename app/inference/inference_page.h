@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Inference page: serving a transformer (published, a shipped config.json, or one the user opened).
 // Controls on the left; on the right the memory bar (weights, KV cache, activations against the GPU's

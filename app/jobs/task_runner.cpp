@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/jobs/task_runner.h"
 
 #include <chrono>

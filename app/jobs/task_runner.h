@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The app's one way to run work off the GUI thread (benchmarks and lessons alike). One piece of work runs
 // at a time on the runner's own worker thread; a new start supersedes the one in flight, whose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/model/advanced_architecture_controls.h"
 
 #include "engine/scenario/control_ranges.h"

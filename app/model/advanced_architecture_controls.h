@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What today's families add to a transformer, as controls under a collapsed "Advanced architecture"
 // toggle (the Architecture group's last row): head width, QK-norm, sliding window and its per-layer

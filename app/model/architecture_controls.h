@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The transformer's architecture options as controls (the Architecture group of the Accounting and
 // Inference pages): a family preset, kv-heads, FFN width, MLP, norm, biases, embeddings, positions,

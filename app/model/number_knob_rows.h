@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A table of knobs (engine/accounting/number_knob.h) as rows of a form: each knob its label, a spin box
 // with the table's range, step and decimals (an open lower bound starts one step of its decimals above),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/model/opened_model_entry.h"
 
 #include "widgets/controls/grouped_combo_box.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The preset box's entry for a config.json the user opened (File ▸ Open model config… or a drop), one
 // way for the Accounting and Inference pages: listed under an "Opened" header, with empty data (no preset

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/roofline/explain_roofline.h"
 
 #include "engine/numerics/quantity_format.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "How is this computed?" for the Roofline page: the two roofs with their sources, the ridge between
 // them, the intensity of a GEMM as the measured points count it, and where the Inference tab's decode

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/roofline/roofline_page.h"
 
 #include "app/export/file_dialogs.h"

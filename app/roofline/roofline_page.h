@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Roofline page: one device's roof (a catalog GPU's datasheet, or this CPU's measured peak and
 // bandwidth), the matmuls the Benchmarks page measured placed on it at their arithmetic intensity, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/roofline/roofline_points.h"
 
 #include "engine/accounting/model_presets.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Results as roofline points: each measured GEMM of a sweep at its arithmetic intensity (A, B and C once
 // each, engine/hardware/roofline.h) and measured FLOP/s, judged against its own device's roof; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/shell/command_line.h"
 
 #include "app/accounting/presets.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The napkin executable's command line, parsed without side effects so that tests can call it.
 #include <QSize>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/shell/headless_export.h"
 
 #include "app/accounting/accounting_page.h"

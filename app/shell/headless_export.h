@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `napkin --export FILE --page PAGE [--scenario FILE | --preset NAME]`: one page or chart rendered
 // offscreen to PNG, SVG or PDF. Needs a QApplication (any platform; main() picks offscreen).

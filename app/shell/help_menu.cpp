@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/shell/help_menu.h"
 
 #include "app/classroom/tour_keys.h"

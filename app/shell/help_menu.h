@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Help menu: what the page in front shows and which lecture idea it teaches, the keyboard shortcuts
 // (read from the window's own actions, so the list cannot go stale), the command-line contract, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The main window only wires pages together: it builds the pages, is their ScenarioHost (every control
 // as one scenario, in and out), and hands the File and View menus to the controllers that own them:

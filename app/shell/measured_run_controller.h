@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // File ▸ Open measured run… / Clear measured run, and a trace or snapshot dropped on the window: the
 // engine's readers (engine/measured/, the ones `napkin-cli compare` uses) turn a torch.profiler Chrome

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/shell/model_config_controller.h"
 
 #include "app/accounting/accounting_page.h"

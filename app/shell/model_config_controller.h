@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // File ▸ Open model config… and a config.json dropped on the window: the engine's reader (the one
 // napkin-cli's --config uses, engine/accounting/hf_config.h) turns a Hugging Face config.json into a

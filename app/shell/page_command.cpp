@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/shell/page_command.h"
 
 #include "app/hardware/chosen_hardware_profile.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Each page as the napkin-cli command that reproduces it (Edit ▸ Copy as command), and the accounting and
 // inference pages' answers as the JSON document that command prints (napkin --export FILE.json). The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/shell/tour_answer_widget.h"
 
 #include "app/accounting/accounting_page.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where on the pages each tour answer (napkin::tourAnswerFields()) is shown: the widget a tour step brings
 // into view and enlarges (LectureTourController), one table for every tour, the lecture's or a file's.

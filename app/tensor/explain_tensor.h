@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "How is this computed?" for the Tensor layout page: where an element lives in storage
 // (offset + Σ index·stride), when a tensor is contiguous, and why a view fails, with the shown step's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/tensor/step_list.h"
 
 #include "engine/tensor/tensor_expression.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The chain's steps, one item each: the step's own operation (".transpose(1, 0)", not the chain so far), its
 // shape, its stride and any copy, each on its own line. The list is as wide as its widest line, up to a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/tensor/tensor_page.h"
 
 #include "app/tensor/explain_tensor.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The tensor layout page: type a shape, a dtype and a PyTorch view chain; step through it and see
 // which storage each element reads, when a view is impossible, and what a copy costs.

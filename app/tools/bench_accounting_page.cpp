@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmark (not a unit test): one slider tick → engine recompute → the charts replotted (memory bar,
 // FLOPs, memory over one step). Drags a slider over 200 ticks on the offscreen platform and prints median
 // and p95. A chart whose data a tick does not change is not replotted, and the tick does not wait for it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Developer tool: renders the whole main window offscreen to a PNG, to look at a page without a display.
 // Usage: napkin_window_snapshot OUT.png [PRESET] [WIDTH HEIGHT]
 #include "app/accounting/accounting_page.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The data-loading lesson: a flat token file memory-mapped, get_batch's B random windows of L tokens,
 // the file's size next to the bytes actually resident (mincore), and the lecture's 2.8 TB by accounting.

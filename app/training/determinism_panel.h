@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The determinism lesson: two runs of the lesson Cruncher side by side, each with its own seed per
 // source of randomness (weights, data order), and a verdict computed from the bits of the losses.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The initialization lesson: sliders for D and L, a seed, and the activation std per layer on a log
 // axis for N(0,1), N(0,1)/√D and truncated weights, computed (off the GUI thread) for real.

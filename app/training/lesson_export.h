@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Export PNG" for the training lessons: asks for a file name, writes the chart (or the whole panel)
 // at twice its on-screen resolution through QSaveFile, and says so if that failed.

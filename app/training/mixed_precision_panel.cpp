@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/training/mixed_precision_panel.h"
 
 #include "app/jobs/task_runner.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The mixed-precision lesson: the same lesson Cruncher trained in fp32, bf16 compute with fp32 master
 // weights, pure bf16, fp16 without and with loss scaling — every value rounded through napkin's exact

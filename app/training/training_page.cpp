@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/training/training_page.h"
 
 #include "app/training/data_lesson_panel.h"

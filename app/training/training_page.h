@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The "Training" tab: the lecture's training-loop lessons, each its own panel, each computed for real.
 #include "engine/scenario/scenario.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The napkin math of training: memory per GPU, FLOPs per step, training time, and the inverse
 // questions (largest model, largest batch, longest sequence). Pure functions of plain structs; microseconds

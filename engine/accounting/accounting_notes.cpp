@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/accounting_notes.h"
 
 #include "engine/accounting/parallel_layout.h"

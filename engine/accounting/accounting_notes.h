@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The notes account() attaches to its result: the assumptions worth knowing about a setup (what is not
 // modelled, whose formulas count the activations), its parallel layout, and which of the step's peak and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The tensors one transformer layer keeps for its backward pass, one row each, per token: the count
 // Korthikanti et al. 2022 (section 4.1) make to reach 34·s·b·h + 5·a·s²·b, generalised to GQA, SwiGLU,

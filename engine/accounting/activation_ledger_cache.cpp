@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/activation_ledger_cache.h"
 
 #include "engine/accounting/model_fingerprint.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The activation ledgers a recompute asks for again and again: account() and its searches evaluate the same
 // model's layer ledger at every batch they probe (the ledger is per token, so the batch never changes it),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Bytes of activations kept for the backward pass, on one GPU.
 #include "engine/accounting/activation_ledger.h"

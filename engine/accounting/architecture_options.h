@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The transformer design choices that separate GPT-2 from Llama and Mixtral, each with the one name
 // napkin-cli, JSON and scenario files spell it with.

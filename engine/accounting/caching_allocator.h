@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // PyTorch's CUDA caching allocator as it sizes what it is asked for (c10/cuda/CUDACachingAllocator.cpp,
 // the same constants from PyTorch 1.x through 2.x with PYTORCH_CUDA_ALLOC_CONF unset): every request is

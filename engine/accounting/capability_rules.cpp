@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/capability_rules.h"
 
 #include "engine/hardware/gpu_capabilities.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the chosen part cannot do, applied to a setup before it is accounted and said as warnings: both
 // front ends call this once, before validate() and account(), so the answers follow the part.

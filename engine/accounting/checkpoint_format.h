@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The number format a checkpoint's weights ship in, read from its config.json's quantization_config:
 // fp8 with 128×128 block scales (DeepSeek-V3/R1, Kimi K2), MXFP4 experts (gpt-oss), bitsandbytes NF4 with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Bytes each GPU sends per training step, collective by collective, and the seconds they take at the
 // catalog's link bandwidths: the communication ledger beside the memory ledger.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Cited per-GPU CUDA figures the overhead ledger (memory_overheads.h) reads: the CUDA contexts someone
 // measured, and PyTorch's cuBLAS and cuBLASLt workspace sizes with their sources. computeCapability()

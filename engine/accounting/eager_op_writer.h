@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How the op-by-op step's runs are written (pytorch_eager_step_ops.cpp for GPT-2, pytorch_eager_llama_ops.cpp
 // for Llama-style blocks): each allocation and free in PyTorch's order, by what it counts to.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/fine_tuning.h"
 
 #include "engine/numerics/formula_text.h"

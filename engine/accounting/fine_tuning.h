@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Fine-tuning: which parameters train (all of them, or LoRA adapters on a frozen base), how the frozen
 // base is stored (the recipe's dtype, or NF4 for QLoRA), and where the optimizer's state lives (the GPU,

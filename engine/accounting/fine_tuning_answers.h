@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What fine-tuning adds to an accounting result beyond its memory and FLOPs: an offloaded step's
 // host-link time against its compute, and the notes that say what the numbers assume.

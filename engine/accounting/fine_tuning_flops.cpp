@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/fine_tuning_flops.h"
 
 #include "engine/accounting/transformer_parameters.h"

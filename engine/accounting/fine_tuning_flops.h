@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The FLOPs of a LoRA (or QLoRA) step: the frozen base's forward, backward for the activation gradient
 // only (no weight gradient for a frozen matrix), and the adapters' own forward and backward. It is not

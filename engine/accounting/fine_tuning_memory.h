@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What fine-tuning does to the model states of one data-parallel GPU: gradients, master weights and
 // optimizer state for the trainable parameters only, the frozen base in its storage format (NF4 for

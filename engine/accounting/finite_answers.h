@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The accounting's answers must be numbers a reader can use: an input whose training time would overflow
 // a double (a vanishing MFU) is refused with the reason, never answered with inf or a JSON null.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // When even one sequence per GPU does not fit: the changes that would make it fit, instead of
 // "largest batch: 0".

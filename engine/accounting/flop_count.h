@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // FLOPs of one training step: forward, backward and recompute, split by component.
 #include "engine/accounting/model_spec.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Frozen layers of a chain of bias-free matmuls (the Cruncher: L layers then a head that always trains):
 // which layers train, what backward must still run through, and which activations autograd keeps. One

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // ZeRO-3 / FSDP's working set: what a GPU holds unsharded above its shards while it computes.
 #include "engine/accounting/model_state_memory.h"

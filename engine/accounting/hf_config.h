@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A model from its Hugging Face config.json: the keys of the llama, mistral, mixtral, qwen2, qwen2_moe,
 // qwen3, qwen3_moe, gemma, gemma2, gemma3 (text), phi3, olmo2, gpt_neox, falcon, gpt2, deepseek_v2,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/hf_config_aliases.h"
 
 #include <algorithm>

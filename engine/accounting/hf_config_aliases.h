@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Which family reads a config.json whose model_type Napkin does not know by that name: a model_type that
 // is another's architecture under a new name (Kimi K2's kimi_k2 is DeepSeek-V3's), or one whose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a key absent from a config.json means: the value the family's configuration class in transformers
 // gives it (Google's Gemma 3 files, for one, leave out every key equal to Gemma3TextConfig's default).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Each supported model_type's keys mapped onto ModelSpec: what the family's modeling code builds
 // (transformers' modeling_<type>.py), so that the parameter count is the checkpoint's.

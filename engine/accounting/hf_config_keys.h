@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Typed reads of a config.json object that remember which keys were read, so that the import can say
 // which keys it used and which it ignored; a wrong type or a missing key throws HfConfigKeyError.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The vision tower of a multimodal config.json, counted apart from the language model: Gemma 3's SigLIP
 // encoder and its projector into the text width.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/inference_accounting.h"
 
 #include "engine/accounting/accounting.h"

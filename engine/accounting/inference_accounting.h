@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The napkin math of serving a transformer: weights at 32 to 4 bits, the KV cache, memory per GPU,
 // prefill and decode time as roofline lower bounds, and the largest batch and context that fit.

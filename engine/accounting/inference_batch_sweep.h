@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Decode speed against batch size: the inference accounting (inference_accounting.h) run once per batch,
 // for the Inference page's tokens/s chart, and the batch at which a decode step turns compute bound.

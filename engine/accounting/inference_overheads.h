@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The overhead ledger (memory_overheads.h) of serving a model: what a real PyTorch process holds on each
 // GPU beside the weights, the KV cache and the activations — the CUDA context, one cuBLAS and one cuBLASLt

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/inference_warnings.h"
 
 #include "engine/accounting/capability_rules.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a serving setup should be told beside its answers: what the GPU cannot do with the weight format
 // (capability_rules.h), and a context past the model's own. Nothing here changes a number; the page shows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Why an accounting input was refused, named by the field a user typed it in.
 #include <string>

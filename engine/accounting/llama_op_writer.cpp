@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/llama_op_writer.h"
 
 #include "engine/accounting/pytorch_eager_rows.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The pieces a Llama-style step's runs are written with (pytorch_eager_llama_ops.cpp): its tensors' sizes and
 // RMSNorm's and RoPE's forward and backward, allocation by allocation as torch 1.13 makes them on the CPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/max_sequence.h"
 
 #include "engine/accounting/finite_answers.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The inverse question for the context: the largest sequence length whose training step fits the GPU,
 // at the input's batch and every other setting (fine-tuning, offload, recompute, parallelism) unchanged.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The overhead ledger's numeric knobs (memory_overheads.h), declared once: fragmentation, CUDA major
 // version, the user's own CUDA context, NCCL channels and NCCL_BUFFSIZE. Validation, the scenario file,

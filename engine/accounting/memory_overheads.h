@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The overhead ledger: what a real PyTorch run holds on each GPU beside the tensors the memory ledger
 // and the step's timeline count — the CUDA context, cuBLAS/cuBLASLt workspaces, the caching allocator's

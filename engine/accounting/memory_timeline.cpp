@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/memory_timeline.h"
 
 #include "engine/accounting/frozen_layers.h"

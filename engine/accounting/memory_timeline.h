@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Memory over one training step: the bytes each component holds at each named event of the step, in
 // PyTorch's eager order with zero_grad(set_to_none=True), and the peak. The napkin sum (memory_bytes)

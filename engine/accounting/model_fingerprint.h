@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A quick fingerprint of a model's sizes, for the caches a search hits on every probe (the activation
 // ledgers, the parameter totals, the timeline's per-layer bytes): comparing a ModelSpec is about 45 fields,

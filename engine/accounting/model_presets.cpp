@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/model_presets.h"
 
 #include "engine/numerics/ascii_case.h"

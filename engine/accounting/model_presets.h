@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Published model configurations, one table for napkin-cli's --preset and the app's preset box, and
 // the architecture families (GPT-2, Llama, Mixtral) the app's Architecture group offers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The shape of the model being accounted for, and how its forward pass is executed.
 #include "engine/accounting/architecture_options.h"

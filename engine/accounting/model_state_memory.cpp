@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/model_state_memory.h"
 
 #include "engine/numerics/formula_text.h"

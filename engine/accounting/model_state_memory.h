@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Bytes per parameter as a ledger, and the model states (params, grads, master, optimizer state)
 // held by one GPU under ZeRO sharding.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The zoo: the config.json of well-known open models, shipped under resources/models/ and compiled in,
 // each readable as a model (hf_config.h). Facts only: sizes and switches, no weights.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One numeric knob of an input struct, declared once (issue 54): its scenario key, its napkin-cli flag and
 // help, the range it accepts with the words a refusal uses, and how the app shows it. The readers of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A run of a training step's allocations and frees in the order PyTorch makes them, reduced to what the
 // memory timeline needs of it: how each component has changed at the run's high-water mark and at its end.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How torch.optim runs an optimizer's update (its `foreach` and `fused` arguments), which sets what the
 // pytorch-eager profile's optimizer step holds above parameters, gradients and state

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Optimizers and how many state tensors (each the size of the parameters) they keep.
 #include <optional>

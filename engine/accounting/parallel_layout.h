@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How one training step is spread over the GPUs: tensor, pipeline, context and expert parallelism,
 // sequence parallelism, micro-batches, and data parallelism over what is left.

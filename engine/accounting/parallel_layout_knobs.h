@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The parallel layout's numeric knobs (parallel_layout.h), declared once: the tensor, pipeline, context and
 // expert parallel sizes, the micro-batches and the virtual stages. Validation (validateLayout's ranges),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/parameter_count.h"
 
 #include "engine/accounting/model_fingerprint.h"

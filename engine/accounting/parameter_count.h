@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How many parameters a model has, by component, with the formula that gives the total.
 #include "engine/accounting/model_spec.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Which parameters one GPU holds under tensor, pipeline and expert parallelism, before ZeRO shards
 // them over the data-parallel GPUs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One row of the per-stage memory table (pipeline_stages.h): a plain value the accounting result carries.
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The memory of every pipeline stage's GPU, not only the most loaded one: what Megatron-LM reports for the
 // first stage and users compare stage by stage.

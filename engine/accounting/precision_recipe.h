@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A precision recipe says which dtype each part of training state is kept in. Making it a ledger
 // (rather than one "bytes per parameter" constant) is what shows where 16, 18 or 20 B/param come from.

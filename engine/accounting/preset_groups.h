@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The presets as the app's preset boxes offer them, grouped by family: the lecture's questions, then
 // GPT-2 and GPT-3, GPT-NeoX, Falcon, Llama, Mistral and Mixtral, Phi, Qwen, Gemma, OLMo, DeepSeek. One

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What PyTorch eager autograd keeps for backward in a nanoGPT-style GPT-2 (pre-LayerNorm, GELU MLP,
 // multi-head attention written as q @ kᵀ · scale, masked_fill, softmax, @ v; cross-entropy on the

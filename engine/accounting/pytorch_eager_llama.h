@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The pytorch-eager profile's Llama-style decoder (RMSNorm, SwiGLU MLP, RoPE, grouped-query attention,
 // no biases), written as Hugging Face's modeling_llama.py eager path writes it: RMSNorm upcasts to fp32

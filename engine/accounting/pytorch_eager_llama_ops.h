@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One training step of a Llama-style decoder (pytorch_eager_llama.h: RMSNorm, SwiGLU, RoPE, grouped-query
 // attention with repeat_kv, no biases) under the pytorch-eager profile, allocation by allocation, in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The pytorch-eager profile under LoRA: what torch 1.13's autograd saves when the base is frozen and
 // rank-r adapters (PEFT's lora.Linear: base(x) + B(A(x)) · alpha/r, lora_dropout 0) sit beside the

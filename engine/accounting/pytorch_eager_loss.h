@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The cross-entropy's transient tensors under the pytorch-eager profile, for the memory timeline: what
 // F.cross_entropy(logits, targets) holds for a moment beyond the log-softmax output the head ledger keeps.

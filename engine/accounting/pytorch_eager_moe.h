@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The pytorch-eager profile's mixture of experts: Mixtral's sparse MoE block in a Llama-style decoder,
 // written as Hugging Face's modeling_mixtral.py eager path (MixtralSparseMoeBlock) writes it: a router

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Mixtral's sparse MoE block (pytorch_eager_moe.h) op by op: the allocations and frees of
 // modeling_mixtral.py's eager MixtralSparseMoeBlock in a training step, in the order torch 1.13 makes them

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/pytorch_eager_optimizer.h"
 
 #include "engine/accounting/pytorch_eager_llama.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The pytorch-eager profile's optimizer step: the temporaries torch.optim's update holds at its high-water
 // mark, as AccountingInput::optimizerImplementation runs it. foreach (torch ≥ 2.0's default on a GPU):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The row builder the pytorch-eager ledgers (GPT-2-style in pytorch_eager_ledger.cpp, Llama-style in
 // pytorch_eager_llama.cpp, Mixtral's experts in pytorch_eager_moe.cpp, LoRA in pytorch_eager_lora.cpp)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One training step of a nanoGPT-style GPT-2 under the pytorch-eager profile, allocation by allocation, in
 // the order PyTorch's eager autograd makes them: inside each layer's forward its intermediates and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a training run costs in GPU-hours, money, energy and carbon, from its time on its GPUs:
 //   GPU-hours = GPUs × seconds / 3600

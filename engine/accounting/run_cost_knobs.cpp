@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/run_cost_knobs.h"
 
 #include <array>

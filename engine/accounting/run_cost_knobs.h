@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The run cost's knobs (run_cost.h), declared once: price per GPU-hour, power fraction, PUE, grid
 // intensity. Validation, the scenario file, napkin-cli and the app's "Cost and energy" group read them here.

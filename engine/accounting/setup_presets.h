@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Whole setups (model, training and hardware) under one name: the lecture's worked questions and today's
 // models on a layout that fits. The one table behind `napkin-cli account --preset` and the app's preset

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How ZeRO and FSDP lay out the data-parallel model states beyond the stage number: DeepSpeed's second
 // gradient copy, the layers ZeRO-3/FSDP gather while they compute, the reduce dtype, and HSDP's shard groups.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The memory of one GPU of a pipeline stage: its share of the model states after tensor, pipeline and
 // expert parallelism and ZeRO, and the activations it holds at the peak of the step.

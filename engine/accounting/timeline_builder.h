@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The memory timeline's builder (memory_timeline.cpp): the bytes held now, changed tensor by tensor as a
 // step's events go by, and the events taken of them, or only their peak for a search's probe.

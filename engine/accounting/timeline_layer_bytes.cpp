@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/timeline_layer_bytes.h"
 
 #include "engine/accounting/model_fingerprint.h"

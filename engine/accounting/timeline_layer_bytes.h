@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the memory timeline adds and frees per transformer layer: a layer's kept and recreated activations,
 // the head's logits and a layer's parameter count. A search probes one model at several batches and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The training run's numeric knobs (accounting.h), declared once: the micro-batch, the training tokens,
 // the GPU count and the MFU. Validation, the scenario file, napkin-cli's account options, the command line

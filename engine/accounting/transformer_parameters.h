@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A transformer's parameters piece by piece, as the layers hold them: what the total and the
 // components sum, and what tensor and pipeline parallelism split (parallel_layout.h).

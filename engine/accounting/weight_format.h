@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The formats a served model's weights are stored in: floats at their width, integers with one fp16
 // scale per group of G weights (as GPTQ, AWQ and llama.cpp's Q4/Q8 formats store them), and the formats

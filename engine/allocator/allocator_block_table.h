@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The simulated caching allocator's blocks (caching_allocator_simulation.h), free and allocated, mapped and
 // not: one flat table whose entries link each block to its neighbours in its segment, so that a block is an

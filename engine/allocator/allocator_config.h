@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // PYTORCH_CUDA_ALLOC_CONF as far as the simulated caching allocator follows it (caching_allocator_simulation.h):
 // "expandable_segments:True,max_split_size_mb:128,roundup_power2_divisions:4". The keys and their checks are

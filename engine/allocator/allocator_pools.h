@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The simulated caching allocator's two pools (caching_allocator_simulation.h): each pool's free mapped
 // blocks by (size, address), PyTorch's BlockPool::blocks under BlockComparatorSize, and its unmapped ranges

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/allocator/allocator_replay.h"
 
 #include "engine/allocator/caching_allocator_simulation.h"

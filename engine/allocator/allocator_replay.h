@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A whole sequence of allocations, frees and empty_cache() calls through a fresh simulated caching allocator
 // (caching_allocator_simulation.h): memory_reserved() and memory_allocated() after each, the peaks and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What torch.cuda.memory_snapshot() lists, as the simulated caching allocator reports it: segments and their
 // blocks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The caching allocator's sizes: its constants, how a request is rounded to a block and how large a new
 // segment is made for a block. Each is c10/cuda/CUDACachingAllocator.cpp's (pytorch/pytorch at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // PyTorch's CUDA caching allocator, simulated: which segments it would cudaMalloc (or, with
 // expandable_segments, map) for a sequence of allocations and frees on one stream, and so what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/allocator/fit_verdict.h"
 
 #include "engine/accounting/memory_overheads.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `fits`, judged on what a PyTorch run's out-of-memory error follows: the caching allocator's reserved
 // segments (step_reserved.h), where the simulation applies; on the allocated peak where it does not. The one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A pool's free blocks in the order the caching allocator searches them: by (size, address), as PyTorch's
 // BlockComparatorSize orders its std::set<Block*> (c10/cuda/CUDACachingAllocator.cpp, pytorch/pytorch at

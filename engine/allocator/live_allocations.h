@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The caching allocator simulation's live allocations: the caller's id → the block that serves it. Ids below
 // kDenseAllocationIds (stepAllocations() numbers its allocations 1, 2, …) are a flat table indexed by id,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/allocator/step_reserved.h"
 
 #include "engine/accounting/memory_timeline.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The predicted step through the simulated caching allocator: reserved memory at each event of the memory
 // timeline (memory_timeline.h). The timeline knows each component's bytes at each event, not each tensor, so

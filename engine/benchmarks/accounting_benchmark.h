@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How long one full recompute of the accounting takes, and how much work it does: the GUI recomputes on
 // every slider tick, so this must stay far below a frame (targets: 20 µs for GPT-2 small, 50 µs for the

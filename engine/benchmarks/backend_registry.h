@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Which compute backends this build has, and why a missing one is missing.
 #include "engine/compute/benchmark_backend.h"

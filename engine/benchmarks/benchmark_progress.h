@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How far a benchmark service is, as it reports to whoever runs it (a progress bar, a test).
 #include <functional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `napkin-cli calibrate`: this machine's hardware profile (engine/steptime/hardware_profile.h) from
 // Napkin's own benchmarks: the matmul sweep at a few shapes per dtype, the memory-bandwidth run, and a

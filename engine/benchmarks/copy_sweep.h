@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The copy benchmark and the allocation check by device name, as the backend registry hands out
 // backends: "cuda" runs them where this build has the CUDA backend and a device; everything else

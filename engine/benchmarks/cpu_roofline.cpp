@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/benchmarks/cpu_roofline.h"
 
 #include "engine/benchmarks/backend_registry.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The roofline of this CPU, measured: the flat roof from the FMA loop (engine/compute/cpu/fma_peak.h),
 // the slanted one from the STREAM-style triad (engine/compute/cpu/stream_triad.h).

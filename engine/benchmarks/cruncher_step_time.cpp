@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/benchmarks/cruncher_step_time.h"
 
 #include "engine/accounting/frozen_layers.h"

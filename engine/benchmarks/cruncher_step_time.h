@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One Cruncher training step predicted from a hardware profile, to stand beside the step `bench train` and
 // the Benchmarks page measure. The op list is what the trainers run (engine/compute/cpu and cuda): the L

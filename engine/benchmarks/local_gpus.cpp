@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/benchmarks/local_gpus.h"
 
 #ifdef NAPKIN_WITH_CUDA_BACKEND

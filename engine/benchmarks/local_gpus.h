@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "This machine's GPU": the CUDA devices this process can see, each matched to the catalog. Asked by the
 // CLI (`napkin-cli gpus --this-machine`) and the app's GPU chooser; a machine without a device, or a

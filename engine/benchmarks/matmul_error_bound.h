@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The bound a GEMM's max_rel_error (max |c − ref| / Σ_k|a·b| over the sampled entries) must stay within,
 // per dtype and library: what decides a matmul case's `ok` (docs/cli.md, `bench matmul`). Each bound is a

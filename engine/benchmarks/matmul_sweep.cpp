@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/benchmarks/matmul_sweep.h"
 
 #include "engine/benchmarks/matmul_error_bound.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Runs matmul sweeps on a backend with a method worth reporting: seeded random data, warm-up until two
 // consecutive timings agree, steady-clock repeats summarised as median and p20/p80, every result

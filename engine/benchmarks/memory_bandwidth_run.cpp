@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/benchmarks/memory_bandwidth_run.h"
 
 #include "engine/benchmarks/backend_registry.h"

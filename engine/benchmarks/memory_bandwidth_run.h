@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Memory bandwidth by device name, as copy_sweep.h does for copies: "cpu" runs the STREAM-style triad,
 // "cuda" device-to-device copies where this build has the CUDA backend and a device.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/benchmarks/trainer_loop_rates.h"
 
 #include "engine/accounting/optimizer_kind.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The CPU Cruncher trainers' own host loops, timed as they run them (one thread each): the batch's draw
 // (fillCounterNormal, engine/compute/counter_normal.h) and the optimizer's update (applyOptimizerStep,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A training run's memory, predicted by the accounting and checked against this machine before a byte is
 // allocated: a Cruncher too large for the machine is refused with both figures instead of dying with

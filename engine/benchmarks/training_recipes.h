@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One Cruncher setup trained in several recipes (fp32, tf32, mixed-bf16, mixed-fp16), one after another,
 // each from the same seeds — the same data and initial weights —, so their step times, MFU against each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/benchmarks/training_run.h"
 
 #include "engine/benchmarks/training_memory_check.h"

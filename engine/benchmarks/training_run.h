@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One Cruncher training run, measured: the service that napkin-cli `bench train` and the Benchmarks page
 // both call, so both show the same losses, step time, FLOPs and predicted-against-measured memory.

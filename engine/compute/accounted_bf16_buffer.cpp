@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/compute/accounted_bf16_buffer.h"
 
 #include <utility>

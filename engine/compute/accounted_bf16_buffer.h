@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A bf16 buffer charged to a MemoryLedger tag at 2 bytes per value: the 16-bit weights, gradients and
 // activations of a mixed-precision trainer, counted by the same ledger as its fp32 buffers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What arithmetic a matmul benchmark's element type runs in, as the hardware catalog's peaks and the step
 // time's profiles name it: one mapping for the roofline page and the calibration run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The element types a matmul benchmark can ask a backend for.
 #include <optional>

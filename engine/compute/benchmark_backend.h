@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The interface every compute backend (oneDNN and Eigen on the CPU, CUDA) implements for the benchmarks.
 #include "engine/accounting/memory_timeline.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Plain result structs of the compute benchmarks (nvbench style: a failing case keeps its message).
 #include "engine/compute/bench_dtype.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Host<->device copy benchmark and the lecture's allocation sanity check: the plain result types and
 // the pure rules (size lists, summaries, the datasheet promise). The measuring itself lives in

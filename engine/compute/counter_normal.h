@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A counter-based N(0, 1) generator, one header for the host and for CUDA kernels: Philox4x32-10
 // (Salmon, Moraes, Dror & Shaw, "Parallel random numbers: as easy as 1, 2, 3", SC 2011; Random123's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/compute/cpu_backend_kind.h"
 
 #include "engine/numerics/name_table.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Which library runs the CPU backend's GEMMs: oneDNN (PyTorch's own CPU kernels: AVX-512, bf16 dot
 // products) or Eigen (portable; the numerical reference). The spelling of `--backend` and of scenario files.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Cruncher checkpoint: one format and one loader for every backend, so a run can move between them.
 // Layout (version 2): magic "NAPKCRU2"; int64 dim, layers, batch, optimizer, step; uint64 payload bytes;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/compute/cruncher_config.h"
 
 #include "engine/accounting/frozen_layers.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The lecture's Cruncher as a training job: L bias-free D×D layers, a D×1 head, MSE loss.
 #include "engine/accounting/optimizer_kind.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The check every CPU GEMM problem runs after it is timed: sampled entries of C against a long-double
 // reference computed from the same (already rounded) inputs, so the figure is the GEMM's own error.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Memory bandwidth: the plain types of the measurement and its pure rules (how bytes are counted, how big
 // the arrays are by default, the datasheet promise). The measuring lives in engine/compute/cpu/

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // An accounting allocator: every training buffer is allocated through a ledger under a tag, so the
 // bytes a backend really holds can be compared with the napkin formula (engine/accounting.h).

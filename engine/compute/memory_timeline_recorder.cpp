@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/compute/memory_timeline_recorder.h"
 
 namespace napkin {

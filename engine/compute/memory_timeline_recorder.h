@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The measured side of a memory timeline (engine/accounting/memory_timeline.h): a trainer that
 // allocates and frees its buffers through a MemoryLedger in PyTorch's eager order records the ledger's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The accounting page's answers for a drill's inputs: the same account() the page runs.
 #include "engine/accounting/accounting.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Activation bytes one transformer layer keeps for backward, 16-bit, no recompute (Korthikanti et al.
 // 2022): s·b·h·(34 + 5·a·s/h).
 #include "engine/drills/drill_generators.h"

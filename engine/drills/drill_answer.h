@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reading the room's answer ("2.5 GB", "2.5e9", "2.33 GiB", "40B", "144 days", "2^-10", "copy") and
 // judging it against a drill's answer: right or not, and how far off (× and orders of magnitude).

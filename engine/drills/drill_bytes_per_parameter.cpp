@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Model-state bytes per parameter: weights + gradients + master copy + each optimizer state tensor.
 #include "engine/drills/drill_generators.h"
 

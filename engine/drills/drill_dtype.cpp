@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A float format's facts (torch.finfo's max, eps, smallest subnormal) and what a value rounds to in it.
 #include "engine/drills/drill_generators.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One generator per topic: each draws its numbers from the dice and asks the engine for the answer. The
 // helpers build the question's parameters and texts the same way for every topic.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A drill as JSON: the document `napkin-cli drill --json` prints (docs/cli.md, "napkin-cli drill").
 #include "engine/drills/drill_answer.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // KV-cache bytes per token: a key and a value of g·(d/a) elements in each of L layers.
 #include "engine/drills/drill_generators.h"
 

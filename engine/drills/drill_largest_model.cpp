@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The largest model whose model states fit one GPU: ⌊capacity / bytes per parameter⌋.
 #include "engine/drills/drill_accounting.h"
 #include "engine/drills/drill_generators.h"

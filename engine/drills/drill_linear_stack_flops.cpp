@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The lecture's deep linear net (L bias-free D×D layers and a D×1 head): forward 2·B·(L·D² + D) FLOPs,
 // backward twice that (gradients for the inputs and for the weights).
 #include "engine/drills/drill_generators.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // FLOPs of one matmul: each of the m·n outputs is k multiply-adds, 2 FLOPs each.
 #include "engine/drills/drill_generators.h"
 

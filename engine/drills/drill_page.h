@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A drill question's page, set up with its inputs: a tour step (tour_file.h) whose edit is the question's
 // setup, so the app applies it as it applies a tour's steps.

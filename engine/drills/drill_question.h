@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A napkin-math drill: one question with fresh numbers, the answer the engine computes for them, how
 // close a guess must come, the formula, and the page of the app that shows it. Plain values, so the CLI's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The drills' dice: std::mt19937_64, whose output the C++ standard fixes bit for bit, mapped to ranges by
 // our own arithmetic. std::uniform_int_distribution is not used: its mapping is left to each standard

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A drill: `count` questions from one seed. Same seed, topic and count → the same questions, in the CLI
 // and the GUI alike (drill_random.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where an element lives: storage offset + Σ index·stride.
 #include "engine/drills/drill_generators.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Bytes of a dense tensor: Π shape × bytes per element (torch.Tensor.element_size()).
 #include "engine/drills/drill_generators.h"
 

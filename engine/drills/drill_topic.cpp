@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/drills/drill_question.h"
 
 #include "engine/numerics/name_table.h"

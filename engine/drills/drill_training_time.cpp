@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Training time: 6·N·T FLOPs (forward 2·N·T, backward 4·N·T) at GPUs × peak × MFU.
 #include "engine/drills/drill_accounting.h"
 #include "engine/drills/drill_generators.h"

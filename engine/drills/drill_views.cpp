@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Views are free (new shape, strides and offset over the same storage); some operations must copy.
 #include "engine/drills/drill_generators.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The CPU's last-level cache as Linux's sysfs describes it: what a memory-bandwidth measurement must
 // step well past, so that it streams from memory rather than from cache.

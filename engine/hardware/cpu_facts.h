@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the operating system says about the CPU, and the peak FLOP/s its datasheet arithmetic promises.
 #include <optional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/hardware/custom_gpu_form.h"
 
 #include "engine/numerics/number_parse.h"

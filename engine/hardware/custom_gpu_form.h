@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A GPU the user defines by hand (the app's "Custom GPU…" dialog): the fields as typed, checked one by one
 // so that each message can stand next to its field, and the part they make.

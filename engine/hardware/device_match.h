@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "This machine's GPU": what the CUDA runtime says about a device, and which catalog part it is.
 #include "engine/hardware/gpu_catalog.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a part can and cannot do, said where the choice is made: bf16 without tensor cores (Turing, Volta)
 // runs at the fp32 rate, tf32 before Ampere is plain fp32, fp8 needs Ada or Hopper and later, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/hardware/gpu_catalog.h"
 
 #include "engine/io/bounded_file_read.h"

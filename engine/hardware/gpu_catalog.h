@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // GPUs and what their datasheets promise. The built-in list lives in resources/gpu_catalog.json
 // (compiled in); users can add their own in the same format.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/hardware/gpu_catalog_writer.h"
 
 #include <nlohmann/json.hpp>

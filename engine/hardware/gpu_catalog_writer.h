@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The catalog's JSON format written back: what GpuCatalog::addFromJson reads, so a part the user defined in
 // the app is a file that `napkin-cli --gpu-catalog FILE` reads (one format, written and read here only).

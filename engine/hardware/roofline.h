@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The roofline model (Williams, Waterman & Patterson, "Roofline: an insightful visual performance model
 // for multicore architectures", CACM 52(4), 2009): a kernel that does F FLOPs while moving B bytes to and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The engine's one way to write a file: PATH holds either its old content or the whole new content,
 // never half of it. The bytes go to PATH.tmp in the same folder, are flushed to disk (fdatasync) and

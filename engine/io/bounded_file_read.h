@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The engine's one way to read a whole file that a user named: only a regular file, only up to a size
 // cap, checked before a byte is read. /dev/zero, a FIFO or a folder is refused at once rather than

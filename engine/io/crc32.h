@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // CRC-32 (IEEE 802.3, the polynomial zip, PNG and zlib use): the checksum over a checkpoint's payload, so
 // a flipped or overwritten byte is caught before the file is trusted.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Whether a file can be written at a path, asked before the work whose result it will hold: a training
 // run's checkpoint target is checked before the first step, not after the last.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The lecture's get_batch: B random windows of L consecutive tokens from a memory-mapped token file,
 // start offsets uniform in [0, N − L) as torch.randint(len(data) − L, (B,)) draws them.

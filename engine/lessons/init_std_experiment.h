@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The lecture's initialization lesson, computed: push a random batch through L bias-free D×D linear
 // layers and measure the standard deviation of the activations after each layer, for three ways of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A small Cruncher (L bias-free D×D layers, a D×1 head, MSE, SGD) trained on a fixed synthetic
 // dataset with each number rounded through the exact software codecs of engine/float_format.h, so the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A tokenized corpus as the lecture stores it: one flat binary file of integers (uint16 or int32,
 // little-endian, no header), opened memory-mapped so that only the pages a batch touches are read.

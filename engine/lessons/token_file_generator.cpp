@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/lessons/token_file_generator.h"
 
 #include "engine/io/atomic_file.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Demo token files for the data-loading lesson, and the sizes of ones too big to create.
 #include "engine/lessons/token_dataset.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/measured/chrome_trace_reader.h"
 
 #include "engine/steptime/hardware_profile.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // torch.profiler's Chrome trace (prof.export_chrome_trace with profile_memory=True) read as a measured
 // run: its "[memory]" instant events (args Bytes, Total Allocated, Total Reserved, Device Type, Device Id)

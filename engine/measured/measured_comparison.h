@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The prediction beside a measured run: the predicted step's peak against the measured allocated (and
 // reserved) peak, the difference attributed to named lines where it can be — what the run's helper says

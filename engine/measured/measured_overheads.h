@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The overhead ledger (engine/accounting/memory_overheads.h) as a comparison with a measured run takes
 // it: which counted lines a run on this device can show, and where each shows. One function, so that

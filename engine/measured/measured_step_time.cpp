@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/measured/measured_step_time.h"
 
 #include "engine/measured/measured_comparison.h"

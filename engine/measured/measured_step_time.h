@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A measured run's time beside the predicted step time: the run's measured step (its last ProfilerStep#N
 // range) and, inside it, the seconds of each phase its ranges name ("forward", "backward", "optimizer step",

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A measured run's memory over time, as the allocator reported it: what torch.profiler's Chrome trace
 // (profile_memory=True) and a CUDA memory snapshot both become, one timeline per device. Bytes are the

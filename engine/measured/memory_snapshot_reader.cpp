@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/measured/memory_snapshot_reader.h"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A CUDA memory snapshot (torch.cuda.memory._dump_snapshot(), the pickle PyTorch's memory_viz reads) as
 // a measured run: read as data only (pickle_data.h), its allocation history (device_traces, recorded

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A data-only reader of Python's pickle format (protocols 2 to 5), for the files PyTorch writes with
 // pickle.dump of plain data (the CUDA memory snapshot of torch.cuda.memory._dump_snapshot()). It builds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Identifiers (preset ids, GPU ids) compare without regard to ASCII case: "H100-sxm" finds "H100-SXM".
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A closed interval of values a control accepts (engine/scenario/control_ranges.h holds every page's).
 

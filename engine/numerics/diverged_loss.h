@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A training run whose loss stops being a number has diverged: every trainer (the Cruncher benchmark, the
 // training-loop lessons) refuses to report it, with the same reason, rather than print null or inf

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/numerics/float_format.h"
 
 #include "engine/numerics/name_table.h"

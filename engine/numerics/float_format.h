@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Exact software codecs for the floating-point formats of deep-learning training: fp32, fp16 (IEEE
 // binary16), bf16, fp8 E4M3 (OCP "fn" variant, as PyTorch float8_e4m3fn) and fp8 E5M2 (IEEE-like).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What happens to one number stored in one format: its bits, the value it becomes, the error that
 // costs, and the representable values around it. Built on the codecs of engine/float_format.h.

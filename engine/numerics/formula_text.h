@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Whether the results being computed on this thread need their formulas. Every answer carries the formula
 // that produced it ("4 × 124439808 = 497759232 B"), which costs far more than the number: a search that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Seeded N(0, 1) samples that are the same on every standard library: std::mt19937_64 (fully specified
 // by the standard) + Box–Muller written out, with no cached second value, so a generator's state is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How deeply a JSON text nests its arrays and objects, counted on the text itself: one pass, no
 // recursion, nothing built. Every reader of a user's JSON file (scenario, model config.json) refuses a

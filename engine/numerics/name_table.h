@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One table of names per enum: value → name, name → value and the list of every value all read the
 // same table, so the spelling on the command line, in JSON and in scenario files cannot drift apart.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reads the numbers people type for model sizes and token counts: "70e9", "15T", "1.5B", "124_439_808".
 #include <string>

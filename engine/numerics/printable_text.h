@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A user's text quoted in a one-line message: a name read from a file may hold a newline or be a megabyte
 // long, and a refusal must still be one short line (the CLI's and the app's contract).

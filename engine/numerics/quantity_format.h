@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one place numbers become text: formula strings and human-readable units.
 #include <string>

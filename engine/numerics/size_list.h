@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one reader of size lists as people type them: "512,1024,2048" (matmul sizes), "4K,1M,1G" (copy
 // sizes in bytes), "12288*4, 12288" (a tensor shape). Each caller gives its rules; the reading, the

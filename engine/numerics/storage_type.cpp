@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/numerics/storage_type.h"
 
 #include "engine/numerics/name_table.h"

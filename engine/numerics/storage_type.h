@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Element types a tensor can be stored in, and what each costs per element.
 #include <optional>

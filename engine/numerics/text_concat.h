@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A formula's pieces joined into one string sized once. Written as "a = " + n(x) + " × " + n(y) + ..., a
 // formula grows its string as it goes: a number's short buffer, then twice that, and again, each step a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Summary statistics of repeated timings: the median and the p20/p80 spread that every benchmark reports.
 #include <vector>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Deterministic counts of the work a recompute does: how many peaks it evaluated, timelines it built,
 // activation ledgers it summed and numbers it spelled out. The slider tick's budget (8 ms) and one

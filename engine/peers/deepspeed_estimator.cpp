@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/peers/deepspeed_estimator.h"
 
 #include "engine/numerics/quantity_format.h"

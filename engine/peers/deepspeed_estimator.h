@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // DeepSpeed's ZeRO memory estimators (microsoft/DeepSpeed): the bytes of parameters, gradients and
 // optimizer state per GPU and per CPU that its estimate_zero{2,3}_model_states_mem_needs functions print,

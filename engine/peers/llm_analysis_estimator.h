@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // llm-analysis (cli99/llm-analysis, llm_analysis/analysis.py): the weights, gradients and optimizer state
 // per GPU its train() reports, and what it would report for a Napkin setup beside Napkin's number.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What Megatron-LM would report for a Napkin setup: its theoretical memory (weights and optimizer,
 // activations) and its FLOP count, beside Napkin's, with the terms that differ named.

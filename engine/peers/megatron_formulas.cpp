@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/peers/megatron_formulas.h"
 
 #include <algorithm>

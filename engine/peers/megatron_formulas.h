@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Megatron-LM's own estimates, as its code computes them from its arguments: the theoretical memory
 // (megatron/training/theoretical_memory_usage.py, NVIDIA/Megatron-LM commit 00caa53) and the FLOP count

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What another calculator would report for a setup, beside Napkin's own number, with the terms that make
 // the difference named. Plain values: the CLI's JSON (peer_estimates) and the "How is this computed?" pane

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every peer's answer for one setup: what Megatron-LM's theoretical memory and FLOP count, DeepSpeed's
 // ZeRO estimators and llm-analysis would report, beside Napkin's. Computed on request (the CLI's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/peers/peer_terms.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Closing a quantity's list of named terms so that they add up to the whole difference.
 #include "engine/peers/peer_estimate.h"

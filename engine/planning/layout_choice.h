@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One way to run a training step on the setup's GPUs: the knobs the layout search varies (parallel sizes,
 // micro-batch size and count for the fixed global batch, recompute, ZeRO stage and HSDP shard group,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/planning/layout_plan.h"
 
 namespace napkin {

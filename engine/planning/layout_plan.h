@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the layout search answers (layout_search.h): the fastest layouts that fit, ranked by predicted
 // tokens per second, each with its step time and memory; why each runner-up loses to the first; where the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The fastest layout that fits: every candidate of the layout space (layout_space.h) judged by the
 // engine's own validation, by its step peak plus overheads against usable memory (requiredBytes, as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The candidates the layout search considers for one setup: every layout Napkin models that keeps the
 // global batch and the constraints the user sets, before the engine's validation judges them.

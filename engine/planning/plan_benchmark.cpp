@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/planning/plan_benchmark.h"
 
 #include "engine/accounting/model_presets.h"

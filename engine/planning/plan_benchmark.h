@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How long the layout search takes (`napkin-cli bench plan`, docs/benchmarks.md): targets 1 s for GPT-3
 // 175B on 1024 GPUs and 50 ms for GPT-2 small on 8, on the project's 2-core machine, in a Release build.

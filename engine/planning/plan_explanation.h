@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Why one layout is faster than another, in the time ledger's words (step_time.h): the ledger's rows grouped
 // into parts that every layout has (a phase's compute, its memory-bound ops, a collective, the bubble), so

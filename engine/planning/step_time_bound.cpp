@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/planning/step_time_bound.h"
 
 #include "engine/numerics/formula_text.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The seconds no layout's predicted step can beat, from its FLOPs alone: what lets the layout search skip a
 // candidate without accounting it (branch and bound). A bound above the predicted time would prune a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The accounting document's fields for architectures and parallel layouts (active parameters, the
 // activation and communication ledgers, the layout): added to accountingToJson's document.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The accounting as JSON: the document `napkin-cli account --json` prints (its field names are the
 // contract in docs/cli.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/report/cli_command_line.h"
 
 #include "engine/accounting/memory_overhead_knobs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every page as the napkin-cli line that reproduces it: what the app's Edit ▸ Copy as command puts on the
 // clipboard and what `command` holds in the JSON both front ends write. Written once here so that the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Host<->device copies and the two-tensor allocation check as JSON: the documents of `napkin-cli bench
 // copy --json` and `bench alloc --json` (tested on the CPU with made-up sweeps).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/report/csv_values.h"
 
 #include "engine/numerics/quantity_format.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The conventions of Napkin's CSV files: numbers in their shortest exact form, absent values empty,
 // text fields quoted only when they hold a comma, a quote or a line break (RFC 4180).

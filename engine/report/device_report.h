@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What every benchmark document says about where it ran: the device and its promise, and the machine's
 // load (timings mean little without it).

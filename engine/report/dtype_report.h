@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A number stored in each float format, and the formats' facts, as JSON: the documents of
 // `napkin-cli dtype --json` (the contract in docs/cli.md).

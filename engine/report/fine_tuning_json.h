@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The accounting document's fine_tuning object: the method, what trains and what is frozen, the frozen
 // base's storage, the LoRA setting, and where offloading puts the states and what its link carries.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `napkin-cli gpus --json`: the catalog's parts in brief, and this machine's CUDA devices matched to them.
 #include "engine/benchmarks/local_gpus.h"

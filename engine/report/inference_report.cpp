@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/report/inference_report.h"
 
 #include "engine/accounting/inference_warnings.h"

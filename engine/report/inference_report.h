@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The inference accounting as JSON: the document `napkin-cli infer --json` prints (its field names are
 // the contract in docs/cli.md, "napkin-cli infer").

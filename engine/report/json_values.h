@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The conventions every Napkin JSON document follows, in one place: whole numbers as integers, absent
 // values as null, two-space indentation, text that is not valid UTF-8 echoed with U+FFFD.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The training-loop lessons as JSON: the documents of `napkin-cli lesson ... --json` (docs/cli.md).
 #include "engine/lessons/init_std_experiment.h"

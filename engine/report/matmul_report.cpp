@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/report/matmul_report.h"
 
 #include "engine/hardware/roofline.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A matmul sweep as JSON and CSV. The JSON is the document of `napkin-cli bench matmul --json`, and the
 // Benchmarks page exports the same document, so a sweep reads the same wherever it ran.

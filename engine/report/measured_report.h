@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A measured run beside the prediction as JSON: `napkin-cli compare --json` (fields: docs/cli.md).
 #include "engine/measured/measured_comparison.h"

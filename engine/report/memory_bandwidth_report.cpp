@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/report/memory_bandwidth_report.h"
 
 #include "engine/report/device_report.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A memory-bandwidth measurement as JSON: the document of `napkin-cli bench memory --json` (fields in
 // docs/cli.md), which the GUI's exports use too.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/report/memory_timeline_report.h"
 
 #include "engine/report/json_values.h"

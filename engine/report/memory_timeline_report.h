@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Memory over one training step as JSON: the predicted timeline of `napkin-cli account`, and the
 // predicted-against-measured timeline of `napkin-cli bench train` (fields: docs/cli.md).

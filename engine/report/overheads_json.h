@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The overhead ledger (engine/accounting/memory_overheads.h) as JSON: the keys napkin-cli account --json
 // adds (docs/cli.md): memory_basis, nominal_memory_bytes, usable_memory_bytes, predicted_memory_bytes and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/report/peer_estimates_json.h"
 
 #include "engine/report/json_values.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The accounting document's peer_estimates array: what other calculators would report for the setup,
 // beside Napkin's number, with the terms that differ (docs/cli.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/report/plan_report.h"
 
 #include "engine/planning/plan_explanation.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The layout search's answer (engine/planning/layout_plan.h) as JSON: `napkin-cli plan --json`
 // (docs/cli.md), each layout with the `napkin-cli account` line that reproduces it.

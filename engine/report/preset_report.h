@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The preset vocabulary as JSON: the whole setups `--preset` takes and the published models
 // `--model-preset` takes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/report/reserved_memory_json.h"
 
 #include "engine/allocator/step_reserved.h"

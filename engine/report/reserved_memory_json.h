@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reserved memory in `napkin-cli account --json` (fields: docs/cli.md): the predicted step replayed through
 // the simulated caching allocator (engine/allocator/step_reserved.h), and the fit judged on it where it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/report/roofline_report.h"
 
 #include "engine/report/json_values.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A roofline as JSON: the document of `napkin-cli roofline --json` (fields in docs/cli.md).
 #include "engine/compute/memory_bandwidth.h"

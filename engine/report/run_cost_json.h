@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The accounting document's run_cost object (GPU-hours, money, energy, emissions with the inputs behind
 // them) and the GPU's capability fields (architecture, TDP, peaks per dtype with "none" / not given).

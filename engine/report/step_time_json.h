@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The predicted step time as JSON: `step_time` in `napkin-cli account --json` (docs/cli.md).
 #include "engine/steptime/inference_time.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A view chain as JSON: the document of `napkin-cli tensor --json` (the contract in docs/cli.md).
 #include "engine/tensor/tensor_expression.h"

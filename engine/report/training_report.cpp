@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/report/training_report.h"
 
 #include "engine/benchmarks/cruncher_step_time.h"

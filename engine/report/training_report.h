@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A Cruncher training run as JSON and CSV. The JSON is the document of `napkin-cli bench train --json`,
 // and the Benchmarks page exports the same document.

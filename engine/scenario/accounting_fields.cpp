@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/scenario/accounting_fields.h"
 
 #include "engine/accounting/setup_presets.h"

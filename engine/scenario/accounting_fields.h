@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Accounting page's fields (an AccountingScenario) after a whole setup or a model is entered: what a
 // preset, the tour, a config.json and "Use the run's setup" do in the app, and what `napkin-cli account

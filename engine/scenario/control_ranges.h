@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The range of every numeric control of every page, in one table: the page gives its control this
 // range, and the scenario loader refuses a value outside it, so a saved file always opens as it was

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A table of knobs (engine/accounting/number_knob.h) in a scenario file: each knob under its key, a
 // number, or null for an unset optional one; read back range-checked with the table's own words. Internal

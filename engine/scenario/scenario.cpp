@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/scenario/scenario.h"
 #include "engine/scenario/number_knobs_json.h"
 #include "engine/scenario/scenario_gpus.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A scenario: every control of every page as plain values, and its versioned JSON file format.
 // Qt-free so that the loader can be fuzzed and tested without a GUI; the app maps it to its widgets.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A scenario file read from disk: the engine's one bounded reader, then the parser. The app's Open and
 // `napkin --scenario` both come here, so a file is judged the same way wherever it is opened.
 #include "engine/scenario/scenario.h"

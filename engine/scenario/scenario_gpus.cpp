@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/scenario/scenario_gpus.h"
 
 #include "engine/hardware/gpu_catalog_writer.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Internal to the scenario loader: the user's own GPUs a scenario carries ("gpus", in the GPU catalog's
 // format), and the catalog its pages' GPU names are resolved against while the file is read.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The scenario's "inference" section: the Inference tab's model (a preset, and the model as shown, which
 // an edited architecture or a config.json makes differ from it) and serving setup, keyed as napkin-cli
 // infer's options. The ranges are the controls' own (control_ranges.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A scenario's model keys: the transformer's architecture (accounting.model and inference.model) and,
 // for the Inference tab, its sizes. Keys are napkin-cli's options in snake case (--head-dim: head_dim),
 // values its names ("swiglu", "sandwich", "on"). Each was added within version 2: absent, a key keeps the

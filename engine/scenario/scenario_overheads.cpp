@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // accounting.overheads: the overhead ledger's settings (engine/accounting/memory_overheads.h) in a
 // scenario file: {"basis", "switches", "fragmentation", "cuda_major", "cuda_context_bytes",
 // "nccl_channels", "nccl_buffsize_bytes"}; null for a figure not given.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The scenario's "roofline" section: whose roof the Roofline tab draws. The device is a GPU catalog id
 // or "cpu"; an id the catalog does not hold is refused, like any other unknown name, so a file never
 // opens on a roof that is not there.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Internal to the scenario loader (scenario*.cpp): one JSON object of the file with typed, range-checked
 // getters whose refusals name the field's dotted path. Not part of the engine's interface.

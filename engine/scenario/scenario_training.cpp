@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The scenario's "training" section: the Training tab's four lesson panels and the lesson in front.
 // The ranges are the panels' own (control_ranges.h), so a loaded file never shows a clamped value.
 #include "engine/scenario/scenario.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Writing a scenario: the current format version only. Keys use the napkin-cli spelling of every name,
 // so a scenario file reads like the command line that would compute the same numbers.
 #include "engine/scenario/scenario.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The tour file format (tour_file.h): read with the scenario loader's rules, each step's edit judged by
 // the scenario loader itself.
 #include "engine/scenario/tour_file.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A tour: an instructor's questions in order, each a scenario edit, the question, the answer it hides
 // and reveals, and notes. Its versioned JSON file format follows the scenario loader's rules: bounded size

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/steptime/hardware_profile.h"
 
 #include "engine/io/bounded_file_read.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What one machine achieves, as a benchmark measured it: GEMM throughput at a few shapes per dtype, the
 // bandwidth of memory-bound ops and the fixed cost of launching one op. The step-time model

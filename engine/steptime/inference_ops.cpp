@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/steptime/inference_ops.h"
 
 #include "engine/accounting/flop_count.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The ops one GPU runs to serve a transformer (inference_accounting.h's setting), in the step-time model's
 // terms (step_ops.h): a prefill of B sequences of P tokens, or one decode step of B sequences with S tokens

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Serving time predicted by the training step's model (step_time.h): the prefill of B sequences of P tokens
 // and one decode step of B sequences with S tokens cached, over inference_ops.h's op list, each op costed as

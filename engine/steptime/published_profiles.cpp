@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/steptime/published_profiles.h"
 
 #include "engine/numerics/ascii_case.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Catalog GPUs timed without a calibration of their own: the achievable figures someone measured and
 // published, each with its source. Where nothing is published for a part and dtype, there is no profile

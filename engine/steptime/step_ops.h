@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The ops of one training step on one GPU, each at its shape and dtype: every GEMM of forward, backward
 // and recompute, and the memory-bound ops by the bytes they read and write, as PyTorch's eager modules

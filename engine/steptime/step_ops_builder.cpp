@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/steptime/step_ops_builder.h"
 
 #include "engine/numerics/formula_text.h"

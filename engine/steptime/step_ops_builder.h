@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Internal to engine/steptime: appends the ops of one model family to a StepOpList (step_ops.h).
 #include "engine/steptime/step_ops.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The MLP part of a mixture of experts' layers in the step's op list (step_ops_builder.h): Mixtral's and
 // DeepSeek's blocks as Megatron-LM's MoE layer runs them (megatron/core/transformer/moe: router, token
 // dispatcher, grouped experts) and Hugging Face's eager loop does the same work in more launches.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Multi-head latent attention's projections in the step's op list (step_ops_builder.h), as DeepSeek-V2/V3
 // run them (modeling_deepseek.py's DeepseekV3Attention; Megatron-LM's MLASelfAttention): the queries through
 // the optional q_lora_rank bottleneck (q_a_proj, its RMSNorm, q_b_proj), the keys' and values' latent with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/steptime/step_time.h"
 
 #include "engine/numerics/ascii_case.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One training step's time, predicted over the op list (step_ops.h) from a hardware profile
 // (hardware_profile.h): each op takes max(FLOPs / the achievable FLOP/s at its shape and dtype, bytes /

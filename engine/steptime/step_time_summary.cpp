@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/steptime/step_time_summary.h"
 
 #include "engine/numerics/quantity_format.h"

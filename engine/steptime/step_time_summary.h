@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A predicted step read at a glance: its seconds by what bounds them (compute, memory, communication,
 // bubble, overhead) and its largest ledger rows. The Accounting page's answer and its "How is this

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The evaluator half of tensor_expression.h: runs parsed calls through tensor_ops.h.
 #include "engine/tensor/tensor_expression.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // PyTorch's Python spelling of view/copy chains, starting from `x`:
 //   x.transpose(1,0).contiguous().view(2,3)    x[:, 1:3].T    x[..., None]    x.flatten(start_dim=1)

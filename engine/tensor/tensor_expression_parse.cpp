@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The parser half of tensor_expression.h: a small recursive-descent reader of PyTorch's spelling.
 #include "engine/tensor/tensor_expression.h"
 

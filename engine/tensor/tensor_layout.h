@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A strided tensor as PyTorch stores it: shape, strides in elements, a storage offset, and the
 // storage it points into. No data: only the bookkeeping that decides which element lives where.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The shape-only half of tensor_ops.h: transpose, permute, (un)squeeze, expand, narrow, select,
 // slicing, unfold and diagonal — always views, only shape, stride and offset change.
 #include "engine/tensor/tensor_ops.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // PyTorch's view and copy operations on a TensorLayout, with ATen's rules and error messages.
 // Each operation either makes a view (same storage, new shape/stride/offset) or a copy (new storage

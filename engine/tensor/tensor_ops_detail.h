@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Helpers shared by the tensor_ops*.cpp files; not part of the engine's interface.
 #include "engine/tensor/tensor_ops.h"

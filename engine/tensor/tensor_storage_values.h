@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the storages of a view chain hold: x's storage is filled 0, 1, 2, ... (as in the lecture);
 // a copy holds the source's elements, physically rearranged into the copy's layout. This is what makes

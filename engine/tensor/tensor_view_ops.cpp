@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The view-or-copy half of tensor_ops.h: infer_size, computeStride, view, reshape, contiguous,
 // clone and flatten — the operations whose answer depends on whether the strides allow a view.
 #include "engine/tensor/tensor_ops.h"

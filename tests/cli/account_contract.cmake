@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # napkin-cli account: the lecture's answers and the argument contract.
 
 napkin_add_cli_test(account_70b_15t_1024_h100

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # napkin-cli bench matmul / bench train: the JSON contract on small sizes (fast), and bad arguments.
 
 napkin_add_cli_test(bench_matmul_small_fp32

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs napkin-cli and checks its output against the contract. Invoked by CTest with:
 #   CLI, ARGS (@@-separated), CHECKS (@@-separated), EXPECT_EXIT
 # A check is one of

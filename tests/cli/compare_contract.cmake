@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # napkin-cli compare: a measured run beside the prediction. The lecture's Cruncher (D 4, 2 layers, batch 2,
 # AdaGrad, fp32) peaks at 464 B at the backward of layer 2; the runs are tests/engine/measured/data's: a
 # Kineto-style trace (cuda:0 peaks at 1,536 B in "forward", 2 MiB reserved; the CPU at 40 B; it names 112 B

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # napkin-cli account|infer --config: a Hugging Face config.json as the model (the exact counts are
 # derived in tests/engine/accounting/tst_model_zoo.cpp), and the refusals: one line, exit 2.
 set(models "${PROJECT_SOURCE_DIR}/resources/models")

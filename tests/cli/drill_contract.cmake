@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # napkin-cli drill: the JSON contract (docs/cli.md, "napkin-cli drill"), the same seed giving the same
 # questions, answers read with units, and bad arguments refused with one line.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """napkin-cli drill's answers, recomputed here from each question's parameters with formulas written out
 in Python and with PyTorch itself, never by calling the engine function that produced them.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # napkin-cli dtype: the lecture's answers (fp16(1e-8) = 0, bf16(1e-8) ≠ 0, fp8 largest finite 448 /
 # 57344), finfo's facts, overflow rules, and the argument contract.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # napkin-cli account --finetune / --offload: the issue's question and the refusals.
 
 # Llama 3 8B, QLoRA r = 16 on every linear layer, one 2048-token sequence, full recompute, on a 24 GB

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # scripts/gpu-bench.sh in GPU mode with an nvcc that is not there: it must stop at once (exit 3) with the
 # fix in its message, and still leave its archive and a summary that says FAIL (setup) in OUTDIR.
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """scripts/gpu_bench_summary.py on made-up stage folders: a matmul case that verification refused, a
 failed tst_cuda_gpu and a missing step must read FAIL / not measured, a GPU run that found no GPU FAIL,
 and a clean stage PASS.

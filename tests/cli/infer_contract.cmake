@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # napkin-cli infer: serving a transformer (the hand derivations are in
 # tests/engine/accounting/tst_inference_accounting.cpp) and the argument contract.
 

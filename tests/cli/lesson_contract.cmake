@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # napkin-cli lesson init / data / determinism / mixed-precision: the JSON contract on small sizes, and bad arguments.
 
 napkin_add_cli_test(lesson_init_three_schemes

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """napkin-cli account --finetune lora against PyTorch itself: trainable and total parameters, and the
 matmul FLOPs of one forward and one backward, for small transformers with LoRA adapters written in plain
 torch.nn (no PEFT).

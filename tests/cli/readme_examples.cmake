@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs every `napkin-cli ...` line of README.md's command-line block with the built CLI: each must exit 0
 # and print something, so the README's examples are true as written. Invoked by CTest with CLI and README.
 file(STRINGS "${README}" lines)

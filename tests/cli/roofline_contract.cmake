@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # napkin-cli roofline and bench memory: the datasheet roofline's hand values, a small measured run on
 # this CPU, and the argument contract. matmul's bytes and intensity are in bench_contract.cmake.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # napkin-cli account's step_time (docs/cli.md): the published profile's basis, the ledger's rows, --mfu
 # predicted, --hardware-profile, and the refusals (one line, exit 2). The figures' own checks are
 # tests/engine/steptime/.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `napkin-cli tensor --shape S --dtype D EXPR --json` for many chains in one process, for the property test
 // against PyTorch (tensor_torch_property.py), which sends thousands: starting a process per chain would
 // cost more than the checking. Reads lines "S<TAB>D<TAB>EXPR" on stdin and writes one line per chain,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # napkin-cli tensor: PyTorch's strides, offsets, views and copies, and the argument contract.
 # (CMake reads JSON booleans as ON/OFF.)
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Property test: napkin-cli tensor against PyTorch itself, on random view chains.
 
 A seeded generator builds chains of every operation napkin's expression language supports

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // napkin-cli's run() as a function: contract of stdout, stderr and exit status.
 #include "cli/cli_app.h"
 #include "tests/support/cli_outcome.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // napkin-cli against a hostile user: every input here once got through (crashed, was read as "not
 // given", changed silently, or printed null/inf). Each must now be refused with exit 2, nothing on
 // stdout and one line on stderr naming the argument; or answered with the value exactly as given.

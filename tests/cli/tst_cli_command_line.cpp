@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every page is a command: the line engine/report/cli_command_line.h writes for an input, run through
 // napkin-cli, prints the very document the app writes for that input (command included), for
 // thousands of random valid settings and every preset.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // napkin-cli compare's text: after the memory, the "time by phase" table (predicted, measured,
 // predicted/measured for forward, backward, optimizer step, zero_grad and the step), the prediction's basis,
 // and the sentence saying a GPU's figures are not comparable with a CPU run where that holds. The run is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // napkin-cli dtype in-process: VALUE parsing and the agreement of `bits` with `value` in the JSON.
 #include "cli/cli_app.h"
 #include "cli/dtype_command.h"

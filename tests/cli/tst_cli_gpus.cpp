@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // napkin-cli gpus, and a user's own GPU: the part the app's dialog makes, written as a catalog file by
 // the engine, gives the CLI (--gpu-catalog) the same answers the engine gives the app in-process.
 #include "cli/cli_app.h"

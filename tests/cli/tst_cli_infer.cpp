@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // napkin-cli infer as a function: every field docs/cli.md promises, the text output, and that the
 // model options it shares with `account` are read the same way.
 #include "cli/cli_app.h"

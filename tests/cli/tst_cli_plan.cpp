@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // napkin-cli plan as a function: the JSON contract (docs/cli.md), each layout's `account` line
 // reproducing its step, the plan's own line reproducing the plan, an impossible setup answered with exit
 // 0, and malformed input refused with exit 2 naming the option.

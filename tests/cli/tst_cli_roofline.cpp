@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // napkin-cli roofline and bench memory as a function: every field docs/cli.md promises, the text output,
 // and that a measured CPU roofline's bandwidth is the triad it ran.
 #include "cli/cli_app.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // napkin-cli tensor in-process: the --shape contract with the arguments a script really passes, an empty
 // one included (the CMake contract tests cannot pass an empty argument through their lists).
 #include "cli/cli_app.h"

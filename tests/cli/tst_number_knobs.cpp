@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Each knob of every field table (engine/accounting/number_knob.h) in every front end, from its one entry:
 // napkin-cli takes its flag with its help, validation refuses a value outside its range naming its field
 // with the table's words (the CLI exits 2 with them), the command line Napkin prints names it when it is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Property: loadCruncherCheckpoint never crashes or hangs on any file; it throws std::runtime_error with a
 // message naming the file, or returns a checkpoint that is whole: every tensor of the expected size with
 // finite values, a step in [0, 2^53]. The input is written to a file (the loader reads files) for one

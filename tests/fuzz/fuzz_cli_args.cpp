@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Property: napkin-cli never crashes on any argument list; it exits 0 with output, or 2 with one line
 // on stderr and nothing on stdout. Arguments are the input split at '\n'. Every subcommand is covered:
 // `bench` and `calibrate` through parseOnly (their option checks, without the seconds-long run), as is a

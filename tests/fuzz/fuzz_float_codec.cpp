@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Properties of the float codecs for any double and any bit pattern: decode(encode(v)) is the nearest
 // representable value (never further than the neighbours), encode(decode(bits)) == bits for non-NaN
 // patterns, and the class agrees with the decoded value.

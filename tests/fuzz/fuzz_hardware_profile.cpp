@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Properties of the hardware-profile reader and the step time built on it (engine/steptime/): the reader
 // never crashes, hangs or throws on any text; a refusal is one line naming a field; an accepted profile
 // has finite, positive rates and times GPT-2 small to a finite, positive step whose MFU is finite.

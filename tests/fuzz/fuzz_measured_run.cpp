@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Properties of the measured-run readers (engine/measured/): a CUDA memory snapshot's pickle (first byte
 // 0x80) and torch.profiler's Chrome trace (anything else). Neither ever crashes, hangs, throws or runs
 // what a pickle names; a refusal is one line that names the source; an accepted run has a timeline per

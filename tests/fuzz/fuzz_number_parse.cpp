@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Property: parseNumber never crashes, and an accepted value is finite with no error position.
 #include "engine/numerics/number_parse.h"
 

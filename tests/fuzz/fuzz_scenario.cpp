@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Properties of the scenario loader: never crashes or throws; a refusal always says why; an accepted
 // file writes back to text that loads to the same scenario (so save → open never changes a control).
 #include "engine/scenario/scenario.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Property: any text on any small shape is either evaluated or refused with a message; it never
 // crashes, every step's layout stays inside its storage, and a parse error's position is in the text.
 #include "engine/tensor/tensor_expression.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Properties of the tour loader: never crashes or throws; a refusal always says why, in one line; an
 // accepted tour writes back to text that loads to the same tour, with no warning.
 #include "engine/scenario/tour_file.h"

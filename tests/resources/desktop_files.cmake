@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The desktop citizen's files, checked by the freedesktop tools a distribution runs on them: the desktop
 # entry (desktop-file-validate), the MIME types (xmllint against well-formedness; update-mime-database
 # reads them into a scratch database and must know every type), the AppStream metadata (appstreamcli

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # napkin-cli's manual page (cli/man_page.h, written by the build from the option registration): man renders
 # it without a warning, and it names every command `napkin-cli --help` lists and every option of
 # `napkin-cli account --help`. Run by CTest with -DCLI=... -DMAN_PAGE=...

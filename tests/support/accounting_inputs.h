@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Accounting inputs for the lecture's models, shared by the accounting tests.
 #include "engine/accounting/accounting.h"

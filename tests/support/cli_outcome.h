@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // napkin-cli's run() as a function for tests: its exit status, stdout and stderr.
 #include "cli/cli_app.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The words of a napkin-cli command line as a POSIX shell splits them (plain words and '…' quoting only:
 // what shellQuoted writes), without the leading "napkin-cli": what the tests hand to runCli to run a line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A Cruncher training job for the trainer tests: D, L, B and the optimizer, at its default learning rate.
 #include "engine/compute/cruncher_config.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A plain reference of the Cruncher's training step for the tests: loops in double, no Eigen, oneDNN or
 // cuBLAS, the same data (engine/compute/counter_normal.h) and initial weights (GaussianSource from the init

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One figure of a catalog part, read the same way by every catalog test: a dense peak, memory, bandwidth,
 // TDP, driver memory or link, with -1 for "no source gives it" and 0 for "the part has no such path".

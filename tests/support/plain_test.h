@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A few lines of test harness for the suites that must build where Qt is not installed (the GPU machine
 // has CUDA, CMake and PyTorch, but no Qt): named cases, checks that report file and line, skips with a

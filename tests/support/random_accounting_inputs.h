@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Random valid accounting inputs for property tests: every model kind, recipe, optimizer, recompute
 // mode, ZeRO stage and (for transformers) parallel layout, at small sizes so thousands run in seconds.

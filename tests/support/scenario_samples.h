@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A scenario shared by the engine's and the window's scenario tests.
 #include "engine/accounting/model_presets.h"

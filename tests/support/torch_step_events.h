@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The op-by-op step's events against torch's: each event of memoryTimeline() named as torch's profiler
 // ranges were, and its bytes equal to the largest running sum torch's allocations reached inside it, to

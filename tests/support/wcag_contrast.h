@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // WCAG 2's contrast ratio of two colours (relative luminance, sRGB), and the strongest contrast a drawn
 // picture has against its background: the tests that hold text and edges to 4.5:1 (text) and 3:1 (edges).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Driving controls as a user does, for the app's page tests: typing into a number field, choosing a
 // combo box entry by its data.

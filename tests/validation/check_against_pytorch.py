@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Napkin against PyTorch itself: parameters, matmul FLOPs and the tensors autograd saves for backward.
 
 1. Parameters: for every model preset napkin-cli lists whose architecture the torch.nn reference

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The Cruncher's training recipes against PyTorch on the CPU, loss by loss.
 
 `napkin-cli bench train --precision fp32,mixed-bf16 --json` trains one small Cruncher in both recipes on

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A measured run read back beside the prediction, to the byte (issue: "your own run beside the prediction").
 
 scripts/measure-run.py runs two AdamW steps of a small GPT-2 stack (odd sizes: d 48, 3 heads, 3 layers,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Napkin's memory timeline against PyTorch's CPU allocator over one training step, event by event.
 
 For small nanoGPT-style GPT-2 stacks and Llama-style decoders, dense and Mixtral-style (reference_models.py;

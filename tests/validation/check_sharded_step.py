@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A sharded training step on the CPU, per rank, against `napkin-cli account`.
 
 Debian's torch 1.13 runs torch.distributed with the gloo backend in several CPU processes, and its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Plain torch.nn transformers built from the description `napkin-cli account --json` prints, for
 tests/validation/. GPT2 is nanoGPT's model (Karpathy's model.py: pre-LayerNorm, GELU MLP, eager causal
 attention written as q @ kᵀ · scale, masked_fill, softmax, @ v, learned positions, tied head, dropout

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The CPU allocator's bytes over one PyTorch training step, at napkin's memory-timeline events, as
 torch.profiler records them (profile_memory=True). For check_memory_timeline.py.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """What PyTorch's held bytes at each of napkin's timeline events differ from napkin's by, and why, for
 check_memory_timeline.py: each term from the shapes and napkin's own activation ledger, never from a
 measurement, so that a change on either side shows as an unexplained difference.

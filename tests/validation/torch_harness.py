@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """What every PyTorch check in the tests shares: importing torch (exit 77, "skipped", when it is missing,
 unless NAPKIN_REQUIRE_TORCH=1 makes that a failure) and counting matmul FLOPs with a TorchDispatchMode."""
 import os

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Internal to widgets/charts: the red of a warning (a peak, a limit, "does not fit") and the green of
 // "fits", drawn as text on the plot's background. On a dark palette the light-theme shades fall under

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/charts/captioned_picture.h"
 
 #include <qcustomplot.h>

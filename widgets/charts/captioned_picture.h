@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Internal to widgets/charts: an exported chart's picture with its title above and its settings line
 // below (the command that reproduces it), each sized to the picture, in PNG, SVG or PDF.

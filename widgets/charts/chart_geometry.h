@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Internal to widgets/charts: where QCustomPlot drew things, in pixels, for ChartView's layout report and
 // its tick fitting. The boxes along a graph's line and a bar's box (what a legend or a label must not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What every chart shares, written once: a QCustomPlot owned by composition and never handed out
 // (only the charts in this folder reach it); drawing the chart into a PNG, SVG or PDF; colours that follow

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/charts/chart_view.h"
 
 // What a chart shows, read back for the layout and picture tests: its plot rectangle, legend, in-chart

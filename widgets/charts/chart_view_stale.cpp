@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/charts/chart_view.h"
 
 // A chart that no longer matches the controls (the page keeps its last valid result while an input is

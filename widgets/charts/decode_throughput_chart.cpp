@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/charts/decode_throughput_chart.h"
 
 #include "engine/numerics/quantity_format.h"

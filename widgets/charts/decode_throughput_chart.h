@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Decode tokens per second against batch size B (log-log), from the roofline lower bound of a decode
 // step: the memory-bound and compute-bound stretches in their own colours, the crossover batch and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/charts/dynamic_range_chart.h"
 
 #include "widgets/charts/alert_colors.h"

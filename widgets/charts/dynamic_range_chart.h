@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The dynamic range of float formats on a log axis: one horizontal bar per format from its smallest
 // subnormal to its largest finite value (the subnormal stretch drawn paler), and the typed value

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // FLOPs of one training step: forward / backward / recompute bars, then the forward FLOPs of each
 // component (attention, MLP, head for transformers; each layer for Cruncher).

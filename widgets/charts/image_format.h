@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The picture formats charts and pages are exported in, and a whole page (any widget) drawn into one.
 #include <QByteArray>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/charts/inference_memory_chart.h"
 
 #include "widgets/charts/memory_component_colors.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Serving memory on one GPU as a stacked bar (weights, KV cache, activations) against the GPU's
 // capacity line: the inference counterpart of MemoryChart's training bar (both a StackedBarChart).

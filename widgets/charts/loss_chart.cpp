@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/charts/loss_chart.h"
 
 #include "widgets/charts/series_chart.h"

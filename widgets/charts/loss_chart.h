@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The training loss per step: one run's line, or several runs' on one axis (the recipes of one setup side
 // by side), each named in the legend.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Internal to widgets/charts: the user's measured run as two lines over the memory timeline's predicted
 // areas, allocated solid and reserved dashed, each in the legend with the run's file; hidden without a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/charts/memory_chart.h"
 
 #include "widgets/charts/memory_component_colors.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One GPU's training memory as a stacked bar (parameters, gradients, master weights, optimizer state,
 // activations) against the GPU's capacity line, with the step's peak judged over the bar.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Internal to widgets/charts: the colour of each memory component, shared by the memory bar and the
 // memory timeline so that a component looks the same in both.

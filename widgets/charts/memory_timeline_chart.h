@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Memory over one training step: stacked areas per component (parameters, gradients, master weights,
 // optimizer state, activations, temporaries) against the step's events, the peak marked, the GPU's

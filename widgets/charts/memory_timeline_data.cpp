@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/charts/memory_timeline_data.h"
 
 #include <algorithm>

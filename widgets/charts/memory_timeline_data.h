@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The memory timeline's data as plain values (bytes per GPU, event by event), and which events a chart
 // of a very long step draws: what MemoryTimelineChart maps onto its plot, testable without one.

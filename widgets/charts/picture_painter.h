@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Internal to widgets/charts: the one way a chart or a page becomes a picture. The caller paints in
 // logical pixels on a painter whose coordinates run 0..size whatever the format; only the device differs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/charts/predicted_reserved_graph.h"
 
 #include <qcustomplot.h>

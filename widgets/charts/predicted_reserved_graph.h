@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Internal to widgets/charts: the reserved memory the simulated caching allocator predicts, as a stepped
 // line over the memory timeline's allocated areas, event by event, named in the legend; what nvidia-smi

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The roofline (Williams, Waterman & Patterson, CACM 2009): attainable FLOP/s against arithmetic
 // intensity (FLOPs per byte), both axes logarithmic. The roof min(peak, intensity × bandwidth) of one

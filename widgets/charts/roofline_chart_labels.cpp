@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RooflineChart's label placement: where each point's name goes so that none piles on another, on the roof's
 // line or off the axes (roofline_chart.cpp draws the roof and the points).
 #include "widgets/charts/roofline_chart.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Internal to widgets/charts: the Roofline chart's colours, which its drawing (roofline_chart.cpp) and its
 // label placement (roofline_chart_labels.cpp) share.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Several named lines on one plot, with a legend and an optional log y axis (activation std per
 // layer, loss curves of several runs).

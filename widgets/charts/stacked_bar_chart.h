@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One GPU's memory as a bar of stacked segments against the GPU's capacity line, with a verdict over the
 // bar: what the training bar (MemoryChart) and the serving bar (InferenceMemoryChart) share, once. Each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Measured matmul throughput (FLOP/s) against matrix size n on a log axis, one series per dtype, with
 // the device's promised peak per dtype as a dashed horizontal line.

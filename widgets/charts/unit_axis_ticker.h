@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Internal to widgets/charts: an axis whose tick labels carry units ("80 GB", "1.2 PFLOPs") through a
 // formatter, with tick steps that are round in the unit shown (a GiB axis ticks 10 GiB, 20 GiB, … rather

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A mouse wheel turned over a chart means "scroll the page": no chart zooms or pans with the wheel, yet
 // the chart library accepts every wheel event, so a page whose charts filled the view could not be

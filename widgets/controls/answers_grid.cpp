@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/controls/answers_grid.h"
 #include "widgets/text/measured_text.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The answers a lecturer reads out, a row each: a title, the value in bold and the formula that produced
 // it (monospace, wrapped). Side by side while the panel has room; the formula under its title and value

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where each bit of a float's pattern is drawn in a BitFieldView, and which bit a point hits. Plain
 // data, computed from the layout and a size, so it is tested without a window.

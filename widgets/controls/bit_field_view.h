@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A float's bit pattern as coloured cells: sign, exponent and mantissa. Clicking a cell flips that bit
 // and emits bitsEdited with the new pattern; the owner decides what it means and calls setBits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/controls/combo_box_hints.h"
 
 #include <QComboBox>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A QComboBox forgets its size hint when its font changes, but not its minimum size hint (Qt 6.4's
 // QComboBox::changeEvent clears only the first on FontChange; a StyleChange clears both). After the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The rows of a page's control column: a name beside its field (or beside rows of tick boxes), and rows
 // that span both columns (notes, warnings, a row of buttons). A grid, not a QFormLayout: a form gave its

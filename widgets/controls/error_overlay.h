@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A refused entry's message, drawn over whatever lies under its field rather than in a row of the layout:
 // showing or clearing it moves nothing (the controls below a field jumped down while it was shown). It

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The collapsible "How is this computed?" pane under each page: a toggle button and a text browser
 // holding the page's derivation. The page decides the text; the pane only shows it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Panes side by side while the row has room for every pane's minimum width, one above the other
 // otherwise: presentation mode's larger charts on a 1024-pixel projector stack (and their column

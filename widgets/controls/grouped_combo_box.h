@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A combo box whose entries are grouped under headers ("Llama", "Qwen", ...): a header is shown in the
 // list in bold after a separator, but cannot be chosen; the arrow keys and the wheel step over it.

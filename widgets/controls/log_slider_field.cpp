@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/controls/log_slider_field.h"
 
 #include "widgets/controls/number_field.h"

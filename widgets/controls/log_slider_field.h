@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A logarithmic slider paired with a NumberField: drag across decades (1e3 … 1e13 parameters) or type
 // "70B". Changing either updates the other; valueChanged is emitted once per user change.

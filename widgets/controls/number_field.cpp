@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/controls/number_field.h"
 
 #include "engine/numerics/number_parse.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A line edit for quantities people type as "70B", "15T" or "1.5e9". Invalid text is refused with a
 // visible message under the field, drawn over what lies below (ErrorOverlay: the form does not jump), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A page's control panel: it scrolls down when the window is too short, never sideways. Its minimum
 // width follows its content's, so a larger font (presentation mode) widens the panel instead of hiding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A message line whose room is kept while it is empty: it asks its layout for `lines` lines of its font
 // whether or not a message is shown, so a message appearing or going moves nothing under it. A message

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The column of results beside a page's controls, written once for the Accounting and Inference pages:
 // chart panes on top, then the answers (scrolling) with "How is this computed?" under them. At a

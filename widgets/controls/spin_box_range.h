@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A spin box given a range from the engine's table of control ranges (engine/scenario/control_ranges.h).
 #include "engine/numerics/control_range.h"

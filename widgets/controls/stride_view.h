@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Paints storage as strips of cells (the numbers stored) and the current tensor as a grid of its
 // element values; hovering an element highlights the storage cell it reads and shows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where the stride view draws things and what is under the mouse: storage strips of numbered
 // cells on top, the current tensor below as a grid (beyond 2-D, a row of 2-D slices). A plain

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The colour that says what kind of text a label holds (a secondary note, a caution, an alert), set
 // through its palette and kept at WCAG AA's 4.5:1 on the window it inherits, light, dark or presentation

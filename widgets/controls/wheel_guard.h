@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A mouse wheel turned over a long control panel means "scroll the panel": a combo box or spin box that
 // happens to pass under the pointer must not change (adamw silently became sgd). Such a control takes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A label whose text breaks into lines and which asks its layout for every line it needs at the width it
 // has. A plain word-wrapped QLabel guesses its height at a nominal width, and a splitter (which knows no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A column of controls that asks for the height its rows take at the width it has, wrapped lines
 // included. A splitter or a scroll area above it knows no height-for-width: it hands the column its

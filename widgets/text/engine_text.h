@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The engine speaks UTF-8 std::string; Qt speaks QString. These turn one into the other in one place:
 // an engine string, a number as the engine formats it ("1.5e+11" → "150 G" style, engine/numerics),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/text/measured_text.h"
 
 #include <QFontMetrics>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Text measured once per font: QFontMetrics shapes its text again on every call (harfbuzz), and the charts'
 // fitting (tick labels, axis titles, legends) and the answers' columns ask for the same texts' widths

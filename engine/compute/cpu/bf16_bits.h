@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // fp32 ↔ bf16 on the hot paths of the oneDNN backend (inputs, weight copies, gradients). bf16 is the upper
 // half of an IEEE fp32, so widening is a shift; narrowing rounds to nearest, ties to even, as oneDNN's

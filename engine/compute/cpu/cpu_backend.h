@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Eigen CPU backend: fp32/fp64 GEMM on Eigen's own threads (one per physical core), bf16/fp16
 // through Eigen's emulated 16-bit scalars, and the Cruncher trainer.

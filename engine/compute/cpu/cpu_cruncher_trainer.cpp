@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/compute/cpu/cpu_cruncher_trainer.h"
 
 #include "engine/accounting/frozen_layers.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The lecture's Cruncher trained on the CPU with Eigen: forward and backward written out as GEMMs,
 // every buffer allocated through a MemoryLedger under its tag, in PyTorch's eager order: activations

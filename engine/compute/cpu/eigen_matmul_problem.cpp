@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/compute/cpu/eigen_matmul_problem.h"
 
 #include "engine/compute/matmul_reference.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // GEMM problems for the CPU backend, one Eigen scalar type each (float, double, Eigen::bfloat16,
 // Eigen::half). Eigen computes bfloat16/half products by converting to float per operation and

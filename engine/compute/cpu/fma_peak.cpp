@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/compute/cpu/fma_peak.h"
 
 #include <immintrin.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The CPU's fp32 FLOP/s as a tight loop of independent vector FMAs on every core actually reaches it:
 // the ceiling a GEMM can hope for on this machine, today, under its current load.

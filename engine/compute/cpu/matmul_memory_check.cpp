@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/compute/cpu/matmul_memory_check.h"
 
 #include "engine/numerics/quantity_format.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Whether a CPU GEMM's operands fit in this machine's memory, asked before they are allocated.
 #include "engine/compute/benchmark_result.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The oneDNN CPU backend: GEMMs on oneDNN's matmul primitive (fp32; bf16 with fp32 accumulation, on
 // AVX512_BF16 dot products where the CPU has them; fp16 where the library has kernels for it), the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/compute/cpu/onednn_backend_factory.h"
 
 #include "engine/compute/cpu/onednn_backend.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The oneDNN backend as the registry sees it: made, or the reason it is missing from this build. Two
 // implementations, one chosen by CMake (onednn_backend_factory.cpp with oneDNN, onednn_backend_missing.cpp

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // This build has no oneDNN: the registry lists the backend as missing, with the reason CMake recorded.
 #include "engine/compute/cpu/onednn_backend_factory.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The lecture's Cruncher trained on oneDNN's GEMMs, in fp32 or in mixed bf16 precision (Micikevicius et
 // al. 2018, with bf16 in place of fp16, so no loss scaling): bf16 weights, activations and gradients in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // GEMMs through oneDNN's matmul primitive, the library PyTorch runs its CPU matmuls on: AVX-512 and
 // AVX512_BF16 dot-product kernels chosen at run time. A primitive is made once per shape and kept (making

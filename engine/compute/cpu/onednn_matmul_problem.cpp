@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/compute/cpu/onednn_matmul_problem.h"
 
 #include "engine/compute/cpu/bf16_bits.h"

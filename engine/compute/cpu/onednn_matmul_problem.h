@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A GEMM problem on oneDNN's matmul: fp32, or bf16 (fp16) inputs and output with fp32 accumulation
 // (AVX512_BF16 dot products where the CPU has them; fp16 where the oneDNN build has kernels for it). The same

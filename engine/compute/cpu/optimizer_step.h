@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One optimizer update on a flat parameter tensor, element by element (PyTorch's update rules; AdaGrad
 // exactly as the lecture writes it).

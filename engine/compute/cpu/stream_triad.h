@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The CPU's memory bandwidth as a STREAM-style triad (McCalpin, "Memory bandwidth and machine balance in
 // current high performance computers", IEEE TCCA newsletter, 1995): a[i] = b[i] + s·c[i] over three fp64

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How each benchmark dtype maps onto cuBLAS / cuBLASLt data and compute types.
 #include "engine/compute/bench_dtype.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The CUDA backend: cuBLAS/cuBLASLt GEMMs timed with CUDA events, and the Cruncher trained on the GPU.
 #include "engine/compute/benchmark_backend.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The CUDA backend as the registry sees it: plain C++ types only, so that engine/backend_registry.cpp
 // can ask for it without CUDA headers (and is compiled the same way with or without CUDA).

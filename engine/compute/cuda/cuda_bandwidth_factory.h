@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Device-memory bandwidth on a CUDA device, as plain C++ (no CUDA headers), so that
 // engine/benchmarks/memory_bandwidth_run.cpp can reach it the way copy_sweep.cpp reaches the copies.

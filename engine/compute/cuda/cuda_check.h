@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every CUDA runtime, cuBLAS and cuBLASLt status goes through these macros: a failure becomes a
 // CudaError (a std::runtime_error naming the call and the library's own message), never an abort, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The copy benchmark and the allocation check on a CUDA device, as plain C++ (no CUDA headers), so
 // that engine/benchmarks/copy_sweep.cpp can reach them the way backend_registry.cpp reaches the backend.

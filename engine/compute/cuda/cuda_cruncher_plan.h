@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the CUDA Cruncher trainer allocates before its first step, buffer by buffer: the one list the
 // trainer allocates from (cuda_cruncher_trainer.cpp) and the host tests read, so that each memory tag's

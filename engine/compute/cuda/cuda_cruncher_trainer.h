@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The lecture's Cruncher trained on the GPU: the same forward/backward GEMMs as the CPU trainers
 // (engine/compute/cpu) through cublasGemmEx with fp32 accumulation, MSE loss and the optimizer as fused

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Asks the CUDA runtime which GPUs there are and what they are.
 #include "engine/compute/cuda/cuda_matmul_rules.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Move-only owners of CUDA resources (nvbench style): each frees what it holds exactly once, in its
 // destructor, and never throws from there. Construction failures throw CudaError.

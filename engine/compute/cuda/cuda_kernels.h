@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The backend's few hand-written kernels (kept small: compile time matters on 2-core CI). Host-callable
 // launchers; every launch is checked and throws CudaError.

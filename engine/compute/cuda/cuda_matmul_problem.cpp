@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/compute/cuda/cuda_matmul_problem.h"
 
 #include "engine/compute/cuda/cublas_types.h"

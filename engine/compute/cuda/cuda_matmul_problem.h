@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // GEMM problems on the GPU: cublasGemmEx for fp32 (TF32 off), tf32, fp16, bf16 and fp64; cuBLASLt
 // for fp8 E4M3 with per-tensor scales, timing its top heuristics once per shape. Inputs are drawn on

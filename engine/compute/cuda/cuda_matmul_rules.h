@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Host-side rules of the CUDA backend, with no CUDA headers so that they are tested on any machine:
 // which dtypes a compute capability can run, which shapes cuBLASLt's fp8 path accepts, how a GPU is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/compute/cuda/cuda_bandwidth_factory.h"
 #include "engine/compute/cuda/cuda_check.h"
 #include "engine/compute/cuda/cuda_device_query.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The kernel's optimizer arguments from a Cruncher configuration (host only: the engine headers are C++20,
 // the .cu file is compiled as C++17).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One optimizer update of one element, compiled both into the CUDA kernel and into the host tests, so
 // the GPU's update rules are checked on the CPU against engine/cpu/optimizer_step.cpp (the same

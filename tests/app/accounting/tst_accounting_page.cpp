@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The live accounting page: driving the real controls changes the charts and the answers to exactly
 // the engine's values, and the lecture's presets show the lecture's numbers.
 #include "app/accounting/accounting_controls.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One slider tick's work, counted rather than timed (the tick's 8 ms budget is measured by
 // app/tools/bench_accounting_page; docs/benchmarks.md): a tick accounts the setup once, with formulas, and
 // replots only the charts whose data it changed. Dragging the training tokens changes the training time and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Fine-tuning group of the accounting page: a fine-tuning preset picked in the preset box reaches the
 // engine whole (method, rank, targets), the answers show the trainable count and the explanation its
 // ledger, and editing the group recomputes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Parallelism group's sizes are the layout table's (engine/accounting/parallel_layout_knobs.h): each
 // knob a whole-number box with the table's range, label and step, its flag in the tooltip, found by the
 // field validation names; a value in the box reaches the layout and a layout shown sets the box. Before the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "Find the fastest layout…" on the Accounting page: the dialog ranks the engine's own search for the page's
 // setup (the same plan `napkin-cli plan` prints), off the GUI thread; Apply sets the page's layout controls
 // to the chosen row's layout and nothing else; a GPU with no step-time profile says why; Cancel keeps what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The measured run's time by phase in the Accounting page's "How is this computed?": the engine's
 // comparison (engine/measured/measured_step_time.h) as a table, the prediction's basis named, a GPU's
 // figures against a CPU run said to be not comparable, and "not modelled" / "not named" / "–" where a side

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Accounting page's preset box grouped by family, with the shipped config.json files among the
 // lecture's setups: picking a config sets the model alone (its published parameter count, the training
 // and hardware kept), editing one of its knobs marks it "(modified)", a knob the engine refuses is shown

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The accounting page says what the GPU cannot do beside the precision and in the answers (bf16 on a T4,
 // flash attention falling back), answers memory but no time for fp8 on an A100 and on a part without
 // peaks (Apple's M4 Max), saying why beside the control and in the time's answer, and answers the run's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Accounting page's "Step time (predicted)": the engine's step-time model for the page's setup, the
 // very figures `napkin-cli account` gives, beside the MFU the training time assumes; "not predicted" with
 // the engine's reason where the GPU has no published profile; and the ledger in "How is this computed?".

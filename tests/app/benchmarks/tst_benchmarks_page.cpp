@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Benchmarks page driven through its real controls on the real CPU backend: a tiny sweep lands in
 // the chart exactly as the engine measured it, a cancel stops the worker and keeps the finished cases, a tiny
 // training run shows its loss curve (on an axis of whole steps) and the ledger's bytes equal the formula's,

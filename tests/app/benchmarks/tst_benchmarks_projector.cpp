@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Benchmarks page in the main window at a classroom's sizes, as a projector shows it. Ticking fp16
 // shows a warning in the controls column: its lines fit its box, no parent cuts it and nothing lies on it
 // (it was drawn with two of its six lines cut). The page's notes (the refused types, the fp16 warning, the

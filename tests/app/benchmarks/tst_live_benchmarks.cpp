@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Benchmarks page while a run is still going, on the real CPU backend: each matmul case is a point of
 // the chart and a row of the table as soon as it finishes, and the loss curve grows step by step. Before,
 // the chart and table stayed empty until the sweep ended and the loss chart said "No training run yet."

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Benchmarks page's "Compare recipes" driven through its real button on the real CPU backend: a tiny
 // Cruncher (D 16, L 2, B 8, 4 steps) in fp32 and mixed-bf16 gives a table row per recipe whose figures are
 // the runs' own, runs equal to what runCruncherRecipes returns for the same request (the seeds make the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Benchmarks page's predicted step beside the measured one: a profile this process calibrated on the
 // CPU (fp32 GEMMs only), chosen through the panel's "Hardware profile…" control, gives a Train run a
 // predicted step in its summary and the recipe comparison a line for fp32 with its predicted step, while

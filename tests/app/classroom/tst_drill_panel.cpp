@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Drill panel: the CLI's questions for the same seed, answers read with units, nonsense refused with a
 // message, and the question's page set up in the window.
 #include "app/classroom/drill_panel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The lecture tour: a table whose every step shows its page and a caption whose answer is the engine's
 // number, stepped through with the keyboard in an offscreen main window; F5 / Esc presentation mode.
 #include "app/accounting/accounting_page.h"

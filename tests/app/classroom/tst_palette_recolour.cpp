@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Dark palette and presentation mode: every chart repaints its background and axis text from the
 // palette when it changes, and presentation mode thickens chart lines and gives them back.
 #include "app/classroom/colour_scheme.h"

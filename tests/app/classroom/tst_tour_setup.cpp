@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A tour step is a whole setup: started from any window state (a custom transformer with an FFN width of
 // 40, another GPU, an Apple part no precision runs on, a field holding text it cannot read), the lecture
 // tour reveals, step by step, byte for byte the answer a fresh window reveals, and Esc gives the window's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hidden means hidden, and revealed means in view: in presentation mode at a projector's 1024×768 and
 // 1280×720, each lecture step before its reveal shows its answer nowhere (the text of every visible
 // widget not veiled, and the text items of every chart, read through the geometry the charts expose), and

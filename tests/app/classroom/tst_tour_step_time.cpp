@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The tour can ask "what MFU will this setup actually get?": a step's answer "step-time" is the step-time
 // model's prediction for the step's scenario (the Accounting page's "Step time (predicted)" row, which the
 // tour hides and reveals), judged against a guess as a number; a GPU without a profile says why instead.

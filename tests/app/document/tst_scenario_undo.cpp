@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Edit ▸ Undo, Redo and Reset page, and the File menu's keys, as a user drives them: real key presses and
 // mouse drags on the window's controls. An undone edit gives back the scenario from before it byte for
 // byte (writeScenario's text), a number typed is one step and a slider dragged is one step.

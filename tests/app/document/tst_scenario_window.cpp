@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Scenarios in the window: every control of every page survives save → open in a fresh window, and a
 // malformed, truncated or future-version file is refused with a message and changes no control.
 #include "app/accounting/accounting_controls.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The numbers behind the charts as CSV and JSON: the lecture's Cruncher (D=4, 2 layers, batch 2,
 // AdaGrad, fp32) must come out as its hand-computed bytes and FLOPs, in base units, with formulas.
 #include "app/accounting/accounting_page.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Headless export: in process, and through the real napkin executable with --export.
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/presets.h"

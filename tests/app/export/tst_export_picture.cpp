@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Exports that show what the screen shows. Each chart and page is exported as PNG at scales 1, 2 and 3, as
 // SVG (drawn by Qt's renderer) and as PDF (drawn by poppler's pdftoppm, as a slide tool would), scaled to
 // the size it has on screen and compared with QWidget::grab: cell by cell within a small tolerance, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 35: every file dialog opened in the working folder. The app's dialogs now start in the folder last
 // chosen in any of them, kept in QSettings.
 #include "app/export/file_dialogs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // File ▸ Export current page as a slide gets it: the page without its scroll bars (a picture cannot be
 // scrolled; the bars took a strip off the answers) and with its setup under it in one line, the napkin-cli
 // command that reproduces the page. Read off the picture: the scroll bars are painted a colour nothing else

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The number-formats page driven like a user: typing a value sets every format's bits; clicking a bit
 // changes the value everywhere; the range chart marks the value.
 #include "app/classroom/colour_scheme.h"

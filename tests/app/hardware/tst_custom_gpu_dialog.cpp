@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A GPU of the user's own: the dialog checks each field as it is typed (its message under it), saves a
 // catalog file the CLI reads, and the part it makes is chosen on the Accounting page and known on the
 // Inference page; "This machine's GPU" says why when there is no device.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Inference page's models: the box grouped by family with the shipped config.json files, each served
 // as the config says (its published parameter count, at its own context); the Architecture group edits
 // the model and marks the entry "(modified)"; a config the user opened is an entry of its own that a

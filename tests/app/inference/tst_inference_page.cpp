@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Inference page: driving the real controls changes the charts and the answers to exactly the
 // engine's values; a refused combination is shown next to its control while the last good result stays;
 // the page's scenario round-trips; a valid change is announced through settingChanged.

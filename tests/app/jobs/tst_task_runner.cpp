@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one runner for work off the GUI thread: results come back on the GUI thread, a superseded or
 // cancelled run's result is dropped, an exception becomes failed() with its message, and progress is
 // delivered for the current run only.

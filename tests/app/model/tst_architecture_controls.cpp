@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Architecture group with its advanced section: every shipped config's model is shown and read back
 // unchanged (nothing the controls cannot hold is lost on the way), each knob edited reaches the model
 // and says so once, every control names its config.json key, and the section opens for a message.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Roofline page after benchmarks, in the main window at a classroom's sizes: each finished sweep of the
 // Benchmarks page lands on the roof (the window's own connection, as after a run), and the chart keeps its
 // height and its labels apart. It once collapsed to a ~110 px strip with its labels piled up until "Clear

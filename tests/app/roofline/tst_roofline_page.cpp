@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Roofline page: the datasheet roof and its ridge, measured GEMMs placed at their intensity and one
 // above its roof flagged, the inference points on the roof, the scenario both ways and bad values refused
 // with a message. With NAPKIN_SCREENSHOT_DIR set, it also writes the page, with a real tiny CPU sweep, as

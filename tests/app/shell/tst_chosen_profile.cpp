@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The app's hardware profile (app/hardware/chosen_hardware_profile.h) is one answer everywhere: the
 // Accounting page's step time, its Copy as command line and its exported JSON, and napkin-cli running that
 // line, all predict from the profile where it was measured on the page's GPU, and from the GPU's published

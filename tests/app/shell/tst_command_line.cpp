@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The napkin executable's command line: a pure parse(), so every case is a table row.
 #include "app/shell/command_line.h"
 

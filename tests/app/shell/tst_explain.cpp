@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "How is this computed?": the explanation functions show the lecture's numbers, derived from the
 // engine's results for known inputs, and each page's pane follows its inputs.
 #include "app/accounting/accounting_page.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `napkin --export FILE --page PAGE [--scenario FILE]` through the real executable: every page in every
 // format gives a valid, non-blank file; a scenario changes the picture; a bad scenario writes nothing.
 #include "app/document/scenario_file.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Help on every page: the Help menu's four entries, a "What is this page?" for each page that names the
 // lecture idea it shows, shortcuts read from the window's own actions, the CLI's contract, and About
 // with the versions the engine's registry reports.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every page at the sizes a classroom projects (1024×768, 1280×720, 1600×900, 1920×1080), in the dark
 // palette, and in presentation mode at 1024×768, 1280×720 (light and dark) and 1600×900: no two visible
 // text widgets overlap, no text widget is cut by its own box or by a parent (a scroll area's viewport may

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // File ▸ Open measured run… and a dropped trace: through the window, a trace torch made on the CPU lies
 // over the predicted step, its peak less the bytes the run names equal to napkin's peak to the byte, with
 // the answers and the note under the chart saying so; a bad file shows its one line under the chart and in

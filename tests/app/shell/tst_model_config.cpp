@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // File ▸ Open model config… and a dropped config.json: through the window, each shipped config gives the
 // parameter count napkin-cli gives for the same file; a damaged or foreign file shows the engine's
 // one-line message and keeps both pages' model; a drop of a file opens it (a scenario as a scenario).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One answer everywhere: the accounting and inference pages exported as JSON (napkin --export FILE.json)
 // are napkin-cli's documents, field by field, for every preset; the `command` each names, run, prints the
 // same document; and Edit ▸ Copy as command gives the line for the page in front.

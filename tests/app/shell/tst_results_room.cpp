@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The answers at a projector's size (issue 52): on the Accounting and Inference pages at 1024×768 and
 // 1280×720, in the window as a user sees it, the answers get a usable share of the results column and
 // How is this computed?, opened, most of it; closed again, the column is as it was. Before the shared

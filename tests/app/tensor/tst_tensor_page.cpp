@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The tensor page driven through its real controls: fields, example buttons, step list, hover.
 // With NAPKIN_SCREENSHOT_DIR set, it also writes the page as PNGs there (for eyes, not asserts).
 #include "app/tensor/tensor_page.h"

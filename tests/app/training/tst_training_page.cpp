@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Training tab: real sliders and spin boxes drive the lessons, computed off the GUI thread; the
 // charts receive the engine's numbers; stale results are dropped; every panel exports a PNG.
 #include "app/export/save_file.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The accounting model against the lecture's worked answers and published model sizes.
 #include "engine/accounting/accounting.h"
 

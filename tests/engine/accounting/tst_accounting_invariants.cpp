@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The definitions every page and command share, checked over thousands of random valid settings
 // (tests/support/random_accounting_inputs.h, seeded): the ledger's parts sum to its total; the peak is
 // the largest event of the step's timeline; "fits" is the peak against the capacity; the largest batch

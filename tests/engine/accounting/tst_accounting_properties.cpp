@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Properties the accounting must keep for every input, checked over a grid of configurations:
 // totals are the sum of their parts, more of anything never costs less, sharding never costs more,
 // and the largest scales stay finite and exact.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the chosen part cannot do, applied before accounting: flash attention falls back to the eager kernel
 // below Ampere (and the activation ledger then keeps the a·s² scores), bf16 on Turing runs at the fp32 rate,
 // fp8 on Ampere and a peak no source gives (Apple's M4 Max) leave the memory answered and the time missing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fine-tuning against published and hand-derived numbers: PEFT's trainable counts, QLoRA's NF4 storage,
 // offloading moving the optimizer's states to the host byte for byte, LoRA's FLOPs, and the step's peak.
 // The matmul FLOPs and parameter counts are also checked against plain PyTorch models with adapters in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Frozen layers (engine/accounting/frozen_layers.h): the list napkin-cli's --freeze takes, the rule of
 // what trains, what backward passes and what is kept, and the accounting's Cruncher with some layers
 // frozen (trainable count, states, activations) with its validation.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading a Hugging Face config.json: what is refused (truncated, wrong types, unknown model_type, a
 // tokenizer config, an oversized or non-regular file, deep nesting), with one line naming the file and
 // the key; the keys used and ignored; gemma3's nested text_config; issue 40: absent keys taking the

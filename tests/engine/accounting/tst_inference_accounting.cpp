@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Serving a transformer: weights at each format, the KV cache, decode on the roofline and the largest
 // batch, against published configurations and hand-derived values (each row's derivation beside it).
 #include "engine/accounting/inference_accounting.h"

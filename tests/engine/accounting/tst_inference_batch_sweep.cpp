@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Decode speed against batch size: the sweep is the inference accounting at each B, batch 1 is memory
 // bound at bandwidth / (weights read + KV cache), and the crossover batch is where one step's FLOPs /
 // peak catch up with its bytes / bandwidth. Hand-derived from Llama 3 8B's configuration (Meta-Llama-3-8B

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The largest sequence length a training step fits (issue 30: "how long a context can I fine-tune on?"):
 // the step peak at max_sequence fits the GPU and one more (valid) token does not, checked against the
 // engine's own peak, by brute force over every S where the answer is small.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The overhead ledger (memory_overheads.h, caching_allocator.h): every figure is a cited constant —
 // PyTorch's caching allocator and cuBLAS workspace sizes, NCCL's default buffer, TransformerEngine's amax
 // history, the catalog's driver-reported memory — and "fits" is judged on the peak plus the counted

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Memory over one training step: the lecture's Cruncher written out by hand event by event, small
 // linear2 and dense cases by hand, and the timeline's agreement with memory_bytes for every model kind,
 // recipe, ZeRO stage and recompute mode.

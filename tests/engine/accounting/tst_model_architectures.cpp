@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GPT-, Llama- and Mixtral-style transformers against their published sizes, and the activation ledger
 // against Korthikanti et al. 2022's closed forms (Table 2) and hand counts for the other architectures.
 #include "engine/accounting/accounting.h"

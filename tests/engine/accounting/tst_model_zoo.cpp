@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The shipped config.json files (resources/models/) read as models: each parameter count (and active
 // count for a mixture of experts) equals the exact count derived by hand from its config, cited below;
 // the KV cache per token follows its attention kind; windowed layers' caches stop at the window.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Today's families, built knob by knob (head_dim, per-projection biases, sandwich norms, QK-norm,
 // GeGLU, sliding windows, MLA, shared experts, dense-first layers), against parameter counts derived by
 // hand from each published config.json; the KV cache by attention kind; windowed caches capped at W.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tensor, pipeline, sequence, context and expert parallelism: model-state splits, the 1F1B bubble and
 // in-flight micro-batches, the communication ledger, refusals, and the advice when nothing fits. Every
 // expected value is derived by hand in the comments.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The preset boxes' families (preset_groups.h): every setup, published model and shipped config appears
 // exactly once, in a named family (none under "Other"), the families in their fixed order; namedModel
 // finds what --model-preset finds.

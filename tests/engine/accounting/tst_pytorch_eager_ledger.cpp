@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The pytorch-eager activation profile: the bytes PyTorch eager autograd saves for a nanoGPT-style GPT-2,
 // a Llama-style decoder and a Mixtral-style mixture of experts.
 // Every row's figure was measured with torch 1.13 (Debian's python3-torch) on the CPU by

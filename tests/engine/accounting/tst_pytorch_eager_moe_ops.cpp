@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Mixtral-style sparse MoE blocks under pytorch-eager op by op (pytorch_eager_moe_ops.h): every event is the
 // high-water mark of torch 1.13's CPU allocator inside it, to the byte, with the token slots routed as napkin
 // assumes (balanced: slot j to expert j mod E). Each row's figures are torch.profiler

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A GPT-2 step and a Llama-style one under pytorch-eager op by op (pytorch_eager_step_ops.h,
 // pytorch_eager_llama_ops.h): every event is the high-water mark of torch 1.13's CPU allocator inside it,
 // to the byte. Each row's figures are torch.profiler

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Cost, energy and carbon of a run: GPU-hours × price, GPU-hours × power × PUE, energy × grid intensity.
 // Rows: Llama 2's model card (meta-llama/llama MODEL_CARD.md, "CO2 emissions during pretraining") and the
 // lecture's 70B / 15T tokens / 1024 H100 / MFU 0.5 question.

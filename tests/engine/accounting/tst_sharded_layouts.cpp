@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ZeRO and FSDP as the frameworks run them: DeepSpeed's two gradient copies under ZeRO-1/2, ZeRO-3/FSDP's
 // gathered layers and reduce buffers, HSDP's shard groups, the interleaved 1F1B schedule and the memory of
 // every pipeline stage. Each row names the source of its expected value.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // PyTorch's caching allocator simulated, rule by rule. Every expected layout is worked by hand from
 // c10/cuda/CUDACachingAllocator.cpp (pytorch/pytorch at 001074d25084fdb87a799823e395a50f5ec044d3), the function
 // named in each row's comment. Layouts: one segment per word group, "S" small pool, "L" large pool, "E" an

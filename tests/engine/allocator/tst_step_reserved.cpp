@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The predicted step through the simulated caching allocator (engine/allocator/step_reserved.h): what it
 // allocates agrees with the memory timeline, reserved never falls below allocated, account() itself does no
 // allocator work, and the three H100 steps recorded in docs/benchmarks.md ("Training steps in PyTorch against

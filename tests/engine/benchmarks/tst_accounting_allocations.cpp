@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The heap allocations one account() makes, counted (as tst_accounting_work counts its evaluations and
 // spelled numbers): allocation and free were a fifth of a recompute's time, and most of them were
 // formulas built with +, regrowing their string piece by piece. Joined with concat() (text_concat.h) each

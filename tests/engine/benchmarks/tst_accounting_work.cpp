@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The work one account() does, counted instead of timed (work_counts.h): a timed test passes or fails
 // with the machine's load, a count is the same everywhere. These budgets hold a recompute near its
 // 20 µs (GPT-2 small) and 50 µs (DeepSeek-V3) targets; `napkin-cli bench account --setup ID` times them

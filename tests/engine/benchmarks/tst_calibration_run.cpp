@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `napkin-cli calibrate`'s service: a CPU calibration writes a profile the reader takes back whole, with
 // one GEMM rate per shape and dtype run, a bandwidth and a per-op overhead, each with its source. No time
 // is asserted: only that each figure was measured (positive and finite).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The copy benchmark's pure rules, run on the CPU: size lists, the cases, the summary and bytes/s, the
 // catalog's host-link promise, the allocation check's expectation, and the JSON the CLI prints.
 #include "engine/benchmarks/copy_sweep.h"

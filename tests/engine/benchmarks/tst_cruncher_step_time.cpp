@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Cruncher's predicted step (engine/benchmarks/cruncher_step_time.h): its GEMMs are the ones the run
 // counts (6·B·P − 2·B·D² with nothing frozen), each row is max(FLOPs / rate, bytes / bandwidth) worked here
 // by hand from a two-rate profile, and a profile that lacks the recipe's GEMMs or a bandwidth says why it

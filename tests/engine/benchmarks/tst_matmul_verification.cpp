@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Verification decides a matmul case's ok: a result beyond its dtype's error bound (matmul_error_bound.h,
 // docs/cli.md) is ok: false with the reason, whatever its speed, and the JSON keeps the figures that
 // condemned it. The problems here are deliberately corrupted GEMMs checked by the engine's own sampler.

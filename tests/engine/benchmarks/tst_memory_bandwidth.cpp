@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Memory bandwidth: how bytes are counted, how big the arrays are by default, the catalog's promise, a
 // small real triad on this CPU, the CUDA path's answer without a GPU, the measured CPU roofline, and the
 // JSON `napkin-cli bench memory` and `roofline` print.

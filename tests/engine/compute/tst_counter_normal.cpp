@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The counter-based generator every Cruncher trainer draws its data from (engine/compute/counter_normal.h):
 // Philox4x32-10 against Random123's published known-answer vectors, the Gaussian samples against an
 // independent Python implementation, and the properties that let the CUDA kernel and the CPU trainers share

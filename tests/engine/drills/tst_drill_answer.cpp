@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The room's answers as people type them: "2.5 GB", "2.5e9", "2.33 GiB", "40B", "144 days", "2^-10".
 #include "engine/drills/drill_answer.h"
 

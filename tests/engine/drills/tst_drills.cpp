@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The drills: same seed → same questions; every topic in any 11 in a row; each question's own answer
 // judged right; and the engine's answers against published figures where a topic has one.
 #include "engine/accounting/accounting.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The last-level cache as sysfs describes it: the size text and the choice of the highest level, read
 // from a made-up sysfs tree (the real machine's varies).
 #include "engine/hardware/cpu_cache.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // /proc/cpuinfo parsing and the CPU's spec peak: cores × lanes × FMA units × 2 × clock, or "unknown".
 #include "engine/hardware/cpu_facts.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A user-defined GPU: the dialog's fields checked one by one (each message names its field), and the
 // catalog's JSON written back so that a part survives the trip to a file the CLI reads.
 #include "engine/hardware/custom_gpu_form.h"

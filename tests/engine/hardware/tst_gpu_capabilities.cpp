@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a part cannot do: bf16 without tensor cores, tf32 before Ampere, fp8 before Ada/Hopper, FlashAttention
 // 2 before Ampere. Rows are the catalog's parts and the architectures' published feature sets (Ampere brought
 // bf16 and tf32 tensor cores; fp8 came with Ada Lovelace and Hopper; the flash-attention README requires

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The GPU catalog: datasheet numbers, dense vs sparse, user-supplied GPUs.
 #include "engine/hardware/gpu_catalog.h"
 #include "tests/support/gpu_figure.h"

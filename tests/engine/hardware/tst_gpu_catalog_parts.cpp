@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The catalog's later parts (RTX 3090, MI250X, Apple M1/M2 Max, GH200): one row per figure against its cited
 // source; a figure no source gives is absent (-1), and 0 means the part has no such path.
 #include "engine/hardware/device_match.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The roofline: ridge points from datasheets, GEMM intensity by hand, the attainable roof and the
 // above-the-roof flag.
 #include "engine/hardware/roofline.h"

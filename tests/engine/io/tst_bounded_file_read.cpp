@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // readBoundedFile: a regular file under its cap is read whole; anything else is refused before a byte is
 // read, with the file's name and the reason.
 #include "engine/io/bounded_file_read.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The data-loading lesson: a flat token file, memory-mapped; get_batch's random windows; what stays
 // resident while sampling a file 1000× larger than the batch.
 #include "engine/lessons/batch_sampler.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The initialization lesson: activation std per layer for N(0,1), N(0,1)/√D and truncated weights.
 #include "engine/lessons/init_std_experiment.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The determinism and mixed-precision lessons on the lesson Cruncher (every value rounded through the
 // exact codecs).
 #include "engine/lessons/mixed_precision_trainer.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The measured-run readers: torch.profiler's Chrome trace and the CUDA memory snapshot as timelines of the
 // allocator's bytes, what each refuses with one line (code in a pickle, a cut or deep file, a memo bomb,
 // no memory events, another device), and the comparison with a predicted step.

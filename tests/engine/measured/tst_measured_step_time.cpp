@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A measured run's time beside the predicted step time: the measured step's seconds by phase from the
 // trace's own "dur" (a hand-made trace whose durations are known exactly, and the shipped CPU trace of a
 // one-layer GPT-2), the ledger's seconds by phase, their ratio, and what stays unset (a phase no range

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The float codecs against the specifications: OCP 8-bit Floating Point Specification rev 1.0 (E4M3,
 // E5M2), IEEE 754 binary16 / binary32, bfloat16, and torch.finfo's published facts.
 #include "engine/numerics/float_format.h"

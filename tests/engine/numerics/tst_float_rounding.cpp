@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What storing a number costs: rounding error, neighbours, bit text and tensor sizes.
 #include "engine/numerics/float_rounding.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The numbers people type: "70B", "15T", "1.5e9".
 #include "engine/numerics/number_parse.h"
 

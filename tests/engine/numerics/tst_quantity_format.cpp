@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Formatting numbers for formulas and for people.
 #include "engine/numerics/quantity_format.h"
 

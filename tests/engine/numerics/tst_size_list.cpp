@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one size-list reader: matmul sizes (counts), copy sizes (binary bytes), tensor shapes (products,
 // "×"), with the same limits and messages wherever a list is typed.
 #include "engine/numerics/size_list.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the other calculators report: each peer's published example reproduced from its formula, and
 // rows that name why Napkin's number differs. Sources: microsoft/DeepSpeed
 // docs/code-docs/source/memory.rst (the estimators' printed tables) and deepspeed/runtime/zero/

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The layout search (engine/planning/layout_search.h): its winner is the best of a brute force over every
 // candidate, written here apart from the search's own enumeration; pruning never changes the answer; the
 // bound it prunes by never exceeds a predicted step; its work is counted, not timed; a published run's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // engine/report: the conventions of every document (whole numbers as integers, null for what does not
 // apply, CSV quoting and shortest exact numbers), and the benchmark documents built from made-up results:
 // a sweep keeps the method it was measured with, a failed case keeps its message, the CSVs have their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Scenario files: every field survives a write/read round trip, older versions migrate, and malformed,
 // truncated or future-version files are refused with a message that says what and where.
 #include "engine/report/cli_command_line.h"

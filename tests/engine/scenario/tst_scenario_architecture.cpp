@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Scenario files keep the knobs of today's families (issue 26): every shipped config.json's model, as the
 // Accounting page's transformer and as the Inference page's model, is written and read back unchanged;
 // a file written before the knobs opens with every number it had; a bad value is refused naming its key.

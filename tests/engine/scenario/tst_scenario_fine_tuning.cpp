@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Scenario files keep the fine-tuning setting: written and read back unchanged, and a bad value refused
 // naming its key rather than silently replaced.
 #include "engine/accounting/setup_presets.h"

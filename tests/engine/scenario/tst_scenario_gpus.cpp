@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A scenario carries the user's own GPUs ("gpus", in the GPU catalog's format), so a page that names one
 // opens anywhere; a file that names a GPU it does not carry, or carries a built-in id, is refused.
 #include "engine/hardware/custom_gpu_form.h"

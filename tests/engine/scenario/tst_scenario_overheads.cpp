@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Scenario files keep the overhead ledger's settings (accounting.overheads): written and read back
 // unchanged, a file saved before the ledger existed opens in the datasheet basis (what its answers meant),
 // and a bad value is refused naming its key rather than silently replaced.

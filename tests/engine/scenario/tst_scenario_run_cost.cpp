@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Scenario files keep the run's price and power (price per GPU-hour, power fraction, PUE, grid intensity):
 // written and read back unchanged, "not set" kept as null, a bad value refused naming its key.
 #include "engine/report/cli_command_line.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tour files: read, written and read back the same; each step's edit applied through the scenario loader;
 // a bad file refused with one line naming the field, the scenario loader's way.
 #include "engine/scenario/tour_file.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The hardware profile file: what it holds survives a round trip, a damaged or foreign file is refused in
 // one line naming the field, and a GEMM's rate is its exact shape's in its orientation when measured, else
 // interpolated between the measured shapes, never beyond.

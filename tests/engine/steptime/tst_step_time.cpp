@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The step-time model: its op list does the accounting's FLOPs, its parts add up, and its predictions of
 // published measured runs land where docs/benchmarks.md records (loose bounds: nothing here is fitted;
 // the GEMM rates are mamf-finder's published measurements, the bandwidth the datasheet's).

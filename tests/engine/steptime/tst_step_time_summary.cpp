@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The step read at a glance (step_time_summary.h): its seconds by what bounds them add up to the step, the
 // kinds named are those with time, and the largest rows are the largest, most first.
 #include "engine/steptime/step_time_summary.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Small helpers shared by the tensor suites: "2,3" ↔ std::vector<int64_t>.
 #include <QString>

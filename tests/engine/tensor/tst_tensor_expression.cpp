@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Chains in PyTorch's spelling, evaluated step by step; rows are what PyTorch 2.x reports for
 // .shape, .stride(), .storage_offset() and data_ptr sharing.
 #include "engine/tensor/tensor_expression.h"

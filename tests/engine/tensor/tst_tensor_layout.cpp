@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Strided layout and PyTorch's view rules, checked against the strides and offsets PyTorch reports.
 #include "engine/tensor/tensor_layout.h"
 #include "engine/tensor/tensor_ops.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a copy stores: the source's elements in row-major order, laid out in the copy's strides.
 #include "engine/tensor/tensor_expression.h"
 #include "engine/tensor/tensor_storage_values.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The charts at a projector's size: the FLOP chart's legend no longer covers the backward bar, an axis
 // title too long for a small chart breaks onto more lines instead of being cut, the Cruncher's verdict and
 // its off-scale capacity note (now under the axis) keep apart, and an exported chart carries its title and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a chart says when it no longer shows the controls' setup (an invalid input keeps the last valid
 // result on the page): a veil over the whole chart, greyed, with the reason, lifted when the input is
 // valid again. And the memory timeline's peak label tells the engine's story for a step whose order is not

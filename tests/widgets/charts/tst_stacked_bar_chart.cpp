@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The training bar and the serving bar are one StackedBarChart: the same segment under the pointer, the
 // same tooltip (name, size, exact bytes, formula), a zero segment left out of the legend, for both; and the
 // same verdict, clear of the capacity line and its label and readable on a dark projector palette.

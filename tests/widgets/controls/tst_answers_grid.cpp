@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The answers grid and the flowing row of charts at a projector's width: the grid puts the formula
 // beside its value while there is room, under it when not, and the value under its title when even
 // that is too wide, so that its panel never scrolls sideways (the Accounting answers did, 755 px of

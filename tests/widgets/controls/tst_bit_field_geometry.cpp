@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // BitFieldView's cell layout and hit-testing, without a window.
 #include "widgets/controls/bit_field_geometry.h"
 

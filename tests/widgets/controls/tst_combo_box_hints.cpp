@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // After the window's font changes (presentation mode), a combo box's minimum width is its items' at the new
 // font, as a box created at that font would measure them: without the refresh Qt 6.4 keeps the minimum
 // measured at the old font, and the accounting page's control panel kept presentation mode's width.

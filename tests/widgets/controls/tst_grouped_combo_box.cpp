@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A combo box grouped under headers: the headers are listed but cannot be chosen, and the arrow keys step
 // from the last entry of one group to the first of the next.
 #include "widgets/controls/grouped_combo_box.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The logarithmic slider + number field: both halves agree, and bad text is refused visibly.
 #include "widgets/controls/log_slider_field.h"
 #include "widgets/controls/number_field.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A count refuses a fraction in the field itself, with one red message that names the kept value; a
 // fraction is fine where the field is not a count; a valid entry clears the message.
 #include "widgets/controls/number_field.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Stride view layout and hit-testing, without a window: the cell under the mouse must map to the
 // storage cell PyTorch's offset formula names.
 #include "engine/tensor/tensor_expression.h"

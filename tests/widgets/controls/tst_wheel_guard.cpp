@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The wheel over a long panel scrolls the panel: a combo box, spin box or slider under the pointer keeps
 // its value unless the user gave it focus first.
 #include "widgets/controls/wheel_guard.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes allocator_rules.pickle, which tst_caching_allocator_simulation replays (run once; the file is
 committed). Hand-built in the shape of torch.cuda.memory._snapshot() until a GPU is lent: the trace is what
 c10/cuda/CUDACachingAllocator.cpp (pytorch/pytorch at 001074d25084fdb87a799823e395a50f5ec044d3) logs for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fast fp32 ↔ bf16 conversions of the oneDNN backend against napkin's exact codec
 // (engine/numerics/float_format.h): ties to even, overflow, NaN, subnormals, signed zero.
 #include "engine/compute/cpu/bf16_bits.h"

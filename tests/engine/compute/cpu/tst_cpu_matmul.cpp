@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CPU backend's GEMM and the sweep runner: FLOP counts, results against a naive reference,
 // failing cases recorded, cancellation.
 #include "engine/benchmarks/backend_registry.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Memory over a training step, measured: the CPU trainer allocates and frees through its ledger in
 // PyTorch's eager order and records the ledger at each event; that must be the predicted timeline
 // (engine/accounting/memory_timeline.h) at every event, exactly, for every optimizer and several sizes.

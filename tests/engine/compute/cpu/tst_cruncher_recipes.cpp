@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The training recipes' numerics on the CPU: every CPU trainer this build has (Eigen, oneDNN), in every
 // recipe it runs (fp32, mixed-bf16), against the plain reference of tests/support/cruncher_reference.h on
 // the same data and initial weights: five steps' losses within the recipe's tolerance. The reference in

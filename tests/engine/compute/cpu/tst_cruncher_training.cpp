@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The lecture's Cruncher trained on the CPU: update rules, falling loss, measured memory = the
 // formula, checkpoint round trip (and a damaged checkpoint refused whole), counted FLOPs.
 #include "engine/accounting/accounting.h"

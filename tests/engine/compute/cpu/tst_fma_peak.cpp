@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CPU's measured FMA-loop peak is the roof the Benchmarks and Roofline pages divide by: it must be
 // the fastest this machine multiplies, in every build. In a Debug build the loop ran unoptimised (its
 // accumulators in memory, each FMA a call) and a oneDNN GEMM, a library built optimised, beat it 2 to 20

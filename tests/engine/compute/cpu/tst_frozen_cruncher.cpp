@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Cruncher with frozen layers (engine/accounting/frozen_layers.h), trained on the CPU: the trainers'
 // ledgers equal the predicted timeline at every event, the totals are the hand-derived ones, frozen
 // weights never move while trained ones do, the FLOPs are the GEMMs issued, checkpoints are refused.

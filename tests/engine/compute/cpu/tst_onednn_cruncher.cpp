@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Cruncher on oneDNN, fp32 and mixed bf16: measured memory equals the accounting recipe component by
 // component and the predicted timeline event by event, the loss falls like fp32's, the fp32 run starts from
 // Eigen's weights, checkpoints round-trip bit for bit (and move between precisions), bad precisions are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The oneDNN backend's GEMMs: the same inputs as Eigen's, results within the stated error bounds against
 // the long-double reference, one primitive per shape, cancel between panels, which library ran each case
 // and what it promises.

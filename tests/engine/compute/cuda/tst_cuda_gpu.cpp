@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CUDA backend on a real GPU (label "gpu"; every case skips where no device is present): GEMMs of
 // every dtype against an independent reference, the fp8 algorithm cache, out-of-memory as a result,
 // the Cruncher trainer against the CPU trainer (same data, same update rules) in every recipe, the batch

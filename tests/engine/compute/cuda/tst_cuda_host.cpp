@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Host-side logic of the CUDA backend, run on the CPU (no GPU needed): dtype support per compute
 // capability, fp8 shape rules, catalog matching and DeviceInfo assembly, the algorithm cache,
 // dtype → cuBLAS type mapping, error-status conversion, what the registry says without a device, and the

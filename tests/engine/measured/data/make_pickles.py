@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the pickles tst_measured_run reads (run once; the files are committed). The good ones have the
 shape of torch.cuda.memory._snapshot() (segments with blocks, device_traces of alloc/free entries); the
 bad ones are what a reader must refuse: code (GLOBAL, STACK_GLOBAL + REDUCE), a cut file, a deep nest, a
