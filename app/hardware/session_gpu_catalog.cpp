@@ -2,7 +2,7 @@
 #include "app/hardware/session_gpu_catalog.h"
 
 #include "engine/hardware/gpu_catalog_writer.h"
-#include "engine/numerics/ascii_case.h"
+#include "engine/text/ascii_case.h"
 
 #include <algorithm>
 

@@ -5,7 +5,7 @@
 #include "app/hardware/session_gpu_catalog.h"
 #include "app/hardware/user_gpu_catalog_file.h"
 #include "app/training/data_lesson_panel.h"
-#include "engine/numerics/ascii_case.h"
+#include "engine/text/ascii_case.h"
 #include "engine/report/accounting_report.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/inference_report.h"

@@ -10,9 +10,9 @@
 #include "engine/accounting/pipeline_stages.h"
 #include "engine/accounting/stage_memory.h"
 #include "engine/hardware/gpu_capabilities.h"
-#include "engine/numerics/formula_text.h"
+#include "engine/text/formula_text.h"
 #include "engine/numerics/quantity_format.h"
-#include "engine/numerics/text_concat.h"
+#include "engine/text/text_concat.h"
 #include "engine/numerics/work_counts.h"
 
 #include <algorithm>

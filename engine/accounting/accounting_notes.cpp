@@ -4,7 +4,7 @@
 #include "engine/accounting/parallel_layout.h"
 #include "engine/accounting/pytorch_eager_step_ops.h"
 #include "engine/numerics/quantity_format.h"
-#include "engine/numerics/text_concat.h"
+#include "engine/text/text_concat.h"
 
 #include <cmath>
 #include <string_view>

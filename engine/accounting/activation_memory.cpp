@@ -5,9 +5,9 @@
 
 #include "engine/accounting/activation_ledger_cache.h"
 #include "engine/accounting/frozen_layers.h"
-#include "engine/numerics/formula_text.h"
+#include "engine/text/formula_text.h"
 #include "engine/numerics/quantity_format.h"
-#include "engine/numerics/text_concat.h"
+#include "engine/text/text_concat.h"
 #include "engine/numerics/work_counts.h"
 
 namespace napkin {

@@ -2,9 +2,9 @@
 #include "engine/accounting/communication.h"
 
 #include "engine/accounting/transformer_parameters.h"
-#include "engine/numerics/name_table.h"
+#include "engine/text/name_table.h"
 #include "engine/numerics/quantity_format.h"
-#include "engine/numerics/text_concat.h"
+#include "engine/text/text_concat.h"
 
 namespace napkin {
 namespace {

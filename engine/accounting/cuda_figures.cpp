@@ -2,7 +2,7 @@
 #include "engine/accounting/cuda_figures.h"
 
 #include "engine/accounting/memory_overheads.h"
-#include "engine/numerics/ascii_case.h"
+#include "engine/text/ascii_case.h"
 
 #include <array>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/fine_tuning.h"
 
-#include "engine/numerics/formula_text.h"
-#include "engine/numerics/name_table.h"
+#include "engine/text/formula_text.h"
+#include "engine/text/name_table.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 #include "engine/accounting/fine_tuning.h"
 #include "engine/accounting/fine_tuning_flops.h"
 #include "engine/hardware/gpu_capabilities.h"
-#include "engine/numerics/formula_text.h"
+#include "engine/text/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <cmath>

@@ -6,8 +6,8 @@
 #include "engine/accounting/hf_config_families.h"
 #include "engine/accounting/hf_config_keys.h"
 #include "engine/accounting/hf_config_vision.h"
-#include "engine/numerics/json_nesting.h"
-#include "engine/numerics/printable_text.h"
+#include "engine/text/json_nesting.h"
+#include "engine/text/printable_text.h"
 #include "engine/numerics/work_counts.h"
 
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
 
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/inference_accounting.h"
-#include "engine/numerics/formula_text.h"
+#include "engine/text/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 
 namespace napkin {

@@ -5,10 +5,10 @@
 #include "engine/accounting/caching_allocator.h"
 #include "engine/accounting/cuda_figures.h"
 #include "engine/accounting/memory_overhead_knobs.h"
-#include "engine/numerics/ascii_case.h"
-#include "engine/numerics/formula_text.h"
+#include "engine/text/ascii_case.h"
+#include "engine/text/formula_text.h"
 #include "engine/numerics/quantity_format.h"
-#include "engine/numerics/text_concat.h"
+#include "engine/text/text_concat.h"
 
 #include <array>
 #include <cmath>

@@ -9,10 +9,10 @@
 #include "engine/accounting/stage_memory.h"
 #include "engine/accounting/timeline_builder.h"
 #include "engine/accounting/timeline_layer_bytes.h"
-#include "engine/numerics/formula_text.h"
-#include "engine/numerics/name_table.h"
+#include "engine/text/formula_text.h"
+#include "engine/text/name_table.h"
 #include "engine/numerics/quantity_format.h"
-#include "engine/numerics/text_concat.h"
+#include "engine/text/text_concat.h"
 #include "engine/numerics/work_counts.h"
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/model_presets.h"
 
-#include "engine/numerics/ascii_case.h"
-#include "engine/numerics/name_table.h"
+#include "engine/text/ascii_case.h"
+#include "engine/text/name_table.h"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/model_spec.h"
 
-#include "engine/numerics/name_table.h"
+#include "engine/text/name_table.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <cmath>

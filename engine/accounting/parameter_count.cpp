@@ -3,9 +3,9 @@
 
 #include "engine/accounting/model_fingerprint.h"
 #include "engine/accounting/transformer_parameters.h"
-#include "engine/numerics/formula_text.h"
+#include "engine/text/formula_text.h"
 #include "engine/numerics/quantity_format.h"
-#include "engine/numerics/text_concat.h"
+#include "engine/text/text_concat.h"
 
 #include <algorithm>
 #include <array>

@@ -2,7 +2,7 @@
 #include "engine/accounting/pipeline_stages.h"
 
 #include "engine/accounting/gathered_layers.h"
-#include "engine/numerics/formula_text.h"
+#include "engine/text/formula_text.h"
 
 namespace napkin {
 namespace {

@@ -2,7 +2,7 @@
 #include "engine/accounting/setup_presets.h"
 
 #include "engine/accounting/model_presets.h"
-#include "engine/numerics/ascii_case.h"
+#include "engine/text/ascii_case.h"
 
 #include <algorithm>
 #include <cctype>

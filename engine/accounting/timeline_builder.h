@@ -6,9 +6,9 @@
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/op_run.h"
 #include "engine/accounting/stage_memory.h"
-#include "engine/numerics/formula_text.h"
+#include "engine/text/formula_text.h"
 #include "engine/numerics/quantity_format.h"
-#include "engine/numerics/text_concat.h"
+#include "engine/text/text_concat.h"
 
 #include <vector>
 

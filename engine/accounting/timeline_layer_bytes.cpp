@@ -3,7 +3,7 @@
 
 #include "engine/accounting/model_fingerprint.h"
 #include "engine/accounting/parameter_count.h"
-#include "engine/numerics/formula_text.h"
+#include "engine/text/formula_text.h"
 
 #include <cstdint>
 #include <optional>

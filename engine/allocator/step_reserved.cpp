@@ -2,7 +2,7 @@
 #include "engine/allocator/step_reserved.h"
 
 #include "engine/accounting/memory_timeline.h"
-#include "engine/numerics/formula_text.h"
+#include "engine/text/formula_text.h"
 #include "engine/numerics/work_counts.h"
 
 #include <algorithm>

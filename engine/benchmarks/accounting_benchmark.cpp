@@ -3,7 +3,7 @@
 
 #include "engine/accounting/model_zoo.h"
 #include "engine/accounting/setup_presets.h"
-#include "engine/numerics/ascii_case.h"
+#include "engine/text/ascii_case.h"
 
 #include <chrono>
 #include <vector>

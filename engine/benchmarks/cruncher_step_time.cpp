@@ -4,7 +4,7 @@
 #include "engine/accounting/frozen_layers.h"
 #include "engine/accounting/optimizer_kind.h"
 #include "engine/hardware/gpu_catalog.h"
-#include "engine/numerics/ascii_case.h"
+#include "engine/text/ascii_case.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/compute/cpu_backend_kind.h"
 
-#include "engine/numerics/name_table.h"
+#include "engine/text/name_table.h"
 
 namespace napkin {
 namespace {

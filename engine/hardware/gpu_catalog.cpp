@@ -2,7 +2,7 @@
 #include "engine/hardware/gpu_catalog.h"
 
 #include "engine/io/bounded_file_read.h"
-#include "engine/numerics/ascii_case.h"
+#include "engine/text/ascii_case.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <nlohmann/json.hpp>

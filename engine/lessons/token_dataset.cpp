@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/lessons/token_dataset.h"
 
-#include "engine/numerics/name_table.h"
+#include "engine/text/name_table.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

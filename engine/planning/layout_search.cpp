@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/planning/layout_search.h"
 
-#include "engine/numerics/formula_text.h"
+#include "engine/text/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/planning/plan_explanation.h"
 #include "engine/planning/step_time_bound.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/planning/step_time_bound.h"
 
-#include "engine/numerics/formula_text.h"
+#include "engine/text/formula_text.h"
 
 namespace napkin {
 namespace {

@@ -4,8 +4,8 @@
 #include "engine/scenario/scenario_gpus.h"
 #include "engine/scenario/scenario_section.h"
 
-#include "engine/numerics/json_nesting.h"
-#include "engine/numerics/name_table.h"
+#include "engine/text/json_nesting.h"
+#include "engine/text/name_table.h"
 
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/model_spec.h"

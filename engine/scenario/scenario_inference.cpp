@@ -10,7 +10,7 @@
 #include "engine/accounting/preset_groups.h"
 #include "engine/hardware/gpu_catalog.h"
 
-#include "engine/numerics/ascii_case.h"
+#include "engine/text/ascii_case.h"
 
 #include <algorithm>
 #include <cmath>

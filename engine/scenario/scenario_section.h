@@ -2,7 +2,7 @@
 #pragma once
 // Internal to the scenario loader (scenario*.cpp): one JSON object of the file with typed, range-checked
 // getters whose refusals name the field's dotted path. Not part of the engine's interface.
-#include "engine/numerics/printable_text.h"
+#include "engine/text/printable_text.h"
 #include "engine/scenario/control_ranges.h"
 
 #include <nlohmann/json.hpp>

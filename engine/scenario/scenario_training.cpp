@@ -5,7 +5,7 @@
 #include "engine/scenario/scenario_section.h"
 
 #include "engine/lessons/token_dataset.h"
-#include "engine/numerics/name_table.h"
+#include "engine/text/name_table.h"
 
 #include <bit>
 #include <initializer_list>

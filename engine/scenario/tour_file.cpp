@@ -4,7 +4,7 @@
 #include "engine/scenario/tour_file.h"
 
 #include "engine/io/bounded_file_read.h"
-#include "engine/numerics/json_nesting.h"
+#include "engine/text/json_nesting.h"
 #include "engine/scenario/scenario_section.h"
 
 #include <nlohmann/json.hpp>

@@ -2,8 +2,8 @@
 #include "engine/steptime/hardware_profile.h"
 
 #include "engine/io/bounded_file_read.h"
-#include "engine/numerics/json_nesting.h"
-#include "engine/numerics/printable_text.h"
+#include "engine/text/json_nesting.h"
+#include "engine/text/printable_text.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 #include "engine/steptime/inference_ops.h"
 
 #include "engine/accounting/flop_count.h"
-#include "engine/numerics/formula_text.h"
+#include "engine/text/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <utility>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/steptime/published_profiles.h"
 
-#include "engine/numerics/ascii_case.h"
+#include "engine/text/ascii_case.h"
 
 #include <array>
 #include <string_view>

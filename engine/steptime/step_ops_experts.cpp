@@ -4,7 +4,7 @@
 // dispatcher, grouped experts) and Hugging Face's eager loop does the same work in more launches.
 #include "engine/steptime/step_ops_builder.h"
 
-#include "engine/numerics/formula_text.h"
+#include "engine/text/formula_text.h"
 
 namespace napkin {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/steptime/step_time.h"
 
-#include "engine/numerics/ascii_case.h"
-#include "engine/numerics/formula_text.h"
+#include "engine/text/ascii_case.h"
+#include "engine/text/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/steptime/published_profiles.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/compute/cpu/onednn_gemm.h"
 
-#include "engine/numerics/name_table.h"
+#include "engine/text/name_table.h"
 
 #include <omp.h>
 #include <oneapi/dnnl/dnnl.hpp>

@@ -7,7 +7,7 @@
 #include "engine/accounting/caching_allocator.h"
 #include "engine/accounting/max_sequence.h"
 #include "engine/accounting/memory_overheads.h"
-#include "engine/numerics/formula_text.h"
+#include "engine/text/formula_text.h"
 
 #include <QtTest>
 

@@ -4,7 +4,7 @@
 // lecture's 70B / 15T tokens / 1024 H100 / MFU 0.5 question.
 #include "engine/accounting/run_cost.h"
 
-#include "engine/numerics/formula_text.h"
+#include "engine/text/formula_text.h"
 
 #include <QtTest>
 

@@ -8,7 +8,7 @@
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/benchmarks/accounting_benchmark.h"
-#include "engine/numerics/text_concat.h"
+#include "engine/text/text_concat.h"
 
 #include <QTest>
 

@@ -12,7 +12,7 @@
 #include "engine/accounting/setup_presets.h"
 #include "engine/accounting/timeline_layer_bytes.h"
 #include "engine/benchmarks/accounting_benchmark.h"
-#include "engine/numerics/formula_text.h"
+#include "engine/text/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <QTest>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/numerics/printable_text.h"
+#include "engine/text/printable_text.h"
 
 namespace napkin {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/numerics/json_nesting.h"
+#include "engine/text/json_nesting.h"
 
 namespace napkin {
 

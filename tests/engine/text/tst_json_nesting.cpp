@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // jsonNestingDepth: the depth every JSON reader checks before it parses (scenario, config.json).
-#include "engine/numerics/json_nesting.h"
+#include "engine/text/json_nesting.h"
 
 #include <QtTest>
 
