@@ -2,7 +2,7 @@
 #include "cli/config_option.h"
 
 #include "cli/number_option.h"
-#include "engine/accounting/model_zoo.h"
+#include "engine/models/model_zoo.h"
 #include "engine/report/json_values.h"
 
 #include <nlohmann/json.hpp>

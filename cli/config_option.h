@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// --config PATH: a Hugging Face config.json read as the model (engine/accounting/hf_config.h), and the
+// --config PATH: a Hugging Face config.json read as the model (engine/models/hf_config.h), and the
 // `config` object the JSON reports carry so that a reader sees which keys were used and ignored.
-#include "engine/accounting/hf_config.h"
+#include "engine/models/hf_config.h"
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -4,8 +4,8 @@
 #include "cli/config_option.h"
 #include "cli/enum_option.h"
 #include "cli/number_option.h"
-#include "engine/accounting/model_presets.h"
-#include "engine/accounting/model_zoo.h"
+#include "engine/models/model_presets.h"
+#include "engine/models/model_zoo.h"
 #include "engine/accounting/setup_presets.h"
 
 #include <CLI/CLI.hpp>

@@ -2,7 +2,7 @@
 #pragma once
 // The model options `account` and `infer` share: --model or --preset, the sizes, and the transformer
 // architecture. One parser, so both commands read a model the same way and refuse it with the same words.
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 
 #include <string>
 

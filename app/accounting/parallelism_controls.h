@@ -3,7 +3,7 @@
 // The parallel layout as controls (the Parallelism group of the accounting page): tensor, pipeline,
 // sequence, context and expert parallelism, the micro-batches, the virtual stages and uneven stages' layers,
 // with the data parallelism they leave. The sizes' boxes are their table's (parallel_layout_knobs.h).
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 #include "engine/accounting/parallel_layout.h"
 
 #include <QGroupBox>

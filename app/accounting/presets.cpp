@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/accounting/presets.h"
 
-#include "engine/accounting/model_zoo.h"
+#include "engine/models/model_zoo.h"
 #include "engine/accounting/preset_groups.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/numerics/quantity_format.h"

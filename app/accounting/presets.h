@@ -2,7 +2,7 @@
 #pragma once
 // The lecture's questions and today's models as ready-made scenarios: the engine's setup presets
 // (engine/accounting/setup_presets.h, the same table napkin-cli's --preset reads), in Qt's strings, and
-// the shipped config.json files (engine/accounting/model_zoo.h, --model-preset), which set the model only.
+// the shipped config.json files (engine/models/model_zoo.h, --model-preset), which set the model only.
 #include "engine/accounting/accounting.h"
 #include "engine/scenario/scenario.h"
 

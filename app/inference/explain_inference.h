@@ -4,7 +4,7 @@
 // lower bounds, and whether a decode step waits on memory or arithmetic, each with the engine's formula
 // (the same strings napkin-cli infer prints) and its value; then the predicted prefill and decode, their
 // ledgers row by row (the rows of napkin-cli infer --json's prefill_time and decode_time).
-#include "engine/accounting/inference_accounting.h"
+#include "engine/inference/inference_accounting.h"
 #include "engine/steptime/inference_time.h"
 
 #include <QString>

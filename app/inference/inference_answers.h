@@ -2,7 +2,7 @@
 #pragma once
 // The Inference page's answers: each number with the engine's formula beside it, as the accounting
 // page's answers panel shows them.
-#include "engine/accounting/inference_batch_sweep.h"
+#include "engine/inference/inference_batch_sweep.h"
 #include "engine/steptime/inference_time.h"
 
 #include <QStringList>

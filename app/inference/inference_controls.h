@@ -4,7 +4,7 @@
 // its Architecture group, the GPU and how many, the weight and KV-cache formats, and sliders for context S
 // and batch B (prompt P optional). They map to and from napkin::InferenceScenario; a refused combination
 // is shown next to the control that caused it.
-#include "engine/accounting/checkpoint_format.h"
+#include "engine/models/checkpoint_format.h"
 #include "engine/scenario/scenario.h"
 
 #include <optional>

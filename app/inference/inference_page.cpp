@@ -7,7 +7,7 @@
 #include "app/inference/inference_answers.h"
 #include "app/inference/inference_controls.h"
 #include "app/model/opened_model_entry.h"
-#include "engine/accounting/inference_warnings.h"
+#include "engine/inference/inference_warnings.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/steptime/inference_time.h"

@@ -5,8 +5,8 @@
 // memory), decode tokens/s against batch size with the memory- and compute-bound regimes, and the answers
 // with their formulas. Every change recomputes synchronously (a sweep is a hundred accountings, about a
 // millisecond).
-#include "engine/accounting/checkpoint_format.h"
-#include "engine/accounting/inference_batch_sweep.h"
+#include "engine/models/checkpoint_format.h"
+#include "engine/inference/inference_batch_sweep.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/scenario/scenario.h"
 #include "engine/steptime/inference_time.h"

@@ -5,7 +5,7 @@
 // pattern, per-projection biases, norm placement, multi-head latent attention (MLA), and the mixture of
 // experts' refinements. Each control's tooltip says what it is and which config.json key sets it. The
 // toggle says how many knobs are away from their defaults, so a loaded config shows that it set some.
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 #include "engine/numerics/control_range.h"
 
 #include <QWidget>

@@ -2,7 +2,7 @@
 #include "app/model/architecture_controls.h"
 
 #include "app/model/advanced_architecture_controls.h"
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 #include "engine/scenario/control_ranges.h"
 #include "widgets/controls/spin_box_range.h"
 

@@ -4,7 +4,7 @@
 // Inference pages): a family preset, kv-heads, FFN width, MLP, norm, biases, embeddings, positions,
 // experts and top-k, dropout and the attention kernel, then today's knobs under a collapsed "Advanced
 // architecture" toggle (advanced_architecture_controls.h). Tooltips name the config.json key of each.
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 
 #include <QGroupBox>
 

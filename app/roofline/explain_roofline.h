@@ -3,7 +3,7 @@
 // "How is this computed?" for the Roofline page: the two roofs with their sources, the ridge between
 // them, the intensity of a GEMM as the measured points count it, and where the Inference tab's decode
 // and prefill land.
-#include "engine/accounting/inference_accounting.h"
+#include "engine/inference/inference_accounting.h"
 #include "engine/hardware/roofline.h"
 
 #include <QString>

@@ -4,7 +4,7 @@
 // bandwidth), the matmuls the Benchmarks page measured placed on it at their arithmetic intensity, and the
 // analytic decode and prefill points of an inference setting. A point above its own roof is flagged: no
 // real kernel beats min(peak, intensity × bandwidth), so it is a measurement or unit error.
-#include "engine/accounting/inference_accounting.h"
+#include "engine/inference/inference_accounting.h"
 #include "engine/compute/benchmark_result.h"
 #include "engine/hardware/roofline.h"
 #include "engine/scenario/scenario.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/roofline/roofline_points.h"
 
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 #include "engine/compute/bench_compute_type.h"
 #include "engine/compute/bench_dtype.h"
 #include "engine/hardware/gpu_catalog.h"

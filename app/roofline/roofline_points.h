@@ -4,7 +4,7 @@
 // each, engine/hardware/roofline.h) and measured FLOP/s, judged against its own device's roof; the
 // analytic decode and prefill points of an inference setting. Plain functions of plain values, so the
 // page's tests check the numbers without drawing.
-#include "engine/accounting/inference_accounting.h"
+#include "engine/inference/inference_accounting.h"
 #include "engine/compute/benchmark_result.h"
 #include "engine/hardware/roofline.h"
 #include "widgets/charts/roofline_chart.h"

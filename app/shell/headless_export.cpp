@@ -21,7 +21,7 @@
 #include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/charts/roofline_chart.h"
 
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>

@@ -5,7 +5,7 @@
 #include "app/document/recent_files.h"
 #include "app/export/file_dialogs.h"
 #include "app/inference/inference_page.h"
-#include "engine/accounting/hf_config.h"
+#include "engine/models/hf_config.h"
 
 #include <QAction>
 #include <QDir>

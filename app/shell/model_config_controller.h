@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // File ▸ Open model config… and a config.json dropped on the window: the engine's reader (the one
-// napkin-cli's --config uses, engine/accounting/hf_config.h) turns a Hugging Face config.json into a
+// napkin-cli's --config uses, engine/models/hf_config.h) turns a Hugging Face config.json into a
 // model, which the Accounting and Inference pages then show. A file the reader refuses (truncated, wrong
 // types, an unknown model_type, a tokenizer config, over 1 MiB, nested too deep) changes nothing: its
 // one-line message is shown in a non-blocking message box and in the status bar.

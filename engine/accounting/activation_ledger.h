@@ -3,7 +3,7 @@
 // The tensors one transformer layer keeps for its backward pass, one row each, per token: the count
 // Korthikanti et al. 2022 (section 4.1) make to reach 34·s·b·h + 5·a·s²·b, generalised to GQA, SwiGLU,
 // mixtures of experts, flash attention and dropout off.
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 #include "engine/numerics/storage_type.h"
 
 #include <string>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/activation_ledger_cache.h"
 
-#include "engine/accounting/model_fingerprint.h"
+#include "engine/models/model_fingerprint.h"
 
 #include <algorithm>
 #include <array>

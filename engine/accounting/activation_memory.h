@@ -2,7 +2,7 @@
 #pragma once
 // Bytes of activations kept for the backward pass, on one GPU.
 #include "engine/accounting/activation_ledger.h"
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 #include "engine/accounting/parallel_layout.h"
 #include "engine/numerics/storage_type.h"
 

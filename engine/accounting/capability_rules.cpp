@@ -28,12 +28,4 @@ std::vector<std::string> capabilityWarnings(const AccountingInput& input, const 
     return applyCapabilityRules(copy, gpu);
 }
 
-std::vector<std::string> capabilityWarnings(const InferenceInput& input, const GpuSpec& gpu) {
-    std::vector<std::string> warnings;
-    const EffectivePeak peak = effectiveDensePeak(gpu, weightComputeType(input.weights));
-    if (!peak.refused && !peak.reason.empty())
-        warnings.push_back(peak.reason);
-    return warnings;
-}
-
 } // namespace napkin

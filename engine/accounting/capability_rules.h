@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the chosen part cannot do, applied to a setup before it is accounted and said as warnings: both
-// front ends call this once, before validate() and account(), so the answers follow the part.
+// front ends call this once, before validate() and account(), so the answers follow the part. Serving's
+// (the weight format's arithmetic on the part) are engine/inference's inference_warnings.h.
 #include "engine/accounting/accounting.h"
-#include "engine/accounting/inference_accounting.h"
 
 #include <string>
 #include <vector>
@@ -21,8 +21,5 @@ std::vector<std::string> applyCapabilityRules(AccountingInput& input, const GpuS
 /// The warnings applyCapabilityRules would give for `input`, without changing it (the JSON document's
 /// `warnings`: an input that already fell back says only what still applies, e.g. bf16 at the fp32 rate).
 std::vector<std::string> capabilityWarnings(const AccountingInput& input, const GpuSpec& gpu);
-
-/// The same for inference: the weight format's arithmetic on the part.
-std::vector<std::string> capabilityWarnings(const InferenceInput& input, const GpuSpec& gpu);
 
 } // namespace napkin

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/communication.h"
 
-#include "engine/accounting/transformer_parameters.h"
+#include "engine/models/transformer_parameters.h"
 #include "engine/text/name_table.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/text/text_concat.h"

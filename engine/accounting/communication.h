@@ -2,7 +2,7 @@
 #pragma once
 // Bytes each GPU sends per training step, collective by collective, and the seconds they take at the
 // catalog's link bandwidths: the communication ledger beside the memory ledger.
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 #include "engine/accounting/parallel_layout.h"
 #include "engine/accounting/parameter_sharding.h"
 #include "engine/hardware/gpu_catalog.h"

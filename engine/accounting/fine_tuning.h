@@ -3,8 +3,8 @@
 // Fine-tuning: which parameters train (all of them, or LoRA adapters on a frozen base), how the frozen
 // base is stored (the recipe's dtype, or NF4 for QLoRA), and where the optimizer's state lives (the GPU,
 // or the host as ZeRO-Offload keeps it).
-#include "engine/accounting/input_error.h"
-#include "engine/accounting/model_spec.h"
+#include "engine/models/input_error.h"
+#include "engine/models/model_spec.h"
 
 #include <optional>
 #include <span>

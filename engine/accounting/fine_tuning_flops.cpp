@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/fine_tuning_flops.h"
 
-#include "engine/accounting/transformer_parameters.h"
+#include "engine/models/transformer_parameters.h"
 #include "engine/numerics/quantity_format.h"
 
 namespace napkin {

@@ -2,7 +2,7 @@
 #include "engine/accounting/fine_tuning_memory.h"
 
 #include "engine/accounting/frozen_layers.h"
-#include "engine/accounting/transformer_parameters.h"
+#include "engine/models/transformer_parameters.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <algorithm>

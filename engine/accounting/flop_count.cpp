@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/flop_count.h"
 
-#include "engine/accounting/parameter_count.h"
-#include "engine/accounting/transformer_parameters.h"
+#include "engine/models/parameter_count.h"
+#include "engine/models/transformer_parameters.h"
 #include "engine/text/formula_text.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/text/text_concat.h"

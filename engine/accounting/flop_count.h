@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // FLOPs of one training step: forward, backward and recompute, split by component.
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 
 #include <string>
 #include <vector>

@@ -11,7 +11,7 @@
 // needs its weights alone, as torch.mm's autograd saves them. So a frozen layer's input is not kept: it
 // is a temporary from the forward of the layer that made it to the forward of the frozen layer.
 #include "engine/accounting/activation_memory.h"
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 
 #include <optional>
 #include <span>

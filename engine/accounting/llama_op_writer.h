@@ -3,7 +3,7 @@
 // The pieces a Llama-style step's runs are written with (pytorch_eager_llama_ops.cpp): its tensors' sizes and
 // RMSNorm's and RoPE's forward and backward, allocation by allocation as torch 1.13 makes them on the CPU.
 #include "engine/accounting/eager_op_writer.h"
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 #include "engine/numerics/storage_type.h"
 
 namespace napkin::eager {

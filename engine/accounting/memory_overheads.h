@@ -6,7 +6,7 @@
 // its formula and source and a switch, and the card's usable memory (what the driver reports, not the
 // datasheet's decimal GB). "Fits" is judged on the step's peak plus the counted lines against it; the
 // datasheet basis (the lecture's: 80 GB = 80e9 bytes, no overheads) counts none.
-#include "engine/accounting/input_error.h"
+#include "engine/models/input_error.h"
 
 #include <optional>
 #include <string>

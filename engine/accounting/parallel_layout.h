@@ -2,8 +2,8 @@
 #pragma once
 // How one training step is spread over the GPUs: tensor, pipeline, context and expert parallelism,
 // sequence parallelism, micro-batches, and data parallelism over what is left.
-#include "engine/accounting/input_error.h"
-#include "engine/accounting/model_spec.h"
+#include "engine/models/input_error.h"
+#include "engine/models/model_spec.h"
 
 #include <optional>
 #include <string>

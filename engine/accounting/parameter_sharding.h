@@ -2,7 +2,7 @@
 #pragma once
 // Which parameters one GPU holds under tensor, pipeline and expert parallelism, before ZeRO shards
 // them over the data-parallel GPUs.
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 #include "engine/accounting/parallel_layout.h"
 
 #include <string>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/preset_groups.h"
 
-#include "engine/accounting/model_presets.h"
-#include "engine/accounting/model_zoo.h"
+#include "engine/models/model_presets.h"
+#include "engine/models/model_zoo.h"
 #include "engine/accounting/setup_presets.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // The presets as the app's preset boxes offer them, grouped by family: the lecture's questions, then
 // GPT-2 and GPT-3, GPT-NeoX, Falcon, Llama, Mistral and Mixtral, Phi, Qwen, Gemma, OLMo, DeepSeek. One
 // table, so that both pages group the same ids (those --preset and --model-preset take) the same way.
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 
 #include <optional>
 #include <span>

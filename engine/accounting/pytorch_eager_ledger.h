@@ -11,7 +11,7 @@
 // (RMSNorm, SwiGLU, RoPE, GQA) are pytorch_eager_llama.h's rows; the functions below dispatch to them.
 #include "engine/accounting/activation_ledger.h"
 #include "engine/accounting/fine_tuning.h"
-#include "engine/accounting/input_error.h"
+#include "engine/models/input_error.h"
 #include "engine/accounting/parallel_layout.h"
 
 #include <string>

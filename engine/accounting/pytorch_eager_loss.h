@@ -2,7 +2,7 @@
 #pragma once
 // The cross-entropy's transient tensors under the pytorch-eager profile, for the memory timeline: what
 // F.cross_entropy(logits, targets) holds for a moment beyond the log-softmax output the head ledger keeps.
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 #include "engine/numerics/storage_type.h"
 
 namespace napkin {

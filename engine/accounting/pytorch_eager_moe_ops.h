@@ -8,7 +8,7 @@
 // (balancedRouting()); the ledger's rows, and so the end of forward, hold Σ m_e = b·s·K slots whatever
 // the split, but backward runs the experts one by one, last first, and its high-water mark follows m_e.
 #include "engine/accounting/eager_op_writer.h"
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 #include "engine/numerics/storage_type.h"
 
 #include <vector>

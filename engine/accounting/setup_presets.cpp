@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/setup_presets.h"
 
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 #include "engine/text/ascii_case.h"
 
 #include <algorithm>

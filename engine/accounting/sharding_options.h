@@ -3,7 +3,7 @@
 // How ZeRO and FSDP lay out the data-parallel model states beyond the stage number: DeepSpeed's second
 // gradient copy, the layers ZeRO-3/FSDP gather while they compute, the reduce dtype, and HSDP's shard groups.
 // Every option defaults off, so a setup that does not name them keeps the ZeRO paper's numbers.
-#include "engine/accounting/input_error.h"
+#include "engine/models/input_error.h"
 
 #include <optional>
 #include <span>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/accounting/timeline_layer_bytes.h"
 
-#include "engine/accounting/model_fingerprint.h"
-#include "engine/accounting/parameter_count.h"
+#include "engine/models/model_fingerprint.h"
+#include "engine/models/parameter_count.h"
 #include "engine/text/formula_text.h"
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/benchmarks/accounting_benchmark.h"
 
-#include "engine/accounting/model_zoo.h"
+#include "engine/models/model_zoo.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/text/ascii_case.h"
 

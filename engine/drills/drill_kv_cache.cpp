@@ -2,7 +2,7 @@
 // KV-cache bytes per token: a key and a value of g·(d/a) elements in each of L layers.
 #include "engine/drills/drill_generators.h"
 
-#include "engine/accounting/inference_accounting.h"
+#include "engine/inference/inference_accounting.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <stdexcept>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/planning/plan_benchmark.h"
 
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 #include "engine/planning/layout_search.h"
 #include "engine/steptime/published_profiles.h"
 

@@ -2,8 +2,8 @@
 #include "engine/report/cli_command_line.h"
 
 #include "engine/accounting/memory_overhead_knobs.h"
-#include "engine/accounting/model_presets.h"
-#include "engine/accounting/model_zoo.h"
+#include "engine/models/model_presets.h"
+#include "engine/models/model_zoo.h"
 #include "engine/accounting/parallel_layout_knobs.h"
 #include "engine/accounting/run_cost_knobs.h"
 #include "engine/accounting/setup_presets.h"

@@ -4,7 +4,7 @@
 // clipboard and what `command` holds in the JSON both front ends write. Written once here so that the
 // CLI's echo of its own input and the app's line are the same text.
 #include "engine/accounting/accounting.h"
-#include "engine/accounting/inference_accounting.h"
+#include "engine/inference/inference_accounting.h"
 #include "engine/compute/bench_dtype.h"
 #include "engine/compute/cpu_backend_kind.h"
 #include "engine/compute/cruncher_config.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/report/inference_report.h"
 
-#include "engine/accounting/inference_warnings.h"
+#include "engine/inference/inference_warnings.h"
 #include "engine/accounting/run_cost.h"
 #include "engine/report/cli_command_line.h"
 #include "engine/report/json_values.h"

@@ -2,7 +2,7 @@
 #pragma once
 // The inference accounting as JSON: the document `napkin-cli infer --json` prints (its field names are
 // the contract in docs/cli.md, "napkin-cli infer").
-#include "engine/accounting/inference_accounting.h"
+#include "engine/inference/inference_accounting.h"
 #include "engine/steptime/inference_time.h"
 
 #include <nlohmann/json.hpp>

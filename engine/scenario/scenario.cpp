@@ -8,7 +8,7 @@
 #include "engine/text/name_table.h"
 
 #include "engine/accounting/accounting.h"
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 #include "engine/accounting/parallel_layout_knobs.h"
 #include "engine/accounting/precision_recipe.h"
 #include "engine/accounting/run_cost_knobs.h"

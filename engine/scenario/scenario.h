@@ -3,7 +3,7 @@
 // A scenario: every control of every page as plain values, and its versioned JSON file format.
 // Qt-free so that the loader can be fuzzed and tested without a GUI; the app maps it to its widgets.
 #include "engine/accounting/accounting.h"
-#include "engine/accounting/inference_accounting.h"
+#include "engine/inference/inference_accounting.h"
 #include "engine/accounting/optimizer_kind.h"
 #include "engine/compute/bench_dtype.h"
 #include "engine/compute/cpu_backend_kind.h"

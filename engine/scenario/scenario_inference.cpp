@@ -6,7 +6,7 @@
 #include "engine/scenario/scenario_gpus.h"
 #include "engine/scenario/scenario_section.h"
 
-#include "engine/accounting/inference_accounting.h"
+#include "engine/inference/inference_accounting.h"
 #include "engine/accounting/preset_groups.h"
 #include "engine/hardware/gpu_catalog.h"
 

@@ -6,7 +6,7 @@
 #include "engine/scenario/scenario.h"
 #include "engine/scenario/scenario_section.h"
 
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 
 #include <array>
 #include <optional>

@@ -5,7 +5,7 @@
 #include "engine/scenario/scenario_gpus.h"
 #include "engine/scenario/scenario_section.h"
 
-#include "engine/accounting/model_spec.h"
+#include "engine/models/model_spec.h"
 #include "engine/accounting/parallel_layout_knobs.h"
 #include "engine/accounting/precision_recipe.h"
 #include "engine/accounting/run_cost_knobs.h"

@@ -7,7 +7,7 @@
 // serving format, and the KV cache written (prefill, decode) and read (decode). Tensor parallelism over the
 // input's N GPUs splits heads, the MLP's width and the vocabulary as Megatron-LM does; its all-reduces are
 // inference_time.h's.
-#include "engine/accounting/inference_accounting.h"
+#include "engine/inference/inference_accounting.h"
 #include "engine/steptime/step_ops.h"
 
 namespace napkin {

@@ -12,7 +12,7 @@
 // profile that measured no shape that small (the published ones: one MAMF point) overstates such a GEMM's
 // FLOP/s; its time is then its bytes (the weights it reads), which bound it anyway at small B. The ledger's
 // not_modelled says how many GEMMs fell below the profile's smallest shape.
-#include "engine/accounting/inference_accounting.h"
+#include "engine/inference/inference_accounting.h"
 #include "engine/steptime/inference_ops.h"
 #include "engine/steptime/step_time.h"
 

@@ -73,7 +73,7 @@ napkin_add_cli_test(infer_bf16_on_v100_warns
   CHECKS gpu.dense_peak_flops_per_second=15700000000000 warnings.0:string)
 
 # Qwen3 8B's config says 40960 positions; a 131072-token context is served as asked and said in warnings
-# (engine/accounting/inference_warnings.h), on stderr in text mode.
+# (engine/inference/inference_warnings.h), on stderr in text mode.
 napkin_add_cli_test(infer_context_past_the_model_warns
   ARGS infer --model-preset qwen3-8b --context 131072 --json
   CHECKS warnings.0:string)

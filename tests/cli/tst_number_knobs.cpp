@@ -6,7 +6,7 @@
 // optional knob) and refuses a value out of range. A knob added to a table is checked here with no new line.
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/memory_overhead_knobs.h"
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 #include "engine/accounting/parallel_layout_knobs.h"
 #include "engine/accounting/run_cost_knobs.h"
 #include "engine/accounting/setup_presets.h"

@@ -2,7 +2,7 @@
 // Properties of the hardware-profile reader and the step time built on it (engine/steptime/): the reader
 // never crashes, hangs or throws on any text; a refusal is one line naming a field; an accepted profile
 // has finite, positive rates and times GPT-2 small to a finite, positive step whose MFU is finite.
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 #include "engine/steptime/hardware_profile.h"
 #include "engine/steptime/step_time.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Properties of the config.json reader (engine/accounting/hf_config.h): it never crashes, hangs or
+// Properties of the config.json reader (engine/models/hf_config.h): it never crashes, hangs or
 // throws on any text; a refusal is one line that names the source; an accepted config is a transformer
 // whose every number is finite, and one the accounting takes gets finite answers.
 #include "engine/accounting/accounting.h"
-#include "engine/accounting/hf_config.h"
+#include "engine/models/hf_config.h"
 #include "engine/hardware/gpu_catalog.h"
 
 #include <cmath>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A scenario shared by the engine's and the window's scenario tests.
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 #include "engine/scenario/scenario.h"
 
 // Every field away from its default, so that a field the writer or reader forgets fails the test.

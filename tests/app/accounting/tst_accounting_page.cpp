@@ -14,7 +14,7 @@
 #include "app/model/architecture_controls.h"
 #include "engine/accounting/memory_overhead_knobs.h"
 #include "engine/accounting/memory_timeline.h"
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 #include "engine/allocator/step_reserved.h"
 #include "engine/report/accounting_report.h"
 #include "tests/support/widget_input.h"

@@ -7,7 +7,7 @@
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/answers_panel.h"
 #include "app/accounting/layout_plan_dialog.h"
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/planning/layout_search.h"
 #include "engine/steptime/published_profiles.h"

@@ -8,7 +8,7 @@
 #include "app/accounting/presets.h"
 #include "app/model/advanced_architecture_controls.h"
 #include "app/model/architecture_controls.h"
-#include "engine/accounting/model_zoo.h"
+#include "engine/models/model_zoo.h"
 #include "engine/accounting/preset_groups.h"
 #include "widgets/controls/grouped_combo_box.h"
 

@@ -8,7 +8,7 @@
 #include "app/document/scenario_undo.h"
 #include "app/formats/number_formats_page.h"
 #include "app/shell/main_window.h"
-#include "engine/accounting/model_zoo.h"
+#include "engine/models/model_zoo.h"
 #include "tests/support/scenario_samples.h"
 #include "widgets/controls/log_slider_field.h"
 #include "widgets/controls/number_field.h"

@@ -7,7 +7,7 @@
 #include "app/inference/inference_page.h"
 #include "app/model/advanced_architecture_controls.h"
 #include "app/model/architecture_controls.h"
-#include "engine/accounting/model_zoo.h"
+#include "engine/models/model_zoo.h"
 #include "engine/accounting/preset_groups.h"
 #include "tests/support/widget_input.h"
 #include "widgets/controls/grouped_combo_box.h"

@@ -5,7 +5,7 @@
 #include "app/inference/inference_answers.h"
 #include "app/inference/inference_controls.h"
 #include "app/inference/inference_page.h"
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 #include "engine/numerics/quantity_format.h"
 #include "tests/support/widget_input.h"
 #include "widgets/charts/decode_throughput_chart.h"

@@ -4,7 +4,7 @@
 // and says so once, every control names its config.json key, and the section opens for a message.
 #include "app/model/advanced_architecture_controls.h"
 #include "app/model/architecture_controls.h"
-#include "engine/accounting/model_zoo.h"
+#include "engine/models/model_zoo.h"
 
 #include <QCheckBox>
 #include <QComboBox>

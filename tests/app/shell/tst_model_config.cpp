@@ -8,8 +8,8 @@
 #include "app/inference/inference_controls.h"
 #include "app/inference/inference_page.h"
 #include "app/shell/main_window.h"
-#include "engine/accounting/hf_config.h"
-#include "engine/accounting/model_zoo.h"
+#include "engine/models/hf_config.h"
+#include "engine/models/model_zoo.h"
 #include "tests/support/cli_outcome.h"
 #include "widgets/charts/chart_view.h"
 

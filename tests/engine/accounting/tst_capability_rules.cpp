@@ -4,9 +4,9 @@
 // fp8 on Ampere and a peak no source gives (Apple's M4 Max) leave the memory answered and the time missing
 // with the reason. Plus the run's cost on the lecture's setup.
 #include "engine/accounting/capability_rules.h"
-#include "engine/accounting/inference_warnings.h"
-#include "engine/accounting/model_presets.h"
-#include "engine/accounting/model_zoo.h"
+#include "engine/inference/inference_warnings.h"
+#include "engine/models/model_presets.h"
+#include "engine/models/model_zoo.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/hardware/gpu_capabilities.h"
 

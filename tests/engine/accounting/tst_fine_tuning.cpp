@@ -6,8 +6,8 @@
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/fine_tuning.h"
 #include "engine/accounting/memory_timeline.h"
-#include "engine/accounting/model_presets.h"
-#include "engine/accounting/model_zoo.h"
+#include "engine/models/model_presets.h"
+#include "engine/models/model_zoo.h"
 #include "engine/accounting/setup_presets.h"
 
 #include <QtTest>

@@ -3,7 +3,7 @@
 // linear2 and dense cases by hand, and the timeline's agreement with memory_bytes for every model kind,
 // recipe, ZeRO stage and recompute mode.
 #include "engine/accounting/memory_timeline.h"
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 #include "engine/accounting/pytorch_eager_optimizer.h"
 #include "tests/support/accounting_inputs.h"
 
@@ -267,7 +267,7 @@ void TestMemoryTimeline::agreesWithMemoryBytes_data() {
     eagerLlama.batch = 2;
     eagerLlama.optimizerImplementation = OptimizerImplementation::fused;
     QTest::newRow("llama3-8b pytorch-eager op by op, fp32") << eagerLlama;
-    // The architectures of engine/accounting/model_presets.h, data parallel only: per layer, with their
+    // The architectures of engine/models/model_presets.h, data parallel only: per layer, with their
     // own ledgers (GQA, SwiGLU, flash attention, experts).
     for (const char* id : {"llama3-8b", "mixtral-8x7b"}) {
         AccountingInput a;

@@ -3,8 +3,8 @@
 // against Korthikanti et al. 2022's closed forms (Table 2) and hand counts for the other architectures.
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/activation_ledger.h"
-#include "engine/accounting/model_presets.h"
-#include "engine/accounting/transformer_parameters.h"
+#include "engine/models/model_presets.h"
+#include "engine/models/transformer_parameters.h"
 
 #include <QtTest>
 

@@ -2,9 +2,9 @@
 // The shipped config.json files (resources/models/) read as models: each parameter count (and active
 // count for a mixture of experts) equals the exact count derived by hand from its config, cited below;
 // the KV cache per token follows its attention kind; windowed layers' caches stop at the window.
-#include "engine/accounting/inference_accounting.h"
-#include "engine/accounting/model_zoo.h"
-#include "engine/accounting/parameter_count.h"
+#include "engine/inference/inference_accounting.h"
+#include "engine/models/model_zoo.h"
+#include "engine/models/parameter_count.h"
 
 #include <QtTest>
 

@@ -2,9 +2,9 @@
 // Today's families, built knob by knob (head_dim, per-projection biases, sandwich norms, QK-norm,
 // GeGLU, sliding windows, MLA, shared experts, dense-first layers), against parameter counts derived by
 // hand from each published config.json; the KV cache by attention kind; windowed caches capped at W.
-#include "engine/accounting/inference_accounting.h"
-#include "engine/accounting/model_presets.h"
-#include "engine/accounting/parameter_count.h"
+#include "engine/inference/inference_accounting.h"
+#include "engine/models/model_presets.h"
+#include "engine/models/parameter_count.h"
 #include "engine/numerics/quantity_format.h"
 
 #include <QtTest>

@@ -3,7 +3,7 @@
 // in-flight micro-batches, the communication ledger, refusals, and the advice when nothing fits. Every
 // expected value is derived by hand in the comments.
 #include "engine/accounting/accounting.h"
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 #include "engine/accounting/parameter_sharding.h"
 #include "engine/numerics/quantity_format.h"
 

@@ -2,8 +2,8 @@
 // The preset boxes' families (preset_groups.h): every setup, published model and shipped config appears
 // exactly once, in a named family (none under "Other"), the families in their fixed order; namedModel
 // finds what --model-preset finds.
-#include "engine/accounting/model_presets.h"
-#include "engine/accounting/model_zoo.h"
+#include "engine/models/model_presets.h"
+#include "engine/models/model_zoo.h"
 #include "engine/accounting/preset_groups.h"
 #include "engine/accounting/setup_presets.h"
 

@@ -4,7 +4,7 @@
 // every pipeline stage. Each row names the source of its expected value.
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/memory_timeline.h"
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 #include "engine/accounting/parallel_layout.h"
 
 #include <QtTest>

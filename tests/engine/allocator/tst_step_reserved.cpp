@@ -4,7 +4,7 @@
 // allocator work, and the three H100 steps recorded in docs/benchmarks.md ("Training steps in PyTorch against
 // the prediction") set beside their max_memory_reserved.
 #include "engine/accounting/memory_timeline.h"
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/allocator/fit_verdict.h"
 #include "engine/allocator/step_reserved.h"

@@ -7,7 +7,7 @@
 // recompute slid from 8 µs to 800 µs unnoticed.
 #include "engine/accounting/activation_memory.h"
 #include "engine/accounting/memory_timeline.h"
-#include "engine/accounting/parameter_count.h"
+#include "engine/models/parameter_count.h"
 #include "engine/accounting/precision_recipe.h"
 #include "engine/accounting/setup_presets.h"
 #include "engine/accounting/timeline_layer_bytes.h"

@@ -9,7 +9,7 @@
 #include "engine/peers/megatron_estimator.h"
 #include "engine/peers/peer_estimates.h"
 
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 
 #include <QtTest>
 

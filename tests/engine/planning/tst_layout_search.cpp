@@ -8,8 +8,8 @@
 #include "engine/planning/plan_explanation.h"
 #include "engine/planning/step_time_bound.h"
 
-#include "engine/accounting/model_presets.h"
-#include "engine/accounting/model_zoo.h"
+#include "engine/models/model_presets.h"
+#include "engine/models/model_zoo.h"
 #include "engine/numerics/work_counts.h"
 #include "engine/steptime/published_profiles.h"
 #include "engine/steptime/step_time_summary.h"

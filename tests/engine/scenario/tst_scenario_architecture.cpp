@@ -2,9 +2,9 @@
 // Scenario files keep the knobs of today's families (issue 26): every shipped config.json's model, as the
 // Accounting page's transformer and as the Inference page's model, is written and read back unchanged;
 // a file written before the knobs opens with every number it had; a bad value is refused naming its key.
-#include "engine/accounting/model_presets.h"
-#include "engine/accounting/model_zoo.h"
-#include "engine/accounting/parameter_count.h"
+#include "engine/models/model_presets.h"
+#include "engine/models/model_zoo.h"
+#include "engine/models/parameter_count.h"
 #include "engine/scenario/scenario.h"
 
 #include <nlohmann/json.hpp>

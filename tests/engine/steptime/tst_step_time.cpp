@@ -6,9 +6,9 @@
 #include "engine/steptime/published_profiles.h"
 #include "engine/steptime/step_time.h"
 
-#include "engine/accounting/model_presets.h"
-#include "engine/accounting/model_zoo.h"
-#include "engine/accounting/parameter_count.h"
+#include "engine/models/model_presets.h"
+#include "engine/models/model_zoo.h"
+#include "engine/models/parameter_count.h"
 
 #include <QtTest>
 

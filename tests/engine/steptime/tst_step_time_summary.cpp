@@ -3,7 +3,7 @@
 // kinds named are those with time, and the largest rows are the largest, most first.
 #include "engine/steptime/step_time_summary.h"
 
-#include "engine/accounting/model_presets.h"
+#include "engine/models/model_presets.h"
 #include "engine/steptime/published_profiles.h"
 
 #include <QtTest>
