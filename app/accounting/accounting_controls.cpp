@@ -375,28 +375,11 @@ void AccountingControls::showFieldError(const std::string& field, const QString&
     QWidget* control = controlFor(field);
     m_architecture->reveal(control); // a knob of the collapsed advanced section opens it
     auto* form = control ? qobject_cast<QFormLayout*>(control->parentWidget()->layout()) : nullptr;
-    int row = -1;
-    QFormLayout::ItemRole role{};
-    if (form)
-        form->getWidgetPosition(control, &row, &role);
-    if (row < 0)
-        return;
-    m_fieldError = new QLabel(message, control->parentWidget());
-    m_fieldError->setObjectName(QStringLiteral("fieldError"));
-    setTextTone(m_fieldError, TextTone::alert);
-    m_fieldError->setWordWrap(true);
-    form->insertRow(row + 1, QString(), m_fieldError);
-    m_fieldErrorForm = form;
-    m_fieldErrorControl = control;
+    m_fieldError.show(form, control, message);
 }
 
 void AccountingControls::clearFieldError() {
-    if (!m_fieldError)
-        return;
-    m_fieldErrorForm->removeRow(m_fieldError); // deletes the label
-    m_fieldError = nullptr;
-    m_fieldErrorForm = nullptr;
-    m_fieldErrorControl = nullptr;
+    m_fieldError.clear();
 }
 
 void AccountingControls::setCapabilityNote(const QString& note) {
@@ -409,7 +392,7 @@ QString AccountingControls::capabilityNoteText() const {
 }
 
 QString AccountingControls::fieldErrorText() const {
-    return m_fieldError ? m_fieldError->text() : QString();
+    return m_fieldError.text();
 }
 
 // --- scenario: this page's controls to its section of napkin::Scenario and back ---

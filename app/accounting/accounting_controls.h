@@ -6,6 +6,7 @@
 #include "engine/accounting/number_knob.h"
 #include "engine/scenario/control_ranges.h"
 #include "engine/scenario/scenario.h"
+#include "widgets/controls/field_error_row.h"
 
 #include <QWidget>
 
@@ -80,7 +81,7 @@ public:
     void clearFieldError();
     /// The message shown next to a control, and that control; empty / nullptr when none.
     QString fieldErrorText() const;
-    QWidget* fieldErrorControl() const { return m_fieldErrorControl; }
+    QWidget* fieldErrorControl() const { return m_fieldError.control(); }
 
 signals:
     void inputChanged();
@@ -121,9 +122,7 @@ private:
     RunCostControls* m_runCost;
     QLabel* m_capabilityNote = nullptr;
     QFormLayout* m_trainingForm = nullptr;
-    QLabel* m_fieldError = nullptr;
-    QWidget* m_fieldErrorControl = nullptr;
-    QFormLayout* m_fieldErrorForm = nullptr;
+    FieldErrorRow m_fieldError;
     QString m_ffnTip;
     bool m_updating = false;
 };

@@ -22,6 +22,7 @@
 #include "widgets/charts/memory_timeline_chart.h"
 #include "widgets/controls/explain_pane.h"
 #include "widgets/controls/flow_splitter.h"
+#include "widgets/controls/page_columns.h"
 #include "widgets/controls/panel_scroll_area.h"
 #include "widgets/controls/results_column.h"
 #include "widgets/text/engine_text.h"
@@ -32,7 +33,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalBlocker>
-#include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -172,14 +172,7 @@ AccountingPage::AccountingPage(QWidget* parent)
     connect(m_useRunSetup, &QPushButton::clicked, this, &AccountingPage::useRunSetup);
     right->addChartPane(timelineBox, 2);
 
-    auto* layout = new QHBoxLayout(this);
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(scroll);
-    // The charts keep their minimum size and the column scrolls down when the window is too short for
-    // them (presentation mode's type on a projector), rather than squeezing them until labels are cut.
-    split->addWidget(new PanelScrollArea(right, this));
-    split->setStretchFactor(1, 1);
-    layout->addWidget(split);
+    layOutPageColumns(this, scroll, right);
 
     connect(m_controls, &AccountingControls::inputChanged, this, &AccountingPage::recompute);
     // Another profile (chosen here, on the Benchmarks page, or calibrated): the step time changes.

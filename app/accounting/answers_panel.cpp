@@ -2,7 +2,6 @@
 #include "app/accounting/answers_panel.h"
 
 #include "widgets/controls/answers_grid.h"
-#include "widgets/controls/text_tone.h"
 #include "widgets/text/engine_text.h"
 
 #include <QLabel>
@@ -68,22 +67,11 @@ const QStringList& AnswersPanel::keys() {
 
 AnswersPanel::AnswersPanel(QWidget* parent)
     : QWidget(parent)
-    , m_error(new QLabel(this))
+    , m_notices(this, QStringLiteral("accountingError"))
     , m_grid(new AnswersGrid(this))
-    , m_notes(new QLabel(this))
-    , m_warnings(new QLabel(this)) {
+    , m_notes(new QLabel(this)) {
     auto* outer = new QVBoxLayout(this);
-    m_warnings->setObjectName(QStringLiteral("capabilityWarnings"));
-    setTextTone(m_warnings, TextTone::caution);
-    m_warnings->setWordWrap(true);
-    m_warnings->hide();
-    outer->addWidget(m_warnings);
-    m_error->setObjectName(QStringLiteral("accountingError"));
-    setTextTone(m_error, TextTone::alert);
-    setTextBold(m_error, true);
-    m_error->setWordWrap(true);
-    m_error->hide();
-    outer->addWidget(m_error);
+    m_notices.addTo(outer);
 
     const QStringList titles{tr("Parameters"),
                              tr("Active per token"),
@@ -140,8 +128,7 @@ void AnswersPanel::setFitVerdict(const FitVerdict& v, const AccountingResult& r,
 }
 
 void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
-    m_error->hide();
-    m_error->clear();
+    m_notices.clearError();
     m_grid->setEnabled(true);
     m_notes->setEnabled(true);
     m_grid->setRow(QStringLiteral("parameters"), grouped(r.parameters.total),
@@ -255,15 +242,11 @@ void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
 }
 
 void AnswersPanel::setWarnings(const QStringList& warnings) {
-    QStringList lines;
-    for (const QString& w : warnings)
-        lines << QStringLiteral("⚠ ") + w;
-    m_warnings->setText(lines.join(QLatin1Char('\n')));
-    m_warnings->setVisible(!warnings.isEmpty());
+    m_notices.setWarnings(warnings);
 }
 
 QString AnswersPanel::warningsText() const {
-    return m_warnings->text();
+    return m_notices.warningsText();
 }
 
 // What the run costs (run_cost.h): GPU-hours, money at the user's price, energy and emissions.
@@ -328,8 +311,7 @@ void AnswersPanel::setStepTime(const StepTimeAnswer& answer) {
 }
 
 void AnswersPanel::showError(const QString& message) {
-    m_error->setText(message);
-    m_error->show();
+    m_notices.showError(message);
     // The answers below no longer match the controls: greyed (disabled text), never read as current.
     m_grid->setEnabled(false);
     m_notes->setEnabled(false);
@@ -346,7 +328,7 @@ QString AnswersPanel::formulaText(const QString& key) const {
     return m_grid->formulaText(key);
 }
 QString AnswersPanel::errorText() const {
-    return m_error->isHidden() ? QString() : m_error->text();
+    return m_notices.errorText();
 }
 QString AnswersPanel::notesText() const {
     return m_notes->text();

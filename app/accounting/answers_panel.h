@@ -6,6 +6,7 @@
 #include "engine/allocator/fit_verdict.h"
 #include "engine/measured/measured_comparison.h"
 #include "engine/numerics/quantity_format.h"
+#include "widgets/controls/answer_notices.h"
 
 #include <QWidget>
 
@@ -54,9 +55,8 @@ private:
     void setLayoutRows(const napkin::AccountingResult& result);
     void setOverheadRows(const napkin::AccountingResult& result, napkin::ByteUnits units);
 
-    QLabel* m_error;
+    AnswerNotices m_notices;
     AnswersGrid* m_grid;
     QLabel* m_notes;
-    QLabel* m_warnings;
     void setRunCostRows(const napkin::AccountingResult& result);
 };

@@ -5,7 +5,6 @@
 #include "engine/numerics/quantity_format.h"
 #include "engine/steptime/step_time_summary.h"
 #include "widgets/controls/answers_grid.h"
-#include "widgets/controls/text_tone.h"
 #include "widgets/text/engine_text.h"
 
 #include <QLabel>
@@ -49,21 +48,10 @@ QString predictedFormula(const InferenceTime& t) {
 
 InferenceAnswers::InferenceAnswers(QWidget* parent)
     : QWidget(parent)
-    , m_error(new QLabel(this))
-    , m_grid(new AnswersGrid(this))
-    , m_warnings(new QLabel(this)) {
+    , m_notices(this, QStringLiteral("inferenceError"))
+    , m_grid(new AnswersGrid(this)) {
     auto* outer = new QVBoxLayout(this);
-    m_warnings->setObjectName(QStringLiteral("capabilityWarnings"));
-    setTextTone(m_warnings, TextTone::caution);
-    m_warnings->setWordWrap(true);
-    m_warnings->hide();
-    outer->addWidget(m_warnings);
-    m_error->setObjectName(QStringLiteral("inferenceError"));
-    setTextTone(m_error, TextTone::alert);
-    setTextBold(m_error, true);
-    m_error->setWordWrap(true);
-    m_error->hide();
-    outer->addWidget(m_error);
+    m_notices.addTo(outer);
     const QStringList titles{tr("Weights (all GPUs)"),
                              tr("KV cache per token"),
                              tr("KV cache per sequence"),
@@ -90,7 +78,7 @@ InferenceAnswers::InferenceAnswers(QWidget* parent)
 
 void InferenceAnswers::setResult(const InferenceInput& in, const InferenceResult& r, const BatchSweep& sweep,
                                  const InferenceTimes& times) {
-    m_error->hide();
+    m_notices.clearError();
     m_grid->setEnabled(true);
     m_grid->setRow(QStringLiteral("weights"), bytes(r.weightsBytes.value), toQString(r.weightsBytes.formula));
     m_grid->setRow(QStringLiteral("kvPerToken"),
@@ -163,20 +151,15 @@ void InferenceAnswers::setResult(const InferenceInput& in, const InferenceResult
 }
 
 void InferenceAnswers::setWarnings(const QStringList& warnings) {
-    QStringList lines;
-    for (const QString& w : warnings)
-        lines << QStringLiteral("⚠ ") + w;
-    m_warnings->setText(lines.join(QLatin1Char('\n')));
-    m_warnings->setVisible(!warnings.isEmpty());
+    m_notices.setWarnings(warnings);
 }
 
 QString InferenceAnswers::warningsText() const {
-    return m_warnings->text();
+    return m_notices.warningsText();
 }
 
 void InferenceAnswers::showError(const QString& message) {
-    m_error->setText(message);
-    m_error->show();
+    m_notices.showError(message);
     m_grid->setEnabled(false); // the last valid answers, greyed: they no longer match the controls
 }
 
@@ -193,5 +176,5 @@ QString InferenceAnswers::formulaText(const QString& key) const {
 }
 
 QString InferenceAnswers::errorText() const {
-    return m_error->isHidden() ? QString() : m_error->text();
+    return m_notices.errorText();
 }

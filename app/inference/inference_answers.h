@@ -4,6 +4,7 @@
 // page's answers panel shows them.
 #include "engine/inference/inference_batch_sweep.h"
 #include "engine/steptime/inference_time.h"
+#include "widgets/controls/answer_notices.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -41,7 +42,6 @@ public:
     QString warningsText() const;
 
 private:
-    QLabel* m_error;
+    AnswerNotices m_notices;
     AnswersGrid* m_grid;
-    QLabel* m_warnings;
 };

@@ -400,30 +400,13 @@ void InferenceControls::showFieldError(const std::string& field, const QString& 
     QFormLayout* form = m_architecture->isAncestorOf(control)
                             ? qobject_cast<QFormLayout*>(control->parentWidget()->layout())
                             : m_form;
-    int row = -1;
-    QFormLayout::ItemRole role{};
-    if (form)
-        form->getWidgetPosition(control, &row, &role);
-    if (row < 0)
-        return;
-    m_fieldError = new QLabel(message, control->parentWidget());
-    m_fieldError->setObjectName(QStringLiteral("fieldError"));
-    setTextTone(m_fieldError, TextTone::alert);
-    m_fieldError->setWordWrap(true);
-    form->insertRow(row + 1, QString(), m_fieldError);
-    m_fieldErrorForm = form;
-    m_fieldErrorControl = control;
+    m_fieldError.show(form, control, message);
 }
 
 void InferenceControls::clearFieldError() {
-    if (!m_fieldError)
-        return;
-    m_fieldErrorForm->removeRow(m_fieldError); // deletes the label
-    m_fieldError = nullptr;
-    m_fieldErrorForm = nullptr;
-    m_fieldErrorControl = nullptr;
+    m_fieldError.clear();
 }
 
 QString InferenceControls::fieldErrorText() const {
-    return m_fieldError ? m_fieldError->text() : QString();
+    return m_fieldError.text();
 }

@@ -6,6 +6,7 @@
 // is shown next to the control that caused it.
 #include "engine/models/checkpoint_format.h"
 #include "engine/scenario/scenario.h"
+#include "widgets/controls/field_error_row.h"
 
 #include <optional>
 
@@ -52,7 +53,7 @@ public:
     /// The control a field name belongs to (tests check where the message went).
     QWidget* controlFor(const std::string& field) const;
     /// The control the current message sits under; nullptr when there is none.
-    QWidget* fieldErrorControl() const { return m_fieldErrorControl; }
+    QWidget* fieldErrorControl() const { return m_fieldError.control(); }
 
     QComboBox* presetBox() const { return m_preset; }
     ArchitectureControls* architecture() const { return m_architecture; }
@@ -121,7 +122,5 @@ private:
     double m_ownPrompt = 0;
     std::optional<napkin::CheckpointFormat> m_checkpoint, m_ownCheckpoint;
     bool m_weightsFromCheckpoint = false;
-    QLabel* m_fieldError = nullptr;
-    QWidget* m_fieldErrorControl = nullptr;
-    QFormLayout* m_fieldErrorForm = nullptr;
+    FieldErrorRow m_fieldError;
 };

@@ -15,14 +15,13 @@
 #include "widgets/charts/inference_memory_chart.h"
 #include "widgets/controls/explain_pane.h"
 #include "widgets/controls/flow_splitter.h"
+#include "widgets/controls/page_columns.h"
 #include "widgets/controls/panel_scroll_area.h"
 #include "widgets/controls/results_column.h"
 #include "widgets/text/engine_text.h"
 
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -90,13 +89,7 @@ InferencePage::InferencePage(QWidget* parent)
     auto* right = new ResultsColumn(m_answers, m_explain, this);
     right->addChartPane(charts, 3); // one row of charts: the answers' 3 against it
 
-    auto* layout = new QHBoxLayout(this);
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(scroll);
-    // As the Accounting page's: the charts keep their minimum size and the column scrolls down.
-    split->addWidget(new PanelScrollArea(right, this));
-    split->setStretchFactor(1, 1);
-    layout->addWidget(split);
+    layOutPageColumns(this, scroll, right);
 
     connect(m_controls, &InferenceControls::inputChanged, this, &InferencePage::recompute);
     // The predicted times follow the app's hardware profile, as the Accounting page's step does.
