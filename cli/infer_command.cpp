@@ -5,10 +5,12 @@
 #include "cli/enum_option.h"
 #include "cli/gpu_catalog_option.h"
 #include "cli/model_options.h"
+#include "cli/number_knob_options.h"
 #include "cli/number_option.h"
 #include "cli/overhead_options.h"
 #include "cli/step_time_option.h"
 #include "engine/inference/inference_accounting.h"
+#include "engine/inference/inference_knobs.h"
 #include "engine/inference/inference_warnings.h"
 #include "engine/accounting/run_cost.h"
 #include "engine/accounting/setup_presets.h"
@@ -29,7 +31,9 @@ namespace {
 
 struct InferOptions {
     ModelOptions model;
-    std::string context, prompt, batch = "1", weights, groupSize, kvCache = "bf16", gpu, gpus = "1", price;
+    // The serving knobs' texts (inference_knobs.h: flag, help, range), empty where not given.
+    std::string context, batch, groupSize, gpus, price;
+    std::string prompt, weights, kvCache = "bf16", gpu;
     std::string gpuCatalog, hardwareProfile;
     OverheadOptions overheads;
     bool json = false;
@@ -65,18 +69,18 @@ InferenceInput toInput(const InferOptions& o) {
         throw UsageError("--model: infer accounts transformers only (give --model-preset, a transformer's "
                          "--preset, or --model transformer)");
     // The context defaults to the model's own (--seq, or the preset's).
-    in.context = o.context.empty() ? in.model.seq : parseNumberOption("--context", o.context);
+    in.context = in.model.seq;
+    applyNumberKnobOption(inferenceKnob("context"), o.context, in);
     in.prompt = parseOptionalNumberOption("--prompt", o.prompt);
-    in.batch = parseNumberOption("--batch", o.batch);
+    applyNumberKnobOption(inferenceKnob("batch"), o.batch, in);
     // The weights: --weights, else the checkpoint's own format (its quantization_config), else bf16.
     const std::optional<CheckpointFormat> checkpoint = checkpointFormatOf(o);
     in.weights = !o.weights.empty() ? *weightFormatFromName(o.weights) // CLI11 checked membership
                  : checkpoint       ? checkpoint->weights
                                     : WeightFormat::bf16;
     const bool asCheckpoint = checkpoint && checkpoint->weights == in.weights;
-    in.groupSize = !o.groupSize.empty() ? parseNumberOption("--group-size", o.groupSize)
-                   : asCheckpoint       ? checkpoint->groupSize
-                                        : 128;
+    in.groupSize = asCheckpoint ? checkpoint->groupSize : 128;
+    applyNumberKnobOption(inferenceKnob("group_size"), o.groupSize, in);
     in.expertsOnly = asCheckpoint && checkpoint->expertsOnly;
     in.kvCache = *storageTypeFromName(o.kvCache);
     // The GPU: --gpu, else a setup preset's GPU type (its count is a training layout's, not a server's).
@@ -89,9 +93,8 @@ InferenceInput toInput(const InferOptions& o) {
     if (preset)
         in.overheads = preset->input.overheads;
     applyOverheadOptions(o.overheads, in.overheads);
-    in.gpus = parseNumberOption("--gpus", o.gpus);
-    if (!o.price.empty())
-        in.pricePerGpuHour = parseNumberOption("--price-per-gpu-hour", o.price);
+    applyNumberKnobOption(inferenceKnob("gpus"), o.gpus, in);
+    applyNumberKnobOption(inferenceKnob("price_per_gpu_hour"), o.price, in);
     return in;
 }
 
@@ -207,25 +210,22 @@ Command addInferCommand(CLI::App& parent) {
         "infer", "Memory and speed of serving a transformer: weights, KV cache, prefill and decode");
     InferOptions& o = *options;
     addModelOptions(*sub, o.model);
-    sub->add_option("--context", o.context,
-                    "tokens in each sequence's KV cache S (default the model's --seq)");
+    addNumberKnobOption(*sub, inferenceKnob("context"), o.context);
     sub->add_option("--prompt", o.prompt, "tokens prefilled per sequence P (default --context)");
-    sub->add_option("--batch", o.batch, "sequences decoded together B (default 1)");
+    addNumberKnobOption(*sub, inferenceKnob("batch"), o.batch);
     sub->add_option("--weights", o.weights,
                     "weight format (default the checkpoint's quantization_config with --config, else bf16)")
         ->check(CLI::IsMember(enumNames(allWeightFormats(), weightFormatName)));
-    sub->add_option("--group-size", o.groupSize,
-                    "int8, int4: weights per fp16 scale G (default the checkpoint's group_size, else 128)");
+    addNumberKnobOption(*sub, inferenceKnob("group_size"), o.groupSize);
     sub->add_option("--kv-cache", o.kvCache, "KV cache element type (default bf16)")
         ->check(CLI::IsMember(enumNames(kvCacheTypes(), storageTypeName)));
     sub->add_option("--gpu", o.gpu, "GPU id from the catalog (default H100-SXM, or the --preset's)");
     sub->add_option("--gpu-catalog", o.gpuCatalog, "JSON file of extra GPUs in the catalog's format");
-    sub->add_option("--gpus", o.gpus, "GPUs, all tensor parallel (default 1)");
+    addNumberKnobOption(*sub, inferenceKnob("gpus"), o.gpus);
     sub->add_option("--hardware-profile", o.hardwareProfile,
                     "hardware profile JSON (napkin-cli calibrate, scripts/calibrate_torch.py) the predicted "
                     "prefill and decode are costed from; default: the GPU's published achievable figures");
-    sub->add_option("--price-per-gpu-hour", o.price,
-                    "dollars per GPU-hour; enables the cost per million tokens");
+    addNumberKnobOption(*sub, inferenceKnob("price_per_gpu_hour"), o.price);
     addOverheadOptions(*sub, o.overheads);
     sub->add_flag("--json", o.json, "print one JSON document");
     return {sub, [options](std::ostream& out, std::ostream& err) { return execute(*options, out, err); }};

@@ -3,10 +3,12 @@
 
 #include "app/hardware/gpu_chooser_box.h"
 #include "app/model/architecture_controls.h"
+#include "app/model/number_knob_rows.h"
 #include "app/model/opened_model_entry.h"
 #include "engine/models/model_presets.h"
 #include "engine/models/model_zoo.h"
 #include "engine/accounting/preset_groups.h"
+#include "engine/inference/inference_knobs.h"
 #include "engine/scenario/control_ranges.h"
 #include "widgets/controls/grouped_combo_box.h"
 #include "widgets/controls/log_slider_field.h"
@@ -36,21 +38,16 @@ void selectData(QComboBox* box, const QString& data) {
 
 /// A new model starts at its own context (napkin-cli infer's default), within the slider's range.
 double startingContext(const ModelSpec& model) {
-    return std::min(model.seq, ranges::inference::context.maximum);
+    return std::min(model.seq, inferenceKnob("context").range.high);
 }
 
-LogSliderField* makeSlider(ControlRange range, const QString& tip, QWidget* parent) {
+/// A serving knob (inference_knobs.h) on a log slider: the table's range and tooltip.
+LogSliderField* knobSlider(std::string_view key, QWidget* parent) {
+    const NumberKnob<InferenceInput>& knob = inferenceKnob(key);
     auto* slider = new LogSliderField(parent);
-    slider->setRange(range.minimum, range.maximum);
-    slider->setToolTip(tip);
+    slider->setRange(knob.range.low, knob.range.high);
+    slider->setToolTip(numberKnobTip(knob));
     return slider;
-}
-
-QSpinBox* makeSpin(ControlRange range, const QString& tip, QWidget* parent) {
-    auto* spin = new QSpinBox(parent);
-    spin->setRange(static_cast<int>(range.minimum), static_cast<int>(range.maximum));
-    spin->setToolTip(tip);
-    return spin;
 }
 
 } // namespace
@@ -62,28 +59,16 @@ InferenceControls::InferenceControls(QWidget* parent)
     , m_architecture(new ArchitectureControls(this))
     , m_architectureToggle(new QToolButton(this))
     , m_gpu(new GpuChooserBox(this))
-    , m_gpus(makeSpin(ranges::inference::gpus,
-                      tr("GPUs N, all tensor parallel: weights, KV cache and work split N ways. Must divide "
-                         "the heads and the KV heads."),
-                      this))
+    , m_gpus(numberKnobSpinBox(inferenceKnob("gpus"), this))
     , m_weights(new QComboBox(this))
     , m_weightsNote(new QLabel(this))
-    , m_groupSize(makeSpin(ranges::inference::groupSize,
-                           tr("int8, int4: weights sharing one fp16 scale G (GPTQ/AWQ use 128). Must divide "
-                              "d_model."),
-                           this))
+    , m_groupSize(numberKnobSpinBox(inferenceKnob("group_size"), this))
     , m_kvCache(new QComboBox(this))
-    , m_context(makeSlider(ranges::inference::context,
-                           tr("Context S: tokens in each sequence's KV cache (prompt plus generated)."),
-                           this))
-    , m_batch(makeSlider(ranges::inference::batch,
-                         tr("Batch B: sequences decoded together, one token each "
-                            "per step."),
-                         this))
+    , m_context(knobSlider("context", this))
+    , m_batch(knobSlider("batch", this))
     , m_promptIsContext(new QCheckBox(tr("prompt = context"), this))
-    , m_prompt(makeSlider(ranges::inference::context,
-                          tr("Prompt P: tokens prefilled per sequence in one pass; at most the context."),
-                          this)) {
+    , m_prompt(knobSlider("context", this)) {
+    m_prompt->setToolTip(tr("Prompt P: tokens prefilled per sequence in one pass; at most the context. --prompt"));
     for (const PresetGroup& group : inferencePresetGroups()) {
         addGroupHeader(m_preset, toQString(group.family));
         for (const PresetEntry& e : group.entries) {
@@ -132,36 +117,26 @@ InferenceControls::InferenceControls(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     m_form->addRow(tr("&Model:"), m_preset);
     m_form->addRow(tr("&GPU:"), m_gpu);
-    m_form->addRow(tr("GP&Us (tensor parallel):"), m_gpus);
+    m_form->addRow(numberKnobLabel(inferenceKnob("gpus")), m_gpus);
     m_form->addRow(tr("&Weights:"), m_weights);
     m_weightsNote->setWordWrap(true);
     m_weightsNote->setObjectName(QStringLiteral("weightsNote"));
     m_form->addRow(QString(), m_weightsNote);
     m_form->setRowVisible(m_weightsNote, false);
-    m_form->addRow(tr("Gro&up size:"), m_groupSize);
+    m_form->addRow(numberKnobLabel(inferenceKnob("group_size")), m_groupSize);
     m_form->addRow(tr("&KV cache:"), m_kvCache);
     m_form->addRow(tr("Memory &basis:"), m_memoryBasis);
-    m_form->addRow(tr("&Context S:"), m_context);
-    m_form->addRow(tr("&Batch B:"), m_batch);
+    m_form->addRow(numberKnobLabel(inferenceKnob("context")), m_context);
+    m_form->addRow(numberKnobLabel(inferenceKnob("batch")), m_batch);
     m_form->addRow(tr("&Prompt P:"), m_promptIsContext);
     m_form->addRow(QString(), m_prompt);
     // The price of a GPU-hour, for the cost of a million tokens (the same flag as training's cost).
-    m_priceOn = new QCheckBox(tr("$ per GPU-hour"), this);
-    m_price = new QDoubleSpinBox(this);
-    m_price->setRange(0.01, 1e6);
-    m_price->setDecimals(2);
-    m_price->setSingleStep(0.1);
-    m_price->setValue(2.0);
+    const std::span<const NumberKnob<InferenceInput>> price(&inferenceKnob("price_per_gpu_hour"), 1);
+    const NumberKnobRow priceRow = addNumberKnobRows(m_form, this, price).front();
+    m_priceOn = priceRow.check;
+    m_price = priceRow.box;
+    m_price->setValue(price.front().look.shownWhenUnset);
     m_price->setEnabled(false);
-    m_priceOn->setToolTip(tr("What one GPU-hour costs you, in dollars (no default). --price-per-gpu-hour"));
-    m_price->setToolTip(m_priceOn->toolTip());
-    auto* priceRow = new QWidget(this);
-    auto* priceLayout = new QHBoxLayout(priceRow);
-    priceLayout->setContentsMargins(0, 0, 0, 0);
-    priceLayout->addWidget(m_priceOn);
-    priceLayout->addWidget(m_price, 1);
-    priceRow->setFocusProxy(m_priceOn);
-    m_form->addRow(tr("P&rice:"), priceRow);
     layout->addLayout(m_form);
     layout->addWidget(m_architectureToggle, 0, Qt::AlignLeft);
     layout->addWidget(m_architecture);
@@ -368,7 +343,7 @@ void InferenceControls::setValues(const InferenceScenario& s) {
     m_promptIsContext->setChecked(!in.prompt.has_value());
     m_ownPrompt = in.prompt.value_or(s.promptShown);
     m_priceOn->setChecked(in.pricePerGpuHour.has_value());
-    m_price->setValue(in.pricePerGpuHour.value_or(2.0));
+    m_price->setValue(in.pricePerGpuHour.value_or(inferenceKnob("price_per_gpu_hour").look.shownWhenUnset));
     m_price->setEnabled(in.pricePerGpuHour.has_value());
     showPrompt();
     updateEnabled();

@@ -2,6 +2,7 @@
 #include "engine/inference/inference_accounting.h"
 
 #include "engine/accounting/accounting.h"
+#include "engine/inference/inference_knobs.h"
 #include "engine/inference/inference_overheads.h"
 #include "engine/models/parameter_count.h"
 #include "engine/accounting/parameter_sharding.h"
@@ -265,27 +266,27 @@ InputError validateInference(const InferenceInput& in, const GpuCatalog& catalog
     if (in.model.kind != ModelKind::transformer)
         return {"model", "inference is accounted for transformers only, got " +
                              std::string(modelKindName(in.model.kind))};
-    if (in.pricePerGpuHour && !(*in.pricePerGpuHour > 0 && *in.pricePerGpuHour <= 1e6))
-        return {"price-per-gpu-hour", "must be in (0, 1e6] dollars, got " + n(*in.pricePerGpuHour)};
+    const auto knob = [&in](std::string_view key) { return checkInferenceKnob(inferenceKnob(key), in); };
+    if (InputError price = knob("price_per_gpu_hour"); !price.ok())
+        return price;
     AccountingInput training;
     training.model = in.model;
     training.gpu = in.gpu;
     InputError e = validate(training, catalog);
     if (!e.ok())
         return e;
-    if (!(e = requireWhole("batch", in.batch, 1, 1e9)).ok() ||
-        !(e = requireWhole("context", in.context, 1, 1e8)).ok())
+    if (!(e = knob("batch")).ok() || !(e = knob("context")).ok())
         return e;
     if (in.model.position == PositionKind::learned && in.context > in.model.seq)
         return {"context", "learned positions stop at --seq " + n(in.model.seq) + ", got " + n(in.context)};
     if (in.prompt && !(e = requireWhole("prompt", *in.prompt, 1, in.context)).ok())
         return e;
-    if (hasGroupScales(in.weights) && (!(e = requireWhole("group-size", in.groupSize, 1, 1e6)).ok() ||
+    if (hasGroupScales(in.weights) && (!(e = knob("group_size")).ok() ||
                                        std::fmod(in.model.dModel, in.groupSize) != 0))
         return e.ok() ? InputError{"group-size",
                                    "must divide d-model (" + n(in.model.dModel) + "), got " + n(in.groupSize)}
                       : e;
-    if (!(e = requireWhole("gpus", in.gpus, 1, 1e5)).ok())
+    if (!(e = knob("gpus")).ok())
         return e;
     if (std::fmod(in.model.heads, in.gpus) != 0 || std::fmod(kvHeadCount(in.model), in.gpus) != 0)
         return {"gpus", "tensor parallelism over " + n(in.gpus) + " GPUs must divide heads (" +

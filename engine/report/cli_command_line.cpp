@@ -2,6 +2,7 @@
 #include "engine/report/cli_command_line.h"
 
 #include "engine/accounting/memory_overhead_knobs.h"
+#include "engine/inference/inference_knobs.h"
 #include "engine/models/model_presets.h"
 #include "engine/models/model_zoo.h"
 #include "engine/accounting/parallel_layout_knobs.h"
@@ -362,24 +363,24 @@ std::string inferCommandLine(const InferenceInput& in, const CommandModelBase* m
     CommandWords w("infer");
     const bool checkpointFormatted = modelFlags(w, in.model, model);
     const InferenceInput d; // the CLI's defaults; the context defaults to the model's, so it is always given
-    w.number("--context", in.context);
+    w.number(inferenceKnob("context").flag, in.context);
     if (in.prompt)
         w.number("--prompt", *in.prompt);
-    numberOption(w, "--batch", in.batch, d.batch);
+    numberKnobFlag(w, inferenceKnob("batch"), in, d);
     if (checkpointFormatted) // the model's own format would be the default: say which one the page used
         w.option("--weights", weightFormatName(in.weights));
     else
         enumOption(w, "--weights", in.weights, d.weights, weightFormatName);
-    if (checkpointFormatted && hasGroupScales(in.weights))
-        w.number("--group-size", in.groupSize);
+    const NumberKnob<InferenceInput>& groupSize = inferenceKnob("group_size");
+    if (checkpointFormatted && hasGroupScales(in.weights)) // the checkpoint's own would be the default
+        w.number(groupSize.flag, in.groupSize);
     else
-        numberOption(w, "--group-size", in.groupSize, d.groupSize);
+        numberKnobFlag(w, groupSize, in, d);
     enumOption(w, "--kv-cache", in.kvCache, d.kvCache, storageTypeName);
     if (in.gpu != d.gpu)
         w.option("--gpu", in.gpu);
-    numberOption(w, "--gpus", in.gpus, d.gpus);
-    if (in.pricePerGpuHour)
-        w.number("--price-per-gpu-hour", *in.pricePerGpuHour);
+    numberKnobFlag(w, inferenceKnob("gpus"), in, d);
+    numberKnobFlag(w, inferenceKnob("price_per_gpu_hour"), in, d);
     overheadFlags(w, in.overheads, d.overheads);
     return w.finish();
 }

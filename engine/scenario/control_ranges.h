@@ -43,13 +43,6 @@ inline constexpr ControlRange loraRank{1, 65536};
 inline constexpr ControlRange loraAlpha{0.001, 1e6};
 } // namespace accounting
 
-namespace inference {
-inline constexpr ControlRange context{1, 1 << 20}; ///< S and P: tokens per sequence (sliders, log scale)
-inline constexpr ControlRange batch{1, 1 << 16};   ///< B: sequences decoded together
-inline constexpr ControlRange groupSize{1, 1 << 16};
-inline constexpr ControlRange gpus{1, 1024};
-} // namespace inference
-
 namespace benchmarks {
 inline constexpr ControlRange dim{1, 8192};
 inline constexpr ControlRange layers{1, 256};

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The scenario's "inference" section: the Inference tab's model (a preset, and the model as shown, which
 // an edited architecture or a config.json makes differ from it) and serving setup, keyed as napkin-cli
-// infer's options. The ranges are the controls' own (control_ranges.h).
+// infer's options. The serving knobs' ranges are their table's (inference_knobs.h), validation's own.
 #include "engine/scenario/scenario.h"
 #include "engine/scenario/scenario_gpus.h"
 #include "engine/scenario/scenario_section.h"
 
 #include "engine/inference/inference_accounting.h"
+#include "engine/inference/inference_knobs.h"
+#include "engine/scenario/number_knobs_json.h"
 #include "engine/accounting/preset_groups.h"
 #include "engine/hardware/gpu_catalog.h"
 
@@ -80,26 +82,21 @@ void readInference(const Section& s, InferenceScenario& i) {
     in.model = i.preset.empty() ? freshInferenceInput().model : *namedModel(i.preset);
     if (model)
         readTransformerModel(*model, in.model);
-    s.wholeNumber("context", in.context, ranges::inference::context);
-    s.wholeNumber("prompt", i.promptShown, ranges::inference::context);
+    // The serving knobs in their table's range and words (inference_knobs.h); the prompt within the
+    // context's range, and validateInference() holds it to the context itself.
+    const NumberKnob<InferenceInput>& context = inferenceKnob("context");
+    readNumberKnob(s, context, in);
+    s.wholeNumber("prompt", i.promptShown, {context.range.low, context.range.high});
     bool promptIsContext = !in.prompt.has_value();
     s.boolean("prompt_is_context", promptIsContext);
     in.prompt = promptIsContext ? std::nullopt : std::optional<double>(i.promptShown);
-    s.wholeNumber("batch", in.batch, ranges::inference::batch);
+    readNumberKnob(s, inferenceKnob("batch"), in);
     s.name("weights", in.weights, weightFormatFromName);
-    s.wholeNumber("group_size", in.groupSize, ranges::inference::groupSize);
+    readNumberKnob(s, inferenceKnob("group_size"), in);
     s.name("kv_cache", in.kvCache, kvCacheFromName);
     s.name("gpu", in.gpu, inferenceGpuFromName);
-    s.wholeNumber("gpus", in.gpus, ranges::inference::gpus);
-    if (const auto* price = s.find("price_per_gpu_hour")) { // null: no price (run_cost.h)
-        if (price->is_null()) {
-            in.pricePerGpuHour.reset();
-        } else {
-            double dollars = 1;
-            s.number("price_per_gpu_hour", dollars, 1e-9, 1e6);
-            in.pricePerGpuHour = dollars;
-        }
-    }
+    readNumberKnob(s, inferenceKnob("gpus"), in);
+    readNumberKnob(s, inferenceKnob("price_per_gpu_hour"), in); // null: no price (run_cost.h)
     refuseInvalidInference(in);
 }
 

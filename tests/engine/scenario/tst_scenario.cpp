@@ -385,12 +385,13 @@ void TestScenario::refused_data() {
         << file(R"(, "inference": {"weights": "int3"})") << "inference.weights: unknown value 'int3'";
     QTest::newRow("inference group 1.5")
         << file(R"(, "inference": {"group_size": 1.5})") << "inference.group_size: must be a whole number";
-    QTest::newRow("inference context 0")
-        << file(R"(, "inference": {"context": 0})") << "inference.context: must be from 1 to 1048576";
-    QTest::newRow("inference batch") << file(R"(, "inference": {"batch": 65537})")
-                                     << "inference.batch: must be from 1 to 65536";
+    // The serving knobs in their table's words (inference_knobs.h), the range napkin-cli infer takes.
+    QTest::newRow("inference context 0") << file(R"(, "inference": {"context": 0})")
+                                         << "inference.context: must be a whole number from 1 to 1.00e8";
+    QTest::newRow("inference batch") << file(R"(, "inference": {"batch": 2e9})")
+                                     << "inference.batch: must be a whole number from 1 to 1.00e9";
     QTest::newRow("inference gpus") << file(R"(, "inference": {"gpus": 0})")
-                                    << "inference.gpus: must be from 1 to 1024";
+                                    << "inference.gpus: must be a whole number from 1 to 100000";
     QTest::newRow("inference page") << file(R"(, "page": "inferences")") << "page: unknown value";
     QTest::newRow("roofline device") << file(R"(, "roofline": {"device": "H900"})")
                                      << "roofline.device: unknown value 'H900'";
