@@ -69,7 +69,9 @@ BatchSweep sweepInferenceBatch(const InferenceInput& input, const GpuSpec& gpu) 
     }
     const double wanted =
         std::max({256.0, 2 * sweep.maxBatch, 2 * input.batch, 4 * sweep.crossoverBatch.value_or(0)});
-    sweep.lastBatch = std::min(kSweepBatchLimit, nextPowerOfTwo(wanted));
+    // The input's own batch is always on the chart, however far past the limit it was typed (napkin-cli and
+    // the page take up to 1e9, inference_knobs.h).
+    sweep.lastBatch = std::max(std::min(kSweepBatchLimit, nextPowerOfTwo(wanted)), nextPowerOfTwo(input.batch));
     for (const double b : sweepBatches(sweep.lastBatch)) {
         const InferenceResult r = atBatch(input, gpu, b);
         sweep.points.push_back(

@@ -31,7 +31,7 @@ struct BatchSweep {
     Quantity crossover; ///< the same, with its formula; value 0 when there is none
 };
 
-/// The largest batch a sweep looks at.
+/// The largest batch a sweep looks at, past the input's own.
 inline constexpr double kSweepBatchLimit = 1 << 20;
 
 /// Whole batches from 1 to `lastBatch` spaced evenly on a log scale, `perDoubling` per factor of two,
@@ -39,7 +39,8 @@ inline constexpr double kSweepBatchLimit = 1 << 20;
 std::vector<double> sweepBatches(double lastBatch, int perDoubling = 4);
 
 /// The input at batches 1 … lastBatch; lastBatch is the next power of two at or above the largest of
-/// 256, 2 × max_batch, 2 × the input's batch and 4 × the crossover, at most kSweepBatchLimit.
+/// 256, 2 × max_batch, 2 × the input's batch and 4 × the crossover, at most kSweepBatchLimit unless the
+/// input's batch itself is past it (then the power of two at or above it).
 /// Precondition: validateInference(input).ok(), `gpu` the input's GPU.
 BatchSweep sweepInferenceBatch(const InferenceInput& input, const GpuSpec& gpu);
 

@@ -57,6 +57,7 @@ private slots:
     void sweepIsTheAccountingAtEachBatch();
     void batchesAreWholeAndIncreasing();
     void kvPerSequence();
+    void inputBatchPastTheLimitIsOnTheChart();
 };
 
 void TestInferenceBatchSweep::batchOneIsMemoryBound_data() {
@@ -158,5 +159,17 @@ void TestInferenceBatchSweep::kvPerSequence() {
     QVERIFY(q.formula.find("8192 × 131072") != std::string::npos);
 }
 
+// A batch typed past the sweep's limit (the page and napkin-cli take up to 1e9) is still the sweep's last
+// point or inside it, so the chart's "this setting" never falls off its axis: 2,000,000 sequences sweep to
+// 2^21 = 2,097,152.
+void TestInferenceBatchSweep::inputBatchPastTheLimitIsOnTheChart() {
+    const InferenceInput in = llama8b(8192, 2e6);
+    const BatchSweep sweep = sweepInferenceBatch(in, h100());
+    QCOMPARE(sweep.lastBatch, 2097152.0);
+    QCOMPARE(sweep.points.back().batch, 2097152.0);
+    QCOMPARE(sweepInferenceBatch(llama8b(8192, 1 << 20), h100()).lastBatch, kSweepBatchLimit);
+}
+
 QTEST_APPLESS_MAIN(TestInferenceBatchSweep)
 #include "tst_inference_batch_sweep.moc"
+
