@@ -3,7 +3,6 @@
 
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/pytorch_eager_step_ops.h"
-#include "engine/allocator/step_reserved.h"
 #include "widgets/text/engine_text.h"
 
 #include <QCoreApplication>
@@ -92,15 +91,11 @@ MemoryTimelineChartData memoryTimelineChartData(const MemoryTimeline& timeline, 
     return d;
 }
 
-QVector<double> predictedReservedBytes(const AccountingInput& in, const AccountingResult& r,
-                                       const MemoryTimeline& timeline) {
-    if (!r.peakFromTimeline || timeline.events.empty())
+QVector<double> predictedReservedBytes(const StepReserved* reserved, const MemoryTimeline& timeline) {
+    if (reserved == nullptr || !reserved->error.empty() || timeline.events.empty() ||
+        reserved->reservedBytes.size() != timeline.events.size())
         return {};
-    const StepReserved reserved =
-        stepReserved(in, r, AllocatorConfig{}, 2, &timeline); // the chart's own steady step
-    if (!reserved.error.empty() || reserved.reservedBytes.size() != timeline.events.size())
-        return {};
-    return QVector<double>(reserved.reservedBytes.begin(), reserved.reservedBytes.end());
+    return QVector<double>(reserved->reservedBytes.begin(), reserved->reservedBytes.end());
 }
 
 QString explainFitVerdict(const FitVerdict& v) {
