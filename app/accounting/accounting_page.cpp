@@ -8,7 +8,6 @@
 #include "app/accounting/measured_run_section.h"
 #include "app/accounting/memory_timeline_section.h"
 #include "app/accounting/presets.h"
-#include "app/accounting/reserved_line.h"
 #include "app/accounting/step_time_answer.h"
 #include "app/hardware/chosen_hardware_profile.h"
 #include "app/hardware/session_gpu_catalog.h"
@@ -94,8 +93,7 @@ AccountingPage::AccountingPage(QWidget* parent)
     , m_memoryChart(new MemoryChart(this))
     , m_flopChart(new FlopChart(this))
     , m_timelineChart(new MemoryTimelineChart(this))
-    , m_answers(new AnswersPanel(this))
-    , m_reservedLine(new ReservedLine(m_timelineChart, this)) {
+    , m_answers(new AnswersPanel(this)) {
     m_presets->addItem(tr("Choose a lecture question or a model…"));
     addPresetEntries(m_presets);
     for (int i = 1; i < m_presets->count(); ++i)
@@ -277,13 +275,19 @@ void AccountingPage::recompute() {
     const ByteUnits byteUnits = m_memoryChart->byteUnits();
     m_result = account(in, *sessionGpuCatalog().find(in.gpu));
     MemoryTimeline timeline = memoryTimeline(in, *m_result);
-    // fits on reserved (fit_verdict.h): one simulated step per change, on the chart's own timeline, outside
-    // account(); the same verdict `napkin-cli account --json` gives
-    m_fitVerdict = judgeFit(in, *m_result, AllocatorConfig{}, &timeline);
+    // One simulated step per change, on the chart's own timeline, outside account(), where the step is
+    // modelled event by event (phases only: nothing to replay): it judges fits on reserved (fit_verdict.h,
+    // the same verdict `napkin-cli account --json` gives) and is the timeline's reserved line, both from
+    // the same replay. The line once came from a second replay 100 ms after the controls rested.
+    std::optional<StepReserved> reserved;
+    if (m_result->peakFromTimeline)
+        reserved = stepReserved(in, *m_result, AllocatorConfig{}, 2, &timeline);
+    const StepReserved* replayed = reserved ? &*reserved : nullptr;
+    m_fitVerdict = judgeFit(in, *m_result, replayed);
     m_memoryChart->setData(memoryData(*m_result, in, *m_fitVerdict));
     m_flopChart->setData(flopData(*m_result));
     MemoryTimelineChartData timelineData = memoryTimelineChartData(timeline, *m_result);
-    m_reservedLine->update(timelineData, in, *m_result); // drawn once the controls rest
+    timelineData.reserved = predictedReservedBytes(replayed, timeline);
     m_measuredComparison.reset();
     if (m_measuredRun) {
         std::string deviceError;
@@ -303,6 +307,10 @@ void AccountingPage::recompute() {
         chart->setSettingsCaption(settings);
     m_answers->setResult(*m_result, byteUnits);
     m_answers->setFitVerdict(*m_fitVerdict, *m_result, byteUnits);
+    // The largest batch and sequence and the fit advice judged as the verdict is (fit_searches.h): on
+    // reserved a few more replays, here outside account(), as `napkin-cli account --json`'s *_verdict.
+    m_fitSearches = searchFits(in, *sessionGpuCatalog().find(in.gpu), *m_result, *m_fitVerdict);
+    m_answers->setFitSearches(*m_fitSearches, *m_result);
     // The step's time (engine/steptime) from the app's profile where it was measured on this GPU, else
     // from the GPU's published one: what `napkin-cli account [--hardware-profile FILE]` gives.
     const GpuSpec gpu = *sessionGpuCatalog().find(in.gpu);
@@ -314,10 +322,11 @@ void AccountingPage::recompute() {
     // How is this computed? is written when it is read (the pane open, an export): from copies, so that it
     // says this result whatever the controls hold by then.
     m_explain->setHtmlSource([in, result = *m_result, timeline = std::move(timeline), stepTime, gpu,
-                              verdict = *m_fitVerdict, comparison = m_measuredComparison,
-                              run = m_measuredRun, label = m_measuredLabel, byteUnits] {
+                              verdict = *m_fitVerdict, searches = *m_fitSearches,
+                              comparison = m_measuredComparison, run = m_measuredRun, label = m_measuredLabel,
+                              byteUnits] {
         QString explain = explainAccounting(in, result, timeline, byteUnits) + explainFitVerdict(verdict) +
-                          explainStepTime(stepTime, in.mfu);
+                          explainFitSearches(searches) + explainStepTime(stepTime, in.mfu);
         if (comparison && run)
             explain += explainMeasuredRun(*comparison, *run, runStepTime(in, result, gpu, *run, stepTime),
                                           gpu, label, byteUnits);

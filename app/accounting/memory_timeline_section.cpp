@@ -3,7 +3,6 @@
 
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/pytorch_eager_step_ops.h"
-#include "engine/allocator/step_reserved.h"
 #include "widgets/text/engine_text.h"
 
 #include <QCoreApplication>
@@ -92,15 +91,11 @@ MemoryTimelineChartData memoryTimelineChartData(const MemoryTimeline& timeline, 
     return d;
 }
 
-QVector<double> predictedReservedBytes(const AccountingInput& in, const AccountingResult& r,
-                                       const MemoryTimeline& timeline) {
-    if (!r.peakFromTimeline || timeline.events.empty())
+QVector<double> predictedReservedBytes(const StepReserved* reserved, const MemoryTimeline& timeline) {
+    if (reserved == nullptr || !reserved->error.empty() || timeline.events.empty() ||
+        reserved->reservedBytes.size() != timeline.events.size())
         return {};
-    const StepReserved reserved =
-        stepReserved(in, r, AllocatorConfig{}, 2, &timeline); // the chart's own steady step
-    if (!reserved.error.empty() || reserved.reservedBytes.size() != timeline.events.size())
-        return {};
-    return QVector<double>(reserved.reservedBytes.begin(), reserved.reservedBytes.end());
+    return QVector<double>(reserved->reservedBytes.begin(), reserved->reservedBytes.end());
 }
 
 QString explainFitVerdict(const FitVerdict& v) {
@@ -113,6 +108,23 @@ QString explainFitVerdict(const FitVerdict& v) {
                   "(docs/memory-timeline.md, \"Reserved memory\").</p>")
             .arg(formula);
     return tr("<p><b>Fits is judged on the allocated peak</b> here: <code>%1</code>.</p>").arg(formula);
+}
+
+QString explainFitSearches(const FitSearches& s) {
+    if (s.basis != FitBasis::reserved)
+        return {};
+    const auto code = [](const std::optional<Quantity>& q) {
+        return q ? QStringLiteral("<li><code>%1</code></li>").arg(toQString(q->formula).toHtmlEscaped())
+                 : QString();
+    };
+    QString text =
+        tr("<p><b>The largest batch and sequence are judged on reserved too</b>, each probe the step "
+           "replayed through the simulated allocator (<code>napkin-cli account --json</code>'s "
+           "<code>max_batch_verdict</code>, <code>max_sequence_verdict</code>):</p><ul>%1%2</ul>")
+            .arg(code(s.maxBatch), code(s.maxSequence));
+    if (!s.fitAdvice.empty())
+        text += tr("<p>On reserved, %1.</p>").arg(toQString(s.fitAdvice).toHtmlEscaped());
+    return text;
 }
 
 QString explainMemoryTimeline(const AccountingInput& in, const AccountingResult& r, const MemoryTimeline& t,

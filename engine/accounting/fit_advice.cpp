@@ -14,12 +14,12 @@ std::string n(double v) {
     return formatNumber(v);
 }
 
-// Accounts a candidate at batch 1; true when it is valid and fits.
-bool fits(AccountingInput candidate, const GpuSpec& gpu) {
+// Accounts a candidate at batch 1; true when it is valid and fits as `check` judges it.
+bool fits(AccountingInput candidate, const GpuSpec& gpu, const CandidateFits& check) {
     candidate.batch = 1;
     if (!validateLayout(candidate.parallel, candidate.model, candidate.gpus).ok())
         return false;
-    return peakFits(candidate, gpu); // the step's peak at batch 1
+    return check(candidate, gpu); // the step's peak at batch 1
 }
 
 // The divisors of a whole number of layers (at most 1e5, validated).
@@ -34,7 +34,7 @@ std::vector<double> divisorsOf(double value) {
 
 // The smallest tp·pp that fits, sequence parallel on, cp and ep kept: on the same GPUs when one does, else
 // on dp replicas of that size.
-std::string layoutOption(const AccountingInput& in, const GpuSpec& gpu) {
+std::string layoutOption(const AccountingInput& in, const GpuSpec& gpu, const CandidateFits& check) {
     const ModelSpec& m = in.model;
     const double dp = dataParallelSize(in.parallel, in.gpus);
     std::vector<ParallelLayout> candidates;
@@ -68,7 +68,7 @@ std::string layoutOption(const AccountingInput& in, const GpuSpec& gpu) {
                 continue;
             if (!sameGpus)
                 c.gpus = dp * modelParallelSize(l);
-            if (fits(c, gpu))
+            if (fits(c, gpu, check))
                 return layoutText(l) + (l.pp > 1 ? " with ≥ " + n(l.pp) + " micro-batches" : std::string()) +
                        " (" + n(modelParallelSize(l)) + " GPUs per replica, " + n(c.gpus) + " in all)";
         }
@@ -77,7 +77,8 @@ std::string layoutOption(const AccountingInput& in, const GpuSpec& gpu) {
 }
 
 // Dense, cruncher, linear2: the fewest GPUs whose pooled memory holds the states under ZeRO-3.
-std::string gpusOption(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r) {
+std::string gpusOption(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r,
+                       const CandidateFits& check) {
     const double room = modelStateBudgetBytes(r.overheads, in.overheads.fragmentation) -
                         (r.activationsModelled ? r.activations.bytesPerSample : 0.0);
     if (room <= 0)
@@ -89,7 +90,7 @@ std::string gpusOption(const AccountingInput& in, const GpuSpec& gpu, const Acco
     c.sharding.shardGroup = 0;
     for (int tries = 0; tries < 4; ++tries, ++gpus) { // rounding: the shards are floating-point divisions
         c.gpus = gpus;
-        if (gpus <= 1e7 && fits(c, gpu))
+        if (gpus <= 1e7 && fits(c, gpu, check))
             return "ZeRO-3 over " + n(gpus) + " GPUs";
     }
     return {};
@@ -102,7 +103,13 @@ bool fitsAtBatchOne(const AccountingResult& r) {
 }
 
 std::string fitAdvice(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r) {
-    if (fitsAtBatchOne(r))
+    return fitAdvice(in, gpu, r, fitsAtBatchOne(r),
+                     [](const AccountingInput& c, const GpuSpec& g) { return peakFits(c, g); });
+}
+
+std::string fitAdvice(const AccountingInput& in, const GpuSpec& gpu, const AccountingResult& r,
+                      bool batchOneFits, const CandidateFits& check) {
+    if (batchOneFits)
         return {};
     std::vector<std::string> options;
     const bool transformer = in.model.kind == ModelKind::transformer;
@@ -114,12 +121,12 @@ std::string fitAdvice(const AccountingInput& in, const GpuSpec& gpu, const Accou
         if (!eagerProfile && in.recompute == Recompute::none &&
             in.model.attentionImpl == AttentionImpl::eager) {
             c.recompute = Recompute::selective;
-            if (fits(c, gpu))
+            if (fits(c, gpu, check))
                 options.emplace_back("selective recompute");
         }
         if (options.empty() && in.recompute != Recompute::full) {
             c.recompute = Recompute::full;
-            if (fits(c, gpu))
+            if (fits(c, gpu, check))
                 options.emplace_back("full recompute");
         }
     }
@@ -127,12 +134,12 @@ std::string fitAdvice(const AccountingInput& in, const GpuSpec& gpu, const Accou
         AccountingInput c = in;
         c.zeroStage = 3;
         c.sharding.twoGradientCopies = false; // DeepSpeed's ZeRO-1/2 buffers: not ZeRO-3's
-        if (fits(c, gpu))
+        if (fits(c, gpu, check))
             options.emplace_back("ZeRO-3");
     }
-    const std::string more = !transformer   ? gpusOption(in, gpu, r)
+    const std::string more = !transformer   ? gpusOption(in, gpu, r, check)
                              : eagerProfile ? std::string()
-                                            : layoutOption(in, gpu);
+                                            : layoutOption(in, gpu, check);
     if (!more.empty())
         options.push_back(more);
     if (options.empty() && eagerProfile)

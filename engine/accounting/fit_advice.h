@@ -4,6 +4,7 @@
 // "largest batch: 0".
 #include "engine/accounting/accounting.h"
 
+#include <functional>
 #include <string>
 
 namespace napkin {
@@ -17,5 +18,12 @@ bool fitsAtBatchOne(const AccountingResult& result);
 /// replicas, else on dp of them) keeping cp and ep; for the other
 /// kinds the fewest GPUs under ZeRO-3. "" when batch 1 fits.
 std::string fitAdvice(const AccountingInput& input, const GpuSpec& gpu, const AccountingResult& result);
+
+/// Whether a candidate (a valid layout, batch 1) fits: peakFits() for fitAdvice() above.
+using CandidateFits = std::function<bool(const AccountingInput& candidate, const GpuSpec& gpu)>;
+/// fitAdvice() with each candidate judged by `fits` (the fit verdict's rule: on reserved where the step is
+/// modelled event by event, engine/allocator/fit_searches.h) and `batchOneFits` for the input itself.
+std::string fitAdvice(const AccountingInput& input, const GpuSpec& gpu, const AccountingResult& result,
+                      bool batchOneFits, const CandidateFits& fits);
 
 } // namespace napkin

@@ -17,6 +17,12 @@ std::string_view fitBasisName(FitBasis basis) {
     return basis == FitBasis::reserved ? "reserved" : "allocated";
 }
 
+double reservedRequiredBytes(const AccountingResult& result, const StepReserved& reserved) {
+    // The fragmentation allowance stands for the cached free blocks the simulated segments hold: not added.
+    const MemoryOverheads& o = result.overheads;
+    return reserved.peakReservedBytes + (o.totalBytes - o.fragmentationBytes);
+}
+
 std::string reservedFitInapplicable(const AccountingInput& input, const AccountingResult& result) {
     if (input.overheads.basis == MemoryBasis::datasheet)
         return "the datasheet basis (the lecture's convention) counts no allocator";
@@ -52,11 +58,10 @@ FitVerdict judgeFit(const AccountingInput& input, const AccountingResult& result
             "; not on reserved: " + why;
         return v;
     }
-    // The fragmentation allowance stands for the cached free blocks the simulated segments hold: not added.
     const double overheads = o.totalBytes - o.fragmentationBytes;
     v.basis = FitBasis::reserved;
     v.reservedPeakBytes = reserved->peakReservedBytes;
-    v.requiredBytes = reserved->peakReservedBytes + overheads;
+    v.requiredBytes = reservedRequiredBytes(result, *reserved);
     v.fits = v.requiredBytes <= v.usableBytes;
     v.fitsOnReserved = v.fits;
     v.formula = std::string(v.fits ? "fits" : "does not fit") + " on reserved: peak reserved " +

@@ -42,6 +42,10 @@ struct FitVerdict {
     std::string notOnReserved; ///< on allocated: why not on reserved; empty on reserved
 };
 
+/// What the verdict on reserved compares with the usable memory: the replay's max_memory_reserved() plus the
+/// counted overheads the allocator does not hold (result.overheads less its fragmentation allowance), bytes.
+double reservedRequiredBytes(const AccountingResult& result, const StepReserved& reserved);
+
 /// Why the simulation does not judge `input`'s fit (empty: it does, given a replay with no error).
 std::string reservedFitInapplicable(const AccountingInput& input, const AccountingResult& result);
 

@@ -2,6 +2,7 @@
 #include "engine/report/accounting_report.h"
 
 #include "engine/accounting/capability_rules.h"
+#include "engine/allocator/fit_searches.h"
 #include "engine/benchmarks/accounting_benchmark.h"
 #include "engine/numerics/quantity_format.h"
 #include "engine/peers/peer_estimates.h"
@@ -10,11 +11,11 @@
 #include "engine/report/fine_tuning_json.h"
 #include "engine/report/json_values.h"
 #include "engine/report/memory_timeline_report.h"
-#include "engine/report/run_cost_json.h"
-#include "engine/report/step_time_json.h"
 #include "engine/report/overheads_json.h"
 #include "engine/report/peer_estimates_json.h"
 #include "engine/report/reserved_memory_json.h"
+#include "engine/report/run_cost_json.h"
+#include "engine/report/step_time_json.h"
 
 namespace napkin {
 namespace {
@@ -120,6 +121,14 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     doc["fits"] = r.fits;
     doc["fits_on"] = std::string(fitBasisName(verdict.basis));
     doc["fits_verdict"] = verdict.fits;
+    // The largest batch and sequence and the fit advice judged as fits_verdict is (fit_searches.h): on
+    // reserved where it is, each probe a replay; on allocated they are max_batch's, max_sequence's,
+    // fit_advice's.
+    const FitSearches searches = searchFits(in, gpu, r, verdict, allocator);
+    doc["searches_on"] = std::string(fitBasisName(searches.basis));
+    doc["max_batch_verdict"] = optionalNumber(searches.maxBatch);
+    doc["max_sequence_verdict"] = optionalNumber(searches.maxSequence);
+    doc["fit_advice_verdict"] = searches.fitAdvice.empty() ? json(nullptr) : json(searches.fitAdvice);
 
     json formulas;
     formulas["parameters"] = r.parameters.formula;
@@ -149,6 +158,8 @@ json accountingToJson(const AccountingInput& in, const GpuSpec& gpu, const Accou
     addFormula(formulas, "max_sequence", r.maxSequence);
     formulas["fits"] = r.fitsFormula;
     formulas["fits_verdict"] = verdict.formula;
+    addFormula(formulas, "max_batch_verdict", searches.maxBatch);
+    addFormula(formulas, "max_sequence_verdict", searches.maxSequence);
     addLayoutJson(doc, formulas, in, r);
     addFineTuningJson(doc, formulas, in, r);
     addRunCostJson(doc, formulas, in, r);

@@ -309,3 +309,19 @@ napkin_add_cli_test(account_peer_estimates_not_applicable
   ARGS account --model dense --params 1e9 --gpus 8 --zero 1 --json
   CHECKS peer_estimates.0.applicable=OFF peer_estimates.0.not_applicable:string
          peer_estimates.1.applicable=OFF)
+
+# The largest batch and sequence judged as fits_verdict is (docs/cli.md, searches_on; fit_searches.h): GPT-3 on
+# 1024 H100s is modelled event by event, so on reserved: batch 9 (77.36 GB reserved with overheads; 10 needs
+# 85.84 GB > 85.52 GB usable) where the allocated peak allows 10; the sequence stops at the 2048-row table.
+napkin_add_cli_test(account_gpt3_searches_on_reserved
+  ARGS account --preset gpt3-175b --json
+  CHECKS searches_on=reserved max_batch=10 max_batch_verdict=9 max_sequence=2048 max_sequence_verdict=2048
+         fit_advice_verdict:null formulas.max_batch_verdict:string formulas.max_sequence_verdict:string)
+# The QLoRA fine-tuner's context on 24 GB: 13,733 tokens on allocated, 9,984 on reserved (the simulated
+# segments of the long sequence's activations); in the datasheet basis, no allocator: the allocated answers.
+napkin_add_cli_test(account_llama3_8b_qlora_24gb_searches_on_reserved
+  ARGS account --preset llama3-8b-qlora-24gb --json
+  CHECKS searches_on=reserved max_sequence=13733 max_sequence_verdict=9984 max_batch=6 max_batch_verdict=4)
+napkin_add_cli_test(account_llama3_8b_qlora_24gb_searches_on_allocated
+  ARGS account --preset llama3-8b-qlora-24gb --memory-basis datasheet --json
+  CHECKS searches_on=allocated fits_on=allocated max_sequence_verdict=13748 max_batch_verdict=6)

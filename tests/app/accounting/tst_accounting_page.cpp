@@ -8,12 +8,12 @@
 #include "app/accounting/overhead_controls.h"
 #include "app/accounting/parallelism_controls.h"
 #include "app/accounting/presets.h"
-#include "app/accounting/reserved_line.h"
 #include "app/accounting/sharding_controls.h"
 #include "app/hardware/session_gpu_catalog.h"
 #include "app/model/architecture_controls.h"
 #include "engine/accounting/memory_overhead_knobs.h"
 #include "engine/accounting/memory_timeline.h"
+#include "engine/allocator/fit_searches.h"
 #include "engine/models/model_presets.h"
 #include "engine/allocator/step_reserved.h"
 #include "engine/report/accounting_report.h"
@@ -311,8 +311,7 @@ void TestAccountingPage::timelineDrawsThePeakOfLongSteps() {
 void TestAccountingPage::timelineDrawsPredictedReserved() {
     AccountingPage page;
     page.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
-    QVERIFY(page.timelineChart()->data().reserved.isEmpty()); // simulated once the controls rest
-    page.reservedLine()->flush();
+    // drawn with the tick that accounted the step, from the replay its fit verdict ran (no second one later)
     const AccountingInput in = page.controls()->input();
     const MemoryTimelineChartData& d = page.timelineChart()->data();
     QVERIFY(d.eventByEvent);
@@ -329,13 +328,13 @@ void TestAccountingPage::timelineDrawsPredictedReserved() {
     }
     QVERIFY2(page.timelineChart()->legendNames().contains(QStringLiteral("reserved (simulated allocator)")),
              qPrintable(page.timelineChart()->legendNames().join(QStringLiteral(", "))));
-    // Another step drops the line until it is simulated again (never another setup's line over the areas);
-    // a change that leaves the step as drawn (the training tokens) keeps it.
-    page.controls()->tokensField()->setValue(2e12);
-    QVERIFY(!page.timelineChart()->data().reserved.isEmpty());
+    // Another step draws its own line at once, never another setup's over the areas.
+    const QVector<double> before = page.timelineChart()->data().reserved;
     typeInto(page.controls()->batchField(), QStringLiteral("16"));
-    QVERIFY(page.timelineChart()->data().reserved.isEmpty());
-    QTRY_VERIFY(!page.timelineChart()->data().reserved.isEmpty()); // 100 ms after the last change
+    const StepReserved atSixteen = stepReserved(page.controls()->input(), *page.lastResult());
+    const QVector<double> after = page.timelineChart()->data().reserved;
+    QVERIFY(after != before);
+    QCOMPARE(after, QVector<double>(atSixteen.reservedBytes.begin(), atSixteen.reservedBytes.end()));
 
     page.applyPreset(*findPreset(QStringLiteral("70b-15t-1024-h100"))); // phases only
     QVERIFY(page.timelineChart()->data().reserved.isEmpty());
@@ -849,8 +848,13 @@ void TestAccountingPage::noFitSaysWhatWould() {
     choose(page.controls()->recomputeBox(), int(Recompute::selective)); // 82.6 GB of activations per GPU
     QVERIFY(!page.lastResult()->fits);
     const QString value = page.answers()->valueText(QStringLiteral("maxBatch"));
-    QVERIFY2(value.startsWith(QStringLiteral("none — even batch 1 does not fit")), qPrintable(value));
+    // judged as the verdict is (fit_searches.h): on reserved, the step being modelled event by event
+    QCOMPARE(page.lastFitVerdict()->basis, FitBasis::reserved);
+    QVERIFY2(value.startsWith(QStringLiteral("none on reserved — even batch 1 does not fit")),
+             qPrintable(value));
     QVERIFY2(value.contains(QStringLiteral("full recompute")), qPrintable(value));
+    QCOMPARE(value, QStringLiteral("none on reserved — ") +
+                        QString::fromStdString(page.lastFitSearches()->fitAdvice));
 }
 
 // Issue 30's QLoRA setup (Llama 3 8B, r = 16, batch 1, on a 24 GB GPU): napkin-cli account --preset
@@ -860,9 +864,23 @@ void TestAccountingPage::noFitSaysWhatWould() {
 void TestAccountingPage::longestSequenceIsAnswered() {
     AccountingPage page;
     page.applyPreset(*findPreset(QStringLiteral("llama3-8b-qlora-24gb")));
-    QCOMPARE(page.answers()->valueText(QStringLiteral("maxSequence")), QStringLiteral("13,733 tokens"));
     QVERIFY(page.lastResult()->maxSequence);
-    QCOMPARE(page.lastResult()->maxSequence->value, 13733.0);
+    QCOMPARE(page.lastResult()->maxSequence->value, 13733.0); // account(), on allocated: `max_sequence`
+    // The row judges as the verdict does (fit_searches.h): on reserved here, account()'s answer beside it,
+    // as `napkin-cli account --preset llama3-8b-qlora-24gb --json`'s max_sequence_verdict.
+    QCOMPARE(page.lastFitVerdict()->basis, FitBasis::reserved);
+    const AccountingInput in = page.controls()->input();
+    const FitSearches expected =
+        searchFits(in, *GpuCatalog::builtIn().find(in.gpu), *page.lastResult(), *page.lastFitVerdict());
+    QVERIFY(expected.maxSequence);
+    QCOMPARE(page.lastFitSearches()->maxSequence->value, expected.maxSequence->value);
+    QCOMPARE(
+        page.answers()->valueText(QStringLiteral("maxSequence")),
+        QStringLiteral("%1 tokens — on reserved (13,733 on allocated)")
+            .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(expected.maxSequence->value))));
+    QVERIFY(page.answers()
+                ->formulaText(QStringLiteral("maxSequence"))
+                .startsWith(QString::fromStdString(expected.maxSequence->formula)));
     page.applyPreset(*findPreset(QStringLiteral("cruncher")));
     QCOMPARE(page.answers()->valueText(QStringLiteral("maxSequence")), QStringLiteral("—"));
 }
