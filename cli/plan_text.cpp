@@ -40,6 +40,8 @@ void writeLayout(std::ostringstream& s, const PlannedLayout& p, const PlanComman
     s << "    step " << formatDuration(t.seconds) << ", " << formatNumber(t.tokensPerSecond) << " tokens/s, MFU "
       << formatNumber(t.mfu) << "; peak " << formatBytes(p.peakBytes) << ", needs " << formatBytes(p.requiredBytes)
       << " of " << formatBytes(p.usableBytes) << " usable\n";
+    if (!p.stages.empty())
+        s << "    " << p.stages << "\n";
     if (p.rank > 1 && p.losesBy.empty()) // the same step: the ledgers differ nowhere
         s << "    ties #1 (" << p.changesFromFirst << ")\n";
     else if (p.rank > 1)

@@ -12,6 +12,18 @@ std::string n(double v) {
     return formatNumber(v);
 }
 
+// Uneven stages' layers: "first 7, last 7"; "even" when unset.
+std::string stageWords(const ParallelLayout& l) {
+    if (!hasUnevenStages(l))
+        return "even";
+    std::string text;
+    if (l.firstStageLayers)
+        text = "first " + n(*l.firstStageLayers);
+    if (l.lastStageLayers)
+        text += (text.empty() ? "" : ", ") + std::string("last ") + n(*l.lastStageLayers);
+    return text;
+}
+
 // The choice's fields as (name, value) words, in the text's order; flags read "on"/"off".
 struct Word {
     std::string name, value;
@@ -22,6 +34,7 @@ std::vector<Word> words(const LayoutChoice& c, double gpus) {
     return {{"tp", n(l.tp)},
             {"pp", n(l.pp)},
             {"v", n(l.virtualStages)},
+            {"stage layers", stageWords(l)},
             {"cp", n(l.cp)},
             {"ep", n(l.ep)},
             {"dp", n(dataParallelSize(l, gpus))},
@@ -63,6 +76,8 @@ std::string layoutChoiceText(const LayoutChoice& c, double gpus) {
     std::string text = "tp " + n(l.tp) + " · pp " + n(l.pp);
     if (l.virtualStages > 1)
         text += " (v " + n(l.virtualStages) + ")";
+    if (hasUnevenStages(l))
+        text += " (" + stageWords(l) + " layers)";
     if (l.cp > 1)
         text += " · cp " + n(l.cp);
     if (l.ep > 1)

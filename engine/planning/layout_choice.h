@@ -28,10 +28,12 @@ AccountingInput withLayoutChoice(const AccountingInput& base, const LayoutChoice
 /// The choice `input` makes (the inverse of withLayoutChoice on the fields a choice holds).
 LayoutChoice layoutChoiceOf(const AccountingInput& input);
 
-/// "tp 8 · pp 8 (v 2) · dp 16 · micro-batch 1 × 96 · sp · recompute selective · ZeRO-1 · flash" on `gpus`.
+/// "tp 8 · pp 8 (v 2) · dp 16 · micro-batch 1 × 96 · sp · recompute selective · ZeRO-1 · flash" on `gpus`;
+/// uneven stages read "pp 16 (first 7, last 7 layers)".
 std::string layoutChoiceText(const LayoutChoice& choice, double gpus);
 
-/// What `to` changes from `from`, in the text's words: "pp 8 → 4, v 1 → 2, ZeRO 1 → 3"; empty when equal.
+/// What `to` changes from `from`, in the text's words: "pp 8 → 4, v 1 → 2, ZeRO 1 → 3", "stage layers even →
+/// first 7, last 7"; empty when equal.
 std::string layoutChoiceChanges(const LayoutChoice& from, const LayoutChoice& to, double gpus);
 
 } // namespace napkin

@@ -57,6 +57,7 @@ struct PlannedLayout {
     double slowerThanFirst = 0;           ///< seconds / first's seconds − 1 (0 for the first)
     std::string changesFromFirst;         ///< "pp 8 → 4, v 1 → 2" (empty for the first)
     std::vector<LedgerDifference> losesBy; ///< the parts that differ most from the first, largest first
+    std::string stages;                    ///< uneven pipeline stages explained (plan_explanation.h); empty: even
 };
 
 /// Where the base setup's own layout stands.

@@ -251,6 +251,7 @@ PlannedLayout LayoutSearch::planned(const LayoutChoice& choice, std::int64_t ran
     p.usableBytes = r.usableBytes.value;
     if (r.predictedBytes.value <= r.usableBytes.value)
         p.stepTime = predictStepTime(p.input, r, m_profile, m_options.stepTime);
+    p.stages = unevenStagesExplanation(p);
     return p;
 }
 

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
+#include <utility>
 
 namespace napkin {
 namespace {
@@ -22,6 +24,43 @@ bool divides(double d, double value) {
 // Shard groups HSDP is offered with: one per node, when ZeRO-3 spans more than a node and nodes tile it.
 bool hsdpApplies(double node, double dataParallelGpus) {
     return node > 1 && node < dataParallelGpus && divides(node, dataParallelGpus);
+}
+
+// How one pipeline of pp stages holds the layers: v chunks of an even split, or one chunk of an uneven one.
+struct Staging {
+    double v = 1;
+    std::optional<double> first, last;
+};
+
+// The stagings of L layers on pp > 1 stages. Even: every v (≤ 64) dividing L/pp. Uneven (plain 1F1B only):
+// the first and/or the last stage a layer fewer than the M between, where L + δ_first + δ_last = pp·M, as
+// Megatron-LM's --account-for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split count the
+// embedding and the loss as a layer each (Llama 3 405B's 126 layers on 16 stages: 7 + 14 × 8 + 7). At most
+// three a pp, and only where pp does not divide L (where it does, M ± a layer divides nothing but on 2
+// stages, whose "one fewer on each" is the even split).
+std::vector<Staging> stagings(double layers, double pp) {
+    std::vector<Staging> out;
+    if (divides(pp, layers)) {
+        out.push_back({});
+        for (const double v : wholeDivisors(layers / pp))
+            if (v > 1 && v <= 64)
+                out.push_back({v, std::nullopt, std::nullopt});
+    }
+    constexpr std::pair<double, double> kFewer[] = {{1, 0}, {0, 1}, {1, 1}};
+    for (const auto& [fewerFirst, fewerLast] : kFewer) {
+        const double M = (layers + fewerFirst + fewerLast) / pp;
+        if (!isWhole(M) || M - std::max(fewerFirst, fewerLast) < 1)
+            continue;
+        if (pp == 2 && fewerFirst == fewerLast) // M − 1 on both: the even split
+            continue;
+        Staging s;
+        if (fewerFirst > 0)
+            s.first = M - fewerFirst;
+        if (fewerLast > 0)
+            s.last = M - fewerLast;
+        out.push_back(s);
+    }
+    return out;
 }
 
 } // namespace
@@ -86,15 +125,15 @@ void LayoutSpace::addShapes(const AccountingInput& base, const GpuSpec& gpu) {
     const std::vector<double> eps =
         transformer && isMixtureOfExperts(m) ? wholeDivisors(m.experts) : std::vector<double>{one};
     for (const double tp : tps) {
-        const std::vector<double> pps =
-            transformer ? wholeDivisors(std::gcd(static_cast<long long>(m_gpus / tp), static_cast<long long>(m.layers)))
-                        : std::vector<double>{one};
+        std::vector<double> pps{one};
+        if (transformer)
+            for (const double pp : wholeDivisors(m_gpus / tp))
+                if (pp > 1 && pp <= m.layers)
+                    pps.push_back(pp);
         for (const double pp : pps) {
-            std::vector<double> vs{one};
-            if (pp > 1)
-                for (const double v : wholeDivisors(m.layers / pp))
-                    if (v > 1 && v <= 64)
-                        vs.push_back(v);
+            const std::vector<Staging> splits = pp > 1 ? stagings(m.layers, pp) : std::vector<Staging>(1);
+            if (splits.empty())
+                continue;
             for (const AttentionImpl kernel : kernels) {
                 const std::vector<double> cps =
                     kernel == AttentionImpl::flash ? wholeDivisors(m_gpus / (tp * pp)) : std::vector<double>{one};
@@ -104,10 +143,12 @@ void LayoutSpace::addShapes(const AccountingInput& base, const GpuSpec& gpu) {
                         continue;
                     for (const double ep : eps)
                         for (const double b : wholeDivisors(m_globalBatch / dp))
-                            for (const double v : vs)
+                            for (const Staging& split : splits)
                                 for (const Recompute r : recomputes) {
                                     LayoutChoice c;
-                                    c.parallel = {tp, pp, cp, ep, false, m_globalBatch / (dp * b), v};
+                                    c.parallel = {tp, pp, cp, ep, false, m_globalBatch / (dp * b), split.v};
+                                    c.parallel.firstStageLayers = split.first;
+                                    c.parallel.lastStageLayers = split.last;
                                     c.microBatch = b;
                                     c.recompute = r;
                                     c.attention = kernel;

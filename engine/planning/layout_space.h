@@ -24,12 +24,15 @@ struct PlanConstraints {
 /// The candidate layouts of a base setup. A *shape* fixes everything a step's FLOPs per GPU and its
 /// pipeline bubble depend on (tp, pp, v, cp, ep, micro-batch size and count, recompute, attention kernel);
 /// its *variants* add what only memory and communication depend on (sp, ZeRO stage, HSDP shard group).
-/// Candidates, in a fixed order: tp dividing the node's GPUs and the GPU count; pp dividing the layers and
-/// the GPUs left; v dividing the layers per stage (at most 64); cp with flash attention only, on a part
-/// that runs it; ep dividing the experts of a mixture; dp = GPUs / (tp·pp·cp) dividing the global batch;
-/// every micro-batch size b dividing global / dp, with m = global / (dp·b) micro-batches; recompute none,
-/// selective and full; eager and flash attention; sp off and on when tp > 1; ZeRO 0–3 and, under ZeRO-3,
-/// HSDP with one shard group per node. Models other than transformers are split by data parallelism only.
+/// Candidates, in a fixed order: tp dividing the node's GPUs and the GPU count; pp dividing the GPUs left
+/// (at most the layers), its stages even (pp dividing the layers; v dividing the layers per stage, at most
+/// 64) or, with v 1, the first and/or the last stage a layer fewer than the others (Megatron-LM's
+/// embedding and loss counted as a layer each; where pp does not divide the layers); cp with flash attention
+/// only, on a part that runs it; ep dividing the experts of a mixture; dp = GPUs / (tp·pp·cp) dividing the
+/// global batch; every micro-batch size b dividing global / dp, with m = global / (dp·b) micro-batches;
+/// recompute none, selective and full; eager and flash attention; sp off and on when tp > 1; ZeRO 0–3 and,
+/// under ZeRO-3, HSDP with one shard group per node. Models other than transformers are split by data
+/// parallelism only.
 class LayoutSpace {
 public:
     LayoutSpace(const AccountingInput& base, const GpuSpec& gpu, const PlanConstraints& constraints);

@@ -21,4 +21,8 @@ std::string ledgerPart(const StepTimeRow& row);
 /// by less than a millionth of `first`'s step are left out).
 std::vector<LedgerDifference> ledgerDifferences(const StepTime& first, const StepTime& other, std::size_t count);
 
+/// Why `layout` holds its layers unevenly over its pipeline stages, in one line: the split, whether an
+/// even one exists, which stage sets 1F1B's pace (from its step time's ledger notes); empty for even stages.
+std::string unevenStagesExplanation(const PlannedLayout& layout);
+
 } // namespace napkin

@@ -26,6 +26,8 @@ json layoutJson(const LayoutChoice& c, double gpus) {
     return {{"tp", jsonNumber(l.tp)},
             {"pp", jsonNumber(l.pp)},
             {"virtual_stages", jsonNumber(l.virtualStages)},
+            {"first_stage_layers", l.firstStageLayers ? jsonNumber(*l.firstStageLayers) : json(nullptr)},
+            {"last_stage_layers", l.lastStageLayers ? jsonNumber(*l.lastStageLayers) : json(nullptr)},
             {"cp", jsonNumber(l.cp)},
             {"ep", jsonNumber(l.ep)},
             {"dp", jsonNumber(dataParallelSize(l, gpus))},
@@ -65,6 +67,7 @@ json plannedJson(const PlannedLayout& p, const PlanCommandContext& context) {
             {"slower_than_first", timed(p.slowerThanFirst)},
             {"changes_from_first", p.changesFromFirst},
             {"loses_by", losesBy},
+            {"stages", p.stages.empty() ? json(nullptr) : json(p.stages)},
             {"largest_rows", rows},
             {"command", plannedAccountCommandLine(p.input, context)}};
 }

@@ -38,6 +38,9 @@ struct StepOp {
     /// The optimizer's update: streams at the profile's measured rate for this update (UpdateRate) when
     /// it has one, else at the elementwise rate.
     bool optimizerUpdate = false;
+    /// Of `bytes`, the weights a serving GEMM reads once per pass in the serving format (inference_ops.h);
+    /// 0 where the list does not tell them apart (the training step's rows count every operand alike).
+    double weightBytes = 0;
 };
 
 struct StepOpList {

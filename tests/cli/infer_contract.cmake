@@ -87,6 +87,20 @@ napkin_add_cli_test(infer_llama3_8b_predicted_times
   CHECKS decode_time.predicted=ON decode_time.seconds~0.0048010:0.0048500 decode_time.why_not:null
          prefill_time.predicted=ON prefill_time.seconds:number prefill_time.tokens_per_second:number
          decode_time.basis:string prefill_time.ledger:array)
+# Serving time for a mixture of experts (engine/steptime/inference_ops_experts.cpp): Mixtral 8x7B at B 1 reads 2
+# of its 8 experts a decode step, 25,497,174,016 B of weights and 4096 × 131,072 B of cache
+# (tests/engine/steptime/tst_inference_time.cpp derives both by hand), 7.771 ms over the H100's 3.35e12 B/s;
+# its activations add a little. Latent attention (DeepSeek-V3) and a sliding window (Mistral 7B) are predicted.
+napkin_add_cli_test(infer_mixtral_predicted_times
+  ARGS infer --model-preset mixtral-8x7b --context 4096 --json
+  CHECKS decode_time.predicted=ON decode_time.seconds~0.0077710:0.0078500 decode_time.why_not:null
+         prefill_time.predicted=ON prefill_time.seconds:number)
+napkin_add_cli_test(infer_latent_attention_predicted
+  ARGS infer --model-preset deepseek-v3 --context 4096 --gpus 8 --json
+  CHECKS decode_time.predicted=ON decode_time.seconds:number prefill_time.predicted=ON)
+napkin_add_cli_test(infer_sliding_window_predicted
+  ARGS infer --model-preset mistral-7b-v0.1 --context 32768 --json
+  CHECKS decode_time.predicted=ON decode_time.seconds:number prefill_time.predicted=ON)
 napkin_add_cli_test(infer_predicted_from_a_profile
   ARGS infer --preset llama3-8b --hardware-profile ${CMAKE_CURRENT_SOURCE_DIR}/profiles/h100_two_shapes.json --json
   CHECKS "decode_time.basis=tests/cli/profiles/h100_two_shapes.json (test input)" decode_time.seconds:number)

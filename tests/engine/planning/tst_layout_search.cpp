@@ -19,6 +19,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <tuple>
+#include <vector>
 
 using namespace napkin;
 
@@ -69,6 +72,37 @@ struct BruteForce {
     std::int64_t valid = 0, timed = 0;
 };
 
+// The pipeline stagings of one pp, as layout_space.h words them: even (v from 1 to 64; the validation refuses
+// what does not divide), and with v 1 the first and/or the last stage a layer fewer than the M between,
+// where L + 1 or 2 = pp·M, when that is not the even split itself.
+struct BruteStaging {
+    double v = 1;
+    std::optional<double> first, last;
+};
+
+std::vector<BruteStaging> bruteStagings(double layers, double pp) {
+    std::vector<BruteStaging> out;
+    for (double v = 1; v <= (pp > 1 ? 64 : 1); ++v)
+        out.push_back({v, std::nullopt, std::nullopt});
+    if (pp < 2)
+        return out;
+    for (const double first : {0.0, 1.0})
+        for (const double last : {0.0, 1.0}) {
+            const double M = (layers + first + last) / pp;
+            if (first + last == 0 || M != std::floor(M) || M - 1 < 1)
+                continue;
+            if (M - first == layers / pp && M - last == layers / pp) // every stage L/pp: the even split
+                continue;
+            BruteStaging s;
+            if (first > 0)
+                s.first = M - 1;
+            if (last > 0)
+                s.last = M - 1;
+            out.push_back(s);
+        }
+    return out;
+}
+
 // Every candidate of the space layout_space.h describes, enumerated here from its words rather than its
 // code, each judged through the public API as `account` judges it (validate, accountStep's fits, then
 // predictStepTime with every formula), with no bound and no pruning. Loops run over plain ranges; the
@@ -112,13 +146,15 @@ BruteForce bruteForce(const AccountingInput& in, double node) {
                 for (double b = 1; b <= global / dp; ++b) {
                     if (std::fmod(global / dp, b) != 0)
                         continue;
-                    for (double v = 1; v <= (pp > 1 ? 64 : 1); ++v)
+                    for (const BruteStaging& staging : bruteStagings(in.model.layers, pp))
                         for (const AttentionImpl kernel : {AttentionImpl::eager, AttentionImpl::flash})
                             for (const bool sp : {false, true})
                                 for (const Recompute r : {Recompute::none, Recompute::selective, Recompute::full})
                                     for (int zero = 0; zero <= 3; ++zero) {
                                         LayoutChoice c;
-                                        c.parallel = {tp, pp, cp, 1, sp, global / (dp * b), v};
+                                        c.parallel = {tp, pp, cp, 1, sp, global / (dp * b), staging.v};
+                                        c.parallel.firstStageLayers = staging.first;
+                                        c.parallel.lastStageLayers = staging.last;
                                         c.microBatch = b;
                                         c.recompute = r;
                                         c.zeroStage = zero;
@@ -173,6 +209,9 @@ private slots:
     void nothingFitsSaysWhyAndWhatCameNearest();
     void emptySpacesSayWhy();
     void progressAndCancel();
+    void unevenStagesAreCandidates();
+    void unevenStagesWinLlama3sLongStep();
+    void unevenStagesLoseWhenTheirBubbleCosts();
 };
 
 void TestLayoutSearch::winnerIsTheBruteForceBest() {
@@ -365,9 +404,10 @@ void TestLayoutSearch::nothingFitsSaysWhyAndWhatCameNearest() {
 }
 
 void TestLayoutSearch::emptySpacesSayWhy() {
-    // 7 GPUs: tp and pp must be 1 (7 shares no factor with the node's 8 or the 12 layers); dp 1 needs cp 7,
-    // which does not divide the 1024-token sequence: every candidate is refused, by cp the most.
-    AccountingInput in = base("gpt2-small", "H100-SXM", 7, 7);
+    // 5 GPUs: tp and pp must be 1 (5 shares no factor with the node's 8, and neither 12 layers nor 13 or 14,
+    // the uneven splits', divide over 5 stages); dp 1 needs cp 5, which does not divide the 1024-token
+    // sequence: every candidate is refused, by cp the most.
+    AccountingInput in = base("gpt2-small", "H100-SXM", 5, 5);
     PlanOptions o;
     o.constraints.globalBatch = 3;
     const LayoutPlan plan = planLayouts(in, GpuCatalog::builtIn(), published(in), o);
@@ -420,6 +460,103 @@ void TestLayoutSearch::progressAndCancel() {
     QVERIFY(cancelled.cancelled);
     QVERIFY(cancelled.top.empty());
     QCOMPARE(cancelled.counts.timed, std::int64_t{0});
+}
+
+// Uneven stages enter where pp does not divide the layers, a layer fewer on the first and/or last stage
+// (layout_space.h): Llama 3 405B's 126 layers on 16 stages as 7 + 14 × 8 + 7 (the Llama 3 paper's own), on 8
+// as 15 + 6 × 16 + 15, on 4 as 31 + 2 × 32 + 31; 2 stages split 126 evenly (63 + 63), with v dividing 63, and
+// nothing uneven. No pp offers more than three uneven splits, each v 1 and valid.
+void TestLayoutSearch::unevenStagesAreCandidates() {
+    const AccountingInput in = base("llama3-405b", "H100-SXM", 128, 128);
+    const LayoutSpace space(in, gpuOf(in), {});
+    struct Split {
+        double pp, v, first, last;
+        bool operator<(const Split& o) const {
+            return std::tie(pp, v, first, last) < std::tie(o.pp, o.v, o.first, o.last);
+        }
+        bool operator==(const Split&) const = default;
+    };
+    std::vector<Split> splits;
+    for (const LayoutChoice& c : space.shapes()) {
+        const ParallelLayout& l = c.parallel;
+        if (l.tp != 8)
+            continue;
+        const Split s{l.pp, l.virtualStages, l.firstStageLayers.value_or(0), l.lastStageLayers.value_or(0)};
+        if (std::find(splits.begin(), splits.end(), s) == splits.end())
+            splits.push_back(s);
+        if (hasUnevenStages(l)) {
+            QCOMPARE(l.virtualStages, 1.0);
+            QVERIFY(validateLayout(l, in.model, in.gpus).ok());
+        }
+    }
+    std::sort(splits.begin(), splits.end());
+    const std::vector<Split> expected{{1, 1, 0, 0},  {2, 1, 0, 0},   {2, 3, 0, 0},   {2, 7, 0, 0},
+                                      {2, 9, 0, 0},  {2, 21, 0, 0},  {2, 63, 0, 0},  {4, 1, 31, 31},
+                                      {8, 1, 15, 15}, {16, 1, 7, 7}};
+    QCOMPARE(splits.size(), expected.size());
+    QVERIFY(splits == expected);
+    // GPT-2 small's 12 layers on 8 GPUs: every pp of 2, 4 or 8 either divides 12 or has no split a layer
+    // fewer at either end (13 and 14 divide by none but 2, where 7 + 7 less one each is the even 6 + 6).
+    const AccountingInput small = base("gpt2-small", "H100-SXM", 8, 64);
+    const LayoutSpace smallSpace(small, gpuOf(small), {});
+    for (const LayoutChoice& c : smallSpace.shapes())
+        QVERIFY(!hasUnevenStages(c.parallel));
+}
+
+// Llama 3 405B on 128 H100s with 1024 sequences of 8192 tokens a step (8.4M tokens; the Llama 3 paper's
+// batches were 4M–16M): a 16-stage pipeline's bubble is 15 of 1024 micro-batches, and no other layout beats
+// it. 16 stages cannot split 126 layers evenly; the search finds the paper's own split (section 3.3.2: a
+// layer fewer on the first and last stages), 7 + 14 × 8 + 7, and says why.
+void TestLayoutSearch::unevenStagesWinLlama3sLongStep() {
+    const AccountingInput in = base("llama3-405b", "H100-SXM", 128, 1024);
+    const LayoutPlan plan = planLayouts(in, GpuCatalog::builtIn(), published(in), options(true, 1));
+    QVERIFY2(plan.whyNone.empty(), plan.whyNone.c_str());
+    QCOMPARE(plan.top.size(), std::size_t{1});
+    const PlannedLayout& first = plan.top.front();
+    qInfo("Llama 3 405B, 128 GPUs, 1024 sequences: #1 %s, %.4g s a step",
+          layoutChoiceText(first.choice, in.gpus).c_str(), first.stepTime.seconds);
+    const ParallelLayout& l = first.choice.parallel;
+    QCOMPARE(l.pp, 16.0);
+    QCOMPARE(l.firstStageLayers.value_or(0), 7.0);
+    QCOMPARE(l.lastStageLayers.value_or(0), 7.0);
+    QCOMPARE(plan.counts.boundAboveTime, std::int64_t{0});
+    QVERIFY2(first.stages.find("126 layers over 16 stages as 7 + 14 × 8 + 7") != std::string::npos,
+             first.stages.c_str());
+    QVERIFY(first.stages.find("no even split") != std::string::npos);
+    QVERIFY(first.stages.find("stage's ops are timed") != std::string::npos);
+    QVERIFY(layoutChoiceText(first.choice, in.gpus).find("pp 16 (first 7, last 7 layers)") != std::string::npos);
+}
+
+// The same model and GPUs with 128 sequences a step: the layout that won above now has 128 micro-batches,
+// its bubble 15/128 of the step, and ZeRO-3 without a pipeline is faster. Every uneven split is in the space
+// (unevenStagesAreCandidates), none is chosen, and that layout is timed slower than the winner.
+void TestLayoutSearch::unevenStagesLoseWhenTheirBubbleCosts() {
+    const AccountingInput in = base("llama3-405b", "H100-SXM", 128, 128);
+    const LayoutPlan plan = planLayouts(in, GpuCatalog::builtIn(), published(in), options(true, 5));
+    QVERIFY(!plan.top.empty());
+    for (const PlannedLayout& p : plan.top) {
+        QVERIFY(!hasUnevenStages(p.choice.parallel));
+        QVERIFY(p.stages.empty());
+    }
+    LayoutChoice uneven;
+    uneven.parallel.pp = 16;
+    uneven.parallel.cp = 8;
+    uneven.parallel.microbatches = 128;
+    uneven.parallel.firstStageLayers = 7;
+    uneven.parallel.lastStageLayers = 7;
+    uneven.recompute = Recompute::full;
+    uneven.zeroStage = 3;
+    uneven.attention = AttentionImpl::flash;
+    const AccountingInput candidate = withLayoutChoice(in, uneven);
+    QVERIFY(validate(candidate).ok());
+    const AccountingResult r = accountStep(candidate, gpuOf(in));
+    QVERIFY(r.fits);
+    const StepTime t = predictStepTime(candidate, r, published(in));
+    QVERIFY2(t.predicted, t.whyNot.c_str());
+    qInfo("Llama 3 405B, 128 sequences: #1 %s %.4g s; pp 16 (first 7, last 7) %.4g s",
+          layoutChoiceText(plan.top.front().choice, in.gpus).c_str(), plan.top.front().stepTime.seconds,
+          t.seconds);
+    QVERIFY(t.seconds > plan.top.front().stepTime.seconds);
 }
 
 QTEST_APPLESS_MAIN(TestLayoutSearch)

@@ -623,12 +623,9 @@ private slots:
         QTest::addColumn<QString>("gpu");
         QTest::addColumn<QString>("weights");
         QTest::addColumn<QString>("why");
-        QTest::newRow("mixture of experts") << "mixtral-8x7b" << 0.0 << "H100-SXM"
-                                            << "bf16"
-                                            << "mixtures of experts";
-        QTest::newRow("sliding windows") << "llama3-8b" << 4096.0 << "H100-SXM"
-                                         << "bf16"
-                                         << "sliding-window";
+        QTest::newRow("QK-norm") << "qwen3-8b" << 0.0 << "H100-SXM"
+                                 << "bf16"
+                                 << "QK-norm";
         QTest::newRow("fp8 on the bf16 MAMF table") << "llama3-8b" << 0.0 << "H100-SXM"
                                                     << "fp8"
                                                     << "has no fp8 GEMM";
@@ -643,7 +640,7 @@ private slots:
         QFETCH(QString, weights);
         QFETCH(QString, why);
         InferenceInput in;
-        in.model = findModelPreset(preset.toStdString())->model;
+        in.model = ::preset(preset.toStdString().c_str()).model;
         in.model.slidingWindow = window;
         in.context = 1024;
         in.gpu = gpu.toStdString();
