@@ -307,10 +307,6 @@ void AccountingPage::recompute() {
         chart->setSettingsCaption(settings);
     m_answers->setResult(*m_result, byteUnits);
     m_answers->setFitVerdict(*m_fitVerdict, *m_result, byteUnits);
-    // The largest batch and sequence and the fit advice judged as the verdict is (fit_searches.h): on
-    // reserved a few more replays, here outside account(), as `napkin-cli account --json`'s *_verdict.
-    m_fitSearches = searchFits(in, *sessionGpuCatalog().find(in.gpu), *m_result, *m_fitVerdict);
-    m_answers->setFitSearches(*m_fitSearches, *m_result);
     // The step's time (engine/steptime) from the app's profile where it was measured on this GPU, else
     // from the GPU's published one: what `napkin-cli account [--hardware-profile FILE]` gives.
     const GpuSpec gpu = *sessionGpuCatalog().find(in.gpu);
@@ -322,11 +318,10 @@ void AccountingPage::recompute() {
     // How is this computed? is written when it is read (the pane open, an export): from copies, so that it
     // says this result whatever the controls hold by then.
     m_explain->setHtmlSource([in, result = *m_result, timeline = std::move(timeline), stepTime, gpu,
-                              verdict = *m_fitVerdict, searches = *m_fitSearches,
-                              comparison = m_measuredComparison, run = m_measuredRun, label = m_measuredLabel,
-                              byteUnits] {
+                              verdict = *m_fitVerdict, comparison = m_measuredComparison,
+                              run = m_measuredRun, label = m_measuredLabel, byteUnits] {
         QString explain = explainAccounting(in, result, timeline, byteUnits) + explainFitVerdict(verdict) +
-                          explainFitSearches(searches) + explainStepTime(stepTime, in.mfu);
+                          explainStepTime(stepTime, in.mfu);
         if (comparison && run)
             explain += explainMeasuredRun(*comparison, *run, runStepTime(in, result, gpu, *run, stepTime),
                                           gpu, label, byteUnits);

@@ -3,7 +3,6 @@
 // The live accounting page: controls on the left; the memory and FLOP charts and the answers on the
 // right. Every change recomputes synchronously (the engine takes microseconds) and updates all three.
 #include "engine/accounting/accounting.h"
-#include "engine/allocator/fit_searches.h"
 #include "engine/allocator/fit_verdict.h"
 #include "engine/measured/measured_comparison.h"
 #include "engine/measured/measured_timeline.h"
@@ -53,8 +52,6 @@ public:
     const std::optional<napkin::AccountingResult>& lastResult() const { return m_result; }
     /// The fit verdict shown with lastResult() (engine/allocator/fit_verdict.h).
     const std::optional<napkin::FitVerdict>& lastFitVerdict() const { return m_fitVerdict; }
-    /// The largest batch and sequence and the fit advice shown, judged as the verdict is (fit_searches.h).
-    const std::optional<napkin::FitSearches>& lastFitSearches() const { return m_fitSearches; }
     QString lastError() const { return m_error; }
 
     /// Every control of the page, for a scenario file; and back (page_scenarios.cpp). Applying
@@ -137,7 +134,6 @@ private:
     QWidget* m_controlPanel = nullptr;
     std::optional<napkin::AccountingResult> m_result;
     std::optional<napkin::FitVerdict> m_fitVerdict;
-    std::optional<napkin::FitSearches> m_fitSearches;
     /// The controls as the chosen preset left them: an edit away from these marks the preset "(modified)".
     std::optional<napkin::AccountingInput> m_presetInput;
     /// The last config.json opened, for when its entry is chosen again.

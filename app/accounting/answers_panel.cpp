@@ -127,45 +127,6 @@ void AnswersPanel::setFitVerdict(const FitVerdict& v, const AccountingResult& r,
                        toQString(r.usableBytes.formula));
 }
 
-void AnswersPanel::setFitSearches(const FitSearches& s, const AccountingResult& r) {
-    // On reserved: the verdict's answer, with account()'s on allocated beside it and under its formula.
-    const bool reserved = s.basis == FitBasis::reserved;
-    const auto beside = [reserved](const QString& value, const std::optional<Quantity>& allocated) {
-        return reserved && allocated
-                   ? tr("%1 — on reserved (%2 on allocated)").arg(value, grouped(allocated->value))
-                   : value;
-    };
-    const auto formula = [reserved](const std::optional<Quantity>& q,
-                                    const std::optional<Quantity>& allocated) {
-        return reserved && allocated
-                   ? toQString(q->formula) + QStringLiteral("\n") + toQString(allocated->formula)
-                   : toQString(q->formula);
-    };
-    if (s.maxBatch && !s.fitAdvice.empty()) // not "0": what would make one sequence fit
-        m_grid->setRow(QStringLiteral("maxBatch"),
-                       reserved ? tr("none on reserved — %1").arg(toQString(s.fitAdvice))
-                                : tr("none — %1").arg(toQString(s.fitAdvice)),
-                       formula(s.maxBatch, r.maxBatch));
-    else if (s.maxBatch)
-        m_grid->setRow(QStringLiteral("maxBatch"), beside(grouped(s.maxBatch->value), r.maxBatch),
-                       formula(s.maxBatch, r.maxBatch));
-    else
-        m_grid->setRow(QStringLiteral("maxBatch"), QStringLiteral("—"),
-                       tr("activations are not modelled for this model kind"));
-    // The context a step can hold at this batch (a fine-tuner's question on a 24 GB GPU).
-    if (s.maxSequence && s.maxSequence->value == 0)
-        m_grid->setRow(QStringLiteral("maxSequence"),
-                       beside(tr("none — not even one token per sequence"), r.maxSequence),
-                       formula(s.maxSequence, r.maxSequence));
-    else if (s.maxSequence)
-        m_grid->setRow(QStringLiteral("maxSequence"),
-                       beside(tr("%1 tokens").arg(grouped(s.maxSequence->value)), r.maxSequence),
-                       formula(s.maxSequence, r.maxSequence));
-    else
-        m_grid->setRow(QStringLiteral("maxSequence"), QStringLiteral("—"),
-                       tr("this model kind has no sequence"));
-}
-
 void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
     m_notices.clearError();
     m_grid->setEnabled(true);
@@ -252,6 +213,26 @@ void AnswersPanel::setResult(const AccountingResult& r, ByteUnits units) {
     m_grid->setRow(QStringLiteral("maxParametersPooled"),
                    tr("%1 params").arg(grouped(r.maxParametersPooled.value)),
                    toQString(r.maxParametersPooled.formula));
+    if (r.maxBatch && !r.fitAdvice.empty()) // not "0": what would make one sequence fit
+        m_grid->setRow(QStringLiteral("maxBatch"), tr("none — %1").arg(toQString(r.fitAdvice)),
+                       toQString(r.maxBatch->formula));
+    else if (r.maxBatch)
+        m_grid->setRow(QStringLiteral("maxBatch"), grouped(r.maxBatch->value),
+                       toQString(r.maxBatch->formula));
+    else
+        m_grid->setRow(QStringLiteral("maxBatch"), QStringLiteral("—"),
+                       tr("activations are not modelled for this model kind"));
+    // The context a step can hold at this batch (a fine-tuner's question on a 24 GB GPU).
+    if (r.maxSequence && r.maxSequence->value == 0)
+        m_grid->setRow(QStringLiteral("maxSequence"), tr("none — not even one token per sequence"),
+                       toQString(r.maxSequence->formula));
+    else if (r.maxSequence)
+        m_grid->setRow(QStringLiteral("maxSequence"), tr("%1 tokens").arg(grouped(r.maxSequence->value)),
+                       toQString(r.maxSequence->formula));
+    else
+        m_grid->setRow(QStringLiteral("maxSequence"), QStringLiteral("—"),
+                       tr("this model kind has no sequence"));
+
     setRunCostRows(r);
 
     QStringList notes;

@@ -3,7 +3,6 @@
 // The answers a lecturer reads out: each number with the formula that produced it beside it.
 #include "app/accounting/step_time_answer.h"
 #include "engine/accounting/accounting.h"
-#include "engine/allocator/fit_searches.h"
 #include "engine/allocator/fit_verdict.h"
 #include "engine/measured/measured_comparison.h"
 #include "engine/numerics/quantity_format.h"
@@ -28,10 +27,6 @@ public:
     /// allocator applies, else on allocated), after setResult() of the same `result`.
     void setFitVerdict(const napkin::FitVerdict& verdict, const napkin::AccountingResult& result,
                        napkin::ByteUnits units);
-    /// Rows "maxBatch" and "maxSequence" (with the fit advice where no batch fits) judged as the verdict is
-    /// (engine/allocator/fit_searches.h: on reserved, account()'s answer on allocated beside it), after
-    /// setResult() of the same `result`.
-    void setFitSearches(const napkin::FitSearches& searches, const napkin::AccountingResult& result);
     /// The user's measured run beside the prediction (rows "measuredPeak" and "measuredDifference"), or
     /// none (`comparison` null: the rows hide).
     void setMeasuredRun(const napkin::MeasuredComparison* comparison, const QString& label,

@@ -110,23 +110,6 @@ QString explainFitVerdict(const FitVerdict& v) {
     return tr("<p><b>Fits is judged on the allocated peak</b> here: <code>%1</code>.</p>").arg(formula);
 }
 
-QString explainFitSearches(const FitSearches& s) {
-    if (s.basis != FitBasis::reserved)
-        return {};
-    const auto code = [](const std::optional<Quantity>& q) {
-        return q ? QStringLiteral("<li><code>%1</code></li>").arg(toQString(q->formula).toHtmlEscaped())
-                 : QString();
-    };
-    QString text =
-        tr("<p><b>The largest batch and sequence are judged on reserved too</b>, each probe the step "
-           "replayed through the simulated allocator (<code>napkin-cli account --json</code>'s "
-           "<code>max_batch_verdict</code>, <code>max_sequence_verdict</code>):</p><ul>%1%2</ul>")
-            .arg(code(s.maxBatch), code(s.maxSequence));
-    if (!s.fitAdvice.empty())
-        text += tr("<p>On reserved, %1.</p>").arg(toQString(s.fitAdvice).toHtmlEscaped());
-    return text;
-}
-
 QString explainMemoryTimeline(const AccountingInput& in, const AccountingResult& r, const MemoryTimeline& t,
                               ByteUnits units) {
     const auto bytes = [&](double b) { return toQString(formatBytes(b, units)).toHtmlEscaped(); };

@@ -4,7 +4,6 @@
 // computed?" section that says how the step's peak relates to the napkin sum.
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/memory_timeline.h"
-#include "engine/allocator/fit_searches.h"
 #include "engine/allocator/fit_verdict.h"
 #include "engine/allocator/step_reserved.h"
 #include "engine/numerics/quantity_format.h"
@@ -33,8 +32,3 @@ QVector<double> predictedReservedBytes(const napkin::StepReserved* reserved,
 
 /// HTML: what `fits` was judged on (engine/allocator/fit_verdict.h), with its numbers, or why not on reserved.
 QString explainFitVerdict(const napkin::FitVerdict& verdict);
-
-/// HTML: the largest batch and sequence and the fit advice judged on reserved
-/// (engine/allocator/fit_searches.h), with their formulas; empty where they are judged on allocated (the
-/// ledgers say those).
-QString explainFitSearches(const napkin::FitSearches& searches);
