@@ -8,6 +8,7 @@
 #include "app/accounting/measured_run_section.h"
 #include "app/accounting/memory_timeline_section.h"
 #include "app/accounting/presets.h"
+#include "app/accounting/reserved_line.h"
 #include "app/accounting/step_time_answer.h"
 #include "app/hardware/chosen_hardware_profile.h"
 #include "app/hardware/session_gpu_catalog.h"
@@ -93,7 +94,8 @@ AccountingPage::AccountingPage(QWidget* parent)
     , m_memoryChart(new MemoryChart(this))
     , m_flopChart(new FlopChart(this))
     , m_timelineChart(new MemoryTimelineChart(this))
-    , m_answers(new AnswersPanel(this)) {
+    , m_answers(new AnswersPanel(this))
+    , m_reservedLine(new ReservedLine(m_timelineChart, this)) {
     m_presets->addItem(tr("Choose a lecture question or a model…"));
     addPresetEntries(m_presets);
     for (int i = 1; i < m_presets->count(); ++i)
@@ -275,19 +277,13 @@ void AccountingPage::recompute() {
     const ByteUnits byteUnits = m_memoryChart->byteUnits();
     m_result = account(in, *sessionGpuCatalog().find(in.gpu));
     MemoryTimeline timeline = memoryTimeline(in, *m_result);
-    // One simulated step per change, on the chart's own timeline, outside account(), where the step is
-    // modelled event by event (phases only: nothing to replay): it judges fits on reserved (fit_verdict.h,
-    // the same verdict `napkin-cli account --json` gives) and is the timeline's reserved line, both from
-    // the same replay. The line once came from a second replay 100 ms after the controls rested.
-    std::optional<StepReserved> reserved;
-    if (m_result->peakFromTimeline)
-        reserved = stepReserved(in, *m_result, AllocatorConfig{}, 2, &timeline);
-    const StepReserved* replayed = reserved ? &*reserved : nullptr;
-    m_fitVerdict = judgeFit(in, *m_result, replayed);
+    // fits on reserved (fit_verdict.h): one simulated step per change, on the chart's own timeline, outside
+    // account(); the same verdict `napkin-cli account --json` gives
+    m_fitVerdict = judgeFit(in, *m_result, AllocatorConfig{}, &timeline);
     m_memoryChart->setData(memoryData(*m_result, in, *m_fitVerdict));
     m_flopChart->setData(flopData(*m_result));
     MemoryTimelineChartData timelineData = memoryTimelineChartData(timeline, *m_result);
-    timelineData.reserved = predictedReservedBytes(replayed, timeline);
+    m_reservedLine->update(timelineData, in, *m_result); // drawn once the controls rest
     m_measuredComparison.reset();
     if (m_measuredRun) {
         std::string deviceError;

@@ -25,6 +25,7 @@ class MemoryTimelineChart;
 class QComboBox;
 class QLabel;
 class QPushButton;
+class ReservedLine;
 class QSettings;
 struct Preset;
 
@@ -102,6 +103,7 @@ public:
     /// like any click. Shown as the "Use the run's setup" button while the page's setup differs.
     void useRunSetup();
     QPushButton* useRunSetupButton() const { return m_useRunSetup; }
+    ReservedLine* reservedLine() const { return m_reservedLine; }
 
 signals:
     /// Whether a measured run is shown changed (File ▸ Clear measured run follows it).
@@ -130,6 +132,8 @@ private:
     FlopChart* m_flopChart;
     MemoryTimelineChart* m_timelineChart;
     AnswersPanel* m_answers;
+    ReservedLine*
+        m_reservedLine; ///< the timeline's predicted reserved line, simulated once the controls rest
     ExplainPane* m_explain = nullptr;
     QWidget* m_controlPanel = nullptr;
     std::optional<napkin::AccountingResult> m_result;

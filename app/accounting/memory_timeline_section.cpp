@@ -3,6 +3,7 @@
 
 #include "engine/accounting/memory_timeline.h"
 #include "engine/accounting/pytorch_eager_step_ops.h"
+#include "engine/allocator/step_reserved.h"
 #include "widgets/text/engine_text.h"
 
 #include <QCoreApplication>
@@ -91,11 +92,15 @@ MemoryTimelineChartData memoryTimelineChartData(const MemoryTimeline& timeline, 
     return d;
 }
 
-QVector<double> predictedReservedBytes(const StepReserved* reserved, const MemoryTimeline& timeline) {
-    if (reserved == nullptr || !reserved->error.empty() || timeline.events.empty() ||
-        reserved->reservedBytes.size() != timeline.events.size())
+QVector<double> predictedReservedBytes(const AccountingInput& in, const AccountingResult& r,
+                                       const MemoryTimeline& timeline) {
+    if (!r.peakFromTimeline || timeline.events.empty())
         return {};
-    return QVector<double>(reserved->reservedBytes.begin(), reserved->reservedBytes.end());
+    const StepReserved reserved =
+        stepReserved(in, r, AllocatorConfig{}, 2, &timeline); // the chart's own steady step
+    if (!reserved.error.empty() || reserved.reservedBytes.size() != timeline.events.size())
+        return {};
+    return QVector<double>(reserved.reservedBytes.begin(), reserved.reservedBytes.end());
 }
 
 QString explainFitVerdict(const FitVerdict& v) {

@@ -5,7 +5,6 @@
 #include "engine/accounting/accounting.h"
 #include "engine/accounting/memory_timeline.h"
 #include "engine/allocator/fit_verdict.h"
-#include "engine/allocator/step_reserved.h"
 #include "engine/numerics/quantity_format.h"
 #include "widgets/charts/memory_timeline_chart.h"
 
@@ -23,11 +22,11 @@ MemoryTimelineChartData memoryTimelineChartData(const napkin::MemoryTimeline& ti
 QString explainMemoryTimeline(const napkin::AccountingInput& input, const napkin::AccountingResult& result,
                               const napkin::MemoryTimeline& timeline, napkin::ByteUnits units);
 
-/// What PyTorch's caching allocator would hold reserved after each event of the steady step, for the chart's
-/// line: `reserved`, stepReserved() of `timeline`'s step (engine/allocator/step_reserved.h), the replay the
-/// tick ran for the fit verdict, so that one change is one replay. Empty without a replay (null: the step's
-/// order is not modelled, phases only) or where the simulation gives no figure.
-QVector<double> predictedReservedBytes(const napkin::StepReserved* reserved,
+/// What PyTorch's caching allocator would hold reserved after each event of the steady step
+/// (engine/allocator/step_reserved.h, the default PYTORCH_CUDA_ALLOC_CONF), for the chart's line; empty
+/// where the step's order is not modelled (phases only) or the simulation gives no figure.
+QVector<double> predictedReservedBytes(const napkin::AccountingInput& input,
+                                       const napkin::AccountingResult& result,
                                        const napkin::MemoryTimeline& timeline);
 
 /// HTML: what `fits` was judged on (engine/allocator/fit_verdict.h), with its numbers, or why not on reserved.

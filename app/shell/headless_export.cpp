@@ -3,6 +3,7 @@
 
 #include "app/accounting/accounting_page.h"
 #include "app/accounting/presets.h"
+#include "app/accounting/reserved_line.h"
 #include "app/benchmarks/benchmarks_page.h"
 #include "app/document/scenario_file.h"
 #include "app/export/save_file.h"
@@ -109,6 +110,7 @@ HeadlessExportResult runHeadlessExport(const CommandLine& cl) {
             page.applyScenario(scenario.accounting);
         else if (!cl.preset.isEmpty())
             page.applyPreset(*findPreset(cl.preset));
+        page.reservedLine()->flush(); // the picture as a user sees it once the controls rest
         if (json) {
             const PageDocument document = accountingPageDocument(page.scenario().input);
             if (!document.ok())
