@@ -12,14 +12,12 @@
 #include "engine/scenario/control_ranges.h"
 #include "widgets/controls/grouped_combo_box.h"
 #include "widgets/controls/log_slider_field.h"
-#include "widgets/controls/text_tone.h"
 #include "widgets/text/engine_text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
